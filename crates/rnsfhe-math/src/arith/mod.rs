@@ -1,0 +1,10 @@
+//! Arithmetic modulo one word-size modulus: [`Modulus`] (Barrett and Shoup reductions with documented lazy
+//! ranges), prime generation ([`primes`]) and roots of unity ([`roots`]).
+
+mod modulus;
+pub mod primes;
+pub mod roots;
+
+pub use modulus::{Modulus, Shoup, MAX_MODULUS_BITS};
+pub use primes::{approximate_primes, is_prime, ntt_primes};
+pub use roots::{minimal_primitive_root, primitive_root};

@@ -1,0 +1,1 @@
+//! Number-theoretic transforms over one modulus.

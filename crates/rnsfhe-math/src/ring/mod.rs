@@ -1,0 +1,1 @@
+//! Polynomial rings in RNS form.

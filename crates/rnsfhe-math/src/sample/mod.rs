@@ -1,0 +1,1 @@
+//! Randomness: CSPRNG and samplers.

@@ -1,0 +1,4 @@
+//! rnsfhe: full-RNS homomorphic encryption (BFV with BEHZ, HPS and HPR; BGV; CKKS), built on
+//! [`rnsfhe_math`].
+
+pub use rnsfhe_math::{Error, Result};
