@@ -40,6 +40,9 @@ pub enum Error {
     /// An element has no inverse modulo the given modulus.
     #[error("{value} is not invertible modulo {modulus}")]
     NotInvertible { value: u64, modulus: u64 },
+    /// The operating system's random source failed (e.g. while seeding a CSPRNG).
+    #[error("entropy source failed: {0}")]
+    Entropy(String),
 }
 
 /// `Result` with the library's [`Error`].

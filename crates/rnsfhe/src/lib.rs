@@ -2,3 +2,5 @@
 //! [`rnsfhe_math`].
 
 pub use rnsfhe_math::{Error, Result};
+
+pub mod params;

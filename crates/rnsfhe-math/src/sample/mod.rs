@@ -1,1 +1,18 @@
-//! Randomness: CSPRNG and samplers.
+//! Randomness: the ChaCha20 CSPRNG and the samplers built on it.
+//!
+//! - [`Csprng`]: OS-seeded ([`Csprng::from_os_entropy`]) or seeded for tests; unbiased uniform residues
+//!   and uniform RNS polynomials ([`Csprng::fill_uniform`]).
+//! - [`uniform_from_seed`]: deterministic expansion of a 32-byte seed (store a uniform part as a seed).
+//! - Secrets and errors, as signed coefficients in zeroizing vectors: [`ternary`],
+//!   [`ternary_hamming`], [`DiscreteGaussian`]; constant time in the sampled values.
+//! - [`to_rns`]: lift signed coefficients to the limb-major layout `data[i*n + j]` = coeff j mod q_i.
+
+mod csprng;
+mod gaussian;
+mod lift;
+mod ternary;
+
+pub use csprng::{uniform_from_seed, uniform_from_seed_indexed, Csprng};
+pub use gaussian::{DiscreteGaussian, DEFAULT_SIGMA, DEFAULT_TAIL, MAX_BOUND, MIN_SIGMA};
+pub use lift::{to_rns, to_rns_into};
+pub use ternary::{ternary, ternary_hamming};
