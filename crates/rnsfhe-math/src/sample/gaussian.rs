@@ -15,6 +15,7 @@ use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use zeroize::Zeroizing;
 
+use super::ct::{mask, opaque_zero};
 use super::Csprng;
 use crate::{Error, Result};
 
@@ -150,8 +151,8 @@ impl DiscreteGaussian {
             let (_, borrow) = u.overflowing_sub(t);
             mag += 1 - u64::from(borrow);
         }
-        let mask = 0i64.wrapping_sub(neg as i64);
-        (mag as i64 ^ mask).wrapping_sub(mask)
+        let m = mask(neg, opaque_zero()) as i64;
+        (mag as i64 ^ m).wrapping_sub(m)
     }
 
     /// Fills `out` with independent samples.

@@ -1,27 +1,26 @@
 //! Lifting small signed coefficients into the limb-major RNS layout, branch-free in the values.
 
+use super::ct::{mask, opaque_zero, sub_if_ge};
 use crate::arith::Modulus;
 use crate::{Error, Result};
 
-/// x mod q for x < 2^64, branch-free (Barrett to [0, 2q), then a masked subtraction).
+/// x mod q for x < 2^64, branch-free: x - floor(x * floor(2^64 / q) / 2^64) * q is in [0, 2q), then a
+/// masked subtraction.
 #[inline(always)]
-fn reduce_ct(m: &Modulus, x: u64) -> u64 {
+fn reduce_ct(m: &Modulus, x: u64, zero: u64) -> u64 {
     let q = m.value();
-    let r = m.reduce_u128_lazy(u128::from(x));
-    let (d, borrow) = r.overflowing_sub(q);
-    d.wrapping_add(q & 0u64.wrapping_sub(u64::from(borrow)))
+    let est = ((u128::from(x) * u128::from(m.barrett_ratio().1)) >> 64) as u64;
+    sub_if_ge(x.wrapping_sub(est.wrapping_mul(q)), q, zero)
 }
 
-/// a mod q in [0, q) for any i64, without branches on a.
+/// a mod q in [0, q) for any i64, without branches on a; `zero` from [`opaque_zero`].
 #[inline(always)]
-fn lift_ct(m: &Modulus, a: i64) -> u64 {
+fn lift_ct(m: &Modulus, a: i64, zero: u64) -> u64 {
     let q = m.value();
-    let r = reduce_ct(m, a.unsigned_abs());
-    // q - r is in [1, q]; map q to 0 with the same masked subtraction.
-    let (d, borrow) = (q - r).overflowing_sub(q);
-    let negated = d.wrapping_add(q & 0u64.wrapping_sub(u64::from(borrow)));
-    let mask = 0u64.wrapping_sub((a as u64) >> 63);
-    r ^ ((r ^ negated) & mask)
+    let r = reduce_ct(m, a.unsigned_abs(), zero);
+    // q - r is in [1, q]; map q to 0.
+    let negated = sub_if_ge(q - r, q, zero);
+    r ^ ((r ^ negated) & mask((a as u64) >> 63, zero))
 }
 
 /// Writes `signed[j] mod q_i` (in [0, q_i)) to `out[i*n + j]`, n = `signed.len()`. Branch-free in the
@@ -38,9 +37,10 @@ pub fn to_rns_into(signed: &[i64], moduli: &[Modulus], out: &mut [u64]) -> Resul
     if n == 0 {
         return Ok(());
     }
+    let zero = opaque_zero();
     for (limb, m) in out.chunks_exact_mut(n).zip(moduli) {
         for (o, &a) in limb.iter_mut().zip(signed) {
-            *o = lift_ct(m, a);
+            *o = lift_ct(m, a, zero);
         }
     }
     Ok(())
@@ -52,9 +52,10 @@ pub fn to_rns_into(signed: &[i64], moduli: &[Modulus], out: &mut [u64]) -> Resul
 pub fn to_rns(signed: &[i64], moduli: &[Modulus]) -> Vec<u64> {
     let n = signed.len();
     let mut out = vec![0u64; moduli.len() * n];
+    let zero = opaque_zero();
     for (i, m) in moduli.iter().enumerate() {
         for (o, &a) in out[i * n..(i + 1) * n].iter_mut().zip(signed) {
-            *o = lift_ct(m, a);
+            *o = lift_ct(m, a, zero);
         }
     }
     out
@@ -99,7 +100,7 @@ mod tests {
         #[test]
         fn matches_reduce_i64(qi in 0usize..5, a in any::<i64>()) {
             let m = moduli()[qi];
-            prop_assert_eq!(lift_ct(&m, a), m.reduce_i64(a));
+            prop_assert_eq!(lift_ct(&m, a, opaque_zero()), m.reduce_i64(a));
         }
     }
 }

@@ -8,6 +8,7 @@
 //! - [`to_rns`]: lift signed coefficients to the limb-major layout `data[i*n + j]` = coeff j mod q_i.
 
 mod csprng;
+mod ct;
 mod gaussian;
 mod lift;
 mod ternary;

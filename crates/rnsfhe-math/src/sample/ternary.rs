@@ -9,6 +9,7 @@
 
 use zeroize::Zeroizing;
 
+use super::ct::{mask, opaque_zero};
 use super::Csprng;
 use crate::{Error, Result};
 
@@ -23,12 +24,11 @@ pub fn ternary(rng: &mut Csprng, n: usize) -> Zeroizing<Vec<i64>> {
     out
 }
 
-/// Branch-free compare-exchange: afterwards `*a <= *b`.
+/// Branch-free compare-exchange: afterwards `*a <= *b`; `zero` from [`opaque_zero`].
 #[inline(always)]
-fn cswap(a: &mut u64, b: &mut u64) {
+fn cswap(a: &mut u64, b: &mut u64, zero: u64) {
     let (_, b_lt_a) = b.overflowing_sub(*a);
-    let mask = 0u64.wrapping_sub(u64::from(b_lt_a));
-    let t = (*a ^ *b) & mask;
+    let t = (*a ^ *b) & mask(u64::from(b_lt_a), zero);
     *a ^= t;
     *b ^= t;
 }
@@ -36,20 +36,18 @@ fn cswap(a: &mut u64, b: &mut u64) {
 /// Ascending bitonic sort of a power-of-two slice; the compare sequence depends only on the length.
 fn bitonic_sort(v: &mut [u64]) {
     let len = v.len();
+    let zero = opaque_zero();
     let mut k = 2;
     while k <= len {
         let mut j = k / 2;
         while j > 0 {
-            for i in 0..len {
-                let l = i ^ j;
-                if l > i {
-                    // Direction depends on the index only (public).
-                    let (lo, hi) = v.split_at_mut(l);
-                    if i & k == 0 {
-                        cswap(&mut lo[i], &mut hi[0]);
-                    } else {
-                        cswap(&mut hi[0], &mut lo[i]);
-                    }
+            // Compare i with i + j inside each block of 2j; direction is bit k of the (public) index.
+            for (b, block) in v.chunks_exact_mut(2 * j).enumerate() {
+                let (lo, hi) = block.split_at_mut(j);
+                if (b * 2 * j) & k == 0 {
+                    lo.iter_mut().zip(hi).for_each(|(x, y)| cswap(x, y, zero));
+                } else {
+                    lo.iter_mut().zip(hi).for_each(|(x, y)| cswap(y, x, zero));
                 }
             }
             j /= 2;
