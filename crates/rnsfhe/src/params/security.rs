@@ -1,7 +1,7 @@
 //! Security bounds for RLWE with a ternary secret (classical attacks), and the explicit opt-out for
 //! research parameters.
 //!
-//! Sources of [`TABLE`]:
+//! Sources of the bounds table:
 //! - n = 1024..32768: Albrecht et al., "Homomorphic Encryption Security Standard",
 //!   HomomorphicEncryption.org, Nov. 2018, the recommended-parameter tables for the ternary secret
 //!   distribution (error sigma ~ 3.2) at classical security (the same numbers as SEAL's
