@@ -1,1 +1,64 @@
-fn main() {}
+//! The `rnsfhe` command: `demo` (the main job), `bench` (the papers' comparisons as tables).
+
+mod bench;
+mod demo;
+mod table;
+mod timing;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+#[derive(Parser)]
+#[command(
+    name = "rnsfhe",
+    version,
+    about = "Full-RNS homomorphic encryption: demo and benchmarks"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// A short showcase: ring products checked against an exact reference, NTT and base-extension timings.
+    Demo,
+    /// Benchmark tables in the style of the papers (markdown on stdout).
+    Bench {
+        /// Which suite to run.
+        #[arg(value_enum, default_value_t = Suite::All)]
+        suite: Suite,
+        /// Shorter measurements (noisier numbers), for smoke runs.
+        #[arg(long)]
+        quick: bool,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Suite {
+    /// NTT per backend, FastBconv vs FHBE (paper 003 Table I and Fig. 1).
+    Arith,
+    /// Every suite.
+    All,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Demo => demo::run(),
+        Command::Bench { suite, quick } => {
+            let budget = timing::Budget::new(quick);
+            match suite {
+                Suite::Arith | Suite::All => bench::arith::run(&budget),
+            }
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

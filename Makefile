@@ -1,0 +1,31 @@
+# rnsfhe — the two entry points a new machine needs (Rust toolchain, Python 3 and pip present).
+#   make demo   the main job: a showcase of the library, in release mode
+#   make test   everything CI checks: formatting, lints, every test
+CARGO ?= cargo
+export CARGO_TERM_COLOR ?= never
+
+.PHONY: demo test fmt-check lint unit bench bench-arith
+
+demo:
+	$(CARGO) run --release --locked -p rnsfhe-cli -- demo
+
+test: fmt-check lint unit
+
+# rustfmt and clippy come with rustup's default profile; a toolchain without them skips the check loudly.
+fmt-check:
+	@if $(CARGO) fmt --version >/dev/null 2>&1; then $(CARGO) fmt --all -- --check; \
+	else echo "warning: rustfmt not installed, format check skipped"; fi
+
+lint:
+	@if $(CARGO) clippy --version >/dev/null 2>&1; then \
+	  $(CARGO) clippy --locked --workspace --all-targets -- -D warnings; \
+	else echo "warning: clippy not installed, lint check skipped"; fi
+
+unit:
+	$(CARGO) test --locked --workspace
+
+bench:
+	$(CARGO) run --release --locked -p rnsfhe-cli -- bench all
+
+bench-arith:
+	$(CARGO) run --release --locked -p rnsfhe-cli -- bench arith

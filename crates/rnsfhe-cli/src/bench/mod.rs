@@ -1,0 +1,3 @@
+//! `rnsfhe bench`: the papers' comparisons as markdown tables.
+
+pub mod arith;

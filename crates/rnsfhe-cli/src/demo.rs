@@ -1,0 +1,124 @@
+//! `rnsfhe demo`: the arithmetic under the schemes, shown and checked. Later issues replace it with an
+//! encrypted workload.
+
+use num_bigint::{BigInt, BigUint};
+use num_traits::Zero;
+use rnsfhe::params::{log2_product, SecurityLevel};
+use rnsfhe_math::arith::ntt_primes;
+use rnsfhe_math::ring::{Poly, Representation, RingContext};
+use rnsfhe_math::sample::Csprng;
+use rnsfhe_math::{Error, Result};
+
+use crate::timing::{human, Budget};
+
+/// Schoolbook product modulo X^n + 1 and Q: the exact reference.
+fn schoolbook(a: &[BigUint], b: &[BigUint], q: &BigUint) -> Vec<BigUint> {
+    let n = a.len();
+    let mut acc = vec![BigInt::zero(); n];
+    for (i, x) in a.iter().enumerate() {
+        for (j, y) in b.iter().enumerate() {
+            let p = BigInt::from(x * y);
+            if i + j < n {
+                acc[i + j] += p;
+            } else {
+                acc[i + j - n] -= p;
+            }
+        }
+    }
+    let q = BigInt::from(q.clone());
+    acc.into_iter()
+        .filter_map(|c| (((c % &q) + &q) % &q).to_biguint())
+        .collect()
+}
+
+fn random_poly(ctx: &std::sync::Arc<RingContext>, rng: &mut Csprng) -> Result<Poly> {
+    let data = rng.uniform_poly(ctx.moduli(), ctx.degree());
+    Poly::from_residues(ctx, data, Representation::Coefficient)
+}
+
+/// One ring product by NTT, checked coefficient by coefficient against the schoolbook reference.
+fn checked_product(rng: &mut Csprng) -> Result<()> {
+    let n = 1024;
+    let moduli = ntt_primes(60, 2 * n as u64, 3, &[])?;
+    let ctx = RingContext::new(n, &moduli)?;
+    let (a, b) = (random_poly(&ctx, rng)?, random_poly(&ctx, rng)?);
+    let (mut fa, mut fb) = (a.clone(), b.clone());
+    fa.to_ntt()?;
+    fb.to_ntt()?;
+    let mut c = fa.mul(&fb)?;
+    c.to_coefficient()?;
+    let want = schoolbook(&a.to_biguint()?, &b.to_biguint()?, ctx.basis().product());
+    let ok = c.to_biguint()? == want;
+    println!(
+        "Product in Z_Q[X]/(X^{n}+1), Q = 3 x 60-bit primes ({:.0} bits): NTT result {} the big-integer schoolbook product ({} coefficients).",
+        log2_product(&moduli),
+        if ok { "equals" } else { "DIFFERS FROM" },
+        n
+    );
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::OutOfRange(
+            "the NTT product disagrees with the reference".into(),
+        ))
+    }
+}
+
+/// Timing of a ring product at the 128-bit parameter sets of the HE standard.
+fn product_timings(rng: &mut Csprng, budget: &Budget) -> Result<()> {
+    let mut table = crate::table::Table::new(&[
+        "n",
+        "log Q (max at 128-bit)",
+        "moduli",
+        "to NTT (1 poly)",
+        "product in NTT form",
+        "back to coefficients",
+    ]);
+    for (n, bits) in [(4096usize, 54u32), (8192, 54), (16384, 55), (32768, 55)] {
+        let max = rnsfhe::params::max_log_q(n, SecurityLevel::Bits128).unwrap_or(0);
+        let k = (max / bits) as usize;
+        let moduli = ntt_primes(bits, 2 * n as u64, k, &[])?;
+        let ctx = RingContext::new(n, &moduli)?;
+        let a = random_poly(&ctx, rng)?;
+        let mut fa = a.clone();
+        fa.to_ntt()?;
+        let fb = {
+            let mut b = random_poly(&ctx, rng)?;
+            b.to_ntt()?;
+            b
+        };
+        let t_fwd = budget.seconds_per_call(|| {
+            let mut x = a.clone();
+            let _ = std::hint::black_box(x.to_ntt());
+        });
+        let t_mul = budget.seconds_per_call(|| {
+            let _ = std::hint::black_box(fa.mul(&fb));
+        });
+        let t_inv = budget.seconds_per_call(|| {
+            let mut x = fa.clone();
+            let _ = std::hint::black_box(x.to_coefficient());
+        });
+        table.row(vec![
+            n.to_string(),
+            format!("{:.0} ({max})", log2_product(&moduli)),
+            format!("{k} x {bits}-bit"),
+            human(t_fwd),
+            human(t_mul),
+            human(t_inv),
+        ]);
+    }
+    table.print();
+    Ok(())
+}
+
+/// Runs the demo.
+pub fn run() -> Result<()> {
+    let mut rng = Csprng::from_os_entropy()?;
+    println!("# rnsfhe demo: the ring arithmetic under the schemes\n");
+    checked_product(&mut rng)?;
+    println!("\n## Ring operations at 128-bit-secure sizes (one thread)\n");
+    let budget = Budget::new(true);
+    product_timings(&mut rng, &budget)?;
+    println!("## Base extension and NTT (`rnsfhe bench arith` for the full tables)\n");
+    crate::bench::arith::run_summary(&budget)
+}

@@ -1,0 +1,63 @@
+//! Wall-clock timing for the tables: batches sized to a time budget, the median batch reported.
+
+use std::time::{Duration, Instant};
+
+/// How long to measure each row.
+#[derive(Clone, Copy)]
+pub struct Budget {
+    per_row: Duration,
+}
+
+impl Budget {
+    /// 0.5 s per row, or 0.05 s with `quick`.
+    pub fn new(quick: bool) -> Self {
+        Budget {
+            per_row: Duration::from_millis(if quick { 50 } else { 500 }),
+        }
+    }
+
+    /// Seconds per call of `f`: one warm-up call, then 5 batches of a size that fills about a fifth of the
+    /// budget each; the median batch divided by its size.
+    pub fn seconds_per_call(&self, mut f: impl FnMut()) -> f64 {
+        f();
+        let target = self.per_row / 5;
+        let mut iters = 1u32;
+        loop {
+            let start = Instant::now();
+            for _ in 0..iters {
+                f();
+            }
+            let took = start.elapsed();
+            if took >= target / 4 || iters >= 1 << 24 {
+                let scale = (target.as_secs_f64() / took.as_secs_f64().max(1e-9)).clamp(1.0, 64.0);
+                iters = ((f64::from(iters) * scale) as u32).max(1);
+                break;
+            }
+            iters *= 2;
+        }
+        let mut batches: Vec<f64> = (0..5)
+            .map(|_| {
+                let start = Instant::now();
+                for _ in 0..iters {
+                    f();
+                }
+                start.elapsed().as_secs_f64() / f64::from(iters)
+            })
+            .collect();
+        batches.sort_by(f64::total_cmp);
+        batches[2]
+    }
+}
+
+/// A duration in seconds, printed with a unit that keeps 3 significant digits.
+pub fn human(seconds: f64) -> String {
+    if seconds >= 1.0 {
+        format!("{seconds:.3} s")
+    } else if seconds >= 1e-3 {
+        format!("{:.3} ms", seconds * 1e3)
+    } else if seconds >= 1e-6 {
+        format!("{:.3} µs", seconds * 1e6)
+    } else {
+        format!("{:.1} ns", seconds * 1e9)
+    }
+}

@@ -1,0 +1,291 @@
+//! [`Poly`]: an element of R_Q in RNS form, limb-major (`data[i * n + j]` = coefficient j mod q_i, in
+//! [0, q_i)), in coefficient or NTT representation.
+
+use std::sync::Arc;
+
+use num_bigint::{BigInt, BigUint};
+
+use super::RingContext;
+use crate::{Error, Result};
+
+/// How the residues of a [`Poly`] are held.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Representation {
+    /// Coefficients of the polynomial.
+    Coefficient,
+    /// Evaluations at the primitive 2n-th roots (the negacyclic NTT's order, see `ntt::NttTable`).
+    Ntt,
+}
+
+/// A polynomial of a [`RingContext`], residues in [0, q_i).
+#[derive(Clone, Debug)]
+pub struct Poly {
+    ctx: Arc<RingContext>,
+    data: Vec<u64>,
+    form: Representation,
+}
+
+impl Poly {
+    /// The zero polynomial.
+    pub fn zero(ctx: &Arc<RingContext>, form: Representation) -> Self {
+        let len = ctx.degree() * ctx.moduli().len();
+        Poly {
+            ctx: Arc::clone(ctx),
+            data: vec![0; len],
+            form,
+        }
+    }
+
+    /// A polynomial from limb-major residues; errors on a wrong length or a residue >= its modulus.
+    pub fn from_residues(
+        ctx: &Arc<RingContext>,
+        data: Vec<u64>,
+        form: Representation,
+    ) -> Result<Self> {
+        let n = ctx.degree();
+        let expected = n * ctx.moduli().len();
+        if data.len() != expected {
+            return Err(Error::LengthMismatch {
+                what: "polynomial residues",
+                expected,
+                got: data.len(),
+            });
+        }
+        for (i, (limb, q)) in data.chunks_exact(n).zip(ctx.moduli()).enumerate() {
+            if let Some(j) = limb.iter().position(|&x| x >= q.value()) {
+                return Err(Error::OutOfRange(format!(
+                    "residue {} of coefficient {j} is not below modulus q_{i} = {}",
+                    limb[j],
+                    q.value()
+                )));
+            }
+        }
+        Ok(Poly {
+            ctx: Arc::clone(ctx),
+            data,
+            form,
+        })
+    }
+
+    /// A polynomial in coefficient form from signed integer coefficients (length n).
+    pub fn from_signed(ctx: &Arc<RingContext>, coeffs: &[i64]) -> Result<Self> {
+        let n = ctx.degree();
+        if coeffs.len() != n {
+            return Err(Error::LengthMismatch {
+                what: "coefficients",
+                expected: n,
+                got: coeffs.len(),
+            });
+        }
+        let mut p = Poly::zero(ctx, Representation::Coefficient);
+        for (limb, q) in p.data.chunks_exact_mut(n).zip(ctx.moduli()) {
+            for (x, &c) in limb.iter_mut().zip(coeffs) {
+                *x = q.reduce_i64(c);
+            }
+        }
+        Ok(p)
+    }
+
+    /// A polynomial in coefficient form from big-integer coefficients (reduced mod Q); tests and debugging.
+    pub fn from_bigint(ctx: &Arc<RingContext>, coeffs: &[BigInt]) -> Result<Self> {
+        let n = ctx.degree();
+        if coeffs.len() != n {
+            return Err(Error::LengthMismatch {
+                what: "coefficients",
+                expected: n,
+                got: coeffs.len(),
+            });
+        }
+        let mut p = Poly::zero(ctx, Representation::Coefficient);
+        for (j, c) in coeffs.iter().enumerate() {
+            for (i, r) in ctx.basis().decompose_signed(c).into_iter().enumerate() {
+                p.data[i * n + j] = r;
+            }
+        }
+        Ok(p)
+    }
+
+    /// The coefficients as integers in [0, Q) (exact CRT; tests and debugging). Coefficient form only.
+    pub fn to_biguint(&self) -> Result<Vec<BigUint>> {
+        self.expect_form(Representation::Coefficient, "to_biguint")?;
+        let (n, k) = (self.ctx.degree(), self.ctx.moduli().len());
+        (0..n)
+            .map(|j| {
+                let residues: Vec<u64> = (0..k).map(|i| self.data[i * n + j]).collect();
+                self.ctx.basis().compose(&residues)
+            })
+            .collect()
+    }
+
+    /// The ring this polynomial belongs to.
+    pub fn context(&self) -> &Arc<RingContext> {
+        &self.ctx
+    }
+
+    /// The representation.
+    pub fn representation(&self) -> Representation {
+        self.form
+    }
+
+    /// All residues, limb-major.
+    pub fn residues(&self) -> &[u64] {
+        &self.data
+    }
+
+    /// All residues, mutable; the caller keeps them in [0, q_i).
+    pub fn residues_mut(&mut self) -> &mut [u64] {
+        &mut self.data
+    }
+
+    /// The residues modulo q_i (n values); errors when i is out of range.
+    pub fn limb(&self, i: usize) -> Result<&[u64]> {
+        let n = self.ctx.degree();
+        self.data.get(i * n..(i + 1) * n).ok_or_else(|| {
+            Error::OutOfRange(format!(
+                "limb {i} of a polynomial with {} moduli",
+                self.ctx.moduli().len()
+            ))
+        })
+    }
+
+    fn expect_form(&self, form: Representation, op: &str) -> Result<()> {
+        if self.form == form {
+            Ok(())
+        } else {
+            Err(Error::WrongForm(format!(
+                "{op} needs {form:?} representation, the polynomial is in {:?}",
+                self.form
+            )))
+        }
+    }
+
+    fn check_compatible(&self, other: &Poly, op: &str) -> Result<()> {
+        self.ctx.check_same(&other.ctx, op)?;
+        if self.form != other.form {
+            return Err(Error::WrongForm(format!(
+                "{op}: operands are in {:?} and {:?} representation; convert one first",
+                self.form, other.form
+            )));
+        }
+        Ok(())
+    }
+
+    /// Applies `f(modulus, self_limb, other_limb)` to each limb pair.
+    fn zip_limbs(&mut self, other: &Poly, f: impl Fn(&crate::arith::Modulus, &mut u64, u64)) {
+        let n = self.ctx.degree();
+        for ((a, b), q) in self
+            .data
+            .chunks_exact_mut(n)
+            .zip(other.data.chunks_exact(n))
+            .zip(self.ctx.moduli())
+        {
+            for (x, &y) in a.iter_mut().zip(b) {
+                f(q, x, y);
+            }
+        }
+    }
+
+    /// self += other (same ring, same representation).
+    pub fn add_assign(&mut self, other: &Poly) -> Result<()> {
+        self.check_compatible(other, "add")?;
+        self.zip_limbs(other, |q, x, y| *x = q.add(*x, y));
+        Ok(())
+    }
+
+    /// self -= other (same ring, same representation).
+    pub fn sub_assign(&mut self, other: &Poly) -> Result<()> {
+        self.check_compatible(other, "sub")?;
+        self.zip_limbs(other, |q, x, y| *x = q.sub(*x, y));
+        Ok(())
+    }
+
+    /// self *= other, pointwise in NTT representation (both operands must be in NTT form).
+    pub fn mul_assign(&mut self, other: &Poly) -> Result<()> {
+        self.check_compatible(other, "mul")?;
+        self.expect_form(Representation::Ntt, "mul")?;
+        self.zip_limbs(other, |q, x, y| *x = q.mul(*x, y));
+        Ok(())
+    }
+
+    /// self + other.
+    pub fn add(&self, other: &Poly) -> Result<Poly> {
+        let mut r = self.clone();
+        r.add_assign(other)?;
+        Ok(r)
+    }
+
+    /// self - other.
+    pub fn sub(&self, other: &Poly) -> Result<Poly> {
+        let mut r = self.clone();
+        r.sub_assign(other)?;
+        Ok(r)
+    }
+
+    /// self * other in NTT representation.
+    pub fn mul(&self, other: &Poly) -> Result<Poly> {
+        let mut r = self.clone();
+        r.mul_assign(other)?;
+        Ok(r)
+    }
+
+    /// self = -self.
+    pub fn neg_assign(&mut self) {
+        let n = self.ctx.degree();
+        for (limb, q) in self.data.chunks_exact_mut(n).zip(self.ctx.moduli()) {
+            limb.iter_mut().for_each(|x| *x = q.neg(*x));
+        }
+    }
+
+    /// -self.
+    pub fn neg(&self) -> Poly {
+        let mut r = self.clone();
+        r.neg_assign();
+        r
+    }
+
+    /// self *= c for an integer scalar c (any representation).
+    pub fn mul_scalar_assign(&mut self, c: u64) {
+        let n = self.ctx.degree();
+        for (limb, q) in self.data.chunks_exact_mut(n).zip(self.ctx.moduli()) {
+            let w = q.shoup(c);
+            limb.iter_mut().for_each(|x| *x = q.mul_shoup(*x, w));
+        }
+    }
+
+    /// self * c for an integer scalar c.
+    pub fn mul_scalar(&self, c: u64) -> Poly {
+        let mut r = self.clone();
+        r.mul_scalar_assign(c);
+        r
+    }
+
+    /// Converts to NTT representation in place (no-op if already there).
+    pub fn to_ntt(&mut self) -> Result<()> {
+        if self.form == Representation::Ntt {
+            return Ok(());
+        }
+        let n = self.ctx.degree();
+        for (limb, table) in self.data.chunks_exact_mut(n).zip(self.ctx.ntt_tables()) {
+            table.forward(limb)?;
+        }
+        self.form = Representation::Ntt;
+        Ok(())
+    }
+
+    /// Converts to coefficient representation in place (no-op if already there).
+    pub fn to_coefficient(&mut self) -> Result<()> {
+        if self.form == Representation::Coefficient {
+            return Ok(());
+        }
+        let n = self.ctx.degree();
+        for (limb, table) in self.data.chunks_exact_mut(n).zip(self.ctx.ntt_tables()) {
+            table.inverse(limb)?;
+        }
+        self.form = Representation::Coefficient;
+        Ok(())
+    }
+
+    pub(super) fn parts_mut(&mut self) -> (&Arc<RingContext>, &mut Vec<u64>, Representation) {
+        (&self.ctx, &mut self.data, self.form)
+    }
+}
