@@ -1,4 +1,5 @@
 //! Ring operations at n = 2^14 with 8 x 55-bit moduli (440-bit Q, the 128-bit-secure size).
+#![allow(clippy::unwrap_used)] // a benchmark aborts loudly on a set-up error
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use rnsfhe_math::arith::ntt_primes;
