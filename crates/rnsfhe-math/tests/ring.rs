@@ -1,4 +1,5 @@
 //! RingContext / Poly against an exact big-integer reference.
+#![allow(clippy::unwrap_used)] // test helpers abort loudly
 
 use num_bigint::{BigInt, BigUint};
 use num_traits::Zero;
