@@ -1,4 +1,5 @@
 //! RingContext / Poly against an exact big-integer reference.
+#![allow(clippy::unwrap_used)] // helpers of an integration test abort loudly on a set-up error
 
 use num_bigint::{BigInt, BigUint};
 use num_traits::Zero;
