@@ -325,13 +325,40 @@ unsafe fn perms(s: usize) -> [__m512i; 4] {
 unsafe fn forward_body<const IFMA: bool>(a: &mut [u64], tw: &Twiddles, q: u64, reduce: bool) {
     let n = a.len();
     let p = a.as_mut_ptr();
-    // SAFETY: every pointer below stays inside a: stage (t, m) touches [2it, 2it + 2t) for i < m with
+    // SAFETY: every pointer below stays inside a: stage (t, m) (or a fused pair starting there) touches
+    // [2it, 2it + 2t) for i < m with
     // 2tm = n and j + 8 <= t; the small pass touches [16b, 16b + 16) for b < n / 16. Twiddle loads read
     // 8 entries at 8b of tables of length n / 2. Features: see the entry points.
     unsafe {
         let c = Consts::new(q);
         let (mut t, mut m) = (n >> 1, 1);
-        while t >= 8 {
+        // Two stages per pass (radix 4): (t, m) then (t/2, 2m) on the quarters of each group.
+        while t >= 16 {
+            let h = t >> 1;
+            for i in 0..m {
+                let (w, wq) = (bcast(tw.value[m + i]), bcast(tw.quot[m + i]));
+                let (w0, w0q) = (bcast(tw.value[2 * (m + i)]), bcast(tw.quot[2 * (m + i)]));
+                let (w1, w1q) = (
+                    bcast(tw.value[2 * (m + i) + 1]),
+                    bcast(tw.quot[2 * (m + i) + 1]),
+                );
+                let p0 = p.add(2 * i * t);
+                let (p1, p2, p3) = (p0.add(h), p0.add(2 * h), p0.add(3 * h));
+                for j in (0..h).step_by(8) {
+                    let (v0, v2) = fwd_bfly::<IFMA>(load(p0.add(j)), load(p2.add(j)), w, wq, &c);
+                    let (v1, v3) = fwd_bfly::<IFMA>(load(p1.add(j)), load(p3.add(j)), w, wq, &c);
+                    let (v0, v1) = fwd_bfly::<IFMA>(v0, v1, w0, w0q, &c);
+                    let (v2, v3) = fwd_bfly::<IFMA>(v2, v3, w1, w1q, &c);
+                    store(p0.add(j), v0);
+                    store(p1.add(j), v1);
+                    store(p2.add(j), v2);
+                    store(p3.add(j), v3);
+                }
+            }
+            t >>= 2;
+            m <<= 2;
+        }
+        if t == 8 {
             for i in 0..m {
                 let (w, wq) = (bcast(tw.value[m + i]), bcast(tw.quot[m + i]));
                 let xp = p.add(2 * i * t);
@@ -342,8 +369,6 @@ unsafe fn forward_body<const IFMA: bool>(a: &mut [u64], tw: &Twiddles, q: u64, r
                     store(yp.add(j), y);
                 }
             }
-            t >>= 1;
-            m <<= 1;
         }
         let pm = [perms(0), perms(1), perms(2)];
         for b in 0..n / 16 {
@@ -393,7 +418,33 @@ unsafe fn inverse_body<const IFMA: bool>(a: &mut [u64], tables: &Tables) {
             store(p.add(16 * b + 8), v1);
         }
         let (mut t, mut m) = (8, n >> 4);
-        while m > 1 {
+        // Two stages per pass while both keep m >= 2: (t, m) on quarter pairs (0, 1) and (2, 3), then
+        // (2t, m/2) on (0, 2) and (1, 3).
+        while m >= 4 {
+            for i in 0..m / 2 {
+                let (w0, w0q) = (bcast(tw.value[m + 2 * i]), bcast(tw.quot[m + 2 * i]));
+                let (w1, w1q) = (
+                    bcast(tw.value[m + 2 * i + 1]),
+                    bcast(tw.quot[m + 2 * i + 1]),
+                );
+                let (w, wq) = (bcast(tw.value[m / 2 + i]), bcast(tw.quot[m / 2 + i]));
+                let p0 = p.add(4 * i * t);
+                let (p1, p2, p3) = (p0.add(t), p0.add(2 * t), p0.add(3 * t));
+                for j in (0..t).step_by(8) {
+                    let (v0, v1) = inv_bfly::<IFMA>(load(p0.add(j)), load(p1.add(j)), w0, w0q, &c);
+                    let (v2, v3) = inv_bfly::<IFMA>(load(p2.add(j)), load(p3.add(j)), w1, w1q, &c);
+                    let (v0, v2) = inv_bfly::<IFMA>(v0, v2, w, wq, &c);
+                    let (v1, v3) = inv_bfly::<IFMA>(v1, v3, w, wq, &c);
+                    store(p0.add(j), v0);
+                    store(p1.add(j), v1);
+                    store(p2.add(j), v2);
+                    store(p3.add(j), v3);
+                }
+            }
+            t <<= 2;
+            m >>= 2;
+        }
+        if m == 2 {
             for i in 0..m {
                 let (w, wq) = (bcast(tw.value[m + i]), bcast(tw.quot[m + i]));
                 let xp = p.add(2 * i * t);
@@ -405,7 +456,6 @@ unsafe fn inverse_body<const IFMA: bool>(a: &mut [u64], tables: &Tables) {
                 }
             }
             t <<= 1;
-            m >>= 1;
         }
         // Last stage (t = n/2): x + y and (x - y) w, both times 1/n, corrected from [0, 2q) to [0, q).
         let (ni, niq) = (bcast(tables.n_inv.0), bcast(tables.n_inv.1));
