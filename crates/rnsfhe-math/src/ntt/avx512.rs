@@ -5,8 +5,9 @@
 //! - **IFMA** (q < 2^50): 52-bit Shoup quotients floor(w * 2^52 / q) and `vpmadd52{lo,hi}uq`, the approach
 //!   of Intel HEXL (Boemer et al. 2021, "Intel HEXL: Accelerating Homomorphic Encryption with Intel
 //!   AVX512-IFMA52"). Every operand must be below 2^52, which 4q < 2^52 guarantees.
-//! - **AVX-512F/DQ** (q < 2^62): the 64-bit Shoup quotient of the scalar code, with the high half of the
-//!   64 x 64-bit product assembled from four 32 x 32-bit `vpmuludq` products.
+//! - **AVX-512F** (q < 2^62): the 64-bit Shoup quotient of the scalar code; the high half of y * w' is
+//!   estimated from three 32 x 32-bit `vpmuludq` products (at most 2 short, so the remainder lies in
+//!   [0, 4q) and one conditional subtraction of 2q brings it to [0, 2q)), the low halves from three each.
 //!
 //! Stages with t >= 8 run on contiguous vectors with a broadcast twiddle. The last three stages (t = 4, 2, 1)
 //! run fused in registers on blocks of 16 values, permuted with `vpermt2q` so that the 8 lanes of one
@@ -130,7 +131,7 @@ impl Tables {
             // SAFETY: `new` checked avx512f and avx512ifma at run time; a.len() == n >= 16 matches the tables.
             unsafe { forward_ifma(a, &self.fwd, self.q, reduce) }
         } else {
-            // SAFETY: `new` checked avx512f and avx512dq at run time; a.len() == n >= 16 matches the tables.
+            // SAFETY: `new` checked avx512f at run time; a.len() == n >= 16 matches the tables.
             unsafe { forward_avx512(a, &self.fwd, self.q, reduce) }
         }
         true
@@ -159,7 +160,7 @@ pub(super) fn supported(q: &Modulus, ifma: bool) -> bool {
             && is_x86_feature_detected!("avx512f")
             && is_x86_feature_detected!("avx512ifma")
     } else {
-        is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512dq")
+        is_x86_feature_detected!("avx512f")
     }
 }
 
@@ -169,7 +170,7 @@ unsafe fn forward_ifma(a: &mut [u64], tw: &Twiddles, q: u64, reduce: bool) {
     unsafe { forward_body::<true>(a, tw, q, reduce) }
 }
 
-#[target_feature(enable = "avx512f,avx512dq")]
+#[target_feature(enable = "avx512f")]
 unsafe fn forward_avx512(a: &mut [u64], tw: &Twiddles, q: u64, reduce: bool) {
     // SAFETY: as in `forward_ifma`.
     unsafe { forward_body::<false>(a, tw, q, reduce) }
@@ -181,7 +182,7 @@ unsafe fn inverse_ifma(a: &mut [u64], t: &Tables) {
     unsafe { inverse_body::<true>(a, t) }
 }
 
-#[target_feature(enable = "avx512f,avx512dq")]
+#[target_feature(enable = "avx512f")]
 unsafe fn inverse_avx512(a: &mut [u64], t: &Tables) {
     // SAFETY: as in `forward_ifma`.
     unsafe { inverse_body::<false>(a, t) }
@@ -195,7 +196,6 @@ struct Consts {
     /// 2^64 - q: its low 52 bits are 2^52 - q, the IFMA kernel's -q.
     neg_q: __m512i,
     mask52: __m512i,
-    mask32: __m512i,
 }
 
 impl Consts {
@@ -208,7 +208,6 @@ impl Consts {
                 two_q: _mm512_set1_epi64((2 * q) as i64),
                 neg_q: _mm512_set1_epi64(q.wrapping_neg() as i64),
                 mask52: _mm512_set1_epi64((1i64 << 52) - 1),
-                mask32: _mm512_set1_epi64(0xffff_ffff),
             }
         }
     }
@@ -239,28 +238,36 @@ unsafe fn reduce_once(x: __m512i, r: __m512i) -> __m512i {
     unsafe { _mm512_min_epu64(x, _mm512_sub_epi64(x, r)) }
 }
 
-/// floor(a * b / 2^64) lane-wise from four 32 x 32-bit products.
+/// floor(a * b / 2^64) - e with e in {0, 1, 2}, lane-wise from three 32 x 32-bit products.
 #[inline(always)]
-unsafe fn mul_hi(a: __m512i, b: __m512i, mask32: __m512i) -> __m512i {
+unsafe fn mul_hi_approx(a: __m512i, b: __m512i) -> __m512i {
     // SAFETY: the caller runs with avx512f.
     unsafe {
         let (a_hi, b_hi) = (_mm512_srli_epi64::<32>(a), _mm512_srli_epi64::<32>(b));
-        let ll = _mm512_mul_epu32(a, b);
         let lh = _mm512_mul_epu32(a, b_hi);
         let hl = _mm512_mul_epu32(a_hi, b);
         let hh = _mm512_mul_epu32(a_hi, b_hi);
-        // (ll >> 32) + lh <= (2^32 - 1) + (2^32 - 1)^2 < 2^64, and likewise for the second sum.
-        let mid = _mm512_add_epi64(_mm512_srli_epi64::<32>(ll), lh);
-        let mid2 = _mm512_add_epi64(_mm512_and_si512(mid, mask32), hl);
-        let hi = _mm512_add_epi64(hh, _mm512_srli_epi64::<32>(mid));
-        _mm512_add_epi64(hi, _mm512_srli_epi64::<32>(mid2))
+        // Dropping a_lo * b_lo and the carries of the middle column loses less than 3.
+        let hi = _mm512_add_epi64(hh, _mm512_srli_epi64::<32>(lh));
+        _mm512_add_epi64(hi, _mm512_srli_epi64::<32>(hl))
+    }
+}
+
+/// a * b mod 2^64 lane-wise from three 32 x 32-bit products (cheaper than `vpmullq` here).
+#[inline(always)]
+unsafe fn mul_lo(a: __m512i, b: __m512i) -> __m512i {
+    // SAFETY: the caller runs with avx512f.
+    unsafe {
+        let (a_hi, b_hi) = (_mm512_srli_epi64::<32>(a), _mm512_srli_epi64::<32>(b));
+        let cross = _mm512_add_epi64(_mm512_mul_epu32(a, b_hi), _mm512_mul_epu32(a_hi, b));
+        _mm512_add_epi64(_mm512_mul_epu32(a, b), _mm512_slli_epi64::<32>(cross))
     }
 }
 
 /// y * w mod q in [0, 2q) (Shoup); y < 2^52 for IFMA, any y otherwise; wq is w's quotient for the kernel.
 #[inline(always)]
 unsafe fn mul_lazy<const IFMA: bool>(y: __m512i, w: __m512i, wq: __m512i, c: &Consts) -> __m512i {
-    // SAFETY: IFMA = true only from the avx512ifma entry points, otherwise avx512f + avx512dq are enabled.
+    // SAFETY: IFMA = true only from the avx512ifma entry points, otherwise avx512f is enabled.
     unsafe {
         if IFMA {
             // y * w - floor(y * wq / 2^52) * q lies in [0, 2q) and 2q < 2^52, so its low 52 bits are it.
@@ -269,8 +276,10 @@ unsafe fn mul_lazy<const IFMA: bool>(y: __m512i, w: __m512i, wq: __m512i, c: &Co
             let r = _mm512_madd52lo_epu64(_mm512_madd52lo_epu64(z, y, w), qhat, c.neg_q);
             _mm512_and_si512(r, c.mask52)
         } else {
-            let qhat = mul_hi(y, wq, c.mask32);
-            _mm512_sub_epi64(_mm512_mullo_epi64(y, w), _mm512_mullo_epi64(qhat, c.q))
+            // The quotient is up to 2 short, so y * w - qhat * q lies in [0, 4q) (4q < 2^64): one
+            // conditional subtraction of 2q restores [0, 2q).
+            let qhat = mul_hi_approx(y, wq);
+            reduce_once(_mm512_sub_epi64(mul_lo(y, w), mul_lo(qhat, c.q)), c.two_q)
         }
     }
 }

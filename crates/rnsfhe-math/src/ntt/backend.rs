@@ -17,8 +17,8 @@ pub enum Backend {
     /// AVX-512 IFMA with 52-bit Shoup quotients (the approach of Intel HEXL); q < 2^50, x86_64 with
     /// avx512f and avx512ifma.
     Avx512Ifma,
-    /// AVX-512F/DQ with the 64-bit Shoup product emulated from 32-bit multiplies; any q < 2^62, x86_64 with
-    /// avx512f and avx512dq.
+    /// AVX-512F with the 64-bit Shoup product emulated from 32-bit multiplies; any q < 2^62, x86_64 with
+    /// avx512f.
     Avx512,
 }
 

@@ -22,7 +22,7 @@ pub struct NttTable {
 
 impl NttTable {
     /// Builds the tables with the fastest backend this CPU runs for q (the first of
-    /// [`available_backends`]: AVX-512 IFMA for q < 2^50, else AVX-512F/DQ, else scalar); errors when n is
+    /// [`available_backends`]: AVX-512 IFMA for q < 2^50, else AVX-512F, else scalar); errors when n is
     /// not a power of two in 2..=2^17, q is not prime, or q != 1 mod 2n.
     pub fn new(q: Modulus, n: usize) -> Result<Self> {
         let backend = available_backends(&q)
