@@ -1,6 +1,7 @@
 //! The cyclic NTT of Z_q[X]/(X^N - 1), N a power of two (products modulo general cyclotomics, paper 001).
 
-use super::{bit_reverse, check_len, check_params, scalar};
+use super::backend::Transform;
+use super::{available_backends, bit_reverse, check_len, check_params, Backend};
 use crate::arith::{minimal_primitive_root, Modulus, Shoup};
 use crate::Result;
 
@@ -14,14 +15,24 @@ pub struct CyclicNttTable {
     q: Modulus,
     n: usize,
     omega: u64,
-    roots: Vec<Shoup>,
-    inv_roots: Vec<Shoup>,
-    n_inv: Shoup,
+    /// Twiddles (same layout and kernels as the negacyclic ones), N^-1, and the kernel.
+    tr: Transform,
 }
 
 impl CyclicNttTable {
-    /// Builds the tables; errors when N is not a power of two in 2..=2^17, q is not prime, or q != 1 mod N.
+    /// Builds the tables with the fastest backend for q (as [`super::NttTable::new`]); errors when N is not a
+    /// power of two in 2..=2^17, q is not prime, or q != 1 mod N.
     pub fn new(q: Modulus, n: usize) -> Result<Self> {
+        let backend = available_backends(&q)
+            .first()
+            .copied()
+            .unwrap_or(Backend::Scalar);
+        Self::with_backend(q, n, backend)
+    }
+
+    /// Builds the tables for a given kernel; errors as [`CyclicNttTable::new`], and with `InvalidParameters`
+    /// when the CPU or q does not support `backend`.
+    pub fn with_backend(q: Modulus, n: usize, backend: Backend) -> Result<Self> {
         check_params(&q, n, n as u64)?;
         let omega = minimal_primitive_root(&q, n as u64)?;
         let omega_inv = q.inv(omega)?;
@@ -42,10 +53,13 @@ impl CyclicNttTable {
             q,
             n,
             omega,
-            roots,
-            inv_roots,
-            n_inv,
+            tr: Transform::new(q, roots, inv_roots, n_inv, backend)?,
         })
+    }
+
+    /// The kernel in use.
+    pub fn backend(&self) -> Backend {
+        self.tr.backend()
     }
 
     /// The transform size N.
@@ -66,18 +80,14 @@ impl CyclicNttTable {
     /// Forward transform in place: input in [0, q), output in [0, q). Errors when `a.len() != N`.
     pub fn forward(&self, a: &mut [u64]) -> Result<()> {
         check_len(a, self.n)?;
-        scalar::forward_lazy(a, &self.roots, &self.q);
-        let q = self.q.value();
-        a.iter_mut().for_each(|x| *x = scalar::correct_4q(*x, q));
+        self.tr.forward(a);
         Ok(())
     }
 
     /// Inverse transform in place, 1/N included: input in [0, 2q), output in [0, q).
     pub fn inverse(&self, a: &mut [u64]) -> Result<()> {
         check_len(a, self.n)?;
-        scalar::inverse_lazy(a, &self.inv_roots, &self.q);
-        a.iter_mut()
-            .for_each(|x| *x = self.q.mul_shoup(*x, self.n_inv));
+        self.tr.inverse(a);
         Ok(())
     }
 }

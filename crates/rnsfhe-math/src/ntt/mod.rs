@@ -2,12 +2,17 @@
 //! ([`NttTable`]) and the cyclic NTT of Z_q[X]/(X^N - 1) ([`CyclicNttTable`]).
 //!
 //! The scalar kernels (Harvey 2014, "Faster arithmetic for number-theoretic transforms": lazy
-//! butterflies with Shoup twiddles) are the reference every faster backend is tested against.
+//! butterflies with Shoup twiddles) are the reference every faster backend is tested against. On x86_64,
+//! AVX-512 kernels ([`Backend`]) run behind the same tables, chosen at construction by CPU detection.
 
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+mod backend;
 mod cyclic;
 mod negacyclic;
 mod scalar;
 
+pub use backend::{available_backends, Backend};
 pub use cyclic::CyclicNttTable;
 pub use negacyclic::NttTable;
 

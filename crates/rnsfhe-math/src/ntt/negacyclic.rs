@@ -1,6 +1,7 @@
 //! The negacyclic NTT of Z_q[X]/(X^n + 1).
 
-use super::{bit_reverse, check_len, check_params, scalar};
+use super::backend::Transform;
+use super::{available_backends, bit_reverse, check_len, check_params, Backend};
 use crate::arith::{minimal_primitive_root, Modulus, Shoup};
 use crate::Result;
 
@@ -14,18 +15,27 @@ pub struct NttTable {
     q: Modulus,
     n: usize,
     psi: u64,
-    /// psi^bitrev(j) at index j, with Shoup quotients.
-    roots: Vec<Shoup>,
-    /// psi^-bitrev(j) at index j: the inverse twiddle of the same butterfly group.
-    inv_roots: Vec<Shoup>,
-    /// n^-1 mod q.
-    n_inv: Shoup,
+    /// Twiddles psi^bitrev(j) and psi^-bitrev(j) at index j (the inverse twiddle of the same butterfly
+    /// group), n^-1, and the kernel.
+    tr: Transform,
 }
 
 impl NttTable {
-    /// Builds the tables; errors when n is not a power of two in 2..=2^17, q is not prime, or
-    /// q != 1 mod 2n.
+    /// Builds the tables with the fastest backend this CPU runs for q (the first of
+    /// [`available_backends`]: AVX-512 IFMA for q < 2^50, else AVX-512F, else scalar); errors when n is
+    /// not a power of two in 2..=2^17, q is not prime, or q != 1 mod 2n.
     pub fn new(q: Modulus, n: usize) -> Result<Self> {
+        let backend = available_backends(&q)
+            .first()
+            .copied()
+            .unwrap_or(Backend::Scalar);
+        Self::with_backend(q, n, backend)
+    }
+
+    /// Builds the tables for a given kernel; errors as [`NttTable::new`] does, and with
+    /// `InvalidParameters` when the CPU or q does not support `backend`. Sizes n < 16 always run the
+    /// scalar kernels.
+    pub fn with_backend(q: Modulus, n: usize, backend: Backend) -> Result<Self> {
         check_params(&q, n, 2 * n as u64)?;
         let psi = minimal_primitive_root(&q, 2 * n as u64)?;
         let psi_inv = q.inv(psi)?;
@@ -53,10 +63,13 @@ impl NttTable {
             q,
             n,
             psi,
-            roots,
-            inv_roots,
-            n_inv,
+            tr: Transform::new(q, roots, inv_roots, n_inv, backend)?,
         })
+    }
+
+    /// The kernel in use.
+    pub fn backend(&self) -> Backend {
+        self.tr.backend()
     }
 
     /// The transform size n.
@@ -78,9 +91,7 @@ impl NttTable {
     /// Errors when `a.len() != n`.
     pub fn forward(&self, a: &mut [u64]) -> Result<()> {
         check_len(a, self.n)?;
-        self.forward_lazy_unchecked(a);
-        let q = self.q.value();
-        a.iter_mut().for_each(|x| *x = scalar::correct_4q(*x, q));
+        self.tr.forward(a);
         Ok(())
     }
 
@@ -88,15 +99,14 @@ impl NttTable {
     /// Errors when `a.len() != n`.
     pub fn inverse(&self, a: &mut [u64]) -> Result<()> {
         check_len(a, self.n)?;
-        scalar::inverse_lazy(a, &self.inv_roots, &self.q);
-        a.iter_mut()
-            .for_each(|x| *x = self.q.mul_shoup(*x, self.n_inv));
+        self.tr.inverse(a);
         Ok(())
     }
 
-    /// Forward transform, output in [0, 4q); the caller guarantees `a.len() == n`.
+    /// Forward transform, input in [0, 4q), output in [0, 4q) (congruent to [`NttTable::forward`]'s; the
+    /// representative may differ between backends); the caller guarantees `a.len() == n`.
     pub fn forward_lazy_unchecked(&self, a: &mut [u64]) {
-        scalar::forward_lazy(a, &self.roots, &self.q);
+        self.tr.forward_lazy(a);
     }
 }
 
