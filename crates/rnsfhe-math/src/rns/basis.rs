@@ -2,8 +2,9 @@
 
 use num_bigint::{BigInt, BigUint, Sign};
 use num_integer::Integer;
-use num_traits::{One, ToPrimitive, Zero};
+use num_traits::{One, Zero};
 
+use super::residue;
 use crate::arith::{Modulus, Shoup};
 use crate::{Error, Result};
 
@@ -177,11 +178,6 @@ impl RnsBasis {
             r
         }
     }
-}
-
-/// x mod q.
-fn residue(x: &BigUint, q: &Modulus) -> u64 {
-    (x % q.value()).to_u64().unwrap_or(0)
 }
 
 #[cfg(test)]

@@ -1,6 +1,28 @@
 //! RNS bases and conversions between them. Data layout everywhere: a batch of n integers in a base of k
 //! moduli is one slice of length k * n, limb-major (`data[i * n + j]` = integer j modulo q_i, in [0, q_i)).
+//!
+//! Converters share the [`BaseConverter`] trait: [`FastBaseConverter`] (FastBconv, paper 000 eq. (2)),
+//! [`FhbeConverter`] (paper 003 Alg. 1, same output), [`SkConverter`] (exact, paper 000 Lemma 6) and
+//! [`HpsConverter`] (exact, floating-point correction).
 
 mod basis;
+mod converter;
+mod fast;
+mod fhbe;
+mod hps;
+mod sk;
 
 pub use basis::RnsBasis;
+pub use converter::BaseConverter;
+pub use fast::FastBaseConverter;
+pub use fhbe::FhbeConverter;
+pub use hps::HpsConverter;
+pub use sk::SkConverter;
+
+use crate::arith::Modulus;
+use num_bigint::BigUint;
+
+/// x mod q (precomputation only).
+pub(crate) fn residue(x: &BigUint, q: &Modulus) -> u64 {
+    num_traits::ToPrimitive::to_u64(&(x % q.value())).unwrap_or(0)
+}

@@ -1,0 +1,131 @@
+//! FastBconv, paper 000 eq. (2): the approximate CRT extension that skips the reduction modulo Q.
+
+use super::converter::{batch_len, BaseConverter};
+use super::RnsBasis;
+use crate::arith::Modulus;
+use crate::Result;
+
+/// Paper 000, eq. (2): FastBconv(x, q, B) = ( sum_i |x_i q~_i|_{q_i} * (q / q_i) mod m )_{m in B}.
+///
+/// For x in [0, q) the output is x + alpha q in every target modulus, with an integer alpha in
+/// [0, k - 1] (k = source size). Inputs: residues in [0, q_i); outputs in [0, p_j).
+#[derive(Clone, Debug)]
+pub struct FastBaseConverter {
+    source: RnsBasis,
+    target: RnsBasis,
+    /// |q / q_i|_{p_j} at [j * k + i].
+    punctured_mod_target: Vec<u64>,
+}
+
+impl FastBaseConverter {
+    /// Precomputes |q / q_i|_{p_j}. Any two bases are accepted (they need not be coprime).
+    pub fn new(source: &RnsBasis, target: &RnsBasis) -> Self {
+        let punctured_mod_target = target
+            .moduli()
+            .iter()
+            .flat_map(|p| {
+                source
+                    .punctured_products()
+                    .iter()
+                    .map(move |qs| super::residue(qs, p))
+            })
+            .collect();
+        FastBaseConverter {
+            source: source.clone(),
+            target: target.clone(),
+            punctured_mod_target,
+        }
+    }
+}
+
+/// y_i = |x_i q~_i|_{q_i} for every limb (the first step of every CRT-based conversion).
+pub(super) fn scaled_residues(basis: &RnsBasis, input: &[u64], n: usize, y: &mut [u64]) {
+    for (((x, y), q), w) in input
+        .chunks_exact(n)
+        .zip(y.chunks_exact_mut(n))
+        .zip(basis.moduli())
+        .zip(basis.inv_punctured_products())
+    {
+        for (yv, &xv) in y.iter_mut().zip(x) {
+            *yv = q.mul_shoup(xv, *w);
+        }
+    }
+}
+
+/// out[t] = sum_i y_i[t] * c[i] mod p, accumulated in u128 and reduced every `chunk` terms.
+pub(super) fn dot_lazy(
+    p: &Modulus,
+    y: &[u64],
+    n: usize,
+    c: &[u64],
+    chunk: usize,
+    acc: &mut [u128],
+    out: &mut [u64],
+) {
+    acc.iter_mut().for_each(|a| *a = 0);
+    for (i, (yi, &ci)) in y.chunks_exact(n).zip(c).enumerate() {
+        let ci = u128::from(ci);
+        for (a, &v) in acc.iter_mut().zip(yi) {
+            *a += u128::from(v) * ci;
+        }
+        if (i + 1) % chunk == 0 {
+            acc.iter_mut()
+                .for_each(|a| *a = u128::from(p.reduce_u128(*a)));
+        }
+    }
+    for (o, &a) in out.iter_mut().zip(acc.iter()) {
+        *o = p.reduce_u128(a);
+    }
+}
+
+/// How many products below a * b can be added to a value below max(a, b) without passing 2^128.
+pub(super) fn lazy_chunk(a_max: u64, b_max: u64) -> usize {
+    let prod = u128::from(a_max) * u128::from(b_max);
+    ((u128::MAX - u128::from(a_max.max(b_max))) / prod.max(1)).clamp(1, 1 << 20) as usize
+}
+
+impl BaseConverter for FastBaseConverter {
+    fn source(&self) -> &RnsBasis {
+        &self.source
+    }
+
+    fn target(&self) -> &RnsBasis {
+        &self.target
+    }
+
+    fn convert(&self, input: &[u64], output: &mut [u64]) -> Result<()> {
+        let k = self.source.len();
+        let n = batch_len(k, self.target.len(), input, output)?;
+        let mut y = vec![0u64; k * n];
+        scaled_residues(&self.source, input, n, &mut y);
+        let q_max = self
+            .source
+            .moduli()
+            .iter()
+            .map(|q| q.value())
+            .max()
+            .unwrap_or(1);
+        let mut acc = vec![0u128; n];
+        for (j, (out, p)) in output
+            .chunks_exact_mut(n)
+            .zip(self.target.moduli())
+            .enumerate()
+        {
+            let chunk = lazy_chunk(q_max, p.value());
+            dot_lazy(
+                p,
+                &y,
+                n,
+                &self.punctured_mod_target[j * k..(j + 1) * k],
+                chunk,
+                &mut acc,
+                out,
+            );
+        }
+        Ok(())
+    }
+
+    fn precomputed_bytes(&self) -> usize {
+        8 * (self.punctured_mod_target.len() + 2 * self.source.len())
+    }
+}

@@ -1,0 +1,195 @@
+//! Fast Hierarchical Base Extension (FHBE), paper 003 Alg. 1.
+
+use num_bigint::BigUint;
+use num_traits::One;
+
+use super::converter::{batch_len, BaseConverter};
+use super::fast::scaled_residues;
+use super::RnsBasis;
+use crate::{Error, Result};
+
+/// Widest super-residue handled: 32 words (2048 bits), i.e. c * w + log2 c <= 2048.
+const MAX_LIMBS: usize = 32;
+
+/// Paper 003, Alg. 1: the source base of k = r x c moduli is read as r rows of c moduli (row i holds
+/// q_{i c}..q_{i c + c - 1}, in base order). Lines 1–3 compute y = |x_{ij} T_{ij}|_{q_ij} as FastBconv does;
+/// lines 4–7 form per row the super-residue X_i = sum_j y_ij * (Q_i / q_ij) < c Q_i exactly, in
+/// machine words; lines 8–12 reduce each X_i modulo each target p and accumulate X_i |Q / Q_i|_p.
+///
+/// The integer computed is sum_ij y_ij Q / q_ij, the very integer FastBconv computes, so the output is
+/// bit-for-bit FastBconv's: x + alpha Q with alpha in [0, k - 1]. Inputs in [0, q_i), outputs in [0, p_j).
+///
+/// Implementation choice (beyond the paper): lines 11–12 are fused. With X_i held in L 64-bit words,
+/// |X_i * Qbar_i|_p = sum_t X_i[t] |2^(64 t) Qbar_i|_p, so each target costs r * L multiply-adds into a
+/// 192-bit accumulator and a single reduction, at the price of r * L constants per target (the paper's
+/// layout stores r per target plus one reduction constant set).
+#[derive(Clone, Debug)]
+pub struct FhbeConverter {
+    source: RnsBasis,
+    target: RnsBasis,
+    rows: usize,
+    cols: usize,
+    /// Words of Q_i / q_ij (the widest row decides).
+    qbar_limbs: usize,
+    /// Words of a super-residue X_i < c Q_i.
+    x_limbs: usize,
+    /// Q_i / q_ij as `qbar_limbs` words each, at [(i c + j) * qbar_limbs ..].
+    qbar: Vec<u64>,
+    /// |2^(64 t) Q / Q_i|_p at [(p * r + i) * x_limbs + t].
+    reduce_consts: Vec<u64>,
+    /// |2^128|_p per target, for the accumulator's top word.
+    two128: Vec<u64>,
+}
+
+fn words(x: &BigUint, len: usize) -> Vec<u64> {
+    let mut w = x.to_u64_digits();
+    w.resize(len, 0);
+    w
+}
+
+impl FhbeConverter {
+    /// Precomputes Alg. 1's constants for k = r x c. Errors when c is 0 or does not divide k, or when a
+    /// super-residue would exceed 2048 bits.
+    pub fn new(source: &RnsBasis, target: &RnsBasis, cols: usize) -> Result<Self> {
+        let k = source.len();
+        if cols == 0 || k % cols != 0 {
+            return Err(Error::InvalidBasis(format!(
+                "FHBE needs k = r x c: c = {cols} does not divide the {k} source moduli"
+            )));
+        }
+        let rows = k / cols;
+        let mut row_products = Vec::with_capacity(rows);
+        let mut qbar_big = Vec::with_capacity(k);
+        for i in 0..rows {
+            let row = &source.moduli()[i * cols..(i + 1) * cols];
+            let qi = row.iter().fold(BigUint::one(), |acc, q| acc * q.value());
+            qbar_big.extend(row.iter().map(|q| &qi / q.value()));
+            row_products.push(qi);
+        }
+        let qbar_limbs = qbar_big
+            .iter()
+            .map(|x| x.to_u64_digits().len())
+            .max()
+            .unwrap_or(1)
+            .max(1);
+        let x_bound = row_products
+            .iter()
+            .max()
+            .map(|q| q * cols)
+            .unwrap_or_default();
+        let x_limbs = x_bound.to_u64_digits().len().max(1);
+        if x_limbs > MAX_LIMBS {
+            return Err(Error::InvalidBasis(format!(
+                "FHBE rows of {cols} moduli make {}-bit super-residues; at most {} bits are supported, use a smaller c",
+                x_bound.bits(),
+                64 * MAX_LIMBS
+            )));
+        }
+        let qbar = qbar_big.iter().flat_map(|x| words(x, qbar_limbs)).collect();
+        let mut reduce_consts = Vec::with_capacity(target.len() * rows * x_limbs);
+        let mut two128 = Vec::with_capacity(target.len());
+        for p in target.moduli() {
+            for qi in &row_products {
+                let qbar_row = super::residue(&(source.product() / qi), p);
+                let mut pow = 1u64 % p.value();
+                for _ in 0..x_limbs {
+                    reduce_consts.push(p.mul(qbar_row, pow));
+                    pow = p.mul(pow, p.reduce_u128(1u128 << 64));
+                }
+            }
+            two128.push(p.mul(p.reduce_u128(1u128 << 64), p.reduce_u128(1u128 << 64)));
+        }
+        Ok(FhbeConverter {
+            source: source.clone(),
+            target: target.clone(),
+            rows,
+            cols,
+            qbar_limbs,
+            x_limbs,
+            qbar,
+            reduce_consts,
+            two128,
+        })
+    }
+
+    /// The number of rows r and columns c.
+    pub fn shape(&self) -> (usize, usize) {
+        (self.rows, self.cols)
+    }
+
+    /// Lines 4–7 for one coefficient: X_i = sum_j y_ij * qbar_ij into `x` (rows * x_limbs words).
+    fn super_residues(&self, y: &[u64], n: usize, coeff: usize, x: &mut [u64]) {
+        let (lq, lx) = (self.qbar_limbs, self.x_limbs);
+        for (i, xi) in x.chunks_exact_mut(lx).enumerate() {
+            xi.iter_mut().for_each(|w| *w = 0);
+            for j in 0..self.cols {
+                let idx = i * self.cols + j;
+                let yv = u128::from(y[idx * n + coeff]);
+                let qb = &self.qbar[idx * lq..(idx + 1) * lq];
+                let mut carry = 0u128;
+                for (xw, &qw) in xi.iter_mut().zip(qb) {
+                    let v = u128::from(*xw) + yv * u128::from(qw) + carry;
+                    *xw = v as u64;
+                    carry = v >> 64;
+                }
+                for xw in xi.iter_mut().skip(lq) {
+                    if carry == 0 {
+                        break;
+                    }
+                    let v = u128::from(*xw) + carry;
+                    *xw = v as u64;
+                    carry = v >> 64;
+                }
+            }
+        }
+    }
+}
+
+impl BaseConverter for FhbeConverter {
+    fn source(&self) -> &RnsBasis {
+        &self.source
+    }
+
+    fn target(&self) -> &RnsBasis {
+        &self.target
+    }
+
+    fn convert(&self, input: &[u64], output: &mut [u64]) -> Result<()> {
+        let k = self.source.len();
+        let n = batch_len(k, self.target.len(), input, output)?;
+        let mut y = vec![0u64; k * n];
+        scaled_residues(&self.source, input, n, &mut y);
+        let per_target = self.rows * self.x_limbs;
+        let mut x = [0u64; MAX_LIMBS * 8];
+        let mut x_heap;
+        let x: &mut [u64] = if per_target <= x.len() {
+            &mut x[..per_target]
+        } else {
+            x_heap = vec![0u64; per_target];
+            &mut x_heap
+        };
+        for coeff in 0..n {
+            self.super_residues(&y, n, coeff, x);
+            for (j, p) in self.target.moduli().iter().enumerate() {
+                let consts = &self.reduce_consts[j * per_target..(j + 1) * per_target];
+                let (mut lo, mut hi) = (0u128, 0u64);
+                for (&xw, &cw) in x.iter().zip(consts) {
+                    let (s, o) = lo.overflowing_add(u128::from(xw) * u128::from(cw));
+                    lo = s;
+                    hi += u64::from(o);
+                }
+                let r = p.reduce_u128(lo);
+                output[j * n + coeff] = if hi == 0 {
+                    r
+                } else {
+                    p.mul_add(p.reduce(hi), self.two128[j], r)
+                };
+            }
+        }
+        Ok(())
+    }
+
+    fn precomputed_bytes(&self) -> usize {
+        8 * (self.source.len() * 2 + self.qbar.len() + self.reduce_consts.len() + self.two128.len())
+    }
+}

@@ -1,0 +1,115 @@
+//! Exact base conversion with a floating-point correction (HPS; ../shared/notes/hps.md).
+
+use super::converter::{batch_len, BaseConverter};
+use super::fast::{dot_lazy, lazy_chunk, scaled_residues};
+use super::RnsBasis;
+use crate::Result;
+
+/// Halevi–Polyakov–Shoup exact conversion Q -> P: with y_i = |x_i q~_i|_{q_i},
+/// x = sum_i y_i Q / q_i - v Q, v = round(sum_i y_i / q_i), computed in f64.
+///
+/// Output: the residues of the centered representative x in (-Q/2, Q/2]. Precision: each y_i / q_i
+/// is off by at most 2^-52 relative (one rounding converting y_i, one dividing), so the sum is off by
+/// less than k 2^-52; v is exact unless the centered x lies within k 2^-51 Q of +-Q/2, where the
+/// result may be the other representative (x -+ Q). Inputs in [0, q_i), outputs in [0, p_j).
+#[derive(Clone, Debug)]
+pub struct HpsConverter {
+    source: RnsBasis,
+    target: RnsBasis,
+    /// |Q / q_i|_{p_j} at [j k + i].
+    punctured_mod_target: Vec<u64>,
+    /// |Q|_{p_j}.
+    q_mod_target: Vec<u64>,
+    /// 1 / q_i.
+    inv_q: Vec<f64>,
+}
+
+impl HpsConverter {
+    /// Precomputes the constants. Any two bases are accepted.
+    pub fn new(source: &RnsBasis, target: &RnsBasis) -> Self {
+        let punctured_mod_target = target
+            .moduli()
+            .iter()
+            .flat_map(|p| {
+                source
+                    .punctured_products()
+                    .iter()
+                    .map(move |qs| super::residue(qs, p))
+            })
+            .collect();
+        let q_mod_target = target
+            .moduli()
+            .iter()
+            .map(|p| super::residue(source.product(), p))
+            .collect();
+        let inv_q = source
+            .moduli()
+            .iter()
+            .map(|q| 1.0 / q.value() as f64)
+            .collect();
+        HpsConverter {
+            source: source.clone(),
+            target: target.clone(),
+            punctured_mod_target,
+            q_mod_target,
+            inv_q,
+        }
+    }
+}
+
+impl BaseConverter for HpsConverter {
+    fn source(&self) -> &RnsBasis {
+        &self.source
+    }
+
+    fn target(&self) -> &RnsBasis {
+        &self.target
+    }
+
+    fn convert(&self, input: &[u64], output: &mut [u64]) -> Result<()> {
+        let k = self.source.len();
+        let n = batch_len(k, self.target.len(), input, output)?;
+        let mut y = vec![0u64; k * n];
+        scaled_residues(&self.source, input, n, &mut y);
+        let mut v = vec![0f64; n];
+        for (yi, &inv) in y.chunks_exact(n).zip(&self.inv_q) {
+            for (s, &yv) in v.iter_mut().zip(yi) {
+                *s += yv as f64 * inv;
+            }
+        }
+        let v: Vec<u64> = v.iter().map(|s| s.round() as u64).collect();
+        let q_max = self
+            .source
+            .moduli()
+            .iter()
+            .map(|q| q.value())
+            .max()
+            .unwrap_or(1);
+        let mut acc = vec![0u128; n];
+        for (j, (out, p)) in output
+            .chunks_exact_mut(n)
+            .zip(self.target.moduli())
+            .enumerate()
+        {
+            let chunk = lazy_chunk(q_max, p.value());
+            dot_lazy(
+                p,
+                &y,
+                n,
+                &self.punctured_mod_target[j * k..(j + 1) * k],
+                chunk,
+                &mut acc,
+                out,
+            );
+            let qp = p.shoup(self.q_mod_target[j]);
+            for (o, &vt) in out.iter_mut().zip(&v) {
+                *o = p.sub(*o, p.mul_shoup(vt, qp));
+            }
+        }
+        Ok(())
+    }
+
+    fn precomputed_bytes(&self) -> usize {
+        8 * (self.punctured_mod_target.len() + self.q_mod_target.len() + 3 * self.source.len())
+    }
+}

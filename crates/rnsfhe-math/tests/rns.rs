@@ -1,0 +1,177 @@
+//! Base conversions against exact big-integer arithmetic.
+#![allow(clippy::unwrap_used)] // test helpers abort loudly
+
+use num_bigint::{BigInt, BigRng09, BigUint};
+use num_traits::{One, Signed, Zero};
+use rand::SeedableRng;
+use rnsfhe_math::arith::ntt_primes;
+use rnsfhe_math::rns::{
+    BaseConverter, FastBaseConverter, FhbeConverter, HpsConverter, RnsBasis, SkConverter,
+};
+use rnsfhe_math::Error;
+
+fn bases(k: usize, bits: u32, k2: usize) -> (RnsBasis, RnsBasis) {
+    let all = ntt_primes(bits, 2, k + k2, &[]).unwrap();
+    (
+        RnsBasis::new(&all[..k]).unwrap(),
+        RnsBasis::new(&all[k..]).unwrap(),
+    )
+}
+
+/// Limb-major residues of a batch of integers.
+fn encode(basis: &RnsBasis, xs: &[BigInt]) -> Vec<u64> {
+    let n = xs.len();
+    let mut out = vec![0u64; basis.len() * n];
+    for (j, x) in xs.iter().enumerate() {
+        for (i, r) in basis.decompose_signed(x).into_iter().enumerate() {
+            out[i * n + j] = r;
+        }
+    }
+    out
+}
+
+fn column(data: &[u64], n: usize, j: usize, k: usize) -> Vec<u64> {
+    (0..k).map(|i| data[i * n + j]).collect()
+}
+
+fn random_below(rng: &mut rand::rngs::StdRng, bound: &BigUint, count: usize) -> Vec<BigInt> {
+    let mut xs: Vec<BigInt> = (0..count)
+        .map(|_| BigInt::from(rng.random_biguint_below(bound)))
+        .collect();
+    xs.push(BigInt::zero());
+    xs.push(BigInt::from(bound - 1u32));
+    xs
+}
+
+#[test]
+fn fast_bconv_alpha_in_range_and_fhbe_identical() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+    for (k, bits, cs) in [
+        (12usize, 62u32, vec![1usize, 2, 3, 4, 6, 12]),
+        (26, 30, vec![2, 13]),
+        (6, 50, vec![3]),
+        (9, 61, vec![3, 9]),
+    ] {
+        let (src, dst) = bases(k, bits, k);
+        let xs = random_below(&mut rng, src.product(), 40);
+        let n = xs.len();
+        let input = encode(&src, &xs);
+        let fast = FastBaseConverter::new(&src, &dst);
+        let mut out = vec![0u64; k * n];
+        fast.convert(&input, &mut out).unwrap();
+        let q = BigInt::from(src.product().clone());
+        for (j, x) in xs.iter().enumerate() {
+            // The output is x + alpha Q for one alpha in [0, k - 1].
+            let got = column(&out, n, j, k);
+            let alphas: Vec<usize> = (0..k)
+                .filter(|&a| dst.decompose_signed(&(x + &q * a)) == got)
+                .collect();
+            assert_eq!(
+                alphas.len(),
+                1,
+                "k = {k}, x = {x}: alpha candidates {alphas:?}"
+            );
+        }
+        for c in cs {
+            let fhbe = FhbeConverter::new(&src, &dst, c).unwrap();
+            let mut out2 = vec![0u64; k * n];
+            fhbe.convert(&input, &mut out2).unwrap();
+            assert_eq!(out, out2, "k = {k}, c = {c}");
+        }
+    }
+}
+
+#[test]
+fn sk_conversion_is_exact_up_to_lambda() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(4);
+    let primes = ntt_primes(40, 2, 5, &[]).unwrap();
+    let m_sk = ntt_primes(20, 2, 1, &[]).unwrap()[0];
+    let mut b = primes[..3].to_vec();
+    b.push(m_sk);
+    let b_sk = RnsBasis::new(&b).unwrap();
+    let q = RnsBasis::new(&primes[3..]).unwrap();
+    let sk = SkConverter::new(&b_sk, &q).unwrap();
+    let m = BigInt::from(primes[..3].iter().fold(BigUint::one(), |a, &p| a * p));
+    let bound = &m * BigInt::from(sk.lambda());
+    let mut xs: Vec<BigInt> = (0..50)
+        .map(|_| rng.random_bigint_range(&(-&bound + 1), &bound))
+        .collect();
+    xs.extend([
+        &bound - 1,
+        -&bound + 1,
+        BigInt::zero(),
+        m.clone(),
+        -m.clone(),
+    ]);
+    let n = xs.len();
+    let mut out = vec![0u64; 2 * n];
+    sk.convert(&encode(&b_sk, &xs), &mut out).unwrap();
+    for (j, x) in xs.iter().enumerate() {
+        assert_eq!(column(&out, n, j, 2), q.decompose_signed(x), "x = {x}");
+    }
+    // m_sk too small for |B| = 3.
+    assert!(SkConverter::new(
+        &RnsBasis::new(&[primes[0], primes[1], primes[2], 7]).unwrap(),
+        &q
+    )
+    .is_err());
+}
+
+#[test]
+fn hps_conversion_is_exact_centered() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+    for bits in [30u32, 55, 62] {
+        let (src, dst) = bases(6, bits, 4);
+        let q = BigInt::from(src.product().clone());
+        let half: BigInt = &q / 2u32;
+        let eps = &q >> 40u32;
+        let mut xs: Vec<BigInt> = (0..60)
+            .map(|_| rng.random_bigint_range(&(-&half + 1), &(&half + 1)))
+            .collect();
+        // Documented limit: exact unless |x| is within k 2^-51 Q of Q/2; test at 2^-40 Q from it.
+        xs.extend([
+            &half - &eps,
+            -&half + &eps + 1,
+            BigInt::zero(),
+            BigInt::from(-1),
+        ]);
+        let n = xs.len();
+        let mut out = vec![0u64; 4 * n];
+        HpsConverter::new(&src, &dst)
+            .convert(&encode(&src, &xs), &mut out)
+            .unwrap();
+        for (j, x) in xs.iter().enumerate() {
+            assert!(x.abs() <= half);
+            assert_eq!(
+                column(&out, n, j, 4),
+                dst.decompose_signed(x),
+                "{bits} bits, x = {x}"
+            );
+        }
+    }
+}
+
+#[test]
+fn bad_input() {
+    let (src, dst) = bases(6, 40, 3);
+    let fast = FastBaseConverter::new(&src, &dst);
+    assert!(matches!(
+        fast.convert(&[0; 13], &mut [0; 6]),
+        Err(Error::LengthMismatch { .. })
+    ));
+    assert!(matches!(
+        fast.convert(&[0; 12], &mut [0; 7]),
+        Err(Error::LengthMismatch { .. })
+    ));
+    assert!(matches!(
+        fast.convert(&[], &mut []),
+        Err(Error::LengthMismatch { .. })
+    ));
+    let e = FhbeConverter::new(&src, &dst, 4).unwrap_err();
+    assert!(e.to_string().contains("does not divide"), "{e}");
+    assert!(FhbeConverter::new(&src, &dst, 0).is_err());
+    assert!(SkConverter::new(&RnsBasis::new(&[65537]).unwrap(), &dst).is_err());
+    let hps = HpsConverter::new(&src, &dst);
+    assert!(hps.convert(&[0; 6], &mut [0; 2]).is_err());
+    assert!(fast.precomputed_bytes() > 0 && hps.source().len() == 6 && hps.target().len() == 3);
+}
