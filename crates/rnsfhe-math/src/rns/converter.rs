@@ -20,7 +20,7 @@ pub trait BaseConverter: Send + Sync {
 
 /// Checks the two lengths and returns n.
 pub(super) fn batch_len(src: usize, dst: usize, input: &[u64], output: &[u64]) -> Result<usize> {
-    if input.is_empty() || input.len() % src != 0 {
+    if input.is_empty() || !input.len().is_multiple_of(src) {
         return Err(Error::LengthMismatch {
             what: "base conversion input (a multiple of the source base size)",
             expected: src * (input.len() / src).max(1),

@@ -52,7 +52,7 @@ impl FhbeConverter {
     /// super-residue would exceed 2048 bits.
     pub fn new(source: &RnsBasis, target: &RnsBasis, cols: usize) -> Result<Self> {
         let k = source.len();
-        if cols == 0 || k % cols != 0 {
+        if cols == 0 || !k.is_multiple_of(cols) {
             return Err(Error::InvalidBasis(format!(
                 "FHBE needs k = r x c: c = {cols} does not divide the {k} source moduli"
             )));

@@ -10,9 +10,10 @@ use crate::{Error, Result};
 /// alpha_sk = [(FastBconv(x, B, {m_sk}) - x_sk) M^-1]_{m_sk} (centered), then
 /// FastBconvSK(x) = FastBconv(x, B, q) - alpha_sk M mod q = x mod q.
 ///
-/// Exact for every integer x, positive or negative, with |x| < lambda M, lambda = floor((m_sk - 1) / 2)
-/// - |B| (Lemma 6 asks m_sk > 2(|B| + ceil(lambda)), which this lambda satisfies). Input residues in
-/// [0, m) (x mod m for each m of B_sk), output in [0, q_j): the residues of the signed x.
+/// Exact for every integer x, positive or negative, with |x| < lambda M where
+/// lambda = floor((m_sk - 1) / 2) - |B| (Lemma 6 asks m_sk > 2(|B| + ceil(lambda)), which this lambda
+/// satisfies). Input residues x mod m in [0, m) for each m of B_sk; output in [0, q_j): the residues of
+/// the signed x.
 #[derive(Clone, Debug)]
 pub struct SkConverter {
     source: RnsBasis,
