@@ -4,12 +4,15 @@ use num_bigint::BigUint;
 use num_traits::One;
 
 use super::converter::{batch_len, BaseConverter};
-use super::fast::scaled_residues;
+use super::fast::{dot_lazy, lazy_chunk, scaled_residues};
 use super::RnsBasis;
 use crate::{Error, Result};
 
 /// Widest super-residue handled: 32 words (2048 bits), i.e. c * w + log2 c <= 2048.
 const MAX_LIMBS: usize = 32;
+
+/// Coefficients processed together (super-residues of a block stay in cache).
+const BLOCK: usize = 128;
 
 /// Paper 003, Alg. 1: the source base of k = r x c moduli is read as r rows of c moduli (row i holds
 /// q_{i c}..q_{i c + c - 1}, in base order). Lines 1–3 compute y = |x_{ij} T_{ij}|_{q_ij} as FastBconv does;
@@ -20,8 +23,8 @@ const MAX_LIMBS: usize = 32;
 /// bit-for-bit FastBconv's: x + alpha Q with alpha in [0, k - 1]. Inputs in [0, q_i), outputs in [0, p_j).
 ///
 /// Implementation choice (beyond the paper): lines 11–12 are fused. With X_i held in L 64-bit words,
-/// |X_i * Qbar_i|_p = sum_t X_i[t] |2^(64 t) Qbar_i|_p, so each target costs r * L multiply-adds into a
-/// 192-bit accumulator and a single reduction, at the price of r * L constants per target (the paper's
+/// |X_i * Qbar_i|_p = sum_t X_i[t] |2^(64 t) Qbar_i|_p, so each target costs r * L multiply-adds accumulated lazily in u128,
+/// reduced when the next product could overflow, at the price of r * L constants per target (the paper's
 /// layout stores r per target plus one reduction constant set).
 #[derive(Clone, Debug)]
 pub struct FhbeConverter {
@@ -37,8 +40,6 @@ pub struct FhbeConverter {
     qbar: Vec<u64>,
     /// |2^(64 t) Q / Q_i|_p at [(p * r + i) * x_limbs + t].
     reduce_consts: Vec<u64>,
-    /// |2^128|_p per target, for the accumulator's top word.
-    two128: Vec<u64>,
 }
 
 fn words(x: &BigUint, len: usize) -> Vec<u64> {
@@ -87,7 +88,6 @@ impl FhbeConverter {
         }
         let qbar = qbar_big.iter().flat_map(|x| words(x, qbar_limbs)).collect();
         let mut reduce_consts = Vec::with_capacity(target.len() * rows * x_limbs);
-        let mut two128 = Vec::with_capacity(target.len());
         for p in target.moduli() {
             for qi in &row_products {
                 let qbar_row = super::residue(&(source.product() / qi), p);
@@ -97,7 +97,6 @@ impl FhbeConverter {
                     pow = p.mul(pow, p.reduce_u128(1u128 << 64));
                 }
             }
-            two128.push(p.mul(p.reduce_u128(1u128 << 64), p.reduce_u128(1u128 << 64)));
         }
         Ok(FhbeConverter {
             source: source.clone(),
@@ -108,7 +107,6 @@ impl FhbeConverter {
             x_limbs,
             qbar,
             reduce_consts,
-            two128,
         })
     }
 
@@ -117,28 +115,33 @@ impl FhbeConverter {
         (self.rows, self.cols)
     }
 
-    /// Lines 4–7 for one coefficient: X_i = sum_j y_ij * qbar_ij into `x` (rows * x_limbs words).
-    fn super_residues(&self, y: &[u64], n: usize, coeff: usize, x: &mut [u64]) {
+    /// Lines 4–7 for a block of `bl` coefficients starting at `start`: X_i = sum_j y_ij * qbar_ij, written
+    /// word-major (`x[(i * x_limbs + t) * bl + b]` = word t of X_i for coefficient start + b).
+    fn super_residues(
+        &self,
+        y: &[u64],
+        n: usize,
+        start: usize,
+        bl: usize,
+        x: &mut [u64],
+        carry: &mut [u64],
+    ) {
         let (lq, lx) = (self.qbar_limbs, self.x_limbs);
-        for (i, xi) in x.chunks_exact_mut(lx).enumerate() {
-            xi.iter_mut().for_each(|w| *w = 0);
+        x.iter_mut().for_each(|w| *w = 0);
+        for (i, xi) in x.chunks_exact_mut(lx * bl).enumerate() {
             for j in 0..self.cols {
                 let idx = i * self.cols + j;
-                let yv = u128::from(y[idx * n + coeff]);
+                let yb = &y[idx * n + start..idx * n + start + bl];
                 let qb = &self.qbar[idx * lq..(idx + 1) * lq];
-                let mut carry = 0u128;
-                for (xw, &qw) in xi.iter_mut().zip(qb) {
-                    let v = u128::from(*xw) + yv * u128::from(qw) + carry;
-                    *xw = v as u64;
-                    carry = v >> 64;
-                }
-                for xw in xi.iter_mut().skip(lq) {
-                    if carry == 0 {
-                        break;
+                carry.iter_mut().for_each(|c| *c = 0);
+                for (t, xt) in xi.chunks_exact_mut(bl).enumerate() {
+                    let qw = u128::from(qb.get(t).copied().unwrap_or(0));
+                    for ((xw, &yv), c) in xt.iter_mut().zip(yb).zip(carry.iter_mut()) {
+                        // < 2^64 + (2^64 - 1)^2 + 2^64 < 2^128
+                        let v = u128::from(*xw) + u128::from(yv) * qw + u128::from(*c);
+                        *xw = v as u64;
+                        *c = (v >> 64) as u64;
                     }
-                    let v = u128::from(*xw) + carry;
-                    *xw = v as u64;
-                    carry = v >> 64;
                 }
             }
         }
@@ -160,36 +163,32 @@ impl BaseConverter for FhbeConverter {
         let mut y = vec![0u64; k * n];
         scaled_residues(&self.source, input, n, &mut y);
         let per_target = self.rows * self.x_limbs;
-        let mut x = [0u64; MAX_LIMBS * 8];
-        let mut x_heap;
-        let x: &mut [u64] = if per_target <= x.len() {
-            &mut x[..per_target]
-        } else {
-            x_heap = vec![0u64; per_target];
-            &mut x_heap
-        };
-        for coeff in 0..n {
-            self.super_residues(&y, n, coeff, x);
+        let bl_max = BLOCK.min(n);
+        let mut x = vec![0u64; per_target * bl_max];
+        let mut carry = vec![0u64; bl_max];
+        let mut acc = vec![0u128; bl_max];
+        for start in (0..n).step_by(BLOCK) {
+            let bl = BLOCK.min(n - start);
+            let x = &mut x[..per_target * bl];
+            self.super_residues(&y, n, start, bl, x, &mut carry[..bl]);
             for (j, p) in self.target.moduli().iter().enumerate() {
                 let consts = &self.reduce_consts[j * per_target..(j + 1) * per_target];
-                let (mut lo, mut hi) = (0u128, 0u64);
-                for (&xw, &cw) in x.iter().zip(consts) {
-                    let (s, o) = lo.overflowing_add(u128::from(xw) * u128::from(cw));
-                    lo = s;
-                    hi += u64::from(o);
-                }
-                let r = p.reduce_u128(lo);
-                output[j * n + coeff] = if hi == 0 {
-                    r
-                } else {
-                    p.mul_add(p.reduce(hi), self.two128[j], r)
-                };
+                let out = &mut output[j * n + start..j * n + start + bl];
+                dot_lazy(
+                    p,
+                    x,
+                    bl,
+                    consts,
+                    lazy_chunk(u64::MAX, p.value()),
+                    &mut acc[..bl],
+                    out,
+                );
             }
         }
         Ok(())
     }
 
     fn precomputed_bytes(&self) -> usize {
-        8 * (self.source.len() * 2 + self.qbar.len() + self.reduce_consts.len() + self.two128.len())
+        8 * (self.source.len() * 2 + self.qbar.len() + self.reduce_consts.len())
     }
 }
