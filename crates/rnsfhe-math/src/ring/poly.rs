@@ -179,8 +179,9 @@ impl Poly {
             .zip(other.data.chunks_exact(n))
             .zip(self.ctx.moduli())
         {
+            let q = *q; // a local copy: its fields stay in registers across the loop
             for (x, &y) in a.iter_mut().zip(b) {
-                f(q, x, y);
+                f(&q, x, y);
             }
         }
     }
