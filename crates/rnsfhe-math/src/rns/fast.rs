@@ -52,18 +52,26 @@ pub(super) fn scaled_residues(basis: &RnsBasis, input: &[u64], n: usize, y: &mut
     }
 }
 
-/// out[t] = sum_i y_i[t] * c[i] mod p, accumulated in u128 and reduced every `chunk` terms.
+/// Coefficients converted together, so that the rows of y being summed stay in cache.
+pub(super) const BLOCK: usize = 128;
+
+/// out[b] = sum_i y[i * stride + start + b] * c[i] mod p for b < out.len(), accumulated in u128 and
+/// reduced every `chunk` terms (see [`lazy_chunk`]); `acc` is scratch of out.len() words.
+#[allow(clippy::too_many_arguments)] // a kernel: plain slices and scalars, no natural grouping
 pub(super) fn dot_lazy(
     p: &Modulus,
     y: &[u64],
-    n: usize,
+    stride: usize,
+    start: usize,
     c: &[u64],
     chunk: usize,
     acc: &mut [u128],
     out: &mut [u64],
 ) {
+    let len = out.len();
     acc.iter_mut().for_each(|a| *a = 0);
-    for (i, (yi, &ci)) in y.chunks_exact(n).zip(c).enumerate() {
+    for (i, &ci) in c.iter().enumerate() {
+        let yi = &y[i * stride + start..i * stride + start + len];
         let ci = u128::from(ci);
         for (a, &v) in acc.iter_mut().zip(yi) {
             *a += u128::from(v) * ci;
@@ -75,6 +83,37 @@ pub(super) fn dot_lazy(
     }
     for (o, &a) in out.iter_mut().zip(acc.iter()) {
         *o = p.reduce_u128(a);
+    }
+}
+
+/// out_j = sum_i y_i * consts[j k + i] mod p_j for every target p_j (the FastBconv sum), block by block
+/// of coefficients; y holds k rows of n values below `y_max`.
+pub(super) fn blocked_dots(
+    target: &RnsBasis,
+    y: &[u64],
+    n: usize,
+    consts: &[u64],
+    y_max: u64,
+    output: &mut [u64],
+) {
+    let k = consts.len() / target.len().max(1);
+    let mut acc = vec![0u128; BLOCK.min(n)];
+    for start in (0..n).step_by(BLOCK) {
+        let bl = BLOCK.min(n - start);
+        for (j, p) in target.moduli().iter().enumerate() {
+            let out = &mut output[j * n + start..j * n + start + bl];
+            let chunk = lazy_chunk(y_max, p.value());
+            dot_lazy(
+                p,
+                y,
+                n,
+                start,
+                &consts[j * k..(j + 1) * k],
+                chunk,
+                &mut acc[..bl],
+                out,
+            );
+        }
     }
 }
 
@@ -105,23 +144,14 @@ impl BaseConverter for FastBaseConverter {
             .map(|q| q.value())
             .max()
             .unwrap_or(1);
-        let mut acc = vec![0u128; n];
-        for (j, (out, p)) in output
-            .chunks_exact_mut(n)
-            .zip(self.target.moduli())
-            .enumerate()
-        {
-            let chunk = lazy_chunk(q_max, p.value());
-            dot_lazy(
-                p,
-                &y,
-                n,
-                &self.punctured_mod_target[j * k..(j + 1) * k],
-                chunk,
-                &mut acc,
-                out,
-            );
-        }
+        blocked_dots(
+            &self.target,
+            &y,
+            n,
+            &self.punctured_mod_target,
+            q_max,
+            output,
+        );
         Ok(())
     }
 

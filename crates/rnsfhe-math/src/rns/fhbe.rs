@@ -4,15 +4,12 @@ use num_bigint::BigUint;
 use num_traits::One;
 
 use super::converter::{batch_len, BaseConverter};
-use super::fast::{dot_lazy, lazy_chunk, scaled_residues};
+use super::fast::{dot_lazy, lazy_chunk, scaled_residues, BLOCK};
 use super::RnsBasis;
 use crate::{Error, Result};
 
 /// Widest super-residue handled: 32 words (2048 bits), i.e. c * w + log2 c <= 2048.
 const MAX_LIMBS: usize = 32;
-
-/// Coefficients processed together (super-residues of a block stay in cache).
-const BLOCK: usize = 128;
 
 /// Paper 003, Alg. 1: the source base of k = r x c moduli is read as r rows of c moduli (row i holds
 /// q_{i c}..q_{i c + c - 1}, in base order). Lines 1–3 compute y = |x_{ij} T_{ij}|_{q_ij} as FastBconv does;
@@ -178,6 +175,7 @@ impl BaseConverter for FhbeConverter {
                     p,
                     x,
                     bl,
+                    0,
                     consts,
                     lazy_chunk(u64::MAX, p.value()),
                     &mut acc[..bl],

@@ -1,7 +1,7 @@
 //! Exact base conversion with a floating-point correction (HPS; ../shared/notes/hps.md).
 
 use super::converter::{batch_len, BaseConverter};
-use super::fast::{dot_lazy, lazy_chunk, scaled_residues};
+use super::fast::{blocked_dots, scaled_residues};
 use super::RnsBasis;
 use crate::Result;
 
@@ -85,23 +85,19 @@ impl BaseConverter for HpsConverter {
             .map(|q| q.value())
             .max()
             .unwrap_or(1);
-        let mut acc = vec![0u128; n];
-        for (j, (out, p)) in output
+        blocked_dots(
+            &self.target,
+            &y,
+            n,
+            &self.punctured_mod_target,
+            q_max,
+            output,
+        );
+        for (out, (p, &qp)) in output
             .chunks_exact_mut(n)
-            .zip(self.target.moduli())
-            .enumerate()
+            .zip(self.target.moduli().iter().zip(&self.q_mod_target))
         {
-            let chunk = lazy_chunk(q_max, p.value());
-            dot_lazy(
-                p,
-                &y,
-                n,
-                &self.punctured_mod_target[j * k..(j + 1) * k],
-                chunk,
-                &mut acc,
-                out,
-            );
-            let qp = p.shoup(self.q_mod_target[j]);
+            let qp = p.shoup(qp);
             for (o, &vt) in out.iter_mut().zip(&v) {
                 *o = p.sub(*o, p.mul_shoup(vt, qp));
             }
