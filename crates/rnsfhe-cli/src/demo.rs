@@ -1,35 +1,14 @@
 //! `rnsfhe demo`: the arithmetic under the schemes, shown and checked. Later issues replace it with an
 //! encrypted workload.
 
-use num_bigint::{BigInt, BigUint};
-use num_traits::Zero;
 use rnsfhe::params::{log2_product, SecurityLevel};
 use rnsfhe_math::arith::ntt_primes;
+use rnsfhe_math::ring::reference::negacyclic_product;
 use rnsfhe_math::ring::{Poly, Representation, RingContext};
 use rnsfhe_math::sample::Csprng;
 use rnsfhe_math::{Error, Result};
 
 use crate::timing::{human, Budget};
-
-/// Schoolbook product modulo X^n + 1 and Q: the exact reference.
-fn schoolbook(a: &[BigUint], b: &[BigUint], q: &BigUint) -> Vec<BigUint> {
-    let n = a.len();
-    let mut acc = vec![BigInt::zero(); n];
-    for (i, x) in a.iter().enumerate() {
-        for (j, y) in b.iter().enumerate() {
-            let p = BigInt::from(x * y);
-            if i + j < n {
-                acc[i + j] += p;
-            } else {
-                acc[i + j - n] -= p;
-            }
-        }
-    }
-    let q = BigInt::from(q.clone());
-    acc.into_iter()
-        .filter_map(|c| (((c % &q) + &q) % &q).to_biguint())
-        .collect()
-}
 
 fn random_poly(ctx: &std::sync::Arc<RingContext>, rng: &mut Csprng) -> Result<Poly> {
     let data = rng.uniform_poly(ctx.moduli(), ctx.degree());
@@ -47,7 +26,7 @@ fn checked_product(rng: &mut Csprng) -> Result<()> {
     fb.to_ntt()?;
     let mut c = fa.mul(&fb)?;
     c.to_coefficient()?;
-    let want = schoolbook(&a.to_biguint()?, &b.to_biguint()?, ctx.basis().product());
+    let want = negacyclic_product(&a.to_biguint()?, &b.to_biguint()?, ctx.basis().product());
     let ok = c.to_biguint()? == want;
     println!(
         "Product in Z_Q[X]/(X^{n}+1), Q = 3 x 60-bit primes ({:.0} bits): NTT result {} the big-integer schoolbook product ({} coefficients).",

@@ -5,6 +5,7 @@
 mod automorphism;
 mod context;
 mod poly;
+pub mod reference;
 
 pub use context::{RingContext, RingKind};
 pub use poly::{Poly, Representation};
