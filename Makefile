@@ -1,6 +1,7 @@
 # rnsfhe — the two entry points a new machine needs (Rust toolchain, Python 3 and pip present).
 #   make demo   the main job: a showcase of the library, in release mode
 #   make test   everything CI checks: formatting, lints, every test
+SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
@@ -21,8 +22,11 @@ lint:
 	  $(CARGO) clippy --locked --workspace --all-targets -- -D warnings; \
 	else echo "warning: clippy not installed, lint check skipped"; fi
 
+# The last line sums every runner's results ("N passed, N failed"), so a reader of the log sees the total.
 unit:
-	$(CARGO) test --locked --workspace
+	@mkdir -p target
+	set -o pipefail; $(CARGO) test --locked --workspace 2>&1 | tee target/test-output.txt
+	@awk '/^test result:/ {p += $$4; f += $$6} END {printf "tests: %d passed, %d failed\n", p, f}' target/test-output.txt
 
 bench:
 	$(CARGO) run --release --locked -p rnsfhe-cli -- bench all
