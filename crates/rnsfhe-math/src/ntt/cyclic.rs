@@ -35,6 +35,28 @@ impl CyclicNttTable {
     pub fn with_backend(q: Modulus, n: usize, backend: Backend) -> Result<Self> {
         check_params(&q, n, n as u64)?;
         let omega = minimal_primitive_root(&q, n as u64)?;
+        Self::build(q, n, omega, backend)
+    }
+
+    /// The tables for a given primitive N-th root omega (e.g. the square of a size-2N transform's root,
+    /// paper 001 Alg. 3–4); fastest backend. Errors as [`CyclicNttTable::new`], and when
+    /// omega^(N/2) != -1.
+    pub fn with_root(q: Modulus, n: usize, omega: u64) -> Result<Self> {
+        check_params(&q, n, n as u64)?;
+        if omega >= q.value() || q.pow(omega, n as u64 / 2) != q.value() - 1 {
+            return Err(crate::Error::InvalidParameters(format!(
+                "{omega} is not a primitive {n}-th root of unity modulo {}",
+                q.value()
+            )));
+        }
+        let backend = available_backends(&q)
+            .first()
+            .copied()
+            .unwrap_or(Backend::Scalar);
+        Self::build(q, n, omega, backend)
+    }
+
+    fn build(q: Modulus, n: usize, omega: u64, backend: Backend) -> Result<Self> {
         let omega_inv = q.inv(omega)?;
         let log_half = n.trailing_zeros() - 1;
         let mut roots = vec![Shoup::default(); n];

@@ -38,6 +38,28 @@ impl NttTable {
     pub fn with_backend(q: Modulus, n: usize, backend: Backend) -> Result<Self> {
         check_params(&q, n, 2 * n as u64)?;
         let psi = minimal_primitive_root(&q, 2 * n as u64)?;
+        Self::build(q, n, psi, backend)
+    }
+
+    /// The tables for a given primitive 2n-th root psi (e.g. the odd half of a cyclic NTT of size 2n,
+    /// paper 001 Alg. 3); fastest backend. Errors as [`NttTable::new`], and when psi^n != -1.
+    pub fn with_root(q: Modulus, n: usize, psi: u64) -> Result<Self> {
+        check_params(&q, n, 2 * n as u64)?;
+        if psi >= q.value() || q.pow(psi, n as u64) != q.value() - 1 {
+            return Err(crate::Error::InvalidParameters(format!(
+                "{psi} is not a primitive {}-th root of unity modulo {}",
+                2 * n,
+                q.value()
+            )));
+        }
+        let backend = available_backends(&q)
+            .first()
+            .copied()
+            .unwrap_or(Backend::Scalar);
+        Self::build(q, n, psi, backend)
+    }
+
+    fn build(q: Modulus, n: usize, psi: u64, backend: Backend) -> Result<Self> {
         let psi_inv = q.inv(psi)?;
         let log_n = n.trailing_zeros();
         let mut roots = vec![Shoup::default(); n];

@@ -4,6 +4,7 @@
 
 mod automorphism;
 mod context;
+pub mod cyclotomic;
 mod poly;
 pub mod reference;
 
