@@ -39,6 +39,8 @@ enum Command {
 enum Suite {
     /// NTT per backend, FastBconv vs FHBE (paper 003 Table I and Fig. 1).
     Arith,
+    /// Products modulo Phi_m by three reductions (paper 001 Fig. 1).
+    Cyclotomic,
     /// Every suite.
     All,
 }
@@ -50,7 +52,11 @@ fn main() -> ExitCode {
         Command::Bench { suite, quick } => {
             let budget = timing::Budget::new(quick);
             match suite {
-                Suite::Arith | Suite::All => bench::arith::run(&budget),
+                Suite::Arith => bench::arith::run(&budget),
+                Suite::Cyclotomic => bench::cyclotomic::run(&budget),
+                Suite::All => {
+                    bench::arith::run(&budget).and_then(|()| bench::cyclotomic::run(&budget))
+                }
             }
         }
     };
