@@ -330,3 +330,25 @@ mod slots {
         assert!(alg.decode(&[3; 8]).is_err());
     }
 }
+
+#[test]
+fn sums_of_products_reduce_once() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(14);
+    for r in ALL {
+        let moduli = CyclotomicRing::primes(231, 55, 2).unwrap();
+        let ctx = CyclotomicRing::new(231, &moduli, r).unwrap();
+        let mut ps: Vec<CyclotomicPoly> = (0..6).map(|_| random(&ctx, &mut rng)).collect();
+        if r == Reduction::Montgomery {
+            ps = ps.iter().map(|p| p.to_montgomery().unwrap()).collect();
+        }
+        let pairs: Vec<(&CyclotomicPoly, &CyclotomicPoly)> =
+            ps.chunks(2).map(|c| (&c[0], &c[1])).collect();
+        let once = CyclotomicPoly::sum_of_products(&pairs).unwrap();
+        let mut each = pairs[0].0.mul(pairs[0].1).unwrap();
+        for (a, b) in &pairs[1..] {
+            each = each.add(&a.mul(b).unwrap()).unwrap();
+        }
+        assert_eq!(once.residues(), each.residues(), "{r:?}");
+    }
+    assert!(CyclotomicPoly::sum_of_products(&[]).is_err());
+}

@@ -260,29 +260,45 @@ impl CyclotomicPoly {
     /// self * other mod Phi_m with the ring's reduction. For [`Reduction::Montgomery`] both operands must
     /// be in Montgomery form (the product is too); for the Barrett reductions both must be plain.
     pub fn mul(&self, other: &CyclotomicPoly) -> Result<CyclotomicPoly> {
-        self.check(other, "mul")?;
-        if self.form != self.ctx.product_form() {
+        CyclotomicPoly::sum_of_products(&[(self, other)])
+    }
+
+    /// sum_k a_k * b_k mod Phi_m, reduced once (the products are summed in the NTT domain). Same rules
+    /// as [`CyclotomicPoly::mul`]; errors on an empty list.
+    pub fn sum_of_products(pairs: &[(&CyclotomicPoly, &CyclotomicPoly)]) -> Result<CyclotomicPoly> {
+        let Some((first, _)) = pairs.first() else {
+            return Err(Error::LengthMismatch {
+                what: "products to sum",
+                expected: 1,
+                got: 0,
+            });
+        };
+        let ctx = &first.ctx;
+        for (a, b) in pairs {
+            first.check(a, "mul")?;
+            a.check(b, "mul")?;
+        }
+        if first.form != ctx.product_form() {
             return Err(Error::WrongForm(format!(
                 "mul: the ring reduces by {:?}, which needs {:?} operands; these are {:?}",
-                self.ctx.reduction,
-                self.ctx.product_form(),
-                self.form
+                ctx.reduction,
+                ctx.product_form(),
+                first.form
             )));
         }
-        let n = self.ctx.n;
-        let mut data = vec![0u64; self.data.len()];
-        for (((out, a), b), t) in data
-            .chunks_exact_mut(n)
-            .zip(self.data.chunks_exact(n))
-            .zip(other.data.chunks_exact(n))
-            .zip(&self.ctx.tables)
-        {
-            t.multiply(a, b, out)?;
+        let n = ctx.n;
+        let mut data = vec![0u64; first.data.len()];
+        for (i, (out, t)) in data.chunks_exact_mut(n).zip(&ctx.tables).enumerate() {
+            let limbs: Vec<(&[u64], &[u64])> = pairs
+                .iter()
+                .map(|(a, b)| (&a.data[i * n..(i + 1) * n], &b.data[i * n..(i + 1) * n]))
+                .collect();
+            t.multiply_sum(&limbs, out)?;
         }
         Ok(CyclotomicPoly {
-            ctx: Arc::clone(&self.ctx),
+            ctx: Arc::clone(ctx),
             data,
-            form: self.form,
+            form: first.form,
         })
     }
 

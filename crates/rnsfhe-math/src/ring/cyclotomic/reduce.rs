@@ -212,12 +212,18 @@ impl ModulusTables {
         Ok(v)
     }
 
-    /// out = a * b mod Phi_m (Montgomery: a b M^-1) for a, b of n coefficients in [0, q).
-    pub(super) fn multiply(&self, a: &[u64], b: &[u64], out: &mut [u64]) -> Result<()> {
+    /// out = sum_k a_k * b_k mod Phi_m (Montgomery: times M^-1) for polynomials of n coefficients in
+    /// [0, q): the products are summed in the NTT_N domain and reduced once (paper 001, section 3).
+    pub(super) fn multiply_sum(&self, pairs: &[(&[u64], &[u64])], out: &mut [u64]) -> Result<()> {
         let q = &self.q;
-        let mut c = self.forward_big(a)?;
-        let fb = self.forward_big(b)?;
-        c.iter_mut().zip(&fb).for_each(|(x, &y)| *x = q.mul(*x, y));
+        let mut c = vec![0u64; self.ntt_big.n()];
+        for (a, b) in pairs {
+            let fa = self.forward_big(a)?;
+            let fb = self.forward_big(b)?;
+            for ((x, &y), &z) in c.iter_mut().zip(&fa).zip(&fb) {
+                *x = q.mul_add(y, z, *x);
+            }
+        }
         if let Some(mt) = &self.montgomery {
             return self.montgomery_reduce(mt, &mut c, out);
         }
