@@ -11,9 +11,9 @@ use crate::{Error, Result};
 struct BarrettTables {
     alpha: usize,
     ntt_a: CyclicNttTable,
-    mu_hat: Vec<u64>,
+    mu_hat: Vec<Shoup>,
     ntt_nt: CyclicNttTable,
-    phi_hat: Vec<u64>,
+    phi_hat: Vec<Shoup>,
 }
 
 /// Algs. 3–4 tables: the half-size transforms sharing the size-N roots, W = -1/Phi (odd basis),
@@ -22,10 +22,10 @@ struct BarrettTables {
 struct MontgomeryTables {
     odd: NttTable,
     even: CyclicNttTable,
-    w: Vec<u64>,
-    z: Vec<u64>,
+    w: Vec<Shoup>,
+    z: Vec<Shoup>,
     inv2: Shoup,
-    m2_hat: Vec<u64>,
+    m2_hat: Vec<Shoup>,
 }
 
 /// Everything one modulus needs.
@@ -50,6 +50,7 @@ impl BarrettTables {
         let mut mu_hat = barrett_quotient(phi, alpha, &q);
         mu_hat.resize(ntt_a.n(), 0);
         ntt_a.forward(&mut mu_hat)?;
+        let mu_hat = mu_hat.into_iter().map(|x| q.shoup(x)).collect();
         let nt = n.next_power_of_two().max(2);
         let ntt_nt = CyclicNttTable::new(q, nt)?;
         let mut phi_hat = vec![0u64; nt];
@@ -57,6 +58,7 @@ impl BarrettTables {
             phi_hat[i % nt] = q.add(phi_hat[i % nt], q.reduce_i64(c));
         }
         ntt_nt.forward(&mut phi_hat)?;
+        let phi_hat = phi_hat.into_iter().map(|x| q.shoup(x)).collect();
         Ok(BarrettTables {
             alpha,
             ntt_a,
@@ -77,7 +79,7 @@ impl BarrettTables {
         self.ntt_a.forward(&mut hi)?;
         hi.iter_mut()
             .zip(&self.mu_hat)
-            .for_each(|(x, &y)| *x = q.mul(*x, y));
+            .for_each(|(x, &y)| *x = q.mul_shoup(*x, y));
         self.ntt_a.inverse(&mut hi)?;
         let nt = self.ntt_nt.n();
         let mut quotient = vec![0u64; nt];
@@ -87,7 +89,7 @@ impl BarrettTables {
         quotient
             .iter_mut()
             .zip(&self.phi_hat)
-            .for_each(|(x, &y)| *x = q.mul(*x, y));
+            .for_each(|(x, &y)| *x = q.mul_shoup(*x, y));
         self.ntt_nt.inverse(&mut quotient)?;
         let mut folded = vec![0u64; nt];
         for (i, &x) in c.iter().enumerate() {
@@ -159,7 +161,7 @@ impl ModulusTables {
             .iter()
             .map(|&v| {
                 q.inv(v)
-                    .map(|i| q.neg(i))
+                    .map(|i| q.shoup(q.neg(i)))
                     .map_err(|_| Error::InvalidModulus {
                         modulus: q.value(),
                         reason:
@@ -168,7 +170,10 @@ impl ModulusTables {
                     })
             })
             .collect::<Result<Vec<_>>>()?;
-        let z = phi_hat[..half].iter().map(|&v| q.mul(v, inv2)).collect();
+        let z = phi_hat[..half]
+            .iter()
+            .map(|&v| q.shoup(q.mul(v, inv2)))
+            .collect();
         // M^2 = (X^(N/2) + 1)^2 = X^N + 2 X^(N/2) + 1 mod Phi.
         let mut m2 = vec![0u64; big_n + 1];
         m2[0] = 1;
@@ -184,7 +189,7 @@ impl ModulusTables {
             w,
             z,
             inv2: q.shoup(inv2),
-            m2_hat: m2,
+            m2_hat: m2.into_iter().map(|x| q.shoup(x)).collect(),
         })
     }
 
@@ -284,13 +289,13 @@ impl ModulusTables {
         // 1. Q = -c / Phi mod Psi, known at the odd points.
         odd.iter_mut()
             .zip(&mt.w)
-            .for_each(|(x, &w)| *x = q.mul(*x, w));
+            .for_each(|(x, &w)| *x = q.mul_shoup(*x, w));
         // 2. BaseConv (Alg. 4): coefficients by an inverse negacyclic NTT, then the even points.
         mt.odd.inverse(odd)?;
         mt.even.forward(odd)?;
         // 3. (c + Q Phi) / Psi at the even points, where Psi = 2.
         for ((e, &qv), &z) in even.iter_mut().zip(odd.iter()).zip(&mt.z) {
-            *e = q.add(q.mul_shoup(*e, mt.inv2), q.mul(qv, z));
+            *e = q.add(q.mul_shoup(*e, mt.inv2), q.mul_shoup(qv, z));
         }
         // 4. Back to coefficients: degree < n <= N/2, so exact.
         mt.even.inverse(even)?;
@@ -311,7 +316,7 @@ impl ModulusTables {
             let q = &self.q;
             c.iter_mut()
                 .zip(&mt.m2_hat)
-                .for_each(|(x, &y)| *x = q.mul(*x, y));
+                .for_each(|(x, &y)| *x = q.mul_shoup(*x, y));
         }
         self.montgomery_reduce(mt, &mut c, out)
     }
