@@ -91,11 +91,51 @@ fn product_timings(rng: &mut Csprng, budget: &Budget) -> Result<()> {
     Ok(())
 }
 
+/// Many slots from a general cyclotomic (paper 001): Phi_255 splits modulo 2 into 16 factors of degree 8,
+/// so one plaintext of R_2 carries 16 elements of GF(2^8); a product in the ring multiplies them slot by
+/// slot. The product is computed with the Montgomery reduction modulo Phi_255 over an NTT prime and
+/// reduced mod 2 (the inputs are 0/1 polynomials, so the integer product is small enough to lift).
+fn many_slots(rng: &mut Csprng) -> Result<()> {
+    use rnsfhe_math::ring::cyclotomic::{CyclotomicPoly, CyclotomicRing, Reduction, SlotAlgebra};
+    let (m, t) = (255usize, 2u64);
+    let alg = SlotAlgebra::new(m, t)?;
+    let ctx = CyclotomicRing::new(m, &CyclotomicRing::primes(m, 50, 1)?, Reduction::Montgomery)?;
+    let draw = |rng: &mut Csprng| -> Vec<Vec<u64>> {
+        (0..alg.slots())
+            .map(|_| (0..alg.slot_degree()).map(|_| rng.next_u64() & 1).collect())
+            .collect()
+    };
+    let (sa, sb) = (draw(rng), draw(rng));
+    let lift = |s: &[Vec<u64>]| -> Result<CyclotomicPoly> {
+        let coeffs: Vec<i64> = alg.encode(s)?.into_iter().map(|x| x as i64).collect();
+        CyclotomicPoly::from_signed(&ctx, &coeffs)?.to_montgomery()
+    };
+    let prod = lift(&sa)?.mul(&lift(&sb)?)?.from_montgomery()?;
+    let q = ctx.moduli()[0];
+    let in_r2: Vec<u64> = prod
+        .residues()
+        .iter()
+        .map(|&x| (q.center(x).rem_euclid(2)) as u64)
+        .collect();
+    let slots = alg.decode(&in_r2)?;
+    println!(
+        "Phi_{m} modulo t = {t}: n = {}, {} slots of GF(2^{}); slot 0: {:?} x {:?} = {:?} (product in R_2 by Montgomery reduction modulo Phi_{m}).",
+        alg.degree(),
+        alg.slots(),
+        alg.slot_degree(),
+        sa[0],
+        sb[0],
+        slots[0]
+    );
+    Ok(())
+}
+
 /// Runs the demo.
 pub fn run() -> Result<()> {
     let mut rng = Csprng::from_os_entropy()?;
     println!("# rnsfhe demo: the ring arithmetic under the schemes\n");
     checked_product(&mut rng)?;
+    many_slots(&mut rng)?;
     println!("\n## Ring operations at 128-bit-secure sizes (one thread)\n");
     let budget = Budget::new(true);
     product_timings(&mut rng, &budget)?;
