@@ -3,8 +3,8 @@
 use super::{is_prime, Modulus};
 use crate::{Error, Result};
 
-/// Distinct prime factors of n by trial division (precomputation only; n is an NTT order).
-fn prime_factors(mut n: u64) -> Vec<u64> {
+/// Distinct prime factors of n, increasing, by trial division (precomputation only).
+pub(crate) fn prime_factors(mut n: u64) -> Vec<u64> {
     let mut fs = Vec::new();
     let mut d = 2u64;
     while d * d <= n {

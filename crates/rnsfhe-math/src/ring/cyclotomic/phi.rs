@@ -4,22 +4,11 @@
 use crate::{Error, Result};
 
 /// Prime factors of m, each once, increasing.
-pub(crate) fn prime_factors(mut m: usize) -> Vec<usize> {
-    let mut ps = Vec::new();
-    let mut p = 2;
-    while p * p <= m {
-        if m.is_multiple_of(p) {
-            ps.push(p);
-            while m.is_multiple_of(p) {
-                m /= p;
-            }
-        }
-        p += 1;
-    }
-    if m > 1 {
-        ps.push(m);
-    }
-    ps
+fn prime_factors(m: usize) -> Vec<usize> {
+    crate::arith::roots::prime_factors(m as u64)
+        .into_iter()
+        .map(|p| p as usize)
+        .collect()
 }
 
 /// Euler's phi(m).
