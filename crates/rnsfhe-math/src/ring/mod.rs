@@ -10,3 +10,30 @@ pub mod reference;
 
 pub use context::{RingContext, RingKind};
 pub use poly::{Poly, Representation};
+
+/// Ok when `data` holds n residues per modulus (limb-major), each below its modulus; otherwise an error
+/// naming the length or the first residue out of range.
+pub(crate) fn check_residues(
+    moduli: &[crate::arith::Modulus],
+    n: usize,
+    data: &[u64],
+) -> crate::Result<()> {
+    let expected = n * moduli.len();
+    if data.len() != expected {
+        return Err(crate::Error::LengthMismatch {
+            what: "polynomial residues",
+            expected,
+            got: data.len(),
+        });
+    }
+    for (i, (limb, q)) in data.chunks_exact(n.max(1)).zip(moduli).enumerate() {
+        if let Some(j) = limb.iter().position(|&x| x >= q.value()) {
+            return Err(crate::Error::OutOfRange(format!(
+                "residue {} of coefficient {j} is not below modulus q_{i} = {}",
+                limb[j],
+                q.value()
+            )));
+        }
+    }
+    Ok(())
+}

@@ -42,24 +42,7 @@ impl Poly {
         data: Vec<u64>,
         form: Representation,
     ) -> Result<Self> {
-        let n = ctx.degree();
-        let expected = n * ctx.moduli().len();
-        if data.len() != expected {
-            return Err(Error::LengthMismatch {
-                what: "polynomial residues",
-                expected,
-                got: data.len(),
-            });
-        }
-        for (i, (limb, q)) in data.chunks_exact(n).zip(ctx.moduli()).enumerate() {
-            if let Some(j) = limb.iter().position(|&x| x >= q.value()) {
-                return Err(Error::OutOfRange(format!(
-                    "residue {} of coefficient {j} is not below modulus q_{i} = {}",
-                    limb[j],
-                    q.value()
-                )));
-            }
-        }
+        super::check_residues(ctx.moduli(), ctx.degree(), &data)?;
         Ok(Poly {
             ctx: Arc::clone(ctx),
             data,

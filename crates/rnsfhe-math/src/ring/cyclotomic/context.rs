@@ -166,23 +166,7 @@ impl CyclotomicPoly {
     /// From limb-major residues (n per modulus) in the plain form; errors on a wrong length or a residue
     /// not below its modulus.
     pub fn from_residues(ctx: &Arc<CyclotomicRing>, data: Vec<u64>) -> Result<Self> {
-        let n = ctx.n;
-        let expected = n * ctx.moduli().len();
-        if data.len() != expected {
-            return Err(Error::LengthMismatch {
-                what: "polynomial residues",
-                expected,
-                got: data.len(),
-            });
-        }
-        for (i, (limb, q)) in data.chunks_exact(n).zip(ctx.moduli()).enumerate() {
-            if let Some(&x) = limb.iter().find(|&&x| x >= q.value()) {
-                return Err(Error::OutOfRange(format!(
-                    "residue {x} is not below q_{i} = {}",
-                    q.value()
-                )));
-            }
-        }
+        super::super::check_residues(ctx.moduli(), ctx.n, &data)?;
         Ok(CyclotomicPoly {
             ctx: Arc::clone(ctx),
             data,
