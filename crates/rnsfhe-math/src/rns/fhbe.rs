@@ -131,13 +131,22 @@ impl FhbeConverter {
                 let yb = &y[idx * n + start..idx * n + start + bl];
                 let qb = &self.qbar[idx * lq..(idx + 1) * lq];
                 carry.iter_mut().for_each(|c| *c = 0);
-                for (t, xt) in xi.chunks_exact_mut(bl).enumerate() {
-                    let qw = u128::from(qb.get(t).copied().unwrap_or(0));
+                let (low, high) = xi.split_at_mut(lq * bl);
+                for (xt, &qw) in low.chunks_exact_mut(bl).zip(qb) {
+                    let qw = u128::from(qw);
                     for ((xw, &yv), c) in xt.iter_mut().zip(yb).zip(carry.iter_mut()) {
                         // < 2^64 + (2^64 - 1)^2 + 2^64 < 2^128
                         let v = u128::from(*xw) + u128::from(yv) * qw + u128::from(*c);
                         *xw = v as u64;
                         *c = (v >> 64) as u64;
+                    }
+                }
+                // Words above qbar's only take carries (additions, no products).
+                for xt in high.chunks_exact_mut(bl) {
+                    for (xw, c) in xt.iter_mut().zip(carry.iter_mut()) {
+                        let (s, o) = xw.overflowing_add(*c);
+                        *xw = s;
+                        *c = u64::from(o);
                     }
                 }
             }
