@@ -2,11 +2,13 @@
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
 use num_bigint::{BigInt, BigRng09, BigUint};
+use num_integer::Integer;
 use num_traits::{One, Signed, Zero};
 use rand::SeedableRng;
 use rnsfhe_math::arith::ntt_primes;
 use rnsfhe_math::rns::{
-    BaseConverter, FastBaseConverter, FhbeConverter, HpsConverter, RnsBasis, SkConverter,
+    BaseConverter, FastBaseConverter, FhbeConverter, HpsConverter, RnsBasis, ScaleAndRound,
+    SkConverter,
 };
 use rnsfhe_math::Error;
 
@@ -174,4 +176,104 @@ fn bad_input() {
     let hps = HpsConverter::new(&src, &dst);
     assert!(hps.convert(&[0; 6], &mut [0; 2]).is_err());
     assert!(fast.precomputed_bytes() > 0 && hps.source().len() == 6 && hps.target().len() == 3);
+}
+
+/// round(a / b) for b > 0, ties away from zero never tested (inputs avoid them).
+fn round_div(a: &BigInt, b: &BigInt) -> BigInt {
+    let two = BigInt::from(2);
+    num_integer::Integer::div_floor(&(a * &two + b), &(b * &two))
+}
+
+#[test]
+fn scale_and_round_to_plain_matches_bigint() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(8);
+    for (bits, k, t) in [
+        (30u32, 5usize, 2u64),
+        (50, 6, 65537),
+        (60, 8, 1 << 20),
+        (61, 3, 3),
+    ] {
+        let (q, _) = bases(k, bits, 1);
+        let qb = BigInt::from(q.product().clone());
+        let xs = random_below(&mut rng, q.product(), 50);
+        let n = xs.len();
+        let tb = BigInt::from(t);
+        for folded in [true, false] {
+            let sr = ScaleAndRound::to_plain(&q, t, folded).unwrap();
+            let mut input = encode(&q, &xs);
+            if !folded {
+                for (i, qi) in q.moduli().iter().enumerate() {
+                    let w = q.inv_punctured_products()[i];
+                    for v in &mut input[i * n..(i + 1) * n] {
+                        *v = qi.mul_shoup(*v, w);
+                    }
+                }
+            }
+            let mut out = vec![0u64; n];
+            sr.apply(&input, &mut out).unwrap();
+            for (j, x) in xs.iter().enumerate() {
+                let want = round_div(&(x * &tb), &qb).mod_floor(&tb);
+                assert_eq!(
+                    BigInt::from(out[j]),
+                    want,
+                    "{bits} bits t {t} folded {folded}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn scale_and_round_to_extension_matches_bigint() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(9);
+    for (bits, k, kp, t) in [
+        (30u32, 4usize, 6usize, 2u64),
+        (60, 5, 6, 65537),
+        (61, 8, 9, 1 << 30),
+    ] {
+        let (q, p) = bases(k, bits, kp);
+        let s = q.concat(&p).unwrap();
+        let qb = BigInt::from(q.product().clone());
+        // Documented limit: values within k 2^-63 of a half-integer may round either way; the edge
+        // case sits -half + 7Q/5, where t x / Q is 2t/5 + a multiple of 1/2 away from a tie.
+        let half = BigInt::from(s.product().clone()) / 2u32;
+        let xs: Vec<BigInt> = (0..60)
+            .map(|_| rng.random_bigint_range(&(-&half + 1), &half))
+            .chain([BigInt::zero(), BigInt::from(-1), -&half + &qb * 7u32 / 5u32])
+            .collect();
+        let n = xs.len();
+        let sr = ScaleAndRound::to_extension(&q, &p, t).unwrap();
+        let mut out = vec![0u64; kp * n];
+        sr.apply(&encode(&s, &xs), &mut out).unwrap();
+        let tb = BigInt::from(t);
+        for (j, x) in xs.iter().enumerate() {
+            let want = round_div(&(x * &tb), &qb);
+            assert_eq!(
+                column(&out, n, j, kp),
+                p.decompose_signed(&want),
+                "{bits} bits x={x} j={j}"
+            );
+        }
+    }
+}
+
+#[test]
+fn fast_bconv_with_factor_scales_first() {
+    let (q, p) = bases(5, 50, 3);
+    let xs: Vec<BigInt> = (0..20u32).map(|i| BigInt::from(i) * 1_000_003u32).collect();
+    let n = xs.len();
+    let f = 1u64 << 16;
+    let mut a = vec![0u64; 3 * n];
+    let mut b = vec![0u64; 3 * n];
+    FastBaseConverter::with_factor(&q, &p, f)
+        .convert(&encode(&q, &xs), &mut a)
+        .unwrap();
+    let scaled: Vec<BigInt> = xs
+        .iter()
+        .map(|x| (x * f) % BigInt::from(q.product().clone()))
+        .collect();
+    FastBaseConverter::new(&q, &p)
+        .convert(&encode(&q, &scaled), &mut b)
+        .unwrap();
+    assert_eq!(a, b);
 }

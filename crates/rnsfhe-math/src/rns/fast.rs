@@ -15,11 +15,26 @@ pub struct FastBaseConverter {
     target: RnsBasis,
     /// |q / q_i|_{p_j} at [j * k + i].
     punctured_mod_target: Vec<u64>,
+    /// |f q~_i|_{q_i} with its Shoup quotient (f = 1 unless built by [`FastBaseConverter::with_factor`]).
+    scaled_inv: Vec<crate::arith::Shoup>,
 }
 
 impl FastBaseConverter {
     /// Precomputes |q / q_i|_{p_j}. Any two bases are accepted (they need not be coprime).
     pub fn new(source: &RnsBasis, target: &RnsBasis) -> Self {
+        Self::with_factor(source, target, 1)
+    }
+
+    /// FastBconv(|f x|_q, q, B) from the residues of x: the factor f is folded into the constants
+    /// |f q~_i|_{q_i}, so it costs nothing (paper 000 section 4.2: the m~-Montgomery form of S0; Alg. 1
+    /// line 2 with f = gamma t).
+    pub fn with_factor(source: &RnsBasis, target: &RnsBasis, factor: u64) -> Self {
+        let scaled_inv = source
+            .moduli()
+            .iter()
+            .zip(source.inv_punctured_products())
+            .map(|(q, w)| q.shoup(q.mul(q.reduce(factor), w.value)))
+            .collect();
         let punctured_mod_target = target
             .moduli()
             .iter()
@@ -34,17 +49,29 @@ impl FastBaseConverter {
             source: source.clone(),
             target: target.clone(),
             punctured_mod_target,
+            scaled_inv,
         }
     }
 }
 
 /// y_i = |x_i q~_i|_{q_i} for every limb (the first step of every CRT-based conversion).
 pub(super) fn scaled_residues(basis: &RnsBasis, input: &[u64], n: usize, y: &mut [u64]) {
+    scaled_residues_by(basis, basis.inv_punctured_products(), input, n, y);
+}
+
+/// y_i = |x_i w_i|_{q_i} limb by limb.
+pub(super) fn scaled_residues_by(
+    basis: &RnsBasis,
+    consts: &[crate::arith::Shoup],
+    input: &[u64],
+    n: usize,
+    y: &mut [u64],
+) {
     for (((x, y), q), w) in input
         .chunks_exact(n)
         .zip(y.chunks_exact_mut(n))
         .zip(basis.moduli())
-        .zip(basis.inv_punctured_products())
+        .zip(consts)
     {
         for (yv, &xv) in y.iter_mut().zip(x) {
             *yv = q.mul_shoup(xv, *w);
@@ -136,7 +163,7 @@ impl BaseConverter for FastBaseConverter {
         let k = self.source.len();
         let n = batch_len(k, self.target.len(), input, output)?;
         let mut y = vec![0u64; k * n];
-        scaled_residues(&self.source, input, n, &mut y);
+        scaled_residues_by(&self.source, &self.scaled_inv, input, n, &mut y);
         let q_max = self
             .source
             .moduli()

@@ -3,13 +3,15 @@
 //!
 //! Converters share the [`BaseConverter`] trait: [`FastBaseConverter`] (FastBconv, paper 000 eq. (2)),
 //! [`FhbeConverter`] (paper 003 Alg. 1, same output), [`SkConverter`] (exact, paper 000 Lemma 6) and
-//! [`HpsConverter`] (exact, floating-point correction).
+//! [`HpsConverter`] (exact, floating-point correction). [`ScaleAndRound`] computes round(t x / Q) in
+//! another base with a fixed-point fraction (HPS decryption and multiplication).
 
 mod basis;
 mod converter;
 mod fast;
 mod fhbe;
 mod hps;
+mod scale;
 mod sk;
 
 pub use basis::RnsBasis;
@@ -17,6 +19,7 @@ pub use converter::BaseConverter;
 pub use fast::FastBaseConverter;
 pub use fhbe::FhbeConverter;
 pub use hps::HpsConverter;
+pub use scale::ScaleAndRound;
 pub use sk::SkConverter;
 
 use crate::arith::Modulus;

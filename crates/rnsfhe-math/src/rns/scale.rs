@@ -1,0 +1,185 @@
+//! Scale-and-round by t / Q in RNS with a 128-bit fixed-point fraction (the HPS technique,
+//! ../shared/notes/hps.md): decryption's round(t x / Q) mod t and multiplication's round(t x / Q) in an
+//! extension base P, with word arithmetic only.
+
+use num_bigint::BigUint;
+use num_integer::Integer;
+use num_traits::ToPrimitive;
+
+use super::fast::blocked_dots;
+use super::RnsBasis;
+use crate::arith::{Modulus, Shoup};
+use crate::{Error, Result};
+
+/// round(t x / Q) from the residues of x.
+///
+/// With S the input base (Q, or Q u P) and c_r the CRT coefficients, t x / Q = sum_r x_r t c_r S / (r Q)
+/// minus a multiple of t P. For r in Q the constant t c_r S / (r Q) = A_r + F_r splits into an integer
+/// (kept modulo each output modulus) and a fraction F_r in [0, 1) kept to 128 bits; for r = p_j in P
+/// it is an integer that vanishes modulo every other p_i. So, per coefficient,
+/// out_j = [sum_{r in Q} x_r A_{r,j} + round(sum_{r in Q} x_r F_r) + x_{p_j} B_j]_{out_j}.
+///
+/// Precision: each term x_r F_r is off by less than 2^-64, so the rounding is exact unless the true
+/// value lies within k 2^-63 of a half-integer (k = |Q|).
+#[derive(Clone, Debug)]
+pub struct ScaleAndRound {
+    q: RnsBasis,
+    /// The output moduli: P, or the single modulus t.
+    out: RnsBasis,
+    /// Whether the input holds the residues of P after those of Q.
+    extension: bool,
+    /// A_{r,j} at [j k + r].
+    int_part: Vec<u64>,
+    /// F_r as (high, low) 64-bit words of F_r 2^128.
+    frac: Vec<(u64, u64)>,
+    /// B_j = t c_{p_j} P / p_j mod p_j (extension only).
+    own: Vec<Shoup>,
+}
+
+impl ScaleAndRound {
+    /// round(t x / Q) mod t for x in [0, Q) given by its residues in Q (HPS decryption). With
+    /// `folded = false` the input must be y_i = |x_i q~_i|_{q_i} instead, and the constants are t / q_i
+    /// (paper 000 section 3.5, the DecRNS-flp sum with two-word constants).
+    pub fn to_plain(q: &RnsBasis, t: u64, folded: bool) -> Result<Self> {
+        let out = RnsBasis::new(&[t])?;
+        let c: Vec<BigUint> = if folded {
+            q.inv_punctured_products()
+                .iter()
+                .map(|w| BigUint::from(w.value))
+                .collect()
+        } else {
+            vec![BigUint::from(1u32); q.len()]
+        };
+        let ratios = q
+            .moduli()
+            .iter()
+            .zip(&c)
+            .map(|(qi, ci)| (BigUint::from(t) * ci, BigUint::from(qi.value())))
+            .collect::<Vec<_>>();
+        Self::build(q, out, false, &ratios, Vec::new())
+    }
+
+    /// round(t x / Q) in base P for an integer x with |x| < Q P / 2 given by its residues in Q u P
+    /// (the limbs of Q, then those of P): step 3 of HPS multiplication.
+    pub fn to_extension(q: &RnsBasis, p: &RnsBasis, t: u64) -> Result<Self> {
+        let s = q.concat(p)?;
+        let k = q.len();
+        let inv = s.inv_punctured_products();
+        let ratios = q
+            .moduli()
+            .iter()
+            .zip(inv)
+            .map(|(qi, ci)| {
+                (
+                    BigUint::from(t) * p.product() * ci.value,
+                    BigUint::from(qi.value()),
+                )
+            })
+            .collect::<Vec<_>>();
+        let own = p
+            .moduli()
+            .iter()
+            .zip(&inv[k..])
+            .zip(p.punctured_products())
+            .map(|((pj, cj), pp)| {
+                let v = super::residue(&(BigUint::from(t) * cj.value * pp), pj);
+                pj.shoup(v)
+            })
+            .collect();
+        Self::build(q, p.clone(), true, &ratios, own)
+    }
+
+    fn build(
+        q: &RnsBasis,
+        out: RnsBasis,
+        extension: bool,
+        ratios: &[(BigUint, BigUint)],
+        own: Vec<Shoup>,
+    ) -> Result<Self> {
+        let mut ints = Vec::with_capacity(ratios.len());
+        let mut frac = Vec::with_capacity(ratios.len());
+        for (num, den) in ratios {
+            let (a, r) = num.div_rem(den);
+            let f: BigUint = (r << 128u32) / den;
+            let lo = (&f & BigUint::from(u64::MAX)).to_u64().unwrap_or(0);
+            let hi = (&f >> 64u32).to_u64().unwrap_or(0);
+            ints.push(a);
+            frac.push((hi, lo));
+        }
+        let int_part = out
+            .moduli()
+            .iter()
+            .flat_map(|m| ints.iter().map(move |a| super::residue(a, m)))
+            .collect();
+        Ok(ScaleAndRound {
+            q: q.clone(),
+            out,
+            extension,
+            int_part,
+            frac,
+            own,
+        })
+    }
+
+    /// The output moduli (P, or the single modulus t).
+    pub fn output_basis(&self) -> &RnsBasis {
+        &self.out
+    }
+
+    /// Scales n coefficients: `input` holds k n residues (or (k + |P|) n for an extension), `output`
+    /// |P| n (or n residues modulo t), limb-major. Inputs in [0, modulus); outputs likewise.
+    pub fn apply(&self, input: &[u64], output: &mut [u64]) -> Result<()> {
+        let k = self.q.len();
+        let in_limbs = k + if self.extension { self.out.len() } else { 0 };
+        let n = output.len() / self.out.len();
+        if n == 0 || output.len() != n * self.out.len() || input.len() != n * in_limbs {
+            return Err(Error::LengthMismatch {
+                what: "scale-and-round input (residues of Q, then P)",
+                expected: n * in_limbs,
+                got: input.len(),
+            });
+        }
+        let xq = &input[..k * n];
+        // 64.64 fixed point: x F_hi plus the top word of x F_lo; integer and fraction words summed
+        // apart so that no sum overflows.
+        let mut whole = vec![0u128; n];
+        let mut fraction = vec![0u128; n];
+        for (xi, &(hi, lo)) in xq.chunks_exact(n).zip(&self.frac) {
+            for ((w, f), &x) in whole.iter_mut().zip(fraction.iter_mut()).zip(xi) {
+                let p = u128::from(x) * u128::from(hi) + ((u128::from(x) * u128::from(lo)) >> 64);
+                *w += p >> 64;
+                *f += p & u128::from(u64::MAX);
+            }
+        }
+        let rounded: Vec<u128> = whole
+            .iter()
+            .zip(&fraction)
+            .map(|(&w, &f)| w + ((f + (1 << 63)) >> 64))
+            .collect();
+        let q_max = self
+            .q
+            .moduli()
+            .iter()
+            .map(Modulus::value)
+            .max()
+            .unwrap_or(1);
+        blocked_dots(&self.out, xq, n, &self.int_part, q_max, output);
+        for (j, (o, m)) in output
+            .chunks_exact_mut(n)
+            .zip(self.out.moduli())
+            .enumerate()
+        {
+            for (ov, &r) in o.iter_mut().zip(&rounded) {
+                *ov = m.add(*ov, m.reduce_u128(r));
+            }
+            if self.extension {
+                let xp = &input[(k + j) * n..(k + j + 1) * n];
+                let b = self.own[j];
+                for (ov, &x) in o.iter_mut().zip(xp) {
+                    *ov = m.add(*ov, m.mul_shoup(x, b));
+                }
+            }
+        }
+        Ok(())
+    }
+}
