@@ -3,4 +3,5 @@
 
 pub use rnsfhe_math::{Error, Result};
 
+pub mod encoding;
 pub mod params;
