@@ -40,6 +40,14 @@ pub enum Error {
     /// An element has no inverse modulo the given modulus.
     #[error("{value} is not invertible modulo {modulus}")]
     NotInvertible { value: u64, modulus: u64 },
+    /// An operation needs a key that was not generated (e.g. a rotation step without its Galois key).
+    #[error("missing key: {0}")]
+    MissingKey(String),
+
+    /// A ciphertext of the wrong size or shape for the operation (e.g. 3 parts where 2 are required).
+    #[error("invalid ciphertext: {0}")]
+    InvalidCiphertext(String),
+
     /// The operating system's random source failed (e.g. while seeding a CSPRNG).
     #[error("entropy source failed: {0}")]
     Entropy(String),

@@ -3,5 +3,7 @@
 
 pub use rnsfhe_math::{Error, Result};
 
+pub mod bfv;
 pub mod encoding;
 pub mod params;
+pub mod rlwe;

@@ -231,7 +231,7 @@ impl Poly {
     pub fn mul_scalar_assign(&mut self, c: u64) {
         let n = self.ctx.degree();
         for (limb, q) in self.data.chunks_exact_mut(n).zip(self.ctx.moduli()) {
-            let w = q.shoup(c);
+            let w = q.shoup(q.reduce(c));
             limb.iter_mut().for_each(|x| *x = q.mul_shoup(*x, w));
         }
     }

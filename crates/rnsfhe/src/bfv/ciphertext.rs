@@ -1,0 +1,44 @@
+//! BFV plaintexts and ciphertexts.
+
+use rnsfhe_math::ring::Poly;
+
+/// A plaintext: n coefficients of Z_t[X]/(X^n + 1), in [0, t), tied to one context.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plaintext {
+    pub(crate) coeffs: Vec<u64>,
+    pub(crate) context_id: u64,
+}
+
+impl Plaintext {
+    /// The coefficients, in [0, t).
+    pub fn coefficients(&self) -> &[u64] {
+        &self.coeffs
+    }
+}
+
+/// A ciphertext (c_0, c_1[, c_2, ...]) over Q in coefficient form, with ct(s) = Delta m + v (mod Q).
+#[derive(Clone, Debug)]
+pub struct Ciphertext {
+    pub(crate) parts: Vec<Poly>,
+    pub(crate) context_id: u64,
+    /// Set while c_1 is still the expansion of this seed (fresh symmetric encryption): it can be
+    /// stored as the seed.
+    pub(crate) seed: Option<[u8; 32]>,
+}
+
+impl Ciphertext {
+    /// The number of polynomials (2 after relinearisation, 3 after a product without it).
+    pub fn size(&self) -> usize {
+        self.parts.len()
+    }
+
+    /// The polynomials, coefficient form over Q.
+    pub fn parts(&self) -> &[Poly] {
+        &self.parts
+    }
+
+    /// The seed of c_1 for a fresh symmetric encryption (half-size serialisation).
+    pub fn seed(&self) -> Option<&[u8; 32]> {
+        self.seed.as_ref()
+    }
+}

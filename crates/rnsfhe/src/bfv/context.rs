@@ -1,0 +1,365 @@
+//! The BFV context: precomputation, keys, encoding, encryption and decryption.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use num_bigint::BigUint;
+use rnsfhe_math::arith::{Modulus, Shoup};
+use rnsfhe_math::ring::{Poly, Representation, RingContext};
+use rnsfhe_math::sample::{Csprng, DiscreteGaussian, DEFAULT_TAIL};
+
+use super::decrypt::Decryptor;
+use super::{BehzTool, BfvParameters, Ciphertext, Decryption, HpsTool, Multiplication, Plaintext};
+use crate::encoding::{BatchEncoder, CoefficientEncoder};
+use crate::rlwe::{KeySwitcher, PublicKey, SecretKey};
+use crate::{Error, Result};
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// The multiplication method's tables: one variant per [`Multiplication`], dispatched here only.
+#[derive(Debug)]
+pub enum MulTool {
+    /// Paper 000 Alg. 3.
+    Behz(Box<BehzTool>),
+    /// HPS.
+    Hps(Box<HpsTool>),
+}
+
+impl MulTool {
+    /// The auxiliary ring (B_sk or P) where the tensor is also computed.
+    pub fn aux_ring(&self) -> &Arc<RingContext> {
+        match self {
+            MulTool::Behz(b) => b.ring_bsk(),
+            MulTool::Hps(h) => h.ring_p(),
+        }
+    }
+
+    /// Extends a ciphertext polynomial (coefficient form over Q) to the auxiliary base.
+    pub fn extend(&self, c: &Poly) -> Result<Poly> {
+        match self {
+            MulTool::Behz(b) => b.extend(c),
+            MulTool::Hps(h) => h.extend(c),
+        }
+    }
+
+    /// From a tensor component in Q and the auxiliary base to (about) t x / Q in Q.
+    pub fn scale_down(&self, xq: &Poly, xa: &Poly, ring_q: &Arc<RingContext>) -> Result<Poly> {
+        match self {
+            MulTool::Behz(b) => b.scale_down(xq, xa, ring_q),
+            MulTool::Hps(h) => h.scale_down(xq, xa, ring_q),
+        }
+    }
+}
+
+/// Everything a BFV parameter set precomputes; create once with [`BfvContext::new`] and share.
+#[derive(Debug)]
+pub struct BfvContext {
+    id: u64,
+    params: BfvParameters,
+    sw: KeySwitcher,
+    gaussian: DiscreteGaussian,
+    batch: Option<BatchEncoder>,
+    coeff: CoefficientEncoder,
+    t: Modulus,
+    /// Delta = floor(q / t) mod q_i.
+    delta: Vec<Shoup>,
+    dec: Decryptor,
+    mul: MulTool,
+}
+
+impl BfvContext {
+    /// Builds all tables for `params`.
+    pub fn new(params: BfvParameters) -> Result<Arc<Self>> {
+        let n = params.degree;
+        let t = params.plain_modulus;
+        let sw = KeySwitcher::new(
+            n,
+            &params.moduli,
+            &params.special_moduli,
+            params.key_switching,
+        )?;
+        let q = sw.ring_q().basis().clone();
+        let delta_big: BigUint = q.product() / t;
+        let delta = q
+            .moduli()
+            .iter()
+            .map(|m| {
+                m.shoup(
+                    (&delta_big % m.value())
+                        .iter_u64_digits()
+                        .next()
+                        .unwrap_or(0),
+                )
+            })
+            .collect();
+        let exclude: Vec<u64> = params.special_moduli.clone();
+        let mul = match params.multiplication {
+            Multiplication::Behz => {
+                MulTool::Behz(Box::new(BehzTool::new(n, &q, t, params.m_tilde, &exclude)?))
+            }
+            Multiplication::Hps => MulTool::Hps(Box::new(HpsTool::new(n, &q, t, &exclude)?)),
+        };
+        let batch = if params.batching_slots() > 0 {
+            Some(BatchEncoder::new(n, t)?)
+        } else {
+            None
+        };
+        Ok(Arc::new(BfvContext {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            gaussian: DiscreteGaussian::new(params.sigma, DEFAULT_TAIL)?,
+            coeff: CoefficientEncoder::new(n, t)?,
+            t: Modulus::new(t)?,
+            dec: Decryptor::new(&q, t)?,
+            params,
+            sw,
+            batch,
+            delta,
+            mul,
+        }))
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &BfvParameters {
+        &self.params
+    }
+    /// A process-unique id; ciphertexts, plaintexts and keys carry it.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+    /// The ring R_Q.
+    pub fn ring(&self) -> &Arc<RingContext> {
+        self.sw.ring_q()
+    }
+    /// Key-switching precomputation.
+    pub fn key_switcher(&self) -> &KeySwitcher {
+        &self.sw
+    }
+    /// The multiplication tool.
+    pub fn mul_tool(&self) -> &MulTool {
+        &self.mul
+    }
+    pub(crate) fn gaussian(&self) -> &DiscreteGaussian {
+        &self.gaussian
+    }
+    pub(crate) fn t(&self) -> &Modulus {
+        &self.t
+    }
+    /// gamma of Alg. 1 and of Lemma 3, as chosen by Theorem 1.
+    pub fn gammas(&self) -> (u64, u64) {
+        self.dec.gammas()
+    }
+    /// The number of batching slots (0 when t does not allow batching).
+    pub fn slots(&self) -> usize {
+        self.batch.as_ref().map_or(0, BatchEncoder::slots)
+    }
+
+    /// A secret key and its public key.
+    pub fn keygen(&self, rng: &mut Csprng) -> Result<(SecretKey, PublicKey)> {
+        let sk = SecretKey::generate(&self.sw, self.params.secret, rng)?;
+        let pk = PublicKey::generate(&sk, &self.gaussian, rng)?;
+        Ok((sk, pk))
+    }
+
+    pub(crate) fn check_secret(&self, sk: &SecretKey) -> Result<()> {
+        if Arc::ptr_eq(sk.ring(), self.ring()) {
+            Ok(())
+        } else {
+            Err(Error::ContextMismatch(
+                "the secret key belongs to another parameter set; generate it with this context"
+                    .into(),
+            ))
+        }
+    }
+
+    fn batch(&self) -> Result<&BatchEncoder> {
+        self.batch.as_ref().ok_or_else(|| {
+            Error::InvalidParameters(format!(
+                "batching needs a prime t = 1 mod 2n = {}; t = {} does not allow it (use \
+                 encode_coefficients, or choose such a t)",
+                2 * self.params.degree,
+                self.params.plain_modulus
+            ))
+        })
+    }
+
+    fn plaintext(&self, coeffs: Vec<u64>) -> Plaintext {
+        Plaintext {
+            coeffs,
+            context_id: self.id,
+        }
+    }
+
+    /// Batch-encodes up to n values in [0, t) into the 2 x n/2 slot matrix (SEAL's layout).
+    pub fn encode(&self, values: &[u64]) -> Result<Plaintext> {
+        Ok(self.plaintext(self.batch()?.encode(values)?))
+    }
+    /// Batch-encodes signed values with |v| < t.
+    pub fn encode_signed(&self, values: &[i64]) -> Result<Plaintext> {
+        Ok(self.plaintext(self.batch()?.encode_signed(values)?))
+    }
+    /// Puts up to n signed values into the coefficients (any t).
+    pub fn encode_coefficients(&self, values: &[i64]) -> Result<Plaintext> {
+        Ok(self.plaintext(self.coeff.encode(values)?))
+    }
+    /// A plaintext from raw coefficients in [0, t) (length n).
+    pub fn plaintext_from_coefficients(&self, coeffs: &[u64]) -> Result<Plaintext> {
+        let n = self.params.degree;
+        if coeffs.len() != n {
+            return Err(Error::LengthMismatch {
+                what: "plaintext coefficients",
+                expected: n,
+                got: coeffs.len(),
+            });
+        }
+        if let Some(i) = coeffs.iter().position(|&c| c >= self.t.value()) {
+            return Err(Error::OutOfRange(format!(
+                "plaintext coefficient {i} = {} is not below t = {}",
+                coeffs[i],
+                self.t.value()
+            )));
+        }
+        Ok(self.plaintext(coeffs.to_vec()))
+    }
+    /// The slot values of a batch-encoded plaintext, in [0, t).
+    pub fn decode(&self, pt: &Plaintext) -> Result<Vec<u64>> {
+        self.check_plain(pt)?;
+        self.batch()?.decode(&pt.coeffs)
+    }
+    /// The slot values centred in (-t/2, t/2].
+    pub fn decode_signed(&self, pt: &Plaintext) -> Result<Vec<i64>> {
+        self.check_plain(pt)?;
+        self.batch()?.decode_signed(&pt.coeffs)
+    }
+    /// The coefficients centred in (-t/2, t/2].
+    pub fn decode_coefficients(&self, pt: &Plaintext) -> Result<Vec<i64>> {
+        self.check_plain(pt)?;
+        self.coeff.decode(&pt.coeffs)
+    }
+
+    pub(crate) fn check_plain(&self, pt: &Plaintext) -> Result<()> {
+        if pt.context_id == self.id {
+            Ok(())
+        } else {
+            Err(Error::ContextMismatch(
+                "the plaintext was encoded for another parameter set; encode it with this context"
+                    .into(),
+            ))
+        }
+    }
+
+    pub(crate) fn check_ct(&self, ct: &Ciphertext) -> Result<()> {
+        if ct.context_id != self.id {
+            return Err(Error::ContextMismatch(
+                "the ciphertext belongs to another parameter set".into(),
+            ));
+        }
+        if ct.parts.len() < 2 {
+            return Err(Error::InvalidCiphertext(format!(
+                "a ciphertext has at least 2 parts, this one {}",
+                ct.parts.len()
+            )));
+        }
+        Ok(())
+    }
+
+    /// [m]_t lifted centred to Q, coefficient form.
+    pub(crate) fn lift_plain(&self, pt: &Plaintext) -> Result<Poly> {
+        self.check_plain(pt)?;
+        let centered: Vec<i64> = pt.coeffs.iter().map(|&c| self.t.center(c)).collect();
+        Poly::from_signed(self.ring(), &centered)
+    }
+
+    /// Delta [m]_t over Q, coefficient form.
+    pub(crate) fn scaled_plain(&self, pt: &Plaintext) -> Result<Poly> {
+        let mut m = self.lift_plain(pt)?;
+        let n = self.params.degree;
+        for ((limb, q), d) in m
+            .residues_mut()
+            .chunks_exact_mut(n)
+            .zip(self.ring().moduli())
+            .zip(&self.delta)
+        {
+            limb.iter_mut().for_each(|x| *x = q.mul_shoup(*x, *d));
+        }
+        Ok(m)
+    }
+
+    pub(crate) fn ciphertext(&self, parts: Vec<Poly>) -> Ciphertext {
+        Ciphertext {
+            parts,
+            context_id: self.id,
+            seed: None,
+        }
+    }
+
+    /// Public-key encryption (Enc_FV): (Delta [m]_t + p0 u + e1, p1 u + e2).
+    pub fn encrypt(&self, pt: &Plaintext, pk: &PublicKey, rng: &mut Csprng) -> Result<Ciphertext> {
+        if !Arc::ptr_eq(pk.parts().0.context(), self.ring()) {
+            return Err(Error::ContextMismatch(
+                "the public key belongs to another parameter set".into(),
+            ));
+        }
+        let (mut c0, c1) = pk.encrypt_zero(self.params.secret, &self.gaussian, rng)?;
+        c0.add_assign(&self.scaled_plain(pt)?)?;
+        Ok(self.ciphertext(vec![c0, c1]))
+    }
+
+    /// Symmetric encryption: (Delta [m]_t - a s + e, a) with a from a seed kept in the ciphertext.
+    pub fn encrypt_symmetric(
+        &self,
+        pt: &Plaintext,
+        sk: &SecretKey,
+        rng: &mut Csprng,
+    ) -> Result<Ciphertext> {
+        self.check_secret(sk)?;
+        let (mut c0, c1, seed) = sk.encrypt_zero(&self.gaussian, rng)?;
+        c0.add_assign(&self.scaled_plain(pt)?)?;
+        let mut ct = self.ciphertext(vec![c0, c1]);
+        ct.seed = Some(seed);
+        Ok(ct)
+    }
+
+    /// [ct(s)]_q = c0 + c1 s + c2 s^2 + ... in coefficient form.
+    pub(crate) fn dot_secret(&self, ct: &Ciphertext, sk: &SecretKey) -> Result<Poly> {
+        self.check_ct(ct)?;
+        self.check_secret(sk)?;
+        let s = sk.ntt_q();
+        let mut acc = Poly::zero(self.ring(), Representation::Ntt);
+        let mut power = s.clone();
+        for (i, c) in ct.parts.iter().enumerate().skip(1) {
+            let mut c = c.clone();
+            c.to_ntt()?;
+            c.mul_assign(&power)?;
+            acc.add_assign(&c)?;
+            if i + 1 < ct.parts.len() {
+                power.mul_assign(s)?;
+            }
+        }
+        acc.to_coefficient()?;
+        acc.add_assign(&ct.parts[0])?;
+        Ok(acc)
+    }
+
+    /// Decrypts with the parameter set's default method.
+    pub fn decrypt(&self, ct: &Ciphertext, sk: &SecretKey) -> Result<Plaintext> {
+        self.decrypt_with(ct, sk, self.params.decryption)
+    }
+
+    /// Decrypts with a chosen method (any size of ciphertext). Correct while the noise is below the
+    /// method's bound; an exhausted ciphertext decrypts to garbage, which `noise_budget` reports as 0.
+    pub fn decrypt_with(
+        &self,
+        ct: &Ciphertext,
+        sk: &SecretKey,
+        method: Decryption,
+    ) -> Result<Plaintext> {
+        let x = self.dot_secret(ct, sk)?;
+        let m = self.dec.decrypt(method, x.residues(), self.params.degree)?;
+        Ok(self.plaintext(m))
+    }
+
+    /// Whether DecRNS-flp runs in f64 (else in two-word fixed point) for these parameters.
+    pub fn flp_uses_f64(&self) -> bool {
+        self.dec.flp_uses_f64()
+    }
+}

@@ -1,0 +1,179 @@
+//! The four RNS decryptions of x = [ct(s)]_q into round(t x / q) mod t (paper 000 section 3, HPS).
+
+use num_bigint::BigUint;
+use rnsfhe_math::arith::{is_prime, Modulus};
+use rnsfhe_math::rns::{BaseConverter, FastBaseConverter, RnsBasis, ScaleAndRound};
+
+use super::Decryption;
+use crate::{Error, Result};
+
+/// gamma for Alg. 1 and Lemma 3, chosen by Theorem 1 (paper 000).
+///
+/// Theorem 1 needs gamma > 2k / (1 - t |q|_t / q) and guarantees decryption for
+/// ||v|| <= q/t (1/2 - k/gamma) - |q|_t / 2. We take gamma >= 2^(p+1) k, so the bound loses at most a
+/// 2^-p fraction of the ideal (Delta - |q|_t)/2, with p as large as keeps gamma t below 2^61 (capped
+/// at 30): gamma t is a word and the loss is negligible. Decision recorded here and tested: p = 30
+/// unless t is too large; t >= 2^(59 - log2 2k) is refused (use HPS decryption).
+fn gamma_floor(k: usize, t: u64, q: &BigUint) -> Result<u64> {
+    let two_k = 2 * k as u64;
+    let room = 61i64 - i64::from(64 - t.leading_zeros()) - i64::from(64 - two_k.leading_zeros());
+    if room < 2 {
+        return Err(Error::InvalidParameters(format!(
+            "t = {t} is too large for gamma-correction decryption with k = {k} moduli; use \
+             Decryption::Hps or Decryption::FloatingPoint"
+        )));
+    }
+    let p = room.min(30) as u32;
+    let by_precision = two_k << p;
+    // Theorem 1's lower bound 2k / (1 - t |q|_t / q): t |q|_t / q < 2^-20 for real parameters, so
+    // 2k (1 + 2^-19) suffices; checked exactly.
+    let q_t = (q % t).iter_u64_digits().next().unwrap_or(0);
+    let slack = BigUint::from(t) * q_t;
+    if slack * 2u32 >= *q {
+        return Err(Error::InvalidParameters(
+            "q is too small against t for RNS decryption (t |q|_t >= q/2)".into(),
+        ));
+    }
+    Ok(by_precision)
+}
+
+/// The precomputed tables of every decryption method.
+#[derive(Debug)]
+pub(crate) struct Decryptor {
+    t: Modulus,
+    k: usize,
+    nu: u32,
+    /// Alg. 1: FastBconv(|gamma t x|_q, q, {t, gamma}), |-q^-1| mod t and gamma, gamma^-1 mod t.
+    gamma: u64,
+    conv_gamma: FastBaseConverter,
+    neg_inv_q_t: u64,
+    neg_inv_q_gamma: u64,
+    gamma_inv_t: u64,
+    /// Lemma 3: gamma = 2^g, FastBconv to {gamma t}.
+    log_gamma2: u32,
+    gt: Modulus,
+    conv_gt: FastBaseConverter,
+    neg_inv_q_gt: u64,
+    /// DecRNS-flp: t / q_i in f64, and the two-word version.
+    flp: Vec<f64>,
+    flp_wide: ScaleAndRound,
+    q_tilde: Vec<rnsfhe_math::arith::Shoup>,
+    moduli: Vec<Modulus>,
+    /// HPS.
+    hps: ScaleAndRound,
+}
+
+fn big_mod(x: &BigUint, m: u64) -> u64 {
+    (x % m).iter_u64_digits().next().unwrap_or(0)
+}
+
+impl Decryptor {
+    pub(crate) fn new(q: &RnsBasis, t: u64) -> Result<Self> {
+        let k = q.len();
+        let tm = Modulus::new(t)?;
+        let floor = gamma_floor(k, t, q.product())?;
+        // Alg. 1: the smallest prime >= the floor, coprime to t (prime and not t itself).
+        let mut gamma = floor | 1;
+        while !is_prime(gamma) || gamma == t || t.is_multiple_of(gamma) {
+            gamma += 2;
+        }
+        let gm = Modulus::new(gamma)?;
+        let tg = RnsBasis::new(&[t, gamma])?;
+        let neg_inv =
+            |m: &Modulus| -> Result<u64> { Ok(m.neg(m.inv(big_mod(q.product(), m.value()))?)) };
+        let conv_gamma = FastBaseConverter::with_factor(q, &tg, gamma_t(gamma, t)?);
+        let log_gamma2 = 64 - (floor - 1).leading_zeros();
+        let gt = Modulus::new((1u64 << log_gamma2) * t)?;
+        let conv_gt = FastBaseConverter::with_factor(q, &RnsBasis::new(&[gt.value()])?, gt.value());
+        let nu = q.moduli().iter().map(Modulus::bits).max().unwrap_or(0);
+        Ok(Decryptor {
+            t: tm,
+            k,
+            nu,
+            gamma,
+            conv_gamma,
+            neg_inv_q_t: neg_inv(&tm)?,
+            neg_inv_q_gamma: neg_inv(&gm)?,
+            gamma_inv_t: tm.inv(tm.reduce(gamma))?,
+            log_gamma2,
+            neg_inv_q_gt: neg_inv(&gt)?,
+            gt,
+            conv_gt,
+            flp: q
+                .moduli()
+                .iter()
+                .map(|m| t as f64 / m.value() as f64)
+                .collect(),
+            flp_wide: ScaleAndRound::to_plain(q, t, false)?,
+            q_tilde: q.inv_punctured_products().to_vec(),
+            moduli: q.moduli().to_vec(),
+            hps: ScaleAndRound::to_plain(q, t, true)?,
+        })
+    }
+
+    /// gamma of Alg. 1 (odd prime) and of Lemma 3 (2^g).
+    pub(crate) fn gammas(&self) -> (u64, u64) {
+        (self.gamma, 1u64 << self.log_gamma2)
+    }
+
+    /// Whether DecRNS-flp uses plain f64 (paper 000 section 3.5: 2 nu + log2 k - log2 t <= 52).
+    pub(crate) fn flp_uses_f64(&self) -> bool {
+        let lk = 64 - (self.k as u64).leading_zeros();
+        let lt = 63 - self.t.value().leading_zeros();
+        2 * self.nu + lk <= 52 + lt
+    }
+
+    /// round(t x / q) mod t for the n coefficients of x (limb-major residues over q).
+    pub(crate) fn decrypt(&self, method: Decryption, x: &[u64], n: usize) -> Result<Vec<u64>> {
+        let mut out = vec![0u64; n];
+        match method {
+            Decryption::Gamma => {
+                let mut s = vec![0u64; 2 * n];
+                self.conv_gamma.convert(x, &mut s)?;
+                let (st, sg) = s.split_at(n);
+                let (t, g) = (&self.t, Modulus::new(self.gamma)?);
+                for ((o, &a), &b) in out.iter_mut().zip(st).zip(sg) {
+                    let a = t.mul(a, self.neg_inv_q_t);
+                    let b = g.center(g.mul(b, self.neg_inv_q_gamma));
+                    *o = t.mul(t.sub(a, t.reduce_i64(b)), self.gamma_inv_t);
+                }
+            }
+            Decryption::PowerOfTwoGamma => {
+                let gt = &self.gt;
+                self.conv_gt.convert(x, &mut out)?;
+                let half = 1u64 << (self.log_gamma2 - 1);
+                for o in out.iter_mut() {
+                    let z = gt.mul(*o, self.neg_inv_q_gt);
+                    *o = self.t.reduce((z + half) >> self.log_gamma2);
+                }
+            }
+            Decryption::FloatingPoint => {
+                let mut y = x.to_vec();
+                for ((limb, m), w) in y.chunks_exact_mut(n).zip(&self.moduli).zip(&self.q_tilde) {
+                    limb.iter_mut().for_each(|v| *v = m.mul_shoup(*v, *w));
+                }
+                if self.flp_uses_f64() {
+                    let mut acc = vec![0f64; n];
+                    for (limb, &c) in y.chunks_exact(n).zip(&self.flp) {
+                        for (a, &v) in acc.iter_mut().zip(limb) {
+                            *a += v as f64 * c;
+                        }
+                    }
+                    for (o, a) in out.iter_mut().zip(acc) {
+                        *o = self.t.reduce(a.round() as u64);
+                    }
+                } else {
+                    self.flp_wide.apply(&y, &mut out)?;
+                }
+            }
+            Decryption::Hps => self.hps.apply(x, &mut out)?,
+        }
+        Ok(out)
+    }
+}
+
+fn gamma_t(gamma: u64, t: u64) -> Result<u64> {
+    gamma.checked_mul(t).ok_or_else(|| {
+        Error::InvalidParameters("gamma t does not fit in a word; use HPS decryption".into())
+    })
+}

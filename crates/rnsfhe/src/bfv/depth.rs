@@ -1,0 +1,142 @@
+//! Noise: the invariant noise budget, and paper 000's worst-case depth from the bound (20).
+
+use num_bigint::BigInt;
+use num_traits::{Signed, ToPrimitive};
+
+use super::{BfvContext, Ciphertext, MulTool};
+use crate::rlwe::SecretKey;
+use crate::Result;
+
+/// The inputs of paper 000's bound (20).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DepthInputs {
+    /// Degree n (delta = n).
+    pub n: usize,
+    /// Number of moduli k.
+    pub k: usize,
+    /// Modulus width nu (each modulus < 2^nu).
+    pub nu: u32,
+    /// log2 q.
+    pub log_q: f64,
+    /// |q|_t.
+    pub q_mod_t: u64,
+    /// Plaintext modulus t.
+    pub t: u64,
+    /// rho of Lemma 4.
+    pub rho: f64,
+    /// gamma of Theorem 1.
+    pub gamma: f64,
+    /// B_key (1 for ternary secrets).
+    pub b_key: f64,
+    /// B_err (paper: 6 sigma).
+    pub b_err: f64,
+}
+
+impl DepthInputs {
+    /// C_RNS,1 and C_RNS,2 of (20).
+    pub fn constants(&self) -> (f64, f64) {
+        let d = self.n as f64;
+        let t = self.t as f64;
+        let qt = self.q_mod_t as f64;
+        let (r, bk, be) = (self.rho, self.b_key, self.b_err);
+        let k = self.k as f64;
+        let c1 = 2.0 * d * d * t * (1.0 + r) / 2.0 * bk + d * t * (4.0 + r) + d / 2.0;
+        let c2 = (1.0 + d * bk) * (d * t * qt * (1.0 + r) / 2.0 + d * bk * (k + 0.5))
+            + 2.0 * d * t * qt
+            + k * (d * be * 2f64.powi(self.nu as i32 + 1) + 1.0)
+            + 0.5 * (3.0 + qt);
+        (c1, c2)
+    }
+
+    /// log2 of the noise bound after depth L: C1^L V + L C1^(L-1) C2, V = B_err (1 + 2 delta B_key).
+    pub fn log2_noise(&self, depth: u32) -> f64 {
+        let (c1, c2) = self.constants();
+        let v = self.b_err * (1.0 + 2.0 * self.n as f64 * self.b_key);
+        if depth == 0 {
+            return v.log2();
+        }
+        (depth - 1) as f64 * c1.log2() + (c1 * v + depth as f64 * c2).log2()
+    }
+
+    /// log2 of the decryption bound of Theorem 1: q/t (1/2 - k/gamma) - |q|_t / 2.
+    pub fn log2_limit(&self) -> f64 {
+        self.log_q - (self.t as f64).log2() + (0.5 - self.k as f64 / self.gamma).log2()
+    }
+
+    /// L_RNS: the largest L whose bound is within the limit (0 if even fresh noise is not).
+    pub fn depth(&self) -> u32 {
+        let limit = self.log2_limit();
+        (0..10_000)
+            .take_while(|&l| self.log2_noise(l) <= limit)
+            .last()
+            .unwrap_or(0)
+    }
+}
+
+impl BfvContext {
+    /// The inputs of (20) for this parameter set: rho from the BEHZ tool (Lemma 4 with this m~), gamma
+    /// of Alg. 1, B_key = 1, B_err = 6 sigma.
+    pub fn depth_inputs(&self) -> DepthInputs {
+        let p = self.params();
+        let q = self.ring().basis().product();
+        let k = p.moduli().len();
+        let rho = match self.mul_tool() {
+            MulTool::Behz(b) => b.sizes().rho,
+            MulTool::Hps(_) => match p.m_tilde() {
+                Some(m) => (2 * k + 2) as f64 / m as f64,
+                None => (2 * k - 1) as f64,
+            },
+        };
+        DepthInputs {
+            n: p.degree(),
+            k,
+            nu: self
+                .ring()
+                .moduli()
+                .iter()
+                .map(|m| m.bits())
+                .max()
+                .unwrap_or(0),
+            log_q: p.log_q(),
+            q_mod_t: (q % p.plain_modulus()).to_u64().unwrap_or(0),
+            t: p.plain_modulus(),
+            rho,
+            gamma: self.gammas().0 as f64,
+            b_key: 1.0,
+            b_err: 6.0 * p.sigma(),
+        }
+    }
+
+    /// log2 of ||[t ct(s)]_q||, the size of v_c = t v - |q|_t [m]_t (paper 000 Lemma 1).
+    fn log2_scaled_noise(&self, ct: &Ciphertext, sk: &SecretKey) -> Result<f64> {
+        let x = self.dot_secret(ct, sk)?;
+        let q = BigInt::from(self.ring().basis().product().clone());
+        let half = &q / 2;
+        let t = BigInt::from(self.params().plain_modulus());
+        let mut max = BigInt::from(0);
+        for c in x.to_biguint()? {
+            let mut v = (BigInt::from(c) * &t) % &q;
+            if v > half {
+                v -= &q;
+            }
+            let a = v.abs();
+            if a > max {
+                max = a;
+            }
+        }
+        Ok(max.to_f64().map_or(f64::INFINITY, |m| m.max(1.0).log2()))
+    }
+
+    /// The invariant noise budget in bits (SEAL's definition): log2(q) - log2 ||[t ct(s)]_q|| - 1,
+    /// floored at 0. Decryption is correct while it is positive; 0 means the ciphertext is exhausted.
+    /// Uses big integers (a diagnostic, not a hot path).
+    pub fn noise_budget(&self, ct: &Ciphertext, sk: &SecretKey) -> Result<u32> {
+        let b = self.params().log_q() - self.log2_scaled_noise(ct, sk)? - 1.0;
+        Ok(b.max(0.0).floor() as u32)
+    }
+
+    /// log2 of the inherent noise ||v|| (about ||v_c|| / t), as plotted in paper 000 Fig. 1.
+    pub fn noise_log2(&self, ct: &Ciphertext, sk: &SecretKey) -> Result<f64> {
+        Ok(self.log2_scaled_noise(ct, sk)? - (self.params().plain_modulus() as f64).log2())
+    }
+}

@@ -1,0 +1,317 @@
+//! Homomorphic operations on BFV ciphertexts.
+
+use rnsfhe_math::ring::{Poly, RingContext};
+use std::sync::Arc;
+
+use super::{BfvContext, Ciphertext, GaloisKeys, Plaintext, RelinKey};
+use crate::{Error, Result};
+
+/// (a0 + a1 Y)(b0 + b1 Y) in NTT form: [a0 b0, a0 b1 + a1 b0, a1 b1].
+fn tensor(a: &[Poly; 2], b: &[Poly; 2], square: bool) -> Result<[Poly; 3]> {
+    let c0 = a[0].mul(&b[0])?;
+    let c2 = a[1].mul(&b[1])?;
+    let mut c1 = a[0].mul(&b[1])?;
+    if square {
+        let c = c1.clone();
+        c1.add_assign(&c)?;
+    } else {
+        c1.add_assign(&a[1].mul(&b[0])?)?;
+    }
+    Ok([c0, c1, c2])
+}
+
+fn to_ntt_pair(p: [Poly; 2]) -> Result<[Poly; 2]> {
+    let [mut a, mut b] = p;
+    a.to_ntt()?;
+    b.to_ntt()?;
+    Ok([a, b])
+}
+
+impl BfvContext {
+    fn check_pair(&self, a: &Ciphertext, b: &Ciphertext) -> Result<()> {
+        self.check_ct(a)?;
+        self.check_ct(b)
+    }
+
+    fn require_size(&self, ct: &Ciphertext, size: usize, op: &str) -> Result<()> {
+        if ct.parts.len() == size {
+            return Ok(());
+        }
+        Err(Error::InvalidCiphertext(format!(
+            "{op} needs {size}-part ciphertexts, got {} parts; relinearize first",
+            ct.parts.len()
+        )))
+    }
+
+    /// a += b (any sizes; the result has the larger size).
+    pub fn add_assign(&self, a: &mut Ciphertext, b: &Ciphertext) -> Result<()> {
+        self.check_pair(a, b)?;
+        a.seed = None;
+        for (i, p) in b.parts.iter().enumerate() {
+            match a.parts.get_mut(i) {
+                Some(x) => x.add_assign(p)?,
+                None => a.parts.push(p.clone()),
+            }
+        }
+        Ok(())
+    }
+
+    /// a + b.
+    pub fn add(&self, a: &Ciphertext, b: &Ciphertext) -> Result<Ciphertext> {
+        let mut r = a.clone();
+        self.add_assign(&mut r, b)?;
+        Ok(r)
+    }
+
+    /// a -= b.
+    pub fn sub_assign(&self, a: &mut Ciphertext, b: &Ciphertext) -> Result<()> {
+        self.check_pair(a, b)?;
+        let mut nb = b.clone();
+        self.negate_assign(&mut nb)?;
+        self.add_assign(a, &nb)
+    }
+
+    /// a - b.
+    pub fn sub(&self, a: &Ciphertext, b: &Ciphertext) -> Result<Ciphertext> {
+        let mut r = a.clone();
+        self.sub_assign(&mut r, b)?;
+        Ok(r)
+    }
+
+    /// a = -a.
+    pub fn negate_assign(&self, a: &mut Ciphertext) -> Result<()> {
+        self.check_ct(a)?;
+        a.seed = None;
+        a.parts.iter_mut().for_each(Poly::neg_assign);
+        Ok(())
+    }
+
+    /// -a.
+    pub fn negate(&self, a: &Ciphertext) -> Result<Ciphertext> {
+        let mut r = a.clone();
+        self.negate_assign(&mut r)?;
+        Ok(r)
+    }
+
+    /// a += m (adds Delta [m]_t to c0).
+    pub fn add_plain_assign(&self, a: &mut Ciphertext, m: &Plaintext) -> Result<()> {
+        self.check_ct(a)?;
+        a.parts[0].add_assign(&self.scaled_plain(m)?)
+    }
+
+    /// a + m.
+    pub fn add_plain(&self, a: &Ciphertext, m: &Plaintext) -> Result<Ciphertext> {
+        let mut r = a.clone();
+        self.add_plain_assign(&mut r, m)?;
+        Ok(r)
+    }
+
+    /// a -= m.
+    pub fn sub_plain_assign(&self, a: &mut Ciphertext, m: &Plaintext) -> Result<()> {
+        self.check_ct(a)?;
+        a.parts[0].sub_assign(&self.scaled_plain(m)?)
+    }
+
+    /// a - m.
+    pub fn sub_plain(&self, a: &Ciphertext, m: &Plaintext) -> Result<Ciphertext> {
+        let mut r = a.clone();
+        self.sub_plain_assign(&mut r, m)?;
+        Ok(r)
+    }
+
+    /// a *= m (every part times [m]_t lifted centred; noise grows by about n ||m||).
+    pub fn mul_plain_assign(&self, a: &mut Ciphertext, m: &Plaintext) -> Result<()> {
+        self.check_ct(a)?;
+        let mut mp = self.lift_plain(m)?;
+        mp.to_ntt()?;
+        a.seed = None;
+        for p in a.parts.iter_mut() {
+            p.to_ntt()?;
+            p.mul_assign(&mp)?;
+            p.to_coefficient()?;
+        }
+        Ok(())
+    }
+
+    /// a * m.
+    pub fn mul_plain(&self, a: &Ciphertext, m: &Plaintext) -> Result<Ciphertext> {
+        let mut r = a.clone();
+        self.mul_plain_assign(&mut r, m)?;
+        Ok(r)
+    }
+
+    /// a *= c for an integer c (taken mod t, lifted centred).
+    pub fn mul_scalar_assign(&self, a: &mut Ciphertext, c: i64) -> Result<()> {
+        self.check_ct(a)?;
+        let t = self.t();
+        let c = t.center(t.reduce_i64(c));
+        a.seed = None;
+        for p in a.parts.iter_mut() {
+            p.mul_scalar_assign(c.unsigned_abs());
+            if c < 0 {
+                p.neg_assign();
+            }
+        }
+        Ok(())
+    }
+
+    /// a * c.
+    pub fn mul_scalar(&self, a: &Ciphertext, c: i64) -> Result<Ciphertext> {
+        let mut r = a.clone();
+        self.mul_scalar_assign(&mut r, c)?;
+        Ok(r)
+    }
+
+    /// The 3-part product of two 2-part ciphertexts: [DR_2(ct1 * ct2)]_q by the parameter set's
+    /// method (paper 000 Alg. 3 S0–S4, or HPS steps 1–4), without relinearisation.
+    pub fn multiply_no_relin(&self, a: &Ciphertext, b: &Ciphertext) -> Result<Ciphertext> {
+        self.check_pair(a, b)?;
+        self.require_size(a, 2, "multiplication")?;
+        self.require_size(b, 2, "multiplication")?;
+        let square = std::ptr::eq(a, b);
+        let tool = self.mul_tool();
+        let extend = |ct: &Ciphertext| -> Result<([Poly; 2], [Poly; 2])> {
+            let aux = [tool.extend(&ct.parts[0])?, tool.extend(&ct.parts[1])?];
+            let q = [ct.parts[0].clone(), ct.parts[1].clone()];
+            Ok((to_ntt_pair(q)?, to_ntt_pair(aux)?))
+        };
+        let (aq, aa) = extend(a)?;
+        let (cq, ca) = if square {
+            (tensor(&aq, &aq, true)?, tensor(&aa, &aa, true)?)
+        } else {
+            let (bq, ba) = extend(b)?;
+            (tensor(&aq, &bq, false)?, tensor(&aa, &ba, false)?)
+        };
+        let ring: &Arc<RingContext> = self.ring();
+        let mut parts = Vec::with_capacity(3);
+        for (mut xq, mut xa) in cq.into_iter().zip(ca) {
+            xq.to_coefficient()?;
+            xa.to_coefficient()?;
+            parts.push(tool.scale_down(&xq, &xa, ring)?);
+        }
+        Ok(self.ciphertext(parts))
+    }
+
+    /// a * b, relinearised.
+    pub fn multiply(&self, a: &Ciphertext, b: &Ciphertext, rlk: &RelinKey) -> Result<Ciphertext> {
+        let mut r = self.multiply_no_relin(a, b)?;
+        self.relinearize_assign(&mut r, rlk)?;
+        Ok(r)
+    }
+
+    /// a *= b, relinearised.
+    pub fn multiply_assign(
+        &self,
+        a: &mut Ciphertext,
+        b: &Ciphertext,
+        rlk: &RelinKey,
+    ) -> Result<()> {
+        *a = self.multiply(a, b, rlk)?;
+        Ok(())
+    }
+
+    /// a^2, relinearised.
+    pub fn square(&self, a: &Ciphertext, rlk: &RelinKey) -> Result<Ciphertext> {
+        self.multiply(a, a, rlk)
+    }
+
+    /// Relinearisation (paper 000 S5, eq. (17)): a 3-part ciphertext to 2 parts (2 parts: unchanged).
+    pub fn relinearize_assign(&self, a: &mut Ciphertext, rlk: &RelinKey) -> Result<()> {
+        self.check_ct(a)?;
+        if rlk.context_id != self.id() {
+            return Err(Error::ContextMismatch(
+                "the relinearisation key belongs to another parameter set".into(),
+            ));
+        }
+        match a.parts.len() {
+            2 => Ok(()),
+            3 => {
+                let c2 = a
+                    .parts
+                    .pop()
+                    .ok_or_else(|| Error::InvalidCiphertext("empty".into()))?;
+                let (u0, u1) = self.key_switcher().switch(&c2, &rlk.key)?;
+                a.parts[0].add_assign(&u0)?;
+                a.parts[1].add_assign(&u1)?;
+                Ok(())
+            }
+            s => Err(Error::InvalidCiphertext(format!(
+                "relinearisation takes 2 or 3 parts, got {s}"
+            ))),
+        }
+    }
+
+    /// Relinearised copy.
+    pub fn relinearize(&self, a: &Ciphertext, rlk: &RelinKey) -> Result<Ciphertext> {
+        let mut r = a.clone();
+        self.relinearize_assign(&mut r, rlk)?;
+        Ok(r)
+    }
+
+    /// Applies X -> X^g and switches back to s with the Galois key of g.
+    pub fn apply_galois_assign(&self, a: &mut Ciphertext, g: u64, keys: &GaloisKeys) -> Result<()> {
+        self.check_ct(a)?;
+        self.require_size(a, 2, "a rotation")?;
+        if keys.context_id != self.id() {
+            return Err(Error::ContextMismatch(
+                "the Galois keys belong to another parameter set".into(),
+            ));
+        }
+        let g = g % (2 * self.params().degree() as u64);
+        if g == 1 {
+            return Ok(());
+        }
+        let key = keys.keys.get(&g).ok_or_else(|| {
+            Error::MissingKey(format!(
+                "no Galois key for element {g}; generate it with galois_keys(..) for this step"
+            ))
+        })?;
+        let c0 = a.parts[0].automorphism(g as i64)?;
+        let c1 = a.parts[1].automorphism(g as i64)?;
+        let (mut u0, u1) = self.key_switcher().switch(&c1, key)?;
+        u0.add_assign(&c0)?;
+        a.parts = vec![u0, u1];
+        a.seed = None;
+        Ok(())
+    }
+
+    /// Rotates both rows of the slot matrix left by `step` (right when negative).
+    pub fn rotate_rows(&self, a: &Ciphertext, step: i64, keys: &GaloisKeys) -> Result<Ciphertext> {
+        let mut r = a.clone();
+        self.rotate_rows_assign(&mut r, step, keys)?;
+        Ok(r)
+    }
+
+    /// In-place row rotation.
+    pub fn rotate_rows_assign(
+        &self,
+        a: &mut Ciphertext,
+        step: i64,
+        keys: &GaloisKeys,
+    ) -> Result<()> {
+        self.apply_galois_assign(a, self.galois_element(step), keys)
+    }
+
+    /// Swaps the two rows (rotation of the columns).
+    pub fn rotate_columns(&self, a: &Ciphertext, keys: &GaloisKeys) -> Result<Ciphertext> {
+        let mut r = a.clone();
+        self.apply_galois_assign(&mut r, self.row_swap_element(), keys)?;
+        Ok(r)
+    }
+
+    /// Every slot set to the sum of all n slots (log2(n/2) row rotations and one row swap; keys from
+    /// [`BfvContext::galois_keys_for_sum`]).
+    pub fn sum_slots(&self, a: &Ciphertext, keys: &GaloisKeys) -> Result<Ciphertext> {
+        let mut acc = a.clone();
+        let half = self.params().degree() / 2;
+        let mut step = 1usize;
+        while step < half {
+            let r = self.rotate_rows(&acc, step as i64, keys)?;
+            self.add_assign(&mut acc, &r)?;
+            step *= 2;
+        }
+        let r = self.rotate_columns(&acc, keys)?;
+        self.add_assign(&mut acc, &r)?;
+        Ok(acc)
+    }
+}

@@ -1,0 +1,346 @@
+//! BFV parameter sets: degree, plaintext modulus, ciphertext and special moduli, error and key
+//! distributions, and the multiplication / decryption methods, validated against the security table.
+
+use rnsfhe_math::arith::{is_prime, ntt_primes};
+
+use crate::params::{log2_product, max_log_q, Security, SecurityLevel};
+use crate::rlwe::{KeySwitching, SecretDistribution};
+use crate::{Error, Result};
+
+/// How ciphertexts are multiplied: one choice per parameter set, dispatched in one place
+/// (`BfvContext::multiply`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Multiplication {
+    /// Paper 000 Alg. 3: FastBconv to B_sk u {m~}, SmMRq, tensor, fastRNSFloor, FastBconvSK.
+    Behz,
+    /// Halevi–Polyakov–Shoup: exact extension to P, tensor, scale-and-round into P, exact back to Q.
+    Hps,
+}
+
+/// How ciphertexts are decrypted (all give the same result below the noise bound of each).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Decryption {
+    /// Paper 000 Alg. 1 (DecRNS): FastBconv to {t, gamma} and the gamma-correction, gamma odd.
+    Gamma,
+    /// Paper 000 Lemma 3: gamma a power of two, one FastBconv modulo gamma t and a shift.
+    PowerOfTwoGamma,
+    /// Paper 000 section 3.5 (DecRNS-flp): round(sum_i |x q~_i|_{q_i} t / q_i) mod t in floating
+    /// point (f64 when 2 nu + log2 k - log2 t <= 52, two-word fixed point otherwise).
+    FloatingPoint,
+    /// HPS: [sum_i x_i w_i + round(sum_i x_i theta_i)]_t with t q~_i / q_i = w_i + theta_i.
+    Hps,
+}
+
+/// Validated BFV parameters (build with [`BfvParameters::builder`] or a preset).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BfvParameters {
+    pub(crate) degree: usize,
+    pub(crate) plain_modulus: u64,
+    pub(crate) moduli: Vec<u64>,
+    pub(crate) special_moduli: Vec<u64>,
+    pub(crate) sigma: f64,
+    pub(crate) secret: SecretDistribution,
+    pub(crate) multiplication: Multiplication,
+    pub(crate) decryption: Decryption,
+    pub(crate) m_tilde: Option<u64>,
+    pub(crate) key_switching: KeySwitching,
+    pub(crate) security: Security,
+}
+
+impl BfvParameters {
+    /// A builder with the defaults: n = 8192, t = 65537, 128-bit security, moduli of at most 49 bits
+    /// filling the security bound (one of them special), HPS, sigma = 3.2, dense ternary secret.
+    pub fn builder() -> BfvParametersBuilder {
+        BfvParametersBuilder::default()
+    }
+
+    /// The 128-bit preset for degree n (2^11..2^15) and plaintext modulus t.
+    pub fn preset(n: usize, t: u64) -> Result<Self> {
+        Self::builder().degree(n).plain_modulus(t).build()
+    }
+
+    /// Paper 000 settings (Tables 1 and 5): k moduli of `bits` bits, sigma = 8, ternary secret
+    /// (B_key = 1), relinearisation by RNS digits without special modulus; no security check
+    /// (the paper targets 80 bits with another estimator).
+    pub fn paper000(n: usize, k: usize, bits: u32, t: u64) -> Result<Self> {
+        Self::builder()
+            .degree(n)
+            .plain_modulus(t)
+            .moduli_bits(&vec![bits; k])
+            .special_moduli_bits(&[])
+            .sigma(8.0)
+            .security(Security::InsecureResearchOnly)
+            .build()
+    }
+
+    /// The ring degree n.
+    pub fn degree(&self) -> usize {
+        self.degree
+    }
+    /// The plaintext modulus t.
+    pub fn plain_modulus(&self) -> u64 {
+        self.plain_modulus
+    }
+    /// The ciphertext moduli q_1..q_k.
+    pub fn moduli(&self) -> &[u64] {
+        &self.moduli
+    }
+    /// The special (key-switching) moduli P.
+    pub fn special_moduli(&self) -> &[u64] {
+        &self.special_moduli
+    }
+    /// The standard deviation of the error distribution.
+    pub fn sigma(&self) -> f64 {
+        self.sigma
+    }
+    /// The secret-key distribution.
+    pub fn secret_distribution(&self) -> SecretDistribution {
+        self.secret
+    }
+    /// The multiplication method.
+    pub fn multiplication(&self) -> Multiplication {
+        self.multiplication
+    }
+    /// The default decryption method.
+    pub fn decryption(&self) -> Decryption {
+        self.decryption
+    }
+    /// m~ of SmMRq (paper 000 Alg. 2), `None` when the reduction is skipped.
+    pub fn m_tilde(&self) -> Option<u64> {
+        self.m_tilde
+    }
+    /// The key-switching layout (digits, special moduli, second-level digits, truncation).
+    pub fn key_switching(&self) -> KeySwitching {
+        self.key_switching
+    }
+    /// log2 q.
+    pub fn log_q(&self) -> f64 {
+        log2_product(&self.moduli)
+    }
+    /// The number of batching slots (n) when t is a prime = 1 mod 2n, otherwise 0.
+    pub fn batching_slots(&self) -> usize {
+        let two_n = 2 * self.degree as u64;
+        if is_prime(self.plain_modulus) && self.plain_modulus % two_n == 1 {
+            self.degree
+        } else {
+            0
+        }
+    }
+}
+
+/// Builder for [`BfvParameters`]; every setter has a default, `build` validates.
+#[derive(Clone, Debug)]
+pub struct BfvParametersBuilder {
+    degree: usize,
+    plain_modulus: u64,
+    moduli: Option<Vec<u64>>,
+    moduli_bits: Option<Vec<u32>>,
+    special_bits: Option<Vec<u32>>,
+    sigma: f64,
+    secret: SecretDistribution,
+    multiplication: Multiplication,
+    decryption: Decryption,
+    m_tilde: Option<u64>,
+    key_switching: KeySwitching,
+    security: Security,
+}
+
+impl Default for BfvParametersBuilder {
+    fn default() -> Self {
+        BfvParametersBuilder {
+            degree: 8192,
+            plain_modulus: 65537,
+            moduli: None,
+            moduli_bits: None,
+            special_bits: None,
+            sigma: rnsfhe_math::sample::DEFAULT_SIGMA,
+            secret: SecretDistribution::Ternary,
+            multiplication: Multiplication::Hps,
+            decryption: Decryption::Hps,
+            m_tilde: Some(1 << 16),
+            key_switching: KeySwitching::default(),
+            security: Security::Standard(SecurityLevel::Bits128),
+        }
+    }
+}
+
+impl BfvParametersBuilder {
+    /// Ring degree n, a power of two in 2^10..2^16 (2^1.. with `Security::InsecureResearchOnly`).
+    pub fn degree(mut self, n: usize) -> Self {
+        self.degree = n;
+        self
+    }
+    /// Plaintext modulus t >= 2 (a prime = 1 mod 2n enables batching).
+    pub fn plain_modulus(mut self, t: u64) -> Self {
+        self.plain_modulus = t;
+        self
+    }
+    /// Explicit ciphertext moduli (NTT primes = 1 mod 2n).
+    pub fn moduli(mut self, q: &[u64]) -> Self {
+        self.moduli = Some(q.to_vec());
+        self
+    }
+    /// Ciphertext moduli by width: one NTT prime per entry (30..61 bits).
+    pub fn moduli_bits(mut self, bits: &[u32]) -> Self {
+        self.moduli_bits = Some(bits.to_vec());
+        self
+    }
+    /// Special key-switching moduli by width (empty: RNS digits without special modulus, paper 000).
+    pub fn special_moduli_bits(mut self, bits: &[u32]) -> Self {
+        self.special_bits = Some(bits.to_vec());
+        self
+    }
+    /// Error standard deviation (default 3.2; paper 000 uses 8).
+    pub fn sigma(mut self, sigma: f64) -> Self {
+        self.sigma = sigma;
+        self
+    }
+    /// Secret-key distribution (default dense ternary, as the security table assumes).
+    pub fn secret(mut self, d: SecretDistribution) -> Self {
+        self.secret = d;
+        self
+    }
+    /// Multiplication method (default HPS).
+    pub fn multiplication(mut self, m: Multiplication) -> Self {
+        self.multiplication = m;
+        self
+    }
+    /// Default decryption method (default HPS; the others stay available per call).
+    pub fn decryption(mut self, d: Decryption) -> Self {
+        self.decryption = d;
+        self
+    }
+    /// m~ for BEHZ's SmMRq (default 2^16; `None` skips the reduction, as in paper 000 Fig. 1).
+    pub fn m_tilde(mut self, m: Option<u64>) -> Self {
+        self.m_tilde = m;
+        self
+    }
+    /// Key-switching layout.
+    pub fn key_switching(mut self, k: KeySwitching) -> Self {
+        self.key_switching = k;
+        self
+    }
+    /// Security requirement (default 128-bit HE standard).
+    pub fn security(mut self, s: Security) -> Self {
+        self.security = s;
+        self
+    }
+
+    /// Validates and picks the moduli.
+    pub fn build(self) -> Result<BfvParameters> {
+        let n = self.degree;
+        if !n.is_power_of_two() || !(2..=1 << 17).contains(&n) {
+            return Err(Error::InvalidDegree {
+                degree: n,
+                reason: "BFV needs n a power of two in 2^1..2^17".into(),
+            });
+        }
+        if self.plain_modulus < 2 || self.plain_modulus >> 60 != 0 {
+            return Err(Error::InvalidParameters(format!(
+                "plaintext modulus t = {} must be in 2..2^60",
+                self.plain_modulus
+            )));
+        }
+        if !(self.sigma.is_finite() && self.sigma >= rnsfhe_math::sample::MIN_SIGMA) {
+            return Err(Error::InvalidParameters(format!(
+                "sigma = {} is below {} or not finite",
+                self.sigma,
+                rnsfhe_math::sample::MIN_SIGMA
+            )));
+        }
+        if let Some(m) = self.m_tilde {
+            if !(2..=1 << 32).contains(&m) {
+                return Err(Error::InvalidParameters(format!(
+                    "m~ = {m} must be in 2..2^32 (paper 000 uses 2^8 or 2^16)"
+                )));
+            }
+        }
+        let (moduli, special) = self.pick_moduli(n)?;
+        if moduli.contains(&self.plain_modulus) {
+            return Err(Error::InvalidParameters(
+                "the plaintext modulus must not be a ciphertext modulus".into(),
+            ));
+        }
+        let mut all = moduli.clone();
+        all.extend(&special);
+        self.security.check(n, log2_product(&all))?;
+        self.key_switching.validate(moduli.len(), special.len())?;
+        Ok(BfvParameters {
+            degree: n,
+            plain_modulus: self.plain_modulus,
+            moduli,
+            special_moduli: special,
+            sigma: self.sigma,
+            secret: self.secret,
+            multiplication: self.multiplication,
+            decryption: self.decryption,
+            m_tilde: self.m_tilde,
+            key_switching: self.key_switching,
+            security: self.security,
+        })
+    }
+
+    /// Explicit moduli, widths, or the default: the security bound split into primes of <= 49 bits
+    /// (the AVX-512 IFMA NTT range), the last one special.
+    fn pick_moduli(&self, n: usize) -> Result<(Vec<u64>, Vec<u64>)> {
+        let two_n = 2 * n as u64;
+        let special_bits = self.special_bits.clone();
+        let (bits, special_bits): (Vec<u32>, Vec<u32>) = match (&self.moduli, &self.moduli_bits) {
+            (Some(q), _) => {
+                let sb = special_bits.unwrap_or_default();
+                let mut sp = Vec::new();
+                for b in &sb {
+                    let exclude: Vec<u64> = q.iter().chain(&sp).copied().collect();
+                    sp.extend(ntt_primes(*b, two_n, 1, &exclude)?);
+                }
+                for &qi in q {
+                    if !is_prime(qi) || qi % two_n != 1 {
+                        return Err(Error::InvalidModulus {
+                            modulus: qi,
+                            reason: format!(
+                                "ciphertext moduli must be primes = 1 mod 2n = {two_n}"
+                            ),
+                        });
+                    }
+                }
+                return Ok((q.clone(), sp));
+            }
+            (None, Some(b)) => (b.clone(), special_bits.unwrap_or_default()),
+            (None, None) => {
+                let level = match self.security {
+                    Security::Standard(l) => l,
+                    Security::InsecureResearchOnly => SecurityLevel::Bits128,
+                };
+                let total = max_log_q(n, level).ok_or_else(|| {
+                    Error::InvalidParameters(format!(
+                        "no default moduli for n = {n}: the security table covers 2^10..2^17; pass \
+                         moduli_bits"
+                    ))
+                })?;
+                let count = total.div_ceil(49).max(2) as usize;
+                let mut bits: Vec<u32> = (0..count)
+                    .map(|i| total / count as u32 + u32::from((i as u32) < total % count as u32))
+                    .collect();
+                bits.iter_mut().for_each(|b| *b = (*b).min(49));
+                let sp = bits.pop().map(|b| vec![b]).unwrap_or_default();
+                (bits, special_bits.unwrap_or(sp))
+            }
+        };
+        if bits.is_empty() {
+            return Err(Error::InvalidParameters(
+                "at least one ciphertext modulus is needed".into(),
+            ));
+        }
+        let mut chosen: Vec<u64> = Vec::new();
+        for b in bits.iter().chain(&special_bits) {
+            if !(20..=61).contains(b) {
+                return Err(Error::InvalidParameters(format!(
+                    "modulus width {b} bits is outside 20..=61"
+                )));
+            }
+            chosen.extend(ntt_primes(*b, two_n, 1, &chosen)?);
+        }
+        let special = chosen.split_off(bits.len());
+        Ok((chosen, special))
+    }
+}

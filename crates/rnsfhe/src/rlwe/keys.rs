@@ -1,0 +1,203 @@
+//! Secret and public keys and the RLWE encryption of zero.
+
+use std::sync::Arc;
+
+use rnsfhe_math::ring::{Poly, Representation, RingContext};
+use rnsfhe_math::sample::{ternary, ternary_hamming, uniform_from_seed, Csprng, DiscreteGaussian};
+use zeroize::{Zeroize, Zeroizing};
+
+use super::KeySwitcher;
+use crate::{Error, Result};
+
+/// The secret-key distribution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SecretDistribution {
+    /// Uniform in {-1, 0, 1} (what the HE-standard security table assumes).
+    Ternary,
+    /// Exactly h non-zero coefficients in {-1, 1} (paper 004 uses h = 64).
+    HammingWeight(usize),
+}
+
+/// A secret key s: its coefficients and its NTT form over Q and over Q u P. Zeroized on drop.
+pub struct SecretKey {
+    coeffs: Zeroizing<Vec<i64>>,
+    s_q: Poly,
+    s_qp: Poly,
+}
+
+impl core::fmt::Debug for SecretKey {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("SecretKey(..)")
+    }
+}
+
+impl Drop for SecretKey {
+    fn drop(&mut self) {
+        self.s_q.residues_mut().zeroize();
+        self.s_qp.residues_mut().zeroize();
+    }
+}
+
+fn ntt_of(ctx: &Arc<RingContext>, coeffs: &[i64]) -> Result<Poly> {
+    let mut p = Poly::from_signed(ctx, coeffs)?;
+    p.to_ntt()?;
+    Ok(p)
+}
+
+impl SecretKey {
+    /// Samples a secret from `dist` for the rings of `sw`.
+    pub fn generate(sw: &KeySwitcher, dist: SecretDistribution, rng: &mut Csprng) -> Result<Self> {
+        let n = sw.ring_q().degree();
+        let coeffs = match dist {
+            SecretDistribution::Ternary => ternary(rng, n),
+            SecretDistribution::HammingWeight(h) => ternary_hamming(rng, n, h)?,
+        };
+        Self::from_coefficients(sw, coeffs)
+    }
+
+    /// A secret key from given coefficients (tests and key import); each must be in {-1, 0, 1}.
+    pub fn from_coefficients(sw: &KeySwitcher, coeffs: Zeroizing<Vec<i64>>) -> Result<Self> {
+        if coeffs.len() != sw.ring_q().degree() {
+            return Err(Error::LengthMismatch {
+                what: "secret key coefficients",
+                expected: sw.ring_q().degree(),
+                got: coeffs.len(),
+            });
+        }
+        if coeffs.iter().any(|c| c.abs() > 1) {
+            return Err(Error::OutOfRange(
+                "secret key coefficients must be in {-1, 0, 1}".into(),
+            ));
+        }
+        let s_q = ntt_of(sw.ring_q(), &coeffs)?;
+        let s_qp = ntt_of(sw.ring_qp(), &coeffs)?;
+        Ok(SecretKey { coeffs, s_q, s_qp })
+    }
+
+    /// The signed coefficients of s.
+    pub fn coefficients(&self) -> &[i64] {
+        &self.coeffs
+    }
+
+    /// s in NTT form over Q.
+    pub fn ntt_q(&self) -> &Poly {
+        &self.s_q
+    }
+
+    /// s in NTT form over Q u P.
+    pub fn ntt_qp(&self) -> &Poly {
+        &self.s_qp
+    }
+
+    /// The ring context of Q this key belongs to.
+    pub fn ring(&self) -> &Arc<RingContext> {
+        self.s_q.context()
+    }
+}
+
+/// A public key (p0, p1) = ([-(a s + e)]_q, a) in NTT form over Q; a expands from `seed`.
+#[derive(Clone, Debug)]
+pub struct PublicKey {
+    p0: Poly,
+    p1: Poly,
+    seed: [u8; 32],
+}
+
+/// e in coefficient form over `ctx`, from the Gaussian.
+pub(crate) fn gaussian_poly(
+    ctx: &Arc<RingContext>,
+    g: &DiscreteGaussian,
+    rng: &mut Csprng,
+) -> Result<Poly> {
+    let e = g.sample(rng, ctx.degree());
+    Poly::from_signed(ctx, &e)
+}
+
+/// A uniform polynomial in NTT form expanded from a fresh seed; returns it with the seed.
+pub(crate) fn uniform_ntt(
+    ctx: &Arc<RingContext>,
+    rng: &mut Csprng,
+    index: u32,
+) -> Result<(Poly, [u8; 32])> {
+    let mut seed = [0u8; 32];
+    rng.fill_bytes(&mut seed);
+    let data =
+        rnsfhe_math::sample::uniform_from_seed_indexed(&seed, index, ctx.moduli(), ctx.degree());
+    Ok((Poly::from_residues(ctx, data, Representation::Ntt)?, seed))
+}
+
+impl PublicKey {
+    /// (-(a s + e), a) with a uniform from a fresh seed and e Gaussian.
+    pub fn generate(sk: &SecretKey, g: &DiscreteGaussian, rng: &mut Csprng) -> Result<Self> {
+        let ctx = sk.ring();
+        let (a, seed) = uniform_ntt(ctx, rng, 0)?;
+        let mut e = gaussian_poly(ctx, g, rng)?;
+        e.to_ntt()?;
+        let mut p0 = a.mul(sk.ntt_q())?;
+        p0.add_assign(&e)?;
+        p0.neg_assign();
+        Ok(PublicKey { p0, p1: a, seed })
+    }
+
+    /// The two components in NTT form.
+    pub fn parts(&self) -> (&Poly, &Poly) {
+        (&self.p0, &self.p1)
+    }
+
+    /// The seed that a expands from (`uniform_from_seed`).
+    pub fn seed(&self) -> &[u8; 32] {
+        &self.seed
+    }
+
+    /// An encryption of zero in coefficient form: (p0 u + e0, p1 u + e1), u from `dist`.
+    pub fn encrypt_zero(
+        &self,
+        dist: SecretDistribution,
+        g: &DiscreteGaussian,
+        rng: &mut Csprng,
+    ) -> Result<(Poly, Poly)> {
+        let ctx = self.p0.context();
+        let n = ctx.degree();
+        let u = match dist {
+            SecretDistribution::Ternary => ternary(rng, n),
+            SecretDistribution::HammingWeight(h) => ternary_hamming(rng, n, h)?,
+        };
+        let mut u = Poly::from_signed(ctx, &u)?;
+        u.to_ntt()?;
+        let mut c0 = self.p0.mul(&u)?;
+        let mut c1 = self.p1.mul(&u)?;
+        u.residues_mut().zeroize();
+        c0.to_coefficient()?;
+        c1.to_coefficient()?;
+        c0.add_assign(&gaussian_poly(ctx, g, rng)?)?;
+        c1.add_assign(&gaussian_poly(ctx, g, rng)?)?;
+        Ok((c0, c1))
+    }
+}
+
+impl SecretKey {
+    /// A symmetric encryption of zero in coefficient form: (-(a s) + e, a), a expanded from the
+    /// returned seed (so the second part can be stored as the seed).
+    pub fn encrypt_zero(
+        &self,
+        g: &DiscreteGaussian,
+        rng: &mut Csprng,
+    ) -> Result<(Poly, Poly, [u8; 32])> {
+        let ctx = self.ring();
+        let (mut a, seed) = uniform_ntt(ctx, rng, 0)?;
+        let mut c0 = a.mul(self.ntt_q())?;
+        c0.neg_assign();
+        c0.to_coefficient()?;
+        c0.add_assign(&gaussian_poly(ctx, g, rng)?)?;
+        a.to_coefficient()?;
+        Ok((c0, a, seed))
+    }
+}
+
+/// Re-expands the second part of a seeded symmetric ciphertext (see [`SecretKey::encrypt_zero`]).
+pub fn expand_seeded(ctx: &Arc<RingContext>, seed: &[u8; 32]) -> Result<Poly> {
+    let data = uniform_from_seed(seed, ctx.moduli(), ctx.degree());
+    let mut a = Poly::from_residues(ctx, data, Representation::Ntt)?;
+    a.to_coefficient()?;
+    Ok(a)
+}

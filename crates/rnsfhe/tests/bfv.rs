@@ -1,0 +1,358 @@
+//! BFV end to end: every decryption method against exact big-integer decryption, both
+//! multiplication methods, relinearisation layouts, rotations, and the refused inputs.
+#![allow(clippy::unwrap_used)] // test helpers abort loudly
+
+use std::sync::Arc;
+
+use num_bigint::{BigInt, BigUint};
+use num_integer::Integer;
+use rnsfhe::bfv::{BfvContext, BfvParameters, Ciphertext, Decryption, Multiplication};
+use rnsfhe::params::Security;
+use rnsfhe::rlwe::{KeySwitching, SecretKey};
+use rnsfhe::Error;
+use rnsfhe_math::arith::Modulus;
+use rnsfhe_math::ring::reference::negacyclic_product;
+use rnsfhe_math::sample::Csprng;
+
+const DECRYPTIONS: [Decryption; 4] = [
+    Decryption::Gamma,
+    Decryption::PowerOfTwoGamma,
+    Decryption::FloatingPoint,
+    Decryption::Hps,
+];
+
+fn context(
+    n: usize,
+    bits: &[u32],
+    special: &[u32],
+    t: u64,
+    mul: Multiplication,
+    ks: KeySwitching,
+) -> Arc<BfvContext> {
+    let p = BfvParameters::builder()
+        .degree(n)
+        .plain_modulus(t)
+        .moduli_bits(bits)
+        .special_moduli_bits(special)
+        .multiplication(mul)
+        .key_switching(ks)
+        .security(Security::InsecureResearchOnly)
+        .build()
+        .unwrap();
+    BfvContext::new(p).unwrap()
+}
+
+/// Exact decryption: round(t [c0 + c1 s + ...]_q / q) mod t with big integers.
+fn exact_decrypt(ctx: &BfvContext, ct: &Ciphertext, sk: &SecretKey) -> Vec<u64> {
+    let q = ctx.ring().basis().product().clone();
+    let n = ctx.params().degree();
+    let s: Vec<BigUint> = sk
+        .coefficients()
+        .iter()
+        .map(|&c| {
+            BigInt::from(c)
+                .mod_floor(&BigInt::from(q.clone()))
+                .to_biguint()
+                .unwrap()
+        })
+        .collect();
+    let mut acc: Vec<BigUint> = ct.parts()[0].to_biguint().unwrap();
+    let mut power = s.clone();
+    for part in &ct.parts()[1..] {
+        let prod = negacyclic_product(&part.to_biguint().unwrap(), &power, &q);
+        for (a, p) in acc.iter_mut().zip(prod) {
+            *a = (&*a + p) % &q;
+        }
+        power = negacyclic_product(&power, &s, &q);
+    }
+    let t = BigUint::from(ctx.params().plain_modulus());
+    (0..n)
+        .map(|i| {
+            let num = &acc[i] * &t * 2u32 + &q;
+            let r = (num / (&q * 2u32)) % &t;
+            r.iter_u64_digits().next().unwrap_or(0)
+        })
+        .collect()
+}
+
+fn check_all_decryptions(ctx: &BfvContext, ct: &Ciphertext, sk: &SecretKey, want: &[u64]) {
+    let exact = exact_decrypt(ctx, ct, sk);
+    assert_eq!(exact, want, "exact decryption");
+    for m in DECRYPTIONS {
+        let pt = ctx.decrypt_with(ct, sk, m).unwrap();
+        assert_eq!(pt.coefficients(), want, "{m:?}");
+    }
+}
+
+fn random_plain(rng: &mut Csprng, n: usize, t: u64) -> Vec<u64> {
+    let m = Modulus::new(t).unwrap();
+    (0..n).map(|_| rng.uniform_mod(&m)).collect()
+}
+
+/// Negacyclic product of plaintexts mod t.
+fn plain_product(a: &[u64], b: &[u64], t: u64) -> Vec<u64> {
+    let conv = |v: &[u64]| v.iter().map(|&x| BigUint::from(x)).collect::<Vec<_>>();
+    negacyclic_product(&conv(a), &conv(b), &BigUint::from(t))
+        .into_iter()
+        .map(|x| x.iter_u64_digits().next().unwrap_or(0))
+        .collect()
+}
+
+#[test]
+fn every_decryption_matches_exact_decryption() {
+    let mut rng = Csprng::from_seed([1; 32]);
+    for (bits, t) in [
+        (30u32, 2u64),
+        (30, 1024),
+        (50, 65537),
+        (60, 65537),
+        (61, (1 << 30) + 3),
+    ] {
+        let ctx = context(
+            64,
+            &[bits; 4],
+            &[],
+            t,
+            Multiplication::Hps,
+            KeySwitching::default(),
+        );
+        let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+        let m = random_plain(&mut rng, 64, t);
+        let pt = ctx.plaintext_from_coefficients(&m).unwrap();
+        let ct = ctx.encrypt(&pt, &pk, &mut rng).unwrap();
+        check_all_decryptions(&ctx, &ct, &sk, &m);
+        let cs = ctx.encrypt_symmetric(&pt, &sk, &mut rng).unwrap();
+        assert!(cs.seed().is_some());
+        check_all_decryptions(&ctx, &cs, &sk, &m);
+    }
+}
+
+#[test]
+fn multiplication_both_methods_all_decryptions() {
+    let mut rng = Csprng::from_seed([2; 32]);
+    let n = 128;
+    for mul in [Multiplication::Behz, Multiplication::Hps] {
+        for (bits, k, special, t) in [
+            (30u32, 5usize, vec![], 2u64),
+            (30, 5, vec![], 1024),
+            (50, 3, vec![50], 65537),
+            (60, 4, vec![60], 257),
+        ] {
+            let ctx = context(n, &vec![bits; k], &special, t, mul, KeySwitching::default());
+            let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+            let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
+            let a = random_plain(&mut rng, n, t);
+            let b = random_plain(&mut rng, n, t);
+            let ca = ctx
+                .encrypt(&ctx.plaintext_from_coefficients(&a).unwrap(), &pk, &mut rng)
+                .unwrap();
+            let cb = ctx
+                .encrypt(&ctx.plaintext_from_coefficients(&b).unwrap(), &pk, &mut rng)
+                .unwrap();
+            let want = plain_product(&a, &b, t);
+            let c3 = ctx.multiply_no_relin(&ca, &cb).unwrap();
+            assert_eq!(c3.size(), 3);
+            check_all_decryptions(&ctx, &c3, &sk, &want);
+            let c2 = ctx.relinearize(&c3, &rlk).unwrap();
+            check_all_decryptions(&ctx, &c2, &sk, &want);
+            let sq = ctx.square(&ca, &rlk).unwrap();
+            check_all_decryptions(&ctx, &sq, &sk, &plain_product(&a, &a, t));
+            assert!(ctx.noise_budget(&c2, &sk).unwrap() > 0, "{mul:?} {bits}");
+        }
+    }
+}
+
+#[test]
+fn relinearisation_layouts() {
+    let mut rng = Csprng::from_seed([3; 32]);
+    let n = 64;
+    let t = 65537;
+    for (special, ks) in [
+        (vec![], KeySwitching::default()),
+        (
+            vec![],
+            KeySwitching {
+                omega_bits: Some(10),
+                ..KeySwitching::default()
+            },
+        ),
+        (
+            vec![],
+            KeySwitching {
+                truncation: 2,
+                ..KeySwitching::default()
+            },
+        ),
+        (
+            vec![],
+            KeySwitching {
+                digit_primes: 2,
+                ..KeySwitching::default()
+            },
+        ),
+        (
+            vec![60, 60],
+            KeySwitching {
+                digit_primes: 2,
+                ..KeySwitching::default()
+            },
+        ),
+        (
+            vec![60],
+            KeySwitching {
+                digit_primes: 5,
+                ..KeySwitching::default()
+            },
+        ),
+    ] {
+        let ctx = context(n, &[60; 5], &special, t, Multiplication::Hps, ks);
+        let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+        let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
+        let a = random_plain(&mut rng, n, t);
+        let ca = ctx
+            .encrypt(&ctx.plaintext_from_coefficients(&a).unwrap(), &pk, &mut rng)
+            .unwrap();
+        let sq = ctx.square(&ca, &rlk).unwrap();
+        assert_eq!(
+            exact_decrypt(&ctx, &sq, &sk),
+            plain_product(&a, &a, t),
+            "{ks:?}"
+        );
+    }
+}
+
+#[test]
+fn batched_arithmetic_and_rotations() {
+    let mut rng = Csprng::from_seed([4; 32]);
+    let n = 256;
+    let t = 65537;
+    for special in [vec![], vec![55]] {
+        let ctx = context(
+            n,
+            &[55; 3],
+            &special,
+            t,
+            Multiplication::Behz,
+            KeySwitching::default(),
+        );
+        assert_eq!(ctx.slots(), n);
+        let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+        let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
+        let gk = ctx.galois_keys(&sk, &[1, -3], true, &mut rng).unwrap();
+        let sum_keys = ctx.galois_keys_for_sum(&sk, &mut rng).unwrap();
+        let a = random_plain(&mut rng, n, t);
+        let b = random_plain(&mut rng, n, t);
+        let ca = ctx
+            .encrypt(&ctx.encode(&a).unwrap(), &pk, &mut rng)
+            .unwrap();
+        let pb = ctx.encode(&b).unwrap();
+        let cb = ctx.encrypt_symmetric(&pb, &sk, &mut rng).unwrap();
+        let dec = |c: &Ciphertext| ctx.decode(&ctx.decrypt(c, &sk).unwrap()).unwrap();
+        let tm = Modulus::new(t).unwrap();
+        let zip = |f: &dyn Fn(u64, u64) -> u64| {
+            a.iter().zip(&b).map(|(&x, &y)| f(x, y)).collect::<Vec<_>>()
+        };
+        assert_eq!(dec(&ctx.add(&ca, &cb).unwrap()), zip(&|x, y| tm.add(x, y)));
+        assert_eq!(dec(&ctx.sub(&ca, &cb).unwrap()), zip(&|x, y| tm.sub(x, y)));
+        assert_eq!(
+            dec(&ctx.multiply(&ca, &cb, &rlk).unwrap()),
+            zip(&|x, y| tm.mul(x, y))
+        );
+        assert_eq!(
+            dec(&ctx.mul_plain(&ca, &pb).unwrap()),
+            zip(&|x, y| tm.mul(x, y))
+        );
+        assert_eq!(
+            dec(&ctx.add_plain(&ca, &pb).unwrap()),
+            zip(&|x, y| tm.add(x, y))
+        );
+        assert_eq!(
+            dec(&ctx.sub_plain(&ca, &pb).unwrap()),
+            zip(&|x, y| tm.sub(x, y))
+        );
+        assert_eq!(
+            dec(&ctx.negate(&ca).unwrap()),
+            a.iter().map(|&x| tm.neg(x)).collect::<Vec<_>>()
+        );
+        assert_eq!(
+            dec(&ctx.mul_scalar(&ca, -3).unwrap()),
+            a.iter().map(|&x| tm.mul(x, t - 3)).collect::<Vec<_>>()
+        );
+        let half = n / 2;
+        let rot = |v: &[u64], s: i64| -> Vec<u64> {
+            let mut out = vec![0; n];
+            for r in 0..2 {
+                for i in 0..half {
+                    out[r * half + i] =
+                        v[r * half + (i as i64 + s).rem_euclid(half as i64) as usize];
+                }
+            }
+            out
+        };
+        assert_eq!(dec(&ctx.rotate_rows(&ca, 1, &gk).unwrap()), rot(&a, 1));
+        assert_eq!(dec(&ctx.rotate_rows(&ca, -3, &gk).unwrap()), rot(&a, -3));
+        let swapped: Vec<u64> = a[half..].iter().chain(&a[..half]).copied().collect();
+        assert_eq!(dec(&ctx.rotate_columns(&ca, &gk).unwrap()), swapped);
+        let total = a.iter().fold(0, |s, &x| tm.add(s, x));
+        assert_eq!(dec(&ctx.sum_slots(&ca, &sum_keys).unwrap()), vec![total; n]);
+        assert!(matches!(
+            ctx.rotate_rows(&ca, 2, &gk),
+            Err(Error::MissingKey(_))
+        ));
+    }
+}
+
+#[test]
+fn refused_inputs() {
+    let mut rng = Csprng::from_seed([5; 32]);
+    let ks = KeySwitching::default();
+    let a = context(64, &[40; 2], &[], 257, Multiplication::Hps, ks);
+    let b = context(64, &[40; 2], &[], 257, Multiplication::Hps, ks);
+    let (ska, pka) = a.keygen(&mut rng).unwrap();
+    let (skb, pkb) = b.keygen(&mut rng).unwrap();
+    let rlk = a.relin_key(&ska, &mut rng).unwrap();
+    let pt = a.encode(&[1, 2, 3]).unwrap();
+    let ca = a.encrypt(&pt, &pka, &mut rng).unwrap();
+    let cb = b.encrypt(&b.encode(&[1]).unwrap(), &pkb, &mut rng).unwrap();
+    assert!(matches!(a.add(&ca, &cb), Err(Error::ContextMismatch(_))));
+    assert!(matches!(
+        a.encrypt(&pt, &pkb, &mut rng),
+        Err(Error::ContextMismatch(_))
+    ));
+    assert!(matches!(
+        b.encrypt(&pt, &pkb, &mut rng),
+        Err(Error::ContextMismatch(_))
+    ));
+    assert!(matches!(
+        a.decrypt(&ca, &skb),
+        Err(Error::ContextMismatch(_))
+    ));
+    assert!(matches!(a.encode(&[257]), Err(Error::OutOfRange(_))));
+    assert!(matches!(a.encode(&[0; 65]), Err(Error::OutOfRange(_))));
+    let c3 = a.multiply_no_relin(&ca, &ca).unwrap();
+    assert!(matches!(
+        a.multiply_no_relin(&c3, &ca),
+        Err(Error::InvalidCiphertext(_))
+    ));
+    assert!(a.relinearize(&c3, &rlk).is_ok());
+    let ct = BfvParameters::builder()
+        .degree(64)
+        .plain_modulus(65537)
+        .build();
+    assert!(matches!(
+        ct,
+        Err(Error::InvalidParameters(_)) | Err(Error::InvalidDegree { .. })
+    ));
+    let p = BfvParameters::builder()
+        .degree(4096)
+        .plain_modulus(3)
+        .build()
+        .unwrap();
+    let c = BfvContext::new(p).unwrap();
+    assert!(matches!(c.encode(&[1]), Err(Error::InvalidParameters(_))));
+    let insecure = BfvParameters::builder()
+        .degree(1024)
+        .moduli_bits(&[60; 4])
+        .build();
+    assert!(insecure.is_err());
+}
