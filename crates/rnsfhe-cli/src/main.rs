@@ -32,6 +32,9 @@ enum Command {
         /// Shorter measurements (noisier numbers), for smoke runs.
         #[arg(long)]
         quick: bool,
+        /// Also the slow paper reproductions (BFV: n up to 2^15 in Tables 1 and 5).
+        #[arg(long)]
+        paper: bool,
     },
 }
 
@@ -41,6 +44,8 @@ enum Suite {
     Arith,
     /// Products modulo Phi_m by three reductions (paper 001 Fig. 1).
     Cyclotomic,
+    /// BFV: operations at the peers' sizes, paper 000 Tables 1 and 5 and Fig. 1.
+    Bfv,
     /// Every suite.
     All,
 }
@@ -49,14 +54,19 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Demo => demo::run(),
-        Command::Bench { suite, quick } => {
+        Command::Bench {
+            suite,
+            quick,
+            paper,
+        } => {
             let budget = timing::Budget::new(quick);
             match suite {
                 Suite::Arith => bench::arith::run(&budget),
                 Suite::Cyclotomic => bench::cyclotomic::run(&budget),
-                Suite::All => {
-                    bench::arith::run(&budget).and_then(|()| bench::cyclotomic::run(&budget))
-                }
+                Suite::Bfv => bench::bfv::run(&budget, paper),
+                Suite::All => bench::arith::run(&budget)
+                    .and_then(|()| bench::cyclotomic::run(&budget))
+                    .and_then(|()| bench::bfv::run(&budget, paper)),
             }
         }
     };

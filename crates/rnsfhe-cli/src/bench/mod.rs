@@ -1,4 +1,7 @@
 //! `rnsfhe bench`: the papers' comparisons as markdown tables.
 
 pub mod arith;
+pub mod bfv;
+pub mod bfv_depth;
+pub mod bfv_mp;
 pub mod cyclotomic;

@@ -114,21 +114,30 @@ pub(super) fn dot_lazy(
 }
 
 /// out_j = sum_i y_i * consts[j k + i] mod p_j for every target p_j (the FastBconv sum), block by block
-/// of coefficients; y holds k rows of n values below `y_max`.
+/// of coefficients; y holds k rows of n values below `y_max`; `add` (n values below 2^62) is added to
+/// every target.
 pub(super) fn blocked_dots(
     target: &RnsBasis,
     y: &[u64],
     n: usize,
     consts: &[u64],
     y_max: u64,
+    add: Option<&[u64]>,
     output: &mut [u64],
 ) {
     let k = consts.len() / target.len().max(1);
+    let ifma = n % 16 == 0 && super::dot_ifma::available(y_max, target.moduli(), k);
     let mut acc = vec![0u128; BLOCK.min(n)];
     for start in (0..n).step_by(BLOCK) {
         let bl = BLOCK.min(n - start);
         for (j, p) in target.moduli().iter().enumerate() {
             let out = &mut output[j * n + start..j * n + start + bl];
+            #[cfg(target_arch = "x86_64")]
+            if ifma {
+                let a = add.map(|a| &a[start..start + bl]);
+                super::dot_ifma::dot(p, y, n, start, &consts[j * k..(j + 1) * k], a, out);
+                continue;
+            }
             let chunk = lazy_chunk(y_max, p.value());
             dot_lazy(
                 p,
@@ -140,6 +149,11 @@ pub(super) fn blocked_dots(
                 &mut acc[..bl],
                 out,
             );
+            if let Some(a) = add {
+                for (o, &x) in out.iter_mut().zip(&a[start..start + bl]) {
+                    *o = p.add(*o, p.reduce(x));
+                }
+            }
         }
     }
 }
@@ -177,6 +191,7 @@ impl BaseConverter for FastBaseConverter {
             n,
             &self.punctured_mod_target,
             q_max,
+            None,
             output,
         );
         Ok(())

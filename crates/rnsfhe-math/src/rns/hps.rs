@@ -91,6 +91,7 @@ impl BaseConverter for HpsConverter {
             n,
             &self.punctured_mod_target,
             q_max,
+            None,
             output,
         );
         for (out, (p, &qp)) in output

@@ -19,8 +19,9 @@ use crate::{Error, Result};
 /// it is an integer that vanishes modulo every other p_i. So, per coefficient,
 /// out_j = [sum_{r in Q} x_r A_{r,j} + round(sum_{r in Q} x_r F_r) + x_{p_j} B_j]_{out_j}.
 ///
-/// Precision: each term x_r F_r is off by less than 2^-64, so the rounding is exact unless the true
-/// value lies within k 2^-63 of a half-integer (k = |Q|).
+/// Precision: with 128-bit fractions (the scalar path) each term x_r F_r is off by less than 2^-64, so
+/// the rounding is exact unless the true value lies within k 2^-63 of a half-integer (k = |Q|); the
+/// AVX-512 IFMA path (moduli below 2^51) keeps 104-bit fractions and is exact unless within k 2^-51.
 #[derive(Clone, Debug)]
 pub struct ScaleAndRound {
     q: RnsBasis,
@@ -32,6 +33,8 @@ pub struct ScaleAndRound {
     int_part: Vec<u64>,
     /// F_r as (high, low) 64-bit words of F_r 2^128.
     frac: Vec<(u64, u64)>,
+    /// F_r as (high, low) 52-bit words of F_r 2^104 (the IFMA kernel).
+    frac52: Vec<(u64, u64)>,
     /// B_j = t c_{p_j} P / p_j mod p_j (extension only).
     own: Vec<Shoup>,
 }
@@ -98,13 +101,19 @@ impl ScaleAndRound {
     ) -> Result<Self> {
         let mut ints = Vec::with_capacity(ratios.len());
         let mut frac = Vec::with_capacity(ratios.len());
+        let mut frac52 = Vec::with_capacity(ratios.len());
+        let word = |f: &BigUint, shift: u32, bits: u32| -> u64 {
+            ((f >> shift) & ((BigUint::from(1u32) << bits) - 1u32))
+                .to_u64()
+                .unwrap_or(0)
+        };
         for (num, den) in ratios {
             let (a, r) = num.div_rem(den);
-            let f: BigUint = (r << 128u32) / den;
-            let lo = (&f & BigUint::from(u64::MAX)).to_u64().unwrap_or(0);
-            let hi = (&f >> 64u32).to_u64().unwrap_or(0);
+            let f: BigUint = (&r << 128u32) / den;
+            frac.push((word(&f, 64, 64), word(&f, 0, 64)));
+            let f: BigUint = (r << 104u32) / den;
+            frac52.push((word(&f, 52, 52), word(&f, 0, 52)));
             ints.push(a);
-            frac.push((hi, lo));
         }
         let int_part = out
             .moduli()
@@ -117,8 +126,28 @@ impl ScaleAndRound {
             extension,
             int_part,
             frac,
+            frac52,
             own,
         })
+    }
+
+    /// round(sum_r x_r F_r) with the 128-bit fractions (the scalar twin of the IFMA kernel).
+    fn round_scalar(&self, xq: &[u64], rounded: &mut [u128]) {
+        let n = rounded.len();
+        // 64.64 fixed point: x F_hi plus the top word of x F_lo; integer and fraction words summed
+        // apart so that no sum overflows.
+        let mut whole = vec![0u128; n];
+        let mut fraction = vec![0u128; n];
+        for (xi, &(hi, lo)) in xq.chunks_exact(n).zip(&self.frac) {
+            for ((w, f), &x) in whole.iter_mut().zip(fraction.iter_mut()).zip(xi) {
+                let p = u128::from(x) * u128::from(hi) + ((u128::from(x) * u128::from(lo)) >> 64);
+                *w += p >> 64;
+                *f += p & u128::from(u64::MAX);
+            }
+        }
+        for ((r, &w), &f) in rounded.iter_mut().zip(&whole).zip(&fraction) {
+            *r = w + ((f + (1 << 63)) >> 64);
+        }
     }
 
     /// The output moduli (P, or the single modulus t).
@@ -140,22 +169,6 @@ impl ScaleAndRound {
             });
         }
         let xq = &input[..k * n];
-        // 64.64 fixed point: x F_hi plus the top word of x F_lo; integer and fraction words summed
-        // apart so that no sum overflows.
-        let mut whole = vec![0u128; n];
-        let mut fraction = vec![0u128; n];
-        for (xi, &(hi, lo)) in xq.chunks_exact(n).zip(&self.frac) {
-            for ((w, f), &x) in whole.iter_mut().zip(fraction.iter_mut()).zip(xi) {
-                let p = u128::from(x) * u128::from(hi) + ((u128::from(x) * u128::from(lo)) >> 64);
-                *w += p >> 64;
-                *f += p & u128::from(u64::MAX);
-            }
-        }
-        let rounded: Vec<u128> = whole
-            .iter()
-            .zip(&fraction)
-            .map(|(&w, &f)| w + ((f + (1 << 63)) >> 64))
-            .collect();
         let q_max = self
             .q
             .moduli()
@@ -163,15 +176,40 @@ impl ScaleAndRound {
             .map(Modulus::value)
             .max()
             .unwrap_or(1);
-        blocked_dots(&self.out, xq, n, &self.int_part, q_max, output);
+        #[cfg(target_arch = "x86_64")]
+        if n % 16 == 0 && super::dot_ifma::available(q_max, self.out.moduli(), k + 2) {
+            let mut rounded = vec![0u64; n];
+            super::dot_ifma::round_fractions(xq, &self.frac52, &mut rounded);
+            blocked_dots(
+                &self.out,
+                xq,
+                n,
+                &self.int_part,
+                q_max,
+                Some(&rounded),
+                output,
+            );
+            return self.add_own(input, output, n);
+        }
+        let mut rounded = vec![0u128; n];
+        self.round_scalar(xq, &mut rounded);
+        blocked_dots(&self.out, xq, n, &self.int_part, q_max, None, output);
+        for (o, m) in output.chunks_exact_mut(n).zip(self.out.moduli()) {
+            for (ov, &r) in o.iter_mut().zip(&rounded) {
+                *ov = m.add(*ov, m.reduce_u128(r));
+            }
+        }
+        self.add_own(input, output, n)
+    }
+
+    /// Adds x_{p_j} B_j (extension only).
+    fn add_own(&self, input: &[u64], output: &mut [u64], n: usize) -> Result<()> {
+        let k = self.q.len();
         for (j, (o, m)) in output
             .chunks_exact_mut(n)
             .zip(self.out.moduli())
             .enumerate()
         {
-            for (ov, &r) in o.iter_mut().zip(&rounded) {
-                *ov = m.add(*ov, m.reduce_u128(r));
-            }
             if self.extension {
                 let xp = &input[(k + j) * n..(k + j + 1) * n];
                 let b = self.own[j];

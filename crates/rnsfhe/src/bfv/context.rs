@@ -319,8 +319,8 @@ impl BfvContext {
         Ok(ct)
     }
 
-    /// [ct(s)]_q = c0 + c1 s + c2 s^2 + ... in coefficient form.
-    pub(crate) fn dot_secret(&self, ct: &Ciphertext, sk: &SecretKey) -> Result<Poly> {
+    /// The phase [ct(s)]_q = c0 + c1 s + c2 s^2 + ... = Delta m + v (mod q), coefficient form.
+    pub fn phase(&self, ct: &Ciphertext, sk: &SecretKey) -> Result<Poly> {
         self.check_ct(ct)?;
         self.check_secret(sk)?;
         let s = sk.ntt_q();
@@ -353,7 +353,7 @@ impl BfvContext {
         sk: &SecretKey,
         method: Decryption,
     ) -> Result<Plaintext> {
-        let x = self.dot_secret(ct, sk)?;
+        let x = self.phase(ct, sk)?;
         let m = self.dec.decrypt(method, x.residues(), self.params.degree)?;
         Ok(self.plaintext(m))
     }

@@ -1,10 +1,14 @@
 //! Noise: the invariant noise budget, and paper 000's worst-case depth from the bound (20).
 
 use num_bigint::BigInt;
+use num_integer::Integer;
 use num_traits::{Signed, ToPrimitive};
+use rnsfhe_math::arith::ntt_primes;
+use rnsfhe_math::ring::{Poly, RingContext};
+use rnsfhe_math::sample::Csprng;
 
-use super::{BfvContext, Ciphertext, MulTool};
-use crate::rlwe::SecretKey;
+use super::{BfvContext, Ciphertext, Decryption, MulTool, Plaintext, RelinKey};
+use crate::rlwe::{PublicKey, SecretKey};
 use crate::Result;
 
 /// The inputs of paper 000's bound (20).
@@ -109,7 +113,7 @@ impl BfvContext {
 
     /// log2 of ||[t ct(s)]_q||, the size of v_c = t v - |q|_t [m]_t (paper 000 Lemma 1).
     fn log2_scaled_noise(&self, ct: &Ciphertext, sk: &SecretKey) -> Result<f64> {
-        let x = self.dot_secret(ct, sk)?;
+        let x = self.phase(ct, sk)?;
         let q = BigInt::from(self.ring().basis().product().clone());
         let half = &q / 2;
         let t = BigInt::from(self.params().plain_modulus());
@@ -138,5 +142,83 @@ impl BfvContext {
     /// log2 of the inherent noise ||v|| (about ||v_c|| / t), as plotted in paper 000 Fig. 1.
     pub fn noise_log2(&self, ct: &Ciphertext, sk: &SecretKey) -> Result<f64> {
         Ok(self.log2_scaled_noise(ct, sk)? - (self.params().plain_modulus() as f64).log2())
+    }
+}
+
+/// One level of a measured squaring chain.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Level {
+    /// Multiplicative depth (number of squarings).
+    pub depth: u32,
+    /// log2 ||v|| after this many squarings.
+    pub noise_log2: f64,
+    /// Whether the ciphertext still decrypts to the exact plaintext power.
+    pub correct: bool,
+}
+
+impl BfvContext {
+    /// The product of two plaintexts in R_t, exactly (NTT over primes whose product exceeds n t^2).
+    pub fn multiply_plaintexts(&self, a: &Plaintext, b: &Plaintext) -> Result<Plaintext> {
+        self.check_plain(a)?;
+        self.check_plain(b)?;
+        let n = self.params().degree();
+        let t = self.t();
+        let need_bits = (n as f64).log2() + 2.0 * (t.value() as f64).log2() + 2.0;
+        let count = (need_bits / 59.0).ceil() as usize;
+        let primes = ntt_primes(60, 2 * n as u64, count, &[])?;
+        let ring = RingContext::new(n, &primes)?;
+        let lift = |p: &Plaintext| -> Result<Poly> {
+            let c: Vec<i64> = p.coeffs.iter().map(|&x| t.center(x)).collect();
+            let mut p = Poly::from_signed(&ring, &c)?;
+            p.to_ntt()?;
+            Ok(p)
+        };
+        let mut c = lift(a)?.mul(&lift(b)?)?;
+        c.to_coefficient()?;
+        let basis = ring.basis();
+        let tb = BigInt::from(t.value());
+        let mut out = vec![0u64; n];
+        let mut col = vec![0u64; count];
+        for (j, o) in out.iter_mut().enumerate() {
+            for (i, v) in col.iter_mut().enumerate() {
+                *v = c.residues()[i * n + j];
+            }
+            let x = basis.compose_centered(&col)?;
+            *o = x.mod_floor(&tb).to_u64().unwrap_or(0);
+        }
+        self.plaintext_from_coefficients(&out)
+    }
+
+    /// Squares an encryption of `pt` up to `max_depth` times (relinearising each time), recording the
+    /// noise and whether decryption with `method` still equals the exact plaintext power. Stops after
+    /// the first wrong level.
+    #[allow(clippy::too_many_arguments)] // a measurement: keys, input, method and limit
+    pub fn measure_squaring_depth(
+        &self,
+        sk: &SecretKey,
+        pk: &PublicKey,
+        rlk: &RelinKey,
+        pt: &Plaintext,
+        method: Decryption,
+        max_depth: u32,
+        rng: &mut Csprng,
+    ) -> Result<Vec<Level>> {
+        let mut ct = self.encrypt(pt, pk, rng)?;
+        let mut want = pt.clone();
+        let mut levels = Vec::new();
+        for depth in 1..=max_depth {
+            ct = self.square(&ct, rlk)?;
+            want = self.multiply_plaintexts(&want, &want)?;
+            let correct = self.decrypt_with(&ct, sk, method)? == want;
+            levels.push(Level {
+                depth,
+                noise_log2: self.noise_log2(&ct, sk)?,
+                correct,
+            });
+            if !correct {
+                break;
+            }
+        }
+        Ok(levels)
     }
 }

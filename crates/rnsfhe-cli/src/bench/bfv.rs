@@ -1,0 +1,200 @@
+//! `rnsfhe bench bfv`: BFV operations at the peers' parameters (BEHZ and HPS side by side), paper 000
+//! Table 5 (decryption and multiplication by method, RNS vs multi-precision), Table 1 depths and the
+//! m~ experiment of Fig. 1 (`--paper`).
+
+use std::sync::Arc;
+
+use rnsfhe::bfv::{BfvContext, BfvParameters, Ciphertext, Decryption, Multiplication};
+use rnsfhe::rlwe::SecretKey;
+use rnsfhe::Result;
+use rnsfhe_math::sample::Csprng;
+
+use super::bfv_mp::MultiPrecision;
+use crate::table::Table;
+use crate::timing::{human, Budget};
+
+/// Peer figures measured on this kind of machine (../shared/peers/results), one thread, ms:
+/// (n, mul+relin best peer, decrypt best peer, rotate best peer).
+const PEERS: [(usize, &str, &str, &str); 3] = [
+    (8192, "—", "—", "—"),
+    (16384, "59 (OpenFHE HPS)", "2.4 (OpenFHE)", "21.3 (OpenFHE)"),
+    (32768, "358 (OpenFHE)", "10.9 (OpenFHE)", "—"),
+];
+
+struct Fixture {
+    ctx: Arc<BfvContext>,
+    sk: SecretKey,
+    a: Ciphertext,
+    b: Ciphertext,
+}
+
+fn fixture(params: BfvParameters, rng: &mut Csprng) -> Result<Fixture> {
+    let ctx = BfvContext::new(params)?;
+    let (sk, pk) = ctx.keygen(rng)?;
+    let n = ctx.params().degree();
+    let t = ctx.params().plain_modulus();
+    let values: Vec<i64> = (0..n as i64).map(|i| i % (t as i64).min(1 << 20)).collect();
+    let pt = ctx.encode_coefficients(&values)?;
+    let a = ctx.encrypt(&pt, &pk, rng)?;
+    let b = ctx.encrypt(&pt, &pk, rng)?;
+    Ok(Fixture { ctx, sk, a, b })
+}
+
+/// Operations at the peers' sizes (t = 65537, 128-bit default moduli), BEHZ and HPS.
+fn peers_table(budget: &Budget, rng: &mut Csprng, sizes: &[usize]) -> Result<()> {
+    println!("### BFV at the peers' parameters (t = 65537, 128-bit moduli, one thread)\n");
+    let mut table = Table::new(&[
+        "n",
+        "log q (+P)",
+        "method",
+        "encrypt",
+        "decrypt+decode",
+        "mul+relin",
+        "rotate",
+        "best peer mul+relin / decrypt / rotate (ms)",
+    ]);
+    for &n in sizes {
+        for mul in [Multiplication::Hps, Multiplication::Behz] {
+            let params = BfvParameters::builder()
+                .degree(n)
+                .plain_modulus(65537)
+                .multiplication(mul)
+                .build()?;
+            let logs = format!("{:.0} (+{})", params.log_q(), params.special_moduli().len());
+            let f = fixture(params, rng)?;
+            let ctx = &f.ctx;
+            let (_, pk) = ctx.keygen(rng)?;
+            let rlk = ctx.relin_key(&f.sk, rng)?;
+            let gk = ctx.galois_keys(&f.sk, &[1], false, rng)?;
+            let pt = ctx.encode(&[1, 2, 3])?;
+            let enc = budget.seconds_per_call(|| {
+                let _ = std::hint::black_box(ctx.encrypt(&pt, &pk, &mut *rng));
+            });
+            let dec = budget.seconds_per_call(|| {
+                let p = ctx.decrypt(&f.a, &f.sk);
+                let _ = std::hint::black_box(p.and_then(|p| ctx.decode(&p)));
+            });
+            let mul_t = budget.seconds_per_call(|| {
+                let _ = std::hint::black_box(ctx.multiply(&f.a, &f.b, &rlk));
+            });
+            let rot = budget.seconds_per_call(|| {
+                let _ = std::hint::black_box(ctx.rotate_rows(&f.a, 1, &gk));
+            });
+            let peer = PEERS
+                .iter()
+                .find(|p| p.0 == n)
+                .map_or("—".to_string(), |p| {
+                    format!("{} / {} / {}", p.1, p.2, p.3)
+                });
+            table.row(vec![
+                n.to_string(),
+                logs,
+                format!("{mul:?}"),
+                human(enc),
+                human(dec),
+                human(mul_t),
+                human(rot),
+                peer,
+            ]);
+        }
+    }
+    table.print();
+    Ok(())
+}
+
+/// Paper 000 Table 5 / Figs. 2–3: decryption by method and multiplication BEHZ vs HPS vs MP, t = 2^10,
+/// nu = 30 (k = 3..53) and nu = 60 (k = 1..25).
+fn table5(budget: &Budget, rng: &mut Csprng, max_log_n: u32) -> Result<()> {
+    println!("\n### Paper 000 Table 5: decryption and multiplication, RNS vs multi-precision (t = 2^10)\n");
+    let mut table = Table::new(&[
+        "n",
+        "nu x k",
+        "DecMP",
+        "Alg. 1",
+        "Lemma 3",
+        "flp",
+        "HPS dec",
+        "dec speed-up (MP / Alg. 1)",
+        "MultMP",
+        "BEHZ mult",
+        "HPS mult",
+        "mult speed-up (MP / BEHZ)",
+    ]);
+    let ks30 = [3usize, 6, 13, 26, 53];
+    let ks60 = [1usize, 3, 6, 12, 25];
+    for (i, log_n) in (11..=max_log_n).enumerate() {
+        let n = 1usize << log_n;
+        for (nu, k) in [(30u32, ks30[i]), (60, ks60[i])] {
+            let mut row = vec![n.to_string(), format!("{nu} x {k}")];
+            let mut mult = Vec::new();
+            let mut dec_alg1 = 0.0;
+            let mut dec_mp = 0.0;
+            for mul in [Multiplication::Behz, Multiplication::Hps] {
+                let params = BfvParameters::paper000(n, k, nu, 1024)?;
+                let params = BfvParameters::builder()
+                    .degree(n)
+                    .plain_modulus(1024)
+                    .moduli(params.moduli())
+                    .special_moduli_bits(&[])
+                    .sigma(8.0)
+                    .multiplication(mul)
+                    .security(rnsfhe::params::Security::InsecureResearchOnly)
+                    .build()?;
+                let f = fixture(params, rng)?;
+                let ctx = &f.ctx;
+                if mul == Multiplication::Behz {
+                    let mp = MultiPrecision::new(ctx)?;
+                    dec_mp = budget.seconds_per_call(|| {
+                        let _ = std::hint::black_box(mp.decrypt(&f.a, &f.sk));
+                    });
+                    row.push(human(dec_mp));
+                    for m in [
+                        Decryption::Gamma,
+                        Decryption::PowerOfTwoGamma,
+                        Decryption::FloatingPoint,
+                        Decryption::Hps,
+                    ] {
+                        let s = budget.seconds_per_call(|| {
+                            let _ = std::hint::black_box(ctx.decrypt_with(&f.a, &f.sk, m));
+                        });
+                        if m == Decryption::Gamma {
+                            dec_alg1 = s;
+                        }
+                        row.push(human(s));
+                    }
+                    mult.push(budget.seconds_per_call(|| {
+                        let _ = std::hint::black_box(mp.multiply_no_relin(&f.a, &f.b));
+                    }));
+                }
+                mult.push(budget.seconds_per_call(|| {
+                    let _ = std::hint::black_box(ctx.multiply_no_relin(&f.a, &f.b));
+                }));
+            }
+            row.push(format!("{:.1}x", dec_mp / dec_alg1));
+            row.extend(mult.iter().map(|&s| human(s)));
+            row.push(format!("{:.1}x", mult[0] / mult[1]));
+            table.row(row);
+        }
+    }
+    table.print();
+    println!(
+        "\nMultiplication without relinearisation (S0–S4 / HPS steps 1–4 / NTT tensor in an exact \
+         extension plus big-integer division and rounding). DecMP: CRT composition and round(t x / q) \
+         with big integers. Paper (i7-4810MQ, NFLlib + GMP): decryption speed-ups 6.1..4.4 (nu = 30) and \
+         20.4..5.6 (nu = 62), multiplication 4.3..1.7 and 3.6..1.9, n = 2^11..2^15."
+    );
+    Ok(())
+}
+
+/// Runs the suite: peers' sizes, Table 5 (to 2^13, or 2^15 with `paper`), Table 1 and Fig. 1.
+pub fn run(budget: &Budget, paper: bool) -> Result<()> {
+    let mut rng = Csprng::from_seed([42; 32]);
+    let sizes: &[usize] = if paper {
+        &[8192, 16384, 32768]
+    } else {
+        &[8192, 16384]
+    };
+    peers_table(budget, &mut rng, sizes)?;
+    table5(budget, &mut rng, if paper { 15 } else { 13 })?;
+    super::bfv_depth::run(&mut rng, paper)
+}

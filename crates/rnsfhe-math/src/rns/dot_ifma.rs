@@ -1,0 +1,218 @@
+//! The FastBconv dot product sum_i y_i c_i mod p with AVX-512 IFMA, for y_i < 2^52 and c_i < p < 2^51:
+//! the 104-bit products are summed as their low and high 52-bit halves in 64-bit lanes (no overflow
+//! for fewer than 2^10 terms: the high sum stays below 2^62), then each lane is reduced by Montgomery
+//! steps in the same unit (see `reduce` for the ranges). The scalar twin is `fast::dot_lazy`.
+
+use crate::arith::Modulus;
+
+/// Whether the IFMA kernel can run here for these sizes.
+/// `targets` must all be odd (Montgomery reduction) and below 2^51.
+pub(super) fn available(y_max: u64, targets: &[Modulus], terms: usize) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        y_max >> 52 == 0
+            && targets
+                .iter()
+                .all(|p| p.value() >> 51 == 0 && p.value() & 1 == 1)
+            && terms < 1 << 10
+            && is_x86_feature_detected!("avx512f")
+            && is_x86_feature_detected!("avx512ifma")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (y_max, targets, terms);
+        false
+    }
+}
+
+/// out[b] = (sum_i y[i * stride + start + b] c[i] + add[b]) mod p, for out.len() a multiple of 16;
+/// `add`, when given, holds out.len() values below 2^62.
+/// Preconditions (checked by [`available`] and the caller): IFMA present, every y below 2^52, every c
+/// below p < 2^51, c.len() < 2^10, out.len() % 16 == 0, and the rows in range of y.
+#[cfg(target_arch = "x86_64")]
+pub(super) fn dot(
+    p: &Modulus,
+    y: &[u64],
+    stride: usize,
+    start: usize,
+    c: &[u64],
+    add: Option<&[u64]>,
+    out: &mut [u64],
+) {
+    let len = out.len();
+    if add.is_some_and(|a| a.len() != len) {
+        out.iter_mut().for_each(|o| *o = 0);
+        return;
+    }
+    debug_assert!(len % 16 == 0);
+    debug_assert!(c.is_empty() || (c.len() - 1) * stride + start + len <= y.len());
+    if c.is_empty() || (c.len() - 1) * stride + start + len > y.len() {
+        out.iter_mut().for_each(|o| *o = 0);
+        return;
+    }
+    // SAFETY: the caller checked IFMA support through `available`; the bounds check above keeps every
+    // load inside y and every store inside out.
+    unsafe { dot_kernel(p, y, stride, start, c, add, out) }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn dot_kernel(
+    p: &Modulus,
+    y: &[u64],
+    stride: usize,
+    start: usize,
+    c: &[u64],
+    add: Option<&[u64]>,
+    out: &mut [u64],
+) {
+    use core::arch::x86_64::*;
+    let len = out.len();
+    let pv = p.value();
+    // -p^-1 mod 2^52 (Newton iteration on 2-adic inverses) and 2^156 mod p for the final fix-up.
+    let mut inv = pv;
+    for _ in 0..6 {
+        inv = inv.wrapping_mul(2u64.wrapping_sub(pv.wrapping_mul(inv)));
+    }
+    let mask = (1u64 << 52) - 1;
+    let neg_inv = inv.wrapping_neg() & mask;
+    let fix = p.pow(2, 156);
+    let m52 = _mm512_set1_epi64(mask as i64);
+    let pvec = _mm512_set1_epi64(pv as i64);
+    let pinv = _mm512_set1_epi64(neg_inv as i64);
+    let fixv = _mm512_set1_epi64(fix as i64);
+    let zero = _mm512_setzero_si512();
+    // Montgomery REDC with R = 2^52 of h 2^52 + l (l < 2^52): h + hi52(m p) + carry, m = lo52(l p').
+    let redc = |h: __m512i, l: __m512i| -> __m512i {
+        let m = _mm512_madd52lo_epu64(zero, l, pinv);
+        let t = _mm512_madd52lo_epu64(l, m, pvec);
+        let carry = _mm512_srli_epi64::<52>(t);
+        _mm512_add_epi64(_mm512_madd52hi_epu64(h, m, pvec), carry)
+    };
+    // (lo, hi) = sum of 104-bit products as 52-bit halves: V = hi 2^52 + lo. Two REDCs give
+    // V 2^-104 (< 2p), one Montgomery product by 2^156 mod p gives V mod p (< 2p), then one subtraction.
+    let reduce = |lo: __m512i, hi: __m512i| -> __m512i {
+        let h = _mm512_add_epi64(hi, _mm512_srli_epi64::<52>(lo));
+        let v1 = redc(h, _mm512_and_si512(lo, m52));
+        let v2 = redc(_mm512_srli_epi64::<52>(v1), _mm512_and_si512(v1, m52));
+        let pl = _mm512_madd52lo_epu64(zero, v2, fixv);
+        let ph = _mm512_madd52hi_epu64(zero, v2, fixv);
+        let v3 = redc(ph, pl);
+        _mm512_min_epu64(v3, _mm512_sub_epi64(v3, pvec))
+    };
+    for v in (0..len).step_by(16) {
+        let (mut lo0, mut hi0, mut lo1, mut hi1) = (zero, zero, zero, zero);
+        for (i, &ci) in c.iter().enumerate() {
+            let cv = _mm512_set1_epi64(ci as i64);
+            // SAFETY: i * stride + start + v + 16 <= y.len() by the check in `dot`.
+            let base = unsafe { y.as_ptr().add(i * stride + start + v) };
+            let y0 = unsafe { _mm512_loadu_si512(base.cast()) };
+            let y1 = unsafe { _mm512_loadu_si512(base.add(8).cast()) };
+            lo0 = _mm512_madd52lo_epu64(lo0, y0, cv);
+            hi0 = _mm512_madd52hi_epu64(hi0, y0, cv);
+            lo1 = _mm512_madd52lo_epu64(lo1, y1, cv);
+            hi1 = _mm512_madd52hi_epu64(hi1, y1, cv);
+        }
+        if let Some(a) = add {
+            // SAFETY: a.len() == out.len() (checked in `dot`) and v + 16 <= out.len().
+            let (a0, a1) = unsafe {
+                let b = a.as_ptr().add(v);
+                (
+                    _mm512_loadu_si512(b.cast()),
+                    _mm512_loadu_si512(b.add(8).cast()),
+                )
+            };
+            lo0 = _mm512_add_epi64(lo0, _mm512_and_si512(a0, m52));
+            hi0 = _mm512_add_epi64(hi0, _mm512_srli_epi64::<52>(a0));
+            lo1 = _mm512_add_epi64(lo1, _mm512_and_si512(a1, m52));
+            hi1 = _mm512_add_epi64(hi1, _mm512_srli_epi64::<52>(a1));
+        }
+        // SAFETY: v + 16 <= out.len().
+        unsafe {
+            let o = out.as_mut_ptr().add(v);
+            _mm512_storeu_si512(o.cast(), reduce(lo0, hi0));
+            _mm512_storeu_si512(o.add(8).cast(), reduce(lo1, hi1));
+        }
+    }
+}
+
+/// out[b] = round(sum_i x[i n + b] F_i 2^-104) for k rows of x below 2^52 and 104-bit fractions
+/// F_i = (f1 2^52 + f2): integer parts from the high halves of x f1, fractions (2^-52 units) from the
+/// low halves of x f1 and the high halves of x f2. Error below k 2^-51 (truncations). Preconditions:
+/// IFMA present, n % 8 == 0, x.len() == k n, out.len() == n, k < 2^10.
+#[cfg(target_arch = "x86_64")]
+pub(super) fn round_fractions(x: &[u64], fracs: &[(u64, u64)], out: &mut [u64]) {
+    let n = out.len();
+    if n % 8 != 0 || x.len() != fracs.len() * n {
+        out.iter_mut().for_each(|o| *o = 0);
+        return;
+    }
+    // SAFETY: IFMA checked by the caller through `available`; lengths checked above.
+    unsafe { round_kernel(x, fracs, out) }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn round_kernel(x: &[u64], fracs: &[(u64, u64)], out: &mut [u64]) {
+    use core::arch::x86_64::*;
+    let n = out.len();
+    let zero = _mm512_setzero_si512();
+    let half = _mm512_set1_epi64(1 << 51);
+    for v in (0..n).step_by(8) {
+        let (mut whole, mut frac) = (zero, half);
+        for (i, &(f1, f2)) in fracs.iter().enumerate() {
+            // SAFETY: i n + v + 8 <= x.len().
+            let xv = unsafe { _mm512_loadu_si512(x.as_ptr().add(i * n + v).cast()) };
+            let c1 = _mm512_set1_epi64(f1 as i64);
+            let c2 = _mm512_set1_epi64(f2 as i64);
+            whole = _mm512_madd52hi_epu64(whole, xv, c1);
+            frac = _mm512_madd52lo_epu64(frac, xv, c1);
+            frac = _mm512_madd52hi_epu64(frac, xv, c2);
+        }
+        let r = _mm512_add_epi64(whole, _mm512_srli_epi64::<52>(frac));
+        // SAFETY: v + 8 <= n.
+        unsafe { _mm512_storeu_si512(out.as_mut_ptr().add(v).cast(), r) };
+    }
+}
+
+#[cfg(all(test, target_arch = "x86_64"))]
+#[allow(clippy::unwrap_used)] // test
+mod tests {
+    use super::*;
+    use crate::rns::fast::{dot_lazy, lazy_chunk};
+    use crate::sample::Csprng;
+
+    #[test]
+    fn matches_scalar_twin() {
+        let mut rng = Csprng::from_seed([9; 32]);
+        for (bits, k) in [(30u32, 3usize), (49, 9), (50, 17), (51, 40)] {
+            let p = Modulus::new(crate::arith::ntt_primes(bits, 64, 1, &[]).unwrap()[0]).unwrap();
+            let ymax = Modulus::new((1u64 << 52) - 1).unwrap();
+            if !available(ymax.value(), std::slice::from_ref(&p), k) {
+                return;
+            }
+            let n = 64;
+            let mut y: Vec<u64> = (0..k * n).map(|_| rng.uniform_mod(&ymax)).collect();
+            y[0] = ymax.value() - 1;
+            let c: Vec<u64> = (0..k).map(|_| rng.uniform_mod(&p)).collect();
+            let (mut a, mut b) = (vec![0u64; 32], vec![0u64; 32]);
+            let mut acc = vec![0u128; 32];
+            dot_lazy(
+                &p,
+                &y,
+                n,
+                16,
+                &c,
+                lazy_chunk(ymax.value(), p.value()),
+                &mut acc,
+                &mut a,
+            );
+            dot(&p, &y, n, 16, &c, None, &mut b);
+            assert_eq!(a, b, "{bits} bits, k = {k}");
+            let (mut a0, mut b0) = (vec![0u64; 16], vec![0u64; 16]);
+            dot_lazy(&p, &y, n, 0, &c, 1, &mut acc[..16], &mut a0);
+            dot(&p, &y, n, 0, &c, None, &mut b0);
+            assert_eq!(a0, b0);
+        }
+    }
+}
