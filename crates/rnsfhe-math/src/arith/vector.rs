@@ -12,8 +12,11 @@
 //!   `vpmadd52{lo,hi}uq` as two 52-bit halves; Barrett's quotient estimate is
 //!   floor(floor(P / 2^(L-1)) * mu / 2^52) with mu = floor(2^(51+L) / q) < 2^52, at most 2 short, so the
 //!   remainder (computed modulo 2^52) lies in [0, 3q) and two conditional subtractions finish.
-//! - **AVX-512F** (q < 2^62): the same Barrett reduction in the 64-bit domain, with the 128-bit product
-//!   and the exact high half of the estimate built from four 32 x 32-bit `vpmuludq` products each.
+//! - **AVX-512F** (q < 2^62): the same Barrett reduction in the 64-bit domain (q1 = floor(P / 2^(L-2)),
+//!   mu = floor(2^(62+L) / q)). The 128-bit product takes four 32 x 32-bit `vpmuludq`, the estimate's high
+//!   half three (up to 2 short; four, exact, for L = 62), est * q mod 2^64 three; the remainder lies in
+//!   [0, 4q) and two conditional subtractions (2q, then q) finish. (`vpmullq` for est * q measured no
+//!   faster, so the kernel needs avx512f only.)
 //! - **Shoup** (a constant w with its quotient): the lazy product of the NTT kernels, then a correction.
 //!
 //! The functions without a backend argument pick the fastest kernel measured for the operation
@@ -202,7 +205,13 @@ mod avx512 {
             unsafe { mul_ifma(&c, pa, pa, pb, n) }
         } else {
             // SAFETY: avx512f was detected and q < 2^62; pa and pb hold n elements each.
-            unsafe { mul_f(&c, pa, pa, pb, n) }
+            unsafe {
+                if c.exact {
+                    mul_f::<true>(&c, pa, pa, pb, n)
+                } else {
+                    mul_f::<false>(&c, pa, pa, pb, n)
+                }
+            }
         }
         true
     }
@@ -220,7 +229,13 @@ mod avx512 {
             unsafe { mul_add_ifma(&c, pz, pa, pb, n) }
         } else {
             // SAFETY: as in `mul`; pz, pa and pb hold n elements each.
-            unsafe { mul_add_f(&c, pz, pa, pb, n) }
+            unsafe {
+                if c.exact {
+                    mul_add_f::<true>(&c, pz, pa, pb, n)
+                } else {
+                    mul_add_f::<false>(&c, pz, pa, pb, n)
+                }
+            }
         }
         true
     }
@@ -243,15 +258,20 @@ mod avx512 {
         true
     }
 
-    /// Scalar constants of the Barrett kernels for q of bit length L.
+    /// Scalar constants of the Barrett kernels for q of bit length L. The quotient estimate is
+    /// floor(q1 * mu / 2^W) with q1 = floor(P / 2^s) and mu = floor(2^(W+s) / q), where W is the word
+    /// (52 for IFMA, 64 for AVX-512F) and s = L - 1 (IFMA) or L - 2 (AVX-512F).
     struct Barrett {
         q: u64,
-        /// floor(2^(51+L) / q) (IFMA) or floor(2^(63+L) / q) (AVX-512F), capped at 2^52 - 1 or 2^64 - 1
-        /// (the cap only bites for a power of two q and keeps the estimate at most 2 short).
+        /// floor(2^(W+s) / q) < 2^W, capped at 2^52 - 1 for IFMA (the cap only bites for a power of two q
+        /// and keeps the bounds of the kernels).
         mu: u64,
-        /// P >> (L - 1) is (hi << shl) + (lo >> shr), with hi the bits of P above 52 (IFMA) or 64.
+        /// q1 = (hi << shl) + (lo >> shr), with hi the bits of P above W: shr = s, shl = W - s.
         shr: u64,
         shl: u64,
+        /// AVX-512F only: the exact high half of q1 * mu is needed (L = 62); below, the 3-product
+        /// estimate suffices.
+        exact: bool,
     }
 
     impl Barrett {
@@ -263,12 +283,14 @@ mod avx512 {
             } else {
                 u128::from(u64::MAX)
             };
-            let mu = ((1u128 << (width - 1 + l)) / u128::from(q.value())).min(cap) as u64;
+            let s = if ifma { l - 1 } else { l.max(2) - 2 };
+            let mu = ((1u128 << (width + s)) / u128::from(q.value())).min(cap) as u64;
             Barrett {
                 q: q.value(),
                 mu,
-                shr: l - 1,
-                shl: width + 1 - l,
+                shr: s,
+                shl: width - s,
+                exact: l > 61,
             }
         }
     }
@@ -277,6 +299,7 @@ mod avx512 {
     #[derive(Clone, Copy)]
     struct Vc {
         q: __m512i,
+        two_q: __m512i,
         /// 2^64 - q: its low 52 bits are the IFMA kernel's -q.
         neg_q: __m512i,
         q_hi: __m512i,
@@ -296,6 +319,7 @@ mod avx512 {
             unsafe {
                 Vc {
                     q: bcast(c.q),
+                    two_q: bcast(2 * c.q),
                     neg_q: bcast(c.q.wrapping_neg()),
                     q_hi: bcast(c.q >> 32),
                     mu: bcast(c.mu),
@@ -377,17 +401,38 @@ mod avx512 {
         }
     }
 
-    /// (P mod 2^64 - est * q) mod 2^64 in [0, 3q) for P = (lo, hi) < 2^2L, then [0, q) (AVX-512F).
+    /// floor(a * b / 2^64) - e with e in {0, 1, 2}, from three 32 x 32-bit products; b_hi = b >> 32.
     #[inline(always)]
-    unsafe fn barrett_f(lo: __m512i, hi: __m512i, c: &Vc) -> __m512i {
+    unsafe fn mul_hi_approx(a: __m512i, b: __m512i, b_hi: __m512i) -> __m512i {
         // SAFETY: the caller runs with avx512f.
         unsafe {
-            // q1 = floor(P / 2^(L-1)) < 2^(L+1) <= 2^63.
+            let a_hi = _mm512_srli_epi64::<32>(a);
+            let hh = _mm512_mul_epu32(a_hi, b_hi);
+            let lh = _mm512_srli_epi64::<32>(_mm512_mul_epu32(a, b_hi));
+            let hl = _mm512_srli_epi64::<32>(_mm512_mul_epu32(a_hi, b));
+            // Dropping a_lo * b_lo and the low halves of the middle column loses less than 3.
+            _mm512_add_epi64(_mm512_add_epi64(hh, lh), hl)
+        }
+    }
+
+    /// P mod q for P = (lo, hi) < 2^2L (AVX-512F); EXACT when L = 62.
+    #[inline(always)]
+    unsafe fn barrett_f<const EXACT: bool>(lo: __m512i, hi: __m512i, c: &Vc) -> __m512i {
+        // SAFETY: the caller runs with avx512f.
+        unsafe {
+            // q1 = floor(P / 2^(L-2)) < 2^(L+2) <= 2^64.
             let q1 = _mm512_or_si512(_mm512_sllv_epi64(hi, c.shl), _mm512_srlv_epi64(lo, c.shr));
-            // est = floor(q1 * mu / 2^64) in [floor(P/q) - 2, floor(P/q)], so r < 3q < 2^64.
-            let (_, est) = mul_wide(q1, c.mu, c.mu_hi, c);
+            // q1 * mu / 2^64 > P/q - 1/2 - q1/2^64 (the truncations of q1 and of mu). For L <= 61 that is
+            // > floor(P/q) - 1, and the 3-product high half loses at most 2 more: est >= floor(P/q) - 3.
+            // For L = 62 the exact high half gives est >= floor(P/q) - 2. Either way r = P - est q lies in
+            // [0, 4q) with 4q < 2^64, so it is exact modulo 2^64.
+            let est = if EXACT {
+                mul_wide(q1, c.mu, c.mu_hi, c).1
+            } else {
+                mul_hi_approx(q1, c.mu, c.mu_hi)
+            };
             let r = _mm512_sub_epi64(lo, mul_lo(est, c.q, c.q_hi));
-            reduce_once(reduce_once(r, c.q), c.q)
+            reduce_once(reduce_once(r, c.two_q), c.q)
         }
     }
 
@@ -409,13 +454,13 @@ mod avx512 {
         }
     }
 
-    /// a * b mod q for a, b in [0, q), q < 2^62 (AVX-512F).
+    /// a * b mod q for a, b in [0, q), q < 2^62 (AVX-512F); EXACT when L = 62.
     #[inline(always)]
-    unsafe fn mul_vec_f(a: __m512i, b: __m512i, c: &Vc) -> __m512i {
+    unsafe fn mul_vec_f<const EXACT: bool>(a: __m512i, b: __m512i, c: &Vc) -> __m512i {
         // SAFETY: the caller runs with avx512f.
         unsafe {
             let (lo, hi) = mul_wide(a, b, _mm512_srli_epi64::<32>(b), c);
-            barrett_f(lo, hi, c)
+            barrett_f::<EXACT>(lo, hi, c)
         }
     }
 
@@ -474,38 +519,60 @@ mod avx512 {
     /// out[i] = a[i] * b[i] mod q for i < n. Safety: avx512f, q < 2^62, `c` built for the AVX-512F kernel,
     /// n elements readable at a and b and writable at out (out may equal a).
     #[target_feature(enable = "avx512f")]
-    unsafe fn mul_f(c: &Barrett, out: *mut u64, a: *const u64, b: *const u64, n: usize) {
+    unsafe fn mul_f<const EXACT: bool>(
+        c: &Barrett,
+        out: *mut u64,
+        a: *const u64,
+        b: *const u64,
+        n: usize,
+    ) {
         // SAFETY: as in `mul_ifma`.
         unsafe {
             let v = Vc::new(c);
             let mut i = 0;
             while i + 8 <= n {
-                store(out, i, !0, mul_vec_f(load(a, i, !0), load(b, i, !0), &v));
+                store(
+                    out,
+                    i,
+                    !0,
+                    mul_vec_f::<EXACT>(load(a, i, !0), load(b, i, !0), &v),
+                );
                 i += 8;
             }
             if i < n {
                 let m = tail_mask(n - i);
-                store(out, i, m, mul_vec_f(load(a, i, m), load(b, i, m), &v));
+                store(
+                    out,
+                    i,
+                    m,
+                    mul_vec_f::<EXACT>(load(a, i, m), load(b, i, m), &v),
+                );
             }
         }
     }
 
     /// acc[i] = acc[i] + a[i] * b[i] mod q for i < n; safety as in `mul_f` (acc read and written).
     #[target_feature(enable = "avx512f")]
-    unsafe fn mul_add_f(c: &Barrett, acc: *mut u64, a: *const u64, b: *const u64, n: usize) {
+    unsafe fn mul_add_f<const EXACT: bool>(
+        c: &Barrett,
+        acc: *mut u64,
+        a: *const u64,
+        b: *const u64,
+        n: usize,
+    ) {
         // SAFETY: as in `mul_ifma`.
         unsafe {
             let v = Vc::new(c);
             let mut i = 0;
             while i + 8 <= n {
-                let r = mul_vec_f(load(a, i, !0), load(b, i, !0), &v);
+                let r = mul_vec_f::<EXACT>(load(a, i, !0), load(b, i, !0), &v);
                 let s = reduce_once(_mm512_add_epi64(load(acc, i, !0), r), v.q);
                 store(acc, i, !0, s);
                 i += 8;
             }
             if i < n {
                 let m = tail_mask(n - i);
-                let r = mul_vec_f(load(a, i, m), load(b, i, m), &v);
+                let r = mul_vec_f::<EXACT>(load(a, i, m), load(b, i, m), &v);
                 let s = reduce_once(_mm512_add_epi64(load(acc, i, m), r), v.q);
                 store(acc, i, m, s);
             }
