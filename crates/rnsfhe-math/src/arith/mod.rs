@@ -1,9 +1,11 @@
 //! Arithmetic modulo one word-size modulus: [`Modulus`] (Barrett and Shoup reductions with documented lazy
-//! ranges), prime generation ([`primes`]) and roots of unity ([`roots`]).
+//! ranges), prime generation ([`primes`]), roots of unity ([`roots`]) and pointwise SIMD kernels on slices of
+//! residues ([`vector`]).
 
 mod modulus;
 pub mod primes;
 pub mod roots;
+pub mod vector;
 
 pub use modulus::{Modulus, Shoup, MAX_MODULUS_BITS};
 pub use primes::{approximate_primes, is_prime, ntt_primes};

@@ -9,6 +9,9 @@ use super::avx512;
 
 /// An NTT kernel. Every backend computes bit-identical results to [`Backend::Scalar`] through
 /// `forward`/`inverse` (outputs in [0, q) are unique); only lazy outputs (in [0, 4q)) may differ.
+///
+/// The pointwise kernels of [`crate::arith::vector`] use the same enum: their SIMD versions have the same
+/// feature and modulus requirements, so [`Backend::is_available`] answers for them too.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Backend {

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use num_bigint::{BigInt, BigUint};
 
 use super::RingContext;
+use crate::arith::vector;
 use crate::{Error, Result};
 
 /// How the residues of a [`Poly`] are held.
@@ -187,7 +188,15 @@ impl Poly {
     pub fn mul_assign(&mut self, other: &Poly) -> Result<()> {
         self.check_compatible(other, "mul")?;
         self.expect_form(Representation::Ntt, "mul")?;
-        self.zip_limbs(other, |q, x, y| *x = q.mul(*x, y));
+        let n = self.ctx.degree();
+        for ((a, b), q) in self
+            .data
+            .chunks_exact_mut(n)
+            .zip(other.data.chunks_exact(n))
+            .zip(self.ctx.moduli())
+        {
+            vector::mul_assign(q, a, b);
+        }
         Ok(())
     }
 
@@ -231,8 +240,7 @@ impl Poly {
     pub fn mul_scalar_assign(&mut self, c: u64) {
         let n = self.ctx.degree();
         for (limb, q) in self.data.chunks_exact_mut(n).zip(self.ctx.moduli()) {
-            let w = q.shoup(q.reduce(c));
-            limb.iter_mut().for_each(|x| *x = q.mul_shoup(*x, w));
+            vector::mul_shoup_scalar_assign(q, limb, q.shoup(q.reduce(c)));
         }
     }
 

@@ -1,0 +1,147 @@
+//! Every pointwise kernel of `arith::vector` against the scalar reference (and u128 arithmetic) on random
+//! inputs and the edges 0, q - 1, for lengths that leave tails after the 8-lane vectors.
+#![allow(clippy::unwrap_used)] // a test aborts loudly on a set-up error
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use rnsfhe_math::arith::vector;
+use rnsfhe_math::arith::{ntt_primes, Modulus};
+use rnsfhe_math::ntt::{available_backends, Backend};
+
+const BITS: [u32; 8] = [30, 40, 49, 50, 55, 60, 61, 62];
+const LENS: [usize; 9] = [0, 1, 7, 8, 9, 15, 17, 63, 1000];
+
+/// Moduli of each width: the two largest NTT primes of that width, the smallest odd value of that
+/// width, and the power of two below it (Barrett's mu hits its cap there).
+fn moduli(bits: u32) -> Vec<Modulus> {
+    let mut v = ntt_primes(bits, 1 << 17, 2, &[]).unwrap();
+    v.extend([
+        (1u64 << (bits - 1)) + 1,
+        1u64 << (bits - 1),
+        (1u64 << bits) - 1,
+    ]);
+    v.into_iter().map(|q| Modulus::new(q).unwrap()).collect()
+}
+
+/// Operand vectors of length n: random, all 0, all q - 1, alternating edges, and random with edges.
+fn operands(rng: &mut StdRng, q: u64, n: usize) -> Vec<Vec<u64>> {
+    let mut v = vec![
+        (0..n).map(|_| rng.random_range(0..q)).collect(),
+        vec![0; n],
+        vec![q - 1; n],
+        (0..n).map(|i| if i % 2 == 0 { q - 1 } else { 0 }).collect(),
+    ];
+    let mut mixed: Vec<u64> = (0..n).map(|_| rng.random_range(0..q)).collect();
+    for (i, x) in mixed.iter_mut().enumerate() {
+        match i % 5 {
+            0 => *x = q - 1,
+            3 => *x = 0,
+            _ => {}
+        }
+    }
+    v.push(mixed);
+    v
+}
+
+fn reference_mul(q: u64, a: &[u64], b: &[u64]) -> Vec<u64> {
+    a.iter()
+        .zip(b)
+        .map(|(&x, &y)| ((x as u128 * y as u128) % q as u128) as u64)
+        .collect()
+}
+
+#[test]
+fn simd_backends_exist_when_detected() {
+    // On an AVX-512 IFMA machine the fast paths must actually be taken for q < 2^50.
+    let q = Modulus::new(ntt_primes(49, 1 << 17, 1, &[]).unwrap()[0]).unwrap();
+    let b = vector::mul_backend(&q);
+    assert_eq!(b, available_backends(&q)[0]);
+    assert_eq!(vector::shoup_backend(&q), b);
+    let q60 = Modulus::new(ntt_primes(60, 1 << 17, 1, &[]).unwrap()[0]).unwrap();
+    assert_ne!(vector::mul_backend(&q60), Backend::Avx512Ifma);
+}
+
+#[test]
+fn every_backend_matches_scalar() {
+    let mut rng = StdRng::seed_from_u64(0x5eed_0007);
+    let mut ran = std::collections::BTreeSet::new();
+    for bits in BITS {
+        for q in moduli(bits) {
+            let qv = q.value();
+            for n in LENS {
+                let ops = operands(&mut rng, qv, n);
+                for (ia, a) in ops.iter().enumerate() {
+                    for b in &ops[ia..] {
+                        let want = reference_mul(qv, a, b);
+                        let z = &ops[(ia + 1) % ops.len()];
+                        let want_fma: Vec<u64> = want
+                            .iter()
+                            .zip(z)
+                            .map(|(&p, &s)| ((p as u128 + s as u128) % qv as u128) as u64)
+                            .collect();
+                        let w = q.shoup(b.first().copied().unwrap_or(qv - 1));
+                        let want_shoup: Vec<u64> = a
+                            .iter()
+                            .map(|&x| ((x as u128 * w.value as u128) % qv as u128) as u64)
+                            .collect();
+                        for backend in available_backends(&q) {
+                            ran.insert(backend.name());
+                            let ctx = format!("{backend:?}, q = {qv} ({bits} bits), n = {n}");
+                            let mut x = a.clone();
+                            vector::mul_assign_with(backend, &q, &mut x, b).unwrap();
+                            assert_eq!(x, want, "mul, {ctx}");
+                            let mut x = z.clone();
+                            vector::mul_add_assign_with(backend, &q, &mut x, a, b).unwrap();
+                            assert_eq!(x, want_fma, "mul_add, {ctx}");
+                            let mut x = a.clone();
+                            vector::mul_shoup_scalar_assign_with(backend, &q, &mut x, w).unwrap();
+                            assert_eq!(x, want_shoup, "mul_shoup, {ctx}");
+                        }
+                        let mut x = a.clone();
+                        vector::mul_assign(&q, &mut x, b);
+                        assert_eq!(x, want, "mul_assign, q = {qv}");
+                        let mut x = z.clone();
+                        vector::mul_add_assign(&q, &mut x, a, b);
+                        assert_eq!(x, want_fma, "mul_add_assign, q = {qv}");
+                        let mut x = a.clone();
+                        vector::mul_shoup_scalar_assign(&q, &mut x, w);
+                        assert_eq!(x, want_shoup, "mul_shoup_scalar_assign, q = {qv}");
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("backends exercised: {ran:?}");
+}
+
+#[test]
+fn tiny_moduli() {
+    // q = 2, 3 and small powers of two: L - 1 shifts of 1 or 2 and capped Barrett constants.
+    let mut rng = StdRng::seed_from_u64(11);
+    for qv in [2u64, 3, 4, 5, 8, 65537, 1 << 16] {
+        let q = Modulus::new(qv).unwrap();
+        let a: Vec<u64> = (0..37).map(|_| rng.random_range(0..qv)).collect();
+        let b: Vec<u64> = (0..37).map(|_| rng.random_range(0..qv)).collect();
+        let want = reference_mul(qv, &a, &b);
+        for backend in available_backends(&q) {
+            let mut x = a.clone();
+            vector::mul_assign_with(backend, &q, &mut x, &b).unwrap();
+            assert_eq!(x, want, "{backend:?}, q = {qv}");
+        }
+    }
+}
+
+#[test]
+fn explicit_backend_errors() {
+    let q = Modulus::new(ntt_primes(55, 1 << 17, 1, &[]).unwrap()[0]).unwrap();
+    let mut a = vec![1u64; 9];
+    // IFMA needs q < 2^50.
+    assert!(vector::mul_assign_with(Backend::Avx512Ifma, &q, &mut a, &[1; 9]).is_err());
+    assert!(vector::mul_assign_with(Backend::Scalar, &q, &mut a, &[1; 8]).is_err());
+    assert!(vector::mul_add_assign_with(Backend::Scalar, &q, &mut a, &[1; 9], &[1; 10]).is_err());
+    let bad = rnsfhe_math::arith::Shoup {
+        value: 3,
+        quotient: 0,
+    };
+    assert!(vector::mul_shoup_scalar_assign_with(Backend::Scalar, &q, &mut a, bad).is_err());
+}
