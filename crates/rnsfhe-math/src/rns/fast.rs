@@ -73,9 +73,8 @@ pub(super) fn scaled_residues_by(
         .zip(basis.moduli())
         .zip(consts)
     {
-        for (yv, &xv) in y.iter_mut().zip(x) {
-            *yv = q.mul_shoup(xv, *w);
-        }
+        y.copy_from_slice(x);
+        crate::arith::vector::mul_shoup_scalar_assign(q, y, *w);
     }
 }
 

@@ -16,10 +16,8 @@ use crate::Result;
 pub struct HpsConverter {
     source: RnsBasis,
     target: RnsBasis,
-    /// |Q / q_i|_{p_j} at [j k + i].
+    /// |Q / q_i|_{p_j} at [j (k + 1) + i], and -|Q|_{p_j} at [j (k + 1) + k] (the v row).
     punctured_mod_target: Vec<u64>,
-    /// |Q|_{p_j}.
-    q_mod_target: Vec<u64>,
     /// 1 / q_i.
     inv_q: Vec<f64>,
 }
@@ -31,16 +29,13 @@ impl HpsConverter {
             .moduli()
             .iter()
             .flat_map(|p| {
+                let minus_q = p.neg(super::residue(source.product(), p));
                 source
                     .punctured_products()
                     .iter()
                     .map(move |qs| super::residue(qs, p))
+                    .chain(std::iter::once(minus_q))
             })
-            .collect();
-        let q_mod_target = target
-            .moduli()
-            .iter()
-            .map(|p| super::residue(source.product(), p))
             .collect();
         let inv_q = source
             .moduli()
@@ -51,10 +46,15 @@ impl HpsConverter {
             source: source.clone(),
             target: target.clone(),
             punctured_mod_target,
-            q_mod_target,
             inv_q,
         }
     }
+}
+
+/// y as f64, exactly for y < 2^52 (the exponent trick, which vectorises without AVX-512DQ).
+#[inline(always)]
+fn small_to_f64(y: u64) -> f64 {
+    f64::from_bits(y | 0x4330_0000_0000_0000) - 4_503_599_627_370_496.0
 }
 
 impl BaseConverter for HpsConverter {
@@ -69,15 +69,11 @@ impl BaseConverter for HpsConverter {
     fn convert(&self, input: &[u64], output: &mut [u64]) -> Result<()> {
         let k = self.source.len();
         let n = batch_len(k, self.target.len(), input, output)?;
-        let mut y = vec![0u64; k * n];
-        scaled_residues(&self.source, input, n, &mut y);
-        let mut v = vec![0f64; n];
-        for (yi, &inv) in y.chunks_exact(n).zip(&self.inv_q) {
-            for (s, &yv) in v.iter_mut().zip(yi) {
-                *s += yv as f64 * inv;
-            }
-        }
-        let v: Vec<u64> = v.iter().map(|s| s.round() as u64).collect();
+        // Rows 0..k: y_i = |x_i q~_i|_{q_i}; row k: v = round(sum_i y_i / q_i), whose multiple of Q
+        // the dot product subtracts through the constant -|Q|_{p_j}.
+        let mut y = vec![0u64; (k + 1) * n];
+        let (rows, v_row) = y.split_at_mut(k * n);
+        scaled_residues(&self.source, input, n, rows);
         let q_max = self
             .source
             .moduli()
@@ -85,28 +81,34 @@ impl BaseConverter for HpsConverter {
             .map(|q| q.value())
             .max()
             .unwrap_or(1);
+        let mut v = vec![0f64; n];
+        for (yi, &inv) in rows.chunks_exact(n).zip(&self.inv_q) {
+            if q_max >> 52 == 0 {
+                for (s, &yv) in v.iter_mut().zip(yi) {
+                    *s += small_to_f64(yv) * inv;
+                }
+            } else {
+                for (s, &yv) in v.iter_mut().zip(yi) {
+                    *s += yv as f64 * inv;
+                }
+            }
+        }
+        for (o, s) in v_row.iter_mut().zip(&v) {
+            *o = s.round() as u64;
+        }
         blocked_dots(
             &self.target,
             &y,
             n,
             &self.punctured_mod_target,
-            q_max,
+            q_max.max(k as u64 + 1),
             None,
             output,
         );
-        for (out, (p, &qp)) in output
-            .chunks_exact_mut(n)
-            .zip(self.target.moduli().iter().zip(&self.q_mod_target))
-        {
-            let qp = p.shoup(qp);
-            for (o, &vt) in out.iter_mut().zip(&v) {
-                *o = p.sub(*o, p.mul_shoup(vt, qp));
-            }
-        }
         Ok(())
     }
 
     fn precomputed_bytes(&self) -> usize {
-        8 * (self.punctured_mod_target.len() + self.q_mod_target.len() + 3 * self.source.len())
+        8 * (self.punctured_mod_target.len() + 3 * self.source.len())
     }
 }

@@ -10,7 +10,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use num_bigint::BigUint;
-use rnsfhe_math::arith::{Modulus, Shoup};
+use rnsfhe_math::arith::{vector, Modulus, Shoup};
 use rnsfhe_math::ring::{Poly, Representation, RingContext};
 use rnsfhe_math::rns::{BaseConverter, FastBaseConverter, RnsBasis};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian};
@@ -240,14 +240,11 @@ impl KeySwitcher {
         d.to_coefficient()?;
         let ctx = &self.ring_qp;
         let (n, big) = (ctx.degree(), ctx.moduli().len());
-        let q_max = ctx.moduli().iter().map(Modulus::value).max().unwrap_or(2);
-        let chunk =
-            (u128::MAX / (u128::from(q_max) * u128::from(q_max))).clamp(1, 1 << 20) as usize - 1;
-        let chunk = chunk.max(1);
-        let mut acc0 = vec![0u128; big * n];
-        let mut acc1 = vec![0u128; big * n];
+        let mut u = [
+            Poly::zero(ctx, Representation::Ntt),
+            Poly::zero(ctx, Representation::Ntt),
+        ];
         let mut ext = vec![0u64; big * n];
-        let mut count = 0usize;
         let mut part = 0usize;
         let dres = d.residues();
         for (j, r) in self.digits.iter().enumerate() {
@@ -285,41 +282,19 @@ impl KeySwitcher {
                 }
                 let (k0, k1) = &key.parts[part];
                 part += 1;
+                let [u0, u1] = &mut u;
+                let (a0, a1) = (u0.residues_mut(), u1.residues_mut());
                 for &i in &active {
                     let limb = &mut ext[i * n..(i + 1) * n];
+                    let m = &ctx.moduli()[i];
                     ctx.ntt_tables()[i].forward(limb)?;
-                    let (a0, a1) = (&mut acc0[i * n..(i + 1) * n], &mut acc1[i * n..(i + 1) * n]);
-                    let (b0, b1) = (
-                        &k0.residues()[i * n..(i + 1) * n],
-                        &k1.residues()[i * n..(i + 1) * n],
-                    );
-                    for t in 0..n {
-                        let x = u128::from(limb[t]);
-                        a0[t] += x * u128::from(b0[t]);
-                        a1[t] += x * u128::from(b1[t]);
-                    }
-                }
-                count += 1;
-                if count.is_multiple_of(chunk) {
-                    reduce_acc(ctx, &mut acc0, &mut acc1, n);
+                    let r = i * n..(i + 1) * n;
+                    vector::mul_add_assign(m, &mut a0[r.clone()], limb, &k0.residues()[r.clone()]);
+                    vector::mul_add_assign(m, &mut a1[r.clone()], limb, &k1.residues()[r]);
                 }
             }
         }
-        let mut u = [
-            Poly::zero(ctx, Representation::Ntt),
-            Poly::zero(ctx, Representation::Ntt),
-        ];
-        for (poly, acc) in u.iter_mut().zip([&acc0, &acc1]) {
-            for ((o, a), m) in poly
-                .residues_mut()
-                .chunks_exact_mut(n)
-                .zip(acc.chunks_exact(n))
-                .zip(ctx.moduli())
-            {
-                for (ov, &av) in o.iter_mut().zip(a) {
-                    *ov = m.reduce_u128(av);
-                }
-            }
+        for poly in u.iter_mut() {
             poly.to_coefficient()?;
         }
         let [u0, u1] = u;
@@ -348,14 +323,5 @@ impl KeySwitcher {
             }
         }
         Ok(out)
-    }
-}
-
-fn reduce_acc(ctx: &RingContext, a0: &mut [u128], a1: &mut [u128], n: usize) {
-    for acc in [a0, a1] {
-        for (a, m) in acc.chunks_exact_mut(n).zip(ctx.moduli()) {
-            a.iter_mut()
-                .for_each(|v| *v = u128::from(m.reduce_u128(*v)));
-        }
     }
 }
