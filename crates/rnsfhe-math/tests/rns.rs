@@ -7,8 +7,8 @@ use num_traits::{One, Signed, Zero};
 use rand::SeedableRng;
 use rnsfhe_math::arith::ntt_primes;
 use rnsfhe_math::rns::{
-    BaseConverter, FastBaseConverter, FhbeConverter, HpsConverter, RnsBasis, ScaleAndRound,
-    SkConverter,
+    BaseConverter, FastBaseConverter, FastRnsFloor, FhbeConverter, HpsConverter, RnsBasis,
+    ScaleAndRound, SkConverter, SmMrqExtension,
 };
 use rnsfhe_math::Error;
 
@@ -276,4 +276,68 @@ fn fast_bconv_with_factor_scales_first() {
         .convert(&encode(&q, &scaled), &mut b)
         .unwrap();
     assert_eq!(a, b);
+}
+
+#[test]
+fn fast_rns_floor_is_floor_minus_small_error() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(10);
+    for (bits, k, kb, t) in [
+        (30u32, 4usize, 6usize, 1024u64),
+        (49, 6, 8, 65537),
+        (60, 3, 5, 7),
+    ] {
+        let (q, b) = bases(k, bits, kb);
+        let s = q.concat(&b).unwrap();
+        let qb = BigInt::from(q.product().clone());
+        let bound = &qb << 20u32;
+        let xs: Vec<BigInt> = (0..62)
+            .map(|_| rng.random_bigint_range(&(-&bound), &bound))
+            .chain([BigInt::zero(), BigInt::from(-1)])
+            .collect();
+        let n = xs.len();
+        let all = encode(&s, &xs);
+        let mut out = vec![0u64; kb * n];
+        FastRnsFloor::new(&q, &b, t)
+            .unwrap()
+            .apply(&all[..k * n], &all[k * n..], &mut out)
+            .unwrap();
+        for (j, x) in xs.iter().enumerate() {
+            let got = b.compose_centered(&column(&out, n, j, kb)).unwrap();
+            let e = (x * BigInt::from(t)).div_floor(&qb) - got;
+            assert!(
+                e >= BigInt::zero() && e <= BigInt::from(k),
+                "{bits} bits: e = {e}"
+            );
+        }
+    }
+}
+
+#[test]
+fn smmrq_extension_meets_lemma_4() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+    for (bits, k, kb, mt) in [
+        (30u32, 5usize, 6usize, 1u64 << 8),
+        (49, 8, 9, 1 << 16),
+        (60, 3, 4, 1 << 16),
+    ] {
+        let (q, bsk) = bases(k, bits, kb);
+        let xs = random_below(&mut rng, q.product(), 62);
+        let n = xs.len();
+        let mut out = vec![0u64; kb * n];
+        SmMrqExtension::new(&q, &bsk, mt)
+            .unwrap()
+            .apply(&encode(&q, &xs), &mut out)
+            .unwrap();
+        let qb = BigInt::from(q.product().clone());
+        // |c'| <= q/2 + q (k + 1) / m~ (Lemma 4 with tau = k).
+        let limit = &qb / 2 + &qb * (k as u64 + 1) / mt;
+        for (j, x) in xs.iter().enumerate() {
+            let got = bsk.compose_centered(&column(&out, n, j, kb)).unwrap();
+            assert_eq!((&got - x).mod_floor(&qb), BigInt::zero(), "congruent mod q");
+            assert!(
+                got.abs() <= limit,
+                "{bits} bits: |c'| = {got} above {limit}"
+            );
+        }
+    }
 }

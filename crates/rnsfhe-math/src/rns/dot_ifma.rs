@@ -25,11 +25,13 @@ pub(super) fn available(y_max: u64, targets: &[Modulus], terms: usize) -> bool {
     }
 }
 
-/// out[b] = (sum_i y[i * stride + start + b] c[i] + add[b]) mod p, for out.len() a multiple of 16;
-/// `add`, when given, holds out.len() values below 2^62.
+/// out[b] = (sum_i y[i * stride + start + b] c[i] + row[b] c_own + add[b]) mod p, for out.len() a
+/// multiple of 16; `add`, when given, holds out.len() values below 2^62, and `own` = (row, c_own) a row
+/// below 2^52 with its constant below p (one more term).
 /// Preconditions (checked by [`available`] and the caller): IFMA present, every y below 2^52, every c
 /// below p < 2^51, c.len() < 2^10, out.len() % 16 == 0, and the rows in range of y.
 #[cfg(target_arch = "x86_64")]
+#[allow(clippy::too_many_arguments)] // a kernel: plain slices and scalars
 pub(super) fn dot(
     p: &Modulus,
     y: &[u64],
@@ -37,14 +39,15 @@ pub(super) fn dot(
     start: usize,
     c: &[u64],
     add: Option<&[u64]>,
+    own: Option<(&[u64], u64)>,
     out: &mut [u64],
 ) {
     let len = out.len();
-    if add.is_some_and(|a| a.len() != len) {
+    if add.is_some_and(|a| a.len() != len) || own.is_some_and(|o| o.0.len() != len) {
         out.iter_mut().for_each(|o| *o = 0);
         return;
     }
-    debug_assert!(len % 16 == 0);
+    debug_assert!(len.is_multiple_of(16));
     debug_assert!(c.is_empty() || (c.len() - 1) * stride + start + len <= y.len());
     if c.is_empty() || (c.len() - 1) * stride + start + len > y.len() {
         out.iter_mut().for_each(|o| *o = 0);
@@ -52,11 +55,12 @@ pub(super) fn dot(
     }
     // SAFETY: the caller checked IFMA support through `available`; the bounds check above keeps every
     // load inside y and every store inside out.
-    unsafe { dot_kernel(p, y, stride, start, c, add, out) }
+    unsafe { dot_kernel(p, y, stride, start, c, add, own, out) }
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512ifma")]
+#[allow(clippy::too_many_arguments)] // a kernel: plain slices and scalars
 unsafe fn dot_kernel(
     p: &Modulus,
     y: &[u64],
@@ -64,6 +68,7 @@ unsafe fn dot_kernel(
     start: usize,
     c: &[u64],
     add: Option<&[u64]>,
+    own: Option<(&[u64], u64)>,
     out: &mut [u64],
 ) {
     use core::arch::x86_64::*;
@@ -113,6 +118,21 @@ unsafe fn dot_kernel(
             lo1 = _mm512_madd52lo_epu64(lo1, y1, cv);
             hi1 = _mm512_madd52hi_epu64(hi1, y1, cv);
         }
+        if let Some((row, cj)) = own {
+            let cv = _mm512_set1_epi64(cj as i64);
+            // SAFETY: row.len() == out.len() (checked in `dot`) and v + 16 <= out.len().
+            let (y0, y1) = unsafe {
+                let b = row.as_ptr().add(v);
+                (
+                    _mm512_loadu_si512(b.cast()),
+                    _mm512_loadu_si512(b.add(8).cast()),
+                )
+            };
+            lo0 = _mm512_madd52lo_epu64(lo0, y0, cv);
+            hi0 = _mm512_madd52hi_epu64(hi0, y0, cv);
+            lo1 = _mm512_madd52lo_epu64(lo1, y1, cv);
+            hi1 = _mm512_madd52hi_epu64(hi1, y1, cv);
+        }
         if let Some(a) = add {
             // SAFETY: a.len() == out.len() (checked in `dot`) and v + 16 <= out.len().
             let (a0, a1) = unsafe {
@@ -143,7 +163,7 @@ unsafe fn dot_kernel(
 #[cfg(target_arch = "x86_64")]
 pub(super) fn round_fractions(x: &[u64], fracs: &[(u64, u64)], out: &mut [u64]) {
     let n = out.len();
-    if n % 8 != 0 || x.len() != fracs.len() * n {
+    if !n.is_multiple_of(8) || x.len() != fracs.len() * n {
         out.iter_mut().for_each(|o| *o = 0);
         return;
     }
@@ -207,11 +227,11 @@ mod tests {
                 &mut acc,
                 &mut a,
             );
-            dot(&p, &y, n, 16, &c, None, &mut b);
+            dot(&p, &y, n, 16, &c, None, None, &mut b);
             assert_eq!(a, b, "{bits} bits, k = {k}");
             let (mut a0, mut b0) = (vec![0u64; 16], vec![0u64; 16]);
             dot_lazy(&p, &y, n, 0, &c, 1, &mut acc[..16], &mut a0);
-            dot(&p, &y, n, 0, &c, None, &mut b0);
+            dot(&p, &y, n, 0, &c, None, None, &mut b0);
             assert_eq!(a0, b0);
         }
     }

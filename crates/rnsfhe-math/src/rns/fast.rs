@@ -112,29 +112,49 @@ pub(super) fn dot_lazy(
     }
 }
 
-/// out_j = sum_i y_i * consts[j k + i] mod p_j for every target p_j (the FastBconv sum), block by block
-/// of coefficients; y holds k rows of n values below `y_max`; `add` (n values below 2^62) is added to
-/// every target.
+/// Terms added to the FastBconv sums of [`blocked_dots`].
+#[derive(Clone, Copy, Default)]
+pub(super) struct Extras<'a> {
+    /// n values below 2^62 added to every target.
+    pub add: Option<&'a [u64]>,
+    /// (rows, constants): target j also gets rows[j n + b] * constants[j], rows below p_j.
+    pub own: Option<(&'a [u64], &'a [u64])>,
+}
+
+/// out_j = sum_i y_i * consts[j k + i] (+ extras) mod p_j for every target p_j (the FastBconv sum),
+/// block by block of coefficients; y holds k rows of n values below `y_max`. Targets that allow it
+/// (odd, below 2^51, with IFMA present) use the AVX-512 IFMA kernel.
 pub(super) fn blocked_dots(
     target: &RnsBasis,
     y: &[u64],
     n: usize,
     consts: &[u64],
     y_max: u64,
-    add: Option<&[u64]>,
+    extras: Extras<'_>,
     output: &mut [u64],
 ) {
     let k = consts.len() / target.len().max(1);
-    let ifma = n % 16 == 0 && super::dot_ifma::available(y_max, target.moduli(), k);
+    let own_max = if extras.own.is_some() { 1 } else { 0 };
+    let ifma: Vec<bool> = target
+        .moduli()
+        .iter()
+        .map(|p| {
+            n.is_multiple_of(16)
+                && super::dot_ifma::available(y_max, std::slice::from_ref(p), k + own_max + 1)
+        })
+        .collect();
     let mut acc = vec![0u128; BLOCK.min(n)];
     for start in (0..n).step_by(BLOCK) {
         let bl = BLOCK.min(n - start);
         for (j, p) in target.moduli().iter().enumerate() {
             let out = &mut output[j * n + start..j * n + start + bl];
+            let add = extras.add.map(|a| &a[start..start + bl]);
+            let own = extras
+                .own
+                .map(|(rows, c)| (&rows[j * n + start..j * n + start + bl], c[j]));
             #[cfg(target_arch = "x86_64")]
-            if ifma {
-                let a = add.map(|a| &a[start..start + bl]);
-                super::dot_ifma::dot(p, y, n, start, &consts[j * k..(j + 1) * k], a, out);
+            if ifma[j] {
+                super::dot_ifma::dot(p, y, n, start, &consts[j * k..(j + 1) * k], add, own, out);
                 continue;
             }
             let chunk = lazy_chunk(y_max, p.value());
@@ -149,8 +169,13 @@ pub(super) fn blocked_dots(
                 out,
             );
             if let Some(a) = add {
-                for (o, &x) in out.iter_mut().zip(&a[start..start + bl]) {
+                for (o, &x) in out.iter_mut().zip(a) {
                     *o = p.add(*o, p.reduce(x));
+                }
+            }
+            if let Some((row, c)) = own {
+                for (o, &x) in out.iter_mut().zip(row) {
+                    *o = p.add(*o, p.mul(x, c));
                 }
             }
         }
@@ -190,7 +215,7 @@ impl BaseConverter for FastBaseConverter {
             n,
             &self.punctured_mod_target,
             q_max,
-            None,
+            Extras::default(),
             output,
         );
         Ok(())

@@ -1,7 +1,7 @@
 //! Exact base conversion with a floating-point correction (HPS; ../shared/notes/hps.md).
 
 use super::converter::{batch_len, BaseConverter};
-use super::fast::{blocked_dots, scaled_residues};
+use super::fast::{blocked_dots, scaled_residues, Extras};
 use super::RnsBasis;
 use crate::Result;
 
@@ -102,7 +102,7 @@ impl BaseConverter for HpsConverter {
             n,
             &self.punctured_mod_target,
             q_max.max(k as u64 + 1),
-            None,
+            Extras::default(),
             output,
         );
         Ok(())

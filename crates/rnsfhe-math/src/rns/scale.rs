@@ -6,9 +6,9 @@ use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::ToPrimitive;
 
-use super::fast::blocked_dots;
+use super::fast::{blocked_dots, Extras};
 use super::RnsBasis;
-use crate::arith::{Modulus, Shoup};
+use crate::arith::Modulus;
 use crate::{Error, Result};
 
 /// round(t x / Q) from the residues of x.
@@ -36,7 +36,7 @@ pub struct ScaleAndRound {
     /// F_r as (high, low) 52-bit words of F_r 2^104 (the IFMA kernel).
     frac52: Vec<(u64, u64)>,
     /// B_j = t c_{p_j} P / p_j mod p_j (extension only).
-    own: Vec<Shoup>,
+    own: Vec<u64>,
 }
 
 impl ScaleAndRound {
@@ -84,10 +84,7 @@ impl ScaleAndRound {
             .iter()
             .zip(&inv[k..])
             .zip(p.punctured_products())
-            .map(|((pj, cj), pp)| {
-                let v = super::residue(&(BigUint::from(t) * cj.value * pp), pj);
-                pj.shoup(v)
-            })
+            .map(|((pj, cj), pp)| super::residue(&(BigUint::from(t) * cj.value * pp), pj))
             .collect();
         Self::build(q, p.clone(), true, &ratios, own)
     }
@@ -97,7 +94,7 @@ impl ScaleAndRound {
         out: RnsBasis,
         extension: bool,
         ratios: &[(BigUint, BigUint)],
-        own: Vec<Shoup>,
+        own: Vec<u64>,
     ) -> Result<Self> {
         let mut ints = Vec::with_capacity(ratios.len());
         let mut frac = Vec::with_capacity(ratios.len());
@@ -176,46 +173,27 @@ impl ScaleAndRound {
             .map(Modulus::value)
             .max()
             .unwrap_or(1);
+        let own = self
+            .extension
+            .then(|| (&input[k * n..], self.own.as_slice()));
         #[cfg(target_arch = "x86_64")]
-        if n % 16 == 0 && super::dot_ifma::available(q_max, self.out.moduli(), k + 2) {
+        if n.is_multiple_of(16) && super::dot_ifma::available(q_max, self.out.moduli(), k + 2) {
             let mut rounded = vec![0u64; n];
             super::dot_ifma::round_fractions(xq, &self.frac52, &mut rounded);
-            blocked_dots(
-                &self.out,
-                xq,
-                n,
-                &self.int_part,
-                q_max,
-                Some(&rounded),
-                output,
-            );
-            return self.add_own(input, output, n);
+            let extras = Extras {
+                add: Some(&rounded),
+                own,
+            };
+            blocked_dots(&self.out, xq, n, &self.int_part, q_max, extras, output);
+            return Ok(());
         }
         let mut rounded = vec![0u128; n];
         self.round_scalar(xq, &mut rounded);
-        blocked_dots(&self.out, xq, n, &self.int_part, q_max, None, output);
+        let extras = Extras { add: None, own };
+        blocked_dots(&self.out, xq, n, &self.int_part, q_max, extras, output);
         for (o, m) in output.chunks_exact_mut(n).zip(self.out.moduli()) {
             for (ov, &r) in o.iter_mut().zip(&rounded) {
                 *ov = m.add(*ov, m.reduce_u128(r));
-            }
-        }
-        self.add_own(input, output, n)
-    }
-
-    /// Adds x_{p_j} B_j (extension only).
-    fn add_own(&self, input: &[u64], output: &mut [u64], n: usize) -> Result<()> {
-        let k = self.q.len();
-        for (j, (o, m)) in output
-            .chunks_exact_mut(n)
-            .zip(self.out.moduli())
-            .enumerate()
-        {
-            if self.extension {
-                let xp = &input[(k + j) * n..(k + j + 1) * n];
-                let b = self.own[j];
-                for (ov, &x) in o.iter_mut().zip(xp) {
-                    *ov = m.add(*ov, m.mul_shoup(x, b));
-                }
             }
         }
         Ok(())

@@ -2,7 +2,8 @@
 //! (a Shenoy–Kumaresan-like conversion).
 
 use super::converter::{batch_len, BaseConverter};
-use super::{FastBaseConverter, RnsBasis};
+use super::fast::{blocked_dots, scaled_residues, Extras};
+use super::RnsBasis;
 use crate::arith::Modulus;
 use crate::{Error, Result};
 
@@ -18,18 +19,20 @@ use crate::{Error, Result};
 pub struct SkConverter {
     source: RnsBasis,
     target: RnsBasis,
-    /// FastBconv from B to q u {m_sk}.
-    fast: FastBaseConverter,
+    b: RnsBasis,
+    sk: RnsBasis,
     m_sk: Modulus,
-    /// M^-1 mod m_sk.
     m_inv_sk: u64,
-    /// |M|_{q_j}.
-    m_mod_target: Vec<u64>,
+    /// |M / m_i|_{m_sk}.
+    to_sk: Vec<u64>,
+    /// Per target q_j, at [j (l + 2) + i]: |M / m_i|_{q_j} (i < l), then -M (the alpha + m_sk/2 row)
+    /// and (m_sk / 2) M (the row of ones) modulo q_j.
+    to_q: Vec<u64>,
 }
 
 impl SkConverter {
-    /// `b_sk` is B followed by m_sk (its last modulus). Errors when B_sk has fewer than two moduli or
-    /// when m_sk is too small for any input (m_sk <= 2 |B|).
+    /// B_sk = B u {m_sk} with m_sk the last modulus; errors when B_sk has fewer than 2 moduli or
+    /// m_sk <= 2(|B| + 1).
     pub fn new(b_sk: &RnsBasis, target: &RnsBasis) -> Result<Self> {
         let l = b_sk.len().saturating_sub(1);
         if l == 0 {
@@ -46,27 +49,38 @@ impl SkConverter {
                 2 * l + 2
             )));
         }
-        let mut out_moduli: Vec<u64> = target.moduli().iter().map(|q| q.value()).collect();
-        out_moduli.push(m_sk.value());
-        let fast_target = RnsBasis::new(&out_moduli)?;
-        let fast = FastBaseConverter::new(&b, &fast_target);
+        let sk = RnsBasis::new(&[m_sk.value()])?;
         let m_inv_sk = m_sk.inv(super::residue(b.product(), &m_sk))?;
-        let m_mod_target = target
+        let to_sk = b
+            .punctured_products()
+            .iter()
+            .map(|p| super::residue(p, &m_sk))
+            .collect();
+        let half = m_sk.value() / 2;
+        let to_q = target
             .moduli()
             .iter()
-            .map(|q| super::residue(b.product(), q))
+            .flat_map(|q| {
+                let m = super::residue(b.product(), q);
+                b.punctured_products()
+                    .iter()
+                    .map(move |p| super::residue(p, q))
+                    .chain([q.neg(m), q.mul(q.reduce(half), m)])
+            })
             .collect();
         Ok(SkConverter {
             source: b_sk.clone(),
             target: target.clone(),
-            fast,
+            b,
+            sk,
             m_sk,
             m_inv_sk,
-            m_mod_target,
+            to_sk,
+            to_q,
         })
     }
 
-    /// The largest lambda for which the conversion is exact (|x| < lambda M).
+    /// The lambda of Lemma 6 this converter honours: exact for |x| < lambda M.
     pub fn lambda(&self) -> u64 {
         (self.m_sk.value() - 1) / 2 - (self.source.len() as u64 - 1)
     }
@@ -81,29 +95,53 @@ impl BaseConverter for SkConverter {
         &self.target
     }
 
+    /// Rows y_i = |x_i (M/m_i)^-1|_{m_i}; one dot to m_sk gives alpha_sk, then one dot to q over the
+    /// rows y, alpha_sk + m_sk/2 and ones (so every row is non-negative).
     fn convert(&self, input: &[u64], output: &mut [u64]) -> Result<()> {
-        let (l, kq) = (self.source.len() - 1, self.target.len());
+        let (l, kq) = (self.b.len(), self.target.len());
         let n = batch_len(l + 1, kq, input, output)?;
-        let mut fb = vec![0u64; (kq + 1) * n];
-        self.fast.convert(&input[..l * n], &mut fb)?;
+        let mut y = vec![0u64; (l + 2) * n];
+        let (rows, extra) = y.split_at_mut(l * n);
+        scaled_residues(&self.b, &input[..l * n], n, rows);
+        let b_max = self
+            .b
+            .moduli()
+            .iter()
+            .map(Modulus::value)
+            .max()
+            .unwrap_or(1);
+        let mut fb = vec![0u64; n];
+        blocked_dots(
+            &self.sk,
+            rows,
+            n,
+            &self.to_sk,
+            b_max,
+            Extras::default(),
+            &mut fb,
+        );
         let msk = &self.m_sk;
-        let (fb_q, fb_sk) = fb.split_at(kq * n);
-        for (t, (&f, &x)) in fb_sk.iter().zip(&input[l * n..]).enumerate() {
+        let half = msk.value() / 2;
+        let (alpha_row, ones) = extra.split_at_mut(n);
+        for ((a, &f), &x) in alpha_row.iter_mut().zip(&fb).zip(&input[l * n..]) {
             let alpha = msk.center(msk.mul(msk.sub(f, x), self.m_inv_sk));
-            for (j, q) in self.target.moduli().iter().enumerate() {
-                let am = q.mul(q.reduce(alpha.unsigned_abs()), self.m_mod_target[j]);
-                let v = fb_q[j * n + t];
-                output[j * n + t] = if alpha >= 0 {
-                    q.sub(v, am)
-                } else {
-                    q.add(v, am)
-                };
-            }
+            *a = alpha.wrapping_add(half as i64) as u64;
         }
+        ones.iter_mut().for_each(|o| *o = 1);
+        let y_max = b_max.max(msk.value());
+        blocked_dots(
+            &self.target,
+            &y,
+            n,
+            &self.to_q,
+            y_max,
+            Extras::default(),
+            output,
+        );
         Ok(())
     }
 
     fn precomputed_bytes(&self) -> usize {
-        self.fast.precomputed_bytes() + 8 * (self.m_mod_target.len() + 1)
+        8 * (self.to_q.len() + self.to_sk.len() + 2 * self.b.len() + 2)
     }
 }

@@ -1,0 +1,189 @@
+//! fastRNSFloor (paper 000 section 4.3) and the extension S0 + S1 of Alg. 3 (FastBconv in m~-Montgomery
+//! form followed by SmMRq, Alg. 2), each as one FastBconv-style dot product.
+
+use super::fast::{blocked_dots, scaled_residues_by, Extras};
+use super::RnsBasis;
+use crate::arith::{Modulus, Shoup};
+use crate::{Error, Result};
+
+fn max_modulus(b: &RnsBasis) -> u64 {
+    b.moduli().iter().map(Modulus::value).max().unwrap_or(1)
+}
+
+fn check(what: &'static str, got: usize, expected: usize) -> Result<()> {
+    if got == expected {
+        Ok(())
+    } else {
+        Err(Error::LengthMismatch {
+            what,
+            expected,
+            got,
+        })
+    }
+}
+
+/// fastRNSFloor_q(f x, B) = (f x - FastBconv(|f x|_q, q, B)) |q^-1|_B for x given in q and B:
+/// floor(f x / q) - e with e in [0, k] (paper 000 Lemma 5 with f = t).
+///
+/// One dot product: sum_i |x_i f q~_i|_{q_i} (-|q/q_i|_m q^-1) + x_m (f q^-1) modulo each m of B.
+#[derive(Clone, Debug)]
+pub struct FastRnsFloor {
+    q: RnsBasis,
+    b: RnsBasis,
+    scaled_inv: Vec<Shoup>,
+    consts: Vec<u64>,
+    own: Vec<u64>,
+}
+
+impl FastRnsFloor {
+    /// Precomputes for bases q and B (coprime) and the factor f.
+    pub fn new(q: &RnsBasis, b: &RnsBasis, factor: u64) -> Result<Self> {
+        let scaled_inv = q
+            .moduli()
+            .iter()
+            .zip(q.inv_punctured_products())
+            .map(|(m, w)| m.shoup(m.mul(m.reduce(factor), w.value)))
+            .collect();
+        let mut consts = Vec::with_capacity(q.len() * b.len());
+        let mut own = Vec::with_capacity(b.len());
+        for m in b.moduli() {
+            let inv_q = m.inv(super::residue(q.product(), m))?;
+            let minus = m.neg(inv_q);
+            consts.extend(
+                q.punctured_products()
+                    .iter()
+                    .map(|p| m.mul(super::residue(p, m), minus)),
+            );
+            own.push(m.mul(m.reduce(factor), inv_q));
+        }
+        Ok(FastRnsFloor {
+            q: q.clone(),
+            b: b.clone(),
+            scaled_inv,
+            consts,
+            own,
+        })
+    }
+
+    /// `xq`: k n residues in q, `xb`: |B| n residues in B (limb-major); writes |B| n residues.
+    pub fn apply(&self, xq: &[u64], xb: &[u64], out: &mut [u64]) -> Result<()> {
+        let n = out.len() / self.b.len().max(1);
+        check("fastRNSFloor output", out.len(), n * self.b.len())?;
+        check("fastRNSFloor input in q", xq.len(), n * self.q.len())?;
+        check("fastRNSFloor input in B", xb.len(), n * self.b.len())?;
+        let mut y = vec![0u64; xq.len()];
+        scaled_residues_by(&self.q, &self.scaled_inv, xq, n, &mut y);
+        let extras = Extras {
+            add: None,
+            own: Some((xb, &self.own)),
+        };
+        blocked_dots(
+            &self.b,
+            &y,
+            n,
+            &self.consts,
+            max_modulus(&self.q),
+            extras,
+            out,
+        );
+        Ok(())
+    }
+}
+
+/// S0 + S1 of paper 000 Alg. 3: from c in q to c' in B_sk with c' = c mod q and
+/// ||c'|| <= q/2 (1 + rho), m~ rho > 2k + 1 (Lemma 4).
+///
+/// S0: c''_m~ = FastBconv(|m~ c|_q, q, {m~}); r = [-c''_m~ / q]_m~ (centred). S1 (Alg. 2) for each m of
+/// B_sk: c'_m = (FastBconv(|m~ c|_q)_m + q r) m~^-1, computed as one dot product over the rows
+/// |c_i m~ q~_i|_{q_i}, r + m~ (non-negative) and ones, with constants |q/q_i|_m m~^-1, q m~^-1 and
+/// -q mod m.
+#[derive(Clone, Debug)]
+pub struct SmMrqExtension {
+    q: RnsBasis,
+    b_sk: RnsBasis,
+    m_tilde: RnsBasis,
+    scaled_inv: Vec<Shoup>,
+    to_mt: Vec<u64>,
+    neg_inv_q_mt: u64,
+    to_bsk: Vec<u64>,
+}
+
+impl SmMrqExtension {
+    /// Precomputes for q, B_sk and m~ (pairwise coprime, m~ >= 2).
+    pub fn new(q: &RnsBasis, b_sk: &RnsBasis, m_tilde: u64) -> Result<Self> {
+        let mt = Modulus::new(m_tilde)?;
+        let scaled_inv = q
+            .moduli()
+            .iter()
+            .zip(q.inv_punctured_products())
+            .map(|(m, w)| m.shoup(m.mul(m.reduce(m_tilde), w.value)))
+            .collect();
+        let to_mt = q
+            .punctured_products()
+            .iter()
+            .map(|p| super::residue(p, &mt))
+            .collect();
+        let neg_inv_q_mt = mt.neg(mt.inv(super::residue(q.product(), &mt))?);
+        let mut to_bsk = Vec::new();
+        for m in b_sk.moduli() {
+            let inv_mt = m.inv(m.reduce(m_tilde))?;
+            let qm = super::residue(q.product(), m);
+            to_bsk.extend(
+                q.punctured_products()
+                    .iter()
+                    .map(|p| m.mul(super::residue(p, m), inv_mt)),
+            );
+            to_bsk.push(m.mul(qm, inv_mt));
+            to_bsk.push(m.neg(qm));
+        }
+        Ok(SmMrqExtension {
+            q: q.clone(),
+            b_sk: b_sk.clone(),
+            m_tilde: RnsBasis::new(&[m_tilde])?,
+            scaled_inv,
+            to_mt,
+            neg_inv_q_mt,
+            to_bsk,
+        })
+    }
+
+    /// `c`: k n residues in q; writes |B_sk| n residues of c'.
+    pub fn apply(&self, c: &[u64], out: &mut [u64]) -> Result<()> {
+        let k = self.q.len();
+        let n = out.len() / self.b_sk.len().max(1);
+        check("SmMRq output", out.len(), n * self.b_sk.len())?;
+        check("SmMRq input", c.len(), n * k)?;
+        let mut y = vec![0u64; (k + 2) * n];
+        let (rows, extra) = y.split_at_mut(k * n);
+        scaled_residues_by(&self.q, &self.scaled_inv, c, n, rows);
+        let mut c_mt = vec![0u64; n];
+        let q_max = max_modulus(&self.q);
+        blocked_dots(
+            &self.m_tilde,
+            rows,
+            n,
+            &self.to_mt,
+            q_max,
+            Extras::default(),
+            &mut c_mt,
+        );
+        let mt = &self.m_tilde.moduli()[0];
+        let (r_row, ones) = extra.split_at_mut(n);
+        for (r, &x) in r_row.iter_mut().zip(&c_mt) {
+            let centred = mt.center(mt.mul(x, self.neg_inv_q_mt));
+            *r = centred.wrapping_add(mt.value() as i64) as u64;
+        }
+        ones.iter_mut().for_each(|o| *o = 1);
+        let y_max = q_max.max(2 * mt.value());
+        blocked_dots(
+            &self.b_sk,
+            &y,
+            n,
+            &self.to_bsk,
+            y_max,
+            Extras::default(),
+            out,
+        );
+        Ok(())
+    }
+}
