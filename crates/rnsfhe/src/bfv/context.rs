@@ -292,6 +292,28 @@ impl BfvContext {
         }
     }
 
+    /// A ciphertext from its polynomials over this context's Q (any representation; at least 2). For
+    /// tests, deserialisation and experiments such as trivial ciphertexts (Delta m + v, 0).
+    pub fn ciphertext_from_parts(&self, parts: Vec<Poly>) -> Result<Ciphertext> {
+        if parts.len() < 2 {
+            return Err(Error::InvalidCiphertext(format!(
+                "a ciphertext has at least 2 parts, got {}",
+                parts.len()
+            )));
+        }
+        let mut out = Vec::with_capacity(parts.len());
+        for mut p in parts {
+            if !Arc::ptr_eq(p.context(), self.ring()) {
+                return Err(Error::ContextMismatch(
+                    "ciphertext polynomials must be over this context's ring".into(),
+                ));
+            }
+            p.to_coefficient()?;
+            out.push(p);
+        }
+        Ok(self.ciphertext(out))
+    }
+
     /// Public-key encryption (Enc_FV): (Delta [m]_t + p0 u + e1, p1 u + e2).
     pub fn encrypt(&self, pt: &Plaintext, pk: &PublicKey, rng: &mut Csprng) -> Result<Ciphertext> {
         if !Arc::ptr_eq(pk.parts().0.context(), self.ring()) {

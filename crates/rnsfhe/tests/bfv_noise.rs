@@ -1,0 +1,150 @@
+//! Noise: decryption at and past the bound of paper 000 Theorem 1, the noise budget, and the depth of
+//! paper 000 Table 1 (bound (20) and measured squaring chains) for n = 2^11..2^13.
+#![allow(clippy::unwrap_used)] // test helpers abort loudly
+
+use num_bigint::{BigInt, BigUint};
+use rnsfhe::bfv::{BfvContext, BfvParameters, Decryption, Multiplication};
+use rnsfhe::params::Security;
+use rnsfhe_math::arith::Modulus;
+use rnsfhe_math::ring::Poly;
+use rnsfhe_math::sample::Csprng;
+
+const METHODS: [Decryption; 4] = [
+    Decryption::Gamma,
+    Decryption::PowerOfTwoGamma,
+    Decryption::FloatingPoint,
+    Decryption::Hps,
+];
+
+fn paper_context(n: usize, k: usize, t: u64) -> std::sync::Arc<BfvContext> {
+    let p = BfvParameters::paper000(n, k, 30, t).unwrap();
+    let p = BfvParameters::builder()
+        .degree(n)
+        .plain_modulus(t)
+        .moduli(p.moduli())
+        .special_moduli_bits(&[])
+        .sigma(8.0)
+        .multiplication(Multiplication::Behz)
+        .decryption(Decryption::Gamma)
+        .security(Security::InsecureResearchOnly)
+        .build()
+        .unwrap();
+    BfvContext::new(p).unwrap()
+}
+
+/// A trivial ciphertext (Delta m + v, 0): its phase is exactly Delta m + v.
+fn trivial(ctx: &BfvContext, m: &[u64], v: &[BigInt]) -> rnsfhe::bfv::Ciphertext {
+    let q = BigInt::from(ctx.ring().basis().product().clone());
+    let t = ctx.params().plain_modulus();
+    let delta = &q / BigInt::from(t);
+    let tm = Modulus::new(t).unwrap();
+    let coeffs: Vec<BigInt> = m
+        .iter()
+        .zip(v)
+        .map(|(&mi, vi)| &delta * BigInt::from(tm.center(mi)) + vi)
+        .collect();
+    let c0 = Poly::from_bigint(ctx.ring(), &coeffs).unwrap();
+    let c1 = Poly::zero(ctx.ring(), rnsfhe_math::ring::Representation::Coefficient);
+    ctx.ciphertext_from_parts(vec![c0, c1]).unwrap()
+}
+
+#[test]
+fn theorem_1_bound_holds_and_is_tight() {
+    let mut rng = Csprng::from_seed([6; 32]);
+    let n = 64;
+    for (k, t) in [(4usize, 2u64), (4, 1024), (3, 65537), (6, 3)] {
+        let ctx = paper_context(n, k, t);
+        let q = BigInt::from(ctx.ring().basis().product().clone());
+        let qb: BigUint = ctx.ring().basis().product().clone();
+        let q_t = BigInt::from(&qb % t);
+        let gamma = BigInt::from(ctx.gammas().0);
+        let tb = BigInt::from(t);
+        let kk = BigInt::from(k as u64);
+        // (5): ||v|| <= q/t (1/2 - k/gamma) - |q|_t / 2.
+        let num: BigInt = &q * (&gamma - &kk * 2) - &tb * &gamma * &q_t;
+        let bound: BigInt = num / (&tb * &gamma * 2);
+        let tm = Modulus::new(t).unwrap();
+        let m: Vec<u64> = (0..n).map(|_| rng.uniform_mod(&tm)).collect();
+        let at_bound: Vec<BigInt> = (0..n)
+            .map(|i| {
+                if i % 2 == 0 {
+                    bound.clone()
+                } else {
+                    -bound.clone()
+                }
+            })
+            .collect();
+        let ct = trivial(&ctx, &m, &at_bound);
+        for method in METHODS {
+            assert_eq!(
+                ctx.decrypt_with(&ct, &ctx_sk(&ctx, &mut rng), method)
+                    .unwrap()
+                    .coefficients(),
+                m,
+                "{method:?} at the bound, t = {t}"
+            );
+        }
+        // Past Delta/2 the rounding moves to the next plaintext: every method is wrong, budget 0.
+        let delta = &q / &tb;
+        let past: Vec<BigInt> = (0..n).map(|_| &delta / 2 + &delta / 8).collect();
+        let ct = trivial(&ctx, &m, &past);
+        let sk = ctx_sk(&ctx, &mut rng);
+        for method in METHODS {
+            let got = ctx.decrypt_with(&ct, &sk, method).unwrap();
+            assert!(
+                got.coefficients().iter().zip(&m).all(|(a, b)| a != b),
+                "{method:?} past the bound"
+            );
+        }
+        assert_eq!(ctx.noise_budget(&ct, &sk).unwrap(), 0);
+        // v = 0 leaves only |q|_t [m]_t in [t ct(s)]_q: the budget is about log2 q - 2 log2 t.
+        let fresh = trivial(&ctx, &m, &vec![BigInt::from(0); n]);
+        let budget = f64::from(ctx.noise_budget(&fresh, &sk).unwrap());
+        assert!(
+            budget >= ctx.params().log_q() - 2.0 * (t as f64).log2() - 2.0,
+            "budget {budget}"
+        );
+    }
+}
+
+/// Any secret key of the context (trivial ciphertexts decrypt under every key).
+fn ctx_sk(ctx: &BfvContext, rng: &mut Csprng) -> rnsfhe::rlwe::SecretKey {
+    ctx.keygen(rng).unwrap().0
+}
+
+/// Paper 000 Table 1 for n = 2^11..2^13: (log2 n, k, L_RNS at t = 2, at t = 2^10).
+const TABLE1: [(u32, usize, u32, u32); 3] = [(11, 3, 2, 1), (12, 6, 5, 4), (13, 13, 13, 9)];
+
+#[test]
+fn table_1_depths_by_bound_and_by_squaring() {
+    let mut rng = Csprng::from_seed([7; 32]);
+    for (log_n, k, l2, l1024) in TABLE1 {
+        for (t, paper) in [(2u64, l2), (1024, l1024)] {
+            let ctx = paper_context(1 << log_n, k, t);
+            let by_bound = ctx.depth_inputs().depth();
+            assert!(
+                by_bound >= paper,
+                "n = 2^{log_n}, t = {t}: (20) gives {by_bound} < {paper}"
+            );
+            let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+            let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
+            let tm = Modulus::new(t).unwrap();
+            let m: Vec<u64> = (0..1 << log_n).map(|_| rng.uniform_mod(&tm)).collect();
+            let pt = ctx.plaintext_from_coefficients(&m).unwrap();
+            let levels = ctx
+                .measure_squaring_depth(&sk, &pk, &rlk, &pt, Decryption::Gamma, paper, &mut rng)
+                .unwrap();
+            let reached = levels.iter().take_while(|l| l.correct).count() as u32;
+            assert_eq!(reached, paper, "n = 2^{log_n}, t = {t}: squaring chain");
+            // The measured noise stays below the bound (20) at every level.
+            let inputs = ctx.depth_inputs();
+            for l in &levels {
+                assert!(
+                    l.noise_log2 <= inputs.log2_noise(l.depth),
+                    "depth {}",
+                    l.depth
+                );
+            }
+        }
+    }
+}
