@@ -145,3 +145,35 @@ fn explicit_backend_errors() {
     };
     assert!(vector::mul_shoup_scalar_assign_with(Backend::Scalar, &q, &mut a, bad).is_err());
 }
+
+#[test]
+fn inner_product_matches_u128_sums() {
+    let mut rng = StdRng::seed_from_u64(77);
+    for bits in [30u32, 49, 50, 55, 61] {
+        for q in moduli(bits) {
+            for (rows, n) in [(1usize, 16usize), (9, 67), (40, 64)] {
+                // Random rows and edge rows (all q - 1, alternating, mixed) in both operands.
+                let a: Vec<Vec<u64>> = (0..rows)
+                    .map(|j| operands(&mut rng, q.value(), n)[[0, 2, 3, 4][j % 4]].clone())
+                    .collect();
+                let b: Vec<Vec<u64>> = (0..rows)
+                    .map(|j| operands(&mut rng, q.value(), n)[[2, 0, 4, 3][j % 4]].clone())
+                    .collect();
+                let ar: Vec<&[u64]> = a.iter().map(Vec::as_slice).collect();
+                let br: Vec<&[u64]> = b.iter().map(Vec::as_slice).collect();
+                let mut out = vec![0u64; n];
+                vector::inner_product(&q, &ar, &br, &mut out);
+                for t in 0..n {
+                    let want = (0..rows).fold(0u128, |s, j| {
+                        (s + u128::from(a[j][t]) * u128::from(b[j][t])) % u128::from(q.value())
+                    });
+                    assert_eq!(
+                        u128::from(out[t]),
+                        want,
+                        "{bits} bits, {rows} rows, t = {t}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,5 +1,5 @@
-//! Multiplies and relinearises BFV ciphertexts in a loop (for profilers): `cargo run --release
-//! --example bfv_mul -- [n] [hps|behz] [iterations]`.
+//! Times BFV operations in a loop (for profilers): `cargo run --release --example bfv_mul -- [n]
+//! [hps|behz] [iterations] [mul|dec|rot]`.
 
 use rnsfhe::bfv::{BfvContext, BfvParameters, Multiplication};
 use rnsfhe::Result;
@@ -24,10 +24,16 @@ fn main() -> Result<()> {
     let rlk = ctx.relin_key(&sk, &mut rng)?;
     let pt = ctx.encode(&[1, 2, 3])?;
     let a = ctx.encrypt(&pt, &pk, &mut rng)?;
+    let op = args.get(4).map_or("mul", String::as_str);
+    let gk = ctx.galois_keys(&sk, &[1], false, &mut rng)?;
     let start = std::time::Instant::now();
     for _ in 0..iters {
-        std::hint::black_box(ctx.multiply(&a, &a, &rlk)?);
+        match op {
+            "dec" => drop(std::hint::black_box(ctx.decode(&ctx.decrypt(&a, &sk)?)?)),
+            "rot" => drop(std::hint::black_box(ctx.rotate_rows(&a, 1, &gk)?)),
+            _ => drop(std::hint::black_box(ctx.multiply(&a, &a, &rlk)?)),
+        }
     }
-    println!("{:?} per mul+relin", start.elapsed() / iters as u32);
+    println!("{:?} per {op}", start.elapsed() / iters as u32);
     Ok(())
 }

@@ -115,6 +115,37 @@ pub fn mul_shoup_scalar_assign_with(
     Ok(())
 }
 
+/// `out[t] = sum_j a[j][t] * b[j][t] mod q`: the pointwise inner product of key switching, summed lazily
+/// and reduced once per element (AVX-512 IFMA for odd q < 2^51 and fewer than 2^10 rows; u128 sums
+/// otherwise). Preconditions (`debug_assert!`): as many a rows as b rows, each at least out.len() long,
+/// inputs in [0, q). Output in [0, q).
+pub fn inner_product(q: &Modulus, a: &[&[u64]], b: &[&[u64]], out: &mut [u64]) {
+    debug_assert_eq!(a.len(), b.len());
+    debug_assert!(a.iter().chain(b).all(|r| r.len() >= out.len()));
+    let mut done = 0;
+    #[cfg(target_arch = "x86_64")]
+    if a.len() < 1 << 10
+        && super::lazy::usable(q)
+        && a.iter().chain(b).all(|r| r.len() >= out.len())
+    {
+        // SAFETY: `usable` checked the CPU features; the kernel checks the row lengths.
+        unsafe { super::lazy::inner_product(q, a, b, out) };
+        done = out.len() & !7;
+    }
+    let chunk =
+        (u128::MAX / (u128::from(q.value()) * u128::from(q.value())).max(1)).min(1 << 20) as usize;
+    for t in done..out.len() {
+        let mut acc = 0u128;
+        for (j, (ra, rb)) in a.iter().zip(b).enumerate() {
+            acc += u128::from(ra[t]) * u128::from(rb[t]);
+            if (j + 1) % chunk.max(1) == 0 {
+                acc = u128::from(q.reduce_u128(acc));
+            }
+        }
+        out[t] = q.reduce_u128(acc);
+    }
+}
+
 fn below(q: &Modulus, a: &[u64]) -> bool {
     a.iter().all(|&x| x < q.value())
 }

@@ -1,7 +1,7 @@
 //! The FastBconv dot product sum_i y_i c_i mod p with AVX-512 IFMA, for y_i < 2^52 and c_i < p < 2^51:
 //! the 104-bit products are summed as their low and high 52-bit halves in 64-bit lanes (no overflow
 //! for fewer than 2^10 terms: the high sum stays below 2^62), then each lane is reduced by Montgomery
-//! steps in the same unit (see `reduce` for the ranges). The scalar twin is `fast::dot_lazy`.
+//! steps in the same unit (`arith::lazy`, which states the ranges). The scalar twin is `fast::dot_lazy`.
 
 use crate::arith::Modulus;
 
@@ -73,38 +73,9 @@ unsafe fn dot_kernel(
 ) {
     use core::arch::x86_64::*;
     let len = out.len();
-    let pv = p.value();
-    // -p^-1 mod 2^52 (Newton iteration on 2-adic inverses) and 2^156 mod p for the final fix-up.
-    let mut inv = pv;
-    for _ in 0..6 {
-        inv = inv.wrapping_mul(2u64.wrapping_sub(pv.wrapping_mul(inv)));
-    }
-    let mask = (1u64 << 52) - 1;
-    let neg_inv = inv.wrapping_neg() & mask;
-    let fix = p.pow(2, 156);
-    let m52 = _mm512_set1_epi64(mask as i64);
-    let pvec = _mm512_set1_epi64(pv as i64);
-    let pinv = _mm512_set1_epi64(neg_inv as i64);
-    let fixv = _mm512_set1_epi64(fix as i64);
+    let red = crate::arith::lazy::Ifma52::new(p);
+    let m52 = _mm512_set1_epi64(((1u64 << 52) - 1) as i64);
     let zero = _mm512_setzero_si512();
-    // Montgomery REDC with R = 2^52 of h 2^52 + l (l < 2^52): h + hi52(m p) + carry, m = lo52(l p').
-    let redc = |h: __m512i, l: __m512i| -> __m512i {
-        let m = _mm512_madd52lo_epu64(zero, l, pinv);
-        let t = _mm512_madd52lo_epu64(l, m, pvec);
-        let carry = _mm512_srli_epi64::<52>(t);
-        _mm512_add_epi64(_mm512_madd52hi_epu64(h, m, pvec), carry)
-    };
-    // (lo, hi) = sum of 104-bit products as 52-bit halves: V = hi 2^52 + lo. Two REDCs give
-    // V 2^-104 (< 2p), one Montgomery product by 2^156 mod p gives V mod p (< 2p), then one subtraction.
-    let reduce = |lo: __m512i, hi: __m512i| -> __m512i {
-        let h = _mm512_add_epi64(hi, _mm512_srli_epi64::<52>(lo));
-        let v1 = redc(h, _mm512_and_si512(lo, m52));
-        let v2 = redc(_mm512_srli_epi64::<52>(v1), _mm512_and_si512(v1, m52));
-        let pl = _mm512_madd52lo_epu64(zero, v2, fixv);
-        let ph = _mm512_madd52hi_epu64(zero, v2, fixv);
-        let v3 = redc(ph, pl);
-        _mm512_min_epu64(v3, _mm512_sub_epi64(v3, pvec))
-    };
     for v in (0..len).step_by(16) {
         let (mut lo0, mut hi0, mut lo1, mut hi1) = (zero, zero, zero, zero);
         for (i, &ci) in c.iter().enumerate() {
@@ -150,8 +121,8 @@ unsafe fn dot_kernel(
         // SAFETY: v + 16 <= out.len().
         unsafe {
             let o = out.as_mut_ptr().add(v);
-            _mm512_storeu_si512(o.cast(), reduce(lo0, hi0));
-            _mm512_storeu_si512(o.add(8).cast(), reduce(lo1, hi1));
+            _mm512_storeu_si512(o.cast(), red.reduce(lo0, hi0));
+            _mm512_storeu_si512(o.add(8).cast(), red.reduce(lo1, hi1));
         }
     }
 }

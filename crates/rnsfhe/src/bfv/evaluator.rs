@@ -248,8 +248,8 @@ impl BfvContext {
         Ok(r)
     }
 
-    /// Applies X -> X^g and switches back to s with the Galois key of g.
-    pub fn apply_galois_assign(&self, a: &mut Ciphertext, g: u64, keys: &GaloisKeys) -> Result<()> {
+    /// Applies X -> X^g and switches back to s with the Galois key of g (g odd, taken mod 2n).
+    pub fn apply_galois(&self, a: &Ciphertext, g: u64, keys: &GaloisKeys) -> Result<Ciphertext> {
         self.check_ct(a)?;
         self.require_size(a, 2, "a rotation")?;
         if keys.context_id != self.id() {
@@ -259,27 +259,28 @@ impl BfvContext {
         }
         let g = g % (2 * self.params().degree() as u64);
         if g == 1 {
-            return Ok(());
+            return Ok(a.clone());
         }
         let key = keys.keys.get(&g).ok_or_else(|| {
             Error::MissingKey(format!(
                 "no Galois key for element {g}; generate it with galois_keys(..) for this step"
             ))
         })?;
-        let c0 = a.parts[0].automorphism(g as i64)?;
         let c1 = a.parts[1].automorphism(g as i64)?;
         let (mut u0, u1) = self.key_switcher().switch(&c1, key)?;
-        u0.add_assign(&c0)?;
-        a.parts = vec![u0, u1];
-        a.seed = None;
+        u0.add_assign(&a.parts[0].automorphism(g as i64)?)?;
+        Ok(self.ciphertext(vec![u0, u1]))
+    }
+
+    /// In-place form of [`BfvContext::apply_galois`].
+    pub fn apply_galois_assign(&self, a: &mut Ciphertext, g: u64, keys: &GaloisKeys) -> Result<()> {
+        *a = self.apply_galois(a, g, keys)?;
         Ok(())
     }
 
     /// Rotates both rows of the slot matrix left by `step` (right when negative).
     pub fn rotate_rows(&self, a: &Ciphertext, step: i64, keys: &GaloisKeys) -> Result<Ciphertext> {
-        let mut r = a.clone();
-        self.rotate_rows_assign(&mut r, step, keys)?;
-        Ok(r)
+        self.apply_galois(a, self.galois_element(step), keys)
     }
 
     /// In-place row rotation.
@@ -294,9 +295,7 @@ impl BfvContext {
 
     /// Swaps the two rows (rotation of the columns).
     pub fn rotate_columns(&self, a: &Ciphertext, keys: &GaloisKeys) -> Result<Ciphertext> {
-        let mut r = a.clone();
-        self.apply_galois_assign(&mut r, self.row_swap_element(), keys)?;
-        Ok(r)
+        self.apply_galois(a, self.row_swap_element(), keys)
     }
 
     /// Every slot set to the sum of all n slots (log2(n/2) row rotations and one row swap; keys from

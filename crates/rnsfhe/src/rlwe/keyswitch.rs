@@ -12,7 +12,7 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 use rnsfhe_math::arith::{vector, Modulus, Shoup};
 use rnsfhe_math::ring::{Poly, Representation, RingContext};
-use rnsfhe_math::rns::{BaseConverter, FastBaseConverter, RnsBasis};
+use rnsfhe_math::rns::{BaseConverter, FastBaseConverter, FastRnsFloor, RnsBasis};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian};
 
 use super::keys::{gaussian_poly, uniform_ntt};
@@ -37,8 +37,8 @@ pub struct KeySwitcher {
     /// (Q/Q_j)^-1 mod q_i for i in digit j, flattened in limb order.
     digit_inv: Vec<Shoup>,
     modup: Vec<Option<ModUp>>,
-    /// FastBconv P -> Q and P^-1 mod q_i.
-    moddown: Option<(FastBaseConverter, Vec<Shoup>)>,
+    /// ModDown = fastRNSFloor_P(x, Q) = (x_Q - FastBconv(x_P, P, Q)) P^-1.
+    moddown: Option<FastRnsFloor>,
     /// Sub-digits per digit (omega digits, else 1).
     subdigits: Vec<usize>,
 }
@@ -92,13 +92,7 @@ impl KeySwitcher {
         let moddown = if special.is_empty() {
             None
         } else {
-            let pb = RnsBasis::new(special)?;
-            let inv = qb
-                .moduli()
-                .iter()
-                .map(|m| Ok(m.shoup(m.inv(big_mod(pb.product(), m))?)))
-                .collect::<Result<Vec<_>>>()?;
-            Some((FastBaseConverter::new(&pb, qb), inv))
+            Some(FastRnsFloor::new(&RnsBasis::new(special)?, qb, 1)?)
         };
         Ok(KeySwitcher {
             ring_q,
@@ -236,65 +230,81 @@ impl KeySwitcher {
                 "key-switching key belongs to another parameter set".into(),
             ));
         }
-        let mut d = d.clone();
-        d.to_coefficient()?;
+        let owned;
+        let d = if d.representation() == Representation::Coefficient {
+            d
+        } else {
+            let mut c = d.clone();
+            c.to_coefficient()?;
+            owned = c;
+            &owned
+        };
         let ctx = &self.ring_qp;
         let (n, big) = (ctx.degree(), ctx.moduli().len());
-        let mut u = [
-            Poly::zero(ctx, Representation::Ntt),
-            Poly::zero(ctx, Representation::Ntt),
-        ];
-        let mut ext = vec![0u64; big * n];
-        let mut part = 0usize;
+        let parts = key.parts.len();
+        // Every digit (and sub-digit) extended to Q u P and in NTT form: ext[part][limb][n].
+        let mut ext = vec![0u64; parts * big * n];
+        let mut active: Vec<Vec<usize>> = Vec::with_capacity(parts);
         let dres = d.residues();
+        let mut part = 0usize;
         for (j, r) in self.digits.iter().enumerate() {
             let mut y = vec![0u64; r.len() * n];
             for (t, i) in r.clone().enumerate() {
-                let (m, w) = (&ctx.moduli()[i], self.digit_inv[i]);
-                for (o, &x) in y[t * n..(t + 1) * n]
-                    .iter_mut()
-                    .zip(&dres[i * n..(i + 1) * n])
-                {
-                    *o = m.mul_shoup(x, w);
-                }
+                let limb = &mut y[t * n..(t + 1) * n];
+                limb.copy_from_slice(&dres[i * n..(i + 1) * n]);
+                vector::mul_shoup_scalar_assign(&ctx.moduli()[i], limb, self.digit_inv[i]);
             }
             let skip = self.truncated(j);
             for b in 0..self.subdigits[j] {
-                let active: Vec<usize> = (0..big).filter(|i| !skip.contains(i)).collect();
+                let e = &mut ext[part * big * n..(part + 1) * big * n];
+                let act: Vec<usize> = (0..big).filter(|i| !skip.contains(i)).collect();
                 if let Some(w) = self.layout.omega_bits {
                     let mask = (1u64 << w) - 1;
-                    for &i in &active {
-                        for (o, &x) in ext[i * n..(i + 1) * n].iter_mut().zip(&y) {
-                            *o = (x >> (w * b as u32)) & mask;
+                    for &i in &act {
+                        let m = &ctx.moduli()[i];
+                        for (o, &x) in e[i * n..(i + 1) * n].iter_mut().zip(&y) {
+                            *o = m.reduce((x >> (w * b as u32)) & mask);
                         }
                     }
                 } else {
                     for (t, i) in r.clone().enumerate() {
-                        ext[i * n..(i + 1) * n].copy_from_slice(&y[t * n..(t + 1) * n]);
+                        e[i * n..(i + 1) * n].copy_from_slice(&y[t * n..(t + 1) * n]);
                     }
                     if let Some(up) = &self.modup[j] {
                         let mut out = vec![0u64; up.limbs.len() * n];
                         up.conv.convert(&y, &mut out)?;
                         for (t, &i) in up.limbs.iter().enumerate() {
-                            ext[i * n..(i + 1) * n].copy_from_slice(&out[t * n..(t + 1) * n]);
+                            e[i * n..(i + 1) * n].copy_from_slice(&out[t * n..(t + 1) * n]);
                         }
                     }
                 }
-                let (k0, k1) = &key.parts[part];
-                part += 1;
-                let [u0, u1] = &mut u;
-                let (a0, a1) = (u0.residues_mut(), u1.residues_mut());
-                for &i in &active {
-                    let limb = &mut ext[i * n..(i + 1) * n];
-                    let m = &ctx.moduli()[i];
-                    ctx.ntt_tables()[i].forward(limb)?;
-                    let r = i * n..(i + 1) * n;
-                    vector::mul_add_assign(m, &mut a0[r.clone()], limb, &k0.residues()[r.clone()]);
-                    vector::mul_add_assign(m, &mut a1[r.clone()], limb, &k1.residues()[r]);
+                for &i in &act {
+                    ctx.ntt_tables()[i].forward(&mut e[i * n..(i + 1) * n])?;
                 }
+                active.push(act);
+                part += 1;
             }
         }
-        for poly in u.iter_mut() {
+        // u_c[limb] = sum over parts of ext * key_c, one lazy inner product per limb.
+        let mut u = [
+            Poly::zero(ctx, Representation::Ntt),
+            Poly::zero(ctx, Representation::Ntt),
+        ];
+        for (c, poly) in u.iter_mut().enumerate() {
+            let out = poly.residues_mut();
+            for (i, m) in ctx.moduli().iter().enumerate() {
+                let r = i * n..(i + 1) * n;
+                let mut a_rows = Vec::with_capacity(parts);
+                let mut b_rows = Vec::with_capacity(parts);
+                for (p, (k0, k1)) in key.parts.iter().enumerate() {
+                    if active[p].contains(&i) {
+                        a_rows.push(&ext[p * big * n + i * n..p * big * n + (i + 1) * n]);
+                        let k = if c == 0 { k0 } else { k1 };
+                        b_rows.push(&k.residues()[r.clone()]);
+                    }
+                }
+                vector::inner_product(m, &a_rows, &b_rows, &mut out[r]);
+            }
             poly.to_coefficient()?;
         }
         let [u0, u1] = u;
@@ -303,25 +313,14 @@ impl KeySwitcher {
 
     /// ModDown: (x_Q - FastBconv(x_P, P, Q)) P^-1 in Q (identity without special moduli).
     fn mod_down(&self, x: Poly) -> Result<Poly> {
-        let Some((conv, inv)) = &self.moddown else {
+        let Some(floor) = &self.moddown else {
             return Ok(x);
         };
         let n = x.context().degree();
         let k = self.ring_q.moduli().len();
         let (xq, xp) = x.residues().split_at(k * n);
         let mut out = Poly::zero(&self.ring_q, Representation::Coefficient);
-        conv.convert(xp, out.residues_mut())?;
-        for (((o, a), m), w) in out
-            .residues_mut()
-            .chunks_exact_mut(n)
-            .zip(xq.chunks_exact(n))
-            .zip(self.ring_q.moduli())
-            .zip(inv)
-        {
-            for (ov, &av) in o.iter_mut().zip(a) {
-                *ov = m.mul_shoup(m.sub(av, *ov), *w);
-            }
-        }
+        floor.apply(xp, xq, out.residues_mut())?;
         Ok(out)
     }
 }
