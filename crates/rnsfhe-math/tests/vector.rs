@@ -177,3 +177,24 @@ fn inner_product_matches_u128_sums() {
         }
     }
 }
+
+#[test]
+fn add_and_sub_match_scalar() {
+    let mut rng = StdRng::seed_from_u64(78);
+    for bits in [30u32, 50, 62] {
+        for q in moduli(bits) {
+            let ops = operands(&mut rng, q.value(), 37);
+            for a in &ops {
+                for b in &ops {
+                    let (mut s, mut d) = (a.clone(), a.clone());
+                    vector::add_assign(&q, &mut s, b);
+                    vector::sub_assign(&q, &mut d, b);
+                    for i in 0..a.len() {
+                        assert_eq!(s[i], q.add(a[i], b[i]));
+                        assert_eq!(d[i], q.sub(a[i], b[i]));
+                    }
+                }
+            }
+        }
+    }
+}

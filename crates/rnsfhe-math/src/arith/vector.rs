@@ -146,6 +146,58 @@ pub fn inner_product(q: &Modulus, a: &[&[u64]], b: &[&[u64]], out: &mut [u64]) {
     }
 }
 
+/// `a[i] = a[i] + b[i] mod q` (inputs in [0, q), output in [0, q)); AVX-512F when present.
+pub fn add_assign(q: &Modulus, a: &mut [u64], b: &[u64]) {
+    debug_assert_eq!(a.len(), b.len());
+    #[cfg(target_arch = "x86_64")]
+    if is_x86_feature_detected!("avx512f") {
+        // SAFETY: avx512f was detected.
+        unsafe { add_sub_avx512(q.value(), a, b, false) };
+        return;
+    }
+    a.iter_mut().zip(b).for_each(|(x, &y)| *x = q.add(*x, y));
+}
+
+/// `a[i] = a[i] - b[i] mod q` (inputs in [0, q), output in [0, q)); AVX-512F when present.
+pub fn sub_assign(q: &Modulus, a: &mut [u64], b: &[u64]) {
+    debug_assert_eq!(a.len(), b.len());
+    #[cfg(target_arch = "x86_64")]
+    if is_x86_feature_detected!("avx512f") {
+        // SAFETY: avx512f was detected.
+        unsafe { add_sub_avx512(q.value(), a, b, true) };
+        return;
+    }
+    a.iter_mut().zip(b).for_each(|(x, &y)| *x = q.sub(*x, y));
+}
+
+/// s = a + b (or a - b + q), then min(s, s - q) as unsigned: the reduced value (the wrapped one is huge).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn add_sub_avx512(q: u64, a: &mut [u64], b: &[u64], sub: bool) {
+    use core::arch::x86_64::*;
+    let len = a.len().min(b.len());
+    let qv = _mm512_set1_epi64(q as i64);
+    let main = len & !7;
+    for i in (0..main).step_by(8) {
+        // SAFETY: i + 8 <= len <= both lengths.
+        unsafe {
+            let x = _mm512_loadu_si512(a.as_ptr().add(i).cast());
+            let y = _mm512_loadu_si512(b.as_ptr().add(i).cast());
+            let s = if sub {
+                _mm512_add_epi64(_mm512_sub_epi64(x, y), qv)
+            } else {
+                _mm512_add_epi64(x, y)
+            };
+            let r = _mm512_min_epu64(s, _mm512_sub_epi64(s, qv));
+            _mm512_storeu_si512(a.as_mut_ptr().add(i).cast(), r);
+        }
+    }
+    for i in main..len {
+        let s = if sub { a[i] + q - b[i] } else { a[i] + b[i] };
+        a[i] = if s >= q { s - q } else { s };
+    }
+}
+
 fn below(q: &Modulus, a: &[u64]) -> bool {
     a.iter().all(|&x| x < q.value())
 }

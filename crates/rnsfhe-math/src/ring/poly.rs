@@ -154,8 +154,8 @@ impl Poly {
         Ok(())
     }
 
-    /// Applies `f(modulus, self_limb, other_limb)` to each limb pair.
-    fn zip_limbs(&mut self, other: &Poly, f: impl Fn(&crate::arith::Modulus, &mut u64, u64)) {
+    /// Applies the slice kernel `f(modulus, self_limb, other_limb)` to each limb pair.
+    fn zip_slices(&mut self, other: &Poly, f: impl Fn(&crate::arith::Modulus, &mut [u64], &[u64])) {
         let n = self.ctx.degree();
         for ((a, b), q) in self
             .data
@@ -163,24 +163,21 @@ impl Poly {
             .zip(other.data.chunks_exact(n))
             .zip(self.ctx.moduli())
         {
-            let q = *q; // a local copy: its fields stay in registers across the loop
-            for (x, &y) in a.iter_mut().zip(b) {
-                f(&q, x, y);
-            }
+            f(q, a, b);
         }
     }
 
     /// self += other (same ring, same representation).
     pub fn add_assign(&mut self, other: &Poly) -> Result<()> {
         self.check_compatible(other, "add")?;
-        self.zip_limbs(other, |q, x, y| *x = q.add(*x, y));
+        self.zip_slices(other, vector::add_assign);
         Ok(())
     }
 
     /// self -= other (same ring, same representation).
     pub fn sub_assign(&mut self, other: &Poly) -> Result<()> {
         self.check_compatible(other, "sub")?;
-        self.zip_limbs(other, |q, x, y| *x = q.sub(*x, y));
+        self.zip_slices(other, vector::sub_assign);
         Ok(())
     }
 
@@ -188,15 +185,7 @@ impl Poly {
     pub fn mul_assign(&mut self, other: &Poly) -> Result<()> {
         self.check_compatible(other, "mul")?;
         self.expect_form(Representation::Ntt, "mul")?;
-        let n = self.ctx.degree();
-        for ((a, b), q) in self
-            .data
-            .chunks_exact_mut(n)
-            .zip(other.data.chunks_exact(n))
-            .zip(self.ctx.moduli())
-        {
-            vector::mul_assign(q, a, b);
-        }
+        self.zip_slices(other, vector::mul_assign);
         Ok(())
     }
 

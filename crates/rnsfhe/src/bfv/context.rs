@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use num_bigint::BigUint;
 use rnsfhe_math::arith::{Modulus, Shoup};
-use rnsfhe_math::ring::{Poly, Representation, RingContext};
+use rnsfhe_math::ring::{Poly, RingContext};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian, DEFAULT_TAIL};
 
 use super::decrypt::Decryptor;
@@ -346,16 +346,16 @@ impl BfvContext {
         self.check_ct(ct)?;
         self.check_secret(sk)?;
         let s = sk.ntt_q();
-        let mut acc = Poly::zero(self.ring(), Representation::Ntt);
+        let mut acc = ct.parts[1].clone();
+        acc.to_ntt()?;
+        acc.mul_assign(s)?;
         let mut power = s.clone();
-        for (i, c) in ct.parts.iter().enumerate().skip(1) {
+        for c in &ct.parts[2..] {
+            power.mul_assign(s)?;
             let mut c = c.clone();
             c.to_ntt()?;
             c.mul_assign(&power)?;
             acc.add_assign(&c)?;
-            if i + 1 < ct.parts.len() {
-                power.mul_assign(s)?;
-            }
         }
         acc.to_coefficient()?;
         acc.add_assign(&ct.parts[0])?;
