@@ -8,6 +8,7 @@
 pub mod arith;
 pub mod error;
 pub mod ntt;
+pub mod pool;
 pub mod ring;
 pub mod rns;
 pub mod sample;

@@ -18,12 +18,29 @@ pub enum Representation {
     Ntt,
 }
 
-/// A polynomial of a [`RingContext`], residues in [0, q_i).
-#[derive(Clone, Debug)]
+/// A polynomial of a [`RingContext`], residues in [0, q_i). Its buffer comes from and returns to the
+/// per-thread [`crate::pool`].
+#[derive(Debug)]
 pub struct Poly {
     ctx: Arc<RingContext>,
     data: Vec<u64>,
     form: Representation,
+}
+
+impl Clone for Poly {
+    fn clone(&self) -> Self {
+        Poly {
+            ctx: Arc::clone(&self.ctx),
+            data: crate::pool::copied(&self.data),
+            form: self.form,
+        }
+    }
+}
+
+impl Drop for Poly {
+    fn drop(&mut self) {
+        crate::pool::recycle(std::mem::take(&mut self.data));
+    }
 }
 
 impl Poly {
@@ -32,7 +49,7 @@ impl Poly {
         let len = ctx.degree() * ctx.moduli().len();
         Poly {
             ctx: Arc::clone(ctx),
-            data: vec![0; len],
+            data: crate::pool::zeroed(len),
             form,
         }
     }

@@ -200,7 +200,7 @@ impl BaseConverter for FastBaseConverter {
     fn convert(&self, input: &[u64], output: &mut [u64]) -> Result<()> {
         let k = self.source.len();
         let n = batch_len(k, self.target.len(), input, output)?;
-        let mut y = vec![0u64; k * n];
+        let mut y = crate::pool::Buffer::zeroed(k * n);
         scaled_residues_by(&self.source, &self.scaled_inv, input, n, &mut y);
         let q_max = self
             .source

@@ -166,7 +166,7 @@ impl BaseConverter for FhbeConverter {
     fn convert(&self, input: &[u64], output: &mut [u64]) -> Result<()> {
         let k = self.source.len();
         let n = batch_len(k, self.target.len(), input, output)?;
-        let mut y = vec![0u64; k * n];
+        let mut y = crate::pool::Buffer::zeroed(k * n);
         scaled_residues(&self.source, input, n, &mut y);
         let per_target = self.rows * self.x_limbs;
         let bl_max = BLOCK.min(n);

@@ -71,7 +71,7 @@ impl FastRnsFloor {
         check("fastRNSFloor output", out.len(), n * self.b.len())?;
         check("fastRNSFloor input in q", xq.len(), n * self.q.len())?;
         check("fastRNSFloor input in B", xb.len(), n * self.b.len())?;
-        let mut y = vec![0u64; xq.len()];
+        let mut y = crate::pool::Buffer::zeroed(xq.len());
         scaled_residues_by(&self.q, &self.scaled_inv, xq, n, &mut y);
         let extras = Extras {
             add: None,
@@ -153,10 +153,10 @@ impl SmMrqExtension {
         let n = out.len() / self.b_sk.len().max(1);
         check("SmMRq output", out.len(), n * self.b_sk.len())?;
         check("SmMRq input", c.len(), n * k)?;
-        let mut y = vec![0u64; (k + 2) * n];
+        let mut y = crate::pool::Buffer::zeroed((k + 2) * n);
         let (rows, extra) = y.split_at_mut(k * n);
         scaled_residues_by(&self.q, &self.scaled_inv, c, n, rows);
-        let mut c_mt = vec![0u64; n];
+        let mut c_mt = crate::pool::Buffer::zeroed(n);
         let q_max = max_modulus(&self.q);
         blocked_dots(
             &self.m_tilde,

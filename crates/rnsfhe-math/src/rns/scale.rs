@@ -178,7 +178,7 @@ impl ScaleAndRound {
             .then(|| (&input[k * n..], self.own.as_slice()));
         #[cfg(target_arch = "x86_64")]
         if n.is_multiple_of(16) && super::dot_ifma::available(q_max, self.out.moduli(), k + 2) {
-            let mut rounded = vec![0u64; n];
+            let mut rounded = crate::pool::Buffer::zeroed(n);
             super::dot_ifma::round_fractions(xq, &self.frac52, &mut rounded);
             let extras = Extras {
                 add: Some(&rounded),

@@ -100,7 +100,7 @@ impl BaseConverter for SkConverter {
     fn convert(&self, input: &[u64], output: &mut [u64]) -> Result<()> {
         let (l, kq) = (self.b.len(), self.target.len());
         let n = batch_len(l + 1, kq, input, output)?;
-        let mut y = vec![0u64; (l + 2) * n];
+        let mut y = crate::pool::Buffer::zeroed((l + 2) * n);
         let (rows, extra) = y.split_at_mut(l * n);
         scaled_residues(&self.b, &input[..l * n], n, rows);
         let b_max = self
@@ -110,7 +110,7 @@ impl BaseConverter for SkConverter {
             .map(Modulus::value)
             .max()
             .unwrap_or(1);
-        let mut fb = vec![0u64; n];
+        let mut fb = crate::pool::Buffer::zeroed(n);
         blocked_dots(
             &self.sk,
             rows,

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use num_bigint::BigUint;
 use rnsfhe_math::arith::{ntt_primes, Modulus};
+use rnsfhe_math::pool::Buffer;
 use rnsfhe_math::ring::{Poly, Representation, RingContext};
 use rnsfhe_math::rns::{
     BaseConverter, FastBaseConverter, FastRnsFloor, RnsBasis, SkConverter, SmMrqExtension,
@@ -142,7 +143,7 @@ impl BehzTool {
     /// S3 + S4: from x (coefficient form) in q and B_sk to floor(t x / q) - b in q, b in [0, k]
     /// (fastRNSFloor, then FastBconvSK).
     pub fn scale_down(&self, xq: &Poly, xb: &Poly, ring_q: &Arc<RingContext>) -> Result<Poly> {
-        let mut floor = vec![0u64; xb.residues().len()];
+        let mut floor = Buffer::zeroed(xb.residues().len());
         self.s3.apply(xq.residues(), xb.residues(), &mut floor)?;
         let mut out = Poly::zero(ring_q, Representation::Coefficient);
         self.s4.convert(&floor, out.residues_mut())?;

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use num_bigint::BigUint;
 use rnsfhe_math::arith::{ntt_primes, Modulus};
+use rnsfhe_math::pool::Buffer;
 use rnsfhe_math::ring::{Poly, Representation, RingContext};
 use rnsfhe_math::rns::{BaseConverter, HpsConverter, RnsBasis, ScaleAndRound};
 
@@ -58,10 +59,11 @@ impl HpsTool {
 
     /// Steps 3 + 4: round(t x / Q) for x given in Q and P, returned in Q.
     pub fn scale_down(&self, xq: &Poly, xp: &Poly, ring_q: &Arc<RingContext>) -> Result<Poly> {
-        let mut input = Vec::with_capacity(xq.residues().len() + xp.residues().len());
-        input.extend_from_slice(xq.residues());
-        input.extend_from_slice(xp.residues());
-        let mut in_p = vec![0u64; xp.residues().len()];
+        let kq = xq.residues().len();
+        let mut input = Buffer::zeroed(kq + xp.residues().len());
+        input[..kq].copy_from_slice(xq.residues());
+        input[kq..].copy_from_slice(xp.residues());
+        let mut in_p = Buffer::zeroed(xp.residues().len());
         self.scale.apply(&input, &mut in_p)?;
         let mut out = Poly::zero(ring_q, Representation::Coefficient);
         self.down.convert(&in_p, out.residues_mut())?;

@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use num_bigint::BigUint;
 use rnsfhe_math::arith::{vector, Modulus, Shoup};
+use rnsfhe_math::pool::Buffer;
 use rnsfhe_math::ring::{Poly, Representation, RingContext};
 use rnsfhe_math::rns::{BaseConverter, FastBaseConverter, FastRnsFloor, RnsBasis};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian};
@@ -243,12 +244,12 @@ impl KeySwitcher {
         let (n, big) = (ctx.degree(), ctx.moduli().len());
         let parts = key.parts.len();
         // Every digit (and sub-digit) extended to Q u P and in NTT form: ext[part][limb][n].
-        let mut ext = vec![0u64; parts * big * n];
+        let mut ext = Buffer::zeroed(parts * big * n);
         let mut active: Vec<Vec<usize>> = Vec::with_capacity(parts);
         let dres = d.residues();
         let mut part = 0usize;
         for (j, r) in self.digits.iter().enumerate() {
-            let mut y = vec![0u64; r.len() * n];
+            let mut y = Buffer::zeroed(r.len() * n);
             for (t, i) in r.clone().enumerate() {
                 let limb = &mut y[t * n..(t + 1) * n];
                 limb.copy_from_slice(&dres[i * n..(i + 1) * n]);
@@ -271,7 +272,7 @@ impl KeySwitcher {
                         e[i * n..(i + 1) * n].copy_from_slice(&y[t * n..(t + 1) * n]);
                     }
                     if let Some(up) = &self.modup[j] {
-                        let mut out = vec![0u64; up.limbs.len() * n];
+                        let mut out = Buffer::zeroed(up.limbs.len() * n);
                         up.conv.convert(&y, &mut out)?;
                         for (t, &i) in up.limbs.iter().enumerate() {
                             e[i * n..(i + 1) * n].copy_from_slice(&out[t * n..(t + 1) * n]);

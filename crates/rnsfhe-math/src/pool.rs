@@ -1,0 +1,124 @@
+//! A per-thread pool of word buffers for the large temporaries of ring and RNS operations (the role of
+//! SEAL's memory pool): freeing a multi-megabyte buffer and allocating it again otherwise costs page
+//! faults on every operation (measured: a third of a BFV multiplication at n = 2^14).
+//!
+//! [`Buffer`] takes a vector from the pool (or allocates), zero-filled, and gives it back on drop. At
+//! most [`MAX_POOLED`] buffers of at least [`MIN_POOLED`] words are kept per thread. Pooled memory is
+//! not zeroized; secret-bearing buffers zeroize themselves before they are dropped.
+
+use std::cell::RefCell;
+use std::ops::{Deref, DerefMut};
+
+/// Buffers kept per thread.
+pub const MAX_POOLED: usize = 64;
+/// Smaller buffers are not pooled (the allocator serves them well).
+pub const MIN_POOLED: usize = 1 << 12;
+
+thread_local! {
+    static FREE: RefCell<Vec<Vec<u64>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A vector of `len` words from the pool, filled by `fill` (which receives an empty vector with
+/// capacity >= len and must leave it with length len).
+fn take_with(len: usize, fill: impl FnOnce(&mut Vec<u64>)) -> Vec<u64> {
+    let mut v = if len >= MIN_POOLED {
+        FREE.with(|f| {
+            let mut f = f.borrow_mut();
+            let best = f
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| v.capacity() >= len && v.capacity() <= 2 * len)
+                .min_by_key(|(_, v)| v.capacity())
+                .map(|(i, _)| i);
+            best.map(|i| f.swap_remove(i))
+        })
+        .unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    v.clear();
+    if v.capacity() < len {
+        v.reserve_exact(len);
+    }
+    fill(&mut v);
+    v
+}
+
+/// A zero-filled vector of `len` words, from the pool when one fits.
+pub fn zeroed(len: usize) -> Vec<u64> {
+    take_with(len, |v| v.resize(len, 0))
+}
+
+/// A copy of `src`, in a pooled vector when one fits.
+pub fn copied(src: &[u64]) -> Vec<u64> {
+    take_with(src.len(), |v| v.extend_from_slice(src))
+}
+
+/// Returns a vector to this thread's pool (dropped if small or the pool is full).
+pub fn recycle(v: Vec<u64>) {
+    if v.capacity() < MIN_POOLED {
+        return;
+    }
+    FREE.with(|f| {
+        if let Ok(mut f) = f.try_borrow_mut() {
+            if f.len() < MAX_POOLED {
+                f.push(v);
+            }
+        }
+    });
+}
+
+/// A zero-filled scratch buffer that returns to the pool when dropped.
+pub struct Buffer(Vec<u64>);
+
+impl Buffer {
+    /// `len` zero words.
+    pub fn zeroed(len: usize) -> Self {
+        Buffer(zeroed(len))
+    }
+}
+
+impl Deref for Buffer {
+    type Target = [u64];
+    fn deref(&self) -> &[u64] {
+        &self.0
+    }
+}
+
+impl DerefMut for Buffer {
+    fn deref_mut(&mut self) -> &mut [u64] {
+        &mut self.0
+    }
+}
+
+impl<'a> IntoIterator for &'a Buffer {
+    type Item = &'a u64;
+    type IntoIter = std::slice::Iter<'a, u64>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl Drop for Buffer {
+    fn drop(&mut self) {
+        recycle(std::mem::take(&mut self.0));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buffers_are_zeroed_and_reused() {
+        let mut a = Buffer::zeroed(MIN_POOLED);
+        a.iter_mut().for_each(|x| *x = 7);
+        let ptr = a.as_ptr();
+        drop(a);
+        let b = Buffer::zeroed(MIN_POOLED);
+        assert_eq!(b.as_ptr(), ptr);
+        assert!(b.iter().all(|&x| x == 0));
+        let c = copied(&[1, 2, 3]);
+        assert_eq!(c, vec![1, 2, 3]);
+    }
+}
