@@ -198,3 +198,31 @@ fn add_and_sub_match_scalar() {
         }
     }
 }
+
+#[test]
+fn lazy_sum_matches_u128_sums_past_the_fold() {
+    let mut rng = StdRng::seed_from_u64(79);
+    for bits in [40u32, 50, 61] {
+        let q = moduli(bits)[0];
+        let n = 24;
+        let terms = 1100; // past the 2^10 - 1 fold of the IFMA halves
+        let mut sum = vector::LazySum::new(&q, n);
+        let mut want = vec![0u128; n];
+        for _ in 0..terms {
+            let a: Vec<u64> = (0..n).map(|_| rng.random_range(0..q.value())).collect();
+            let b: Vec<u64> = (0..n)
+                .map(|_| q.value() - 1 - rng.random_range(0..8))
+                .collect();
+            sum.mul_add(&a, &b);
+            for t in 0..n {
+                want[t] = (want[t] + u128::from(a[t]) * u128::from(b[t])) % u128::from(q.value());
+            }
+        }
+        let mut out = vec![0u64; n];
+        sum.finish(&mut out);
+        assert!(
+            out.iter().zip(&want).all(|(&o, &w)| u128::from(o) == w),
+            "{bits} bits"
+        );
+    }
+}

@@ -100,3 +100,43 @@ pub(crate) fn inner_product(p: &Modulus, a: &[&[u64]], b: &[&[u64]], out: &mut [
         unsafe { _mm512_storeu_si512(out.as_mut_ptr().add(v).cast(), red.reduce(lo, hi)) };
     }
 }
+
+/// lo += lo52(a b), hi += hi52(a b) lane by lane for the first len & !7 elements.
+/// Preconditions: [`usable`] for the modulus, a < 2^52, b < 2^52, all slices at least as long as lo.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(crate) fn mul_acc(lo: &mut [u64], hi: &mut [u64], a: &[u64], b: &[u64]) {
+    let len = lo.len().min(hi.len()).min(a.len()).min(b.len()) & !7;
+    for v in (0..len).step_by(8) {
+        // SAFETY: v + 8 <= len <= every slice's length.
+        unsafe {
+            let x = _mm512_loadu_si512(a.as_ptr().add(v).cast());
+            let y = _mm512_loadu_si512(b.as_ptr().add(v).cast());
+            let l = _mm512_loadu_si512(lo.as_ptr().add(v).cast());
+            let h = _mm512_loadu_si512(hi.as_ptr().add(v).cast());
+            _mm512_storeu_si512(
+                lo.as_mut_ptr().add(v).cast(),
+                _mm512_madd52lo_epu64(l, x, y),
+            );
+            _mm512_storeu_si512(
+                hi.as_mut_ptr().add(v).cast(),
+                _mm512_madd52hi_epu64(h, x, y),
+            );
+        }
+    }
+}
+
+/// out = (hi 2^52 + lo) mod p for the first len & !7 elements. Preconditions: [`usable`] for p,
+/// lo, hi < 2^62.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(crate) fn finish(p: &Modulus, lo: &[u64], hi: &[u64], out: &mut [u64]) {
+    let red = Ifma52::new(p);
+    let len = lo.len().min(hi.len()).min(out.len()) & !7;
+    for v in (0..len).step_by(8) {
+        // SAFETY: v + 8 <= len <= every slice's length.
+        unsafe {
+            let l = _mm512_loadu_si512(lo.as_ptr().add(v).cast());
+            let h = _mm512_loadu_si512(hi.as_ptr().add(v).cast());
+            _mm512_storeu_si512(out.as_mut_ptr().add(v).cast(), red.reduce(l, h));
+        }
+    }
+}

@@ -198,6 +198,78 @@ fn add_sub_avx512(q: u64, a: &mut [u64], b: &[u64], sub: bool) {
     }
 }
 
+/// A lazy sum of pointwise products modulo q: `mul_add(a, b)` adds a[t] b[t] for every t without
+/// reducing (IFMA 52-bit halves for odd q < 2^51, up to 2^10 terms; a reduced multiply-add otherwise),
+/// `finish` writes the sum in [0, q). The accumulator of key switching.
+pub struct LazySum {
+    q: Modulus,
+    lo: Vec<u64>,
+    hi: Vec<u64>,
+    terms: usize,
+    ifma: bool,
+}
+
+impl LazySum {
+    /// A zero sum of n elements modulo q.
+    pub fn new(q: &Modulus, n: usize) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        let ifma = n.is_multiple_of(8) && super::lazy::usable(q);
+        #[cfg(not(target_arch = "x86_64"))]
+        let ifma = false;
+        LazySum {
+            q: *q,
+            lo: crate::pool::zeroed(n),
+            hi: if ifma {
+                crate::pool::zeroed(n)
+            } else {
+                Vec::new()
+            },
+            terms: 0,
+            ifma,
+        }
+    }
+
+    /// sum += a * b pointwise (inputs in [0, q), lengths n).
+    pub fn mul_add(&mut self, a: &[u64], b: &[u64]) {
+        debug_assert!(a.len() == self.lo.len() && b.len() == self.lo.len());
+        #[cfg(target_arch = "x86_64")]
+        if self.ifma {
+            if self.terms == (1 << 10) - 1 {
+                // Fold the halves back into [0, q) before the high sums could overflow.
+                let mut folded = crate::pool::zeroed(self.lo.len());
+                // SAFETY: `usable` held at construction.
+                unsafe { super::lazy::finish(&self.q, &self.lo, &self.hi, &mut folded) };
+                self.hi.iter_mut().for_each(|h| *h = 0);
+                crate::pool::recycle(std::mem::replace(&mut self.lo, folded));
+                self.terms = 1;
+            }
+            // SAFETY: `usable` held at construction; the lengths are n, a multiple of 8.
+            unsafe { super::lazy::mul_acc(&mut self.lo, &mut self.hi, a, b) };
+            self.terms += 1;
+            return;
+        }
+        mul_add_assign(&self.q, &mut self.lo, a, b);
+    }
+
+    /// Writes the sum, in [0, q), to `out` (length n).
+    pub fn finish(self, out: &mut [u64]) {
+        #[cfg(target_arch = "x86_64")]
+        if self.ifma {
+            // SAFETY: `usable` held at construction; lengths n.
+            unsafe { super::lazy::finish(&self.q, &self.lo, &self.hi, out) };
+            return;
+        }
+        out.copy_from_slice(&self.lo);
+    }
+}
+
+impl Drop for LazySum {
+    fn drop(&mut self) {
+        crate::pool::recycle(std::mem::take(&mut self.lo));
+        crate::pool::recycle(std::mem::take(&mut self.hi));
+    }
+}
+
 fn below(q: &Modulus, a: &[u64]) -> bool {
     a.iter().all(|&x| x < q.value())
 }

@@ -241,13 +241,11 @@ impl KeySwitcher {
             &owned
         };
         let ctx = &self.ring_qp;
-        let (n, big) = (ctx.degree(), ctx.moduli().len());
-        let parts = key.parts.len();
-        // Every digit (and sub-digit) extended to Q u P and in NTT form: ext[part][limb][n].
-        let mut ext = Buffer::zeroed(parts * big * n);
-        let mut active: Vec<Vec<usize>> = Vec::with_capacity(parts);
+        let n = ctx.degree();
         let dres = d.residues();
-        let mut part = 0usize;
+        // Digits D_j = [d (Q/Q_j)^-1]_{Q_j}, and for digits of several primes their ModUp to the
+        // other limbs (single-prime digits are reduced limb by limb on the fly).
+        let mut digits = Vec::with_capacity(self.digits.len());
         for (j, r) in self.digits.iter().enumerate() {
             let mut y = Buffer::zeroed(r.len() * n);
             for (t, i) in r.clone().enumerate() {
@@ -255,57 +253,62 @@ impl KeySwitcher {
                 limb.copy_from_slice(&dres[i * n..(i + 1) * n]);
                 vector::mul_shoup_scalar_assign(&ctx.moduli()[i], limb, self.digit_inv[i]);
             }
-            let skip = self.truncated(j);
-            for b in 0..self.subdigits[j] {
-                let e = &mut ext[part * big * n..(part + 1) * big * n];
-                let act: Vec<usize> = (0..big).filter(|i| !skip.contains(i)).collect();
-                if let Some(w) = self.layout.omega_bits {
-                    let mask = (1u64 << w) - 1;
-                    for &i in &act {
-                        let m = &ctx.moduli()[i];
-                        for (o, &x) in e[i * n..(i + 1) * n].iter_mut().zip(&y) {
-                            *o = m.reduce((x >> (w * b as u32)) & mask);
-                        }
-                    }
-                } else {
-                    for (t, i) in r.clone().enumerate() {
-                        e[i * n..(i + 1) * n].copy_from_slice(&y[t * n..(t + 1) * n]);
-                    }
-                    if let Some(up) = &self.modup[j] {
-                        let mut out = Buffer::zeroed(up.limbs.len() * n);
-                        up.conv.convert(&y, &mut out)?;
-                        for (t, &i) in up.limbs.iter().enumerate() {
-                            e[i * n..(i + 1) * n].copy_from_slice(&out[t * n..(t + 1) * n]);
-                        }
-                    }
+            let up = match &self.modup[j] {
+                Some(up) if r.len() > 1 && self.layout.omega_bits.is_none() => {
+                    let mut out = Buffer::zeroed(up.limbs.len() * n);
+                    up.conv.convert(&y, &mut out)?;
+                    Some(out)
                 }
-                for &i in &act {
-                    ctx.ntt_tables()[i].forward(&mut e[i * n..(i + 1) * n])?;
-                }
-                active.push(act);
-                part += 1;
-            }
+                _ => None,
+            };
+            digits.push((y, up));
         }
-        // u_c[limb] = sum over parts of ext * key_c, one lazy inner product per limb.
+        // Limb by limb: every digit's extension to this limb, in NTT form, times the key, summed lazily.
         let mut u = [
             Poly::zero(ctx, Representation::Ntt),
             Poly::zero(ctx, Representation::Ntt),
         ];
-        for (c, poly) in u.iter_mut().enumerate() {
-            let out = poly.residues_mut();
-            for (i, m) in ctx.moduli().iter().enumerate() {
-                let r = i * n..(i + 1) * n;
-                let mut a_rows = Vec::with_capacity(parts);
-                let mut b_rows = Vec::with_capacity(parts);
-                for (p, (k0, k1)) in key.parts.iter().enumerate() {
-                    if active[p].contains(&i) {
-                        a_rows.push(&ext[p * big * n + i * n..p * big * n + (i + 1) * n]);
-                        let k = if c == 0 { k0 } else { k1 };
-                        b_rows.push(&k.residues()[r.clone()]);
+        let mut tmp = Buffer::zeroed(n);
+        for (i, m) in ctx.moduli().iter().enumerate() {
+            let r = i * n..(i + 1) * n;
+            let mut acc = [vector::LazySum::new(m, n), vector::LazySum::new(m, n)];
+            let mut part = 0usize;
+            for (j, dig) in self.digits.iter().enumerate() {
+                let (y, up) = &digits[j];
+                let skip = self.truncated(j).contains(&i);
+                for b in 0..self.subdigits[j] {
+                    let (k0, k1) = &key.parts[part];
+                    part += 1;
+                    if skip {
+                        continue;
                     }
+                    if let Some(w) = self.layout.omega_bits {
+                        let mask = (1u64 << w) - 1;
+                        for (o, &x) in tmp.iter_mut().zip(&y[..n]) {
+                            *o = m.reduce((x >> (w * b as u32)) & mask);
+                        }
+                    } else if dig.contains(&i) {
+                        let t = i - dig.start;
+                        tmp.copy_from_slice(&y[t * n..(t + 1) * n]);
+                    } else if let (Some(up), Some(mu)) = (up, &self.modup[j]) {
+                        let t = mu.limbs.iter().position(|&l| l == i).unwrap_or(0);
+                        tmp.copy_from_slice(&up[t * n..(t + 1) * n]);
+                    } else {
+                        for (o, &x) in tmp.iter_mut().zip(&y[..n]) {
+                            *o = m.reduce(x);
+                        }
+                    }
+                    ctx.ntt_tables()[i].forward(&mut tmp)?;
+                    acc[0].mul_add(&tmp, &k0.residues()[r.clone()]);
+                    acc[1].mul_add(&tmp, &k1.residues()[r.clone()]);
                 }
-                vector::inner_product(m, &a_rows, &b_rows, &mut out[r]);
             }
+            let [a0, a1] = acc;
+            let [u0, u1] = &mut u;
+            a0.finish(&mut u0.residues_mut()[r.clone()]);
+            a1.finish(&mut u1.residues_mut()[r]);
+        }
+        for poly in u.iter_mut() {
             poly.to_coefficient()?;
         }
         let [u0, u1] = u;
