@@ -226,3 +226,15 @@ fn lazy_sum_matches_u128_sums_past_the_fold() {
         );
     }
 }
+
+#[test]
+fn reduce_into_every_range() {
+    let mut rng = StdRng::seed_from_u64(80);
+    let q = moduli(49)[0];
+    for bound in [q.value() / 3, q.value(), 2 * q.value() - 5, 1 << 60] {
+        let src: Vec<u64> = (0..45).map(|_| rng.random_range(0..bound)).collect();
+        let mut dst = vec![0u64; src.len()];
+        vector::reduce_into(&q, bound, &src, &mut dst);
+        assert!(src.iter().zip(&dst).all(|(&s, &d)| d == s % q.value()), "bound {bound}");
+    }
+}

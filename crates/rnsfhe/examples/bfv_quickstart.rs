@@ -17,6 +17,10 @@ fn main() -> rnsfhe::Result<()> {
     let a = ctx.encrypt(&ctx.encode(&[1, 2, 3])?, &pk, &mut rng)?;
     let b = ctx.rotate_rows(&ctx.multiply(&a, &a, &rlk)?, 1, &gk)?;
     let slots = ctx.decode(&ctx.decrypt(&b, &sk)?)?;
-    println!("{:?} budget {} bits", &slots[..2], ctx.noise_budget(&b, &sk)?);
+    println!(
+        "{:?} budget {} bits",
+        &slots[..2],
+        ctx.noise_budget(&b, &sk)?
+    );
     Ok(())
 }

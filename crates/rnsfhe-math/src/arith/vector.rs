@@ -170,6 +170,54 @@ pub fn sub_assign(q: &Modulus, a: &mut [u64], b: &[u64]) {
     a.iter_mut().zip(b).for_each(|(x, &y)| *x = q.sub(*x, y));
 }
 
+/// `dst[i] = src[i] mod q` for src values below `bound`: a copy when bound <= q, one conditional
+/// subtraction (AVX-512F when present) when bound <= 2q, Barrett otherwise. Output in [0, q).
+pub fn reduce_into(q: &Modulus, bound: u64, src: &[u64], dst: &mut [u64]) {
+    debug_assert_eq!(src.len(), dst.len());
+    if bound <= q.value() {
+        dst.copy_from_slice(src);
+        return;
+    }
+    if bound / 2 <= q.value() {
+        #[cfg(target_arch = "x86_64")]
+        if is_x86_feature_detected!("avx512f") {
+            dst.copy_from_slice(src);
+            // SAFETY: avx512f was detected; a - 0 + q then min(s, s - q) leaves s mod q for s < 2q.
+            unsafe { sub_once_avx512(q.value(), dst) };
+            return;
+        }
+        for (d, &x) in dst.iter_mut().zip(src) {
+            *d = if x >= q.value() { x - q.value() } else { x };
+        }
+        return;
+    }
+    for (d, &x) in dst.iter_mut().zip(src) {
+        *d = q.reduce(x);
+    }
+}
+
+/// a[i] = min(a[i], a[i] - q) (unsigned): a[i] mod q for a[i] < 2q.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn sub_once_avx512(q: u64, a: &mut [u64]) {
+    use core::arch::x86_64::*;
+    let qv = _mm512_set1_epi64(q as i64);
+    let main = a.len() & !7;
+    for i in (0..main).step_by(8) {
+        // SAFETY: i + 8 <= a.len().
+        unsafe {
+            let x = _mm512_loadu_si512(a.as_ptr().add(i).cast());
+            let r = _mm512_min_epu64(x, _mm512_sub_epi64(x, qv));
+            _mm512_storeu_si512(a.as_mut_ptr().add(i).cast(), r);
+        }
+    }
+    for x in &mut a[main..] {
+        if *x >= q {
+            *x -= q;
+        }
+    }
+}
+
 /// s = a + b (or a - b + q), then min(s, s - q) as unsigned: the reduced value (the wrapped one is huge).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]

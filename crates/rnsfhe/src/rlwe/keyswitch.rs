@@ -263,25 +263,26 @@ impl KeySwitcher {
             };
             digits.push((y, up));
         }
-        // Limb by limb: every digit's extension to this limb, in NTT form, times the key, summed lazily.
+        // Limb by limb: every digit's extension to this limb in NTT form (parts x n words), then one
+        // lazy inner product with each key component.
         let mut u = [
             Poly::zero(ctx, Representation::Ntt),
             Poly::zero(ctx, Representation::Ntt),
         ];
-        let mut tmp = Buffer::zeroed(n);
+        let mut ext = Buffer::zeroed(key.parts.len() * n);
         for (i, m) in ctx.moduli().iter().enumerate() {
             let r = i * n..(i + 1) * n;
-            let mut acc = [vector::LazySum::new(m, n), vector::LazySum::new(m, n)];
+            let mut used = Vec::with_capacity(key.parts.len());
             let mut part = 0usize;
             for (j, dig) in self.digits.iter().enumerate() {
                 let (y, up) = &digits[j];
                 let skip = self.truncated(j).contains(&i);
                 for b in 0..self.subdigits[j] {
-                    let (k0, k1) = &key.parts[part];
                     part += 1;
                     if skip {
                         continue;
                     }
+                    let tmp = &mut ext[used.len() * n..(used.len() + 1) * n];
                     if let Some(w) = self.layout.omega_bits {
                         let mask = (1u64 << w) - 1;
                         for (o, &x) in tmp.iter_mut().zip(&y[..n]) {
@@ -294,19 +295,24 @@ impl KeySwitcher {
                         let t = mu.limbs.iter().position(|&l| l == i).unwrap_or(0);
                         tmp.copy_from_slice(&up[t * n..(t + 1) * n]);
                     } else {
-                        for (o, &x) in tmp.iter_mut().zip(&y[..n]) {
-                            *o = m.reduce(x);
-                        }
+                        let qj = ctx.moduli()[dig.start].value();
+                        vector::reduce_into(m, qj, &y[..n], tmp);
                     }
-                    ctx.ntt_tables()[i].forward(&mut tmp)?;
-                    acc[0].mul_add(&tmp, &k0.residues()[r.clone()]);
-                    acc[1].mul_add(&tmp, &k1.residues()[r.clone()]);
+                    ctx.ntt_tables()[i].forward(tmp)?;
+                    used.push(part - 1);
                 }
             }
-            let [a0, a1] = acc;
-            let [u0, u1] = &mut u;
-            a0.finish(&mut u0.residues_mut()[r.clone()]);
-            a1.finish(&mut u1.residues_mut()[r]);
+            let rows: Vec<&[u64]> = (0..used.len()).map(|t| &ext[t * n..(t + 1) * n]).collect();
+            for (c, poly) in u.iter_mut().enumerate() {
+                let keys: Vec<&[u64]> = used
+                    .iter()
+                    .map(|&p| {
+                        let (k0, k1) = &key.parts[p];
+                        &(if c == 0 { k0 } else { k1 }).residues()[r.clone()]
+                    })
+                    .collect();
+                vector::inner_product(m, &rows, &keys, &mut poly.residues_mut()[r.clone()]);
+            }
         }
         for poly in u.iter_mut() {
             poly.to_coefficient()?;
