@@ -3,7 +3,8 @@
 //! faults on every operation (measured: a third of a BFV multiplication at n = 2^14).
 //!
 //! [`Buffer`] takes a vector from the pool (or allocates), zero-filled, and gives it back on drop. At
-//! most [`MAX_POOLED`] buffers of at least [`MIN_POOLED`] words are kept per thread. Pooled memory is
+//! most [`MAX_POOLED`] buffers of at least [`MIN_POOLED`] words, [`MAX_POOLED_WORDS`] words in all, are
+//! kept per thread. Pooled memory is
 //! not zeroized; secret-bearing buffers zeroize themselves before they are dropped.
 
 use std::cell::RefCell;
@@ -11,6 +12,8 @@ use std::ops::{Deref, DerefMut};
 
 /// Buffers kept per thread.
 pub const MAX_POOLED: usize = 64;
+/// Words kept per thread at most (256 MiB).
+pub const MAX_POOLED_WORDS: usize = 1 << 25;
 /// Smaller buffers are not pooled (the allocator serves them well).
 pub const MIN_POOLED: usize = 1 << 12;
 
@@ -61,7 +64,8 @@ pub fn recycle(v: Vec<u64>) {
     }
     FREE.with(|f| {
         if let Ok(mut f) = f.try_borrow_mut() {
-            if f.len() < MAX_POOLED {
+            let held: usize = f.iter().map(Vec::capacity).sum();
+            if f.len() < MAX_POOLED && held + v.capacity() <= MAX_POOLED_WORDS {
                 f.push(v);
             }
         }
