@@ -4,6 +4,7 @@
 pub use rnsfhe_math::{Error, Result};
 
 pub mod bfv;
+pub mod ckks;
 pub mod encoding;
 pub mod params;
 pub mod rlwe;
