@@ -235,6 +235,9 @@ fn reduce_into_every_range() {
         let src: Vec<u64> = (0..45).map(|_| rng.random_range(0..bound)).collect();
         let mut dst = vec![0u64; src.len()];
         vector::reduce_into(&q, bound, &src, &mut dst);
-        assert!(src.iter().zip(&dst).all(|(&s, &d)| d == s % q.value()), "bound {bound}");
+        assert!(
+            src.iter().zip(&dst).all(|(&s, &d)| d == s % q.value()),
+            "bound {bound}"
+        );
     }
 }

@@ -13,12 +13,12 @@ use super::bfv_mp::MultiPrecision;
 use crate::table::Table;
 use crate::timing::{human, Budget};
 
-/// Peer figures measured on this kind of machine (../shared/peers/results), one thread, ms:
-/// (n, mul+relin best peer, decrypt best peer, rotate best peer).
+/// The best peer per operation, one thread, ms, measured here by `bench/compare_bfv.sh` on 2026-11-23
+/// (tables in bench/results): (n, mul+relin, decrypt+decode, rotate).
 const PEERS: [(usize, &str, &str, &str); 3] = [
-    (8192, "—", "—", "—"),
-    (16384, "59 (OpenFHE HPS)", "2.4 (OpenFHE)", "21.3 (OpenFHE)"),
-    (32768, "358 (OpenFHE)", "10.9 (OpenFHE)", "—"),
+    (8192, "8.1 (OpenFHE)", "0.55 (OpenFHE)", "1.77 (OpenFHE)"),
+    (16384, "58.4 (OpenFHE)", "2.39 (OpenFHE)", "20.5 (SEAL)"),
+    (32768, "338 (OpenFHE)", "12.0 (OpenFHE)", "138 (SEAL)"),
 ];
 
 struct Fixture {
