@@ -27,7 +27,7 @@ pub struct RingContext {
     m: usize,
     n: usize,
     basis: RnsBasis,
-    ntt: Vec<NttTable>,
+    ntt: Vec<Arc<NttTable>>,
 }
 
 impl RingContext {
@@ -49,7 +49,7 @@ impl RingContext {
         let ntt = basis
             .moduli()
             .iter()
-            .map(|&q| NttTable::new(q, n))
+            .map(|&q| NttTable::new(q, n).map(Arc::new))
             .collect::<Result<Vec<_>>>()?;
         Ok(Arc::new(RingContext {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
@@ -92,8 +92,29 @@ impl RingContext {
     }
 
     /// The NTT table of each modulus.
-    pub fn ntt_tables(&self) -> &[NttTable] {
+    pub fn ntt_tables(&self) -> &[Arc<NttTable>] {
         &self.ntt
+    }
+
+    /// A new context over the moduli at positions `limbs` of this one (a level's prefix of a modulus
+    /// chain, or the Q part of Q u P), sharing the NTT tables. Errors on an empty or out-of-range
+    /// selection.
+    pub fn select(&self, limbs: &[usize]) -> Result<Arc<Self>> {
+        if limbs.is_empty() || limbs.iter().any(|&i| i >= self.ntt.len()) {
+            return Err(Error::InvalidBasis(format!(
+                "limb selection {limbs:?} is empty or beyond the {} moduli of this ring",
+                self.ntt.len()
+            )));
+        }
+        let moduli: Vec<u64> = limbs.iter().map(|&i| self.moduli()[i].value()).collect();
+        Ok(Arc::new(RingContext {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            kind: self.kind,
+            m: self.m,
+            n: self.n,
+            basis: RnsBasis::new(&moduli)?,
+            ntt: limbs.iter().map(|&i| Arc::clone(&self.ntt[i])).collect(),
+        }))
     }
 
     /// Ok when `other` is this very context.

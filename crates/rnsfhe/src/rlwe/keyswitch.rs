@@ -1,16 +1,21 @@
-//! Key switching: from d (under s') to (u0, u1) with u0 + u1 s = d s' + small, mod Q.
+//! Key switching: from d (under s') to (u0, u1) with u0 + u1 s = d s' + small, modulo the ciphertext
+//! modulus Q_l of any level l (a prefix q_0..q_l of the chain).
 //!
-//! Digits: D_j = [d (Q/Q_j)^-1]_{Q_j} for the RNS digit Q_j (paper 000 section 4.5: xi_q with one prime
-//! per digit), so that sum_j D_j Q/Q_j = d mod Q. Key j encrypts P (Q/Q_j) omega^b s' under s (paper 000
-//! eq. (17); with P = 1 it is rlk_RNS). With special moduli P, digits are extended to Q u P by FastBconv
-//! (ModUp) and the sum is divided by P (ModDown), the hybrid form; the extension's q-overflows are
-//! multiples of Q_j and vanish against the key's factor Q/Q_j.
+//! Digits are RNS digits (paper 000 section 4.5: xi_q, one prime per digit by default; groups of primes
+//! for the hybrid form). Key j encrypts P g_j omega^b s' under s, with the gadget
+//! g_j = (Q/Q_j) [(Q/Q_j)^-1]_{Q_j} (1 modulo the primes of digit j, 0 modulo the others), so the digit
+//! is the plain residue [d]_{Q_j}. This is paper 000's rlk_RNS (eq. (17)) with the constant
+//! (Q/Q_j)^-1 moved from the digit into the key, as SEAL and Lattigo do: the same products and noise,
+//! one multiplication less per digit, and keys valid at every level (paper 004's CKKS). With special
+//! moduli P the digits are extended to Q_l u P by FastBconv (ModUp, paper 004 Alg. 1) and the sum is
+//! divided by P (ModDown, Alg. 2, here fastRNSFloor); the extension's overflows are multiples of Q_j,
+//! which g_j P sends to 0 modulo every limb.
 
 use std::ops::Range;
 use std::sync::Arc;
 
 use num_bigint::BigUint;
-use rnsfhe_math::arith::{vector, Modulus, Shoup};
+use rnsfhe_math::arith::{vector, Modulus};
 use rnsfhe_math::pool::Buffer;
 use rnsfhe_math::ring::{Poly, Representation, RingContext};
 use rnsfhe_math::rns::{BaseConverter, FastBaseConverter, FastRnsFloor, RnsBasis};
@@ -20,7 +25,7 @@ use super::keys::{gaussian_poly, uniform_ntt};
 use super::{KeySwitching, SecretKey};
 use crate::{Error, Result};
 
-/// One digit's extension: FastBconv from Q_j to the other limbs of Q u P.
+/// One digit's extension at one level: FastBconv from the digit's primes to the other limbs.
 #[derive(Debug)]
 struct ModUp {
     conv: FastBaseConverter,
@@ -28,18 +33,19 @@ struct ModUp {
     limbs: Vec<usize>,
 }
 
-/// The precomputation of key switching for one ciphertext basis Q and special basis P.
+/// The precomputation of key switching for a modulus chain Q = q_0..q_{k-1} and special moduli P.
 #[derive(Debug)]
 pub struct KeySwitcher {
-    ring_q: Arc<RingContext>,
+    /// The ring of each level: rings[l] has the moduli q_0..q_l (sharing Q u P's NTT tables).
+    rings: Vec<Arc<RingContext>>,
     ring_qp: Arc<RingContext>,
+    k: usize,
     layout: KeySwitching,
     digits: Vec<Range<usize>>,
-    /// (Q/Q_j)^-1 mod q_i for i in digit j, flattened in limb order.
-    digit_inv: Vec<Shoup>,
-    modup: Vec<Option<ModUp>>,
-    /// ModDown = fastRNSFloor_P(x, Q) = (x_Q - FastBconv(x_P, P, Q)) P^-1.
-    moddown: Option<FastRnsFloor>,
+    /// modup[l][j]: the extension of digit j at level l when it has several primes there.
+    modup: Vec<Vec<Option<ModUp>>>,
+    /// moddown[l] = fastRNSFloor_P(x, Q_l) (none without special moduli).
+    moddown: Vec<Option<FastRnsFloor>>,
     /// Sub-digits per digit (omega digits, else 1).
     subdigits: Vec<usize>,
 }
@@ -50,69 +56,86 @@ fn big_mod(x: &BigUint, q: &Modulus) -> u64 {
 }
 
 impl KeySwitcher {
-    /// Builds the contexts Q and Q u P (`special` may be empty) and the digit constants.
+    /// Builds the rings of every level and of Q u P (`special` may be empty) and the digit tables.
     pub fn new(n: usize, q: &[u64], special: &[u64], layout: KeySwitching) -> Result<Self> {
         layout.validate(q.len(), special.len())?;
-        let ring_q = RingContext::new(n, q)?;
         let all: Vec<u64> = q.iter().chain(special).copied().collect();
-        let ring_qp = if special.is_empty() {
-            Arc::clone(&ring_q)
-        } else {
-            RingContext::new(n, &all)?
-        };
+        let ring_qp = RingContext::new(n, &all)?;
         let k = q.len();
+        let p_limbs: Vec<usize> = (k..all.len()).collect();
+        let rings = (0..k)
+            .map(|l| ring_qp.select(&(0..=l).collect::<Vec<_>>()))
+            .collect::<Result<Vec<_>>>()?;
         let digits: Vec<Range<usize>> = (0..k)
             .step_by(layout.digit_primes)
             .map(|s| s..(s + layout.digit_primes).min(k))
             .collect();
-        let qb = ring_q.basis();
-        let mut digit_inv = Vec::with_capacity(k);
-        let mut modup = Vec::with_capacity(digits.len());
-        let mut subdigits = Vec::with_capacity(digits.len());
-        for r in &digits {
-            let qj = qb.sub_basis(r.clone())?;
-            let rest_q: BigUint = qb.product() / qj.product();
-            for m in qj.moduli() {
-                digit_inv.push(m.shoup(m.inv(big_mod(&rest_q, m))?));
+        let mut modup = Vec::with_capacity(k);
+        let mut moddown = Vec::with_capacity(k);
+        for l in 0..k {
+            let mut per_digit = Vec::with_capacity(digits.len());
+            for r in &digits {
+                let own: Vec<usize> = r.clone().filter(|&i| i <= l).collect();
+                if own.len() < 2 || layout.omega_bits.is_some() {
+                    per_digit.push(None);
+                    continue;
+                }
+                let limbs: Vec<usize> = (0..=l)
+                    .filter(|i| !r.contains(i))
+                    .chain(p_limbs.iter().copied())
+                    .collect();
+                let src: Vec<u64> = own.iter().map(|&i| all[i]).collect();
+                let dst: Vec<u64> = limbs.iter().map(|&i| all[i]).collect();
+                per_digit.push(if dst.is_empty() {
+                    None
+                } else {
+                    Some(ModUp {
+                        conv: FastBaseConverter::new(&RnsBasis::new(&src)?, &RnsBasis::new(&dst)?),
+                        limbs,
+                    })
+                });
             }
-            let limbs: Vec<usize> = (0..all.len()).filter(|i| !r.contains(i)).collect();
-            modup.push(if limbs.is_empty() {
+            modup.push(per_digit);
+            moddown.push(if special.is_empty() {
                 None
             } else {
-                let target: Vec<u64> = limbs.iter().map(|&i| all[i]).collect();
-                Some(ModUp {
-                    conv: FastBaseConverter::new(&qj, &RnsBasis::new(&target)?),
-                    limbs,
-                })
-            });
-            subdigits.push(match layout.omega_bits {
-                Some(w) => qj.moduli()[0].bits().div_ceil(w) as usize,
-                None => 1,
+                Some(FastRnsFloor::new(
+                    &RnsBasis::new(special)?,
+                    rings[l].basis(),
+                    1,
+                )?)
             });
         }
-        let moddown = if special.is_empty() {
-            None
-        } else {
-            Some(FastRnsFloor::new(&RnsBasis::new(special)?, qb, 1)?)
-        };
+        let subdigits = digits
+            .iter()
+            .map(|r| match layout.omega_bits {
+                Some(w) => Modulus::new(all[r.start]).map_or(1, |m| m.bits().div_ceil(w) as usize),
+                None => 1,
+            })
+            .collect();
         Ok(KeySwitcher {
-            ring_q,
+            rings,
             ring_qp,
+            k,
             layout,
             digits,
-            digit_inv,
             modup,
             moddown,
             subdigits,
         })
     }
 
-    /// The ring of the ciphertext modulus Q.
+    /// The ring of the full ciphertext modulus Q.
     pub fn ring_q(&self) -> &Arc<RingContext> {
-        &self.ring_q
+        &self.rings[self.k - 1]
     }
 
-    /// The ring of Q u P (the same as Q without special moduli).
+    /// The ring of level l (moduli q_0..q_l); `None` beyond the chain.
+    pub fn ring_at(&self, level: usize) -> Option<&Arc<RingContext>> {
+        self.rings.get(level)
+    }
+
+    /// The ring of Q u P.
     pub fn ring_qp(&self) -> &Arc<RingContext> {
         &self.ring_qp
     }
@@ -123,16 +146,16 @@ impl KeySwitcher {
     }
 
     fn special_product(&self) -> BigUint {
-        let k = self.ring_q.moduli().len();
-        self.ring_qp.moduli()[k..]
+        self.ring_qp.moduli()[self.k..]
             .iter()
             .fold(BigUint::from(1u32), |a, m| a * m.value())
     }
 
     /// Truncated columns I_j of paper 000 section 4.6: the `truncation` limbs after j, cyclically.
     fn truncated(&self, j: usize) -> Vec<usize> {
-        let k = self.ring_q.moduli().len();
-        (1..=self.layout.truncation).map(|d| (j + d) % k).collect()
+        (1..=self.layout.truncation)
+            .map(|d| (j + d) % self.k)
+            .collect()
     }
 }
 
@@ -145,7 +168,8 @@ pub struct KeySwitchKey {
 
 impl KeySwitchKey {
     /// Keys for s' given in NTT form over Q u P:
-    /// k0 = P (Q/Q_j) omega^b s' - q_I (a s + e), k1 = q_I a (q_I = 1 unless truncated).
+    /// k0 = P g_j omega^b s' - q_I (a s + e), k1 = q_I a (q_I = 1 unless truncated; g_j is divisible
+    /// by q_I, so k0 + k1 s = P g_j omega^b s' - q_I e).
     pub fn generate(
         sw: &KeySwitcher,
         sk: &SecretKey,
@@ -160,20 +184,18 @@ impl KeySwitchKey {
             ));
         }
         let n = ctx.degree();
-        let qb = sw.ring_q.basis();
         let p = sw.special_product();
         let mut parts = Vec::new();
         let mut seeds = Vec::new();
         for (j, r) in sw.digits.iter().enumerate() {
-            let qj = qb.sub_basis(r.clone())?;
-            let factor = p.clone() * (qb.product() / qj.product());
-            let trunc = sw.truncated(j);
-            let q_i: BigUint = trunc
+            let q_i: BigUint = sw
+                .truncated(j)
                 .iter()
-                .fold(BigUint::from(1u32), |a, &i| a * qb.moduli()[i].value());
+                .fold(BigUint::from(1u32), |a, &i| a * ctx.moduli()[i].value());
             for b in 0..sw.subdigits[j] {
                 let w = sw.layout.omega_bits.map_or(0, |w| w * b as u32);
-                let f = &factor << w;
+                // P g_j omega^b modulo each limb: P omega^b on the digit's primes, 0 elsewhere.
+                let f = &p << w;
                 let idx = (parts.len() as u32) + 1;
                 let (mut a, seed) = uniform_ntt(ctx, rng, idx)?;
                 let mut e = gaussian_poly(ctx, g, rng)?;
@@ -181,15 +203,19 @@ impl KeySwitchKey {
                 let mut k0 = a.mul(sk.ntt_qp())?;
                 k0.add_assign(&e)?;
                 let mut fs = s_prime.clone();
-                for (limb, m) in fs.residues_mut().chunks_exact_mut(n).zip(ctx.moduli()) {
-                    let c = m.shoup(big_mod(&f, m));
-                    limb.iter_mut().for_each(|x| *x = m.mul_shoup(*x, c));
+                for (i, (limb, m)) in fs
+                    .residues_mut()
+                    .chunks_exact_mut(n)
+                    .zip(ctx.moduli())
+                    .enumerate()
+                {
+                    let c = if r.contains(&i) { big_mod(&f, m) } else { 0 };
+                    vector::mul_shoup_scalar_assign(m, limb, m.shoup(c));
                 }
                 if q_i != BigUint::from(1u32) {
                     for poly in [&mut k0, &mut a] {
                         for (limb, m) in poly.residues_mut().chunks_exact_mut(n).zip(ctx.moduli()) {
-                            let c = m.shoup(big_mod(&q_i, m));
-                            limb.iter_mut().for_each(|x| *x = m.mul_shoup(*x, c));
+                            vector::mul_shoup_scalar_assign(m, limb, m.shoup(big_mod(&q_i, m)));
                         }
                     }
                 }
@@ -213,12 +239,17 @@ impl KeySwitchKey {
 }
 
 impl KeySwitcher {
-    /// Key switching of d (coefficient form over Q): returns (u0, u1) in coefficient form over Q with
-    /// u0 + u1 s = d s' + e_ks (mod Q).
+    /// Key switching of d (over the ring of any level l, either representation): returns (u0, u1) in
+    /// coefficient form over the same ring with u0 + u1 s = d s' + e_ks (mod Q_l).
     pub fn switch(&self, d: &Poly, key: &KeySwitchKey) -> Result<(Poly, Poly)> {
-        if !Arc::ptr_eq(d.context(), &self.ring_q) {
+        let level = d.context().moduli().len().wrapping_sub(1);
+        if !self
+            .rings
+            .get(level)
+            .is_some_and(|r| Arc::ptr_eq(r, d.context()))
+        {
             return Err(Error::ContextMismatch(
-                "key switching input is not over this context's modulus Q".into(),
+                "key switching input is not over a level of this context's modulus chain".into(),
             ));
         }
         if key.parts.len() != self.key_components()
@@ -243,67 +274,61 @@ impl KeySwitcher {
         let ctx = &self.ring_qp;
         let n = ctx.degree();
         let dres = d.residues();
-        // Digits D_j = [d (Q/Q_j)^-1]_{Q_j}, and for digits of several primes their ModUp to the
-        // other limbs (single-prime digits are reduced limb by limb on the fly).
-        let mut digits = Vec::with_capacity(self.digits.len());
-        for (j, r) in self.digits.iter().enumerate() {
-            let mut y = Buffer::zeroed(r.len() * n);
-            for (t, i) in r.clone().enumerate() {
-                let limb = &mut y[t * n..(t + 1) * n];
-                limb.copy_from_slice(&dres[i * n..(i + 1) * n]);
-                vector::mul_shoup_scalar_assign(&ctx.moduli()[i], limb, self.digit_inv[i]);
-            }
-            let up = match &self.modup[j] {
-                Some(up) if r.len() > 1 && self.layout.omega_bits.is_none() => {
+        // Digits of several primes at this level: their ModUp to the other limbs.
+        let ups: Vec<Option<Buffer>> = self.modup[level]
+            .iter()
+            .zip(&self.digits)
+            .map(|(up, r)| match up {
+                Some(up) => {
+                    let src = &dres[r.start * n..(r.end.min(level + 1)) * n];
                     let mut out = Buffer::zeroed(up.limbs.len() * n);
-                    up.conv.convert(&y, &mut out)?;
-                    Some(out)
+                    up.conv.convert(src, &mut out).map(|()| Some(out))
                 }
-                _ => None,
-            };
-            digits.push((y, up));
-        }
-        // Limb by limb: every digit's extension to this limb in NTT form (parts x n words), then one
-        // lazy inner product with each key component.
+                None => Ok(None),
+            })
+            .collect::<Result<_>>()?;
+        // The limbs of Q_l u P, their sums (NTT form), limb by limb: every digit's extension to the
+        // limb, in NTT form, then one lazy inner product with each key component.
+        let limbs: Vec<usize> = (0..=level).chain(self.k..ctx.moduli().len()).collect();
         let mut u = [
-            Poly::zero(ctx, Representation::Ntt),
-            Poly::zero(ctx, Representation::Ntt),
+            Buffer::zeroed(limbs.len() * n),
+            Buffer::zeroed(limbs.len() * n),
         ];
         let mut ext = Buffer::zeroed(key.parts.len() * n);
-        for (i, m) in ctx.moduli().iter().enumerate() {
+        for (slot, &i) in limbs.iter().enumerate() {
+            let m = &ctx.moduli()[i];
             let r = i * n..(i + 1) * n;
             let mut used = Vec::with_capacity(key.parts.len());
             let mut part = 0usize;
             for (j, dig) in self.digits.iter().enumerate() {
-                let (y, up) = &digits[j];
-                let skip = self.truncated(j).contains(&i);
+                let skip = dig.start > level || self.truncated(j).contains(&i);
                 for b in 0..self.subdigits[j] {
                     part += 1;
                     if skip {
                         continue;
                     }
                     let tmp = &mut ext[used.len() * n..(used.len() + 1) * n];
+                    let own = &dres[dig.start * n..(dig.start + 1) * n];
                     if let Some(w) = self.layout.omega_bits {
                         let mask = (1u64 << w) - 1;
-                        for (o, &x) in tmp.iter_mut().zip(&y[..n]) {
+                        for (o, &x) in tmp.iter_mut().zip(own) {
                             *o = m.reduce((x >> (w * b as u32)) & mask);
                         }
                     } else if dig.contains(&i) {
-                        let t = i - dig.start;
-                        tmp.copy_from_slice(&y[t * n..(t + 1) * n]);
-                    } else if let (Some(up), Some(mu)) = (up, &self.modup[j]) {
+                        tmp.copy_from_slice(&dres[r.clone()]);
+                    } else if let (Some(out), Some(mu)) = (&ups[j], &self.modup[level][j]) {
                         let t = mu.limbs.iter().position(|&l| l == i).unwrap_or(0);
-                        tmp.copy_from_slice(&up[t * n..(t + 1) * n]);
+                        tmp.copy_from_slice(&out[t * n..(t + 1) * n]);
                     } else {
                         let qj = ctx.moduli()[dig.start].value();
-                        vector::reduce_into(m, qj, &y[..n], tmp);
+                        vector::reduce_into(m, qj, own, tmp);
                     }
                     ctx.ntt_tables()[i].forward(tmp)?;
                     used.push(part - 1);
                 }
             }
             let rows: Vec<&[u64]> = (0..used.len()).map(|t| &ext[t * n..(t + 1) * n]).collect();
-            for (c, poly) in u.iter_mut().enumerate() {
+            for (c, acc) in u.iter_mut().enumerate() {
                 let keys: Vec<&[u64]> = used
                     .iter()
                     .map(|&p| {
@@ -311,26 +336,26 @@ impl KeySwitcher {
                         &(if c == 0 { k0 } else { k1 }).residues()[r.clone()]
                     })
                     .collect();
-                vector::inner_product(m, &rows, &keys, &mut poly.residues_mut()[r.clone()]);
+                let out = &mut acc[slot * n..(slot + 1) * n];
+                vector::inner_product(m, &rows, &keys, out);
+                ctx.ntt_tables()[i].inverse(out)?;
             }
         }
-        for poly in u.iter_mut() {
-            poly.to_coefficient()?;
-        }
         let [u0, u1] = u;
-        Ok((self.mod_down(u0)?, self.mod_down(u1)?))
+        Ok((self.mod_down(&u0, level)?, self.mod_down(&u1, level)?))
     }
 
-    /// ModDown: (x_Q - FastBconv(x_P, P, Q)) P^-1 in Q (identity without special moduli).
-    fn mod_down(&self, x: Poly) -> Result<Poly> {
-        let Some(floor) = &self.moddown else {
-            return Ok(x);
-        };
-        let n = x.context().degree();
-        let k = self.ring_q.moduli().len();
-        let (xq, xp) = x.residues().split_at(k * n);
-        let mut out = Poly::zero(&self.ring_q, Representation::Coefficient);
-        floor.apply(xp, xq, out.residues_mut())?;
+    /// ModDown at level l: fastRNSFloor_P(x, Q_l) = (x_Q - FastBconv(x_P, P, Q_l)) P^-1 (the Q_l part
+    /// unchanged without special moduli). `x` holds the limbs of Q_l, then those of P.
+    fn mod_down(&self, x: &[u64], level: usize) -> Result<Poly> {
+        let ring = &self.rings[level];
+        let n = ring.degree();
+        let (xq, xp) = x.split_at((level + 1) * n);
+        let mut out = Poly::zero(ring, Representation::Coefficient);
+        match &self.moddown[level] {
+            Some(floor) => floor.apply(xp, xq, out.residues_mut())?,
+            None => out.residues_mut().copy_from_slice(xq),
+        }
         Ok(out)
     }
 }
