@@ -72,7 +72,7 @@ impl KeySwitcher {
             .collect();
         let mut modup = Vec::with_capacity(k);
         let mut moddown = Vec::with_capacity(k);
-        for l in 0..k {
+        for (l, ring) in rings.iter().enumerate() {
             let mut per_digit = Vec::with_capacity(digits.len());
             for r in &digits {
                 let own: Vec<usize> = r.clone().filter(|&i| i <= l).collect();
@@ -101,7 +101,7 @@ impl KeySwitcher {
             } else {
                 Some(FastRnsFloor::new(
                     &RnsBasis::new(special)?,
-                    rings[l].basis(),
+                    ring.basis(),
                     1,
                 )?)
             });
