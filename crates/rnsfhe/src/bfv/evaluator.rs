@@ -261,11 +261,7 @@ impl BfvContext {
         if g == 1 {
             return Ok(a.clone());
         }
-        let key = keys.keys.get(&g).ok_or_else(|| {
-            Error::MissingKey(format!(
-                "no Galois key for element {g}; generate it with galois_keys(..) for this step"
-            ))
-        })?;
+        let key = keys.get(g)?;
         let c1 = a.parts[1].automorphism(g as i64)?;
         let (mut u0, u1) = self.key_switcher().switch(&c1, key)?;
         u0.add_assign(&a.parts[0].automorphism(g as i64)?)?;

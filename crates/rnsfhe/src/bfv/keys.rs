@@ -1,44 +1,16 @@
-//! Relinearisation and Galois keys of a BFV context.
-
-use std::collections::BTreeMap;
+//! Relinearisation and Galois keys of a BFV context (the key types live in `rlwe`).
 
 use rnsfhe_math::sample::Csprng;
 
 use super::BfvContext;
-use crate::rlwe::{KeySwitchKey, SecretKey};
-use crate::{Error, Result};
-
-/// The relinearisation key: a key-switching key from s^2 to s (paper 000 rlk_RNS, eq. (17)).
-#[derive(Clone, Debug)]
-pub struct RelinKey {
-    pub(crate) key: KeySwitchKey,
-    pub(crate) context_id: u64,
-}
-
-/// Galois keys: key-switching keys from s(X^g) to s for chosen Galois elements g.
-#[derive(Clone, Debug)]
-pub struct GaloisKeys {
-    pub(crate) keys: BTreeMap<u64, KeySwitchKey>,
-    pub(crate) context_id: u64,
-}
-
-impl GaloisKeys {
-    /// The Galois elements with a key.
-    pub fn elements(&self) -> Vec<u64> {
-        self.keys.keys().copied().collect()
-    }
-}
+use crate::rlwe::{GaloisKeys, RelinKey, SecretKey};
+use crate::Result;
 
 impl BfvContext {
     /// The relinearisation key of `sk`.
     pub fn relin_key(&self, sk: &SecretKey, rng: &mut Csprng) -> Result<RelinKey> {
         self.check_secret(sk)?;
-        let s2 = sk.ntt_qp().mul(sk.ntt_qp())?;
-        let key = KeySwitchKey::generate(self.key_switcher(), sk, &s2, self.gaussian(), rng)?;
-        Ok(RelinKey {
-            key,
-            context_id: self.id(),
-        })
+        RelinKey::generate(self.key_switcher(), sk, self.gaussian(), self.id(), rng)
     }
 
     /// The Galois element that rotates the rows left by `step` (3^step mod 2n; negative steps
@@ -93,25 +65,6 @@ impl BfvContext {
         rng: &mut Csprng,
     ) -> Result<GaloisKeys> {
         self.check_secret(sk)?;
-        let two_n = 2 * self.params().degree() as u64;
-        let mut keys = BTreeMap::new();
-        for &g in elements {
-            let g = g % two_n;
-            if g.is_multiple_of(2) {
-                return Err(Error::InvalidParameters(format!(
-                    "Galois element {g} is even; elements must be odd modulo 2n = {two_n}"
-                )));
-            }
-            if g == 1 || keys.contains_key(&g) {
-                continue;
-            }
-            let s_g = sk.ntt_qp().automorphism(g as i64)?;
-            let key = KeySwitchKey::generate(self.key_switcher(), sk, &s_g, self.gaussian(), rng)?;
-            keys.insert(g, key);
-        }
-        Ok(GaloisKeys {
-            keys,
-            context_id: self.id(),
-        })
+        GaloisKeys::generate(self.key_switcher(), sk, elements, self.gaussian(), self.id(), rng)
     }
 }

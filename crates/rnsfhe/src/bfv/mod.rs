@@ -21,5 +21,5 @@ pub use behz::{BehzSizes, BehzTool};
 pub use ciphertext::{Ciphertext, Plaintext};
 pub use context::{BfvContext, MulTool};
 pub use hps::HpsTool;
-pub use keys::{GaloisKeys, RelinKey};
+pub use crate::rlwe::{GaloisKeys, RelinKey};
 pub use params::{BfvParameters, BfvParametersBuilder, Decryption, Multiplication};

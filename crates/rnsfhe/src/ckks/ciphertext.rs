@@ -1,0 +1,61 @@
+//! CKKS plaintexts and ciphertexts: polynomials in NTT form at a level, with their scale.
+
+use rnsfhe_math::ring::Poly;
+
+/// An encoded vector: Delta tau^-1(z) at a level, NTT form.
+#[derive(Clone, Debug)]
+pub struct CkksPlaintext {
+    pub(crate) poly: Poly,
+    pub(crate) level: usize,
+    pub(crate) scale: f64,
+    pub(crate) slots: usize,
+    pub(crate) context_id: u64,
+}
+
+impl CkksPlaintext {
+    /// The level (number of primes above q_0).
+    pub fn level(&self) -> usize {
+        self.level
+    }
+    /// The scale Delta of the encoding.
+    pub fn scale(&self) -> f64 {
+        self.scale
+    }
+    /// The number of slots encoded (a power of two up to N/2).
+    pub fn slots(&self) -> usize {
+        self.slots
+    }
+}
+
+/// A ciphertext (c_0, c_1[, c_2]) at a level, NTT form, with ct(s) = Delta m + e (mod Q_level).
+#[derive(Clone, Debug)]
+pub struct CkksCiphertext {
+    pub(crate) parts: Vec<Poly>,
+    pub(crate) level: usize,
+    pub(crate) scale: f64,
+    pub(crate) slots: usize,
+    pub(crate) context_id: u64,
+}
+
+impl CkksCiphertext {
+    /// The level: the modulus is q_0 ... q_level, and `level` rescalings remain.
+    pub fn level(&self) -> usize {
+        self.level
+    }
+    /// The scale of the encrypted values.
+    pub fn scale(&self) -> f64 {
+        self.scale
+    }
+    /// The number of slots in use.
+    pub fn slots(&self) -> usize {
+        self.slots
+    }
+    /// The number of polynomials (3 after a product without relinearisation).
+    pub fn size(&self) -> usize {
+        self.parts.len()
+    }
+    /// The polynomials, NTT form over Q_level.
+    pub fn parts(&self) -> &[Poly] {
+        &self.parts
+    }
+}
