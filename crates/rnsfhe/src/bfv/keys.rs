@@ -65,6 +65,13 @@ impl BfvContext {
         rng: &mut Csprng,
     ) -> Result<GaloisKeys> {
         self.check_secret(sk)?;
-        GaloisKeys::generate(self.key_switcher(), sk, elements, self.gaussian(), self.id(), rng)
+        GaloisKeys::generate(
+            self.key_switcher(),
+            sk,
+            elements,
+            self.gaussian(),
+            self.id(),
+            rng,
+        )
     }
 }

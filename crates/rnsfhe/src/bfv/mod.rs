@@ -17,9 +17,9 @@ mod hps;
 mod keys;
 mod params;
 
+pub use crate::rlwe::{GaloisKeys, RelinKey};
 pub use behz::{BehzSizes, BehzTool};
 pub use ciphertext::{Ciphertext, Plaintext};
 pub use context::{BfvContext, MulTool};
 pub use hps::HpsTool;
-pub use crate::rlwe::{GaloisKeys, RelinKey};
 pub use params::{BfvParameters, BfvParametersBuilder, Decryption, Multiplication};

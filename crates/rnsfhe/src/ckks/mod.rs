@@ -5,11 +5,21 @@
 //!   embedding, N/2 complex slots, or fewer with sparse packing), computed in O(N log N) with the
 //!   special FFT over the orbit of 5; Galois elements for slot rotations and conjugation.
 //! - [`Complex`]: the slot type.
+//! - [`CkksParameters`] (Setup: q_0, the approximate-basis chain, special primes), [`CkksContext`]
+//!   (keys, encode/encrypt/decrypt) and the operations: add, multiply with ModUp/ModDown key switching
+//!   (shared with BFV in `rlwe`), rescale, level drop, rotations, conjugation.
 //! - [`apply_galois_f64`]: X -> X^g on a real coefficient vector (to check rotations without
 //!   encryption).
 
+mod ciphertext;
 pub mod complex;
+mod context;
 pub mod encoder;
+mod ops;
+mod params;
 
+pub use ciphertext::{CkksCiphertext, CkksPlaintext};
 pub use complex::Complex;
+pub use context::CkksContext;
 pub use encoder::{apply_galois_f64, CkksEncoder};
+pub use params::{CkksParameters, CkksParametersBuilder};

@@ -161,7 +161,8 @@ impl CkksParametersBuilder {
                 self.levels
             )));
         }
-        if !(20..=60).contains(&self.scale_bits) || !(self.scale_bits..=61).contains(&self.first_bits)
+        if !(20..=60).contains(&self.scale_bits)
+            || !(self.scale_bits..=61).contains(&self.first_bits)
         {
             return Err(Error::InvalidParameters(format!(
                 "scale of {} bits and q_0 of {} bits: need 20 <= scale <= q_0 <= 61 bits",

@@ -1,0 +1,323 @@
+//! The CKKS context (paper 004 section 3): precomputation per level, keys, encoding, encryption and
+//! decryption.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use num_traits::ToPrimitive;
+use rnsfhe_math::arith::Shoup;
+use rnsfhe_math::ring::{Poly, Representation, RingContext};
+use rnsfhe_math::sample::{Csprng, DiscreteGaussian, DEFAULT_TAIL};
+
+use super::{CkksCiphertext, CkksEncoder, CkksParameters, CkksPlaintext, Complex};
+use crate::rlwe::{GaloisKeys, KeySwitcher, PublicKey, RelinKey, SecretKey};
+use crate::{Error, Result};
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// Everything a CKKS parameter set precomputes; build once with [`CkksContext::new`] and share.
+#[derive(Debug)]
+pub struct CkksContext {
+    id: u64,
+    params: CkksParameters,
+    sw: KeySwitcher,
+    encoder: CkksEncoder,
+    gaussian: DiscreteGaussian,
+    /// rescale_inv[l][i] = q_l^-1 mod q_i (i < l): RS from level l (paper 004 section 3, Rescale).
+    rescale_inv: Vec<Vec<Shoup>>,
+}
+
+impl CkksContext {
+    /// Setup(q, L, eta) for `params`: the rings of every level, key switching, the encoder.
+    pub fn new(params: CkksParameters) -> Result<Arc<Self>> {
+        let sw = KeySwitcher::new(
+            params.degree,
+            &params.chain,
+            &params.special,
+            params.key_switching,
+        )?;
+        let q = sw.ring_q().moduli().to_vec();
+        let mut rescale_inv = vec![Vec::new()];
+        for l in 1..q.len() {
+            let row = q[..l]
+                .iter()
+                .map(|m| Ok(m.shoup(m.inv(m.reduce(q[l].value()))?)))
+                .collect::<Result<Vec<_>>>()?;
+            rescale_inv.push(row);
+        }
+        Ok(Arc::new(CkksContext {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            encoder: CkksEncoder::new(params.degree)?,
+            gaussian: DiscreteGaussian::new(params.sigma, DEFAULT_TAIL)?,
+            params,
+            sw,
+            rescale_inv,
+        }))
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &CkksParameters {
+        &self.params
+    }
+    /// A process-unique id carried by ciphertexts, plaintexts and keys.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+    /// The top level L.
+    pub fn max_level(&self) -> usize {
+        self.params.levels()
+    }
+    /// The maximal number of slots, N/2.
+    pub fn slots(&self) -> usize {
+        self.params.degree / 2
+    }
+    /// The encoder.
+    pub fn encoder(&self) -> &CkksEncoder {
+        &self.encoder
+    }
+    /// Key-switching precomputation.
+    pub fn key_switcher(&self) -> &KeySwitcher {
+        &self.sw
+    }
+    /// The ring of a level.
+    pub fn ring_at(&self, level: usize) -> Result<&Arc<RingContext>> {
+        self.sw.ring_at(level).ok_or_else(|| {
+            Error::InvalidParameters(format!(
+                "level {level} is above the top level {}",
+                self.max_level()
+            ))
+        })
+    }
+    pub(crate) fn rescale_constants(&self, level: usize) -> &[Shoup] {
+        &self.rescale_inv[level]
+    }
+
+    /// A secret key (distribution from the parameters) and its public key.
+    pub fn keygen(&self, rng: &mut Csprng) -> Result<(SecretKey, PublicKey)> {
+        let sk = SecretKey::generate(&self.sw, self.params.secret, rng)?;
+        let pk = PublicKey::generate(&sk, &self.gaussian, rng)?;
+        Ok((sk, pk))
+    }
+
+    pub(crate) fn check_secret(&self, sk: &SecretKey) -> Result<()> {
+        if Arc::ptr_eq(sk.ring(), self.sw.ring_q()) {
+            Ok(())
+        } else {
+            Err(Error::ContextMismatch(
+                "the secret key belongs to another parameter set".into(),
+            ))
+        }
+    }
+
+    /// The relinearisation key KSGen(s^2, s).
+    pub fn relin_key(&self, sk: &SecretKey, rng: &mut Csprng) -> Result<RelinKey> {
+        self.check_secret(sk)?;
+        RelinKey::generate(&self.sw, sk, &self.gaussian, self.id, rng)
+    }
+
+    /// Rotation keys for slot rotations by `steps` and, if `conjugation`, the conjugation key.
+    pub fn galois_keys(
+        &self,
+        sk: &SecretKey,
+        steps: &[i64],
+        conjugation: bool,
+        rng: &mut Csprng,
+    ) -> Result<GaloisKeys> {
+        self.check_secret(sk)?;
+        let mut el: Vec<u64> = steps
+            .iter()
+            .map(|&s| self.encoder.rotation_galois_element(s))
+            .collect();
+        if conjugation {
+            el.push(self.encoder.conjugation_galois_element());
+        }
+        GaloisKeys::generate(&self.sw, sk, &el, &self.gaussian, self.id, rng)
+    }
+
+    /// Encodes up to N/2 complex values at the top level with the default scale.
+    pub fn encode(&self, values: &[Complex]) -> Result<CkksPlaintext> {
+        self.encode_at(values, self.max_level(), self.params.scale())
+    }
+
+    /// Encodes real values at the top level with the default scale.
+    pub fn encode_real(&self, values: &[f64]) -> Result<CkksPlaintext> {
+        let v: Vec<Complex> = values.iter().map(|&x| Complex::from_real(x)).collect();
+        self.encode(&v)
+    }
+
+    /// Encodes at a given level and scale: round(scale tau^-1(z)) in NTT form over Q_level.
+    pub fn encode_at(&self, values: &[Complex], level: usize, scale: f64) -> Result<CkksPlaintext> {
+        let ring = self.ring_at(level)?;
+        let coeffs = self.encoder.encode(values, scale)?;
+        let n = ring.degree();
+        let mut poly = Poly::zero(ring, Representation::Coefficient);
+        for (limb, m) in poly.residues_mut().chunks_exact_mut(n).zip(ring.moduli()) {
+            let q = i128::from(m.value());
+            for (o, &c) in limb.iter_mut().zip(&coeffs) {
+                *o = c.rem_euclid(q) as u64;
+            }
+        }
+        poly.to_ntt()?;
+        Ok(CkksPlaintext {
+            poly,
+            level,
+            scale,
+            slots: values.len().next_power_of_two(),
+            context_id: self.id,
+        })
+    }
+
+    pub(crate) fn check_plain(&self, pt: &CkksPlaintext) -> Result<()> {
+        if pt.context_id == self.id {
+            Ok(())
+        } else {
+            Err(Error::ContextMismatch(
+                "the plaintext was encoded for another parameter set; encode it with this context"
+                    .into(),
+            ))
+        }
+    }
+
+    /// Decodes a plaintext (its slots, divided by its scale).
+    pub fn decode(&self, pt: &CkksPlaintext) -> Result<Vec<Complex>> {
+        self.check_plain(pt)?;
+        let coeffs = self.centered_coefficients(&pt.poly, pt.scale)?;
+        self.encoder.decode(&coeffs, pt.scale, pt.slots)
+    }
+
+    /// The centred coefficients of an NTT-form polynomial as f64, from the fewest primes q_0..q_j
+    /// whose product exceeds scale 2^40 (one prime in the usual case, where decryption is exact
+    /// while |values| < q_0 / (2 scale)); several primes are composed exactly with big integers.
+    fn centered_coefficients(&self, p: &Poly, scale: f64) -> Result<Vec<f64>> {
+        let ring = p.context();
+        let n = ring.degree();
+        let need = scale.log2() + 40.0;
+        let mut bits = 0.0;
+        let mut limbs = 0;
+        for m in ring.moduli() {
+            limbs += 1;
+            bits += (m.value() as f64).log2();
+            if bits > need {
+                break;
+            }
+        }
+        let sub = self.ring_at(limbs - 1)?;
+        let mut x = Poly::zero(sub, Representation::Ntt);
+        x.residues_mut().copy_from_slice(&p.residues()[..limbs * n]);
+        x.to_coefficient()?;
+        if limbs == 1 {
+            let m = &sub.moduli()[0];
+            return Ok(x.residues().iter().map(|&v| m.center(v) as f64).collect());
+        }
+        let mut col = vec![0u64; limbs];
+        (0..n)
+            .map(|j| {
+                for (i, c) in col.iter_mut().enumerate() {
+                    *c = x.residues()[i * n + j];
+                }
+                Ok(sub
+                    .basis()
+                    .compose_centered(&col)?
+                    .to_f64()
+                    .unwrap_or(f64::NAN))
+            })
+            .collect()
+    }
+
+    /// Public-key encryption at the plaintext's level: (p0 u + e0 + m, p1 u + e1).
+    pub fn encrypt(
+        &self,
+        pt: &CkksPlaintext,
+        pk: &PublicKey,
+        rng: &mut Csprng,
+    ) -> Result<CkksCiphertext> {
+        self.check_plain(pt)?;
+        if !Arc::ptr_eq(pk.parts().0.context(), self.sw.ring_q()) {
+            return Err(Error::ContextMismatch(
+                "the public key belongs to another parameter set".into(),
+            ));
+        }
+        let (c0, c1) = pk.encrypt_zero(self.params.secret, &self.gaussian, rng)?;
+        self.finish_encryption(pt, c0, c1)
+    }
+
+    /// Symmetric encryption: (-a s + e + m, a).
+    pub fn encrypt_symmetric(
+        &self,
+        pt: &CkksPlaintext,
+        sk: &SecretKey,
+        rng: &mut Csprng,
+    ) -> Result<CkksCiphertext> {
+        self.check_plain(pt)?;
+        self.check_secret(sk)?;
+        let (c0, c1, _) = sk.encrypt_zero(&self.gaussian, rng)?;
+        self.finish_encryption(pt, c0, c1)
+    }
+
+    /// Top-level encryption of zero (coefficient form) + m at the plaintext's level.
+    fn finish_encryption(&self, pt: &CkksPlaintext, c0: Poly, c1: Poly) -> Result<CkksCiphertext> {
+        let ring = self.ring_at(pt.level)?;
+        let mut parts = Vec::with_capacity(2);
+        for c in [c0, c1] {
+            let mut p = Poly::zero(ring, Representation::Coefficient);
+            let len = p.residues().len();
+            p.residues_mut().copy_from_slice(&c.residues()[..len]);
+            p.to_ntt()?;
+            parts.push(p);
+        }
+        parts[0].add_assign(&pt.poly)?;
+        Ok(CkksCiphertext {
+            parts,
+            level: pt.level,
+            scale: pt.scale,
+            slots: pt.slots,
+            context_id: self.id,
+        })
+    }
+
+    /// Decryption: m = c0 + c1 s (+ c2 s^2) at the ciphertext's level, as a plaintext.
+    pub fn decrypt(&self, ct: &CkksCiphertext, sk: &SecretKey) -> Result<CkksPlaintext> {
+        self.check_ct(ct)?;
+        self.check_secret(sk)?;
+        let ring = self.ring_at(ct.level)?;
+        let len = ring.degree() * ring.moduli().len();
+        let mut s = Poly::zero(ring, Representation::Ntt);
+        s.residues_mut()
+            .copy_from_slice(&sk.ntt_q().residues()[..len]);
+        let mut acc = ct.parts[0].clone();
+        let mut power = s.clone();
+        for (i, c) in ct.parts.iter().enumerate().skip(1) {
+            acc.add_assign(&c.mul(&power)?)?;
+            if i + 1 < ct.parts.len() {
+                power.mul_assign(&s)?;
+            }
+        }
+        Ok(CkksPlaintext {
+            poly: acc,
+            level: ct.level,
+            scale: ct.scale,
+            slots: ct.slots,
+            context_id: self.id,
+        })
+    }
+
+    /// Decrypts and decodes.
+    pub fn decrypt_values(&self, ct: &CkksCiphertext, sk: &SecretKey) -> Result<Vec<Complex>> {
+        self.decode(&self.decrypt(ct, sk)?)
+    }
+
+    pub(crate) fn check_ct(&self, ct: &CkksCiphertext) -> Result<()> {
+        if ct.context_id != self.id {
+            return Err(Error::ContextMismatch(
+                "the ciphertext belongs to another parameter set".into(),
+            ));
+        }
+        if ct.parts.len() < 2 {
+            return Err(Error::InvalidCiphertext(format!(
+                "a ciphertext has at least 2 parts, this one {}",
+                ct.parts.len()
+            )));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,396 @@
+//! CKKS homomorphic operations (paper 004 section 3): Add, CMult, Mult (tensor + key switching with
+//! ModUp/ModDown), RS (rescale), level drop, rotations and conjugation.
+//!
+//! Scales: operands must be at the same level (an error names both levels; use `drop_to_level`) and
+//! have the same scale up to the chain's approximation, relative difference below 2^-(eta - 2)
+//! (paper 004: rescaling by q_l instead of Delta leaves a relative error below 2^-eta, which the scheme
+//! accepts); the result keeps the first operand's scale. Larger differences are an error naming both
+//! scales.
+
+use rnsfhe_math::arith::vector;
+use rnsfhe_math::ring::{Poly, Representation};
+
+use super::{CkksCiphertext, CkksContext, CkksPlaintext};
+use crate::rlwe::{GaloisKeys, RelinKey};
+use crate::{Error, Result};
+
+impl CkksContext {
+    fn same_level_scale(&self, l1: usize, s1: f64, l2: usize, s2: f64, op: &str) -> Result<()> {
+        if l1 != l2 {
+            return Err(Error::InvalidParameters(format!(
+                "{op}: operands at levels {l1} and {l2}; bring them to one level with drop_to_level"
+            )));
+        }
+        let tol = 2f64.powi(-(self.params().eta() as i32 - 2).max(8));
+        if (s1 / s2 - 1.0).abs() > tol {
+            return Err(Error::InvalidParameters(format!(
+                "{op}: operands at scales 2^{:.3} and 2^{:.3}; rescale or re-encode one of them",
+                s1.log2(),
+                s2.log2()
+            )));
+        }
+        Ok(())
+    }
+
+    fn pair(&self, a: &CkksCiphertext, b: &CkksCiphertext, op: &str) -> Result<()> {
+        self.check_ct(a)?;
+        self.check_ct(b)?;
+        self.same_level_scale(a.level, a.scale, b.level, b.scale, op)
+    }
+
+    fn plain_pair(&self, a: &CkksCiphertext, m: &CkksPlaintext, op: &str) -> Result<()> {
+        self.check_ct(a)?;
+        self.check_plain(m)?;
+        if a.level != m.level {
+            return Err(Error::InvalidParameters(format!(
+                "{op}: ciphertext at level {}, plaintext at level {}; encode at the ciphertext's level \
+                 (encode_at)",
+                a.level, m.level
+            )));
+        }
+        Ok(())
+    }
+
+    /// a += b (same level and scale).
+    pub fn add_assign(&self, a: &mut CkksCiphertext, b: &CkksCiphertext) -> Result<()> {
+        self.pair(a, b, "add")?;
+        for (i, p) in b.parts.iter().enumerate() {
+            match a.parts.get_mut(i) {
+                Some(x) => x.add_assign(p)?,
+                None => a.parts.push(p.clone()),
+            }
+        }
+        a.slots = a.slots.max(b.slots);
+        Ok(())
+    }
+
+    /// a + b.
+    pub fn add(&self, a: &CkksCiphertext, b: &CkksCiphertext) -> Result<CkksCiphertext> {
+        let mut r = a.clone();
+        self.add_assign(&mut r, b)?;
+        Ok(r)
+    }
+
+    /// a -= b.
+    pub fn sub_assign(&self, a: &mut CkksCiphertext, b: &CkksCiphertext) -> Result<()> {
+        let mut nb = b.clone();
+        self.negate_assign(&mut nb)?;
+        self.add_assign(a, &nb)
+    }
+
+    /// a - b.
+    pub fn sub(&self, a: &CkksCiphertext, b: &CkksCiphertext) -> Result<CkksCiphertext> {
+        let mut r = a.clone();
+        self.sub_assign(&mut r, b)?;
+        Ok(r)
+    }
+
+    /// a = -a.
+    pub fn negate_assign(&self, a: &mut CkksCiphertext) -> Result<()> {
+        self.check_ct(a)?;
+        a.parts.iter_mut().for_each(Poly::neg_assign);
+        Ok(())
+    }
+
+    /// a += m (the plaintext's scale must match).
+    pub fn add_plain_assign(&self, a: &mut CkksCiphertext, m: &CkksPlaintext) -> Result<()> {
+        self.plain_pair(a, m, "add_plain")?;
+        self.same_level_scale(a.level, a.scale, m.level, m.scale, "add_plain")?;
+        a.parts[0].add_assign(&m.poly)
+    }
+
+    /// a + m.
+    pub fn add_plain(&self, a: &CkksCiphertext, m: &CkksPlaintext) -> Result<CkksCiphertext> {
+        let mut r = a.clone();
+        self.add_plain_assign(&mut r, m)?;
+        Ok(r)
+    }
+
+    /// a *= m (scales multiply; rescale afterwards).
+    pub fn mul_plain_assign(&self, a: &mut CkksCiphertext, m: &CkksPlaintext) -> Result<()> {
+        self.plain_pair(a, m, "mul_plain")?;
+        for p in a.parts.iter_mut() {
+            p.mul_assign(&m.poly)?;
+        }
+        a.scale *= m.scale;
+        Ok(())
+    }
+
+    /// a * m.
+    pub fn mul_plain(&self, a: &CkksCiphertext, m: &CkksPlaintext) -> Result<CkksCiphertext> {
+        let mut r = a.clone();
+        self.mul_plain_assign(&mut r, m)?;
+        Ok(r)
+    }
+
+    /// a + c in every slot (c real, encoded at the ciphertext's scale).
+    pub fn add_const(&self, a: &CkksCiphertext, c: f64) -> Result<CkksCiphertext> {
+        self.check_ct(a)?;
+        let v = (c * a.scale).round();
+        if !v.is_finite() || v.abs() >= 2f64.powi(120) {
+            return Err(Error::OutOfRange(format!(
+                "constant {c} at scale 2^{:.1} does not fit",
+                a.scale.log2()
+            )));
+        }
+        let v = v as i128;
+        let mut r = a.clone();
+        let n = r.parts[0].context().degree();
+        let ring = r.parts[0].context().clone();
+        // A constant polynomial is the same value at every NTT point.
+        for (limb, m) in r.parts[0]
+            .residues_mut()
+            .chunks_exact_mut(n)
+            .zip(ring.moduli())
+        {
+            let c = v.rem_euclid(i128::from(m.value())) as u64;
+            limb.iter_mut().for_each(|x| *x = m.add(*x, c));
+        }
+        Ok(r)
+    }
+
+    /// a * c for a real constant c, as the integer round(c Delta) (scale times Delta; rescale after).
+    pub fn mul_const(&self, a: &CkksCiphertext, c: f64) -> Result<CkksCiphertext> {
+        self.check_ct(a)?;
+        let delta = self.params().scale();
+        let v = (c * delta).round();
+        if !v.is_finite() || v.abs() >= 2f64.powi(62) {
+            return Err(Error::OutOfRange(format!(
+                "constant {c} times Delta = 2^{} does not fit in a word",
+                self.params().scale_bits()
+            )));
+        }
+        let mut r = a.clone();
+        let neg = v < 0.0;
+        for p in r.parts.iter_mut() {
+            p.mul_scalar_assign(v.abs() as u64);
+            if neg {
+                p.neg_assign();
+            }
+        }
+        r.scale *= delta;
+        Ok(r)
+    }
+
+    /// a * c for a small integer c (the scale is unchanged, no rescale needed).
+    pub fn mul_integer(&self, a: &CkksCiphertext, c: i64) -> Result<CkksCiphertext> {
+        self.check_ct(a)?;
+        let mut r = a.clone();
+        for p in r.parts.iter_mut() {
+            p.mul_scalar_assign(c.unsigned_abs());
+            if c < 0 {
+                p.neg_assign();
+            }
+        }
+        Ok(r)
+    }
+
+    /// The tensor (d0, d1, d2) = (a0 b0, a0 b1 + a1 b0, a1 b1): Mult step 1 of paper 004.
+    pub fn multiply_no_relin(
+        &self,
+        a: &CkksCiphertext,
+        b: &CkksCiphertext,
+    ) -> Result<CkksCiphertext> {
+        self.check_ct(a)?;
+        self.check_ct(b)?;
+        if a.level != b.level {
+            return Err(Error::InvalidParameters(format!(
+                "mul: operands at levels {} and {}; bring them to one level with drop_to_level",
+                a.level, b.level
+            )));
+        }
+        for c in [a, b] {
+            if c.parts.len() != 2 {
+                return Err(Error::InvalidCiphertext(format!(
+                    "multiplication needs 2-part ciphertexts, got {} parts; relinearize first",
+                    c.parts.len()
+                )));
+            }
+        }
+        let d0 = a.parts[0].mul(&b.parts[0])?;
+        let mut d1 = a.parts[0].mul(&b.parts[1])?;
+        d1.add_assign(&a.parts[1].mul(&b.parts[0])?)?;
+        let d2 = a.parts[1].mul(&b.parts[1])?;
+        Ok(CkksCiphertext {
+            parts: vec![d0, d1, d2],
+            level: a.level,
+            scale: a.scale * b.scale,
+            slots: a.slots.max(b.slots),
+            context_id: self.id(),
+        })
+    }
+
+    /// Relinearisation (Mult steps 2–5: ModUp of d2, product with the evaluation key, ModDown).
+    pub fn relinearize_assign(&self, a: &mut CkksCiphertext, rlk: &RelinKey) -> Result<()> {
+        self.check_ct(a)?;
+        if rlk.context_id != self.id() {
+            return Err(Error::ContextMismatch(
+                "the relinearisation key belongs to another parameter set".into(),
+            ));
+        }
+        match a.parts.len() {
+            2 => Ok(()),
+            3 => {
+                let d2 = a
+                    .parts
+                    .pop()
+                    .ok_or_else(|| Error::InvalidCiphertext("empty".into()))?;
+                let (mut u0, mut u1) = self.key_switcher().switch(&d2, &rlk.key)?;
+                u0.to_ntt()?;
+                u1.to_ntt()?;
+                a.parts[0].add_assign(&u0)?;
+                a.parts[1].add_assign(&u1)
+            }
+            s => Err(Error::InvalidCiphertext(format!(
+                "relinearisation takes 2 or 3 parts, got {s}"
+            ))),
+        }
+    }
+
+    /// a * b relinearised (not rescaled).
+    pub fn multiply(
+        &self,
+        a: &CkksCiphertext,
+        b: &CkksCiphertext,
+        rlk: &RelinKey,
+    ) -> Result<CkksCiphertext> {
+        let mut r = self.multiply_no_relin(a, b)?;
+        self.relinearize_assign(&mut r, rlk)?;
+        Ok(r)
+    }
+
+    /// a * b relinearised and rescaled (paper 004 Table 1's Mult&RS).
+    pub fn multiply_rescale(
+        &self,
+        a: &CkksCiphertext,
+        b: &CkksCiphertext,
+        rlk: &RelinKey,
+    ) -> Result<CkksCiphertext> {
+        let mut r = self.multiply(a, b, rlk)?;
+        self.rescale_assign(&mut r)?;
+        Ok(r)
+    }
+
+    /// RS (paper 004 section 3): c' = round(c / q_l) at level l - 1, scale / q_l. The last limb is
+    /// brought to coefficient form, centred, reduced into each q_i and subtracted in NTT form.
+    pub fn rescale_assign(&self, a: &mut CkksCiphertext) -> Result<()> {
+        self.check_ct(a)?;
+        let l = a.level;
+        if l == 0 {
+            return Err(Error::InvalidParameters(
+                "rescale: the ciphertext is at level 0, the modulus chain is exhausted".into(),
+            ));
+        }
+        let ring = self.ring_at(l)?.clone();
+        let lower = self.ring_at(l - 1)?.clone();
+        let n = ring.degree();
+        let ql = ring.moduli()[l];
+        let inv = self.rescale_constants(l);
+        for p in a.parts.iter_mut() {
+            let mut last = p.residues()[l * n..].to_vec();
+            ring.ntt_tables()[l].inverse(&mut last)?;
+            let mut out = Poly::zero(&lower, Representation::Ntt);
+            let mut tmp = vec![0u64; n];
+            for (i, m) in lower.moduli().iter().enumerate() {
+                for (t, &x) in tmp.iter_mut().zip(&last) {
+                    *t = m.reduce_i64(ql.center(x));
+                }
+                lower.ntt_tables()[i].forward(&mut tmp)?;
+                let o = &mut out.residues_mut()[i * n..(i + 1) * n];
+                o.copy_from_slice(&p.residues()[i * n..(i + 1) * n]);
+                vector::sub_assign(m, o, &tmp);
+                vector::mul_shoup_scalar_assign(m, o, inv[i]);
+            }
+            *p = out;
+        }
+        a.level = l - 1;
+        a.scale /= ql.value() as f64;
+        Ok(())
+    }
+
+    /// Rescaled copy.
+    pub fn rescale(&self, a: &CkksCiphertext) -> Result<CkksCiphertext> {
+        let mut r = a.clone();
+        self.rescale_assign(&mut r)?;
+        Ok(r)
+    }
+
+    /// Drops the top primes down to `level` (values and scale unchanged).
+    pub fn drop_to_level(&self, a: &CkksCiphertext, level: usize) -> Result<CkksCiphertext> {
+        self.check_ct(a)?;
+        if level > a.level {
+            return Err(Error::InvalidParameters(format!(
+                "drop_to_level: level {level} is above the ciphertext's level {}",
+                a.level
+            )));
+        }
+        let ring = self.ring_at(level)?;
+        let mut parts = Vec::with_capacity(a.parts.len());
+        for p in &a.parts {
+            let mut q = Poly::zero(ring, Representation::Ntt);
+            let len = q.residues().len();
+            q.residues_mut().copy_from_slice(&p.residues()[..len]);
+            parts.push(q);
+        }
+        Ok(CkksCiphertext {
+            parts,
+            level,
+            scale: a.scale,
+            slots: a.slots,
+            context_id: a.context_id,
+        })
+    }
+
+    /// X -> X^g, then key switching back to s.
+    fn apply_galois(
+        &self,
+        a: &CkksCiphertext,
+        g: u64,
+        keys: &GaloisKeys,
+    ) -> Result<CkksCiphertext> {
+        self.check_ct(a)?;
+        if a.parts.len() != 2 {
+            return Err(Error::InvalidCiphertext(format!(
+                "rotation needs a 2-part ciphertext, got {}; relinearize first",
+                a.parts.len()
+            )));
+        }
+        if keys.context_id != self.id() {
+            return Err(Error::ContextMismatch(
+                "the Galois keys belong to another parameter set".into(),
+            ));
+        }
+        let g = g % (2 * self.params().degree() as u64);
+        if g == 1 {
+            return Ok(a.clone());
+        }
+        let key = keys.get(g)?;
+        let c1 = a.parts[1].automorphism(g as i64)?;
+        let (mut u0, mut u1) = self.key_switcher().switch(&c1, key)?;
+        u0.to_ntt()?;
+        u1.to_ntt()?;
+        u0.add_assign(&a.parts[0].automorphism(g as i64)?)?;
+        Ok(CkksCiphertext {
+            parts: vec![u0, u1],
+            level: a.level,
+            scale: a.scale,
+            slots: a.slots,
+            context_id: a.context_id,
+        })
+    }
+
+    /// Rotates the slots left by `step` (right when negative).
+    pub fn rotate(
+        &self,
+        a: &CkksCiphertext,
+        step: i64,
+        keys: &GaloisKeys,
+    ) -> Result<CkksCiphertext> {
+        self.apply_galois(a, self.encoder().rotation_galois_element(step), keys)
+    }
+
+    /// Complex conjugation of every slot.
+    pub fn conjugate(&self, a: &CkksCiphertext, keys: &GaloisKeys) -> Result<CkksCiphertext> {
+        self.apply_galois(a, self.encoder().conjugation_galois_element(), keys)
+    }
+}

@@ -1,0 +1,181 @@
+//! CKKS end to end: encryption, every operation against plaintext double arithmetic, rescaling down the
+//! chain, rotations, conjugation, hybrid key switching, and the refused inputs.
+#![allow(clippy::unwrap_used)] // test helpers abort loudly
+
+use std::sync::Arc;
+
+use rnsfhe::ckks::{CkksCiphertext, CkksContext, CkksParameters, Complex};
+use rnsfhe::params::Security;
+use rnsfhe::rlwe::{KeySwitching, SecretDistribution};
+use rnsfhe::Error;
+use rnsfhe_math::sample::Csprng;
+
+fn context(n: usize, levels: usize, special: &[u32], ks: KeySwitching) -> Arc<CkksContext> {
+    let p = CkksParameters::builder()
+        .degree(n)
+        .levels(levels)
+        .scale_bits(40)
+        .special_moduli_bits(special)
+        .key_switching(ks)
+        .security(Security::InsecureResearchOnly)
+        .build()
+        .unwrap();
+    CkksContext::new(p).unwrap()
+}
+
+fn random(rng: &mut Csprng, len: usize) -> Vec<Complex> {
+    let m = rnsfhe_math::arith::Modulus::new(1 << 30).unwrap();
+    let mut u = || rng.uniform_mod(&m) as f64 / (1u64 << 29) as f64 - 1.0;
+    (0..len).map(|_| Complex::new(u(), u())).collect()
+}
+
+fn max_err(a: &[Complex], b: &[Complex]) -> f64 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (*x - *y).abs())
+        .fold(0.0, f64::max)
+}
+
+#[test]
+fn operations_match_plaintext_arithmetic() {
+    let mut rng = Csprng::from_seed([1; 32]);
+    for (special, ks) in [
+        (vec![60], KeySwitching::default()),
+        (
+            vec![60, 60],
+            KeySwitching {
+                digit_primes: 2,
+                ..KeySwitching::default()
+            },
+        ),
+    ] {
+        let ctx = context(1 << 10, 4, &special, ks);
+        let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+        let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
+        let gk = ctx.galois_keys(&sk, &[1, -2, 5], true, &mut rng).unwrap();
+        let slots = ctx.slots();
+        let x = random(&mut rng, slots);
+        let y = random(&mut rng, slots);
+        let cx = ctx
+            .encrypt(&ctx.encode(&x).unwrap(), &pk, &mut rng)
+            .unwrap();
+        let cy = ctx
+            .encrypt_symmetric(&ctx.encode(&y).unwrap(), &sk, &mut rng)
+            .unwrap();
+        let dec = |c: &CkksCiphertext| -> Vec<Complex> { ctx.decrypt_values(c, &sk).unwrap() };
+        assert!(max_err(&dec(&cx), &x) < 1e-6, "fresh");
+        let sum: Vec<Complex> = x.iter().zip(&y).map(|(a, b)| *a + *b).collect();
+        assert!(
+            max_err(&dec(&ctx.add(&cx, &cy).unwrap()), &sum) < 1e-6,
+            "add"
+        );
+        let prod: Vec<Complex> = x.iter().zip(&y).map(|(a, b)| *a * *b).collect();
+        let m = ctx.multiply_rescale(&cx, &cy, &rlk).unwrap();
+        assert_eq!(m.level(), 3);
+        assert!(
+            max_err(&dec(&m), &prod) < 1e-5,
+            "mult&rs: {}",
+            max_err(&dec(&m), &prod)
+        );
+        let m3 = ctx.multiply_no_relin(&cx, &cy).unwrap();
+        assert!(
+            max_err(&dec(&ctx.rescale(&m3).unwrap()), &prod) < 1e-5,
+            "3-part decrypt"
+        );
+        for step in [1i64, -2, 5] {
+            let r = ctx.rotate(&cx, step, &gk).unwrap();
+            let want: Vec<Complex> = (0..slots)
+                .map(|i| x[(i as i64 + step).rem_euclid(slots as i64) as usize])
+                .collect();
+            assert!(max_err(&dec(&r), &want) < 1e-5, "rotate {step}");
+        }
+        let conj: Vec<Complex> = x.iter().map(|a| a.conj()).collect();
+        assert!(
+            max_err(&dec(&ctx.conjugate(&cx, &gk).unwrap()), &conj) < 1e-5,
+            "conjugate"
+        );
+        let c = ctx.rescale(&ctx.mul_const(&cx, -0.75).unwrap()).unwrap();
+        let want: Vec<Complex> = x.iter().map(|a| a.scale(-0.75)).collect();
+        assert!(max_err(&dec(&c), &want) < 1e-5, "mul_const");
+        let want: Vec<Complex> = x.iter().map(|a| *a + Complex::from_real(2.5)).collect();
+        assert!(
+            max_err(&dec(&ctx.add_const(&cx, 2.5).unwrap()), &want) < 1e-6,
+            "add_const"
+        );
+        let py = ctx.encode(&y).unwrap();
+        let mp = ctx.rescale(&ctx.mul_plain(&cx, &py).unwrap()).unwrap();
+        assert!(max_err(&dec(&mp), &prod) < 1e-5, "mul_plain");
+        // Down the whole chain: x^(2^4) by four squarings.
+        let mut p = cx.clone();
+        let mut want = x.clone();
+        for _ in 0..4 {
+            p = ctx.multiply_rescale(&p, &p, &rlk).unwrap();
+            want = want.iter().map(|a| *a * *a).collect();
+        }
+        assert_eq!(p.level(), 0);
+        assert!(
+            max_err(&dec(&p), &want) < 1e-3,
+            "depth 4: {}",
+            max_err(&dec(&p), &want)
+        );
+        assert!(matches!(ctx.rescale(&p), Err(Error::InvalidParameters(_))));
+    }
+}
+
+#[test]
+fn sparse_packing_and_hamming_secret() {
+    let mut rng = Csprng::from_seed([2; 32]);
+    let p = CkksParameters::builder()
+        .degree(1 << 11)
+        .levels(2)
+        .secret(SecretDistribution::HammingWeight(64))
+        .security(Security::InsecureResearchOnly)
+        .build()
+        .unwrap();
+    let ctx = CkksContext::new(p).unwrap();
+    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+    let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
+    let x = random(&mut rng, 8);
+    let c = ctx
+        .encrypt(&ctx.encode(&x).unwrap(), &pk, &mut rng)
+        .unwrap();
+    let sq = ctx.multiply_rescale(&c, &c, &rlk).unwrap();
+    let got = ctx.decrypt_values(&sq, &sk).unwrap();
+    assert_eq!(got.len(), 8);
+    let want: Vec<Complex> = x.iter().map(|a| *a * *a).collect();
+    assert!(max_err(&got, &want) < 1e-5);
+}
+
+#[test]
+fn refused_inputs() {
+    let mut rng = Csprng::from_seed([3; 32]);
+    let ks = KeySwitching::default();
+    let a = context(1 << 8, 3, &[60], ks);
+    let b = context(1 << 8, 3, &[60], ks);
+    let (sk, pk) = a.keygen(&mut rng).unwrap();
+    let (_, pkb) = b.keygen(&mut rng).unwrap();
+    let gk = a.galois_keys(&sk, &[1], false, &mut rng).unwrap();
+    let x = random(&mut rng, 4);
+    let c = a.encrypt(&a.encode(&x).unwrap(), &pk, &mut rng).unwrap();
+    let low = a.drop_to_level(&c, 1).unwrap();
+    assert!(matches!(a.add(&c, &low), Err(Error::InvalidParameters(m)) if m.contains("levels")));
+    let scaled = a.mul_const(&c, 1.0).unwrap();
+    assert!(matches!(a.add(&c, &scaled), Err(Error::InvalidParameters(m)) if m.contains("scales")));
+    assert!(matches!(a.rotate(&c, 2, &gk), Err(Error::MissingKey(_))));
+    assert!(matches!(
+        a.encrypt(&a.encode(&x).unwrap(), &pkb, &mut rng),
+        Err(Error::ContextMismatch(_))
+    ));
+    assert!(matches!(
+        b.encrypt(&a.encode(&x).unwrap(), &pkb, &mut rng),
+        Err(Error::ContextMismatch(_))
+    ));
+    assert!(a.encode(&random(&mut rng, 129)).is_err());
+    assert!(a.encode_real(&[f64::NAN]).is_err());
+    assert!(a.drop_to_level(&low, 2).is_err());
+    let too_many = CkksParameters::builder().degree(1 << 12).levels(10).build();
+    assert!(
+        too_many.is_err(),
+        "128-bit security caps log QP at 109 for N = 2^12"
+    );
+}
