@@ -241,3 +241,28 @@ fn reduce_into_every_range() {
         );
     }
 }
+
+#[test]
+fn lift_centered_matches_signed_reduction() {
+    let mut rng = StdRng::seed_from_u64(81);
+    for (fb, qb) in [(40u32, 40u32), (40, 60), (60, 40), (55, 30)] {
+        let from = moduli(fb)[0];
+        let q = moduli(qb)[1];
+        let src: Vec<u64> = (0..37)
+            .map(|i| match i % 4 {
+                0 => from.value() / 2,
+                1 => from.value() / 2 + 1,
+                _ => rng.random_range(0..from.value()),
+            })
+            .collect();
+        let mut dst = vec![0u64; src.len()];
+        vector::lift_centered(&from, &q, &src, &mut dst);
+        for (&s, &d) in src.iter().zip(&dst) {
+            assert_eq!(
+                d,
+                q.reduce_i64(from.center(s)),
+                "{fb} -> {qb} bits, x = {s}"
+            );
+        }
+    }
+}

@@ -116,8 +116,8 @@ pub fn mul_shoup_scalar_assign_with(
 }
 
 /// `out[t] = sum_j a[j][t] * b[j][t] mod q`: the pointwise inner product of key switching, summed lazily
-/// and reduced once per element (AVX-512 IFMA for odd q < 2^51 and fewer than 2^10 rows; u128 sums
-/// otherwise). Preconditions (`debug_assert!`): as many a rows as b rows, each at least out.len() long,
+/// and reduced once per element (AVX-512 IFMA for odd q < 2^51 and fewer than 2^10 rows; otherwise one
+/// reduced multiply-add per row with the fastest kernel for q). Preconditions (`debug_assert!`): as many a rows as b rows, each at least out.len() long,
 /// inputs in [0, q). Output in [0, q).
 pub fn inner_product(q: &Modulus, a: &[&[u64]], b: &[&[u64]], out: &mut [u64]) {
     debug_assert_eq!(a.len(), b.len());
@@ -132,17 +132,12 @@ pub fn inner_product(q: &Modulus, a: &[&[u64]], b: &[&[u64]], out: &mut [u64]) {
         unsafe { super::lazy::inner_product(q, a, b, out) };
         done = out.len() & !7;
     }
-    let chunk =
-        (u128::MAX / (u128::from(q.value()) * u128::from(q.value())).max(1)).min(1 << 20) as usize;
-    for t in done..out.len() {
-        let mut acc = 0u128;
-        for (j, (ra, rb)) in a.iter().zip(b).enumerate() {
-            acc += u128::from(ra[t]) * u128::from(rb[t]);
-            if (j + 1) % chunk.max(1) == 0 {
-                acc = u128::from(q.reduce_u128(acc));
-            }
-        }
-        out[t] = q.reduce_u128(acc);
+    // Otherwise (and for a tail) one reduced multiply-add per row with the fastest kernel for q.
+    let len = out.len() - done;
+    let tail = &mut out[done..];
+    tail.iter_mut().for_each(|o| *o = 0);
+    for (ra, rb) in a.iter().zip(b) {
+        mul_add_assign(q, tail, &ra[done..done + len], &rb[done..done + len]);
     }
 }
 
@@ -193,6 +188,61 @@ pub fn reduce_into(q: &Modulus, bound: u64, src: &[u64], dst: &mut [u64]) {
     }
     for (d, &x) in dst.iter_mut().zip(src) {
         *d = q.reduce(x);
+    }
+}
+
+/// `dst[i]` = the centred representative of `src[i]` modulo `from` (in (-from/2, from/2]), reduced
+/// modulo q: the lift of one RNS limb into another, as rescaling and ModDown need. Inputs src < from.
+pub fn lift_centered(from: &Modulus, q: &Modulus, src: &[u64], dst: &mut [u64]) {
+    debug_assert_eq!(src.len(), dst.len());
+    reduce_into(q, from.value(), src, dst);
+    // Values above from/2 stand for x - from: subtract from mod q.
+    let half = from.value() / 2;
+    let c = q.reduce(from.value());
+    #[cfg(target_arch = "x86_64")]
+    if is_x86_feature_detected!("avx512f") {
+        // SAFETY: avx512f was detected.
+        unsafe { lift_fix_avx512(q.value(), c, half, src, dst) };
+        return;
+    }
+    for (d, &x) in dst.iter_mut().zip(src) {
+        if x > half {
+            *d = q.sub(*d, c);
+        }
+    }
+}
+
+/// dst[i] = dst[i] - c mod q where src[i] > half.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn lift_fix_avx512(q: u64, c: u64, half: u64, src: &[u64], dst: &mut [u64]) {
+    use core::arch::x86_64::*;
+    let len = src.len().min(dst.len());
+    let main = len & !7;
+    let (qv, cv, hv) = (
+        _mm512_set1_epi64(q as i64),
+        _mm512_set1_epi64(c as i64),
+        _mm512_set1_epi64(half as i64),
+    );
+    for i in (0..main).step_by(8) {
+        // SAFETY: i + 8 <= len <= both lengths.
+        unsafe {
+            let x = _mm512_loadu_si512(src.as_ptr().add(i).cast());
+            let d = _mm512_loadu_si512(dst.as_ptr().add(i).cast());
+            let s = _mm512_add_epi64(_mm512_sub_epi64(d, cv), qv);
+            let r = _mm512_min_epu64(s, _mm512_sub_epi64(s, qv));
+            let mask = _mm512_cmpgt_epu64_mask(x, hv);
+            _mm512_storeu_si512(
+                dst.as_mut_ptr().add(i).cast(),
+                _mm512_mask_mov_epi64(d, mask, r),
+            );
+        }
+    }
+    for i in main..len {
+        if src[i] > half {
+            let s = dst[i] + q - c;
+            dst[i] = if s >= q { s - q } else { s };
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::fast::{blocked_dots, scaled_residues_by, Extras};
 use super::RnsBasis;
-use crate::arith::{Modulus, Shoup};
+use crate::arith::{vector, Modulus, Shoup};
 use crate::{Error, Result};
 
 fn max_modulus(b: &RnsBasis) -> u64 {
@@ -73,6 +73,21 @@ impl FastRnsFloor {
         check("fastRNSFloor input in B", xb.len(), n * self.b.len())?;
         let mut y = crate::pool::Buffer::zeroed(xq.len());
         scaled_residues_by(&self.q, &self.scaled_inv, xq, n, &mut y);
+        if self.q.len() == 1 {
+            // One source prime (ModDown by one special prime): out = x_b (f/q) - (y mod b) / q, with
+            // word-wide SIMD kernels instead of a one-row dot product.
+            let q0 = self.q.moduli()[0].value();
+            let mut t = crate::pool::Buffer::zeroed(n);
+            for (j, m) in self.b.moduli().iter().enumerate() {
+                let o = &mut out[j * n..(j + 1) * n];
+                o.copy_from_slice(&xb[j * n..(j + 1) * n]);
+                vector::mul_shoup_scalar_assign(m, o, m.shoup(self.own[j]));
+                vector::reduce_into(m, q0, &y, &mut t);
+                vector::mul_shoup_scalar_assign(m, &mut t, m.shoup(self.consts[j]));
+                vector::add_assign(m, o, &t);
+            }
+            return Ok(());
+        }
         let extras = Extras {
             add: None,
             own: Some((xb, &self.own)),

@@ -292,9 +292,7 @@ impl CkksContext {
             let mut out = Poly::zero(&lower, Representation::Ntt);
             let mut tmp = vec![0u64; n];
             for (i, m) in lower.moduli().iter().enumerate() {
-                for (t, &x) in tmp.iter_mut().zip(&last) {
-                    *t = m.reduce_i64(ql.center(x));
-                }
+                vector::lift_centered(&ql, m, &last, &mut tmp);
                 lower.ntt_tables()[i].forward(&mut tmp)?;
                 let o = &mut out.residues_mut()[i * n..(i + 1) * n];
                 o.copy_from_slice(&p.residues()[i * n..(i + 1) * n]);

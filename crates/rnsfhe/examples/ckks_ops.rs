@@ -1,0 +1,39 @@
+//! Times CKKS operations (for profilers): `cargo run --release --example ckks_ops -- [logN] [L]
+//! [scale_bits] [iterations] [mulrs|rot|enc|dec]`.
+
+use rnsfhe::ckks::{CkksContext, CkksParameters, Complex};
+use rnsfhe::Result;
+use rnsfhe_math::sample::Csprng;
+
+fn main() -> Result<()> {
+    let a: Vec<String> = std::env::args().collect();
+    let arg = |i: usize, d: usize| a.get(i).and_then(|s| s.parse().ok()).unwrap_or(d);
+    let (log_n, levels, bits, iters) = (arg(1, 15), arg(2, 10), arg(3, 40), arg(4, 10));
+    let op = a.get(5).map_or("mulrs", String::as_str);
+    let params = CkksParameters::builder()
+        .degree(1 << log_n)
+        .levels(levels)
+        .scale_bits(bits as u32)
+        .build()?;
+    let ctx = CkksContext::new(params)?;
+    let mut rng = Csprng::from_os_entropy()?;
+    let (sk, pk) = ctx.keygen(&mut rng)?;
+    let rlk = ctx.relin_key(&sk, &mut rng)?;
+    let gk = ctx.galois_keys(&sk, &[1], false, &mut rng)?;
+    let x: Vec<Complex> = (0..ctx.slots())
+        .map(|i| Complex::from_real(i as f64 / 1e4))
+        .collect();
+    let pt = ctx.encode(&x)?;
+    let c = ctx.encrypt(&pt, &pk, &mut rng)?;
+    let start = std::time::Instant::now();
+    for _ in 0..iters {
+        match op {
+            "rot" => drop(std::hint::black_box(ctx.rotate(&c, 1, &gk)?)),
+            "enc" => drop(std::hint::black_box(ctx.encrypt(&pt, &pk, &mut rng)?)),
+            "dec" => drop(std::hint::black_box(ctx.decrypt_values(&c, &sk)?)),
+            _ => drop(std::hint::black_box(ctx.multiply_rescale(&c, &c, &rlk)?)),
+        }
+    }
+    println!("{:?} per {op}", start.elapsed() / iters as u32);
+    Ok(())
+}
