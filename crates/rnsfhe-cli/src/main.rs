@@ -47,6 +47,8 @@ enum Suite {
     Cyclotomic,
     /// BFV: operations at the peers' sizes, paper 000 Tables 1 and 5 and Fig. 1.
     Bfv,
+    /// CKKS: operations at the peers' sizes, paper 004 Table 1 and the precision per level.
+    Ckks,
     /// Every suite.
     All,
 }
@@ -65,9 +67,11 @@ fn main() -> ExitCode {
                 Suite::Arith => bench::arith::run(&budget),
                 Suite::Cyclotomic => bench::cyclotomic::run(&budget),
                 Suite::Bfv => bench::bfv::run(&budget, paper),
+                Suite::Ckks => bench::ckks::run(&budget, paper),
                 Suite::All => bench::arith::run(&budget)
                     .and_then(|()| bench::cyclotomic::run(&budget))
-                    .and_then(|()| bench::bfv::run(&budget, paper)),
+                    .and_then(|()| bench::bfv::run(&budget, paper))
+                    .and_then(|()| bench::ckks::run(&budget, paper)),
             }
         }
     };

@@ -341,3 +341,45 @@ fn smmrq_extension_meets_lemma_4() {
         }
     }
 }
+
+#[test]
+fn fast_rns_floor_rounded_is_centred() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(12);
+    for (bits, k, kb) in [(60u32, 1usize, 4usize), (49, 2, 5), (40, 1, 3)] {
+        let (p, q) = bases(k, bits, kb);
+        let s = p.concat(&q).unwrap();
+        let pb = BigInt::from(p.product().clone());
+        let xs = random_below(&mut rng, s.product(), 2046);
+        let n = xs.len();
+        let all = encode(&s, &xs);
+        let mut out = vec![0u64; kb * n];
+        FastRnsFloor::rounded(&p, &q)
+            .unwrap()
+            .apply(&all[..k * n], &all[k * n..], &mut out)
+            .unwrap();
+        let qb = BigInt::from(q.product().clone());
+        let mut sum = 0f64;
+        for (j, x) in xs.iter().enumerate() {
+            let got = BigInt::from(q.compose(&column(&out, n, j, kb)).unwrap());
+            // got = round(x / P) - e mod Q, e in [0, k - 1]: the residual x - P got is within P k of 0.
+            let r = (x - &pb * &got).mod_floor(&(&pb * &qb));
+            let r = if r > (&pb * &qb) / 2 {
+                r - &pb * &qb
+            } else {
+                r
+            };
+            let ratio = num_traits::ToPrimitive::to_f64(&r).unwrap()
+                / num_traits::ToPrimitive::to_f64(&pb).unwrap();
+            assert!(
+                ratio.abs() <= 0.5 + k as f64,
+                "{bits} bits: residual {ratio}"
+            );
+            sum += ratio;
+        }
+        let mean = sum / n as f64;
+        assert!(
+            mean.abs() < 0.05 + (k - 1) as f64 / 2.0,
+            "{bits} bits: mean residual {mean}"
+        );
+    }
+}

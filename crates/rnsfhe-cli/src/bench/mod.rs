@@ -4,4 +4,5 @@ pub mod arith;
 pub mod bfv;
 pub mod bfv_depth;
 pub mod bfv_mp;
+pub mod ckks;
 pub mod cyclotomic;

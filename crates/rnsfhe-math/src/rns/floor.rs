@@ -1,6 +1,8 @@
 //! fastRNSFloor (paper 000 section 4.3) and the extension S0 + S1 of Alg. 3 (FastBconv in m~-Montgomery
 //! form followed by SmMRq, Alg. 2), each as one FastBconv-style dot product.
 
+use num_bigint::BigUint;
+
 use super::fast::{blocked_dots, scaled_residues_by, Extras};
 use super::RnsBasis;
 use crate::arith::{vector, Modulus, Shoup};
@@ -33,9 +35,29 @@ pub struct FastRnsFloor {
     scaled_inv: Vec<Shoup>,
     consts: Vec<u64>,
     own: Vec<u64>,
+    /// floor(q/2) modulo each modulus of q and of B, added first when rounding (see `rounded`).
+    half: Option<(Vec<u64>, Vec<u64>)>,
 }
 
 impl FastRnsFloor {
+    /// As [`FastRnsFloor::new`] with factor 1 but rounding: round(x / q) + e, e in [-k, 0]. Adding
+    /// floor(q/2) first centres the error, which matters when the result is multiplied by a secret:
+    /// a floor's mean of 1/2 times s is large in the canonical embedding (ModDown of key switching and
+    /// of public-key encryption, paper 004 Alg. 2).
+    pub fn rounded(q: &RnsBasis, b: &RnsBasis) -> Result<Self> {
+        let mut f = Self::new(q, b, 1)?;
+        let h: BigUint = q.product() / 2u32;
+        let res = |basis: &RnsBasis| -> Vec<u64> {
+            basis
+                .moduli()
+                .iter()
+                .map(|m| super::residue(&h, m))
+                .collect()
+        };
+        f.half = Some((res(q), res(b)));
+        Ok(f)
+    }
+
     /// Precomputes for bases q and B (coprime) and the factor f.
     pub fn new(q: &RnsBasis, b: &RnsBasis, factor: u64) -> Result<Self> {
         let scaled_inv = q
@@ -62,6 +84,7 @@ impl FastRnsFloor {
             scaled_inv,
             consts,
             own,
+            half: None,
         })
     }
 
@@ -71,6 +94,28 @@ impl FastRnsFloor {
         check("fastRNSFloor output", out.len(), n * self.b.len())?;
         check("fastRNSFloor input in q", xq.len(), n * self.q.len())?;
         check("fastRNSFloor input in B", xb.len(), n * self.b.len())?;
+        let (mut xq_r, mut xb_r);
+        let (xq, xb) = match &self.half {
+            None => (xq, xb),
+            Some((hq, hb)) => {
+                xq_r = crate::pool::Buffer::zeroed(xq.len());
+                xb_r = crate::pool::Buffer::zeroed(xb.len());
+                for (basis, h, src, dst) in
+                    [(&self.q, hq, xq, &mut xq_r), (&self.b, hb, xb, &mut xb_r)]
+                {
+                    for (((d, s), m), &c) in dst
+                        .chunks_exact_mut(n)
+                        .zip(src.chunks_exact(n))
+                        .zip(basis.moduli())
+                        .zip(h)
+                    {
+                        d.iter_mut().for_each(|x| *x = c);
+                        vector::add_assign(m, d, s);
+                    }
+                }
+                (&xq_r[..], &xb_r[..])
+            }
+        };
         let mut y = crate::pool::Buffer::zeroed(xq.len());
         scaled_residues_by(&self.q, &self.scaled_inv, xq, n, &mut y);
         if self.q.len() == 1 {

@@ -316,12 +316,12 @@ impl BfvContext {
 
     /// Public-key encryption (Enc_FV): (Delta [m]_t + p0 u + e1, p1 u + e2).
     pub fn encrypt(&self, pt: &Plaintext, pk: &PublicKey, rng: &mut Csprng) -> Result<Ciphertext> {
-        if !Arc::ptr_eq(pk.parts().0.context(), self.ring()) {
+        if !Arc::ptr_eq(pk.parts().0.context(), self.sw.ring_qp()) {
             return Err(Error::ContextMismatch(
                 "the public key belongs to another parameter set".into(),
             ));
         }
-        let (mut c0, c1) = pk.encrypt_zero(self.params.secret, &self.gaussian, rng)?;
+        let (mut c0, c1) = pk.encrypt_zero(&self.sw, self.params.secret, &self.gaussian, rng)?;
         c0.add_assign(&self.scaled_plain(pt)?)?;
         Ok(self.ciphertext(vec![c0, c1]))
     }

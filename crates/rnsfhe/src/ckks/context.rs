@@ -232,12 +232,12 @@ impl CkksContext {
         rng: &mut Csprng,
     ) -> Result<CkksCiphertext> {
         self.check_plain(pt)?;
-        if !Arc::ptr_eq(pk.parts().0.context(), self.sw.ring_q()) {
+        if !Arc::ptr_eq(pk.parts().0.context(), self.sw.ring_qp()) {
             return Err(Error::ContextMismatch(
                 "the public key belongs to another parameter set".into(),
             ));
         }
-        let (c0, c1) = pk.encrypt_zero(self.params.secret, &self.gaussian, rng)?;
+        let (c0, c1) = pk.encrypt_zero(&self.sw, self.params.secret, &self.gaussian, rng)?;
         self.finish_encryption(pt, c0, c1)
     }
 

@@ -95,7 +95,9 @@ impl SecretKey {
     }
 }
 
-/// A public key (p0, p1) = ([-(a s + e)]_q, a) in NTT form over Q; a expands from `seed`.
+/// A public key (p0, p1) = ([-(a s + e)]_{QP}, a) in NTT form over Q u P (Q alone without special
+/// moduli); a expands from `seed`. Encrypting over Q u P and dividing by P (as SEAL does) leaves a fresh
+/// ciphertext with about the noise of a secret-key encryption instead of e u + e0 + e1 s.
 #[derive(Clone, Debug)]
 pub struct PublicKey {
     p0: Poly,
@@ -129,11 +131,11 @@ pub(crate) fn uniform_ntt(
 impl PublicKey {
     /// (-(a s + e), a) with a uniform from a fresh seed and e Gaussian.
     pub fn generate(sk: &SecretKey, g: &DiscreteGaussian, rng: &mut Csprng) -> Result<Self> {
-        let ctx = sk.ring();
+        let ctx = sk.ntt_qp().context();
         let (a, seed) = uniform_ntt(ctx, rng, 0)?;
         let mut e = gaussian_poly(ctx, g, rng)?;
         e.to_ntt()?;
-        let mut p0 = a.mul(sk.ntt_q())?;
+        let mut p0 = a.mul(sk.ntt_qp())?;
         p0.add_assign(&e)?;
         p0.neg_assign();
         Ok(PublicKey { p0, p1: a, seed })
@@ -149,9 +151,11 @@ impl PublicKey {
         &self.seed
     }
 
-    /// An encryption of zero in coefficient form: (p0 u + e0, p1 u + e1), u from `dist`.
+    /// An encryption of zero in coefficient form over Q: (p0 u + e0, p1 u + e1) over Q u P, u from
+    /// `dist`, divided by P (ModDown) when there are special moduli.
     pub fn encrypt_zero(
         &self,
+        sw: &KeySwitcher,
         dist: SecretDistribution,
         g: &DiscreteGaussian,
         rng: &mut Csprng,
@@ -171,7 +175,7 @@ impl PublicKey {
         c1.to_coefficient()?;
         c0.add_assign(&gaussian_poly(ctx, g, rng)?)?;
         c1.add_assign(&gaussian_poly(ctx, g, rng)?)?;
-        Ok((c0, c1))
+        Ok((sw.mod_down_qp(&c0)?, sw.mod_down_qp(&c1)?))
     }
 }
 

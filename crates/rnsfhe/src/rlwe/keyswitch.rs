@@ -345,6 +345,19 @@ impl KeySwitcher {
         Ok((self.mod_down(&u0, level)?, self.mod_down(&u1, level)?))
     }
 
+    /// ModDown of a coefficient-form polynomial over Q u P to Q (a copy of it over Q without special
+    /// moduli).
+    pub(crate) fn mod_down_qp(&self, x: &Poly) -> Result<Poly> {
+        if !Arc::ptr_eq(x.context(), &self.ring_qp)
+            || x.representation() != Representation::Coefficient
+        {
+            return Err(Error::ContextMismatch(
+                "ModDown needs a coefficient-form polynomial over Q u P".into(),
+            ));
+        }
+        self.mod_down(x.residues(), self.k - 1)
+    }
+
     /// ModDown at level l: fastRNSFloor_P(x, Q_l) = (x_Q - FastBconv(x_P, P, Q_l)) P^-1 (the Q_l part
     /// unchanged without special moduli). `x` holds the limbs of Q_l, then those of P.
     fn mod_down(&self, x: &[u64], level: usize) -> Result<Poly> {

@@ -1,0 +1,219 @@
+//! `rnsfhe bench ckks`: CKKS at the peers' parameters, paper 004 Table 1 (Enc, Dec, Add, CMult, Mult&RS)
+//! and the precision after successive multiplications (paper 004 Fig. 1).
+
+use rnsfhe::ckks::{CkksCiphertext, CkksContext, CkksParameters, Complex};
+use rnsfhe::Result;
+use rnsfhe_math::arith::Modulus;
+use rnsfhe_math::sample::Csprng;
+
+use crate::table::Table;
+use crate::timing::{human, Budget};
+
+fn unit_values(rng: &mut Csprng, n: usize) -> Result<Vec<Complex>> {
+    let m = Modulus::new(1 << 40)?;
+    Ok((0..n)
+        .map(|_| {
+            Complex::from_angle(
+                rng.uniform_mod(&m) as f64 / (1u64 << 40) as f64 * std::f64::consts::TAU,
+            )
+        })
+        .collect())
+}
+
+fn max_err(a: &[Complex], b: &[Complex]) -> f64 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (*x - *y).abs())
+        .fold(0.0, f64::max)
+}
+
+struct Timings {
+    enc: f64,
+    dec: f64,
+    add: f64,
+    cmult: f64,
+    mult_rs: f64,
+    rotate: f64,
+}
+
+fn time_ops(budget: &Budget, ctx: &CkksContext, rng: &mut Csprng) -> Result<Timings> {
+    let (sk, pk) = ctx.keygen(rng)?;
+    let rlk = ctx.relin_key(&sk, rng)?;
+    let gk = ctx.galois_keys(&sk, &[1], false, rng)?;
+    let x = unit_values(rng, ctx.slots())?;
+    let pt = ctx.encode(&x)?;
+    let c = ctx.encrypt(&pt, &pk, rng)?;
+    let d = ctx.encrypt(&pt, &pk, rng)?;
+    Ok(Timings {
+        enc: budget.seconds_per_call(|| {
+            let _ = std::hint::black_box(ctx.encrypt(&pt, &pk, &mut *rng));
+        }),
+        dec: budget.seconds_per_call(|| {
+            let _ = std::hint::black_box(ctx.decrypt_values(&c, &sk));
+        }),
+        add: budget.seconds_per_call(|| {
+            let _ = std::hint::black_box(ctx.add(&c, &d));
+        }),
+        cmult: budget.seconds_per_call(|| {
+            let _ = std::hint::black_box(ctx.mul_const(&c, 0.5).and_then(|r| ctx.rescale(&r)));
+        }),
+        mult_rs: budget.seconds_per_call(|| {
+            let _ = std::hint::black_box(ctx.multiply_rescale(&c, &d, &rlk));
+        }),
+        rotate: budget.seconds_per_call(|| {
+            let _ = std::hint::black_box(ctx.rotate(&c, 1, &gk));
+        }),
+    })
+}
+
+/// The peers' setting: N = 2^15, q_0 = 60 bits, ten 40-bit primes, one 60-bit special prime.
+fn peers(budget: &Budget, rng: &mut Csprng) -> Result<()> {
+    println!("### CKKS at the peers' parameters (N = 2^15, 60 + 40 x 10 bits + 60 special, one thread)\n");
+    let ctx = CkksContext::new(
+        CkksParameters::builder()
+            .degree(1 << 15)
+            .levels(10)
+            .build()?,
+    )?;
+    let t = time_ops(budget, &ctx, rng)?;
+    let mut table = Table::new(&["operation", "rnsfhe", "OpenFHE", "SEAL", "Lattigo"]);
+    table.row(vec![
+        "mul + relin + rescale".into(),
+        human(t.mult_rs),
+        "80 ms".into(),
+        "101 ms".into(),
+        "145 ms".into(),
+    ]);
+    table.row(vec![
+        "rotate".into(),
+        human(t.rotate),
+        "66 ms".into(),
+        "83 ms".into(),
+        "122 ms".into(),
+    ]);
+    table.row(vec![
+        "encrypt (pk)".into(),
+        human(t.enc),
+        "".into(),
+        "".into(),
+        "".into(),
+    ]);
+    table.row(vec![
+        "decrypt + decode".into(),
+        human(t.dec),
+        "".into(),
+        "".into(),
+        "".into(),
+    ]);
+    table.row(vec![
+        "add".into(),
+        human(t.add),
+        "".into(),
+        "".into(),
+        "".into(),
+    ]);
+    table.print();
+    println!(
+        "\nPeer figures: ../shared/peers/results (one thread, measured on this kind of machine)."
+    );
+    Ok(())
+}
+
+/// Paper 004 Table 1 (log q = 55): L = 5 and 10 at N = 2^15, L = 15 at N = 2^16 (with `paper`).
+fn table1(budget: &Budget, rng: &mut Csprng, paper: bool) -> Result<()> {
+    println!("\n### Paper 004 Table 1: N, L, log q = 55 (q_0 and P of 61 bits)\n");
+    let mut table = Table::new(&[
+        "N",
+        "L",
+        "log QP",
+        "Enc",
+        "Dec",
+        "Add",
+        "CMult",
+        "Mult&RS",
+        "paper Mult&RS",
+    ]);
+    let rows: &[(u32, usize, &str)] = if paper {
+        &[(15, 5, "85 ms"), (15, 10, "164 ms"), (16, 15, "563 ms")]
+    } else {
+        &[(15, 5, "85 ms"), (15, 10, "164 ms")]
+    };
+    for &(log_n, l, paper_ms) in rows {
+        let params = CkksParameters::builder()
+            .degree(1 << log_n)
+            .levels(l)
+            .scale_bits(55)
+            .first_modulus_bits(61)
+            .special_moduli_bits(&[61])
+            .build()?;
+        let log_qp = params.log_qp();
+        let ctx = CkksContext::new(params)?;
+        let t = time_ops(budget, &ctx, rng)?;
+        table.row(vec![
+            format!("2^{log_n}"),
+            l.to_string(),
+            format!("{log_qp:.0}"),
+            human(t.enc),
+            human(t.dec),
+            human(t.add),
+            human(t.cmult),
+            human(t.mult_rs),
+            paper_ms.into(),
+        ]);
+    }
+    table.print();
+    println!("\nPaper (i5 2.9 GHz, one thread): L = 5: Enc 31, Dec 4.6, Add 2.9, CMult 25, Mult&RS 85 ms; L = 10: 58, 7.8, 4.3, 44, 164; L = 15 (N = 2^16): 177, 10.0, 15.5, 125, 563.");
+    Ok(())
+}
+
+/// Precision after each of L successive Mult&RS at N = 2^15 (paper 004 Fig. 1), values on the unit
+/// circle (the products stay of modulus 1), against double-precision arithmetic.
+fn precision(rng: &mut Csprng, scale_bits: u32, levels: usize) -> Result<()> {
+    println!("\n### Precision after successive Mult&RS (N = 2^15, scale 2^{scale_bits}, bits = -log2 max error)\n");
+    let params = CkksParameters::builder()
+        .degree(1 << 15)
+        .levels(levels)
+        .scale_bits(scale_bits)
+        .first_modulus_bits(61)
+        .special_moduli_bits(&[61])
+        .build()?;
+    let ctx = CkksContext::new(params)?;
+    let (sk, pk) = ctx.keygen(rng)?;
+    let rlk = ctx.relin_key(&sk, rng)?;
+    let x = unit_values(rng, ctx.slots())?;
+    let y = unit_values(rng, ctx.slots())?;
+    let cy = ctx.encrypt(&ctx.encode(&y)?, &pk, rng)?;
+    let mut c: CkksCiphertext = ctx.encrypt(&ctx.encode(&x)?, &pk, rng)?;
+    let mut want = x.clone();
+    let mut table = Table::new(&["multiplications", "level", "max error", "bits of precision"]);
+    let fresh = max_err(&ctx.decrypt_values(&c, &sk)?, &want);
+    table.row(vec![
+        "0".into(),
+        c.level().to_string(),
+        format!("{fresh:.2e}"),
+        format!("{:.1}", -fresh.log2()),
+    ]);
+    for i in 1..=levels {
+        let yl = ctx.drop_to_level(&cy, c.level())?;
+        c = ctx.multiply_rescale(&c, &yl, &rlk)?;
+        want = want.iter().zip(&y).map(|(a, b)| *a * *b).collect();
+        let e = max_err(&ctx.decrypt_values(&c, &sk)?, &want);
+        table.row(vec![
+            i.to_string(),
+            c.level().to_string(),
+            format!("{e:.2e}"),
+            format!("{:.1}", -e.log2()),
+        ]);
+    }
+    table.print();
+    Ok(())
+}
+
+/// Runs the suite.
+pub fn run(budget: &Budget, paper: bool) -> Result<()> {
+    let mut rng = Csprng::from_seed([44; 32]);
+    peers(budget, &mut rng)?;
+    table1(budget, &mut rng, paper)?;
+    precision(&mut rng, 40, 10)?;
+    precision(&mut rng, 55, 10)
+}
