@@ -179,3 +179,81 @@ fn refused_inputs() {
         "128-bit security caps log QP at 109 for N = 2^12"
     );
 }
+
+#[test]
+fn functions_match_plaintext() {
+    let mut rng = Csprng::from_seed([4; 32]);
+    let p = CkksParameters::builder()
+        .degree(1 << 11)
+        .levels(6)
+        .scale_bits(45)
+        .security(Security::InsecureResearchOnly)
+        .build()
+        .unwrap();
+    let ctx = CkksContext::new(p).unwrap();
+    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+    let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
+    let steps: Vec<i64> = (0..10).map(|i| 1i64 << i).collect();
+    let gk = ctx.galois_keys(&sk, &steps, false, &mut rng).unwrap();
+    let n = ctx.slots();
+    let x: Vec<f64> = (0..n)
+        .map(|i| ((i * 37 % 101) as f64 / 101.0) * 1.6 - 0.8)
+        .collect();
+    let cx = ctx
+        .encrypt(&ctx.encode_real(&x).unwrap(), &pk, &mut rng)
+        .unwrap();
+    let re = |c: &CkksCiphertext| -> Vec<f64> {
+        ctx.decrypt_values(c, &sk)
+            .unwrap()
+            .iter()
+            .map(|z| z.re)
+            .collect()
+    };
+    let check = |got: Vec<f64>, f: &dyn Fn(f64) -> f64, tol: f64, what: &str| {
+        let err = got
+            .iter()
+            .zip(&x)
+            .map(|(g, &v)| (g - f(v)).abs())
+            .fold(0.0, f64::max);
+        assert!(err < tol, "{what}: max error {err}");
+    };
+    check(
+        re(&ctx.exp(&cx, &rlk).unwrap()),
+        &|v: f64| v.exp(),
+        1e-4,
+        "exp",
+    );
+    check(
+        re(&ctx.sigmoid(&cx, &rlk).unwrap()),
+        &|v: f64| 1.0 / (1.0 + (-v).exp()),
+        1e-4,
+        "sigmoid",
+    );
+    let poly = ctx
+        .evaluate_polynomial(&cx, &[0.5, -1.0, 0.0, 2.0], &rlk)
+        .unwrap();
+    check(
+        re(&poly),
+        &|v: f64| 0.5 - v + 2.0 * v * v * v,
+        1e-5,
+        "polynomial",
+    );
+    // 1/x for x in (0.2, 1.8): 1 - x in (-0.8, 0.8), r = 5 iterations leave 0.8^32 ~ 8e-4 relative.
+    let shifted = ctx.add_const(&cx, 1.0).unwrap();
+    let inv = ctx.inverse(&shifted, 5, &rlk).unwrap();
+    check(re(&inv), &|v: f64| 1.0 / (v + 1.0), 5e-3, "inverse");
+    let mean: f64 = x.iter().sum::<f64>() / n as f64;
+    let var: f64 = x.iter().map(|v| v * v).sum::<f64>() / n as f64 - mean * mean;
+    let m = re(&ctx.mean(&cx, n, &gk).unwrap());
+    assert!(
+        (m[0] - mean).abs() < 1e-5 && (m[n - 1] - mean).abs() < 1e-5,
+        "mean {} vs {mean}",
+        m[0]
+    );
+    let v = re(&ctx.variance(&cx, n, &rlk, &gk).unwrap());
+    assert!((v[0] - var).abs() < 1e-4, "variance {} vs {var}", v[0]);
+    assert!(
+        ctx.evaluate_polynomial(&cx, &vec![1.0; 200], &rlk).is_err(),
+        "too deep"
+    );
+}

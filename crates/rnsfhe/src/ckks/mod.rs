@@ -15,6 +15,7 @@ mod ciphertext;
 pub mod complex;
 mod context;
 pub mod encoder;
+mod functions;
 mod ops;
 mod params;
 

@@ -1,0 +1,197 @@
+//! Functions of encrypted vectors (paper 004 section 5): polynomial evaluation, the multiplicative
+//! inverse (paper 004 via [12] Alg. 2), exp and sigmoid by Taylor expansions of degree 7, and the
+//! slot sum, mean and variance by rotate-and-add ([10] Alg. 2).
+//!
+//! Polynomials use the power basis with a depth-optimal power tree: x^i = x^(2^a) x^(i - 2^a) for the
+//! largest 2^a < i, so every x^i costs depth ceil(log2 i); each term is brought to the lowest level,
+//! multiplied by its coefficient (one more level) and summed. Depth ceil(log2 d) + 1 for degree d.
+//! Terms reach the lowest level through different rescalings, so their scales agree only up to the
+//! chain's approximation (2^-eta relative), which additions accept (see `ops`).
+
+use super::{CkksCiphertext, CkksContext};
+use crate::rlwe::{GaloisKeys, RelinKey};
+use crate::{Error, Result};
+
+impl CkksContext {
+    /// The powers x^1..x^d, each relinearised and rescaled (x^i at depth ceil(log2 i)).
+    pub fn powers(
+        &self,
+        x: &CkksCiphertext,
+        d: usize,
+        rlk: &RelinKey,
+    ) -> Result<Vec<CkksCiphertext>> {
+        let depth = usize::BITS - d.saturating_sub(1).leading_zeros();
+        if d == 0 || depth as usize > x.level() {
+            return Err(Error::InvalidParameters(format!(
+                "degree {d} needs {depth} levels, the ciphertext has {} left",
+                x.level()
+            )));
+        }
+        let mut p: Vec<CkksCiphertext> = vec![x.clone()];
+        for i in 2..=d {
+            let a = 1usize << (usize::BITS - 1 - (i - 1).leading_zeros());
+            let (hi, lo) = (&p[a - 1], &p[i - a - 1]);
+            let level = hi.level().min(lo.level());
+            let (h, l) = (
+                self.drop_to_level(hi, level)?,
+                self.drop_to_level(lo, level)?,
+            );
+            p.push(self.multiply_rescale(&h, &l, rlk)?);
+        }
+        Ok(p)
+    }
+
+    /// p(x) = sum_i coeffs[i] x^i (real coefficients, degree >= 1), depth ceil(log2 d) + 1.
+    pub fn evaluate_polynomial(
+        &self,
+        x: &CkksCiphertext,
+        coeffs: &[f64],
+        rlk: &RelinKey,
+    ) -> Result<CkksCiphertext> {
+        let d = coeffs.iter().rposition(|&c| c != 0.0).unwrap_or(0);
+        if d == 0 {
+            return Err(Error::InvalidParameters(
+                "evaluate_polynomial needs degree >= 1; add a constant with add_const".into(),
+            ));
+        }
+        if coeffs.iter().any(|c| !c.is_finite()) {
+            return Err(Error::OutOfRange(
+                "polynomial coefficients must be finite".into(),
+            ));
+        }
+        let powers = self.powers(x, d, rlk)?;
+        let level = powers.iter().map(CkksCiphertext::level).min().unwrap_or(0);
+        if level == 0 {
+            return Err(Error::InvalidParameters(format!(
+                "degree {d} needs {} levels with its coefficients, the ciphertext has {}",
+                usize::BITS - (d - 1).leading_zeros() + 1,
+                x.level()
+            )));
+        }
+        let mut acc: Option<CkksCiphertext> = None;
+        for (i, c) in coeffs.iter().enumerate().skip(1).take(d) {
+            if *c == 0.0 {
+                continue;
+            }
+            let term =
+                self.rescale(&self.mul_const(&self.drop_to_level(&powers[i - 1], level)?, *c)?)?;
+            acc = Some(match acc {
+                None => term,
+                Some(mut a) => {
+                    self.add_assign(&mut a, &term)?;
+                    a
+                }
+            });
+        }
+        let acc = acc.ok_or_else(|| Error::InvalidParameters("zero polynomial".into()))?;
+        self.add_const(&acc, coeffs[0])
+    }
+
+    /// exp(x) by its Taylor expansion of degree 7 (paper 004 Table 2; accurate for |x| <= 1).
+    pub fn exp(&self, x: &CkksCiphertext, rlk: &RelinKey) -> Result<CkksCiphertext> {
+        let mut c = [1.0f64; 8];
+        for i in 1..8 {
+            c[i] = c[i - 1] / i as f64;
+        }
+        self.evaluate_polynomial(x, &c, rlk)
+    }
+
+    /// The sigmoid 1 / (1 + e^-x) by its Taylor expansion of degree 7 around 0 (paper 004 Table 2;
+    /// accurate for |x| <= 1): 1/2 + x/4 - x^3/48 + x^5/480 - 17 x^7/80640.
+    pub fn sigmoid(&self, x: &CkksCiphertext, rlk: &RelinKey) -> Result<CkksCiphertext> {
+        let c = [
+            0.5,
+            0.25,
+            0.0,
+            -1.0 / 48.0,
+            0.0,
+            1.0 / 480.0,
+            0.0,
+            -17.0 / 80640.0,
+        ];
+        self.evaluate_polynomial(x, &c, rlk)
+    }
+
+    /// 1/x for slots in (0, 2) by [12] Alg. 2 (Goldschmidt): with y = 1 - x,
+    /// 1/x = (1 + y)(1 + y^2)(1 + y^4)...(1 + y^(2^(r-1))) up to y^(2^r); `r` iterations, depth r + 1.
+    pub fn inverse(&self, x: &CkksCiphertext, r: usize, rlk: &RelinKey) -> Result<CkksCiphertext> {
+        if r == 0 || r + 1 > x.level() {
+            return Err(Error::InvalidParameters(format!(
+                "inverse with {r} iterations needs {} levels, the ciphertext has {}",
+                r + 1,
+                x.level()
+            )));
+        }
+        // y = 1 - x; product a = 2 - x = 1 + y.
+        let y = self.add_const(&self.negate_copy(x)?, 1.0)?;
+        let mut a = self.add_const(&self.negate_copy(x)?, 2.0)?;
+        let mut yp = y;
+        for _ in 1..r {
+            yp = self.multiply_rescale(&yp, &yp, rlk)?;
+            let factor = self.add_const(&yp, 1.0)?;
+            let a_low = self.drop_to_level(&a, factor.level())?;
+            a = self.multiply_rescale(&a_low, &factor, rlk)?;
+        }
+        Ok(a)
+    }
+
+    fn negate_copy(&self, x: &CkksCiphertext) -> Result<CkksCiphertext> {
+        let mut r = x.clone();
+        self.negate_assign(&mut r)?;
+        Ok(r)
+    }
+
+    /// Every slot set to the sum of the first `count` slots (count a power of two up to N/2):
+    /// log2(count) rotations by 1, 2, 4, ... ([10] Alg. 2). Needs those rotation keys.
+    pub fn sum_slots(
+        &self,
+        x: &CkksCiphertext,
+        count: usize,
+        keys: &GaloisKeys,
+    ) -> Result<CkksCiphertext> {
+        if !count.is_power_of_two() || count > self.slots() {
+            return Err(Error::InvalidParameters(format!(
+                "sum_slots: count {count} must be a power of two up to N/2 = {}",
+                self.slots()
+            )));
+        }
+        let mut acc = x.clone();
+        let mut step = 1;
+        while step < count {
+            let r = self.rotate(&acc, step as i64, keys)?;
+            self.add_assign(&mut acc, &r)?;
+            step *= 2;
+        }
+        Ok(acc)
+    }
+
+    /// The mean of the first `count` slots in every slot (paper 004 Table 3): the slot sum times
+    /// 1/count (one level).
+    pub fn mean(
+        &self,
+        x: &CkksCiphertext,
+        count: usize,
+        keys: &GaloisKeys,
+    ) -> Result<CkksCiphertext> {
+        let s = self.sum_slots(x, count, keys)?;
+        self.rescale(&self.mul_const(&s, 1.0 / count as f64)?)
+    }
+
+    /// The variance E[x^2] - E[x]^2 of the first `count` slots, in every slot (paper 004 Table 3).
+    pub fn variance(
+        &self,
+        x: &CkksCiphertext,
+        count: usize,
+        rlk: &RelinKey,
+        keys: &GaloisKeys,
+    ) -> Result<CkksCiphertext> {
+        let sq = self.multiply_rescale(x, x, rlk)?;
+        let m2 = self.mean(&sq, count, keys)?;
+        let m = self.mean(x, count, keys)?;
+        let m_sq = self.multiply_rescale(&m, &m, rlk)?;
+        let level = m2.level().min(m_sq.level());
+        let a = self.drop_to_level(&m2, level)?;
+        let b = self.drop_to_level(&m_sq, level)?;
+        self.sub(&a, &b)
+    }
+}
