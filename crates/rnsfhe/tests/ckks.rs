@@ -257,3 +257,65 @@ fn functions_match_plaintext() {
         "too deep"
     );
 }
+
+#[test]
+fn logistic_regression_matches_plaintext_training() {
+    use rnsfhe::ckks::logistic;
+    let mut rng = Csprng::from_seed([5; 32]);
+    // 20 samples, a bias and 3 features in [-1, 1], labels from a noisy linear rule.
+    let z: Vec<Vec<f64>> = (0..20)
+        .map(|i| {
+            let x = [
+                1.0,
+                ((i * 7) % 11) as f64 / 5.5 - 1.0,
+                ((i * 3) % 7) as f64 / 3.5 - 1.0,
+                ((i * 5) % 13) as f64 / 6.5 - 1.0,
+            ];
+            let y = if x[1] + 0.5 * x[2] - 0.2 > ((i % 3) as f64 - 1.0) * 0.3 {
+                1.0
+            } else {
+                -1.0
+            };
+            x.iter().map(|v| v * y).collect()
+        })
+        .collect();
+    let iterations = 2;
+    let p = CkksParameters::builder()
+        .degree(1 << 12)
+        .levels(7 * iterations + 1)
+        .scale_bits(40)
+        .security(Security::InsecureResearchOnly)
+        .build()
+        .unwrap();
+    let ctx = CkksContext::new(p).unwrap();
+    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+    let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
+    let (r, f) = logistic::layout(z.len(), 4);
+    let gk = ctx
+        .galois_keys(&sk, &logistic::rotation_steps(r, f), false, &mut rng)
+        .unwrap();
+    let packed = logistic::pack(&z).unwrap();
+    let cz = ctx
+        .encrypt(&ctx.encode_real(&packed).unwrap(), &pk, &mut rng)
+        .unwrap();
+    let beta = ctx
+        .train_logistic(&cz, z.len(), 4, iterations, &rlk, &gk)
+        .unwrap();
+    let got: Vec<f64> = ctx
+        .decrypt_values(&beta, &sk)
+        .unwrap()
+        .iter()
+        .map(|c| c.re)
+        .collect();
+    let want = logistic::train_plain(&z, iterations);
+    for row in 0..r {
+        for j in 0..4 {
+            assert!(
+                (got[row * f + j] - want[j]).abs() < 1e-3,
+                "row {row} weight {j}: {} vs {}",
+                got[row * f + j],
+                want[j]
+            );
+        }
+    }
+}

@@ -224,6 +224,42 @@ impl CkksContext {
             .collect()
     }
 
+    /// A noiseless ciphertext (m, 0) of public values at a level and scale (e.g. zero-initialised model
+    /// weights); it reveals m, so use it for public data only.
+    pub fn encrypt_trivial(
+        &self,
+        values: &[Complex],
+        level: usize,
+        scale: f64,
+    ) -> Result<CkksCiphertext> {
+        let pt = self.encode_at(values, level, scale)?;
+        let zero = Poly::zero(pt.poly.context(), Representation::Ntt);
+        Ok(CkksCiphertext {
+            parts: vec![pt.poly, zero],
+            level,
+            scale,
+            slots: pt.slots,
+            context_id: self.id,
+        })
+    }
+
+    /// Re-reads a ciphertext at a nearby scale: the values change by the relative difference, allowed
+    /// up to 2^-16 (the drift of paper 004's approximate rescaling over many levels); larger
+    /// differences are an error.
+    pub fn set_scale(&self, ct: &CkksCiphertext, scale: f64) -> Result<CkksCiphertext> {
+        self.check_ct(ct)?;
+        if !(scale.is_finite() && scale > 0.0) || (ct.scale / scale - 1.0).abs() > 2f64.powi(-16) {
+            return Err(Error::InvalidParameters(format!(
+                "set_scale: 2^{:.3} is not within 2^-16 of the ciphertext's scale 2^{:.3}",
+                scale.log2(),
+                ct.scale.log2()
+            )));
+        }
+        let mut r = ct.clone();
+        r.scale = scale;
+        Ok(r)
+    }
+
     /// Public-key encryption at the plaintext's level: (p0 u + e0 + m, p1 u + e1).
     pub fn encrypt(
         &self,

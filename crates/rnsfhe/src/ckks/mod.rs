@@ -16,6 +16,7 @@ pub mod complex;
 mod context;
 pub mod encoder;
 mod functions;
+pub mod logistic;
 mod ops;
 mod params;
 
