@@ -282,7 +282,7 @@ fn logistic_regression_matches_plaintext_training() {
     let iterations = 2;
     let p = CkksParameters::builder()
         .degree(1 << 12)
-        .levels(7 * iterations + 1)
+        .levels(logistic::LEVELS_PER_ITERATION * iterations + 1)
         .scale_bits(40)
         .security(Security::InsecureResearchOnly)
         .build()

@@ -215,5 +215,6 @@ pub fn run(budget: &Budget, paper: bool) -> Result<()> {
     peers(budget, &mut rng)?;
     table1(budget, &mut rng, paper)?;
     precision(&mut rng, 40, 10)?;
-    precision(&mut rng, 55, 10)
+    precision(&mut rng, 55, 10)?;
+    super::ckks_lr::run(&mut rng, paper)
 }

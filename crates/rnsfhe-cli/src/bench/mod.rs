@@ -5,4 +5,5 @@ pub mod bfv;
 pub mod bfv_depth;
 pub mod bfv_mp;
 pub mod ckks;
+pub mod ckks_lr;
 pub mod cyclotomic;

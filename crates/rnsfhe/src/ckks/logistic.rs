@@ -4,13 +4,16 @@
 //!
 //! Layout: n samples of f features (bias included) padded to R x F powers of two, row-major in R F
 //! slots: slot i F + j holds z_ij = y_i x_ij (y in {-1, 1}, x_i0 = 1). The weights are replicated in
-//! every row. One iteration (7 levels): t = Z (.) v, summed within rows and masked to slot i F, copied
+//! every row. One iteration (6 levels): t = Z (.) v, summed within rows and masked to slot i F, copied
 //! back along the row; a = (alpha / n) sigma(-t) by the cubic; g = a (.) Z summed over rows;
 //! beta' = v + g; v' = (1 - eta) beta' + eta beta. [`train_plain`] runs the same arithmetic in f64.
 
 use super::{CkksCiphertext, CkksContext, Complex};
 use crate::rlwe::{GaloisKeys, RelinKey};
 use crate::{Error, Result};
+
+/// Levels one training iteration consumes.
+pub const LEVELS_PER_ITERATION: usize = 6;
 
 /// The least-squares fit sigma(x) ~ 1/2 + c1 x + c3 x^3 on [-8, 8] (odd part, by the normal
 /// equations on a fine grid): returns (c1, c3).
@@ -108,9 +111,31 @@ pub fn rotation_steps(r: usize, f: usize) -> Vec<i64> {
 }
 
 impl CkksContext {
+    /// c0 + c1 t + c3 t^3 in depth 2 with output scale exactly `target`: t^2 and c3 t in parallel, then
+    /// their product; c1 t alongside (constants chosen so every addition meets equal scales).
+    fn odd_cubic(
+        &self,
+        t: &CkksCiphertext,
+        (c0, c1, c3): (f64, f64, f64),
+        target: f64,
+        rlk: &RelinKey,
+    ) -> Result<CkksCiphertext> {
+        let t2 = self.multiply_rescale(t, t, rlk)?;
+        let q = self.ring_at(t2.level())?.moduli()[t2.level()].value() as f64;
+        let c3t = self.mul_const_rescale_to(t, c3, target * q / t2.scale())?;
+        let cubic = self.multiply_rescale(&c3t, &t2, rlk)?;
+        let cubic = CkksCiphertext {
+            scale: target,
+            ..cubic
+        };
+        let lin = self.mul_const_rescale_to(t, c1, target)?;
+        let lin = self.drop_to_level(&lin, cubic.level())?;
+        self.add_const(&self.add(&cubic, &lin)?, c0)
+    }
+
     /// Trains on the encrypted packed data `z` (R F slots, from [`pack`]) of `n` samples and `f`
     /// features; returns the encrypted weights (replicated in every row, so slot j holds beta_j).
-    /// Needs 7 levels per iteration and the rotation keys of [`rotation_steps`].
+    /// Needs 6 levels per iteration (and one spare) and the rotation keys of [`rotation_steps`].
     pub fn train_logistic(
         &self,
         z: &CkksCiphertext,
@@ -128,10 +153,10 @@ impl CkksContext {
                 r * fp
             )));
         }
-        if 7 * iterations + 1 > z.level() {
+        if LEVELS_PER_ITERATION * iterations + 1 > z.level() {
             return Err(Error::InvalidParameters(format!(
                 "{iterations} iterations need {} levels, the data ciphertext has {}",
-                7 * iterations + 1,
+                LEVELS_PER_ITERATION * iterations + 1,
                 z.level()
             )));
         }
@@ -162,24 +187,30 @@ impl CkksContext {
                 s *= 2;
             }
             // a_i = (alpha / n) sigma(-t_i), then g = sum over rows of a (.) Z.
+            // a's scale is chosen so that g = a (.) Z lands on v's scale exactly.
             let k = alpha / n as f64;
-            let a = self.evaluate_polynomial(&t, &[k * 0.5, -k * c1, 0.0, -k * c3], rlk)?;
+            let a_level = t.level() - 2;
+            let q = self.ring_at(a_level)?.moduli()[a_level].value() as f64;
+            let a_scale = v.scale() * q / z.scale();
+            let a = self.odd_cubic(&t, (k * 0.5, -k * c1, -k * c3), a_scale, rlk)?;
             let zl = self.drop_to_level(z, a.level())?;
             let mut g = self.multiply_rescale(&a, &zl, rlk)?;
+            g = CkksCiphertext {
+                scale: v.scale(),
+                ..g
+            };
             let mut s = fp;
             while s < r * fp {
                 let rot = self.rotate(&g, s as i64, keys)?;
                 self.add_assign(&mut g, &rot)?;
                 s *= 2;
             }
-            // The operands reach these additions through different rescalings: their scales agree up
-            // to the chain's approximation, and are aligned explicitly (set_scale).
             let vl = self.drop_to_level(&v, g.level())?;
-            let new_beta = self.add(&vl, &self.set_scale(&g, vl.scale())?)?;
+            let new_beta = self.add(&vl, &g)?;
             let old = self.drop_to_level(&beta, new_beta.level())?;
-            let mut next_v = self.rescale(&self.mul_const(&new_beta, 1.0 - eta)?)?;
-            let momentum = self.rescale(&self.mul_const(&old, eta)?)?;
-            let momentum = self.set_scale(&momentum, next_v.scale())?;
+            let s = new_beta.scale();
+            let mut next_v = self.mul_const_rescale_to(&new_beta, 1.0 - eta, s)?;
+            let momentum = self.mul_const_rescale_to(&old, eta, s)?;
             self.add_assign(&mut next_v, &momentum)?;
             beta = self.drop_to_level(&new_beta, next_v.level())?;
             v = next_v;

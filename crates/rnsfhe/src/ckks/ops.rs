@@ -172,7 +172,39 @@ impl CkksContext {
         Ok(r)
     }
 
-    /// a * c for a small integer c (the scale is unchanged, no rescale needed).
+    /// a * c and a rescale that lands exactly on `target` scale: the constant is
+    /// round(c target q_l / scale) for the prime q_l the rescale removes (exact scale management, as SEAL
+    /// and Lattigo do, instead of paper 004's approximate Delta). One level.
+    pub fn mul_const_rescale_to(
+        &self,
+        a: &CkksCiphertext,
+        c: f64,
+        target: f64,
+    ) -> Result<CkksCiphertext> {
+        self.check_ct(a)?;
+        if a.level == 0 {
+            return Err(Error::InvalidParameters(
+                "mul_const_rescale_to: the ciphertext is at level 0, the modulus chain is exhausted"
+                    .into(),
+            ));
+        }
+        let ql = self.ring_at(a.level)?.moduli()[a.level].value() as f64;
+        let factor = target * ql / a.scale;
+        let v = (c * factor).round();
+        if !v.is_finite() || v.abs() >= 2f64.powi(62) || !(target.is_finite() && target > 0.0) {
+            return Err(Error::OutOfRange(format!(
+                "constant {c} at target scale 2^{:.1} does not fit in a word",
+                target.log2()
+            )));
+        }
+        let mut r = self.mul_integer(a, v as i64)?;
+        r.scale = a.scale * factor;
+        self.rescale_assign(&mut r)?;
+        r.scale = target;
+        Ok(r)
+    }
+
+    /// a * c for an integer c (the scale is unchanged, no rescale needed).
     pub fn mul_integer(&self, a: &CkksCiphertext, c: i64) -> Result<CkksCiphertext> {
         self.check_ct(a)?;
         let mut r = a.clone();
