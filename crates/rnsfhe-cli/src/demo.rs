@@ -1,5 +1,6 @@
 //! `rnsfhe demo`: the arithmetic under the schemes, shown and checked, then an encrypted BFV
-//! computation (`demo_bfv`). The CKKS workload on the bundled data comes with the CKKS issue.
+//! computation (`demo_bfv`) and statistics and logistic regression on the bundled data under CKKS
+//! (`demo_ckks`).
 
 use rnsfhe::params::{log2_product, SecurityLevel};
 use rnsfhe_math::arith::ntt_primes;
@@ -141,5 +142,6 @@ pub fn run() -> Result<()> {
     product_timings(&mut rng, &budget)?;
     println!("## Base extension and NTT (`rnsfhe bench arith` for the full tables)\n");
     crate::bench::arith::run_summary(&budget)?;
-    crate::demo_bfv::run()
+    crate::demo_bfv::run()?;
+    crate::demo_ckks::run()
 }

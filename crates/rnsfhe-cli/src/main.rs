@@ -3,6 +3,7 @@
 mod bench;
 mod demo;
 mod demo_bfv;
+mod demo_ckks;
 mod table;
 mod timing;
 
