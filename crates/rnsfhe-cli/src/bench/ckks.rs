@@ -209,11 +209,110 @@ fn precision(rng: &mut Csprng, scale_bits: u32, levels: usize) -> Result<()> {
     Ok(())
 }
 
+/// Paper 004 Tables 2 and 3 at N = 2^14 (scale 2^40, 6 levels): x^-1 by [12] Alg. 2 (degree 15), exp
+/// and sigmoid by Taylor degree 7 over all 2^13 slots; mean and variance of 2^13 numbers.
+fn tables2_3(budget: &Budget, rng: &mut Csprng) -> Result<()> {
+    println!("\n### Paper 004 Tables 2 and 3: functions and statistics at N = 2^14 (2^13 slots)\n");
+    let ctx = CkksContext::new(
+        CkksParameters::builder()
+            .degree(1 << 14)
+            .levels(6)
+            .build()?,
+    )?;
+    let (sk, pk) = ctx.keygen(rng)?;
+    let rlk = ctx.relin_key(&sk, rng)?;
+    let steps: Vec<i64> = (0..13).map(|i| 1i64 << i).collect();
+    let gk = ctx.galois_keys(&sk, &steps, false, rng)?;
+    let n = ctx.slots();
+    let m = Modulus::new(1 << 30)?;
+    let x: Vec<f64> = (0..n)
+        .map(|_| rng.uniform_mod(&m) as f64 / (1u64 << 30) as f64)
+        .collect();
+    let c = ctx.encrypt(&ctx.encode_real(&x)?, &pk, rng)?;
+    let err = |got: &[Complex], f: &dyn Fn(f64) -> f64| -> f64 {
+        got.iter()
+            .zip(&x)
+            .map(|(g, &v)| (g.re - f(v)).abs())
+            .fold(0.0, f64::max)
+    };
+    let mut table = Table::new(&[
+        "function",
+        "time",
+        "max error (bits)",
+        "paper (i5, one thread)",
+    ]);
+    let shifted = ctx.add_const(&c, 0.5)?; // inputs in [0.5, 1.5]
+    let rows: [(
+        &str,
+        &dyn Fn() -> Result<CkksCiphertext>,
+        &dyn Fn(f64) -> f64,
+        &str,
+    ); 3] = [
+        (
+            "x^-1 (x in [0.5, 1.5], 4 iterations: degree 15)",
+            &|| ctx.inverse(&shifted, 4, &rlk),
+            &|v| 1.0 / (v + 0.5),
+            "167 ms",
+        ),
+        (
+            "exp (Taylor 7, x in [0, 1])",
+            &|| ctx.exp(&c, &rlk),
+            &f64::exp,
+            "164 ms",
+        ),
+        (
+            "sigmoid (Taylor 7, x in [0, 1])",
+            &|| ctx.sigmoid(&c, &rlk),
+            &|v| 1.0 / (1.0 + (-v).exp()),
+            "161 ms",
+        ),
+    ];
+    for (name, f, reference, paper) in rows {
+        let out = f()?;
+        let e = err(&ctx.decrypt_values(&out, &sk)?, reference);
+        let t = budget.seconds_per_call(|| {
+            let _ = std::hint::black_box(f());
+        });
+        table.row(vec![
+            name.into(),
+            human(t),
+            format!("{:.1}", -e.log2()),
+            paper.into(),
+        ]);
+    }
+    let mean = x.iter().sum::<f64>() / n as f64;
+    let var = x.iter().map(|v| v * v).sum::<f64>() / n as f64 - mean * mean;
+    let got_mean = ctx.decrypt_values(&ctx.mean(&c, n, &gk)?, &sk)?[0].re;
+    let got_var = ctx.decrypt_values(&ctx.variance(&c, n, &rlk, &gk)?, &sk)?[0].re;
+    let tm = budget.seconds_per_call(|| {
+        let _ = std::hint::black_box(ctx.mean(&c, n, &gk));
+    });
+    let tv = budget.seconds_per_call(|| {
+        let _ = std::hint::black_box(ctx.variance(&c, n, &rlk, &gk));
+    });
+    table.row(vec![
+        "mean of 2^13 numbers".into(),
+        human(tm),
+        format!("{:.1}", -(got_mean - mean).abs().log2()),
+        "307 ms".into(),
+    ]);
+    table.row(vec![
+        "variance of 2^13 numbers".into(),
+        human(tv),
+        format!("{:.1}", -(got_var - var).abs().log2()),
+        "518 ms".into(),
+    ]);
+    table.print();
+    println!("\nPaper 004 Table 2 states at least 32 bits of precision with log Q_L = 281 and larger scales; here scale 2^40.");
+    Ok(())
+}
+
 /// Runs the suite.
 pub fn run(budget: &Budget, paper: bool) -> Result<()> {
     let mut rng = Csprng::from_seed([44; 32]);
     peers(budget, &mut rng)?;
     table1(budget, &mut rng, paper)?;
+    tables2_3(budget, &mut rng)?;
     precision(&mut rng, 40, 10)?;
     precision(&mut rng, 55, 10)?;
     super::ckks_lr::run(&mut rng, paper)
