@@ -209,6 +209,14 @@ fn precision(rng: &mut Csprng, scale_bits: u32, levels: usize) -> Result<()> {
     Ok(())
 }
 
+/// (name, evaluation, reference function, paper's time).
+type FunctionRow<'a> = (
+    &'a str,
+    &'a dyn Fn() -> Result<CkksCiphertext>,
+    &'a dyn Fn(f64) -> f64,
+    &'a str,
+);
+
 /// Paper 004 Tables 2 and 3 at N = 2^14 (scale 2^40, 6 levels): x^-1 by [12] Alg. 2 (degree 15), exp
 /// and sigmoid by Taylor degree 7 over all 2^13 slots; mean and variance of 2^13 numbers.
 fn tables2_3(budget: &Budget, rng: &mut Csprng) -> Result<()> {
@@ -242,12 +250,7 @@ fn tables2_3(budget: &Budget, rng: &mut Csprng) -> Result<()> {
         "paper (i5, one thread)",
     ]);
     let shifted = ctx.add_const(&c, 0.5)?; // inputs in [0.5, 1.5]
-    let rows: [(
-        &str,
-        &dyn Fn() -> Result<CkksCiphertext>,
-        &dyn Fn(f64) -> f64,
-        &str,
-    ); 3] = [
+    let rows: [FunctionRow; 3] = [
         (
             "x^-1 (x in [0.5, 1.5], 4 iterations: degree 15)",
             &|| ctx.inverse(&shifted, 4, &rlk),
