@@ -248,18 +248,7 @@ impl BfvContext {
     }
 
     pub(crate) fn check_ct(&self, ct: &Ciphertext) -> Result<()> {
-        if ct.context_id != self.id {
-            return Err(Error::ContextMismatch(
-                "the ciphertext belongs to another parameter set".into(),
-            ));
-        }
-        if ct.parts.len() < 2 {
-            return Err(Error::InvalidCiphertext(format!(
-                "a ciphertext has at least 2 parts, this one {}",
-                ct.parts.len()
-            )));
-        }
-        Ok(())
+        crate::params::check_ciphertext(ct.context_id, self.id, ct.parts.len())
     }
 
     /// [m]_t lifted centred to Q, coefficient form.

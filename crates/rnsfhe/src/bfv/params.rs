@@ -241,13 +241,7 @@ impl BfvParametersBuilder {
                 self.plain_modulus
             )));
         }
-        if !(self.sigma.is_finite() && self.sigma >= rnsfhe_math::sample::MIN_SIGMA) {
-            return Err(Error::InvalidParameters(format!(
-                "sigma = {} is below {} or not finite",
-                self.sigma,
-                rnsfhe_math::sample::MIN_SIGMA
-            )));
-        }
+        crate::params::check_sigma(self.sigma)?;
         if let Some(m) = self.m_tilde {
             if !(2..=1 << 32).contains(&m) {
                 return Err(Error::InvalidParameters(format!(

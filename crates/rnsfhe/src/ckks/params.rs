@@ -174,13 +174,7 @@ impl CkksParametersBuilder {
                 "special primes must have 20..=61 bits".into(),
             ));
         }
-        if !(self.sigma.is_finite() && self.sigma >= rnsfhe_math::sample::MIN_SIGMA) {
-            return Err(Error::InvalidParameters(format!(
-                "sigma = {} is below {} or not finite",
-                self.sigma,
-                rnsfhe_math::sample::MIN_SIGMA
-            )));
-        }
+        crate::params::check_sigma(self.sigma)?;
         let m = 2 * n as u64;
         // q_1..q_L: the approximate basis, closest to 2^scale first, with the largest eta that still
         // offers L primes.
