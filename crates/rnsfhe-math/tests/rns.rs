@@ -345,7 +345,7 @@ fn smmrq_extension_meets_lemma_4() {
 #[test]
 fn fast_rns_floor_rounded_is_centred() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(12);
-    for (bits, k, kb) in [(60u32, 1usize, 4usize), (49, 2, 5), (40, 1, 3)] {
+    for (bits, k, kb) in [(60u32, 1usize, 4usize), (49, 2, 5), (40, 1, 3), (48, 1, 4)] {
         let (p, q) = bases(k, bits, kb);
         let s = p.concat(&q).unwrap();
         let pb = BigInt::from(p.product().clone());

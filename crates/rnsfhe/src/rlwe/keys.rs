@@ -205,3 +205,53 @@ pub fn expand_seeded(ctx: &Arc<RingContext>, seed: &[u8; 32]) -> Result<Poly> {
     a.to_coefficient()?;
     Ok(a)
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // test
+mod tests {
+    use num_bigint::BigInt;
+    use num_traits::ToPrimitive;
+
+    use super::*;
+    use crate::rlwe::KeySwitching;
+
+    /// ModDown of public-key encryption and key switching rounds to nearest: x - P y is within P/2
+    /// (a floor's bias of 1/2 times s is large in CKKS's canonical embedding).
+    #[test]
+    fn mod_down_rounds_to_nearest() {
+        let n = 1024;
+        let q = rnsfhe_math::arith::ntt_primes(48, 2 * n as u64, 4, &[]).unwrap();
+        let p = rnsfhe_math::arith::ntt_primes(48, 2 * n as u64, 1, &q).unwrap();
+        let sw = KeySwitcher::new(n, &q, &p, KeySwitching::default()).unwrap();
+        let mut rng = Csprng::from_seed([3; 32]);
+        let ctx = sw.ring_qp();
+        let x = Poly::from_residues(
+            ctx,
+            rng.uniform_poly(ctx.moduli(), n),
+            Representation::Coefficient,
+        )
+        .unwrap();
+        let y = sw.mod_down_qp(&x).unwrap();
+        let pq = BigInt::from(ctx.basis().product().clone());
+        let pp = BigInt::from(p[0]);
+        let mut mean = 0f64;
+        for (a, b) in x
+            .to_biguint()
+            .unwrap()
+            .into_iter()
+            .zip(y.to_biguint().unwrap())
+        {
+            let mut r = (BigInt::from(a) - &pp * BigInt::from(b)) % &pq;
+            if r < BigInt::from(0) {
+                r += &pq;
+            }
+            if r > &pq / 2 {
+                r -= &pq;
+            }
+            let f = r.to_f64().unwrap() / p[0] as f64;
+            assert!(f.abs() <= 0.5, "residual {f} P");
+            mean += f / n as f64;
+        }
+        assert!(mean.abs() < 0.05, "mean residual {mean} P");
+    }
+}

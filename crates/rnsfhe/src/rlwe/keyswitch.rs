@@ -44,7 +44,7 @@ pub struct KeySwitcher {
     digits: Vec<Range<usize>>,
     /// modup[l][j]: the extension of digit j at level l when it has several primes there.
     modup: Vec<Vec<Option<ModUp>>>,
-    /// moddown[l] = fastRNSFloor_P(x, Q_l) (none without special moduli).
+    /// moddown[l] = fastRNSFloor_P(x, Q_l) with rounding (none without special moduli).
     moddown: Vec<Option<FastRnsFloor>>,
     /// Sub-digits per digit (omega digits, else 1).
     subdigits: Vec<usize>,
@@ -99,10 +99,9 @@ impl KeySwitcher {
             moddown.push(if special.is_empty() {
                 None
             } else {
-                Some(FastRnsFloor::new(
+                Some(FastRnsFloor::rounded(
                     &RnsBasis::new(special)?,
                     ring.basis(),
-                    1,
                 )?)
             });
         }
