@@ -319,3 +319,43 @@ fn logistic_regression_matches_plaintext_training() {
         }
     }
 }
+
+#[test]
+fn chebyshev_interpolation_beyond_taylor() {
+    let mut rng = Csprng::from_seed([6; 32]);
+    let p = CkksParameters::builder()
+        .degree(1 << 11)
+        .levels(7)
+        .scale_bits(45)
+        .security(Security::InsecureResearchOnly)
+        .build()
+        .unwrap();
+    let ctx = CkksContext::new(p).unwrap();
+    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+    let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
+    let n = ctx.slots();
+    // Sigmoid on [-8, 8], where Taylor 7 around 0 fails; degree 31 Chebyshev.
+    let x: Vec<f64> = (0..n).map(|i| (i as f64 / n as f64) * 16.0 - 8.0).collect();
+    let cx = ctx
+        .encrypt(&ctx.encode_real(&x).unwrap(), &pk, &mut rng)
+        .unwrap();
+    let sig = |v: f64| 1.0 / (1.0 + (-v).exp());
+    let out = ctx
+        .evaluate_chebyshev(&cx, sig, (-8.0, 8.0), 31, &rlk)
+        .unwrap();
+    let got = ctx.decrypt_values(&out, &sk).unwrap();
+    let err = got
+        .iter()
+        .zip(&x)
+        .map(|(g, &v)| (g.re - sig(v)).abs())
+        .fold(0.0, f64::max);
+    assert!(err < 1e-4, "sigmoid on [-8, 8], degree 31: max error {err}");
+    let coeffs = CkksContext::chebyshev_coefficients(f64::exp, -1.0, 1.0, 10);
+    let y: f64 = 0.3;
+    let t: Vec<f64> = (0..11).map(|k| (k as f64 * y.acos()).cos()).collect();
+    let approx: f64 = coeffs.iter().zip(&t).map(|(c, tk)| c * tk).sum();
+    assert!((approx - y.exp()).abs() < 1e-9, "interpolant of exp");
+    assert!(ctx
+        .evaluate_chebyshev(&cx, sig, (1.0, -1.0), 5, &rlk)
+        .is_err());
+}

@@ -68,13 +68,26 @@ impl CkksContext {
                 x.level()
             )));
         }
+        self.combine(&powers, coeffs, level)
+    }
+
+    /// sum_{i >= 1} coeffs[i] basis[i - 1] + coeffs[0]: every term brought to `level + 1`, multiplied by
+    /// its coefficient with the constant chosen so that all terms land on one scale exactly
+    /// (`mul_const_rescale_to`), then summed.
+    fn combine(
+        &self,
+        basis: &[CkksCiphertext],
+        coeffs: &[f64],
+        level: usize,
+    ) -> Result<CkksCiphertext> {
+        let target = self.params().scale();
         let mut acc: Option<CkksCiphertext> = None;
-        for (i, c) in coeffs.iter().enumerate().skip(1).take(d) {
+        for (i, c) in coeffs.iter().enumerate().skip(1).take(basis.len()) {
             if *c == 0.0 {
                 continue;
             }
             let term =
-                self.rescale(&self.mul_const(&self.drop_to_level(&powers[i - 1], level)?, *c)?)?;
+                self.mul_const_rescale_to(&self.drop_to_level(&basis[i - 1], level)?, *c, target)?;
             acc = Some(match acc {
                 None => term,
                 Some(mut a) => {
@@ -85,6 +98,99 @@ impl CkksContext {
         }
         let acc = acc.ok_or_else(|| Error::InvalidParameters("zero polynomial".into()))?;
         self.add_const(&acc, coeffs[0])
+    }
+
+    /// Chebyshev polynomials T_1(y)..T_d(y), T_i = 2 T_a T_(i-a) - T_(2a-i) for the largest power of
+    /// two a < i (T_0 = 1), so T_i has depth ceil(log2 i).
+    pub fn chebyshev_basis(
+        &self,
+        y: &CkksCiphertext,
+        d: usize,
+        rlk: &RelinKey,
+    ) -> Result<Vec<CkksCiphertext>> {
+        let depth = usize::BITS - d.saturating_sub(1).leading_zeros();
+        if d == 0 || depth as usize > y.level() {
+            return Err(Error::InvalidParameters(format!(
+                "Chebyshev degree {d} needs {depth} levels, the ciphertext has {} left",
+                y.level()
+            )));
+        }
+        let mut t: Vec<CkksCiphertext> = vec![y.clone()];
+        for i in 2..=d {
+            let a = 1usize << (usize::BITS - 1 - (i - 1).leading_zeros());
+            let (ta, tb) = (&t[a - 1], &t[i - a - 1]);
+            let level = ta.level().min(tb.level());
+            let prod = self.multiply_rescale(
+                &self.drop_to_level(ta, level)?,
+                &self.drop_to_level(tb, level)?,
+                rlk,
+            )?;
+            let twice = self.mul_integer(&prod, 2)?;
+            let next = match 2 * a - i {
+                0 => self.add_const(&twice, -1.0)?,
+                j => {
+                    // T_j is shallower: one constant product brings it to this level and scale.
+                    let low = self.drop_to_level(&t[j - 1], twice.level() + 1)?;
+                    let low = self.mul_const_rescale_to(&low, 1.0, twice.scale())?;
+                    self.sub(&twice, &low)?
+                }
+            };
+            t.push(next);
+        }
+        Ok(t)
+    }
+
+    /// f's Chebyshev interpolant of degree d on [a, b]: coefficients c_0..c_d of sum c_k T_k(y),
+    /// y = (2x - a - b) / (b - a), from the values at the d + 1 Chebyshev nodes.
+    pub fn chebyshev_coefficients(f: impl Fn(f64) -> f64, a: f64, b: f64, d: usize) -> Vec<f64> {
+        let m = d + 1;
+        let nodes: Vec<f64> = (0..m)
+            .map(|j| (std::f64::consts::PI * (j as f64 + 0.5) / m as f64).cos())
+            .collect();
+        let values: Vec<f64> = nodes
+            .iter()
+            .map(|&y| f((b - a) / 2.0 * y + (a + b) / 2.0))
+            .collect();
+        (0..m)
+            .map(|k| {
+                let s: f64 = (0..m)
+                    .map(|j| {
+                        values[j]
+                            * (std::f64::consts::PI * k as f64 * (j as f64 + 0.5) / m as f64).cos()
+                    })
+                    .sum();
+                s * if k == 0 { 1.0 } else { 2.0 } / m as f64
+            })
+            .collect()
+    }
+
+    /// f(x) on [a, b] by its Chebyshev interpolant of degree d: one level for y = (2x - a - b)/(b - a),
+    /// ceil(log2 d) for the basis, one for the coefficients.
+    pub fn evaluate_chebyshev(
+        &self,
+        x: &CkksCiphertext,
+        f: impl Fn(f64) -> f64,
+        (a, b): (f64, f64),
+        d: usize,
+        rlk: &RelinKey,
+    ) -> Result<CkksCiphertext> {
+        if !(a < b && a.is_finite() && b.is_finite()) || d == 0 {
+            return Err(Error::InvalidParameters(format!(
+                "Chebyshev interpolation needs a < b finite and degree >= 1, got [{a}, {b}], {d}"
+            )));
+        }
+        let coeffs = Self::chebyshev_coefficients(f, a, b, d);
+        let y = self.mul_const_rescale_to(x, 2.0 / (b - a), self.params().scale())?;
+        let y = self.add_const(&y, -(a + b) / (b - a))?;
+        let basis = self.chebyshev_basis(&y, d, rlk)?;
+        let level = basis.iter().map(CkksCiphertext::level).min().unwrap_or(0);
+        if level == 0 {
+            return Err(Error::InvalidParameters(format!(
+                "Chebyshev degree {d} needs one more level than the ciphertext has ({})",
+                x.level()
+            )));
+        }
+        self.combine(&basis, &coeffs, level)
     }
 
     /// exp(x) by its Taylor expansion of degree 7 (paper 004 Table 2; accurate for |x| <= 1).
