@@ -23,6 +23,18 @@ fn context(n: usize, levels: usize, special: &[u32], ks: KeySwitching) -> Arc<Ck
     CkksContext::new(p).unwrap()
 }
 
+/// A research-size context with the default special prime and one digit per prime.
+fn small(log_n: u32, levels: usize, scale_bits: u32) -> Arc<CkksContext> {
+    let p = CkksParameters::builder()
+        .degree(1 << log_n)
+        .levels(levels)
+        .scale_bits(scale_bits)
+        .security(Security::InsecureResearchOnly)
+        .build()
+        .unwrap();
+    CkksContext::new(p).unwrap()
+}
+
 fn random(rng: &mut Csprng, len: usize) -> Vec<Complex> {
     let m = rnsfhe_math::arith::Modulus::new(1 << 30).unwrap();
     let mut u = || rng.uniform_mod(&m) as f64 / (1u64 << 29) as f64 - 1.0;
@@ -183,14 +195,7 @@ fn refused_inputs() {
 #[test]
 fn functions_match_plaintext() {
     let mut rng = Csprng::from_seed([4; 32]);
-    let p = CkksParameters::builder()
-        .degree(1 << 11)
-        .levels(6)
-        .scale_bits(45)
-        .security(Security::InsecureResearchOnly)
-        .build()
-        .unwrap();
-    let ctx = CkksContext::new(p).unwrap();
+    let ctx = small(11, 6, 45);
     let (sk, pk) = ctx.keygen(&mut rng).unwrap();
     let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
     let steps: Vec<i64> = (0..10).map(|i| 1i64 << i).collect();
@@ -280,14 +285,7 @@ fn logistic_regression_matches_plaintext_training() {
         })
         .collect();
     let iterations = 2;
-    let p = CkksParameters::builder()
-        .degree(1 << 12)
-        .levels(logistic::LEVELS_PER_ITERATION * iterations + 1)
-        .scale_bits(40)
-        .security(Security::InsecureResearchOnly)
-        .build()
-        .unwrap();
-    let ctx = CkksContext::new(p).unwrap();
+    let ctx = small(12, logistic::LEVELS_PER_ITERATION * iterations + 1, 40);
     let (sk, pk) = ctx.keygen(&mut rng).unwrap();
     let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
     let (r, f) = logistic::layout(z.len(), 4);
@@ -323,14 +321,7 @@ fn logistic_regression_matches_plaintext_training() {
 #[test]
 fn chebyshev_interpolation_beyond_taylor() {
     let mut rng = Csprng::from_seed([6; 32]);
-    let p = CkksParameters::builder()
-        .degree(1 << 11)
-        .levels(7)
-        .scale_bits(45)
-        .security(Security::InsecureResearchOnly)
-        .build()
-        .unwrap();
-    let ctx = CkksContext::new(p).unwrap();
+    let ctx = small(11, 7, 45);
     let (sk, pk) = ctx.keygen(&mut rng).unwrap();
     let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
     let n = ctx.slots();

@@ -237,14 +237,7 @@ impl BfvContext {
     }
 
     pub(crate) fn check_plain(&self, pt: &Plaintext) -> Result<()> {
-        if pt.context_id == self.id {
-            Ok(())
-        } else {
-            Err(Error::ContextMismatch(
-                "the plaintext was encoded for another parameter set; encode it with this context"
-                    .into(),
-            ))
-        }
+        crate::params::check_plaintext(pt.context_id, self.id)
     }
 
     pub(crate) fn check_ct(&self, ct: &Ciphertext) -> Result<()> {

@@ -168,14 +168,7 @@ impl CkksContext {
     }
 
     pub(crate) fn check_plain(&self, pt: &CkksPlaintext) -> Result<()> {
-        if pt.context_id == self.id {
-            Ok(())
-        } else {
-            Err(Error::ContextMismatch(
-                "the plaintext was encoded for another parameter set; encode it with this context"
-                    .into(),
-            ))
-        }
+        crate::params::check_plaintext(pt.context_id, self.id)
     }
 
     /// Decodes a plaintext (its slots, divided by its scale).

@@ -17,6 +17,16 @@ pub(crate) fn check_sigma(sigma: f64) -> Result<()> {
     )))
 }
 
+/// Ok when a plaintext made by context `made_by` may enter context `id`.
+pub(crate) fn check_plaintext(made_by: u64, id: u64) -> Result<()> {
+    if made_by == id {
+        return Ok(());
+    }
+    Err(Error::ContextMismatch(
+        "the plaintext was encoded for another parameter set; encode it with this context".into(),
+    ))
+}
+
 /// Ok when a ciphertext of `parts` polynomials made by context `made_by` may enter context `id`.
 pub(crate) fn check_ciphertext(made_by: u64, id: u64, parts: usize) -> Result<()> {
     if made_by != id {
