@@ -1,0 +1,429 @@
+//! Pointwise modular kernels on slices of residues modulo one [`Modulus`]: the NTT-domain polynomial
+//! product `a[i] *= b[i]`, its fused accumulation `acc[i] += a[i] * b[i]`, and the product by one constant
+//! with its Shoup quotient.
+//!
+//! Every kernel has a portable scalar reference ([`Backend::Scalar`], the [`Modulus`] methods) and, on
+//! x86_64, AVX-512 versions chosen at run time by CPU detection. The selector is the NTT's
+//! [`Backend`] enum: its variants, feature requirements and modulus ranges (IFMA for q < 2^50, AVX-512F for
+//! any q < 2^62) are exactly those of these kernels, so [`Backend::is_available`] answers for both.
+//! Outputs are in [0, q) and unique, so every backend returns bit-identical results.
+//!
+//! - **IFMA** (q < 2^50, L = bit length of q): the product P = a * b (< 2^2L) comes from
+//!   `vpmadd52{lo,hi}uq` as two 52-bit halves; Barrett's quotient estimate is
+//!   floor(floor(P / 2^(L-1)) * mu / 2^52) with mu = floor(2^(51+L) / q) < 2^52, at most 2 short, so the
+//!   remainder (computed modulo 2^52) lies in [0, 3q) and two conditional subtractions finish.
+//! - **AVX-512F** (q < 2^62): the same Barrett reduction in the 64-bit domain (q1 = floor(P / 2^(L-2)),
+//!   mu = floor(2^(62+L) / q)). The 128-bit product takes four 32 x 32-bit `vpmuludq`, the estimate's high
+//!   half three (up to 2 short; four, exact, for L = 62), est * q mod 2^64 three; the remainder lies in
+//!   [0, 4q) and two conditional subtractions (2q, then q) finish. (`vpmullq` for est * q measured no
+//!   faster, so the kernel needs avx512f only.)
+//! - **Shoup** (a constant w with its quotient): the lazy product of the NTT kernels, then a correction.
+//!
+//! The functions without a backend argument pick the fastest kernel measured for the operation
+//! ([`mul_backend`], [`shoup_backend`]). They are internal hot-path kernels: preconditions (equal
+//! lengths, inputs in [0, q)) are checked by `debug_assert!` only. Violating them never breaks memory
+//! safety (the kernels work on the common prefix of the slices) but gives unspecified residues. The
+//! `*_with` forms take an explicit backend and check it and the lengths, returning a `Result`.
+
+use super::{Modulus, Shoup};
+use crate::ntt::Backend;
+use crate::{Error, Result};
+
+/// The backend [`mul_assign`] and [`mul_add_assign`] use for q on this CPU: AVX-512 IFMA for q < 2^50,
+/// else AVX-512F, else scalar.
+pub fn mul_backend(q: &Modulus) -> Backend {
+    [Backend::Avx512Ifma, Backend::Avx512]
+        .into_iter()
+        .find(|b| b.is_available(q))
+        .unwrap_or(Backend::Scalar)
+}
+
+/// The backend [`mul_shoup_scalar_assign`] uses for q on this CPU (the same order as [`mul_backend`]).
+pub fn shoup_backend(q: &Modulus) -> Backend {
+    mul_backend(q)
+}
+
+/// `a[i] = a[i] * b[i] mod q` for every i, with the fastest available backend.
+///
+/// Preconditions (checked by `debug_assert!` only): `a.len() == b.len()`, every input in [0, q).
+/// Output in [0, q).
+pub fn mul_assign(q: &Modulus, a: &mut [u64], b: &[u64]) {
+    debug_assert_eq!(a.len(), b.len());
+    debug_assert!(below(q, a) && below(q, b));
+    run_mul(mul_backend(q), q, a, b);
+}
+
+/// `acc[i] = acc[i] + a[i] * b[i] mod q` for every i, with the fastest available backend.
+///
+/// Preconditions (checked by `debug_assert!` only): equal lengths, every input in [0, q). Output in
+/// [0, q).
+pub fn mul_add_assign(q: &Modulus, acc: &mut [u64], a: &[u64], b: &[u64]) {
+    debug_assert!(acc.len() == a.len() && a.len() == b.len());
+    debug_assert!(below(q, acc) && below(q, a) && below(q, b));
+    run_mul_add(mul_backend(q), q, acc, a, b);
+}
+
+/// `a[i] = a[i] * w mod q` for every i, for a constant w with its Shoup quotient (from [`Modulus::shoup`]),
+/// with the fastest available backend.
+///
+/// Preconditions (checked by `debug_assert!` only): every `a[i]` in [0, q), `w == q.shoup(w.value)`. Output
+/// in [0, q).
+pub fn mul_shoup_scalar_assign(q: &Modulus, a: &mut [u64], w: Shoup) {
+    debug_assert!(below(q, a));
+    debug_assert_eq!(w, q.shoup(w.value));
+    run_shoup(shoup_backend(q), q, a, w);
+}
+
+/// [`mul_assign`] with an explicit backend (tests, benchmarks). Errors with `InvalidParameters` when the
+/// backend is not available for q on this CPU and `LengthMismatch` on unequal lengths; inputs must be in
+/// [0, q) (checked by `debug_assert!` only, as in [`mul_assign`]). Output in [0, q).
+pub fn mul_assign_with(backend: Backend, q: &Modulus, a: &mut [u64], b: &[u64]) -> Result<()> {
+    check(backend, q, a.len(), &[a, b])?;
+    run_mul(backend, q, a, b);
+    Ok(())
+}
+
+/// [`mul_add_assign`] with an explicit backend; errors as [`mul_assign_with`].
+pub fn mul_add_assign_with(
+    backend: Backend,
+    q: &Modulus,
+    acc: &mut [u64],
+    a: &[u64],
+    b: &[u64],
+) -> Result<()> {
+    check(backend, q, acc.len(), &[acc, a, b])?;
+    run_mul_add(backend, q, acc, a, b);
+    Ok(())
+}
+
+/// [`mul_shoup_scalar_assign`] with an explicit backend; errors as [`mul_assign_with`], and with
+/// `InvalidParameters` when `w` is not `q.shoup(w.value)`.
+pub fn mul_shoup_scalar_assign_with(
+    backend: Backend,
+    q: &Modulus,
+    a: &mut [u64],
+    w: Shoup,
+) -> Result<()> {
+    check(backend, q, a.len(), &[a])?;
+    if w.value >= q.value() || w != q.shoup(w.value) {
+        return Err(Error::InvalidParameters(format!(
+            "Shoup constant {w:?} is not reduced modulo {}",
+            q.value()
+        )));
+    }
+    run_shoup(backend, q, a, w);
+    Ok(())
+}
+
+/// `out[t] = sum_j a[j][t] * b[j][t] mod q`: the pointwise inner product of key switching, summed lazily
+/// and reduced once per element (AVX-512 IFMA for odd q < 2^51 and fewer than 2^10 rows; otherwise one
+/// reduced multiply-add per row with the fastest kernel for q). Preconditions (`debug_assert!`): as many a rows as b rows, each at least out.len() long,
+/// inputs in [0, q). Output in [0, q).
+pub fn inner_product(q: &Modulus, a: &[&[u64]], b: &[&[u64]], out: &mut [u64]) {
+    debug_assert_eq!(a.len(), b.len());
+    debug_assert!(a.iter().chain(b).all(|r| r.len() >= out.len()));
+    let mut done = 0;
+    #[cfg(target_arch = "x86_64")]
+    if a.len() < 1 << 10
+        && super::lazy::usable(q)
+        && a.iter().chain(b).all(|r| r.len() >= out.len())
+    {
+        // SAFETY: `usable` checked the CPU features; the kernel checks the row lengths.
+        unsafe { super::lazy::inner_product(q, a, b, out) };
+        done = out.len() & !7;
+    }
+    // Otherwise (and for a tail) one reduced multiply-add per row with the fastest kernel for q.
+    let len = out.len() - done;
+    let tail = &mut out[done..];
+    tail.iter_mut().for_each(|o| *o = 0);
+    for (ra, rb) in a.iter().zip(b) {
+        mul_add_assign(q, tail, &ra[done..done + len], &rb[done..done + len]);
+    }
+}
+
+/// `a[i] = a[i] + b[i] mod q` (inputs in [0, q), output in [0, q)); AVX-512F when present.
+pub fn add_assign(q: &Modulus, a: &mut [u64], b: &[u64]) {
+    debug_assert_eq!(a.len(), b.len());
+    #[cfg(target_arch = "x86_64")]
+    if is_x86_feature_detected!("avx512f") {
+        // SAFETY: avx512f was detected.
+        unsafe { add_sub_avx512(q.value(), a, b, false) };
+        return;
+    }
+    a.iter_mut().zip(b).for_each(|(x, &y)| *x = q.add(*x, y));
+}
+
+/// `a[i] = a[i] - b[i] mod q` (inputs in [0, q), output in [0, q)); AVX-512F when present.
+pub fn sub_assign(q: &Modulus, a: &mut [u64], b: &[u64]) {
+    debug_assert_eq!(a.len(), b.len());
+    #[cfg(target_arch = "x86_64")]
+    if is_x86_feature_detected!("avx512f") {
+        // SAFETY: avx512f was detected.
+        unsafe { add_sub_avx512(q.value(), a, b, true) };
+        return;
+    }
+    a.iter_mut().zip(b).for_each(|(x, &y)| *x = q.sub(*x, y));
+}
+
+/// `dst[i] = src[i] mod q` for src values below `bound`: a copy when bound <= q, one conditional
+/// subtraction (AVX-512F when present) when bound <= 2q, Barrett otherwise. Output in [0, q).
+pub fn reduce_into(q: &Modulus, bound: u64, src: &[u64], dst: &mut [u64]) {
+    debug_assert_eq!(src.len(), dst.len());
+    if bound <= q.value() {
+        dst.copy_from_slice(src);
+        return;
+    }
+    if bound / 2 <= q.value() {
+        #[cfg(target_arch = "x86_64")]
+        if is_x86_feature_detected!("avx512f") {
+            dst.copy_from_slice(src);
+            // SAFETY: avx512f was detected; a - 0 + q then min(s, s - q) leaves s mod q for s < 2q.
+            unsafe { sub_once_avx512(q.value(), dst) };
+            return;
+        }
+        for (d, &x) in dst.iter_mut().zip(src) {
+            *d = if x >= q.value() { x - q.value() } else { x };
+        }
+        return;
+    }
+    for (d, &x) in dst.iter_mut().zip(src) {
+        *d = q.reduce(x);
+    }
+}
+
+/// `dst[i]` = the centred representative of `src[i]` modulo `from` (in (-from/2, from/2]), reduced
+/// modulo q: the lift of one RNS limb into another, as rescaling and ModDown need. Inputs src < from.
+pub fn lift_centered(from: &Modulus, q: &Modulus, src: &[u64], dst: &mut [u64]) {
+    debug_assert_eq!(src.len(), dst.len());
+    reduce_into(q, from.value(), src, dst);
+    // Values above from/2 stand for x - from: subtract from mod q.
+    let half = from.value() / 2;
+    let c = q.reduce(from.value());
+    #[cfg(target_arch = "x86_64")]
+    if is_x86_feature_detected!("avx512f") {
+        // SAFETY: avx512f was detected.
+        unsafe { lift_fix_avx512(q.value(), c, half, src, dst) };
+        return;
+    }
+    for (d, &x) in dst.iter_mut().zip(src) {
+        if x > half {
+            *d = q.sub(*d, c);
+        }
+    }
+}
+
+/// dst[i] = dst[i] - c mod q where src[i] > half.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn lift_fix_avx512(q: u64, c: u64, half: u64, src: &[u64], dst: &mut [u64]) {
+    use core::arch::x86_64::*;
+    let len = src.len().min(dst.len());
+    let main = len & !7;
+    let (qv, cv, hv) = (
+        _mm512_set1_epi64(q as i64),
+        _mm512_set1_epi64(c as i64),
+        _mm512_set1_epi64(half as i64),
+    );
+    for i in (0..main).step_by(8) {
+        // SAFETY: i + 8 <= len <= both lengths.
+        unsafe {
+            let x = _mm512_loadu_si512(src.as_ptr().add(i).cast());
+            let d = _mm512_loadu_si512(dst.as_ptr().add(i).cast());
+            let s = _mm512_add_epi64(_mm512_sub_epi64(d, cv), qv);
+            let r = _mm512_min_epu64(s, _mm512_sub_epi64(s, qv));
+            let mask = _mm512_cmpgt_epu64_mask(x, hv);
+            _mm512_storeu_si512(
+                dst.as_mut_ptr().add(i).cast(),
+                _mm512_mask_mov_epi64(d, mask, r),
+            );
+        }
+    }
+    for i in main..len {
+        if src[i] > half {
+            let s = dst[i] + q - c;
+            dst[i] = if s >= q { s - q } else { s };
+        }
+    }
+}
+
+/// a[i] = min(a[i], a[i] - q) (unsigned): a[i] mod q for a[i] < 2q.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn sub_once_avx512(q: u64, a: &mut [u64]) {
+    use core::arch::x86_64::*;
+    let qv = _mm512_set1_epi64(q as i64);
+    let main = a.len() & !7;
+    for i in (0..main).step_by(8) {
+        // SAFETY: i + 8 <= a.len().
+        unsafe {
+            let x = _mm512_loadu_si512(a.as_ptr().add(i).cast());
+            let r = _mm512_min_epu64(x, _mm512_sub_epi64(x, qv));
+            _mm512_storeu_si512(a.as_mut_ptr().add(i).cast(), r);
+        }
+    }
+    for x in &mut a[main..] {
+        if *x >= q {
+            *x -= q;
+        }
+    }
+}
+
+/// s = a + b (or a - b + q), then min(s, s - q) as unsigned: the reduced value (the wrapped one is huge).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn add_sub_avx512(q: u64, a: &mut [u64], b: &[u64], sub: bool) {
+    use core::arch::x86_64::*;
+    let len = a.len().min(b.len());
+    let qv = _mm512_set1_epi64(q as i64);
+    let main = len & !7;
+    for i in (0..main).step_by(8) {
+        // SAFETY: i + 8 <= len <= both lengths.
+        unsafe {
+            let x = _mm512_loadu_si512(a.as_ptr().add(i).cast());
+            let y = _mm512_loadu_si512(b.as_ptr().add(i).cast());
+            let s = if sub {
+                _mm512_add_epi64(_mm512_sub_epi64(x, y), qv)
+            } else {
+                _mm512_add_epi64(x, y)
+            };
+            let r = _mm512_min_epu64(s, _mm512_sub_epi64(s, qv));
+            _mm512_storeu_si512(a.as_mut_ptr().add(i).cast(), r);
+        }
+    }
+    for i in main..len {
+        let s = if sub { a[i] + q - b[i] } else { a[i] + b[i] };
+        a[i] = if s >= q { s - q } else { s };
+    }
+}
+
+/// A lazy sum of pointwise products modulo q: `mul_add(a, b)` adds a[t] b[t] for every t without
+/// reducing (IFMA 52-bit halves for odd q < 2^51, up to 2^10 terms; a reduced multiply-add otherwise),
+/// `finish` writes the sum in [0, q). The accumulator of key switching.
+pub struct LazySum {
+    q: Modulus,
+    lo: Vec<u64>,
+    hi: Vec<u64>,
+    terms: usize,
+    ifma: bool,
+}
+
+impl LazySum {
+    /// A zero sum of n elements modulo q.
+    pub fn new(q: &Modulus, n: usize) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        let ifma = n.is_multiple_of(8) && super::lazy::usable(q);
+        #[cfg(not(target_arch = "x86_64"))]
+        let ifma = false;
+        LazySum {
+            q: *q,
+            lo: crate::pool::zeroed(n),
+            hi: if ifma {
+                crate::pool::zeroed(n)
+            } else {
+                Vec::new()
+            },
+            terms: 0,
+            ifma,
+        }
+    }
+
+    /// sum += a * b pointwise (inputs in [0, q), lengths n).
+    pub fn mul_add(&mut self, a: &[u64], b: &[u64]) {
+        debug_assert!(a.len() == self.lo.len() && b.len() == self.lo.len());
+        #[cfg(target_arch = "x86_64")]
+        if self.ifma {
+            if self.terms == (1 << 10) - 1 {
+                // Fold the halves back into [0, q) before the high sums could overflow.
+                let mut folded = crate::pool::zeroed(self.lo.len());
+                // SAFETY: `usable` held at construction.
+                unsafe { super::lazy::finish(&self.q, &self.lo, &self.hi, &mut folded) };
+                self.hi.iter_mut().for_each(|h| *h = 0);
+                crate::pool::recycle(std::mem::replace(&mut self.lo, folded));
+                self.terms = 1;
+            }
+            // SAFETY: `usable` held at construction; the lengths are n, a multiple of 8.
+            unsafe { super::lazy::mul_acc(&mut self.lo, &mut self.hi, a, b) };
+            self.terms += 1;
+            return;
+        }
+        mul_add_assign(&self.q, &mut self.lo, a, b);
+    }
+
+    /// Writes the sum, in [0, q), to `out` (length n).
+    pub fn finish(self, out: &mut [u64]) {
+        #[cfg(target_arch = "x86_64")]
+        if self.ifma {
+            // SAFETY: `usable` held at construction; lengths n.
+            unsafe { super::lazy::finish(&self.q, &self.lo, &self.hi, out) };
+            return;
+        }
+        out.copy_from_slice(&self.lo);
+    }
+}
+
+impl Drop for LazySum {
+    fn drop(&mut self) {
+        crate::pool::recycle(std::mem::take(&mut self.lo));
+        crate::pool::recycle(std::mem::take(&mut self.hi));
+    }
+}
+
+fn below(q: &Modulus, a: &[u64]) -> bool {
+    a.iter().all(|&x| x < q.value())
+}
+
+fn check(backend: Backend, q: &Modulus, n: usize, slices: &[&[u64]]) -> Result<()> {
+    if !backend.is_available(q) {
+        return Err(Error::InvalidParameters(format!(
+            "vector backend {} is not available for q = {} on this CPU",
+            backend.name(),
+            q.value()
+        )));
+    }
+    for s in slices {
+        if s.len() != n {
+            return Err(Error::LengthMismatch {
+                what: "vector operand",
+                expected: n,
+                got: s.len(),
+            });
+        }
+        debug_assert!(below(q, s));
+    }
+    Ok(())
+}
+
+fn run_mul(backend: Backend, q: &Modulus, a: &mut [u64], b: &[u64]) {
+    #[cfg(target_arch = "x86_64")]
+    if backend != Backend::Scalar && avx512::mul(backend == Backend::Avx512Ifma, q, a, b) {
+        return;
+    }
+    let _ = backend;
+    let q = *q;
+    a.iter_mut().zip(b).for_each(|(x, &y)| *x = q.mul(*x, y));
+}
+
+fn run_mul_add(backend: Backend, q: &Modulus, acc: &mut [u64], a: &[u64], b: &[u64]) {
+    #[cfg(target_arch = "x86_64")]
+    if backend != Backend::Scalar && avx512::mul_add(backend == Backend::Avx512Ifma, q, acc, a, b) {
+        return;
+    }
+    let _ = backend;
+    let q = *q;
+    acc.iter_mut()
+        .zip(a.iter().zip(b))
+        .for_each(|(z, (&x, &y))| *z = q.mul_add(x, y, *z));
+}
+
+fn run_shoup(backend: Backend, q: &Modulus, a: &mut [u64], w: Shoup) {
+    #[cfg(target_arch = "x86_64")]
+    if backend != Backend::Scalar && avx512::shoup(backend == Backend::Avx512Ifma, q, a, w) {
+        return;
+    }
+    let _ = backend;
+    let q = *q;
+    a.iter_mut().for_each(|x| *x = q.mul_shoup(*x, w));
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx512;
