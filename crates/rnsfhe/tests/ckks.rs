@@ -350,3 +350,34 @@ fn chebyshev_interpolation_beyond_taylor() {
         .evaluate_chebyshev(&cx, sig, (1.0, -1.0), 5, &rlk)
         .is_err());
 }
+
+#[test]
+fn baby_step_giant_step_matches_power_tree() {
+    let mut rng = Csprng::from_seed([7; 32]);
+    let ctx = small(11, 9, 45);
+    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+    let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
+    let n = ctx.slots();
+    let x: Vec<f64> = (0..n).map(|i| (i as f64 / n as f64) * 2.0 - 1.0).collect();
+    let cx = ctx
+        .encrypt(&ctx.encode_real(&x).unwrap(), &pk, &mut rng)
+        .unwrap();
+    for d in [3usize, 7, 15, 26] {
+        let coeffs: Vec<f64> = (0..=d)
+            .map(|i| ((i * 7 % 5) as f64 - 2.0) / (i as f64 + 1.0))
+            .collect();
+        let want = |v: f64| coeffs.iter().rev().fold(0.0, |acc, c| acc * v + c);
+        let out = ctx.evaluate_polynomial_bsgs(&cx, &coeffs, &rlk).unwrap();
+        let got = ctx.decrypt_values(&out, &sk).unwrap();
+        let err = got
+            .iter()
+            .zip(&x)
+            .map(|(g, &v)| (g.re - want(v)).abs())
+            .fold(0.0, f64::max);
+        assert!(
+            err < 1e-4,
+            "degree {d}: max error {err}, level left {}",
+            out.level()
+        );
+    }
+}

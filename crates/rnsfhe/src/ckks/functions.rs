@@ -74,7 +74,7 @@ impl CkksContext {
     /// sum_{i >= 1} coeffs[i] basis[i - 1] + coeffs[0]: every term brought to `level + 1`, multiplied by
     /// its coefficient with the constant chosen so that all terms land on one scale exactly
     /// (`mul_const_rescale_to`), then summed.
-    fn combine(
+    pub(super) fn combine(
         &self,
         basis: &[CkksCiphertext],
         coeffs: &[f64],

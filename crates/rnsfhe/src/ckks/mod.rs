@@ -11,6 +11,7 @@
 //! - [`apply_galois_f64`]: X -> X^g on a real coefficient vector (to check rotations without
 //!   encryption).
 
+mod bsgs;
 mod ciphertext;
 pub mod complex;
 mod context;
