@@ -115,6 +115,15 @@ fn operations_match_plaintext_arithmetic() {
             "add_const"
         );
         let py = ctx.encode(&y).unwrap();
+        let diff: Vec<Complex> = x.iter().zip(&y).map(|(a, b)| *a - *b).collect();
+        assert!(
+            max_err(&dec(&ctx.sub_plain(&cx, &py).unwrap()), &diff) < 1e-6,
+            "sub_plain"
+        );
+        assert!(
+            max_err(&dec(&ctx.sub(&cx, &cy).unwrap()), &diff) < 1e-6,
+            "sub"
+        );
         let mp = ctx.rescale(&ctx.mul_plain(&cx, &py).unwrap()).unwrap();
         assert!(max_err(&dec(&mp), &prod) < 1e-5, "mul_plain");
         // Down the whole chain: x^(2^4) by four squarings.

@@ -106,6 +106,20 @@ impl CkksContext {
         Ok(r)
     }
 
+    /// a -= m (the plaintext's scale must match).
+    pub fn sub_plain_assign(&self, a: &mut CkksCiphertext, m: &CkksPlaintext) -> Result<()> {
+        self.plain_pair(a, m, "sub_plain")?;
+        self.same_level_scale(a.level, a.scale, m.level, m.scale, "sub_plain")?;
+        a.parts[0].sub_assign(&m.poly)
+    }
+
+    /// a - m.
+    pub fn sub_plain(&self, a: &CkksCiphertext, m: &CkksPlaintext) -> Result<CkksCiphertext> {
+        let mut r = a.clone();
+        self.sub_plain_assign(&mut r, m)?;
+        Ok(r)
+    }
+
     /// a *= m (scales multiply; rescale afterwards).
     pub fn mul_plain_assign(&self, a: &mut CkksCiphertext, m: &CkksPlaintext) -> Result<()> {
         self.plain_pair(a, m, "mul_plain")?;
