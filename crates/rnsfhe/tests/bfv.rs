@@ -356,3 +356,40 @@ fn refused_inputs() {
         .build();
     assert!(insecure.is_err());
 }
+
+#[test]
+fn large_plain_modulus_keeps_hps_decryption() {
+    // t near 2^59: gamma t no longer fits a word, so Alg. 1 and Lemma 3 report an error while HPS and
+    // floating-point decryption work.
+    let mut rng = Csprng::from_seed([8; 32]);
+    let t = (1u64 << 59) + 27;
+    let ctx = context(
+        64,
+        &[60; 4],
+        &[60],
+        t,
+        Multiplication::Hps,
+        KeySwitching::default(),
+    );
+    assert!(ctx.gammas().is_none());
+    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+    let m = random_plain(&mut rng, 64, t);
+    let ct = ctx
+        .encrypt(&ctx.plaintext_from_coefficients(&m).unwrap(), &pk, &mut rng)
+        .unwrap();
+    assert_eq!(
+        ctx.decrypt_with(&ct, &sk, Decryption::Hps)
+            .unwrap()
+            .coefficients(),
+        m
+    );
+    assert_eq!(exact_decrypt(&ctx, &ct, &sk), m);
+    assert!(matches!(
+        ctx.decrypt_with(&ct, &sk, Decryption::Gamma),
+        Err(Error::InvalidParameters(_))
+    ));
+    assert!(matches!(
+        ctx.decrypt_with(&ct, &sk, Decryption::PowerOfTwoGamma),
+        Err(Error::InvalidParameters(_))
+    ));
+}

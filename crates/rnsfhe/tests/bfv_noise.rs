@@ -57,7 +57,7 @@ fn theorem_1_bound_holds_and_is_tight() {
         let q = BigInt::from(ctx.ring().basis().product().clone());
         let qb: BigUint = ctx.ring().basis().product().clone();
         let q_t = BigInt::from(&qb % t);
-        let gamma = BigInt::from(ctx.gammas().0);
+        let gamma = BigInt::from(ctx.gammas().unwrap().0);
         let tb = BigInt::from(t);
         let kk = BigInt::from(k as u64);
         // (5): ||v|| <= q/t (1/2 - k/gamma) - |q|_t / 2.

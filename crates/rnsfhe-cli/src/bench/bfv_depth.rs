@@ -85,7 +85,7 @@ pub fn run(rng: &mut Csprng, paper: bool) -> Result<()> {
                 paper_l.to_string(),
                 inputs.depth().to_string(),
                 format!("{:.2e}", inputs.rho),
-                ctx.gammas().0.to_string(),
+                ctx.gammas().map_or("—".into(), |g| g.0.to_string()),
                 sizes,
                 measured.to_string(),
             ]);

@@ -144,8 +144,9 @@ impl BfvContext {
     pub(crate) fn t(&self) -> &Modulus {
         &self.t
     }
-    /// gamma of Alg. 1 and of Lemma 3, as chosen by Theorem 1.
-    pub fn gammas(&self) -> (u64, u64) {
+    /// gamma of Alg. 1 and of Lemma 3, as chosen by Theorem 1 (`None` when t is too large for the
+    /// gamma-correction; HPS and floating-point decryption still work).
+    pub fn gammas(&self) -> Option<(u64, u64)> {
         self.dec.gammas()
     }
     /// The number of batching slots (0 when t does not allow batching).

@@ -43,6 +43,20 @@ pub(crate) struct Decryptor {
     t: Modulus,
     k: usize,
     nu: u32,
+    /// Alg. 1 and Lemma 3, or why they are unavailable (t too large for gamma t to fit a word).
+    gamma: std::result::Result<GammaTables, String>,
+    /// DecRNS-flp: t / q_i in f64, and the two-word version.
+    flp: Vec<f64>,
+    flp_wide: ScaleAndRound,
+    q_tilde: Vec<rnsfhe_math::arith::Shoup>,
+    moduli: Vec<Modulus>,
+    /// HPS.
+    hps: ScaleAndRound,
+}
+
+/// The gamma-correction tables of Alg. 1 and Lemma 3.
+#[derive(Debug)]
+struct GammaTables {
     /// Alg. 1: FastBconv(|gamma t x|_q, q, {t, gamma}), |-q^-1| mod t and gamma, gamma^-1 mod t.
     gamma: u64,
     conv_gamma: FastBaseConverter,
@@ -54,13 +68,35 @@ pub(crate) struct Decryptor {
     gt: Modulus,
     conv_gt: FastBaseConverter,
     neg_inv_q_gt: u64,
-    /// DecRNS-flp: t / q_i in f64, and the two-word version.
-    flp: Vec<f64>,
-    flp_wide: ScaleAndRound,
-    q_tilde: Vec<rnsfhe_math::arith::Shoup>,
-    moduli: Vec<Modulus>,
-    /// HPS.
-    hps: ScaleAndRound,
+}
+
+impl GammaTables {
+    fn new(q: &RnsBasis, t: &Modulus) -> Result<Self> {
+        let tv = t.value();
+        let floor = gamma_floor(q.len(), tv, q.product())?;
+        // Alg. 1: the smallest prime >= the floor, coprime to t (prime and not t itself).
+        let mut gamma = floor | 1;
+        while !is_prime(gamma) || gamma == tv || tv.is_multiple_of(gamma) {
+            gamma += 2;
+        }
+        let gm = Modulus::new(gamma)?;
+        let tg = RnsBasis::new(&[tv, gamma])?;
+        let neg_inv =
+            |m: &Modulus| -> Result<u64> { Ok(m.neg(m.inv(big_mod(q.product(), m.value()))?)) };
+        let log_gamma2 = 64 - (floor - 1).leading_zeros();
+        let gt = Modulus::new((1u64 << log_gamma2) * tv)?;
+        Ok(GammaTables {
+            gamma,
+            conv_gamma: FastBaseConverter::with_factor(q, &tg, gamma_t(gamma, tv)?),
+            neg_inv_q_t: neg_inv(t)?,
+            neg_inv_q_gamma: neg_inv(&gm)?,
+            gamma_inv_t: t.inv(t.reduce(gamma))?,
+            log_gamma2,
+            neg_inv_q_gt: neg_inv(&gt)?,
+            conv_gt: FastBaseConverter::with_factor(q, &RnsBasis::new(&[gt.value()])?, gt.value()),
+            gt,
+        })
+    }
 }
 
 fn big_mod(x: &BigUint, m: u64) -> u64 {
@@ -69,36 +105,13 @@ fn big_mod(x: &BigUint, m: u64) -> u64 {
 
 impl Decryptor {
     pub(crate) fn new(q: &RnsBasis, t: u64) -> Result<Self> {
-        let k = q.len();
         let tm = Modulus::new(t)?;
-        let floor = gamma_floor(k, t, q.product())?;
-        // Alg. 1: the smallest prime >= the floor, coprime to t (prime and not t itself).
-        let mut gamma = floor | 1;
-        while !is_prime(gamma) || gamma == t || t.is_multiple_of(gamma) {
-            gamma += 2;
-        }
-        let gm = Modulus::new(gamma)?;
-        let tg = RnsBasis::new(&[t, gamma])?;
-        let neg_inv =
-            |m: &Modulus| -> Result<u64> { Ok(m.neg(m.inv(big_mod(q.product(), m.value()))?)) };
-        let conv_gamma = FastBaseConverter::with_factor(q, &tg, gamma_t(gamma, t)?);
-        let log_gamma2 = 64 - (floor - 1).leading_zeros();
-        let gt = Modulus::new((1u64 << log_gamma2) * t)?;
-        let conv_gt = FastBaseConverter::with_factor(q, &RnsBasis::new(&[gt.value()])?, gt.value());
         let nu = q.moduli().iter().map(Modulus::bits).max().unwrap_or(0);
         Ok(Decryptor {
+            gamma: GammaTables::new(q, &tm).map_err(|e| e.to_string()),
             t: tm,
-            k,
+            k: q.len(),
             nu,
-            gamma,
-            conv_gamma,
-            neg_inv_q_t: neg_inv(&tm)?,
-            neg_inv_q_gamma: neg_inv(&gm)?,
-            gamma_inv_t: tm.inv(tm.reduce(gamma))?,
-            log_gamma2,
-            neg_inv_q_gt: neg_inv(&gt)?,
-            gt,
-            conv_gt,
             flp: q
                 .moduli()
                 .iter()
@@ -111,9 +124,16 @@ impl Decryptor {
         })
     }
 
-    /// gamma of Alg. 1 (odd prime) and of Lemma 3 (2^g).
-    pub(crate) fn gammas(&self) -> (u64, u64) {
-        (self.gamma, 1u64 << self.log_gamma2)
+    fn gamma_tables(&self) -> Result<&GammaTables> {
+        self.gamma
+            .as_ref()
+            .map_err(|why| Error::InvalidParameters(why.clone()))
+    }
+
+    /// gamma of Alg. 1 (odd prime) and of Lemma 3 (2^g); `None` when t is too large for them.
+    pub(crate) fn gammas(&self) -> Option<(u64, u64)> {
+        let g = self.gamma.as_ref().ok()?;
+        Some((g.gamma, 1u64 << g.log_gamma2))
     }
 
     /// Whether DecRNS-flp uses plain f64 (paper 000 section 3.5: 2 nu + log2 k - log2 t <= 52).
@@ -128,23 +148,25 @@ impl Decryptor {
         let mut out = vec![0u64; n];
         match method {
             Decryption::Gamma => {
+                let gt = self.gamma_tables()?;
                 let mut s = vec![0u64; 2 * n];
-                self.conv_gamma.convert(x, &mut s)?;
+                gt.conv_gamma.convert(x, &mut s)?;
                 let (st, sg) = s.split_at(n);
-                let (t, g) = (&self.t, Modulus::new(self.gamma)?);
+                let (t, g) = (&self.t, Modulus::new(gt.gamma)?);
                 for ((o, &a), &b) in out.iter_mut().zip(st).zip(sg) {
-                    let a = t.mul(a, self.neg_inv_q_t);
-                    let b = g.center(g.mul(b, self.neg_inv_q_gamma));
-                    *o = t.mul(t.sub(a, t.reduce_i64(b)), self.gamma_inv_t);
+                    let a = t.mul(a, gt.neg_inv_q_t);
+                    let b = g.center(g.mul(b, gt.neg_inv_q_gamma));
+                    *o = t.mul(t.sub(a, t.reduce_i64(b)), gt.gamma_inv_t);
                 }
             }
             Decryption::PowerOfTwoGamma => {
-                let gt = &self.gt;
-                self.conv_gt.convert(x, &mut out)?;
-                let half = 1u64 << (self.log_gamma2 - 1);
+                let tables = self.gamma_tables()?;
+                let gt = &tables.gt;
+                tables.conv_gt.convert(x, &mut out)?;
+                let half = 1u64 << (tables.log_gamma2 - 1);
                 for o in out.iter_mut() {
-                    let z = gt.mul(*o, self.neg_inv_q_gt);
-                    *o = self.t.reduce((z + half) >> self.log_gamma2);
+                    let z = gt.mul(*o, tables.neg_inv_q_gt);
+                    *o = self.t.reduce((z + half) >> tables.log_gamma2);
                 }
             }
             Decryption::FloatingPoint => {

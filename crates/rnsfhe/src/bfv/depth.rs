@@ -28,7 +28,7 @@ pub struct DepthInputs {
     pub t: u64,
     /// rho of Lemma 4.
     pub rho: f64,
-    /// gamma of Theorem 1.
+    /// gamma of Theorem 1 (infinity for an exact rounding such as HPS decryption).
     pub gamma: f64,
     /// B_key (1 for ternary secrets).
     pub b_key: f64,
@@ -105,7 +105,7 @@ impl BfvContext {
             q_mod_t: (q % p.plain_modulus()).to_u64().unwrap_or(0),
             t: p.plain_modulus(),
             rho,
-            gamma: self.gammas().0 as f64,
+            gamma: self.gammas().map_or(f64::INFINITY, |g| g.0 as f64),
             b_key: 1.0,
             b_err: 6.0 * p.sigma(),
         }

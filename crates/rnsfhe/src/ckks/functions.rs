@@ -221,7 +221,7 @@ impl CkksContext {
     /// 1/x for slots in (0, 2) by [12] Alg. 2 (Goldschmidt): with y = 1 - x,
     /// 1/x = (1 + y)(1 + y^2)(1 + y^4)...(1 + y^(2^(r-1))) up to y^(2^r); `r` iterations, depth r + 1.
     pub fn inverse(&self, x: &CkksCiphertext, r: usize, rlk: &RelinKey) -> Result<CkksCiphertext> {
-        if r == 0 || r + 1 > x.level() {
+        if r == 0 || r.saturating_add(1) > x.level() {
             return Err(Error::InvalidParameters(format!(
                 "inverse with {r} iterations needs {} levels, the ciphertext has {}",
                 r + 1,

@@ -153,7 +153,11 @@ impl CkksContext {
                 r * fp
             )));
         }
-        if LEVELS_PER_ITERATION * iterations + 1 > z.level() {
+        if LEVELS_PER_ITERATION
+            .saturating_mul(iterations)
+            .saturating_add(1)
+            > z.level()
+        {
             return Err(Error::InvalidParameters(format!(
                 "{iterations} iterations need {} levels, the data ciphertext has {}",
                 LEVELS_PER_ITERATION * iterations + 1,
