@@ -160,7 +160,9 @@ impl CkksContext {
         {
             return Err(Error::InvalidParameters(format!(
                 "{iterations} iterations need {} levels, the data ciphertext has {}",
-                LEVELS_PER_ITERATION * iterations + 1,
+                LEVELS_PER_ITERATION
+                    .saturating_mul(iterations)
+                    .saturating_add(1),
                 z.level()
             )));
         }
