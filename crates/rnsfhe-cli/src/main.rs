@@ -1,9 +1,11 @@
-//! The `rnsfhe` command: `demo` (the main job), `bench` (the papers' comparisons as tables).
+//! The `rnsfhe` command: `demo` (the main job), `bench` (the papers' comparisons as tables), `params`
+//! (secure parameters for a depth or a number of levels).
 
 mod bench;
 mod demo;
 mod demo_bfv;
 mod demo_ckks;
+mod params;
 mod table;
 mod timing;
 
@@ -26,6 +28,11 @@ struct Cli {
 enum Command {
     /// A short showcase: ring products checked against an exact reference, NTT and base-extension timings.
     Demo,
+    /// Suggests secure parameters and explains the choice.
+    Params {
+        #[command(subcommand)]
+        scheme: Scheme,
+    },
     /// Benchmark tables in the style of the papers (markdown on stdout).
     Bench {
         /// Which suite to run.
@@ -37,6 +44,34 @@ enum Command {
         /// Also the slow paper reproductions (BFV: n up to 2^15 in Tables 1 and 5).
         #[arg(long)]
         paper: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum Scheme {
+    /// BFV: the smallest ring reaching a multiplicative depth for a plaintext modulus.
+    Bfv {
+        /// Wanted multiplicative depth.
+        #[arg(long)]
+        depth: u32,
+        /// Plaintext modulus t.
+        #[arg(long, default_value_t = 65537)]
+        t: u64,
+        /// Security level: 128, 192 or 256.
+        #[arg(long, default_value_t = 128)]
+        security: u32,
+    },
+    /// CKKS: the smallest ring for a number of levels and a precision in bits.
+    Ckks {
+        /// Number of rescalings L.
+        #[arg(long)]
+        levels: usize,
+        /// Wanted bits of precision.
+        #[arg(long, default_value_t = 20)]
+        precision: u32,
+        /// Security level: 128, 192 or 256.
+        #[arg(long, default_value_t = 128)]
+        security: u32,
     },
 }
 
@@ -58,6 +93,14 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Demo => demo::run(),
+        Command::Params { scheme } => match scheme {
+            Scheme::Bfv { depth, t, security } => params::bfv(depth, t, security),
+            Scheme::Ckks {
+                levels,
+                precision,
+                security,
+            } => params::ckks(levels, precision, security),
+        },
         Command::Bench {
             suite,
             quick,
