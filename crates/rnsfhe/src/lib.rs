@@ -8,3 +8,4 @@ pub mod ckks;
 pub mod encoding;
 pub mod params;
 pub mod rlwe;
+pub mod serialize;

@@ -253,6 +253,40 @@ impl CkksContext {
         Ok(r)
     }
 
+    /// A ciphertext from NTT-form polynomials over the ring of `level` (deserialisation, experiments).
+    pub fn ciphertext_from_parts(
+        &self,
+        parts: Vec<Poly>,
+        level: usize,
+        scale: f64,
+        slots: usize,
+    ) -> Result<CkksCiphertext> {
+        let ring = self.ring_at(level)?;
+        if parts.len() < 2 {
+            return Err(Error::InvalidCiphertext(format!(
+                "a ciphertext has at least 2 parts, got {}",
+                parts.len()
+            )));
+        }
+        let mut out = Vec::with_capacity(parts.len());
+        for mut p in parts {
+            if !Arc::ptr_eq(p.context(), ring) {
+                return Err(Error::ContextMismatch(format!(
+                    "ciphertext polynomials must be over this context's ring of level {level}"
+                )));
+            }
+            p.to_ntt()?;
+            out.push(p);
+        }
+        Ok(CkksCiphertext {
+            parts: out,
+            level,
+            scale,
+            slots,
+            context_id: self.id,
+        })
+    }
+
     /// Public-key encryption at the plaintext's level: (p0 u + e0 + m, p1 u + e1).
     pub fn encrypt(
         &self,

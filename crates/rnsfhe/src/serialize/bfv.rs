@@ -1,0 +1,71 @@
+//! BFV ciphertexts to and from bytes.
+
+use super::{fingerprint, Kind, Reader, Writer};
+use crate::bfv::{BfvContext, Ciphertext};
+use crate::rlwe::expand_seeded;
+use crate::{Error, Result};
+
+impl BfvContext {
+    /// The fingerprint of this parameter set (degree, t, moduli, special moduli).
+    pub fn fingerprint(&self) -> u64 {
+        let p = self.params();
+        let mut words = vec![1, p.degree() as u64, p.plain_modulus()];
+        words.extend(p.moduli());
+        words.push(0);
+        words.extend(p.special_moduli());
+        fingerprint(&words)
+    }
+
+    /// A ciphertext as bytes; a fresh symmetric encryption stores its seed for c_1 (half size).
+    pub fn ciphertext_to_bytes(&self, ct: &Ciphertext) -> Result<Vec<u8>> {
+        self.check_ct(ct)?;
+        let mut w = Writer::new(Kind::BfvCiphertext, self.fingerprint());
+        w.u32(ct.parts.len() as u32);
+        match (&ct.seed, ct.parts.len()) {
+            (Some(seed), 2) => {
+                w.u8(1);
+                w.poly(&ct.parts[0]);
+                w.bytes(seed);
+            }
+            _ => {
+                w.u8(0);
+                ct.parts.iter().for_each(|p| w.poly(p));
+            }
+        }
+        Ok(w.finish())
+    }
+
+    /// A ciphertext from bytes written by [`BfvContext::ciphertext_to_bytes`] for this parameter set.
+    pub fn ciphertext_from_bytes(&self, bytes: &[u8]) -> Result<Ciphertext> {
+        let mut r = Reader::new(bytes, Kind::BfvCiphertext, self.fingerprint())?;
+        let parts = r.u32()? as usize;
+        if !(2..=16).contains(&parts) {
+            return Err(Error::InvalidCiphertext(format!(
+                "the bytes declare {parts} polynomials, expected 2..=16"
+            )));
+        }
+        let ring = self.ring();
+        let ct = match r.u8()? {
+            1 if parts == 2 => {
+                let c0 = r.poly(ring)?;
+                let seed = r.seed()?;
+                let mut ct = self.ciphertext_from_parts(vec![c0, expand_seeded(ring, &seed)?])?;
+                ct.seed = Some(seed);
+                ct
+            }
+            0 => {
+                let polys = (0..parts)
+                    .map(|_| r.poly(ring))
+                    .collect::<Result<Vec<_>>>()?;
+                self.ciphertext_from_parts(polys)?
+            }
+            f => {
+                return Err(Error::InvalidCiphertext(format!(
+                    "seed flag {f} with {parts} polynomials"
+                )))
+            }
+        };
+        r.end()?;
+        Ok(ct)
+    }
+}

@@ -1,0 +1,66 @@
+//! CKKS ciphertexts to and from bytes.
+
+use super::{fingerprint, Kind, Reader, Writer};
+use crate::ckks::{CkksCiphertext, CkksContext};
+use crate::{Error, Result};
+
+impl CkksContext {
+    /// The fingerprint of this parameter set (degree, scale, chain, special primes).
+    pub fn fingerprint(&self) -> u64 {
+        let p = self.params();
+        let mut words = vec![2, p.degree() as u64, u64::from(p.scale_bits())];
+        words.extend(p.moduli());
+        words.push(0);
+        words.extend(p.special_moduli());
+        fingerprint(&words)
+    }
+
+    /// A ciphertext as bytes (level, scale, slot count, polynomials).
+    pub fn ciphertext_to_bytes(&self, ct: &CkksCiphertext) -> Result<Vec<u8>> {
+        self.check_ct(ct)?;
+        let mut w = Writer::new(Kind::CkksCiphertext, self.fingerprint());
+        w.u32(ct.level() as u32);
+        w.f64(ct.scale());
+        w.u32(ct.slots() as u32);
+        w.u32(ct.size() as u32);
+        ct.parts().iter().for_each(|p| w.poly(p));
+        Ok(w.finish())
+    }
+
+    /// A ciphertext from bytes written by [`CkksContext::ciphertext_to_bytes`] for this parameter set.
+    pub fn ciphertext_from_bytes(&self, bytes: &[u8]) -> Result<CkksCiphertext> {
+        let mut r = Reader::new(bytes, Kind::CkksCiphertext, self.fingerprint())?;
+        let level = r.u32()? as usize;
+        let scale = r.f64()?;
+        let slots = r.u32()? as usize;
+        let parts = r.u32()? as usize;
+        if level > self.max_level() {
+            return Err(Error::InvalidCiphertext(format!(
+                "level {level} is above the top level {}",
+                self.max_level()
+            )));
+        }
+        if !(scale.is_finite() && scale >= 1.0) {
+            return Err(Error::InvalidCiphertext(format!(
+                "scale {scale} is not a valid scale"
+            )));
+        }
+        if !slots.is_power_of_two() || slots > self.slots() {
+            return Err(Error::InvalidCiphertext(format!(
+                "{slots} slots: a power of two up to {} expected",
+                self.slots()
+            )));
+        }
+        if !(2..=3).contains(&parts) {
+            return Err(Error::InvalidCiphertext(format!(
+                "{parts} polynomials, 2 or 3 expected"
+            )));
+        }
+        let ring = self.ring_at(level)?.clone();
+        let polys = (0..parts)
+            .map(|_| r.poly(&ring))
+            .collect::<Result<Vec<_>>>()?;
+        r.end()?;
+        self.ciphertext_from_parts(polys, level, scale, slots)
+    }
+}

@@ -1,0 +1,168 @@
+//! Serialisation: round trips, the seeded half-size form, and every malformed input refused without a
+//! panic (truncations at every length, corrupted bytes, foreign parameter sets, residues out of range).
+#![allow(clippy::unwrap_used)] // test helpers abort loudly
+
+use rnsfhe::bfv::{BfvContext, BfvParameters};
+use rnsfhe::ckks::{CkksContext, CkksParameters, Complex};
+use rnsfhe::params::Security;
+use rnsfhe::Error;
+use rnsfhe_math::sample::Csprng;
+
+fn bfv(t: u64) -> std::sync::Arc<BfvContext> {
+    let p = BfvParameters::builder()
+        .degree(64)
+        .plain_modulus(t)
+        .moduli_bits(&[40, 40])
+        .special_moduli_bits(&[40])
+        .security(Security::InsecureResearchOnly)
+        .build()
+        .unwrap();
+    BfvContext::new(p).unwrap()
+}
+
+#[test]
+fn bfv_round_trips_and_seeded_half_size() {
+    let mut rng = Csprng::from_seed([1; 32]);
+    let ctx = bfv(257);
+    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+    let pt = ctx.encode(&[1, 2, 3, 250]).unwrap();
+    let public = ctx.encrypt(&pt, &pk, &mut rng).unwrap();
+    let seeded = ctx.encrypt_symmetric(&pt, &sk, &mut rng).unwrap();
+    let (bp, bs) = (
+        ctx.ciphertext_to_bytes(&public).unwrap(),
+        ctx.ciphertext_to_bytes(&seeded).unwrap(),
+    );
+    assert!(
+        bs.len() * 2 < bp.len() + 100,
+        "seeded form is about half: {} vs {}",
+        bs.len(),
+        bp.len()
+    );
+    for bytes in [&bp, &bs] {
+        let back = ctx.ciphertext_from_bytes(bytes).unwrap();
+        assert_eq!(
+            ctx.decrypt(&back, &sk).unwrap(),
+            ctx.decrypt(&public, &sk).unwrap()
+        );
+    }
+    let three = ctx.multiply_no_relin(&public, &public).unwrap();
+    let back = ctx
+        .ciphertext_from_bytes(&ctx.ciphertext_to_bytes(&three).unwrap())
+        .unwrap();
+    assert_eq!(back.size(), 3);
+    assert_eq!(
+        ctx.decrypt(&back, &sk).unwrap(),
+        ctx.decrypt(&three, &sk).unwrap()
+    );
+}
+
+#[test]
+fn malformed_bytes_are_refused() {
+    let mut rng = Csprng::from_seed([2; 32]);
+    let ctx = bfv(257);
+    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+    let pt = ctx.encode(&[7]).unwrap();
+    let bytes = ctx
+        .ciphertext_to_bytes(&ctx.encrypt(&pt, &pk, &mut rng).unwrap())
+        .unwrap();
+    let seeded = ctx
+        .ciphertext_to_bytes(&ctx.encrypt_symmetric(&pt, &sk, &mut rng).unwrap())
+        .unwrap();
+    // Every truncation, and trailing garbage.
+    for b in [&bytes, &seeded] {
+        for len in 0..b.len() {
+            assert!(
+                ctx.ciphertext_from_bytes(&b[..len]).is_err(),
+                "truncated at {len}"
+            );
+        }
+        let mut long = b.clone();
+        long.push(0);
+        assert!(ctx.ciphertext_from_bytes(&long).is_err());
+    }
+    // Header corruptions name the problem.
+    let mut bad = bytes.clone();
+    bad[0] = b'X';
+    assert!(
+        matches!(ctx.ciphertext_from_bytes(&bad), Err(Error::InvalidParameters(m)) if m.contains("magic"))
+    );
+    let mut bad = bytes.clone();
+    bad[4] = 9;
+    assert!(
+        matches!(ctx.ciphertext_from_bytes(&bad), Err(Error::InvalidParameters(m)) if m.contains("version"))
+    );
+    let other = bfv(65537 % 128 + 129);
+    assert!(matches!(
+        other.ciphertext_from_bytes(&bytes),
+        Err(Error::ContextMismatch(_))
+    ));
+    // A residue at or above its modulus.
+    let mut bad = bytes.clone();
+    let first_residue = 4 + 2 + 1 + 8 + 4 + 1 + 1 + 4 + 4;
+    bad[first_residue..first_residue + 8].copy_from_slice(&u64::MAX.to_le_bytes());
+    assert!(matches!(
+        ctx.ciphertext_from_bytes(&bad),
+        Err(Error::OutOfRange(_))
+    ));
+    // Flipping any single byte never panics.
+    for i in 0..bytes.len() {
+        let mut b = bytes.clone();
+        b[i] ^= 0x5a;
+        let _ = ctx.ciphertext_from_bytes(&b);
+    }
+    // Random bytes with a valid header never panic either.
+    for trial in 0..200u64 {
+        let mut b = bytes[..15].to_vec();
+        let len = (trial * 37 % 300) as usize;
+        b.extend((0..len).map(|i| (i as u64 * 31 + trial) as u8));
+        let _ = ctx.ciphertext_from_bytes(&b);
+    }
+}
+
+#[test]
+fn ckks_round_trip_and_checks() {
+    let mut rng = Csprng::from_seed([3; 32]);
+    let p = CkksParameters::builder()
+        .degree(1 << 8)
+        .levels(3)
+        .security(Security::InsecureResearchOnly)
+        .build()
+        .unwrap();
+    let ctx = CkksContext::new(p).unwrap();
+    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+    let x: Vec<Complex> = (0..8).map(|i| Complex::new(i as f64 / 8.0, -0.5)).collect();
+    let c = ctx
+        .encrypt(&ctx.encode(&x).unwrap(), &pk, &mut rng)
+        .unwrap();
+    let low = ctx.drop_to_level(&c, 1).unwrap();
+    for ct in [&c, &low] {
+        let bytes = ctx.ciphertext_to_bytes(ct).unwrap();
+        let back = ctx.ciphertext_from_bytes(&bytes).unwrap();
+        assert_eq!(
+            (back.level(), back.scale(), back.slots()),
+            (ct.level(), ct.scale(), ct.slots())
+        );
+        let (a, b) = (
+            ctx.decrypt_values(&back, &sk).unwrap(),
+            ctx.decrypt_values(ct, &sk).unwrap(),
+        );
+        assert!(a.iter().zip(&b).all(|(u, v)| (*u - *v).abs() < 1e-12));
+        for len in (0..bytes.len()).step_by(97) {
+            assert!(ctx.ciphertext_from_bytes(&bytes[..len]).is_err());
+        }
+    }
+    let mut bad = ctx.ciphertext_to_bytes(&c).unwrap();
+    bad[15..19].copy_from_slice(&99u32.to_le_bytes()); // level 99
+    assert!(
+        matches!(ctx.ciphertext_from_bytes(&bad), Err(Error::InvalidCiphertext(m)) if m.contains("level"))
+    );
+    let bfv_bytes = {
+        let b = bfv(257);
+        let (_, pkb) = b.keygen(&mut rng).unwrap();
+        b.ciphertext_to_bytes(&b.encrypt(&b.encode(&[1]).unwrap(), &pkb, &mut rng).unwrap())
+            .unwrap()
+    };
+    assert!(
+        matches!(ctx.ciphertext_from_bytes(&bfv_bytes), Err(Error::InvalidParameters(m)) if m.contains("kind"))
+    );
+}
