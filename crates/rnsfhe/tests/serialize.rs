@@ -166,3 +166,122 @@ fn ckks_round_trip_and_checks() {
         matches!(ctx.ciphertext_from_bytes(&bfv_bytes), Err(Error::InvalidParameters(m)) if m.contains("kind"))
     );
 }
+
+#[test]
+fn keys_round_trip_and_work() {
+    use rnsfhe::bfv::Multiplication;
+    use rnsfhe::rlwe::KeySwitching;
+    let mut rng = Csprng::from_seed([4; 32]);
+    for (special, ks) in [
+        (vec![40u32], KeySwitching::default()),
+        (
+            vec![],
+            KeySwitching {
+                truncation: 1,
+                ..KeySwitching::default()
+            },
+        ),
+        (
+            vec![],
+            KeySwitching {
+                omega_bits: Some(12),
+                ..KeySwitching::default()
+            },
+        ),
+        (
+            vec![40, 40],
+            KeySwitching {
+                digit_primes: 2,
+                ..KeySwitching::default()
+            },
+        ),
+    ] {
+        let p = BfvParameters::builder()
+            .degree(64)
+            .plain_modulus(257)
+            .moduli_bits(&[40, 40, 40])
+            .special_moduli_bits(&special)
+            .key_switching(ks)
+            .multiplication(Multiplication::Behz)
+            .security(Security::InsecureResearchOnly)
+            .build()
+            .unwrap();
+        let ctx = BfvContext::new(p).unwrap();
+        let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+        let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
+        let gk = ctx.galois_keys(&sk, &[1], true, &mut rng).unwrap();
+        let pk2 = ctx
+            .public_key_from_bytes(&ctx.public_key_to_bytes(&pk))
+            .unwrap();
+        let rlk_bytes = ctx.relin_key_to_bytes(&rlk);
+        let rlk2 = ctx.relin_key_from_bytes(&rlk_bytes).unwrap();
+        let gk_bytes = ctx.galois_keys_to_bytes(&gk);
+        let gk2 = ctx.galois_keys_from_bytes(&gk_bytes).unwrap();
+        let v: Vec<u64> = (0..64).map(|i| i * 3 % 257).collect();
+        let ct = ctx
+            .encrypt(&ctx.encode(&v).unwrap(), &pk2, &mut rng)
+            .unwrap();
+        let sq = ctx
+            .rotate_rows(&ctx.square(&ct, &rlk2).unwrap(), 1, &gk2)
+            .unwrap();
+        let got = ctx.decode(&ctx.decrypt(&sq, &sk).unwrap()).unwrap();
+        let want: Vec<u64> = (0..64)
+            .map(|i| {
+                let j = if i < 32 {
+                    (i + 1) % 32
+                } else {
+                    32 + (i - 32 + 1) % 32
+                };
+                v[j] * v[j] % 257
+            })
+            .collect();
+        assert_eq!(got, want, "{ks:?}");
+        for len in (0..rlk_bytes.len()).step_by(501) {
+            assert!(ctx.relin_key_from_bytes(&rlk_bytes[..len]).is_err());
+        }
+        for len in (0..gk_bytes.len()).step_by(499) {
+            assert!(ctx.galois_keys_from_bytes(&gk_bytes[..len]).is_err());
+        }
+        assert!(
+            ctx.public_key_from_bytes(&rlk_bytes).is_err(),
+            "kind checked"
+        );
+    }
+    // CKKS keys with hybrid digits.
+    let p = CkksParameters::builder()
+        .degree(1 << 8)
+        .levels(3)
+        .special_moduli_bits(&[60, 60])
+        .key_switching(KeySwitching {
+            digit_primes: 2,
+            ..KeySwitching::default()
+        })
+        .security(Security::InsecureResearchOnly)
+        .build()
+        .unwrap();
+    let ctx = CkksContext::new(p).unwrap();
+    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+    let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
+    let gk = ctx.galois_keys(&sk, &[1], false, &mut rng).unwrap();
+    let pk2 = ctx
+        .public_key_from_bytes(&ctx.public_key_to_bytes(&pk))
+        .unwrap();
+    let rlk2 = ctx
+        .relin_key_from_bytes(&ctx.relin_key_to_bytes(&rlk))
+        .unwrap();
+    let gk2 = ctx
+        .galois_keys_from_bytes(&ctx.galois_keys_to_bytes(&gk))
+        .unwrap();
+    let x: Vec<Complex> = (0..8).map(|i| Complex::new(i as f64 / 8.0, 0.25)).collect();
+    let c = ctx
+        .encrypt(&ctx.encode(&x).unwrap(), &pk2, &mut rng)
+        .unwrap();
+    let r = ctx
+        .rotate(&ctx.multiply_rescale(&c, &c, &rlk2).unwrap(), 1, &gk2)
+        .unwrap();
+    let got = ctx.decrypt_values(&r, &sk).unwrap();
+    for i in 0..8 {
+        let w = x[(i + 1) % 8] * x[(i + 1) % 8];
+        assert!((got[i] - w).abs() < 1e-5, "slot {i}");
+    }
+}

@@ -151,6 +151,17 @@ impl PublicKey {
         &self.seed
     }
 
+    /// Rebuilds a public key from p0 (NTT form over Q u P) and the seed of p1 (deserialisation).
+    pub fn from_parts(p0: Poly, seed: [u8; 32]) -> Result<Self> {
+        if p0.representation() != Representation::Ntt {
+            return Err(Error::WrongForm("a public key's p0 is in NTT form".into()));
+        }
+        let ctx = p0.context();
+        let data = uniform_from_seed(&seed, ctx.moduli(), ctx.degree());
+        let p1 = Poly::from_residues(ctx, data, Representation::Ntt)?;
+        Ok(PublicKey { p0, p1, seed })
+    }
+
     /// An encryption of zero in coefficient form over Q: (p0 u + e0, p1 u + e1) over Q u P, u from
     /// `dist`, divided by P (ModDown) when there are special moduli.
     pub fn encrypt_zero(

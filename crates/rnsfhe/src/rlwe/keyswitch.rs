@@ -231,6 +231,52 @@ impl KeySwitchKey {
         &self.parts
     }
 
+    /// Rebuilds a key from its k0 components and the seeds of its k1 components (deserialisation):
+    /// k1 of component i expands from seed i with index i + 1, times q_I when truncated.
+    pub fn from_parts(sw: &KeySwitcher, k0: Vec<Poly>, seeds: Vec<[u8; 32]>) -> Result<Self> {
+        if k0.len() != sw.key_components() || seeds.len() != k0.len() {
+            return Err(Error::LengthMismatch {
+                what: "key-switching key components",
+                expected: sw.key_components(),
+                got: k0.len().min(seeds.len()),
+            });
+        }
+        let ctx = &sw.ring_qp;
+        let n = ctx.degree();
+        let mut parts = Vec::with_capacity(k0.len());
+        let mut idx = 0usize;
+        for (j, _) in sw.digits.iter().enumerate() {
+            let q_i: BigUint = sw
+                .truncated(j)
+                .iter()
+                .fold(BigUint::from(1u32), |a, &i| a * ctx.moduli()[i].value());
+            for _ in 0..sw.subdigits[j] {
+                if !Arc::ptr_eq(k0[idx].context(), ctx)
+                    || k0[idx].representation() != Representation::Ntt
+                {
+                    return Err(Error::ContextMismatch(
+                        "key-switching key components must be in NTT form over Q u P".into(),
+                    ));
+                }
+                let data = rnsfhe_math::sample::uniform_from_seed_indexed(
+                    &seeds[idx],
+                    idx as u32 + 1,
+                    ctx.moduli(),
+                    n,
+                );
+                let mut a = Poly::from_residues(ctx, data, Representation::Ntt)?;
+                if q_i != BigUint::from(1u32) {
+                    for (limb, m) in a.residues_mut().chunks_exact_mut(n).zip(ctx.moduli()) {
+                        vector::mul_shoup_scalar_assign(m, limb, m.shoup(big_mod(&q_i, m)));
+                    }
+                }
+                parts.push((k0[idx].clone(), a));
+                idx += 1;
+            }
+        }
+        Ok(KeySwitchKey { parts, seeds })
+    }
+
     /// The seeds of the k1 components (before truncation factors).
     pub fn seeds(&self) -> &[[u8; 32]] {
         &self.seeds

@@ -1,14 +1,17 @@
-//! A versioned, self-describing binary format for ciphertexts (BFV and CKKS), with checks on load.
+//! A versioned, self-describing binary format for ciphertexts (BFV and CKKS) and public, relinearisation
+//! and Galois keys, with checks on load.
 //!
 //! Layout (little endian): magic `RNSF`, format version (u16), object kind (u8), the parameter set's
 //! fingerprint (u64, FNV-1a over its description), then the object. A polynomial is its representation
 //! (u8), limb count (u32), degree (u32) and the residues (u64 each). A fresh symmetric BFV ciphertext
-//! stores its 32-byte seed instead of c_1 (half size). Loading checks the magic, version, kind,
+//! stores its 32-byte seed instead of c_1 (half size), and every key stores the seeds of its uniform
+//! components. Loading checks the magic, version, kind,
 //! fingerprint, every size against the context, and that every residue is below its modulus, and
 //! returns an error naming the first problem; it never panics on malformed bytes.
 
 mod bfv;
 mod ckks;
+mod keys;
 
 use std::sync::Arc;
 
@@ -26,6 +29,9 @@ const MAGIC: &[u8; 4] = b"RNSF";
 pub(crate) enum Kind {
     BfvCiphertext = 1,
     CkksCiphertext = 2,
+    PublicKey = 3,
+    RelinKey = 4,
+    GaloisKeys = 5,
 }
 
 /// FNV-1a over words: the fingerprint of a parameter description.

@@ -1,0 +1,108 @@
+//! Public, relinearisation and Galois keys to and from bytes (scheme-independent; the schemes' contexts
+//! supply the key switcher and fingerprint). Uniform components are stored as their seeds.
+
+use std::collections::BTreeMap;
+
+use super::{Kind, Reader, Writer};
+use crate::rlwe::{GaloisKeys, KeySwitchKey, KeySwitcher, PublicKey, RelinKey};
+use crate::{Error, Result};
+
+impl Writer {
+    fn key_switch_key(&mut self, k: &KeySwitchKey) {
+        self.u32(k.parts().len() as u32);
+        for ((k0, _), seed) in k.parts().iter().zip(k.seeds()) {
+            self.poly(k0);
+            self.bytes(seed);
+        }
+    }
+}
+
+impl Reader<'_> {
+    fn key_switch_key(&mut self, sw: &KeySwitcher) -> Result<KeySwitchKey> {
+        let count = self.u32()? as usize;
+        if count != sw.key_components() {
+            return Err(Error::InvalidParameters(format!(
+                "malformed bytes: a key of {count} components, this parameter set uses {}",
+                sw.key_components()
+            )));
+        }
+        let (mut k0, mut seeds) = (Vec::with_capacity(count), Vec::with_capacity(count));
+        for _ in 0..count {
+            k0.push(self.poly(sw.ring_qp())?);
+            seeds.push(self.seed()?);
+        }
+        KeySwitchKey::from_parts(sw, k0, seeds)
+    }
+}
+
+pub(crate) fn public_key_to_bytes(pk: &PublicKey, fp: u64) -> Vec<u8> {
+    let mut w = Writer::new(Kind::PublicKey, fp);
+    w.poly(pk.parts().0);
+    w.bytes(pk.seed());
+    w.finish()
+}
+
+pub(crate) fn public_key_from_bytes(bytes: &[u8], sw: &KeySwitcher, fp: u64) -> Result<PublicKey> {
+    let mut r = Reader::new(bytes, Kind::PublicKey, fp)?;
+    let p0 = r.poly(sw.ring_qp())?;
+    let seed = r.seed()?;
+    r.end()?;
+    PublicKey::from_parts(p0, seed)
+}
+
+pub(crate) fn relin_key_to_bytes(rlk: &RelinKey, fp: u64) -> Vec<u8> {
+    let mut w = Writer::new(Kind::RelinKey, fp);
+    w.key_switch_key(&rlk.key);
+    w.finish()
+}
+
+pub(crate) fn relin_key_from_bytes(
+    bytes: &[u8],
+    sw: &KeySwitcher,
+    fp: u64,
+    context_id: u64,
+) -> Result<RelinKey> {
+    let mut r = Reader::new(bytes, Kind::RelinKey, fp)?;
+    let key = r.key_switch_key(sw)?;
+    r.end()?;
+    Ok(RelinKey { key, context_id })
+}
+
+pub(crate) fn galois_keys_to_bytes(gk: &GaloisKeys, fp: u64) -> Vec<u8> {
+    let mut w = Writer::new(Kind::GaloisKeys, fp);
+    w.u32(gk.keys.len() as u32);
+    for (g, k) in &gk.keys {
+        w.u64(*g);
+        w.key_switch_key(k);
+    }
+    w.finish()
+}
+
+pub(crate) fn galois_keys_from_bytes(
+    bytes: &[u8],
+    sw: &KeySwitcher,
+    fp: u64,
+    context_id: u64,
+) -> Result<GaloisKeys> {
+    let mut r = Reader::new(bytes, Kind::GaloisKeys, fp)?;
+    let count = r.u32()? as usize;
+    let two_n = 2 * sw.ring_q().degree() as u64;
+    if count > sw.ring_q().degree() {
+        return Err(Error::InvalidParameters(format!(
+            "malformed bytes: {count} Galois keys for degree {}",
+            sw.ring_q().degree()
+        )));
+    }
+    let mut keys = BTreeMap::new();
+    for _ in 0..count {
+        let g = r.u64()?;
+        if g >= two_n || g.is_multiple_of(2) || g == 1 || keys.contains_key(&g) {
+            return Err(Error::InvalidParameters(format!(
+                "malformed bytes: Galois element {g} (odd, below 2n = {two_n}, not 1, no repeats)"
+            )));
+        }
+        keys.insert(g, r.key_switch_key(sw)?);
+    }
+    r.end()?;
+    Ok(GaloisKeys { keys, context_id })
+}
