@@ -285,3 +285,73 @@ fn keys_round_trip_and_work() {
         assert!((got[i] - w).abs() < 1e-5, "slot {i}");
     }
 }
+
+#[test]
+fn parameters_and_plaintexts_round_trip() {
+    use rnsfhe::rlwe::SecretDistribution;
+    let mut rng = Csprng::from_seed([5; 32]);
+    let p = BfvParameters::builder()
+        .degree(64)
+        .plain_modulus(257)
+        .moduli_bits(&[40, 40])
+        .special_moduli_bits(&[40])
+        .security(Security::InsecureResearchOnly)
+        .build()
+        .unwrap();
+    let bytes = p.to_bytes();
+    let p2 = BfvParameters::from_bytes(&bytes).unwrap();
+    assert_eq!(p, p2);
+    // A ciphertext written under one context loads under a context rebuilt from the bytes.
+    let (a, b) = (BfvContext::new(p).unwrap(), BfvContext::new(p2).unwrap());
+    assert_eq!(a.fingerprint(), b.fingerprint());
+    let (sk, pk) = a.keygen(&mut rng).unwrap();
+    let pt = a.encode(&[5, 6]).unwrap();
+    let ct = b
+        .ciphertext_from_bytes(
+            &a.ciphertext_to_bytes(&a.encrypt(&pt, &pk, &mut rng).unwrap())
+                .unwrap(),
+        )
+        .unwrap();
+    let pt_b = b
+        .plaintext_from_bytes(&a.plaintext_to_bytes(&pt).unwrap())
+        .unwrap();
+    assert_eq!(b.decode(&pt_b).unwrap()[..2], [5, 6]);
+    assert!(
+        b.decrypt(&ct, &sk).is_err(),
+        "a secret key of context a is not b's"
+    );
+    for len in 0..bytes.len() {
+        assert!(BfvParameters::from_bytes(&bytes[..len]).is_err());
+    }
+    let mut bad = bytes.clone();
+    bad[15 + 8 + 8 + 4..15 + 8 + 8 + 4 + 8].copy_from_slice(&1000u64.to_le_bytes()); // q_0 = 1000
+    assert!(BfvParameters::from_bytes(&bad).is_err());
+
+    let c = CkksParameters::builder()
+        .degree(1 << 8)
+        .levels(3)
+        .secret(SecretDistribution::HammingWeight(32))
+        .security(Security::InsecureResearchOnly)
+        .build()
+        .unwrap();
+    let cb = c.to_bytes();
+    let c2 = CkksParameters::from_bytes(&cb).unwrap();
+    assert_eq!(c, c2);
+    let (x, y) = (CkksContext::new(c).unwrap(), CkksContext::new(c2).unwrap());
+    let pt = x.encode_real(&[0.5, -0.25]).unwrap();
+    let back = y
+        .plaintext_from_bytes(&x.plaintext_to_bytes(&pt).unwrap())
+        .unwrap();
+    let v = y.decode(&back).unwrap();
+    assert!((v[0].re - 0.5).abs() < 1e-9 && (v[1].re + 0.25).abs() < 1e-9);
+    for len in (0..cb.len()).step_by(7) {
+        assert!(CkksParameters::from_bytes(&cb[..len]).is_err());
+    }
+    let insecure = {
+        let mut b = cb.clone();
+        let last = b.len() - 1;
+        b[last] = 1; // ask for 128-bit security on research-size parameters
+        b
+    };
+    assert!(CkksParameters::from_bytes(&insecure).is_err());
+}

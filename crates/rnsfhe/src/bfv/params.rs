@@ -136,6 +136,7 @@ pub struct BfvParametersBuilder {
     moduli: Option<Vec<u64>>,
     moduli_bits: Option<Vec<u32>>,
     special_bits: Option<Vec<u32>>,
+    special: Option<Vec<u64>>,
     sigma: f64,
     secret: SecretDistribution,
     multiplication: Multiplication,
@@ -153,6 +154,7 @@ impl Default for BfvParametersBuilder {
             moduli: None,
             moduli_bits: None,
             special_bits: None,
+            special: None,
             sigma: rnsfhe_math::sample::DEFAULT_SIGMA,
             secret: SecretDistribution::Ternary,
             multiplication: Multiplication::Hps,
@@ -183,6 +185,11 @@ impl BfvParametersBuilder {
     /// Ciphertext moduli by width: one NTT prime per entry (30..61 bits).
     pub fn moduli_bits(mut self, bits: &[u32]) -> Self {
         self.moduli_bits = Some(bits.to_vec());
+        self
+    }
+    /// Explicit special moduli (NTT primes = 1 mod 2n, distinct from the ciphertext moduli).
+    pub fn special_moduli(mut self, p: &[u64]) -> Self {
+        self.special = Some(p.to_vec());
         self
     }
     /// Special key-switching moduli by width (empty: RNS digits without special modulus, paper 000).
@@ -281,13 +288,12 @@ impl BfvParametersBuilder {
         let special_bits = self.special_bits.clone();
         let (bits, special_bits): (Vec<u32>, Vec<u32>) = match (&self.moduli, &self.moduli_bits) {
             (Some(q), _) => {
-                let sb = special_bits.unwrap_or_default();
-                let mut sp = Vec::new();
-                for b in &sb {
+                let mut sp = self.special.clone().unwrap_or_default();
+                for b in special_bits.unwrap_or_default() {
                     let exclude: Vec<u64> = q.iter().chain(&sp).copied().collect();
-                    sp.extend(ntt_primes(*b, two_n, 1, &exclude)?);
+                    sp.extend(ntt_primes(b, two_n, 1, &exclude)?);
                 }
-                for &qi in q {
+                for &qi in q.iter().chain(&sp) {
                     if !is_prime(qi) || qi % two_n != 1 {
                         return Err(Error::InvalidModulus {
                             modulus: qi,

@@ -253,6 +253,29 @@ impl CkksContext {
         Ok(r)
     }
 
+    /// A plaintext from an NTT-form polynomial over the ring of `level` (deserialisation).
+    pub fn plaintext_from_poly(
+        &self,
+        mut poly: Poly,
+        level: usize,
+        scale: f64,
+        slots: usize,
+    ) -> Result<CkksPlaintext> {
+        if !Arc::ptr_eq(poly.context(), self.ring_at(level)?) {
+            return Err(Error::ContextMismatch(format!(
+                "plaintext polynomial must be over this context's ring of level {level}"
+            )));
+        }
+        poly.to_ntt()?;
+        Ok(CkksPlaintext {
+            poly,
+            level,
+            scale,
+            slots,
+            context_id: self.id,
+        })
+    }
+
     /// A ciphertext from NTT-form polynomials over the ring of `level` (deserialisation, experiments).
     pub fn ciphertext_from_parts(
         &self,

@@ -19,6 +19,7 @@ pub struct CkksParameters {
     pub(crate) sigma: f64,
     pub(crate) secret: SecretDistribution,
     pub(crate) key_switching: KeySwitching,
+    pub(crate) security: Security,
 }
 
 impl CkksParameters {
@@ -217,6 +218,7 @@ impl CkksParametersBuilder {
             sigma: self.sigma,
             secret: self.secret,
             key_switching: self.key_switching,
+            security: self.security,
         })
     }
 }

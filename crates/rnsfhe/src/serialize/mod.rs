@@ -1,5 +1,5 @@
-//! A versioned, self-describing binary format for ciphertexts (BFV and CKKS) and public, relinearisation
-//! and Galois keys, with checks on load.
+//! A versioned, self-describing binary format for parameter sets, plaintexts, ciphertexts (BFV and
+//! CKKS) and public, relinearisation and Galois keys, with checks on load.
 //!
 //! Layout (little endian): magic `RNSF`, format version (u16), object kind (u8), the parameter set's
 //! fingerprint (u64, FNV-1a over its description), then the object. A polynomial is its representation
@@ -12,6 +12,7 @@
 mod bfv;
 mod ckks;
 mod keys;
+mod params;
 
 use std::sync::Arc;
 
@@ -32,6 +33,10 @@ pub(crate) enum Kind {
     PublicKey = 3,
     RelinKey = 4,
     GaloisKeys = 5,
+    BfvParameters = 6,
+    CkksParameters = 7,
+    BfvPlaintext = 8,
+    CkksPlaintext = 9,
 }
 
 /// FNV-1a over words: the fingerprint of a parameter description.
