@@ -5,6 +5,7 @@
 use rnsfhe::bfv::{BfvContext, BfvParameters};
 use rnsfhe::ckks::{CkksContext, CkksParameters, Complex};
 use rnsfhe::params::Security;
+use rnsfhe::serialize::KeyBytes;
 use rnsfhe::Error;
 use rnsfhe_math::sample::Csprng;
 

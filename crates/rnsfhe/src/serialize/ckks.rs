@@ -2,7 +2,6 @@
 
 use super::{fingerprint, Kind, Reader, Writer};
 use crate::ckks::{CkksCiphertext, CkksContext};
-use crate::rlwe::{GaloisKeys, PublicKey, RelinKey};
 use crate::{Error, Result};
 
 impl CkksContext {
@@ -64,39 +63,16 @@ impl CkksContext {
         r.end()?;
         self.ciphertext_from_parts(polys, level, scale, slots)
     }
+}
 
-    /// A public key as bytes (p0 and the seed of p1).
-    pub fn public_key_to_bytes(&self, pk: &PublicKey) -> Vec<u8> {
-        super::keys::public_key_to_bytes(pk, self.fingerprint())
+impl super::KeyBytes for CkksContext {
+    fn switcher(&self) -> &crate::rlwe::KeySwitcher {
+        self.key_switcher()
     }
-
-    /// A public key from bytes written for this parameter set.
-    pub fn public_key_from_bytes(&self, bytes: &[u8]) -> Result<PublicKey> {
-        super::keys::public_key_from_bytes(bytes, self.key_switcher(), self.fingerprint())
+    fn params_fingerprint(&self) -> u64 {
+        self.fingerprint()
     }
-
-    /// A relinearisation key as bytes (k0 components and the seeds of k1).
-    pub fn relin_key_to_bytes(&self, rlk: &RelinKey) -> Vec<u8> {
-        super::keys::relin_key_to_bytes(rlk, self.fingerprint())
-    }
-
-    /// A relinearisation key from bytes written for this parameter set.
-    pub fn relin_key_from_bytes(&self, bytes: &[u8]) -> Result<RelinKey> {
-        super::keys::relin_key_from_bytes(bytes, self.key_switcher(), self.fingerprint(), self.id())
-    }
-
-    /// Galois keys as bytes.
-    pub fn galois_keys_to_bytes(&self, gk: &GaloisKeys) -> Vec<u8> {
-        super::keys::galois_keys_to_bytes(gk, self.fingerprint())
-    }
-
-    /// Galois keys from bytes written for this parameter set.
-    pub fn galois_keys_from_bytes(&self, bytes: &[u8]) -> Result<GaloisKeys> {
-        super::keys::galois_keys_from_bytes(
-            bytes,
-            self.key_switcher(),
-            self.fingerprint(),
-            self.id(),
-        )
+    fn context_id(&self) -> u64 {
+        self.id()
     }
 }

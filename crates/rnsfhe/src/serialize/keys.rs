@@ -35,14 +35,60 @@ impl Reader<'_> {
     }
 }
 
-pub(crate) fn public_key_to_bytes(pk: &PublicKey, fp: u64) -> Vec<u8> {
+/// Key serialisation for a scheme's context (`use rnsfhe::serialize::KeyBytes` to call it on
+/// `BfvContext` and `CkksContext`).
+pub trait KeyBytes {
+    /// The context's key switcher.
+    fn switcher(&self) -> &KeySwitcher;
+    /// The context's parameter fingerprint.
+    fn params_fingerprint(&self) -> u64;
+    /// The context's id.
+    fn context_id(&self) -> u64;
+
+    /// A public key as bytes (p0 and the seed of p1).
+    fn public_key_to_bytes(&self, pk: &PublicKey) -> Vec<u8> {
+        public_key_to_bytes(pk, self.params_fingerprint())
+    }
+    /// A public key from bytes written for this parameter set.
+    fn public_key_from_bytes(&self, bytes: &[u8]) -> Result<PublicKey> {
+        public_key_from_bytes(bytes, self.switcher(), self.params_fingerprint())
+    }
+    /// A relinearisation key as bytes (k0 components and the seeds of k1).
+    fn relin_key_to_bytes(&self, rlk: &RelinKey) -> Vec<u8> {
+        relin_key_to_bytes(rlk, self.params_fingerprint())
+    }
+    /// A relinearisation key from bytes written for this parameter set.
+    fn relin_key_from_bytes(&self, bytes: &[u8]) -> Result<RelinKey> {
+        relin_key_from_bytes(
+            bytes,
+            self.switcher(),
+            self.params_fingerprint(),
+            self.context_id(),
+        )
+    }
+    /// Galois keys as bytes.
+    fn galois_keys_to_bytes(&self, gk: &GaloisKeys) -> Vec<u8> {
+        galois_keys_to_bytes(gk, self.params_fingerprint())
+    }
+    /// Galois keys from bytes written for this parameter set.
+    fn galois_keys_from_bytes(&self, bytes: &[u8]) -> Result<GaloisKeys> {
+        galois_keys_from_bytes(
+            bytes,
+            self.switcher(),
+            self.params_fingerprint(),
+            self.context_id(),
+        )
+    }
+}
+
+fn public_key_to_bytes(pk: &PublicKey, fp: u64) -> Vec<u8> {
     let mut w = Writer::new(Kind::PublicKey, fp);
     w.poly(pk.parts().0);
     w.bytes(pk.seed());
     w.finish()
 }
 
-pub(crate) fn public_key_from_bytes(bytes: &[u8], sw: &KeySwitcher, fp: u64) -> Result<PublicKey> {
+fn public_key_from_bytes(bytes: &[u8], sw: &KeySwitcher, fp: u64) -> Result<PublicKey> {
     let mut r = Reader::new(bytes, Kind::PublicKey, fp)?;
     let p0 = r.poly(sw.ring_qp())?;
     let seed = r.seed()?;
@@ -50,13 +96,13 @@ pub(crate) fn public_key_from_bytes(bytes: &[u8], sw: &KeySwitcher, fp: u64) -> 
     PublicKey::from_parts(p0, seed)
 }
 
-pub(crate) fn relin_key_to_bytes(rlk: &RelinKey, fp: u64) -> Vec<u8> {
+fn relin_key_to_bytes(rlk: &RelinKey, fp: u64) -> Vec<u8> {
     let mut w = Writer::new(Kind::RelinKey, fp);
     w.key_switch_key(&rlk.key);
     w.finish()
 }
 
-pub(crate) fn relin_key_from_bytes(
+fn relin_key_from_bytes(
     bytes: &[u8],
     sw: &KeySwitcher,
     fp: u64,
@@ -68,7 +114,7 @@ pub(crate) fn relin_key_from_bytes(
     Ok(RelinKey { key, context_id })
 }
 
-pub(crate) fn galois_keys_to_bytes(gk: &GaloisKeys, fp: u64) -> Vec<u8> {
+fn galois_keys_to_bytes(gk: &GaloisKeys, fp: u64) -> Vec<u8> {
     let mut w = Writer::new(Kind::GaloisKeys, fp);
     w.u32(gk.keys.len() as u32);
     for (g, k) in &gk.keys {
@@ -78,7 +124,7 @@ pub(crate) fn galois_keys_to_bytes(gk: &GaloisKeys, fp: u64) -> Vec<u8> {
     w.finish()
 }
 
-pub(crate) fn galois_keys_from_bytes(
+fn galois_keys_from_bytes(
     bytes: &[u8],
     sw: &KeySwitcher,
     fp: u64,

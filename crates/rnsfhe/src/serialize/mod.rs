@@ -20,6 +20,8 @@ use rnsfhe_math::ring::{Poly, Representation, RingContext};
 
 use crate::{Error, Result};
 
+pub use keys::KeyBytes;
+
 /// The format version written and accepted.
 pub const VERSION: u16 = 1;
 const MAGIC: &[u8; 4] = b"RNSF";
