@@ -3,8 +3,7 @@
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
 use num_bigint::{BigInt, BigUint};
-use rnsfhe::bfv::{BfvContext, BfvParameters, Decryption, Multiplication};
-use rnsfhe::params::Security;
+use rnsfhe::bfv::{BfvContext, BfvParameters, Decryption};
 use rnsfhe_math::arith::Modulus;
 use rnsfhe_math::ring::Poly;
 use rnsfhe_math::sample::Csprng;
@@ -17,18 +16,7 @@ const METHODS: [Decryption; 4] = [
 ];
 
 fn paper_context(n: usize, k: usize, t: u64) -> std::sync::Arc<BfvContext> {
-    let p = BfvParameters::paper000(n, k, 30, t).unwrap();
-    let p = BfvParameters::builder()
-        .degree(n)
-        .plain_modulus(t)
-        .moduli(p.moduli())
-        .special_moduli_bits(&[])
-        .sigma(8.0)
-        .multiplication(Multiplication::Behz)
-        .decryption(Decryption::Gamma)
-        .security(Security::InsecureResearchOnly)
-        .build()
-        .unwrap();
+    let p = BfvParameters::paper000(n, k, 30, t).build().unwrap();
     BfvContext::new(p).unwrap()
 }
 

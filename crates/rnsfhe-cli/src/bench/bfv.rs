@@ -130,15 +130,9 @@ fn table5(budget: &Budget, rng: &mut Csprng, max_log_n: u32) -> Result<()> {
             let mut dec_alg1 = 0.0;
             let mut dec_mp = 0.0;
             for mul in [Multiplication::Behz, Multiplication::Hps] {
-                let params = BfvParameters::paper000(n, k, nu, 1024)?;
-                let params = BfvParameters::builder()
-                    .degree(n)
-                    .plain_modulus(1024)
-                    .moduli(params.moduli())
-                    .special_moduli_bits(&[])
-                    .sigma(8.0)
+                let params = BfvParameters::paper000(n, k, nu, 1024)
                     .multiplication(mul)
-                    .security(rnsfhe::params::Security::InsecureResearchOnly)
+                    .decryption(Decryption::Hps)
                     .build()?;
                 let f = fixture(params, rng)?;
                 let ctx = &f.ctx;

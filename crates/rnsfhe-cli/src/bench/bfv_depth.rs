@@ -1,8 +1,7 @@
 //! Paper 000 Table 1 (worst-case depth from (20) and measured depth) and Fig. 1 (noise growth with no
 //! SmMRq, m~ = 2^8 and m~ = 2^16).
 
-use rnsfhe::bfv::{BfvContext, BfvParameters, Decryption, Multiplication};
-use rnsfhe::params::Security;
+use rnsfhe::bfv::{BfvContext, BfvParameters, Decryption};
 use rnsfhe::Result;
 use rnsfhe_math::arith::Modulus;
 use rnsfhe_math::sample::Csprng;
@@ -19,17 +18,8 @@ pub const TABLE1: [(u32, usize, u32, u32); 5] = [
 ];
 
 fn paper_params(n: usize, k: usize, t: u64, m_tilde: Option<u64>) -> Result<BfvParameters> {
-    let p = BfvParameters::paper000(n, k, 30, t)?;
-    BfvParameters::builder()
-        .degree(n)
-        .plain_modulus(t)
-        .moduli(p.moduli())
-        .special_moduli_bits(&[])
-        .sigma(8.0)
-        .multiplication(Multiplication::Behz)
-        .decryption(Decryption::Gamma)
+    BfvParameters::paper000(n, k, 30, t)
         .m_tilde(m_tilde)
-        .security(Security::InsecureResearchOnly)
         .build()
 }
 

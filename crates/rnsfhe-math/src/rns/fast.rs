@@ -29,12 +29,7 @@ impl FastBaseConverter {
     /// |f q~_i|_{q_i}, so it costs nothing (paper 000 section 4.2: the m~-Montgomery form of S0; Alg. 1
     /// line 2 with f = gamma t).
     pub fn with_factor(source: &RnsBasis, target: &RnsBasis, factor: u64) -> Self {
-        let scaled_inv = source
-            .moduli()
-            .iter()
-            .zip(source.inv_punctured_products())
-            .map(|(q, w)| q.shoup(q.mul(q.reduce(factor), w.value)))
-            .collect();
+        let scaled_inv = scaled_inverses(source, factor);
         let punctured_mod_target = target
             .moduli()
             .iter()
@@ -55,6 +50,16 @@ impl FastBaseConverter {
 }
 
 /// y_i = |x_i q~_i|_{q_i} for every limb (the first step of every CRT-based conversion).
+/// |f q~_i|_{q_i} with Shoup quotients: the constants of FastBconv(|f x|_q, q, .).
+pub(super) fn scaled_inverses(basis: &RnsBasis, factor: u64) -> Vec<crate::arith::Shoup> {
+    basis
+        .moduli()
+        .iter()
+        .zip(basis.inv_punctured_products())
+        .map(|(q, w)| q.shoup(q.mul(q.reduce(factor), w.value)))
+        .collect()
+}
+
 pub(super) fn scaled_residues(basis: &RnsBasis, input: &[u64], n: usize, y: &mut [u64]) {
     scaled_residues_by(basis, basis.inv_punctured_products(), input, n, y);
 }

@@ -3,7 +3,7 @@
 
 use num_bigint::BigUint;
 
-use super::fast::{blocked_dots, scaled_residues_by, Extras};
+use super::fast::{blocked_dots, scaled_inverses, scaled_residues_by, Extras};
 use super::RnsBasis;
 use crate::arith::{vector, Modulus, Shoup};
 use crate::{Error, Result};
@@ -60,12 +60,7 @@ impl FastRnsFloor {
 
     /// Precomputes for bases q and B (coprime) and the factor f.
     pub fn new(q: &RnsBasis, b: &RnsBasis, factor: u64) -> Result<Self> {
-        let scaled_inv = q
-            .moduli()
-            .iter()
-            .zip(q.inv_punctured_products())
-            .map(|(m, w)| m.shoup(m.mul(m.reduce(factor), w.value)))
-            .collect();
+        let scaled_inv = scaled_inverses(q, factor);
         let mut consts = Vec::with_capacity(q.len() * b.len());
         let mut own = Vec::with_capacity(b.len());
         for m in b.moduli() {
@@ -172,12 +167,7 @@ impl SmMrqExtension {
     /// Precomputes for q, B_sk and m~ (pairwise coprime, m~ >= 2).
     pub fn new(q: &RnsBasis, b_sk: &RnsBasis, m_tilde: u64) -> Result<Self> {
         let mt = Modulus::new(m_tilde)?;
-        let scaled_inv = q
-            .moduli()
-            .iter()
-            .zip(q.inv_punctured_products())
-            .map(|(m, w)| m.shoup(m.mul(m.reduce(m_tilde), w.value)))
-            .collect();
+        let scaled_inv = scaled_inverses(q, m_tilde);
         let to_mt = q
             .punctured_products()
             .iter()

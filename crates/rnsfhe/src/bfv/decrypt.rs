@@ -58,7 +58,7 @@ pub(crate) struct Decryptor {
 #[derive(Debug)]
 struct GammaTables {
     /// Alg. 1: FastBconv(|gamma t x|_q, q, {t, gamma}), |-q^-1| mod t and gamma, gamma^-1 mod t.
-    gamma: u64,
+    gamma: Modulus,
     conv_gamma: FastBaseConverter,
     neg_inv_q_t: u64,
     neg_inv_q_gamma: u64,
@@ -85,11 +85,12 @@ impl GammaTables {
             |m: &Modulus| -> Result<u64> { Ok(m.neg(m.inv(big_mod(q.product(), m.value()))?)) };
         let log_gamma2 = 64 - (floor - 1).leading_zeros();
         let gt = Modulus::new((1u64 << log_gamma2) * tv)?;
+        let neg_inv_q_gamma = neg_inv(&gm)?;
         Ok(GammaTables {
-            gamma,
+            gamma: gm,
             conv_gamma: FastBaseConverter::with_factor(q, &tg, gamma_t(gamma, tv)?),
             neg_inv_q_t: neg_inv(t)?,
-            neg_inv_q_gamma: neg_inv(&gm)?,
+            neg_inv_q_gamma,
             gamma_inv_t: t.inv(t.reduce(gamma))?,
             log_gamma2,
             neg_inv_q_gt: neg_inv(&gt)?,
@@ -133,7 +134,7 @@ impl Decryptor {
     /// gamma of Alg. 1 (odd prime) and of Lemma 3 (2^g); `None` when t is too large for them.
     pub(crate) fn gammas(&self) -> Option<(u64, u64)> {
         let g = self.gamma.as_ref().ok()?;
-        Some((g.gamma, 1u64 << g.log_gamma2))
+        Some((g.gamma.value(), 1u64 << g.log_gamma2))
     }
 
     /// Whether DecRNS-flp uses plain f64 (paper 000 section 3.5: 2 nu + log2 k - log2 t <= 52).
@@ -152,7 +153,7 @@ impl Decryptor {
                 let mut s = vec![0u64; 2 * n];
                 gt.conv_gamma.convert(x, &mut s)?;
                 let (st, sg) = s.split_at(n);
-                let (t, g) = (&self.t, Modulus::new(gt.gamma)?);
+                let (t, g) = (&self.t, &gt.gamma);
                 for ((o, &a), &b) in out.iter_mut().zip(st).zip(sg) {
                     let a = t.mul(a, gt.neg_inv_q_t);
                     let b = g.center(g.mul(b, gt.neg_inv_q_gamma));

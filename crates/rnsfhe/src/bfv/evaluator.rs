@@ -47,13 +47,7 @@ impl BfvContext {
     pub fn add_assign(&self, a: &mut Ciphertext, b: &Ciphertext) -> Result<()> {
         self.check_pair(a, b)?;
         a.seed = None;
-        for (i, p) in b.parts.iter().enumerate() {
-            match a.parts.get_mut(i) {
-                Some(x) => x.add_assign(p)?,
-                None => a.parts.push(p.clone()),
-            }
-        }
-        Ok(())
+        crate::rlwe::add_parts(&mut a.parts, &b.parts, false)
     }
 
     /// a + b.
@@ -66,9 +60,8 @@ impl BfvContext {
     /// a -= b.
     pub fn sub_assign(&self, a: &mut Ciphertext, b: &Ciphertext) -> Result<()> {
         self.check_pair(a, b)?;
-        let mut nb = b.clone();
-        self.negate_assign(&mut nb)?;
-        self.add_assign(a, &nb)
+        a.seed = None;
+        crate::rlwe::add_parts(&mut a.parts, &b.parts, true)
     }
 
     /// a - b.

@@ -59,18 +59,20 @@ impl BfvParameters {
         Self::builder().degree(n).plain_modulus(t).build()
     }
 
-    /// Paper 000 settings (Tables 1 and 5): k moduli of `bits` bits, sigma = 8, ternary secret
-    /// (B_key = 1), relinearisation by RNS digits without special modulus; no security check
-    /// (the paper targets 80 bits with another estimator).
-    pub fn paper000(n: usize, k: usize, bits: u32, t: u64) -> Result<Self> {
+    /// A builder with paper 000's settings (Tables 1 and 5): k moduli of `bits` bits, sigma = 8,
+    /// ternary secret (B_key = 1), relinearisation by RNS digits without special modulus, BEHZ
+    /// multiplication and Alg. 1 decryption; no security check (the paper targets 80 bits with another
+    /// estimator). Adjust it (m~, method) before `build`.
+    pub fn paper000(n: usize, k: usize, bits: u32, t: u64) -> BfvParametersBuilder {
         Self::builder()
             .degree(n)
             .plain_modulus(t)
             .moduli_bits(&vec![bits; k])
             .special_moduli_bits(&[])
             .sigma(8.0)
+            .multiplication(Multiplication::Behz)
+            .decryption(Decryption::Gamma)
             .security(Security::InsecureResearchOnly)
-            .build()
     }
 
     /// The ring degree n.

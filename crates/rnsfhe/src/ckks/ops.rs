@@ -54,12 +54,7 @@ impl CkksContext {
     /// a += b (same level and scale).
     pub fn add_assign(&self, a: &mut CkksCiphertext, b: &CkksCiphertext) -> Result<()> {
         self.pair(a, b, "add")?;
-        for (i, p) in b.parts.iter().enumerate() {
-            match a.parts.get_mut(i) {
-                Some(x) => x.add_assign(p)?,
-                None => a.parts.push(p.clone()),
-            }
-        }
+        crate::rlwe::add_parts(&mut a.parts, &b.parts, false)?;
         a.slots = a.slots.max(b.slots);
         Ok(())
     }
@@ -73,9 +68,10 @@ impl CkksContext {
 
     /// a -= b.
     pub fn sub_assign(&self, a: &mut CkksCiphertext, b: &CkksCiphertext) -> Result<()> {
-        let mut nb = b.clone();
-        self.negate_assign(&mut nb)?;
-        self.add_assign(a, &nb)
+        self.pair(a, b, "sub")?;
+        crate::rlwe::add_parts(&mut a.parts, &b.parts, true)?;
+        a.slots = a.slots.max(b.slots);
+        Ok(())
     }
 
     /// a - b.

@@ -10,3 +10,19 @@ pub use evalkeys::{GaloisKeys, RelinKey};
 pub use keys::{expand_seeded, PublicKey, SecretDistribution, SecretKey};
 pub use keyswitch::{KeySwitchKey, KeySwitcher};
 pub use layout::KeySwitching;
+
+use rnsfhe_math::ring::Poly;
+
+/// a += b (or a -= b) part by part for ciphertexts of any sizes; the result has the larger size (the
+/// shared core of both schemes' addition and subtraction).
+pub(crate) fn add_parts(a: &mut Vec<Poly>, b: &[Poly], subtract: bool) -> crate::Result<()> {
+    for (i, p) in b.iter().enumerate() {
+        match a.get_mut(i) {
+            Some(x) if subtract => x.sub_assign(p)?,
+            Some(x) => x.add_assign(p)?,
+            None if subtract => a.push(p.neg()),
+            None => a.push(p.clone()),
+        }
+    }
+    Ok(())
+}

@@ -9,11 +9,13 @@ impl BfvContext {
     /// The fingerprint of this parameter set (degree, t, moduli, special moduli).
     pub fn fingerprint(&self) -> u64 {
         let p = self.params();
-        let mut words = vec![1, p.degree() as u64, p.plain_modulus()];
-        words.extend(p.moduli());
-        words.push(0);
-        words.extend(p.special_moduli());
-        fingerprint(&words)
+        fingerprint(
+            1,
+            p.degree(),
+            p.plain_modulus(),
+            p.moduli(),
+            p.special_moduli(),
+        )
     }
 
     /// A ciphertext as bytes; a fresh symmetric encryption stores its seed for c_1 (half size).

@@ -8,11 +8,13 @@ impl CkksContext {
     /// The fingerprint of this parameter set (degree, scale, chain, special primes).
     pub fn fingerprint(&self) -> u64 {
         let p = self.params();
-        let mut words = vec![2, p.degree() as u64, u64::from(p.scale_bits())];
-        words.extend(p.moduli());
-        words.push(0);
-        words.extend(p.special_moduli());
-        fingerprint(&words)
+        fingerprint(
+            2,
+            p.degree(),
+            u64::from(p.scale_bits()),
+            p.moduli(),
+            p.special_moduli(),
+        )
     }
 
     /// A ciphertext as bytes (level, scale, slot count, polynomials).

@@ -41,8 +41,13 @@ pub(crate) enum Kind {
     CkksPlaintext = 9,
 }
 
-/// FNV-1a over words: the fingerprint of a parameter description.
-pub(crate) fn fingerprint(words: &[u64]) -> u64 {
+/// FNV-1a over a parameter description: scheme tag, degree, t or scale bits, moduli, special moduli.
+pub(crate) fn fingerprint(tag: u64, degree: usize, x: u64, moduli: &[u64], special: &[u64]) -> u64 {
+    let words = [tag, degree as u64, x]
+        .into_iter()
+        .chain(moduli.iter().copied())
+        .chain([0])
+        .chain(special.iter().copied());
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for w in words {
         for b in w.to_le_bytes() {
