@@ -211,27 +211,8 @@ impl BfvContext {
     /// Relinearisation (paper 000 S5, eq. (17)): a 3-part ciphertext to 2 parts (2 parts: unchanged).
     pub fn relinearize_assign(&self, a: &mut Ciphertext, rlk: &RelinKey) -> Result<()> {
         self.check_ct(a)?;
-        if rlk.context_id != self.id() {
-            return Err(Error::ContextMismatch(
-                "the relinearisation key belongs to another parameter set".into(),
-            ));
-        }
-        match a.parts.len() {
-            2 => Ok(()),
-            3 => {
-                let c2 = a
-                    .parts
-                    .pop()
-                    .ok_or_else(|| Error::InvalidCiphertext("empty".into()))?;
-                let (u0, u1) = self.key_switcher().switch(&c2, &rlk.key)?;
-                a.parts[0].add_assign(&u0)?;
-                a.parts[1].add_assign(&u1)?;
-                Ok(())
-            }
-            s => Err(Error::InvalidCiphertext(format!(
-                "relinearisation takes 2 or 3 parts, got {s}"
-            ))),
-        }
+        a.seed = None;
+        rlk.relinearize(self.key_switcher(), &mut a.parts, self.id())
     }
 
     /// Relinearised copy.
@@ -244,21 +225,8 @@ impl BfvContext {
     /// Applies X -> X^g and switches back to s with the Galois key of g (g odd, taken mod 2n).
     pub fn apply_galois(&self, a: &Ciphertext, g: u64, keys: &GaloisKeys) -> Result<Ciphertext> {
         self.check_ct(a)?;
-        self.require_size(a, 2, "a rotation")?;
-        if keys.context_id != self.id() {
-            return Err(Error::ContextMismatch(
-                "the Galois keys belong to another parameter set".into(),
-            ));
-        }
-        let g = g % (2 * self.params().degree() as u64);
-        if g == 1 {
-            return Ok(a.clone());
-        }
-        let key = keys.get(g)?;
-        let c1 = a.parts[1].automorphism(g as i64)?;
-        let (mut u0, u1) = self.key_switcher().switch(&c1, key)?;
-        u0.add_assign(&a.parts[0].automorphism(g as i64)?)?;
-        Ok(self.ciphertext(vec![u0, u1]))
+        let parts = keys.apply(self.key_switcher(), &a.parts, g, self.id())?;
+        Ok(self.ciphertext(parts))
     }
 
     /// In-place form of [`BfvContext::apply_galois`].

@@ -265,28 +265,7 @@ impl CkksContext {
     /// Relinearisation (Mult steps 2–5: ModUp of d2, product with the evaluation key, ModDown).
     pub fn relinearize_assign(&self, a: &mut CkksCiphertext, rlk: &RelinKey) -> Result<()> {
         self.check_ct(a)?;
-        if rlk.context_id != self.id() {
-            return Err(Error::ContextMismatch(
-                "the relinearisation key belongs to another parameter set".into(),
-            ));
-        }
-        match a.parts.len() {
-            2 => Ok(()),
-            3 => {
-                let d2 = a
-                    .parts
-                    .pop()
-                    .ok_or_else(|| Error::InvalidCiphertext("empty".into()))?;
-                let (mut u0, mut u1) = self.key_switcher().switch(&d2, &rlk.key)?;
-                u0.to_ntt()?;
-                u1.to_ntt()?;
-                a.parts[0].add_assign(&u0)?;
-                a.parts[1].add_assign(&u1)
-            }
-            s => Err(Error::InvalidCiphertext(format!(
-                "relinearisation takes 2 or 3 parts, got {s}"
-            ))),
-        }
+        rlk.relinearize(self.key_switcher(), &mut a.parts, self.id())
     }
 
     /// a * b relinearised (not rescaled).
@@ -389,29 +368,8 @@ impl CkksContext {
         keys: &GaloisKeys,
     ) -> Result<CkksCiphertext> {
         self.check_ct(a)?;
-        if a.parts.len() != 2 {
-            return Err(Error::InvalidCiphertext(format!(
-                "rotation needs a 2-part ciphertext, got {}; relinearize first",
-                a.parts.len()
-            )));
-        }
-        if keys.context_id != self.id() {
-            return Err(Error::ContextMismatch(
-                "the Galois keys belong to another parameter set".into(),
-            ));
-        }
-        let g = g % (2 * self.params().degree() as u64);
-        if g == 1 {
-            return Ok(a.clone());
-        }
-        let key = keys.get(g)?;
-        let c1 = a.parts[1].automorphism(g as i64)?;
-        let (mut u0, mut u1) = self.key_switcher().switch(&c1, key)?;
-        u0.to_ntt()?;
-        u1.to_ntt()?;
-        u0.add_assign(&a.parts[0].automorphism(g as i64)?)?;
         Ok(CkksCiphertext {
-            parts: vec![u0, u1],
+            parts: keys.apply(self.key_switcher(), &a.parts, g, self.id())?,
             level: a.level,
             scale: a.scale,
             slots: a.slots,

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use rnsfhe_math::ring::{Poly, Representation};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian};
 
 use super::{KeySwitchKey, KeySwitcher, SecretKey};
@@ -42,6 +43,41 @@ impl RelinKey {
     pub fn key(&self) -> &KeySwitchKey {
         &self.key
     }
+
+    /// Relinearises ciphertext parts of context `context_id` in place: 3 parts become 2 (the key
+    /// switch of the last one, in the parts' representation), 2 stay. Shared by BFV and CKKS.
+    pub(crate) fn relinearize(
+        &self,
+        sw: &KeySwitcher,
+        parts: &mut Vec<Poly>,
+        context_id: u64,
+    ) -> Result<()> {
+        if self.context_id != context_id {
+            return Err(Error::ContextMismatch(
+                "the relinearisation key belongs to another parameter set".into(),
+            ));
+        }
+        match parts.len() {
+            2 => Ok(()),
+            3 => {
+                let c2 = parts
+                    .pop()
+                    .ok_or_else(|| Error::InvalidCiphertext("empty".into()))?;
+                let form = parts[0].representation();
+                let (u0, u1) = sw.switch(&c2, &self.key)?;
+                for (p, mut u) in parts.iter_mut().zip([u0, u1]) {
+                    if form == Representation::Ntt {
+                        u.to_ntt()?;
+                    }
+                    p.add_assign(&u)?;
+                }
+                Ok(())
+            }
+            s => Err(Error::InvalidCiphertext(format!(
+                "relinearisation takes 2 or 3 parts, got {s}"
+            ))),
+        }
+    }
 }
 
 impl GaloisKeys {
@@ -75,6 +111,41 @@ impl GaloisKeys {
     /// The Galois elements with a key.
     pub fn elements(&self) -> Vec<u64> {
         self.keys.keys().copied().collect()
+    }
+
+    /// X -> X^g on 2 ciphertext parts of context `context_id`, switched back to s: the parts of the
+    /// result, in the input's representation (a copy for g = 1). Shared by BFV and CKKS.
+    pub(crate) fn apply(
+        &self,
+        sw: &KeySwitcher,
+        parts: &[Poly],
+        g: u64,
+        context_id: u64,
+    ) -> Result<Vec<Poly>> {
+        if self.context_id != context_id {
+            return Err(Error::ContextMismatch(
+                "the Galois keys belong to another parameter set".into(),
+            ));
+        }
+        if parts.len() != 2 {
+            return Err(Error::InvalidCiphertext(format!(
+                "a rotation needs 2-part ciphertexts, got {} parts; relinearize first",
+                parts.len()
+            )));
+        }
+        let g = g % (2 * sw.ring_q().degree() as u64);
+        if g == 1 {
+            return Ok(parts.to_vec());
+        }
+        let key = self.get(g)?;
+        let form = parts[0].representation();
+        let (mut u0, mut u1) = sw.switch(&parts[1].automorphism(g as i64)?, key)?;
+        if form == Representation::Ntt {
+            u0.to_ntt()?;
+            u1.to_ntt()?;
+        }
+        u0.add_assign(&parts[0].automorphism(g as i64)?)?;
+        Ok(vec![u0, u1])
     }
 
     /// The key of element g, or an error naming the missing key.
