@@ -48,6 +48,11 @@ pub enum Error {
     #[error("invalid ciphertext: {0}")]
     InvalidCiphertext(String),
 
+    /// Serialised bytes that cannot be read: bad magic, version or kind, truncated, or a size or residue
+    /// out of range.
+    #[error("malformed bytes: {0}")]
+    Malformed(String),
+
     /// The operating system's random source failed (e.g. while seeding a CSPRNG).
     #[error("entropy source failed: {0}")]
     Entropy(String),

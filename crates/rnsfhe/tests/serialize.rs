@@ -85,12 +85,12 @@ fn malformed_bytes_are_refused() {
     let mut bad = bytes.clone();
     bad[0] = b'X';
     assert!(
-        matches!(ctx.ciphertext_from_bytes(&bad), Err(Error::InvalidParameters(m)) if m.contains("magic"))
+        matches!(ctx.ciphertext_from_bytes(&bad), Err(Error::Malformed(m)) if m.contains("magic"))
     );
     let mut bad = bytes.clone();
     bad[4] = 9;
     assert!(
-        matches!(ctx.ciphertext_from_bytes(&bad), Err(Error::InvalidParameters(m)) if m.contains("version"))
+        matches!(ctx.ciphertext_from_bytes(&bad), Err(Error::Malformed(m)) if m.contains("version"))
     );
     let other = bfv(65537 % 128 + 129);
     assert!(matches!(
@@ -164,7 +164,7 @@ fn ckks_round_trip_and_checks() {
             .unwrap()
     };
     assert!(
-        matches!(ctx.ciphertext_from_bytes(&bfv_bytes), Err(Error::InvalidParameters(m)) if m.contains("kind"))
+        matches!(ctx.ciphertext_from_bytes(&bfv_bytes), Err(Error::Malformed(m)) if m.contains("kind"))
     );
 }
 

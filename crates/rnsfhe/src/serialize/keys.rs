@@ -21,8 +21,8 @@ impl Reader<'_> {
     fn key_switch_key(&mut self, sw: &KeySwitcher) -> Result<KeySwitchKey> {
         let count = self.u32()? as usize;
         if count != sw.key_components() {
-            return Err(Error::InvalidParameters(format!(
-                "malformed bytes: a key of {count} components, this parameter set uses {}",
+            return Err(Error::Malformed(format!(
+                "a key of {count} components, this parameter set uses {}",
                 sw.key_components()
             )));
         }
@@ -134,8 +134,8 @@ fn galois_keys_from_bytes(
     let count = r.u32()? as usize;
     let two_n = 2 * sw.ring_q().degree() as u64;
     if count > sw.ring_q().degree() {
-        return Err(Error::InvalidParameters(format!(
-            "malformed bytes: {count} Galois keys for degree {}",
+        return Err(Error::Malformed(format!(
+            "{count} Galois keys for degree {}",
             sw.ring_q().degree()
         )));
     }
@@ -143,8 +143,8 @@ fn galois_keys_from_bytes(
     for _ in 0..count {
         let g = r.u64()?;
         if g >= two_n || g.is_multiple_of(2) || g == 1 || keys.contains_key(&g) {
-            return Err(Error::InvalidParameters(format!(
-                "malformed bytes: Galois element {g} (odd, below 2n = {two_n}, not 1, no repeats)"
+            return Err(Error::Malformed(format!(
+                "Galois element {g} (odd, below 2n = {two_n}, not 1, no repeats)"
             )));
         }
         keys.insert(g, r.key_switch_key(sw)?);

@@ -106,7 +106,7 @@ pub(crate) struct Reader<'a> {
 }
 
 fn malformed(what: &str) -> Error {
-    Error::InvalidParameters(format!("malformed bytes: {what}"))
+    Error::Malformed(what.to_string())
 }
 
 impl<'a> Reader<'a> {

@@ -14,7 +14,7 @@ use crate::{Error, Result};
 const NO_CONTEXT: u64 = 0;
 
 fn bad(what: &str) -> Error {
-    Error::InvalidParameters(format!("malformed bytes: {what}"))
+    Error::Malformed(what.to_string())
 }
 
 fn check_hamming(secret: SecretDistribution, degree: usize) -> Result<()> {
