@@ -356,3 +356,33 @@ fn parameters_and_plaintexts_round_trip() {
     };
     assert!(CkksParameters::from_bytes(&insecure).is_err());
 }
+
+#[test]
+fn secret_key_round_trip_and_checks() {
+    let mut rng = Csprng::from_seed([5; 32]);
+    let ctx = bfv(257);
+    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+    let bytes = ctx.secret_key_to_bytes(&sk);
+    assert_eq!(bytes.len(), 15 + 4 + 64);
+    let sk2 = ctx.secret_key_from_bytes(&bytes).unwrap();
+    assert_eq!(sk2.coefficients(), sk.coefficients());
+    let ct = ctx
+        .encrypt(&ctx.encode(&[7, 8, 9]).unwrap(), &pk, &mut rng)
+        .unwrap();
+    assert_eq!(
+        ctx.decrypt(&ct, &sk2).unwrap(),
+        ctx.decrypt(&ct, &sk).unwrap()
+    );
+    let mut bad = bytes.to_vec();
+    bad[20] = 2;
+    assert!(
+        matches!(ctx.secret_key_from_bytes(&bad), Err(Error::Malformed(m)) if m.contains("coefficient 1"))
+    );
+    for len in 0..bytes.len() {
+        assert!(ctx.secret_key_from_bytes(&bytes[..len]).is_err());
+    }
+    assert!(matches!(
+        bfv(65537).secret_key_from_bytes(&bytes),
+        Err(Error::ContextMismatch(_))
+    ));
+}

@@ -4,7 +4,9 @@
 use std::collections::BTreeMap;
 
 use super::{Kind, Reader, Writer};
-use crate::rlwe::{GaloisKeys, KeySwitchKey, KeySwitcher, PublicKey, RelinKey};
+use zeroize::Zeroizing;
+
+use crate::rlwe::{GaloisKeys, KeySwitchKey, KeySwitcher, PublicKey, RelinKey, SecretKey};
 use crate::{Error, Result};
 
 impl Writer {
@@ -45,6 +47,42 @@ pub trait KeyBytes {
     /// The context's id.
     fn context_id(&self) -> u64;
 
+    /// A secret key as bytes: one byte per coefficient of s (0, 1 or 255 for -1). Keep these bytes
+    /// secret; whoever holds them can decrypt.
+    fn secret_key_to_bytes(&self, sk: &SecretKey) -> Zeroizing<Vec<u8>> {
+        let mut w = Writer::new(Kind::SecretKey, self.params_fingerprint());
+        w.u32(sk.coefficients().len() as u32);
+        for &c in sk.coefficients() {
+            w.u8(c as i8 as u8);
+        }
+        Zeroizing::new(w.finish())
+    }
+    /// A secret key from bytes written for this parameter set.
+    fn secret_key_from_bytes(&self, bytes: &[u8]) -> Result<SecretKey> {
+        let mut r = Reader::new(bytes, Kind::SecretKey, self.params_fingerprint())?;
+        let n = self.switcher().ring_q().degree();
+        let count = r.u32()? as usize;
+        if count != n {
+            return Err(Error::Malformed(format!(
+                "a secret key of {count} coefficients, this parameter set has degree {n}"
+            )));
+        }
+        let mut coeffs = Zeroizing::new(Vec::with_capacity(n));
+        for i in 0..n {
+            coeffs.push(match r.u8()? {
+                0 => 0,
+                1 => 1,
+                255 => -1,
+                b => {
+                    return Err(Error::Malformed(format!(
+                        "secret key coefficient {i} is byte {b}, expected 0, 1 or 255 (-1)"
+                    )))
+                }
+            });
+        }
+        r.end()?;
+        SecretKey::from_coefficients(self.switcher(), coeffs)
+    }
     /// A public key as bytes (p0 and the seed of p1).
     fn public_key_to_bytes(&self, pk: &PublicKey) -> Vec<u8> {
         public_key_to_bytes(pk, self.params_fingerprint())

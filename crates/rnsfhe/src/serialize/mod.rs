@@ -39,6 +39,7 @@ pub(crate) enum Kind {
     CkksParameters = 7,
     BfvPlaintext = 8,
     CkksPlaintext = 9,
+    SecretKey = 10,
 }
 
 /// FNV-1a over a parameter description: scheme tag, degree, t or scale bits, moduli, special moduli.
