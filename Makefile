@@ -5,12 +5,12 @@ SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: demo test fmt-check lint unit bench bench-arith
+.PHONY: demo test fmt-check lint unit fuzz bench bench-arith
 
 demo:
 	$(CARGO) run --release --locked -p rnsfhe-cli -- demo
 
-test: fmt-check lint unit
+test: fmt-check lint unit fuzz
 
 # rustfmt and clippy come with rustup's default profile; a toolchain without them skips the check loudly.
 fmt-check:
@@ -27,6 +27,11 @@ unit:
 	@mkdir -p target
 	set -o pipefail; $(CARGO) test --locked --workspace 2>&1 | tee target/test-output.txt
 	@awk '/^test result:/ {p += $$4; f += $$6} END {printf "tests: %d passed, %d failed\n", p, f}' target/test-output.txt
+
+# Every loader fuzz target for FUZZ_SECONDS each (needs nightly; fuzz/run.sh installs cargo-fuzz if missing).
+FUZZ_SECONDS ?= 10
+fuzz:
+	bash fuzz/run.sh $(FUZZ_SECONDS)
 
 bench:
 	$(CARGO) run --release --locked -p rnsfhe-cli -- bench all
