@@ -7,7 +7,7 @@
 //!
 //! The property every target checks: loading arbitrary bytes never panics, and whatever loads
 //! re-serialises to bytes that load again and re-serialise identically. Where the format has a single
-//! encoding of each object (parameters, BFV plaintexts, public and relinearisation keys) the
+//! encoding of each object (parameters, BFV plaintexts, secret, public and relinearisation keys) the
 //! re-serialisation must equal the input itself; ciphertexts and CKKS plaintexts may arrive with
 //! polynomials in either representation, Galois keys in any order, and are then normalised.
 
@@ -209,6 +209,18 @@ pub fn seeds(target: &str) -> Result<Vec<Vec<u8>>> {
         "relin_key" => {
             out.extend(f.bfv.iter().map(|b| b.ctx.relin_key_to_bytes(&b.rlk)));
             out.extend(f.ckks.iter().map(|c| c.ctx.relin_key_to_bytes(&c.rlk)));
+        }
+        "secret_key" => {
+            out.extend(
+                f.bfv
+                    .iter()
+                    .map(|b| b.ctx.secret_key_to_bytes(&b.sk).to_vec()),
+            );
+            out.extend(
+                f.ckks
+                    .iter()
+                    .map(|c| c.ctx.secret_key_to_bytes(&c.sk).to_vec()),
+            );
         }
         "galois_keys" => {
             out.extend(f.bfv.iter().map(|b| b.ctx.galois_keys_to_bytes(&b.gk)));
