@@ -119,6 +119,11 @@ impl BfvParameters {
     pub fn log_q(&self) -> f64 {
         log2_product(&self.moduli)
     }
+    /// The security level the parameters were validated against.
+    pub fn security(&self) -> Security {
+        self.security
+    }
+
     /// The number of batching slots (n) when t is a prime = 1 mod 2n, otherwise 0.
     pub fn batching_slots(&self) -> usize {
         let two_n = 2 * self.degree as u64;

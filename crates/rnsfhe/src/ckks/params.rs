@@ -52,6 +52,11 @@ impl CkksParameters {
     pub fn special_moduli(&self) -> &[u64] {
         &self.special
     }
+    /// The security level the parameters were validated against.
+    pub fn security(&self) -> Security {
+        self.security
+    }
+
     /// The achieved eta: every |q_j / 2^scale_bits - 1| < 2^-eta (j >= 1).
     pub fn eta(&self) -> u32 {
         self.eta

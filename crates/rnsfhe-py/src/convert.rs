@@ -1,0 +1,229 @@
+//! Python values in and out: integer vectors for BFV, real or complex vectors for CKKS, security
+//! levels, seeds. Every refusal names the problem (type, dimension, index and value).
+
+use numpy::{Complex64, PyArray1, PyReadonlyArray1};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyBytes, PyComplex, PyFloat, PyInt, PyList, PyRange, PyString, PyTuple};
+use rnsfhe::ckks::Complex;
+use rnsfhe::params::{Security, SecurityLevel};
+use rnsfhe_math::sample::Csprng;
+
+use crate::{raise, OrPy};
+
+/// `numpy.asarray(obj)` checked to be one-dimensional, with its dtype kind.
+fn as_vector<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<(Bound<'py, PyAny>, char)> {
+    if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be a sequence or 1-D numpy array of numbers, got {}",
+            type_name(obj)
+        )));
+    }
+    if obj.is_instance_of::<PyInt>()
+        || obj.is_instance_of::<PyFloat>()
+        || obj.is_instance_of::<PyComplex>()
+    {
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be a sequence or 1-D numpy array, got a single {}; wrap it in a list",
+            type_name(obj)
+        )));
+    }
+    let np = obj.py().import("numpy")?;
+    let arr = np.call_method1("asarray", (obj,)).map_err(|e| {
+        PyTypeError::new_err(format!(
+            "{what} must be a sequence or 1-D numpy array, got {}: {e}",
+            type_name(obj)
+        ))
+    })?;
+    let ndim: usize = arr.getattr("ndim")?.extract()?;
+    if ndim != 1 {
+        return Err(PyValueError::new_err(format!(
+            "{what} must be one-dimensional, got a {ndim}-D array"
+        )));
+    }
+    let kind: String = arr.getattr("dtype")?.getattr("kind")?.extract()?;
+    Ok((arr, kind.chars().next().unwrap_or('?')))
+}
+
+/// The Python type name of an object, for messages.
+pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "object".into())
+}
+
+/// Integers for BFV slots, each with |v| < t, as residues in [0, t) (negative v becomes t + v).
+pub(crate) fn int_values(obj: &Bound<'_, PyAny>, t: u64) -> PyResult<Vec<u64>> {
+    let (arr, kind) = as_vector(obj, "BFV values")?;
+    let len: usize = arr.len()?;
+    let signed: Vec<i128> = match kind {
+        _ if len == 0 => Vec::new(),
+        'i' | 'b' => {
+            let a: PyReadonlyArray1<i64> = arr.call_method1("astype", ("int64",))?.extract()?;
+            a.as_array().iter().map(|&v| i128::from(v)).collect()
+        }
+        'u' => {
+            let a: PyReadonlyArray1<u64> = arr.call_method1("astype", ("uint64",))?.extract()?;
+            a.as_array().iter().map(|&v| i128::from(v)).collect()
+        }
+        'O' => {
+            let mut out = Vec::with_capacity(len);
+            for (i, item) in arr.try_iter()?.enumerate() {
+                let item = item?;
+                if !item.is_instance_of::<PyInt>() {
+                    return Err(PyTypeError::new_err(format!(
+                        "BFV values must be integers; item {i} is a {}",
+                        type_name(&item)
+                    )));
+                }
+                out.push(item.extract::<i128>().map_err(|_| {
+                    raise(
+                        "OutOfRangeError",
+                        format!(
+                            "BFV value at index {i} is out of range: |v| must be below t = {t}"
+                        ),
+                    )
+                })?);
+            }
+            out
+        }
+        _ => {
+            let dtype: String = arr.getattr("dtype")?.str()?.extract()?;
+            return Err(PyTypeError::new_err(format!(
+                "BFV values must be integers, got an array of dtype {dtype}"
+            )));
+        }
+    };
+    signed
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| {
+            if v.unsigned_abs() >= u128::from(t) {
+                Err(raise(
+                    "OutOfRangeError",
+                    format!(
+                        "BFV value {v} at index {i} is out of range: |v| must be below t = {t}"
+                    ),
+                ))
+            } else if v < 0 {
+                Ok(t - v.unsigned_abs() as u64)
+            } else {
+                Ok(v as u64)
+            }
+        })
+        .collect()
+}
+
+/// Real or complex values for CKKS slots (finite; NaN and infinities are refused by the encoder).
+pub(crate) fn complex_values(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Complex>> {
+    let (arr, kind) = as_vector(obj, "CKKS values")?;
+    match kind {
+        'c' => {
+            let a: PyReadonlyArray1<Complex64> =
+                arr.call_method1("astype", ("complex128",))?.extract()?;
+            Ok(a.as_array()
+                .iter()
+                .map(|z| Complex::new(z.re, z.im))
+                .collect())
+        }
+        'f' | 'i' | 'u' | 'b' => {
+            let a: PyReadonlyArray1<f64> = arr.call_method1("astype", ("float64",))?.extract()?;
+            Ok(a.as_array().iter().map(|&x| Complex::new(x, 0.0)).collect())
+        }
+        'O' => {
+            let a = arr
+                .call_method1("astype", ("complex128",))
+                .map_err(|_| PyTypeError::new_err("CKKS values must be real or complex numbers"))?;
+            complex_values(&a)
+        }
+        _ => {
+            let dtype: String = arr.getattr("dtype")?.str()?.extract()?;
+            Err(PyTypeError::new_err(format!(
+                "CKKS values must be real or complex numbers, got an array of dtype {dtype}"
+            )))
+        }
+    }
+}
+
+/// A Python number as a CKKS constant (real only: complex constants are not supported).
+pub(crate) fn real_scalar(obj: &Bound<'_, PyAny>) -> Option<f64> {
+    if obj.is_instance_of::<PyFloat>() || obj.is_instance_of::<PyInt>() {
+        obj.extract::<f64>().ok()
+    } else {
+        None
+    }
+}
+
+/// True for Python ints (not bools).
+pub(crate) fn is_int(obj: &Bound<'_, PyAny>) -> bool {
+    obj.is_instance_of::<PyInt>() && !obj.is_instance_of::<PyBool>()
+}
+
+/// True for a list, tuple, range or array-like operand.
+pub(crate) fn is_vector(obj: &Bound<'_, PyAny>) -> bool {
+    obj.is_instance_of::<PyList>()
+        || obj.is_instance_of::<PyTuple>()
+        || obj.is_instance_of::<PyRange>()
+        || obj.hasattr("__array__").unwrap_or(false)
+}
+
+/// Decoded integers out as an int64 array.
+pub(crate) fn i64_array<'py>(py: Python<'py>, v: Vec<i64>) -> Bound<'py, PyArray1<i64>> {
+    PyArray1::from_vec(py, v)
+}
+
+/// Decoded slots out: float64 (real parts) or complex128.
+pub(crate) fn slots_array<'py>(py: Python<'py>, v: &[Complex], complex: bool) -> Bound<'py, PyAny> {
+    if complex {
+        PyArray1::from_vec(py, v.iter().map(|z| Complex64::new(z.re, z.im)).collect()).into_any()
+    } else {
+        PyArray1::from_vec(py, v.iter().map(|z| z.re).collect::<Vec<f64>>()).into_any()
+    }
+}
+
+/// `security=`: 128, 192, 256 or "insecure" (research only: no bound on log q).
+pub(crate) fn security(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Security> {
+    let Some(obj) = obj else {
+        return Ok(Security::default());
+    };
+    if let Ok(s) = obj.extract::<String>() {
+        if s == "insecure" {
+            return Ok(Security::InsecureResearchOnly);
+        }
+    } else if let Ok(bits) = obj.extract::<u32>() {
+        for level in SecurityLevel::ALL {
+            if level.bits() == bits {
+                return Ok(Security::Standard(level));
+            }
+        }
+    }
+    Err(raise(
+        "ParameterError",
+        format!(
+            "security must be 128, 192, 256 or \"insecure\", got {}",
+            obj.repr()?
+        ),
+    ))
+}
+
+/// The security of a parameter set as Python sees it.
+pub(crate) fn security_out(s: Security) -> String {
+    match s {
+        Security::Standard(l) => l.bits().to_string(),
+        Security::InsecureResearchOnly => "insecure".into(),
+    }
+}
+
+/// A CSPRNG from a 32-byte seed (reproducible runs) or from the operating system.
+pub(crate) fn rng(seed: Option<&[u8]>) -> PyResult<Csprng> {
+    match seed {
+        None => Csprng::from_os_entropy().py(),
+        Some(s) => {
+            let s: [u8; 32] = s.try_into().map_err(|_| {
+                PyValueError::new_err(format!("seed must be 32 bytes, got {}", s.len()))
+            })?;
+            Ok(Csprng::from_seed(s))
+        }
+    }
+}

@@ -1,0 +1,203 @@
+//! Keys of either scheme: secret, public, relinearisation and Galois keys. A key remembers its
+//! context; using it with another parameter set raises `ContextMismatchError`.
+
+use std::sync::Arc;
+
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use rnsfhe::bfv::BfvContext;
+use rnsfhe::ckks::CkksContext;
+use rnsfhe::rlwe;
+use rnsfhe::serialize::KeyBytes;
+
+use crate::registry::Shared;
+use crate::{bytes_out, raise, OrPy};
+
+pub(crate) type BfvShared = Shared<BfvContext>;
+pub(crate) type CkksShared = Shared<CkksContext>;
+
+/// The context a key belongs to.
+#[derive(Clone)]
+pub(crate) enum Owner {
+    Bfv(Arc<BfvShared>),
+    Ckks(Arc<CkksShared>),
+}
+
+impl Owner {
+    fn label(&self) -> &str {
+        match self {
+            Owner::Bfv(s) => &s.label,
+            Owner::Ckks(s) => &s.label,
+        }
+    }
+    fn scheme(&self) -> &'static str {
+        match self {
+            Owner::Bfv(_) => "bfv",
+            Owner::Ckks(_) => "ckks",
+        }
+    }
+    fn params_bytes(&self) -> &[u8] {
+        match self {
+            Owner::Bfv(s) => &s.params_bytes,
+            Owner::Ckks(s) => &s.params_bytes,
+        }
+    }
+    fn key_bytes(&self) -> &dyn KeyBytes {
+        match self {
+            Owner::Bfv(s) => s.ctx.as_ref(),
+            Owner::Ckks(s) => s.ctx.as_ref(),
+        }
+    }
+    /// Refuses a key of another context than `expected`.
+    fn check(&self, expected: &Owner, what: &str) -> PyResult<()> {
+        let same = match (self, expected) {
+            (Owner::Bfv(a), Owner::Bfv(b)) => Arc::ptr_eq(a, b),
+            (Owner::Ckks(a), Owner::Ckks(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        };
+        if same {
+            Ok(())
+        } else {
+            Err(raise(
+                "ContextMismatchError",
+                format!(
+                    "the {what} belongs to another parameter set ({}), not to this context ({})",
+                    self.label(),
+                    expected.label()
+                ),
+            ))
+        }
+    }
+}
+
+/// The pickle form of a key: `_restore("<scheme>:<Class>", params, bytes)`.
+fn reduce<'py>(
+    py: Python<'py>,
+    owner: &Owner,
+    class: &str,
+    data: &[u8],
+) -> PyResult<(
+    Bound<'py, PyAny>,
+    (String, Bound<'py, PyBytes>, Bound<'py, PyBytes>),
+)> {
+    let restore = py.import("rnsfhe._rnsfhe")?.getattr("_restore")?;
+    Ok((
+        restore,
+        (
+            format!("{}:{class}", owner.scheme()),
+            bytes_out(py, owner.params_bytes()),
+            bytes_out(py, data),
+        ),
+    ))
+}
+
+macro_rules! key_class {
+    ($py_name:literal, $rust:ident, $inner:ty, $what:literal, $to_bytes:ident $(, $extra:item)*) => {
+        #[doc = concat!("A ", $what, " (made by a context; see `to_bytes` and pickling).")]
+        #[pyclass(frozen, module = "rnsfhe", name = $py_name)]
+        pub(crate) struct $rust {
+            pub owner: Owner,
+            pub key: Arc<$inner>,
+        }
+
+        impl $rust {
+            /// The inner key, checked to belong to `owner`.
+            pub fn get(&self, owner: &Owner) -> PyResult<Arc<$inner>> {
+                self.owner.check(owner, $what)?;
+                Ok(self.key.clone())
+            }
+        }
+
+        #[pymethods]
+        impl $rust {
+            /// The key in the rnsfhe binary format (load it with the context's `*_from_bytes`).
+            fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+                let b = self.owner.key_bytes().$to_bytes(&self.key);
+                bytes_out(py, &b)
+            }
+            fn __reduce__<'py>(
+                &self,
+                py: Python<'py>,
+            ) -> PyResult<(Bound<'py, PyAny>, (String, Bound<'py, PyBytes>, Bound<'py, PyBytes>))>
+            {
+                let b = self.owner.key_bytes().$to_bytes(&self.key);
+                reduce(py, &self.owner, $py_name, &b)
+            }
+            fn __repr__(&self) -> String {
+                format!(concat!($py_name, "({})"), self.owner.label())
+            }
+            $($extra)*
+        }
+    };
+}
+
+key_class!(
+    "SecretKey",
+    PySecretKey,
+    rlwe::SecretKey,
+    "secret key",
+    secret_key_to_bytes
+);
+key_class!(
+    "PublicKey",
+    PyPublicKey,
+    rlwe::PublicKey,
+    "public key",
+    public_key_to_bytes
+);
+key_class!(
+    "RelinKey",
+    PyRelinKey,
+    rlwe::RelinKey,
+    "relinearisation key",
+    relin_key_to_bytes
+);
+key_class!(
+    "GaloisKeys",
+    PyGaloisKeys,
+    rlwe::GaloisKeys,
+    "Galois keys",
+    galois_keys_to_bytes,
+    /// The Galois elements g (automorphisms X -> X^g) these keys cover.
+    #[getter]
+    fn elements(&self) -> Vec<u64> {
+        self.key.elements()
+    }
+);
+
+/// A key of class `class` loaded from bytes for `owner`'s context.
+pub(crate) fn load(py: Python<'_>, owner: Owner, class: &str, data: &[u8]) -> PyResult<Py<PyAny>> {
+    let kb = owner.key_bytes();
+    Ok(match class {
+        "SecretKey" => {
+            let key = Arc::new(kb.secret_key_from_bytes(data).py()?);
+            Py::new(py, PySecretKey { owner, key })?.into_any()
+        }
+        "PublicKey" => {
+            let key = Arc::new(kb.public_key_from_bytes(data).py()?);
+            Py::new(py, PyPublicKey { owner, key })?.into_any()
+        }
+        "RelinKey" => {
+            let key = Arc::new(kb.relin_key_from_bytes(data).py()?);
+            Py::new(py, PyRelinKey { owner, key })?.into_any()
+        }
+        "GaloisKeys" => {
+            let key = Arc::new(kb.galois_keys_from_bytes(data).py()?);
+            Py::new(py, PyGaloisKeys { owner, key })?.into_any()
+        }
+        other => {
+            return Err(raise(
+                "SerializationError",
+                format!("unknown pickled key class {other:?}"),
+            ))
+        }
+    })
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PySecretKey>()?;
+    m.add_class::<PyPublicKey>()?;
+    m.add_class::<PyRelinKey>()?;
+    m.add_class::<PyGaloisKeys>()?;
+    Ok(())
+}

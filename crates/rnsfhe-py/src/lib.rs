@@ -1,0 +1,92 @@
+//! The `rnsfhe._rnsfhe` extension module: Python classes over the Rust core. The package `rnsfhe`
+//! (python/rnsfhe) re-exports them with the exception hierarchy of `rnsfhe.errors`.
+//!
+//! Conventions:
+//! - Every heavy operation releases the GIL (`py.detach`).
+//! - Contexts with equal parameters are one context: constructing, unpickling or loading parameters
+//!   that equal a live context's returns that context, so keys and ciphertexts move between them.
+//! - Objects are immutable (`frozen`); operators return new objects.
+//! - Every Rust error becomes the `rnsfhe.errors` class of its kind, with the Rust message.
+
+mod bfv;
+mod ckks;
+mod convert;
+mod keys;
+mod registry;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyType};
+
+/// Maps a Rust error to the `rnsfhe.errors` class of its kind.
+pub(crate) fn err(e: rnsfhe::Error) -> PyErr {
+    use rnsfhe::Error as E;
+    let class = match &e {
+        E::InvalidModulus { .. }
+        | E::InvalidDegree { .. }
+        | E::InvalidBasis(_)
+        | E::NotEnoughPrimes(_)
+        | E::InvalidParameters(_)
+        | E::NotInvertible { .. } => "ParameterError",
+        E::LengthMismatch { .. } => "LengthMismatchError",
+        E::OutOfRange(_) => "OutOfRangeError",
+        E::ContextMismatch(_) => "ContextMismatchError",
+        E::WrongForm(_) => "RepresentationError",
+        E::MissingKey(_) => "MissingKeyError",
+        E::InvalidCiphertext(_) => "CiphertextError",
+        E::Malformed(_) => "SerializationError",
+        E::Entropy(_) => "EntropyError",
+        _ => "RnsfheError",
+    };
+    raise(class, e.to_string())
+}
+
+/// An exception of the named `rnsfhe.errors` class (ValueError if that module cannot be imported).
+pub(crate) fn raise(class: &str, msg: String) -> PyErr {
+    Python::attach(|py| {
+        let cls = py
+            .import("rnsfhe.errors")
+            .and_then(|m| m.getattr(class))
+            .and_then(|c| c.cast_into::<PyType>().map_err(PyErr::from));
+        match cls {
+            Ok(t) => PyErr::from_type(t, msg),
+            Err(_) => PyValueError::new_err(msg),
+        }
+    })
+}
+
+/// `Result<T, rnsfhe::Error>` to `PyResult<T>`.
+pub(crate) trait OrPy<T> {
+    fn py(self) -> PyResult<T>;
+}
+
+impl<T> OrPy<T> for rnsfhe::Result<T> {
+    fn py(self) -> PyResult<T> {
+        self.map_err(err)
+    }
+}
+
+/// Rebuilds a pickled object: `kind` names the class, `params` are its parameter set's bytes and
+/// `data` the object's own bytes.
+#[pyfunction]
+fn _restore(py: Python<'_>, kind: &str, params: &[u8], data: &[u8]) -> PyResult<Py<PyAny>> {
+    match kind {
+        k if k.starts_with("Bfv") || k.starts_with("bfv:") => bfv::restore(py, kind, params, data),
+        _ => ckks::restore(py, kind, params, data),
+    }
+}
+
+/// Bytes out as a Python `bytes`.
+pub(crate) fn bytes_out<'py>(py: Python<'py>, b: &[u8]) -> Bound<'py, PyBytes> {
+    PyBytes::new(py, b)
+}
+
+#[pymodule]
+fn _rnsfhe(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_restore, m)?)?;
+    m.add("FORMAT_VERSION", rnsfhe::serialize::VERSION)?;
+    bfv::register(m)?;
+    ckks::register(m)?;
+    keys::register(m)?;
+    Ok(())
+}

@@ -1,0 +1,60 @@
+"""rnsfhe: full-RNS homomorphic encryption (BFV with BEHZ and HPS, CKKS) with a Rust core.
+
+Quickstart::
+
+    import numpy as np, rnsfhe
+    ctx = rnsfhe.CkksContext(rnsfhe.CkksParameters(degree=8192, levels=3))
+    sk, pk = ctx.keygen()
+    ctx.relin_key(sk)                      # registered: enables ``*`` and ``**``
+    x = ctx.encrypt(np.array([0.5, -1.25, 2.0]), pk)
+    y = x * x + 1.0
+    print(ctx.decrypt(y, sk)[:3])          # ~ [1.25, 2.5625, 5.0]
+"""
+
+from . import errors
+from ._rnsfhe import (
+    FORMAT_VERSION,
+    BfvCiphertext,
+    BfvContext,
+    BfvParameters,
+    BfvPlaintext,
+    CkksCiphertext,
+    CkksContext,
+    CkksParameters,
+    CkksPlaintext,
+    GaloisKeys,
+    PublicKey,
+    RelinKey,
+    SecretKey,
+)
+from .errors import (
+    CiphertextError,
+    ContextMismatchError,
+    EntropyError,
+    LengthMismatchError,
+    MissingKeyError,
+    NoiseBudgetExhaustedError,
+    OutOfRangeError,
+    ParameterError,
+    RepresentationError,
+    RnsfheError,
+    SerializationError,
+)
+
+__all__ = [
+    "FORMAT_VERSION",
+    "BfvParameters",
+    "BfvContext",
+    "BfvPlaintext",
+    "BfvCiphertext",
+    "CkksParameters",
+    "CkksContext",
+    "CkksPlaintext",
+    "CkksCiphertext",
+    "SecretKey",
+    "PublicKey",
+    "RelinKey",
+    "GaloisKeys",
+    "errors",
+    *errors.__all__,
+]

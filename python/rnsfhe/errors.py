@@ -1,0 +1,61 @@
+"""The exceptions rnsfhe raises. Every one derives from :class:`RnsfheError`; most also derive from
+the built-in exception a Python user would catch (``ValueError``, ``LookupError``, ``OSError``)."""
+
+
+class RnsfheError(Exception):
+    """Base class of every rnsfhe error."""
+
+
+class ParameterError(RnsfheError, ValueError):
+    """Parameters refused: insecure, inconsistent, unsupported, or a level or depth exhausted."""
+
+
+class OutOfRangeError(RnsfheError, ValueError):
+    """A value outside what the operation accepts (e.g. |v| >= t for BFV, NaN or inf for CKKS)."""
+
+
+class LengthMismatchError(RnsfheError, ValueError):
+    """Two lengths that must agree do not (e.g. more values than slots)."""
+
+
+class ContextMismatchError(RnsfheError, ValueError):
+    """Objects of different parameter sets (or levels) used together."""
+
+
+class RepresentationError(RnsfheError, ValueError):
+    """An operand in the wrong representation."""
+
+
+class CiphertextError(RnsfheError, ValueError):
+    """A ciphertext of the wrong size or shape for the operation (e.g. 3 parts where 2 are needed)."""
+
+
+class NoiseBudgetExhaustedError(RnsfheError, ArithmeticError):
+    """A BFV ciphertext whose noise has grown past what decryption can remove: its plaintext is lost."""
+
+
+class MissingKeyError(RnsfheError, LookupError):
+    """An operation needs a key that was neither passed nor registered with the context."""
+
+
+class SerializationError(RnsfheError, ValueError):
+    """Bytes that cannot be loaded: bad magic, version or kind, truncated, or values out of range."""
+
+
+class EntropyError(RnsfheError, OSError):
+    """The operating system's random source failed."""
+
+
+__all__ = [
+    "RnsfheError",
+    "ParameterError",
+    "OutOfRangeError",
+    "LengthMismatchError",
+    "ContextMismatchError",
+    "RepresentationError",
+    "CiphertextError",
+    "MissingKeyError",
+    "NoiseBudgetExhaustedError",
+    "SerializationError",
+    "EntropyError",
+]

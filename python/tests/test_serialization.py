@@ -1,0 +1,116 @@
+"""Bytes and pickles: every object round-trips; corrupted, truncated and foreign bytes raise."""
+
+import pickle
+
+import numpy as np
+import pytest
+
+import rnsfhe
+
+
+def test_bfv_round_trips(bfv):
+    ctx, sk, pk, rlk, gk = bfv
+    x = np.arange(1024) % 50
+    a = ctx.encrypt(x, pk)
+    seeded = ctx.encrypt(x, sk)
+    assert len(seeded.to_bytes()) * 2 < len(a.to_bytes()) + 100  # half size (seeded c1)
+    for obj in [a, seeded, a * a]:
+        back = ctx.ciphertext_from_bytes(obj.to_bytes())
+        assert np.array_equal(ctx.decrypt(back, sk), ctx.decrypt(obj, sk))
+        back = pickle.loads(pickle.dumps(obj))
+        assert np.array_equal(ctx.decrypt(back, sk), ctx.decrypt(obj, sk))
+    pt = ctx.encode(x)
+    assert ctx.plaintext_from_bytes(pt.to_bytes()) == pt
+    assert pickle.loads(pickle.dumps(pt)) == pt
+    p = ctx.params
+    assert rnsfhe.BfvParameters.from_bytes(p.to_bytes()) == p
+    assert pickle.loads(pickle.dumps(p)) == p
+    assert hash(pickle.loads(pickle.dumps(p))) == hash(p)
+    ctx2 = pickle.loads(pickle.dumps(ctx))
+    assert ctx2.params == p
+
+
+def test_keys_round_trip_and_work(bfv):
+    ctx, sk, pk, rlk, gk = bfv
+    sk2 = ctx.secret_key_from_bytes(sk.to_bytes())
+    pk2 = pickle.loads(pickle.dumps(pk))
+    rlk2 = ctx.relin_key_from_bytes(rlk.to_bytes())
+    gk2 = pickle.loads(pickle.dumps(gk))
+    assert sorted(gk2.elements) == sorted(gk.elements)
+    a = ctx.encrypt([1, 2, 3], pk2)
+    b = ctx.rotate_rows(ctx.multiply(a, a, rlk2), 1, gk2)
+    assert np.array_equal(ctx.decrypt(b, sk2)[:2], [4, 9])
+    assert isinstance(pickle.loads(pickle.dumps(sk)), rnsfhe.SecretKey)
+    assert "SecretKey(" in repr(sk) and "BfvParameters" in repr(sk)
+
+
+def test_ckks_round_trips(ckks):
+    ctx, sk, pk, rlk, gk = ckks
+    x = np.linspace(-1, 1, 1024)
+    a = ctx.encrypt(x, pk)
+    for obj in [a, a * a, ctx.drop_to_level(a, 1)]:
+        back = ctx.ciphertext_from_bytes(obj.to_bytes())
+        assert (back.level, back.scale, back.slots) == (obj.level, obj.scale, obj.slots)
+        assert np.allclose(ctx.decrypt(back, sk), ctx.decrypt(obj, sk))
+        back = pickle.loads(pickle.dumps(obj))
+        assert np.allclose(ctx.decrypt(back, sk), ctx.decrypt(obj, sk))
+    pt = ctx.encode(x, level=3)
+    back = pickle.loads(pickle.dumps(pt))
+    assert back.level == 3 and np.allclose(ctx.decode(back), x)
+    assert np.allclose(ctx.decode(ctx.plaintext_from_bytes(pt.to_bytes())), x)
+    p = ctx.params
+    assert rnsfhe.CkksParameters.from_bytes(p.to_bytes()) == p
+    assert pickle.loads(pickle.dumps(p)) == p
+    for key, load in [(sk, ctx.secret_key_from_bytes), (pk, ctx.public_key_from_bytes),
+                      (rlk, ctx.relin_key_from_bytes), (gk, ctx.galois_keys_from_bytes)]:
+        assert type(load(key.to_bytes())) is type(key)
+        assert type(pickle.loads(pickle.dumps(key))) is type(key)
+
+
+def test_corrupted_and_truncated_bytes_raise(bfv, ckks):
+    ctx, sk, pk, rlk, gk = bfv
+    data = ctx.encrypt([1, 2], pk).to_bytes()
+    with pytest.raises(rnsfhe.SerializationError, match="magic"):
+        ctx.ciphertext_from_bytes(b"XXXX" + data[4:])
+    with pytest.raises(rnsfhe.SerializationError, match="version"):
+        ctx.ciphertext_from_bytes(data[:4] + b"\x09\x00" + data[6:])
+    with pytest.raises(rnsfhe.SerializationError, match="kind"):
+        ctx.plaintext_from_bytes(data)
+    for cut in [0, 3, 10, 15, 40, len(data) // 2, len(data) - 1]:
+        with pytest.raises(rnsfhe.RnsfheError):
+            ctx.ciphertext_from_bytes(data[:cut])
+    with pytest.raises(rnsfhe.SerializationError):
+        ctx.ciphertext_from_bytes(data + b"\x00")
+    bad = bytearray(data)
+    bad[40:48] = b"\xff" * 8  # a residue above its modulus
+    with pytest.raises(rnsfhe.RnsfheError):
+        ctx.ciphertext_from_bytes(bytes(bad))
+    for loader in [ctx.secret_key_from_bytes, ctx.public_key_from_bytes, ctx.relin_key_from_bytes,
+                   ctx.galois_keys_from_bytes, rnsfhe.BfvParameters.from_bytes,
+                   rnsfhe.CkksParameters.from_bytes]:
+        with pytest.raises(rnsfhe.RnsfheError):
+            loader(b"RNSF\x01\x00")
+    with pytest.raises(TypeError):
+        ctx.ciphertext_from_bytes("not bytes")
+    cctx = ckks[0]
+    with pytest.raises(rnsfhe.SerializationError, match="kind"):
+        cctx.ciphertext_from_bytes(data)
+    # Same format, another parameter set.
+    other = rnsfhe.BfvContext(rnsfhe.BfvParameters(degree=1024, plain_modulus=65537,
+                                                   moduli_bits=[50, 50, 50], special_moduli_bits=[50],
+                                                   security="insecure"))
+    with pytest.raises(rnsfhe.ContextMismatchError, match="another parameter set"):
+        other.ciphertext_from_bytes(data)
+    with pytest.raises(rnsfhe.ContextMismatchError):
+        other.secret_key_from_bytes(sk.to_bytes())
+
+
+def test_pickle_of_a_corrupted_payload_raises(bfv):
+    ctx, sk, pk, *_ = bfv
+    from rnsfhe._rnsfhe import _restore
+    with pytest.raises(rnsfhe.SerializationError):
+        _restore("BfvCiphertext", ctx.params.to_bytes(), b"RNSF")
+    with pytest.raises(rnsfhe.SerializationError):
+        _restore("bfv:Nonsense", ctx.params.to_bytes(), b"")
+    with pytest.raises(rnsfhe.RnsfheError):
+        _restore("BfvCiphertext", b"garbage", b"")
