@@ -5,12 +5,12 @@ SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: demo test fmt-check lint unit fuzz bench bench-arith
+.PHONY: demo test fmt-check lint unit python fuzz summary bench bench-arith
 
 demo:
 	$(CARGO) run --release --locked -p rnsfhe-cli -- demo
 
-test: fmt-check lint unit fuzz
+test: fmt-check lint unit python fuzz summary
 
 # rustfmt and clippy come with rustup's default profile; a toolchain without them skips the check loudly.
 fmt-check:
@@ -26,7 +26,25 @@ lint:
 unit:
 	@mkdir -p target
 	set -o pipefail; $(CARGO) test --locked --workspace 2>&1 | tee target/test-output.txt
-	@awk '/^test result:/ {p += $$4; f += $$6} END {printf "tests: %d passed, %d failed\n", p, f}' target/test-output.txt
+	@awk '/^test result:/ {p += $$4; f += $$6} END {printf "rust tests: %d passed, %d failed\n", p, f}' target/test-output.txt
+
+# The Python package, installed from this tree (`pip install .`, maturin, release build) into a fresh
+# virtual environment, then its pytest suite (which also runs examples/python).
+PYTHON ?= python3
+PYVENV := target/pyvenv
+python:
+	@mkdir -p target
+	$(PYTHON) -m venv $(PYVENV)
+	$(PYVENV)/bin/python -m pip install --quiet --disable-pip-version-check ".[test]"
+	set -o pipefail; $(PYVENV)/bin/python -m pytest -q python/tests 2>&1 | tee target/pytest-output.txt
+
+# One total over both runners, as the last line of `make test`.
+summary:
+	@awk '/^test result:/ {p += $$4; f += $$6} END {printf "%d %d\n", p, f}' target/test-output.txt > target/rust-counts.txt
+	@p=$$(grep -oE '[0-9]+ passed' target/pytest-output.txt | tail -1 | cut -d' ' -f1); \
+	f=$$(grep -oE '[0-9]+ failed' target/pytest-output.txt | tail -1 | cut -d' ' -f1); \
+	read rp rf < target/rust-counts.txt; \
+	echo "tests: $$((rp + $${p:-0})) passed, $$((rf + $${f:-0})) failed (rust $$rp, python $${p:-0})"
 
 # Every loader fuzz target for FUZZ_SECONDS each (needs nightly; fuzz/run.sh installs cargo-fuzz if missing).
 FUZZ_SECONDS ?= 10

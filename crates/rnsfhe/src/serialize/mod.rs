@@ -139,7 +139,13 @@ impl<'a> Reader<'a> {
     }
     fn take(&mut self, n: usize) -> Result<&'a [u8]> {
         let end = self.pos.checked_add(n).filter(|&e| e <= self.data.len());
-        let end = end.ok_or_else(|| malformed("truncated"))?;
+        let end = end.ok_or_else(|| {
+            malformed(&format!(
+                "truncated: {n} more bytes needed at offset {}, {} left",
+                self.pos,
+                self.data.len() - self.pos
+            ))
+        })?;
         let s = &self.data[self.pos..end];
         self.pos = end;
         Ok(s)
