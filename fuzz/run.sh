@@ -62,8 +62,11 @@ for t in "${targets[@]}"; do
     # (c) A crash, timeout or out-of-memory: show the panic and the reproducer.
     failed+=("$t")
     echo "==================================================================" >&2
-    echo "fuzz: $t FAILED; the end of its log ($log):" >&2
-    tail -n 40 "$log" >&2
+    echo "fuzz: $t FAILED (full log: $log)" >&2
+    # The panic message (with its location), or libFuzzer's verdict (timeout, out of memory...).
+    if ! grep -m 1 -A 24 'panicked at' "$log" >&2; then
+      grep -m 3 'ERROR: libFuzzer\|SUMMARY:' "$log" >&2 || tail -n 40 "$log" >&2
+    fi
     artifact=$(grep -o 'fuzz/artifacts/[^ ]*' "$log" | tail -1 || true)
     if [[ -n $artifact && -f $artifact ]]; then
       echo "--- the failing input ($artifact, $(wc -c <"$artifact") bytes, first 256 shown):" >&2
