@@ -390,3 +390,40 @@ fn baby_step_giant_step_matches_power_tree() {
         );
     }
 }
+
+/// Key switching adds little to a fresh error (rotation at scale 2^40, the largest digit as wide as
+/// P). Guards two biases found in session 3: digits in [0, q_j) instead of centred (rotation errors
+/// 5e-7 at N = 2^13), and ModDown's FastBconv overflow with several special primes (4e-7).
+#[test]
+fn key_switching_noise_is_centred() {
+    let mut rng = Csprng::from_seed([21; 32]);
+    for (special, ks) in [
+        (vec![60u32], KeySwitching::default()),
+        (vec![60, 60], KeySwitching::default()),
+        (
+            vec![60, 60],
+            KeySwitching {
+                digit_primes: 2,
+                ..KeySwitching::default()
+            },
+        ),
+    ] {
+        let ctx = context(1 << 13, 2, &special, ks);
+        let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+        let gk = ctx.galois_keys(&sk, &[1], false, &mut rng).unwrap();
+        let x = random(&mut rng, ctx.slots());
+        let c = ctx
+            .encrypt(&ctx.encode(&x).unwrap(), &pk, &mut rng)
+            .unwrap();
+        let fresh = max_err(&ctx.decrypt_values(&c, &sk).unwrap(), &x);
+        let r = ctx.rotate(&c, 1, &gk).unwrap();
+        let mut want = x.clone();
+        want.rotate_left(1);
+        let rotated = max_err(&ctx.decrypt_values(&r, &sk).unwrap(), &want);
+        assert!(fresh < 5e-8, "{special:?}: fresh error {fresh:.1e}");
+        assert!(
+            rotated < 1.5e-7,
+            "{special:?} {ks:?}: rotation error {rotated:.1e}"
+        );
+    }
+}

@@ -365,8 +365,10 @@ impl KeySwitcher {
                         let t = mu.limbs.iter().position(|&l| l == i).unwrap_or(0);
                         tmp.copy_from_slice(&out[t * n..(t + 1) * n]);
                     } else {
-                        let qj = ctx.moduli()[dig.start].value();
-                        vector::reduce_into(m, qj, own, tmp);
+                        // The centred digit in (-q_j/2, q_j/2]: a digit in [0, q_j) has mean
+                        // q_j/2, whose all-ones pattern times the key's error is sqrt(n) times
+                        // larger in the canonical embedding than a centred digit's.
+                        vector::lift_centered(&ctx.moduli()[dig.start], m, own, tmp);
                     }
                     ctx.ntt_tables()[i].forward(tmp)?;
                     used.push(part - 1);
