@@ -5,7 +5,8 @@ use rnsfhe::bfv::{BfvContext, BfvParameters, Multiplication};
 use rnsfhe::Result;
 use rnsfhe_math::sample::Csprng;
 
-use crate::timing::human;
+use crate::timing::{human, kib};
+use rnsfhe::serialize::KeyBytes;
 
 /// Encrypts two vectors of 8192 values, computes x * y + 3 x and the sum of all slots, decrypts.
 pub fn run() -> Result<()> {
@@ -49,6 +50,16 @@ pub fn run() -> Result<()> {
             human(compute.as_secs_f64()),
             ctx.noise_budget(&total, &sk)?,
             ctx.params().log_q()
+        );
+        let symmetric = ctx.encrypt_symmetric(&ctx.encode(&x)?, &sk, &mut rng)?;
+        println!(
+            "  sizes: ciphertext {} (secret-key encryption, seeded: {}), public key {}, relinearisation key {}, {} Galois keys {}",
+            kib(ctx.ciphertext_to_bytes(&cx)?.len()),
+            kib(ctx.ciphertext_to_bytes(&symmetric)?.len()),
+            kib(ctx.public_key_to_bytes(&pk).len()),
+            kib(ctx.relin_key_to_bytes(&rlk).len()),
+            gk.elements().len(),
+            kib(ctx.galois_keys_to_bytes(&gk).len()),
         );
         if got != want || got_sum != want_sum {
             return Err(rnsfhe::Error::InvalidParameters(

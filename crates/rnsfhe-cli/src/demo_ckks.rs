@@ -6,7 +6,8 @@ use rnsfhe::Result;
 use rnsfhe_math::sample::Csprng;
 
 use crate::bench::ckks_lr;
-use crate::timing::human;
+use crate::timing::{human, kib};
+use rnsfhe::serialize::KeyBytes;
 
 /// Mean and variance of a uis column, then two training iterations on lbw and uis.
 pub fn run() -> Result<()> {
@@ -32,26 +33,47 @@ pub fn run() -> Result<()> {
     let mut padded = age.clone();
     padded.resize(n, 0.0);
     let c = ctx.encrypt(&ctx.encode_real(&padded)?, &pk, &mut rng)?;
-    // Sums over the padded length; rescale to the 575 real values in the clear (a public count).
+    // Means over the padded length n, times the public factor n / 575 (the padding holds zeros);
+    // variance = E[x^2] - E[x]^2, all under encryption.
     let k = n as f64 / age.len() as f64;
-    let mean = ctx.decrypt_values(&ctx.mean(&c, n, &gk)?, &sk)?[0].re * k;
-    let ex2 = ctx.decrypt_values(
-        &ctx.mean(&ctx.multiply_rescale(&c, &c, &rlk)?, n, &gk)?,
-        &sk,
-    )?[0]
-        .re
-        * k;
+    let mean = ctx.mul_const_rescale_to(&ctx.mean(&c, n, &gk)?, k, ctx.params().scale())?;
+    let sq = ctx.multiply_rescale(&c, &c, &rlk)?;
+    let ex2 = ctx.mul_const_rescale_to(&ctx.mean(&sq, n, &gk)?, k, ctx.params().scale())?;
+    let mean2 = ctx.multiply_rescale(&mean, &mean, &rlk)?;
+    let level = mean2.level().min(ex2.level());
+    let var = ctx.sub(
+        &ctx.drop_to_level(&ex2, level)?,
+        &ctx.drop_to_level(&mean2, level)?,
+    )?;
+    let got_mean = ctx.decrypt_values(&mean, &sk)?[0].re;
+    let got_var = ctx.decrypt_values(&var, &sk)?[0].re;
     let took = t0.elapsed().as_secs_f64();
     let clear_mean = age.iter().sum::<f64>() / age.len() as f64;
     let clear_var =
         age.iter().map(|a| a * a).sum::<f64>() / age.len() as f64 - clear_mean * clear_mean;
+    let bits = |got: f64, want: f64| -(got - want).abs().max(f64::MIN_POSITIVE).log2();
     println!(
-        "- uis AGE (scaled to [0, 1]): mean {:.6} (clear {clear_mean:.6}), variance {:.6} (clear {clear_var:.6}); {} with {} slots",
-        mean,
-        ex2 - mean * mean,
+        "- uis AGE (scaled to [0, 1]), {} values: encrypted mean {got_mean:.8} (clear {clear_mean:.8}, {:.0} bits), \
+         variance {got_var:.8} (clear {clear_var:.8}, {:.0} bits); encrypt+compute+decrypt {}",
+        age.len(),
+        bits(got_mean, clear_mean),
+        bits(got_var, clear_var),
         human(took),
-        n
     );
+    println!(
+        "- sizes: ciphertext {} (fresh, {} levels), public key {}, relinearisation key {}, {} rotation keys {}",
+        kib(ctx.ciphertext_to_bytes(&c)?.len()),
+        ctx.max_level(),
+        kib(ctx.public_key_to_bytes(&pk).len()),
+        kib(ctx.relin_key_to_bytes(&rlk).len()),
+        steps.len(),
+        kib(ctx.galois_keys_to_bytes(&gk).len()),
+    );
+    if (got_mean - clear_mean).abs() > 1e-5 || (got_var - clear_var).abs() > 1e-5 {
+        return Err(rnsfhe::Error::InvalidParameters(
+            "the encrypted statistics differ from the clear ones".into(),
+        ));
+    }
     for data in [ckks_lr::lbw()?, uis] {
         let (s, acc, auc, clear_acc, diff) = ckks_lr::train(&data, 15, 2, &mut rng)?;
         println!(

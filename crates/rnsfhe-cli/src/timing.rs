@@ -60,3 +60,12 @@ pub fn human(seconds: f64) -> String {
         format!("{:.1} ns", seconds * 1e9)
     }
 }
+
+/// A byte count in KiB or MiB.
+pub fn kib(bytes: usize) -> String {
+    if bytes >= 1 << 20 {
+        format!("{:.1} MiB", bytes as f64 / (1 << 20) as f64)
+    } else {
+        format!("{:.0} KiB", bytes as f64 / 1024.0)
+    }
+}
