@@ -37,14 +37,13 @@ pub fn run() -> Result<()> {
     // variance = E[x^2] - E[x]^2, all under encryption.
     let k = n as f64 / age.len() as f64;
     let mean = ctx.mul_const_rescale_to(&ctx.mean(&c, n, &gk)?, k, ctx.params().scale())?;
-    let sq = ctx.multiply_rescale(&c, &c, &rlk)?;
-    let ex2 = ctx.mul_const_rescale_to(&ctx.mean(&sq, n, &gk)?, k, ctx.params().scale())?;
     let mean2 = ctx.multiply_rescale(&mean, &mean, &rlk)?;
-    let level = mean2.level().min(ex2.level());
-    let var = ctx.sub(
-        &ctx.drop_to_level(&ex2, level)?,
-        &ctx.drop_to_level(&mean2, level)?,
-    )?;
+    // E[x^2] lands on mean^2's level and exact scale (the primes are only close to 2^40, so scales
+    // drift; `mul_const_rescale_to` picks the constant that makes them equal).
+    let sq = ctx.multiply_rescale(&c, &c, &rlk)?;
+    let msq = ctx.drop_to_level(&ctx.mean(&sq, n, &gk)?, mean2.level() + 1)?;
+    let ex2 = ctx.mul_const_rescale_to(&msq, k, mean2.scale())?;
+    let var = ctx.sub(&ex2, &mean2)?;
     let got_mean = ctx.decrypt_values(&mean, &sk)?[0].re;
     let got_var = ctx.decrypt_values(&var, &sk)?[0].re;
     let took = t0.elapsed().as_secs_f64();

@@ -859,21 +859,23 @@ impl PyCkksCiphertext {
             type_name(other)
         )))
     }
-    /// Both at the lower of the two levels.
+    /// Both at the lower of the two levels. The higher one is brought down by a rescale of a product
+    /// with 1 whose constant gives it exactly the other's scale (the primes are only close to the
+    /// scale, so scales drift apart); this costs nothing the level drop did not already give up.
     fn aligned(
         ctx: &CkksContext,
         a: &Arc<CkksCiphertext>,
         b: &Arc<CkksCiphertext>,
     ) -> rnsfhe::Result<(Arc<CkksCiphertext>, Arc<CkksCiphertext>)> {
-        let l = a.level().min(b.level());
-        let drop = |x: &Arc<CkksCiphertext>| -> rnsfhe::Result<Arc<CkksCiphertext>> {
-            if x.level() == l {
-                Ok(x.clone())
-            } else {
-                Ok(Arc::new(ctx.drop_to_level(x, l)?))
-            }
+        let down = |hi: &Arc<CkksCiphertext>, lo: &Arc<CkksCiphertext>| {
+            let x = ctx.drop_to_level(hi, lo.level() + 1)?;
+            ctx.mul_const_rescale_to(&x, 1.0, lo.scale()).map(Arc::new)
         };
-        Ok((drop(a)?, drop(b)?))
+        Ok(match a.level().cmp(&b.level()) {
+            std::cmp::Ordering::Equal => (a.clone(), b.clone()),
+            std::cmp::Ordering::Greater => (down(a, b)?, b.clone()),
+            std::cmp::Ordering::Less => (a.clone(), down(b, a)?),
+        })
     }
     fn add_or_sub(&self, other: &Bound<'_, PyAny>, sub: bool) -> PyResult<PyCkksCiphertext> {
         let ctx = self.ctx();
