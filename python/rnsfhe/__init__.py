@@ -11,7 +11,7 @@ Quickstart::
     print(ctx.decrypt(y, sk)[:3])          # ~ [1.25, 2.5625, 5.0]
 """
 
-from . import errors
+from . import errors, logistic
 from ._rnsfhe import (
     FORMAT_VERSION,
     BfvCiphertext,
@@ -56,5 +56,6 @@ __all__ = [
     "RelinKey",
     "GaloisKeys",
     "errors",
+    "logistic",
     *errors.__all__,
 ]

@@ -6,6 +6,10 @@ import numpy as np
 import numpy.typing as npt
 
 FORMAT_VERSION: int
+LOGISTIC_LEVELS_PER_ITERATION: int
+
+def logistic_rotation_steps(samples: int, features: int) -> list[int]: ...
+def logistic_train_plain(z: Sequence[Sequence[float]], iterations: int) -> list[float]: ...
 
 IntValues = Union[Sequence[int], npt.NDArray[np.integer]]
 RealValues = Union[Sequence[float], Sequence[complex], npt.NDArray[np.number]]
@@ -304,6 +308,15 @@ class CkksContext:
         self,
         a: CkksCiphertext,
         count: Optional[int] = None,
+        rlk: Optional[RelinKey] = None,
+        keys: Optional[GaloisKeys] = None,
+    ) -> CkksCiphertext: ...
+    def train_logistic(
+        self,
+        z: CkksCiphertext,
+        samples: int,
+        features: int,
+        iterations: int,
         rlk: Optional[RelinKey] = None,
         keys: Optional[GaloisKeys] = None,
     ) -> CkksCiphertext: ...

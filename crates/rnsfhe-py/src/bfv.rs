@@ -13,22 +13,9 @@ use rnsfhe_math::sample::Csprng;
 use crate::convert::{i64_array, int_values, is_int, is_vector, rng, security_out, type_name};
 use crate::keys::{self, BfvShared, Owner, PyGaloisKeys, PyPublicKey, PyRelinKey, PySecretKey};
 use crate::registry::Registry;
-use crate::{bytes_out, raise, OrPy};
+use crate::{bytes_out, raise, reduce, OrPy, Reduced};
 
 static CONTEXTS: Registry<BfvContext> = Registry::new();
-
-type Reduced<'py> = (
-    Bound<'py, PyAny>,
-    (String, Bound<'py, PyBytes>, Bound<'py, PyBytes>),
-);
-
-fn reduce<'py>(py: Python<'py>, kind: &str, params: &[u8], data: &[u8]) -> PyResult<Reduced<'py>> {
-    let restore = py.import("rnsfhe._rnsfhe")?.getattr("_restore")?;
-    Ok((
-        restore,
-        (kind.to_string(), bytes_out(py, params), bytes_out(py, data)),
-    ))
-}
 
 fn multiplication(name: &str) -> PyResult<Multiplication> {
     match name {
@@ -519,6 +506,7 @@ impl PyBfvContext {
     /// Decrypts and decodes the slots (see `decode`); `method` and `check_noise` as in
     /// `decrypt_plaintext`.
     #[pyo3(signature = (ct, sk, *, method=None, signed=false, coefficients=false, check_noise=true))]
+    #[allow(clippy::too_many_arguments)]
     fn decrypt<'py>(
         &self,
         py: Python<'py>,

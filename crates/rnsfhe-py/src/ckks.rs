@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use rnsfhe::ckks::{CkksCiphertext, CkksContext, CkksParameters, CkksPlaintext};
+use rnsfhe::ckks::{logistic, CkksCiphertext, CkksContext, CkksParameters, CkksPlaintext};
 use rnsfhe::rlwe::{KeySwitching, SecretDistribution};
 use rnsfhe_math::sample::Csprng;
 
@@ -16,22 +16,9 @@ use crate::convert::{
 };
 use crate::keys::{self, CkksShared, Owner, PyGaloisKeys, PyPublicKey, PyRelinKey, PySecretKey};
 use crate::registry::Registry;
-use crate::{bytes_out, raise, OrPy};
+use crate::{bytes_out, raise, reduce, OrPy, Reduced};
 
 static CONTEXTS: Registry<CkksContext> = Registry::new();
-
-type Reduced<'py> = (
-    Bound<'py, PyAny>,
-    (String, Bound<'py, PyBytes>, Bound<'py, PyBytes>),
-);
-
-fn reduce<'py>(py: Python<'py>, kind: &str, params: &[u8], data: &[u8]) -> PyResult<Reduced<'py>> {
-    let restore = py.import("rnsfhe._rnsfhe")?.getattr("_restore")?;
-    Ok((
-        restore,
-        (kind.to_string(), bytes_out(py, params), bytes_out(py, data)),
-    ))
-}
 
 /// CKKS parameters (paper 004): ring degree N, L levels of `scale_bits`-bit primes close to
 /// 2^scale_bits (the approximate basis), q_0 of `first_modulus_bits`, special primes for key switching.
@@ -690,6 +677,28 @@ impl PyCkksContext {
         self.unary(py, a, move |c, x| c.variance(x, n, &r, &k))
     }
 
+    /// Logistic-regression training on encrypted data (paper 004 section 5.3, Nesterov's accelerated
+    /// gradient): `z` encrypts `rnsfhe.logistic.pack(x, y)` (samples x features, bias included);
+    /// returns the encrypted weights (slot j holds beta_j). Needs 6 levels per iteration plus one and
+    /// the rotation keys of `rnsfhe.logistic.rotation_steps(samples, features)`.
+    #[pyo3(signature = (z, samples, features, iterations, rlk=None, keys=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn train_logistic(
+        &self,
+        py: Python<'_>,
+        z: &PyCkksCiphertext,
+        samples: usize,
+        features: usize,
+        iterations: usize,
+        rlk: Option<&PyRelinKey>,
+        keys: Option<&PyGaloisKeys>,
+    ) -> PyResult<PyCkksCiphertext> {
+        let r = self.rlk(rlk, "train_logistic")?;
+        let k = self.gk(keys, "train_logistic")?;
+        self.unary(py, z, move |c, x| {
+            c.train_logistic(x, samples, features, iterations, &r, &k)
+        })
+    }
     fn ciphertext_from_bytes(&self, data: &[u8]) -> PyResult<PyCkksCiphertext> {
         Ok(self.wrap(self.ctx().ciphertext_from_bytes(data).py()?))
     }
@@ -1079,7 +1088,26 @@ pub(crate) fn restore(
     })
 }
 
+/// The rotation steps `CkksContext.train_logistic` needs for `samples` x `features`.
+#[pyfunction]
+fn logistic_rotation_steps(samples: usize, features: usize) -> Vec<i64> {
+    let (r, f) = logistic::layout(samples, features);
+    logistic::rotation_steps(r, f)
+}
+
+/// The same training in floating point (the reference the encrypted run follows): the weights.
+#[pyfunction]
+fn logistic_train_plain(z: Vec<Vec<f64>>, iterations: usize) -> Vec<f64> {
+    logistic::train_plain(&z, iterations)
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(logistic_rotation_steps, m)?)?;
+    m.add_function(wrap_pyfunction!(logistic_train_plain, m)?)?;
+    m.add(
+        "LOGISTIC_LEVELS_PER_ITERATION",
+        logistic::LEVELS_PER_ITERATION,
+    )?;
     m.add_class::<PyCkksParameters>()?;
     m.add_class::<PyCkksContext>()?;
     m.add_class::<PyCkksPlaintext>()?;

@@ -11,7 +11,7 @@ use rnsfhe::rlwe;
 use rnsfhe::serialize::KeyBytes;
 
 use crate::registry::Shared;
-use crate::{bytes_out, raise, OrPy};
+use crate::{bytes_out, raise, reduce, OrPy, Reduced};
 
 pub(crate) type BfvShared = Shared<BfvContext>;
 pub(crate) type CkksShared = Shared<CkksContext>;
@@ -70,27 +70,6 @@ impl Owner {
     }
 }
 
-/// The pickle form of a key: `_restore("<scheme>:<Class>", params, bytes)`.
-fn reduce<'py>(
-    py: Python<'py>,
-    owner: &Owner,
-    class: &str,
-    data: &[u8],
-) -> PyResult<(
-    Bound<'py, PyAny>,
-    (String, Bound<'py, PyBytes>, Bound<'py, PyBytes>),
-)> {
-    let restore = py.import("rnsfhe._rnsfhe")?.getattr("_restore")?;
-    Ok((
-        restore,
-        (
-            format!("{}:{class}", owner.scheme()),
-            bytes_out(py, owner.params_bytes()),
-            bytes_out(py, data),
-        ),
-    ))
-}
-
 macro_rules! key_class {
     ($py_name:literal, $rust:ident, $inner:ty, $what:literal, $to_bytes:ident $(, $extra:item)*) => {
         #[doc = concat!("A ", $what, " (made by a context; see `to_bytes` and pickling).")]
@@ -115,13 +94,10 @@ macro_rules! key_class {
                 let b = self.owner.key_bytes().$to_bytes(&self.key);
                 bytes_out(py, &b)
             }
-            fn __reduce__<'py>(
-                &self,
-                py: Python<'py>,
-            ) -> PyResult<(Bound<'py, PyAny>, (String, Bound<'py, PyBytes>, Bound<'py, PyBytes>))>
-            {
+            fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
                 let b = self.owner.key_bytes().$to_bytes(&self.key);
-                reduce(py, &self.owner, $py_name, &b)
+                let kind = format!("{}:{}", self.owner.scheme(), $py_name);
+                reduce(py, &kind, self.owner.params_bytes(), &b)
             }
             fn __repr__(&self) -> String {
                 format!(concat!($py_name, "({})"), self.owner.label())

@@ -76,6 +76,26 @@ fn _restore(py: Python<'_>, kind: &str, params: &[u8], data: &[u8]) -> PyResult<
     }
 }
 
+/// The pickle form of every object: `_restore(kind, parameter bytes, object bytes)`.
+pub(crate) type Reduced<'py> = (
+    Bound<'py, PyAny>,
+    (String, Bound<'py, PyBytes>, Bound<'py, PyBytes>),
+);
+
+/// `__reduce__` for an object of `kind` (a class name, `bfv:`/`ckks:` prefixed for keys).
+pub(crate) fn reduce<'py>(
+    py: Python<'py>,
+    kind: &str,
+    params: &[u8],
+    data: &[u8],
+) -> PyResult<Reduced<'py>> {
+    let restore = py.import("rnsfhe._rnsfhe")?.getattr("_restore")?;
+    Ok((
+        restore,
+        (kind.to_string(), bytes_out(py, params), bytes_out(py, data)),
+    ))
+}
+
 /// Bytes out as a Python `bytes`.
 pub(crate) fn bytes_out<'py>(py: Python<'py>, b: &[u8]) -> Bound<'py, PyBytes> {
     PyBytes::new(py, b)

@@ -60,7 +60,10 @@ fn write<T>(l: &RwLock<Option<Arc<T>>>, v: Arc<T>) {
 }
 
 /// Live contexts by parameter bytes (weak: a context dies with its last Python object).
-pub(crate) struct Registry<C>(Mutex<Vec<(Vec<u8>, Weak<Shared<C>>)>>);
+pub(crate) struct Registry<C>(Mutex<Vec<Entry<C>>>);
+
+/// A parameter set's bytes and its live context.
+type Entry<C> = (Vec<u8>, Weak<Shared<C>>);
 
 impl<C> Registry<C> {
     pub const fn new() -> Self {
