@@ -1,18 +1,19 @@
 //! BFV in Python: parameters, context (keys, encoding, encryption, every operation), plaintexts and
 //! ciphertexts with operators.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use rnsfhe::bfv::{BfvContext, BfvParameters, Ciphertext, Decryption, Multiplication, Plaintext};
 use rnsfhe::rlwe::{KeySwitching, SecretDistribution};
-use rnsfhe_math::sample::Csprng;
 
-use crate::convert::{i64_array, int_values, is_int, is_vector, rng, security_out, type_name};
+use crate::convert::{
+    i64_array, int_values, is_int, is_vector, security_out, type_name, LockedRng,
+};
 use crate::keys::{self, BfvShared, Owner, PyGaloisKeys, PyPublicKey, PyRelinKey, PySecretKey};
-use crate::registry::Registry;
+use crate::registry::{same, Registry};
 use crate::{bytes_out, raise, reduce, OrPy, Reduced};
 
 static CONTEXTS: Registry<BfvContext> = Registry::new();
@@ -233,7 +234,7 @@ fn shared(p: &BfvParameters) -> PyResult<Arc<BfvShared>> {
 #[pyclass(frozen, module = "rnsfhe", name = "BfvContext")]
 pub(crate) struct PyBfvContext {
     shared: Arc<BfvShared>,
-    rng: Mutex<Csprng>,
+    rng: LockedRng,
 }
 
 impl PyBfvContext {
@@ -242,10 +243,6 @@ impl PyBfvContext {
     }
     fn ctx(&self) -> &Arc<BfvContext> {
         &self.shared.ctx
-    }
-    fn with_rng<T>(&self, f: impl FnOnce(&mut Csprng) -> T) -> T {
-        let mut g = self.rng.lock().unwrap_or_else(|e| e.into_inner());
-        f(&mut g)
     }
     fn ct(&self, ct: Ciphertext) -> PyBfvCiphertext {
         PyBfvCiphertext {
@@ -266,20 +263,16 @@ impl PyBfvContext {
     fn check(&self, c: &PyBfvCiphertext) -> PyResult<()> {
         same(&c.shared, &self.shared, "ciphertext")
     }
-}
-
-/// Refuses an object of another parameter set.
-fn same(a: &Arc<BfvShared>, ctx: &Arc<BfvShared>, what: &str) -> PyResult<()> {
-    if Arc::ptr_eq(a, ctx) {
-        Ok(())
-    } else {
-        Err(raise(
-            "ContextMismatchError",
-            format!(
-                "the {what} belongs to another parameter set ({}), not to this context ({})",
-                a.label, ctx.label
-            ),
-        ))
+    /// Runs `f` on the context and one ciphertext of this context without the GIL.
+    fn unary(
+        &self,
+        py: Python<'_>,
+        a: &PyBfvCiphertext,
+        f: impl FnOnce(&BfvContext, &Ciphertext) -> rnsfhe::Result<Ciphertext> + Send,
+    ) -> PyResult<PyBfvCiphertext> {
+        self.check(a)?;
+        let (ctx, x) = (self.ctx().clone(), a.ct.clone());
+        Ok(self.ct(py.detach(|| f(&ctx, &x)).py()?))
     }
 }
 
@@ -294,7 +287,7 @@ impl PyBfvContext {
         };
         Ok(PyBfvContext {
             shared: shared(&p)?,
-            rng: Mutex::new(rng(seed)?),
+            rng: LockedRng::new(seed)?,
         })
     }
 
@@ -326,7 +319,7 @@ impl PyBfvContext {
     /// A fresh secret key and its public key.
     fn keygen(&self, py: Python<'_>) -> PyResult<(PySecretKey, PyPublicKey)> {
         let ctx = self.ctx().clone();
-        let (sk, pk) = py.detach(|| self.with_rng(|r| ctx.keygen(r))).py()?;
+        let (sk, pk) = py.detach(|| self.rng.with(|r| ctx.keygen(r))).py()?;
         Ok((
             PySecretKey {
                 owner: self.owner(),
@@ -342,7 +335,7 @@ impl PyBfvContext {
     fn relin_key(&self, py: Python<'_>, sk: &PySecretKey) -> PyResult<PyRelinKey> {
         let s = sk.get(&self.owner())?;
         let ctx = self.ctx().clone();
-        let k = Arc::new(py.detach(|| self.with_rng(|r| ctx.relin_key(&s, r))).py()?);
+        let k = Arc::new(py.detach(|| self.rng.with(|r| ctx.relin_key(&s, r))).py()?);
         self.shared.set_relin_key(k.clone());
         Ok(PyRelinKey {
             owner: self.owner(),
@@ -364,7 +357,7 @@ impl PyBfvContext {
         let ctx = self.ctx().clone();
         let k = py
             .detach(|| {
-                self.with_rng(|r| {
+                self.rng.with(|r| {
                     if for_sum {
                         ctx.galois_keys_for_sum(&s, r)
                     } else {
@@ -450,10 +443,10 @@ impl PyBfvContext {
         let ctx = self.ctx().clone();
         let ct = if let Ok(pk) = key.cast::<PyPublicKey>() {
             let pk = pk.get().get(&self.owner())?;
-            py.detach(|| self.with_rng(|r| ctx.encrypt(&pt, &pk, r)))
+            py.detach(|| self.rng.with(|r| ctx.encrypt(&pt, &pk, r)))
         } else if let Ok(sk) = key.cast::<PySecretKey>() {
             let sk = sk.get().get(&self.owner())?;
-            py.detach(|| self.with_rng(|r| ctx.encrypt_symmetric(&pt, &sk, r)))
+            py.detach(|| self.rng.with(|r| ctx.encrypt_symmetric(&pt, &sk, r)))
         } else {
             return Err(PyTypeError::new_err(format!(
                 "encrypt needs a PublicKey or a SecretKey, got {}",
@@ -609,10 +602,8 @@ impl PyBfvContext {
         a: &PyBfvCiphertext,
         rlk: Option<&PyRelinKey>,
     ) -> PyResult<PyBfvCiphertext> {
-        self.check(a)?;
         let k = self.rlk(rlk, "square")?;
-        let (ctx, x) = (self.ctx().clone(), a.ct.clone());
-        Ok(self.ct(py.detach(|| ctx.square(&x, &k)).py()?))
+        self.unary(py, a, move |c, x| c.square(x, &k))
     }
     /// A 3-part ciphertext back to 2 parts.
     #[pyo3(signature = (a, rlk=None))]
@@ -622,10 +613,8 @@ impl PyBfvContext {
         a: &PyBfvCiphertext,
         rlk: Option<&PyRelinKey>,
     ) -> PyResult<PyBfvCiphertext> {
-        self.check(a)?;
         let k = self.rlk(rlk, "relinearize")?;
-        let (ctx, x) = (self.ctx().clone(), a.ct.clone());
-        Ok(self.ct(py.detach(|| ctx.relinearize(&x, &k)).py()?))
+        self.unary(py, a, move |c, x| c.relinearize(x, &k))
     }
     /// Rotates both rows of the 2 x n/2 slot matrix left by `step` (right when negative).
     #[pyo3(signature = (a, step, keys=None))]
@@ -636,10 +625,8 @@ impl PyBfvContext {
         step: i64,
         keys: Option<&PyGaloisKeys>,
     ) -> PyResult<PyBfvCiphertext> {
-        self.check(a)?;
         let k = self.gk(keys, "rotate_rows")?;
-        let (ctx, x) = (self.ctx().clone(), a.ct.clone());
-        Ok(self.ct(py.detach(|| ctx.rotate_rows(&x, step, &k)).py()?))
+        self.unary(py, a, move |c, x| c.rotate_rows(x, step, &k))
     }
     /// Swaps the two rows of the slot matrix.
     #[pyo3(signature = (a, keys=None))]
@@ -649,10 +636,8 @@ impl PyBfvContext {
         a: &PyBfvCiphertext,
         keys: Option<&PyGaloisKeys>,
     ) -> PyResult<PyBfvCiphertext> {
-        self.check(a)?;
         let k = self.gk(keys, "rotate_columns")?;
-        let (ctx, x) = (self.ctx().clone(), a.ct.clone());
-        Ok(self.ct(py.detach(|| ctx.rotate_columns(&x, &k)).py()?))
+        self.unary(py, a, move |c, x| c.rotate_columns(x, &k))
     }
     /// Every slot set to the sum of all slots (keys from `galois_keys(sk, for_sum=True)`).
     #[pyo3(signature = (a, keys=None))]
@@ -662,10 +647,8 @@ impl PyBfvContext {
         a: &PyBfvCiphertext,
         keys: Option<&PyGaloisKeys>,
     ) -> PyResult<PyBfvCiphertext> {
-        self.check(a)?;
         let k = self.gk(keys, "sum_slots")?;
-        let (ctx, x) = (self.ctx().clone(), a.ct.clone());
-        Ok(self.ct(py.detach(|| ctx.sum_slots(&x, &k)).py()?))
+        self.unary(py, a, move |c, x| c.sum_slots(x, &k))
     }
 
     /// A ciphertext from `BfvCiphertext.to_bytes` output of this parameter set.
@@ -702,21 +685,15 @@ impl PyBfvContext {
 
 impl PyBfvContext {
     fn rlk(&self, k: Option<&PyRelinKey>, what: &str) -> PyResult<Arc<rnsfhe::rlwe::RelinKey>> {
-        match k {
-            Some(k) => k.get(&self.owner()),
-            None => self.shared.relin_key(what),
-        }
+        keys::relin_key(k, &self.owner(), &self.shared, what)
     }
     fn gk(&self, k: Option<&PyGaloisKeys>, what: &str) -> PyResult<Arc<rnsfhe::rlwe::GaloisKeys>> {
-        match k {
-            Some(k) => k.get(&self.owner()),
-            None => self.shared.galois_keys(what),
-        }
+        keys::galois_keys(k, &self.owner(), &self.shared, what)
     }
     fn from_shared(shared: Arc<BfvShared>) -> PyResult<Self> {
         Ok(PyBfvContext {
             shared,
-            rng: Mutex::new(rng(None)?),
+            rng: LockedRng::new(None)?,
         })
     }
 }

@@ -1,21 +1,20 @@
 //! CKKS in Python: parameters, context (keys, encoding, encryption, operations, functions),
 //! plaintexts and ciphertexts with operators that align levels and rescale.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use rnsfhe::ckks::{logistic, CkksCiphertext, CkksContext, CkksParameters, CkksPlaintext};
 use rnsfhe::rlwe::{KeySwitching, SecretDistribution};
-use rnsfhe_math::sample::Csprng;
 
 use crate::bfv::power;
 use crate::convert::{
-    complex_values, is_vector, real_scalar, rng, security_out, slots_array, type_name,
+    complex_values, is_vector, real_scalar, security_out, slots_array, type_name, LockedRng,
 };
 use crate::keys::{self, CkksShared, Owner, PyGaloisKeys, PyPublicKey, PyRelinKey, PySecretKey};
-use crate::registry::Registry;
+use crate::registry::{same, Registry};
 use crate::{bytes_out, raise, reduce, OrPy, Reduced};
 
 static CONTEXTS: Registry<CkksContext> = Registry::new();
@@ -149,26 +148,12 @@ fn shared(p: &CkksParameters) -> PyResult<Arc<CkksShared>> {
         .py()
 }
 
-fn same(a: &Arc<CkksShared>, ctx: &Arc<CkksShared>, what: &str) -> PyResult<()> {
-    if Arc::ptr_eq(a, ctx) {
-        Ok(())
-    } else {
-        Err(raise(
-            "ContextMismatchError",
-            format!(
-                "the {what} belongs to another parameter set ({}), not to this context ({})",
-                a.label, ctx.label
-            ),
-        ))
-    }
-}
-
 /// A CKKS context: keys, encoding of real or complex vectors, encryption, every operation and the
 /// paper 004 functions. Contexts with equal parameters are interchangeable.
 #[pyclass(frozen, module = "rnsfhe", name = "CkksContext")]
 pub(crate) struct PyCkksContext {
     shared: Arc<CkksShared>,
-    rng: Mutex<Csprng>,
+    rng: LockedRng,
 }
 
 impl PyCkksContext {
@@ -177,10 +162,6 @@ impl PyCkksContext {
     }
     fn ctx(&self) -> &Arc<CkksContext> {
         &self.shared.ctx
-    }
-    fn with_rng<T>(&self, f: impl FnOnce(&mut Csprng) -> T) -> T {
-        let mut g = self.rng.lock().unwrap_or_else(|e| e.into_inner());
-        f(&mut g)
     }
     fn wrap(&self, ct: CkksCiphertext) -> PyCkksCiphertext {
         PyCkksCiphertext {
@@ -207,21 +188,15 @@ impl PyCkksContext {
         Ok(Arc::new(self.ctx().encode_at(&v, level, scale).py()?))
     }
     fn rlk(&self, k: Option<&PyRelinKey>, what: &str) -> PyResult<Arc<rnsfhe::rlwe::RelinKey>> {
-        match k {
-            Some(k) => k.get(&self.owner()),
-            None => self.shared.relin_key(what),
-        }
+        keys::relin_key(k, &self.owner(), &self.shared, what)
     }
     fn gk(&self, k: Option<&PyGaloisKeys>, what: &str) -> PyResult<Arc<rnsfhe::rlwe::GaloisKeys>> {
-        match k {
-            Some(k) => k.get(&self.owner()),
-            None => self.shared.galois_keys(what),
-        }
+        keys::galois_keys(k, &self.owner(), &self.shared, what)
     }
     fn from_shared(shared: Arc<CkksShared>) -> PyResult<Self> {
         Ok(PyCkksContext {
             shared,
-            rng: Mutex::new(rng(None)?),
+            rng: LockedRng::new(None)?,
         })
     }
     /// Runs `f` on the context and one ciphertext without the GIL.
@@ -252,7 +227,7 @@ impl PyCkksContext {
         };
         Ok(PyCkksContext {
             shared: shared(&p)?,
-            rng: Mutex::new(rng(seed)?),
+            rng: LockedRng::new(seed)?,
         })
     }
 
@@ -275,7 +250,7 @@ impl PyCkksContext {
 
     fn keygen(&self, py: Python<'_>) -> PyResult<(PySecretKey, PyPublicKey)> {
         let ctx = self.ctx().clone();
-        let (sk, pk) = py.detach(|| self.with_rng(|r| ctx.keygen(r))).py()?;
+        let (sk, pk) = py.detach(|| self.rng.with(|r| ctx.keygen(r))).py()?;
         Ok((
             PySecretKey {
                 owner: self.owner(),
@@ -291,7 +266,7 @@ impl PyCkksContext {
     fn relin_key(&self, py: Python<'_>, sk: &PySecretKey) -> PyResult<PyRelinKey> {
         let s = sk.get(&self.owner())?;
         let ctx = self.ctx().clone();
-        let k = Arc::new(py.detach(|| self.with_rng(|r| ctx.relin_key(&s, r))).py()?);
+        let k = Arc::new(py.detach(|| self.rng.with(|r| ctx.relin_key(&s, r))).py()?);
         self.shared.set_relin_key(k.clone());
         Ok(PyRelinKey {
             owner: self.owner(),
@@ -318,7 +293,10 @@ impl PyCkksContext {
         });
         let ctx = self.ctx().clone();
         let k = py
-            .detach(|| self.with_rng(|r| ctx.galois_keys(&s, &steps, conjugation, r)))
+            .detach(|| {
+                self.rng
+                    .with(|r| ctx.galois_keys(&s, &steps, conjugation, r))
+            })
             .py()?;
         let k = Arc::new(k);
         self.shared.set_galois_keys(k.clone());
@@ -383,10 +361,10 @@ impl PyCkksContext {
         let ctx = self.ctx().clone();
         let ct = if let Ok(pk) = key.cast::<PyPublicKey>() {
             let pk = pk.get().get(&self.owner())?;
-            py.detach(|| self.with_rng(|r| ctx.encrypt(&pt, &pk, r)))
+            py.detach(|| self.rng.with(|r| ctx.encrypt(&pt, &pk, r)))
         } else if let Ok(sk) = key.cast::<PySecretKey>() {
             let sk = sk.get().get(&self.owner())?;
-            py.detach(|| self.with_rng(|r| ctx.encrypt_symmetric(&pt, &sk, r)))
+            py.detach(|| self.rng.with(|r| ctx.encrypt_symmetric(&pt, &sk, r)))
         } else {
             return Err(PyTypeError::new_err(format!(
                 "encrypt needs a PublicKey or a SecretKey, got {}",

@@ -215,6 +215,19 @@ pub(crate) fn security_out(s: Security) -> String {
     }
 }
 
+/// A context's CSPRNG, shared by its threads.
+pub(crate) struct LockedRng(std::sync::Mutex<Csprng>);
+
+impl LockedRng {
+    pub fn new(seed: Option<&[u8]>) -> PyResult<Self> {
+        Ok(LockedRng(std::sync::Mutex::new(rng(seed)?)))
+    }
+    pub fn with<T>(&self, f: impl FnOnce(&mut Csprng) -> T) -> T {
+        let mut g = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        f(&mut g)
+    }
+}
+
 /// A CSPRNG from a 32-byte seed (reproducible runs) or from the operating system.
 pub(crate) fn rng(seed: Option<&[u8]>) -> PyResult<Csprng> {
     match seed {

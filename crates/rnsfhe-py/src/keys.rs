@@ -141,6 +141,32 @@ key_class!(
     }
 );
 
+/// The relinearisation key passed, checked to be `owner`'s, or the one registered with the context.
+pub(crate) fn relin_key<C>(
+    k: Option<&PyRelinKey>,
+    owner: &Owner,
+    shared: &Shared<C>,
+    what: &str,
+) -> PyResult<Arc<rlwe::RelinKey>> {
+    match k {
+        Some(k) => k.get(owner),
+        None => shared.relin_key(what),
+    }
+}
+
+/// The Galois keys passed, checked to be `owner`'s, or the ones registered with the context.
+pub(crate) fn galois_keys<C>(
+    k: Option<&PyGaloisKeys>,
+    owner: &Owner,
+    shared: &Shared<C>,
+    what: &str,
+) -> PyResult<Arc<rlwe::GaloisKeys>> {
+    match k {
+        Some(k) => k.get(owner),
+        None => shared.galois_keys(what),
+    }
+}
+
 /// A key of class `class` loaded from bytes for `owner`'s context.
 pub(crate) fn load(py: Python<'_>, owner: Owner, class: &str, data: &[u8]) -> PyResult<Py<PyAny>> {
     let kb = owner.key_bytes();

@@ -51,6 +51,21 @@ impl<C> Shared<C> {
     }
 }
 
+/// Refuses an object (`what`) of another parameter set than the context's.
+pub(crate) fn same<C>(a: &Arc<Shared<C>>, ctx: &Arc<Shared<C>>, what: &str) -> PyResult<()> {
+    if Arc::ptr_eq(a, ctx) {
+        Ok(())
+    } else {
+        Err(raise(
+            "ContextMismatchError",
+            format!(
+                "the {what} belongs to another parameter set ({}), not to this context ({})",
+                a.label, ctx.label
+            ),
+        ))
+    }
+}
+
 fn read<T>(l: &RwLock<Option<Arc<T>>>) -> Option<Arc<T>> {
     l.read().unwrap_or_else(|e| e.into_inner()).clone()
 }
