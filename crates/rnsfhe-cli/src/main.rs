@@ -6,9 +6,11 @@ mod demo;
 mod demo_bfv;
 mod demo_ckks;
 mod params;
+mod report;
 mod table;
 mod timing;
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -33,7 +35,7 @@ enum Command {
         #[command(subcommand)]
         scheme: Scheme,
     },
-    /// Benchmark tables in the style of the papers (markdown on stdout).
+    /// Benchmark tables in the style of the papers: markdown on stdout, and a report with PNG plots.
     Bench {
         /// Which suite to run.
         #[arg(value_enum, default_value_t = Suite::All)]
@@ -44,6 +46,9 @@ enum Command {
         /// Also the slow paper reproductions (BFV: n up to 2^15 in Tables 1 and 5).
         #[arg(long)]
         paper: bool,
+        /// Where to write report.md (every table of the run, the machine) and its PNG plots.
+        #[arg(long, value_name = "DIR", default_value = "target/bench-report")]
+        out: PathBuf,
     },
 }
 
@@ -89,35 +94,60 @@ enum Suite {
     All,
 }
 
+/// Runs the suites into a collecting report, then writes it (also after a failed suite: what ran is kept).
+fn bench(
+    suite: Suite,
+    quick: bool,
+    paper: bool,
+    out: &std::path::Path,
+) -> report::ReportResult<()> {
+    let budget = timing::Budget::new(quick);
+    let mut rep = report::Report::collecting();
+    let rep = &mut rep;
+    let result = match suite {
+        Suite::Arith => bench::arith::run(&budget, rep),
+        Suite::Cyclotomic => bench::cyclotomic::run(&budget, rep),
+        Suite::Bfv => bench::bfv::run(&budget, paper, rep),
+        Suite::Ckks => bench::ckks::run(&budget, paper, rep),
+        Suite::All => bench::arith::run(&budget, rep)
+            .and_then(|()| bench::cyclotomic::run(&budget, rep))
+            .and_then(|()| bench::bfv::run(&budget, paper, rep))
+            .and_then(|()| bench::ckks::run(&budget, paper, rep)),
+    };
+    let command = std::iter::once("rnsfhe".to_string())
+        .chain(std::env::args().skip(1))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let written = rep.write(out, &command);
+    if let Ok(path) = &written {
+        eprintln!("report: {}", path.display());
+    }
+    result?;
+    written
+        .map(|_| ())
+        .map_err(|e| format!("could not write the report to {}: {e}", out.display()).into())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result = match cli.command {
-        Command::Demo => demo::run(),
+    let result: report::ReportResult<()> = match cli.command {
+        Command::Demo => demo::run().map_err(Into::into),
         Command::Params { scheme } => match scheme {
-            Scheme::Bfv { depth, t, security } => params::bfv(depth, t, security),
+            Scheme::Bfv { depth, t, security } => {
+                params::bfv(depth, t, security).map_err(Into::into)
+            }
             Scheme::Ckks {
                 levels,
                 precision,
                 security,
-            } => params::ckks(levels, precision, security),
+            } => params::ckks(levels, precision, security).map_err(Into::into),
         },
         Command::Bench {
             suite,
             quick,
             paper,
-        } => {
-            let budget = timing::Budget::new(quick);
-            match suite {
-                Suite::Arith => bench::arith::run(&budget),
-                Suite::Cyclotomic => bench::cyclotomic::run(&budget),
-                Suite::Bfv => bench::bfv::run(&budget, paper),
-                Suite::Ckks => bench::ckks::run(&budget, paper),
-                Suite::All => bench::arith::run(&budget)
-                    .and_then(|()| bench::cyclotomic::run(&budget))
-                    .and_then(|()| bench::bfv::run(&budget, paper))
-                    .and_then(|()| bench::ckks::run(&budget, paper)),
-            }
-        }
+            out,
+        } => bench(suite, quick, paper, &out),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -18,8 +18,13 @@ impl Table {
         self.rows.push(cells);
     }
 
-    /// Prints the table, columns padded to their widest cell.
+    /// Prints the table (and a blank line).
     pub fn print(&self) {
+        println!("{}", self.markdown());
+    }
+
+    /// The table as markdown, columns padded to their widest cell, one line per row.
+    pub fn markdown(&self) -> String {
         let mut width: Vec<usize> = self.header.iter().map(|h| h.chars().count()).collect();
         for r in &self.rows {
             for (w, c) in width.iter_mut().zip(r) {
@@ -32,20 +37,20 @@ impl Table {
                 .zip(&width)
                 .map(|(c, &w)| format!("{c}{}", " ".repeat(w - c.chars().count())))
                 .collect();
-            println!("| {} |", padded.join(" | "));
+            format!("| {} |\n", padded.join(" | "))
         };
-        line(&self.header);
-        println!(
-            "|{}|",
+        let mut out = line(&self.header);
+        out.push_str(&format!(
+            "|{}|\n",
             width
                 .iter()
                 .map(|&w| "-".repeat(w + 2))
                 .collect::<Vec<_>>()
                 .join("|")
-        );
+        ));
         for r in &self.rows {
-            line(r);
+            out.push_str(&line(r));
         }
-        println!();
+        out
     }
 }

@@ -7,12 +7,20 @@ use rnsfhe_math::rns::{BaseConverter, FastBaseConverter, FhbeConverter, RnsBasis
 use rnsfhe_math::sample::Csprng;
 use rnsfhe_math::Result;
 
+use crate::report::{Plot, Report, Scale};
 use crate::table::Table;
 use crate::timing::{human, Budget};
 
 /// Forward and inverse NTT with a 60-bit and a 49-bit prime, every backend this CPU has.
-fn ntt_table(budget: &Budget, sizes: &[usize]) -> Result<()> {
+fn ntt_table(budget: &Budget, sizes: &[usize], rep: &mut Report) -> Result<()> {
     let mut table = Table::new(&["n", "prime", "backend", "forward", "inverse"]);
+    let mut plot = Plot::time(
+        "ntt",
+        "NTT per backend (forward, one thread)",
+        "n",
+        Scale::Log2Power,
+        "One NTT-friendly prime of 60 or 49 bits; times include a copy of the input.",
+    );
     let mut rng = Csprng::from_seed([1; 32]);
     for &n in sizes {
         for bits in [60u32, 49] {
@@ -29,6 +37,8 @@ fn ntt_table(budget: &Budget, sizes: &[usize]) -> Result<()> {
                     b.copy_from_slice(&a);
                     let _ = std::hint::black_box(t.inverse(&mut b));
                 });
+                plot.series_mut(&format!("{}, {bits}-bit q", backend.name()))
+                    .push(n as f64, fwd);
                 table.row(vec![
                     format!("2^{}", n.trailing_zeros()),
                     format!("{bits}-bit"),
@@ -39,7 +49,8 @@ fn ntt_table(budget: &Budget, sizes: &[usize]) -> Result<()> {
             }
         }
     }
-    table.print();
+    rep.table(&table);
+    rep.plot(plot);
     Ok(())
 }
 
@@ -79,13 +90,13 @@ const PAPER_003: [Config; 6] = [
     Config {
         k: 54,
         w: 30,
-        cs: &[9],
+        cs: &[2, 3, 6, 9, 18, 27],
         paper: "vs FBE k=53: -53% time, -71% storage",
     },
     Config {
         k: 56,
         w: 29,
-        cs: &[7],
+        cs: &[2, 4, 7, 8, 14, 28],
         paper: "vs FBE k=53: best c for k=56",
     },
 ];
@@ -100,11 +111,29 @@ fn per_coefficient(budget: &Budget, conv: &dyn BaseConverter, input: &[u64], n: 
 
 /// FastBconv vs FHBE per coefficient and precomputed bytes (paper 003 Table I and Fig. 1): the target
 /// base has as many moduli as the source, of the same width.
-fn base_extension_table(budget: &Budget, configs: &[Config]) -> Result<()> {
+fn base_extension_table(budget: &Budget, configs: &[Config], rep: &mut Report) -> Result<()> {
     let n = 1 << 12;
     let mut rng = Csprng::from_seed([2; 32]);
+    let caption = "Paper 003 Table I and Fig. 1 style: k source moduli of w bits to k target moduli of w \
+                   bits, batch of 4096 coefficients, one thread; c = 1 is FBE (one block of k moduli), \
+                   c > 1 is FHBE with k = r x c.";
+    let mut time_plot = Plot::time(
+        "base_extension_time",
+        "Base extension: FBE (c = 1) vs FHBE, time per coefficient",
+        "c (moduli per block)",
+        Scale::Log2Plain,
+        caption,
+    );
+    let mut storage_plot = Plot {
+        name: "base_extension_storage".into(),
+        title: "Base extension: precomputed storage".into(),
+        y_label: "precomputed bytes".into(),
+        y_scale: Scale::Bytes,
+        ..time_plot.clone()
+    };
     let mut table = Table::new(&[
         "k x w",
+        "batch",
         "algorithm",
         "time / coeff",
         "vs FBE",
@@ -121,8 +150,12 @@ fn base_extension_table(budget: &Budget, configs: &[Config]) -> Result<()> {
         let t_fbe = per_coefficient(budget, &fbe, &input, n);
         let b_fbe = fbe.precomputed_bytes();
         let shape = format!("{} x {}", cfg.k, cfg.w);
+        let label = format!("k x w = {} x {} bits", cfg.k, cfg.w);
+        time_plot.series_mut(&label).push(1.0, t_fbe);
+        storage_plot.series_mut(&label).push(1.0, b_fbe as f64);
         table.row(vec![
             shape.clone(),
+            n.to_string(),
             "FBE".into(),
             human(t_fbe),
             "1.00".into(),
@@ -134,8 +167,11 @@ fn base_extension_table(budget: &Budget, configs: &[Config]) -> Result<()> {
             let fhbe = FhbeConverter::new(&src, &dst, c)?;
             let t = per_coefficient(budget, &fhbe, &input, n);
             let b = fhbe.precomputed_bytes();
+            time_plot.series_mut(&label).push(c as f64, t);
+            storage_plot.series_mut(&label).push(c as f64, b as f64);
             table.row(vec![
                 shape.clone(),
+                n.to_string(),
                 format!("FHBE c={c}"),
                 human(t),
                 format!("{:.2}", t / t_fbe),
@@ -145,20 +181,23 @@ fn base_extension_table(budget: &Budget, configs: &[Config]) -> Result<()> {
             ]);
         }
     }
-    table.print();
+    rep.table(&table);
+    rep.plot(time_plot);
+    rep.plot(storage_plot);
     Ok(())
 }
 
 /// The full tables.
-pub fn run(budget: &Budget) -> Result<()> {
-    println!("## NTT, one thread (times include a copy of the input)\n");
-    ntt_table(budget, &[1 << 12, 1 << 13, 1 << 14, 1 << 15, 1 << 16])?;
-    println!("## Base extension: FastBconv (paper 000 eq. (2)) vs FHBE (paper 003 Alg. 1), batch of 4096, one thread\n");
-    base_extension_table(budget, &PAPER_003)
+pub fn run(budget: &Budget, rep: &mut Report) -> Result<()> {
+    rep.text("## NTT, one thread (times include a copy of the input)\n");
+    ntt_table(budget, &[1 << 12, 1 << 13, 1 << 14, 1 << 15, 1 << 16], rep)?;
+    rep.text("## Base extension: FastBconv (paper 000 eq. (2)) vs FHBE (paper 003 Alg. 1), batch of 4096, one thread\n");
+    base_extension_table(budget, &PAPER_003, rep)
 }
 
-/// The short version for the demo.
+/// The short version for the demo (stdout only).
 pub fn run_summary(budget: &Budget) -> Result<()> {
-    ntt_table(budget, &[1 << 14])?;
-    base_extension_table(budget, &PAPER_003[1..2])
+    let mut rep = Report::stdout_only();
+    ntt_table(budget, &[1 << 14], &mut rep)?;
+    base_extension_table(budget, &PAPER_003[1..2], &mut rep)
 }

@@ -10,6 +10,7 @@ use rnsfhe::Result;
 use rnsfhe_math::sample::Csprng;
 
 use super::bfv_mp::MultiPrecision;
+use crate::report::{moduli_shape, Plot, Report, Scale};
 use crate::table::Table;
 use crate::timing::{human, Budget};
 
@@ -41,10 +42,12 @@ fn fixture(params: BfvParameters, rng: &mut Csprng) -> Result<Fixture> {
 }
 
 /// Operations at the peers' sizes (t = 65537, 128-bit default moduli), BEHZ and HPS.
-fn peers_table(budget: &Budget, rng: &mut Csprng, sizes: &[usize]) -> Result<()> {
-    println!("### BFV at the peers' parameters (t = 65537, 128-bit moduli, one thread)\n");
+fn peers_table(budget: &Budget, rng: &mut Csprng, sizes: &[usize], rep: &mut Report) -> Result<()> {
+    rep.text("### BFV at the peers' parameters (t = 65537, 128-bit moduli, one thread)\n");
     let mut table = Table::new(&[
         "n",
+        "t",
+        "q bits (+ P bits)",
         "log q (+P)",
         "method",
         "encrypt",
@@ -61,6 +64,11 @@ fn peers_table(budget: &Budget, rng: &mut Csprng, sizes: &[usize]) -> Result<()>
                 .multiplication(mul)
                 .build()?;
             let logs = format!("{:.0} (+{})", params.log_q(), params.special_moduli().len());
+            let shape = format!(
+                "{} (+ {})",
+                moduli_shape(params.moduli()),
+                moduli_shape(params.special_moduli())
+            );
             let f = fixture(params, rng)?;
             let ctx = &f.ctx;
             let (_, pk) = ctx.keygen(rng)?;
@@ -88,6 +96,8 @@ fn peers_table(budget: &Budget, rng: &mut Csprng, sizes: &[usize]) -> Result<()>
                 });
             table.row(vec![
                 n.to_string(),
+                "65537".into(),
+                shape,
                 logs,
                 format!("{mul:?}"),
                 human(enc),
@@ -98,16 +108,59 @@ fn peers_table(budget: &Budget, rng: &mut Csprng, sizes: &[usize]) -> Result<()>
             ]);
         }
     }
-    table.print();
+    rep.table(&table);
     Ok(())
 }
 
 /// Paper 000 Table 5 / Figs. 2–3: decryption by method and multiplication BEHZ vs HPS vs MP, t = 2^10,
 /// nu = 30 (k = 3..53) and nu = 60 (k = 1..25).
-fn table5(budget: &Budget, rng: &mut Csprng, max_log_n: u32) -> Result<()> {
-    println!("\n### Paper 000 Table 5: decryption and multiplication, RNS vs multi-precision (t = 2^10)\n");
+fn table5(budget: &Budget, rng: &mut Csprng, max_log_n: u32, rep: &mut Report) -> Result<()> {
+    rep.text("\n### Paper 000 Table 5: decryption and multiplication, RNS vs multi-precision (t = 2^10)\n");
+    let ks30 = [3usize, 6, 13, 26, 53];
+    let ks60 = [1usize, 3, 6, 12, 25];
+    let sizes = (max_log_n.saturating_sub(10) as usize).min(ks30.len());
+    let caption = |nu: u32| {
+        let ks = if nu == 30 { &ks30 } else { &ks60 };
+        format!(
+            "Paper 000 Table 5 parameters: t = 2^10, k moduli of {nu} bits growing with n (k = {} for \
+             n = 2^11..2^{max_log_n}), one thread.",
+            ks[..sizes]
+                .iter()
+                .map(|k| k.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    let mut plots = Vec::new();
+    for nu in [30u32, 60] {
+        plots.push((
+            Plot::time(
+                &format!("bfv_decrypt_nu{nu}"),
+                &format!("BFV decryption by method, {nu}-bit moduli"),
+                "n",
+                Scale::Log2Power,
+                &caption(nu),
+            ),
+            Plot::time(
+                &format!("bfv_multiply_nu{nu}"),
+                &format!("BFV multiplication (no relin.) by method, {nu}-bit moduli"),
+                "n",
+                Scale::Log2Power,
+                &caption(nu),
+            ),
+        ));
+    }
+    let dec_labels = [
+        "DecMP (big integers)",
+        "Alg. 1 (gamma correction)",
+        "Lemma 3 (power-of-two gamma)",
+        "floating point",
+        "HPS",
+    ];
+    let mul_labels = ["MultMP (big integers)", "BEHZ", "HPS"];
     let mut table = Table::new(&[
         "n",
+        "t",
         "nu x k",
         "DecMP",
         "Alg. 1",
@@ -120,12 +173,11 @@ fn table5(budget: &Budget, rng: &mut Csprng, max_log_n: u32) -> Result<()> {
         "HPS mult",
         "mult speed-up (MP / BEHZ)",
     ]);
-    let ks30 = [3usize, 6, 13, 26, 53];
-    let ks60 = [1usize, 3, 6, 12, 25];
     for (i, log_n) in (11..=max_log_n).enumerate() {
         let n = 1usize << log_n;
-        for (nu, k) in [(30u32, ks30[i]), (60, ks60[i])] {
-            let mut row = vec![n.to_string(), format!("{nu} x {k}")];
+        for (j, (nu, k)) in [(30u32, ks30[i]), (60, ks60[i])].into_iter().enumerate() {
+            let mut row = vec![n.to_string(), "2^10".into(), format!("{nu} x {k}")];
+            let mut dec = Vec::new();
             let mut mult = Vec::new();
             let mut dec_alg1 = 0.0;
             let mut dec_mp = 0.0;
@@ -142,6 +194,7 @@ fn table5(budget: &Budget, rng: &mut Csprng, max_log_n: u32) -> Result<()> {
                         let _ = std::hint::black_box(mp.decrypt(&f.a, &f.sk));
                     });
                     row.push(human(dec_mp));
+                    dec.push(dec_mp);
                     for m in [
                         Decryption::Gamma,
                         Decryption::PowerOfTwoGamma,
@@ -154,6 +207,7 @@ fn table5(budget: &Budget, rng: &mut Csprng, max_log_n: u32) -> Result<()> {
                         if m == Decryption::Gamma {
                             dec_alg1 = s;
                         }
+                        dec.push(s);
                         row.push(human(s));
                     }
                     mult.push(budget.seconds_per_call(|| {
@@ -168,27 +222,38 @@ fn table5(budget: &Budget, rng: &mut Csprng, max_log_n: u32) -> Result<()> {
             row.extend(mult.iter().map(|&s| human(s)));
             row.push(format!("{:.1}x", mult[0] / mult[1]));
             table.row(row);
+            let (dp, mp) = &mut plots[j];
+            for (label, &s) in dec_labels.iter().zip(&dec) {
+                dp.series_mut(label).push(n as f64, s);
+            }
+            for (label, &s) in mul_labels.iter().zip(&mult) {
+                mp.series_mut(label).push(n as f64, s);
+            }
         }
     }
-    table.print();
-    println!(
+    rep.table(&table);
+    for (dp, mp) in plots {
+        rep.plot(dp);
+        rep.plot(mp);
+    }
+    rep.text(
         "\nMultiplication without relinearisation (S0–S4 / HPS steps 1–4 / NTT tensor in an exact \
          extension plus big-integer division and rounding). DecMP: CRT composition and round(t x / q) \
          with big integers. Paper (i7-4810MQ, NFLlib + GMP): decryption speed-ups 6.1..4.4 (nu = 30) and \
-         20.4..5.6 (nu = 62), multiplication 4.3..1.7 and 3.6..1.9, n = 2^11..2^15."
+         20.4..5.6 (nu = 62), multiplication 4.3..1.7 and 3.6..1.9, n = 2^11..2^15.",
     );
     Ok(())
 }
 
 /// Runs the suite: peers' sizes, Table 5 (to 2^13, or 2^15 with `paper`), Table 1 and Fig. 1.
-pub fn run(budget: &Budget, paper: bool) -> Result<()> {
+pub fn run(budget: &Budget, paper: bool, rep: &mut Report) -> Result<()> {
     let mut rng = Csprng::from_seed([42; 32]);
     let sizes: &[usize] = if paper {
         &[8192, 16384, 32768]
     } else {
         &[8192, 16384]
     };
-    peers_table(budget, &mut rng, sizes)?;
-    table5(budget, &mut rng, if paper { 15 } else { 13 })?;
-    super::bfv_depth::run(&mut rng, paper)
+    peers_table(budget, &mut rng, sizes, rep)?;
+    table5(budget, &mut rng, if paper { 15 } else { 13 }, rep)?;
+    super::bfv_depth::run(&mut rng, paper, rep)
 }

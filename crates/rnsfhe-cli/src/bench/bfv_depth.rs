@@ -6,6 +6,7 @@ use rnsfhe::Result;
 use rnsfhe_math::arith::Modulus;
 use rnsfhe_math::sample::Csprng;
 
+use crate::report::{Plot, Report, Scale, Series};
 use crate::table::Table;
 
 /// Paper 000 Table 1 rows: (log2 n, k, L_RNS for t = 2, L_RNS for t = 2^10).
@@ -41,11 +42,11 @@ fn measured_depth(ctx: &BfvContext, max: u32, rng: &mut Csprng) -> Result<u32> {
 }
 
 /// Table 1 and Fig. 1; the measured columns up to n = 2^13 (2^15 with `paper`).
-pub fn run(rng: &mut Csprng, paper: bool) -> Result<()> {
-    println!("\n### Paper 000 Table 1: depth, 30-bit moduli, sigma = 8, B_key = 1, m~ = 2^16\n");
+pub fn run(rng: &mut Csprng, paper: bool, rep: &mut Report) -> Result<()> {
+    rep.text("\n### Paper 000 Table 1: depth, 30-bit moduli, sigma = 8, B_key = 1, m~ = 2^16\n");
     let mut table = Table::new(&[
         "n",
-        "k",
+        "k x bits",
         "t",
         "L_RNS paper",
         "L_RNS by (20), ours",
@@ -70,7 +71,7 @@ pub fn run(rng: &mut Csprng, paper: bool) -> Result<()> {
             let measured = measured_depth(&ctx, inputs.depth() + 3, rng)?;
             table.row(vec![
                 format!("2^{log_n}"),
-                k.to_string(),
+                format!("{k} x 30"),
                 t.to_string(),
                 paper_l.to_string(),
                 inputs.depth().to_string(),
@@ -81,14 +82,14 @@ pub fn run(rng: &mut Csprng, paper: bool) -> Result<()> {
             ]);
         }
     }
-    table.print();
-    fig1(rng)
+    rep.table(&table);
+    fig1(rng, rep)
 }
 
 /// Fig. 1: n = 2^13, k = 13, t = 2: log2 ||v|| per depth for m~ in {none, 2^8, 2^16}, with the (20)
 /// bound for m~ = 2^16 and the decryption limit.
-fn fig1(rng: &mut Csprng) -> Result<()> {
-    println!("\n### Paper 000 Fig. 1: noise growth, n = 2^13, log q = 390, t = 2 (log2 ||v||)\n");
+fn fig1(rng: &mut Csprng, rep: &mut Report) -> Result<()> {
+    rep.text("\n### Paper 000 Fig. 1: noise growth, n = 2^13, log q = 390, t = 2 (log2 ||v||)\n");
     let n = 1 << 13;
     let mut columns = Vec::new();
     let mut bound = None;
@@ -102,6 +103,38 @@ fn fig1(rng: &mut Csprng) -> Result<()> {
             bound = Some(ctx.depth_inputs());
         }
         columns.push(lv);
+    }
+    let mut plot = Plot {
+        y_label: "log2 ||v||".into(),
+        y_scale: Scale::Linear,
+        ..Plot::time(
+            "bfv_noise_per_depth",
+            "BFV noise per depth of a squaring chain (paper 000 Fig. 1)",
+            "multiplicative depth",
+            Scale::Linear,
+            "n = 2^13, q = 13 x 30 bits (log q = 390), t = 2, BEHZ multiplication, Alg. 1 decryption; \
+             measured points up to the last depth that decrypts correctly; bound (20) for m~ = 2^16.",
+        )
+    };
+    for (c, label) in columns
+        .iter()
+        .zip(["no SmMRq", "SmMRq, m~ = 2^8", "SmMRq, m~ = 2^16"])
+    {
+        let mut s = Series::new(label);
+        for l in c.iter().take_while(|l| l.correct) {
+            s.push(f64::from(l.depth), l.noise_log2);
+        }
+        plot.add(s);
+    }
+    if let Some(b) = bound {
+        let mut sb = Series::reference("bound (20), m~ = 2^16");
+        let mut sl = Series::reference("decryption limit");
+        for d in 1..=15 {
+            sb.push(f64::from(d), b.log2_noise(d));
+            sl.push(f64::from(d), b.log2_limit());
+        }
+        plot.add(sb);
+        plot.add(sl);
     }
     let mut table = Table::new(&[
         "depth",
@@ -134,7 +167,8 @@ fn fig1(rng: &mut Csprng) -> Result<()> {
             lim,
         ]);
     }
-    table.print();
+    rep.table(&table);
+    rep.plot(plot);
     // Reduction of log2 ||v|| (the quantity the paper plots), averaged over the common correct depths.
     let mean_ratio = |a: &Vec<rnsfhe::bfv::depth::Level>, b: &Vec<rnsfhe::bfv::depth::Level>| {
         let common: Vec<f64> = a
@@ -146,7 +180,7 @@ fn fig1(rng: &mut Csprng) -> Result<()> {
         100.0 * common.iter().sum::<f64>() / common.len().max(1) as f64
     };
     let last = |a: &Vec<rnsfhe::bfv::depth::Level>| a.iter().take_while(|l| l.correct).count();
-    println!(
+    rep.text(&format!(
         "\nAverage reduction of log2 ||v|| against no SmMRq: m~ = 2^8 {:.0}%, m~ = 2^16 {:.0}% (paper: 25% \
          and 32%). Depth reached: {} / {} / {} (chains stop at 15).",
         mean_ratio(&columns[0], &columns[1]),
@@ -154,6 +188,6 @@ fn fig1(rng: &mut Csprng) -> Result<()> {
         last(&columns[0]),
         last(&columns[1]),
         last(&columns[2]),
-    );
+    ));
     Ok(())
 }

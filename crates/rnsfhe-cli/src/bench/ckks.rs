@@ -6,6 +6,7 @@ use rnsfhe::Result;
 use rnsfhe_math::arith::Modulus;
 use rnsfhe_math::sample::Csprng;
 
+use crate::report::{moduli_shape, Plot, Report, Scale, Series};
 use crate::table::Table;
 use crate::timing::{human, Budget};
 
@@ -85,8 +86,8 @@ fn peer_precision(ctx: &CkksContext, rng: &mut Csprng) -> Result<f64> {
 }
 
 /// The peers' setting: N = 2^15, q_0 = 60 bits, ten 40-bit primes, one 60-bit special prime.
-fn peers(budget: &Budget, rng: &mut Csprng) -> Result<()> {
-    println!("### CKKS at the peers' parameters (N = 2^15, 60 + 40 x 10 bits + 60 special, one thread)\n");
+fn peers(budget: &Budget, rng: &mut Csprng, rep: &mut Report) -> Result<()> {
+    rep.text("### CKKS at the peers' parameters (N = 2^15, 60 + 40 x 10 bits + 60 special, one thread)\n");
     let ctx = CkksContext::new(
         CkksParameters::builder()
             .degree(1 << 15)
@@ -94,9 +95,18 @@ fn peers(budget: &Budget, rng: &mut Csprng) -> Result<()> {
             .build()?,
     )?;
     let t = time_ops(budget, &ctx, rng)?;
-    let mut table = Table::new(&["operation", "rnsfhe", "OpenFHE", "SEAL", "Lattigo"]);
+    let shape = describe(&ctx);
+    let mut table = Table::new(&[
+        "operation",
+        "parameters",
+        "rnsfhe",
+        "OpenFHE",
+        "SEAL",
+        "Lattigo",
+    ]);
     table.row(vec![
         "mul + relin + rescale".into(),
+        shape.clone(),
         human(t.mult_rs),
         "80 ms".into(),
         "101 ms".into(),
@@ -104,6 +114,7 @@ fn peers(budget: &Budget, rng: &mut Csprng) -> Result<()> {
     ]);
     table.row(vec![
         "rotate".into(),
+        shape.clone(),
         human(t.rotate),
         "66 ms".into(),
         "83 ms".into(),
@@ -111,6 +122,7 @@ fn peers(budget: &Budget, rng: &mut Csprng) -> Result<()> {
     ]);
     table.row(vec![
         "encrypt (pk)".into(),
+        shape.clone(),
         human(t.enc),
         "".into(),
         "".into(),
@@ -118,6 +130,7 @@ fn peers(budget: &Budget, rng: &mut Csprng) -> Result<()> {
     ]);
     table.row(vec![
         "decrypt + decode".into(),
+        shape.clone(),
         human(t.dec),
         "".into(),
         "".into(),
@@ -125,6 +138,7 @@ fn peers(budget: &Budget, rng: &mut Csprng) -> Result<()> {
     ]);
     table.row(vec![
         "add".into(),
+        shape.clone(),
         human(t.add),
         "".into(),
         "".into(),
@@ -132,24 +146,46 @@ fn peers(budget: &Budget, rng: &mut Csprng) -> Result<()> {
     ]);
     table.row(vec![
         "max error, one mul+relin+rescale (peers' inputs)".into(),
+        shape.clone(),
         format!("{:.1e}", peer_precision(&ctx, rng)?),
         "1.4e-6".into(),
         "4.3e-8".into(),
         "6e-8".into(),
     ]);
-    table.print();
-    println!(
-        "\nPeer figures: ../shared/peers/results (one thread, measured on this kind of machine)."
+    rep.table(&table);
+    rep.text(
+        "\nPeer figures: ../shared/peers/results (one thread, measured on this kind of machine).",
     );
     Ok(())
 }
 
+/// "N = 2^15, q 60 + 10 x 40 (+ 60), scale 2^40": the parameters of a context, for table rows.
+fn describe(ctx: &CkksContext) -> String {
+    let p = ctx.params();
+    format!(
+        "N = 2^{}, q {} (+ {}), scale 2^{}",
+        ctx.slots().trailing_zeros() + 1,
+        moduli_shape(p.moduli()),
+        moduli_shape(p.special_moduli()),
+        p.scale_bits()
+    )
+}
+
 /// Paper 004 Table 1 (log q = 55): L = 5 and 10 at N = 2^15, L = 15 at N = 2^16 (with `paper`).
-fn table1(budget: &Budget, rng: &mut Csprng, paper: bool) -> Result<()> {
-    println!("\n### Paper 004 Table 1: N, L, log q = 55 (q_0 and P of 61 bits)\n");
+fn table1(budget: &Budget, rng: &mut Csprng, paper: bool, rep: &mut Report) -> Result<()> {
+    rep.text("\n### Paper 004 Table 1: N, L, log q = 55 (q_0 and P of 61 bits)\n");
+    let mut plot = Plot::time(
+        "ckks_ops_vs_levels",
+        "CKKS operations vs levels L (paper 004 Table 1)",
+        "L (N = 2^15 for L = 5, 10; N = 2^16 for L = 15)",
+        Scale::Linear,
+        "Paper 004 Table 1 parameters: 55-bit scaling primes, q_0 and P of 61 bits, one thread; dashed: \
+         the paper's Mult&RS (HEAAN-RNS, i5 2.9 GHz).",
+    );
     let mut table = Table::new(&[
         "N",
         "L",
+        "moduli q (+ P), bits",
         "log QP",
         "Enc",
         "Dec",
@@ -163,6 +199,15 @@ fn table1(budget: &Budget, rng: &mut Csprng, paper: bool) -> Result<()> {
     } else {
         &[(15, 5, "85 ms"), (15, 10, "164 ms")]
     };
+    let mut paper_series = Series::reference("Mult&RS, paper 004");
+    for &(_, l, paper_ms) in rows {
+        if let Some(ms) = paper_ms
+            .strip_suffix(" ms")
+            .and_then(|v| v.parse::<f64>().ok())
+        {
+            paper_series.push(l as f64, ms * 1e-3);
+        }
+    }
     for &(log_n, l, paper_ms) in rows {
         let params = CkksParameters::builder()
             .degree(1 << log_n)
@@ -172,11 +217,26 @@ fn table1(budget: &Budget, rng: &mut Csprng, paper: bool) -> Result<()> {
             .special_moduli_bits(&[61])
             .build()?;
         let log_qp = params.log_qp();
+        let shape = format!(
+            "{} (+ {})",
+            moduli_shape(params.moduli()),
+            moduli_shape(params.special_moduli())
+        );
         let ctx = CkksContext::new(params)?;
         let t = time_ops(budget, &ctx, rng)?;
+        for (label, v) in [
+            ("Enc", t.enc),
+            ("Dec", t.dec),
+            ("Add", t.add),
+            ("CMult (+ rescale)", t.cmult),
+            ("Mult&RS", t.mult_rs),
+        ] {
+            plot.series_mut(label).push(l as f64, v);
+        }
         table.row(vec![
             format!("2^{log_n}"),
             l.to_string(),
+            shape,
             format!("{log_qp:.0}"),
             human(t.enc),
             human(t.dec),
@@ -186,15 +246,18 @@ fn table1(budget: &Budget, rng: &mut Csprng, paper: bool) -> Result<()> {
             paper_ms.into(),
         ]);
     }
-    table.print();
-    println!("\nPaper (i5 2.9 GHz, one thread): L = 5: Enc 31, Dec 4.6, Add 2.9, CMult 25, Mult&RS 85 ms; L = 10: 58, 7.8, 4.3, 44, 164; L = 15 (N = 2^16): 177, 10.0, 15.5, 125, 563.");
+    rep.table(&table);
+    plot.add(paper_series);
+    rep.plot(plot);
+    rep.text("\nPaper (i5 2.9 GHz, one thread): L = 5: Enc 31, Dec 4.6, Add 2.9, CMult 25, Mult&RS 85 ms; L = 10: 58, 7.8, 4.3, 44, 164; L = 15 (N = 2^16): 177, 10.0, 15.5, 125, 563.");
     Ok(())
 }
 
 /// Precision after each of L successive Mult&RS at N = 2^15 (paper 004 Fig. 1), values on the unit
 /// circle (the products stay of modulus 1), against double-precision arithmetic.
-fn precision(rng: &mut Csprng, scale_bits: u32, levels: usize) -> Result<()> {
-    println!("\n### Precision after successive Mult&RS (N = 2^15, scale 2^{scale_bits}, bits = -log2 max error)\n");
+fn precision(rng: &mut Csprng, scale_bits: u32, levels: usize, rep: &mut Report) -> Result<Series> {
+    rep.text(&format!("\n### Precision after successive Mult&RS (N = 2^15, scale 2^{scale_bits}, bits = -log2 max error)\n"));
+    let mut series = Series::new(format!("scale 2^{scale_bits}"));
     let params = CkksParameters::builder()
         .degree(1 << 15)
         .levels(levels)
@@ -212,6 +275,7 @@ fn precision(rng: &mut Csprng, scale_bits: u32, levels: usize) -> Result<()> {
     let mut want = x.clone();
     let mut table = Table::new(&["multiplications", "level", "max error", "bits of precision"]);
     let fresh = max_err(&ctx.decrypt_values(&c, &sk)?, &want);
+    series.push(0.0, -fresh.log2());
     table.row(vec![
         "0".into(),
         c.level().to_string(),
@@ -223,6 +287,7 @@ fn precision(rng: &mut Csprng, scale_bits: u32, levels: usize) -> Result<()> {
         c = ctx.multiply_rescale(&c, &yl, &rlk)?;
         want = want.iter().zip(&y).map(|(a, b)| *a * *b).collect();
         let e = max_err(&ctx.decrypt_values(&c, &sk)?, &want);
+        series.push(i as f64, -e.log2());
         table.row(vec![
             i.to_string(),
             c.level().to_string(),
@@ -230,8 +295,8 @@ fn precision(rng: &mut Csprng, scale_bits: u32, levels: usize) -> Result<()> {
             format!("{:.1}", -e.log2()),
         ]);
     }
-    table.print();
-    Ok(())
+    rep.table(&table);
+    Ok(series)
 }
 
 /// (name, evaluation, exact function, the same approximation in double, paper's time).
@@ -245,8 +310,8 @@ type FunctionRow<'a> = (
 
 /// Paper 004 Tables 2 and 3 at N = 2^14 (scale 2^40, 6 levels): x^-1 by [12] Alg. 2 (degree 15), exp
 /// and sigmoid by Taylor degree 7 over all 2^13 slots; mean and variance of 2^13 numbers.
-fn tables2_3(budget: &Budget, rng: &mut Csprng) -> Result<()> {
-    println!("\n### Paper 004 Tables 2 and 3: functions and statistics at N = 2^14 (2^13 slots)\n");
+fn tables2_3(budget: &Budget, rng: &mut Csprng, rep: &mut Report) -> Result<()> {
+    rep.text("\n### Paper 004 Tables 2 and 3: functions and statistics at N = 2^14 (2^13 slots)\n");
     let ctx = CkksContext::new(
         CkksParameters::builder()
             .degree(1 << 14)
@@ -270,8 +335,10 @@ fn tables2_3(budget: &Budget, rng: &mut Csprng) -> Result<()> {
             .map(|(g, &v)| (g.re - f(v)).abs())
             .fold(0.0, f64::max)
     };
+    let shape = describe(&ctx);
     let mut table = Table::new(&[
         "function",
+        "parameters",
         "time",
         "bits vs the function",
         "bits vs the same approximation in double",
@@ -352,6 +419,7 @@ fn tables2_3(budget: &Budget, rng: &mut Csprng) -> Result<()> {
         });
         table.row(vec![
             name.into(),
+            shape.clone(),
             human(t),
             format!("{:.1}", -e.log2()),
             format!("{:.1}", -ea.log2()),
@@ -370,6 +438,7 @@ fn tables2_3(budget: &Budget, rng: &mut Csprng) -> Result<()> {
     });
     table.row(vec![
         "mean of 2^13 numbers".into(),
+        shape.clone(),
         human(tm),
         format!("{:.1}", -(got_mean - mean).abs().log2()),
         "(exact)".into(),
@@ -377,23 +446,37 @@ fn tables2_3(budget: &Budget, rng: &mut Csprng) -> Result<()> {
     ]);
     table.row(vec![
         "variance of 2^13 numbers".into(),
+        shape,
         human(tv),
         format!("{:.1}", -(got_var - var).abs().log2()),
         "(exact)".into(),
         "518 ms".into(),
     ]);
-    table.print();
-    println!("\nScale 2^50, 6 levels. Paper 004 Table 2 states at least 32 bits of precision: the homomorphic error against the same approximation in double; the truncation of Taylor 7 and of 4 inverse iterations on these inputs dominates the error against the function itself.");
+    rep.table(&table);
+    rep.text("\nScale 2^50, 6 levels. Paper 004 Table 2 states at least 32 bits of precision: the homomorphic error against the same approximation in double; the truncation of Taylor 7 and of 4 inverse iterations on these inputs dominates the error against the function itself.");
     Ok(())
 }
 
 /// Runs the suite.
-pub fn run(budget: &Budget, paper: bool) -> Result<()> {
+pub fn run(budget: &Budget, paper: bool, rep: &mut Report) -> Result<()> {
     let mut rng = Csprng::from_seed([44; 32]);
-    peers(budget, &mut rng)?;
-    table1(budget, &mut rng, paper)?;
-    tables2_3(budget, &mut rng)?;
-    precision(&mut rng, 40, 10)?;
-    precision(&mut rng, 55, 10)?;
-    super::ckks_lr::run(&mut rng, paper)
+    peers(budget, &mut rng, rep)?;
+    table1(budget, &mut rng, paper, rep)?;
+    tables2_3(budget, &mut rng, rep)?;
+    let mut plot = Plot {
+        y_label: "bits of precision (-log2 max error)".into(),
+        y_scale: Scale::Linear,
+        ..Plot::time(
+            "ckks_precision_per_level",
+            "CKKS precision after successive Mult&RS",
+            "multiplications (Mult&RS)",
+            Scale::Linear,
+            "N = 2^15, 10 levels, q_0 and P of 61 bits, values on the unit circle, against double \
+             precision arithmetic.",
+        )
+    };
+    plot.add(precision(&mut rng, 40, 10, rep)?);
+    plot.add(precision(&mut rng, 55, 10, rep)?);
+    rep.plot(plot);
+    super::ckks_lr::run(&mut rng, paper, rep)
 }

@@ -5,6 +5,7 @@ use rnsfhe::rlwe::KeySwitching;
 use rnsfhe::{Error, Result};
 use rnsfhe_math::sample::Csprng;
 
+use crate::report::Report;
 use crate::table::Table;
 use crate::timing::human;
 
@@ -185,20 +186,21 @@ pub fn train(
 }
 
 /// Table 4: 5 iterations at N = 2^16 with `paper`, otherwise 2 iterations at N = 2^15.
-pub fn run(rng: &mut Csprng, paper: bool) -> Result<()> {
+pub fn run(rng: &mut Csprng, paper: bool, rep: &mut Report) -> Result<()> {
     let (log_n, iterations) = if paper { (16, 5) } else { (15, 2) };
-    println!(
+    rep.text(&format!(
         "\n### Paper 004 Table 4: encrypted logistic regression, {iterations} iterations, N = 2^{log_n}, scale 2^40\n"
-    );
+    ));
     let mut table = Table::new(&[
         "data",
+        "parameters",
         "samples",
         "features",
         "time (encrypt+train+decrypt)",
         "accuracy",
         "AUC",
         "clear accuracy",
-        "max |beta - clear|",
+        "max abs(beta - clear)",
         "paper",
     ]);
     for (data, paper_row) in [
@@ -208,6 +210,7 @@ pub fn run(rng: &mut Csprng, paper: bool) -> Result<()> {
         let (s, acc, auc, clear_acc, diff) = train(&data, log_n, iterations, rng)?;
         table.row(vec![
             data.name.into(),
+            format!("N = 2^{log_n}, {iterations} iterations, scale 2^40"),
             data.z.len().to_string(),
             (data.z[0].len() - 1).to_string(),
             human(s),
@@ -218,7 +221,7 @@ pub fn run(rng: &mut Csprng, paper: bool) -> Result<()> {
             paper_row.into(),
         ]);
     }
-    table.print();
-    println!("\nBase rates: always answering \"no\" scores 68.8% (lbw) and 74.4% (uis); AUC is the informative column.");
+    rep.table(&table);
+    rep.text("\nBase rates: always answering \"no\" scores 68.8% (lbw) and 74.4% (uis); AUC is the informative column.");
     Ok(())
 }

@@ -8,6 +8,7 @@ use rnsfhe_math::ring::{Poly, Representation, RingContext};
 use rnsfhe_math::sample::Csprng;
 use rnsfhe_math::Result;
 
+use crate::report::{Plot, Report, Scale, Series};
 use crate::table::Table;
 use crate::timing::{human, Budget};
 
@@ -68,11 +69,25 @@ fn time_power_of_two(budget: &Budget, n: usize, rng: &mut Csprng) -> Result<f64>
 }
 
 /// The table.
-pub fn run(budget: &Budget) -> Result<()> {
+pub fn run(budget: &Budget, rep: &mut Report) -> Result<()> {
     let mut rng = Csprng::from_seed([4; 32]);
-    println!("## Products modulo Phi_m (paper 001 Fig. 1), one 60-bit modulus, one thread, t = 2 slots\n");
+    rep.text("## Products modulo Phi_m (paper 001 Fig. 1), one 60-bit modulus, one thread, t = 2 slots\n");
+    let mut plot = Plot::time(
+        "cyclotomic_per_slot",
+        "Product modulo Phi_m per batching slot (paper 001 Fig. 1)",
+        "m",
+        Scale::Log2Power,
+        "One 60-bit modulus, one thread, slots for t = 2 (l = n / ord_m(2)); power-of-two rings X^n + 1 \
+         (m = 2n) have one slot for t = 2.",
+    );
+    let (mut sb, mut so, mut sm) = (
+        Series::new("Barrett"),
+        Series::new("optimised Barrett (Q_sp)"),
+        Series::new("Montgomery"),
+    );
     let mut table = Table::new(&[
         "m",
+        "q",
         "n",
         "slots",
         "Q_sp",
@@ -94,8 +109,13 @@ pub fn run(budget: &Budget) -> Result<()> {
         let tb = time_product(budget, m, &moduli, Reduction::Barrett, &mut rng)?;
         let ts = time_product(budget, m, &moduli, Reduction::SparseBarrett, &mut rng)?;
         let tm = time_product(budget, m, &moduli, Reduction::Montgomery, &mut rng)?;
+        let per = l as f64;
+        sb.push(m as f64, tb / per);
+        so.push(m as f64, ts / per);
+        sm.push(m as f64, tm / per);
         table.row(vec![
             m.to_string(),
+            "1 x 60 bits".into(),
             n.to_string(),
             l.to_string(),
             sp,
@@ -107,20 +127,29 @@ pub fn run(budget: &Budget) -> Result<()> {
             human(tm / l as f64),
         ]);
     }
-    table.print();
+    rep.table(&table);
+    let mut sp = Series::new("X^n + 1, one slot: NTT-based product");
     let mut base = Table::new(&[
         "power-of-two ring",
+        "q",
         "slots (t = 2)",
         "product (NTT, pointwise, inverse)",
     ]);
     for log_n in [7u32, 9, 10, 12, 13, 14, 15] {
         let n = 1usize << log_n;
+        let t = time_power_of_two(budget, n, &mut rng)?;
+        sp.push(2.0 * n as f64, t);
         base.row(vec![
             format!("X^{n} + 1"),
+            "1 x 60 bits".into(),
             "1".into(),
-            human(time_power_of_two(budget, n, &mut rng)?),
+            human(t),
         ]);
     }
-    base.print();
+    rep.table(&base);
+    for s in [sb, so, sm, sp] {
+        plot.add(s);
+    }
+    rep.plot(plot);
     Ok(())
 }

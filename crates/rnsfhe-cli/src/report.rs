@@ -1,0 +1,723 @@
+//! `rnsfhe bench --out DIR`: everything a run prints (headings, notes, tables) is also collected here,
+//! with named data series; at the end `DIR/report.md` is written with a header naming the machine,
+//! and one PNG per plot in the style of the papers' figures (time on a log scale, one line per method),
+//! linked from the report where the suite produced it.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
+use plotters::prelude::*;
+use plotters::style::{register_font, FontStyle};
+
+use crate::table::Table;
+use crate::timing::human;
+
+/// DejaVu Sans reduced to Latin, Greek and a few signs (license in assets/LICENSE-DejaVu.txt): the
+/// bitmap backend draws text with ab_glyph from this, with no system font library.
+const FONT: &[u8] = include_bytes!("../assets/DejaVuSans-subset.ttf");
+const FONT_NAME: &str = "sans-serif";
+
+pub type ReportResult<T> = std::result::Result<T, Box<dyn std::error::Error>>;
+
+/// How an axis maps its values.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scale {
+    /// Linear, integer ticks (depth, levels).
+    Linear,
+    /// log2, ticks at powers of two labelled 2^k (ring degrees, m).
+    Log2Power,
+    /// log2, ticks at powers of two labelled as plain numbers (c, k).
+    Log2Plain,
+    /// log10 of seconds, ticks at decades labelled with a time unit.
+    Time,
+    /// log10 of bytes, ticks at decades labelled B, kB, MB.
+    Bytes,
+}
+
+impl Scale {
+    fn map(self, v: f64) -> f64 {
+        match self {
+            Scale::Linear => v,
+            Scale::Log2Power | Scale::Log2Plain => v.log2(),
+            Scale::Time | Scale::Bytes => v.log10(),
+        }
+    }
+}
+
+/// How a series is drawn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Style {
+    /// A measured series: solid line with markers.
+    Measured,
+    /// A reference (a paper's figure, a bound, a limit): dashed line with markers.
+    Reference,
+}
+
+/// One line of a plot.
+#[derive(Clone, Debug)]
+pub struct Series {
+    pub label: String,
+    pub points: Vec<(f64, f64)>,
+    pub style: Style,
+}
+
+impl Series {
+    pub fn new(label: impl Into<String>) -> Self {
+        Series {
+            label: label.into(),
+            points: Vec::new(),
+            style: Style::Measured,
+        }
+    }
+
+    pub fn reference(label: impl Into<String>) -> Self {
+        Series {
+            style: Style::Reference,
+            ..Series::new(label)
+        }
+    }
+
+    pub fn push(&mut self, x: f64, y: f64) {
+        self.points.push((x, y));
+    }
+}
+
+/// A figure: a file name (without extension), a title, the axes and the series.
+#[derive(Clone, Debug)]
+pub struct Plot {
+    pub name: String,
+    pub title: String,
+    pub x_label: String,
+    pub x_scale: Scale,
+    pub y_label: String,
+    pub y_scale: Scale,
+    pub series: Vec<Series>,
+    /// One line under the image in the report: the parameters of the figure.
+    pub caption: String,
+}
+
+impl Plot {
+    /// A plot of times (log y) against `x_scale`.
+    pub fn time(name: &str, title: &str, x_label: &str, x_scale: Scale, caption: &str) -> Self {
+        Plot {
+            name: name.into(),
+            title: title.into(),
+            x_label: x_label.into(),
+            x_scale,
+            y_label: "time (log scale)".into(),
+            y_scale: Scale::Time,
+            series: Vec::new(),
+            caption: caption.into(),
+        }
+    }
+
+    /// Adds a series (kept even when empty: `render` skips empty ones).
+    pub fn add(&mut self, s: Series) {
+        self.series.push(s);
+    }
+
+    /// The series with this label, created (measured style) if missing.
+    pub fn series_mut(&mut self, label: &str) -> &mut Series {
+        let i = match self.series.iter().position(|s| s.label == label) {
+            Some(i) => i,
+            None => {
+                self.series.push(Series::new(label));
+                self.series.len() - 1
+            }
+        };
+        &mut self.series[i]
+    }
+}
+
+/// Collects a run: prints as it goes (stdout stays as before) and, when writing, keeps the markdown.
+pub struct Report {
+    collect: bool,
+    body: String,
+    plots: Vec<Plot>,
+}
+
+impl Report {
+    /// A report that only prints (the demo, `bench` without an output directory).
+    pub fn stdout_only() -> Self {
+        Report {
+            collect: false,
+            body: String::new(),
+            plots: Vec::new(),
+        }
+    }
+
+    /// A report that prints and keeps everything for `write`.
+    pub fn collecting() -> Self {
+        Report {
+            collect: true,
+            ..Report::stdout_only()
+        }
+    }
+
+    /// A line of markdown (heading, note): printed, and kept followed by a blank line.
+    pub fn text(&mut self, s: &str) {
+        println!("{s}");
+        if self.collect {
+            self.body.push_str(s.trim_matches('\n'));
+            self.body.push_str("\n\n");
+        }
+    }
+
+    /// A table: printed, and kept.
+    pub fn table(&mut self, t: &Table) {
+        let md = t.markdown();
+        println!("{md}");
+        if self.collect {
+            self.body.push_str(&md);
+            self.body.push('\n');
+        }
+    }
+
+    /// A figure, linked here in the report (nothing on stdout).
+    pub fn plot(&mut self, p: Plot) {
+        if !self.collect || p.series.iter().all(|s| s.points.is_empty()) {
+            return;
+        }
+        let _ = write!(
+            self.body,
+            "![{}]({}.png)\n\n*{}*\n\n",
+            p.title, p.name, p.caption
+        );
+        self.plots.push(p);
+    }
+
+    /// Writes `dir/report.md` (header, then everything in order) and one PNG per plot; returns the
+    /// report's path.
+    pub fn write(&self, dir: &Path, command: &str) -> ReportResult<PathBuf> {
+        std::fs::create_dir_all(dir)?;
+        for p in &self.plots {
+            render(p, &dir.join(format!("{}.png", p.name)))?;
+        }
+        let path = dir.join("report.md");
+        std::fs::write(&path, format!("{}{}", header(command), self.body))?;
+        Ok(path)
+    }
+}
+
+/// "k x b" runs of equal bit widths, e.g. "60 + 10 x 40": the shape of a list of moduli.
+pub fn moduli_shape(moduli: &[u64]) -> String {
+    let mut runs: Vec<(usize, u32)> = Vec::new();
+    for &q in moduli {
+        let b = 64 - q.leading_zeros();
+        match runs.last_mut() {
+            Some((k, bits)) if *bits == b => *k += 1,
+            _ => runs.push((1, b)),
+        }
+    }
+    runs.iter()
+        .map(|&(k, b)| {
+            if k == 1 {
+                format!("{b}")
+            } else {
+                format!("{k} x {b}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+/// The report's header: command, date, machine, CPU and features, threads.
+fn header(command: &str) -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_string())
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string());
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .or_else(|_| std::fs::read_to_string("/etc/hostname"))
+        .map(|h| h.trim().to_string())
+        .unwrap_or_else(|_| "unknown".into());
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let commit = std::process::Command::new("git")
+        .args(["describe", "--always", "--dirty"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .filter(|s| !s.is_empty())
+        .map_or(String::new(), |c| format!(" (work tree at git {c})"));
+    format!(
+        "# rnsfhe benchmark report\n\n\
+         | | |\n|---|---|\n\
+         | command | `{command}` |\n\
+         | date | {} |\n\
+         | version | rnsfhe-cli {}{commit}, {} build |\n\
+         | machine | {host}, {} {} |\n\
+         | CPU | {cpu} |\n\
+         | CPU features (detected) | {} |\n\
+         | threads | every measurement runs on one thread ({threads} hardware threads available) |\n\
+         | timing | fastest of 7 batches per row (see `timing.rs`), a shared machine makes numbers noisy |\n\n",
+        utc_now(),
+        env!("CARGO_PKG_VERSION"),
+        if cfg!(debug_assertions) { "debug" } else { "release" },
+        std::env::consts::OS,
+        std::env::consts::ARCH,
+        cpu_features(),
+    )
+}
+
+#[cfg(target_arch = "x86_64")]
+fn cpu_features() -> String {
+    let all = [
+        ("sse4.2", std::arch::is_x86_feature_detected!("sse4.2")),
+        ("avx2", std::arch::is_x86_feature_detected!("avx2")),
+        ("bmi2", std::arch::is_x86_feature_detected!("bmi2")),
+        ("adx", std::arch::is_x86_feature_detected!("adx")),
+        ("avx512f", std::arch::is_x86_feature_detected!("avx512f")),
+        ("avx512dq", std::arch::is_x86_feature_detected!("avx512dq")),
+        (
+            "avx512ifma",
+            std::arch::is_x86_feature_detected!("avx512ifma"),
+        ),
+    ];
+    let have: Vec<&str> = all.iter().filter(|f| f.1).map(|f| f.0).collect();
+    let lack: Vec<&str> = all.iter().filter(|f| !f.1).map(|f| f.0).collect();
+    format!(
+        "{}{}",
+        have.join(", "),
+        if lack.is_empty() {
+            String::new()
+        } else {
+            format!(" (not: {})", lack.join(", "))
+        }
+    )
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn cpu_features() -> String {
+    "portable kernels only".into()
+}
+
+/// The current UTC date and time, "YYYY-MM-DD HH:MM UTC" (civil-from-days, no time-zone data).
+fn utc_now() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs()) as i64;
+    let (days, rem) = (secs.div_euclid(86400), secs.rem_euclid(86400));
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
+        rem / 3600,
+        rem % 3600 / 60
+    )
+}
+
+// ---- rendering ----
+
+const WIDTH: u32 = 960;
+const HEIGHT: u32 = 560;
+const LEGEND_WIDTH: u32 = 250;
+
+/// A colour-blind-safe palette (Okabe–Ito), then a few more.
+const COLORS: [RGBColor; 9] = [
+    RGBColor(0, 114, 178),
+    RGBColor(213, 94, 0),
+    RGBColor(0, 158, 115),
+    RGBColor(204, 121, 167),
+    RGBColor(40, 40, 40),
+    RGBColor(86, 180, 233),
+    RGBColor(230, 159, 0),
+    RGBColor(150, 150, 150),
+    RGBColor(120, 60, 20),
+];
+
+/// Registers the embedded font once.
+fn ensure_font() -> ReportResult<()> {
+    static ONCE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if *ONCE.get_or_init(|| register_font(FONT_NAME, FontStyle::Normal, FONT).is_ok()) {
+        Ok(())
+    } else {
+        Err("the embedded font could not be parsed".into())
+    }
+}
+
+/// Axis range in mapped units, padded, and its bold and light key points.
+struct AxisSpec {
+    lo: f64,
+    hi: f64,
+    bold: Vec<f64>,
+    light: Vec<f64>,
+}
+
+fn axis_spec(scale: Scale, values: &[f64], widen: bool) -> AxisSpec {
+    let (mut lo, mut hi) = values
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
+            (a.min(v), b.max(v))
+        });
+    if !lo.is_finite() || !hi.is_finite() {
+        lo = 0.0;
+        hi = 1.0;
+    }
+    if hi - lo < 1e-9 {
+        lo -= 0.5;
+        hi += 0.5;
+    }
+    match scale {
+        Scale::Time | Scale::Bytes => {
+            // The data padded by a tenth of a decade (or more for a flat series); ticks at the
+            // decades inside, and at 2 and 5 times them when fewer than three decades show; light
+            // grid lines at 2..9 times each decade.
+            let pad = ((hi - lo) * 0.06).max(0.1);
+            let (lo, hi) = (lo - pad, hi + pad);
+            let decades: Vec<i32> = (lo.floor() as i32..=hi.ceil() as i32).collect();
+            let mults: &[f64] = if hi.floor() - lo.ceil() < 2.0 {
+                &[1.0, 2.0, 5.0]
+            } else {
+                &[1.0]
+            };
+            let inside = |v: &f64| *v >= lo && *v <= hi;
+            let bold: Vec<f64> = decades
+                .iter()
+                .flat_map(|&d| mults.iter().map(move |m| f64::from(d) + m.log10()))
+                .filter(inside)
+                .collect();
+            let light = decades
+                .iter()
+                .flat_map(|&d| (2..10).map(move |m| f64::from(d) + f64::from(m).log10()))
+                .filter(inside)
+                .collect();
+            AxisSpec {
+                lo,
+                hi,
+                bold,
+                light,
+            }
+        }
+        Scale::Log2Power | Scale::Log2Plain => {
+            let pad = ((hi - lo) * 0.06).max(0.25);
+            let (lo, hi) = (lo - pad, hi + pad);
+            let bold: Vec<f64> = (lo.ceil() as i32..=hi.floor() as i32)
+                .map(f64::from)
+                .collect();
+            AxisSpec {
+                lo,
+                hi,
+                bold,
+                light: Vec::new(),
+            }
+        }
+        Scale::Linear => {
+            // Ticks every 1, 2, 5, 10, ... (at least 1: the x values are counts); a y range is widened
+            // to whole steps, an x range only padded.
+            let span = hi - lo;
+            let step = nice_step(span / 10.0).max(1.0);
+            let pad = (span * 0.04).max(0.3);
+            let (lo, hi) = if widen {
+                (
+                    ((lo - pad) / step).floor() * step,
+                    ((hi + pad) / step).ceil() * step,
+                )
+            } else {
+                (lo - pad, hi + pad)
+            };
+            let bold = ((lo / step).ceil() as i64..=(hi / step).floor() as i64)
+                .map(|i| i as f64 * step)
+                .collect();
+            AxisSpec {
+                lo,
+                hi,
+                bold,
+                light: Vec::new(),
+            }
+        }
+    }
+}
+
+/// 1, 2 or 5 times a power of ten, at least `raw`.
+fn nice_step(raw: f64) -> f64 {
+    let p = 10f64.powf(raw.max(1e-12).log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * p)
+        .find(|&s| s >= raw)
+        .unwrap_or(10.0 * p)
+}
+
+fn superscript(n: i32) -> String {
+    const DIGITS: [char; 10] = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
+    let mut s = String::new();
+    if n < 0 {
+        s.push('⁻');
+    }
+    for c in n.unsigned_abs().to_string().chars() {
+        s.push(c.to_digit(10).map_or(c, |d| DIGITS[d as usize]));
+    }
+    s
+}
+
+fn tick_label(scale: Scale, v: f64) -> String {
+    match scale {
+        Scale::Time => human(10f64.powf(v))
+            .replace(".000 ", " ")
+            .replace(".0 ", " "),
+        Scale::Bytes => {
+            let b = 10f64.powf(v).round();
+            match b {
+                b if b >= 1e6 => format!("{} MB", b / 1e6),
+                b if b >= 1e3 => format!("{} kB", b / 1e3),
+                b => format!("{b} B"),
+            }
+        }
+        Scale::Log2Power => format!("2{}", superscript(v.round() as i32)),
+        Scale::Log2Plain => format!("{}", 2f64.powf(v).round()),
+        Scale::Linear => {
+            if (v - v.round()).abs() < 1e-9 {
+                format!("{}", v.round())
+            } else {
+                format!("{v:.1}")
+            }
+        }
+    }
+}
+
+/// A linear axis over mapped values whose ticks are exactly `bold` (grid lines also at `light`).
+impl Ranged for AxisSpec {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, v: &f64, limit: (i32, i32)) -> i32 {
+        let f = (v - self.lo) / (self.hi - self.lo);
+        limit.0 + (f * f64::from(limit.1 - limit.0)).round() as i32
+    }
+
+    fn key_points<H: KeyPointHint>(&self, hint: H) -> Vec<f64> {
+        if hint.weight().allow_light_points() {
+            self.light.clone()
+        } else {
+            self.bold.clone()
+        }
+    }
+
+    fn range(&self) -> std::ops::Range<f64> {
+        self.lo..self.hi
+    }
+}
+
+/// Renders a plot to a PNG: the chart on the left, the legend in its own column on the right so that
+/// it never covers data.
+pub fn render(p: &Plot, path: &Path) -> ReportResult<()> {
+    ensure_font()?;
+    let series: Vec<&Series> = p.series.iter().filter(|s| !s.points.is_empty()).collect();
+    let xs: Vec<f64> = series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|pt| p.x_scale.map(pt.0)))
+        .collect();
+    let ys: Vec<f64> = series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|pt| p.y_scale.map(pt.1)))
+        .filter(|v| v.is_finite())
+        .collect();
+    let xspec = axis_spec(p.x_scale, &xs, false);
+    let yspec = axis_spec(p.y_scale, &ys, true);
+
+    let root = BitMapBackend::new(path, (WIDTH, HEIGHT)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let (left, right) = root.split_horizontally(WIDTH - LEGEND_WIDTH);
+    let (x_scale, y_scale) = (p.x_scale, p.y_scale);
+    let mut chart = ChartBuilder::on(&left)
+        .caption(&p.title, (FONT_NAME, 20))
+        .margin(14)
+        .x_label_area_size(52)
+        .y_label_area_size(84)
+        .build_cartesian_2d(xspec, yspec)?;
+    chart
+        .configure_mesh()
+        .x_desc(p.x_label.as_str())
+        .y_desc(p.y_label.as_str())
+        .axis_desc_style((FONT_NAME, 16))
+        .label_style((FONT_NAME, 14))
+        .x_label_formatter(&|v| tick_label(x_scale, *v))
+        .y_label_formatter(&|v| tick_label(y_scale, *v))
+        .bold_line_style(RGBColor(200, 200, 200).stroke_width(1))
+        .light_line_style(RGBColor(236, 236, 236).stroke_width(1))
+        .draw()?;
+    for (i, s) in series.iter().enumerate() {
+        let color = COLORS[i % COLORS.len()];
+        let pts: Vec<(f64, f64)> = s
+            .points
+            .iter()
+            .map(|&(x, y)| (p.x_scale.map(x), p.y_scale.map(y)))
+            .filter(|(x, y)| x.is_finite() && y.is_finite())
+            .collect();
+        match s.style {
+            Style::Measured => {
+                chart.draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))?;
+            }
+            Style::Reference => {
+                chart.draw_series(DashedLineSeries::new(
+                    pts.clone(),
+                    8,
+                    5,
+                    color.stroke_width(2),
+                ))?;
+            }
+        }
+        // One marker shape per series index, repeated in the legend.
+        let style = color.filled();
+        match i % 4 {
+            0 => {
+                chart.draw_series(pts.iter().map(|&pt| Circle::new(pt, 4, style)))?;
+            }
+            1 => {
+                chart.draw_series(pts.iter().map(|&pt| TriangleMarker::new(pt, 5, style)))?;
+            }
+            2 => {
+                chart.draw_series(
+                    pts.iter().map(|&pt| {
+                        EmptyElement::at(pt) + Rectangle::new([(-4, -4), (4, 4)], style)
+                    }),
+                )?;
+            }
+            _ => {
+                chart.draw_series(
+                    pts.iter()
+                        .map(|&pt| Cross::new(pt, 4, color.stroke_width(2))),
+                )?;
+            }
+        }
+    }
+    // Legend column.
+    let font = (FONT_NAME, 14).into_font();
+    let mut y = 56;
+    for (i, s) in series.iter().enumerate() {
+        let color = COLORS[i % COLORS.len()];
+        let (x0, x1) = (8, 44);
+        let style = color.stroke_width(2);
+        match s.style {
+            Style::Measured => {
+                right.draw(&PathElement::new(vec![(x0, y), (x1, y)], style))?;
+            }
+            Style::Reference => {
+                right.draw(&PathElement::new(vec![(x0, y), (x0 + 12, y)], style))?;
+                right.draw(&PathElement::new(vec![(x1 - 12, y), (x1, y)], style))?;
+            }
+        }
+        let m = (x0 + x1) / 2;
+        let ms = color.filled();
+        match i % 4 {
+            0 => right.draw(&Circle::new((m, y), 4, ms))?,
+            1 => right.draw(&TriangleMarker::new((m, y), 5, ms))?,
+            2 => right.draw(&Rectangle::new([(m - 4, y - 4), (m + 4, y + 4)], ms))?,
+            _ => right.draw(&Cross::new((m, y), 4, color.stroke_width(2)))?,
+        }
+        // Long labels wrap onto a second line.
+        let lines = wrap(&s.label, 26);
+        for (j, line) in lines.iter().enumerate() {
+            right.draw(&Text::new(
+                line.clone(),
+                (x1 + 8, y - 8 + 17 * j as i32),
+                font.clone(),
+            ))?;
+        }
+        y += 17 * lines.len() as i32 + 10;
+    }
+    root.present()?;
+    Ok(())
+}
+
+/// Splits a label into lines of at most about `width` characters at spaces.
+fn wrap(s: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in s.split(' ') {
+        match lines.last_mut() {
+            Some(l) if l.chars().count() + 1 + word.chars().count() <= width => {
+                l.push(' ');
+                l.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_a_png_linked_from_the_report() {
+        let dir = std::env::temp_dir().join(format!("rnsfhe-report-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut rep = Report::collecting();
+        rep.text("## A section");
+        let mut t = Table::new(&["n", "time"]);
+        t.row(vec!["2^12".into(), "1 ms".into()]);
+        rep.table(&t);
+        let mut p = Plot::time(
+            "small",
+            "Decryption by method",
+            "n",
+            Scale::Log2Power,
+            "t = 2^10, 30-bit moduli",
+        );
+        let mut a = Series::new("Alg. 1 (gamma correction)");
+        let mut b = Series::reference("paper");
+        for (i, log_n) in (11..=15).enumerate() {
+            let n = f64::from(1u32 << log_n);
+            a.push(n, 1e-5 * 2f64.powi(i as i32));
+            b.push(n, 3e-5 * 2.5f64.powi(i as i32));
+        }
+        p.add(a);
+        p.add(b);
+        rep.plot(p);
+        let mut q = Plot {
+            y_scale: Scale::Linear,
+            y_label: "log2 noise".into(),
+            ..Plot::time("depth", "Noise", "depth", Scale::Linear, "n = 2^13")
+        };
+        q.series_mut("m~ = 2^16").push(1.0, 20.0);
+        q.series_mut("m~ = 2^16").push(2.0, 45.5);
+        rep.plot(q);
+        let path = rep.write(&dir, "rnsfhe bench test").unwrap();
+        let md = std::fs::read_to_string(&path).unwrap();
+        assert!(md.starts_with("# rnsfhe benchmark report"));
+        assert!(md.contains("| 2^12 | 1 ms |"));
+        for name in ["small", "depth"] {
+            assert!(md.contains(&format!("]({name}.png)")), "{md}");
+            let png = std::fs::read(dir.join(format!("{name}.png"))).unwrap();
+            assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+            assert!(png.len() > 5_000, "{} bytes", png.len());
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn shapes_and_dates() {
+        assert_eq!(
+            moduli_shape(&[(1 << 59) + 1, (1 << 39) + 1, (1 << 39) + 3]),
+            "60 + 2 x 40"
+        );
+        assert_eq!(superscript(-12), "⁻¹²");
+        assert_eq!(tick_label(Scale::Time, -3.0), "1 ms");
+        assert!(utc_now().ends_with(" UTC"));
+    }
+
+    #[test]
+    fn a_plain_report_keeps_nothing() {
+        let mut rep = Report::stdout_only();
+        rep.text("x");
+        let mut p = Plot::time("a", "a", "n", Scale::Log2Power, "");
+        p.series_mut("s").push(1024.0, 1e-3);
+        rep.plot(p);
+        assert!(rep.plots.is_empty() && rep.body.is_empty());
+    }
+}
