@@ -114,3 +114,21 @@ def test_pickle_of_a_corrupted_payload_raises(bfv):
         _restore("bfv:Nonsense", ctx.params.to_bytes(), b"")
     with pytest.raises(rnsfhe.RnsfheError):
         _restore("BfvCiphertext", b"garbage", b"")
+
+
+def test_from_bytes_on_every_class(bfv, ckks):
+    for ctx, sk, pk, rlk, gk in [bfv, ckks]:
+        ct = ctx.encrypt([1, 2], pk)
+        pt = ctx.encode([3, 4])
+        assert type(ctx).from_bytes(ctx.to_bytes()).params == ctx.params
+        assert type(ct).from_bytes(ctx, ct.to_bytes()).to_bytes() == ct.to_bytes()
+        assert type(pt).from_bytes(ctx, pt.to_bytes()).to_bytes() == pt.to_bytes()
+        for key in [sk, pk, rlk, gk]:
+            back = type(key).from_bytes(ctx, key.to_bytes())
+            assert type(back) is type(key) and back.to_bytes() == key.to_bytes()
+    with pytest.raises(TypeError, match="BfvContext or a CkksContext"):
+        rnsfhe.SecretKey.from_bytes("ctx", b"")
+    with pytest.raises(rnsfhe.SerializationError, match="kind"):
+        rnsfhe.PublicKey.from_bytes(bfv[0], bfv[1].to_bytes())
+    with pytest.raises(rnsfhe.RnsfheError):
+        rnsfhe.BfvContext.from_bytes(b"RNSF")

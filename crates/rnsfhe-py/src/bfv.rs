@@ -238,7 +238,7 @@ pub(crate) struct PyBfvContext {
 }
 
 impl PyBfvContext {
-    fn owner(&self) -> Owner {
+    pub(crate) fn owner(&self) -> Owner {
         Owner::Bfv(self.shared.clone())
     }
     fn ctx(&self) -> &Arc<BfvContext> {
@@ -675,6 +675,15 @@ impl PyBfvContext {
     fn galois_keys_from_bytes(&self, py: Python<'_>, data: &[u8]) -> PyResult<Py<PyAny>> {
         keys::load(py, self.owner(), "GaloisKeys", data)
     }
+    /// The context's parameter set as bytes (`BfvContext.from_bytes` rebuilds the context).
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        bytes_out(py, &self.shared.params_bytes)
+    }
+    /// The context of a parameter set's bytes (validated again, security included).
+    #[staticmethod]
+    fn from_bytes(data: &[u8]) -> PyResult<Self> {
+        Self::from_shared(shared(&BfvParameters::from_bytes(data).py()?)?)
+    }
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
         reduce(py, "BfvContext", &self.shared.params_bytes, &[])
     }
@@ -707,6 +716,11 @@ pub(crate) struct PyBfvPlaintext {
 
 #[pymethods]
 impl PyBfvPlaintext {
+    /// A plaintext from `to_bytes` output, for `context`'s parameter set.
+    #[staticmethod]
+    fn from_bytes(context: &PyBfvContext, data: &[u8]) -> PyResult<Self> {
+        context.plaintext_from_bytes(data)
+    }
     /// The polynomial's coefficients in [0, t).
     fn coefficients<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray1<i64>> {
         i64_array(
@@ -803,6 +817,11 @@ enum Operand {
 
 #[pymethods]
 impl PyBfvCiphertext {
+    /// A ciphertext from `to_bytes` output, for `context`'s parameter set.
+    #[staticmethod]
+    fn from_bytes(context: &PyBfvContext, data: &[u8]) -> PyResult<Self> {
+        context.ciphertext_from_bytes(data)
+    }
     /// Number of polynomials (2, or 3 after `multiply_no_relin`).
     #[getter]
     fn size(&self) -> usize {

@@ -157,7 +157,7 @@ pub(crate) struct PyCkksContext {
 }
 
 impl PyCkksContext {
-    fn owner(&self) -> Owner {
+    pub(crate) fn owner(&self) -> Owner {
         Owner::Ckks(self.shared.clone())
     }
     fn ctx(&self) -> &Arc<CkksContext> {
@@ -699,6 +699,15 @@ impl PyCkksContext {
     fn galois_keys_from_bytes(&self, py: Python<'_>, data: &[u8]) -> PyResult<Py<PyAny>> {
         keys::load(py, self.owner(), "GaloisKeys", data)
     }
+    /// The context's parameter set as bytes (`CkksContext.from_bytes` rebuilds the context).
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        bytes_out(py, &self.shared.params_bytes)
+    }
+    /// The context of a parameter set's bytes (validated again, security included).
+    #[staticmethod]
+    fn from_bytes(data: &[u8]) -> PyResult<Self> {
+        Self::from_shared(shared(&CkksParameters::from_bytes(data).py()?)?)
+    }
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
         reduce(py, "CkksContext", &self.shared.params_bytes, &[])
     }
@@ -761,6 +770,11 @@ pub(crate) struct PyCkksPlaintext {
 
 #[pymethods]
 impl PyCkksPlaintext {
+    /// A plaintext from `to_bytes` output, for `context`'s parameter set.
+    #[staticmethod]
+    fn from_bytes(context: &PyCkksContext, data: &[u8]) -> PyResult<Self> {
+        context.plaintext_from_bytes(data)
+    }
     #[getter]
     fn level(&self) -> usize {
         self.pt.level()
@@ -899,6 +913,11 @@ impl PyCkksCiphertext {
 
 #[pymethods]
 impl PyCkksCiphertext {
+    /// A ciphertext from `to_bytes` output, for `context`'s parameter set.
+    #[staticmethod]
+    fn from_bytes(context: &PyCkksContext, data: &[u8]) -> PyResult<Self> {
+        context.ciphertext_from_bytes(data)
+    }
     /// Levels left (rescalings still possible).
     #[getter]
     fn level(&self) -> usize {

@@ -102,6 +102,16 @@ macro_rules! key_class {
             fn __repr__(&self) -> String {
                 format!(concat!($py_name, "({})"), self.owner.label())
             }
+            /// The key from `to_bytes` output, for `context`'s parameter set (a `BfvContext` or a
+            /// `CkksContext`).
+            #[staticmethod]
+            fn from_bytes(
+                py: Python<'_>,
+                context: &Bound<'_, PyAny>,
+                data: &[u8],
+            ) -> PyResult<Py<PyAny>> {
+                load(py, owner_of(context)?, $py_name, data)
+            }
             $($extra)*
         }
     };
@@ -164,6 +174,20 @@ pub(crate) fn galois_keys<C>(
     match k {
         Some(k) => k.get(owner),
         None => shared.galois_keys(what),
+    }
+}
+
+/// The owner of a `BfvContext` or `CkksContext`.
+fn owner_of(context: &Bound<'_, PyAny>) -> PyResult<Owner> {
+    if let Ok(c) = context.cast::<crate::bfv::PyBfvContext>() {
+        Ok(c.get().owner())
+    } else if let Ok(c) = context.cast::<crate::ckks::PyCkksContext>() {
+        Ok(c.get().owner())
+    } else {
+        Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "context must be a BfvContext or a CkksContext, got {}",
+            crate::convert::type_name(context)
+        )))
     }
 }
 
