@@ -53,6 +53,10 @@ pub enum Error {
     #[error("malformed bytes: {0}")]
     Malformed(String),
 
+    /// A ciphertext whose noise has grown too large to decrypt reliably (a BFV noise budget of 0).
+    #[error("noise budget exhausted: {0}")]
+    NoiseBudgetExhausted(String),
+
     /// The operating system's random source failed (e.g. while seeding a CSPRNG).
     #[error("entropy source failed: {0}")]
     Entropy(String),

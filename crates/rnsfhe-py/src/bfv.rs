@@ -472,25 +472,19 @@ impl PyBfvContext {
         let s = sk.get(&self.owner())?;
         let ctx = self.ctx().clone();
         let c = ct.ct.clone();
-        if check_noise && py.detach(|| ctx.noise_budget(&c, &s)).py()? == 0 {
-            return Err(raise(
-                "NoiseBudgetExhaustedError",
-                format!(
-                    "the ciphertext's noise budget is exhausted: it would decrypt to wrong values. \
-                     These parameters guarantee {} multiplications in the worst case; use larger \
-                     moduli (BfvParameters.moduli_bits or a larger degree) or fewer multiplications",
-                    ctx.depth_inputs().depth()
-                ),
-            ));
-        }
-        let pt = match method {
-            None => py.detach(|| ctx.decrypt(&c, &s)),
-            Some(m) => {
-                let d = decryption(m)?;
-                py.detach(|| ctx.decrypt_with(&c, &s, d))
-            }
-        }
-        .py()?;
+        let d = match method {
+            None => ctx.params().decryption(),
+            Some(m) => decryption(m)?,
+        };
+        let pt = py
+            .detach(|| {
+                if check_noise {
+                    ctx.decrypt_checked(&c, &s, d)
+                } else {
+                    ctx.decrypt_with(&c, &s, d)
+                }
+            })
+            .py()?;
         Ok(PyBfvPlaintext {
             shared: self.shared.clone(),
             pt: Arc::new(pt),

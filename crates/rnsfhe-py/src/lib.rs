@@ -35,6 +35,7 @@ pub(crate) fn err(e: rnsfhe::Error) -> PyErr {
         E::MissingKey(_) => "MissingKeyError",
         E::InvalidCiphertext(_) => "CiphertextError",
         E::Malformed(_) => "SerializationError",
+        E::NoiseBudgetExhausted(_) => "NoiseBudgetExhaustedError",
         E::Entropy(_) => "EntropyError",
         _ => "RnsfheError",
     };

@@ -136,3 +136,68 @@ fn table_1_depths_by_bound_and_by_squaring() {
         }
     }
 }
+
+/// The fast noise measure (HPS fractions) agrees with the big-integer one, and `decrypt_checked`
+/// refuses exactly the ciphertexts whose budget is 0.
+#[test]
+fn fast_noise_measure_and_checked_decryption() {
+    use rnsfhe::bfv::{BfvContext, BfvParameters, Decryption};
+    use rnsfhe::params::Security;
+    use rnsfhe::Error;
+    use rnsfhe_math::sample::Csprng;
+    let mut rng = Csprng::from_seed([31; 32]);
+    let params = BfvParameters::builder()
+        .degree(1024)
+        .plain_modulus(12289)
+        .moduli_bits(&[40, 40])
+        .special_moduli_bits(&[40])
+        .security(Security::InsecureResearchOnly)
+        .build()
+        .unwrap();
+    let ctx = BfvContext::new(params).unwrap();
+    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+    let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
+    let v: Vec<u64> = (0..1024).map(|i| i % 7 + 2).collect();
+    let mut ct = ctx
+        .encrypt(&ctx.encode(&v).unwrap(), &pk, &mut rng)
+        .unwrap();
+    let mut saw_refusal = false;
+    for depth in 0..6 {
+        let budget = ctx.noise_budget(&ct, &sk).unwrap();
+        // Big-integer reference: log2 ||[t x]_q||.
+        let q = num_bigint::BigInt::from(ctx.ring().basis().product().clone());
+        let reference = ctx
+            .phase(&ct, &sk)
+            .unwrap()
+            .to_biguint()
+            .unwrap()
+            .into_iter()
+            .map(|c| {
+                let v = (num_bigint::BigInt::from(c) * 12289i64) % &q;
+                let v = if v > &q / 2 { v - &q } else { v };
+                num_traits::ToPrimitive::to_f64(&v.magnitude().clone()).unwrap()
+            })
+            .fold(0.0f64, f64::max)
+            .log2();
+        let fast = ctx.noise_log2(&ct, &sk).unwrap() + 12289f64.log2();
+        assert!(
+            (fast - reference).abs() < 1e-6,
+            "depth {depth}: {fast} vs {reference}"
+        );
+        let checked = ctx.decrypt_checked(&ct, &sk, Decryption::Hps);
+        match checked {
+            Ok(pt) => {
+                assert!(budget > 0, "depth {depth}: budget 0 but accepted");
+                assert_eq!(pt, ctx.decrypt(&ct, &sk).unwrap());
+            }
+            Err(Error::NoiseBudgetExhausted(m)) => {
+                assert_eq!(budget, 0, "depth {depth}: refused with budget {budget}");
+                assert!(m.contains("multiplications"));
+                saw_refusal = true;
+            }
+            Err(e) => panic!("unexpected {e}"),
+        }
+        ct = ctx.square(&ct, &rlk).unwrap();
+    }
+    assert!(saw_refusal, "80-bit q must run out within 5 squarings");
+}

@@ -147,6 +147,35 @@ impl ScaleAndRound {
         }
     }
 
+    /// For [`ScaleAndRound::to_plain`] with `folded`: max over the n coefficients of the distance of
+    /// t x / Q to the nearest integer, in [0, 1/2], from the 128-bit fractions (each term off by less
+    /// than 2^-64, so the result is good to about k 2^-64). For a BFV phase x = Delta m + v this is
+    /// ||[t x]_Q|| / Q, the quantity SEAL's noise budget is -log2 of, minus one.
+    pub fn max_fraction_distance(&self, xq: &[u64]) -> Result<f64> {
+        let k = self.q.len();
+        if xq.is_empty() || !xq.len().is_multiple_of(k) {
+            return Err(Error::LengthMismatch {
+                what: "scale-and-round input (k limbs of n residues)",
+                expected: k * (xq.len() / k).max(1),
+                got: xq.len(),
+            });
+        }
+        let n = xq.len() / k;
+        let mut fraction = vec![0u64; n];
+        for (xi, &(hi, lo)) in xq.chunks_exact(n).zip(&self.frac) {
+            for (f, &x) in fraction.iter_mut().zip(xi) {
+                let p = u128::from(x) * u128::from(hi) + ((u128::from(x) * u128::from(lo)) >> 64);
+                *f = f.wrapping_add(p as u64);
+            }
+        }
+        let worst = fraction
+            .iter()
+            .map(|&f| f.min(f.wrapping_neg()))
+            .max()
+            .unwrap_or(0);
+        Ok(worst as f64 / 2f64.powi(64))
+    }
+
     /// The output moduli (P, or the single modulus t).
     pub fn output_basis(&self) -> &RnsBasis {
         &self.out

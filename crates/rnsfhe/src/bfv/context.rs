@@ -63,7 +63,7 @@ pub struct BfvContext {
     t: Modulus,
     /// Delta = floor(q / t) mod q_i.
     delta: Vec<Shoup>,
-    dec: Decryptor,
+    pub(crate) dec: Decryptor,
     mul: MulTool,
 }
 
@@ -359,6 +359,30 @@ impl BfvContext {
         method: Decryption,
     ) -> Result<Plaintext> {
         let x = self.phase(ct, sk)?;
+        let m = self.dec.decrypt(method, x.residues(), self.params.degree)?;
+        Ok(self.plaintext(m))
+    }
+
+    /// Decrypts with a chosen method after checking the noise on the same phase: a ciphertext whose
+    /// noise budget is 0 (||[t ct(s)]_q|| >= q / 4, where decryption may be wrong) is refused with
+    /// `Error::NoiseBudgetExhausted` instead of decrypting to garbage. The check costs about one HPS
+    /// decryption (128-bit fractions, no big integers).
+    pub fn decrypt_checked(
+        &self,
+        ct: &Ciphertext,
+        sk: &SecretKey,
+        method: Decryption,
+    ) -> Result<Plaintext> {
+        let x = self.phase(ct, sk)?;
+        let d = self.dec.noise_fraction(x.residues())?;
+        if d >= 0.25 {
+            return Err(Error::NoiseBudgetExhausted(format!(
+                "||[t ct(s)]_q|| / q = {d:.3} >= 1/4, so the decryption may be wrong; these \
+                 parameters guarantee {} multiplications in the worst case (bound (20) of paper \
+                 000): use larger moduli or a larger degree, or fewer multiplications",
+                self.depth_inputs().depth()
+            )));
+        }
         let m = self.dec.decrypt(method, x.residues(), self.params.degree)?;
         Ok(self.plaintext(m))
     }

@@ -138,6 +138,11 @@ impl Decryptor {
     }
 
     /// Whether DecRNS-flp uses plain f64 (paper 000 section 3.5: 2 nu + log2 k - log2 t <= 52).
+    /// max |t x / q - round(t x / q)| over the coefficients of a phase x: ||[t x]_q|| / q.
+    pub(crate) fn noise_fraction(&self, x: &[u64]) -> Result<f64> {
+        self.hps.max_fraction_distance(x)
+    }
+
     pub(crate) fn flp_uses_f64(&self) -> bool {
         let lk = 64 - (self.k as u64).leading_zeros();
         let lt = 63 - self.t.value().leading_zeros();
