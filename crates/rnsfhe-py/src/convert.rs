@@ -240,3 +240,22 @@ pub(crate) fn rng(seed: Option<&[u8]>) -> PyResult<Csprng> {
         }
     }
 }
+
+/// The largest exponent `**` accepts (each doubling costs one level of depth).
+const MAX_POWER: u32 = 64;
+
+/// The exponent of `**`: an int in 1..=MAX_POWER.
+pub(crate) fn power(k: &Bound<'_, PyAny>) -> PyResult<u32> {
+    if !is_int(k) {
+        return Err(PyTypeError::new_err(format!(
+            "the exponent must be an int, got {}",
+            type_name(k)
+        )));
+    }
+    match k.extract::<i64>() {
+        Ok(e) if (1..=i64::from(MAX_POWER)).contains(&e) => Ok(e as u32),
+        _ => Err(PyValueError::new_err(format!(
+            "the exponent must be between 1 and {MAX_POWER}, got {k}"
+        ))),
+    }
+}

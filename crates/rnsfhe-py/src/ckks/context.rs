@@ -1,180 +1,33 @@
-//! CKKS in Python: parameters, context (keys, encoding, encryption, operations, functions),
-//! plaintexts and ciphertexts with operators that align levels and rescale.
+//! The Ckks context class: keys, encoding, encryption and every operation.
 
-use std::sync::Arc;
-
-use pyo3::exceptions::{PyTypeError, PyValueError};
-use pyo3::prelude::*;
-use pyo3::types::PyBytes;
-use rnsfhe::ckks::{logistic, CkksCiphertext, CkksContext, CkksParameters, CkksPlaintext};
-use rnsfhe::rlwe::{KeySwitching, SecretDistribution};
-
-use crate::bfv::power;
-use crate::convert::{
-    complex_values, is_vector, real_scalar, security_out, slots_array, type_name, LockedRng,
-};
-use crate::keys::{self, CkksShared, Owner, PyGaloisKeys, PyPublicKey, PyRelinKey, PySecretKey};
-use crate::registry::{same, Registry};
-use crate::{bytes_out, raise, reduce, OrPy, Reduced};
-
-static CONTEXTS: Registry<CkksContext> = Registry::new();
-
-/// CKKS parameters (paper 004): ring degree N, L levels of `scale_bits`-bit primes close to
-/// 2^scale_bits (the approximate basis), q_0 of `first_modulus_bits`, special primes for key switching.
-#[pyclass(frozen, module = "rnsfhe", name = "CkksParameters")]
-pub(crate) struct PyCkksParameters {
-    pub inner: CkksParameters,
-}
-
-#[pymethods]
-impl PyCkksParameters {
-    #[new]
-    #[pyo3(signature = (degree=16384, levels=5, scale_bits=40, *, first_modulus_bits=60,
-        special_moduli_bits=vec![60], sigma=None, hamming_weight=None, digit_primes=None, security=None))]
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        degree: usize,
-        levels: usize,
-        scale_bits: u32,
-        first_modulus_bits: u32,
-        special_moduli_bits: Vec<u32>,
-        sigma: Option<f64>,
-        hamming_weight: Option<usize>,
-        digit_primes: Option<usize>,
-        security: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Self> {
-        let mut b = CkksParameters::builder()
-            .degree(degree)
-            .levels(levels)
-            .scale_bits(scale_bits)
-            .first_modulus_bits(first_modulus_bits)
-            .special_moduli_bits(&special_moduli_bits)
-            .security(crate::convert::security(security)?);
-        if let Some(s) = sigma {
-            b = b.sigma(s);
-        }
-        if let Some(h) = hamming_weight {
-            b = b.secret(SecretDistribution::HammingWeight(h));
-        }
-        if let Some(d) = digit_primes {
-            b = b.key_switching(KeySwitching {
-                digit_primes: d,
-                ..KeySwitching::default()
-            });
-        }
-        Ok(PyCkksParameters {
-            inner: b.build().py()?,
-        })
-    }
-
-    #[getter]
-    fn degree(&self) -> usize {
-        self.inner.degree()
-    }
-    #[getter]
-    fn levels(&self) -> usize {
-        self.inner.levels()
-    }
-    #[getter]
-    fn scale_bits(&self) -> u32 {
-        self.inner.scale_bits()
-    }
-    /// The default scale Delta = 2^scale_bits.
-    #[getter]
-    fn scale(&self) -> f64 {
-        self.inner.scale()
-    }
-    /// q_0, q_1, ..., q_L.
-    #[getter]
-    fn moduli(&self) -> Vec<u64> {
-        self.inner.moduli().to_vec()
-    }
-    #[getter]
-    fn special_moduli(&self) -> Vec<u64> {
-        self.inner.special_moduli().to_vec()
-    }
-    /// The approximate basis' eta: |q_j / 2^scale_bits - 1| < 2^-eta.
-    #[getter]
-    fn eta(&self) -> u32 {
-        self.inner.eta()
-    }
-    /// log2 of Q P, the quantity the security bound limits.
-    #[getter]
-    fn log_qp(&self) -> f64 {
-        self.inner.log_qp()
-    }
-    /// 128, 192, 256 or "insecure".
-    #[getter]
-    fn security(&self) -> String {
-        security_out(self.inner.security())
-    }
-    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        bytes_out(py, &self.inner.to_bytes())
-    }
-    #[staticmethod]
-    fn from_bytes(data: &[u8]) -> PyResult<Self> {
-        Ok(PyCkksParameters {
-            inner: CkksParameters::from_bytes(data).py()?,
-        })
-    }
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .cast::<PyCkksParameters>()
-            .is_ok_and(|o| o.get().inner.to_bytes() == self.inner.to_bytes())
-    }
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
-        reduce(py, "CkksParameters", &self.inner.to_bytes(), &[])
-    }
-    fn __repr__(&self) -> String {
-        label(&self.inner)
-    }
-}
-
-fn label(p: &CkksParameters) -> String {
-    format!(
-        "CkksParameters(degree={}, levels={}, scale_bits={}, log_qp={:.1}, security={})",
-        p.degree(),
-        p.levels(),
-        p.scale_bits(),
-        p.log_qp(),
-        security_out(p.security())
-    )
-}
-
-fn shared(p: &CkksParameters) -> PyResult<Arc<CkksShared>> {
-    let p2 = p.clone();
-    CONTEXTS
-        .get_or_make(p.to_bytes(), label(p), move || CkksContext::new(p2))
-        .py()
-}
-
+use super::*;
 /// A CKKS context: keys, encoding of real or complex vectors, encryption, every operation and the
 /// paper 004 functions. Contexts with equal parameters are interchangeable.
 #[pyclass(frozen, module = "rnsfhe", name = "CkksContext")]
 pub(crate) struct PyCkksContext {
-    shared: Arc<CkksShared>,
-    rng: LockedRng,
+    pub(crate) shared: Arc<CkksShared>,
+    pub(crate) rng: LockedRng,
 }
 
 impl PyCkksContext {
     pub(crate) fn owner(&self) -> Owner {
         Owner::Ckks(self.shared.clone())
     }
-    fn ctx(&self) -> &Arc<CkksContext> {
+    pub(crate) fn ctx(&self) -> &Arc<CkksContext> {
         &self.shared.ctx
     }
-    fn wrap(&self, ct: CkksCiphertext) -> PyCkksCiphertext {
+    pub(crate) fn wrap(&self, ct: CkksCiphertext) -> PyCkksCiphertext {
         PyCkksCiphertext {
             shared: self.shared.clone(),
             ct: Arc::new(ct),
         }
     }
-    fn check(&self, c: &PyCkksCiphertext) -> PyResult<Arc<CkksCiphertext>> {
+    pub(crate) fn check(&self, c: &PyCkksCiphertext) -> PyResult<Arc<CkksCiphertext>> {
         same(&c.shared, &self.shared, "ciphertext")?;
         Ok(c.ct.clone())
     }
     /// A plaintext given, or values encoded at `level` and `scale`.
-    fn plain_at(
+    pub(crate) fn plain_at(
         &self,
         x: &Bound<'_, PyAny>,
         level: usize,
@@ -187,20 +40,28 @@ impl PyCkksContext {
         let v = complex_values(x)?;
         Ok(Arc::new(self.ctx().encode_at(&v, level, scale).py()?))
     }
-    fn rlk(&self, k: Option<&PyRelinKey>, what: &str) -> PyResult<Arc<rnsfhe::rlwe::RelinKey>> {
+    pub(crate) fn rlk(
+        &self,
+        k: Option<&PyRelinKey>,
+        what: &str,
+    ) -> PyResult<Arc<rnsfhe::rlwe::RelinKey>> {
         keys::relin_key(k, &self.owner(), &self.shared, what)
     }
-    fn gk(&self, k: Option<&PyGaloisKeys>, what: &str) -> PyResult<Arc<rnsfhe::rlwe::GaloisKeys>> {
+    pub(crate) fn gk(
+        &self,
+        k: Option<&PyGaloisKeys>,
+        what: &str,
+    ) -> PyResult<Arc<rnsfhe::rlwe::GaloisKeys>> {
         keys::galois_keys(k, &self.owner(), &self.shared, what)
     }
-    fn from_shared(shared: Arc<CkksShared>) -> PyResult<Self> {
+    pub(crate) fn from_shared(shared: Arc<CkksShared>) -> PyResult<Self> {
         Ok(PyCkksContext {
             shared,
             rng: LockedRng::new(None)?,
         })
     }
     /// Runs `f` on the context and one ciphertext without the GIL.
-    fn unary(
+    pub(crate) fn unary(
         &self,
         py: Python<'_>,
         a: &PyCkksCiphertext,
@@ -677,10 +538,10 @@ impl PyCkksContext {
             c.train_logistic(x, samples, features, iterations, &r, &k)
         })
     }
-    fn ciphertext_from_bytes(&self, data: &[u8]) -> PyResult<PyCkksCiphertext> {
+    pub(crate) fn ciphertext_from_bytes(&self, data: &[u8]) -> PyResult<PyCkksCiphertext> {
         Ok(self.wrap(self.ctx().ciphertext_from_bytes(data).py()?))
     }
-    fn plaintext_from_bytes(&self, data: &[u8]) -> PyResult<PyCkksPlaintext> {
+    pub(crate) fn plaintext_from_bytes(&self, data: &[u8]) -> PyResult<PyCkksPlaintext> {
         let pt = self.ctx().plaintext_from_bytes(data).py()?;
         Ok(PyCkksPlaintext {
             shared: self.shared.clone(),
@@ -714,400 +575,4 @@ impl PyCkksContext {
     fn __repr__(&self) -> String {
         format!("CkksContext({})", self.shared.label)
     }
-}
-
-/// f at the Chebyshev nodes of [lo, hi] (the same nodes `chebyshev_coefficients` samples).
-fn chebyshev_samples(
-    f: &Bound<'_, PyAny>,
-    lo: f64,
-    hi: f64,
-    d: usize,
-) -> PyResult<Vec<(f64, f64)>> {
-    let nodes = std::cell::RefCell::new(Vec::new());
-    // Record the points the interpolation asks for, then ask Python for the values.
-    let _ = CkksContext::chebyshev_coefficients(
-        |x| {
-            nodes.borrow_mut().push(x);
-            0.0
-        },
-        lo,
-        hi,
-        d,
-    );
-    nodes
-        .into_inner()
-        .into_iter()
-        .map(|x| {
-            let y: f64 = f.call1((x,))?.extract().map_err(|_| {
-                PyTypeError::new_err(format!("f({x}) did not return a real number"))
-            })?;
-            if y.is_finite() {
-                Ok((x, y))
-            } else {
-                Err(raise(
-                    "OutOfRangeError",
-                    format!("f({x}) = {y} is not finite"),
-                ))
-            }
-        })
-        .collect()
-}
-
-/// The recorded value of f at a node (nodes are recomputed identically, so the match is exact).
-fn lookup(table: &[(f64, f64)], x: f64) -> f64 {
-    table
-        .iter()
-        .find(|(t, _)| *t == x)
-        .map_or(f64::NAN, |&(_, y)| y)
-}
-
-/// A CKKS plaintext: an encoding of slots at a level and a scale.
-#[pyclass(frozen, module = "rnsfhe", name = "CkksPlaintext")]
-pub(crate) struct PyCkksPlaintext {
-    shared: Arc<CkksShared>,
-    pt: Arc<CkksPlaintext>,
-}
-
-#[pymethods]
-impl PyCkksPlaintext {
-    /// A plaintext from `to_bytes` output, for `context`'s parameter set.
-    #[staticmethod]
-    fn from_bytes(context: &PyCkksContext, data: &[u8]) -> PyResult<Self> {
-        context.plaintext_from_bytes(data)
-    }
-    #[getter]
-    fn level(&self) -> usize {
-        self.pt.level()
-    }
-    #[getter]
-    fn scale(&self) -> f64 {
-        self.pt.scale()
-    }
-    #[getter]
-    fn slots(&self) -> usize {
-        self.pt.slots()
-    }
-    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        Ok(bytes_out(
-            py,
-            &self.shared.ctx.plaintext_to_bytes(&self.pt).py()?,
-        ))
-    }
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
-        let b = self.shared.ctx.plaintext_to_bytes(&self.pt).py()?;
-        reduce(py, "CkksPlaintext", &self.shared.params_bytes, &b)
-    }
-    fn __repr__(&self) -> String {
-        format!(
-            "CkksPlaintext(level={}, scale=2^{:.2}, slots={})",
-            self.pt.level(),
-            self.pt.scale().log2(),
-            self.pt.slots()
-        )
-    }
-}
-
-/// A CKKS ciphertext. Operators: `+ - *` with ciphertexts (levels aligned by dropping the higher
-/// one), plaintexts, real numbers and sequences; products are relinearised (registered key) and
-/// rescaled; unary `-`; `**` for small powers.
-#[pyclass(frozen, module = "rnsfhe", name = "CkksCiphertext")]
-pub(crate) struct PyCkksCiphertext {
-    shared: Arc<CkksShared>,
-    ct: Arc<CkksCiphertext>,
-}
-
-enum Operand {
-    Ct(Arc<CkksCiphertext>),
-    Pt(Arc<CkksPlaintext>),
-    Real(f64),
-    Values(Vec<rnsfhe::ckks::Complex>),
-}
-
-impl PyCkksCiphertext {
-    fn wrap(&self, ct: CkksCiphertext) -> PyCkksCiphertext {
-        PyCkksCiphertext {
-            shared: self.shared.clone(),
-            ct: Arc::new(ct),
-        }
-    }
-    fn ctx(&self) -> &Arc<CkksContext> {
-        &self.shared.ctx
-    }
-    fn operand(&self, other: &Bound<'_, PyAny>, op: &str) -> PyResult<Operand> {
-        if let Ok(c) = other.cast::<PyCkksCiphertext>() {
-            same(&c.get().shared, &self.shared, "ciphertext")?;
-            return Ok(Operand::Ct(c.get().ct.clone()));
-        }
-        if let Ok(p) = other.cast::<PyCkksPlaintext>() {
-            same(&p.get().shared, &self.shared, "plaintext")?;
-            return Ok(Operand::Pt(p.get().pt.clone()));
-        }
-        if let Some(c) = real_scalar(other) {
-            if !c.is_finite() {
-                return Err(raise(
-                    "OutOfRangeError",
-                    format!("constant {c} is not finite"),
-                ));
-            }
-            return Ok(Operand::Real(c));
-        }
-        if is_vector(other) {
-            return Ok(Operand::Values(complex_values(other)?));
-        }
-        Err(PyTypeError::new_err(format!(
-            "unsupported operand for CkksCiphertext {op}: {} (use a CkksCiphertext, CkksPlaintext, \
-             real number or sequence of numbers)",
-            type_name(other)
-        )))
-    }
-    /// Both at the lower of the two levels. The higher one is brought down by a rescale of a product
-    /// with 1 whose constant gives it exactly the other's scale (the primes are only close to the
-    /// scale, so scales drift apart); this costs nothing the level drop did not already give up.
-    fn aligned(
-        ctx: &CkksContext,
-        a: &Arc<CkksCiphertext>,
-        b: &Arc<CkksCiphertext>,
-    ) -> rnsfhe::Result<(Arc<CkksCiphertext>, Arc<CkksCiphertext>)> {
-        let down = |hi: &Arc<CkksCiphertext>, lo: &Arc<CkksCiphertext>| {
-            let x = ctx.drop_to_level(hi, lo.level() + 1)?;
-            ctx.mul_const_rescale_to(&x, 1.0, lo.scale()).map(Arc::new)
-        };
-        Ok(match a.level().cmp(&b.level()) {
-            std::cmp::Ordering::Equal => (a.clone(), b.clone()),
-            std::cmp::Ordering::Greater => (down(a, b)?, b.clone()),
-            std::cmp::Ordering::Less => (a.clone(), down(b, a)?),
-        })
-    }
-    fn add_or_sub(&self, other: &Bound<'_, PyAny>, sub: bool) -> PyResult<PyCkksCiphertext> {
-        let ctx = self.ctx();
-        let a = &self.ct;
-        let r = match self.operand(other, if sub { "-" } else { "+" })? {
-            Operand::Ct(b) => {
-                let (x, y) = Self::aligned(ctx, a, &b).py()?;
-                if sub {
-                    ctx.sub(&x, &y)
-                } else {
-                    ctx.add(&x, &y)
-                }
-            }
-            Operand::Pt(p) => {
-                if sub {
-                    ctx.sub_plain(a, &p)
-                } else {
-                    ctx.add_plain(a, &p)
-                }
-            }
-            Operand::Real(c) => ctx.add_const(a, if sub { -c } else { c }),
-            Operand::Values(v) => {
-                let p = ctx.encode_at(&v, a.level(), a.scale()).py()?;
-                if sub {
-                    ctx.sub_plain(a, &p)
-                } else {
-                    ctx.add_plain(a, &p)
-                }
-            }
-        };
-        Ok(self.wrap(r.py()?))
-    }
-}
-
-#[pymethods]
-impl PyCkksCiphertext {
-    /// A ciphertext from `to_bytes` output, for `context`'s parameter set.
-    #[staticmethod]
-    fn from_bytes(context: &PyCkksContext, data: &[u8]) -> PyResult<Self> {
-        context.ciphertext_from_bytes(data)
-    }
-    /// Levels left (rescalings still possible).
-    #[getter]
-    fn level(&self) -> usize {
-        self.ct.level()
-    }
-    #[getter]
-    fn scale(&self) -> f64 {
-        self.ct.scale()
-    }
-    #[getter]
-    fn slots(&self) -> usize {
-        self.ct.slots()
-    }
-    #[getter]
-    fn size(&self) -> usize {
-        self.ct.size()
-    }
-    #[getter]
-    fn context(&self) -> PyResult<PyCkksContext> {
-        PyCkksContext::from_shared(self.shared.clone())
-    }
-    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        Ok(bytes_out(
-            py,
-            &self.ctx().ciphertext_to_bytes(&self.ct).py()?,
-        ))
-    }
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
-        let b = self.ctx().ciphertext_to_bytes(&self.ct).py()?;
-        reduce(py, "CkksCiphertext", &self.shared.params_bytes, &b)
-    }
-    fn __repr__(&self) -> String {
-        format!(
-            "CkksCiphertext(level={}, scale=2^{:.2}, slots={}, size={})",
-            self.ct.level(),
-            self.ct.scale().log2(),
-            self.ct.slots(),
-            self.ct.size()
-        )
-    }
-
-    fn __add__(&self, other: &Bound<'_, PyAny>) -> PyResult<PyCkksCiphertext> {
-        self.add_or_sub(other, false)
-    }
-    fn __radd__(&self, other: &Bound<'_, PyAny>) -> PyResult<PyCkksCiphertext> {
-        self.add_or_sub(other, false)
-    }
-    fn __sub__(&self, other: &Bound<'_, PyAny>) -> PyResult<PyCkksCiphertext> {
-        self.add_or_sub(other, true)
-    }
-    fn __rsub__(&self, other: &Bound<'_, PyAny>) -> PyResult<PyCkksCiphertext> {
-        self.__neg__()?.add_or_sub(other, false)
-    }
-    fn __neg__(&self) -> PyResult<PyCkksCiphertext> {
-        let mut x = (*self.ct).clone();
-        self.ctx().negate_assign(&mut x).py()?;
-        Ok(self.wrap(x))
-    }
-    fn __mul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyCkksCiphertext> {
-        let ctx = self.ctx().clone();
-        let a = self.ct.clone();
-        let r = match self.operand(other, "*")? {
-            Operand::Ct(b) => {
-                let k = self.shared.relin_key("ciphertext * ciphertext")?;
-                py.detach(|| {
-                    let (x, y) = Self::aligned(&ctx, &a, &b)?;
-                    ctx.multiply_rescale(&x, &y, &k)
-                })
-            }
-            Operand::Pt(p) => py.detach(|| ctx.rescale(&ctx.mul_plain(&a, &p)?)),
-            Operand::Real(c) => ctx.mul_const_rescale_to(&a, c, a.scale()),
-            Operand::Values(v) => {
-                // Encoded at scale q_level, so the rescaled product keeps a's scale exactly.
-                let q = ctx.params().moduli().get(a.level()).copied().unwrap_or(1) as f64;
-                let p = ctx.encode_at(&v, a.level(), q).py()?;
-                py.detach(|| ctx.rescale(&ctx.mul_plain(&a, &p)?))
-            }
-        };
-        Ok(self.wrap(r.py()?))
-    }
-    fn __rmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyCkksCiphertext> {
-        self.__mul__(py, other)
-    }
-    /// x ** k for 1 <= k <= 64 by square-and-multiply (ceil(log2 k) + popcount levels at most).
-    fn __pow__(
-        &self,
-        py: Python<'_>,
-        k: &Bound<'_, PyAny>,
-        modulo: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<PyCkksCiphertext> {
-        if modulo.is_some_and(|m| !m.is_none()) {
-            return Err(PyTypeError::new_err(
-                "pow() with a modulus is not supported on ciphertexts",
-            ));
-        }
-        let k = power(k)?;
-        let key = self.shared.relin_key("ciphertext ** k")?;
-        let ctx = self.ctx().clone();
-        let x = self.ct.clone();
-        let r = py.detach(|| -> rnsfhe::Result<CkksCiphertext> {
-            let (mut acc, mut base, mut e) = (None::<Arc<CkksCiphertext>>, x, k);
-            loop {
-                if e & 1 == 1 {
-                    acc = Some(match acc {
-                        None => base.clone(),
-                        Some(a) => {
-                            let (p, q) = Self::aligned(&ctx, &a, &base)?;
-                            Arc::new(ctx.multiply_rescale(&p, &q, &key)?)
-                        }
-                    });
-                }
-                e >>= 1;
-                if e == 0 {
-                    break;
-                }
-                base = Arc::new(ctx.multiply_rescale(&base, &base, &key)?);
-            }
-            Ok((*acc.unwrap_or(base)).clone())
-        });
-        Ok(self.wrap(r.py()?))
-    }
-    /// RS by the top prime.
-    fn rescale(&self, py: Python<'_>) -> PyResult<PyCkksCiphertext> {
-        let (ctx, x) = (self.ctx().clone(), self.ct.clone());
-        Ok(self.wrap(py.detach(|| ctx.rescale(&x)).py()?))
-    }
-    /// Rotates the slots left by `step` with the registered Galois keys.
-    fn rotate(&self, py: Python<'_>, step: i64) -> PyResult<PyCkksCiphertext> {
-        let k = self.shared.galois_keys("rotate")?;
-        let (ctx, x) = (self.ctx().clone(), self.ct.clone());
-        Ok(self.wrap(py.detach(|| ctx.rotate(&x, step, &k)).py()?))
-    }
-    /// Conjugates every slot with the registered Galois keys.
-    fn conjugate(&self, py: Python<'_>) -> PyResult<PyCkksCiphertext> {
-        let k = self.shared.galois_keys("conjugate")?;
-        let (ctx, x) = (self.ctx().clone(), self.ct.clone());
-        Ok(self.wrap(py.detach(|| ctx.conjugate(&x, &k)).py()?))
-    }
-}
-
-pub(crate) fn restore(
-    py: Python<'_>,
-    kind: &str,
-    params: &[u8],
-    data: &[u8],
-) -> PyResult<Py<PyAny>> {
-    let p = CkksParameters::from_bytes(params).py()?;
-    if kind == "CkksParameters" {
-        return Ok(Py::new(py, PyCkksParameters { inner: p })?.into_any());
-    }
-    let ctx = PyCkksContext::from_shared(shared(&p)?)?;
-    Ok(match kind {
-        "CkksContext" => Py::new(py, ctx)?.into_any(),
-        "CkksCiphertext" => Py::new(py, ctx.ciphertext_from_bytes(data)?)?.into_any(),
-        "CkksPlaintext" => Py::new(py, ctx.plaintext_from_bytes(data)?)?.into_any(),
-        k => match k.strip_prefix("ckks:") {
-            Some(class) => keys::load(py, ctx.owner(), class, data)?,
-            None => {
-                return Err(raise(
-                    "SerializationError",
-                    format!("unknown pickled class {kind:?}"),
-                ))
-            }
-        },
-    })
-}
-
-/// The rotation steps `CkksContext.train_logistic` needs for `samples` x `features`.
-#[pyfunction]
-fn logistic_rotation_steps(samples: usize, features: usize) -> Vec<i64> {
-    let (r, f) = logistic::layout(samples, features);
-    logistic::rotation_steps(r, f)
-}
-
-/// The same training in floating point (the reference the encrypted run follows): the weights.
-#[pyfunction]
-fn logistic_train_plain(z: Vec<Vec<f64>>, iterations: usize) -> Vec<f64> {
-    logistic::train_plain(&z, iterations)
-}
-
-pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(logistic_rotation_steps, m)?)?;
-    m.add_function(wrap_pyfunction!(logistic_train_plain, m)?)?;
-    m.add(
-        "LOGISTIC_LEVELS_PER_ITERATION",
-        logistic::LEVELS_PER_ITERATION,
-    )?;
-    m.add_class::<PyCkksParameters>()?;
-    m.add_class::<PyCkksContext>()?;
-    m.add_class::<PyCkksPlaintext>()?;
-    m.add_class::<PyCkksCiphertext>()?;
-    Ok(())
 }

@@ -1,0 +1,244 @@
+//! Bfv plaintexts and ciphertexts, with the operators.
+
+use super::*;
+/// A BFV plaintext (an element of R_t).
+#[pyclass(frozen, module = "rnsfhe", name = "BfvPlaintext")]
+pub(crate) struct PyBfvPlaintext {
+    pub(crate) shared: Arc<BfvShared>,
+    pub(crate) pt: Arc<Plaintext>,
+}
+
+#[pymethods]
+impl PyBfvPlaintext {
+    /// A plaintext from `to_bytes` output, for `context`'s parameter set.
+    #[staticmethod]
+    fn from_bytes(context: &PyBfvContext, data: &[u8]) -> PyResult<Self> {
+        context.plaintext_from_bytes(data)
+    }
+    /// The polynomial's coefficients in [0, t).
+    fn coefficients<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray1<i64>> {
+        i64_array(
+            py,
+            self.pt.coefficients().iter().map(|&c| c as i64).collect(),
+        )
+    }
+    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        Ok(bytes_out(
+            py,
+            &self.shared.ctx.plaintext_to_bytes(&self.pt).py()?,
+        ))
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyBfvPlaintext>()
+            .is_ok_and(|o| Arc::ptr_eq(&o.get().shared, &self.shared) && o.get().pt == self.pt)
+    }
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+        let b = self.shared.ctx.plaintext_to_bytes(&self.pt).py()?;
+        reduce(py, "BfvPlaintext", &self.shared.params_bytes, &b)
+    }
+    fn __repr__(&self) -> String {
+        format!("BfvPlaintext({})", self.shared.label)
+    }
+}
+
+/// A BFV ciphertext. Operators: `+ - *` with ciphertexts, plaintexts, integers and integer
+/// sequences, unary `-`, and `**` for small powers (products use the registered relinearisation key).
+#[pyclass(frozen, module = "rnsfhe", name = "BfvCiphertext")]
+pub(crate) struct PyBfvCiphertext {
+    pub(crate) shared: Arc<BfvShared>,
+    pub(crate) ct: Arc<Ciphertext>,
+}
+
+impl PyBfvCiphertext {
+    pub(crate) fn wrap(&self, ct: Ciphertext) -> PyBfvCiphertext {
+        PyBfvCiphertext {
+            shared: self.shared.clone(),
+            ct: Arc::new(ct),
+        }
+    }
+    pub(crate) fn ctx(&self) -> &Arc<BfvContext> {
+        &self.shared.ctx
+    }
+    /// The right operand of an operator as a ciphertext, a plaintext or an integer.
+    fn operand(&self, other: &Bound<'_, PyAny>, op: &str) -> PyResult<Operand> {
+        if let Ok(c) = other.cast::<PyBfvCiphertext>() {
+            same(&c.get().shared, &self.shared, "ciphertext")?;
+            return Ok(Operand::Ct(c.get().ct.clone()));
+        }
+        if let Ok(p) = other.cast::<PyBfvPlaintext>() {
+            same(&p.get().shared, &self.shared, "plaintext")?;
+            return Ok(Operand::Pt(p.get().pt.clone()));
+        }
+        if is_int(other) {
+            let c: i64 = other.extract().map_err(|_| {
+                raise(
+                    "OutOfRangeError",
+                    format!("integer {} does not fit in 64 bits", other),
+                )
+            })?;
+            return Ok(Operand::Int(c));
+        }
+        if is_vector(other) {
+            let v = int_values(other, self.ctx().params().plain_modulus())?;
+            return Ok(Operand::Pt(Arc::new(self.ctx().encode(&v).py()?)));
+        }
+        Err(PyTypeError::new_err(format!(
+            "unsupported operand for BfvCiphertext {op}: {} (use a BfvCiphertext, BfvPlaintext, int or \
+             sequence of ints)",
+            type_name(other)
+        )))
+    }
+    /// The constant polynomial c, which is c in every slot.
+    pub(crate) fn constant(&self, c: i64) -> PyResult<Plaintext> {
+        self.ctx().encode_coefficients(&[c]).py()
+    }
+    pub(crate) fn multiply_by(&self, py: Python<'_>, b: &Ciphertext) -> PyResult<PyBfvCiphertext> {
+        let k = self.shared.relin_key("ciphertext * ciphertext")?;
+        let (ctx, a) = (self.ctx().clone(), self.ct.clone());
+        Ok(self.wrap(py.detach(|| ctx.multiply(&a, b, &k)).py()?))
+    }
+}
+
+enum Operand {
+    Ct(Arc<Ciphertext>),
+    Pt(Arc<Plaintext>),
+    Int(i64),
+}
+
+#[pymethods]
+impl PyBfvCiphertext {
+    /// A ciphertext from `to_bytes` output, for `context`'s parameter set.
+    #[staticmethod]
+    fn from_bytes(context: &PyBfvContext, data: &[u8]) -> PyResult<Self> {
+        context.ciphertext_from_bytes(data)
+    }
+    /// Number of polynomials (2, or 3 after `multiply_no_relin`).
+    #[getter]
+    fn size(&self) -> usize {
+        self.ct.size()
+    }
+    /// A context of this ciphertext's parameter set.
+    #[getter]
+    fn context(&self) -> PyResult<PyBfvContext> {
+        PyBfvContext::from_shared(self.shared.clone())
+    }
+    /// The ciphertext in the rnsfhe binary format (a fresh symmetric encryption is half size).
+    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        Ok(bytes_out(
+            py,
+            &self.ctx().ciphertext_to_bytes(&self.ct).py()?,
+        ))
+    }
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+        let b = self.ctx().ciphertext_to_bytes(&self.ct).py()?;
+        reduce(py, "BfvCiphertext", &self.shared.params_bytes, &b)
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "BfvCiphertext(size={}, {})",
+            self.ct.size(),
+            self.shared.label
+        )
+    }
+
+    fn __add__(&self, other: &Bound<'_, PyAny>) -> PyResult<PyBfvCiphertext> {
+        let ctx = self.ctx();
+        Ok(self.wrap(
+            match self.operand(other, "+")? {
+                Operand::Ct(b) => ctx.add(&self.ct, &b),
+                Operand::Pt(p) => ctx.add_plain(&self.ct, &p),
+                Operand::Int(c) => ctx.add_plain(&self.ct, &self.constant(c)?),
+            }
+            .py()?,
+        ))
+    }
+    fn __radd__(&self, other: &Bound<'_, PyAny>) -> PyResult<PyBfvCiphertext> {
+        self.__add__(other)
+    }
+    fn __sub__(&self, other: &Bound<'_, PyAny>) -> PyResult<PyBfvCiphertext> {
+        let ctx = self.ctx();
+        Ok(self.wrap(
+            match self.operand(other, "-")? {
+                Operand::Ct(b) => ctx.sub(&self.ct, &b),
+                Operand::Pt(p) => ctx.sub_plain(&self.ct, &p),
+                Operand::Int(c) => ctx.sub_plain(&self.ct, &self.constant(c)?),
+            }
+            .py()?,
+        ))
+    }
+    fn __rsub__(&self, other: &Bound<'_, PyAny>) -> PyResult<PyBfvCiphertext> {
+        let neg = self.wrap(self.ctx().negate(&self.ct).py()?);
+        neg.__add__(other)
+    }
+    fn __neg__(&self) -> PyResult<PyBfvCiphertext> {
+        Ok(self.wrap(self.ctx().negate(&self.ct).py()?))
+    }
+    fn __mul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyBfvCiphertext> {
+        let ctx = self.ctx().clone();
+        match self.operand(other, "*")? {
+            Operand::Ct(b) => self.multiply_by(py, &b),
+            Operand::Pt(p) => {
+                let a = self.ct.clone();
+                Ok(self.wrap(py.detach(|| ctx.mul_plain(&a, &p)).py()?))
+            }
+            Operand::Int(c) => Ok(self.wrap(ctx.mul_scalar(&self.ct, c).py()?)),
+        }
+    }
+    fn __rmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyBfvCiphertext> {
+        self.__mul__(py, other)
+    }
+    /// x ** k for 1 <= k <= 64 by square-and-multiply (depth ceil(log2 k)).
+    fn __pow__(
+        &self,
+        py: Python<'_>,
+        k: &Bound<'_, PyAny>,
+        modulo: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyBfvCiphertext> {
+        if modulo.is_some_and(|m| !m.is_none()) {
+            return Err(PyTypeError::new_err(
+                "pow() with a modulus is not supported on ciphertexts",
+            ));
+        }
+        let k = power(k)?;
+        let key = self.shared.relin_key("ciphertext ** k")?;
+        let ctx = self.ctx().clone();
+        let x = self.ct.clone();
+        let r = py.detach(|| -> rnsfhe::Result<Ciphertext> {
+            let (mut acc, mut base, mut e) = (None::<Ciphertext>, (*x).clone(), k);
+            loop {
+                if e & 1 == 1 {
+                    acc = Some(match acc {
+                        None => base.clone(),
+                        Some(a) => ctx.multiply(&a, &base, &key)?,
+                    });
+                }
+                e >>= 1;
+                if e == 0 {
+                    break;
+                }
+                base = ctx.square(&base, &key)?;
+            }
+            Ok(acc.unwrap_or(base))
+        });
+        Ok(self.wrap(r.py()?))
+    }
+    /// `ctx.rotate_rows(self, step)` with the registered Galois keys.
+    fn rotate_rows(&self, py: Python<'_>, step: i64) -> PyResult<PyBfvCiphertext> {
+        let k = self.shared.galois_keys("rotate_rows")?;
+        let (ctx, x) = (self.ctx().clone(), self.ct.clone());
+        Ok(self.wrap(py.detach(|| ctx.rotate_rows(&x, step, &k)).py()?))
+    }
+    /// `ctx.rotate_columns(self)` with the registered Galois keys.
+    fn rotate_columns(&self, py: Python<'_>) -> PyResult<PyBfvCiphertext> {
+        let k = self.shared.galois_keys("rotate_columns")?;
+        let (ctx, x) = (self.ctx().clone(), self.ct.clone());
+        Ok(self.wrap(py.detach(|| ctx.rotate_columns(&x, &k)).py()?))
+    }
+    /// `ctx.sum_slots(self)` with the registered Galois keys.
+    fn sum_slots(&self, py: Python<'_>) -> PyResult<PyBfvCiphertext> {
+        let k = self.shared.galois_keys("sum_slots")?;
+        let (ctx, x) = (self.ctx().clone(), self.ct.clone());
+        Ok(self.wrap(py.detach(|| ctx.sum_slots(&x, &k)).py()?))
+    }
+}

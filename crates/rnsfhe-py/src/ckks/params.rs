@@ -1,0 +1,132 @@
+//! The Ckks parameter class.
+
+use super::*;
+
+/// CKKS parameters (paper 004): ring degree N, L levels of `scale_bits`-bit primes close to
+/// 2^scale_bits (the approximate basis), q_0 of `first_modulus_bits`, special primes for key switching.
+#[pyclass(frozen, module = "rnsfhe", name = "CkksParameters")]
+pub(crate) struct PyCkksParameters {
+    pub(crate) inner: CkksParameters,
+}
+
+#[pymethods]
+impl PyCkksParameters {
+    #[new]
+    #[pyo3(signature = (degree=16384, levels=5, scale_bits=40, *, first_modulus_bits=60,
+        special_moduli_bits=vec![60], sigma=None, hamming_weight=None, digit_primes=None, security=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        degree: usize,
+        levels: usize,
+        scale_bits: u32,
+        first_modulus_bits: u32,
+        special_moduli_bits: Vec<u32>,
+        sigma: Option<f64>,
+        hamming_weight: Option<usize>,
+        digit_primes: Option<usize>,
+        security: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let mut b = CkksParameters::builder()
+            .degree(degree)
+            .levels(levels)
+            .scale_bits(scale_bits)
+            .first_modulus_bits(first_modulus_bits)
+            .special_moduli_bits(&special_moduli_bits)
+            .security(crate::convert::security(security)?);
+        if let Some(s) = sigma {
+            b = b.sigma(s);
+        }
+        if let Some(h) = hamming_weight {
+            b = b.secret(SecretDistribution::HammingWeight(h));
+        }
+        if let Some(d) = digit_primes {
+            b = b.key_switching(KeySwitching {
+                digit_primes: d,
+                ..KeySwitching::default()
+            });
+        }
+        Ok(PyCkksParameters {
+            inner: b.build().py()?,
+        })
+    }
+
+    #[getter]
+    fn degree(&self) -> usize {
+        self.inner.degree()
+    }
+    #[getter]
+    fn levels(&self) -> usize {
+        self.inner.levels()
+    }
+    #[getter]
+    fn scale_bits(&self) -> u32 {
+        self.inner.scale_bits()
+    }
+    /// The default scale Delta = 2^scale_bits.
+    #[getter]
+    fn scale(&self) -> f64 {
+        self.inner.scale()
+    }
+    /// q_0, q_1, ..., q_L.
+    #[getter]
+    fn moduli(&self) -> Vec<u64> {
+        self.inner.moduli().to_vec()
+    }
+    #[getter]
+    fn special_moduli(&self) -> Vec<u64> {
+        self.inner.special_moduli().to_vec()
+    }
+    /// The approximate basis' eta: |q_j / 2^scale_bits - 1| < 2^-eta.
+    #[getter]
+    fn eta(&self) -> u32 {
+        self.inner.eta()
+    }
+    /// log2 of Q P, the quantity the security bound limits.
+    #[getter]
+    fn log_qp(&self) -> f64 {
+        self.inner.log_qp()
+    }
+    /// 128, 192, 256 or "insecure".
+    #[getter]
+    fn security(&self) -> String {
+        security_out(self.inner.security())
+    }
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        bytes_out(py, &self.inner.to_bytes())
+    }
+    #[staticmethod]
+    fn from_bytes(data: &[u8]) -> PyResult<Self> {
+        Ok(PyCkksParameters {
+            inner: CkksParameters::from_bytes(data).py()?,
+        })
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyCkksParameters>()
+            .is_ok_and(|o| o.get().inner.to_bytes() == self.inner.to_bytes())
+    }
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+        reduce(py, "CkksParameters", &self.inner.to_bytes(), &[])
+    }
+    fn __repr__(&self) -> String {
+        label(&self.inner)
+    }
+}
+
+pub(crate) fn label(p: &CkksParameters) -> String {
+    format!(
+        "CkksParameters(degree={}, levels={}, scale_bits={}, log_qp={:.1}, security={})",
+        p.degree(),
+        p.levels(),
+        p.scale_bits(),
+        p.log_qp(),
+        security_out(p.security())
+    )
+}
+
+pub(crate) fn shared(p: &CkksParameters) -> PyResult<Arc<CkksShared>> {
+    let p2 = p.clone();
+    CONTEXTS
+        .get_or_make(p.to_bytes(), label(p), move || CkksContext::new(p2))
+        .py()
+}

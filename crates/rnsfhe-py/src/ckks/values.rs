@@ -1,0 +1,303 @@
+//! Ckks plaintexts and ciphertexts, with the operators.
+
+use super::*;
+/// A CKKS plaintext: an encoding of slots at a level and a scale.
+#[pyclass(frozen, module = "rnsfhe", name = "CkksPlaintext")]
+pub(crate) struct PyCkksPlaintext {
+    pub(crate) shared: Arc<CkksShared>,
+    pub(crate) pt: Arc<CkksPlaintext>,
+}
+
+#[pymethods]
+impl PyCkksPlaintext {
+    /// A plaintext from `to_bytes` output, for `context`'s parameter set.
+    #[staticmethod]
+    fn from_bytes(context: &PyCkksContext, data: &[u8]) -> PyResult<Self> {
+        context.plaintext_from_bytes(data)
+    }
+    #[getter]
+    fn level(&self) -> usize {
+        self.pt.level()
+    }
+    #[getter]
+    fn scale(&self) -> f64 {
+        self.pt.scale()
+    }
+    #[getter]
+    fn slots(&self) -> usize {
+        self.pt.slots()
+    }
+    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        Ok(bytes_out(
+            py,
+            &self.shared.ctx.plaintext_to_bytes(&self.pt).py()?,
+        ))
+    }
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+        let b = self.shared.ctx.plaintext_to_bytes(&self.pt).py()?;
+        reduce(py, "CkksPlaintext", &self.shared.params_bytes, &b)
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "CkksPlaintext(level={}, scale=2^{:.2}, slots={})",
+            self.pt.level(),
+            self.pt.scale().log2(),
+            self.pt.slots()
+        )
+    }
+}
+
+/// A CKKS ciphertext. Operators: `+ - *` with ciphertexts (levels aligned by dropping the higher
+/// one), plaintexts, real numbers and sequences; products are relinearised (registered key) and
+/// rescaled; unary `-`; `**` for small powers.
+#[pyclass(frozen, module = "rnsfhe", name = "CkksCiphertext")]
+pub(crate) struct PyCkksCiphertext {
+    pub(crate) shared: Arc<CkksShared>,
+    pub(crate) ct: Arc<CkksCiphertext>,
+}
+
+enum Operand {
+    Ct(Arc<CkksCiphertext>),
+    Pt(Arc<CkksPlaintext>),
+    Real(f64),
+    Values(Vec<rnsfhe::ckks::Complex>),
+}
+
+impl PyCkksCiphertext {
+    pub(crate) fn wrap(&self, ct: CkksCiphertext) -> PyCkksCiphertext {
+        PyCkksCiphertext {
+            shared: self.shared.clone(),
+            ct: Arc::new(ct),
+        }
+    }
+    pub(crate) fn ctx(&self) -> &Arc<CkksContext> {
+        &self.shared.ctx
+    }
+    fn operand(&self, other: &Bound<'_, PyAny>, op: &str) -> PyResult<Operand> {
+        if let Ok(c) = other.cast::<PyCkksCiphertext>() {
+            same(&c.get().shared, &self.shared, "ciphertext")?;
+            return Ok(Operand::Ct(c.get().ct.clone()));
+        }
+        if let Ok(p) = other.cast::<PyCkksPlaintext>() {
+            same(&p.get().shared, &self.shared, "plaintext")?;
+            return Ok(Operand::Pt(p.get().pt.clone()));
+        }
+        if let Some(c) = real_scalar(other) {
+            if !c.is_finite() {
+                return Err(raise(
+                    "OutOfRangeError",
+                    format!("constant {c} is not finite"),
+                ));
+            }
+            return Ok(Operand::Real(c));
+        }
+        if is_vector(other) {
+            return Ok(Operand::Values(complex_values(other)?));
+        }
+        Err(PyTypeError::new_err(format!(
+            "unsupported operand for CkksCiphertext {op}: {} (use a CkksCiphertext, CkksPlaintext, \
+             real number or sequence of numbers)",
+            type_name(other)
+        )))
+    }
+    /// Both at the lower of the two levels. The higher one is brought down by a rescale of a product
+    /// with 1 whose constant gives it exactly the other's scale (the primes are only close to the
+    /// scale, so scales drift apart); this costs nothing the level drop did not already give up.
+    pub(crate) fn aligned(
+        ctx: &CkksContext,
+        a: &Arc<CkksCiphertext>,
+        b: &Arc<CkksCiphertext>,
+    ) -> rnsfhe::Result<(Arc<CkksCiphertext>, Arc<CkksCiphertext>)> {
+        let down = |hi: &Arc<CkksCiphertext>, lo: &Arc<CkksCiphertext>| {
+            let x = ctx.drop_to_level(hi, lo.level() + 1)?;
+            ctx.mul_const_rescale_to(&x, 1.0, lo.scale()).map(Arc::new)
+        };
+        Ok(match a.level().cmp(&b.level()) {
+            std::cmp::Ordering::Equal => (a.clone(), b.clone()),
+            std::cmp::Ordering::Greater => (down(a, b)?, b.clone()),
+            std::cmp::Ordering::Less => (a.clone(), down(b, a)?),
+        })
+    }
+    pub(crate) fn add_or_sub(
+        &self,
+        other: &Bound<'_, PyAny>,
+        sub: bool,
+    ) -> PyResult<PyCkksCiphertext> {
+        let ctx = self.ctx();
+        let a = &self.ct;
+        let r = match self.operand(other, if sub { "-" } else { "+" })? {
+            Operand::Ct(b) => {
+                let (x, y) = Self::aligned(ctx, a, &b).py()?;
+                if sub {
+                    ctx.sub(&x, &y)
+                } else {
+                    ctx.add(&x, &y)
+                }
+            }
+            Operand::Pt(p) => {
+                if sub {
+                    ctx.sub_plain(a, &p)
+                } else {
+                    ctx.add_plain(a, &p)
+                }
+            }
+            Operand::Real(c) => ctx.add_const(a, if sub { -c } else { c }),
+            Operand::Values(v) => {
+                let p = ctx.encode_at(&v, a.level(), a.scale()).py()?;
+                if sub {
+                    ctx.sub_plain(a, &p)
+                } else {
+                    ctx.add_plain(a, &p)
+                }
+            }
+        };
+        Ok(self.wrap(r.py()?))
+    }
+}
+
+#[pymethods]
+impl PyCkksCiphertext {
+    /// A ciphertext from `to_bytes` output, for `context`'s parameter set.
+    #[staticmethod]
+    fn from_bytes(context: &PyCkksContext, data: &[u8]) -> PyResult<Self> {
+        context.ciphertext_from_bytes(data)
+    }
+    /// Levels left (rescalings still possible).
+    #[getter]
+    fn level(&self) -> usize {
+        self.ct.level()
+    }
+    #[getter]
+    fn scale(&self) -> f64 {
+        self.ct.scale()
+    }
+    #[getter]
+    fn slots(&self) -> usize {
+        self.ct.slots()
+    }
+    #[getter]
+    fn size(&self) -> usize {
+        self.ct.size()
+    }
+    #[getter]
+    fn context(&self) -> PyResult<PyCkksContext> {
+        PyCkksContext::from_shared(self.shared.clone())
+    }
+    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        Ok(bytes_out(
+            py,
+            &self.ctx().ciphertext_to_bytes(&self.ct).py()?,
+        ))
+    }
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+        let b = self.ctx().ciphertext_to_bytes(&self.ct).py()?;
+        reduce(py, "CkksCiphertext", &self.shared.params_bytes, &b)
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "CkksCiphertext(level={}, scale=2^{:.2}, slots={}, size={})",
+            self.ct.level(),
+            self.ct.scale().log2(),
+            self.ct.slots(),
+            self.ct.size()
+        )
+    }
+
+    fn __add__(&self, other: &Bound<'_, PyAny>) -> PyResult<PyCkksCiphertext> {
+        self.add_or_sub(other, false)
+    }
+    fn __radd__(&self, other: &Bound<'_, PyAny>) -> PyResult<PyCkksCiphertext> {
+        self.add_or_sub(other, false)
+    }
+    fn __sub__(&self, other: &Bound<'_, PyAny>) -> PyResult<PyCkksCiphertext> {
+        self.add_or_sub(other, true)
+    }
+    fn __rsub__(&self, other: &Bound<'_, PyAny>) -> PyResult<PyCkksCiphertext> {
+        self.__neg__()?.add_or_sub(other, false)
+    }
+    fn __neg__(&self) -> PyResult<PyCkksCiphertext> {
+        let mut x = (*self.ct).clone();
+        self.ctx().negate_assign(&mut x).py()?;
+        Ok(self.wrap(x))
+    }
+    fn __mul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyCkksCiphertext> {
+        let ctx = self.ctx().clone();
+        let a = self.ct.clone();
+        let r = match self.operand(other, "*")? {
+            Operand::Ct(b) => {
+                let k = self.shared.relin_key("ciphertext * ciphertext")?;
+                py.detach(|| {
+                    let (x, y) = Self::aligned(&ctx, &a, &b)?;
+                    ctx.multiply_rescale(&x, &y, &k)
+                })
+            }
+            Operand::Pt(p) => py.detach(|| ctx.rescale(&ctx.mul_plain(&a, &p)?)),
+            Operand::Real(c) => ctx.mul_const_rescale_to(&a, c, a.scale()),
+            Operand::Values(v) => {
+                // Encoded at scale q_level, so the rescaled product keeps a's scale exactly.
+                let q = ctx.params().moduli().get(a.level()).copied().unwrap_or(1) as f64;
+                let p = ctx.encode_at(&v, a.level(), q).py()?;
+                py.detach(|| ctx.rescale(&ctx.mul_plain(&a, &p)?))
+            }
+        };
+        Ok(self.wrap(r.py()?))
+    }
+    fn __rmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyCkksCiphertext> {
+        self.__mul__(py, other)
+    }
+    /// x ** k for 1 <= k <= 64 by square-and-multiply (ceil(log2 k) + popcount levels at most).
+    fn __pow__(
+        &self,
+        py: Python<'_>,
+        k: &Bound<'_, PyAny>,
+        modulo: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyCkksCiphertext> {
+        if modulo.is_some_and(|m| !m.is_none()) {
+            return Err(PyTypeError::new_err(
+                "pow() with a modulus is not supported on ciphertexts",
+            ));
+        }
+        let k = power(k)?;
+        let key = self.shared.relin_key("ciphertext ** k")?;
+        let ctx = self.ctx().clone();
+        let x = self.ct.clone();
+        let r = py.detach(|| -> rnsfhe::Result<CkksCiphertext> {
+            let (mut acc, mut base, mut e) = (None::<Arc<CkksCiphertext>>, x, k);
+            loop {
+                if e & 1 == 1 {
+                    acc = Some(match acc {
+                        None => base.clone(),
+                        Some(a) => {
+                            let (p, q) = Self::aligned(&ctx, &a, &base)?;
+                            Arc::new(ctx.multiply_rescale(&p, &q, &key)?)
+                        }
+                    });
+                }
+                e >>= 1;
+                if e == 0 {
+                    break;
+                }
+                base = Arc::new(ctx.multiply_rescale(&base, &base, &key)?);
+            }
+            Ok((*acc.unwrap_or(base)).clone())
+        });
+        Ok(self.wrap(r.py()?))
+    }
+    /// RS by the top prime.
+    fn rescale(&self, py: Python<'_>) -> PyResult<PyCkksCiphertext> {
+        let (ctx, x) = (self.ctx().clone(), self.ct.clone());
+        Ok(self.wrap(py.detach(|| ctx.rescale(&x)).py()?))
+    }
+    /// Rotates the slots left by `step` with the registered Galois keys.
+    fn rotate(&self, py: Python<'_>, step: i64) -> PyResult<PyCkksCiphertext> {
+        let k = self.shared.galois_keys("rotate")?;
+        let (ctx, x) = (self.ctx().clone(), self.ct.clone());
+        Ok(self.wrap(py.detach(|| ctx.rotate(&x, step, &k)).py()?))
+    }
+    /// Conjugates every slot with the registered Galois keys.
+    fn conjugate(&self, py: Python<'_>) -> PyResult<PyCkksCiphertext> {
+        let k = self.shared.galois_keys("conjugate")?;
+        let (ctx, x) = (self.ctx().clone(), self.ct.clone());
+        Ok(self.wrap(py.detach(|| ctx.conjugate(&x, &k)).py()?))
+    }
+}
