@@ -6,6 +6,8 @@
 mod render;
 
 pub use render::render;
+#[cfg(test)]
+use render::{superscript, tick_label};
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

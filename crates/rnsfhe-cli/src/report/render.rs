@@ -133,7 +133,7 @@ fn nice_step(raw: f64) -> f64 {
         .unwrap_or(10.0 * p)
 }
 
-fn superscript(n: i32) -> String {
+pub(super) fn superscript(n: i32) -> String {
     const DIGITS: [char; 10] = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
     let mut s = String::new();
     if n < 0 {
@@ -145,7 +145,7 @@ fn superscript(n: i32) -> String {
     s
 }
 
-fn tick_label(scale: Scale, v: f64) -> String {
+pub(super) fn tick_label(scale: Scale, v: f64) -> String {
     match scale {
         Scale::Time => human(10f64.powf(v))
             .replace(".000 ", " ")
