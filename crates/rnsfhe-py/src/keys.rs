@@ -10,7 +10,7 @@ use rnsfhe::ckks::CkksContext;
 use rnsfhe::rlwe;
 use rnsfhe::serialize::KeyBytes;
 
-use crate::registry::Shared;
+use crate::registry::{mismatch, Shared};
 use crate::{bytes_out, raise, reduce, OrPy, Reduced};
 
 pub(crate) type BfvShared = Shared<BfvContext>;
@@ -58,14 +58,7 @@ impl Owner {
         if same {
             Ok(())
         } else {
-            Err(raise(
-                "ContextMismatchError",
-                format!(
-                    "the {what} belongs to another parameter set ({}), not to this context ({})",
-                    self.label(),
-                    expected.label()
-                ),
-            ))
+            Err(mismatch(what, self.label(), expected.label()))
         }
     }
 }
@@ -188,6 +181,24 @@ fn owner_of(context: &Bound<'_, PyAny>) -> PyResult<Owner> {
             "context must be a BfvContext or a CkksContext, got {}",
             crate::convert::type_name(context)
         )))
+    }
+}
+
+/// A pickled key of this scheme (`class` is the kind without its `bfv:`/`ckks:` prefix, `None` when
+/// the prefix was not this scheme's).
+pub(crate) fn restore(
+    py: Python<'_>,
+    owner: Owner,
+    class: Option<&str>,
+    kind: &str,
+    data: &[u8],
+) -> PyResult<Py<PyAny>> {
+    match class {
+        Some(class) => load(py, owner, class, data),
+        None => Err(raise(
+            "SerializationError",
+            format!("unknown pickled class {kind:?}"),
+        )),
     }
 }
 

@@ -56,14 +56,18 @@ pub(crate) fn same<C>(a: &Arc<Shared<C>>, ctx: &Arc<Shared<C>>, what: &str) -> P
     if Arc::ptr_eq(a, ctx) {
         Ok(())
     } else {
-        Err(raise(
-            "ContextMismatchError",
-            format!(
-                "the {what} belongs to another parameter set ({}), not to this context ({})",
-                a.label, ctx.label
-            ),
-        ))
+        Err(mismatch(what, &a.label, &ctx.label))
     }
+}
+
+/// The `ContextMismatchError` for an object (`what`) of parameter set `theirs` used with `ours`.
+pub(crate) fn mismatch(what: &str, theirs: &str, ours: &str) -> PyErr {
+    raise(
+        "ContextMismatchError",
+        format!(
+            "the {what} belongs to another parameter set ({theirs}), not to this context ({ours})"
+        ),
+    )
 }
 
 fn read<T>(l: &RwLock<Option<Arc<T>>>) -> Option<Arc<T>> {

@@ -46,15 +46,7 @@ pub(crate) fn restore(
         "BfvContext" => Py::new(py, ctx)?.into_any(),
         "BfvCiphertext" => Py::new(py, ctx.ciphertext_from_bytes(data)?)?.into_any(),
         "BfvPlaintext" => Py::new(py, ctx.plaintext_from_bytes(data)?)?.into_any(),
-        k => match k.strip_prefix("bfv:") {
-            Some(class) => keys::load(py, ctx.owner(), class, data)?,
-            None => {
-                return Err(raise(
-                    "SerializationError",
-                    format!("unknown pickled class {kind:?}"),
-                ))
-            }
-        },
+        key => keys::restore(py, ctx.owner(), key.strip_prefix("bfv:"), kind, data)?,
     })
 }
 

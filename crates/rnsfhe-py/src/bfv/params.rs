@@ -172,8 +172,8 @@ impl PyBfvParameters {
             .cast::<PyBfvParameters>()
             .is_ok_and(|o| o.get().inner.to_bytes() == self.inner.to_bytes())
     }
-    fn __hash__(&self) -> u64 {
-        fnv(&self.inner.to_bytes())
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        bytes_out(py, &self.inner.to_bytes()).hash()
     }
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
         reduce(py, "BfvParameters", &self.inner.to_bytes(), &[])
@@ -181,12 +181,6 @@ impl PyBfvParameters {
     fn __repr__(&self) -> String {
         label(&self.inner)
     }
-}
-
-pub(crate) fn fnv(b: &[u8]) -> u64 {
-    b.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &x| {
-        (h ^ u64::from(x)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 pub(crate) fn label(p: &BfvParameters) -> String {

@@ -47,15 +47,7 @@ pub(crate) fn restore(
         "CkksContext" => Py::new(py, ctx)?.into_any(),
         "CkksCiphertext" => Py::new(py, ctx.ciphertext_from_bytes(data)?)?.into_any(),
         "CkksPlaintext" => Py::new(py, ctx.plaintext_from_bytes(data)?)?.into_any(),
-        k => match k.strip_prefix("ckks:") {
-            Some(class) => keys::load(py, ctx.owner(), class, data)?,
-            None => {
-                return Err(raise(
-                    "SerializationError",
-                    format!("unknown pickled class {kind:?}"),
-                ))
-            }
-        },
+        key => keys::restore(py, ctx.owner(), key.strip_prefix("ckks:"), kind, data)?,
     })
 }
 

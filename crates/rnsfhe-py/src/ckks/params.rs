@@ -105,6 +105,9 @@ impl PyCkksParameters {
             .cast::<PyCkksParameters>()
             .is_ok_and(|o| o.get().inner.to_bytes() == self.inner.to_bytes())
     }
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        bytes_out(py, &self.inner.to_bytes()).hash()
+    }
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
         reduce(py, "CkksParameters", &self.inner.to_bytes(), &[])
     }
