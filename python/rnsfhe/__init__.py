@@ -31,6 +31,7 @@ from .errors import (
     CiphertextError,
     ContextMismatchError,
     EntropyError,
+    KeyMismatchError,
     LengthMismatchError,
     MissingKeyError,
     NoiseBudgetExhaustedError,
@@ -38,6 +39,7 @@ from .errors import (
     ParameterError,
     RepresentationError,
     RnsfheError,
+    SecretKeyExportError,
     SerializationError,
 )
 

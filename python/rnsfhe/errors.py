@@ -22,6 +22,11 @@ class ContextMismatchError(RnsfheError, ValueError):
     """Objects of different parameter sets (or levels) used together."""
 
 
+class KeyMismatchError(ContextMismatchError):
+    """Ciphertexts or keys of two different key pairs used together (every key and ciphertext carries
+    the identity of its key pair, ``key_id``)."""
+
+
 class RepresentationError(RnsfheError, ValueError):
     """An operand in the wrong representation."""
 
@@ -42,6 +47,11 @@ class SerializationError(RnsfheError, ValueError):
     """Bytes that cannot be loaded: bad magic, version or kind, truncated, or values out of range."""
 
 
+class SecretKeyExportError(RnsfheError, PermissionError):
+    """A secret key asked to leave the process (``to_bytes()`` or pickling) without
+    ``allow_secret=True``."""
+
+
 class EntropyError(RnsfheError, OSError):
     """The operating system's random source failed."""
 
@@ -52,10 +62,12 @@ __all__ = [
     "OutOfRangeError",
     "LengthMismatchError",
     "ContextMismatchError",
+    "KeyMismatchError",
     "RepresentationError",
     "CiphertextError",
     "MissingKeyError",
     "NoiseBudgetExhaustedError",
     "SerializationError",
+    "SecretKeyExportError",
     "EntropyError",
 ]

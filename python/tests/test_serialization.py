@@ -32,7 +32,7 @@ def test_bfv_round_trips(bfv):
 
 def test_keys_round_trip_and_work(bfv):
     ctx, sk, pk, rlk, gk = bfv
-    sk2 = ctx.secret_key_from_bytes(sk.to_bytes())
+    sk2 = ctx.secret_key_from_bytes(sk.to_bytes(allow_secret=True))
     pk2 = pickle.loads(pickle.dumps(pk))
     rlk2 = ctx.relin_key_from_bytes(rlk.to_bytes())
     gk2 = pickle.loads(pickle.dumps(gk))
@@ -40,8 +40,19 @@ def test_keys_round_trip_and_work(bfv):
     a = ctx.encrypt([1, 2, 3], pk2)
     b = ctx.rotate_rows(ctx.multiply(a, a, rlk2), 1, gk2)
     assert np.array_equal(ctx.decrypt(b, sk2)[:2], [4, 9])
-    assert isinstance(pickle.loads(pickle.dumps(sk)), rnsfhe.SecretKey)
-    assert "SecretKey(" in repr(sk) and "BfvParameters" in repr(sk)
+    assert "SecretKey(" in repr(sk) and "BfvParameters" in repr(sk) and sk.key_id in repr(sk)
+    assert sk2.key_id == sk.key_id == pk2.key_id == rlk2.key_id == gk2.key_id == b.key_id
+
+
+def test_secret_keys_leave_the_process_only_on_request(bfv):
+    import copy
+    ctx, sk, *_ = bfv
+    with pytest.raises(rnsfhe.SecretKeyExportError, match="allow_secret=True"):
+        sk.to_bytes()
+    with pytest.raises(rnsfhe.SecretKeyExportError):
+        pickle.dumps(sk)
+    assert copy.deepcopy(sk) is sk and copy.copy(sk) is sk
+    assert ctx.secret_key_from_bytes(sk.to_bytes(allow_secret=True)).key_id == sk.key_id
 
 
 def test_ckks_round_trips(ckks):
@@ -61,8 +72,9 @@ def test_ckks_round_trips(ckks):
     p = ctx.params
     assert rnsfhe.CkksParameters.from_bytes(p.to_bytes()) == p
     assert pickle.loads(pickle.dumps(p)) == p
-    for key, load in [(sk, ctx.secret_key_from_bytes), (pk, ctx.public_key_from_bytes),
-                      (rlk, ctx.relin_key_from_bytes), (gk, ctx.galois_keys_from_bytes)]:
+    assert type(ctx.secret_key_from_bytes(sk.to_bytes(allow_secret=True))) is type(sk)
+    for key, load in [(pk, ctx.public_key_from_bytes), (rlk, ctx.relin_key_from_bytes),
+                      (gk, ctx.galois_keys_from_bytes)]:
         assert type(load(key.to_bytes())) is type(key)
         assert type(pickle.loads(pickle.dumps(key))) is type(key)
 
@@ -82,9 +94,11 @@ def test_corrupted_and_truncated_bytes_raise(bfv, ckks):
     with pytest.raises(rnsfhe.SerializationError):
         ctx.ciphertext_from_bytes(data + b"\x00")
     bad = bytearray(data)
-    bad[40:48] = b"\xff" * 8  # a residue above its modulus
-    with pytest.raises(rnsfhe.RnsfheError):
+    bad[40:48] = b"\xff" * 8  # a residue above its modulus: the checksum sees it first
+    with pytest.raises(rnsfhe.SerializationError, match="checksum"):
         ctx.ciphertext_from_bytes(bytes(bad))
+    with pytest.raises(rnsfhe.SerializationError, match="version 1"):
+        ctx.ciphertext_from_bytes(data[:4] + b"\x01\x00" + data[6:])
     for loader in [ctx.secret_key_from_bytes, ctx.public_key_from_bytes, ctx.relin_key_from_bytes,
                    ctx.galois_keys_from_bytes, rnsfhe.BfvParameters.from_bytes,
                    rnsfhe.CkksParameters.from_bytes]:
@@ -102,7 +116,7 @@ def test_corrupted_and_truncated_bytes_raise(bfv, ckks):
     with pytest.raises(rnsfhe.ContextMismatchError, match="another parameter set"):
         other.ciphertext_from_bytes(data)
     with pytest.raises(rnsfhe.ContextMismatchError):
-        other.secret_key_from_bytes(sk.to_bytes())
+        other.secret_key_from_bytes(sk.to_bytes(allow_secret=True))
 
 
 def test_pickle_of_a_corrupted_payload_raises(bfv):
@@ -123,12 +137,14 @@ def test_from_bytes_on_every_class(bfv, ckks):
         assert type(ctx).from_bytes(ctx.to_bytes()).params == ctx.params
         assert type(ct).from_bytes(ctx, ct.to_bytes()).to_bytes() == ct.to_bytes()
         assert type(pt).from_bytes(ctx, pt.to_bytes()).to_bytes() == pt.to_bytes()
-        for key in [sk, pk, rlk, gk]:
+        for key in [pk, rlk, gk]:
             back = type(key).from_bytes(ctx, key.to_bytes())
             assert type(back) is type(key) and back.to_bytes() == key.to_bytes()
+        back = type(sk).from_bytes(ctx, sk.to_bytes(allow_secret=True))
+        assert back.key_id == sk.key_id
     with pytest.raises(TypeError, match="BfvContext or a CkksContext"):
         rnsfhe.SecretKey.from_bytes("ctx", b"")
     with pytest.raises(rnsfhe.SerializationError, match="kind"):
-        rnsfhe.PublicKey.from_bytes(bfv[0], bfv[1].to_bytes())
+        rnsfhe.PublicKey.from_bytes(bfv[0], bfv[1].to_bytes(allow_secret=True))
     with pytest.raises(rnsfhe.RnsfheError):
         rnsfhe.BfvContext.from_bytes(b"RNSF")

@@ -48,6 +48,11 @@ pub enum Error {
     #[error("invalid ciphertext: {0}")]
     InvalidCiphertext(String),
 
+    /// A ciphertext or key of one key pair used with a ciphertext or key of another (keys and
+    /// ciphertexts carry their key pair's identity).
+    #[error("key mismatch: {0}")]
+    KeyMismatch(String),
+
     /// Serialised bytes that cannot be read: bad magic, version or kind, truncated, or a size or residue
     /// out of range.
     #[error("malformed bytes: {0}")]

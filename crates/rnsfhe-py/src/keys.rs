@@ -65,6 +65,21 @@ impl Owner {
 
 macro_rules! key_class {
     ($py_name:literal, $rust:ident, $inner:ty, $what:literal, $to_bytes:ident $(, $extra:item)*) => {
+        key_class!(@class $py_name, $rust, $inner, $what,
+            /// The key in the rnsfhe binary format (load it with the context's `*_from_bytes`).
+            fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+                let b = self.owner.key_bytes().$to_bytes(&self.key);
+                bytes_out(py, &b)
+            },
+            fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+                let b = self.owner.key_bytes().$to_bytes(&self.key);
+                let kind = format!("{}:{}", self.owner.scheme(), $py_name);
+                reduce(py, &kind, self.owner.params_bytes(), &b)
+            }
+            $(, $extra)*
+        );
+    };
+    (@class $py_name:literal, $rust:ident, $inner:ty, $what:literal $(, $extra:item)*) => {
         #[doc = concat!("A ", $what, " (made by a context; see `to_bytes` and pickling).")]
         #[pyclass(frozen, module = "rnsfhe", name = $py_name)]
         pub(crate) struct $rust {
@@ -82,18 +97,17 @@ macro_rules! key_class {
 
         #[pymethods]
         impl $rust {
-            /// The key in the rnsfhe binary format (load it with the context's `*_from_bytes`).
-            fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-                let b = self.owner.key_bytes().$to_bytes(&self.key);
-                bytes_out(py, &b)
-            }
-            fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
-                let b = self.owner.key_bytes().$to_bytes(&self.key);
-                let kind = format!("{}:{}", self.owner.scheme(), $py_name);
-                reduce(py, &kind, self.owner.params_bytes(), &b)
+            /// The identity of the key pair (16 hex digits), as carried by its ciphertexts and keys.
+            #[getter]
+            fn key_id(&self) -> String {
+                self.key.id().to_string()
             }
             fn __repr__(&self) -> String {
-                format!(concat!($py_name, "({})"), self.owner.label())
+                format!(
+                    concat!($py_name, "({}, key pair {})"),
+                    self.owner.label(),
+                    self.key.id()
+                )
             }
             /// The key from `to_bytes` output, for `context`'s parameter set (a `BfvContext` or a
             /// `CkksContext`).
@@ -110,12 +124,46 @@ macro_rules! key_class {
     };
 }
 
+/// The refusal to export a secret key without `allow_secret=True`.
+fn secret_export_refused(how: &str) -> PyErr {
+    raise(
+        "SecretKeyExportError",
+        format!(
+            "{how} would copy the secret key out of this process; whoever holds those bytes can \
+             decrypt. If that is intended, call sk.to_bytes(allow_secret=True) and load the bytes \
+             with ctx.secret_key_from_bytes(...)"
+        ),
+    )
+}
+
 key_class!(
-    "SecretKey",
+    @class "SecretKey",
     PySecretKey,
     rlwe::SecretKey,
     "secret key",
-    secret_key_to_bytes
+    /// The secret key in the rnsfhe binary format. Refused unless `allow_secret=True`: whoever
+    /// holds the bytes can decrypt every ciphertext of this key pair.
+    #[pyo3(signature = (*, allow_secret=false))]
+    fn to_bytes<'py>(&self, py: Python<'py>, allow_secret: bool) -> PyResult<Bound<'py, PyBytes>> {
+        if !allow_secret {
+            return Err(secret_export_refused("sk.to_bytes()"));
+        }
+        let b = self.owner.key_bytes().secret_key_to_bytes(&self.key);
+        Ok(bytes_out(py, &b))
+    },
+    /// Secret keys do not pickle (a pickle leaves the process silently): use
+    /// `to_bytes(allow_secret=True)`.
+    fn __reduce__(&self) -> PyResult<()> {
+        Err(secret_export_refused("pickling a secret key"))
+    },
+    /// The same immutable key (copies inside the process are harmless).
+    fn __copy__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    },
+    /// The same immutable key.
+    fn __deepcopy__<'py>(slf: PyRef<'py, Self>, _memo: &Bound<'py, PyAny>) -> PyRef<'py, Self> {
+        slf
+    }
 );
 key_class!(
     "PublicKey",
@@ -144,29 +192,33 @@ key_class!(
     }
 );
 
-/// The relinearisation key passed, checked to be `owner`'s, or the one registered with the context.
+/// The relinearisation key passed, checked to be `owner`'s, or the one registered with the context
+/// for key pair `key` (the ciphertext's; the scheme refuses a passed key of another pair).
 pub(crate) fn relin_key<C>(
     k: Option<&PyRelinKey>,
     owner: &Owner,
     shared: &Shared<C>,
     what: &str,
+    key: Option<rlwe::KeyId>,
 ) -> PyResult<Arc<rlwe::RelinKey>> {
     match k {
         Some(k) => k.get(owner),
-        None => shared.relin_key(what),
+        None => shared.relin_key(what, key),
     }
 }
 
-/// The Galois keys passed, checked to be `owner`'s, or the ones registered with the context.
+/// The Galois keys passed, checked to be `owner`'s, or the ones registered with the context for key
+/// pair `key`.
 pub(crate) fn galois_keys<C>(
     k: Option<&PyGaloisKeys>,
     owner: &Owner,
     shared: &Shared<C>,
     what: &str,
+    key: Option<rlwe::KeyId>,
 ) -> PyResult<Arc<rlwe::GaloisKeys>> {
     match k {
         Some(k) => k.get(owner),
-        None => shared.galois_keys(what),
+        None => shared.galois_keys(what, key),
     }
 }
 

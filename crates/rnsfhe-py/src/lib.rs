@@ -5,6 +5,10 @@
 //! - Every heavy operation releases the GIL (`py.detach`).
 //! - Contexts with equal parameters are one context: constructing, unpickling or loading parameters
 //!   that equal a live context's returns that context, so keys and ciphertexts move between them.
+//! - Evaluation keys registered with a context are kept per key pair: every key and ciphertext
+//!   carries its key pair's identity (`key_id`), operators use the keys of the ciphertext's own pair,
+//!   and mixing two pairs raises `KeyMismatchError`; several users can share one parameter set.
+//! - A secret key leaves the process only through `to_bytes(allow_secret=True)`; it does not pickle.
 //! - Objects are immutable (`frozen`); operators return new objects.
 //! - Every Rust error becomes the `rnsfhe.errors` class of its kind, with the Rust message.
 
@@ -31,6 +35,7 @@ pub(crate) fn err(e: rnsfhe::Error) -> PyErr {
         E::LengthMismatch { .. } => "LengthMismatchError",
         E::OutOfRange(_) => "OutOfRangeError",
         E::ContextMismatch(_) => "ContextMismatchError",
+        E::KeyMismatch(_) => "KeyMismatchError",
         E::WrongForm(_) => "RepresentationError",
         E::MissingKey(_) => "MissingKeyError",
         E::InvalidCiphertext(_) => "CiphertextError",

@@ -1,9 +1,12 @@
-//! One live context per parameter set, with the evaluation keys registered for operators.
+//! One live context per parameter set, with the evaluation keys registered for operators, found by
+//! the identity of the key pair a ciphertext is encrypted under (several users may share a parameter
+//! set: each one's keys serve only that user's ciphertexts).
 
+use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, RwLock, Weak};
 
 use pyo3::prelude::*;
-use rnsfhe::rlwe::{GaloisKeys, RelinKey};
+use rnsfhe::rlwe::{GaloisKeys, KeyId, RelinKey};
 
 use crate::raise;
 
@@ -14,41 +17,77 @@ pub(crate) struct Shared<C> {
     pub params_bytes: Vec<u8>,
     /// A one-line description for messages and reprs.
     pub label: String,
-    rlk: RwLock<Option<Arc<RelinKey>>>,
-    galois: RwLock<Option<Arc<GaloisKeys>>>,
+    rlk: Keyring<RelinKey>,
+    galois: Keyring<GaloisKeys>,
 }
 
+/// Registered evaluation keys by key pair.
+type Keyring<K> = RwLock<BTreeMap<KeyId, Arc<K>>>;
+
 impl<C> Shared<C> {
-    /// The registered relinearisation key, or a `MissingKeyError` saying how to get one.
-    pub fn relin_key(&self, what: &str) -> PyResult<Arc<RelinKey>> {
-        read(&self.rlk).ok_or_else(|| {
-            raise(
-                "MissingKeyError",
-                format!(
-                    "{what} needs a relinearisation key: generate one with ctx.relin_key(sk) or \
-                     register a loaded one with ctx.register_keys(relin_key=...)"
-                ),
+    /// The relinearisation key registered for key pair `key` (the ciphertext's), or a
+    /// `MissingKeyError` saying how to get one.
+    pub fn relin_key(&self, what: &str, key: Option<KeyId>) -> PyResult<Arc<RelinKey>> {
+        find(&self.rlk, key).ok_or_else(|| {
+            missing(
+                what,
+                key,
+                "a relinearisation key",
+                "ctx.relin_key(sk)",
+                "relin_key",
             )
         })
     }
-    /// The registered Galois keys, or a `MissingKeyError` saying how to get them.
-    pub fn galois_keys(&self, what: &str) -> PyResult<Arc<GaloisKeys>> {
-        read(&self.galois).ok_or_else(|| {
-            raise(
-                "MissingKeyError",
-                format!(
-                    "{what} needs Galois keys: generate them with ctx.galois_keys(sk, steps=[...]) \
-                     or register loaded ones with ctx.register_keys(galois_keys=...)"
-                ),
+    /// The Galois keys registered for key pair `key`, or a `MissingKeyError` saying how to get them.
+    pub fn galois_keys(&self, what: &str, key: Option<KeyId>) -> PyResult<Arc<GaloisKeys>> {
+        find(&self.galois, key).ok_or_else(|| {
+            missing(
+                what,
+                key,
+                "Galois keys",
+                "ctx.galois_keys(sk, steps=[...])",
+                "galois_keys",
             )
         })
     }
     pub fn set_relin_key(&self, k: Arc<RelinKey>) {
-        write(&self.rlk, k);
+        insert(&self.rlk, k.id(), k);
     }
     pub fn set_galois_keys(&self, k: Arc<GaloisKeys>) {
-        write(&self.galois, k);
+        insert(&self.galois, k.id(), k);
     }
+}
+
+/// The key of key pair `key`; for a ciphertext without identity (trivial or imported), the only
+/// registered key if there is exactly one.
+fn find<K>(ring: &Keyring<K>, key: Option<KeyId>) -> Option<Arc<K>> {
+    let map = ring.read().unwrap_or_else(|e| e.into_inner());
+    match key {
+        Some(id) => map.get(&id).cloned(),
+        None if map.len() == 1 => map.values().next().cloned(),
+        None => None,
+    }
+}
+
+fn insert<K>(ring: &Keyring<K>, id: KeyId, k: Arc<K>) {
+    ring.write()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(id, k);
+}
+
+/// The `MissingKeyError` of `what` needing `key_kind` for key pair `key`.
+fn missing(what: &str, key: Option<KeyId>, key_kind: &str, generate: &str, arg: &str) -> PyErr {
+    let owner = match key {
+        Some(id) => format!("for key pair {id} (the ciphertext's)"),
+        None => "(the ciphertext has no key identity, so pass the key explicitly)".into(),
+    };
+    raise(
+        "MissingKeyError",
+        format!(
+            "{what} needs {key_kind} {owner}: generate it with {generate} using that key pair's \
+             secret key, or register a loaded one with ctx.register_keys({arg}=...)"
+        ),
+    )
 }
 
 /// Refuses an object (`what`) of another parameter set than the context's.
@@ -68,14 +107,6 @@ pub(crate) fn mismatch(what: &str, theirs: &str, ours: &str) -> PyErr {
             "the {what} belongs to another parameter set ({theirs}), not to this context ({ours})"
         ),
     )
-}
-
-fn read<T>(l: &RwLock<Option<Arc<T>>>) -> Option<Arc<T>> {
-    l.read().unwrap_or_else(|e| e.into_inner()).clone()
-}
-
-fn write<T>(l: &RwLock<Option<Arc<T>>>, v: Arc<T>) {
-    *l.write().unwrap_or_else(|e| e.into_inner()) = Some(v);
 }
 
 /// Live contexts by parameter bytes (weak: a context dies with its last Python object).
@@ -109,8 +140,8 @@ impl<C> Registry<C> {
             ctx: make()?,
             params_bytes: params_bytes.clone(),
             label,
-            rlk: RwLock::new(None),
-            galois: RwLock::new(None),
+            rlk: RwLock::new(BTreeMap::new()),
+            galois: RwLock::new(BTreeMap::new()),
         });
         live.push((params_bytes, Arc::downgrade(&shared)));
         Ok(shared)

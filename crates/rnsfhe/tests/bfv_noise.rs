@@ -33,7 +33,7 @@ fn trivial(ctx: &BfvContext, m: &[u64], v: &[BigInt]) -> rnsfhe::bfv::Ciphertext
         .collect();
     let c0 = Poly::from_bigint(ctx.ring(), &coeffs).unwrap();
     let c1 = Poly::zero(ctx.ring(), rnsfhe_math::ring::Representation::Coefficient);
-    ctx.ciphertext_from_parts(vec![c0, c1]).unwrap()
+    ctx.ciphertext_from_parts(vec![c0, c1], None).unwrap()
 }
 
 #[test]

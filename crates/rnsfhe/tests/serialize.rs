@@ -9,6 +9,13 @@ use rnsfhe::serialize::KeyBytes;
 use rnsfhe::Error;
 use rnsfhe_math::sample::Csprng;
 
+/// Recomputes the CRC-32 trailer after a deliberate edit, so that the checks behind it are reached.
+fn reseal(b: &mut [u8]) {
+    let body = b.len() - 4;
+    let crc = crc32fast::hash(&b[..body]);
+    b[body..].copy_from_slice(&crc.to_le_bytes());
+}
+
 fn bfv(t: u64) -> std::sync::Arc<BfvContext> {
     let p = BfvParameters::builder()
         .degree(64)
@@ -99,17 +106,19 @@ fn malformed_bytes_are_refused() {
     ));
     // A residue at or above its modulus.
     let mut bad = bytes.clone();
-    let first_residue = 4 + 2 + 1 + 8 + 4 + 1 + 1 + 4 + 4;
+    // header 15, key identity 1 + 8, parts 4, seed flag 1, polynomial header 1 + 4 + 4
+    let first_residue = 4 + 2 + 1 + 8 + 9 + 4 + 1 + 1 + 4 + 4;
     bad[first_residue..first_residue + 8].copy_from_slice(&u64::MAX.to_le_bytes());
+    reseal(&mut bad);
     assert!(matches!(
         ctx.ciphertext_from_bytes(&bad),
         Err(Error::OutOfRange(_))
     ));
-    // Flipping any single byte never panics.
+    // Flipping any single byte is refused (the checksum), and never panics.
     for i in 0..bytes.len() {
         let mut b = bytes.clone();
         b[i] ^= 0x5a;
-        let _ = ctx.ciphertext_from_bytes(&b);
+        assert!(ctx.ciphertext_from_bytes(&b).is_err(), "byte {i} flipped");
     }
     // Random bytes with a valid header never panic either.
     for trial in 0..200u64 {
@@ -153,7 +162,8 @@ fn ckks_round_trip_and_checks() {
         }
     }
     let mut bad = ctx.ciphertext_to_bytes(&c).unwrap();
-    bad[15..19].copy_from_slice(&99u32.to_le_bytes()); // level 99
+    bad[24..28].copy_from_slice(&99u32.to_le_bytes()); // level 99 (after the key identity)
+    reseal(&mut bad);
     assert!(
         matches!(ctx.ciphertext_from_bytes(&bad), Err(Error::InvalidCiphertext(m)) if m.contains("level"))
     );
@@ -326,6 +336,7 @@ fn parameters_and_plaintexts_round_trip() {
     }
     let mut bad = bytes.clone();
     bad[15 + 8 + 8 + 4..15 + 8 + 8 + 4 + 8].copy_from_slice(&1000u64.to_le_bytes()); // q_0 = 1000
+    reseal(&mut bad);
     assert!(BfvParameters::from_bytes(&bad).is_err());
 
     let c = CkksParameters::builder()
@@ -363,7 +374,7 @@ fn secret_key_round_trip_and_checks() {
     let ctx = bfv(257);
     let (sk, pk) = ctx.keygen(&mut rng).unwrap();
     let bytes = ctx.secret_key_to_bytes(&sk);
-    assert_eq!(bytes.len(), 15 + 4 + 64);
+    assert_eq!(bytes.len(), 15 + 4 + 64 + 4);
     let sk2 = ctx.secret_key_from_bytes(&bytes).unwrap();
     assert_eq!(sk2.coefficients(), sk.coefficients());
     let ct = ctx
@@ -375,6 +386,7 @@ fn secret_key_round_trip_and_checks() {
     );
     let mut bad = bytes.to_vec();
     bad[20] = 2;
+    reseal(&mut bad);
     assert!(
         matches!(ctx.secret_key_from_bytes(&bad), Err(Error::Malformed(m)) if m.contains("coefficient 1"))
     );
@@ -384,5 +396,41 @@ fn secret_key_round_trip_and_checks() {
     assert!(matches!(
         bfv(65537).secret_key_from_bytes(&bytes),
         Err(Error::ContextMismatch(_))
+    ));
+}
+
+/// Size limits: counts claimed by the bytes are checked against the context before anything is
+/// allocated, so a short input claiming a huge object is refused at once.
+#[test]
+fn claimed_sizes_are_bounded_by_the_context() {
+    let mut rng = Csprng::from_seed([6; 32]);
+    let ctx = bfv(257);
+    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+    let gk = ctx.galois_keys(&sk, &[1], false, &mut rng).unwrap();
+    // Galois keys: header 15, key identity 8, then the count.
+    let mut b = ctx.galois_keys_to_bytes(&gk);
+    b[23..27].copy_from_slice(&u32::MAX.to_le_bytes());
+    reseal(&mut b);
+    assert!(
+        matches!(ctx.galois_keys_from_bytes(&b), Err(Error::Malformed(m)) if m.contains("Galois keys for degree"))
+    );
+    // A ciphertext claiming 2^32 - 1 parts.
+    let ct = ctx
+        .encrypt(&ctx.encode(&[1]).unwrap(), &pk, &mut rng)
+        .unwrap();
+    let mut b = ctx.ciphertext_to_bytes(&ct).unwrap();
+    b[24..28].copy_from_slice(&u32::MAX.to_le_bytes());
+    reseal(&mut b);
+    assert!(matches!(
+        ctx.ciphertext_from_bytes(&b),
+        Err(Error::InvalidCiphertext(m)) if m.contains("2..=16")
+    ));
+    // A polynomial claiming a huge degree.
+    let mut b = ctx.ciphertext_to_bytes(&ct).unwrap();
+    b[38 - 4..38].copy_from_slice(&u32::MAX.to_le_bytes());
+    reseal(&mut b);
+    assert!(matches!(
+        ctx.ciphertext_from_bytes(&b),
+        Err(Error::Malformed(_))
     ));
 }

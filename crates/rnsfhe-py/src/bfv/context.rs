@@ -345,7 +345,11 @@ impl PyBfvContext {
     ) -> PyResult<PyBfvCiphertext> {
         self.check(a)?;
         self.check(b)?;
-        let k = self.rlk(rlk, "multiply")?;
+        let k = self.rlk(
+            rlk,
+            "multiply",
+            KeyId::join(a.ct.key_id(), b.ct.key_id()).py()?,
+        )?;
         let (ctx, x, y) = (self.ctx().clone(), a.ct.clone(), b.ct.clone());
         Ok(self.ct(py.detach(|| ctx.multiply(&x, &y, &k)).py()?))
     }
@@ -369,7 +373,7 @@ impl PyBfvContext {
         a: &PyBfvCiphertext,
         rlk: Option<&PyRelinKey>,
     ) -> PyResult<PyBfvCiphertext> {
-        let k = self.rlk(rlk, "square")?;
+        let k = self.rlk(rlk, "square", a.ct.key_id())?;
         self.unary(py, a, move |c, x| c.square(x, &k))
     }
     /// A 3-part ciphertext back to 2 parts.
@@ -380,7 +384,7 @@ impl PyBfvContext {
         a: &PyBfvCiphertext,
         rlk: Option<&PyRelinKey>,
     ) -> PyResult<PyBfvCiphertext> {
-        let k = self.rlk(rlk, "relinearize")?;
+        let k = self.rlk(rlk, "relinearize", a.ct.key_id())?;
         self.unary(py, a, move |c, x| c.relinearize(x, &k))
     }
     /// Rotates both rows of the 2 x n/2 slot matrix left by `step` (right when negative).
@@ -392,7 +396,7 @@ impl PyBfvContext {
         step: i64,
         keys: Option<&PyGaloisKeys>,
     ) -> PyResult<PyBfvCiphertext> {
-        let k = self.gk(keys, "rotate_rows")?;
+        let k = self.gk(keys, "rotate_rows", a.ct.key_id())?;
         self.unary(py, a, move |c, x| c.rotate_rows(x, step, &k))
     }
     /// Swaps the two rows of the slot matrix.
@@ -403,7 +407,7 @@ impl PyBfvContext {
         a: &PyBfvCiphertext,
         keys: Option<&PyGaloisKeys>,
     ) -> PyResult<PyBfvCiphertext> {
-        let k = self.gk(keys, "rotate_columns")?;
+        let k = self.gk(keys, "rotate_columns", a.ct.key_id())?;
         self.unary(py, a, move |c, x| c.rotate_columns(x, &k))
     }
     /// Every slot set to the sum of all slots (keys from `galois_keys(sk, for_sum=True)`).
@@ -414,7 +418,7 @@ impl PyBfvContext {
         a: &PyBfvCiphertext,
         keys: Option<&PyGaloisKeys>,
     ) -> PyResult<PyBfvCiphertext> {
-        let k = self.gk(keys, "sum_slots")?;
+        let k = self.gk(keys, "sum_slots", a.ct.key_id())?;
         self.unary(py, a, move |c, x| c.sum_slots(x, &k))
     }
 
@@ -460,19 +464,23 @@ impl PyBfvContext {
 }
 
 impl PyBfvContext {
+    /// The relinearisation key passed, or the one registered for key pair `key`.
     pub(crate) fn rlk(
         &self,
         k: Option<&PyRelinKey>,
         what: &str,
+        key: Option<rnsfhe::rlwe::KeyId>,
     ) -> PyResult<Arc<rnsfhe::rlwe::RelinKey>> {
-        keys::relin_key(k, &self.owner(), &self.shared, what)
+        keys::relin_key(k, &self.owner(), &self.shared, what, key)
     }
+    /// The Galois keys passed, or the ones registered for key pair `key`.
     pub(crate) fn gk(
         &self,
         k: Option<&PyGaloisKeys>,
         what: &str,
+        key: Option<rnsfhe::rlwe::KeyId>,
     ) -> PyResult<Arc<rnsfhe::rlwe::GaloisKeys>> {
-        keys::galois_keys(k, &self.owner(), &self.shared, what)
+        keys::galois_keys(k, &self.owner(), &self.shared, what, key)
     }
     pub(crate) fn from_shared(shared: Arc<BfvShared>) -> PyResult<Self> {
         Ok(PyBfvContext {

@@ -94,7 +94,10 @@ impl PyBfvCiphertext {
         self.ctx().encode_coefficients(&[c]).py()
     }
     pub(crate) fn multiply_by(&self, py: Python<'_>, b: &Ciphertext) -> PyResult<PyBfvCiphertext> {
-        let k = self.shared.relin_key("ciphertext * ciphertext")?;
+        let k = self.shared.relin_key(
+            "ciphertext * ciphertext",
+            KeyId::join(self.ct.key_id(), b.key_id()).py()?,
+        )?;
         let (ctx, a) = (self.ctx().clone(), self.ct.clone());
         Ok(self.wrap(py.detach(|| ctx.multiply(&a, b, &k)).py()?))
     }
@@ -112,6 +115,12 @@ impl PyBfvCiphertext {
     #[staticmethod]
     fn from_bytes(context: &PyBfvContext, data: &[u8]) -> PyResult<Self> {
         context.ciphertext_from_bytes(data)
+    }
+    /// The identity of the key pair it is encrypted under (16 hex digits; None for a trivial
+    /// ciphertext). Operators find the evaluation keys registered for this key pair.
+    #[getter]
+    fn key_id(&self) -> Option<String> {
+        self.ct.key_id().map(|k| k.to_string())
     }
     /// Number of polynomials (2, or 3 after `multiply_no_relin`).
     #[getter]
@@ -201,7 +210,7 @@ impl PyBfvCiphertext {
             ));
         }
         let k = power(k)?;
-        let key = self.shared.relin_key("ciphertext ** k")?;
+        let key = self.shared.relin_key("ciphertext ** k", self.ct.key_id())?;
         let ctx = self.ctx().clone();
         let x = self.ct.clone();
         let r = py.detach(|| -> rnsfhe::Result<Ciphertext> {
@@ -225,19 +234,21 @@ impl PyBfvCiphertext {
     }
     /// `ctx.rotate_rows(self, step)` with the registered Galois keys.
     fn rotate_rows(&self, py: Python<'_>, step: i64) -> PyResult<PyBfvCiphertext> {
-        let k = self.shared.galois_keys("rotate_rows")?;
+        let k = self.shared.galois_keys("rotate_rows", self.ct.key_id())?;
         let (ctx, x) = (self.ctx().clone(), self.ct.clone());
         Ok(self.wrap(py.detach(|| ctx.rotate_rows(&x, step, &k)).py()?))
     }
     /// `ctx.rotate_columns(self)` with the registered Galois keys.
     fn rotate_columns(&self, py: Python<'_>) -> PyResult<PyBfvCiphertext> {
-        let k = self.shared.galois_keys("rotate_columns")?;
+        let k = self
+            .shared
+            .galois_keys("rotate_columns", self.ct.key_id())?;
         let (ctx, x) = (self.ctx().clone(), self.ct.clone());
         Ok(self.wrap(py.detach(|| ctx.rotate_columns(&x, &k)).py()?))
     }
     /// `ctx.sum_slots(self)` with the registered Galois keys.
     fn sum_slots(&self, py: Python<'_>) -> PyResult<PyBfvCiphertext> {
-        let k = self.shared.galois_keys("sum_slots")?;
+        let k = self.shared.galois_keys("sum_slots", self.ct.key_id())?;
         let (ctx, x) = (self.ctx().clone(), self.ct.clone());
         Ok(self.wrap(py.detach(|| ctx.sum_slots(&x, &k)).py()?))
     }

@@ -40,19 +40,23 @@ impl PyCkksContext {
         let v = complex_values(x)?;
         Ok(Arc::new(self.ctx().encode_at(&v, level, scale).py()?))
     }
+    /// The relinearisation key passed, or the one registered for key pair `key`.
     pub(crate) fn rlk(
         &self,
         k: Option<&PyRelinKey>,
         what: &str,
+        key: Option<rnsfhe::rlwe::KeyId>,
     ) -> PyResult<Arc<rnsfhe::rlwe::RelinKey>> {
-        keys::relin_key(k, &self.owner(), &self.shared, what)
+        keys::relin_key(k, &self.owner(), &self.shared, what, key)
     }
+    /// The Galois keys passed, or the ones registered for key pair `key`.
     pub(crate) fn gk(
         &self,
         k: Option<&PyGaloisKeys>,
         what: &str,
+        key: Option<rnsfhe::rlwe::KeyId>,
     ) -> PyResult<Arc<rnsfhe::rlwe::GaloisKeys>> {
-        keys::galois_keys(k, &self.owner(), &self.shared, what)
+        keys::galois_keys(k, &self.owner(), &self.shared, what, key)
     }
     pub(crate) fn from_shared(shared: Arc<CkksShared>) -> PyResult<Self> {
         Ok(PyCkksContext {
@@ -321,7 +325,11 @@ impl PyCkksContext {
         rescale: bool,
     ) -> PyResult<PyCkksCiphertext> {
         let (x, y) = (self.check(a)?, self.check(b)?);
-        let k = self.rlk(rlk, "multiply")?;
+        let k = self.rlk(
+            rlk,
+            "multiply",
+            KeyId::join(a.ct.key_id(), b.ct.key_id()).py()?,
+        )?;
         let ctx = self.ctx().clone();
         let r = py.detach(|| {
             if rescale {
@@ -350,7 +358,7 @@ impl PyCkksContext {
         a: &PyCkksCiphertext,
         rlk: Option<&PyRelinKey>,
     ) -> PyResult<PyCkksCiphertext> {
-        let k = self.rlk(rlk, "relinearize")?;
+        let k = self.rlk(rlk, "relinearize", a.ct.key_id())?;
         self.unary(py, a, move |c, x| {
             let mut r = x.clone();
             c.relinearize_assign(&mut r, &k)?;
@@ -375,7 +383,7 @@ impl PyCkksContext {
         step: i64,
         keys: Option<&PyGaloisKeys>,
     ) -> PyResult<PyCkksCiphertext> {
-        let k = self.gk(keys, "rotate")?;
+        let k = self.gk(keys, "rotate", a.ct.key_id())?;
         self.unary(py, a, move |c, x| c.rotate(x, step, &k))
     }
     /// Complex conjugation of every slot (needs `galois_keys(..., conjugation=True)`).
@@ -386,7 +394,7 @@ impl PyCkksContext {
         a: &PyCkksCiphertext,
         keys: Option<&PyGaloisKeys>,
     ) -> PyResult<PyCkksCiphertext> {
-        let k = self.gk(keys, "conjugate")?;
+        let k = self.gk(keys, "conjugate", a.ct.key_id())?;
         self.unary(py, a, move |c, x| c.conjugate(x, &k))
     }
     /// sum_i coeffs[i] x^i: baby-step giant-step (`method="bsgs"`, default) or the power tree
@@ -400,7 +408,7 @@ impl PyCkksContext {
         method: &str,
         rlk: Option<&PyRelinKey>,
     ) -> PyResult<PyCkksCiphertext> {
-        let k = self.rlk(rlk, "polynomial")?;
+        let k = self.rlk(rlk, "polynomial", a.ct.key_id())?;
         let bsgs = match method {
             "bsgs" => true,
             "powers" => false,
@@ -431,7 +439,7 @@ impl PyCkksContext {
         degree: usize,
         rlk: Option<&PyRelinKey>,
     ) -> PyResult<PyCkksCiphertext> {
-        let k = self.rlk(rlk, "chebyshev")?;
+        let k = self.rlk(rlk, "chebyshev", a.ct.key_id())?;
         // Sample f at the nodes with the GIL held; the evaluation asks for the same nodes.
         let x = self.check(a)?;
         let ctx = self.ctx().clone();
@@ -448,7 +456,7 @@ impl PyCkksContext {
         a: &PyCkksCiphertext,
         rlk: Option<&PyRelinKey>,
     ) -> PyResult<PyCkksCiphertext> {
-        let k = self.rlk(rlk, "exp")?;
+        let k = self.rlk(rlk, "exp", a.ct.key_id())?;
         self.unary(py, a, move |c, x| c.exp(x, &k))
     }
     /// The logistic function by its Taylor polynomial of degree 7 (paper 004 Table 2).
@@ -459,7 +467,7 @@ impl PyCkksContext {
         a: &PyCkksCiphertext,
         rlk: Option<&PyRelinKey>,
     ) -> PyResult<PyCkksCiphertext> {
-        let k = self.rlk(rlk, "sigmoid")?;
+        let k = self.rlk(rlk, "sigmoid", a.ct.key_id())?;
         self.unary(py, a, move |c, x| c.sigmoid(x, &k))
     }
     /// 1/x for x in (0, 2) by `iterations` steps of [12] Alg. 2 (paper 004 Table 2).
@@ -471,7 +479,7 @@ impl PyCkksContext {
         iterations: usize,
         rlk: Option<&PyRelinKey>,
     ) -> PyResult<PyCkksCiphertext> {
-        let k = self.rlk(rlk, "inverse")?;
+        let k = self.rlk(rlk, "inverse", a.ct.key_id())?;
         self.unary(py, a, move |c, x| c.inverse(x, iterations, &k))
     }
     /// Every slot of the first `count` (a power of two, default all) set to their sum.
@@ -483,7 +491,7 @@ impl PyCkksContext {
         count: Option<usize>,
         keys: Option<&PyGaloisKeys>,
     ) -> PyResult<PyCkksCiphertext> {
-        let k = self.gk(keys, "sum_slots")?;
+        let k = self.gk(keys, "sum_slots", a.ct.key_id())?;
         let n = count.unwrap_or(a.ct.slots());
         self.unary(py, a, move |c, x| c.sum_slots(x, n, &k))
     }
@@ -496,7 +504,7 @@ impl PyCkksContext {
         count: Option<usize>,
         keys: Option<&PyGaloisKeys>,
     ) -> PyResult<PyCkksCiphertext> {
-        let k = self.gk(keys, "mean")?;
+        let k = self.gk(keys, "mean", a.ct.key_id())?;
         let n = count.unwrap_or(a.ct.slots());
         self.unary(py, a, move |c, x| c.mean(x, n, &k))
     }
@@ -510,8 +518,8 @@ impl PyCkksContext {
         rlk: Option<&PyRelinKey>,
         keys: Option<&PyGaloisKeys>,
     ) -> PyResult<PyCkksCiphertext> {
-        let r = self.rlk(rlk, "variance")?;
-        let k = self.gk(keys, "variance")?;
+        let r = self.rlk(rlk, "variance", a.ct.key_id())?;
+        let k = self.gk(keys, "variance", a.ct.key_id())?;
         let n = count.unwrap_or(a.ct.slots());
         self.unary(py, a, move |c, x| c.variance(x, n, &r, &k))
     }
@@ -532,8 +540,8 @@ impl PyCkksContext {
         rlk: Option<&PyRelinKey>,
         keys: Option<&PyGaloisKeys>,
     ) -> PyResult<PyCkksCiphertext> {
-        let r = self.rlk(rlk, "train_logistic")?;
-        let k = self.gk(keys, "train_logistic")?;
+        let r = self.rlk(rlk, "train_logistic", z.ct.key_id())?;
+        let k = self.gk(keys, "train_logistic", z.ct.key_id())?;
         self.unary(py, z, move |c, x| {
             c.train_logistic(x, samples, features, iterations, &r, &k)
         })

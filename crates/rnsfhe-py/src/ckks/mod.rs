@@ -21,7 +21,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use rnsfhe::ckks::{logistic, CkksCiphertext, CkksContext, CkksParameters, CkksPlaintext};
-use rnsfhe::rlwe::{KeySwitching, SecretDistribution};
+use rnsfhe::rlwe::{KeyId, KeySwitching, SecretDistribution};
 
 use crate::convert::{
     complex_values, is_vector, power, real_scalar, security_out, slots_array, type_name, LockedRng,

@@ -175,6 +175,12 @@ impl PyCkksCiphertext {
     fn slots(&self) -> usize {
         self.ct.slots()
     }
+    /// The identity of the key pair it is encrypted under (16 hex digits; None for a trivial
+    /// ciphertext). Operators find the evaluation keys registered for this key pair.
+    #[getter]
+    fn key_id(&self) -> Option<String> {
+        self.ct.key_id().map(|k| k.to_string())
+    }
     #[getter]
     fn size(&self) -> usize {
         self.ct.size()
@@ -225,7 +231,10 @@ impl PyCkksCiphertext {
         let a = self.ct.clone();
         let r = match self.operand(other, "*")? {
             Operand::Ct(b) => {
-                let k = self.shared.relin_key("ciphertext * ciphertext")?;
+                let k = self.shared.relin_key(
+                    "ciphertext * ciphertext",
+                    KeyId::join(self.ct.key_id(), b.key_id()).py()?,
+                )?;
                 py.detach(|| {
                     let (x, y) = Self::aligned(&ctx, &a, &b)?;
                     ctx.multiply_rescale(&x, &y, &k)
@@ -258,7 +267,7 @@ impl PyCkksCiphertext {
             ));
         }
         let k = power(k)?;
-        let key = self.shared.relin_key("ciphertext ** k")?;
+        let key = self.shared.relin_key("ciphertext ** k", self.ct.key_id())?;
         let ctx = self.ctx().clone();
         let x = self.ct.clone();
         let r = py.detach(|| -> rnsfhe::Result<CkksCiphertext> {
@@ -290,13 +299,13 @@ impl PyCkksCiphertext {
     }
     /// Rotates the slots left by `step` with the registered Galois keys.
     fn rotate(&self, py: Python<'_>, step: i64) -> PyResult<PyCkksCiphertext> {
-        let k = self.shared.galois_keys("rotate")?;
+        let k = self.shared.galois_keys("rotate", self.ct.key_id())?;
         let (ctx, x) = (self.ctx().clone(), self.ct.clone());
         Ok(self.wrap(py.detach(|| ctx.rotate(&x, step, &k)).py()?))
     }
     /// Conjugates every slot with the registered Galois keys.
     fn conjugate(&self, py: Python<'_>) -> PyResult<PyCkksCiphertext> {
-        let k = self.shared.galois_keys("conjugate")?;
+        let k = self.shared.galois_keys("conjugate", self.ct.key_id())?;
         let (ctx, x) = (self.ctx().clone(), self.ct.clone());
         Ok(self.wrap(py.detach(|| ctx.conjugate(&x, &k)).py()?))
     }

@@ -2,6 +2,8 @@
 
 use rnsfhe_math::ring::Poly;
 
+use crate::rlwe::KeyId;
+
 /// A plaintext: n coefficients of Z_t[X]/(X^n + 1), in [0, t), tied to one context.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plaintext {
@@ -21,6 +23,8 @@ impl Plaintext {
 pub struct Ciphertext {
     pub(crate) parts: Vec<Poly>,
     pub(crate) context_id: u64,
+    /// The key pair it is encrypted under (`None`: a trivial or imported ciphertext).
+    pub(crate) key_id: Option<KeyId>,
     /// Set while c_1 is still the expansion of this seed (fresh symmetric encryption): it can be
     /// stored as the seed.
     pub(crate) seed: Option<[u8; 32]>,
@@ -35,6 +39,12 @@ impl Ciphertext {
     /// The polynomials, coefficient form over Q.
     pub fn parts(&self) -> &[Poly] {
         &self.parts
+    }
+
+    /// The identity of the key pair it is encrypted under (`None` for a trivial or imported
+    /// ciphertext, which combines with any).
+    pub fn key_id(&self) -> Option<KeyId> {
+        self.key_id
     }
 
     /// The seed of c_1 for a fresh symmetric encryption (half-size serialisation).

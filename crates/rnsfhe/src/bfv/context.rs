@@ -11,7 +11,7 @@ use rnsfhe_math::sample::{Csprng, DiscreteGaussian, DEFAULT_TAIL};
 use super::decrypt::Decryptor;
 use super::{BehzTool, BfvParameters, Ciphertext, Decryption, HpsTool, Multiplication, Plaintext};
 use crate::encoding::{BatchEncoder, CoefficientEncoder};
-use crate::rlwe::{KeySwitcher, PublicKey, SecretKey};
+use crate::rlwe::{KeyId, KeySwitcher, PublicKey, SecretKey};
 use crate::{Error, Result};
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
@@ -267,17 +267,23 @@ impl BfvContext {
         Ok(m)
     }
 
-    pub(crate) fn ciphertext(&self, parts: Vec<Poly>) -> Ciphertext {
+    pub(crate) fn ciphertext(&self, parts: Vec<Poly>, key_id: Option<KeyId>) -> Ciphertext {
         Ciphertext {
             parts,
             context_id: self.id,
+            key_id,
             seed: None,
         }
     }
 
-    /// A ciphertext from its polynomials over this context's Q (any representation; at least 2). For
-    /// tests, deserialisation and experiments such as trivial ciphertexts (Delta m + v, 0).
-    pub fn ciphertext_from_parts(&self, parts: Vec<Poly>) -> Result<Ciphertext> {
+    /// A ciphertext from its polynomials over this context's Q (any representation; at least 2), of
+    /// key pair `key_id` (`None`: unknown, combines with any). For tests, deserialisation and
+    /// experiments such as trivial ciphertexts (Delta m + v, 0).
+    pub fn ciphertext_from_parts(
+        &self,
+        parts: Vec<Poly>,
+        key_id: Option<KeyId>,
+    ) -> Result<Ciphertext> {
         if parts.len() < 2 {
             return Err(Error::InvalidCiphertext(format!(
                 "a ciphertext has at least 2 parts, got {}",
@@ -294,7 +300,7 @@ impl BfvContext {
             p.to_coefficient()?;
             out.push(p);
         }
-        Ok(self.ciphertext(out))
+        Ok(self.ciphertext(out, key_id))
     }
 
     /// Public-key encryption (Enc_FV): (Delta [m]_t + p0 u + e1, p1 u + e2).
@@ -306,7 +312,7 @@ impl BfvContext {
         }
         let (mut c0, c1) = pk.encrypt_zero(&self.sw, self.params.secret, &self.gaussian, rng)?;
         c0.add_assign(&self.scaled_plain(pt)?)?;
-        Ok(self.ciphertext(vec![c0, c1]))
+        Ok(self.ciphertext(vec![c0, c1], Some(pk.id())))
     }
 
     /// Symmetric encryption: (Delta [m]_t - a s + e, a) with a from a seed kept in the ciphertext.
@@ -319,7 +325,7 @@ impl BfvContext {
         self.check_secret(sk)?;
         let (mut c0, c1, seed) = sk.encrypt_zero(&self.gaussian, rng)?;
         c0.add_assign(&self.scaled_plain(pt)?)?;
-        let mut ct = self.ciphertext(vec![c0, c1]);
+        let mut ct = self.ciphertext(vec![c0, c1], Some(sk.id()));
         ct.seed = Some(seed);
         Ok(ct)
     }
@@ -328,6 +334,7 @@ impl BfvContext {
     pub fn phase(&self, ct: &Ciphertext, sk: &SecretKey) -> Result<Poly> {
         self.check_ct(ct)?;
         self.check_secret(sk)?;
+        KeyId::check(ct.key_id, sk.id(), "secret key")?;
         let s = sk.ntt_q();
         let mut acc = ct.parts[1].clone();
         acc.to_ntt()?;

@@ -4,6 +4,7 @@ use rnsfhe_math::ring::{Poly, RingContext};
 use std::sync::Arc;
 
 use super::{BfvContext, Ciphertext, GaloisKeys, Plaintext, RelinKey};
+use crate::rlwe::KeyId;
 use crate::{Error, Result};
 
 /// (a0 + a1 Y)(b0 + b1 Y) in NTT form: [a0 b0, a0 b1 + a1 b0, a1 b1].
@@ -28,9 +29,11 @@ fn to_ntt_pair(p: [Poly; 2]) -> Result<[Poly; 2]> {
 }
 
 impl BfvContext {
-    fn check_pair(&self, a: &Ciphertext, b: &Ciphertext) -> Result<()> {
+    /// Checks both operands and returns the key pair of their combination.
+    fn check_pair(&self, a: &Ciphertext, b: &Ciphertext) -> Result<Option<KeyId>> {
         self.check_ct(a)?;
-        self.check_ct(b)
+        self.check_ct(b)?;
+        KeyId::join(a.key_id, b.key_id)
     }
 
     fn require_size(&self, ct: &Ciphertext, size: usize, op: &str) -> Result<()> {
@@ -45,7 +48,7 @@ impl BfvContext {
 
     /// a += b (any sizes; the result has the larger size).
     pub fn add_assign(&self, a: &mut Ciphertext, b: &Ciphertext) -> Result<()> {
-        self.check_pair(a, b)?;
+        a.key_id = self.check_pair(a, b)?;
         a.seed = None;
         crate::rlwe::add_parts(&mut a.parts, &b.parts, false)
     }
@@ -59,7 +62,7 @@ impl BfvContext {
 
     /// a -= b.
     pub fn sub_assign(&self, a: &mut Ciphertext, b: &Ciphertext) -> Result<()> {
-        self.check_pair(a, b)?;
+        a.key_id = self.check_pair(a, b)?;
         a.seed = None;
         crate::rlwe::add_parts(&mut a.parts, &b.parts, true)
     }
@@ -158,7 +161,7 @@ impl BfvContext {
     /// The 3-part product of two 2-part ciphertexts: [DR_2(ct1 * ct2)]_q by the parameter set's
     /// method (paper 000 Alg. 3 S0–S4, or HPS steps 1–4), without relinearisation.
     pub fn multiply_no_relin(&self, a: &Ciphertext, b: &Ciphertext) -> Result<Ciphertext> {
-        self.check_pair(a, b)?;
+        let key_id = self.check_pair(a, b)?;
         self.require_size(a, 2, "multiplication")?;
         self.require_size(b, 2, "multiplication")?;
         let square = std::ptr::eq(a, b);
@@ -182,7 +185,7 @@ impl BfvContext {
             xa.to_coefficient()?;
             parts.push(tool.scale_down(&xq, &xa, ring)?);
         }
-        Ok(self.ciphertext(parts))
+        Ok(self.ciphertext(parts, key_id))
     }
 
     /// a * b, relinearised.
@@ -212,7 +215,7 @@ impl BfvContext {
     pub fn relinearize_assign(&self, a: &mut Ciphertext, rlk: &RelinKey) -> Result<()> {
         self.check_ct(a)?;
         a.seed = None;
-        rlk.relinearize(self.key_switcher(), &mut a.parts, self.id())
+        rlk.relinearize(self.key_switcher(), &mut a.parts, self.id(), a.key_id)
     }
 
     /// Relinearised copy.
@@ -225,8 +228,8 @@ impl BfvContext {
     /// Applies X -> X^g and switches back to s with the Galois key of g (g odd, taken mod 2n).
     pub fn apply_galois(&self, a: &Ciphertext, g: u64, keys: &GaloisKeys) -> Result<Ciphertext> {
         self.check_ct(a)?;
-        let parts = keys.apply(self.key_switcher(), &a.parts, g, self.id())?;
-        Ok(self.ciphertext(parts))
+        let parts = keys.apply(self.key_switcher(), &a.parts, g, self.id(), a.key_id)?;
+        Ok(self.ciphertext(parts, a.key_id))
     }
 
     /// In-place form of [`BfvContext::apply_galois`].

@@ -2,6 +2,8 @@
 
 use rnsfhe_math::ring::Poly;
 
+use crate::rlwe::KeyId;
+
 /// An encoded vector: Delta tau^-1(z) at a level, NTT form.
 #[derive(Clone, Debug)]
 pub struct CkksPlaintext {
@@ -35,9 +37,16 @@ pub struct CkksCiphertext {
     pub(crate) scale: f64,
     pub(crate) slots: usize,
     pub(crate) context_id: u64,
+    /// The key pair it is encrypted under (`None`: a trivial or imported ciphertext).
+    pub(crate) key_id: Option<KeyId>,
 }
 
 impl CkksCiphertext {
+    /// The identity of the key pair it is encrypted under (`None` for a trivial or imported
+    /// ciphertext, which combines with any).
+    pub fn key_id(&self) -> Option<KeyId> {
+        self.key_id
+    }
     /// The level: the modulus is q_0 ... q_level, and `level` rescalings remain.
     pub fn level(&self) -> usize {
         self.level

@@ -10,7 +10,7 @@ use rnsfhe_math::ring::{Poly, Representation, RingContext};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian, DEFAULT_TAIL};
 
 use super::{CkksCiphertext, CkksEncoder, CkksParameters, CkksPlaintext, Complex};
-use crate::rlwe::{GaloisKeys, KeySwitcher, PublicKey, RelinKey, SecretKey};
+use crate::rlwe::{GaloisKeys, KeyId, KeySwitcher, PublicKey, RelinKey, SecretKey};
 use crate::{Error, Result};
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
@@ -233,6 +233,7 @@ impl CkksContext {
             scale,
             slots: pt.slots,
             context_id: self.id,
+            key_id: None,
         })
     }
 
@@ -276,13 +277,15 @@ impl CkksContext {
         })
     }
 
-    /// A ciphertext from NTT-form polynomials over the ring of `level` (deserialisation, experiments).
+    /// A ciphertext from NTT-form polynomials over the ring of `level`, of key pair `key_id` (`None`:
+    /// unknown, combines with any) (deserialisation, experiments).
     pub fn ciphertext_from_parts(
         &self,
         parts: Vec<Poly>,
         level: usize,
         scale: f64,
         slots: usize,
+        key_id: Option<KeyId>,
     ) -> Result<CkksCiphertext> {
         let ring = self.ring_at(level)?;
         if parts.len() < 2 {
@@ -307,6 +310,7 @@ impl CkksContext {
             scale,
             slots,
             context_id: self.id,
+            key_id,
         })
     }
 
@@ -324,7 +328,7 @@ impl CkksContext {
             ));
         }
         let (c0, c1) = pk.encrypt_zero(&self.sw, self.params.secret, &self.gaussian, rng)?;
-        self.finish_encryption(pt, c0, c1)
+        self.finish_encryption(pt, c0, c1, pk.id())
     }
 
     /// Symmetric encryption: (-a s + e + m, a).
@@ -337,11 +341,17 @@ impl CkksContext {
         self.check_plain(pt)?;
         self.check_secret(sk)?;
         let (c0, c1, _) = sk.encrypt_zero(&self.gaussian, rng)?;
-        self.finish_encryption(pt, c0, c1)
+        self.finish_encryption(pt, c0, c1, sk.id())
     }
 
     /// Top-level encryption of zero (coefficient form) + m at the plaintext's level.
-    fn finish_encryption(&self, pt: &CkksPlaintext, c0: Poly, c1: Poly) -> Result<CkksCiphertext> {
+    fn finish_encryption(
+        &self,
+        pt: &CkksPlaintext,
+        c0: Poly,
+        c1: Poly,
+        key_id: KeyId,
+    ) -> Result<CkksCiphertext> {
         let ring = self.ring_at(pt.level)?;
         let mut parts = Vec::with_capacity(2);
         for c in [c0, c1] {
@@ -358,6 +368,7 @@ impl CkksContext {
             scale: pt.scale,
             slots: pt.slots,
             context_id: self.id,
+            key_id: Some(key_id),
         })
     }
 
@@ -365,6 +376,7 @@ impl CkksContext {
     pub fn decrypt(&self, ct: &CkksCiphertext, sk: &SecretKey) -> Result<CkksPlaintext> {
         self.check_ct(ct)?;
         self.check_secret(sk)?;
+        KeyId::check(ct.key_id, sk.id(), "secret key")?;
         let ring = self.ring_at(ct.level)?;
         let len = ring.degree() * ring.moduli().len();
         let mut s = Poly::zero(ring, Representation::Ntt);

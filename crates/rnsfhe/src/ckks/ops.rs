@@ -11,7 +11,7 @@ use rnsfhe_math::arith::vector;
 use rnsfhe_math::ring::{Poly, Representation};
 
 use super::{CkksCiphertext, CkksContext, CkksPlaintext};
-use crate::rlwe::{GaloisKeys, RelinKey};
+use crate::rlwe::{GaloisKeys, KeyId, RelinKey};
 use crate::{Error, Result};
 
 impl CkksContext {
@@ -32,10 +32,12 @@ impl CkksContext {
         Ok(())
     }
 
-    fn pair(&self, a: &CkksCiphertext, b: &CkksCiphertext, op: &str) -> Result<()> {
+    /// Checks both operands; returns the key pair of their combination.
+    fn pair(&self, a: &CkksCiphertext, b: &CkksCiphertext, op: &str) -> Result<Option<KeyId>> {
         self.check_ct(a)?;
         self.check_ct(b)?;
-        self.same_level_scale(a.level, a.scale, b.level, b.scale, op)
+        self.same_level_scale(a.level, a.scale, b.level, b.scale, op)?;
+        KeyId::join(a.key_id, b.key_id)
     }
 
     fn plain_pair(&self, a: &CkksCiphertext, m: &CkksPlaintext, op: &str) -> Result<()> {
@@ -53,7 +55,7 @@ impl CkksContext {
 
     /// a += b (same level and scale).
     pub fn add_assign(&self, a: &mut CkksCiphertext, b: &CkksCiphertext) -> Result<()> {
-        self.pair(a, b, "add")?;
+        a.key_id = self.pair(a, b, "add")?;
         crate::rlwe::add_parts(&mut a.parts, &b.parts, false)?;
         a.slots = a.slots.max(b.slots);
         Ok(())
@@ -68,7 +70,7 @@ impl CkksContext {
 
     /// a -= b.
     pub fn sub_assign(&self, a: &mut CkksCiphertext, b: &CkksCiphertext) -> Result<()> {
-        self.pair(a, b, "sub")?;
+        a.key_id = self.pair(a, b, "sub")?;
         crate::rlwe::add_parts(&mut a.parts, &b.parts, true)?;
         a.slots = a.slots.max(b.slots);
         Ok(())
@@ -235,6 +237,7 @@ impl CkksContext {
     ) -> Result<CkksCiphertext> {
         self.check_ct(a)?;
         self.check_ct(b)?;
+        let key_id = KeyId::join(a.key_id, b.key_id)?;
         if a.level != b.level {
             return Err(Error::InvalidParameters(format!(
                 "mul: operands at levels {} and {}; bring them to one level with drop_to_level",
@@ -259,13 +262,14 @@ impl CkksContext {
             scale: a.scale * b.scale,
             slots: a.slots.max(b.slots),
             context_id: self.id(),
+            key_id,
         })
     }
 
     /// Relinearisation (Mult steps 2–5: ModUp of d2, product with the evaluation key, ModDown).
     pub fn relinearize_assign(&self, a: &mut CkksCiphertext, rlk: &RelinKey) -> Result<()> {
         self.check_ct(a)?;
-        rlk.relinearize(self.key_switcher(), &mut a.parts, self.id())
+        rlk.relinearize(self.key_switcher(), &mut a.parts, self.id(), a.key_id)
     }
 
     /// a * b relinearised (not rescaled).
@@ -357,6 +361,7 @@ impl CkksContext {
             scale: a.scale,
             slots: a.slots,
             context_id: a.context_id,
+            key_id: a.key_id,
         })
     }
 
@@ -369,11 +374,12 @@ impl CkksContext {
     ) -> Result<CkksCiphertext> {
         self.check_ct(a)?;
         Ok(CkksCiphertext {
-            parts: keys.apply(self.key_switcher(), &a.parts, g, self.id())?,
+            parts: keys.apply(self.key_switcher(), &a.parts, g, self.id(), a.key_id)?,
             level: a.level,
             scale: a.scale,
             slots: a.slots,
             context_id: a.context_id,
+            key_id: a.key_id,
         })
     }
 

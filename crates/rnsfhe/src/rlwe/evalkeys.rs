@@ -1,12 +1,12 @@
 //! Evaluation keys shared by the schemes: relinearisation (s^2 -> s) and Galois (s(X^g) -> s) keys,
-//! tied to the context that made them by its id.
+//! tied to the context that made them by its id and to their key pair by its [`KeyId`].
 
 use std::collections::BTreeMap;
 
 use rnsfhe_math::ring::{Poly, Representation};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian};
 
-use super::{KeySwitchKey, KeySwitcher, SecretKey};
+use super::{KeyId, KeySwitchKey, KeySwitcher, SecretKey};
 use crate::{Error, Result};
 
 /// The relinearisation key: a key-switching key from s^2 to s (paper 000 rlk_RNS, eq. (17); paper 004
@@ -15,6 +15,7 @@ use crate::{Error, Result};
 pub struct RelinKey {
     pub(crate) key: KeySwitchKey,
     pub(crate) context_id: u64,
+    pub(crate) key_id: KeyId,
 }
 
 /// Galois keys: key-switching keys from s(X^g) to s for chosen Galois elements g.
@@ -22,6 +23,7 @@ pub struct RelinKey {
 pub struct GaloisKeys {
     pub(crate) keys: BTreeMap<u64, KeySwitchKey>,
     pub(crate) context_id: u64,
+    pub(crate) key_id: KeyId,
 }
 
 impl RelinKey {
@@ -36,6 +38,7 @@ impl RelinKey {
         Ok(RelinKey {
             key: KeySwitchKey::generate(sw, sk, &s2, g, rng)?,
             context_id,
+            key_id: sk.id(),
         })
     }
 
@@ -44,19 +47,27 @@ impl RelinKey {
         &self.key
     }
 
-    /// Relinearises ciphertext parts of context `context_id` in place: 3 parts become 2 (the key
-    /// switch of the last one, in the parts' representation), 2 stay. Shared by BFV and CKKS.
+    /// The identity of the key pair this key belongs to.
+    pub fn id(&self) -> KeyId {
+        self.key_id
+    }
+
+    /// Relinearises ciphertext parts of context `context_id` and key pair `ct_key` in place: 3 parts
+    /// become 2 (the key switch of the last one, in the parts' representation), 2 stay. Shared by BFV
+    /// and CKKS.
     pub(crate) fn relinearize(
         &self,
         sw: &KeySwitcher,
         parts: &mut Vec<Poly>,
         context_id: u64,
+        ct_key: Option<KeyId>,
     ) -> Result<()> {
         if self.context_id != context_id {
             return Err(Error::ContextMismatch(
                 "the relinearisation key belongs to another parameter set".into(),
             ));
         }
+        KeyId::check(ct_key, self.key_id, "relinearisation key")?;
         match parts.len() {
             2 => Ok(()),
             3 => {
@@ -105,7 +116,16 @@ impl GaloisKeys {
             let s_g = sk.ntt_qp().automorphism(e as i64)?;
             keys.insert(e, KeySwitchKey::generate(sw, sk, &s_g, g, rng)?);
         }
-        Ok(GaloisKeys { keys, context_id })
+        Ok(GaloisKeys {
+            keys,
+            context_id,
+            key_id: sk.id(),
+        })
+    }
+
+    /// The identity of the key pair these keys belong to.
+    pub fn id(&self) -> KeyId {
+        self.key_id
     }
 
     /// The Galois elements with a key.
@@ -113,20 +133,23 @@ impl GaloisKeys {
         self.keys.keys().copied().collect()
     }
 
-    /// X -> X^g on 2 ciphertext parts of context `context_id`, switched back to s: the parts of the
-    /// result, in the input's representation (a copy for g = 1). Shared by BFV and CKKS.
+    /// X -> X^g on 2 ciphertext parts of context `context_id` and key pair `ct_key`, switched back to
+    /// s: the parts of the result, in the input's representation (a copy for g = 1). Shared by BFV
+    /// and CKKS.
     pub(crate) fn apply(
         &self,
         sw: &KeySwitcher,
         parts: &[Poly],
         g: u64,
         context_id: u64,
+        ct_key: Option<KeyId>,
     ) -> Result<Vec<Poly>> {
         if self.context_id != context_id {
             return Err(Error::ContextMismatch(
                 "the Galois keys belong to another parameter set".into(),
             ));
         }
+        KeyId::check(ct_key, self.key_id, "Galois key")?;
         if parts.len() != 2 {
             return Err(Error::InvalidCiphertext(format!(
                 "a rotation needs 2-part ciphertexts, got {} parts; relinearize first",

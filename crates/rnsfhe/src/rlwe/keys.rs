@@ -18,16 +18,78 @@ pub enum SecretDistribution {
     HammingWeight(usize),
 }
 
+/// The identity of a key pair (OpenFHE's keyTag): the first 8 bytes of SHA-256 over a domain tag and
+/// the secret's coefficients. Public keys, evaluation keys and ciphertexts carry the identity of the
+/// secret they belong to, so that a key or ciphertext of another key pair is refused instead of
+/// giving garbage. Decision: a one-way function of s (not a random tag) so that a secret key loaded
+/// from bytes or imported from coefficients has the same identity without storing it, and the
+/// identity reveals nothing usable about s (s has n log2(3) bits of entropy; 64 bits of a hash
+/// identify a pair among users, they do not authenticate it).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct KeyId(pub u64);
+
+impl core::fmt::Display for KeyId {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{:016x}", self.0)
+    }
+}
+
+impl core::fmt::Debug for KeyId {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "KeyId({self})")
+    }
+}
+
+impl KeyId {
+    fn of_secret(coeffs: &[i64]) -> KeyId {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        h.update(b"rnsfhe key identity v1");
+        h.update((coeffs.len() as u64).to_le_bytes());
+        let bytes: Zeroizing<Vec<u8>> = Zeroizing::new(coeffs.iter().map(|&c| c as u8).collect());
+        h.update(&bytes[..]);
+        let d = h.finalize();
+        let mut id = [0u8; 8];
+        id.copy_from_slice(&d[..8]);
+        KeyId(u64::from_le_bytes(id))
+    }
+
+    /// The identity of a value made from two operands of identities `a` and `b` (`None`: a trivial or
+    /// imported ciphertext, compatible with any key); an error naming both when they differ.
+    pub fn join(a: Option<KeyId>, b: Option<KeyId>) -> Result<Option<KeyId>> {
+        match (a, b) {
+            (Some(x), Some(y)) if x != y => Err(Error::KeyMismatch(format!(
+                "the operands were encrypted under two different key pairs ({x} and {y}); \
+                 combine only ciphertexts of one key pair"
+            ))),
+            (Some(x), _) | (_, Some(x)) => Ok(Some(x)),
+            (None, None) => Ok(None),
+        }
+    }
+
+    /// Refuses a `what` (a key) of identity `key` for a ciphertext of identity `ct`.
+    pub fn check(ct: Option<KeyId>, key: KeyId, what: &str) -> Result<()> {
+        match ct {
+            Some(c) if c != key => Err(Error::KeyMismatch(format!(
+                "the ciphertext was encrypted under key pair {c}, but the {what} belongs to key \
+                 pair {key}"
+            ))),
+            _ => Ok(()),
+        }
+    }
+}
+
 /// A secret key s: its coefficients and its NTT form over Q and over Q u P. Zeroized on drop.
 pub struct SecretKey {
     coeffs: Zeroizing<Vec<i64>>,
     s_q: Poly,
     s_qp: Poly,
+    id: KeyId,
 }
 
 impl core::fmt::Debug for SecretKey {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("SecretKey(..)")
+        write!(f, "SecretKey({})", self.id)
     }
 }
 
@@ -71,7 +133,18 @@ impl SecretKey {
         }
         let s_q = ntt_of(sw.ring_q(), &coeffs)?;
         let s_qp = ntt_of(sw.ring_qp(), &coeffs)?;
-        Ok(SecretKey { coeffs, s_q, s_qp })
+        let id = KeyId::of_secret(&coeffs);
+        Ok(SecretKey {
+            coeffs,
+            s_q,
+            s_qp,
+            id,
+        })
+    }
+
+    /// The identity of this key pair.
+    pub fn id(&self) -> KeyId {
+        self.id
     }
 
     /// The signed coefficients of s.
@@ -103,6 +176,7 @@ pub struct PublicKey {
     p0: Poly,
     p1: Poly,
     seed: [u8; 32],
+    id: KeyId,
 }
 
 /// e in coefficient form over `ctx`, from the Gaussian.
@@ -138,7 +212,17 @@ impl PublicKey {
         let mut p0 = a.mul(sk.ntt_qp())?;
         p0.add_assign(&e)?;
         p0.neg_assign();
-        Ok(PublicKey { p0, p1: a, seed })
+        Ok(PublicKey {
+            p0,
+            p1: a,
+            seed,
+            id: sk.id(),
+        })
+    }
+
+    /// The identity of the key pair.
+    pub fn id(&self) -> KeyId {
+        self.id
     }
 
     /// The two components in NTT form.
@@ -151,15 +235,16 @@ impl PublicKey {
         &self.seed
     }
 
-    /// Rebuilds a public key from p0 (NTT form over Q u P) and the seed of p1 (deserialisation).
-    pub fn from_parts(p0: Poly, seed: [u8; 32]) -> Result<Self> {
+    /// Rebuilds a public key from p0 (NTT form over Q u P), the seed of p1 and the identity of its
+    /// key pair (deserialisation).
+    pub fn from_parts(p0: Poly, seed: [u8; 32], id: KeyId) -> Result<Self> {
         if p0.representation() != Representation::Ntt {
             return Err(Error::WrongForm("a public key's p0 is in NTT form".into()));
         }
         let ctx = p0.context();
         let data = uniform_from_seed(&seed, ctx.moduli(), ctx.degree());
         let p1 = Poly::from_residues(ctx, data, Representation::Ntt)?;
-        Ok(PublicKey { p0, p1, seed })
+        Ok(PublicKey { p0, p1, seed, id })
     }
 
     /// An encryption of zero in coefficient form over Q: (p0 u + e0, p1 u + e1) over Q u P, u from

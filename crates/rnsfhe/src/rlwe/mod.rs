@@ -7,7 +7,7 @@ mod keyswitch;
 mod layout;
 
 pub use evalkeys::{GaloisKeys, RelinKey};
-pub use keys::{expand_seeded, PublicKey, SecretDistribution, SecretKey};
+pub use keys::{expand_seeded, KeyId, PublicKey, SecretDistribution, SecretKey};
 pub use keyswitch::{KeySwitchKey, KeySwitcher};
 pub use layout::KeySwitching;
 

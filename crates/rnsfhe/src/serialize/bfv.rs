@@ -22,6 +22,7 @@ impl BfvContext {
     pub fn ciphertext_to_bytes(&self, ct: &Ciphertext) -> Result<Vec<u8>> {
         self.check_ct(ct)?;
         let mut w = Writer::new(Kind::BfvCiphertext, self.fingerprint());
+        w.key_id(ct.key_id);
         w.u32(ct.parts.len() as u32);
         match (&ct.seed, ct.parts.len()) {
             (Some(seed), 2) => {
@@ -40,6 +41,7 @@ impl BfvContext {
     /// A ciphertext from bytes written by [`BfvContext::ciphertext_to_bytes`] for this parameter set.
     pub fn ciphertext_from_bytes(&self, bytes: &[u8]) -> Result<Ciphertext> {
         let mut r = Reader::new(bytes, Kind::BfvCiphertext, self.fingerprint())?;
+        let key_id = r.key_id()?;
         let parts = r.u32()? as usize;
         if !(2..=16).contains(&parts) {
             return Err(Error::InvalidCiphertext(format!(
@@ -51,7 +53,8 @@ impl BfvContext {
             1 if parts == 2 => {
                 let c0 = r.poly(ring)?;
                 let seed = r.seed()?;
-                let mut ct = self.ciphertext_from_parts(vec![c0, expand_seeded(ring, &seed)?])?;
+                let mut ct =
+                    self.ciphertext_from_parts(vec![c0, expand_seeded(ring, &seed)?], key_id)?;
                 ct.seed = Some(seed);
                 ct
             }
@@ -59,7 +62,7 @@ impl BfvContext {
                 let polys = (0..parts)
                     .map(|_| r.poly(ring))
                     .collect::<Result<Vec<_>>>()?;
-                self.ciphertext_from_parts(polys)?
+                self.ciphertext_from_parts(polys, key_id)?
             }
             f => {
                 return Err(Error::InvalidCiphertext(format!(

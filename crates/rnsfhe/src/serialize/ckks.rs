@@ -21,6 +21,7 @@ impl CkksContext {
     pub fn ciphertext_to_bytes(&self, ct: &CkksCiphertext) -> Result<Vec<u8>> {
         self.check_ct(ct)?;
         let mut w = Writer::new(Kind::CkksCiphertext, self.fingerprint());
+        w.key_id(ct.key_id());
         w.u32(ct.level() as u32);
         w.f64(ct.scale());
         w.u32(ct.slots() as u32);
@@ -32,6 +33,7 @@ impl CkksContext {
     /// A ciphertext from bytes written by [`CkksContext::ciphertext_to_bytes`] for this parameter set.
     pub fn ciphertext_from_bytes(&self, bytes: &[u8]) -> Result<CkksCiphertext> {
         let mut r = Reader::new(bytes, Kind::CkksCiphertext, self.fingerprint())?;
+        let key_id = r.key_id()?;
         let level = r.u32()? as usize;
         let scale = r.f64()?;
         let slots = r.u32()? as usize;
@@ -63,7 +65,7 @@ impl CkksContext {
             .map(|_| r.poly(&ring))
             .collect::<Result<Vec<_>>>()?;
         r.end()?;
-        self.ciphertext_from_parts(polys, level, scale, slots)
+        self.ciphertext_from_parts(polys, level, scale, slots, key_id)
     }
 }
 

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use super::{Kind, Reader, Writer};
 use zeroize::Zeroizing;
 
-use crate::rlwe::{GaloisKeys, KeySwitchKey, KeySwitcher, PublicKey, RelinKey, SecretKey};
+use crate::rlwe::{GaloisKeys, KeyId, KeySwitchKey, KeySwitcher, PublicKey, RelinKey, SecretKey};
 use crate::{Error, Result};
 
 impl Writer {
@@ -121,6 +121,7 @@ pub trait KeyBytes {
 
 fn public_key_to_bytes(pk: &PublicKey, fp: u64) -> Vec<u8> {
     let mut w = Writer::new(Kind::PublicKey, fp);
+    w.u64(pk.id().0);
     w.poly(pk.parts().0);
     w.bytes(pk.seed());
     w.finish()
@@ -128,14 +129,16 @@ fn public_key_to_bytes(pk: &PublicKey, fp: u64) -> Vec<u8> {
 
 fn public_key_from_bytes(bytes: &[u8], sw: &KeySwitcher, fp: u64) -> Result<PublicKey> {
     let mut r = Reader::new(bytes, Kind::PublicKey, fp)?;
+    let id = KeyId(r.u64()?);
     let p0 = r.poly(sw.ring_qp())?;
     let seed = r.seed()?;
     r.end()?;
-    PublicKey::from_parts(p0, seed)
+    PublicKey::from_parts(p0, seed, id)
 }
 
 fn relin_key_to_bytes(rlk: &RelinKey, fp: u64) -> Vec<u8> {
     let mut w = Writer::new(Kind::RelinKey, fp);
+    w.u64(rlk.key_id.0);
     w.key_switch_key(&rlk.key);
     w.finish()
 }
@@ -147,13 +150,19 @@ fn relin_key_from_bytes(
     context_id: u64,
 ) -> Result<RelinKey> {
     let mut r = Reader::new(bytes, Kind::RelinKey, fp)?;
+    let key_id = KeyId(r.u64()?);
     let key = r.key_switch_key(sw)?;
     r.end()?;
-    Ok(RelinKey { key, context_id })
+    Ok(RelinKey {
+        key,
+        context_id,
+        key_id,
+    })
 }
 
 fn galois_keys_to_bytes(gk: &GaloisKeys, fp: u64) -> Vec<u8> {
     let mut w = Writer::new(Kind::GaloisKeys, fp);
+    w.u64(gk.key_id.0);
     w.u32(gk.keys.len() as u32);
     for (g, k) in &gk.keys {
         w.u64(*g);
@@ -169,6 +178,7 @@ fn galois_keys_from_bytes(
     context_id: u64,
 ) -> Result<GaloisKeys> {
     let mut r = Reader::new(bytes, Kind::GaloisKeys, fp)?;
+    let key_id = KeyId(r.u64()?);
     let count = r.u32()? as usize;
     let two_n = 2 * sw.ring_q().degree() as u64;
     if count > sw.ring_q().degree() {
@@ -188,5 +198,9 @@ fn galois_keys_from_bytes(
         keys.insert(g, r.key_switch_key(sw)?);
     }
     r.end()?;
-    Ok(GaloisKeys { keys, context_id })
+    Ok(GaloisKeys {
+        keys,
+        context_id,
+        key_id,
+    })
 }

@@ -2,12 +2,24 @@
 //! CKKS) and public, relinearisation and Galois keys, with checks on load.
 //!
 //! Layout (little endian): magic `RNSF`, format version (u16), object kind (u8), the parameter set's
-//! fingerprint (u64, FNV-1a over its description), then the object. A polynomial is its representation
-//! (u8), limb count (u32), degree (u32) and the residues (u64 each). A fresh symmetric BFV ciphertext
-//! stores its 32-byte seed instead of c_1 (half size), and every key stores the seeds of its uniform
-//! components. Loading checks the magic, version, kind,
-//! fingerprint, every size against the context, and that every residue is below its modulus, and
-//! returns an error naming the first problem; it never panics on malformed bytes.
+//! fingerprint (u64, FNV-1a over its description), then the object, then a CRC-32 (IEEE) of every
+//! byte before it. A polynomial is its representation (u8), limb count (u32), degree (u32) and the
+//! residues (u64 each). A fresh symmetric BFV ciphertext stores its 32-byte seed instead of c_1 (half
+//! size), and every key stores the seeds of its uniform components. Ciphertexts, public keys and
+//! evaluation keys store the [`KeyId`](crate::rlwe::KeyId) of their key pair (a secret key's is
+//! recomputed from it).
+//!
+//! Loading checks the magic, the version, the checksum (a CRC-32 detects every single-bit error and
+//! every burst of up to 32 bits, so a flipped bit is refused rather than loaded as another value), the
+//! kind, the fingerprint, every size against the context, and that every residue is below its
+//! modulus, and returns an error naming the first problem; it never panics on malformed bytes.
+//!
+//! Size limits: every count read from the bytes is checked against the context (limbs, degree, parts,
+//! keys, list lengths, degree at most 2^17) before anything is allocated, and every allocation follows
+//! the successful read of the bytes it holds, so a loader's memory stays proportional to its input and
+//! to the context's own sizes, whatever the bytes claim (tfhe-rs's safe deserialisation is the anchor).
+//!
+//! Version 1 (before key identities and checksums) is refused with a message saying so.
 
 mod bfv;
 mod ckks;
@@ -18,12 +30,15 @@ use std::sync::Arc;
 
 use rnsfhe_math::ring::{Poly, Representation, RingContext};
 
+use crate::rlwe::KeyId;
 use crate::{Error, Result};
 
 pub use keys::KeyBytes;
 
 /// The format version written and accepted.
-pub const VERSION: u16 = 1;
+pub const VERSION: u16 = 2;
+/// Bytes of the CRC-32 trailer.
+const CHECKSUM_LEN: usize = 4;
 const MAGIC: &[u8; 4] = b"RNSF";
 
 /// What a byte string holds.
@@ -95,7 +110,20 @@ impl Writer {
             self.u64(r);
         }
     }
-    pub(crate) fn finish(self) -> Vec<u8> {
+    /// An optional key identity: a flag byte, then the identity when there is one.
+    pub(crate) fn key_id(&mut self, id: Option<KeyId>) {
+        match id {
+            Some(k) => {
+                self.u8(1);
+                self.u64(k.0);
+            }
+            None => self.u8(0),
+        }
+    }
+    /// The bytes with their CRC-32 trailer.
+    pub(crate) fn finish(mut self) -> Vec<u8> {
+        let crc = crc32fast::hash(&self.0);
+        self.0.extend_from_slice(&crc.to_le_bytes());
         self.0
     }
 }
@@ -111,18 +139,36 @@ fn malformed(what: &str) -> Error {
 }
 
 impl<'a> Reader<'a> {
-    /// Checks the header: magic, version, kind and fingerprint.
+    /// Checks the header (magic, version), the checksum, the kind and the fingerprint.
     pub(crate) fn new(data: &'a [u8], kind: Kind, fingerprint: u64) -> Result<Self> {
         let mut r = Reader { data, pos: 0 };
         if r.take(4)? != MAGIC {
             return Err(malformed("not rnsfhe data (bad magic)"));
         }
         let version = u16::from_le_bytes([r.u8()?, r.u8()?]);
+        if version == 1 {
+            return Err(malformed(
+                "format version 1 was written by rnsfhe before key identities and checksums; \
+                 this library reads version 2: serialise the object again with this version",
+            ));
+        }
         if version != VERSION {
             return Err(malformed(&format!(
                 "format version {version}, this library reads version {VERSION}"
             )));
         }
+        let body = data.len().checked_sub(CHECKSUM_LEN).filter(|&b| b >= r.pos);
+        let body = body.ok_or_else(|| malformed("truncated: no room for the checksum"))?;
+        let mut stored = [0u8; CHECKSUM_LEN];
+        stored.copy_from_slice(&data[body..]);
+        let (stored, computed) = (u32::from_le_bytes(stored), crc32fast::hash(&data[..body]));
+        if stored != computed {
+            return Err(malformed(&format!(
+                "checksum mismatch (stored {stored:08x}, computed {computed:08x}): the bytes were \
+                 corrupted or truncated"
+            )));
+        }
+        r.data = &data[..body];
         let k = r.u8()?;
         if k != kind as u8 {
             return Err(malformed(&format!(
@@ -165,6 +211,16 @@ impl<'a> Reader<'a> {
     }
     pub(crate) fn f64(&mut self) -> Result<f64> {
         Ok(f64::from_bits(self.u64()?))
+    }
+    /// An optional key identity written by [`Writer::key_id`].
+    pub(crate) fn key_id(&mut self) -> Result<Option<KeyId>> {
+        match self.u8()? {
+            0 => Ok(None),
+            1 => Ok(Some(KeyId(self.u64()?))),
+            f => Err(malformed(&format!(
+                "key identity flag {f}, expected 0 or 1"
+            ))),
+        }
     }
     pub(crate) fn seed(&mut self) -> Result<[u8; 32]> {
         let mut s = [0u8; 32];
