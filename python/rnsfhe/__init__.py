@@ -26,6 +26,8 @@ from ._rnsfhe import (
     PublicKey,
     RelinKey,
     SecretKey,
+    num_threads,
+    set_num_threads,
 )
 from .errors import (
     CiphertextError,
@@ -57,6 +59,8 @@ __all__ = [
     "PublicKey",
     "RelinKey",
     "GaloisKeys",
+    "set_num_threads",
+    "num_threads",
     "errors",
     "logistic",
     *errors.__all__,

@@ -8,9 +8,11 @@
 pub mod arith;
 pub mod error;
 pub mod ntt;
+pub mod parallel;
 pub mod pool;
 pub mod ring;
 pub mod rns;
 pub mod sample;
 
 pub use error::{Error, Result};
+pub use parallel::{num_threads, set_num_threads};

@@ -4,11 +4,13 @@
 //!
 //! [`Buffer`] takes a vector from the pool (or allocates), zero-filled, and gives it back on drop. At
 //! most [`MAX_POOLED`] buffers of at least [`MIN_POOLED`] words, [`MAX_POOLED_WORDS`] words in all, are
-//! kept per thread. Pooled memory is
+//! kept per thread, and [`MAX_POOLED_TOTAL_WORDS`] over all threads together, so that pooled memory
+//! does not grow with the thread count (see [`crate::parallel`]). Pooled memory is
 //! not zeroized; secret-bearing buffers zeroize themselves before they are dropped.
 
 use std::cell::RefCell;
 use std::ops::{Deref, DerefMut};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Buffers kept per thread.
 pub const MAX_POOLED: usize = 64;
@@ -17,8 +19,29 @@ pub const MAX_POOLED_WORDS: usize = 1 << 25;
 /// Smaller buffers are not pooled (the allocator serves them well).
 pub const MIN_POOLED: usize = 1 << 12;
 
+/// Words kept over all threads at most (512 MiB).
+pub const MAX_POOLED_TOTAL_WORDS: usize = 1 << 26;
+
+/// Words pooled now, over all threads.
+static POOLED_TOTAL: AtomicUsize = AtomicUsize::new(0);
+
+/// A thread's free list; its words leave the global count when the thread ends.
+struct Free(Vec<Vec<u64>>);
+
+impl Drop for Free {
+    fn drop(&mut self) {
+        let held: usize = self.0.iter().map(Vec::capacity).sum();
+        POOLED_TOTAL.fetch_sub(held, Ordering::Relaxed);
+    }
+}
+
 thread_local! {
-    static FREE: RefCell<Vec<Vec<u64>>> = const { RefCell::new(Vec::new()) };
+    static FREE: RefCell<Free> = const { RefCell::new(Free(Vec::new())) };
+}
+
+/// Words pooled now over all threads (at most [`MAX_POOLED_TOTAL_WORDS`]).
+pub fn pooled_words() -> usize {
+    POOLED_TOTAL.load(Ordering::Relaxed)
 }
 
 /// A vector of `len` words from the pool, filled by `fill` (which receives an empty vector with
@@ -26,14 +49,18 @@ thread_local! {
 fn take_with(len: usize, fill: impl FnOnce(&mut Vec<u64>)) -> Vec<u64> {
     let mut v = if len >= MIN_POOLED {
         FREE.with(|f| {
-            let mut f = f.borrow_mut();
+            let f = &mut f.borrow_mut().0;
             let best = f
                 .iter()
                 .enumerate()
                 .filter(|(_, v)| v.capacity() >= len && v.capacity() <= 2 * len)
                 .min_by_key(|(_, v)| v.capacity())
                 .map(|(i, _)| i);
-            best.map(|i| f.swap_remove(i))
+            let v = best.map(|i| f.swap_remove(i));
+            if let Some(v) = &v {
+                POOLED_TOTAL.fetch_sub(v.capacity(), Ordering::Relaxed);
+            }
+            v
         })
         .unwrap_or_default()
     } else {
@@ -64,9 +91,16 @@ pub fn recycle(v: Vec<u64>) {
     }
     FREE.with(|f| {
         if let Ok(mut f) = f.try_borrow_mut() {
+            let f = &mut f.0;
             let held: usize = f.iter().map(Vec::capacity).sum();
-            if f.len() < MAX_POOLED && held + v.capacity() <= MAX_POOLED_WORDS {
-                f.push(v);
+            let cap = v.capacity();
+            if f.len() < MAX_POOLED && held + cap <= MAX_POOLED_WORDS {
+                let total = POOLED_TOTAL.fetch_add(cap, Ordering::Relaxed);
+                if total + cap <= MAX_POOLED_TOTAL_WORDS {
+                    f.push(v);
+                } else {
+                    POOLED_TOTAL.fetch_sub(cap, Ordering::Relaxed);
+                }
             }
         }
     });

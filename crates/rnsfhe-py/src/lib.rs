@@ -107,9 +107,24 @@ pub(crate) fn bytes_out<'py>(py: Python<'py>, b: &[u8]) -> Bound<'py, PyBytes> {
     PyBytes::new(py, b)
 }
 
+/// Sets the number of threads each rnsfhe operation uses across RNS limbs (0: every core; default 1,
+/// or the `RNSFHE_NUM_THREADS` environment variable). Results do not depend on it.
+#[pyfunction]
+fn set_num_threads(count: usize) -> PyResult<()> {
+    rnsfhe::set_num_threads(count).py()
+}
+
+/// The number of threads each rnsfhe operation uses.
+#[pyfunction]
+fn num_threads() -> usize {
+    rnsfhe::num_threads()
+}
+
 #[pymodule]
 fn _rnsfhe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_restore, m)?)?;
+    m.add_function(wrap_pyfunction!(set_num_threads, m)?)?;
+    m.add_function(wrap_pyfunction!(num_threads, m)?)?;
     m.add("FORMAT_VERSION", rnsfhe::serialize::VERSION)?;
     bfv::register(m)?;
     ckks::register(m)?;

@@ -262,10 +262,8 @@ impl Poly {
         if self.form == Representation::Ntt {
             return Ok(());
         }
-        let n = self.ctx.degree();
-        for (limb, table) in self.data.chunks_exact_mut(n).zip(self.ctx.ntt_tables()) {
-            table.forward(limb)?;
-        }
+        let (n, tables) = (self.ctx.degree(), self.ctx.ntt_tables());
+        crate::parallel::for_each_limb(&mut self.data, n, |i, limb| tables[i].forward(limb))?;
         self.form = Representation::Ntt;
         Ok(())
     }
@@ -275,10 +273,8 @@ impl Poly {
         if self.form == Representation::Coefficient {
             return Ok(());
         }
-        let n = self.ctx.degree();
-        for (limb, table) in self.data.chunks_exact_mut(n).zip(self.ctx.ntt_tables()) {
-            table.inverse(limb)?;
-        }
+        let (n, tables) = (self.ctx.degree(), self.ctx.ntt_tables());
+        crate::parallel::for_each_limb(&mut self.data, n, |i, limb| tables[i].inverse(limb))?;
         self.form = Representation::Coefficient;
         Ok(())
     }

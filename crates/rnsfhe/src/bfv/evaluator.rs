@@ -1,5 +1,6 @@
 //! Homomorphic operations on BFV ciphertexts.
 
+use rnsfhe_math::parallel;
 use rnsfhe_math::ring::{Poly, RingContext};
 use std::sync::Arc;
 
@@ -167,7 +168,9 @@ impl BfvContext {
         let square = std::ptr::eq(a, b);
         let tool = self.mul_tool();
         let extend = |ct: &Ciphertext| -> Result<([Poly; 2], [Poly; 2])> {
-            let aux = [tool.extend(&ct.parts[0])?, tool.extend(&ct.parts[1])?];
+            let (x0, x1) =
+                parallel::join(|| tool.extend(&ct.parts[0]), || tool.extend(&ct.parts[1]));
+            let aux = [x0?, x1?];
             let q = [ct.parts[0].clone(), ct.parts[1].clone()];
             Ok((to_ntt_pair(q)?, to_ntt_pair(aux)?))
         };
@@ -179,12 +182,12 @@ impl BfvContext {
             (tensor(&aq, &bq, false)?, tensor(&aa, &ba, false)?)
         };
         let ring: &Arc<RingContext> = self.ring();
-        let mut parts = Vec::with_capacity(3);
-        for (mut xq, mut xa) in cq.into_iter().zip(ca) {
+        let pairs: Vec<(Poly, Poly)> = cq.into_iter().zip(ca).collect();
+        let parts = parallel::map_owned(pairs, |(mut xq, mut xa)| {
             xq.to_coefficient()?;
             xa.to_coefficient()?;
-            parts.push(tool.scale_down(&xq, &xa, ring)?);
-        }
+            tool.scale_down(&xq, &xa, ring)
+        })?;
         Ok(self.ciphertext(parts, key_id))
     }
 

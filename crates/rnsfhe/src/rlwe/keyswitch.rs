@@ -16,6 +16,7 @@ use std::sync::Arc;
 
 use num_bigint::BigUint;
 use rnsfhe_math::arith::{vector, Modulus};
+use rnsfhe_math::parallel;
 use rnsfhe_math::pool::Buffer;
 use rnsfhe_math::ring::{Poly, Representation, RingContext};
 use rnsfhe_math::rns::{BaseConverter, FastBaseConverter, FastRnsFloor, RnsBasis};
@@ -320,27 +321,26 @@ impl KeySwitcher {
         let n = ctx.degree();
         let dres = d.residues();
         // Digits of several primes at this level: their ModUp to the other limbs.
-        let ups: Vec<Option<Buffer>> = self.modup[level]
-            .iter()
-            .zip(&self.digits)
-            .map(|(up, r)| match up {
-                Some(up) => {
+        let ups: Vec<Option<Buffer>> = parallel::map(self.digits.len(), |j| {
+            match (&self.modup[level][j], &self.digits[j]) {
+                (Some(up), r) => {
                     let src = &dres[r.start * n..(r.end.min(level + 1)) * n];
                     let mut out = Buffer::zeroed(up.limbs.len() * n);
                     up.conv.convert(src, &mut out).map(|()| Some(out))
                 }
-                None => Ok(None),
-            })
-            .collect::<Result<_>>()?;
+                (None, _) => Ok(None),
+            }
+        })?;
         // The limbs of Q_l u P, their sums (NTT form), limb by limb: every digit's extension to the
         // limb, in NTT form, then one lazy inner product with each key component.
         let limbs: Vec<usize> = (0..=level).chain(self.k..ctx.moduli().len()).collect();
-        let mut u = [
-            Buffer::zeroed(limbs.len() * n),
-            Buffer::zeroed(limbs.len() * n),
-        ];
-        let mut ext = Buffer::zeroed(key.parts.len() * n);
-        for (slot, &i) in limbs.iter().enumerate() {
+        let mut u0 = Buffer::zeroed(limbs.len() * n);
+        let mut u1 = Buffer::zeroed(limbs.len() * n);
+        // One task per limb (threads across limbs; see rnsfhe_math::parallel), each with a scratch for
+        // the digits' extensions to its limb.
+        let ext_len = key.parts.len() * n;
+        parallel::for_each_limb2(&mut u0, &mut u1, n, ext_len, |slot, out0, out1, ext| {
+            let i = limbs[slot];
             let m = &ctx.moduli()[i];
             let r = i * n..(i + 1) * n;
             let mut used = Vec::with_capacity(key.parts.len());
@@ -375,7 +375,7 @@ impl KeySwitcher {
                 }
             }
             let rows: Vec<&[u64]> = (0..used.len()).map(|t| &ext[t * n..(t + 1) * n]).collect();
-            for (c, acc) in u.iter_mut().enumerate() {
+            for (c, out) in [out0, out1].into_iter().enumerate() {
                 let keys: Vec<&[u64]> = used
                     .iter()
                     .map(|&p| {
@@ -383,13 +383,13 @@ impl KeySwitcher {
                         &(if c == 0 { k0 } else { k1 }).residues()[r.clone()]
                     })
                     .collect();
-                let out = &mut acc[slot * n..(slot + 1) * n];
                 vector::inner_product(m, &rows, &keys, out);
                 ctx.ntt_tables()[i].inverse(out)?;
             }
-        }
-        let [u0, u1] = u;
-        Ok((self.mod_down(&u0, level)?, self.mod_down(&u1, level)?))
+            Ok(())
+        })?;
+        let (d0, d1) = parallel::join(|| self.mod_down(&u0, level), || self.mod_down(&u1, level));
+        Ok((d0?, d1?))
     }
 
     /// ModDown of a coefficient-form polynomial over Q u P to Q (a copy of it over Q without special

@@ -1,0 +1,85 @@
+//! Threads across RNS limbs (issue 12, item 4): every operation gives the same bits for any thread
+//! count. One test function, since the thread count is process-wide.
+#![allow(clippy::unwrap_used)] // test helpers abort loudly
+
+use rnsfhe::bfv::{BfvContext, BfvParameters};
+use rnsfhe::ckks::{CkksContext, CkksParameters, Complex};
+use rnsfhe::params::Security;
+use rnsfhe::rlwe::KeySwitching;
+use rnsfhe_math::sample::Csprng;
+
+/// The bytes of a BFV product, rotation and sum, and of a CKKS product, rescale and rotation, all from
+/// fixed seeds.
+fn run() -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    for hybrid in [None, Some(2)] {
+        let mut b = BfvParameters::builder()
+            .degree(1 << 11)
+            .plain_modulus(12289)
+            .moduli_bits(&[50, 50, 50, 50])
+            .special_moduli_bits(&[50, 50])
+            .security(Security::InsecureResearchOnly);
+        if let Some(d) = hybrid {
+            b = b.key_switching(KeySwitching {
+                digit_primes: d,
+                ..KeySwitching::default()
+            });
+        }
+        let ctx = BfvContext::new(b.build().unwrap()).unwrap();
+        let mut rng = Csprng::from_seed([9; 32]);
+        let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+        let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
+        let gk = ctx.galois_keys_for_sum(&sk, &mut rng).unwrap();
+        let vals: Vec<u64> = (0..2048).map(|i| i * 7 % 12289).collect();
+        let x = ctx
+            .encrypt(&ctx.encode(&vals).unwrap(), &pk, &mut rng)
+            .unwrap();
+        let y = ctx.multiply(&x, &x, &rlk).unwrap();
+        let z = ctx
+            .sum_slots(&ctx.rotate_rows(&y, 2, &gk).unwrap(), &gk)
+            .unwrap();
+        for c in [&y, &z] {
+            out.push(ctx.ciphertext_to_bytes(c).unwrap());
+        }
+    }
+    let p = CkksParameters::builder()
+        .degree(1 << 11)
+        .levels(3)
+        .security(Security::InsecureResearchOnly)
+        .build()
+        .unwrap();
+    let ctx = CkksContext::new(p).unwrap();
+    let mut rng = Csprng::from_seed([10; 32]);
+    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+    let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
+    let gk = ctx.galois_keys(&sk, &[1, 5], false, &mut rng).unwrap();
+    let vals: Vec<Complex> = (0..64)
+        .map(|i| Complex::new(i as f64 / 64.0, 0.0))
+        .collect();
+    let x = ctx
+        .encrypt(&ctx.encode(&vals).unwrap(), &pk, &mut rng)
+        .unwrap();
+    let y = ctx.multiply_rescale(&x, &x, &rlk).unwrap();
+    let z = ctx.rotate(&y, 5, &gk).unwrap();
+    for c in [&y, &z] {
+        out.push(ctx.ciphertext_to_bytes(c).unwrap());
+    }
+    out
+}
+
+#[test]
+fn results_are_identical_for_any_thread_count() {
+    rnsfhe::set_num_threads(1).unwrap();
+    assert_eq!(rnsfhe::num_threads(), 1);
+    let one = run();
+    for t in [2, 3] {
+        rnsfhe::set_num_threads(t).unwrap();
+        assert_eq!(rnsfhe::num_threads(), t);
+        assert!(run() == one, "{t} threads gave other bits than one thread");
+    }
+    rnsfhe::set_num_threads(0).unwrap();
+    assert!(rnsfhe::num_threads() >= 1);
+    assert!(run() == one);
+    assert!(rnsfhe::set_num_threads(100_000).is_err());
+    rnsfhe::set_num_threads(1).unwrap();
+}
