@@ -24,6 +24,9 @@ pub struct Ciphertext {
     /// Set while c_1 is still the expansion of this seed (fresh symmetric encryption): it can be
     /// stored as the seed.
     pub(crate) seed: Option<[u8; 32]>,
+    /// log2 of bounds on the invariant noise ||nu||_inf and ||nu||_2 (see `noise.rs`); `None` when
+    /// the history is unknown (built from parts or bytes).
+    pub(crate) noise: Option<[f64; 2]>,
 }
 
 impl Ciphertext {
@@ -35,6 +38,12 @@ impl Ciphertext {
     /// The polynomials, coefficient form over Q.
     pub fn parts(&self) -> &[Poly] {
         &self.parts
+    }
+
+    /// log2 of the carried bound on the invariant noise ||t ct(s)/q - m||_inf (`None` for a
+    /// ciphertext built from parts or bytes); the checked decryption refuses it from -2 (1/4) up.
+    pub fn noise_bound_log2(&self) -> Option<f64> {
+        self.noise.map(|[inf, _]| inf)
     }
 
     /// The seed of c_1 for a fresh symmetric encryption (half-size serialisation).

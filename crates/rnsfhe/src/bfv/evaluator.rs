@@ -3,6 +3,7 @@
 use rnsfhe_math::ring::{Poly, RingContext};
 use std::sync::Arc;
 
+use super::noise::NoiseModel;
 use super::{BfvContext, Ciphertext, GaloisKeys, Plaintext, RelinKey};
 use crate::{Error, Result};
 
@@ -47,6 +48,7 @@ impl BfvContext {
     pub fn add_assign(&self, a: &mut Ciphertext, b: &Ciphertext) -> Result<()> {
         self.check_pair(a, b)?;
         a.seed = None;
+        a.noise = NoiseModel::add(a.noise, b.noise);
         crate::rlwe::add_parts(&mut a.parts, &b.parts, false)
     }
 
@@ -61,6 +63,7 @@ impl BfvContext {
     pub fn sub_assign(&self, a: &mut Ciphertext, b: &Ciphertext) -> Result<()> {
         self.check_pair(a, b)?;
         a.seed = None;
+        a.noise = NoiseModel::add(a.noise, b.noise);
         crate::rlwe::add_parts(&mut a.parts, &b.parts, true)
     }
 
@@ -89,7 +92,9 @@ impl BfvContext {
     /// a += m (adds Delta [m]_t to c0).
     pub fn add_plain_assign(&self, a: &mut Ciphertext, m: &Plaintext) -> Result<()> {
         self.check_ct(a)?;
-        a.parts[0].add_assign(&self.scaled_plain(m)?)
+        a.parts[0].add_assign(&self.scaled_plain(m)?)?;
+        a.noise = self.noise.add_plain(self, a.noise, m);
+        Ok(())
     }
 
     /// a + m.
@@ -102,7 +107,9 @@ impl BfvContext {
     /// a -= m.
     pub fn sub_plain_assign(&self, a: &mut Ciphertext, m: &Plaintext) -> Result<()> {
         self.check_ct(a)?;
-        a.parts[0].sub_assign(&self.scaled_plain(m)?)
+        a.parts[0].sub_assign(&self.scaled_plain(m)?)?;
+        a.noise = self.noise.add_plain(self, a.noise, m);
+        Ok(())
     }
 
     /// a - m.
@@ -118,6 +125,7 @@ impl BfvContext {
         let mut mp = self.lift_plain(m)?;
         mp.to_ntt()?;
         a.seed = None;
+        a.noise = NoiseModel::mul_plain(self, a.noise, m);
         for p in a.parts.iter_mut() {
             p.to_ntt()?;
             p.mul_assign(&mp)?;
@@ -139,6 +147,7 @@ impl BfvContext {
         let t = self.t();
         let c = t.center(t.reduce_i64(c));
         a.seed = None;
+        a.noise = NoiseModel::scale(a.noise, c.unsigned_abs() as f64);
         for p in a.parts.iter_mut() {
             p.mul_scalar_assign(c.unsigned_abs());
             if c < 0 {
@@ -182,7 +191,7 @@ impl BfvContext {
             xa.to_coefficient()?;
             parts.push(tool.scale_down(&xq, &xa, ring)?);
         }
-        Ok(self.ciphertext(parts))
+        Ok(self.ciphertext(parts, self.noise.multiply(a.noise, b.noise)))
     }
 
     /// a * b, relinearised.
@@ -212,7 +221,12 @@ impl BfvContext {
     pub fn relinearize_assign(&self, a: &mut Ciphertext, rlk: &RelinKey) -> Result<()> {
         self.check_ct(a)?;
         a.seed = None;
-        rlk.relinearize(self.key_switcher(), &mut a.parts, self.id())
+        let switched = a.parts.len() > 2;
+        rlk.relinearize(self.key_switcher(), &mut a.parts, self.id())?;
+        if switched {
+            a.noise = self.noise.key_switch(a.noise);
+        }
+        Ok(())
     }
 
     /// Relinearised copy.
@@ -226,7 +240,7 @@ impl BfvContext {
     pub fn apply_galois(&self, a: &Ciphertext, g: u64, keys: &GaloisKeys) -> Result<Ciphertext> {
         self.check_ct(a)?;
         let parts = keys.apply(self.key_switcher(), &a.parts, g, self.id())?;
-        Ok(self.ciphertext(parts))
+        Ok(self.ciphertext(parts, self.noise.key_switch(a.noise)))
     }
 
     /// In-place form of [`BfvContext::apply_galois`].

@@ -15,6 +15,7 @@ pub mod depth;
 mod evaluator;
 mod hps;
 mod keys;
+mod noise;
 mod params;
 
 pub use crate::rlwe::{GaloisKeys, RelinKey};
