@@ -263,3 +263,104 @@ fn squarings_then_sum_slots_n8192() {
         assert_no_lies(&tally, &format!("{mul:?}"));
     }
 }
+
+/// The carried bound holds (and results are right or refused) for other layouts: paper 000's
+/// 30-bit moduli without special modulus (BEHZ, sigma = 8), omega digits, hybrid digits with special
+/// moduli, a sparse secret; squarings, rotations, `sum_slots` and plaintext products until refused.
+#[test]
+fn bound_holds_across_layouts() {
+    use rnsfhe::params::Security;
+    use rnsfhe::rlwe::{KeySwitching, SecretDistribution};
+    let mut rng = Csprng::from_seed([15; 32]);
+    let ks = |digit_primes, omega_bits| KeySwitching {
+        digit_primes,
+        omega_bits,
+        truncation: 0,
+    };
+    let sets = [
+        BfvParameters::paper000(2048, 4, 30, 1024).build().unwrap(),
+        BfvParameters::paper000(2048, 4, 30, 2)
+            .key_switching(ks(1, Some(12)))
+            .build()
+            .unwrap(),
+        BfvParameters::builder()
+            .degree(2048)
+            .plain_modulus(12289)
+            .moduli_bits(&[40, 40, 40, 40])
+            .special_moduli_bits(&[50, 50])
+            .key_switching(ks(2, None))
+            .secret(SecretDistribution::HammingWeight(64))
+            .security(Security::InsecureResearchOnly)
+            .build()
+            .unwrap(),
+    ];
+    for p in sets {
+        let ctx = BfvContext::new(p).unwrap();
+        let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+        let s = Setup {
+            rlk: ctx.relin_key(&sk, &mut rng).unwrap(),
+            gk: ctx.galois_keys_for_sum(&sk, &mut rng).unwrap(),
+            tm: Modulus::new(ctx.params().plain_modulus()).unwrap(),
+            ctx,
+            sk,
+            pk,
+        };
+        let mut tally = Tally::default();
+        let n = s.ctx.params().degree();
+        let tm = &s.tm;
+        let mut x: Vec<u64> = (0..n).map(|_| rng.uniform_mod(tm)).collect();
+        let mut ct = s
+            .ctx
+            .encrypt_symmetric(
+                &s.ctx.plaintext_from_coefficients(&x).unwrap(),
+                &s.sk,
+                &mut rng,
+            )
+            .unwrap();
+        for depth in 0..8 {
+            ct = s.ctx.square(&ct, &s.rlk).unwrap();
+            let sq = s.ctx.multiply_plaintexts(
+                &s.ctx.plaintext_from_coefficients(&x).unwrap(),
+                &s.ctx.plaintext_from_coefficients(&x).unwrap(),
+            );
+            x = sq.unwrap().coefficients().to_vec();
+            let label = format!("{:?} depth {depth}", s.ctx.params().key_switching());
+            check_coefficients(&s, &ct, &x, &label, &mut tally);
+            let rotated = s.ctx.rotate_rows(&ct, 1, &s.gk).unwrap();
+            let back = s.ctx.rotate_rows(&rotated, -1, &s.gk);
+            if let Ok(b) = back {
+                check_coefficients(&s, &b, &x, &label, &mut tally);
+            }
+        }
+        assert!(tally.lies.is_empty(), "{tally:?}");
+        assert!(tally.right > 0 && tally.refused > 0, "{tally:?}");
+    }
+}
+
+/// [`check`] for a plaintext given by its coefficients (t need not allow batching).
+fn check_coefficients(s: &Setup, ct: &Ciphertext, want: &[u64], what: &str, tally: &mut Tally) {
+    let ctx = &s.ctx;
+    let t = ctx.params().plain_modulus() as f64;
+    let plain = ctx.decrypt(ct, &s.sk).unwrap();
+    let budget = ctx.noise_budget(ct, &s.sk).unwrap();
+    if plain.coefficients() != want && budget > 0 {
+        tally
+            .lies
+            .push(format!("{what}: wrong with budget {budget}"));
+    }
+    let bound = ct.noise_bound_log2().unwrap();
+    let measured = ctx.noise_log2(ct, &s.sk).unwrap() + t.log2() - ctx.params().log_q();
+    if bound < -1.0 && measured > bound + 1e-6 {
+        tally.lies.push(format!(
+            "{what}: measured 2^{measured:.2} above the bound 2^{bound:.2}"
+        ));
+    }
+    match ctx.decrypt_checked(ct, &s.sk, ctx.params().decryption()) {
+        Ok(pt) if pt.coefficients() == want => tally.right += 1,
+        Ok(_) => tally
+            .lies
+            .push(format!("{what}: accepted a wrong decryption")),
+        Err(Error::NoiseBudgetExhausted(_)) => tally.refused += 1,
+        Err(e) => panic!("{what}: {e}"),
+    }
+}
