@@ -280,7 +280,9 @@ impl PyBfvContext {
         let pt = self.decrypt_plaintext(py, ct, sk, method, check_noise)?;
         self.decode(py, &pt, signed, coefficients)
     }
-    /// Remaining noise budget in bits (0: the ciphertext no longer decrypts correctly).
+    /// Remaining noise budget in bits. 0 when the ciphertext may no longer decrypt correctly: the
+    /// measured noise or the noise bound the ciphertext carries reached the limit (a ciphertext
+    /// loaded from bytes carries no bound and is judged by the measurement alone).
     fn noise_budget(
         &self,
         py: Python<'_>,
