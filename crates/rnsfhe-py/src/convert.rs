@@ -215,12 +215,36 @@ pub(crate) fn security_out(s: Security) -> String {
     }
 }
 
-/// A context's CSPRNG, shared by its threads.
-pub(crate) struct LockedRng(std::sync::Mutex<Csprng>);
+/// A context's security as Python sees it: its parameters', or "insecure (seeded)" when the
+/// context's randomness comes from a seed (reproducible, so its keys and encryptions are not secret).
+pub(crate) fn context_security(s: Security, rng: &LockedRng) -> String {
+    if rng.seeded() {
+        "insecure (seeded)".into()
+    } else {
+        security_out(s)
+    }
+}
+
+/// `repr` of a context: `Name(label)`, with ", seeded (NOT secure)" for a seeded one.
+pub(crate) fn context_repr(name: &str, label: &str, rng: &LockedRng) -> String {
+    let note = if rng.seeded() {
+        ", seeded (NOT secure)"
+    } else {
+        ""
+    };
+    format!("{name}({label}{note})")
+}
+
+/// A context's CSPRNG, shared by its threads, and whether it came from a seed.
+pub(crate) struct LockedRng(std::sync::Mutex<Csprng>, bool);
 
 impl LockedRng {
     pub fn new(seed: Option<&[u8]>) -> PyResult<Self> {
-        Ok(LockedRng(std::sync::Mutex::new(rng(seed)?)))
+        Ok(LockedRng(std::sync::Mutex::new(rng(seed)?), seed.is_some()))
+    }
+    /// Whether the generator was seeded (reproducible, tests only).
+    pub fn seeded(&self) -> bool {
+        self.1
     }
     pub fn with<T>(&self, f: impl FnOnce(&mut Csprng) -> T) -> T {
         let mut g = self.0.lock().unwrap_or_else(|e| e.into_inner());

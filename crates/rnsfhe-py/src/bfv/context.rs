@@ -280,7 +280,9 @@ impl PyBfvContext {
         let pt = self.decrypt_plaintext(py, ct, sk, method, check_noise)?;
         self.decode(py, &pt, signed, coefficients)
     }
-    /// Remaining noise budget in bits (0: the ciphertext no longer decrypts correctly).
+    /// Remaining noise budget in bits. 0 when the ciphertext may no longer decrypt correctly: the
+    /// measured noise or the noise bound the ciphertext carries reached the limit (a ciphertext
+    /// loaded from bytes carries no bound and is judged by the measurement alone).
     fn noise_budget(
         &self,
         py: Python<'_>,
@@ -459,7 +461,13 @@ impl PyBfvContext {
         reduce(py, "BfvContext", &self.shared.params_bytes, &[])
     }
     fn __repr__(&self) -> String {
-        format!("BfvContext({})", self.shared.label)
+        crate::convert::context_repr("BfvContext", &self.shared.label, &self.rng)
+    }
+    /// The parameters' security (128, 192, 256 or "insecure"), or "insecure (seeded)" for a context
+    /// made with `seed=` (reproducible keys and encryptions: tests only).
+    #[getter]
+    fn security(&self) -> String {
+        crate::convert::context_security(self.ctx().params().security(), &self.rng)
     }
 }
 

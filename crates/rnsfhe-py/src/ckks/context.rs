@@ -581,6 +581,12 @@ impl PyCkksContext {
         reduce(py, "CkksContext", &self.shared.params_bytes, &[])
     }
     fn __repr__(&self) -> String {
-        format!("CkksContext({})", self.shared.label)
+        crate::convert::context_repr("CkksContext", &self.shared.label, &self.rng)
+    }
+    /// The parameters' security (128, 192, 256 or "insecure"), or "insecure (seeded)" for a context
+    /// made with `seed=` (reproducible keys and encryptions: tests only).
+    #[getter]
+    fn security(&self) -> String {
+        crate::convert::context_security(self.ctx().params().security(), &self.rng)
     }
 }

@@ -28,6 +28,9 @@ pub struct Ciphertext {
     /// Set while c_1 is still the expansion of this seed (fresh symmetric encryption): it can be
     /// stored as the seed.
     pub(crate) seed: Option<[u8; 32]>,
+    /// log2 of bounds on the invariant noise ||nu||_inf and ||nu||_2 (see `noise.rs`); `None` when
+    /// the history is unknown (built from parts or bytes).
+    pub(crate) noise: Option<[f64; 2]>,
 }
 
 impl Ciphertext {
@@ -45,6 +48,12 @@ impl Ciphertext {
     /// ciphertext, which combines with any).
     pub fn key_id(&self) -> Option<KeyId> {
         self.key_id
+    }
+
+    /// log2 of the carried bound on the invariant noise ||t ct(s)/q - m||_inf (`None` for a
+    /// ciphertext built from parts or bytes); the checked decryption refuses it from -2 (1/4) up.
+    pub fn noise_bound_log2(&self) -> Option<f64> {
+        self.noise.map(|[inf, _]| inf)
     }
 
     /// The seed of c_1 for a fresh symmetric encryption (half-size serialisation).

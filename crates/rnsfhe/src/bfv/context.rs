@@ -9,6 +9,7 @@ use rnsfhe_math::ring::{Poly, RingContext};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian, DEFAULT_TAIL};
 
 use super::decrypt::Decryptor;
+use super::noise::NoiseModel;
 use super::{BehzTool, BfvParameters, Ciphertext, Decryption, HpsTool, Multiplication, Plaintext};
 use crate::encoding::{BatchEncoder, CoefficientEncoder};
 use crate::rlwe::{KeyId, KeySwitcher, PublicKey, SecretKey};
@@ -65,6 +66,7 @@ pub struct BfvContext {
     delta: Vec<Shoup>,
     pub(crate) dec: Decryptor,
     mul: MulTool,
+    pub(crate) noise: NoiseModel,
 }
 
 impl BfvContext {
@@ -104,7 +106,7 @@ impl BfvContext {
         } else {
             None
         };
-        Ok(Arc::new(BfvContext {
+        let mut ctx = BfvContext {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             gaussian: DiscreteGaussian::new(params.sigma, DEFAULT_TAIL)?,
             coeff: CoefficientEncoder::new(n, t)?,
@@ -115,7 +117,10 @@ impl BfvContext {
             batch,
             delta,
             mul,
-        }))
+            noise: NoiseModel::default(),
+        };
+        ctx.noise = NoiseModel::new(&ctx);
+        Ok(Arc::new(ctx))
     }
 
     /// The parameters.
@@ -267,12 +272,20 @@ impl BfvContext {
         Ok(m)
     }
 
-    pub(crate) fn ciphertext(&self, parts: Vec<Poly>, key_id: Option<KeyId>) -> Ciphertext {
+    /// A ciphertext of this context of key pair `key_id` with the noise bound `noise` (log2, see
+    /// `noise.rs`).
+    pub(crate) fn ciphertext(
+        &self,
+        parts: Vec<Poly>,
+        key_id: Option<KeyId>,
+        noise: Option<[f64; 2]>,
+    ) -> Ciphertext {
         Ciphertext {
             parts,
             context_id: self.id,
             key_id,
             seed: None,
+            noise,
         }
     }
 
@@ -300,7 +313,7 @@ impl BfvContext {
             p.to_coefficient()?;
             out.push(p);
         }
-        Ok(self.ciphertext(out, key_id))
+        Ok(self.ciphertext(out, key_id, None))
     }
 
     /// Public-key encryption (Enc_FV): (Delta [m]_t + p0 u + e1, p1 u + e2).
@@ -312,7 +325,11 @@ impl BfvContext {
         }
         let (mut c0, c1) = pk.encrypt_zero(&self.sw, self.params.secret, &self.gaussian, rng)?;
         c0.add_assign(&self.scaled_plain(pt)?)?;
-        Ok(self.ciphertext(vec![c0, c1], Some(pk.id())))
+        Ok(self.ciphertext(
+            vec![c0, c1],
+            Some(pk.id()),
+            self.noise.fresh(self, true, pt),
+        ))
     }
 
     /// Symmetric encryption: (Delta [m]_t - a s + e, a) with a from a seed kept in the ciphertext.
@@ -325,7 +342,11 @@ impl BfvContext {
         self.check_secret(sk)?;
         let (mut c0, c1, seed) = sk.encrypt_zero(&self.gaussian, rng)?;
         c0.add_assign(&self.scaled_plain(pt)?)?;
-        let mut ct = self.ciphertext(vec![c0, c1], Some(sk.id()));
+        let mut ct = self.ciphertext(
+            vec![c0, c1],
+            Some(sk.id()),
+            self.noise.fresh(self, false, pt),
+        );
         ct.seed = Some(seed);
         Ok(ct)
     }
@@ -371,9 +392,10 @@ impl BfvContext {
     }
 
     /// Decrypts with a chosen method after checking the noise on the same phase: a ciphertext whose
-    /// noise budget is 0 (||[t ct(s)]_q|| >= q / 4, where decryption may be wrong) is refused with
-    /// `Error::NoiseBudgetExhausted` instead of decrypting to garbage. The check costs about one HPS
-    /// decryption (128-bit fractions, no big integers).
+    /// noise budget is 0 is refused with `Error::NoiseBudgetExhausted` instead of decrypting to
+    /// garbage. Refused: a measured ||[t ct(s)]_q|| / q >= 1/4, or a carried noise bound >= 1/4 (the
+    /// measurement cannot see a coefficient that wrapped past q/2; decision in `noise.rs`). The
+    /// check costs about one HPS decryption (128-bit fractions, no big integers).
     pub fn decrypt_checked(
         &self,
         ct: &Ciphertext,
@@ -381,12 +403,11 @@ impl BfvContext {
         method: Decryption,
     ) -> Result<Plaintext> {
         let x = self.phase(ct, sk)?;
-        let d = self.dec.noise_fraction(x.residues())?;
-        if d >= 0.25 {
+        if let Err(why) = self.noise_verdict(ct, &x)? {
             return Err(Error::NoiseBudgetExhausted(format!(
-                "||[t ct(s)]_q|| / q = {d:.3} >= 1/4, so the decryption may be wrong; these \
-                 parameters guarantee {} multiplications in the worst case (bound (20) of paper \
-                 000): use larger moduli or a larger degree, or fewer multiplications",
+                "{why}, so the decryption may be wrong; these parameters guarantee {} \
+                 multiplications in the worst case (bound (20) of paper 000): use larger moduli or \
+                 a larger degree, or fewer multiplications",
                 self.depth_inputs().depth()
             )));
         }

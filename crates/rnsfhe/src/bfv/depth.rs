@@ -113,7 +113,11 @@ impl BfvContext {
 
     /// log2 of ||[t ct(s)]_q||, the size of v_c = t v - |q|_t [m]_t (paper 000 Lemma 1).
     fn log2_scaled_noise(&self, ct: &Ciphertext, sk: &SecretKey) -> Result<f64> {
-        let x = self.phase(ct, sk)?;
+        self.log2_scaled_noise_of(&self.phase(ct, sk)?)
+    }
+
+    /// [`Self::log2_scaled_noise`] of a phase x.
+    fn log2_scaled_noise_of(&self, x: &Poly) -> Result<f64> {
         // The 128-bit fractions of HPS decryption give ||[t x]_q|| / q to about k 2^-64: enough
         // unless the noise is far below q (fresh ciphertexts), where big integers take over.
         let d = self.dec.noise_fraction(x.residues())?;
@@ -138,10 +142,16 @@ impl BfvContext {
     }
 
     /// The invariant noise budget in bits (SEAL's definition): log2(q) - log2 ||[t ct(s)]_q|| - 1,
-    /// floored at 0. Decryption is correct while it is positive; 0 means the ciphertext is exhausted.
-    /// Uses the HPS fractions, or big integers when the noise is below q 2^-40.
+    /// and 0 for every ciphertext that [`BfvContext::decrypt_checked`] refuses: when the carried
+    /// noise bound or the measured noise reaches 1/4 (see `noise.rs`: a wrapped coefficient cannot
+    /// be measured). A positive budget means decryption is correct. Uses the HPS fractions, or big
+    /// integers when the noise is below q 2^-40.
     pub fn noise_budget(&self, ct: &Ciphertext, sk: &SecretKey) -> Result<u32> {
-        let b = self.params().log_q() - self.log2_scaled_noise(ct, sk)? - 1.0;
+        let x = self.phase(ct, sk)?;
+        if self.noise_verdict(ct, &x)?.is_err() {
+            return Ok(0);
+        }
+        let b = self.params().log_q() - self.log2_scaled_noise_of(&x)? - 1.0;
         Ok(b.max(0.0).floor() as u32)
     }
 

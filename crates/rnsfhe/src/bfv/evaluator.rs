@@ -4,6 +4,7 @@ use rnsfhe_math::parallel;
 use rnsfhe_math::ring::{Poly, RingContext};
 use std::sync::Arc;
 
+use super::noise::NoiseModel;
 use super::{BfvContext, Ciphertext, GaloisKeys, Plaintext, RelinKey};
 use crate::rlwe::KeyId;
 use crate::{Error, Result};
@@ -51,6 +52,7 @@ impl BfvContext {
     pub fn add_assign(&self, a: &mut Ciphertext, b: &Ciphertext) -> Result<()> {
         a.key_id = self.check_pair(a, b)?;
         a.seed = None;
+        a.noise = NoiseModel::add(a.noise, b.noise);
         crate::rlwe::add_parts(&mut a.parts, &b.parts, false)
     }
 
@@ -65,6 +67,7 @@ impl BfvContext {
     pub fn sub_assign(&self, a: &mut Ciphertext, b: &Ciphertext) -> Result<()> {
         a.key_id = self.check_pair(a, b)?;
         a.seed = None;
+        a.noise = NoiseModel::add(a.noise, b.noise);
         crate::rlwe::add_parts(&mut a.parts, &b.parts, true)
     }
 
@@ -93,7 +96,9 @@ impl BfvContext {
     /// a += m (adds Delta [m]_t to c0).
     pub fn add_plain_assign(&self, a: &mut Ciphertext, m: &Plaintext) -> Result<()> {
         self.check_ct(a)?;
-        a.parts[0].add_assign(&self.scaled_plain(m)?)
+        a.parts[0].add_assign(&self.scaled_plain(m)?)?;
+        a.noise = self.noise.add_plain(self, a.noise, m);
+        Ok(())
     }
 
     /// a + m.
@@ -106,7 +111,9 @@ impl BfvContext {
     /// a -= m.
     pub fn sub_plain_assign(&self, a: &mut Ciphertext, m: &Plaintext) -> Result<()> {
         self.check_ct(a)?;
-        a.parts[0].sub_assign(&self.scaled_plain(m)?)
+        a.parts[0].sub_assign(&self.scaled_plain(m)?)?;
+        a.noise = self.noise.add_plain(self, a.noise, m);
+        Ok(())
     }
 
     /// a - m.
@@ -122,6 +129,7 @@ impl BfvContext {
         let mut mp = self.lift_plain(m)?;
         mp.to_ntt()?;
         a.seed = None;
+        a.noise = NoiseModel::mul_plain(self, a.noise, m);
         for p in a.parts.iter_mut() {
             p.to_ntt()?;
             p.mul_assign(&mp)?;
@@ -143,6 +151,7 @@ impl BfvContext {
         let t = self.t();
         let c = t.center(t.reduce_i64(c));
         a.seed = None;
+        a.noise = NoiseModel::scale(a.noise, c.unsigned_abs() as f64);
         for p in a.parts.iter_mut() {
             p.mul_scalar_assign(c.unsigned_abs());
             if c < 0 {
@@ -188,7 +197,7 @@ impl BfvContext {
             xa.to_coefficient()?;
             tool.scale_down(&xq, &xa, ring)
         })?;
-        Ok(self.ciphertext(parts, key_id))
+        Ok(self.ciphertext(parts, key_id, self.noise.multiply(a.noise, b.noise)))
     }
 
     /// a * b, relinearised.
@@ -218,7 +227,12 @@ impl BfvContext {
     pub fn relinearize_assign(&self, a: &mut Ciphertext, rlk: &RelinKey) -> Result<()> {
         self.check_ct(a)?;
         a.seed = None;
-        rlk.relinearize(self.key_switcher(), &mut a.parts, self.id(), a.key_id)
+        let switched = a.parts.len() > 2;
+        rlk.relinearize(self.key_switcher(), &mut a.parts, self.id(), a.key_id)?;
+        if switched {
+            a.noise = self.noise.key_switch(a.noise);
+        }
+        Ok(())
     }
 
     /// Relinearised copy.
@@ -232,7 +246,7 @@ impl BfvContext {
     pub fn apply_galois(&self, a: &Ciphertext, g: u64, keys: &GaloisKeys) -> Result<Ciphertext> {
         self.check_ct(a)?;
         let parts = keys.apply(self.key_switcher(), &a.parts, g, self.id(), a.key_id)?;
-        Ok(self.ciphertext(parts, a.key_id))
+        Ok(self.ciphertext(parts, a.key_id, self.noise.key_switch(a.noise)))
     }
 
     /// In-place form of [`BfvContext::apply_galois`].

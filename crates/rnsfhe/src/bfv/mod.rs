@@ -5,7 +5,8 @@
 //! - [`BfvContext`]: the precomputation (rings, decryption tables, one multiplication tool), key
 //!   generation, encoding, encryption, decryption and every homomorphic operation.
 //! - [`BehzTool`] / [`HpsTool`]: each method's tables, in a struct of its own.
-//! - Noise: [`BfvContext::noise_budget`] and paper 000's worst-case depth (eq. (20)) in [`depth`].
+//! - Noise: [`BfvContext::noise_budget`] with the noise bound every ciphertext carries (`noise.rs`),
+//!   and paper 000's worst-case depth (eq. (20)) in [`depth`].
 
 mod behz;
 mod ciphertext;
@@ -15,6 +16,7 @@ pub mod depth;
 mod evaluator;
 mod hps;
 mod keys;
+mod noise;
 mod params;
 
 pub use crate::rlwe::{GaloisKeys, RelinKey};

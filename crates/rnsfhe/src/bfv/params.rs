@@ -272,6 +272,8 @@ impl BfvParametersBuilder {
         let mut all = moduli.clone();
         all.extend(&special);
         self.security.check(n, log2_product(&all))?;
+        self.security
+            .check_distributions(n, log2_product(&all), self.sigma, self.secret)?;
         self.key_switching.validate(moduli.len(), special.len())?;
         Ok(BfvParameters {
             degree: n,

@@ -213,6 +213,8 @@ impl CkksParametersBuilder {
         chain.extend(chain_tail);
         let log_qp = log2_product(&chain) + log2_product(&special);
         self.security.check(n, log_qp)?;
+        self.security
+            .check_distributions(n, log_qp, self.sigma, self.secret)?;
         self.key_switching.validate(chain.len(), special.len())?;
         Ok(CkksParameters {
             degree: n,

@@ -2,7 +2,10 @@
 
 pub mod security;
 
-pub use security::{check_security, log2_product, max_log_q, min_degree, Security, SecurityLevel};
+pub use security::{
+    check_security, log2_product, max_log_q, min_degree, Security, SecurityLevel,
+    MIN_SPARSE_WEIGHT, SPARSE_LOG_Q_SHARE, STANDARD_SIGMA,
+};
 
 use crate::{Error, Result};
 

@@ -151,6 +151,35 @@ impl KeySwitcher {
             .fold(BigUint::from(1u32), |a, m| a * m.value())
     }
 
+    /// log2 of a bound on ||e_ks||_inf, the noise that [`KeySwitcher::switch`] adds to u0 + u1 s
+    /// (for a 2^-70-per-coefficient tail, `z` standard deviations): z sigma sqrt(n sum_j M_j^2) / P for
+    /// the digits' products with the keys' errors (M_j the largest digit: q_j / 2 centred, 2^omega,
+    /// or (#primes) Q_j after ModUp; times q_I when truncated), plus the ModDown rounding
+    /// (#special + 1)(1 + ||s||_1). `s_l1` bounds ||s||_1.
+    pub fn noise_log2(&self, sigma: f64, z: f64, s_l1: f64) -> f64 {
+        let m = self.ring_qp.moduli();
+        let lg = |i: usize| (m[i].value() as f64).log2();
+        let mut sum = f64::NEG_INFINITY;
+        for (j, r) in self.digits.iter().enumerate() {
+            let trunc: f64 = self.truncated(j).iter().map(|&i| lg(i)).sum();
+            let digit = match self.layout.omega_bits {
+                Some(w) => f64::from(w),
+                None if r.len() == 1 => lg(r.start) - 1.0,
+                None => r.clone().map(lg).sum::<f64>() + (r.len() as f64).log2(),
+            };
+            let per = 2.0 * (digit + trunc) + (self.subdigits[j] as f64).log2();
+            sum = log2_add(sum, per);
+        }
+        let special = m.len() - self.k;
+        let p_log2: f64 = (self.k..m.len()).map(lg).sum();
+        let gadget =
+            (z * sigma).log2() + 0.5 * ((self.ring_qp.degree() as f64).log2() + sum) - p_log2;
+        if special == 0 {
+            return gadget;
+        }
+        log2_add(gadget, ((special + 1) as f64 * (1.0 + s_l1)).log2())
+    }
+
     /// Truncated columns I_j of paper 000 section 4.6: the `truncation` limbs after j, cyclically.
     fn truncated(&self, j: usize) -> Vec<usize> {
         (1..=self.layout.truncation)
@@ -418,4 +447,13 @@ impl KeySwitcher {
         }
         Ok(out)
     }
+}
+
+/// log2(2^a + 2^b), exact for -inf.
+pub(crate) fn log2_add(a: f64, b: f64) -> f64 {
+    let (hi, lo) = if a >= b { (a, b) } else { (b, a) };
+    if lo == f64::NEG_INFINITY {
+        return hi;
+    }
+    hi + (1.0 + (lo - hi).exp2()).log2()
 }

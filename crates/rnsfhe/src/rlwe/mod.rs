@@ -8,6 +8,7 @@ mod layout;
 
 pub use evalkeys::{GaloisKeys, RelinKey};
 pub use keys::{expand_seeded, KeyId, PublicKey, SecretDistribution, SecretKey};
+pub(crate) use keyswitch::log2_add;
 pub use keyswitch::{KeySwitchKey, KeySwitcher};
 pub use layout::KeySwitching;
 
