@@ -101,7 +101,10 @@ def encrypt_partitions(client: Client, context, values, key, *,
     split into chunks of `chunk` (default: the context's slot count) values, or an iterable of
     arrays, one per ciphertext. With the `SecretKey` (which stays on the client) ciphertexts are
     seeded, half the bytes of a public-key encryption. Each ciphertext is the argument of its own
-    task, so Dask keeps it and recomputes it if the worker holding it dies."""
+    task, so Dask keeps it and recomputes it if the worker holding it dies (`client.scatter`d data
+    would be lost with its worker)."""
+    if isinstance(values, (list, tuple)) and values and np.isscalar(values[0]):
+        values = np.asarray(values)  # a flat sequence of numbers, not one ciphertext per number
     if isinstance(values, np.ndarray) and values.ndim == 1:
         n = chunk or context.slots
         if n <= 0:

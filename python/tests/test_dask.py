@@ -137,7 +137,7 @@ def test_keys_reach_each_worker_once(client, bfv, rng):
     assert shipped >= 2 + 4
 
 
-def test_a_secret_key_is_never_shipped(bfv):
+def test_a_secret_key_is_never_shipped_and_bad_arguments_raise(client, bfv):
     ctx, sk, pk, rlk, gk = bfv
     with pytest.raises(rnsfhe.SecretKeyExportError, match="must not be shipped"):
         EvaluationKeys(ctx, relin_key=sk)
@@ -145,6 +145,17 @@ def test_a_secret_key_is_never_shipped(bfv):
         EvaluationKeys(ctx, relin_key=pk)
     with pytest.raises(ValueError, match="at least one"):
         EvaluationKeys(ctx)
+    other_sk, _ = ctx.keygen()
+    with pytest.raises(ValueError, match="different key pairs"):
+        EvaluationKeys(ctx, relin_key=rlk, galois_keys=ctx.galois_keys(other_sk, steps=[1]))
+    with pytest.raises(ValueError, match="chunk must be positive"):
+        encrypt_partitions(client, ctx, np.arange(10), sk, chunk=-1)
+    with pytest.raises(ValueError, match="no ciphertexts"):
+        tree_sum(client, [])
+    with pytest.raises(ValueError, match="fan_in"):
+        tree_sum(client, [1, 2], fan_in=1)
+    flat = encrypt_partitions(client, ctx, [1, 2, 3], sk)  # a list of numbers is one vector
+    assert len(flat) == 1 and list(ctx.decrypt(flat[0].result(), sk)[:4]) == [1, 2, 3, 0]
 
 
 def test_workers_without_keys_fail_fast_with_missing_key_error(client, bfv, rng):
