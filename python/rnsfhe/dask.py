@@ -6,16 +6,17 @@ join or restart later get them too); tasks refer to them through the ciphertexts
 Ciphertexts and keys pickle with protocol-5 out-of-band buffers, which Dask sends as separate
 frames. Example::
 
+    import numpy as np
     from distributed import Client, LocalCluster
     import rnsfhe, rnsfhe.dask as rd
 
     client = Client(LocalCluster(n_workers=2, threads_per_worker=1))
-    ctx = rnsfhe.BfvContext(rnsfhe.BfvParameters(degree=4096, plain_modulus=786433))
+    ctx = rnsfhe.BfvContext(rnsfhe.BfvParameters(degree=8192, plain_modulus=65537))
     sk, pk = ctx.keygen()
     rd.publish_keys(client, ctx, relin_key=ctx.relin_key(sk))
-    cts = rd.encrypt_partitions(client, ctx, values, sk)   # seeded: half-size uploads
+    cts = rd.encrypt_partitions(client, ctx, np.arange(100_000) % 100, sk)  # seeded uploads
     squares = rd.map_ciphertexts(client, lambda c: c * c, cts)
-    total = ctx.decrypt(rd.tree_sum(client, squares).result(), sk)   # per-slot sums
+    total = ctx.decrypt(rd.tree_sum(client, squares).result(), sk)   # per-slot sums mod t
 """
 
 from __future__ import annotations
