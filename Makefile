@@ -29,13 +29,13 @@ unit:
 	@awk '/^test result:/ {p += $$4; f += $$6} END {printf "rust tests: %d passed, %d failed\n", p, f}' target/test-output.txt
 
 # The Python package, installed from this tree (`pip install .`, maturin, release build) into a fresh
-# virtual environment, then its pytest suite (which also runs examples/python).
+# virtual environment with the Dask extra, then its pytest suite (which also runs examples/python).
 PYTHON ?= python3
 PYVENV := target/pyvenv
 python:
 	@mkdir -p target
 	$(PYTHON) -m venv $(PYVENV)
-	$(PYVENV)/bin/python -m pip install --quiet --disable-pip-version-check ".[test]"
+	$(PYVENV)/bin/python -m pip install --quiet --disable-pip-version-check ".[test,dask]"
 	set -o pipefail; $(PYVENV)/bin/python -m pytest -q python/tests 2>&1 | tee target/pytest-output.txt
 
 # One total over both runners, as the last line of `make test`.

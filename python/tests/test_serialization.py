@@ -148,3 +148,25 @@ def test_from_bytes_on_every_class(bfv, ckks):
         rnsfhe.PublicKey.from_bytes(bfv[0], bfv[1].to_bytes(allow_secret=True))
     with pytest.raises(rnsfhe.RnsfheError):
         rnsfhe.BfvContext.from_bytes(b"RNSF")
+
+
+def test_protocol_5_pickles_carry_the_payload_out_of_band(bfv, ckks):
+    """Ciphertexts and keys give their bytes as one out-of-band buffer (zero-copy frames for Dask);
+    the in-band pickle holds only the class and the parameter set."""
+    for ctx, sk, pk, rlk, gk in [bfv, ckks]:
+        seeded = ctx.encrypt([1, 2, 3], sk)
+        for obj in [ctx.encrypt([1, 2, 3], pk), seeded, pk, rlk, gk]:
+            buffers = []
+            data = pickle.dumps(obj, protocol=5, buffer_callback=buffers.append)
+            assert len(buffers) == 1
+            assert buffers[0].raw().nbytes == len(obj.to_bytes())
+            assert len(data) < len(ctx.params.to_bytes()) + 200
+            for kind in [bytes, bytearray, memoryview]:
+                back = pickle.loads(data, buffers=[kind(buffers[0].raw())])
+                assert type(back) is type(obj) and back.to_bytes() == obj.to_bytes()
+            inband = pickle.dumps(obj, protocol=5)
+            assert pickle.loads(inband).to_bytes() == obj.to_bytes()
+            assert pickle.loads(pickle.dumps(obj, protocol=2)).to_bytes() == obj.to_bytes()
+    with pytest.raises(TypeError):
+        from rnsfhe._rnsfhe import _restore
+        _restore("BfvCiphertext", bfv[0].params.to_bytes(), 12)

@@ -11,7 +11,7 @@ use rnsfhe::rlwe;
 use rnsfhe::serialize::KeyBytes;
 
 use crate::registry::{mismatch, Shared};
-use crate::{bytes_out, raise, reduce, OrPy, Reduced};
+use crate::{bytes_out, raise, reduce_ex, OrPy, Reduced};
 
 pub(crate) type BfvShared = Shared<BfvContext>;
 pub(crate) type CkksShared = Shared<CkksContext>;
@@ -71,10 +71,11 @@ macro_rules! key_class {
                 let b = self.owner.key_bytes().$to_bytes(&self.key);
                 bytes_out(py, &b)
             },
-            fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+            /// Pickles through `_restore`; from protocol 5 on the bytes go out of band.
+            fn __reduce_ex__<'py>(&self, py: Python<'py>, protocol: i64) -> PyResult<Reduced<'py>> {
                 let b = self.owner.key_bytes().$to_bytes(&self.key);
                 let kind = format!("{}:{}", self.owner.scheme(), $py_name);
-                reduce(py, &kind, self.owner.params_bytes(), &b)
+                reduce_ex(py, &kind, self.owner.params_bytes(), &b, protocol)
             }
             $(, $extra)*
         );

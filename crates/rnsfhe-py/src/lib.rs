@@ -20,7 +20,7 @@ mod registry;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyType};
+use pyo3::types::{PyBytes, PyMemoryView, PyType};
 
 /// Maps a Rust error to the `rnsfhe.errors` class of its kind.
 pub(crate) fn err(e: rnsfhe::Error) -> PyErr {
@@ -73,9 +73,23 @@ impl<T> OrPy<T> for rnsfhe::Result<T> {
 }
 
 /// Rebuilds a pickled object: `kind` names the class, `params` are its parameter set's bytes and
-/// `data` the object's own bytes.
+/// `data` the object's own bytes (any bytes-like object: a protocol-5 out-of-band buffer arrives
+/// as whatever the transport made of it).
 #[pyfunction]
-fn _restore(py: Python<'_>, kind: &str, params: &[u8], data: &[u8]) -> PyResult<Py<PyAny>> {
+fn _restore(
+    py: Python<'_>,
+    kind: &str,
+    params: &[u8],
+    data: &Bound<'_, PyAny>,
+) -> PyResult<Py<PyAny>> {
+    let data = match data.cast::<PyBytes>() {
+        Ok(b) => b.clone(),
+        Err(_) => PyMemoryView::from(data)?
+            .call_method0("tobytes")?
+            .cast_into::<PyBytes>()
+            .map_err(PyErr::from)?,
+    };
+    let data = data.as_bytes();
     match kind {
         k if k.starts_with("Bfv") || k.starts_with("bfv:") => bfv::restore(py, kind, params, data),
         _ => ckks::restore(py, kind, params, data),
@@ -85,7 +99,7 @@ fn _restore(py: Python<'_>, kind: &str, params: &[u8], data: &[u8]) -> PyResult<
 /// The pickle form of every object: `_restore(kind, parameter bytes, object bytes)`.
 pub(crate) type Reduced<'py> = (
     Bound<'py, PyAny>,
-    (String, Bound<'py, PyBytes>, Bound<'py, PyBytes>),
+    (String, Bound<'py, PyBytes>, Bound<'py, PyAny>),
 );
 
 /// `__reduce__` for an object of `kind` (a class name, `bfv:`/`ckks:` prefixed for keys).
@@ -95,11 +109,28 @@ pub(crate) fn reduce<'py>(
     params: &[u8],
     data: &[u8],
 ) -> PyResult<Reduced<'py>> {
+    reduce_ex(py, kind, params, data, 0)
+}
+
+/// `__reduce_ex__(protocol)` for ciphertexts and keys: from protocol 5 on, the object's bytes go
+/// as a `pickle.PickleBuffer`, which a pickler with a `buffer_callback` (Dask's) sends out of band
+/// (a separate zero-copy frame) and any other pickler writes in band as before.
+pub(crate) fn reduce_ex<'py>(
+    py: Python<'py>,
+    kind: &str,
+    params: &[u8],
+    data: &[u8],
+    protocol: i64,
+) -> PyResult<Reduced<'py>> {
     let restore = py.import("rnsfhe._rnsfhe")?.getattr("_restore")?;
-    Ok((
-        restore,
-        (kind.to_string(), bytes_out(py, params), bytes_out(py, data)),
-    ))
+    let mut payload = bytes_out(py, data).into_any();
+    if protocol >= 5 {
+        payload = py
+            .import("pickle")?
+            .getattr("PickleBuffer")?
+            .call1((payload,))?;
+    }
+    Ok((restore, (kind.to_string(), bytes_out(py, params), payload)))
 }
 
 /// Bytes out as a Python `bytes`.

@@ -139,9 +139,10 @@ impl PyBfvCiphertext {
             &self.ctx().ciphertext_to_bytes(&self.ct).py()?,
         ))
     }
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+    /// Pickles through `_restore`; from protocol 5 on the bytes go out of band.
+    fn __reduce_ex__<'py>(&self, py: Python<'py>, protocol: i64) -> PyResult<Reduced<'py>> {
         let b = self.ctx().ciphertext_to_bytes(&self.ct).py()?;
-        reduce(py, "BfvCiphertext", &self.shared.params_bytes, &b)
+        crate::reduce_ex(py, "BfvCiphertext", &self.shared.params_bytes, &b, protocol)
     }
     fn __repr__(&self) -> String {
         format!(

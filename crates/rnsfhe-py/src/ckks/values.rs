@@ -195,9 +195,16 @@ impl PyCkksCiphertext {
             &self.ctx().ciphertext_to_bytes(&self.ct).py()?,
         ))
     }
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+    /// Pickles through `_restore`; from protocol 5 on the bytes go out of band.
+    fn __reduce_ex__<'py>(&self, py: Python<'py>, protocol: i64) -> PyResult<Reduced<'py>> {
         let b = self.ctx().ciphertext_to_bytes(&self.ct).py()?;
-        reduce(py, "CkksCiphertext", &self.shared.params_bytes, &b)
+        crate::reduce_ex(
+            py,
+            "CkksCiphertext",
+            &self.shared.params_bytes,
+            &b,
+            protocol,
+        )
     }
     fn __repr__(&self) -> String {
         format!(
