@@ -43,6 +43,12 @@ def test_seeded_context_is_marked_not_secure():
     c = rnsfhe.CkksContext(rnsfhe.CkksParameters(degree=8192, levels=2, scale_bits=40),
                            seed=bytes(32))
     assert c.security == "insecure (seeded)" and "seeded (NOT secure)" in repr(c)
+    # Keys made by a seeded context say so too; keys of a fresh one do not.
+    sk, pk = seeded.keygen()
+    for k in [sk, pk, seeded.relin_key(sk), seeded.galois_keys(sk, steps=[1])]:
+        assert "seeded (NOT secure)" in repr(k), repr(k)
+    fsk, fpk = fresh.keygen()
+    assert "seeded" not in repr(fsk) and "seeded" not in repr(fpk)
 
 
 def test_bfv_sum_of_squares_is_right_or_refused():

@@ -86,6 +86,8 @@ macro_rules! key_class {
         pub(crate) struct $rust {
             pub owner: Owner,
             pub key: Arc<$inner>,
+            /// Made by a seeded context (reproducible: tests only).
+            pub seeded: bool,
         }
 
         impl $rust {
@@ -104,10 +106,12 @@ macro_rules! key_class {
                 self.key.id().to_string()
             }
             fn __repr__(&self) -> String {
+                let note = if self.seeded { ", seeded (NOT secure)" } else { "" };
                 format!(
-                    concat!($py_name, "({}, key pair {})"),
+                    concat!($py_name, "({}, key pair {}{})"),
                     self.owner.label(),
-                    self.key.id()
+                    self.key.id(),
+                    note
                 )
             }
             /// The key from `to_bytes` output, for `context`'s parameter set (a `BfvContext` or a
@@ -261,19 +265,51 @@ pub(crate) fn load(py: Python<'_>, owner: Owner, class: &str, data: &[u8]) -> Py
     Ok(match class {
         "SecretKey" => {
             let key = Arc::new(kb.secret_key_from_bytes(data).py()?);
-            Py::new(py, PySecretKey { owner, key })?.into_any()
+            Py::new(
+                py,
+                PySecretKey {
+                    owner,
+                    key,
+                    seeded: false,
+                },
+            )?
+            .into_any()
         }
         "PublicKey" => {
             let key = Arc::new(kb.public_key_from_bytes(data).py()?);
-            Py::new(py, PyPublicKey { owner, key })?.into_any()
+            Py::new(
+                py,
+                PyPublicKey {
+                    owner,
+                    key,
+                    seeded: false,
+                },
+            )?
+            .into_any()
         }
         "RelinKey" => {
             let key = Arc::new(kb.relin_key_from_bytes(data).py()?);
-            Py::new(py, PyRelinKey { owner, key })?.into_any()
+            Py::new(
+                py,
+                PyRelinKey {
+                    owner,
+                    key,
+                    seeded: false,
+                },
+            )?
+            .into_any()
         }
         "GaloisKeys" => {
             let key = Arc::new(kb.galois_keys_from_bytes(data).py()?);
-            Py::new(py, PyGaloisKeys { owner, key })?.into_any()
+            Py::new(
+                py,
+                PyGaloisKeys {
+                    owner,
+                    key,
+                    seeded: false,
+                },
+            )?
+            .into_any()
         }
         other => {
             return Err(raise(

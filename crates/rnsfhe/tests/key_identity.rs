@@ -247,3 +247,26 @@ fn version_1_bytes_are_refused_clearly() {
         other => panic!("expected a version error, got {other:?}"),
     }
 }
+
+/// A BFV ciphertext's noise bounds survive bytes, so a loaded ciphertext keeps its checked
+/// decryption (a measurement alone cannot see a coefficient that wrapped past q/2).
+#[test]
+fn noise_bounds_survive_bytes() {
+    let mut rng = Csprng::from_seed([6; 32]);
+    let ctx = bfv();
+    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+    let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
+    let x = ctx
+        .encrypt(&ctx.encode(&[3]).unwrap(), &pk, &mut rng)
+        .unwrap();
+    let y = ctx.multiply(&x, &x, &rlk).unwrap();
+    assert!(y.noise_bound_log2().is_some());
+    let back = ctx
+        .ciphertext_from_bytes(&ctx.ciphertext_to_bytes(&y).unwrap())
+        .unwrap();
+    assert_eq!(back.noise_bound_log2(), y.noise_bound_log2());
+    assert_eq!(
+        ctx.noise_budget(&back, &sk).unwrap(),
+        ctx.noise_budget(&y, &sk).unwrap()
+    );
+}

@@ -97,10 +97,12 @@ impl PyBfvContext {
             PySecretKey {
                 owner: self.owner(),
                 key: Arc::new(sk),
+                seeded: self.rng.seeded(),
             },
             PyPublicKey {
                 owner: self.owner(),
                 key: Arc::new(pk),
+                seeded: self.rng.seeded(),
             },
         ))
     }
@@ -113,6 +115,7 @@ impl PyBfvContext {
         Ok(PyRelinKey {
             owner: self.owner(),
             key: k,
+            seeded: self.rng.seeded(),
         })
     }
     /// Galois keys for row rotations by `steps` (and the column swap if `columns`); with
@@ -144,6 +147,7 @@ impl PyBfvContext {
         Ok(PyGaloisKeys {
             owner: self.owner(),
             key: k,
+            seeded: self.rng.seeded(),
         })
     }
     /// Registers loaded evaluation keys for the operators and ciphertext methods.

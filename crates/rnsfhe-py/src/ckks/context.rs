@@ -120,10 +120,12 @@ impl PyCkksContext {
             PySecretKey {
                 owner: self.owner(),
                 key: Arc::new(sk),
+                seeded: self.rng.seeded(),
             },
             PyPublicKey {
                 owner: self.owner(),
                 key: Arc::new(pk),
+                seeded: self.rng.seeded(),
             },
         ))
     }
@@ -136,6 +138,7 @@ impl PyCkksContext {
         Ok(PyRelinKey {
             owner: self.owner(),
             key: k,
+            seeded: self.rng.seeded(),
         })
     }
     /// Rotation keys for `steps` (default: every power of two below N/2, enough for `sum_slots`,
@@ -168,6 +171,7 @@ impl PyCkksContext {
         Ok(PyGaloisKeys {
             owner: self.owner(),
             key: k,
+            seeded: self.rng.seeded(),
         })
     }
     #[pyo3(signature = (*, relin_key=None, galois_keys=None))]

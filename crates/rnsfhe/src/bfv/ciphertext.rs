@@ -29,7 +29,7 @@ pub struct Ciphertext {
     /// stored as the seed.
     pub(crate) seed: Option<[u8; 32]>,
     /// log2 of bounds on the invariant noise ||nu||_inf and ||nu||_2 (see `noise.rs`); `None` when
-    /// the history is unknown (built from parts or bytes).
+    /// the history is unknown (built from parts; bytes keep the bounds).
     pub(crate) noise: Option<[f64; 2]>,
 }
 
@@ -51,7 +51,8 @@ impl Ciphertext {
     }
 
     /// log2 of the carried bound on the invariant noise ||t ct(s)/q - m||_inf (`None` for a
-    /// ciphertext built from parts or bytes); the checked decryption refuses it from -2 (1/4) up.
+    /// ciphertext built from parts; loaded bytes keep it); the checked decryption refuses it from -2
+    /// (1/4) up.
     pub fn noise_bound_log2(&self) -> Option<f64> {
         self.noise.map(|[inf, _]| inf)
     }

@@ -5,7 +5,8 @@
 //! fingerprint (u64, FNV-1a over its description), then the object, then a CRC-32 (IEEE) of every
 //! byte before it. A polynomial is its representation (u8), limb count (u32), degree (u32) and the
 //! residues (u64 each). A fresh symmetric BFV ciphertext stores its 32-byte seed instead of c_1 (half
-//! size), and every key stores the seeds of its uniform components. Ciphertexts, public keys and
+//! size), and every key stores the seeds of its uniform components; a BFV ciphertext stores its noise
+//! bounds (see `bfv/noise.rs`) so that a loaded one keeps its budget. Ciphertexts, public keys and
 //! evaluation keys store the [`KeyId`](crate::rlwe::KeyId) of their key pair (a secret key's is
 //! recomputed from it).
 //!
