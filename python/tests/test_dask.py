@@ -41,6 +41,17 @@ def _local_sum(cts):
     return functools.reduce(operator.add, cts)
 
 
+def _polynomials(ct):
+    """A ciphertext's bytes without its BFV noise bounds (and checksum): the polynomials are bit-exact
+    whatever the order of the additions, the bounds (floating-point metadata) are not."""
+    b = ct.to_bytes()
+    if isinstance(ct, rnsfhe.BfvCiphertext):
+        at = 16 + 8 * b[15]  # after the header (15 bytes) and the key identity
+        if b[at] == 1:
+            b = b[:at] + b[at + 17:]
+    return b[:-4]
+
+
 def _install_restore_counter():
     """On a worker: counts every object unpickled (by kind) and its payload bytes."""
     import collections
@@ -93,9 +104,9 @@ def test_results_equal_the_single_process_run(client, scheme, request, rng):
     assert len(local) == 10 and all(c.key_id == sk.key_id for c in local)
     total = tree_sum(client, map_ciphertexts(client, job, cts), fan_in=3).result()
     expected = _local_sum([job(c) for c in local])
-    assert total.to_bytes() == expected.to_bytes()  # bit for bit the single-process result
+    assert _polynomials(total) == _polynomials(expected)  # bit for bit the single-process result
     bag = db.from_sequence(local, npartitions=4).map(job)
-    assert tree_sum(None, bag, fan_in=2).compute().to_bytes() == expected.to_bytes()
+    assert _polynomials(tree_sum(None, bag, fan_in=2).compute()) == _polynomials(expected)
 
     parts = values.reshape(10, -1)
     got = ctx.decrypt(total, sk)
@@ -192,6 +203,6 @@ def test_a_worker_killed_mid_job_loses_nothing(client, bfv, rng):
 
     result = total.result(timeout=120)
     assert victim not in client.scheduler_info()["workers"]
-    assert result.to_bytes() == _local_sum([c * c for c in local]).to_bytes()
+    assert _polynomials(result) == _polynomials(_local_sum([c * c for c in local]))
     t = ctx.params.plain_modulus
     assert np.array_equal(ctx.decrypt(result, sk), (values.reshape(16, -1) ** 2).sum(axis=0) % t)

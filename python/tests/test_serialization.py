@@ -13,7 +13,7 @@ def test_bfv_round_trips(bfv):
     x = np.arange(1024) % 50
     a = ctx.encrypt(x, pk)
     seeded = ctx.encrypt(x, sk)
-    assert len(seeded.to_bytes()) * 2 < len(a.to_bytes()) + 100  # half size (seeded c1)
+    assert len(seeded.to_bytes()) * 2 < len(a.to_bytes()) + 200  # half size (seeded c1)
     for obj in [a, seeded, a * a]:
         back = ctx.ciphertext_from_bytes(obj.to_bytes())
         assert np.array_equal(ctx.decrypt(back, sk), ctx.decrypt(obj, sk))
