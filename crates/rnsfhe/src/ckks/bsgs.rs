@@ -96,26 +96,10 @@ impl CkksContext {
         self.combine(baby, coeffs, level)
     }
 
-    /// a + b after bringing the shallower one down to the other's level and scale exactly (both one
-    /// level down to the default scale when they share a level but not a scale).
+    /// a + b at one level and one exact scale ([`CkksContext::align`]).
     fn align_add(&self, a: CkksCiphertext, b: CkksCiphertext) -> Result<CkksCiphertext> {
-        let (hi, lo) = if a.level() > b.level() {
-            (a, b)
-        } else {
-            (b, a)
-        };
-        if hi.level() > lo.level() {
-            let h = self.drop_to_level(&hi, lo.level() + 1)?;
-            return self.add(&lo, &self.mul_const_rescale_to(&h, 1.0, lo.scale())?);
-        }
-        if hi.scale() == lo.scale() {
-            return self.add(&lo, &hi);
-        }
-        let target = self.params().scale();
-        self.add(
-            &self.mul_const_rescale_to(&lo, 1.0, target)?,
-            &self.mul_const_rescale_to(&hi, 1.0, target)?,
-        )
+        let (x, y) = self.align(&a, &b)?;
+        self.add(&x, &y)
     }
 }
 
