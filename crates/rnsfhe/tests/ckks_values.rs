@@ -219,3 +219,50 @@ fn align_gives_one_exact_scale() {
     ));
     assert!(matches!(s.ctx.add(&a, &sq), Err(Error::LevelMismatch(_))));
 }
+
+/// Sizes a caller gives are bounded before any work: a Chebyshev degree of 10^5 (O(d^2) to
+/// interpolate), a polynomial of 2000 coefficients, 300 Galois keys.
+#[test]
+fn sizes_a_caller_gives_are_capped() {
+    let mut s = setup(10, 3);
+    let c = s.enc(&[0.5]);
+    let e = s
+        .ctx
+        .evaluate_chebyshev(&c, f64::exp, (-1.0, 1.0), 100_000, &s.rlk)
+        .unwrap_err();
+    assert!(
+        matches!(&e, Error::OutOfRange(m) if m.contains("1024")),
+        "{e}"
+    );
+    let e = s
+        .ctx
+        .evaluate_polynomial_bsgs(&c, &vec![0.5; 2000], &s.rlk)
+        .unwrap_err();
+    assert!(
+        matches!(&e, Error::OutOfRange(m) if m.contains("2000")),
+        "{e}"
+    );
+    let e = s
+        .ctx
+        .evaluate_polynomial(&c, &vec![0.5; 2000], &s.rlk)
+        .unwrap_err();
+    assert!(
+        matches!(&e, Error::OutOfRange(m) if m.contains("2000")),
+        "{e}"
+    );
+    // Degree 8 fits the cap but needs 3 + 2 levels: refused before sampling f.
+    let e = s.ctx.check_chebyshev_degree(&c, 8).unwrap_err();
+    assert!(
+        matches!(&e, Error::InvalidParameters(m) if m.contains("levels")),
+        "{e}"
+    );
+    let steps: Vec<i64> = (1..=300).collect();
+    let e = s
+        .ctx
+        .galois_keys(&s.sk, &steps, false, &mut s.rng)
+        .unwrap_err();
+    assert!(
+        matches!(&e, Error::OutOfRange(m) if m.contains("300")),
+        "{e}"
+    );
+}

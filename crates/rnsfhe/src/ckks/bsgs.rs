@@ -7,7 +7,7 @@
 //! scales exactly: the shallower operand is brought down by one constant product
 //! (`mul_const_rescale_to`).
 
-use super::{CkksCiphertext, CkksContext};
+use super::{CkksCiphertext, CkksContext, MAX_POLYNOMIAL_DEGREE};
 use crate::rlwe::RelinKey;
 use crate::{Error, Result};
 
@@ -19,6 +19,13 @@ impl CkksContext {
         coeffs: &[f64],
         rlk: &RelinKey,
     ) -> Result<CkksCiphertext> {
+        if coeffs.len() > MAX_POLYNOMIAL_DEGREE + 1 {
+            return Err(Error::OutOfRange(format!(
+                "evaluate_polynomial_bsgs: {} coefficients, at most {} (degree {MAX_POLYNOMIAL_DEGREE})",
+                coeffs.len(),
+                MAX_POLYNOMIAL_DEGREE + 1
+            )));
+        }
         let d = coeffs.iter().rposition(|&c| c != 0.0).unwrap_or(0);
         if d == 0 || coeffs.iter().any(|c| !c.is_finite()) {
             return Err(Error::InvalidParameters(

@@ -12,7 +12,47 @@ use super::{CkksCiphertext, CkksContext};
 use crate::rlwe::{GaloisKeys, RelinKey};
 use crate::{Error, Result};
 
+/// The largest polynomial degree the evaluators accept (power tree, baby-step giant-step, Chebyshev):
+/// the power tree and the Chebyshev basis hold d ciphertexts, and interpolation costs O(d^2), so a
+/// caller's degree is bounded before any work. 1024 is far beyond what 60 levels evaluate accurately
+/// in practice (paper 004 uses degree 7).
+pub const MAX_POLYNOMIAL_DEGREE: usize = 1024;
+
+/// ceil(log2 d), the depth of x^d by the power tree (0 for d <= 1).
+fn depth_of(d: usize) -> usize {
+    (usize::BITS - d.saturating_sub(1).leading_zeros()) as usize
+}
+
 impl CkksContext {
+    /// Refuses a degree `d` of 0 or above [`MAX_POLYNOMIAL_DEGREE`], or one whose ceil(log2 d) levels
+    /// plus `extra` exceed the `level` left, before any work (`what` names the operation).
+    pub(super) fn check_degree(
+        &self,
+        d: usize,
+        extra: usize,
+        level: usize,
+        what: &str,
+    ) -> Result<()> {
+        if d == 0 || d > MAX_POLYNOMIAL_DEGREE {
+            return Err(Error::OutOfRange(format!(
+                "{what}: degree {d} is not in 1..={MAX_POLYNOMIAL_DEGREE}"
+            )));
+        }
+        let need = depth_of(d) + extra;
+        if need > level {
+            return Err(Error::InvalidParameters(format!(
+                "{what}: degree {d} needs {need} levels, the ciphertext has {level} left"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The checks of [`Self::evaluate_chebyshev`] on the degree (range and levels), for callers that
+    /// sample f before evaluating (the Python binding).
+    pub fn check_chebyshev_degree(&self, x: &CkksCiphertext, d: usize) -> Result<()> {
+        self.check_degree(d, 2, x.level(), "Chebyshev interpolation")
+    }
+
     /// The powers x^1..x^d, each relinearised and rescaled (x^i at depth ceil(log2 i)).
     pub fn powers(
         &self,
@@ -20,13 +60,7 @@ impl CkksContext {
         d: usize,
         rlk: &RelinKey,
     ) -> Result<Vec<CkksCiphertext>> {
-        let depth = usize::BITS - d.saturating_sub(1).leading_zeros();
-        if d == 0 || depth as usize > x.level() {
-            return Err(Error::InvalidParameters(format!(
-                "degree {d} needs {depth} levels, the ciphertext has {} left",
-                x.level()
-            )));
-        }
+        self.check_degree(d, 0, x.level(), "powers")?;
         let mut p: Vec<CkksCiphertext> = vec![x.clone()];
         for i in 2..=d {
             let a = 1usize << (usize::BITS - 1 - (i - 1).leading_zeros());
@@ -48,6 +82,13 @@ impl CkksContext {
         coeffs: &[f64],
         rlk: &RelinKey,
     ) -> Result<CkksCiphertext> {
+        if coeffs.len() > MAX_POLYNOMIAL_DEGREE + 1 {
+            return Err(Error::OutOfRange(format!(
+                "evaluate_polynomial: {} coefficients, at most {} (degree {MAX_POLYNOMIAL_DEGREE})",
+                coeffs.len(),
+                MAX_POLYNOMIAL_DEGREE + 1
+            )));
+        }
         let d = coeffs.iter().rposition(|&c| c != 0.0).unwrap_or(0);
         if d == 0 {
             return Err(Error::InvalidParameters(
@@ -59,6 +100,7 @@ impl CkksContext {
                 "polynomial coefficients must be finite".into(),
             ));
         }
+        self.check_degree(d, 1, x.level(), "evaluate_polynomial")?;
         let powers = self.powers(x, d, rlk)?;
         let level = powers.iter().map(CkksCiphertext::level).min().unwrap_or(0);
         if level == 0 {
@@ -108,13 +150,7 @@ impl CkksContext {
         d: usize,
         rlk: &RelinKey,
     ) -> Result<Vec<CkksCiphertext>> {
-        let depth = usize::BITS - d.saturating_sub(1).leading_zeros();
-        if d == 0 || depth as usize > y.level() {
-            return Err(Error::InvalidParameters(format!(
-                "Chebyshev degree {d} needs {depth} levels, the ciphertext has {} left",
-                y.level()
-            )));
-        }
+        self.check_degree(d, 0, y.level(), "chebyshev_basis")?;
         let mut t: Vec<CkksCiphertext> = vec![y.clone()];
         for i in 2..=d {
             let a = 1usize << (usize::BITS - 1 - (i - 1).leading_zeros());
@@ -141,7 +177,8 @@ impl CkksContext {
     }
 
     /// f's Chebyshev interpolant of degree d on [a, b]: coefficients c_0..c_d of sum c_k T_k(y),
-    /// y = (2x - a - b) / (b - a), from the values at the d + 1 Chebyshev nodes.
+    /// y = (2x - a - b) / (b - a), from the values at the d + 1 Chebyshev nodes. O(d^2): callers with
+    /// a user's degree check it first ([`Self::check_chebyshev_degree`]).
     pub fn chebyshev_coefficients(f: impl Fn(f64) -> f64, a: f64, b: f64, d: usize) -> Vec<f64> {
         let m = d + 1;
         let nodes: Vec<f64> = (0..m)
@@ -174,11 +211,12 @@ impl CkksContext {
         d: usize,
         rlk: &RelinKey,
     ) -> Result<CkksCiphertext> {
-        if !(a < b && a.is_finite() && b.is_finite()) || d == 0 {
+        if !(a < b && a.is_finite() && b.is_finite()) {
             return Err(Error::InvalidParameters(format!(
-                "Chebyshev interpolation needs a < b finite and degree >= 1, got [{a}, {b}], {d}"
+                "Chebyshev interpolation needs a < b finite, got [{a}, {b}]"
             )));
         }
+        self.check_chebyshev_degree(x, d)?;
         let coeffs = Self::chebyshev_coefficients(f, a, b, d);
         let y = self.mul_const_rescale_to(x, 2.0 / (b - a), self.params().scale())?;
         let y = self.add_const(&y, -(a + b) / (b - a))?;
