@@ -32,12 +32,14 @@ from .errors import (
     ContextMismatchError,
     EntropyError,
     LengthMismatchError,
+    LevelMismatchError,
     MissingKeyError,
     NoiseBudgetExhaustedError,
     OutOfRangeError,
     ParameterError,
     RepresentationError,
     RnsfheError,
+    ScaleMismatchError,
     SerializationError,
 )
 
