@@ -296,10 +296,10 @@ impl CkksContext {
     pub fn set_scale(&self, ct: &CkksCiphertext, scale: f64) -> Result<CkksCiphertext> {
         self.check_ct(ct)?;
         if !(scale.is_finite() && scale > 0.0) || (ct.scale / scale - 1.0).abs() > 2f64.powi(-16) {
-            return Err(Error::InvalidParameters(format!(
-                "set_scale: 2^{:.3} is not within 2^-16 of the ciphertext's scale 2^{:.3}",
-                scale.log2(),
-                ct.scale.log2()
+            return Err(Error::ScaleMismatch(format!(
+                "set_scale: {} is not within 2^-16 of the ciphertext's scale {}",
+                super::ops::scale_text(scale),
+                super::ops::scale_text(ct.scale)
             )));
         }
         let mut r = ct.clone();

@@ -5,8 +5,9 @@
 //! Polynomials use the power basis with a depth-optimal power tree: x^i = x^(2^a) x^(i - 2^a) for the
 //! largest 2^a < i, so every x^i costs depth ceil(log2 i); each term is brought to the lowest level,
 //! multiplied by its coefficient (one more level) and summed. Depth ceil(log2 d) + 1 for degree d.
-//! Terms reach the lowest level through different rescalings, so their scales agree only up to the
-//! chain's approximation (2^-eta relative), which additions accept (see `ops`).
+//! Terms reach the lowest level through different rescalings; each is multiplied by its coefficient
+//! with a constant that lands on one target scale exactly (`mul_const_rescale_to`), so every sum meets
+//! equal scales (the slot mean and the variance do the same; see `align` in `ops`).
 
 use super::{CkksCiphertext, CkksContext};
 use crate::rlwe::{GaloisKeys, RelinKey};
