@@ -492,7 +492,8 @@ impl PyCkksContext {
         let k = self.rlk(rlk, "inverse")?;
         self.unary(py, a, move |c, x| c.inverse(x, iterations, &k))
     }
-    /// Every slot of the first `count` (a power of two, default all) set to their sum.
+    /// Every slot set to the sum of the first `count` slots (a power of two, default: the
+    /// ciphertext's slots; a smaller count clears the other slots first, one level).
     #[pyo3(signature = (a, count=None, keys=None))]
     fn sum_slots(
         &self,
@@ -505,7 +506,8 @@ impl PyCkksContext {
         let n = count.map_or(a.ct.slots(), |c| c.0);
         self.unary(py, a, move |c, x| c.sum_slots(x, n, &k))
     }
-    /// The mean of the first `count` slots (paper 004 Table 3), in every slot.
+    /// The mean of the first `count` slots (paper 004 Table 3), in every slot, at the input's scale
+    /// (one level; one more for a count below the ciphertext's slots).
     #[pyo3(signature = (a, count=None, keys=None))]
     fn mean(
         &self,
@@ -518,7 +520,9 @@ impl PyCkksContext {
         let n = count.map_or(a.ct.slots(), |c| c.0);
         self.unary(py, a, move |c, x| c.mean(x, n, &k))
     }
-    /// The variance of the first `count` slots (paper 004 Table 3), in every slot.
+    /// The variance of the first `count` slots (paper 004 Table 3), in every slot; E[x^2] and E[x]^2
+    /// meet at one exact scale, so a small spread keeps its precision (two levels, three for a count
+    /// below the ciphertext's slots).
     #[pyo3(signature = (a, count=None, rlk=None, keys=None))]
     fn variance(
         &self,
