@@ -10,6 +10,16 @@ class ParameterError(RnsfheError, ValueError):
     """Parameters refused: insecure, inconsistent, unsupported, or a level or depth exhausted."""
 
 
+class LevelMismatchError(ParameterError):
+    """CKKS operands at different levels where one level is needed (bring them together with
+    ``drop_to_level``; the operators do it themselves)."""
+
+
+class ScaleMismatchError(ParameterError):
+    """CKKS operands at different scales where one exact scale is needed (the operators align scales
+    themselves, spending a level when they must)."""
+
+
 class OutOfRangeError(RnsfheError, ValueError):
     """A value outside what the operation accepts (e.g. |v| >= t for BFV, NaN or inf for CKKS)."""
 
@@ -59,6 +69,8 @@ class EntropyError(RnsfheError, OSError):
 __all__ = [
     "RnsfheError",
     "ParameterError",
+    "LevelMismatchError",
+    "ScaleMismatchError",
     "OutOfRangeError",
     "LengthMismatchError",
     "ContextMismatchError",

@@ -31,7 +31,7 @@ def test_bad_parameters():
         rnsfhe.CkksParameters(levels=0)
     with pytest.raises(rnsfhe.ParameterError):
         rnsfhe.CkksParameters(degree=16384, levels=30)
-    with pytest.raises(OverflowError):
+    with pytest.raises(rnsfhe.OutOfRangeError, match="out of range"):
         rnsfhe.BfvParameters(plain_modulus=-3)
     with pytest.raises(TypeError):
         rnsfhe.BfvParameters(degree="big")

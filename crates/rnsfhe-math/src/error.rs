@@ -37,6 +37,12 @@ pub enum Error {
     /// A parameter set is refused (insecure, inconsistent or unsupported).
     #[error("invalid parameters: {0}")]
     InvalidParameters(String),
+    /// Operands at different levels of a modulus chain (e.g. CKKS ciphertexts before `drop_to_level`).
+    #[error("level mismatch: {0}")]
+    LevelMismatch(String),
+    /// Operands at different scales (CKKS) where one exact scale is needed.
+    #[error("scale mismatch: {0}")]
+    ScaleMismatch(String),
     /// An element has no inverse modulo the given modulus.
     #[error("{value} is not invertible modulo {modulus}")]
     NotInvertible { value: u64, modulus: u64 },

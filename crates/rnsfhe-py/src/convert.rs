@@ -146,18 +146,34 @@ pub(crate) fn complex_values(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Complex>> {
     }
 }
 
-/// A Python number as a CKKS constant (real only: complex constants are not supported).
-pub(crate) fn real_scalar(obj: &Bound<'_, PyAny>) -> Option<f64> {
-    if obj.is_instance_of::<PyFloat>() || obj.is_instance_of::<PyInt>() {
-        obj.extract::<f64>().ok()
-    } else {
-        None
-    }
+/// True for `isinstance(obj, numbers.<abc>)` (numpy registers its scalar types there).
+fn is_number(obj: &Bound<'_, PyAny>, abc: &str) -> bool {
+    obj.py()
+        .import("numbers")
+        .and_then(|m| m.getattr(abc))
+        .and_then(|c| obj.is_instance(&c))
+        .unwrap_or(false)
 }
 
-/// True for Python ints (not bools).
+/// A real number as a CKKS constant: a Python int or float or a numpy real scalar (`np.int64(3)`,
+/// `np.float32(0.5)`); `None` for anything else (complex constants are not supported). An int too
+/// large for a float is an `OutOfRangeError`.
+pub(crate) fn real_scalar(obj: &Bound<'_, PyAny>) -> PyResult<Option<f64>> {
+    if !(obj.is_instance_of::<PyFloat>() || obj.is_instance_of::<PyInt>() || is_number(obj, "Real"))
+    {
+        return Ok(None);
+    }
+    obj.extract::<f64>().map(Some).map_err(|_| {
+        raise(
+            "OutOfRangeError",
+            format!("constant {obj} does not fit in a float"),
+        )
+    })
+}
+
+/// True for Python ints (not bools) and numpy integer scalars.
 pub(crate) fn is_int(obj: &Bound<'_, PyAny>) -> bool {
-    obj.is_instance_of::<PyInt>() && !obj.is_instance_of::<PyBool>()
+    !obj.is_instance_of::<PyBool>() && (obj.is_instance_of::<PyInt>() || is_number(obj, "Integral"))
 }
 
 /// True for a list, tuple, range or array-like operand.
@@ -278,8 +294,78 @@ pub(crate) fn power(k: &Bound<'_, PyAny>) -> PyResult<u32> {
     }
     match k.extract::<i64>() {
         Ok(e) if (1..=i64::from(MAX_POWER)).contains(&e) => Ok(e as u32),
-        _ => Err(PyValueError::new_err(format!(
-            "the exponent must be between 1 and {MAX_POWER}, got {k}"
-        ))),
+        _ => Err(raise(
+            "OutOfRangeError",
+            format!("the exponent must be between 1 and {MAX_POWER}, got {k}"),
+        )),
+    }
+}
+
+/// An integer argument of Rust type `T` (`usize`, `u32`, `u64`, `i64`): a Python int out of T's range
+/// is an `OutOfRangeError` stating the range, not a bare `OverflowError` (PyO3 adds the note "while
+/// processing '<argument>'" naming the argument). Every integer argument of the bindings uses it.
+pub(crate) struct Int<T>(pub T);
+
+macro_rules! checked_int {
+    ($($t:ty),*) => {$(
+        impl<'a, 'py> FromPyObject<'a, 'py> for Int<$t> {
+            type Error = PyErr;
+            fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+                match obj.extract::<$t>() {
+                    Ok(v) => Ok(Int(v)),
+                    Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(obj.py()) => {
+                        Err(raise(
+                            "OutOfRangeError",
+                            format!(
+                                "integer {} is out of range: expected {} to {}",
+                                obj.repr().map(|r| r.to_string()).unwrap_or_default(),
+                                <$t>::MIN,
+                                <$t>::MAX
+                            ),
+                        ))
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+        }
+    )*};
+}
+checked_int!(usize, u32, u64, i64);
+
+/// `[Int<T>]` to `[T]`.
+pub(crate) fn ints<T>(v: Vec<Int<T>>) -> Vec<T> {
+    v.into_iter().map(|Int(x)| x).collect()
+}
+
+/// Serialized input: `bytes`, `bytearray`, `memoryview` or any C-contiguous byte buffer.
+pub(crate) struct ByteData(pub Vec<u8>);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for ByteData {
+    type Error = PyErr;
+    fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if let Ok(b) = obj.cast::<PyBytes>() {
+            return Ok(ByteData(b.as_bytes().to_vec()));
+        }
+        if let Ok(b) = obj.cast::<pyo3::types::PyByteArray>() {
+            return Ok(ByteData(b.to_vec()));
+        }
+        if obj.is_instance_of::<PyString>() {
+            return Err(PyTypeError::new_err(
+                "serialized data must be bytes, bytearray or memoryview, got str",
+            ));
+        }
+        let view = obj
+            .py()
+            .import("builtins")?
+            .getattr("memoryview")?
+            .call1((obj,))
+            .map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "serialized data must be bytes, bytearray or memoryview, got {}",
+                    type_name(&obj)
+                ))
+            })?;
+        let b = view.call_method0("tobytes")?;
+        Ok(ByteData(b.cast::<PyBytes>()?.as_bytes().to_vec()))
     }
 }

@@ -120,9 +120,9 @@ macro_rules! key_class {
             fn from_bytes(
                 py: Python<'_>,
                 context: &Bound<'_, PyAny>,
-                data: &[u8],
+                data: crate::convert::ByteData,
             ) -> PyResult<Py<PyAny>> {
-                load(py, owner_of(context)?, $py_name, data)
+                load(py, owner_of(context)?, $py_name, &data.0)
             }
             $($extra)*
         }

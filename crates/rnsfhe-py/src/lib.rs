@@ -32,6 +32,8 @@ pub(crate) fn err(e: rnsfhe::Error) -> PyErr {
         | E::NotEnoughPrimes(_)
         | E::InvalidParameters(_)
         | E::NotInvertible { .. } => "ParameterError",
+        E::LevelMismatch(_) => "LevelMismatchError",
+        E::ScaleMismatch(_) => "ScaleMismatchError",
         E::LengthMismatch { .. } => "LengthMismatchError",
         E::OutOfRange(_) => "OutOfRangeError",
         E::ContextMismatch(_) => "ContextMismatchError",

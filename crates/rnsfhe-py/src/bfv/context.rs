@@ -120,15 +120,16 @@ impl PyBfvContext {
     }
     /// Galois keys for row rotations by `steps` (and the column swap if `columns`); with
     /// `for_sum=True`, the keys `sum_slots` needs. Also registered for the ciphertext methods.
-    #[pyo3(signature = (sk, steps=vec![1, -1], *, columns=true, for_sum=false))]
+    #[pyo3(signature = (sk, steps=vec![Int(1), Int(-1)], *, columns=true, for_sum=false))]
     fn galois_keys(
         &self,
         py: Python<'_>,
         sk: &PySecretKey,
-        steps: Vec<i64>,
+        steps: Vec<Int<i64>>,
         columns: bool,
         for_sum: bool,
     ) -> PyResult<PyGaloisKeys> {
+        let steps = ints(steps);
         let s = sk.get(&self.owner())?;
         let ctx = self.ctx().clone();
         let k = py
@@ -336,9 +337,9 @@ impl PyBfvContext {
         Ok(self.ct(py.detach(|| ctx.mul_plain(&c, &m)).py()?))
     }
     /// a * c for an integer c.
-    fn mul_scalar(&self, a: &PyBfvCiphertext, c: i64) -> PyResult<PyBfvCiphertext> {
+    fn mul_scalar(&self, a: &PyBfvCiphertext, c: Int<i64>) -> PyResult<PyBfvCiphertext> {
         self.check(a)?;
-        Ok(self.ct(self.ctx().mul_scalar(&a.ct, c).py()?))
+        Ok(self.ct(self.ctx().mul_scalar(&a.ct, c.0).py()?))
     }
     /// a * b, relinearised with `rlk` (default: the registered key).
     #[pyo3(signature = (a, b, rlk=None))]
@@ -399,9 +400,10 @@ impl PyBfvContext {
         &self,
         py: Python<'_>,
         a: &PyBfvCiphertext,
-        step: i64,
+        step: Int<i64>,
         keys: Option<&PyGaloisKeys>,
     ) -> PyResult<PyBfvCiphertext> {
+        let step = step.0;
         let k = self.gk(keys, "rotate_rows", a.ct.key_id())?;
         self.unary(py, a, move |c, x| c.rotate_rows(x, step, &k))
     }
@@ -429,27 +431,31 @@ impl PyBfvContext {
     }
 
     /// A ciphertext from `BfvCiphertext.to_bytes` output of this parameter set.
-    pub(crate) fn ciphertext_from_bytes(&self, data: &[u8]) -> PyResult<PyBfvCiphertext> {
-        Ok(self.ct(self.ctx().ciphertext_from_bytes(data).py()?))
+    pub(crate) fn ciphertext_from_bytes(&self, data: ByteData) -> PyResult<PyBfvCiphertext> {
+        Ok(self.ct(self.ctx().ciphertext_from_bytes(&data.0).py()?))
     }
     /// A plaintext from `BfvPlaintext.to_bytes` output of this parameter set.
-    pub(crate) fn plaintext_from_bytes(&self, data: &[u8]) -> PyResult<PyBfvPlaintext> {
-        let pt = self.ctx().plaintext_from_bytes(data).py()?;
+    pub(crate) fn plaintext_from_bytes(&self, data: ByteData) -> PyResult<PyBfvPlaintext> {
+        let pt = self.ctx().plaintext_from_bytes(&data.0).py()?;
         Ok(PyBfvPlaintext {
             shared: self.shared.clone(),
             pt: Arc::new(pt),
         })
     }
-    fn secret_key_from_bytes(&self, py: Python<'_>, data: &[u8]) -> PyResult<Py<PyAny>> {
+    fn secret_key_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
+        let data = &data.0[..];
         keys::load(py, self.owner(), "SecretKey", data)
     }
-    fn public_key_from_bytes(&self, py: Python<'_>, data: &[u8]) -> PyResult<Py<PyAny>> {
+    fn public_key_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
+        let data = &data.0[..];
         keys::load(py, self.owner(), "PublicKey", data)
     }
-    fn relin_key_from_bytes(&self, py: Python<'_>, data: &[u8]) -> PyResult<Py<PyAny>> {
+    fn relin_key_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
+        let data = &data.0[..];
         keys::load(py, self.owner(), "RelinKey", data)
     }
-    fn galois_keys_from_bytes(&self, py: Python<'_>, data: &[u8]) -> PyResult<Py<PyAny>> {
+    fn galois_keys_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
+        let data = &data.0[..];
         keys::load(py, self.owner(), "GaloisKeys", data)
     }
     /// The context's parameter set as bytes (`BfvContext.from_bytes` rebuilds the context).
@@ -458,7 +464,8 @@ impl PyBfvContext {
     }
     /// The context of a parameter set's bytes (validated again, security included).
     #[staticmethod]
-    fn from_bytes(data: &[u8]) -> PyResult<Self> {
+    fn from_bytes(data: ByteData) -> PyResult<Self> {
+        let data = &data.0[..];
         Self::from_shared(shared(&BfvParameters::from_bytes(data).py()?)?)
     }
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {

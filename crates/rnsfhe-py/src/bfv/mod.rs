@@ -22,7 +22,8 @@ use rnsfhe::bfv::{BfvContext, BfvParameters, Ciphertext, Decryption, Multiplicat
 use rnsfhe::rlwe::{KeyId, KeySwitching, SecretDistribution};
 
 use crate::convert::{
-    i64_array, int_values, is_int, is_vector, power, security_out, type_name, LockedRng,
+    i64_array, int_values, ints, is_int, is_vector, power, security_out, type_name, ByteData, Int,
+    LockedRng,
 };
 use crate::keys::{self, BfvShared, Owner, PyGaloisKeys, PyPublicKey, PyRelinKey, PySecretKey};
 use crate::registry::{same, Registry};
@@ -44,8 +45,12 @@ pub(crate) fn restore(
     let ctx = PyBfvContext::from_shared(shared(&p)?)?;
     Ok(match kind {
         "BfvContext" => Py::new(py, ctx)?.into_any(),
-        "BfvCiphertext" => Py::new(py, ctx.ciphertext_from_bytes(data)?)?.into_any(),
-        "BfvPlaintext" => Py::new(py, ctx.plaintext_from_bytes(data)?)?.into_any(),
+        "BfvCiphertext" => {
+            Py::new(py, ctx.ciphertext_from_bytes(ByteData(data.to_vec()))?)?.into_any()
+        }
+        "BfvPlaintext" => {
+            Py::new(py, ctx.plaintext_from_bytes(ByteData(data.to_vec()))?)?.into_any()
+        }
         key => keys::restore(py, ctx.owner(), key.strip_prefix("bfv:"), kind, data)?,
     })
 }

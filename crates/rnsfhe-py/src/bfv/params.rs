@@ -48,25 +48,31 @@ pub(crate) struct PyBfvParameters {
 #[pymethods]
 impl PyBfvParameters {
     #[new]
-    #[pyo3(signature = (degree=8192, plain_modulus=65537, *, moduli=None, moduli_bits=None,
+    #[pyo3(signature = (degree=Int(8192), plain_modulus=Int(65537), *, moduli=None, moduli_bits=None,
         special_moduli=None, special_moduli_bits=None, multiplication="hps", decryption=None,
-        m_tilde=Some(65536), sigma=None, hamming_weight=None, digit_primes=None, security=None))]
+        m_tilde=Some(Int(65536)), sigma=None, hamming_weight=None, digit_primes=None, security=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        degree: usize,
-        plain_modulus: u64,
-        moduli: Option<Vec<u64>>,
-        moduli_bits: Option<Vec<u32>>,
-        special_moduli: Option<Vec<u64>>,
-        special_moduli_bits: Option<Vec<u32>>,
+        degree: Int<usize>,
+        plain_modulus: Int<u64>,
+        moduli: Option<Vec<Int<u64>>>,
+        moduli_bits: Option<Vec<Int<u32>>>,
+        special_moduli: Option<Vec<Int<u64>>>,
+        special_moduli_bits: Option<Vec<Int<u32>>>,
         multiplication: &str,
         decryption: Option<&str>,
-        m_tilde: Option<u64>,
+        m_tilde: Option<Int<u64>>,
         sigma: Option<f64>,
-        hamming_weight: Option<usize>,
-        digit_primes: Option<usize>,
+        hamming_weight: Option<Int<usize>>,
+        digit_primes: Option<Int<usize>>,
         security: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        let (degree, plain_modulus, m_tilde) = (degree.0, plain_modulus.0, m_tilde.map(|m| m.0));
+        let (moduli, moduli_bits) = (moduli.map(ints), moduli_bits.map(ints));
+        let (special_moduli, special_moduli_bits) =
+            (special_moduli.map(ints), special_moduli_bits.map(ints));
+        let (hamming_weight, digit_primes) =
+            (hamming_weight.map(|h| h.0), digit_primes.map(|d| d.0));
         let mut b = BfvParameters::builder()
             .degree(degree)
             .plain_modulus(plain_modulus)
@@ -107,8 +113,13 @@ impl PyBfvParameters {
 
     /// Paper 000's setting: n, k moduli of `bits` bits, t; BEHZ and Alg. 1 (not security-checked).
     #[staticmethod]
-    fn paper000(degree: usize, k: usize, bits: u32, plain_modulus: u64) -> PyResult<Self> {
-        let inner = BfvParameters::paper000(degree, k, bits, plain_modulus)
+    fn paper000(
+        degree: Int<usize>,
+        k: Int<usize>,
+        bits: Int<u32>,
+        plain_modulus: Int<u64>,
+    ) -> PyResult<Self> {
+        let inner = BfvParameters::paper000(degree.0, k.0, bits.0, plain_modulus.0)
             .build()
             .py()?;
         Ok(PyBfvParameters { inner })
@@ -162,7 +173,8 @@ impl PyBfvParameters {
     }
     /// Parameters from `to_bytes` output (validated again, security included).
     #[staticmethod]
-    fn from_bytes(data: &[u8]) -> PyResult<Self> {
+    fn from_bytes(data: ByteData) -> PyResult<Self> {
+        let data = &data.0[..];
         Ok(PyBfvParameters {
             inner: BfvParameters::from_bytes(data).py()?,
         })

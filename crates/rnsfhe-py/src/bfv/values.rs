@@ -12,8 +12,13 @@ pub(crate) struct PyBfvPlaintext {
 impl PyBfvPlaintext {
     /// A plaintext from `to_bytes` output, for `context`'s parameter set.
     #[staticmethod]
-    fn from_bytes(context: &PyBfvContext, data: &[u8]) -> PyResult<Self> {
+    fn from_bytes(context: &PyBfvContext, data: ByteData) -> PyResult<Self> {
         context.plaintext_from_bytes(data)
+    }
+    /// None: numpy defers its operators to this class (no array of plaintexts from `array + pt`).
+    #[classattr]
+    fn __array_ufunc__(py: Python<'_>) -> Py<PyAny> {
+        py.None()
     }
     /// The polynomial's coefficients in [0, t).
     fn coefficients<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray1<i64>> {
@@ -113,7 +118,7 @@ enum Operand {
 impl PyBfvCiphertext {
     /// A ciphertext from `to_bytes` output, for `context`'s parameter set.
     #[staticmethod]
-    fn from_bytes(context: &PyBfvContext, data: &[u8]) -> PyResult<Self> {
+    fn from_bytes(context: &PyBfvContext, data: ByteData) -> PyResult<Self> {
         context.ciphertext_from_bytes(data)
     }
     /// The identity of the key pair it is encrypted under (16 hex digits; None for a trivial
@@ -121,6 +126,11 @@ impl PyBfvCiphertext {
     #[getter]
     fn key_id(&self) -> Option<String> {
         self.ct.key_id().map(|k| k.to_string())
+    }
+    /// None: numpy defers `array + ct` (and `- *`) to `ct.__radd__`, the slot-wise sum.
+    #[classattr]
+    fn __array_ufunc__(py: Python<'_>) -> Py<PyAny> {
+        py.None()
     }
     /// Number of polynomials (2, or 3 after `multiply_no_relin`).
     #[getter]
@@ -234,7 +244,8 @@ impl PyBfvCiphertext {
         Ok(self.wrap(r.py()?))
     }
     /// `ctx.rotate_rows(self, step)` with the registered Galois keys.
-    fn rotate_rows(&self, py: Python<'_>, step: i64) -> PyResult<PyBfvCiphertext> {
+    fn rotate_rows(&self, py: Python<'_>, step: Int<i64>) -> PyResult<PyBfvCiphertext> {
+        let step = step.0;
         let k = self.shared.galois_keys("rotate_rows", self.ct.key_id())?;
         let (ctx, x) = (self.ctx().clone(), self.ct.clone());
         Ok(self.wrap(py.detach(|| ctx.rotate_rows(&x, step, &k)).py()?))

@@ -148,11 +148,11 @@ impl PyCkksContext {
         &self,
         py: Python<'_>,
         sk: &PySecretKey,
-        steps: Option<Vec<i64>>,
+        steps: Option<Vec<Int<i64>>>,
         conjugation: bool,
     ) -> PyResult<PyGaloisKeys> {
         let s = sk.get(&self.owner())?;
-        let steps = steps.unwrap_or_else(|| {
+        let steps = steps.map(ints).unwrap_or_else(|| {
             let slots = self.ctx().slots() as i64;
             (0..)
                 .map(|i| 1i64 << i)
@@ -195,11 +195,11 @@ impl PyCkksContext {
     fn encode(
         &self,
         values: &Bound<'_, PyAny>,
-        level: Option<usize>,
+        level: Option<Int<usize>>,
         scale: Option<f64>,
     ) -> PyResult<PyCkksPlaintext> {
         let v = complex_values(values)?;
-        let level = level.unwrap_or(self.ctx().max_level());
+        let level = level.map_or(self.ctx().max_level(), |l| l.0);
         let scale = scale.unwrap_or(self.ctx().params().scale());
         let pt = self.ctx().encode_at(&v, level, scale).py()?;
         Ok(PyCkksPlaintext {
@@ -278,6 +278,19 @@ impl PyCkksContext {
     fn sub(&self, a: &PyCkksCiphertext, b: &PyCkksCiphertext) -> PyResult<PyCkksCiphertext> {
         let (x, y) = (self.check(a)?, self.check(b)?);
         Ok(self.wrap(self.ctx().sub(&x, &y).py()?))
+    }
+    /// a and b at one level and one exact scale (what `+` and `-` do before adding): the higher one
+    /// is brought down onto the other's scale; at one level with different scales one level is spent.
+    fn align(
+        &self,
+        py: Python<'_>,
+        a: &PyCkksCiphertext,
+        b: &PyCkksCiphertext,
+    ) -> PyResult<(PyCkksCiphertext, PyCkksCiphertext)> {
+        let (x, y) = (self.check(a)?, self.check(b)?);
+        let ctx = self.ctx().clone();
+        let (p, q) = py.detach(|| ctx.align(&x, &y)).py()?;
+        Ok((self.wrap(p), self.wrap(q)))
     }
     fn negate(&self, a: &PyCkksCiphertext) -> PyResult<PyCkksCiphertext> {
         let mut x = (*self.check(a)?).clone();
@@ -374,9 +387,9 @@ impl PyCkksContext {
         self.unary(py, a, |c, x| c.rescale(x))
     }
     /// The same values at a lower level (no rescaling).
-    fn drop_to_level(&self, a: &PyCkksCiphertext, level: usize) -> PyResult<PyCkksCiphertext> {
+    fn drop_to_level(&self, a: &PyCkksCiphertext, level: Int<usize>) -> PyResult<PyCkksCiphertext> {
         let x = self.check(a)?;
-        Ok(self.wrap(self.ctx().drop_to_level(&x, level).py()?))
+        Ok(self.wrap(self.ctx().drop_to_level(&x, level.0).py()?))
     }
     /// Rotates the slots left by `step` (right when negative).
     #[pyo3(signature = (a, step, keys=None))]
@@ -384,9 +397,10 @@ impl PyCkksContext {
         &self,
         py: Python<'_>,
         a: &PyCkksCiphertext,
-        step: i64,
+        step: Int<i64>,
         keys: Option<&PyGaloisKeys>,
     ) -> PyResult<PyCkksCiphertext> {
+        let step = step.0;
         let k = self.gk(keys, "rotate", a.ct.key_id())?;
         self.unary(py, a, move |c, x| c.rotate(x, step, &k))
     }
@@ -440,13 +454,16 @@ impl PyCkksContext {
         f: &Bound<'_, PyAny>,
         lo: f64,
         hi: f64,
-        degree: usize,
+        degree: Int<usize>,
         rlk: Option<&PyRelinKey>,
     ) -> PyResult<PyCkksCiphertext> {
+        let degree = degree.0;
         let k = self.rlk(rlk, "chebyshev", a.ct.key_id())?;
-        // Sample f at the nodes with the GIL held; the evaluation asks for the same nodes.
+        // Sample f at the nodes with the GIL held; the evaluation asks for the same nodes. The degree
+        // is checked (range and levels) before f is called.
         let x = self.check(a)?;
         let ctx = self.ctx().clone();
+        ctx.check_chebyshev_degree(&x, degree).py()?;
         let table: Vec<(f64, f64)> = chebyshev_samples(f, lo, hi, degree)?;
         let r =
             py.detach(|| ctx.evaluate_chebyshev(&x, |t| lookup(&table, t), (lo, hi), degree, &k));
@@ -475,56 +492,61 @@ impl PyCkksContext {
         self.unary(py, a, move |c, x| c.sigmoid(x, &k))
     }
     /// 1/x for x in (0, 2) by `iterations` steps of [12] Alg. 2 (paper 004 Table 2).
-    #[pyo3(signature = (a, iterations=4, rlk=None))]
+    #[pyo3(signature = (a, iterations=Int(4), rlk=None))]
     fn inverse(
         &self,
         py: Python<'_>,
         a: &PyCkksCiphertext,
-        iterations: usize,
+        iterations: Int<usize>,
         rlk: Option<&PyRelinKey>,
     ) -> PyResult<PyCkksCiphertext> {
+        let iterations = iterations.0;
         let k = self.rlk(rlk, "inverse", a.ct.key_id())?;
         self.unary(py, a, move |c, x| c.inverse(x, iterations, &k))
     }
-    /// Every slot of the first `count` (a power of two, default all) set to their sum.
+    /// Every slot set to the sum of the first `count` slots (a power of two, default: the
+    /// ciphertext's slots; a smaller count clears the other slots first, one level).
     #[pyo3(signature = (a, count=None, keys=None))]
     fn sum_slots(
         &self,
         py: Python<'_>,
         a: &PyCkksCiphertext,
-        count: Option<usize>,
+        count: Option<Int<usize>>,
         keys: Option<&PyGaloisKeys>,
     ) -> PyResult<PyCkksCiphertext> {
         let k = self.gk(keys, "sum_slots", a.ct.key_id())?;
-        let n = count.unwrap_or(a.ct.slots());
+        let n = count.map_or(a.ct.slots(), |c| c.0);
         self.unary(py, a, move |c, x| c.sum_slots(x, n, &k))
     }
-    /// The mean of the first `count` slots (paper 004 Table 3), in every slot.
+    /// The mean of the first `count` slots (paper 004 Table 3), in every slot, at the input's scale
+    /// (one level; one more for a count below the ciphertext's slots).
     #[pyo3(signature = (a, count=None, keys=None))]
     fn mean(
         &self,
         py: Python<'_>,
         a: &PyCkksCiphertext,
-        count: Option<usize>,
+        count: Option<Int<usize>>,
         keys: Option<&PyGaloisKeys>,
     ) -> PyResult<PyCkksCiphertext> {
         let k = self.gk(keys, "mean", a.ct.key_id())?;
-        let n = count.unwrap_or(a.ct.slots());
+        let n = count.map_or(a.ct.slots(), |c| c.0);
         self.unary(py, a, move |c, x| c.mean(x, n, &k))
     }
-    /// The variance of the first `count` slots (paper 004 Table 3), in every slot.
+    /// The variance of the first `count` slots (paper 004 Table 3), in every slot; E[x^2] and E[x]^2
+    /// meet at one exact scale, so a small spread keeps its precision (two levels, three for a count
+    /// below the ciphertext's slots).
     #[pyo3(signature = (a, count=None, rlk=None, keys=None))]
     fn variance(
         &self,
         py: Python<'_>,
         a: &PyCkksCiphertext,
-        count: Option<usize>,
+        count: Option<Int<usize>>,
         rlk: Option<&PyRelinKey>,
         keys: Option<&PyGaloisKeys>,
     ) -> PyResult<PyCkksCiphertext> {
         let r = self.rlk(rlk, "variance", a.ct.key_id())?;
         let k = self.gk(keys, "variance", a.ct.key_id())?;
-        let n = count.unwrap_or(a.ct.slots());
+        let n = count.map_or(a.ct.slots(), |c| c.0);
         self.unary(py, a, move |c, x| c.variance(x, n, &r, &k))
     }
 
@@ -538,39 +560,40 @@ impl PyCkksContext {
         &self,
         py: Python<'_>,
         z: &PyCkksCiphertext,
-        samples: usize,
-        features: usize,
-        iterations: usize,
+        samples: Int<usize>,
+        features: Int<usize>,
+        iterations: Int<usize>,
         rlk: Option<&PyRelinKey>,
         keys: Option<&PyGaloisKeys>,
     ) -> PyResult<PyCkksCiphertext> {
+        let (samples, features, iterations) = (samples.0, features.0, iterations.0);
         let r = self.rlk(rlk, "train_logistic", z.ct.key_id())?;
         let k = self.gk(keys, "train_logistic", z.ct.key_id())?;
         self.unary(py, z, move |c, x| {
             c.train_logistic(x, samples, features, iterations, &r, &k)
         })
     }
-    pub(crate) fn ciphertext_from_bytes(&self, data: &[u8]) -> PyResult<PyCkksCiphertext> {
-        Ok(self.wrap(self.ctx().ciphertext_from_bytes(data).py()?))
+    pub(crate) fn ciphertext_from_bytes(&self, data: ByteData) -> PyResult<PyCkksCiphertext> {
+        Ok(self.wrap(self.ctx().ciphertext_from_bytes(&data.0).py()?))
     }
-    pub(crate) fn plaintext_from_bytes(&self, data: &[u8]) -> PyResult<PyCkksPlaintext> {
-        let pt = self.ctx().plaintext_from_bytes(data).py()?;
+    pub(crate) fn plaintext_from_bytes(&self, data: ByteData) -> PyResult<PyCkksPlaintext> {
+        let pt = self.ctx().plaintext_from_bytes(&data.0).py()?;
         Ok(PyCkksPlaintext {
             shared: self.shared.clone(),
             pt: Arc::new(pt),
         })
     }
-    fn secret_key_from_bytes(&self, py: Python<'_>, data: &[u8]) -> PyResult<Py<PyAny>> {
-        keys::load(py, self.owner(), "SecretKey", data)
+    fn secret_key_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
+        keys::load(py, self.owner(), "SecretKey", &data.0)
     }
-    fn public_key_from_bytes(&self, py: Python<'_>, data: &[u8]) -> PyResult<Py<PyAny>> {
-        keys::load(py, self.owner(), "PublicKey", data)
+    fn public_key_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
+        keys::load(py, self.owner(), "PublicKey", &data.0)
     }
-    fn relin_key_from_bytes(&self, py: Python<'_>, data: &[u8]) -> PyResult<Py<PyAny>> {
-        keys::load(py, self.owner(), "RelinKey", data)
+    fn relin_key_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
+        keys::load(py, self.owner(), "RelinKey", &data.0)
     }
-    fn galois_keys_from_bytes(&self, py: Python<'_>, data: &[u8]) -> PyResult<Py<PyAny>> {
-        keys::load(py, self.owner(), "GaloisKeys", data)
+    fn galois_keys_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
+        keys::load(py, self.owner(), "GaloisKeys", &data.0)
     }
     /// The context's parameter set as bytes (`CkksContext.from_bytes` rebuilds the context).
     fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
@@ -578,8 +601,8 @@ impl PyCkksContext {
     }
     /// The context of a parameter set's bytes (validated again, security included).
     #[staticmethod]
-    fn from_bytes(data: &[u8]) -> PyResult<Self> {
-        Self::from_shared(shared(&CkksParameters::from_bytes(data).py()?)?)
+    fn from_bytes(data: ByteData) -> PyResult<Self> {
+        Self::from_shared(shared(&CkksParameters::from_bytes(&data.0).py()?)?)
     }
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
         reduce(py, "CkksContext", &self.shared.params_bytes, &[])

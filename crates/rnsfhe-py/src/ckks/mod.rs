@@ -24,7 +24,8 @@ use rnsfhe::ckks::{logistic, CkksCiphertext, CkksContext, CkksParameters, CkksPl
 use rnsfhe::rlwe::{KeyId, KeySwitching, SecretDistribution};
 
 use crate::convert::{
-    complex_values, is_vector, power, real_scalar, security_out, slots_array, type_name, LockedRng,
+    complex_values, ints, is_vector, power, real_scalar, security_out, slots_array, type_name,
+    ByteData, Int, LockedRng,
 };
 use crate::keys::{self, CkksShared, Owner, PyGaloisKeys, PyPublicKey, PyRelinKey, PySecretKey};
 use crate::registry::{same, Registry};
@@ -45,23 +46,61 @@ pub(crate) fn restore(
     let ctx = PyCkksContext::from_shared(shared(&p)?)?;
     Ok(match kind {
         "CkksContext" => Py::new(py, ctx)?.into_any(),
-        "CkksCiphertext" => Py::new(py, ctx.ciphertext_from_bytes(data)?)?.into_any(),
-        "CkksPlaintext" => Py::new(py, ctx.plaintext_from_bytes(data)?)?.into_any(),
+        "CkksCiphertext" => {
+            Py::new(py, ctx.ciphertext_from_bytes(ByteData(data.to_vec()))?)?.into_any()
+        }
+        "CkksPlaintext" => {
+            Py::new(py, ctx.plaintext_from_bytes(ByteData(data.to_vec()))?)?.into_any()
+        }
         key => keys::restore(py, ctx.owner(), key.strip_prefix("ckks:"), kind, data)?,
     })
 }
 
+/// The most slots a layout can use: N/2 for the largest ring degree, 2^17.
+const MAX_LAYOUT_SLOTS: usize = 1 << 16;
+
+/// The most iterations `logistic_train_plain` runs (the encrypted training is bounded by its levels).
+const MAX_PLAIN_ITERATIONS: usize = 10_000;
+
+/// Refuses a samples x features layout that no ring degree holds.
+fn check_layout(samples: usize, features: usize) -> PyResult<()> {
+    let fits = |x: usize| (1..=MAX_LAYOUT_SLOTS).contains(&x);
+    if fits(samples)
+        && fits(features)
+        && fits(samples.next_power_of_two() * features.next_power_of_two())
+    {
+        return Ok(());
+    }
+    Err(raise(
+        "OutOfRangeError",
+        format!(
+            "{samples} samples x {features} features: both must be >= 1 and their padded product at \
+             most {MAX_LAYOUT_SLOTS} slots"
+        ),
+    ))
+}
+
 /// The rotation steps `CkksContext.train_logistic` needs for `samples` x `features`.
 #[pyfunction]
-fn logistic_rotation_steps(samples: usize, features: usize) -> Vec<i64> {
-    let (r, f) = logistic::layout(samples, features);
-    logistic::rotation_steps(r, f)
+fn logistic_rotation_steps(samples: Int<usize>, features: Int<usize>) -> PyResult<Vec<i64>> {
+    check_layout(samples.0, features.0)?;
+    let (r, f) = logistic::layout(samples.0, features.0);
+    Ok(logistic::rotation_steps(r, f))
 }
 
 /// The same training in floating point (the reference the encrypted run follows): the weights.
 #[pyfunction]
-fn logistic_train_plain(z: Vec<Vec<f64>>, iterations: usize) -> Vec<f64> {
-    logistic::train_plain(&z, iterations)
+fn logistic_train_plain(z: Vec<Vec<f64>>, iterations: Int<usize>) -> PyResult<Vec<f64>> {
+    if iterations.0 > MAX_PLAIN_ITERATIONS {
+        return Err(raise(
+            "OutOfRangeError",
+            format!(
+                "{} iterations, at most {MAX_PLAIN_ITERATIONS}",
+                iterations.0
+            ),
+        ));
+    }
+    Ok(logistic::train_plain(&z, iterations.0))
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -12,20 +12,25 @@ pub(crate) struct PyCkksParameters {
 #[pymethods]
 impl PyCkksParameters {
     #[new]
-    #[pyo3(signature = (degree=16384, levels=5, scale_bits=40, *, first_modulus_bits=60,
-        special_moduli_bits=vec![60], sigma=None, hamming_weight=None, digit_primes=None, security=None))]
+    #[pyo3(signature = (degree=Int(16384), levels=Int(5), scale_bits=Int(40), *,
+        first_modulus_bits=Int(60), special_moduli_bits=vec![Int(60)], sigma=None, hamming_weight=None, digit_primes=None, security=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        degree: usize,
-        levels: usize,
-        scale_bits: u32,
-        first_modulus_bits: u32,
-        special_moduli_bits: Vec<u32>,
+        degree: Int<usize>,
+        levels: Int<usize>,
+        scale_bits: Int<u32>,
+        first_modulus_bits: Int<u32>,
+        special_moduli_bits: Vec<Int<u32>>,
         sigma: Option<f64>,
-        hamming_weight: Option<usize>,
-        digit_primes: Option<usize>,
+        hamming_weight: Option<Int<usize>>,
+        digit_primes: Option<Int<usize>>,
         security: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        let (degree, levels, scale_bits, first_modulus_bits) =
+            (degree.0, levels.0, scale_bits.0, first_modulus_bits.0);
+        let special_moduli_bits = ints(special_moduli_bits);
+        let (hamming_weight, digit_primes) =
+            (hamming_weight.map(|h| h.0), digit_primes.map(|d| d.0));
         let mut b = CkksParameters::builder()
             .degree(degree)
             .levels(levels)
@@ -95,7 +100,8 @@ impl PyCkksParameters {
         bytes_out(py, &self.inner.to_bytes())
     }
     #[staticmethod]
-    fn from_bytes(data: &[u8]) -> PyResult<Self> {
+    fn from_bytes(data: ByteData) -> PyResult<Self> {
+        let data = &data.0[..];
         Ok(PyCkksParameters {
             inner: CkksParameters::from_bytes(data).py()?,
         })

@@ -12,8 +12,13 @@ pub(crate) struct PyCkksPlaintext {
 impl PyCkksPlaintext {
     /// A plaintext from `to_bytes` output, for `context`'s parameter set.
     #[staticmethod]
-    fn from_bytes(context: &PyCkksContext, data: &[u8]) -> PyResult<Self> {
+    fn from_bytes(context: &PyCkksContext, data: ByteData) -> PyResult<Self> {
         context.plaintext_from_bytes(data)
+    }
+    /// None: numpy defers its operators to this class (no array of plaintexts from `array + pt`).
+    #[classattr]
+    fn __array_ufunc__(py: Python<'_>) -> Py<PyAny> {
+        py.None()
     }
     #[getter]
     fn level(&self) -> usize {
@@ -47,9 +52,11 @@ impl PyCkksPlaintext {
     }
 }
 
-/// A CKKS ciphertext. Operators: `+ - *` with ciphertexts (levels aligned by dropping the higher
-/// one), plaintexts, real numbers and sequences; products are relinearised (registered key) and
-/// rescaled; unary `-`; `**` for small powers.
+/// A CKKS ciphertext. Operators: `+ - *` with ciphertexts, plaintexts, real numbers (numpy scalars
+/// included) and sequences or arrays, on either side (`__array_ufunc__ = None` makes numpy defer);
+/// sums align levels and scales exactly (`CkksContext.align`), products are relinearised (registered
+/// key) and rescaled, a product with a constant or vector lands on the scale of the ciphertext's
+/// square; unary `-`; `**` for small powers.
 #[pyclass(frozen, module = "rnsfhe", name = "CkksCiphertext")]
 pub(crate) struct PyCkksCiphertext {
     pub(crate) shared: Arc<CkksShared>,
@@ -82,7 +89,7 @@ impl PyCkksCiphertext {
             same(&p.get().shared, &self.shared, "plaintext")?;
             return Ok(Operand::Pt(p.get().pt.clone()));
         }
-        if let Some(c) = real_scalar(other) {
+        if let Some(c) = real_scalar(other)? {
             if !c.is_finite() {
                 return Err(raise(
                     "OutOfRangeError",
@@ -100,23 +107,29 @@ impl PyCkksCiphertext {
             type_name(other)
         )))
     }
-    /// Both at the lower of the two levels. The higher one is brought down by a rescale of a product
-    /// with 1 whose constant gives it exactly the other's scale (the primes are only close to the
-    /// scale, so scales drift apart); this costs nothing the level drop did not already give up.
+    /// The operands of a sum (`sum`) at one level and one exact scale, or of a product at one level:
+    /// [`CkksContext::align`], the mechanism of the library's polynomial evaluators. The higher one is
+    /// brought down by a rescaled product with 1 that lands exactly on the other's scale (this costs
+    /// nothing the level drop did not already give up); a sum at one level with different scales
+    /// spends one level. A product at one level needs no alignment.
     pub(crate) fn aligned(
         ctx: &CkksContext,
         a: &Arc<CkksCiphertext>,
         b: &Arc<CkksCiphertext>,
+        sum: bool,
     ) -> rnsfhe::Result<(Arc<CkksCiphertext>, Arc<CkksCiphertext>)> {
-        let down = |hi: &Arc<CkksCiphertext>, lo: &Arc<CkksCiphertext>| {
-            let x = ctx.drop_to_level(hi, lo.level() + 1)?;
-            ctx.mul_const_rescale_to(&x, 1.0, lo.scale()).map(Arc::new)
-        };
-        Ok(match a.level().cmp(&b.level()) {
-            std::cmp::Ordering::Equal => (a.clone(), b.clone()),
-            std::cmp::Ordering::Greater => (down(a, b)?, b.clone()),
-            std::cmp::Ordering::Less => (a.clone(), down(b, a)?),
-        })
+        if a.level() == b.level() && (!sum || a.scale() == b.scale()) {
+            return Ok((a.clone(), b.clone()));
+        }
+        let (x, y) = ctx.align(a, b)?;
+        Ok((Arc::new(x), Arc::new(y)))
+    }
+    /// The scale of a's product with a constant or a vector: the constant is taken at a's scale and the
+    /// product rescaled by q_level, so `x * c` lands on the scale of `x * x` exactly and the two add
+    /// without alignment.
+    fn product_scale(ctx: &CkksContext, a: &CkksCiphertext) -> f64 {
+        let q = ctx.params().moduli().get(a.level()).copied().unwrap_or(1) as f64;
+        a.scale() * a.scale() / q
     }
     pub(crate) fn add_or_sub(
         &self,
@@ -127,7 +140,7 @@ impl PyCkksCiphertext {
         let a = &self.ct;
         let r = match self.operand(other, if sub { "-" } else { "+" })? {
             Operand::Ct(b) => {
-                let (x, y) = Self::aligned(ctx, a, &b).py()?;
+                let (x, y) = Self::aligned(ctx, a, &b, true).py()?;
                 if sub {
                     ctx.sub(&x, &y)
                 } else {
@@ -159,8 +172,13 @@ impl PyCkksCiphertext {
 impl PyCkksCiphertext {
     /// A ciphertext from `to_bytes` output, for `context`'s parameter set.
     #[staticmethod]
-    fn from_bytes(context: &PyCkksContext, data: &[u8]) -> PyResult<Self> {
+    fn from_bytes(context: &PyCkksContext, data: ByteData) -> PyResult<Self> {
         context.ciphertext_from_bytes(data)
+    }
+    /// None: numpy defers `array + ct` (and `- *`) to `ct.__radd__`, the slot-wise sum.
+    #[classattr]
+    fn __array_ufunc__(py: Python<'_>) -> Py<PyAny> {
+        py.None()
     }
     /// Levels left (rescalings still possible).
     #[getter]
@@ -243,16 +261,15 @@ impl PyCkksCiphertext {
                     KeyId::join(self.ct.key_id(), b.key_id()).py()?,
                 )?;
                 py.detach(|| {
-                    let (x, y) = Self::aligned(&ctx, &a, &b)?;
+                    let (x, y) = Self::aligned(&ctx, &a, &b, false)?;
                     ctx.multiply_rescale(&x, &y, &k)
                 })
             }
             Operand::Pt(p) => py.detach(|| ctx.rescale(&ctx.mul_plain(&a, &p)?)),
-            Operand::Real(c) => ctx.mul_const_rescale_to(&a, c, a.scale()),
+            Operand::Real(c) => ctx.mul_const_rescale_to(&a, c, Self::product_scale(&ctx, &a)),
             Operand::Values(v) => {
-                // Encoded at scale q_level, so the rescaled product keeps a's scale exactly.
-                let q = ctx.params().moduli().get(a.level()).copied().unwrap_or(1) as f64;
-                let p = ctx.encode_at(&v, a.level(), q).py()?;
+                // Encoded at a's scale: the rescaled product lands on a^2's scale, as for constants.
+                let p = ctx.encode_at(&v, a.level(), a.scale()).py()?;
                 py.detach(|| ctx.rescale(&ctx.mul_plain(&a, &p)?))
             }
         };
@@ -284,7 +301,7 @@ impl PyCkksCiphertext {
                     acc = Some(match acc {
                         None => base.clone(),
                         Some(a) => {
-                            let (p, q) = Self::aligned(&ctx, &a, &base)?;
+                            let (p, q) = Self::aligned(&ctx, &a, &base, false)?;
                             Arc::new(ctx.multiply_rescale(&p, &q, &key)?)
                         }
                     });
@@ -305,7 +322,8 @@ impl PyCkksCiphertext {
         Ok(self.wrap(py.detach(|| ctx.rescale(&x)).py()?))
     }
     /// Rotates the slots left by `step` with the registered Galois keys.
-    fn rotate(&self, py: Python<'_>, step: i64) -> PyResult<PyCkksCiphertext> {
+    fn rotate(&self, py: Python<'_>, step: Int<i64>) -> PyResult<PyCkksCiphertext> {
+        let step = step.0;
         let k = self.shared.galois_keys("rotate", self.ct.key_id())?;
         let (ctx, x) = (self.ctx().clone(), self.ct.clone());
         Ok(self.wrap(py.detach(|| ctx.rotate(&x, step, &k)).py()?))

@@ -7,7 +7,7 @@
 //! scales exactly: the shallower operand is brought down by one constant product
 //! (`mul_const_rescale_to`).
 
-use super::{CkksCiphertext, CkksContext};
+use super::{CkksCiphertext, CkksContext, MAX_POLYNOMIAL_DEGREE};
 use crate::rlwe::RelinKey;
 use crate::{Error, Result};
 
@@ -19,6 +19,13 @@ impl CkksContext {
         coeffs: &[f64],
         rlk: &RelinKey,
     ) -> Result<CkksCiphertext> {
+        if coeffs.len() > MAX_POLYNOMIAL_DEGREE + 1 {
+            return Err(Error::OutOfRange(format!(
+                "evaluate_polynomial_bsgs: {} coefficients, at most {} (degree {MAX_POLYNOMIAL_DEGREE})",
+                coeffs.len(),
+                MAX_POLYNOMIAL_DEGREE + 1
+            )));
+        }
         let d = coeffs.iter().rposition(|&c| c != 0.0).unwrap_or(0);
         if d == 0 || coeffs.iter().any(|c| !c.is_finite()) {
             return Err(Error::InvalidParameters(
@@ -96,26 +103,10 @@ impl CkksContext {
         self.combine(baby, coeffs, level)
     }
 
-    /// a + b after bringing the shallower one down to the other's level and scale exactly (both one
-    /// level down to the default scale when they share a level but not a scale).
+    /// a + b at one level and one exact scale ([`CkksContext::align`]).
     fn align_add(&self, a: CkksCiphertext, b: CkksCiphertext) -> Result<CkksCiphertext> {
-        let (hi, lo) = if a.level() > b.level() {
-            (a, b)
-        } else {
-            (b, a)
-        };
-        if hi.level() > lo.level() {
-            let h = self.drop_to_level(&hi, lo.level() + 1)?;
-            return self.add(&lo, &self.mul_const_rescale_to(&h, 1.0, lo.scale())?);
-        }
-        if hi.scale() == lo.scale() {
-            return self.add(&lo, &hi);
-        }
-        let target = self.params().scale();
-        self.add(
-            &self.mul_const_rescale_to(&lo, 1.0, target)?,
-            &self.mul_const_rescale_to(&hi, 1.0, target)?,
-        )
+        let (x, y) = self.align(&a, &b)?;
+        self.add(&x, &y)
     }
 }
 

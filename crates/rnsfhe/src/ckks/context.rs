@@ -146,9 +146,15 @@ impl CkksContext {
     }
 
     /// Encodes at a given level and scale: round(scale tau^-1(z)) in NTT form over Q_level.
+    ///
+    /// Errors: those of [`CkksEncoder::encode`] (scale below 1, values lost to rounding, ...), and
+    /// `OutOfRange` for a coefficient beyond [`Self::coefficient_bound`] of the level (it would wrap
+    /// modulo Q_level), naming the largest value the level holds at this scale.
     pub fn encode_at(&self, values: &[Complex], level: usize, scale: f64) -> Result<CkksPlaintext> {
         let ring = self.ring_at(level)?;
         let coeffs = self.encoder.encode(values, scale)?;
+        let largest = coeffs.iter().map(|c| c.unsigned_abs()).max().unwrap_or(0);
+        self.check_coefficient(largest as f64, level, scale, "encode")?;
         let n = ring.degree();
         let mut poly = Poly::zero(ring, Representation::Coefficient);
         for (limb, m) in poly.residues_mut().chunks_exact_mut(n).zip(ring.moduli()) {
@@ -167,6 +173,41 @@ impl CkksContext {
         })
     }
 
+    /// log2 of the bound B_level = Q_level / 4 on the coefficients of an encoding at `level`: half of
+    /// Q_level (beyond which the centred value wraps modulo Q_level) with one bit of headroom for the
+    /// encryption noise and the rounding of the decoding. Since |a_k| <= max_j |z_j| for tau^-1
+    /// (each coefficient is a mean of N values of modulus |z_j|), every vector with
+    /// max |z_j| < B_level / scale fits.
+    pub fn coefficient_bound_log2(&self, level: usize) -> Result<f64> {
+        let ring = self.ring_at(level)?;
+        Ok(ring
+            .moduli()
+            .iter()
+            .map(|m| (m.value() as f64).log2())
+            .sum::<f64>()
+            - 2.0)
+    }
+
+    /// Refuses a coefficient of magnitude `largest` (at `scale`) beyond the bound of `level`.
+    pub(crate) fn check_coefficient(
+        &self,
+        largest: f64,
+        level: usize,
+        scale: f64,
+        op: &str,
+    ) -> Result<()> {
+        let bound = self.coefficient_bound_log2(level)?;
+        if largest == 0.0 || largest.log2() < bound {
+            return Ok(());
+        }
+        Err(Error::OutOfRange(format!(
+            "{op}: a coefficient of magnitude {largest:e} (values times the scale {scale:e}) exceeds \
+             Q_{level}/4 = 2^{bound:.2} and would wrap modulo the level's modulus; level {level} holds \
+             values up to {:e} at this scale (lower the scale or the values, or use a higher level)",
+            2f64.powf(bound) / scale
+        )))
+    }
+
     pub(crate) fn check_plain(&self, pt: &CkksPlaintext) -> Result<()> {
         crate::params::check_plaintext(pt.context_id, self.id)
     }
@@ -178,12 +219,15 @@ impl CkksContext {
         self.encoder.decode(&coeffs, pt.scale, pt.slots)
     }
 
-    /// The centred coefficients of an NTT-form polynomial as f64, from the fewest primes q_0..q_j
-    /// whose product exceeds scale 2^40 (one prime in the usual case, where decryption is exact
-    /// while |values| < q_0 / (2 scale)); several primes are composed exactly with big integers.
+    /// The centred coefficients of an NTT-form polynomial over Q_level as f64, exact for every
+    /// coefficient in (-Q_level/2, Q_level/2]. Each is lifted from the fewest primes q_0..q_j whose
+    /// product exceeds scale 2^40 (one prime in the usual case) and checked against the residues of
+    /// every other prime of the level; a coefficient that disagrees (it is larger than that product
+    /// allows) is composed again from all the primes, exactly, with big integers.
     fn centered_coefficients(&self, p: &Poly, scale: f64) -> Result<Vec<f64>> {
         let ring = p.context();
         let n = ring.degree();
+        let total = ring.moduli().len();
         let need = scale.log2() + 40.0;
         let mut bits = 0.0;
         let mut limbs = 0;
@@ -194,25 +238,35 @@ impl CkksContext {
                 break;
             }
         }
-        let sub = self.ring_at(limbs - 1)?;
-        let mut x = Poly::zero(sub, Representation::Ntt);
-        x.residues_mut().copy_from_slice(&p.residues()[..limbs * n]);
+        let few = self.ring_at(limbs - 1)?.basis();
+        let mut x = p.clone();
         x.to_coefficient()?;
-        if limbs == 1 {
-            let m = &sub.moduli()[0];
-            return Ok(x.residues().iter().map(|&v| m.center(v) as f64).collect());
-        }
-        let mut col = vec![0u64; limbs];
+        let res = x.residues();
+        let mut col = vec![0u64; total];
         (0..n)
             .map(|j| {
                 for (i, c) in col.iter_mut().enumerate() {
-                    *c = x.residues()[i * n + j];
+                    *c = res[i * n + j];
                 }
-                Ok(sub
-                    .basis()
-                    .compose_centered(&col)?
-                    .to_f64()
-                    .unwrap_or(f64::NAN))
+                let v = if limbs == 1 {
+                    let v = ring.moduli()[0].center(col[0]);
+                    let agrees = ring.moduli()[1..]
+                        .iter()
+                        .zip(&col[1..])
+                        .all(|(m, &r)| i128::from(v).rem_euclid(i128::from(m.value())) as u64 == r);
+                    if agrees {
+                        return Ok(v as f64);
+                    }
+                    ring.basis().compose_centered(&col)?
+                } else {
+                    let v = few.compose_centered(&col[..limbs])?;
+                    if limbs == total || ring.basis().decompose_signed(&v) == col {
+                        v
+                    } else {
+                        ring.basis().compose_centered(&col)?
+                    }
+                };
+                Ok(v.to_f64().unwrap_or(f64::NAN))
             })
             .collect()
     }
@@ -243,10 +297,10 @@ impl CkksContext {
     pub fn set_scale(&self, ct: &CkksCiphertext, scale: f64) -> Result<CkksCiphertext> {
         self.check_ct(ct)?;
         if !(scale.is_finite() && scale > 0.0) || (ct.scale / scale - 1.0).abs() > 2f64.powi(-16) {
-            return Err(Error::InvalidParameters(format!(
-                "set_scale: 2^{:.3} is not within 2^-16 of the ciphertext's scale 2^{:.3}",
-                scale.log2(),
-                ct.scale.log2()
+            return Err(Error::ScaleMismatch(format!(
+                "set_scale: {} is not within 2^-16 of the ciphertext's scale {}",
+                super::ops::scale_text(scale),
+                super::ops::scale_text(ct.scale)
             )));
         }
         let mut r = ct.clone();

@@ -157,16 +157,24 @@ impl CkksEncoder {
     /// Encodes `values` at scale Delta (paper 004, §2.1: m = round(Delta tau^-1(z))).
     ///
     /// Returns the N integer coefficients; lengths, padding and sparse packing as in
-    /// [`CkksEncoder::embed_inverse`].
+    /// [`CkksEncoder::embed_inverse`]. The bound a level's modulus sets is checked by the context
+    /// (`CkksContext::encode_at`), which knows the level.
     ///
-    /// Errors (`OutOfRange`, with a message): `scale` not finite or <= 0; an empty input, more than
-    /// N/2 values or a NaN/infinite value; a scaled coefficient with |c| >= 2^126 (lower the scale
-    /// or the magnitude of the values).
+    /// Errors (`OutOfRange`, with a message): `scale` not finite or below 1 (the encoding's resolution
+    /// is 1/scale, so a scale below 1 loses every value below 1); an empty input, more than N/2 values
+    /// or a NaN/infinite value; a scaled coefficient with |c| >= 2^126; input that is not all zero but
+    /// whose every coefficient rounds to 0 (the message would be lost: raise the scale).
     pub fn encode(&self, values: &[Complex], scale: f64) -> Result<Vec<i128>> {
         check_scale(scale)?;
+        if scale < 1.0 {
+            return Err(Error::OutOfRange(format!(
+                "CKKS scale {scale:e} is below 1: values below 1/scale would round to 0; use a scale >= 1"
+            )));
+        }
         let real = self.embed_inverse(values)?;
         let limit = 2f64.powi(MAX_COEFF_LOG2);
-        real.iter()
+        let coeffs = real
+            .iter()
             .enumerate()
             .map(|(i, &x)| {
                 let y = (x * scale).round();
@@ -179,7 +187,19 @@ impl CkksEncoder {
                     )))
                 }
             })
-            .collect()
+            .collect::<Result<Vec<i128>>>()?;
+        let nonzero = values.iter().any(|z| z.re != 0.0 || z.im != 0.0);
+        if nonzero && coeffs.iter().all(|&c| c == 0) {
+            let largest = values
+                .iter()
+                .map(|z| z.re.abs().max(z.im.abs()))
+                .fold(0.0, f64::max);
+            return Err(Error::OutOfRange(format!(
+                "CKKS values (largest {largest:e}) all round to 0 at scale {scale:e}: the message would \
+                 be lost; raise the scale"
+            )));
+        }
+        Ok(coeffs)
     }
 
     /// [`CkksEncoder::encode`] for real values (imaginary parts 0); same lengths and errors.

@@ -5,14 +5,55 @@
 //! Polynomials use the power basis with a depth-optimal power tree: x^i = x^(2^a) x^(i - 2^a) for the
 //! largest 2^a < i, so every x^i costs depth ceil(log2 i); each term is brought to the lowest level,
 //! multiplied by its coefficient (one more level) and summed. Depth ceil(log2 d) + 1 for degree d.
-//! Terms reach the lowest level through different rescalings, so their scales agree only up to the
-//! chain's approximation (2^-eta relative), which additions accept (see `ops`).
+//! Terms reach the lowest level through different rescalings; each is multiplied by its coefficient
+//! with a constant that lands on one target scale exactly (`mul_const_rescale_to`), so every sum meets
+//! equal scales (the slot mean and the variance do the same; see `align` in `ops`).
 
 use super::{CkksCiphertext, CkksContext};
 use crate::rlwe::{GaloisKeys, RelinKey};
 use crate::{Error, Result};
 
+/// The largest polynomial degree the evaluators accept (power tree, baby-step giant-step, Chebyshev):
+/// the power tree and the Chebyshev basis hold d ciphertexts, and interpolation costs O(d^2), so a
+/// caller's degree is bounded before any work. 1024 is far beyond what 60 levels evaluate accurately
+/// in practice (paper 004 uses degree 7).
+pub const MAX_POLYNOMIAL_DEGREE: usize = 1024;
+
+/// ceil(log2 d), the depth of x^d by the power tree (0 for d <= 1).
+fn depth_of(d: usize) -> usize {
+    (usize::BITS - d.saturating_sub(1).leading_zeros()) as usize
+}
+
 impl CkksContext {
+    /// Refuses a degree `d` of 0 or above [`MAX_POLYNOMIAL_DEGREE`], or one whose ceil(log2 d) levels
+    /// plus `extra` exceed the `level` left, before any work (`what` names the operation).
+    pub(super) fn check_degree(
+        &self,
+        d: usize,
+        extra: usize,
+        level: usize,
+        what: &str,
+    ) -> Result<()> {
+        if d == 0 || d > MAX_POLYNOMIAL_DEGREE {
+            return Err(Error::OutOfRange(format!(
+                "{what}: degree {d} is not in 1..={MAX_POLYNOMIAL_DEGREE}"
+            )));
+        }
+        let need = depth_of(d) + extra;
+        if need > level {
+            return Err(Error::InvalidParameters(format!(
+                "{what}: degree {d} needs {need} levels, the ciphertext has {level} left"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The checks of [`Self::evaluate_chebyshev`] on the degree (range and levels), for callers that
+    /// sample f before evaluating (the Python binding).
+    pub fn check_chebyshev_degree(&self, x: &CkksCiphertext, d: usize) -> Result<()> {
+        self.check_degree(d, 2, x.level(), "Chebyshev interpolation")
+    }
+
     /// The powers x^1..x^d, each relinearised and rescaled (x^i at depth ceil(log2 i)).
     pub fn powers(
         &self,
@@ -20,13 +61,7 @@ impl CkksContext {
         d: usize,
         rlk: &RelinKey,
     ) -> Result<Vec<CkksCiphertext>> {
-        let depth = usize::BITS - d.saturating_sub(1).leading_zeros();
-        if d == 0 || depth as usize > x.level() {
-            return Err(Error::InvalidParameters(format!(
-                "degree {d} needs {depth} levels, the ciphertext has {} left",
-                x.level()
-            )));
-        }
+        self.check_degree(d, 0, x.level(), "powers")?;
         let mut p: Vec<CkksCiphertext> = vec![x.clone()];
         for i in 2..=d {
             let a = 1usize << (usize::BITS - 1 - (i - 1).leading_zeros());
@@ -48,6 +83,13 @@ impl CkksContext {
         coeffs: &[f64],
         rlk: &RelinKey,
     ) -> Result<CkksCiphertext> {
+        if coeffs.len() > MAX_POLYNOMIAL_DEGREE + 1 {
+            return Err(Error::OutOfRange(format!(
+                "evaluate_polynomial: {} coefficients, at most {} (degree {MAX_POLYNOMIAL_DEGREE})",
+                coeffs.len(),
+                MAX_POLYNOMIAL_DEGREE + 1
+            )));
+        }
         let d = coeffs.iter().rposition(|&c| c != 0.0).unwrap_or(0);
         if d == 0 {
             return Err(Error::InvalidParameters(
@@ -59,6 +101,7 @@ impl CkksContext {
                 "polynomial coefficients must be finite".into(),
             ));
         }
+        self.check_degree(d, 1, x.level(), "evaluate_polynomial")?;
         let powers = self.powers(x, d, rlk)?;
         let level = powers.iter().map(CkksCiphertext::level).min().unwrap_or(0);
         if level == 0 {
@@ -108,13 +151,7 @@ impl CkksContext {
         d: usize,
         rlk: &RelinKey,
     ) -> Result<Vec<CkksCiphertext>> {
-        let depth = usize::BITS - d.saturating_sub(1).leading_zeros();
-        if d == 0 || depth as usize > y.level() {
-            return Err(Error::InvalidParameters(format!(
-                "Chebyshev degree {d} needs {depth} levels, the ciphertext has {} left",
-                y.level()
-            )));
-        }
+        self.check_degree(d, 0, y.level(), "chebyshev_basis")?;
         let mut t: Vec<CkksCiphertext> = vec![y.clone()];
         for i in 2..=d {
             let a = 1usize << (usize::BITS - 1 - (i - 1).leading_zeros());
@@ -141,7 +178,8 @@ impl CkksContext {
     }
 
     /// f's Chebyshev interpolant of degree d on [a, b]: coefficients c_0..c_d of sum c_k T_k(y),
-    /// y = (2x - a - b) / (b - a), from the values at the d + 1 Chebyshev nodes.
+    /// y = (2x - a - b) / (b - a), from the values at the d + 1 Chebyshev nodes. O(d^2): callers with
+    /// a user's degree check it first ([`Self::check_chebyshev_degree`]).
     pub fn chebyshev_coefficients(f: impl Fn(f64) -> f64, a: f64, b: f64, d: usize) -> Vec<f64> {
         let m = d + 1;
         let nodes: Vec<f64> = (0..m)
@@ -174,11 +212,12 @@ impl CkksContext {
         d: usize,
         rlk: &RelinKey,
     ) -> Result<CkksCiphertext> {
-        if !(a < b && a.is_finite() && b.is_finite()) || d == 0 {
+        if !(a < b && a.is_finite() && b.is_finite()) {
             return Err(Error::InvalidParameters(format!(
-                "Chebyshev interpolation needs a < b finite and degree >= 1, got [{a}, {b}], {d}"
+                "Chebyshev interpolation needs a < b finite, got [{a}, {b}]"
             )));
         }
+        self.check_chebyshev_degree(x, d)?;
         let coeffs = Self::chebyshev_coefficients(f, a, b, d);
         let y = self.mul_const_rescale_to(x, 2.0 / (b - a), self.params().scale())?;
         let y = self.add_const(&y, -(a + b) / (b - a))?;
@@ -248,22 +287,32 @@ impl CkksContext {
     }
 
     /// Every slot set to the sum of the first `count` slots (count a power of two up to N/2):
-    /// log2(count) rotations by 1, 2, 4, ... ([10] Alg. 2). Needs those rotation keys.
+    /// rotate-and-add ([10] Alg. 2) by 1, 2, 4, ... over the ciphertext's n' slots (at least `count`).
+    /// With `count` < n' the other slots are first cleared by a product with the 0/1 mask of the first
+    /// `count` slots (one level; the mask is encoded at q_level so the rescale keeps the scale exactly),
+    /// so that every slot, not only slot 0, holds the sum. Needs the rotation keys of the powers of two
+    /// below n'.
     pub fn sum_slots(
         &self,
         x: &CkksCiphertext,
         count: usize,
         keys: &GaloisKeys,
     ) -> Result<CkksCiphertext> {
+        self.check_ct(x)?;
         if !count.is_power_of_two() || count > self.slots() {
             return Err(Error::InvalidParameters(format!(
                 "sum_slots: count {count} must be a power of two up to N/2 = {}",
                 self.slots()
             )));
         }
-        let mut acc = x.clone();
+        let span = x.slots().max(count);
+        let mut acc = if count < span {
+            self.mask_first(x, count, span)?
+        } else {
+            x.clone()
+        };
         let mut step = 1;
-        while step < count {
+        while step < span {
             let r = self.rotate(&acc, step as i64, keys)?;
             self.add_assign(&mut acc, &r)?;
             step *= 2;
@@ -271,8 +320,27 @@ impl CkksContext {
         Ok(acc)
     }
 
+    /// x times the mask (1 in the first `count` of `span` slots, 0 elsewhere), rescaled back to x's
+    /// scale exactly (the mask is encoded at the prime q_level the rescale divides by).
+    fn mask_first(&self, x: &CkksCiphertext, count: usize, span: usize) -> Result<CkksCiphertext> {
+        if x.level() == 0 {
+            return Err(Error::InvalidParameters(format!(
+                "sum_slots over {count} of {span} slots clears the others with a product, which needs \
+                 a level; the ciphertext is at level 0"
+            )));
+        }
+        let mut mask = vec![super::Complex::ZERO; span];
+        mask[..count].fill(super::Complex::from_real(1.0));
+        let q = self.ring_at(x.level())?.moduli()[x.level()].value() as f64;
+        let m = self.encode_at(&mask, x.level(), q)?;
+        let mut r = self.rescale(&self.mul_plain(x, &m)?)?;
+        r.scale = x.scale();
+        Ok(r)
+    }
+
     /// The mean of the first `count` slots in every slot (paper 004 Table 3): the slot sum times
-    /// 1/count (one level).
+    /// 1/count, landing exactly on x's scale (one level; one more when `count` is below x's slots,
+    /// see [`Self::sum_slots`]).
     pub fn mean(
         &self,
         x: &CkksCiphertext,
@@ -280,10 +348,15 @@ impl CkksContext {
         keys: &GaloisKeys,
     ) -> Result<CkksCiphertext> {
         let s = self.sum_slots(x, count, keys)?;
-        self.rescale(&self.mul_const(&s, 1.0 / count as f64)?)
+        self.mul_const_rescale_to(&s, 1.0 / count as f64, x.scale())
     }
 
     /// The variance E[x^2] - E[x]^2 of the first `count` slots, in every slot (paper 004 Table 3).
+    ///
+    /// Both terms land on the default scale Delta exactly, so the subtraction, which cancels most of
+    /// their bits when the spread is small, adds no scale error: E[x^2] is rescaled onto Delta by its
+    /// 1/count product, and E[x] onto sqrt(Delta q) for the prime q that the rescale of its square
+    /// removes, so that E[x]^2 is at Delta too. Depth 2 (3 when `count` is below x's slots).
     pub fn variance(
         &self,
         x: &CkksCiphertext,
@@ -291,10 +364,25 @@ impl CkksContext {
         rlk: &RelinKey,
         keys: &GaloisKeys,
     ) -> Result<CkksCiphertext> {
+        let delta = self.params().scale();
         let sq = self.multiply_rescale(x, x, rlk)?;
-        let m2 = self.mean(&sq, count, keys)?;
-        let m = self.mean(x, count, keys)?;
-        let m_sq = self.multiply_rescale(&m, &m, rlk)?;
+        let m2 = self.mul_const_rescale_to(
+            &self.sum_slots(&sq, count, keys)?,
+            1.0 / count as f64,
+            delta,
+        )?;
+        let sum = self.sum_slots(x, count, keys)?;
+        if sum.level() < 2 {
+            return Err(Error::InvalidParameters(format!(
+                "variance needs 2 levels after the slot sum, the ciphertext has {}",
+                sum.level()
+            )));
+        }
+        let q = self.ring_at(sum.level() - 1)?.moduli()[sum.level() - 1].value() as f64;
+        let m = self.mul_const_rescale_to(&sum, 1.0 / count as f64, (delta * q).sqrt())?;
+        let mut m_sq = self.multiply_rescale(&m, &m, rlk)?;
+        // (sqrt(Delta q))^2 / q is Delta up to the last bit of the f64 arithmetic.
+        m_sq.scale = delta;
         let level = m2.level().min(m_sq.level());
         let a = self.drop_to_level(&m2, level)?;
         let b = self.drop_to_level(&m_sq, level)?;

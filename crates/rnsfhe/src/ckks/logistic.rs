@@ -145,8 +145,8 @@ impl CkksContext {
         rlk: &RelinKey,
         keys: &GaloisKeys,
     ) -> Result<CkksCiphertext> {
-        let (r, fp) = layout(n, f);
-        if z.slots() != r * fp {
+        let (r, fp) = layout(n.min(self.slots()), f.min(self.slots()));
+        if n > self.slots() || f > self.slots() || z.slots() != r * fp {
             return Err(Error::InvalidParameters(format!(
                 "the data ciphertext holds {} slots, the layout needs R F = {}",
                 z.slots(),

@@ -1,11 +1,12 @@
 //! CKKS homomorphic operations (paper 004 section 3): Add, CMult, Mult (tensor + key switching with
 //! ModUp/ModDown), RS (rescale), level drop, rotations and conjugation.
 //!
-//! Scales: operands must be at the same level (an error names both levels; use `drop_to_level`) and
-//! have the same scale up to the chain's approximation, relative difference below 2^-(eta - 2)
-//! (paper 004: rescaling by q_l instead of Delta leaves a relative error below 2^-eta, which the scheme
-//! accepts); the result keeps the first operand's scale. Larger differences are an error naming both
-//! scales.
+//! Scales: operands must be at the same level (`LevelMismatch` names both levels; use `drop_to_level`
+//! or [`CkksContext::align`]) and have the same scale up to the chain's approximation, relative
+//! difference below 2^-(eta - 2) (paper 004: rescaling by q_l instead of Delta leaves a relative error
+//! below 2^-eta, which the scheme accepts); the result keeps the first operand's scale. Larger
+//! differences are a `ScaleMismatch` naming both scales in full. [`CkksContext::align`] brings two
+//! ciphertexts to one level and one exact scale (the mechanism of the polynomial evaluators).
 
 use rnsfhe_math::arith::vector;
 use rnsfhe_math::ring::{Poly, Representation};
@@ -17,19 +18,60 @@ use crate::{Error, Result};
 impl CkksContext {
     fn same_level_scale(&self, l1: usize, s1: f64, l2: usize, s2: f64, op: &str) -> Result<()> {
         if l1 != l2 {
-            return Err(Error::InvalidParameters(format!(
-                "{op}: operands at levels {l1} and {l2}; bring them to one level with drop_to_level"
+            return Err(Error::LevelMismatch(format!(
+                "{op}: operands at levels {l1} and {l2}; bring them to one level with drop_to_level \
+                 or align"
             )));
         }
         let tol = 2f64.powi(-(self.params().eta() as i32 - 2).max(8));
         if (s1 / s2 - 1.0).abs() > tol {
-            return Err(Error::InvalidParameters(format!(
-                "{op}: operands at scales 2^{:.3} and 2^{:.3}; rescale or re-encode one of them",
-                s1.log2(),
-                s2.log2()
+            return Err(Error::ScaleMismatch(format!(
+                "{op}: operands at scales {} and {} (relative difference {:.3e}, tolerance {tol:.1e}); \
+                 bring them to one scale with align",
+                scale_text(s1),
+                scale_text(s2),
+                s1 / s2 - 1.0
             )));
         }
         Ok(())
+    }
+
+    /// a and b at one level and one exact scale, for an addition (the mechanism of `bsgs` and
+    /// `combine`): the higher one is dropped to one level above the other and brought down by a
+    /// rescaled product with 1 whose constant lands exactly on the other's scale
+    /// ([`Self::mul_const_rescale_to`]); at one level with different scales, b is brought one level
+    /// down onto a's scale and a is dropped beside it (one level spent). Equal levels and scales are
+    /// returned as they are.
+    ///
+    /// Errors: a `ScaleMismatch` when the scales differ at level 0 (no level left to spend).
+    pub fn align(
+        &self,
+        a: &CkksCiphertext,
+        b: &CkksCiphertext,
+    ) -> Result<(CkksCiphertext, CkksCiphertext)> {
+        self.check_ct(a)?;
+        self.check_ct(b)?;
+        let down = |hi: &CkksCiphertext, lo: &CkksCiphertext| {
+            let x = self.drop_to_level(hi, lo.level + 1)?;
+            self.mul_const_rescale_to(&x, 1.0, lo.scale)
+        };
+        match a.level.cmp(&b.level) {
+            core::cmp::Ordering::Greater => Ok((down(a, b)?, b.clone())),
+            core::cmp::Ordering::Less => Ok((a.clone(), down(b, a)?)),
+            core::cmp::Ordering::Equal if a.scale == b.scale => Ok((a.clone(), b.clone())),
+            core::cmp::Ordering::Equal => {
+                if a.level == 0 {
+                    return Err(Error::ScaleMismatch(format!(
+                        "align: operands at level 0 with scales {} and {}; no level is left to \
+                         bring them to one scale",
+                        scale_text(a.scale),
+                        scale_text(b.scale)
+                    )));
+                }
+                let b2 = self.mul_const_rescale_to(b, 1.0, a.scale)?;
+                Ok((self.drop_to_level(a, a.level - 1)?, b2))
+            }
+        }
     }
 
     /// Checks both operands; returns the key pair of their combination.
@@ -44,7 +86,7 @@ impl CkksContext {
         self.check_ct(a)?;
         self.check_plain(m)?;
         if a.level != m.level {
-            return Err(Error::InvalidParameters(format!(
+            return Err(Error::LevelMismatch(format!(
                 "{op}: ciphertext at level {}, plaintext at level {}; encode at the ciphertext's level \
                  (encode_at)",
                 a.level, m.level
@@ -135,7 +177,8 @@ impl CkksContext {
         Ok(r)
     }
 
-    /// a + c in every slot (c real, encoded at the ciphertext's scale).
+    /// a + c in every slot (c real, encoded at the ciphertext's scale). Errors: `OutOfRange` when
+    /// round(c scale) is beyond the level's coefficient bound (`coefficient_bound_log2`).
     pub fn add_const(&self, a: &CkksCiphertext, c: f64) -> Result<CkksCiphertext> {
         self.check_ct(a)?;
         let v = (c * a.scale).round();
@@ -145,6 +188,7 @@ impl CkksContext {
                 a.scale.log2()
             )));
         }
+        self.check_coefficient(v.abs(), a.level, a.scale, "add_const")?;
         let v = v as i128;
         let mut r = a.clone();
         let n = r.parts[0].context().degree();
@@ -239,7 +283,7 @@ impl CkksContext {
         self.check_ct(b)?;
         let key_id = KeyId::join(a.key_id, b.key_id)?;
         if a.level != b.level {
-            return Err(Error::InvalidParameters(format!(
+            return Err(Error::LevelMismatch(format!(
                 "mul: operands at levels {} and {}; bring them to one level with drop_to_level",
                 a.level, b.level
             )));
@@ -397,4 +441,9 @@ impl CkksContext {
     pub fn conjugate(&self, a: &CkksCiphertext, keys: &GaloisKeys) -> Result<CkksCiphertext> {
         self.apply_galois(a, self.encoder().conjugation_galois_element(), keys)
     }
+}
+
+/// A scale in full for messages: its value to 17 significant digits and its log2 to 12 decimals.
+pub(crate) fn scale_text(s: f64) -> String {
+    format!("{s:.16e} (2^{:.12})", s.log2())
 }

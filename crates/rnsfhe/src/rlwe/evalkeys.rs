@@ -91,6 +91,10 @@ impl RelinKey {
     }
 }
 
+/// The most Galois keys one call generates (distinct elements other than 1): a bound on a caller's
+/// step list, since every key costs as much time and memory as a relinearisation key.
+pub const MAX_GALOIS_ELEMENTS: usize = 256;
+
 impl GaloisKeys {
     /// Keys for the odd Galois elements `elements` (taken mod 2n; 1 needs no key).
     pub(crate) fn generate(
@@ -102,6 +106,18 @@ impl GaloisKeys {
         rng: &mut Csprng,
     ) -> Result<Self> {
         let two_n = 2 * sw.ring_q().degree() as u64;
+        let distinct = elements
+            .iter()
+            .map(|e| e % two_n)
+            .filter(|&e| e != 1)
+            .collect::<std::collections::BTreeSet<u64>>()
+            .len();
+        if distinct > MAX_GALOIS_ELEMENTS {
+            return Err(Error::OutOfRange(format!(
+                "{distinct} distinct Galois elements requested, at most {MAX_GALOIS_ELEMENTS} keys are \
+                 generated at once (each is as large as a relinearisation key)"
+            )));
+        }
         let mut keys = BTreeMap::new();
         for &e in elements {
             let e = e % two_n;

@@ -6,7 +6,7 @@ mod keys;
 mod keyswitch;
 mod layout;
 
-pub use evalkeys::{GaloisKeys, RelinKey};
+pub use evalkeys::{GaloisKeys, RelinKey, MAX_GALOIS_ELEMENTS};
 pub use keys::{expand_seeded, KeyId, PublicKey, SecretDistribution, SecretKey};
 pub(crate) use keyswitch::log2_add;
 pub use keyswitch::{KeySwitchKey, KeySwitcher};
