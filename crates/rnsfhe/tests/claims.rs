@@ -1,6 +1,7 @@
 //! The crate's own descriptions promise only what exists (issue 11 section 6): HPR multiplication and
 //! BGV are not implemented, so every doc line, crate description or README line naming them must say
 //! "planned".
+#![allow(clippy::unwrap_used)] // test helpers abort loudly
 
 use std::path::{Path, PathBuf};
 
