@@ -167,6 +167,7 @@ fn relinearisation_layouts() {
     let mut rng = Csprng::from_seed([3; 32]);
     let n = 64;
     let t = 65537;
+    let mut budgets = Vec::new();
     for (special, ks) in [
         (vec![], KeySwitching::default()),
         (
@@ -218,7 +219,40 @@ fn relinearisation_layouts() {
             plain_product(&a, &a, t),
             "{ks:?}"
         );
+        // Paper 000 section 4.6: row j of a truncated key is zero on the limbs I_j = {j+1, .., j+i}
+        // (cyclically), in both components; untruncated keys have no zero limb.
+        let k = ctx.params().moduli().len();
+        for (j, (k0, k1)) in rlk.key().parts().iter().enumerate() {
+            for (i, (l0, l1)) in k0
+                .residues()
+                .chunks_exact(n)
+                .zip(k1.residues().chunks_exact(n))
+                .enumerate()
+            {
+                let zero_column = (1..=ks.truncation).any(|d| (j + d) % k == i);
+                let zero = |l: &[u64]| l.iter().all(|&x| x == 0);
+                assert_eq!(zero(l0), zero_column, "{ks:?} row {j} limb {i} (k0)");
+                assert_eq!(zero(l1), zero_column, "{ks:?} row {j} limb {i} (k1)");
+            }
+        }
+        budgets.push((ks, ctx.noise_budget(&sq, &sk).unwrap()));
     }
+    // Remark 2: omega = 2^10 digits shrink the relinearisation noise (digits < 2^10 instead of < q_j,
+    // 60 bits): 20+ bits more budget than one digit per prime (about 31 here, when the product's own
+    // noise takes over); truncation (section 4.6) costs budget.
+    let budget =
+        |pred: &dyn Fn(&KeySwitching) -> bool| budgets.iter().find(|(k, _)| pred(k)).unwrap().1;
+    let plain = budget(&|k| *k == KeySwitching::default());
+    let omega = budget(&|k| k.omega_bits.is_some());
+    let truncated = budget(&|k| k.truncation > 0);
+    assert!(
+        omega >= plain + 20,
+        "omega digits: {omega} bits, one digit per prime: {plain} bits"
+    );
+    assert!(
+        truncated < plain,
+        "truncated key: {truncated} bits, full key: {plain} bits"
+    );
 }
 
 #[test]
