@@ -235,7 +235,17 @@ impl PyCkksCiphertext {
             Operand::Real(c) => ctx.mul_const_rescale_to(&a, c, a.scale()),
             Operand::Values(v) => {
                 // Encoded at scale q_level, so the rescaled product keeps a's scale exactly.
-                let q = ctx.params().moduli().get(a.level()).copied().unwrap_or(1) as f64;
+                let q = ctx
+                    .params()
+                    .moduli()
+                    .get(a.level())
+                    .copied()
+                    .ok_or_else(|| {
+                        crate::err(rnsfhe::Error::Internal(format!(
+                            "ciphertext level {} beyond the chain",
+                            a.level()
+                        )))
+                    })? as f64;
                 let p = ctx.encode_at(&v, a.level(), q).py()?;
                 py.detach(|| ctx.rescale(&ctx.mul_plain(&a, &p)?))
             }
