@@ -220,19 +220,24 @@ fn relinearisation_layouts() {
             "{ks:?}"
         );
         // Paper 000 section 4.6: row j of a truncated key is zero on the limbs I_j = {j+1, .., j+i}
-        // (cyclically), in both components; untruncated keys have no zero limb.
-        let k = ctx.params().moduli().len();
+        // (cyclically) and is stored without them; every stored limb is non-zero.
+        let q = ctx.params().moduli();
+        let k = q.len();
         for (j, (k0, k1)) in rlk.key().parts().iter().enumerate() {
-            for (i, (l0, l1)) in k0
-                .residues()
-                .chunks_exact(n)
-                .zip(k1.residues().chunks_exact(n))
-                .enumerate()
-            {
-                let zero_column = (1..=ks.truncation).any(|d| (j + d) % k == i);
-                let zero = |l: &[u64]| l.iter().all(|&x| x == 0);
-                assert_eq!(zero(l0), zero_column, "{ks:?} row {j} limb {i} (k0)");
-                assert_eq!(zero(l1), zero_column, "{ks:?} row {j} limb {i} (k1)");
+            let kept: Vec<u64> = (0..k)
+                .filter(|i| !(1..=ks.truncation).any(|d| (j + d) % k == *i))
+                .map(|i| q[i])
+                .chain(ctx.params().special_moduli().iter().copied())
+                .collect();
+            for part in [k0, k1] {
+                let stored: Vec<u64> = part.context().moduli().iter().map(|m| m.value()).collect();
+                assert_eq!(stored, kept, "{ks:?} row {j}");
+                assert!(
+                    part.residues()
+                        .chunks_exact(n)
+                        .all(|l| l.iter().any(|&x| x != 0)),
+                    "{ks:?} row {j}: a zero limb is stored"
+                );
             }
         }
         budgets.push((ks, ctx.noise_budget(&sq, &sk).unwrap()));
