@@ -146,6 +146,30 @@ fn table_1_large_rows_by_bound() {
     }
 }
 
+/// Paper 000 Table 3 (30-bit moduli), the rows with m~ = 2^8: (log2 n, k, L_RNS at t = 2, at
+/// t = 2^10). L_RNS from the bound (20) with this m~ is the paper's exactly. (Table 4 uses 62-bit
+/// moduli, beyond the builder's 61.)
+const TABLE3: [(u32, usize, u32, u32); 4] = [
+    (11, 3, 2, 1),
+    (12, 6, 5, 4),
+    (13, 13, 13, 9),
+    (14, 26, 25, 19),
+];
+
+#[test]
+fn table_3_depths_with_m_tilde_2_8() {
+    for (log_n, k, l2, l1024) in TABLE3 {
+        for (t, paper) in [(2u64, l2), (1024, l1024)] {
+            let p = BfvParameters::paper000(1 << log_n, k, 30, t)
+                .m_tilde(Some(1 << 8))
+                .build()
+                .unwrap();
+            let by_bound = BfvContext::new(p).unwrap().depth_inputs().depth();
+            assert_eq!(by_bound, paper, "n = 2^{log_n}, k = {k}, t = {t}, m~ = 2^8");
+        }
+    }
+}
+
 /// The fast noise measure (HPS fractions) agrees with the big-integer one, and `decrypt_checked`
 /// refuses exactly the ciphertexts whose budget is 0.
 #[test]
