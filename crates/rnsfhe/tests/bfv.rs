@@ -137,6 +137,7 @@ fn multiplication_both_methods_all_decryptions() {
             (30, 5, vec![], 1024),
             (50, 3, vec![50], 65537),
             (60, 4, vec![60], 257),
+            (62, 3, vec![], 1024),
         ] {
             let ctx = context(n, &vec![bits; k], &special, t, mul, KeySwitching::default());
             let (sk, pk) = ctx.keygen(&mut rng).unwrap();

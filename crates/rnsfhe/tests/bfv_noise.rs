@@ -146,26 +146,41 @@ fn table_1_large_rows_by_bound() {
     }
 }
 
-/// Paper 000 Table 3 (30-bit moduli), the rows with m~ = 2^8: (log2 n, k, L_RNS at t = 2, at
-/// t = 2^10). L_RNS from the bound (20) with this m~ is the paper's exactly. (Table 4 uses 62-bit
-/// moduli, beyond the builder's 61.)
+/// Paper 000 Tables 3 (30-bit moduli) and 4 (62-bit moduli), the rows with m~ = 2^8: (log2 n, k,
+/// L_RNS at t = 2, at t = 2^10). L_RNS from the bound (20) with this m~ is the paper's exactly.
 const TABLE3: [(u32, usize, u32, u32); 4] = [
     (11, 3, 2, 1),
     (12, 6, 5, 4),
     (13, 13, 13, 9),
     (14, 26, 25, 19),
 ];
+/// One exception, kept visible: Table 4 gives L_RNS = 37 for n = 2^15, k = 25, t = 2^10; with this
+/// library's 25 primes just below 2^62 (log q = 1550) bound (20) at L = 37 is 1543.0 bits against a
+/// limit of 1539.0, so L_RNS = 36 (not resolved: NFLlib's primes or a constant of the paper's run).
+const TABLE4: [(u32, usize, u32, u32); 5] = [
+    (11, 1, 0, 0),
+    (12, 3, 4, 3),
+    (13, 6, 11, 8),
+    (14, 12, 23, 17),
+    (15, 25, 47, 36),
+];
 
 #[test]
-fn table_3_depths_with_m_tilde_2_8() {
-    for (log_n, k, l2, l1024) in TABLE3 {
-        for (t, paper) in [(2u64, l2), (1024, l1024)] {
-            let p = BfvParameters::paper000(1 << log_n, k, 30, t)
-                .m_tilde(Some(1 << 8))
-                .build()
-                .unwrap();
-            let by_bound = BfvContext::new(p).unwrap().depth_inputs().depth();
-            assert_eq!(by_bound, paper, "n = 2^{log_n}, k = {k}, t = {t}, m~ = 2^8");
+fn tables_3_and_4_depths_with_m_tilde_2_8() {
+    for (bits, rows) in [(30u32, &TABLE3[..]), (62, &TABLE4[..])] {
+        for &(log_n, k, l2, l1024) in rows {
+            for (t, paper) in [(2u64, l2), (1024, l1024)] {
+                let p = BfvParameters::paper000(1 << log_n, k, bits, t)
+                    .m_tilde(Some(1 << 8))
+                    .build()
+                    .unwrap();
+                let inputs = BfvContext::new(p).unwrap().depth_inputs();
+                assert_eq!(
+                    inputs.depth(),
+                    paper,
+                    "{bits}-bit moduli, n = 2^{log_n}, k = {k}, t = {t}, m~ = 2^8"
+                );
+            }
         }
     }
 }
