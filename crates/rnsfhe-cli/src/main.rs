@@ -104,6 +104,7 @@ fn bench(
     let budget = timing::Budget::new(quick);
     let mut rep = report::Report::collecting();
     let rep = &mut rep;
+    rep.text(&report::machine_line());
     let result = match suite {
         Suite::Arith => bench::arith::run(&budget, rep),
         Suite::Cyclotomic => bench::cyclotomic::run(&budget, rep),

@@ -71,6 +71,11 @@ pub enum Error {
     /// The operating system's random source failed (e.g. while seeding a CSPRNG).
     #[error("entropy source failed: {0}")]
     Entropy(String),
+
+    /// A broken internal invariant: a bug in rnsfhe, not in the input. Returned instead of a silently
+    /// wrong value; please report it with the message.
+    #[error("internal error (a bug in rnsfhe, please report it): {0}")]
+    Internal(String),
 }
 
 /// `Result` with the library's [`Error`].

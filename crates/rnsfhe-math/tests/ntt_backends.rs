@@ -92,17 +92,46 @@ fn simd_cyclic_matches_scalar() {
     }
 }
 
+/// The selection answers what this CPU and q support (detected features, IFMA only for q < 2^51),
+/// every listed backend builds a table and no other does, scalar comes last, and the default table
+/// runs the first listed backend with the scalar kernel's outputs.
 #[test]
 fn backend_selection() {
     let n = 1 << 10;
-    let q60 = Modulus::new(ntt_primes(60, 2 * n as u64, 1, &[]).unwrap()[0]).unwrap();
-    let q49 = Modulus::new(ntt_primes(49, 2 * n as u64, 1, &[]).unwrap()[0]).unwrap();
-    assert!(!Backend::Avx512Ifma.is_available(&q60));
-    assert!(NttTable::with_backend(q60, n, Backend::Avx512Ifma).is_err());
-    for q in [q60, q49] {
+    let mut rng = StdRng::seed_from_u64(11);
+    for bits in [49u32, 60] {
+        let q = Modulus::new(ntt_primes(bits, 2 * n as u64, 1, &[]).unwrap()[0]).unwrap();
         let avail = available_backends(&q);
-        assert_eq!(avail.last(), Some(&Backend::Scalar));
-        assert_eq!(NttTable::new(q, n).unwrap().backend(), avail[0]);
-        println!("q of {} bits: {avail:?}", q.bits());
+        assert_eq!(
+            avail.last(),
+            Some(&Backend::Scalar),
+            "{bits} bits: {avail:?}"
+        );
+        for b in [Backend::Avx512Ifma, Backend::Avx512, Backend::Scalar] {
+            assert_eq!(avail.contains(&b), b.is_available(&q), "{bits} bits: {b:?}");
+            let built = NttTable::with_backend(q, n, b);
+            assert_eq!(built.is_ok(), b.is_available(&q), "{bits} bits: {b:?}");
+        }
+        #[cfg(target_arch = "x86_64")]
+        {
+            let f = is_x86_feature_detected!("avx512f");
+            let ifma = f && is_x86_feature_detected!("avx512ifma");
+            assert_eq!(Backend::Avx512.is_available(&q), f, "{bits} bits");
+            assert_eq!(
+                Backend::Avx512Ifma.is_available(&q),
+                ifma && bits <= 50,
+                "{bits} bits"
+            );
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        assert_eq!(avail, vec![Backend::Scalar]);
+        let fast = NttTable::new(q, n).unwrap();
+        assert_eq!(fast.backend(), avail[0], "{bits} bits");
+        let slow = NttTable::with_backend(q, n, Backend::Scalar).unwrap();
+        let a: Vec<u64> = (0..n).map(|_| rng.random_range(0..q.value())).collect();
+        let (mut x, mut y) = (a.clone(), a);
+        fast.forward(&mut x).unwrap();
+        slow.forward(&mut y).unwrap();
+        assert_eq!(x, y, "{bits} bits: {:?} against scalar", avail[0]);
     }
 }

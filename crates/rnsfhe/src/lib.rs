@@ -1,5 +1,5 @@
-//! rnsfhe: full-RNS homomorphic encryption (BFV with BEHZ, HPS and HPR; BGV; CKKS), built on
-//! [`rnsfhe_math`].
+//! rnsfhe: full-RNS homomorphic encryption (BFV with BEHZ and HPS multiplication; CKKS), built on
+//! [`rnsfhe_math`]. HPR multiplication and BGV are planned, not implemented.
 
 pub use rnsfhe_math::{num_threads, set_num_threads, Error, Result};
 

@@ -137,6 +137,7 @@ fn multiplication_both_methods_all_decryptions() {
             (30, 5, vec![], 1024),
             (50, 3, vec![50], 65537),
             (60, 4, vec![60], 257),
+            (62, 3, vec![], 1024),
         ] {
             let ctx = context(n, &vec![bits; k], &special, t, mul, KeySwitching::default());
             let (sk, pk) = ctx.keygen(&mut rng).unwrap();
@@ -167,6 +168,7 @@ fn relinearisation_layouts() {
     let mut rng = Csprng::from_seed([3; 32]);
     let n = 64;
     let t = 65537;
+    let mut budgets = Vec::new();
     for (special, ks) in [
         (vec![], KeySwitching::default()),
         (
@@ -218,7 +220,45 @@ fn relinearisation_layouts() {
             plain_product(&a, &a, t),
             "{ks:?}"
         );
+        // Paper 000 section 4.6: row j of a truncated key is zero on the limbs I_j = {j+1, .., j+i}
+        // (cyclically) and is stored without them; every stored limb is non-zero.
+        let q = ctx.params().moduli();
+        let k = q.len();
+        for (j, (k0, k1)) in rlk.key().parts().iter().enumerate() {
+            let kept: Vec<u64> = (0..k)
+                .filter(|i| !(1..=ks.truncation).any(|d| (j + d) % k == *i))
+                .map(|i| q[i])
+                .chain(ctx.params().special_moduli().iter().copied())
+                .collect();
+            for part in [k0, k1] {
+                let stored: Vec<u64> = part.context().moduli().iter().map(|m| m.value()).collect();
+                assert_eq!(stored, kept, "{ks:?} row {j}");
+                assert!(
+                    part.residues()
+                        .chunks_exact(n)
+                        .all(|l| l.iter().any(|&x| x != 0)),
+                    "{ks:?} row {j}: a zero limb is stored"
+                );
+            }
+        }
+        budgets.push((ks, ctx.noise_budget(&sq, &sk).unwrap()));
     }
+    // Remark 2: omega = 2^10 digits shrink the relinearisation noise (digits < 2^10 instead of < q_j,
+    // 60 bits): 20+ bits more budget than one digit per prime (about 31 here, when the product's own
+    // noise takes over); truncation (section 4.6) costs budget.
+    let budget =
+        |pred: &dyn Fn(&KeySwitching) -> bool| budgets.iter().find(|(k, _)| pred(k)).unwrap().1;
+    let plain = budget(&|k| *k == KeySwitching::default());
+    let omega = budget(&|k| k.omega_bits.is_some());
+    let truncated = budget(&|k| k.truncation > 0);
+    assert!(
+        omega >= plain + 20,
+        "omega digits: {omega} bits, one digit per prime: {plain} bits"
+    );
+    assert!(
+        truncated < plain,
+        "truncated key: {truncated} bits, full key: {plain} bits"
+    );
 }
 
 #[test]

@@ -14,12 +14,32 @@ use crate::report::{moduli_shape, Plot, Report, Scale};
 use crate::table::Table;
 use crate::timing::{human, Budget};
 
-/// The best peer per operation, one thread, ms, measured here by `bench/compare_bfv.sh` on 2026-11-23
-/// (tables in bench/results): (n, mul+relin, decrypt+decode, rotate).
-const PEERS: [(usize, &str, &str, &str); 3] = [
-    (8192, "8.1 (OpenFHE)", "0.55 (OpenFHE)", "1.77 (OpenFHE)"),
-    (16384, "58.4 (OpenFHE)", "2.39 (OpenFHE)", "20.5 (SEAL)"),
-    (32768, "338 (OpenFHE)", "12.0 (OpenFHE)", "138 (SEAL)"),
+/// Best peers measured on another machine than this run's: a label naming the machine and the run,
+/// then (n, mul+relin, decrypt+decode, rotate) in ms, one thread.
+type PeerRun = (
+    &'static str,
+    [(usize, &'static str, &'static str, &'static str); 3],
+);
+
+/// The best peer per operation from two earlier runs of the peer scripts (../shared/peers), each on
+/// its own machine: never this run's measurements, so the column header names the machine.
+const PEER_RUNS: [PeerRun; 2] = [
+    (
+        "AMD EPYC, AVX2, 2 vCPU (peers/results-2026-11-23-avx2)",
+        [
+            (8192, "14.1 (OpenFHE)", "1.28 (OpenFHE)", "2.79 (OpenFHE)"),
+            (16384, "80.7 (OpenFHE)", "5.18 (Lattigo)", "25.9 (SEAL)"),
+            (32768, "480 (OpenFHE)", "16.5 (Lattigo)", "181 (OpenFHE)"),
+        ],
+    ),
+    (
+        "AMD EPYC with AVX-512 (an earlier session's machine; bench/results)",
+        [
+            (8192, "8.1 (OpenFHE)", "0.55 (OpenFHE)", "1.77 (OpenFHE)"),
+            (16384, "58.4 (OpenFHE)", "2.39 (OpenFHE)", "20.5 (SEAL)"),
+            (32768, "338 (OpenFHE)", "12.0 (OpenFHE)", "138 (SEAL)"),
+        ],
+    ),
 ];
 
 struct Fixture {
@@ -54,8 +74,23 @@ fn peers_table(budget: &Budget, rng: &mut Csprng, sizes: &[usize], rep: &mut Rep
         "decrypt+decode",
         "mul+relin",
         "rotate",
-        "best peer mul+relin / decrypt / rotate (ms)",
     ]);
+    let mut peer_table = Table::new(&[
+        "n",
+        "best peer mul+relin / decrypt / rotate (ms)",
+        "measured on (another run, another machine or load)",
+    ]);
+    for &n in sizes {
+        for (machine, rows) in &PEER_RUNS {
+            if let Some(p) = rows.iter().find(|p| p.0 == n) {
+                peer_table.row(vec![
+                    n.to_string(),
+                    format!("{} / {} / {}", p.1, p.2, p.3),
+                    (*machine).to_string(),
+                ]);
+            }
+        }
+    }
     for &n in sizes {
         for mul in [Multiplication::Hps, Multiplication::Behz] {
             let params = BfvParameters::builder()
@@ -88,12 +123,6 @@ fn peers_table(budget: &Budget, rng: &mut Csprng, sizes: &[usize], rep: &mut Rep
             let rot = budget.seconds_per_call(|| {
                 let _ = std::hint::black_box(ctx.rotate_rows(&f.a, 1, &gk));
             });
-            let peer = PEERS
-                .iter()
-                .find(|p| p.0 == n)
-                .map_or("—".to_string(), |p| {
-                    format!("{} / {} / {}", p.1, p.2, p.3)
-                });
             table.row(vec![
                 n.to_string(),
                 "65537".into(),
@@ -104,11 +133,16 @@ fn peers_table(budget: &Budget, rng: &mut Csprng, sizes: &[usize], rep: &mut Rep
                 human(dec),
                 human(mul_t),
                 human(rot),
-                peer,
             ]);
         }
     }
     rep.table(&table);
+    rep.text(
+        "Peer libraries were not measured in this run: their best figures below come from earlier runs \
+         of ../shared/peers on the machine named, and compare with the table above only when that \
+         machine is this one.\n",
+    );
+    rep.table(&peer_table);
     Ok(())
 }
 
@@ -255,5 +289,6 @@ pub fn run(budget: &Budget, paper: bool, rep: &mut Report) -> Result<()> {
     };
     peers_table(budget, &mut rng, sizes, rep)?;
     table5(budget, &mut rng, if paper { 15 } else { 13 }, rep)?;
-    super::bfv_depth::run(&mut rng, paper, rep)
+    super::bfv_depth::run(&mut rng, paper, rep)?;
+    super::bfv_keys::run(&mut rng, rep)
 }

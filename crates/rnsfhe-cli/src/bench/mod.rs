@@ -3,7 +3,9 @@
 pub mod arith;
 pub mod bfv;
 pub mod bfv_depth;
+pub mod bfv_keys;
 pub mod bfv_mp;
 pub mod ckks;
+pub mod ckks_functions;
 pub mod ckks_lr;
 pub mod cyclotomic;

@@ -16,6 +16,9 @@ use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::prelude::*;
 use plotters::style::{register_font, FontStyle};
 
+use rnsfhe_math::arith::{ntt_primes, Modulus};
+use rnsfhe_math::ntt::NttTable;
+
 use crate::table::Table;
 use crate::timing::human;
 
@@ -228,9 +231,9 @@ pub fn moduli_shape(moduli: &[u64]) -> String {
         .join(" + ")
 }
 
-/// The report's header: command, date, machine, CPU and features, threads.
-fn header(command: &str) -> String {
-    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+/// The CPU model ("model name" of /proc/cpuinfo), else the architecture.
+pub fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
         .ok()
         .and_then(|s| {
             s.lines()
@@ -238,7 +241,39 @@ fn header(command: &str) -> String {
                 .and_then(|l| l.split(':').nth(1))
                 .map(|m| m.trim().to_string())
         })
-        .unwrap_or_else(|| std::env::consts::ARCH.to_string());
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string())
+}
+
+/// The NTT kernel the library selects on this CPU for a 49-bit and a 61-bit prime (n = 2^12), as
+/// "scalar (49-bit q), scalar (61-bit q)"; "unknown" where the table cannot be built.
+pub fn selected_backends() -> String {
+    [49u32, 61]
+        .iter()
+        .map(|&bits| {
+            let name = ntt_primes(bits, 1 << 13, 1, &[])
+                .ok()
+                .and_then(|p| p.first().copied())
+                .and_then(|q| Modulus::new(q).ok())
+                .and_then(|q| NttTable::new(q, 1 << 12).ok())
+                .map_or("unknown", |t| t.backend().name());
+            format!("{name} ({bits}-bit q)")
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The line every `rnsfhe bench` run starts with: which CPU and which SIMD backend produced its figures.
+pub fn machine_line() -> String {
+    format!(
+        "Figures of this run: CPU {}, NTT backend {}, one thread.",
+        cpu_model(),
+        selected_backends()
+    )
+}
+
+/// The report's header: command, date, machine, CPU and features, NTT backend, threads.
+fn header(command: &str) -> String {
+    let cpu = cpu_model();
     let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
         .or_else(|_| std::fs::read_to_string("/etc/hostname"))
         .map(|h| h.trim().to_string())
@@ -261,6 +296,7 @@ fn header(command: &str) -> String {
          | machine | {host}, {} {} |\n\
          | CPU | {cpu} |\n\
          | CPU features (detected) | {} |\n\
+         | NTT backend (selected) | {} |\n\
          | threads | every measurement runs on one thread ({threads} hardware threads available) |\n\
          | timing | fastest of 7 batches per row (see `timing.rs`), a shared machine makes numbers noisy |\n\n",
         utc_now(),
@@ -269,6 +305,7 @@ fn header(command: &str) -> String {
         std::env::consts::OS,
         std::env::consts::ARCH,
         cpu_features(),
+        selected_backends(),
     )
 }
 
@@ -369,6 +406,8 @@ mod tests {
         let path = rep.write(&dir, "rnsfhe bench test").unwrap();
         let md = std::fs::read_to_string(&path).unwrap();
         assert!(md.starts_with("# rnsfhe benchmark report"));
+        let backend = format!("| NTT backend (selected) | {} |", selected_backends());
+        assert!(md.contains(&backend) && md.contains(&cpu_model()), "{md}");
         assert!(md.contains("| 2^12 | 1 ms |"));
         for name in ["small", "depth"] {
             assert!(md.contains(&format!("]({name}.png)")), "{md}");
@@ -388,6 +427,21 @@ mod tests {
         assert_eq!(superscript(-12), "⁻¹²");
         assert_eq!(tick_label(Scale::Time, -3.0), "1 ms");
         assert!(utc_now().ends_with(" UTC"));
+    }
+
+    #[test]
+    fn the_machine_line_names_cpu_and_backend() {
+        let line = machine_line();
+        assert!(line.contains(&cpu_model()), "{line}");
+        for (part, bits) in selected_backends().split(", ").zip([49u32, 61]) {
+            let q = Modulus::new(ntt_primes(bits, 1 << 13, 1, &[]).unwrap()[0]).unwrap();
+            let first = rnsfhe_math::ntt::available_backends(&q)[0].name();
+            assert_eq!(part, format!("{first} ({bits}-bit q)"));
+        }
+        assert!(
+            line.contains("(49-bit q)") && line.contains("(61-bit q)"),
+            "{line}"
+        );
     }
 
     #[test]

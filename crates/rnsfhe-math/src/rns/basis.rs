@@ -92,6 +92,14 @@ impl RnsBasis {
         &self.moduli
     }
 
+    /// The largest modulus (a base is never empty: [`RnsBasis::new`] refuses that).
+    pub fn max_modulus(&self) -> &Modulus {
+        let first = &self.moduli[0];
+        self.moduli
+            .iter()
+            .fold(first, |m, q| if q.value() > m.value() { q } else { m })
+    }
+
     /// The number of moduli k.
     pub fn len(&self) -> usize {
         self.moduli.len()
@@ -222,5 +230,16 @@ mod tests {
         assert!(b.sub_basis(1..3).is_err());
         assert_eq!(b.sub_basis(1..2).unwrap().product(), &BigUint::from(11u32));
         assert!(b.concat(&RnsBasis::new(&[13, 77]).unwrap()).is_err());
+    }
+
+    #[test]
+    fn max_modulus_is_the_largest() {
+        for (moduli, max) in [
+            (vec![7u64], 7u64),
+            (vec![7, 13, 11], 13),
+            (vec![(1 << 61) - 1, 3], (1 << 61) - 1),
+        ] {
+            assert_eq!(RnsBasis::new(&moduli).unwrap().max_modulus().value(), max);
+        }
     }
 }

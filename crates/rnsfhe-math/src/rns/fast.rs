@@ -207,13 +207,7 @@ impl BaseConverter for FastBaseConverter {
         let n = batch_len(k, self.target.len(), input, output)?;
         let mut y = crate::pool::Buffer::zeroed(k * n);
         scaled_residues_by(&self.source, &self.scaled_inv, input, n, &mut y);
-        let q_max = self
-            .source
-            .moduli()
-            .iter()
-            .map(|q| q.value())
-            .max()
-            .unwrap_or(1);
+        let q_max = self.source.max_modulus().value();
         blocked_dots(
             &self.target,
             &y,

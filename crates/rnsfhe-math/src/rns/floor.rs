@@ -9,7 +9,7 @@ use crate::arith::{vector, Modulus, Shoup};
 use crate::{Error, Result};
 
 fn max_modulus(b: &RnsBasis) -> u64 {
-    b.moduli().iter().map(Modulus::value).max().unwrap_or(1)
+    b.max_modulus().value()
 }
 
 fn check(what: &'static str, got: usize, expected: usize) -> Result<()> {

@@ -74,13 +74,7 @@ impl BaseConverter for HpsConverter {
         let mut y = crate::pool::Buffer::zeroed((k + 1) * n);
         let (rows, v_row) = y.split_at_mut(k * n);
         scaled_residues(&self.source, input, n, rows);
-        let q_max = self
-            .source
-            .moduli()
-            .iter()
-            .map(|q| q.value())
-            .max()
-            .unwrap_or(1);
+        let q_max = self.source.max_modulus().value();
         let mut v = vec![0f64; n];
         for (yi, &inv) in rows.chunks_exact(n).zip(&self.inv_q) {
             if q_max >> 52 == 0 {

@@ -8,7 +8,6 @@ use num_traits::ToPrimitive;
 
 use super::fast::{blocked_dots, Extras};
 use super::RnsBasis;
-use crate::arith::Modulus;
 use crate::{Error, Result};
 
 /// round(t x / Q) from the residues of x.
@@ -195,13 +194,7 @@ impl ScaleAndRound {
             });
         }
         let xq = &input[..k * n];
-        let q_max = self
-            .q
-            .moduli()
-            .iter()
-            .map(Modulus::value)
-            .max()
-            .unwrap_or(1);
+        let q_max = self.q.max_modulus().value();
         let own = self
             .extension
             .then(|| (&input[k * n..], self.own.as_slice()));

@@ -103,13 +103,7 @@ impl BaseConverter for SkConverter {
         let mut y = crate::pool::Buffer::zeroed((l + 2) * n);
         let (rows, extra) = y.split_at_mut(l * n);
         scaled_residues(&self.b, &input[..l * n], n, rows);
-        let b_max = self
-            .b
-            .moduli()
-            .iter()
-            .map(Modulus::value)
-            .max()
-            .unwrap_or(1);
+        let b_max = self.b.max_modulus().value();
         let mut fb = crate::pool::Buffer::zeroed(n);
         blocked_dots(
             &self.sk,

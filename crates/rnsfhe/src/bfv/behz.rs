@@ -60,7 +60,7 @@ impl BehzTool {
         exclude: &[u64],
     ) -> Result<Self> {
         let k = q.len();
-        let bits = q.moduli().iter().map(Modulus::bits).max().unwrap_or(30);
+        let bits = q.max_modulus().bits();
         let rho = match m_tilde {
             Some(m) => (2 * k + 2) as f64 / m as f64,
             None => (2 * k - 1) as f64,

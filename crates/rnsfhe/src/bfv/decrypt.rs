@@ -107,7 +107,7 @@ fn big_mod(x: &BigUint, m: u64) -> u64 {
 impl Decryptor {
     pub(crate) fn new(q: &RnsBasis, t: u64) -> Result<Self> {
         let tm = Modulus::new(t)?;
-        let nu = q.moduli().iter().map(Modulus::bits).max().unwrap_or(0);
+        let nu = q.max_modulus().bits();
         Ok(Decryptor {
             gamma: GammaTables::new(q, &tm).map_err(|e| e.to_string()),
             t: tm,

@@ -94,13 +94,7 @@ impl BfvContext {
         DepthInputs {
             n: p.degree(),
             k,
-            nu: self
-                .ring()
-                .moduli()
-                .iter()
-                .map(|m| m.bits())
-                .max()
-                .unwrap_or(0),
+            nu: self.ring().basis().max_modulus().bits(),
             log_q: p.log_q(),
             q_mod_t: (q % p.plain_modulus()).to_u64().unwrap_or(0),
             t: p.plain_modulus(),

@@ -26,7 +26,7 @@ impl HpsTool {
     /// P: the fewest primes of q's width (distinct from `exclude`) with P > 2 t n Q + 4, so that
     /// the tensor (|x| <= n Q^2 / 2) is centred in Q P and round(t x / Q) is centred in P.
     pub fn new(n: usize, q: &RnsBasis, t: u64, exclude: &[u64]) -> Result<Self> {
-        let bits = q.moduli().iter().map(Modulus::bits).max().unwrap_or(30);
+        let bits = q.max_modulus().bits();
         let need: BigUint = BigUint::from(2 * n as u64) * t * q.product() + 4u32;
         let mut excl = exclude.to_vec();
         excl.extend(q.moduli().iter().map(Modulus::value));

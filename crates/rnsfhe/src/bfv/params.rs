@@ -189,7 +189,7 @@ impl BfvParametersBuilder {
         self.moduli = Some(q.to_vec());
         self
     }
-    /// Ciphertext moduli by width: one NTT prime per entry (30..61 bits).
+    /// Ciphertext moduli by width: one NTT prime per entry (20..=62 bits).
     pub fn moduli_bits(mut self, bits: &[u32]) -> Self {
         self.moduli_bits = Some(bits.to_vec());
         self
@@ -342,9 +342,9 @@ impl BfvParametersBuilder {
         }
         let mut chosen: Vec<u64> = Vec::new();
         for b in bits.iter().chain(&special_bits) {
-            if !(20..=61).contains(b) {
+            if !(20..=62).contains(b) {
                 return Err(Error::InvalidParameters(format!(
-                    "modulus width {b} bits is outside 20..=61"
+                    "modulus width {b} bits is outside 20..=62"
                 )));
             }
             chosen.extend(ntt_primes(*b, two_n, 1, &chosen)?);

@@ -187,7 +187,11 @@ impl CkksParametersBuilder {
         let mut chain_tail = Vec::new();
         let mut eta = self.scale_bits - 1;
         while eta > 1 {
-            let found = approximate_primes(self.scale_bits, eta, m).unwrap_or_default();
+            let found = match approximate_primes(self.scale_bits, eta, m) {
+                Ok(found) => found,
+                Err(Error::NotEnoughPrimes(_)) => Vec::new(),
+                Err(e) => return Err(e),
+            };
             if found.len() >= self.levels {
                 chain_tail = found[..self.levels].to_vec();
                 break;

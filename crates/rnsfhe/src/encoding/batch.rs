@@ -1,4 +1,4 @@
-//! The BFV/BGV batch encoder: n slots of Z_t packed into one plaintext of `Z_t[X]/(X^n + 1)`.
+//! The BFV batch encoder: n slots of Z_t packed into one plaintext of `Z_t[X]/(X^n + 1)`.
 //!
 //! The slots are the evaluations of the plaintext at the primitive 2n-th roots psi^e (e odd), which the
 //! CRT makes a ring isomorphism `Z_t[X]/(X^n + 1)` = Z_t^n. They form a 2 x (n/2) matrix as in SEAL's

@@ -49,6 +49,9 @@ pub struct KeySwitcher {
     moddown: Vec<Option<FastRnsFloor>>,
     /// Sub-digits per digit (omega digits, else 1).
     subdigits: Vec<usize>,
+    /// Per key component: the ring its (k0, k1) are stored over, Q u P without the component's zero
+    /// limbs (paper 000 section 4.6: a truncated row is zero on I_j), and each limb's slot in it.
+    components: Vec<(Arc<RingContext>, Vec<Option<usize>>)>,
 }
 
 /// x mod q for a big integer (precomputation).
@@ -113,7 +116,7 @@ impl KeySwitcher {
                 None => 1,
             })
             .collect();
-        Ok(KeySwitcher {
+        let mut sw = KeySwitcher {
             rings,
             ring_qp,
             k,
@@ -122,7 +125,50 @@ impl KeySwitcher {
             modup,
             moddown,
             subdigits,
-        })
+            components: Vec::new(),
+        };
+        for (j, &count) in sw.subdigits.iter().enumerate() {
+            let zero = sw.truncated(j);
+            let kept: Vec<usize> = (0..all.len()).filter(|i| !zero.contains(i)).collect();
+            let ring = if zero.is_empty() {
+                sw.ring_qp.clone()
+            } else {
+                sw.ring_qp.select(&kept)?
+            };
+            let mut slots = vec![None; all.len()];
+            for (slot, &i) in kept.iter().enumerate() {
+                slots[i] = Some(slot);
+            }
+            sw.components
+                .extend(std::iter::repeat_n((ring, slots), count));
+        }
+        Ok(sw)
+    }
+
+    /// The ring key component `c` is stored over: Q u P, less the limbs where the component is zero
+    /// by construction (the truncated columns I_j of paper 000 section 4.6).
+    pub fn component_ring(&self, c: usize) -> Option<&Arc<RingContext>> {
+        self.components.get(c).map(|(r, _)| r)
+    }
+
+    /// Drops the zero limbs of component `c` from a polynomial over Q u P (NTT form kept).
+    fn compact(&self, c: usize, x: Poly) -> Result<Poly> {
+        let ring = self
+            .component_ring(c)
+            .ok_or_else(|| Error::Internal(format!("key component {c} beyond the layout")))?;
+        if Arc::ptr_eq(ring, x.context()) {
+            return Ok(x);
+        }
+        let n = ring.degree();
+        let res = x.residues();
+        let data: Vec<u64> = self.components[c]
+            .1
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.is_some())
+            .flat_map(|(i, _)| res[i * n..(i + 1) * n].iter().copied())
+            .collect();
+        Poly::from_residues(ring, data, x.representation())
     }
 
     /// The ring of the full ciphertext modulus Q.
@@ -249,14 +295,16 @@ impl KeySwitchKey {
                     }
                 }
                 fs.sub_assign(&k0)?;
-                parts.push((fs, a));
+                let c = parts.len();
+                parts.push((sw.compact(c, fs)?, sw.compact(c, a)?));
                 seeds.push(seed);
             }
         }
         Ok(KeySwitchKey { parts, seeds })
     }
 
-    /// The key components (k0, k1), NTT form over Q u P.
+    /// The key components (k0, k1), NTT form over Q u P less the component's zero limbs (over
+    /// [`KeySwitcher::component_ring`]: a truncated key is stored without its zero columns).
     pub fn parts(&self) -> &[(Poly, Poly)] {
         &self.parts
     }
@@ -281,11 +329,15 @@ impl KeySwitchKey {
                 .iter()
                 .fold(BigUint::from(1u32), |a, &i| a * ctx.moduli()[i].value());
             for _ in 0..sw.subdigits[j] {
-                if !Arc::ptr_eq(k0[idx].context(), ctx)
+                if !sw
+                    .component_ring(idx)
+                    .is_some_and(|r| Arc::ptr_eq(k0[idx].context(), r))
                     || k0[idx].representation() != Representation::Ntt
                 {
                     return Err(Error::ContextMismatch(
-                        "key-switching key components must be in NTT form over Q u P".into(),
+                        "key-switching key components must be in NTT form over Q u P (less their \
+                         zero limbs)"
+                            .into(),
                     ));
                 }
                 let data = rnsfhe_math::sample::uniform_from_seed_indexed(
@@ -300,7 +352,7 @@ impl KeySwitchKey {
                         vector::mul_shoup_scalar_assign(m, limb, m.shoup(big_mod(&q_i, m)));
                     }
                 }
-                parts.push((k0[idx].clone(), a));
+                parts.push((k0[idx].clone(), sw.compact(idx, a)?));
                 idx += 1;
             }
         }
@@ -331,7 +383,8 @@ impl KeySwitcher {
             || key
                 .parts
                 .first()
-                .is_some_and(|(k0, _)| !Arc::ptr_eq(k0.context(), &self.ring_qp))
+                .zip(self.component_ring(0))
+                .is_some_and(|((k0, _), r)| !Arc::ptr_eq(k0.context(), r))
         {
             return Err(Error::ContextMismatch(
                 "key-switching key belongs to another parameter set".into(),
@@ -391,7 +444,11 @@ impl KeySwitcher {
                     } else if dig.contains(&i) {
                         tmp.copy_from_slice(&dres[r.clone()]);
                     } else if let (Some(out), Some(mu)) = (&ups[j], &self.modup[level][j]) {
-                        let t = mu.limbs.iter().position(|&l| l == i).unwrap_or(0);
+                        let t = mu.limbs.iter().position(|&l| l == i).ok_or_else(|| {
+                            Error::Internal(format!(
+                                "key switching: limb {i} missing from the ModUp target of digit {j}"
+                            ))
+                        })?;
                         tmp.copy_from_slice(&out[t * n..(t + 1) * n]);
                     } else {
                         // The centred digit in (-q_j/2, q_j/2]: a digit in [0, q_j) has mean
@@ -409,9 +466,12 @@ impl KeySwitcher {
                     .iter()
                     .map(|&p| {
                         let (k0, k1) = &key.parts[p];
-                        &(if c == 0 { k0 } else { k1 }).residues()[r.clone()]
+                        let slot = self.components[p].1[i].ok_or_else(|| {
+                            Error::Internal(format!("key component {p} has no limb {i}"))
+                        })?;
+                        Ok(&(if c == 0 { k0 } else { k1 }).residues()[slot * n..(slot + 1) * n])
                     })
-                    .collect();
+                    .collect::<Result<_>>()?;
                 vector::inner_product(m, &rows, &keys, out);
                 ctx.ntt_tables()[i].inverse(out)?;
             }

@@ -1,4 +1,4 @@
-//! The RLWE layer shared by BFV, BGV and CKKS: secret and public keys, the encryption of zero, and key
+//! The RLWE layer shared by BFV and CKKS: secret and public keys, the encryption of zero, and key
 //! switching (RNS digits, second-level digits, special moduli) with relinearisation and Galois keys.
 
 mod evalkeys;

@@ -29,8 +29,12 @@ impl Reader<'_> {
             )));
         }
         let (mut k0, mut seeds) = (Vec::with_capacity(count), Vec::with_capacity(count));
-        for _ in 0..count {
-            k0.push(self.poly(sw.ring_qp())?);
+        for c in 0..count {
+            // A truncated component is stored without its zero limbs (paper 000 section 4.6).
+            let ring = sw
+                .component_ring(c)
+                .ok_or_else(|| Error::Internal(format!("key component {c} beyond the layout")))?;
+            k0.push(self.poly(ring)?);
             seeds.push(self.seed()?);
         }
         KeySwitchKey::from_parts(sw, k0, seeds)

@@ -49,7 +49,13 @@ pub(super) fn div_rem(t: &Modulus, a: &[u64], b: &[u64]) -> (FPoly, FPoly) {
     if a.len() <= db {
         return (Vec::new(), a.to_vec());
     }
-    let lead_inv = t.inv(b[db]).unwrap_or(0);
+    let lead_inv = t.inv(b[db]);
+    // t is prime (checked by the slot algebra) and b is trimmed, so its leading coefficient inverts.
+    debug_assert!(
+        lead_inv.is_ok(),
+        "div_rem: leading coefficient of b not invertible"
+    );
+    let lead_inv = lead_inv.unwrap_or(0);
     let mut r = a.to_vec();
     let mut q = vec![0u64; a.len() - db];
     for i in (db..a.len()).rev() {
@@ -83,7 +89,12 @@ pub(super) fn gcd(t: &Modulus, a: &[u64], b: &[u64]) -> FPoly {
 pub(super) fn monic(t: &Modulus, a: FPoly) -> FPoly {
     match a.last() {
         Some(&l) => {
-            let inv = t.inv(l).unwrap_or(0);
+            let inv = t.inv(l);
+            debug_assert!(
+                inv.is_ok(),
+                "monic: leading coefficient not invertible (t prime, a trimmed)"
+            );
+            let inv = inv.unwrap_or(0);
             a.into_iter().map(|x| t.mul(x, inv)).collect()
         }
         None => a,
