@@ -33,6 +33,7 @@ from .errors import (
     CiphertextError,
     ContextMismatchError,
     EntropyError,
+    InternalError,
     KeyMismatchError,
     LengthMismatchError,
     LevelMismatchError,

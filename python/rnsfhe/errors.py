@@ -62,6 +62,10 @@ class SecretKeyExportError(RnsfheError, PermissionError):
     ``allow_secret=True``."""
 
 
+class InternalError(RnsfheError, RuntimeError):
+    """A broken internal invariant of rnsfhe (a bug, never the caller's input): please report it."""
+
+
 class EntropyError(RnsfheError, OSError):
     """The operating system's random source failed."""
 
@@ -82,4 +86,5 @@ __all__ = [
     "SerializationError",
     "SecretKeyExportError",
     "EntropyError",
+    "InternalError",
 ]

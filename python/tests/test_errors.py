@@ -14,6 +14,9 @@ def test_hierarchy():
     assert issubclass(rnsfhe.ParameterError, ValueError)
     assert issubclass(rnsfhe.MissingKeyError, LookupError)
     assert issubclass(rnsfhe.EntropyError, OSError)
+    assert issubclass(rnsfhe.InternalError, RuntimeError)
+    assert issubclass(rnsfhe.KeyMismatchError, rnsfhe.ContextMismatchError)
+    assert issubclass(rnsfhe.SecretKeyExportError, PermissionError)
 
 
 def test_bad_parameters():

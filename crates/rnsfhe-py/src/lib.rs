@@ -44,6 +44,7 @@ pub(crate) fn err(e: rnsfhe::Error) -> PyErr {
         E::Malformed(_) => "SerializationError",
         E::NoiseBudgetExhausted(_) => "NoiseBudgetExhaustedError",
         E::Entropy(_) => "EntropyError",
+        E::Internal(_) => "InternalError",
         _ => "RnsfheError",
     };
     raise(class, e.to_string())
