@@ -61,16 +61,7 @@ fn tables2_3(
         .map(|i| 1.0 / (1..=i).map(f64::from).product::<f64>())
         .collect();
     let horner = |c: &[f64], v: f64| c.iter().rev().fold(0.0, |a, k| a * v + k);
-    let sig7 = [
-        0.5,
-        0.25,
-        0.0,
-        -1.0 / 48.0,
-        0.0,
-        1.0 / 480.0,
-        0.0,
-        -17.0 / 80640.0,
-    ];
+    let sig7 = rnsfhe::ckks::SIGMOID_TAYLOR_7;
     let sig = |v: f64| 1.0 / (1.0 + (-v).exp());
     let cheb = CkksContext::chebyshev_coefficients(sig, -8.0, 8.0, 15);
     let cheb_at = |v: f64| {

@@ -24,6 +24,18 @@ fn depth_of(d: usize) -> usize {
     (usize::BITS - d.saturating_sub(1).leading_zeros()) as usize
 }
 
+/// The Taylor coefficients of the sigmoid 1 / (1 + e^-x) around 0 up to degree 7 (paper 004 Table 2).
+pub const SIGMOID_TAYLOR_7: [f64; 8] = [
+    0.5,
+    0.25,
+    0.0,
+    -1.0 / 48.0,
+    0.0,
+    1.0 / 480.0,
+    0.0,
+    -17.0 / 80640.0,
+];
+
 impl CkksContext {
     /// Refuses a degree `d` of 0 or above [`MAX_POLYNOMIAL_DEGREE`], or one whose ceil(log2 d) levels
     /// plus `extra` exceed the `level` left, before any work (`what` names the operation).
@@ -244,17 +256,7 @@ impl CkksContext {
     /// The sigmoid 1 / (1 + e^-x) by its Taylor expansion of degree 7 around 0 (paper 004 Table 2;
     /// accurate for |x| <= 1): 1/2 + x/4 - x^3/48 + x^5/480 - 17 x^7/80640.
     pub fn sigmoid(&self, x: &CkksCiphertext, rlk: &RelinKey) -> Result<CkksCiphertext> {
-        let c = [
-            0.5,
-            0.25,
-            0.0,
-            -1.0 / 48.0,
-            0.0,
-            1.0 / 480.0,
-            0.0,
-            -17.0 / 80640.0,
-        ];
-        self.evaluate_polynomial(x, &c, rlk)
+        self.evaluate_polynomial(x, &SIGMOID_TAYLOR_7, rlk)
     }
 
     /// 1/x for slots in (0, 2) by [12] Alg. 2 (Goldschmidt): with y = 1 - x,

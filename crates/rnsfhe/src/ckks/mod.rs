@@ -25,5 +25,5 @@ pub use ciphertext::{CkksCiphertext, CkksPlaintext};
 pub use complex::Complex;
 pub use context::CkksContext;
 pub use encoder::{apply_galois_f64, CkksEncoder};
-pub use functions::MAX_POLYNOMIAL_DEGREE;
+pub use functions::{MAX_POLYNOMIAL_DEGREE, SIGMOID_TAYLOR_7};
 pub use params::{CkksParameters, CkksParametersBuilder};
