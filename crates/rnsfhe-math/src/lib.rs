@@ -13,4 +13,5 @@ pub mod ring;
 pub mod rns;
 pub mod sample;
 
+pub use arith::{backend, set_backend, Backend};
 pub use error::{Error, Result};

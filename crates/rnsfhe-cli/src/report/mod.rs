@@ -261,6 +261,7 @@ fn header(command: &str) -> String {
          | machine | {host}, {} {} |\n\
          | CPU | {cpu} |\n\
          | CPU features (detected) | {} |\n\
+         | kernel backend | {} (`RNSFHE_BACKEND` ceiling; fastest detected: {}) |\n\
          | threads | every measurement runs on one thread ({threads} hardware threads available) |\n\
          | timing | fastest of 7 batches per row (see `timing.rs`), a shared machine makes numbers noisy |\n\n",
         utc_now(),
@@ -269,6 +270,8 @@ fn header(command: &str) -> String {
         std::env::consts::OS,
         std::env::consts::ARCH,
         cpu_features(),
+        rnsfhe_math::backend(),
+        rnsfhe_math::arith::detected_backend(),
     )
 }
 

@@ -2,6 +2,7 @@
 //! ranges), prime generation ([`primes`]), roots of unity ([`roots`]) and pointwise SIMD kernels on slices of
 //! residues ([`vector`]).
 
+mod backend;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod lazy;
 mod modulus;
@@ -9,6 +10,12 @@ pub mod primes;
 pub mod roots;
 pub mod vector;
 
+#[cfg(target_arch = "x86_64")]
+pub(crate) use backend::ifma_allowed;
+pub use backend::{
+    available_backends, backend, backend_for, backend_from_env, detected_backend, set_backend,
+    Backend,
+};
 pub use modulus::{Modulus, Shoup, MAX_MODULUS_BITS};
 pub use primes::{approximate_primes, is_prime, ntt_primes};
 pub use roots::{minimal_primitive_root, primitive_root};

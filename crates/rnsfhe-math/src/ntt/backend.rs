@@ -1,64 +1,11 @@
-//! Kernel selection: the [`Backend`] enum, CPU detection, and the transform both NTT tables delegate to.
+//! The transform both NTT tables delegate to: twiddles and the kernel of one [`Backend`].
 
 use super::scalar;
-use crate::arith::{Modulus, Shoup};
+use crate::arith::{Backend, Modulus, Shoup};
 use crate::{Error, Result};
 
 #[cfg(target_arch = "x86_64")]
 use super::avx512;
-
-/// An NTT kernel. Every backend computes bit-identical results to [`Backend::Scalar`] through
-/// `forward`/`inverse` (outputs in [0, q) are unique); only lazy outputs (in [0, 4q)) may differ.
-///
-/// The pointwise kernels of [`crate::arith::vector`] use the same enum: their SIMD versions have the same
-/// feature and modulus requirements, so [`Backend::is_available`] answers for them too.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Backend {
-    /// Portable Harvey butterflies (Harvey 2014); always available.
-    Scalar,
-    /// AVX-512 IFMA with 52-bit Shoup quotients (the approach of Intel HEXL); q < 2^50, x86_64 with
-    /// avx512f and avx512ifma.
-    Avx512Ifma,
-    /// AVX-512F with the 64-bit Shoup product emulated from 32-bit multiplies; any q < 2^62, x86_64 with
-    /// avx512f.
-    Avx512,
-}
-
-impl Backend {
-    /// A short lower-case name ("scalar", "avx512ifma", "avx512") for tables and benchmark ids.
-    pub fn name(self) -> &'static str {
-        match self {
-            Backend::Scalar => "scalar",
-            Backend::Avx512Ifma => "avx512ifma",
-            Backend::Avx512 => "avx512",
-        }
-    }
-
-    /// Whether this CPU can run the backend for modulus q.
-    pub fn is_available(self, q: &Modulus) -> bool {
-        match self {
-            Backend::Scalar => true,
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512Ifma => avx512::supported(q, true),
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 => avx512::supported(q, false),
-            #[cfg(not(target_arch = "x86_64"))]
-            _ => {
-                let _ = q;
-                false
-            }
-        }
-    }
-}
-
-/// The backends this CPU runs for modulus q, fastest first; [`Backend::Scalar`] is always last.
-pub fn available_backends(q: &Modulus) -> Vec<Backend> {
-    [Backend::Avx512Ifma, Backend::Avx512, Backend::Scalar]
-        .into_iter()
-        .filter(|b| b.is_available(q))
-        .collect()
-}
 
 /// Twiddles of one transform (bit-reversed layout of [`scalar`]) and the kernel that runs it.
 #[derive(Clone, Debug)]
@@ -91,8 +38,14 @@ impl Transform {
         }
         #[cfg(target_arch = "x86_64")]
         let simd = match backend {
-            Backend::Scalar => None,
-            b => avx512::Tables::new(&q, &roots, &inv_roots, n_inv, b == Backend::Avx512Ifma),
+            Backend::Avx512Ifma | Backend::Avx512 => avx512::Tables::new(
+                &q,
+                &roots,
+                &inv_roots,
+                n_inv,
+                backend == Backend::Avx512Ifma,
+            ),
+            _ => None,
         };
         Ok(Transform {
             q,

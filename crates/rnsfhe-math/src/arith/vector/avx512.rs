@@ -2,8 +2,8 @@
 
 use std::arch::x86_64::*;
 
+use crate::arith::Backend;
 use crate::arith::{Modulus, Shoup};
-use crate::ntt::Backend;
 
 /// Whether the kernel may run for q on this CPU (the features are detected at run time).
 fn supported(q: &Modulus, ifma: bool) -> bool {

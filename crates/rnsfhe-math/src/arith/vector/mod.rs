@@ -25,17 +25,13 @@
 //! safety (the kernels work on the common prefix of the slices) but gives unspecified residues. The
 //! `*_with` forms take an explicit backend and check it and the lengths, returning a `Result`.
 
-use super::{Modulus, Shoup};
-use crate::ntt::Backend;
+use super::{backend_for, Backend, Modulus, Shoup};
 use crate::{Error, Result};
 
-/// The backend [`mul_assign`] and [`mul_add_assign`] use for q on this CPU: AVX-512 IFMA for q < 2^50,
-/// else AVX-512F, else scalar.
+/// The backend [`mul_assign`] and [`mul_add_assign`] use for q on this CPU: [`backend_for`]`(q)`, the
+/// fastest within the `RNSFHE_BACKEND` ceiling (AVX-512 IFMA for q < 2^50, AVX-512F, AVX2, scalar).
 pub fn mul_backend(q: &Modulus) -> Backend {
-    [Backend::Avx512Ifma, Backend::Avx512]
-        .into_iter()
-        .find(|b| b.is_available(q))
-        .unwrap_or(Backend::Scalar)
+    backend_for(q)
 }
 
 /// The backend [`mul_shoup_scalar_assign`] uses for q on this CPU (the same order as [`mul_backend`]).
@@ -145,7 +141,7 @@ pub fn inner_product(q: &Modulus, a: &[&[u64]], b: &[&[u64]], out: &mut [u64]) {
 pub fn add_assign(q: &Modulus, a: &mut [u64], b: &[u64]) {
     debug_assert_eq!(a.len(), b.len());
     #[cfg(target_arch = "x86_64")]
-    if is_x86_feature_detected!("avx512f") {
+    if avx512f(q) {
         // SAFETY: avx512f was detected.
         unsafe { add_sub_avx512(q.value(), a, b, false) };
         return;
@@ -157,7 +153,7 @@ pub fn add_assign(q: &Modulus, a: &mut [u64], b: &[u64]) {
 pub fn sub_assign(q: &Modulus, a: &mut [u64], b: &[u64]) {
     debug_assert_eq!(a.len(), b.len());
     #[cfg(target_arch = "x86_64")]
-    if is_x86_feature_detected!("avx512f") {
+    if avx512f(q) {
         // SAFETY: avx512f was detected.
         unsafe { add_sub_avx512(q.value(), a, b, true) };
         return;
@@ -175,7 +171,7 @@ pub fn reduce_into(q: &Modulus, bound: u64, src: &[u64], dst: &mut [u64]) {
     }
     if bound / 2 <= q.value() {
         #[cfg(target_arch = "x86_64")]
-        if is_x86_feature_detected!("avx512f") {
+        if avx512f(q) {
             dst.copy_from_slice(src);
             // SAFETY: avx512f was detected; a - 0 + q then min(s, s - q) leaves s mod q for s < 2q.
             unsafe { sub_once_avx512(q.value(), dst) };
@@ -200,7 +196,7 @@ pub fn lift_centered(from: &Modulus, q: &Modulus, src: &[u64], dst: &mut [u64]) 
     let half = from.value() / 2;
     let c = q.reduce(from.value());
     #[cfg(target_arch = "x86_64")]
-    if is_x86_feature_detected!("avx512f") {
+    if avx512f(q) {
         // SAFETY: avx512f was detected.
         unsafe { lift_fix_avx512(q.value(), c, half, src, dst) };
         return;
@@ -210,6 +206,12 @@ pub fn lift_centered(from: &Modulus, q: &Modulus, src: &[u64], dst: &mut [u64]) 
             *d = q.sub(*d, c);
         }
     }
+}
+
+/// Whether the AVX-512F kernels may run for q (the CPU has them and the knob allows them).
+#[cfg(target_arch = "x86_64")]
+fn avx512f(q: &Modulus) -> bool {
+    matches!(backend_for(q), Backend::Avx512 | Backend::Avx512Ifma)
 }
 
 /// dst[i] = dst[i] - c mod q where src[i] > half.
@@ -395,20 +397,22 @@ fn check(backend: Backend, q: &Modulus, n: usize, slices: &[&[u64]]) -> Result<(
 
 fn run_mul(backend: Backend, q: &Modulus, a: &mut [u64], b: &[u64]) {
     #[cfg(target_arch = "x86_64")]
-    if backend != Backend::Scalar && avx512::mul(backend == Backend::Avx512Ifma, q, a, b) {
-        return;
+    if let Some(ifma) = avx512_kind(backend) {
+        if avx512::mul(ifma, q, a, b) {
+            return;
+        }
     }
-    let _ = backend;
     let q = *q;
     a.iter_mut().zip(b).for_each(|(x, &y)| *x = q.mul(*x, y));
 }
 
 fn run_mul_add(backend: Backend, q: &Modulus, acc: &mut [u64], a: &[u64], b: &[u64]) {
     #[cfg(target_arch = "x86_64")]
-    if backend != Backend::Scalar && avx512::mul_add(backend == Backend::Avx512Ifma, q, acc, a, b) {
-        return;
+    if let Some(ifma) = avx512_kind(backend) {
+        if avx512::mul_add(ifma, q, acc, a, b) {
+            return;
+        }
     }
-    let _ = backend;
     let q = *q;
     acc.iter_mut()
         .zip(a.iter().zip(b))
@@ -417,12 +421,22 @@ fn run_mul_add(backend: Backend, q: &Modulus, acc: &mut [u64], a: &[u64], b: &[u
 
 fn run_shoup(backend: Backend, q: &Modulus, a: &mut [u64], w: Shoup) {
     #[cfg(target_arch = "x86_64")]
-    if backend != Backend::Scalar && avx512::shoup(backend == Backend::Avx512Ifma, q, a, w) {
-        return;
+    if let Some(ifma) = avx512_kind(backend) {
+        if avx512::shoup(ifma, q, a, w) {
+            return;
+        }
     }
-    let _ = backend;
     let q = *q;
     a.iter_mut().for_each(|x| *x = q.mul_shoup(*x, w));
+}
+
+/// Some(true) for the IFMA kernels, Some(false) for AVX-512F, None for the others.
+fn avx512_kind(backend: Backend) -> Option<bool> {
+    match backend {
+        Backend::Avx512Ifma => Some(true),
+        Backend::Avx512 => Some(false),
+        _ => None,
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
