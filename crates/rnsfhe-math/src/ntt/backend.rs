@@ -5,7 +5,32 @@ use crate::arith::{Backend, Modulus, Shoup};
 use crate::{Error, Result};
 
 #[cfg(target_arch = "x86_64")]
-use super::avx512;
+use super::{avx2, avx512};
+
+/// The SIMD tables of one transform.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Debug)]
+enum Simd {
+    Avx512(avx512::Tables),
+    Avx2(avx2::Tables),
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Simd {
+    fn forward(&self, a: &mut [u64], reduce: bool) -> bool {
+        match self {
+            Simd::Avx512(t) => t.forward(a, reduce),
+            Simd::Avx2(t) => t.forward(a, reduce),
+        }
+    }
+
+    fn inverse(&self, a: &mut [u64]) -> bool {
+        match self {
+            Simd::Avx512(t) => t.inverse(a),
+            Simd::Avx2(t) => t.inverse(a),
+        }
+    }
+}
 
 /// Twiddles of one transform (bit-reversed layout of [`scalar`]) and the kernel that runs it.
 #[derive(Clone, Debug)]
@@ -17,7 +42,7 @@ pub(super) struct Transform {
     n_inv: Shoup,
     /// Present for the SIMD backends when n >= 16 (smaller sizes run the scalar kernels).
     #[cfg(target_arch = "x86_64")]
-    simd: Option<avx512::Tables>,
+    simd: Option<Simd>,
 }
 
 impl Transform {
@@ -38,13 +63,11 @@ impl Transform {
         }
         #[cfg(target_arch = "x86_64")]
         let simd = match backend {
-            Backend::Avx512Ifma | Backend::Avx512 => avx512::Tables::new(
-                &q,
-                &roots,
-                &inv_roots,
-                n_inv,
-                backend == Backend::Avx512Ifma,
-            ),
+            Backend::Avx512Ifma | Backend::Avx512 => {
+                let ifma = backend == Backend::Avx512Ifma;
+                avx512::Tables::new(&q, &roots, &inv_roots, n_inv, ifma).map(Simd::Avx512)
+            }
+            Backend::Avx2 => avx2::Tables::new(&q, &roots, &inv_roots, n_inv).map(Simd::Avx2),
             _ => None,
         };
         Ok(Transform {

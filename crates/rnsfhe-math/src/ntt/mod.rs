@@ -7,6 +7,8 @@
 //! within the process-wide ceiling ([`crate::arith::backend`]).
 
 #[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
 mod avx512;
 mod backend;
 mod cyclic;
