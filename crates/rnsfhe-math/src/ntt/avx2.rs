@@ -226,27 +226,51 @@ unsafe fn sub_if_ge<const BIG: bool>(x: __m256i, r: __m256i, r_b: __m256i, c: &C
     }
 }
 
+/// `vpmuludq` as an opaque instruction: LLVM otherwise rebuilds the 32-bit products below into 64-bit
+/// multiplies and lowers those again, with more products than written here.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn mul32(a: __m256i, b: __m256i) -> __m256i {
+    let r: __m256i;
+    // SAFETY: one register-only AVX2 instruction; the caller runs with avx2.
+    unsafe {
+        std::arch::asm!(
+            "vpmuludq {r}, {a}, {b}",
+            r = lateout(ymm_reg) r,
+            a = in(ymm_reg) a,
+            b = in(ymm_reg) b,
+            options(pure, nomem, nostack, preserves_flags)
+        );
+    }
+    r
+}
+
+/// The high 32 bits of each lane moved to its low half (the half `vpmuludq` reads); a shuffle, which runs
+/// beside the shifts.
+#[inline(always)]
+unsafe fn hi32(x: __m256i) -> __m256i {
+    // SAFETY: the caller runs with avx2.
+    unsafe { _mm256_shuffle_epi32::<0b1011_0001>(x) }
+}
+
 /// y * w mod q in [0, 2q) for any y < 2^64 (Shoup, the quotient estimated from three 32-bit products).
 #[inline(always)]
 unsafe fn mul_lazy<const BIG: bool>(y: __m256i, w: &Tw, c: &Consts) -> __m256i {
     // SAFETY: the caller runs with avx2.
     unsafe {
         let [w_lo, w_hi, wq, wq_hi] = *w;
-        let y_hi = _mm256_srli_epi64::<32>(y);
+        let y_hi = hi32(y);
         // floor(y wq / 2^64) - e, e in {0, 1, 2}: y_lo wq_lo and the middle column's low halves dropped.
-        let hh = _mm256_mul_epu32(y_hi, wq_hi);
-        let lh = _mm256_srli_epi64::<32>(_mm256_mul_epu32(y, wq_hi));
-        let hl = _mm256_srli_epi64::<32>(_mm256_mul_epu32(y_hi, wq));
+        let hh = mul32(y_hi, wq_hi);
+        let lh = _mm256_srli_epi64::<32>(mul32(y, wq_hi));
+        let hl = _mm256_srli_epi64::<32>(mul32(y_hi, wq));
         let qhat = _mm256_add_epi64(_mm256_add_epi64(hh, lh), hl);
         // y w - qhat q mod 2^64, from the low products and the middle columns shifted up.
-        let qhat_hi = _mm256_srli_epi64::<32>(qhat);
-        let low = _mm256_sub_epi64(_mm256_mul_epu32(y, w_lo), _mm256_mul_epu32(qhat, c.q));
+        let qhat_hi = hi32(qhat);
+        let low = _mm256_sub_epi64(mul32(y, w_lo), mul32(qhat, c.q));
         let mid = _mm256_sub_epi64(
-            _mm256_add_epi64(_mm256_mul_epu32(y, w_hi), _mm256_mul_epu32(y_hi, w_lo)),
-            _mm256_add_epi64(
-                _mm256_mul_epu32(qhat, c.q_hi),
-                _mm256_mul_epu32(qhat_hi, c.q),
-            ),
+            _mm256_add_epi64(mul32(y, w_hi), mul32(y_hi, w_lo)),
+            _mm256_add_epi64(mul32(qhat, c.q_hi), mul32(qhat_hi, c.q)),
         );
         let r = _mm256_add_epi64(low, _mm256_slli_epi64::<32>(mid));
         // r lies in [0, 4q): one conditional subtraction of 2q.
@@ -326,15 +350,25 @@ unsafe fn forward_avx2<const BIG: bool>(a: &mut [u64], tw: &Twiddles, q: u64, re
                 let w1 = tw_bcast(tw, 2 * (m + i) + 1);
                 let p0 = p.add(2 * i * t);
                 let (p1, p2, p3) = (p0.add(h), p0.add(2 * h), p0.add(3 * h));
-                for j in (0..h).step_by(4) {
+                // Two independent columns per iteration (h >= 8) give the scheduler more to overlap.
+                for j in (0..h).step_by(8) {
+                    let k = j + 4;
                     let (v0, v2) = fwd_bfly::<BIG>(load(p0.add(j)), load(p2.add(j)), &w, &c);
+                    let (u0, u2) = fwd_bfly::<BIG>(load(p0.add(k)), load(p2.add(k)), &w, &c);
                     let (v1, v3) = fwd_bfly::<BIG>(load(p1.add(j)), load(p3.add(j)), &w, &c);
+                    let (u1, u3) = fwd_bfly::<BIG>(load(p1.add(k)), load(p3.add(k)), &w, &c);
                     let (v0, v1) = fwd_bfly::<BIG>(v0, v1, &w0, &c);
+                    let (u0, u1) = fwd_bfly::<BIG>(u0, u1, &w0, &c);
                     let (v2, v3) = fwd_bfly::<BIG>(v2, v3, &w1, &c);
+                    let (u2, u3) = fwd_bfly::<BIG>(u2, u3, &w1, &c);
                     store(p0.add(j), v0);
                     store(p1.add(j), v1);
                     store(p2.add(j), v2);
                     store(p3.add(j), v3);
+                    store(p0.add(k), u0);
+                    store(p1.add(k), u1);
+                    store(p2.add(k), u2);
+                    store(p3.add(k), u3);
                 }
             }
             t >>= 2;
@@ -352,21 +386,36 @@ unsafe fn forward_avx2<const BIG: bool>(a: &mut [u64], tw: &Twiddles, q: u64, re
                 }
             }
         }
-        for b in 0..n / 8 {
-            let w = tw_bcast(tw, n / 8 + b);
-            let (v0, v1) = fwd_bfly::<BIG>(load(p.add(8 * b)), load(p.add(8 * b + 4)), &w, &c);
-            let (x, y) = split(0, v0, v1);
-            let (x, y) = fwd_bfly::<BIG>(x, y, &tw_lanes(tw, 0, b), &c);
-            let (v0, v1) = split(0, x, y);
-            let (x, y) = split(1, v0, v1);
-            let (x, y) = fwd_bfly::<BIG>(x, y, &tw_lanes(tw, 1, b), &c);
-            let (mut v0, mut v1) = split(1, x, y);
-            if reduce {
-                v0 = sub_if_ge::<BIG>(sub_if_ge::<BIG>(v0, c.two_q, c.two_q_b, &c), c.q, c.q_b, &c);
-                v1 = sub_if_ge::<BIG>(sub_if_ge::<BIG>(v1, c.two_q, c.two_q_b, &c), c.q, c.q_b, &c);
+        // Two blocks per iteration (n / 8 is even), in lockstep, for the same reason as above.
+        for b in (0..n / 8).step_by(2) {
+            let mut v = [0, 1].map(|k| [load(p.add(8 * (b + k))), load(p.add(8 * (b + k) + 4))]);
+            for (k, v) in v.iter_mut().enumerate() {
+                let (x, y) = fwd_bfly::<BIG>(v[0], v[1], &tw_bcast(tw, n / 8 + b + k), &c);
+                *v = [x, y];
             }
-            store(p.add(8 * b), v0);
-            store(p.add(8 * b + 4), v1);
+            for s in 0..2 {
+                for (k, v) in v.iter_mut().enumerate() {
+                    let (x, y) = split(s, v[0], v[1]);
+                    let (x, y) = fwd_bfly::<BIG>(x, y, &tw_lanes(tw, s, b + k), &c);
+                    let (x, y) = split(s, x, y);
+                    *v = [x, y];
+                }
+            }
+            for (k, v) in v.iter().enumerate() {
+                for (h, &x) in v.iter().enumerate() {
+                    let x = if reduce {
+                        sub_if_ge::<BIG>(
+                            sub_if_ge::<BIG>(x, c.two_q, c.two_q_b, &c),
+                            c.q,
+                            c.q_b,
+                            &c,
+                        )
+                    } else {
+                        x
+                    };
+                    store(p.add(8 * (b + k) + 4 * h), x);
+                }
+            }
         }
     }
 }
@@ -381,16 +430,21 @@ unsafe fn inverse_avx2<const BIG: bool>(a: &mut [u64], tables: &Tables) {
     // SAFETY: the same index ranges as in `forward_avx2`.
     unsafe {
         let c = Consts::new(tables.q);
-        for b in 0..n / 8 {
-            let (x, y) = split(1, load(p.add(8 * b)), load(p.add(8 * b + 4)));
-            let (x, y) = inv_bfly::<BIG>(x, y, &tw_lanes(tw, 1, b), &c);
-            let (v0, v1) = split(1, x, y);
-            let (x, y) = split(0, v0, v1);
-            let (x, y) = inv_bfly::<BIG>(x, y, &tw_lanes(tw, 0, b), &c);
-            let (v0, v1) = split(0, x, y);
-            let (v0, v1) = inv_bfly::<BIG>(v0, v1, &tw_bcast(tw, n / 8 + b), &c);
-            store(p.add(8 * b), v0);
-            store(p.add(8 * b + 4), v1);
+        for b in (0..n / 8).step_by(2) {
+            let mut v = [0, 1].map(|k| [load(p.add(8 * (b + k))), load(p.add(8 * (b + k) + 4))]);
+            for s in [1, 0] {
+                for (k, v) in v.iter_mut().enumerate() {
+                    let (x, y) = split(s, v[0], v[1]);
+                    let (x, y) = inv_bfly::<BIG>(x, y, &tw_lanes(tw, s, b + k), &c);
+                    let (x, y) = split(s, x, y);
+                    *v = [x, y];
+                }
+            }
+            for (k, v) in v.iter().enumerate() {
+                let (x, y) = inv_bfly::<BIG>(v[0], v[1], &tw_bcast(tw, n / 8 + b + k), &c);
+                store(p.add(8 * (b + k)), x);
+                store(p.add(8 * (b + k) + 4), y);
+            }
         }
         let (mut t, mut m) = (8, n >> 4);
         // Two stages per pass while both keep m >= 2: (t, m) on quarter pairs (0, 1) and (2, 3), then
@@ -402,15 +456,24 @@ unsafe fn inverse_avx2<const BIG: bool>(a: &mut [u64], tables: &Tables) {
                 let w = tw_bcast(tw, m / 2 + i);
                 let p0 = p.add(4 * i * t);
                 let (p1, p2, p3) = (p0.add(t), p0.add(2 * t), p0.add(3 * t));
-                for j in (0..t).step_by(4) {
+                for j in (0..t).step_by(8) {
+                    let k = j + 4;
                     let (v0, v1) = inv_bfly::<BIG>(load(p0.add(j)), load(p1.add(j)), &w0, &c);
+                    let (u0, u1) = inv_bfly::<BIG>(load(p0.add(k)), load(p1.add(k)), &w0, &c);
                     let (v2, v3) = inv_bfly::<BIG>(load(p2.add(j)), load(p3.add(j)), &w1, &c);
+                    let (u2, u3) = inv_bfly::<BIG>(load(p2.add(k)), load(p3.add(k)), &w1, &c);
                     let (v0, v2) = inv_bfly::<BIG>(v0, v2, &w, &c);
+                    let (u0, u2) = inv_bfly::<BIG>(u0, u2, &w, &c);
                     let (v1, v3) = inv_bfly::<BIG>(v1, v3, &w, &c);
+                    let (u1, u3) = inv_bfly::<BIG>(u1, u3, &w, &c);
                     store(p0.add(j), v0);
                     store(p1.add(j), v1);
                     store(p2.add(j), v2);
                     store(p3.add(j), v3);
+                    store(p0.add(k), u0);
+                    store(p1.add(k), u1);
+                    store(p2.add(k), u2);
+                    store(p3.add(k), u3);
                 }
             }
             t <<= 2;
