@@ -3,6 +3,8 @@
 //! function: the knob is global to the process.
 #![allow(clippy::unwrap_used)] // a test aborts loudly on a set-up error
 
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 use rnsfhe_math::arith::{
     available_backends, backend_for, backend_from_env, detected_backend, ntt_primes, vector,
     Modulus,
@@ -78,6 +80,108 @@ fn knob_sets_the_ceiling_and_refuses_missing_features() {
             }
         }
     }
+    for b in ALL.into_iter().filter(|b| b.is_supported()) {
+        set_backend(b).unwrap();
+        default_kernels_match_u128(b);
+    }
     set_backend(detected_backend()).unwrap();
     assert_eq!(backend(), detected_backend());
+}
+
+/// The kernels without a backend argument (they follow the ceiling) against u128 arithmetic: random
+/// values and the edges 0, q - 1, lengths that leave tails after 4- and 8-lane vectors.
+fn default_kernels_match_u128(b: Backend) {
+    let mut rng = StdRng::seed_from_u64(0x6b6e_6f62);
+    for bits in [2u32, 30, 50, 61, 62] {
+        let q = Modulus::new(if bits == 2 {
+            3
+        } else {
+            ntt_primes(bits, 1 << 11, 1, &[]).unwrap()[0]
+        })
+        .unwrap();
+        let (qv, big) = (q.value(), u128::from(q.value()));
+        for n in [0usize, 1, 3, 4, 5, 8, 13, 37] {
+            let rand = |rng: &mut StdRng| -> Vec<u64> {
+                (0..n).map(|_| rng.random_range(0..qv)).collect()
+            };
+            let edge: Vec<u64> = (0..n)
+                .map(|i| if i % 3 == 0 { qv - 1 } else { 0 })
+                .collect();
+            for (a, c) in [
+                (rand(&mut rng), rand(&mut rng)),
+                (edge.clone(), vec![qv - 1; n]),
+                (rand(&mut rng), edge.clone()),
+            ] {
+                let ctx = format!("{b}, q = {qv}, n = {n}");
+                let (wide_a, wide_c): (Vec<u128>, Vec<u128>) = (
+                    a.iter().map(|&x| u128::from(x)).collect(),
+                    c.iter().map(|&x| u128::from(x)).collect(),
+                );
+                let mut x = a.clone();
+                vector::add_assign(&q, &mut x, &c);
+                assert!(
+                    x.iter()
+                        .zip(wide_a.iter().zip(&wide_c))
+                        .all(|(&r, (&s, &t))| u128::from(r) == (s + t) % big),
+                    "add, {ctx}"
+                );
+                let mut x = a.clone();
+                vector::sub_assign(&q, &mut x, &c);
+                assert!(
+                    x.iter()
+                        .zip(wide_a.iter().zip(&wide_c))
+                        .all(|(&r, (&s, &t))| u128::from(r) == (s + big - t) % big),
+                    "sub, {ctx}"
+                );
+                let mut x = a.clone();
+                vector::mul_assign(&q, &mut x, &c);
+                assert!(
+                    x.iter()
+                        .zip(wide_a.iter().zip(&wide_c))
+                        .all(|(&r, (&s, &t))| u128::from(r) == s * t % big),
+                    "mul, {ctx}"
+                );
+                let mut x = c.clone();
+                vector::mul_add_assign(&q, &mut x, &a, &c);
+                assert!(
+                    x.iter()
+                        .zip(wide_a.iter().zip(&wide_c))
+                        .all(|(&r, (&s, &t))| u128::from(r) == (s * t + t) % big),
+                    "mul_add, {ctx}"
+                );
+                let w = q.shoup(c.first().copied().unwrap_or(qv - 1));
+                let mut x = a.clone();
+                vector::mul_shoup_scalar_assign(&q, &mut x, w);
+                assert!(
+                    x.iter()
+                        .zip(&wide_a)
+                        .all(|(&r, &s)| u128::from(r) == s * u128::from(w.value) % big),
+                    "shoup, {ctx}"
+                );
+                // Reduction from [0, 2q) and the centred lift from a 40-bit modulus.
+                let twice: Vec<u64> = a.iter().zip(&c).map(|(&s, &t)| s + t).collect();
+                let mut x = vec![0; n];
+                vector::reduce_into(&q, 2 * qv, &twice, &mut x);
+                assert!(
+                    x.iter().zip(&twice).all(|(&r, &s)| r == s % qv),
+                    "reduce_into, {ctx}"
+                );
+                let from = Modulus::new(ntt_primes(40, 1 << 11, 1, &[]).unwrap()[0]).unwrap();
+                let src: Vec<u64> = (0..n)
+                    .map(|i| match i % 3 {
+                        0 => from.value() / 2,
+                        1 => from.value() / 2 + 1,
+                        _ => rng.random_range(0..from.value()),
+                    })
+                    .collect();
+                vector::lift_centered(&from, &q, &src, &mut x);
+                assert!(
+                    x.iter()
+                        .zip(&src)
+                        .all(|(&r, &s)| r == q.reduce_i64(from.center(s))),
+                    "lift_centered, {ctx}"
+                );
+            }
+        }
+    }
 }

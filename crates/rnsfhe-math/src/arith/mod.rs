@@ -2,6 +2,8 @@
 //! ranges), prime generation ([`primes`]), roots of unity ([`roots`]) and pointwise SIMD kernels on slices of
 //! residues ([`vector`]).
 
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx2;
 mod backend;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod lazy;

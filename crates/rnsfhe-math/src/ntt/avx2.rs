@@ -14,6 +14,7 @@
 
 use std::arch::x86_64::*;
 
+use crate::arith::avx2::{mul_lazy, sub_if_ge, tw_of, Consts, Tw};
 use crate::arith::{Modulus, Shoup};
 
 /// Butterfly-group twiddles w[m + i] and their Shoup quotients (the scalar layout), and per-lane copies
@@ -128,50 +129,6 @@ impl Tables {
     }
 }
 
-/// Broadcast constants of one modulus.
-#[derive(Clone, Copy)]
-struct Consts {
-    q: __m256i,
-    q_hi: __m256i,
-    two_q: __m256i,
-    /// q and 2q offset by 2^63 (for the `BIG` comparisons), and the offset.
-    q_b: __m256i,
-    two_q_b: __m256i,
-    sign: __m256i,
-}
-
-impl Consts {
-    #[inline(always)]
-    unsafe fn new(q: u64) -> Self {
-        // SAFETY: only called from the kernels, which run with avx2 enabled.
-        unsafe {
-            Consts {
-                q: bcast(q),
-                q_hi: bcast(q >> 32),
-                two_q: bcast(2 * q),
-                q_b: bcast(q ^ 1 << 63),
-                two_q_b: bcast((2 * q) ^ 1 << 63),
-                sign: bcast(1 << 63),
-            }
-        }
-    }
-}
-
-/// A broadcast twiddle: value, its high 32 bits, quotient, its high 32 bits.
-type Tw = [__m256i; 4];
-
-#[inline(always)]
-unsafe fn bcast(x: u64) -> __m256i {
-    // SAFETY: the caller runs with avx2.
-    unsafe { _mm256_set1_epi64x(x as i64) }
-}
-
-#[inline(always)]
-unsafe fn tw_of(w: u64, wq: u64) -> Tw {
-    // SAFETY: the caller runs with avx2.
-    unsafe { [bcast(w), bcast(w >> 32), bcast(wq), bcast(wq >> 32)] }
-}
-
 #[inline(always)]
 unsafe fn tw_bcast(tw: &Twiddles, i: usize) -> Tw {
     // SAFETY: the caller runs with avx2.
@@ -204,78 +161,6 @@ unsafe fn load(p: *const u64) -> __m256i {
 unsafe fn store(p: *mut u64, v: __m256i) {
     // SAFETY: the caller guarantees 4 writable u64 at p and avx2.
     unsafe { _mm256_storeu_si256(p.cast(), v) }
-}
-
-/// x - r if x >= r, else x (lane-wise, unsigned); r_b = r ^ 2^63. Without `BIG`, x < 2^63 and r <= 2^63.
-#[inline(always)]
-unsafe fn sub_if_ge<const BIG: bool>(x: __m256i, r: __m256i, r_b: __m256i, c: &Consts) -> __m256i {
-    // SAFETY: the caller runs with avx2.
-    unsafe {
-        if BIG {
-            let lt = _mm256_cmpgt_epi64(r_b, _mm256_xor_si256(x, c.sign));
-            _mm256_sub_epi64(x, _mm256_andnot_si256(lt, r))
-        } else {
-            // x - r is negative as a signed value exactly when x < r: keep x there.
-            let d = _mm256_sub_epi64(x, r);
-            _mm256_castpd_si256(_mm256_blendv_pd(
-                _mm256_castsi256_pd(d),
-                _mm256_castsi256_pd(x),
-                _mm256_castsi256_pd(d),
-            ))
-        }
-    }
-}
-
-/// `vpmuludq` as an opaque instruction: LLVM otherwise rebuilds the 32-bit products below into 64-bit
-/// multiplies and lowers those again, with more products than written here.
-#[inline]
-#[target_feature(enable = "avx2")]
-unsafe fn mul32(a: __m256i, b: __m256i) -> __m256i {
-    let r: __m256i;
-    // SAFETY: one register-only AVX2 instruction; the caller runs with avx2.
-    unsafe {
-        std::arch::asm!(
-            "vpmuludq {r}, {a}, {b}",
-            r = lateout(ymm_reg) r,
-            a = in(ymm_reg) a,
-            b = in(ymm_reg) b,
-            options(pure, nomem, nostack, preserves_flags)
-        );
-    }
-    r
-}
-
-/// The high 32 bits of each lane moved to its low half (the half `vpmuludq` reads); a shuffle, which runs
-/// beside the shifts.
-#[inline(always)]
-unsafe fn hi32(x: __m256i) -> __m256i {
-    // SAFETY: the caller runs with avx2.
-    unsafe { _mm256_shuffle_epi32::<0b1011_0001>(x) }
-}
-
-/// y * w mod q in [0, 2q) for any y < 2^64 (Shoup, the quotient estimated from three 32-bit products).
-#[inline(always)]
-unsafe fn mul_lazy<const BIG: bool>(y: __m256i, w: &Tw, c: &Consts) -> __m256i {
-    // SAFETY: the caller runs with avx2.
-    unsafe {
-        let [w_lo, w_hi, wq, wq_hi] = *w;
-        let y_hi = hi32(y);
-        // floor(y wq / 2^64) - e, e in {0, 1, 2}: y_lo wq_lo and the middle column's low halves dropped.
-        let hh = mul32(y_hi, wq_hi);
-        let lh = _mm256_srli_epi64::<32>(mul32(y, wq_hi));
-        let hl = _mm256_srli_epi64::<32>(mul32(y_hi, wq));
-        let qhat = _mm256_add_epi64(_mm256_add_epi64(hh, lh), hl);
-        // y w - qhat q mod 2^64, from the low products and the middle columns shifted up.
-        let qhat_hi = hi32(qhat);
-        let low = _mm256_sub_epi64(mul32(y, w_lo), mul32(qhat, c.q));
-        let mid = _mm256_sub_epi64(
-            _mm256_add_epi64(mul32(y, w_hi), mul32(y_hi, w_lo)),
-            _mm256_add_epi64(mul32(qhat, c.q_hi), mul32(qhat_hi, c.q)),
-        );
-        let r = _mm256_add_epi64(low, _mm256_slli_epi64::<32>(mid));
-        // r lies in [0, 4q): one conditional subtraction of 2q.
-        sub_if_ge::<BIG>(r, c.two_q, c.two_q_b, c)
-    }
 }
 
 /// Cooley–Tukey butterfly: x, y in [0, 4q) to x + wy, x - wy in [0, 4q).

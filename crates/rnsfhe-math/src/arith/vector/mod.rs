@@ -3,9 +3,10 @@
 //! with its Shoup quotient.
 //!
 //! Every kernel has a portable scalar reference ([`Backend::Scalar`], the [`Modulus`] methods) and, on
-//! x86_64, AVX-512 versions chosen at run time by CPU detection. The selector is the NTT's
-//! [`Backend`] enum: its variants, feature requirements and modulus ranges (IFMA for q < 2^50, AVX-512F for
-//! any q < 2^62) are exactly those of these kernels, so [`Backend::is_available`] answers for both.
+//! x86_64, AVX2 and AVX-512 versions chosen at run time by CPU detection within the `RNSFHE_BACKEND`
+//! ceiling ([`backend_for`]). The selector is the NTT's [`Backend`] enum: its variants, feature
+//! requirements and modulus ranges (IFMA for q < 2^50, AVX-512F and AVX2 for any q < 2^62) are exactly
+//! those of these kernels, so [`Backend::is_available`] answers for both.
 //! Outputs are in [0, q) and unique, so every backend returns bit-identical results.
 //!
 //! - **IFMA** (q < 2^50, L = bit length of q): the product P = a * b (< 2^2L) comes from
@@ -17,6 +18,8 @@
 //!   half three (up to 2 short; four, exact, for L = 62), est * q mod 2^64 three; the remainder lies in
 //!   [0, 4q) and two conditional subtractions (2q, then q) finish. (`vpmullq` for est * q measured no
 //!   faster, so the kernel needs avx512f only.)
+//! - **AVX2** (q < 2^62): the AVX-512F reduction on 4 lanes (`avx2.rs`); AVX2 lacks unsigned 64-bit
+//!   compares, so the conditional subtractions test a sign (offset values for L = 62).
 //! - **Shoup** (a constant w with its quotient): the lazy product of the NTT kernels, then a correction.
 //!
 //! The functions without a backend argument pick the fastest kernel measured for the operation
@@ -34,7 +37,7 @@ pub fn mul_backend(q: &Modulus) -> Backend {
     backend_for(q)
 }
 
-/// The backend [`mul_shoup_scalar_assign`] uses for q on this CPU (the same order as [`mul_backend`]).
+/// The backend [`mul_shoup_scalar_assign`] uses for q on this CPU (the same as [`mul_backend`]).
 pub fn shoup_backend(q: &Modulus) -> Backend {
     mul_backend(q)
 }
@@ -137,7 +140,7 @@ pub fn inner_product(q: &Modulus, a: &[&[u64]], b: &[&[u64]], out: &mut [u64]) {
     }
 }
 
-/// `a[i] = a[i] + b[i] mod q` (inputs in [0, q), output in [0, q)); AVX-512F when present.
+/// `a[i] = a[i] + b[i] mod q` (inputs in [0, q), output in [0, q)); AVX-512F or AVX2 when present.
 pub fn add_assign(q: &Modulus, a: &mut [u64], b: &[u64]) {
     debug_assert_eq!(a.len(), b.len());
     #[cfg(target_arch = "x86_64")]
@@ -146,10 +149,14 @@ pub fn add_assign(q: &Modulus, a: &mut [u64], b: &[u64]) {
         unsafe { add_sub_avx512(q.value(), a, b, false) };
         return;
     }
+    #[cfg(target_arch = "x86_64")]
+    if backend_for(q) == Backend::Avx2 && avx2::add_sub(q, a, b, false) {
+        return;
+    }
     a.iter_mut().zip(b).for_each(|(x, &y)| *x = q.add(*x, y));
 }
 
-/// `a[i] = a[i] - b[i] mod q` (inputs in [0, q), output in [0, q)); AVX-512F when present.
+/// `a[i] = a[i] - b[i] mod q` (inputs in [0, q), output in [0, q)); AVX-512F or AVX2 when present.
 pub fn sub_assign(q: &Modulus, a: &mut [u64], b: &[u64]) {
     debug_assert_eq!(a.len(), b.len());
     #[cfg(target_arch = "x86_64")]
@@ -158,11 +165,15 @@ pub fn sub_assign(q: &Modulus, a: &mut [u64], b: &[u64]) {
         unsafe { add_sub_avx512(q.value(), a, b, true) };
         return;
     }
+    #[cfg(target_arch = "x86_64")]
+    if backend_for(q) == Backend::Avx2 && avx2::add_sub(q, a, b, true) {
+        return;
+    }
     a.iter_mut().zip(b).for_each(|(x, &y)| *x = q.sub(*x, y));
 }
 
 /// `dst[i] = src[i] mod q` for src values below `bound`: a copy when bound <= q, one conditional
-/// subtraction (AVX-512F when present) when bound <= 2q, Barrett otherwise. Output in [0, q).
+/// subtraction (AVX-512F or AVX2 when present) when bound <= 2q, Barrett otherwise. Output in [0, q).
 pub fn reduce_into(q: &Modulus, bound: u64, src: &[u64], dst: &mut [u64]) {
     debug_assert_eq!(src.len(), dst.len());
     if bound <= q.value() {
@@ -176,6 +187,13 @@ pub fn reduce_into(q: &Modulus, bound: u64, src: &[u64], dst: &mut [u64]) {
             // SAFETY: avx512f was detected; a - 0 + q then min(s, s - q) leaves s mod q for s < 2q.
             unsafe { sub_once_avx512(q.value(), dst) };
             return;
+        }
+        #[cfg(target_arch = "x86_64")]
+        if backend_for(q) == Backend::Avx2 {
+            dst.copy_from_slice(src);
+            if avx2::sub_once(q, dst) {
+                return;
+            }
         }
         for (d, &x) in dst.iter_mut().zip(src) {
             *d = if x >= q.value() { x - q.value() } else { x };
@@ -199,6 +217,10 @@ pub fn lift_centered(from: &Modulus, q: &Modulus, src: &[u64], dst: &mut [u64]) 
     if avx512f(q) {
         // SAFETY: avx512f was detected.
         unsafe { lift_fix_avx512(q.value(), c, half, src, dst) };
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if backend_for(q) == Backend::Avx2 && avx2::lift_fix(q, c, half, src, dst) {
         return;
     }
     for (d, &x) in dst.iter_mut().zip(src) {
@@ -401,6 +423,8 @@ fn run_mul(backend: Backend, q: &Modulus, a: &mut [u64], b: &[u64]) {
         if avx512::mul(ifma, q, a, b) {
             return;
         }
+    } else if backend == Backend::Avx2 && avx2::mul(q, a, b) {
+        return;
     }
     let q = *q;
     a.iter_mut().zip(b).for_each(|(x, &y)| *x = q.mul(*x, y));
@@ -412,6 +436,8 @@ fn run_mul_add(backend: Backend, q: &Modulus, acc: &mut [u64], a: &[u64], b: &[u
         if avx512::mul_add(ifma, q, acc, a, b) {
             return;
         }
+    } else if backend == Backend::Avx2 && avx2::mul_add(q, acc, a, b) {
+        return;
     }
     let q = *q;
     acc.iter_mut()
@@ -425,6 +451,8 @@ fn run_shoup(backend: Backend, q: &Modulus, a: &mut [u64], w: Shoup) {
         if avx512::shoup(ifma, q, a, w) {
             return;
         }
+    } else if backend == Backend::Avx2 && avx2::shoup(q, a, w) {
+        return;
     }
     let q = *q;
     a.iter_mut().for_each(|x| *x = q.mul_shoup(*x, w));
@@ -439,5 +467,7 @@ fn avx512_kind(backend: Backend) -> Option<bool> {
     }
 }
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
