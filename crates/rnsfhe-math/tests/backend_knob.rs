@@ -166,6 +166,20 @@ fn default_kernels_match_u128(b: Backend) {
                     x.iter().zip(&twice).all(|(&r, &s)| r == s % qv),
                     "reduce_into, {ctx}"
                 );
+                // Barrett from any u64 (random words and the edges u64::MAX, q, 4q - 1).
+                let words: Vec<u64> = (0..n)
+                    .map(|i| match i % 4 {
+                        0 => u64::MAX,
+                        1 => qv.wrapping_mul(4).wrapping_sub(1),
+                        2 => qv,
+                        _ => rng.random(),
+                    })
+                    .collect();
+                vector::reduce_into(&q, u64::MAX, &words, &mut x);
+                assert!(
+                    x.iter().zip(&words).all(|(&r, &s)| r == s % qv),
+                    "reduce_into any u64, {ctx}"
+                );
                 let from = Modulus::new(ntt_primes(40, 1 << 11, 1, &[]).unwrap()[0]).unwrap();
                 let src: Vec<u64> = (0..n)
                     .map(|i| match i % 3 {

@@ -171,6 +171,27 @@ pub(super) fn sub_once(q: &Modulus, a: &mut [u64]) -> bool {
     true
 }
 
+/// dst[i] = src[i] mod q for any u64 src on the common prefix; false without avx2.
+pub(super) fn reduce(q: &Modulus, src: &[u64], dst: &mut [u64]) -> bool {
+    if !supported() {
+        return false;
+    }
+    let n = src.len().min(dst.len());
+    let ratio = q.barrett_ratio().1;
+    // SAFETY: avx2 was detected; the kernel touches the first n elements of both slices.
+    unsafe {
+        if q.bits() > 61 {
+            reduce_k::<true>(q.value(), ratio, src.as_ptr(), dst.as_mut_ptr(), n & !3)
+        } else {
+            reduce_k::<false>(q.value(), ratio, src.as_ptr(), dst.as_mut_ptr(), n & !3)
+        }
+    }
+    for i in n & !3..n {
+        dst[i] = q.reduce(src[i]);
+    }
+    true
+}
+
 /// dst[i] = dst[i] - c mod q where src[i] > half (values below 2^62); false without avx2.
 pub(super) fn lift_fix(q: &Modulus, c: u64, half: u64, src: &[u64], dst: &mut [u64]) -> bool {
     if !supported() {
@@ -259,6 +280,24 @@ unsafe fn sub_once_k(q: u64, a: *mut u64, n: usize) {
         let c = Consts::new(q);
         for i in (0..n).step_by(4) {
             store(a, i, sub_if_ge::<false>(load(a, i), c.q, c.q_b, &c));
+        }
+    }
+}
+
+/// dst[i] = src[i] mod q, i < n (n % 4 == 0), with ratio = floor(2^64 / q): the estimate
+/// floor(x ratio / 2^64) - e (e <= 2 from the 3-product high half) is at most 3 short of floor(x / q), so
+/// x - est q lies in [0, 4q). Safety: as in `mul_k`.
+#[target_feature(enable = "avx2")]
+unsafe fn reduce_k<const BIG: bool>(q: u64, ratio: u64, src: *const u64, dst: *mut u64, n: usize) {
+    // SAFETY: i + 4 <= n.
+    unsafe {
+        let c = Consts::new(q);
+        let rv = bcast(ratio);
+        for i in (0..n).step_by(4) {
+            let x = load(src, i);
+            let r = _mm256_sub_epi64(x, mul_lo(mul_hi_approx(x, rv), c.q));
+            let r = sub_if_ge::<BIG>(r, c.two_q, c.two_q_b, &c);
+            store(dst, i, sub_if_ge::<BIG>(r, c.q, c.q_b, &c));
         }
     }
 }

@@ -173,7 +173,7 @@ pub fn sub_assign(q: &Modulus, a: &mut [u64], b: &[u64]) {
 }
 
 /// `dst[i] = src[i] mod q` for src values below `bound`: a copy when bound <= q, one conditional
-/// subtraction (AVX-512F or AVX2 when present) when bound <= 2q, Barrett otherwise. Output in [0, q).
+/// subtraction (AVX-512F or AVX2 when present) when bound <= 2q, Barrett otherwise (AVX2 when present). Output in [0, q).
 pub fn reduce_into(q: &Modulus, bound: u64, src: &[u64], dst: &mut [u64]) {
     debug_assert_eq!(src.len(), dst.len());
     if bound <= q.value() {
@@ -198,6 +198,10 @@ pub fn reduce_into(q: &Modulus, bound: u64, src: &[u64], dst: &mut [u64]) {
         for (d, &x) in dst.iter_mut().zip(src) {
             *d = if x >= q.value() { x - q.value() } else { x };
         }
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if backend_for(q) == Backend::Avx2 && avx2::reduce(q, src, dst) {
         return;
     }
     for (d, &x) in dst.iter_mut().zip(src) {
