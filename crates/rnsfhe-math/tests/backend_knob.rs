@@ -180,6 +180,42 @@ fn default_kernels_match_u128(b: Backend) {
                     x.iter().zip(&words).all(|(&r, &s)| r == s % qv),
                     "reduce_into any u64, {ctx}"
                 );
+                // Inner products of 1, 15 and 20 rows (20 rows of 62-bit q exceed 128-bit sums).
+                for rows in [1usize, 15, 20] {
+                    let ra: Vec<Vec<u64>> = (0..rows)
+                        .map(|j| {
+                            if j % 2 == 0 {
+                                vec![qv - 1; n]
+                            } else {
+                                rand(&mut rng)
+                            }
+                        })
+                        .collect();
+                    let rb: Vec<Vec<u64>> = (0..rows)
+                        .map(|j| {
+                            if j % 3 == 0 {
+                                vec![qv - 1; n]
+                            } else {
+                                rand(&mut rng)
+                            }
+                        })
+                        .collect();
+                    let (sa, sb): (Vec<&[u64]>, Vec<&[u64]>) = (
+                        ra.iter().map(Vec::as_slice).collect(),
+                        rb.iter().map(Vec::as_slice).collect(),
+                    );
+                    vector::inner_product(&q, &sa, &sb, &mut x);
+                    for t in 0..n {
+                        let want = (0..rows).fold(0u128, |acc, j| {
+                            (acc + u128::from(ra[j][t]) * u128::from(rb[j][t])) % big
+                        });
+                        assert_eq!(
+                            u128::from(x[t]),
+                            want,
+                            "inner_product, {rows} rows, t = {t}, {ctx}"
+                        );
+                    }
+                }
                 let from = Modulus::new(ntt_primes(40, 1 << 11, 1, &[]).unwrap()[0]).unwrap();
                 let src: Vec<u64> = (0..n)
                     .map(|i| match i % 3 {

@@ -284,6 +284,78 @@ unsafe fn sub_once_k(q: u64, a: *mut u64, n: usize) {
     }
 }
 
+/// out[t] = sum_j a[j][t] b[j][t] mod q for t < out.len() & !3: the 128-bit products summed exactly
+/// (low words with carries into the high words), then reduced once. False (doing nothing) without avx2,
+/// when rows * (q - 1)^2 could pass 2^128, or when a row is shorter than out.
+pub(super) fn inner_product(q: &Modulus, a: &[&[u64]], b: &[&[u64]], out: &mut [u64]) -> bool {
+    let sq = u128::from(q.value() - 1).pow(2).max(1);
+    if !supported()
+        || a.len() != b.len()
+        || a.len() as u128 > u128::MAX / sq
+        || a.iter().chain(b).any(|r| r.len() < out.len())
+    {
+        return false;
+    }
+    // 2^64 mod q as a Shoup constant: hi 2^64 + lo = (hi mod q) (2^64 mod q) + lo mod q.
+    let r64 = q.shoup(q.reduce_u128(1 << 64));
+    let ratio = q.barrett_ratio().1;
+    // SAFETY: avx2 was detected; every row holds at least out.len() values (checked above).
+    unsafe {
+        if q.bits() > 61 {
+            inner_k::<true>(q.value(), ratio, r64, a, b, out)
+        } else {
+            inner_k::<false>(q.value(), ratio, r64, a, b, out)
+        }
+    }
+    true
+}
+
+/// x mod q in [0, q) for any x < 2^64 (ratio = floor(2^64 / q)); see `reduce_k`.
+#[inline(always)]
+unsafe fn reduce_vec<const BIG: bool>(x: __m256i, ratio: __m256i, c: &Consts) -> __m256i {
+    // SAFETY: the caller runs with avx2.
+    unsafe {
+        let r = _mm256_sub_epi64(x, mul_lo(mul_hi_approx(x, ratio), c.q));
+        sub_if_ge::<BIG>(sub_if_ge::<BIG>(r, c.two_q, c.two_q_b, c), c.q, c.q_b, c)
+    }
+}
+
+/// Safety: avx2; every row of a and b holds at least out.len() values.
+#[target_feature(enable = "avx2")]
+unsafe fn inner_k<const BIG: bool>(
+    q: u64,
+    ratio: u64,
+    r64: Shoup,
+    a: &[&[u64]],
+    b: &[&[u64]],
+    out: &mut [u64],
+) {
+    // SAFETY: v + 4 <= out.len() <= every row's length.
+    unsafe {
+        let c = Consts::new(q);
+        let (rv, tw) = (bcast(ratio), tw_of(r64.value, r64.quotient));
+        let zero = _mm256_setzero_si256();
+        for v in (0..out.len() & !3).step_by(4) {
+            let (mut lo, mut hi) = (zero, zero);
+            for (ra, rb) in a.iter().zip(b) {
+                let (pl, ph) = mul_wide(load(ra.as_ptr(), v), load(rb.as_ptr(), v));
+                let sum = _mm256_add_epi64(lo, pl);
+                // A carry out of the low word when the sum is below the addend (unsigned compare).
+                let carry =
+                    _mm256_cmpgt_epi64(_mm256_xor_si256(pl, c.sign), _mm256_xor_si256(sum, c.sign));
+                lo = sum;
+                hi = _mm256_sub_epi64(_mm256_add_epi64(hi, ph), carry);
+            }
+            let h = mul_lazy::<BIG>(reduce_vec::<BIG>(hi, rv, &c), &tw, &c);
+            let s = _mm256_add_epi64(
+                sub_if_ge::<BIG>(h, c.q, c.q_b, &c),
+                reduce_vec::<BIG>(lo, rv, &c),
+            );
+            store(out.as_mut_ptr(), v, sub_if_ge::<BIG>(s, c.q, c.q_b, &c));
+        }
+    }
+}
+
 /// dst[i] = src[i] mod q, i < n (n % 4 == 0), with ratio = floor(2^64 / q): the estimate
 /// floor(x ratio / 2^64) - e (e <= 2 from the 3-product high half) is at most 3 short of floor(x / q), so
 /// x - est q lies in [0, 4q). Safety: as in `mul_k`.

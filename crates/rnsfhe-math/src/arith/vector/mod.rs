@@ -115,7 +115,8 @@ pub fn mul_shoup_scalar_assign_with(
 }
 
 /// `out[t] = sum_j a[j][t] * b[j][t] mod q`: the pointwise inner product of key switching, summed lazily
-/// and reduced once per element (AVX-512 IFMA for odd q < 2^51 and fewer than 2^10 rows; otherwise one
+/// and reduced once per element (AVX-512 IFMA for odd q < 2^51 and fewer than 2^10 rows; AVX2 with
+/// 128-bit sums while rows * (q - 1)^2 < 2^128; otherwise one
 /// reduced multiply-add per row with the fastest kernel for q). Preconditions (`debug_assert!`): as many a rows as b rows, each at least out.len() long,
 /// inputs in [0, q). Output in [0, q).
 pub fn inner_product(q: &Modulus, a: &[&[u64]], b: &[&[u64]], out: &mut [u64]) {
@@ -130,6 +131,8 @@ pub fn inner_product(q: &Modulus, a: &[&[u64]], b: &[&[u64]], out: &mut [u64]) {
         // SAFETY: `usable` checked the CPU features; the kernel checks the row lengths.
         unsafe { super::lazy::inner_product(q, a, b, out) };
         done = out.len() & !7;
+    } else if backend_for(q) == Backend::Avx2 && avx2::inner_product(q, a, b, out) {
+        done = out.len() & !3;
     }
     // Otherwise (and for a tail) one reduced multiply-add per row with the fastest kernel for q.
     let len = out.len() - done;
