@@ -169,3 +169,54 @@ pub(crate) unsafe fn mul_wide(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
         (lo, hi)
     }
 }
+
+/// (hi, lo) + (ph, pl) as 128-bit lane values (the carry out of the low word from an unsigned compare).
+#[inline(always)]
+pub(crate) unsafe fn add128(
+    lo: __m256i,
+    hi: __m256i,
+    pl: __m256i,
+    ph: __m256i,
+    c: &Consts,
+) -> (__m256i, __m256i) {
+    // SAFETY: the caller runs with avx2.
+    unsafe {
+        let sum = _mm256_add_epi64(lo, pl);
+        // The sum wrapped exactly when it is below the addend; the mask is -1 there.
+        let carry = _mm256_cmpgt_epi64(_mm256_xor_si256(pl, c.sign), _mm256_xor_si256(sum, c.sign));
+        (sum, _mm256_sub_epi64(_mm256_add_epi64(hi, ph), carry))
+    }
+}
+
+/// x mod q in [0, q) for any x < 2^64, with ratio = floor(2^64 / q): the estimate
+/// floor(x ratio / 2^64) - e (e <= 2 from the 3-product high half) is at most 3 short of floor(x / q), so
+/// x - est q lies in [0, 4q) and two conditional subtractions finish.
+#[inline(always)]
+pub(crate) unsafe fn reduce64<const BIG: bool>(x: __m256i, ratio: __m256i, c: &Consts) -> __m256i {
+    // SAFETY: the caller runs with avx2.
+    unsafe {
+        let r = _mm256_sub_epi64(x, mul_lo(mul_hi_approx(x, ratio), c.q));
+        sub_if_ge::<BIG>(sub_if_ge::<BIG>(r, c.two_q, c.two_q_b, c), c.q, c.q_b, c)
+    }
+}
+
+/// (hi 2^64 + lo) mod q in [0, q): (hi mod q) (2^64 mod q) + lo mod q, with r64 = 2^64 mod q as a Shoup
+/// operand and ratio = floor(2^64 / q).
+#[inline(always)]
+pub(crate) unsafe fn reduce128<const BIG: bool>(
+    lo: __m256i,
+    hi: __m256i,
+    ratio: __m256i,
+    r64: &Tw,
+    c: &Consts,
+) -> __m256i {
+    // SAFETY: the caller runs with avx2.
+    unsafe {
+        let h = mul_lazy::<BIG>(reduce64::<BIG>(hi, ratio, c), r64, c);
+        let s = _mm256_add_epi64(
+            sub_if_ge::<BIG>(h, c.q, c.q_b, c),
+            reduce64::<BIG>(lo, ratio, c),
+        );
+        sub_if_ge::<BIG>(s, c.q, c.q_b, c)
+    }
+}

@@ -10,7 +10,8 @@ use std::arch::x86_64::*;
 
 use super::avx512::Barrett;
 use crate::arith::avx2::{
-    bcast, mul_hi_approx, mul_lazy, mul_lo, mul_wide, sub_if_ge, tw_of, Consts,
+    add128, bcast, mul_hi_approx, mul_lazy, mul_lo, mul_wide, reduce128, reduce64, sub_if_ge,
+    tw_of, Consts,
 };
 use crate::arith::{Modulus, Shoup};
 
@@ -310,16 +311,6 @@ pub(super) fn inner_product(q: &Modulus, a: &[&[u64]], b: &[&[u64]], out: &mut [
     true
 }
 
-/// x mod q in [0, q) for any x < 2^64 (ratio = floor(2^64 / q)); see `reduce_k`.
-#[inline(always)]
-unsafe fn reduce_vec<const BIG: bool>(x: __m256i, ratio: __m256i, c: &Consts) -> __m256i {
-    // SAFETY: the caller runs with avx2.
-    unsafe {
-        let r = _mm256_sub_epi64(x, mul_lo(mul_hi_approx(x, ratio), c.q));
-        sub_if_ge::<BIG>(sub_if_ge::<BIG>(r, c.two_q, c.two_q_b, c), c.q, c.q_b, c)
-    }
-}
-
 /// Safety: avx2; every row of a and b holds at least out.len() values.
 #[target_feature(enable = "avx2")]
 unsafe fn inner_k<const BIG: bool>(
@@ -339,26 +330,15 @@ unsafe fn inner_k<const BIG: bool>(
             let (mut lo, mut hi) = (zero, zero);
             for (ra, rb) in a.iter().zip(b) {
                 let (pl, ph) = mul_wide(load(ra.as_ptr(), v), load(rb.as_ptr(), v));
-                let sum = _mm256_add_epi64(lo, pl);
-                // A carry out of the low word when the sum is below the addend (unsigned compare).
-                let carry =
-                    _mm256_cmpgt_epi64(_mm256_xor_si256(pl, c.sign), _mm256_xor_si256(sum, c.sign));
-                lo = sum;
-                hi = _mm256_sub_epi64(_mm256_add_epi64(hi, ph), carry);
+                (lo, hi) = add128(lo, hi, pl, ph, &c);
             }
-            let h = mul_lazy::<BIG>(reduce_vec::<BIG>(hi, rv, &c), &tw, &c);
-            let s = _mm256_add_epi64(
-                sub_if_ge::<BIG>(h, c.q, c.q_b, &c),
-                reduce_vec::<BIG>(lo, rv, &c),
-            );
-            store(out.as_mut_ptr(), v, sub_if_ge::<BIG>(s, c.q, c.q_b, &c));
+            store(out.as_mut_ptr(), v, reduce128::<BIG>(lo, hi, rv, &tw, &c));
         }
     }
 }
 
-/// dst[i] = src[i] mod q, i < n (n % 4 == 0), with ratio = floor(2^64 / q): the estimate
-/// floor(x ratio / 2^64) - e (e <= 2 from the 3-product high half) is at most 3 short of floor(x / q), so
-/// x - est q lies in [0, 4q). Safety: as in `mul_k`.
+/// dst[i] = src[i] mod q, i < n (n % 4 == 0), with ratio = floor(2^64 / q) (see `reduce64`). Safety: as
+/// in `mul_k`.
 #[target_feature(enable = "avx2")]
 unsafe fn reduce_k<const BIG: bool>(q: u64, ratio: u64, src: *const u64, dst: *mut u64, n: usize) {
     // SAFETY: i + 4 <= n.
@@ -366,10 +346,7 @@ unsafe fn reduce_k<const BIG: bool>(q: u64, ratio: u64, src: *const u64, dst: *m
         let c = Consts::new(q);
         let rv = bcast(ratio);
         for i in (0..n).step_by(4) {
-            let x = load(src, i);
-            let r = _mm256_sub_epi64(x, mul_lo(mul_hi_approx(x, rv), c.q));
-            let r = sub_if_ge::<BIG>(r, c.two_q, c.two_q_b, &c);
-            store(dst, i, sub_if_ge::<BIG>(r, c.q, c.q_b, &c));
+            store(dst, i, reduce64::<BIG>(load(src, i), rv, &c));
         }
     }
 }
