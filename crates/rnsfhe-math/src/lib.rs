@@ -14,5 +14,6 @@ pub mod ring;
 pub mod rns;
 pub mod sample;
 
+pub use arith::{backend, set_backend, Backend};
 pub use error::{Error, Result};
 pub use parallel::{num_threads, set_num_threads};

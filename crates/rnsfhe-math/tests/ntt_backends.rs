@@ -7,7 +7,7 @@ use rnsfhe_math::arith::{ntt_primes, Modulus};
 use rnsfhe_math::ntt::{available_backends, Backend, CyclicNttTable, NttTable};
 
 const BITS: [u32; 8] = [30, 45, 49, 50, 55, 60, 61, 62];
-const SIMD: [Backend; 2] = [Backend::Avx512Ifma, Backend::Avx512];
+const SIMD: [Backend; 3] = [Backend::Avx512Ifma, Backend::Avx512, Backend::Avx2];
 
 /// Inputs: random below `bound`, then the edges 0, q - 1 and bound - 1.
 fn inputs(rng: &mut StdRng, n: usize, q: u64, bound: u64, iters: usize) -> Vec<Vec<u64>> {

@@ -297,6 +297,7 @@ fn header(command: &str) -> String {
          | CPU | {cpu} |\n\
          | CPU features (detected) | {} |\n\
          | NTT backend (selected) | {} |\n\
+         | kernel backend | {} (`RNSFHE_BACKEND` ceiling; fastest detected: {}) |\n\
          | threads | every measurement runs on one thread ({threads} hardware threads available) |\n\
          | timing | fastest of 7 batches per row (see `timing.rs`), a shared machine makes numbers noisy |\n\n",
         utc_now(),
@@ -306,6 +307,8 @@ fn header(command: &str) -> String {
         std::env::consts::ARCH,
         cpu_features(),
         selected_backends(),
+        rnsfhe_math::backend(),
+        rnsfhe_math::arith::detected_backend(),
     )
 }
 

@@ -21,12 +21,9 @@ pub(crate) struct Ifma52 {
     fix: __m512i,
 }
 
-/// Whether IFMA runs here and p fits [`Ifma52`] (odd, below 2^51).
+/// Whether IFMA runs here (and the backend knob allows it) and p fits [`Ifma52`] (odd, below 2^51).
 pub(crate) fn usable(p: &Modulus) -> bool {
-    p.value() >> 51 == 0
-        && p.value() & 1 == 1
-        && is_x86_feature_detected!("avx512f")
-        && is_x86_feature_detected!("avx512ifma")
+    p.value() >> 51 == 0 && p.value() & 1 == 1 && super::ifma_allowed()
 }
 
 impl Ifma52 {

@@ -3,12 +3,21 @@
 //! residues ([`vector`]).
 
 #[cfg(target_arch = "x86_64")]
+pub(crate) mod avx2;
+mod backend;
+#[cfg(target_arch = "x86_64")]
 pub(crate) mod lazy;
 mod modulus;
 pub mod primes;
 pub mod roots;
 pub mod vector;
 
+#[cfg(target_arch = "x86_64")]
+pub(crate) use backend::ifma_allowed;
+pub use backend::{
+    available_backends, backend, backend_for, backend_from_env, detected_backend, set_backend,
+    Backend,
+};
 pub use modulus::{Modulus, Shoup, MAX_MODULUS_BITS};
 pub use primes::{approximate_primes, is_prime, ntt_primes};
 pub use roots::{minimal_primitive_root, primitive_root};

@@ -1,63 +1,35 @@
-//! Kernel selection: the [`Backend`] enum, CPU detection, and the transform both NTT tables delegate to.
+//! The transform both NTT tables delegate to: twiddles and the kernel of one [`Backend`].
 
 use super::scalar;
-use crate::arith::{Modulus, Shoup};
+use crate::arith::{Backend, Modulus, Shoup};
 use crate::{Error, Result};
 
 #[cfg(target_arch = "x86_64")]
-use super::avx512;
+use super::{avx2, avx512};
 
-/// An NTT kernel. Every backend computes bit-identical results to [`Backend::Scalar`] through
-/// `forward`/`inverse` (outputs in [0, q) are unique); only lazy outputs (in [0, 4q)) may differ.
-///
-/// The pointwise kernels of [`crate::arith::vector`] use the same enum: their SIMD versions have the same
-/// feature and modulus requirements, so [`Backend::is_available`] answers for them too.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Backend {
-    /// Portable Harvey butterflies (Harvey 2014); always available.
-    Scalar,
-    /// AVX-512 IFMA with 52-bit Shoup quotients (the approach of Intel HEXL); q < 2^50, x86_64 with
-    /// avx512f and avx512ifma.
-    Avx512Ifma,
-    /// AVX-512F with the 64-bit Shoup product emulated from 32-bit multiplies; any q < 2^62, x86_64 with
-    /// avx512f.
-    Avx512,
+/// The SIMD tables of one transform.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Debug)]
+enum Simd {
+    Avx512(avx512::Tables),
+    Avx2(avx2::Tables),
 }
 
-impl Backend {
-    /// A short lower-case name ("scalar", "avx512ifma", "avx512") for tables and benchmark ids.
-    pub fn name(self) -> &'static str {
+#[cfg(target_arch = "x86_64")]
+impl Simd {
+    fn forward(&self, a: &mut [u64], reduce: bool) -> bool {
         match self {
-            Backend::Scalar => "scalar",
-            Backend::Avx512Ifma => "avx512ifma",
-            Backend::Avx512 => "avx512",
+            Simd::Avx512(t) => t.forward(a, reduce),
+            Simd::Avx2(t) => t.forward(a, reduce),
         }
     }
 
-    /// Whether this CPU can run the backend for modulus q.
-    pub fn is_available(self, q: &Modulus) -> bool {
+    fn inverse(&self, a: &mut [u64]) -> bool {
         match self {
-            Backend::Scalar => true,
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512Ifma => avx512::supported(q, true),
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 => avx512::supported(q, false),
-            #[cfg(not(target_arch = "x86_64"))]
-            _ => {
-                let _ = q;
-                false
-            }
+            Simd::Avx512(t) => t.inverse(a),
+            Simd::Avx2(t) => t.inverse(a),
         }
     }
-}
-
-/// The backends this CPU runs for modulus q, fastest first; [`Backend::Scalar`] is always last.
-pub fn available_backends(q: &Modulus) -> Vec<Backend> {
-    [Backend::Avx512Ifma, Backend::Avx512, Backend::Scalar]
-        .into_iter()
-        .filter(|b| b.is_available(q))
-        .collect()
 }
 
 /// Twiddles of one transform (bit-reversed layout of [`scalar`]) and the kernel that runs it.
@@ -70,7 +42,7 @@ pub(super) struct Transform {
     n_inv: Shoup,
     /// Present for the SIMD backends when n >= 16 (smaller sizes run the scalar kernels).
     #[cfg(target_arch = "x86_64")]
-    simd: Option<avx512::Tables>,
+    simd: Option<Simd>,
 }
 
 impl Transform {
@@ -91,8 +63,12 @@ impl Transform {
         }
         #[cfg(target_arch = "x86_64")]
         let simd = match backend {
-            Backend::Scalar => None,
-            b => avx512::Tables::new(&q, &roots, &inv_roots, n_inv, b == Backend::Avx512Ifma),
+            Backend::Avx512Ifma | Backend::Avx512 => {
+                let ifma = backend == Backend::Avx512Ifma;
+                avx512::Tables::new(&q, &roots, &inv_roots, n_inv, ifma).map(Simd::Avx512)
+            }
+            Backend::Avx2 => avx2::Tables::new(&q, &roots, &inv_roots, n_inv).map(Simd::Avx2),
+            _ => None,
         };
         Ok(Transform {
             q,

@@ -1,8 +1,8 @@
 //! The cyclic NTT of Z_q[X]/(X^N - 1), N a power of two (products modulo general cyclotomics, paper 001).
 
 use super::backend::Transform;
-use super::{available_backends, bit_reverse, check_len, check_params, Backend};
-use crate::arith::{minimal_primitive_root, Modulus, Shoup};
+use super::{bit_reverse, check_len, check_params, Backend};
+use crate::arith::{backend_for, minimal_primitive_root, Modulus, Shoup};
 use crate::Result;
 
 /// Tables of the cyclic NTT of size N modulo a prime q = 1 mod N. After [`CyclicNttTable::forward`],
@@ -23,10 +23,7 @@ impl CyclicNttTable {
     /// Builds the tables with the fastest backend for q (as [`super::NttTable::new`]); errors when N is not a
     /// power of two in 2..=2^17, q is not prime, or q != 1 mod N.
     pub fn new(q: Modulus, n: usize) -> Result<Self> {
-        let backend = available_backends(&q)
-            .first()
-            .copied()
-            .unwrap_or(Backend::Scalar);
+        let backend = backend_for(&q);
         Self::with_backend(q, n, backend)
     }
 
@@ -49,10 +46,7 @@ impl CyclicNttTable {
                 q.value()
             )));
         }
-        let backend = available_backends(&q)
-            .first()
-            .copied()
-            .unwrap_or(Backend::Scalar);
+        let backend = backend_for(&q);
         Self::build(q, n, omega, backend)
     }
 

@@ -3,8 +3,11 @@
 //!
 //! The scalar kernels (Harvey 2014, "Faster arithmetic for number-theoretic transforms": lazy
 //! butterflies with Shoup twiddles) are the reference every faster backend is tested against. On x86_64,
-//! AVX-512 kernels ([`Backend`]) run behind the same tables, chosen at construction by CPU detection.
+//! AVX2 and AVX-512 kernels ([`Backend`]) run behind the same tables, chosen at construction by CPU detection
+//! within the process-wide ceiling ([`crate::arith::backend`]).
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 mod backend;
@@ -12,7 +15,7 @@ mod cyclic;
 mod negacyclic;
 mod scalar;
 
-pub use backend::{available_backends, Backend};
+pub use crate::arith::{available_backends, Backend};
 pub use cyclic::CyclicNttTable;
 pub use negacyclic::NttTable;
 

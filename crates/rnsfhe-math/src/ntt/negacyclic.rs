@@ -1,8 +1,8 @@
 //! The negacyclic NTT of Z_q[X]/(X^n + 1).
 
 use super::backend::Transform;
-use super::{available_backends, bit_reverse, check_len, check_params, Backend};
-use crate::arith::{minimal_primitive_root, Modulus, Shoup};
+use super::{bit_reverse, check_len, check_params, Backend};
+use crate::arith::{backend_for, minimal_primitive_root, Modulus, Shoup};
 use crate::Result;
 
 /// Tables of the negacyclic NTT of size n modulo a prime q = 1 mod 2n.
@@ -21,14 +21,11 @@ pub struct NttTable {
 }
 
 impl NttTable {
-    /// Builds the tables with the fastest backend this CPU runs for q (the first of
-    /// [`available_backends`]: AVX-512 IFMA for q < 2^50, else AVX-512F, else scalar); errors when n is
+    /// Builds the tables with [`backend_for`]`(q)` (the fastest backend this CPU runs for q within the
+    /// `RNSFHE_BACKEND` ceiling: AVX-512 IFMA for q < 2^50, AVX-512F, AVX2, scalar); errors when n is
     /// not a power of two in 2..=2^17, q is not prime, or q != 1 mod 2n.
     pub fn new(q: Modulus, n: usize) -> Result<Self> {
-        let backend = available_backends(&q)
-            .first()
-            .copied()
-            .unwrap_or(Backend::Scalar);
+        let backend = backend_for(&q);
         Self::with_backend(q, n, backend)
     }
 
@@ -52,10 +49,7 @@ impl NttTable {
                 q.value()
             )));
         }
-        let backend = available_backends(&q)
-            .first()
-            .copied()
-            .unwrap_or(Backend::Scalar);
+        let backend = backend_for(&q);
         Self::build(q, n, psi, backend)
     }
 

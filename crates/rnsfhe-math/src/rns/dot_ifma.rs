@@ -15,8 +15,7 @@ pub(super) fn available(y_max: u64, targets: &[Modulus], terms: usize) -> bool {
                 .iter()
                 .all(|p| p.value() >> 51 == 0 && p.value() & 1 == 1)
             && terms < 1 << 10
-            && is_x86_feature_detected!("avx512f")
-            && is_x86_feature_detected!("avx512ifma")
+            && crate::arith::ifma_allowed()
     }
     #[cfg(not(target_arch = "x86_64"))]
     {

@@ -128,7 +128,8 @@ pub(super) struct Extras<'a> {
 
 /// out_j = sum_i y_i * consts[j k + i] (+ extras) mod p_j for every target p_j (the FastBconv sum),
 /// block by block of coefficients; y holds k rows of n values below `y_max`. Targets that allow it
-/// (odd, below 2^51, with IFMA present) use the AVX-512 IFMA kernel.
+/// (odd, below 2^51, with IFMA present) use the AVX-512 IFMA kernel; with the AVX2 backend, the AVX2
+/// kernel while the 128-bit sums cannot overflow.
 pub(super) fn blocked_dots(
     target: &RnsBasis,
     y: &[u64],
@@ -148,6 +149,11 @@ pub(super) fn blocked_dots(
                 && super::dot_ifma::available(y_max, std::slice::from_ref(p), k + own_max + 1)
         })
         .collect();
+    let avx2: Vec<bool> = target
+        .moduli()
+        .iter()
+        .map(|p| n.is_multiple_of(8) && super::dot_avx2::available(y_max, p, k + own_max + 1))
+        .collect();
     let mut acc = vec![0u128; BLOCK.min(n)];
     for start in (0..n).step_by(BLOCK) {
         let bl = BLOCK.min(n - start);
@@ -160,6 +166,12 @@ pub(super) fn blocked_dots(
             #[cfg(target_arch = "x86_64")]
             if ifma[j] {
                 super::dot_ifma::dot(p, y, n, start, &consts[j * k..(j + 1) * k], add, own, out);
+                continue;
+            }
+            #[cfg(target_arch = "x86_64")]
+            if avx2[j]
+                && super::dot_avx2::dot(p, y, n, start, &consts[j * k..(j + 1) * k], add, own, out)
+            {
                 continue;
             }
             let chunk = lazy_chunk(y_max, p.value());

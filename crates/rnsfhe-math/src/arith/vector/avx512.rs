@@ -2,8 +2,8 @@
 
 use std::arch::x86_64::*;
 
+use crate::arith::Backend;
 use crate::arith::{Modulus, Shoup};
-use crate::ntt::Backend;
 
 /// Whether the kernel may run for q on this CPU (the features are detected at run time).
 fn supported(q: &Modulus, ifma: bool) -> bool {
@@ -85,21 +85,21 @@ pub(super) fn shoup(ifma: bool, q: &Modulus, a: &mut [u64], w: Shoup) -> bool {
 /// Scalar constants of the Barrett kernels for q of bit length L. The quotient estimate is
 /// floor(q1 * mu / 2^W) with q1 = floor(P / 2^s) and mu = floor(2^(W+s) / q), where W is the word
 /// (52 for IFMA, 64 for AVX-512F) and s = L - 1 (IFMA) or L - 2 (AVX-512F).
-struct Barrett {
-    q: u64,
+pub(super) struct Barrett {
+    pub(super) q: u64,
     /// floor(2^(W+s) / q) < 2^W, capped at 2^52 - 1 for IFMA (the cap only bites for a power of two q
     /// and keeps the bounds of the kernels).
-    mu: u64,
+    pub(super) mu: u64,
     /// q1 = (hi << shl) + (lo >> shr), with hi the bits of P above W: shr = s, shl = W - s.
-    shr: u64,
-    shl: u64,
+    pub(super) shr: u64,
+    pub(super) shl: u64,
     /// AVX-512F only: the exact high half of q1 * mu is needed (L = 62); below, the 3-product
     /// estimate suffices.
-    exact: bool,
+    pub(super) exact: bool,
 }
 
 impl Barrett {
-    fn new(q: &Modulus, ifma: bool) -> Self {
+    pub(super) fn new(q: &Modulus, ifma: bool) -> Self {
         let l = u64::from(q.bits());
         let width = if ifma { 52 } else { 64 };
         let cap = if ifma {

@@ -3,9 +3,10 @@
 //! with its Shoup quotient.
 //!
 //! Every kernel has a portable scalar reference ([`Backend::Scalar`], the [`Modulus`] methods) and, on
-//! x86_64, AVX-512 versions chosen at run time by CPU detection. The selector is the NTT's
-//! [`Backend`] enum: its variants, feature requirements and modulus ranges (IFMA for q < 2^50, AVX-512F for
-//! any q < 2^62) are exactly those of these kernels, so [`Backend::is_available`] answers for both.
+//! x86_64, AVX2 and AVX-512 versions chosen at run time by CPU detection within the `RNSFHE_BACKEND`
+//! ceiling ([`backend_for`]). The selector is the NTT's [`Backend`] enum: its variants, feature
+//! requirements and modulus ranges (IFMA for q < 2^50, AVX-512F and AVX2 for any q < 2^62) are exactly
+//! those of these kernels, so [`Backend::is_available`] answers for both.
 //! Outputs are in [0, q) and unique, so every backend returns bit-identical results.
 //!
 //! - **IFMA** (q < 2^50, L = bit length of q): the product P = a * b (< 2^2L) comes from
@@ -17,6 +18,8 @@
 //!   half three (up to 2 short; four, exact, for L = 62), est * q mod 2^64 three; the remainder lies in
 //!   [0, 4q) and two conditional subtractions (2q, then q) finish. (`vpmullq` for est * q measured no
 //!   faster, so the kernel needs avx512f only.)
+//! - **AVX2** (q < 2^62): the AVX-512F reduction on 4 lanes (`avx2.rs`); AVX2 lacks unsigned 64-bit
+//!   compares, so the conditional subtractions test a sign (offset values for L = 62).
 //! - **Shoup** (a constant w with its quotient): the lazy product of the NTT kernels, then a correction.
 //!
 //! The functions without a backend argument pick the fastest kernel measured for the operation
@@ -25,20 +28,16 @@
 //! safety (the kernels work on the common prefix of the slices) but gives unspecified residues. The
 //! `*_with` forms take an explicit backend and check it and the lengths, returning a `Result`.
 
-use super::{Modulus, Shoup};
-use crate::ntt::Backend;
+use super::{backend_for, Backend, Modulus, Shoup};
 use crate::{Error, Result};
 
-/// The backend [`mul_assign`] and [`mul_add_assign`] use for q on this CPU: AVX-512 IFMA for q < 2^50,
-/// else AVX-512F, else scalar.
+/// The backend [`mul_assign`] and [`mul_add_assign`] use for q on this CPU: [`backend_for`]`(q)`, the
+/// fastest within the `RNSFHE_BACKEND` ceiling (AVX-512 IFMA for q < 2^50, AVX-512F, AVX2, scalar).
 pub fn mul_backend(q: &Modulus) -> Backend {
-    [Backend::Avx512Ifma, Backend::Avx512]
-        .into_iter()
-        .find(|b| b.is_available(q))
-        .unwrap_or(Backend::Scalar)
+    backend_for(q)
 }
 
-/// The backend [`mul_shoup_scalar_assign`] uses for q on this CPU (the same order as [`mul_backend`]).
+/// The backend [`mul_shoup_scalar_assign`] uses for q on this CPU (the same as [`mul_backend`]).
 pub fn shoup_backend(q: &Modulus) -> Backend {
     mul_backend(q)
 }
@@ -116,7 +115,8 @@ pub fn mul_shoup_scalar_assign_with(
 }
 
 /// `out[t] = sum_j a[j][t] * b[j][t] mod q`: the pointwise inner product of key switching, summed lazily
-/// and reduced once per element (AVX-512 IFMA for odd q < 2^51 and fewer than 2^10 rows; otherwise one
+/// and reduced once per element (AVX-512 IFMA for odd q < 2^51 and fewer than 2^10 rows; AVX2 with
+/// 128-bit sums while rows * (q - 1)^2 < 2^128; otherwise one
 /// reduced multiply-add per row with the fastest kernel for q). Preconditions (`debug_assert!`): as many a rows as b rows, each at least out.len() long,
 /// inputs in [0, q). Output in [0, q).
 pub fn inner_product(q: &Modulus, a: &[&[u64]], b: &[&[u64]], out: &mut [u64]) {
@@ -131,6 +131,8 @@ pub fn inner_product(q: &Modulus, a: &[&[u64]], b: &[&[u64]], out: &mut [u64]) {
         // SAFETY: `usable` checked the CPU features; the kernel checks the row lengths.
         unsafe { super::lazy::inner_product(q, a, b, out) };
         done = out.len() & !7;
+    } else if backend_for(q) == Backend::Avx2 && avx2::inner_product(q, a, b, out) {
+        done = out.len() & !3;
     }
     // Otherwise (and for a tail) one reduced multiply-add per row with the fastest kernel for q.
     let len = out.len() - done;
@@ -141,32 +143,40 @@ pub fn inner_product(q: &Modulus, a: &[&[u64]], b: &[&[u64]], out: &mut [u64]) {
     }
 }
 
-/// `a[i] = a[i] + b[i] mod q` (inputs in [0, q), output in [0, q)); AVX-512F when present.
+/// `a[i] = a[i] + b[i] mod q` (inputs in [0, q), output in [0, q)); AVX-512F or AVX2 when present.
 pub fn add_assign(q: &Modulus, a: &mut [u64], b: &[u64]) {
     debug_assert_eq!(a.len(), b.len());
     #[cfg(target_arch = "x86_64")]
-    if is_x86_feature_detected!("avx512f") {
+    if avx512f(q) {
         // SAFETY: avx512f was detected.
         unsafe { add_sub_avx512(q.value(), a, b, false) };
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if backend_for(q) == Backend::Avx2 && avx2::add_sub(q, a, b, false) {
         return;
     }
     a.iter_mut().zip(b).for_each(|(x, &y)| *x = q.add(*x, y));
 }
 
-/// `a[i] = a[i] - b[i] mod q` (inputs in [0, q), output in [0, q)); AVX-512F when present.
+/// `a[i] = a[i] - b[i] mod q` (inputs in [0, q), output in [0, q)); AVX-512F or AVX2 when present.
 pub fn sub_assign(q: &Modulus, a: &mut [u64], b: &[u64]) {
     debug_assert_eq!(a.len(), b.len());
     #[cfg(target_arch = "x86_64")]
-    if is_x86_feature_detected!("avx512f") {
+    if avx512f(q) {
         // SAFETY: avx512f was detected.
         unsafe { add_sub_avx512(q.value(), a, b, true) };
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if backend_for(q) == Backend::Avx2 && avx2::add_sub(q, a, b, true) {
         return;
     }
     a.iter_mut().zip(b).for_each(|(x, &y)| *x = q.sub(*x, y));
 }
 
 /// `dst[i] = src[i] mod q` for src values below `bound`: a copy when bound <= q, one conditional
-/// subtraction (AVX-512F when present) when bound <= 2q, Barrett otherwise. Output in [0, q).
+/// subtraction (AVX-512F or AVX2 when present) when bound <= 2q, Barrett otherwise (AVX2 when present). Output in [0, q).
 pub fn reduce_into(q: &Modulus, bound: u64, src: &[u64], dst: &mut [u64]) {
     debug_assert_eq!(src.len(), dst.len());
     if bound <= q.value() {
@@ -175,15 +185,26 @@ pub fn reduce_into(q: &Modulus, bound: u64, src: &[u64], dst: &mut [u64]) {
     }
     if bound / 2 <= q.value() {
         #[cfg(target_arch = "x86_64")]
-        if is_x86_feature_detected!("avx512f") {
+        if avx512f(q) {
             dst.copy_from_slice(src);
             // SAFETY: avx512f was detected; a - 0 + q then min(s, s - q) leaves s mod q for s < 2q.
             unsafe { sub_once_avx512(q.value(), dst) };
             return;
         }
+        #[cfg(target_arch = "x86_64")]
+        if backend_for(q) == Backend::Avx2 {
+            dst.copy_from_slice(src);
+            if avx2::sub_once(q, dst) {
+                return;
+            }
+        }
         for (d, &x) in dst.iter_mut().zip(src) {
             *d = if x >= q.value() { x - q.value() } else { x };
         }
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if backend_for(q) == Backend::Avx2 && avx2::reduce(q, src, dst) {
         return;
     }
     for (d, &x) in dst.iter_mut().zip(src) {
@@ -200,9 +221,13 @@ pub fn lift_centered(from: &Modulus, q: &Modulus, src: &[u64], dst: &mut [u64]) 
     let half = from.value() / 2;
     let c = q.reduce(from.value());
     #[cfg(target_arch = "x86_64")]
-    if is_x86_feature_detected!("avx512f") {
+    if avx512f(q) {
         // SAFETY: avx512f was detected.
         unsafe { lift_fix_avx512(q.value(), c, half, src, dst) };
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if backend_for(q) == Backend::Avx2 && avx2::lift_fix(q, c, half, src, dst) {
         return;
     }
     for (d, &x) in dst.iter_mut().zip(src) {
@@ -210,6 +235,12 @@ pub fn lift_centered(from: &Modulus, q: &Modulus, src: &[u64], dst: &mut [u64]) 
             *d = q.sub(*d, c);
         }
     }
+}
+
+/// Whether the AVX-512F kernels may run for q (the CPU has them and the knob allows them).
+#[cfg(target_arch = "x86_64")]
+fn avx512f(q: &Modulus) -> bool {
+    matches!(backend_for(q), Backend::Avx512 | Backend::Avx512Ifma)
 }
 
 /// dst[i] = dst[i] - c mod q where src[i] > half.
@@ -395,20 +426,26 @@ fn check(backend: Backend, q: &Modulus, n: usize, slices: &[&[u64]]) -> Result<(
 
 fn run_mul(backend: Backend, q: &Modulus, a: &mut [u64], b: &[u64]) {
     #[cfg(target_arch = "x86_64")]
-    if backend != Backend::Scalar && avx512::mul(backend == Backend::Avx512Ifma, q, a, b) {
+    if let Some(ifma) = avx512_kind(backend) {
+        if avx512::mul(ifma, q, a, b) {
+            return;
+        }
+    } else if backend == Backend::Avx2 && avx2::mul(q, a, b) {
         return;
     }
-    let _ = backend;
     let q = *q;
     a.iter_mut().zip(b).for_each(|(x, &y)| *x = q.mul(*x, y));
 }
 
 fn run_mul_add(backend: Backend, q: &Modulus, acc: &mut [u64], a: &[u64], b: &[u64]) {
     #[cfg(target_arch = "x86_64")]
-    if backend != Backend::Scalar && avx512::mul_add(backend == Backend::Avx512Ifma, q, acc, a, b) {
+    if let Some(ifma) = avx512_kind(backend) {
+        if avx512::mul_add(ifma, q, acc, a, b) {
+            return;
+        }
+    } else if backend == Backend::Avx2 && avx2::mul_add(q, acc, a, b) {
         return;
     }
-    let _ = backend;
     let q = *q;
     acc.iter_mut()
         .zip(a.iter().zip(b))
@@ -417,13 +454,27 @@ fn run_mul_add(backend: Backend, q: &Modulus, acc: &mut [u64], a: &[u64], b: &[u
 
 fn run_shoup(backend: Backend, q: &Modulus, a: &mut [u64], w: Shoup) {
     #[cfg(target_arch = "x86_64")]
-    if backend != Backend::Scalar && avx512::shoup(backend == Backend::Avx512Ifma, q, a, w) {
+    if let Some(ifma) = avx512_kind(backend) {
+        if avx512::shoup(ifma, q, a, w) {
+            return;
+        }
+    } else if backend == Backend::Avx2 && avx2::shoup(q, a, w) {
         return;
     }
-    let _ = backend;
     let q = *q;
     a.iter_mut().for_each(|x| *x = q.mul_shoup(*x, w));
 }
 
+/// Some(true) for the IFMA kernels, Some(false) for AVX-512F, None for the others.
+fn avx512_kind(backend: Backend) -> Option<bool> {
+    match backend {
+        Backend::Avx512Ifma => Some(true),
+        Backend::Avx512 => Some(false),
+        _ => None,
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;

@@ -1,0 +1,370 @@
+//! The AVX2 kernels, 4 lanes of u64 per vector (building blocks in [`crate::arith::avx2`]); tails of fewer
+//! than 4 elements run the scalar [`Modulus`] methods, which give the same unique results.
+//!
+//! Products: the Barrett reduction of the AVX-512F kernel (`avx512::Barrett`, q1 = floor(P / 2^(L-2)),
+//! mu = floor(2^(62+L) / q)) with the 128-bit product from four `vpmuludq`, the estimate's high half from
+//! three (four, exact, for L = 62) and est * q mod 2^64 from three; the remainder lies in [0, 4q) and two
+//! conditional subtractions finish. Shoup: the NTT's lazy product and one subtraction.
+
+use std::arch::x86_64::*;
+
+use super::avx512::Barrett;
+use crate::arith::avx2::{
+    add128, bcast, mul_hi_approx, mul_lazy, mul_lo, mul_wide, reduce128, reduce64, sub_if_ge,
+    tw_of, Consts,
+};
+use crate::arith::{Modulus, Shoup};
+
+/// Whether the AVX2 kernels may run on this CPU.
+fn supported() -> bool {
+    is_x86_feature_detected!("avx2")
+}
+
+#[inline(always)]
+unsafe fn load(p: *const u64, i: usize) -> __m256i {
+    // SAFETY: the caller guarantees 4 readable u64 at p + i and avx2.
+    unsafe { _mm256_loadu_si256(p.add(i).cast()) }
+}
+
+#[inline(always)]
+unsafe fn store(p: *mut u64, i: usize, v: __m256i) {
+    // SAFETY: the caller guarantees 4 writable u64 at p + i and avx2.
+    unsafe { _mm256_storeu_si256(p.add(i).cast(), v) }
+}
+
+/// Broadcast Barrett constants.
+struct Vc {
+    m: Consts,
+    mu: __m256i,
+    shr: __m256i,
+    shl: __m256i,
+}
+
+impl Vc {
+    #[inline(always)]
+    unsafe fn new(c: &Barrett) -> Self {
+        // SAFETY: only called from the kernels, which run with avx2.
+        unsafe {
+            Vc {
+                m: Consts::new(c.q),
+                mu: bcast(c.mu),
+                shr: bcast(c.shr),
+                shl: bcast(c.shl),
+            }
+        }
+    }
+}
+
+/// a * b mod q for a, b in [0, q); BIG when L = 62 (exact estimate, offset comparisons).
+#[inline(always)]
+unsafe fn mul_vec<const BIG: bool>(a: __m256i, b: __m256i, c: &Vc) -> __m256i {
+    // SAFETY: the caller runs with avx2.
+    unsafe {
+        let (lo, hi) = mul_wide(a, b);
+        // q1 = floor(P / 2^(L-2)) < 2^64; est >= floor(P / q) - 3 (see `avx512::barrett_f`), so
+        // r = P - est q lies in [0, 4q) and is exact modulo 2^64.
+        let q1 = _mm256_or_si256(_mm256_sllv_epi64(hi, c.shl), _mm256_srlv_epi64(lo, c.shr));
+        let est = if BIG {
+            mul_wide(q1, c.mu).1
+        } else {
+            mul_hi_approx(q1, c.mu)
+        };
+        let r = _mm256_sub_epi64(lo, mul_lo(est, c.m.q));
+        let r = sub_if_ge::<BIG>(r, c.m.two_q, c.m.two_q_b, &c.m);
+        sub_if_ge::<BIG>(r, c.m.q, c.m.q_b, &c.m)
+    }
+}
+
+/// Runs the product kernel on the common prefix of a and b; false (doing nothing) without avx2.
+pub(super) fn mul(q: &Modulus, a: &mut [u64], b: &[u64]) -> bool {
+    if !supported() {
+        return false;
+    }
+    let n = a.len().min(b.len());
+    let c = Barrett::new(q, false);
+    // SAFETY: avx2 was detected; the kernel touches the first n elements of both slices.
+    unsafe {
+        if c.exact {
+            mul_k::<true>(&c, a.as_mut_ptr(), b.as_ptr(), n & !3)
+        } else {
+            mul_k::<false>(&c, a.as_mut_ptr(), b.as_ptr(), n & !3)
+        }
+    }
+    for i in n & !3..n {
+        a[i] = q.mul(a[i], b[i]);
+    }
+    true
+}
+
+/// Runs the fused multiply-add kernel on the common prefix; false without avx2.
+pub(super) fn mul_add(q: &Modulus, acc: &mut [u64], a: &[u64], b: &[u64]) -> bool {
+    if !supported() {
+        return false;
+    }
+    let n = acc.len().min(a.len()).min(b.len());
+    let c = Barrett::new(q, false);
+    let (pz, pa, pb) = (acc.as_mut_ptr(), a.as_ptr(), b.as_ptr());
+    // SAFETY: avx2 was detected; the kernel touches the first n elements of the three slices.
+    unsafe {
+        if c.exact {
+            mul_add_k::<true>(&c, pz, pa, pb, n & !3)
+        } else {
+            mul_add_k::<false>(&c, pz, pa, pb, n & !3)
+        }
+    }
+    for i in n & !3..n {
+        acc[i] = q.mul_add(a[i], b[i], acc[i]);
+    }
+    true
+}
+
+/// Runs the Shoup constant-product kernel; false without avx2.
+pub(super) fn shoup(q: &Modulus, a: &mut [u64], w: Shoup) -> bool {
+    if !supported() {
+        return false;
+    }
+    let n = a.len();
+    // SAFETY: avx2 was detected; the kernel touches the first n elements of a.
+    unsafe {
+        if q.bits() > 61 {
+            shoup_k::<true>(q.value(), w, a.as_mut_ptr(), n & !3)
+        } else {
+            shoup_k::<false>(q.value(), w, a.as_mut_ptr(), n & !3)
+        }
+    }
+    for x in &mut a[n & !3..] {
+        *x = q.mul_shoup(*x, w);
+    }
+    true
+}
+
+/// a = a + b mod q (or a - b mod q if `sub`) on the common prefix; false without avx2.
+pub(super) fn add_sub(q: &Modulus, a: &mut [u64], b: &[u64], sub: bool) -> bool {
+    if !supported() {
+        return false;
+    }
+    let n = a.len().min(b.len());
+    // SAFETY: avx2 was detected; the kernel touches the first n elements of both slices.
+    unsafe { add_sub_k(q.value(), a.as_mut_ptr(), b.as_ptr(), n & !3, sub) };
+    for i in n & !3..n {
+        a[i] = if sub {
+            q.sub(a[i], b[i])
+        } else {
+            q.add(a[i], b[i])
+        };
+    }
+    true
+}
+
+/// a[i] = a[i] - q where a[i] >= q (a[i] < 2q); false without avx2.
+pub(super) fn sub_once(q: &Modulus, a: &mut [u64]) -> bool {
+    if !supported() {
+        return false;
+    }
+    let n = a.len();
+    // SAFETY: avx2 was detected; the kernel touches the first n elements of a.
+    unsafe { sub_once_k(q.value(), a.as_mut_ptr(), n & !3) };
+    for x in &mut a[n & !3..] {
+        if *x >= q.value() {
+            *x -= q.value();
+        }
+    }
+    true
+}
+
+/// dst[i] = src[i] mod q for any u64 src on the common prefix; false without avx2.
+pub(super) fn reduce(q: &Modulus, src: &[u64], dst: &mut [u64]) -> bool {
+    if !supported() {
+        return false;
+    }
+    let n = src.len().min(dst.len());
+    let ratio = q.barrett_ratio().1;
+    // SAFETY: avx2 was detected; the kernel touches the first n elements of both slices.
+    unsafe {
+        if q.bits() > 61 {
+            reduce_k::<true>(q.value(), ratio, src.as_ptr(), dst.as_mut_ptr(), n & !3)
+        } else {
+            reduce_k::<false>(q.value(), ratio, src.as_ptr(), dst.as_mut_ptr(), n & !3)
+        }
+    }
+    for i in n & !3..n {
+        dst[i] = q.reduce(src[i]);
+    }
+    true
+}
+
+/// dst[i] = dst[i] - c mod q where src[i] > half (values below 2^62); false without avx2.
+pub(super) fn lift_fix(q: &Modulus, c: u64, half: u64, src: &[u64], dst: &mut [u64]) -> bool {
+    if !supported() {
+        return false;
+    }
+    let n = src.len().min(dst.len());
+    // SAFETY: avx2 was detected; the kernel touches the first n elements of both slices.
+    unsafe { lift_fix_k(q.value(), c, half, src.as_ptr(), dst.as_mut_ptr(), n & !3) };
+    for i in n & !3..n {
+        if src[i] > half {
+            dst[i] = q.sub(dst[i], c);
+        }
+    }
+    true
+}
+
+/// a[i] = a[i] * b[i] mod q for i < n (n % 4 == 0). Safety: avx2, n elements at a and b.
+#[target_feature(enable = "avx2")]
+unsafe fn mul_k<const BIG: bool>(c: &Barrett, a: *mut u64, b: *const u64, n: usize) {
+    // SAFETY: i + 4 <= n.
+    unsafe {
+        let v = Vc::new(c);
+        for i in (0..n).step_by(4) {
+            store(a, i, mul_vec::<BIG>(load(a, i), load(b, i), &v));
+        }
+    }
+}
+
+/// acc[i] = acc[i] + a[i] * b[i] mod q for i < n (n % 4 == 0). Safety: as in `mul_k`.
+#[target_feature(enable = "avx2")]
+unsafe fn mul_add_k<const BIG: bool>(
+    c: &Barrett,
+    acc: *mut u64,
+    a: *const u64,
+    b: *const u64,
+    n: usize,
+) {
+    // SAFETY: i + 4 <= n.
+    unsafe {
+        let v = Vc::new(c);
+        for i in (0..n).step_by(4) {
+            let r = mul_vec::<BIG>(load(a, i), load(b, i), &v);
+            let s = _mm256_add_epi64(load(acc, i), r);
+            store(acc, i, sub_if_ge::<BIG>(s, v.m.q, v.m.q_b, &v.m));
+        }
+    }
+}
+
+/// a[i] = a[i] * w mod q for i < n (n % 4 == 0), a[i] in [0, q). Safety: as in `mul_k`.
+#[target_feature(enable = "avx2")]
+unsafe fn shoup_k<const BIG: bool>(q: u64, w: Shoup, a: *mut u64, n: usize) {
+    // SAFETY: i + 4 <= n.
+    unsafe {
+        let c = Consts::new(q);
+        let tw = tw_of(w.value, w.quotient);
+        for i in (0..n).step_by(4) {
+            let r = mul_lazy::<BIG>(load(a, i), &tw, &c);
+            store(a, i, sub_if_ge::<BIG>(r, c.q, c.q_b, &c));
+        }
+    }
+}
+
+/// s = a + b (or a - b + q), then s - q where s >= q: values below 2q < 2^63. Safety: as in `mul_k`.
+#[target_feature(enable = "avx2")]
+unsafe fn add_sub_k(q: u64, a: *mut u64, b: *const u64, n: usize, sub: bool) {
+    // SAFETY: i + 4 <= n.
+    unsafe {
+        let c = Consts::new(q);
+        for i in (0..n).step_by(4) {
+            let (x, y) = (load(a, i), load(b, i));
+            let s = if sub {
+                _mm256_add_epi64(_mm256_sub_epi64(x, y), c.q)
+            } else {
+                _mm256_add_epi64(x, y)
+            };
+            store(a, i, sub_if_ge::<false>(s, c.q, c.q_b, &c));
+        }
+    }
+}
+
+/// a[i] mod q for a[i] < 2q, i < n (n % 4 == 0). Safety: as in `mul_k`.
+#[target_feature(enable = "avx2")]
+unsafe fn sub_once_k(q: u64, a: *mut u64, n: usize) {
+    // SAFETY: i + 4 <= n.
+    unsafe {
+        let c = Consts::new(q);
+        for i in (0..n).step_by(4) {
+            store(a, i, sub_if_ge::<false>(load(a, i), c.q, c.q_b, &c));
+        }
+    }
+}
+
+/// out[t] = sum_j a[j][t] b[j][t] mod q for t < out.len() & !3: the 128-bit products summed exactly
+/// (low words with carries into the high words), then reduced once. False (doing nothing) without avx2,
+/// when rows * (q - 1)^2 could pass 2^128, or when a row is shorter than out.
+pub(super) fn inner_product(q: &Modulus, a: &[&[u64]], b: &[&[u64]], out: &mut [u64]) -> bool {
+    let sq = u128::from(q.value() - 1).pow(2).max(1);
+    if !supported()
+        || a.len() != b.len()
+        || a.len() as u128 > u128::MAX / sq
+        || a.iter().chain(b).any(|r| r.len() < out.len())
+    {
+        return false;
+    }
+    // 2^64 mod q as a Shoup constant: hi 2^64 + lo = (hi mod q) (2^64 mod q) + lo mod q.
+    let r64 = q.shoup(q.reduce_u128(1 << 64));
+    let ratio = q.barrett_ratio().1;
+    // SAFETY: avx2 was detected; every row holds at least out.len() values (checked above).
+    unsafe {
+        if q.bits() > 61 {
+            inner_k::<true>(q.value(), ratio, r64, a, b, out)
+        } else {
+            inner_k::<false>(q.value(), ratio, r64, a, b, out)
+        }
+    }
+    true
+}
+
+/// Safety: avx2; every row of a and b holds at least out.len() values.
+#[target_feature(enable = "avx2")]
+unsafe fn inner_k<const BIG: bool>(
+    q: u64,
+    ratio: u64,
+    r64: Shoup,
+    a: &[&[u64]],
+    b: &[&[u64]],
+    out: &mut [u64],
+) {
+    // SAFETY: v + 4 <= out.len() <= every row's length.
+    unsafe {
+        let c = Consts::new(q);
+        let (rv, tw) = (bcast(ratio), tw_of(r64.value, r64.quotient));
+        let zero = _mm256_setzero_si256();
+        for v in (0..out.len() & !3).step_by(4) {
+            let (mut lo, mut hi) = (zero, zero);
+            for (ra, rb) in a.iter().zip(b) {
+                let (pl, ph) = mul_wide(load(ra.as_ptr(), v), load(rb.as_ptr(), v));
+                (lo, hi) = add128(lo, hi, pl, ph, &c);
+            }
+            store(out.as_mut_ptr(), v, reduce128::<BIG>(lo, hi, rv, &tw, &c));
+        }
+    }
+}
+
+/// dst[i] = src[i] mod q, i < n (n % 4 == 0), with ratio = floor(2^64 / q) (see `reduce64`). Safety: as
+/// in `mul_k`.
+#[target_feature(enable = "avx2")]
+unsafe fn reduce_k<const BIG: bool>(q: u64, ratio: u64, src: *const u64, dst: *mut u64, n: usize) {
+    // SAFETY: i + 4 <= n.
+    unsafe {
+        let c = Consts::new(q);
+        let rv = bcast(ratio);
+        for i in (0..n).step_by(4) {
+            store(dst, i, reduce64::<BIG>(load(src, i), rv, &c));
+        }
+    }
+}
+
+/// dst[i] = dst[i] - c mod q where src[i] > half, i < n (n % 4 == 0); every value below 2^62 (signed
+/// comparisons). Safety: as in `mul_k`.
+#[target_feature(enable = "avx2")]
+unsafe fn lift_fix_k(q: u64, c: u64, half: u64, src: *const u64, dst: *mut u64, n: usize) {
+    // SAFETY: i + 4 <= n.
+    unsafe {
+        let m = Consts::new(q);
+        let (cv, hv) = (bcast(c), bcast(half));
+        for i in (0..n).step_by(4) {
+            let (x, d) = (load(src, i), load(dst, i));
+            let s = _mm256_add_epi64(_mm256_sub_epi64(d, cv), m.q);
+            let r = sub_if_ge::<false>(s, m.q, m.q_b, &m);
+            let mask = _mm256_cmpgt_epi64(x, hv);
+            store(dst, i, _mm256_blendv_epi8(d, r, mask));
+        }
+    }
+}

@@ -1,0 +1,237 @@
+//! The process-wide backend knob: `RNSFHE_BACKEND` read once, `set_backend` overriding it, refusal of a
+//! backend the CPU lacks, and every kernel without an explicit backend following the ceiling. One test
+//! function: the knob is global to the process.
+#![allow(clippy::unwrap_used)] // a test aborts loudly on a set-up error
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use rnsfhe_math::arith::{
+    available_backends, backend_for, backend_from_env, detected_backend, ntt_primes, vector,
+    Modulus,
+};
+use rnsfhe_math::ntt::{CyclicNttTable, NttTable};
+use rnsfhe_math::{backend, set_backend, Backend, Error};
+
+const ALL: [Backend; 4] = [
+    Backend::Scalar,
+    Backend::Avx2,
+    Backend::Avx512,
+    Backend::Avx512Ifma,
+];
+
+#[test]
+fn knob_sets_the_ceiling_and_refuses_missing_features() {
+    // The environment is read on the first call: forcing scalar works on every CPU.
+    std::env::set_var("RNSFHE_BACKEND", " Scalar ");
+    assert_eq!(backend_from_env().unwrap(), Some(Backend::Scalar));
+    assert_eq!(backend(), Backend::Scalar);
+    let q60 = Modulus::new(ntt_primes(60, 1 << 11, 1, &[]).unwrap()[0]).unwrap();
+    let q49 = Modulus::new(ntt_primes(49, 1 << 11, 1, &[]).unwrap()[0]).unwrap();
+    for q in [q60, q49] {
+        assert_eq!(
+            NttTable::new(q, 1 << 10).unwrap().backend(),
+            Backend::Scalar
+        );
+        assert_eq!(vector::mul_backend(&q), Backend::Scalar);
+    }
+    // Read once: a later change of the variable has no effect.
+    std::env::set_var("RNSFHE_BACKEND", "avx2");
+    assert_eq!(backend(), Backend::Scalar);
+
+    std::env::set_var("RNSFHE_BACKEND", "avx3");
+    let e = backend_from_env().unwrap_err();
+    assert!(
+        matches!(&e, Error::InvalidParameters(m) if m.contains("avx3")),
+        "{e}"
+    );
+    std::env::set_var("RNSFHE_BACKEND", "");
+    assert_eq!(backend_from_env().unwrap(), None);
+
+    for b in ALL {
+        assert_eq!(b.name().parse::<Backend>().unwrap(), b);
+        match set_backend(b) {
+            Ok(()) => {
+                assert!(b.is_supported());
+                assert_eq!(backend(), b);
+                for q in [q60, q49] {
+                    let want = available_backends(&q)
+                        .into_iter()
+                        .find(|&a| {
+                            a == b
+                                || a == Backend::Scalar
+                                || (b == Backend::Avx512Ifma && a == Backend::Avx512)
+                        })
+                        .unwrap();
+                    assert_eq!(backend_for(&q), want, "{b} for {} bits", q.bits());
+                    assert_eq!(NttTable::new(q, 1 << 10).unwrap().backend(), want);
+                    assert_eq!(CyclicNttTable::new(q, 1 << 10).unwrap().backend(), want);
+                    assert_eq!(vector::mul_backend(&q), want);
+                    assert_eq!(vector::shoup_backend(&q), want);
+                }
+            }
+            Err(e) => {
+                assert!(!b.is_supported());
+                assert!(
+                    matches!(&e, Error::InvalidParameters(m) if m.contains(b.name())),
+                    "{e}"
+                );
+                std::env::set_var("RNSFHE_BACKEND", b.name());
+                assert!(backend_from_env().is_err());
+            }
+        }
+    }
+    for b in ALL.into_iter().filter(|b| b.is_supported()) {
+        set_backend(b).unwrap();
+        default_kernels_match_u128(b);
+    }
+    set_backend(detected_backend()).unwrap();
+    assert_eq!(backend(), detected_backend());
+}
+
+/// The kernels without a backend argument (they follow the ceiling) against u128 arithmetic: random
+/// values and the edges 0, q - 1, lengths that leave tails after 4- and 8-lane vectors.
+fn default_kernels_match_u128(b: Backend) {
+    let mut rng = StdRng::seed_from_u64(0x6b6e_6f62);
+    for bits in [2u32, 30, 50, 61, 62] {
+        let q = Modulus::new(if bits == 2 {
+            3
+        } else {
+            ntt_primes(bits, 1 << 11, 1, &[]).unwrap()[0]
+        })
+        .unwrap();
+        let (qv, big) = (q.value(), u128::from(q.value()));
+        for n in [0usize, 1, 3, 4, 5, 8, 13, 37] {
+            let rand = |rng: &mut StdRng| -> Vec<u64> {
+                (0..n).map(|_| rng.random_range(0..qv)).collect()
+            };
+            let edge: Vec<u64> = (0..n)
+                .map(|i| if i % 3 == 0 { qv - 1 } else { 0 })
+                .collect();
+            for (a, c) in [
+                (rand(&mut rng), rand(&mut rng)),
+                (edge.clone(), vec![qv - 1; n]),
+                (rand(&mut rng), edge.clone()),
+            ] {
+                let ctx = format!("{b}, q = {qv}, n = {n}");
+                let (wide_a, wide_c): (Vec<u128>, Vec<u128>) = (
+                    a.iter().map(|&x| u128::from(x)).collect(),
+                    c.iter().map(|&x| u128::from(x)).collect(),
+                );
+                let mut x = a.clone();
+                vector::add_assign(&q, &mut x, &c);
+                assert!(
+                    x.iter()
+                        .zip(wide_a.iter().zip(&wide_c))
+                        .all(|(&r, (&s, &t))| u128::from(r) == (s + t) % big),
+                    "add, {ctx}"
+                );
+                let mut x = a.clone();
+                vector::sub_assign(&q, &mut x, &c);
+                assert!(
+                    x.iter()
+                        .zip(wide_a.iter().zip(&wide_c))
+                        .all(|(&r, (&s, &t))| u128::from(r) == (s + big - t) % big),
+                    "sub, {ctx}"
+                );
+                let mut x = a.clone();
+                vector::mul_assign(&q, &mut x, &c);
+                assert!(
+                    x.iter()
+                        .zip(wide_a.iter().zip(&wide_c))
+                        .all(|(&r, (&s, &t))| u128::from(r) == s * t % big),
+                    "mul, {ctx}"
+                );
+                let mut x = c.clone();
+                vector::mul_add_assign(&q, &mut x, &a, &c);
+                assert!(
+                    x.iter()
+                        .zip(wide_a.iter().zip(&wide_c))
+                        .all(|(&r, (&s, &t))| u128::from(r) == (s * t + t) % big),
+                    "mul_add, {ctx}"
+                );
+                let w = q.shoup(c.first().copied().unwrap_or(qv - 1));
+                let mut x = a.clone();
+                vector::mul_shoup_scalar_assign(&q, &mut x, w);
+                assert!(
+                    x.iter()
+                        .zip(&wide_a)
+                        .all(|(&r, &s)| u128::from(r) == s * u128::from(w.value) % big),
+                    "shoup, {ctx}"
+                );
+                // Reduction from [0, 2q) and the centred lift from a 40-bit modulus.
+                let twice: Vec<u64> = a.iter().zip(&c).map(|(&s, &t)| s + t).collect();
+                let mut x = vec![0; n];
+                vector::reduce_into(&q, 2 * qv, &twice, &mut x);
+                assert!(
+                    x.iter().zip(&twice).all(|(&r, &s)| r == s % qv),
+                    "reduce_into, {ctx}"
+                );
+                // Barrett from any u64 (random words and the edges u64::MAX, q, 4q - 1).
+                let words: Vec<u64> = (0..n)
+                    .map(|i| match i % 4 {
+                        0 => u64::MAX,
+                        1 => qv.wrapping_mul(4).wrapping_sub(1),
+                        2 => qv,
+                        _ => rng.random(),
+                    })
+                    .collect();
+                vector::reduce_into(&q, u64::MAX, &words, &mut x);
+                assert!(
+                    x.iter().zip(&words).all(|(&r, &s)| r == s % qv),
+                    "reduce_into any u64, {ctx}"
+                );
+                // Inner products of 1, 15 and 20 rows (20 rows of 62-bit q exceed 128-bit sums).
+                for rows in [1usize, 15, 20] {
+                    let ra: Vec<Vec<u64>> = (0..rows)
+                        .map(|j| {
+                            if j % 2 == 0 {
+                                vec![qv - 1; n]
+                            } else {
+                                rand(&mut rng)
+                            }
+                        })
+                        .collect();
+                    let rb: Vec<Vec<u64>> = (0..rows)
+                        .map(|j| {
+                            if j % 3 == 0 {
+                                vec![qv - 1; n]
+                            } else {
+                                rand(&mut rng)
+                            }
+                        })
+                        .collect();
+                    let (sa, sb): (Vec<&[u64]>, Vec<&[u64]>) = (
+                        ra.iter().map(Vec::as_slice).collect(),
+                        rb.iter().map(Vec::as_slice).collect(),
+                    );
+                    vector::inner_product(&q, &sa, &sb, &mut x);
+                    for t in 0..n {
+                        let want = (0..rows).fold(0u128, |acc, j| {
+                            (acc + u128::from(ra[j][t]) * u128::from(rb[j][t])) % big
+                        });
+                        assert_eq!(
+                            u128::from(x[t]),
+                            want,
+                            "inner_product, {rows} rows, t = {t}, {ctx}"
+                        );
+                    }
+                }
+                let from = Modulus::new(ntt_primes(40, 1 << 11, 1, &[]).unwrap()[0]).unwrap();
+                let src: Vec<u64> = (0..n)
+                    .map(|i| match i % 3 {
+                        0 => from.value() / 2,
+                        1 => from.value() / 2 + 1,
+                        _ => rng.random_range(0..from.value()),
+                    })
+                    .collect();
+                vector::lift_centered(&from, &q, &src, &mut x);
+                assert!(
+                    x.iter()
+                        .zip(&src)
+                        .all(|(&r, &s)| r == q.reduce_i64(from.center(s))),
+                    "lift_centered, {ctx}"
+                );
+            }
+        }
+    }
+}
