@@ -26,7 +26,9 @@ from ._rnsfhe import (
     PublicKey,
     RelinKey,
     SecretKey,
+    backend,
     num_threads,
+    set_backend,
     set_num_threads,
 )
 from .errors import (
@@ -64,6 +66,8 @@ __all__ = [
     "GaloisKeys",
     "set_num_threads",
     "num_threads",
+    "set_backend",
+    "backend",
     "errors",
     "logistic",
     *errors.__all__,

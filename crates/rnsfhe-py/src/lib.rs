@@ -154,8 +154,25 @@ fn num_threads() -> usize {
     rnsfhe::num_threads()
 }
 
+/// Forces the SIMD kernel backend ("scalar", "avx2", "avx512" or "avx512ifma"; the same as the
+/// `RNSFHE_BACKEND` environment variable), refused when this CPU lacks it. It is a ceiling: contexts
+/// made afterwards use the fastest backend up to it that suits each modulus; existing ones keep theirs.
+#[pyfunction]
+fn set_backend(name: &str) -> PyResult<()> {
+    rnsfhe::set_backend(name.parse().py()?).py()
+}
+
+/// The SIMD kernel backend in force (the ceiling set by `set_backend` or `RNSFHE_BACKEND`, else the
+/// fastest this CPU has).
+#[pyfunction]
+fn backend() -> &'static str {
+    rnsfhe::backend().name()
+}
+
 #[pymodule]
 fn _rnsfhe(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(set_backend, m)?)?;
+    m.add_function(wrap_pyfunction!(backend, m)?)?;
     m.add_function(wrap_pyfunction!(_restore, m)?)?;
     m.add_function(wrap_pyfunction!(set_num_threads, m)?)?;
     m.add_function(wrap_pyfunction!(num_threads, m)?)?;

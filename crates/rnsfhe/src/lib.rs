@@ -1,7 +1,7 @@
 //! rnsfhe: full-RNS homomorphic encryption (BFV with BEHZ and HPS multiplication; CKKS), built on
 //! [`rnsfhe_math`]. HPR multiplication and BGV are planned, not implemented.
 
-pub use rnsfhe_math::{num_threads, set_num_threads, Error, Result};
+pub use rnsfhe_math::{backend, num_threads, set_backend, set_num_threads, Backend, Error, Result};
 
 pub mod bfv;
 pub mod ckks;
