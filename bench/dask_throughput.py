@@ -30,8 +30,13 @@ def wire_bytes(obj):
     return len(data), sum(b.raw().nbytes for b in buffers)
 
 
+SQUARINGS = 1
+
+
 def job(c):
-    return (c * c).rotate_rows(1)
+    for _ in range(SQUARINGS):
+        c = c * c
+    return c.rotate_rows(1)
 
 
 def run(workers, ctx, rlk, gk, cts, repeats):
@@ -82,9 +87,14 @@ def main():
     ap.add_argument("--ciphertexts", type=int, default=96)
     ap.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--repeats", type=int, default=2)
+    ap.add_argument("--degree", type=int, default=8192, help="BFV ring degree (t = 65537)")
+    ap.add_argument("--squarings", type=int, default=1,
+                    help="squarings per task before the rotation (a heavier job per ciphertext)")
     args = ap.parse_args()
+    global SQUARINGS
+    SQUARINGS = args.squarings
 
-    ctx = rnsfhe.BfvContext(rnsfhe.BfvParameters(degree=8192, plain_modulus=65537))
+    ctx = rnsfhe.BfvContext(rnsfhe.BfvParameters(degree=args.degree, plain_modulus=65537))
     sk, pk = ctx.keygen()
     rlk, gk = ctx.relin_key(sk), ctx.galois_keys(sk, steps=[1], columns=False)
     rng = np.random.default_rng(1)
