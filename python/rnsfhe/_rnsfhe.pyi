@@ -203,7 +203,7 @@ class CkksParameters:
         scale_bits: int = 40,
         *,
         first_modulus_bits: int = 60,
-        special_moduli_bits: Sequence[int] = ...,
+        special_moduli_bits: Optional[Sequence[int]] = None,
         sigma: Optional[float] = None,
         hamming_weight: Optional[int] = None,
         digit_primes: Optional[int] = None,

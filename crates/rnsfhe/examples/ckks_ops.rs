@@ -1,7 +1,10 @@
 //! Times CKKS operations (for profilers): `cargo run --release --example ckks_ops -- [logN] [L]
-//! [scale_bits] [iterations] [mulrs|rot|enc|dec]`.
+//! [scale_bits] [iterations] [mulrs|rot|enc|dec] [digit_primes] [special_primes]` (the last two: the
+//! key-switching layout, ciphertext primes per digit and the count of 60-bit special primes; default the
+//! builder's).
 
 use rnsfhe::ckks::{CkksContext, CkksParameters, Complex};
+use rnsfhe::rlwe::KeySwitching;
 use rnsfhe::Result;
 use rnsfhe_math::sample::Csprng;
 
@@ -10,11 +13,20 @@ fn main() -> Result<()> {
     let arg = |i: usize, d: usize| a.get(i).and_then(|s| s.parse().ok()).unwrap_or(d);
     let (log_n, levels, bits, iters) = (arg(1, 15), arg(2, 10), arg(3, 40), arg(4, 10));
     let op = a.get(5).map_or("mulrs", String::as_str);
-    let params = CkksParameters::builder()
+    let mut b = CkksParameters::builder()
         .degree(1 << log_n)
         .levels(levels)
-        .scale_bits(bits as u32)
-        .build()?;
+        .scale_bits(bits as u32);
+    if let Some(d) = a.get(6).and_then(|s| s.parse().ok()) {
+        b = b.key_switching(KeySwitching {
+            digit_primes: d,
+            ..KeySwitching::default()
+        });
+    }
+    if let Some(k) = a.get(7).and_then(|s| s.parse::<usize>().ok()) {
+        b = b.special_moduli_bits(&vec![60; k]);
+    }
+    let params = b.build()?;
     let ctx = CkksContext::new(params)?;
     let mut rng = Csprng::from_os_entropy()?;
     let (sk, pk) = ctx.keygen(&mut rng)?;

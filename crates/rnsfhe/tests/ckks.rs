@@ -427,3 +427,43 @@ fn key_switching_noise_is_centred() {
         );
     }
 }
+
+/// The default key-switching layout (issue 12): 3 digits with as many 60-bit special primes as a digit
+/// has primes where the security bound allows it, more digits where it does not; explicit special
+/// primes keep one prime per digit.
+#[test]
+fn default_layout_fits_the_security_bound() {
+    use rnsfhe::rlwe::KeySwitching;
+    // N = 2^15, 11 primes: 3 digits of 4, 4 special primes (log QP = 700 <= 881).
+    let p = CkksParameters::builder().build().unwrap();
+    assert_eq!(p.key_switching().digit_primes, 4);
+    assert_eq!(p.special_moduli().len(), 4);
+    // N = 2^14, 6 primes (260 bits): 3 digits of 2 would need 120 more bits (380 <= 438).
+    let p = CkksParameters::builder()
+        .degree(1 << 14)
+        .levels(5)
+        .build()
+        .unwrap();
+    assert_eq!(
+        (p.key_switching().digit_primes, p.special_moduli().len()),
+        (2, 2)
+    );
+    // N = 2^14 with 7 primes of 40 bits + 60 (340 bits): only one 60-bit special prime fits (438).
+    let p = CkksParameters::builder()
+        .degree(1 << 14)
+        .levels(7)
+        .build()
+        .unwrap();
+    assert_eq!(
+        (p.key_switching().digit_primes, p.special_moduli().len()),
+        (1, 1)
+    );
+    assert!(p.log_qp() <= 438.0);
+    // Explicit special primes keep the old default of one prime per digit.
+    let p = CkksParameters::builder()
+        .special_moduli_bits(&[60])
+        .build()
+        .unwrap();
+    assert_eq!(p.key_switching(), KeySwitching::default());
+    assert_eq!(p.special_moduli().len(), 1);
+}

@@ -154,47 +154,60 @@ pub(super) fn blocked_dots(
         .iter()
         .map(|p| n.is_multiple_of(8) && super::dot_avx2::available(y_max, p, k + own_max + 1))
         .collect();
+    // Row j, coefficients start..start + out.len(), into `out` (acc: scratch of out.len()).
+    let row = |j: usize, start: usize, out: &mut [u64], acc: &mut [u128]| {
+        let (p, bl) = (&target.moduli()[j], out.len());
+        let add = extras.add.map(|a| &a[start..start + bl]);
+        let own = extras
+            .own
+            .map(|(rows, c)| (&rows[j * n + start..j * n + start + bl], c[j]));
+        #[cfg(target_arch = "x86_64")]
+        if ifma[j] {
+            super::dot_ifma::dot(p, y, n, start, &consts[j * k..(j + 1) * k], add, own, out);
+            return;
+        }
+        #[cfg(target_arch = "x86_64")]
+        if avx2[j]
+            && super::dot_avx2::dot(p, y, n, start, &consts[j * k..(j + 1) * k], add, own, out)
+        {
+            return;
+        }
+        let chunk = lazy_chunk(y_max, p.value());
+        dot_lazy(p, y, n, start, &consts[j * k..(j + 1) * k], chunk, acc, out);
+        if let Some(a) = add {
+            for (o, &x) in out.iter_mut().zip(a) {
+                *o = p.add(*o, p.reduce(x));
+            }
+        }
+        if let Some((r, c)) = own {
+            for (o, &x) in out.iter_mut().zip(r) {
+                *o = p.add(*o, p.mul(x, c));
+            }
+        }
+    };
+    if crate::parallel::num_threads() > 1 && target.len() > 1 {
+        // Threads: one target row per task (rows are disjoint); the closure cannot fail.
+        let _ = crate::parallel::for_each_limb(&mut output[..target.len() * n], n, |j, out| {
+            let mut acc = vec![0u128; BLOCK.min(n)];
+            for start in (0..n).step_by(BLOCK) {
+                let bl = BLOCK.min(n - start);
+                row(j, start, &mut out[start..start + bl], &mut acc[..bl]);
+            }
+            Ok(())
+        });
+        return;
+    }
+    // One thread: block by block, every row, so that a block of y stays in cache across the rows.
     let mut acc = vec![0u128; BLOCK.min(n)];
     for start in (0..n).step_by(BLOCK) {
         let bl = BLOCK.min(n - start);
-        for (j, p) in target.moduli().iter().enumerate() {
-            let out = &mut output[j * n + start..j * n + start + bl];
-            let add = extras.add.map(|a| &a[start..start + bl]);
-            let own = extras
-                .own
-                .map(|(rows, c)| (&rows[j * n + start..j * n + start + bl], c[j]));
-            #[cfg(target_arch = "x86_64")]
-            if ifma[j] {
-                super::dot_ifma::dot(p, y, n, start, &consts[j * k..(j + 1) * k], add, own, out);
-                continue;
-            }
-            #[cfg(target_arch = "x86_64")]
-            if avx2[j]
-                && super::dot_avx2::dot(p, y, n, start, &consts[j * k..(j + 1) * k], add, own, out)
-            {
-                continue;
-            }
-            let chunk = lazy_chunk(y_max, p.value());
-            dot_lazy(
-                p,
-                y,
-                n,
+        for j in 0..target.len() {
+            row(
+                j,
                 start,
-                &consts[j * k..(j + 1) * k],
-                chunk,
+                &mut output[j * n + start..j * n + start + bl],
                 &mut acc[..bl],
-                out,
             );
-            if let Some(a) = add {
-                for (o, &x) in out.iter_mut().zip(a) {
-                    *o = p.add(*o, p.reduce(x));
-                }
-            }
-            if let Some((row, c)) = own {
-                for (o, &x) in out.iter_mut().zip(row) {
-                    *o = p.add(*o, p.mul(x, c));
-                }
-            }
         }
     }
 }

@@ -3,7 +3,9 @@
 use super::*;
 
 /// CKKS parameters (paper 004): ring degree N, L levels of `scale_bits`-bit primes close to
-/// 2^scale_bits (the approximate basis), q_0 of `first_modulus_bits`, special primes for key switching.
+/// 2^scale_bits (the approximate basis), q_0 of `first_modulus_bits`, special primes for key switching
+/// (default, with `digit_primes` unset: 3 digits and as many 60-bit special primes as a digit has primes,
+/// within the security bound; more digits where the bound needs it).
 #[pyclass(frozen, module = "rnsfhe", name = "CkksParameters")]
 pub(crate) struct PyCkksParameters {
     pub(crate) inner: CkksParameters,
@@ -13,14 +15,14 @@ pub(crate) struct PyCkksParameters {
 impl PyCkksParameters {
     #[new]
     #[pyo3(signature = (degree=Int(16384), levels=Int(5), scale_bits=Int(40), *,
-        first_modulus_bits=Int(60), special_moduli_bits=vec![Int(60)], sigma=None, hamming_weight=None, digit_primes=None, security=None))]
+        first_modulus_bits=Int(60), special_moduli_bits=None, sigma=None, hamming_weight=None, digit_primes=None, security=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         degree: Int<usize>,
         levels: Int<usize>,
         scale_bits: Int<u32>,
         first_modulus_bits: Int<u32>,
-        special_moduli_bits: Vec<Int<u32>>,
+        special_moduli_bits: Option<Vec<Int<u32>>>,
         sigma: Option<f64>,
         hamming_weight: Option<Int<usize>>,
         digit_primes: Option<Int<usize>>,
@@ -28,7 +30,6 @@ impl PyCkksParameters {
     ) -> PyResult<Self> {
         let (degree, levels, scale_bits, first_modulus_bits) =
             (degree.0, levels.0, scale_bits.0, first_modulus_bits.0);
-        let special_moduli_bits = ints(special_moduli_bits);
         let (hamming_weight, digit_primes) =
             (hamming_weight.map(|h| h.0), digit_primes.map(|d| d.0));
         let mut b = CkksParameters::builder()
@@ -36,8 +37,10 @@ impl PyCkksParameters {
             .levels(levels)
             .scale_bits(scale_bits)
             .first_modulus_bits(first_modulus_bits)
-            .special_moduli_bits(&special_moduli_bits)
             .security(crate::convert::security(security)?);
+        if let Some(bits) = special_moduli_bits {
+            b = b.special_moduli_bits(&ints(bits));
+        }
         if let Some(s) = sigma {
             b = b.sigma(s);
         }
