@@ -18,7 +18,9 @@ def test_parameters(ckks):
     ctx, *_ = ckks
     p = ctx.params
     assert (p.degree, p.levels, p.scale_bits, p.security) == (2048, 6, 40, "insecure")
-    assert len(p.moduli) == 7 and len(p.special_moduli) == 1
+    # Default key switching: 3 digits of 3 primes, as many 60-bit special primes as a digit has primes.
+    assert len(p.moduli) == 7 and len(p.special_moduli) == 3
+    assert all(q.bit_length() == 60 for q in p.special_moduli)
     assert p.scale == 2.0 ** 40 and p.eta >= 1
     assert ctx.slots == 1024 and ctx.max_level == 6
 
