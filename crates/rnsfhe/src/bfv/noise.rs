@@ -31,9 +31,9 @@
 //!   (1 + rho) q/2 (paper 000 Lemma 4); so ||w nu||_inf <= z sqrt(M (1 + S2)) L and ||w nu||_2 <=
 //!   Z2 sqrt(n M (1 + S2)) L.
 //!
-//! A ciphertext whose history is unknown (`ciphertext_from_parts`, deserialised: the bound is not in
-//! the byte format yet) has no bound; for it the budget and the check fall back to the measurement
-//! alone (SEAL's semantics, which a wrapped coefficient can fool).
+//! The bounds travel with the ciphertext's bytes (format version 2). A ciphertext whose history is
+//! unknown (`ciphertext_from_parts`) has no bound; for it the budget and the check fall back to the
+//! measurement alone (SEAL's semantics, which a wrapped coefficient can fool).
 
 use num_traits::ToPrimitive;
 use rnsfhe_math::ring::Poly;
