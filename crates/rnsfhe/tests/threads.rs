@@ -38,7 +38,8 @@ fn run() -> Vec<Vec<u8>> {
         let z = ctx
             .sum_slots(&ctx.rotate_rows(&y, 2, &gk).unwrap(), &gk)
             .unwrap();
-        for c in [&y, &z] {
+        let w = ctx.multiply(&y, &x, &rlk).unwrap(); // two different operands
+        for c in [&y, &z, &w] {
             out.push(ctx.ciphertext_to_bytes(c).unwrap());
         }
     }

@@ -183,13 +183,19 @@ impl BfvContext {
             let q = [ct.parts[0].clone(), ct.parts[1].clone()];
             Ok((to_ntt_pair(q)?, to_ntt_pair(aux)?))
         };
-        let (aq, aa) = extend(a)?;
-        let (cq, ca) = if square {
-            (tensor(&aq, &aq, true)?, tensor(&aa, &aa, true)?)
+        // Both operands' extensions, then the tensors over Q and over the auxiliary base, side by side
+        // when threads are set.
+        let ((aq, aa), b_ext) = if square {
+            (extend(a)?, None)
         } else {
-            let (bq, ba) = extend(b)?;
-            (tensor(&aq, &bq, false)?, tensor(&aa, &ba, false)?)
+            let (x, y) = parallel::join(|| extend(a), || extend(b));
+            (x?, Some(y?))
         };
+        let (cq, ca) = match &b_ext {
+            None => parallel::join(|| tensor(&aq, &aq, true), || tensor(&aa, &aa, true)),
+            Some((bq, ba)) => parallel::join(|| tensor(&aq, bq, false), || tensor(&aa, ba, false)),
+        };
+        let (cq, ca) = (cq?, ca?);
         let ring: &Arc<RingContext> = self.ring();
         let pairs: Vec<(Poly, Poly)> = cq.into_iter().zip(ca).collect();
         let parts = parallel::map_owned(pairs, |(mut xq, mut xa)| {
