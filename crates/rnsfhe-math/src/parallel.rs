@@ -144,10 +144,7 @@ where
     T: Send,
     F: Fn(usize) -> Result<T> + Sync + Send,
 {
-    match pool() {
-        Some(p) if count > 1 => p.install(|| (0..count).into_par_iter().map(&f).collect()),
-        _ => (0..count).map(f).collect(),
-    }
+    map_owned((0..count).collect(), f)
 }
 
 /// `(a(), b())`, side by side when more than one thread is set.

@@ -241,14 +241,18 @@ pub(crate) fn context_security(s: Security, rng: &LockedRng) -> String {
     }
 }
 
-/// `repr` of a context: `Name(label)`, with ", seeded (NOT secure)" for a seeded one.
-pub(crate) fn context_repr(name: &str, label: &str, rng: &LockedRng) -> String {
-    let note = if rng.seeded() {
+/// The `repr` suffix of a context or key made from a seed (reproducible: tests only).
+pub(crate) fn seeded_note(seeded: bool) -> &'static str {
+    if seeded {
         ", seeded (NOT secure)"
     } else {
         ""
-    };
-    format!("{name}({label}{note})")
+    }
+}
+
+/// `repr` of a context: `Name(label)`, with ", seeded (NOT secure)" for a seeded one.
+pub(crate) fn context_repr(name: &str, label: &str, rng: &LockedRng) -> String {
+    format!("{name}({label}{})", seeded_note(rng.seeded()))
 }
 
 /// A context's CSPRNG, shared by its threads, and whether it came from a seed.

@@ -106,12 +106,11 @@ macro_rules! key_class {
                 self.key.id().to_string()
             }
             fn __repr__(&self) -> String {
-                let note = if self.seeded { ", seeded (NOT secure)" } else { "" };
                 format!(
                     concat!($py_name, "({}, key pair {}{})"),
                     self.owner.label(),
                     self.key.id(),
-                    note
+                    crate::convert::seeded_note(self.seeded)
                 )
             }
             /// The key from `to_bytes` output, for `context`'s parameter set (a `BfvContext` or a

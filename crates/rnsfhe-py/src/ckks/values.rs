@@ -127,9 +127,19 @@ impl PyCkksCiphertext {
     /// The scale of a's product with a constant or a vector: the constant is taken at a's scale and the
     /// product rescaled by q_level, so `x * c` lands on the scale of `x * x` exactly and the two add
     /// without alignment.
-    fn product_scale(ctx: &CkksContext, a: &CkksCiphertext) -> f64 {
-        let q = ctx.params().moduli().get(a.level()).copied().unwrap_or(1) as f64;
-        a.scale() * a.scale() / q
+    fn product_scale(ctx: &CkksContext, a: &CkksCiphertext) -> PyResult<f64> {
+        let q = ctx
+            .params()
+            .moduli()
+            .get(a.level())
+            .copied()
+            .ok_or_else(|| {
+                crate::err(rnsfhe::Error::Internal(format!(
+                    "ciphertext level {} beyond the chain",
+                    a.level()
+                )))
+            })?;
+        Ok(a.scale() * a.scale() / q as f64)
     }
     pub(crate) fn add_or_sub(
         &self,
@@ -266,7 +276,7 @@ impl PyCkksCiphertext {
                 })
             }
             Operand::Pt(p) => py.detach(|| ctx.rescale(&ctx.mul_plain(&a, &p)?)),
-            Operand::Real(c) => ctx.mul_const_rescale_to(&a, c, Self::product_scale(&ctx, &a)),
+            Operand::Real(c) => ctx.mul_const_rescale_to(&a, c, Self::product_scale(&ctx, &a)?),
             Operand::Values(v) => {
                 // Encoded at a's scale: the rescaled product lands on a^2's scale, as for constants.
                 let p = ctx.encode_at(&v, a.level(), a.scale()).py()?;

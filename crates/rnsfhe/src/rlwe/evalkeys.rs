@@ -26,6 +26,17 @@ pub struct GaloisKeys {
     pub(crate) key_id: KeyId,
 }
 
+/// Refuses an evaluation key (`what`, of context and key pair `key`) for a ciphertext of context and
+/// key pair `ct` (`None`: a trivial ciphertext, any pair).
+fn owned_by(key: (u64, KeyId), ct: (u64, Option<KeyId>), what: &str) -> Result<()> {
+    if key.0 != ct.0 {
+        return Err(Error::ContextMismatch(format!(
+            "the {what} belongs to another parameter set"
+        )));
+    }
+    KeyId::check(ct.1, key.1, what)
+}
+
 impl RelinKey {
     pub(crate) fn generate(
         sw: &KeySwitcher,
@@ -62,12 +73,11 @@ impl RelinKey {
         context_id: u64,
         ct_key: Option<KeyId>,
     ) -> Result<()> {
-        if self.context_id != context_id {
-            return Err(Error::ContextMismatch(
-                "the relinearisation key belongs to another parameter set".into(),
-            ));
-        }
-        KeyId::check(ct_key, self.key_id, "relinearisation key")?;
+        owned_by(
+            (self.context_id, self.key_id),
+            (context_id, ct_key),
+            "relinearisation key",
+        )?;
         match parts.len() {
             2 => Ok(()),
             3 => {
@@ -160,12 +170,11 @@ impl GaloisKeys {
         context_id: u64,
         ct_key: Option<KeyId>,
     ) -> Result<Vec<Poly>> {
-        if self.context_id != context_id {
-            return Err(Error::ContextMismatch(
-                "the Galois keys belong to another parameter set".into(),
-            ));
-        }
-        KeyId::check(ct_key, self.key_id, "Galois key")?;
+        owned_by(
+            (self.context_id, self.key_id),
+            (context_id, ct_key),
+            "Galois key",
+        )?;
         if parts.len() != 2 {
             return Err(Error::InvalidCiphertext(format!(
                 "a rotation needs 2-part ciphertexts, got {} parts; relinearize first",

@@ -23,14 +23,10 @@ impl BfvContext {
         self.check_ct(ct)?;
         let mut w = Writer::new(Kind::BfvCiphertext, self.fingerprint());
         w.key_id(ct.key_id);
-        match ct.noise {
-            Some([inf, l2]) => {
-                w.u8(1);
-                w.f64(inf);
-                w.f64(l2);
-            }
-            None => w.u8(0),
-        }
+        w.option(ct.noise, |w, [inf, l2]| {
+            w.f64(inf);
+            w.f64(l2);
+        });
         w.u32(ct.parts.len() as u32);
         match (&ct.seed, ct.parts.len()) {
             (Some(seed), 2) => {
@@ -50,17 +46,13 @@ impl BfvContext {
     pub fn ciphertext_from_bytes(&self, bytes: &[u8]) -> Result<Ciphertext> {
         let mut r = Reader::new(bytes, Kind::BfvCiphertext, self.fingerprint())?;
         let key_id = r.key_id()?;
-        let noise = match r.u8()? {
-            0 => None,
-            1 => {
-                let b = [r.f64()?, r.f64()?];
-                if b.iter().any(|x| x.is_nan()) {
-                    return Err(Error::Malformed("a NaN noise bound".into()));
-                }
-                Some(b)
+        let noise = r.option("noise bound", |r| {
+            let b = [r.f64()?, r.f64()?];
+            if b.iter().any(|x| x.is_nan()) {
+                return Err(Error::Malformed("a NaN noise bound".into()));
             }
-            f => return Err(Error::Malformed(format!("noise bound flag {f}"))),
-        };
+            Ok(b)
+        })?;
         let parts = r.u32()? as usize;
         if !(2..=16).contains(&parts) {
             return Err(Error::InvalidCiphertext(format!(
@@ -68,7 +60,7 @@ impl BfvContext {
             )));
         }
         let ring = self.ring();
-        let ct = match r.u8()? {
+        let mut ct = match r.u8()? {
             1 if parts == 2 => {
                 let c0 = r.poly(ring)?;
                 let seed = r.seed()?;
@@ -90,7 +82,6 @@ impl BfvContext {
             }
         };
         r.end()?;
-        let mut ct = ct;
         ct.noise = noise;
         Ok(ct)
     }

@@ -111,15 +111,16 @@ impl Writer {
             self.u64(r);
         }
     }
-    /// An optional key identity: a flag byte, then the identity when there is one.
-    pub(crate) fn key_id(&mut self, id: Option<KeyId>) {
-        match id {
-            Some(k) => {
-                self.u8(1);
-                self.u64(k.0);
-            }
-            None => self.u8(0),
+    /// An optional field: a flag byte (0 or 1), then the value written by `put` when there is one.
+    pub(crate) fn option<T>(&mut self, v: Option<T>, put: impl FnOnce(&mut Self, T)) {
+        self.u8(u8::from(v.is_some()));
+        if let Some(v) = v {
+            put(self, v);
         }
+    }
+    /// An optional key identity.
+    pub(crate) fn key_id(&mut self, id: Option<KeyId>) {
+        self.option(id, |w, k| w.u64(k.0));
     }
     /// The bytes with their CRC-32 trailer.
     pub(crate) fn finish(mut self) -> Vec<u8> {
@@ -213,15 +214,21 @@ impl<'a> Reader<'a> {
     pub(crate) fn f64(&mut self) -> Result<f64> {
         Ok(f64::from_bits(self.u64()?))
     }
-    /// An optional key identity written by [`Writer::key_id`].
-    pub(crate) fn key_id(&mut self) -> Result<Option<KeyId>> {
+    /// An optional field written by [`Writer::option`] (`what` names it in the error).
+    pub(crate) fn option<T>(
+        &mut self,
+        what: &str,
+        get: impl FnOnce(&mut Self) -> Result<T>,
+    ) -> Result<Option<T>> {
         match self.u8()? {
             0 => Ok(None),
-            1 => Ok(Some(KeyId(self.u64()?))),
-            f => Err(malformed(&format!(
-                "key identity flag {f}, expected 0 or 1"
-            ))),
+            1 => get(self).map(Some),
+            f => Err(malformed(&format!("{what} flag {f}, expected 0 or 1"))),
         }
+    }
+    /// An optional key identity written by [`Writer::key_id`].
+    pub(crate) fn key_id(&mut self) -> Result<Option<KeyId>> {
+        self.option("key identity", |r| Ok(KeyId(r.u64()?)))
     }
     pub(crate) fn seed(&mut self) -> Result<[u8; 32]> {
         let mut s = [0u8; 32];
