@@ -6,6 +6,7 @@
 
 mod chebyshev;
 mod context;
+mod helpers;
 mod params;
 mod values;
 
