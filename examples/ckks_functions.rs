@@ -8,6 +8,7 @@
 //!
 //! Run it: `cargo run --release -p rnsfhe --example ckks_functions`.
 
+use rnsfhe::circuits;
 use rnsfhe::ckks::{CkksContext, CkksParameters};
 use rnsfhe_math::sample::Csprng;
 
@@ -37,7 +38,7 @@ pub fn run() -> Result<(), Box<dyn std::error::Error>> {
     let gk = ctx.galois_keys(&sk, &steps, false, &mut rng)?;
 
     // sigmoid(x) slot by slot.
-    let sig = ctx.sigmoid(&ct, &rlk)?;
+    let sig = circuits::sigmoid(&ctx, &ct, &rlk)?;
     let got = ctx.decrypt_values(&sig, &sk)?;
     let sig_errors: Vec<f64> = x
         .iter()
@@ -52,8 +53,8 @@ pub fn run() -> Result<(), Box<dyn std::error::Error>> {
     );
 
     // The mean and the variance of the 1024 numbers, in every slot.
-    let mean = ctx.decrypt_values(&ctx.mean(&ct, count, &gk)?, &sk)?[0].re;
-    let var = ctx.decrypt_values(&ctx.variance(&ct, count, &rlk, &gk)?, &sk)?[0].re;
+    let mean = ctx.decrypt_values(&circuits::mean(&ctx, &ct, count, &gk)?, &sk)?[0].re;
+    let var = ctx.decrypt_values(&circuits::variance(&ctx, &ct, count, &rlk, &gk)?, &sk)?[0].re;
     let want_mean = x.iter().sum::<f64>() / count as f64;
     let want_var = x.iter().map(|v| v * v).sum::<f64>() / count as f64 - want_mean * want_mean;
     println!("mean {mean:.6} (plain {want_mean:.6}), variance {var:.6} (plain {want_var:.6})");

@@ -1,6 +1,7 @@
 //! `rnsfhe demo`, CKKS part: statistics and logistic-regression training on the bundled data, under
 //! encryption, next to the same computations in the clear.
 
+use rnsfhe::circuits;
 use rnsfhe::ckks::{CkksContext, CkksParameters};
 use rnsfhe::Result;
 use rnsfhe_math::sample::Csprng;
@@ -36,12 +37,13 @@ pub fn run() -> Result<()> {
     // Means over the padded length n, times the public factor n / 575 (the padding holds zeros);
     // variance = E[x^2] - E[x]^2, all under encryption.
     let k = n as f64 / age.len() as f64;
-    let mean = ctx.mul_const_rescale_to(&ctx.mean(&c, n, &gk)?, k, ctx.params().scale())?;
+    let mean =
+        ctx.mul_const_rescale_to(&circuits::mean(&ctx, &c, n, &gk)?, k, ctx.params().scale())?;
     let mean2 = ctx.multiply_rescale(&mean, &mean, &rlk)?;
     // E[x^2] lands on mean^2's level and exact scale (the primes are only close to 2^40, so scales
     // drift; `mul_const_rescale_to` picks the constant that makes them equal).
     let sq = ctx.multiply_rescale(&c, &c, &rlk)?;
-    let msq = ctx.drop_to_level(&ctx.mean(&sq, n, &gk)?, mean2.level() + 1)?;
+    let msq = ctx.drop_to_level(&circuits::mean(&ctx, &sq, n, &gk)?, mean2.level() + 1)?;
     let ex2 = ctx.mul_const_rescale_to(&msq, k, mean2.scale())?;
     let var = ctx.sub(&ex2, &mean2)?;
     let got_mean = ctx.decrypt_values(&mean, &sk)?[0].re;

@@ -4,6 +4,7 @@
 pub use rnsfhe_math::{backend, num_threads, set_backend, set_num_threads, Backend, Error, Result};
 
 pub mod bfv;
+pub mod circuits;
 pub mod ckks;
 pub mod encoding;
 pub mod params;

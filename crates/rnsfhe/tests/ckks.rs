@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use rnsfhe::circuits;
 use rnsfhe::ckks::{CkksCiphertext, CkksContext, CkksParameters, Complex};
 use rnsfhe::params::Security;
 use rnsfhe::rlwe::{KeySwitching, SecretDistribution};
@@ -232,20 +233,18 @@ fn functions_match_plaintext() {
         assert!(err < tol, "{what}: max error {err}");
     };
     check(
-        re(&ctx.exp(&cx, &rlk).unwrap()),
+        re(&circuits::exp(&ctx, &cx, &rlk).unwrap()),
         &|v: f64| v.exp(),
         1e-4,
         "exp",
     );
     check(
-        re(&ctx.sigmoid(&cx, &rlk).unwrap()),
+        re(&circuits::sigmoid(&ctx, &cx, &rlk).unwrap()),
         &|v: f64| 1.0 / (1.0 + (-v).exp()),
         1e-4,
         "sigmoid",
     );
-    let poly = ctx
-        .evaluate_polynomial(&cx, &[0.5, -1.0, 0.0, 2.0], &rlk)
-        .unwrap();
+    let poly = circuits::evaluate_polynomial(&ctx, &cx, &[0.5, -1.0, 0.0, 2.0], &rlk).unwrap();
     check(
         re(&poly),
         &|v: f64| 0.5 - v + 2.0 * v * v * v,
@@ -254,27 +253,26 @@ fn functions_match_plaintext() {
     );
     // 1/x for x in (0.2, 1.8): 1 - x in (-0.8, 0.8), r = 5 iterations leave 0.8^32 ~ 8e-4 relative.
     let shifted = ctx.add_const(&cx, 1.0).unwrap();
-    let inv = ctx.inverse(&shifted, 5, &rlk).unwrap();
+    let inv = circuits::inverse(&ctx, &shifted, 5, &rlk).unwrap();
     check(re(&inv), &|v: f64| 1.0 / (v + 1.0), 5e-3, "inverse");
     let mean: f64 = x.iter().sum::<f64>() / n as f64;
     let var: f64 = x.iter().map(|v| v * v).sum::<f64>() / n as f64 - mean * mean;
-    let m = re(&ctx.mean(&cx, n, &gk).unwrap());
+    let m = re(&circuits::mean(&ctx, &cx, n, &gk).unwrap());
     assert!(
         (m[0] - mean).abs() < 1e-5 && (m[n - 1] - mean).abs() < 1e-5,
         "mean {} vs {mean}",
         m[0]
     );
-    let v = re(&ctx.variance(&cx, n, &rlk, &gk).unwrap());
+    let v = re(&circuits::variance(&ctx, &cx, n, &rlk, &gk).unwrap());
     assert!((v[0] - var).abs() < 1e-4, "variance {} vs {var}", v[0]);
     assert!(
-        ctx.evaluate_polynomial(&cx, &vec![1.0; 200], &rlk).is_err(),
+        circuits::evaluate_polynomial(&ctx, &cx, &vec![1.0; 200], &rlk).is_err(),
         "too deep"
     );
 }
 
 #[test]
 fn logistic_regression_matches_plaintext_training() {
-    use rnsfhe::ckks::logistic;
     let mut rng = Csprng::from_seed([5; 32]);
     // 20 samples, a bias and 3 features in [-1, 1], labels from a noisy linear rule.
     let z: Vec<Vec<f64>> = (0..20)
@@ -294,27 +292,34 @@ fn logistic_regression_matches_plaintext_training() {
         })
         .collect();
     let iterations = 2;
-    let ctx = small(12, logistic::LEVELS_PER_ITERATION * iterations + 1, 40);
+    let ctx = small(
+        12,
+        circuits::logistic::LEVELS_PER_ITERATION * iterations + 1,
+        40,
+    );
     let (sk, pk) = ctx.keygen(&mut rng).unwrap();
     let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
-    let (r, f) = logistic::layout(z.len(), 4);
+    let (r, f) = circuits::logistic::layout(z.len(), 4);
     let gk = ctx
-        .galois_keys(&sk, &logistic::rotation_steps(r, f), false, &mut rng)
+        .galois_keys(
+            &sk,
+            &circuits::logistic::rotation_steps(r, f),
+            false,
+            &mut rng,
+        )
         .unwrap();
-    let packed = logistic::pack(&z).unwrap();
+    let packed = circuits::logistic::pack(&z).unwrap();
     let cz = ctx
         .encrypt(&ctx.encode_real(&packed).unwrap(), &pk, &mut rng)
         .unwrap();
-    let beta = ctx
-        .train_logistic(&cz, z.len(), 4, iterations, &rlk, &gk)
-        .unwrap();
+    let beta = circuits::train_logistic(&ctx, &cz, z.len(), 4, iterations, &rlk, &gk).unwrap();
     let got: Vec<f64> = ctx
         .decrypt_values(&beta, &sk)
         .unwrap()
         .iter()
         .map(|c| c.re)
         .collect();
-    let want = logistic::train_plain(&z, iterations);
+    let want = circuits::logistic::train_plain(&z, iterations);
     for row in 0..r {
         for j in 0..4 {
             assert!(
@@ -340,9 +345,7 @@ fn chebyshev_interpolation_beyond_taylor() {
         .encrypt(&ctx.encode_real(&x).unwrap(), &pk, &mut rng)
         .unwrap();
     let sig = |v: f64| 1.0 / (1.0 + (-v).exp());
-    let out = ctx
-        .evaluate_chebyshev(&cx, sig, (-8.0, 8.0), 31, &rlk)
-        .unwrap();
+    let out = circuits::evaluate_chebyshev(&ctx, &cx, sig, (-8.0, 8.0), 31, &rlk).unwrap();
     let got = ctx.decrypt_values(&out, &sk).unwrap();
     let err = got
         .iter()
@@ -350,14 +353,12 @@ fn chebyshev_interpolation_beyond_taylor() {
         .map(|(g, &v)| (g.re - sig(v)).abs())
         .fold(0.0, f64::max);
     assert!(err < 1e-4, "sigmoid on [-8, 8], degree 31: max error {err}");
-    let coeffs = CkksContext::chebyshev_coefficients(f64::exp, -1.0, 1.0, 10);
+    let coeffs = circuits::chebyshev_coefficients(f64::exp, -1.0, 1.0, 10);
     let y: f64 = 0.3;
     let t: Vec<f64> = (0..11).map(|k| (k as f64 * y.acos()).cos()).collect();
     let approx: f64 = coeffs.iter().zip(&t).map(|(c, tk)| c * tk).sum();
     assert!((approx - y.exp()).abs() < 1e-9, "interpolant of exp");
-    assert!(ctx
-        .evaluate_chebyshev(&cx, sig, (1.0, -1.0), 5, &rlk)
-        .is_err());
+    assert!(circuits::evaluate_chebyshev(&ctx, &cx, sig, (1.0, -1.0), 5, &rlk).is_err());
 }
 
 #[test]
@@ -376,7 +377,7 @@ fn baby_step_giant_step_matches_power_tree() {
             .map(|i| ((i * 7 % 5) as f64 - 2.0) / (i as f64 + 1.0))
             .collect();
         let want = |v: f64| coeffs.iter().rev().fold(0.0, |acc, c| acc * v + c);
-        let out = ctx.evaluate_polynomial_bsgs(&cx, &coeffs, &rlk).unwrap();
+        let out = circuits::evaluate_polynomial_bsgs(&ctx, &cx, &coeffs, &rlk).unwrap();
         let got = ctx.decrypt_values(&out, &sk).unwrap();
         let err = got
             .iter()

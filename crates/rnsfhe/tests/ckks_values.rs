@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use rnsfhe::circuits;
 use rnsfhe::ckks::{CkksCiphertext, CkksContext, CkksParameters, Complex};
 use rnsfhe::params::Security;
 use rnsfhe::rlwe::{GaloisKeys, PublicKey, RelinKey, SecretKey};
@@ -150,12 +151,12 @@ fn slot_sums_over_part_of_the_slots_fill_every_slot() {
     let x: Vec<f64> = (0..16).map(|i| (i as f64 - 7.0) / 10.0).collect();
     let c = s.enc(&x);
     let sum4: f64 = x[..4].iter().sum();
-    let got = s.dec(&s.ctx.sum_slots(&c, 4, &s.gk).unwrap());
+    let got = s.dec(&circuits::sum_slots(&s.ctx, &c, 4, &s.gk).unwrap());
     assert_eq!(got.len(), 16);
     for (i, g) in got.iter().enumerate() {
         assert!((g - sum4).abs() < 1e-6, "slot {i}: {g} vs {sum4}");
     }
-    let got = s.dec(&s.ctx.mean(&c, 8, &s.gk).unwrap());
+    let got = s.dec(&circuits::mean(&s.ctx, &c, 8, &s.gk).unwrap());
     let mean8: f64 = x[..8].iter().sum::<f64>() / 8.0;
     for (i, g) in got.iter().enumerate() {
         assert!((g - mean8).abs() < 1e-6, "slot {i}: {g} vs {mean8}");
@@ -174,7 +175,7 @@ fn variance_of_a_small_spread_keeps_its_precision() {
     let mean = x.iter().sum::<f64>() / n as f64;
     let var = x.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / n as f64;
     let c = s.enc(&x);
-    let got = s.dec(&s.ctx.variance(&c, n, &s.rlk, &s.gk).unwrap());
+    let got = s.dec(&circuits::variance(&s.ctx, &c, n, &s.rlk, &s.gk).unwrap());
     let rel = (got[0] - var).abs() / var;
     assert!(
         rel < 5e-4,
@@ -226,32 +227,24 @@ fn align_gives_one_exact_scale() {
 fn sizes_a_caller_gives_are_capped() {
     let mut s = setup(10, 3);
     let c = s.enc(&[0.5]);
-    let e = s
-        .ctx
-        .evaluate_chebyshev(&c, f64::exp, (-1.0, 1.0), 100_000, &s.rlk)
+    let e = circuits::evaluate_chebyshev(&s.ctx, &c, f64::exp, (-1.0, 1.0), 100_000, &s.rlk)
         .unwrap_err();
     assert!(
         matches!(&e, Error::OutOfRange(m) if m.contains("1024")),
         "{e}"
     );
-    let e = s
-        .ctx
-        .evaluate_polynomial_bsgs(&c, &vec![0.5; 2000], &s.rlk)
-        .unwrap_err();
+    let e = circuits::evaluate_polynomial_bsgs(&s.ctx, &c, &vec![0.5; 2000], &s.rlk).unwrap_err();
     assert!(
         matches!(&e, Error::OutOfRange(m) if m.contains("2000")),
         "{e}"
     );
-    let e = s
-        .ctx
-        .evaluate_polynomial(&c, &vec![0.5; 2000], &s.rlk)
-        .unwrap_err();
+    let e = circuits::evaluate_polynomial(&s.ctx, &c, &vec![0.5; 2000], &s.rlk).unwrap_err();
     assert!(
         matches!(&e, Error::OutOfRange(m) if m.contains("2000")),
         "{e}"
     );
     // Degree 8 fits the cap but needs 3 + 2 levels: refused before sampling f.
-    let e = s.ctx.check_chebyshev_degree(&c, 8).unwrap_err();
+    let e = circuits::check_chebyshev_degree(&c, 8).unwrap_err();
     assert!(
         matches!(&e, Error::InvalidParameters(m) if m.contains("levels")),
         "{e}"

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use rnsfhe::circuits;
 use rnsfhe::ckks::{CkksCiphertext, CkksContext, CkksParameters, Complex};
 use rnsfhe::Result;
 use rnsfhe_math::arith::Modulus;
@@ -61,9 +62,9 @@ fn tables2_3(
         .map(|i| 1.0 / (1..=i).map(f64::from).product::<f64>())
         .collect();
     let horner = |c: &[f64], v: f64| c.iter().rev().fold(0.0, |a, k| a * v + k);
-    let sig7 = rnsfhe::ckks::SIGMOID_TAYLOR_7;
+    let sig7 = rnsfhe::circuits::SIGMOID_TAYLOR_7;
     let sig = |v: f64| 1.0 / (1.0 + (-v).exp());
-    let cheb = CkksContext::chebyshev_coefficients(sig, -8.0, 8.0, 15);
+    let cheb = circuits::chebyshev_coefficients(sig, -8.0, 8.0, 15);
     let cheb_at = |v: f64| {
         let y = v / 8.0;
         cheb.iter()
@@ -78,35 +79,44 @@ fn tables2_3(
     let rows: [FunctionRow; 5] = [
         (
             "x^-1 (x in [0.5, 1.5], 4 iterations: degree 15)",
-            &|| ctx.inverse(&shifted, 4, &rlk),
+            &|| circuits::inverse(ctx, &shifted, 4, &rlk),
             &|v| 1.0 / (v + 0.5),
             &inv4,
             "167 ms",
         ),
         (
             "exp (Taylor 7, x in [0, 1])",
-            &|| ctx.exp(&c, &rlk),
+            &|| circuits::exp(ctx, &c, &rlk),
             &f64::exp,
             &|v| horner(&exp7, v),
             "164 ms",
         ),
         (
             "sigmoid (Taylor 7, x in [0, 1])",
-            &|| ctx.sigmoid(&c, &rlk),
+            &|| circuits::sigmoid(ctx, &c, &rlk),
             &sig,
             &|v| horner(&sig7, v),
             "161 ms",
         ),
         (
             "sigmoid (Chebyshev 15 on [-8, 8])",
-            &|| ctx.evaluate_chebyshev(&c, |v| 1.0 / (1.0 + (-v).exp()), (-8.0, 8.0), 15, &rlk),
+            &|| {
+                circuits::evaluate_chebyshev(
+                    ctx,
+                    &c,
+                    |v| 1.0 / (1.0 + (-v).exp()),
+                    (-8.0, 8.0),
+                    15,
+                    &rlk,
+                )
+            },
             &sig,
             &cheb_at,
             "—",
         ),
         (
             "exp (Taylor 7, baby-step giant-step)",
-            &|| ctx.evaluate_polynomial_bsgs(&c, &exp7, &rlk),
+            &|| circuits::evaluate_polynomial_bsgs(ctx, &c, &exp7, &rlk),
             &f64::exp,
             &|v| horner(&exp7, v),
             "164 ms",
@@ -169,13 +179,13 @@ fn statistics(
     ]);
     let mean = x.iter().sum::<f64>() / n as f64;
     let var = x.iter().map(|v| v * v).sum::<f64>() / n as f64 - mean * mean;
-    let got_mean = ctx.decrypt_values(&ctx.mean(&c, n, &gk)?, &sk)?[0].re;
-    let got_var = ctx.decrypt_values(&ctx.variance(&c, n, &rlk, &gk)?, &sk)?[0].re;
+    let got_mean = ctx.decrypt_values(&circuits::mean(ctx, &c, n, &gk)?, &sk)?[0].re;
+    let got_var = ctx.decrypt_values(&circuits::variance(ctx, &c, n, &rlk, &gk)?, &sk)?[0].re;
     let tm = budget.seconds_per_call(|| {
-        let _ = std::hint::black_box(ctx.mean(&c, n, &gk));
+        let _ = std::hint::black_box(circuits::mean(ctx, &c, n, &gk));
     });
     let tv = budget.seconds_per_call(|| {
-        let _ = std::hint::black_box(ctx.variance(&c, n, &rlk, &gk));
+        let _ = std::hint::black_box(circuits::variance(ctx, &c, n, &rlk, &gk));
     });
     table.row(vec![
         "mean of 2^13 numbers".into(),

@@ -1,6 +1,7 @@
 //! Paper 004 Table 4: encrypted logistic-regression training on lbw and uis (data bundled in data/).
 
-use rnsfhe::ckks::{logistic, CkksContext, CkksParameters};
+use rnsfhe::circuits;
+use rnsfhe::ckks::{CkksContext, CkksParameters};
 use rnsfhe::rlwe::KeySwitching;
 use rnsfhe::{Error, Result};
 use rnsfhe_math::sample::Csprng;
@@ -147,8 +148,8 @@ pub fn train(
     rng: &mut Csprng,
 ) -> Result<(f64, f64, f64, f64, f64)> {
     let f = data.z[0].len();
-    let (r, fp) = logistic::layout(data.z.len(), f);
-    let levels = logistic::LEVELS_PER_ITERATION * iterations + 1;
+    let (r, fp) = circuits::logistic::layout(data.z.len(), f);
+    let levels = circuits::logistic::LEVELS_PER_ITERATION * iterations + 1;
     // Hybrid key switching: digits of 4 primes and a special modulus of 3 x 60 bits keep the
     // rotation keys small at this depth.
     let params = CkksParameters::builder()
@@ -164,17 +165,17 @@ pub fn train(
     let ctx = CkksContext::new(params)?;
     let (sk, pk) = ctx.keygen(rng)?;
     let rlk = ctx.relin_key(&sk, rng)?;
-    let gk = ctx.galois_keys(&sk, &logistic::rotation_steps(r, fp), false, rng)?;
-    let packed = logistic::pack(&data.z)?;
+    let gk = ctx.galois_keys(&sk, &circuits::logistic::rotation_steps(r, fp), false, rng)?;
+    let packed = circuits::logistic::pack(&data.z)?;
     let start = std::time::Instant::now();
     let cz = ctx.encrypt(&ctx.encode_real(&packed)?, &pk, rng)?;
-    let beta_ct = ctx.train_logistic(&cz, data.z.len(), f, iterations, &rlk, &gk)?;
+    let beta_ct = circuits::train_logistic(&ctx, &cz, data.z.len(), f, iterations, &rlk, &gk)?;
     let beta: Vec<f64> = ctx.decrypt_values(&beta_ct, &sk)?[..f]
         .iter()
         .map(|c| c.re)
         .collect();
     let seconds = start.elapsed().as_secs_f64();
-    let clear = logistic::train_plain(&data.z, iterations);
+    let clear = circuits::logistic::train_plain(&data.z, iterations);
     let diff = beta
         .iter()
         .zip(&clear)

@@ -11,7 +11,7 @@ pub(crate) fn chebyshev_samples(
 ) -> PyResult<Vec<(f64, f64)>> {
     let nodes = std::cell::RefCell::new(Vec::new());
     // Record the points the interpolation asks for, then ask Python for the values.
-    let _ = CkksContext::chebyshev_coefficients(
+    let _ = circuits::chebyshev_coefficients(
         |x| {
             nodes.borrow_mut().push(x);
             0.0

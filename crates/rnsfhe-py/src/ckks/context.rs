@@ -370,9 +370,9 @@ impl PyCkksContext {
         };
         self.unary(py, a, move |c, x| {
             if bsgs {
-                c.evaluate_polynomial_bsgs(x, &coeffs, &k)
+                circuits::evaluate_polynomial_bsgs(c, x, &coeffs, &k)
             } else {
-                c.evaluate_polynomial(x, &coeffs, &k)
+                circuits::evaluate_polynomial(c, x, &coeffs, &k)
             }
         })
     }
@@ -395,10 +395,11 @@ impl PyCkksContext {
         // is checked (range and levels) before f is called.
         let x = self.check(a)?;
         let ctx = self.ctx().clone();
-        ctx.check_chebyshev_degree(&x, degree).py()?;
+        circuits::check_chebyshev_degree(&x, degree).py()?;
         let table: Vec<(f64, f64)> = chebyshev_samples(f, lo, hi, degree)?;
-        let r =
-            py.detach(|| ctx.evaluate_chebyshev(&x, |t| lookup(&table, t), (lo, hi), degree, &k));
+        let r = py.detach(|| {
+            circuits::evaluate_chebyshev(&ctx, &x, |t| lookup(&table, t), (lo, hi), degree, &k)
+        });
         Ok(self.wrap(r.py()?))
     }
     /// exp(x) by its Taylor polynomial of degree 7 (paper 004 Table 2).
@@ -410,7 +411,7 @@ impl PyCkksContext {
         rlk: Option<&PyRelinKey>,
     ) -> PyResult<PyCkksCiphertext> {
         let k = self.rlk(rlk, "exp", a.ct.key_id())?;
-        self.unary(py, a, move |c, x| c.exp(x, &k))
+        self.unary(py, a, move |c, x| circuits::exp(c, x, &k))
     }
     /// The logistic function by its Taylor polynomial of degree 7 (paper 004 Table 2).
     #[pyo3(signature = (a, rlk=None))]
@@ -421,7 +422,7 @@ impl PyCkksContext {
         rlk: Option<&PyRelinKey>,
     ) -> PyResult<PyCkksCiphertext> {
         let k = self.rlk(rlk, "sigmoid", a.ct.key_id())?;
-        self.unary(py, a, move |c, x| c.sigmoid(x, &k))
+        self.unary(py, a, move |c, x| circuits::sigmoid(c, x, &k))
     }
     /// 1/x for x in (0, 2) by `iterations` steps of [12] Alg. 2 (paper 004 Table 2).
     #[pyo3(signature = (a, iterations=Int(4), rlk=None))]
@@ -434,7 +435,7 @@ impl PyCkksContext {
     ) -> PyResult<PyCkksCiphertext> {
         let iterations = iterations.0;
         let k = self.rlk(rlk, "inverse", a.ct.key_id())?;
-        self.unary(py, a, move |c, x| c.inverse(x, iterations, &k))
+        self.unary(py, a, move |c, x| circuits::inverse(c, x, iterations, &k))
     }
     /// Every slot set to the sum of the first `count` slots (a power of two, default: the
     /// ciphertext's slots; a smaller count clears the other slots first, one level).
@@ -448,7 +449,7 @@ impl PyCkksContext {
     ) -> PyResult<PyCkksCiphertext> {
         let k = self.gk(keys, "sum_slots", a.ct.key_id())?;
         let n = count.map_or(a.ct.slots(), |c| c.0);
-        self.unary(py, a, move |c, x| c.sum_slots(x, n, &k))
+        self.unary(py, a, move |c, x| circuits::sum_slots(c, x, n, &k))
     }
     /// The mean of the first `count` slots (paper 004 Table 3), in every slot, at the input's scale
     /// (one level; one more for a count below the ciphertext's slots).
@@ -462,7 +463,7 @@ impl PyCkksContext {
     ) -> PyResult<PyCkksCiphertext> {
         let k = self.gk(keys, "mean", a.ct.key_id())?;
         let n = count.map_or(a.ct.slots(), |c| c.0);
-        self.unary(py, a, move |c, x| c.mean(x, n, &k))
+        self.unary(py, a, move |c, x| circuits::mean(c, x, n, &k))
     }
     /// The variance of the first `count` slots (paper 004 Table 3), in every slot; E[x^2] and E[x]^2
     /// meet at one exact scale, so a small spread keeps its precision (two levels, three for a count
@@ -479,7 +480,7 @@ impl PyCkksContext {
         let r = self.rlk(rlk, "variance", a.ct.key_id())?;
         let k = self.gk(keys, "variance", a.ct.key_id())?;
         let n = count.map_or(a.ct.slots(), |c| c.0);
-        self.unary(py, a, move |c, x| c.variance(x, n, &r, &k))
+        self.unary(py, a, move |c, x| circuits::variance(c, x, n, &r, &k))
     }
 
     /// Logistic-regression training on encrypted data (paper 004 section 5.3, Nesterov's accelerated
@@ -502,7 +503,7 @@ impl PyCkksContext {
         let r = self.rlk(rlk, "train_logistic", z.ct.key_id())?;
         let k = self.gk(keys, "train_logistic", z.ct.key_id())?;
         self.unary(py, z, move |c, x| {
-            c.train_logistic(x, samples, features, iterations, &r, &k)
+            circuits::train_logistic(c, x, samples, features, iterations, &r, &k)
         })
     }
     pub(crate) fn ciphertext_from_bytes(&self, data: ByteData) -> PyResult<PyCkksCiphertext> {

@@ -21,7 +21,8 @@ use std::sync::Arc;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use rnsfhe::ckks::{logistic, CkksCiphertext, CkksContext, CkksParameters, CkksPlaintext};
+use rnsfhe::circuits;
+use rnsfhe::ckks::{CkksCiphertext, CkksContext, CkksParameters, CkksPlaintext};
 use rnsfhe::rlwe::{KeyId, KeySwitching, SecretDistribution};
 
 use crate::convert::{
@@ -85,8 +86,8 @@ fn check_layout(samples: usize, features: usize) -> PyResult<()> {
 #[pyfunction]
 fn logistic_rotation_steps(samples: Int<usize>, features: Int<usize>) -> PyResult<Vec<i64>> {
     check_layout(samples.0, features.0)?;
-    let (r, f) = logistic::layout(samples.0, features.0);
-    Ok(logistic::rotation_steps(r, f))
+    let (r, f) = circuits::logistic::layout(samples.0, features.0);
+    Ok(circuits::logistic::rotation_steps(r, f))
 }
 
 /// The same training in floating point (the reference the encrypted run follows): the weights.
@@ -101,7 +102,7 @@ fn logistic_train_plain(z: Vec<Vec<f64>>, iterations: Int<usize>) -> PyResult<Ve
             ),
         ));
     }
-    Ok(logistic::train_plain(&z, iterations.0))
+    Ok(circuits::logistic::train_plain(&z, iterations.0))
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -109,7 +110,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(logistic_train_plain, m)?)?;
     m.add(
         "LOGISTIC_LEVELS_PER_ITERATION",
-        logistic::LEVELS_PER_ITERATION,
+        circuits::logistic::LEVELS_PER_ITERATION,
     )?;
     m.add_class::<PyCkksParameters>()?;
     m.add_class::<PyCkksContext>()?;

@@ -8,16 +8,15 @@
 //! - [`CkksParameters`] (Setup: q_0, the approximate-basis chain, special primes), [`CkksContext`]
 //!   (keys, encode/encrypt/decrypt) and the operations: add, multiply with ModUp/ModDown key switching
 //!   (shared with BFV in `rlwe`), rescale, level drop, rotations, conjugation.
+//! - Polynomial evaluation, analytic functions, statistics and logistic regression live in
+//!   [`crate::circuits`], built on these operations.
 //! - [`apply_galois_f64`]: X -> X^g on a real coefficient vector (to check rotations without
 //!   encryption).
 
-mod bsgs;
 mod ciphertext;
 pub mod complex;
 mod context;
 pub mod encoder;
-mod functions;
-pub mod logistic;
 mod ops;
 mod params;
 
@@ -25,5 +24,4 @@ pub use ciphertext::{CkksCiphertext, CkksPlaintext};
 pub use complex::Complex;
 pub use context::CkksContext;
 pub use encoder::{apply_galois_f64, CkksEncoder};
-pub use functions::{MAX_POLYNOMIAL_DEGREE, SIGMOID_TAYLOR_7};
 pub use params::{CkksParameters, CkksParametersBuilder};
