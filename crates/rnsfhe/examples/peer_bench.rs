@@ -58,7 +58,7 @@ fn list(args: &[String], flag: &str, default: &str) -> Vec<String> {
 }
 
 fn ntt(t: &Table, n: usize) -> Result<()> {
-    let q = Modulus::new(0xffff_ffff_ffc_0001)?;
+    let q = Modulus::new(0x0fff_ffff_fffc_0001)?;
     let table = NttTable::new(q, n)?;
     let mut a: Vec<u64> = (0..n as u64).map(|i| i * 7919 % q.value()).collect();
     let modulus = "60 (1) p=0xffffffffffc0001";
