@@ -452,3 +452,65 @@ fn random_circuit_decrypts_right_or_is_refused() {
         assert!(ok > 10, "only {ok} results decrypted ({refused} refused)");
     }
 }
+
+/// Parameters, plaintexts, ciphertexts and keys through bytes: the same values back, a flipped bit
+/// and another parameter set refused.
+#[test]
+fn bytes_round_trip() {
+    use rnsfhe::serialize::KeyBytes;
+    let ctx = small();
+    let mut rng = Csprng::from_seed([13; 32]);
+    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+    let params = BgvParameters::from_bytes(&ctx.params().to_bytes()).unwrap();
+    assert_eq!(&params, ctx.params());
+    let ctx2 = BgvContext::new(params).unwrap();
+    let p = random_plain(&ctx, &mut rng);
+    let pb = ctx.plaintext_to_bytes(&p).unwrap();
+    assert_eq!(ctx.plaintext_from_bytes(&pb).unwrap(), p);
+    let ct = ctx
+        .mod_switch(&ctx.encrypt(&p, &pk, &mut rng).unwrap())
+        .unwrap();
+    let bytes = ctx.ciphertext_to_bytes(&ct).unwrap();
+    let back = ctx.ciphertext_from_bytes(&bytes).unwrap();
+    assert_eq!(back.level(), ct.level());
+    assert_eq!(back.noise_bound_log2(), ct.noise_bound_log2());
+    assert_eq!(
+        ctx.decrypt(&back, &sk).unwrap(),
+        ctx.decrypt(&ct, &sk).unwrap()
+    );
+    let mut flipped = bytes.clone();
+    flipped[40] ^= 4;
+    assert!(matches!(
+        ctx.ciphertext_from_bytes(&flipped),
+        Err(Error::Malformed(_))
+    ));
+    // Keys: loaded into a second context of the same parameters, they work there.
+    let sk2 = ctx2
+        .secret_key_from_bytes(&ctx.secret_key_to_bytes(&sk))
+        .unwrap();
+    assert_eq!(sk2.id(), sk.id());
+    let pk2 = ctx2
+        .public_key_from_bytes(&ctx.public_key_to_bytes(&pk))
+        .unwrap();
+    let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
+    let rlk2 = ctx2
+        .relin_key_from_bytes(&ctx.relin_key_to_bytes(&rlk))
+        .unwrap();
+    let gk = ctx.galois_keys(&sk, &[1], false, &mut rng).unwrap();
+    let gk2 = ctx2
+        .galois_keys_from_bytes(&ctx.galois_keys_to_bytes(&gk))
+        .unwrap();
+    let p2 = ctx2.plaintext_from_bytes(&pb).unwrap();
+    let a = ctx2.encrypt(&p2, &pk2, &mut rng).unwrap();
+    let sq = ctx2
+        .rotate_rows(&ctx2.multiply(&a, &a, &rlk2).unwrap(), 1, &gk2)
+        .unwrap();
+    let model = Model { n: 64, t: 65537 };
+    let m = model.galois(
+        &model.mul(p.coefficients(), p.coefficients()),
+        ctx2.galois_element(1),
+    );
+    check(&ctx2, &sq, &sk2, &m, "keys from bytes");
+    let other = context(64, 257, &[40, 40], &[45], KeySwitching::default());
+    assert!(other.ciphertext_from_bytes(&bytes).is_err());
+}

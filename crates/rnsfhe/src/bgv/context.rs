@@ -237,6 +237,25 @@ impl BgvContext {
     pub fn encode_coefficients(&self, values: &[i64]) -> Result<BgvPlaintext> {
         Ok(self.plaintext(self.coeff.encode(values)?))
     }
+    /// A plaintext from raw coefficients in [0, t) (length n).
+    pub fn plaintext_from_coefficients(&self, coeffs: &[u64]) -> Result<BgvPlaintext> {
+        let n = self.params.degree;
+        if coeffs.len() != n {
+            return Err(Error::LengthMismatch {
+                what: "plaintext coefficients",
+                expected: n,
+                got: coeffs.len(),
+            });
+        }
+        if let Some(i) = coeffs.iter().position(|&c| c >= self.t.value()) {
+            return Err(Error::OutOfRange(format!(
+                "plaintext coefficient {i} = {} is not below t = {}",
+                coeffs[i],
+                self.t.value()
+            )));
+        }
+        Ok(self.plaintext(coeffs.to_vec()))
+    }
     /// The slot values of a batch-encoded plaintext, in [0, t).
     pub fn decode(&self, pt: &BgvPlaintext) -> Result<Vec<u64>> {
         self.check_plain(pt)?;
