@@ -88,6 +88,8 @@ enum Suite {
     Cyclotomic,
     /// BFV: operations at the peers' sizes, paper 000 Tables 1 and 5 and Fig. 1.
     Bfv,
+    /// BGV (paper 001) against BFV: mul+relin, modulus switching, n = 2^13 and 2^14, one thread.
+    Bgv,
     /// CKKS: operations at the peers' sizes, paper 004 Table 1 and the precision per level.
     Ckks,
     /// Every suite.
@@ -110,9 +112,11 @@ fn bench(
         Suite::Cyclotomic => bench::cyclotomic::run(&budget, rep),
         Suite::Bfv => bench::bfv::run(&budget, paper, rep),
         Suite::Ckks => bench::ckks::run(&budget, paper, rep),
+        Suite::Bgv => bench::bgv::run(&budget, rep),
         Suite::All => bench::arith::run(&budget, rep)
             .and_then(|()| bench::cyclotomic::run(&budget, rep))
             .and_then(|()| bench::bfv::run(&budget, paper, rep))
+            .and_then(|()| bench::bgv::run(&budget, rep))
             .and_then(|()| bench::ckks::run(&budget, paper, rep)),
     };
     let command = std::iter::once("rnsfhe".to_string())

@@ -5,6 +5,7 @@ pub mod bfv;
 pub mod bfv_depth;
 pub mod bfv_keys;
 pub mod bfv_mp;
+pub mod bgv;
 pub mod ckks;
 pub mod ckks_functions;
 pub mod ckks_lr;

@@ -28,7 +28,7 @@ pub struct GaloisKeys {
 
 /// Refuses an evaluation key (`what`, of context and key pair `key`) for a ciphertext of context and
 /// key pair `ct` (`None`: a trivial ciphertext, any pair).
-fn owned_by(key: (u64, KeyId), ct: (u64, Option<KeyId>), what: &str) -> Result<()> {
+pub(crate) fn owned_by(key: (u64, KeyId), ct: (u64, Option<KeyId>), what: &str) -> Result<()> {
     if key.0 != ct.0 {
         return Err(Error::ContextMismatch(format!(
             "the {what} belongs to another parameter set"

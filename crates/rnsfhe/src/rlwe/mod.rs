@@ -1,11 +1,14 @@
 //! The RLWE layer shared by BFV and CKKS: secret and public keys, the encryption of zero, and key
 //! switching (RNS digits, second-level digits, special moduli) with relinearisation and Galois keys.
 
+mod chain;
 mod evalkeys;
 mod keys;
 mod keyswitch;
 mod layout;
 
+pub use chain::ModulusChain;
+pub(crate) use evalkeys::owned_by;
 pub use evalkeys::{GaloisKeys, RelinKey, MAX_GALOIS_ELEMENTS};
 pub use keys::{expand_seeded, KeyId, PublicKey, SecretDistribution, SecretKey};
 pub(crate) use keyswitch::log2_add;

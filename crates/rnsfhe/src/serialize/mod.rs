@@ -1,4 +1,4 @@
-//! A versioned, self-describing binary format for parameter sets, plaintexts, ciphertexts (BFV and
+//! A versioned, self-describing binary format for parameter sets, plaintexts, ciphertexts (BFV, BGV and
 //! CKKS) and public, relinearisation and Galois keys, with checks on load.
 //!
 //! Layout (little endian): magic `RNSF`, format version (u16), object kind (u8), the parameter set's
@@ -23,6 +23,7 @@
 //! Version 1 (before key identities and checksums) is refused with a message saying so.
 
 mod bfv;
+mod bgv;
 mod ckks;
 mod keys;
 mod params;
@@ -56,6 +57,9 @@ pub(crate) enum Kind {
     BfvPlaintext = 8,
     CkksPlaintext = 9,
     SecretKey = 10,
+    BgvCiphertext = 11,
+    BgvParameters = 12,
+    BgvPlaintext = 13,
 }
 
 /// FNV-1a over a parameter description: scheme tag, degree, t or scale bits, moduli, special moduli.

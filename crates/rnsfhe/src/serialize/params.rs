@@ -11,13 +11,13 @@ use crate::rlwe::{KeySwitching, SecretDistribution};
 use crate::{Error, Result};
 
 /// Parameters belong to no context: their header carries this fingerprint.
-const NO_CONTEXT: u64 = 0;
+pub(super) const NO_CONTEXT: u64 = 0;
 
 fn bad(what: &str) -> Error {
     Error::Malformed(what.to_string())
 }
 
-fn check_hamming(secret: SecretDistribution, degree: usize) -> Result<()> {
+pub(super) fn check_hamming(secret: SecretDistribution, degree: usize) -> Result<()> {
     match secret {
         SecretDistribution::HammingWeight(h) if h > degree => Err(bad(&format!(
             "Hamming weight {h} above the degree {degree}"
@@ -27,11 +27,17 @@ fn check_hamming(secret: SecretDistribution, degree: usize) -> Result<()> {
 }
 
 impl Writer {
-    fn list(&mut self, v: &[u64]) {
+    pub(super) fn list(&mut self, v: &[u64]) {
         self.u32(v.len() as u32);
         v.iter().for_each(|&x| self.u64(x));
     }
-    fn common(&mut self, sigma: f64, secret: SecretDistribution, ks: KeySwitching, sec: Security) {
+    pub(super) fn common(
+        &mut self,
+        sigma: f64,
+        secret: SecretDistribution,
+        ks: KeySwitching,
+        sec: Security,
+    ) {
         self.f64(sigma);
         match secret {
             SecretDistribution::Ternary => self.u64(0),
@@ -50,14 +56,14 @@ impl Writer {
 }
 
 impl Reader<'_> {
-    fn list(&mut self, max: usize) -> Result<Vec<u64>> {
+    pub(super) fn list(&mut self, max: usize) -> Result<Vec<u64>> {
         let len = self.u32()? as usize;
         if len > max {
             return Err(bad(&format!("a list of {len} moduli (at most {max})")));
         }
         (0..len).map(|_| self.u64()).collect()
     }
-    fn common(&mut self) -> Result<(f64, SecretDistribution, KeySwitching, Security)> {
+    pub(super) fn common(&mut self) -> Result<(f64, SecretDistribution, KeySwitching, Security)> {
         let sigma = self.f64()?;
         let secret = match self.u64()? {
             0 => SecretDistribution::Ternary,

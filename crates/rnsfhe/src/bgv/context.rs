@@ -1,0 +1,530 @@
+//! The BGV context: precomputation, keys, encoding, encryption and decryption.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use num_bigint::BigInt;
+use num_traits::{Signed, ToPrimitive};
+use rnsfhe_math::arith::{Modulus, Shoup};
+use rnsfhe_math::ring::{Poly, Representation, RingContext};
+use rnsfhe_math::sample::{Csprng, DiscreteGaussian, DEFAULT_TAIL};
+
+use super::noise::NoiseModel;
+use super::{BgvCiphertext, BgvParameters, BgvPlaintext};
+use crate::encoding::{BatchEncoder, CoefficientEncoder};
+use crate::rlwe::{GaloisKeys, KeyId, KeySwitcher, ModulusChain, PublicKey, RelinKey, SecretKey};
+use crate::{Error, Result};
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// Decryption constants of one level: x = sum_i y_i (Q_l / q_i) - v Q_l with
+/// y_i = [x_i (Q_l / q_i)^-1]_{q_i} and v = round(sum_i y_i / q_i), so [x]_{Q_l} mod t needs
+/// [Q_l / q_i]_t and [Q_l]_t only.
+#[derive(Debug)]
+pub(crate) struct LevelTables {
+    q_over_qi_t: Vec<u64>,
+    q_t: u64,
+    /// t^-1 and t modulo each q_i (key switching with a t-scaled error, see `evaluator.rs`).
+    pub(crate) t_inv: Vec<Shoup>,
+    pub(crate) t_mod: Vec<Shoup>,
+}
+
+/// Everything a BGV parameter set precomputes; create once with [`BgvContext::new`] and share.
+#[derive(Debug)]
+pub struct BgvContext {
+    id: u64,
+    params: BgvParameters,
+    sw: KeySwitcher,
+    chain: ModulusChain,
+    gaussian: DiscreteGaussian,
+    batch: Option<BatchEncoder>,
+    coeff: CoefficientEncoder,
+    t: Modulus,
+    pub(crate) levels: Vec<LevelTables>,
+    pub(crate) noise: NoiseModel,
+}
+
+fn big_mod(x: &num_bigint::BigUint, m: u64) -> u64 {
+    (x % m).to_u64().unwrap_or(0)
+}
+
+impl BgvContext {
+    /// Builds all tables for `params`.
+    pub fn new(params: BgvParameters) -> Result<Arc<Self>> {
+        let n = params.degree;
+        let t = params.plain_modulus;
+        let sw = KeySwitcher::new(
+            n,
+            &params.moduli,
+            &params.special_moduli,
+            params.key_switching,
+        )?;
+        let chain = ModulusChain::new(&sw, t)?;
+        let mut levels = Vec::with_capacity(chain.levels());
+        for l in 0..chain.levels() {
+            let basis = chain.ring_at(l)?.basis();
+            let mut t_inv = Vec::new();
+            let mut t_mod = Vec::new();
+            for q in basis.moduli() {
+                t_inv.push(q.shoup(q.inv(q.reduce(t))?));
+                t_mod.push(q.shoup(q.reduce(t)));
+            }
+            levels.push(LevelTables {
+                q_over_qi_t: basis
+                    .punctured_products()
+                    .iter()
+                    .map(|p| big_mod(p, t))
+                    .collect(),
+                q_t: big_mod(basis.product(), t),
+                t_inv,
+                t_mod,
+            });
+        }
+        let noise = NoiseModel::new(
+            n,
+            t,
+            params.sigma,
+            params.secret,
+            params.special_moduli.len(),
+            |s, z, l1| sw.noise_log2(s, z, l1),
+        );
+        let batch = if params.batching_slots() > 0 {
+            Some(BatchEncoder::new(n, t)?)
+        } else {
+            None
+        };
+        Ok(Arc::new(BgvContext {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            gaussian: DiscreteGaussian::new(params.sigma, DEFAULT_TAIL)?,
+            coeff: CoefficientEncoder::new(n, t)?,
+            t: Modulus::new(t)?,
+            params,
+            sw,
+            chain,
+            batch,
+            levels,
+            noise,
+        }))
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &BgvParameters {
+        &self.params
+    }
+    /// A process-unique id; ciphertexts, plaintexts and keys carry it.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+    /// The modulus chain (per-level rings and switching constants).
+    pub fn chain(&self) -> &ModulusChain {
+        &self.chain
+    }
+    /// The top level L.
+    pub fn max_level(&self) -> usize {
+        self.chain.levels() - 1
+    }
+    /// The ring of level l.
+    pub fn ring_at(&self, level: usize) -> Result<&Arc<RingContext>> {
+        self.chain.ring_at(level)
+    }
+    /// Key-switching precomputation.
+    pub fn key_switcher(&self) -> &KeySwitcher {
+        &self.sw
+    }
+    pub(crate) fn t(&self) -> &Modulus {
+        &self.t
+    }
+    /// The number of batching slots (0 when t does not allow batching).
+    pub fn slots(&self) -> usize {
+        self.batch.as_ref().map_or(0, BatchEncoder::slots)
+    }
+
+    /// A secret key and its public key.
+    pub fn keygen(&self, rng: &mut Csprng) -> Result<(SecretKey, PublicKey)> {
+        let sk = SecretKey::generate(&self.sw, self.params.secret, rng)?;
+        let pk = PublicKey::generate(&sk, &self.gaussian, rng)?;
+        Ok((sk, pk))
+    }
+
+    pub(crate) fn check_secret(&self, sk: &SecretKey) -> Result<()> {
+        if Arc::ptr_eq(sk.ring(), self.sw.ring_q()) {
+            Ok(())
+        } else {
+            Err(Error::ContextMismatch(
+                "the secret key belongs to another parameter set; generate it with this context"
+                    .into(),
+            ))
+        }
+    }
+
+    /// The relinearisation key of `sk` (switches s^2 to s; BGV scales its error by t at use).
+    pub fn relin_key(&self, sk: &SecretKey, rng: &mut Csprng) -> Result<RelinKey> {
+        self.check_secret(sk)?;
+        RelinKey::generate(&self.sw, sk, &self.gaussian, self.id, rng)
+    }
+
+    /// The Galois element that rotates the rows left by `step` (3^step mod 2n).
+    pub fn galois_element(&self, step: i64) -> u64 {
+        let n = self.params.degree as u64;
+        let half = (n / 2).max(1) as i64;
+        let two_n = 2 * n;
+        let e = step.rem_euclid(half) as u64;
+        let mut g = 1u64;
+        for _ in 0..e {
+            g = g * 3 % two_n;
+        }
+        g
+    }
+
+    /// The Galois element that swaps the two rows (X -> X^(2n-1)).
+    pub fn row_swap_element(&self) -> u64 {
+        2 * self.params.degree as u64 - 1
+    }
+
+    /// Galois keys for row rotations by `steps` and, if `row_swap`, for swapping the rows.
+    pub fn galois_keys(
+        &self,
+        sk: &SecretKey,
+        steps: &[i64],
+        row_swap: bool,
+        rng: &mut Csprng,
+    ) -> Result<GaloisKeys> {
+        let mut elements: Vec<u64> = steps.iter().map(|&s| self.galois_element(s)).collect();
+        if row_swap {
+            elements.push(self.row_swap_element());
+        }
+        self.galois_keys_for_elements(sk, &elements, rng)
+    }
+
+    /// Galois keys for explicit odd Galois elements g (mod 2n).
+    pub fn galois_keys_for_elements(
+        &self,
+        sk: &SecretKey,
+        elements: &[u64],
+        rng: &mut Csprng,
+    ) -> Result<GaloisKeys> {
+        self.check_secret(sk)?;
+        GaloisKeys::generate(&self.sw, sk, elements, &self.gaussian, self.id, rng)
+    }
+
+    fn batch(&self) -> Result<&BatchEncoder> {
+        self.batch.as_ref().ok_or_else(|| {
+            Error::InvalidParameters(format!(
+                "batching needs a prime t = 1 mod 2n = {}; t = {} does not allow it (use \
+                 encode_coefficients, or choose such a t)",
+                2 * self.params.degree,
+                self.params.plain_modulus
+            ))
+        })
+    }
+
+    fn plaintext(&self, coeffs: Vec<u64>) -> BgvPlaintext {
+        BgvPlaintext {
+            coeffs,
+            context_id: self.id,
+        }
+    }
+
+    /// Batch-encodes up to n values in [0, t) into the 2 x n/2 slot matrix.
+    pub fn encode(&self, values: &[u64]) -> Result<BgvPlaintext> {
+        Ok(self.plaintext(self.batch()?.encode(values)?))
+    }
+    /// Batch-encodes signed values with |v| < t.
+    pub fn encode_signed(&self, values: &[i64]) -> Result<BgvPlaintext> {
+        Ok(self.plaintext(self.batch()?.encode_signed(values)?))
+    }
+    /// Puts up to n signed values into the coefficients (any t).
+    pub fn encode_coefficients(&self, values: &[i64]) -> Result<BgvPlaintext> {
+        Ok(self.plaintext(self.coeff.encode(values)?))
+    }
+    /// A plaintext from raw coefficients in [0, t) (length n).
+    pub fn plaintext_from_coefficients(&self, coeffs: &[u64]) -> Result<BgvPlaintext> {
+        let n = self.params.degree;
+        if coeffs.len() != n {
+            return Err(Error::LengthMismatch {
+                what: "plaintext coefficients",
+                expected: n,
+                got: coeffs.len(),
+            });
+        }
+        if let Some(i) = coeffs.iter().position(|&c| c >= self.t.value()) {
+            return Err(Error::OutOfRange(format!(
+                "plaintext coefficient {i} = {} is not below t = {}",
+                coeffs[i],
+                self.t.value()
+            )));
+        }
+        Ok(self.plaintext(coeffs.to_vec()))
+    }
+    /// The slot values of a batch-encoded plaintext, in [0, t).
+    pub fn decode(&self, pt: &BgvPlaintext) -> Result<Vec<u64>> {
+        self.check_plain(pt)?;
+        self.batch()?.decode(&pt.coeffs)
+    }
+    /// The slot values centred in (-t/2, t/2].
+    pub fn decode_signed(&self, pt: &BgvPlaintext) -> Result<Vec<i64>> {
+        self.check_plain(pt)?;
+        self.batch()?.decode_signed(&pt.coeffs)
+    }
+    /// The coefficients centred in (-t/2, t/2].
+    pub fn decode_coefficients(&self, pt: &BgvPlaintext) -> Result<Vec<i64>> {
+        self.check_plain(pt)?;
+        self.coeff.decode(&pt.coeffs)
+    }
+
+    pub(crate) fn check_plain(&self, pt: &BgvPlaintext) -> Result<()> {
+        crate::params::check_plaintext(pt.context_id, self.id)
+    }
+
+    pub(crate) fn check_ct(&self, ct: &BgvCiphertext) -> Result<()> {
+        crate::params::check_ciphertext(ct.context_id, self.id, ct.parts.len())?;
+        let ring = self.ring_at(ct.level)?;
+        if ct.parts.iter().any(|p| !Arc::ptr_eq(p.context(), ring)) {
+            return Err(Error::Internal(
+                "a BGV ciphertext's parts are not over the ring of its level".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// [m]_t lifted centred to level l, NTT form.
+    pub(crate) fn lift_plain(&self, pt: &BgvPlaintext, level: usize) -> Result<Poly> {
+        self.check_plain(pt)?;
+        let centered: Vec<i64> = pt.coeffs.iter().map(|&c| self.t.center(c)).collect();
+        let mut p = Poly::from_signed(self.ring_at(level)?, &centered)?;
+        p.to_ntt()?;
+        Ok(p)
+    }
+
+    pub(crate) fn ciphertext(
+        &self,
+        parts: Vec<Poly>,
+        level: usize,
+        key_id: Option<KeyId>,
+        noise: Option<[f64; 2]>,
+    ) -> BgvCiphertext {
+        BgvCiphertext {
+            parts,
+            level,
+            context_id: self.id,
+            key_id,
+            noise,
+        }
+    }
+
+    /// A ciphertext from its polynomials over the ring of one level (any representation; at least
+    /// 2), of key pair `key_id`. For tests, deserialisation and trivial ciphertexts ([m]_t + t v, 0).
+    pub fn ciphertext_from_parts(
+        &self,
+        parts: Vec<Poly>,
+        key_id: Option<KeyId>,
+    ) -> Result<BgvCiphertext> {
+        let first = parts.first().ok_or_else(|| {
+            Error::InvalidCiphertext("a ciphertext has at least 2 parts, got 0".into())
+        })?;
+        let level = self.chain.level_of(first.context()).ok_or_else(|| {
+            Error::ContextMismatch("ciphertext polynomials must be over a level's ring".into())
+        })?;
+        let mut out = Vec::with_capacity(parts.len());
+        for mut p in parts {
+            if !Arc::ptr_eq(p.context(), first_ring(&out, self.ring_at(level)?)) {
+                return Err(Error::ContextMismatch(
+                    "ciphertext polynomials must be over one level's ring".into(),
+                ));
+            }
+            p.to_ntt()?;
+            out.push(p);
+        }
+        let ct = self.ciphertext(out, level, key_id, None);
+        self.check_ct(&ct)?;
+        Ok(ct)
+    }
+
+    /// (t c_0 + [m]_t, t c_1) for an encryption of zero (c_0, c_1) over the top level, NTT form.
+    fn finish_encryption(&self, c0: Poly, c1: Poly, pt: &BgvPlaintext) -> Result<Vec<Poly>> {
+        let level = self.max_level();
+        let mut parts = Vec::with_capacity(2);
+        for mut c in [c0, c1] {
+            c.to_ntt()?;
+            self.mul_t(&mut c, level)?;
+            parts.push(c);
+        }
+        parts[0].add_assign(&self.lift_plain(pt, level)?)?;
+        Ok(parts)
+    }
+
+    /// Public-key encryption: t (p_0 u + e_0, p_1 u + e_1) + ([m]_t, 0) (errors scaled by t).
+    pub fn encrypt(
+        &self,
+        pt: &BgvPlaintext,
+        pk: &PublicKey,
+        rng: &mut Csprng,
+    ) -> Result<BgvCiphertext> {
+        self.check_plain(pt)?;
+        if !Arc::ptr_eq(pk.parts().0.context(), self.sw.ring_qp()) {
+            return Err(Error::ContextMismatch(
+                "the public key belongs to another parameter set".into(),
+            ));
+        }
+        let (c0, c1) = pk.encrypt_zero(&self.sw, self.params.secret, &self.gaussian, rng)?;
+        let parts = self.finish_encryption(c0, c1, pt)?;
+        let noise = self.noise.fresh(true, self.t.value(), pt);
+        Ok(self.ciphertext(parts, self.max_level(), Some(pk.id()), Some(noise)))
+    }
+
+    /// Symmetric encryption: t (-a s + e, a) + ([m]_t, 0).
+    pub fn encrypt_symmetric(
+        &self,
+        pt: &BgvPlaintext,
+        sk: &SecretKey,
+        rng: &mut Csprng,
+    ) -> Result<BgvCiphertext> {
+        self.check_plain(pt)?;
+        self.check_secret(sk)?;
+        let (c0, c1, _) = sk.encrypt_zero(&self.gaussian, rng)?;
+        let parts = self.finish_encryption(c0, c1, pt)?;
+        let noise = self.noise.fresh(false, self.t.value(), pt);
+        Ok(self.ciphertext(parts, self.max_level(), Some(sk.id()), Some(noise)))
+    }
+
+    /// x *= t modulo Q_level.
+    pub(crate) fn mul_t(&self, x: &mut Poly, level: usize) -> Result<()> {
+        scale_limbs(x, &self.levels[level].t_mod);
+        Ok(())
+    }
+
+    /// The phase [c(s)]_{Q_l} = c_0 + c_1 s + c_2 s^2, coefficient form over level l.
+    pub fn phase(&self, ct: &BgvCiphertext, sk: &SecretKey) -> Result<Poly> {
+        self.check_ct(ct)?;
+        self.check_secret(sk)?;
+        KeyId::check(ct.key_id, sk.id(), "secret key")?;
+        let ring = self.ring_at(ct.level)?;
+        let len = ring.degree() * (ct.level + 1);
+        let s = Poly::from_residues(
+            ring,
+            sk.ntt_q().residues()[..len].to_vec(),
+            Representation::Ntt,
+        )?;
+        let mut acc = ct.parts[0].clone();
+        let mut power = s.clone();
+        for (i, c) in ct.parts[1..].iter().enumerate() {
+            if i > 0 {
+                power.mul_assign(&s)?;
+            }
+            acc.add_assign(&c.mul(&power)?)?;
+        }
+        acc.to_coefficient()?;
+        Ok(acc)
+    }
+
+    /// [x]_{Q_l} mod t for the phase x and the largest |[x]_{Q_l}| / Q_l (to about k 2^-52).
+    fn reduce_phase(&self, x: &Poly, level: usize) -> Result<(Vec<u64>, f64)> {
+        let ring = x.context();
+        let n = ring.degree();
+        let tab = &self.levels[level];
+        let basis = ring.basis();
+        let t = &self.t;
+        let mut frac = vec![0f64; n];
+        let mut acc = vec![0u64; n];
+        for (i, (limb, q)) in x.residues().chunks_exact(n).zip(basis.moduli()).enumerate() {
+            let w = basis.inv_punctured_products()[i];
+            let qf = q.value() as f64;
+            for ((f, a), &xi) in frac.iter_mut().zip(acc.iter_mut()).zip(limb) {
+                let y = q.mul_shoup(xi, w);
+                *f += y as f64 / qf;
+                *a = t.add(*a, t.mul(t.reduce(y), tab.q_over_qi_t[i]));
+            }
+        }
+        let mut worst = 0f64;
+        for (a, &f) in acc.iter_mut().zip(&frac) {
+            let v = f.round();
+            worst = worst.max((f - v).abs());
+            *a = t.sub(*a, t.mul(t.reduce(v as u64), tab.q_t));
+        }
+        Ok((acc, worst))
+    }
+
+    /// Decrypts: [[c(s)]_{Q_l}]_t. Refused with `NoiseBudgetExhausted` when the phase may have
+    /// wrapped past Q_l / 2: a measured ||x|| >= Q_l / 4, a carried bound >= Q_l / 2, or a measurement
+    /// above the carried bound (see `noise.rs`).
+    pub fn decrypt(&self, ct: &BgvCiphertext, sk: &SecretKey) -> Result<BgvPlaintext> {
+        let x = self.phase(ct, sk)?;
+        let (m, worst) = self.reduce_phase(&x, ct.level)?;
+        if let Some(why) = self.verdict(ct, worst) {
+            return Err(Error::NoiseBudgetExhausted(format!(
+                "{why}, so the decryption may be wrong; use more or larger moduli, switch the \
+                 modulus after each product, or fewer multiplications"
+            )));
+        }
+        Ok(self.plaintext(m))
+    }
+
+    /// Why the phase of relative size `worst` (||x|| / Q_l) may not decrypt right, if it may not.
+    fn verdict(&self, ct: &BgvCiphertext, worst: f64) -> Option<String> {
+        let k = (ct.level + 1) as f64;
+        if worst >= 0.25 {
+            return Some(format!("||[c(s)]_q|| / q = {worst:.3} >= 1/4"));
+        }
+        let [b, _] = ct.noise?;
+        let log_q = self.log_q_at(ct.level);
+        let rel = (b - log_q).exp2();
+        if rel >= 0.5 - k * 2f64.powi(-50) {
+            return Some(format!(
+                "the noise bound carried by the ciphertext is 2^{b:.1}, not below Q_l / 2 = 2^{:.1}",
+                log_q - 1.0
+            ));
+        }
+        if worst > rel * (1.0 + 1e-9) + k * 2f64.powi(-50) {
+            return Some(format!(
+                "the measured phase 2^{:.1} exceeds the carried bound 2^{b:.1}",
+                worst.log2() + log_q
+            ));
+        }
+        None
+    }
+
+    pub(crate) fn log_q_at(&self, level: usize) -> f64 {
+        crate::params::log2_product(&self.params.moduli[..=level])
+    }
+
+    /// The noise budget in bits: log2(Q_l / 2) - log2 ||[c(s)]_{Q_l}||_inf measured exactly, 0 when
+    /// decryption would be refused.
+    pub fn noise_budget(&self, ct: &BgvCiphertext, sk: &SecretKey) -> Result<f64> {
+        let x = self.phase(ct, sk)?;
+        let (_, worst) = self.reduce_phase(&x, ct.level)?;
+        if self.verdict(ct, worst).is_some() {
+            return Ok(0.0);
+        }
+        let mut max = BigInt::from(0);
+        let basis = x.context().basis();
+        let n = x.context().degree();
+        let k = ct.level + 1;
+        for j in 0..n {
+            let r: Vec<u64> = (0..k).map(|i| x.residues()[i * n + j]).collect();
+            let v = basis.compose_centered(&r)?.abs();
+            if v > max {
+                max = v;
+            }
+        }
+        let lg = max.to_f64().unwrap_or(f64::MAX).max(1.0).log2();
+        Ok((self.log_q_at(ct.level) - 1.0 - lg).max(0.0))
+    }
+}
+
+fn first_ring<'a>(out: &'a [Poly], ring: &'a Arc<RingContext>) -> &'a Arc<RingContext> {
+    out.first().map_or(ring, |p| p.context())
+}
+
+/// x_i *= w_i limb by limb.
+pub(crate) fn scale_limbs(x: &mut Poly, w: &[Shoup]) {
+    let n = x.context().degree();
+    let ctx = Arc::clone(x.context());
+    for ((limb, q), w) in x
+        .residues_mut()
+        .chunks_exact_mut(n)
+        .zip(ctx.moduli())
+        .zip(w)
+    {
+        rnsfhe_math::arith::vector::mul_shoup_scalar_assign(q, limb, *w);
+    }
+}

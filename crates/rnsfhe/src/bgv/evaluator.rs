@@ -1,0 +1,277 @@
+//! Homomorphic operations on BGV ciphertexts (paper 001 section 2): all in NTT form over Q_l.
+//!
+//! Key switching with a t-scaled error: the shared [`KeySwitcher`] returns (u_0, u_1) with
+//! u_0 + u_1 s = d s' + e. BGV switches t^-1 d instead and multiplies the result by t:
+//! t u_0 + t u_1 s = d s' + t e (mod Q_l), so the invariant [c(s)]_q = [m]_t + t v holds with the
+//! keys of BFV and CKKS unchanged (Lattigo's BGV does the same).
+
+use rnsfhe_math::ring::Poly;
+
+use super::context::scale_limbs;
+use super::noise::NoiseModel;
+use super::{BgvCiphertext, BgvContext, BgvPlaintext, GaloisKeys, RelinKey};
+use crate::rlwe::{owned_by, KeyId, KeySwitchKey};
+use crate::{Error, Result};
+
+impl BgvContext {
+    /// Checks both operands (context, level) and returns the key pair of their combination.
+    fn check_pair(&self, a: &BgvCiphertext, b: &BgvCiphertext, op: &str) -> Result<Option<KeyId>> {
+        self.check_ct(a)?;
+        self.check_ct(b)?;
+        if a.level != b.level {
+            return Err(Error::LevelMismatch(format!(
+                "{op}: the operands are at levels {} and {}; bring the higher one down with \
+                 mod_switch_to_level first",
+                a.level, b.level
+            )));
+        }
+        KeyId::join(a.key_id, b.key_id)
+    }
+
+    /// a += b (any sizes; the result has the larger size).
+    pub fn add_assign(&self, a: &mut BgvCiphertext, b: &BgvCiphertext) -> Result<()> {
+        a.key_id = self.check_pair(a, b, "add")?;
+        a.noise = NoiseModel::add(a.noise, b.noise);
+        crate::rlwe::add_parts(&mut a.parts, &b.parts, false)
+    }
+
+    /// a + b.
+    pub fn add(&self, a: &BgvCiphertext, b: &BgvCiphertext) -> Result<BgvCiphertext> {
+        let mut r = a.clone();
+        self.add_assign(&mut r, b)?;
+        Ok(r)
+    }
+
+    /// a -= b.
+    pub fn sub_assign(&self, a: &mut BgvCiphertext, b: &BgvCiphertext) -> Result<()> {
+        a.key_id = self.check_pair(a, b, "sub")?;
+        a.noise = NoiseModel::add(a.noise, b.noise);
+        crate::rlwe::add_parts(&mut a.parts, &b.parts, true)
+    }
+
+    /// a - b.
+    pub fn sub(&self, a: &BgvCiphertext, b: &BgvCiphertext) -> Result<BgvCiphertext> {
+        let mut r = a.clone();
+        self.sub_assign(&mut r, b)?;
+        Ok(r)
+    }
+
+    /// -a.
+    pub fn negate(&self, a: &BgvCiphertext) -> Result<BgvCiphertext> {
+        self.check_ct(a)?;
+        let mut r = a.clone();
+        r.parts.iter_mut().for_each(Poly::neg_assign);
+        Ok(r)
+    }
+
+    /// a + m.
+    pub fn add_plain(&self, a: &BgvCiphertext, m: &BgvPlaintext) -> Result<BgvCiphertext> {
+        self.check_ct(a)?;
+        let mut r = a.clone();
+        r.parts[0].add_assign(&self.lift_plain(m, a.level)?)?;
+        r.noise = NoiseModel::add_plain(self.t().value(), a.noise, m);
+        Ok(r)
+    }
+
+    /// a - m.
+    pub fn sub_plain(&self, a: &BgvCiphertext, m: &BgvPlaintext) -> Result<BgvCiphertext> {
+        self.check_ct(a)?;
+        let mut r = a.clone();
+        r.parts[0].sub_assign(&self.lift_plain(m, a.level)?)?;
+        r.noise = NoiseModel::add_plain(self.t().value(), a.noise, m);
+        Ok(r)
+    }
+
+    /// a * m (m lifted centred).
+    pub fn mul_plain(&self, a: &BgvCiphertext, m: &BgvPlaintext) -> Result<BgvCiphertext> {
+        self.check_ct(a)?;
+        let p = self.lift_plain(m, a.level)?;
+        let mut r = a.clone();
+        for c in r.parts.iter_mut() {
+            c.mul_assign(&p)?;
+        }
+        r.noise = NoiseModel::mul_plain(self.t().value(), a.noise, m);
+        Ok(r)
+    }
+
+    /// a * c for an integer c (taken mod t, lifted centred).
+    pub fn mul_scalar(&self, a: &BgvCiphertext, c: i64) -> Result<BgvCiphertext> {
+        self.check_ct(a)?;
+        let t = self.t();
+        let c = t.center(t.reduce_i64(c));
+        let mut r = a.clone();
+        for p in r.parts.iter_mut() {
+            p.mul_scalar_assign(c.unsigned_abs());
+            if c < 0 {
+                p.neg_assign();
+            }
+        }
+        r.noise = NoiseModel::scale(a.noise, c.unsigned_abs() as f64);
+        Ok(r)
+    }
+
+    /// The tensor product (a_0 b_0, a_0 b_1 + a_1 b_0, a_1 b_1) modulo Q_l: no base extension, no
+    /// scaling (paper 001 section 2.2). Both operands 2-part, at one level.
+    pub fn multiply_no_relin(&self, a: &BgvCiphertext, b: &BgvCiphertext) -> Result<BgvCiphertext> {
+        let key_id = self.check_pair(a, b, "multiplication")?;
+        for x in [a, b] {
+            if x.parts.len() != 2 {
+                return Err(Error::InvalidCiphertext(format!(
+                    "multiplication needs 2-part ciphertexts, got {} parts; relinearize first",
+                    x.parts.len()
+                )));
+            }
+        }
+        let c0 = a.parts[0].mul(&b.parts[0])?;
+        let c2 = a.parts[1].mul(&b.parts[1])?;
+        let mut c1 = a.parts[0].mul(&b.parts[1])?;
+        c1.add_assign(&a.parts[1].mul(&b.parts[0])?)?;
+        Ok(self.ciphertext(
+            vec![c0, c1, c2],
+            a.level,
+            key_id,
+            self.noise.multiply(a.noise, b.noise),
+        ))
+    }
+
+    /// a * b, relinearised.
+    pub fn multiply(
+        &self,
+        a: &BgvCiphertext,
+        b: &BgvCiphertext,
+        rlk: &RelinKey,
+    ) -> Result<BgvCiphertext> {
+        let mut r = self.multiply_no_relin(a, b)?;
+        self.relinearize_assign(&mut r, rlk)?;
+        Ok(r)
+    }
+
+    /// Key switching of d (NTT form, level l) with a t-scaled error: (t u_0, t u_1), NTT form, with
+    /// t u_0 + t u_1 s = d s' + t e_ks.
+    fn switch_scaled(&self, d: &Poly, level: usize, key: &KeySwitchKey) -> Result<[Poly; 2]> {
+        let tab = &self.levels[level];
+        let mut d = d.clone();
+        scale_limbs(&mut d, &tab.t_inv);
+        let (mut u0, mut u1) = self.key_switcher().switch(&d, key)?;
+        for u in [&mut u0, &mut u1] {
+            u.to_ntt()?;
+            scale_limbs(u, &tab.t_mod);
+        }
+        Ok([u0, u1])
+    }
+
+    /// Relinearisation: (c_0, c_1, c_2) -> (c_0, c_1) + t KS(t^-1 c_2) (2 parts: unchanged).
+    pub fn relinearize_assign(&self, a: &mut BgvCiphertext, rlk: &RelinKey) -> Result<()> {
+        self.check_ct(a)?;
+        owned_by(
+            (rlk.context_id, rlk.key_id),
+            (self.id(), a.key_id),
+            "relinearisation key",
+        )?;
+        match a.parts.len() {
+            2 => Ok(()),
+            3 => {
+                let [u0, u1] = self.switch_scaled(&a.parts[2], a.level, rlk.key())?;
+                a.parts.truncate(2);
+                a.parts[0].add_assign(&u0)?;
+                a.parts[1].add_assign(&u1)?;
+                a.noise = self.noise.key_switch(a.noise);
+                Ok(())
+            }
+            s => Err(Error::InvalidCiphertext(format!(
+                "relinearisation takes 2 or 3 parts, got {s}"
+            ))),
+        }
+    }
+
+    /// Relinearised copy.
+    pub fn relinearize(&self, a: &BgvCiphertext, rlk: &RelinKey) -> Result<BgvCiphertext> {
+        let mut r = a.clone();
+        self.relinearize_assign(&mut r, rlk)?;
+        Ok(r)
+    }
+
+    /// Modulus switching to level l - 1 (paper 001 Lemma 3): each part c -> (c + t [-c t^-1]_{q_l})
+    /// / q_l. The message is kept (q_l = 1 mod t), the noise divided by q_l. Errors at level 0.
+    pub fn mod_switch(&self, a: &BgvCiphertext) -> Result<BgvCiphertext> {
+        self.check_ct(a)?;
+        if a.level == 0 {
+            return Err(Error::LevelMismatch(
+                "mod_switch: the ciphertext is at level 0, the modulus chain is exhausted".into(),
+            ));
+        }
+        let parts = a
+            .parts
+            .iter()
+            .map(|p| self.chain().switch_down(p))
+            .collect::<Result<Vec<_>>>()?;
+        let log_ql = (self.params().moduli()[a.level] as f64).log2();
+        let noise = self.noise.mod_switch(a.noise, log_ql, a.parts.len());
+        Ok(self.ciphertext(parts, a.level - 1, a.key_id, noise))
+    }
+
+    /// Modulus switching down to `level` (one step at a time).
+    pub fn mod_switch_to_level(&self, a: &BgvCiphertext, level: usize) -> Result<BgvCiphertext> {
+        self.check_ct(a)?;
+        if level > a.level {
+            return Err(Error::LevelMismatch(format!(
+                "mod_switch_to_level: level {level} is above the ciphertext's level {}",
+                a.level
+            )));
+        }
+        let mut r = a.clone();
+        while r.level > level {
+            r = self.mod_switch(&r)?;
+        }
+        Ok(r)
+    }
+
+    /// X -> X^g (g odd, mod 2n), then key switching back to s with a t-scaled error.
+    pub fn apply_galois(
+        &self,
+        a: &BgvCiphertext,
+        g: u64,
+        keys: &GaloisKeys,
+    ) -> Result<BgvCiphertext> {
+        self.check_ct(a)?;
+        owned_by(
+            (keys.context_id, keys.key_id),
+            (self.id(), a.key_id),
+            "Galois key",
+        )?;
+        if a.parts.len() != 2 {
+            return Err(Error::InvalidCiphertext(format!(
+                "a rotation needs 2-part ciphertexts, got {} parts; relinearize first",
+                a.parts.len()
+            )));
+        }
+        let g = g % (2 * self.params().degree() as u64);
+        if g == 1 {
+            return Ok(a.clone());
+        }
+        let key = keys.get(g)?;
+        let [mut u0, u1] = self.switch_scaled(&a.parts[1].automorphism(g as i64)?, a.level, key)?;
+        u0.add_assign(&a.parts[0].automorphism(g as i64)?)?;
+        Ok(self.ciphertext(
+            vec![u0, u1],
+            a.level,
+            a.key_id,
+            self.noise.key_switch(a.noise),
+        ))
+    }
+
+    /// Rotates both rows of the slot matrix left by `step` (right when negative).
+    pub fn rotate_rows(
+        &self,
+        a: &BgvCiphertext,
+        step: i64,
+        keys: &GaloisKeys,
+    ) -> Result<BgvCiphertext> {
+        self.apply_galois(a, self.galois_element(step), keys)
+    }
+
+    /// Swaps the two rows (rotation of the columns).
+    pub fn rotate_columns(&self, a: &BgvCiphertext, keys: &GaloisKeys) -> Result<BgvCiphertext> {
+        self.apply_galois(a, self.row_swap_element(), keys)
+    }
+}

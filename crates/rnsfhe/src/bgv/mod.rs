@@ -1,0 +1,20 @@
+//! BGV over full RNS (paper 001 section 2 and 4): the decryption invariant
+//! [c_0 + c_1 s]_{Q_l} = [m]_t + t v, errors scaled by t, the tensor product modulo Q_l without base
+//! extension, key switching through the shared [`crate::rlwe`] layer, and modulus switching along a
+//! [`crate::rlwe::ModulusChain`] with delta = t [-c t^-1]_{q_l} (Lemma 3, q_l = 1 mod t).
+//!
+//! - [`BgvParameters`]: degree, t, the chain q_0..q_L (each 1 mod 2n and 1 mod t), special moduli.
+//! - [`BgvContext`]: keys, encoding (batching when t is a prime = 1 mod 2n), encryption, decryption
+//!   (refused when the noise may have wrapped), and every homomorphic operation.
+//! - Noise: a bound on the phase carried by every ciphertext (`noise.rs`), as BFV's.
+
+mod ciphertext;
+mod context;
+mod evaluator;
+mod noise;
+mod params;
+
+pub use crate::rlwe::{GaloisKeys, RelinKey};
+pub use ciphertext::{BgvCiphertext, BgvPlaintext};
+pub use context::BgvContext;
+pub use params::{BgvParameters, BgvParametersBuilder};

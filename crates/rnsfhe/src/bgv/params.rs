@@ -1,0 +1,309 @@
+//! BGV parameter sets: degree, plaintext modulus t, the modulus chain q_0..q_L (each q_l = 1 mod 2n and
+//! = 1 mod t, paper 001 Lemma 3), special moduli, distributions, key-switching layout; validated
+//! against the security table.
+
+use rnsfhe_math::arith::{is_prime, ntt_primes};
+
+use crate::params::{log2_product, max_log_q, Security, SecurityLevel};
+use crate::rlwe::{KeySwitching, SecretDistribution};
+use crate::{Error, Result};
+
+/// Validated BGV parameters (build with [`BgvParameters::builder`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BgvParameters {
+    pub(crate) degree: usize,
+    pub(crate) plain_modulus: u64,
+    pub(crate) moduli: Vec<u64>,
+    pub(crate) special_moduli: Vec<u64>,
+    pub(crate) sigma: f64,
+    pub(crate) secret: SecretDistribution,
+    pub(crate) key_switching: KeySwitching,
+    pub(crate) security: Security,
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+impl BgvParameters {
+    /// A builder with the defaults: n = 8192, t = 65537, 128-bit security, moduli of at most 49 bits
+    /// filling the security bound (one of them special), sigma = 3.2, dense ternary secret.
+    pub fn builder() -> BgvParametersBuilder {
+        BgvParametersBuilder::default()
+    }
+
+    /// The 128-bit preset for degree n (2^11..2^15) and plaintext modulus t.
+    pub fn preset(n: usize, t: u64) -> Result<Self> {
+        Self::builder().degree(n).plain_modulus(t).build()
+    }
+
+    /// The ring degree n.
+    pub fn degree(&self) -> usize {
+        self.degree
+    }
+    /// The plaintext modulus t.
+    pub fn plain_modulus(&self) -> u64 {
+        self.plain_modulus
+    }
+    /// The ciphertext moduli q_0..q_L (level l has q_0..q_l; modulus switching drops the last).
+    pub fn moduli(&self) -> &[u64] {
+        &self.moduli
+    }
+    /// The special (key-switching) moduli P.
+    pub fn special_moduli(&self) -> &[u64] {
+        &self.special_moduli
+    }
+    /// The standard deviation of the error distribution.
+    pub fn sigma(&self) -> f64 {
+        self.sigma
+    }
+    /// The secret-key distribution.
+    pub fn secret_distribution(&self) -> SecretDistribution {
+        self.secret
+    }
+    /// The key-switching layout.
+    pub fn key_switching(&self) -> KeySwitching {
+        self.key_switching
+    }
+    /// The security requirement the parameters were validated against.
+    pub fn security(&self) -> Security {
+        self.security
+    }
+    /// log2 Q of the top level.
+    pub fn log_q(&self) -> f64 {
+        log2_product(&self.moduli)
+    }
+    /// The top level L (number of ciphertext moduli less one).
+    pub fn max_level(&self) -> usize {
+        self.moduli.len() - 1
+    }
+    /// The number of batching slots (n) when t is a prime = 1 mod 2n, otherwise 0.
+    pub fn batching_slots(&self) -> usize {
+        let two_n = 2 * self.degree as u64;
+        if is_prime(self.plain_modulus) && self.plain_modulus % two_n == 1 {
+            self.degree
+        } else {
+            0
+        }
+    }
+    /// lcm(2n, t): every ciphertext modulus is 1 modulo it.
+    pub fn moduli_step(&self) -> Option<u64> {
+        lcm(2 * self.degree as u64, self.plain_modulus)
+    }
+}
+
+fn lcm(a: u64, b: u64) -> Option<u64> {
+    (a / gcd(a, b)).checked_mul(b)
+}
+
+/// Builder for [`BgvParameters`]; every setter has a default, `build` validates.
+#[derive(Clone, Debug)]
+pub struct BgvParametersBuilder {
+    degree: usize,
+    plain_modulus: u64,
+    moduli: Option<Vec<u64>>,
+    moduli_bits: Option<Vec<u32>>,
+    special: Option<Vec<u64>>,
+    special_bits: Option<Vec<u32>>,
+    sigma: f64,
+    secret: SecretDistribution,
+    key_switching: KeySwitching,
+    security: Security,
+}
+
+impl Default for BgvParametersBuilder {
+    fn default() -> Self {
+        BgvParametersBuilder {
+            degree: 8192,
+            plain_modulus: 65537,
+            moduli: None,
+            moduli_bits: None,
+            special: None,
+            special_bits: None,
+            sigma: rnsfhe_math::sample::DEFAULT_SIGMA,
+            secret: SecretDistribution::Ternary,
+            key_switching: KeySwitching::default(),
+            security: Security::Standard(SecurityLevel::Bits128),
+        }
+    }
+}
+
+impl BgvParametersBuilder {
+    /// Ring degree n, a power of two.
+    pub fn degree(mut self, n: usize) -> Self {
+        self.degree = n;
+        self
+    }
+    /// Plaintext modulus t >= 2 (a prime = 1 mod 2n enables batching).
+    pub fn plain_modulus(mut self, t: u64) -> Self {
+        self.plain_modulus = t;
+        self
+    }
+    /// Explicit ciphertext moduli (primes = 1 mod 2n and = 1 mod t), q_0 first.
+    pub fn moduli(mut self, q: &[u64]) -> Self {
+        self.moduli = Some(q.to_vec());
+        self
+    }
+    /// Ciphertext moduli by width (20..=62 bits), q_0 first.
+    pub fn moduli_bits(mut self, bits: &[u32]) -> Self {
+        self.moduli_bits = Some(bits.to_vec());
+        self
+    }
+    /// Explicit special moduli (NTT primes = 1 mod 2n).
+    pub fn special_moduli(mut self, p: &[u64]) -> Self {
+        self.special = Some(p.to_vec());
+        self
+    }
+    /// Special moduli by width (empty: RNS digits without special modulus).
+    pub fn special_moduli_bits(mut self, bits: &[u32]) -> Self {
+        self.special_bits = Some(bits.to_vec());
+        self
+    }
+    /// Error standard deviation (default 3.2).
+    pub fn sigma(mut self, sigma: f64) -> Self {
+        self.sigma = sigma;
+        self
+    }
+    /// Secret-key distribution.
+    pub fn secret(mut self, d: SecretDistribution) -> Self {
+        self.secret = d;
+        self
+    }
+    /// Key-switching layout.
+    pub fn key_switching(mut self, k: KeySwitching) -> Self {
+        self.key_switching = k;
+        self
+    }
+    /// Security requirement (default 128-bit HE standard).
+    pub fn security(mut self, s: Security) -> Self {
+        self.security = s;
+        self
+    }
+
+    /// Validates and picks the moduli.
+    pub fn build(self) -> Result<BgvParameters> {
+        let n = self.degree;
+        if !n.is_power_of_two() || !(2..=1 << 17).contains(&n) {
+            return Err(Error::InvalidDegree {
+                degree: n,
+                reason: "BGV needs n a power of two in 2^1..2^17".into(),
+            });
+        }
+        let t = self.plain_modulus;
+        if t < 2 || t >> 60 != 0 {
+            return Err(Error::InvalidParameters(format!(
+                "plaintext modulus t = {t} must be in 2..2^60"
+            )));
+        }
+        crate::params::check_sigma(self.sigma)?;
+        let step = lcm(2 * n as u64, t).ok_or_else(|| {
+            Error::InvalidParameters(format!("lcm(2n, t) for t = {t} does not fit 64 bits"))
+        })?;
+        let (moduli, special) = self.pick_moduli(n, step)?;
+        let mut all = moduli.clone();
+        all.extend(&special);
+        self.security.check(n, log2_product(&all))?;
+        self.security
+            .check_distributions(n, log2_product(&all), self.sigma, self.secret)?;
+        self.key_switching.validate(moduli.len(), special.len())?;
+        Ok(BgvParameters {
+            degree: n,
+            plain_modulus: t,
+            moduli,
+            special_moduli: special,
+            sigma: self.sigma,
+            secret: self.secret,
+            key_switching: self.key_switching,
+            security: self.security,
+        })
+    }
+
+    /// Explicit moduli, widths, or the default split of the security bound into primes of at most 49
+    /// bits, the last one special. Ciphertext primes are 1 mod lcm(2n, t).
+    fn pick_moduli(&self, n: usize, step: u64) -> Result<(Vec<u64>, Vec<u64>)> {
+        let two_n = 2 * n as u64;
+        let t = self.plain_modulus;
+        let (bits, special_bits): (Vec<u32>, Vec<u32>) = match (&self.moduli, &self.moduli_bits) {
+            (Some(q), _) => {
+                let mut sp = self.special.clone().unwrap_or_default();
+                for &b in self.special_bits.as_deref().unwrap_or_default() {
+                    let exclude: Vec<u64> = q.iter().chain(&sp).copied().collect();
+                    sp.extend(ntt_primes(b, two_n, 1, &exclude)?);
+                }
+                for &qi in q {
+                    if !is_prime(qi) || qi % step != 1 {
+                        return Err(Error::InvalidModulus {
+                            modulus: qi,
+                            reason: format!(
+                                "BGV ciphertext moduli must be primes = 1 mod 2n and = 1 mod t \
+                                 (1 mod {step}; paper 001 Lemma 3)"
+                            ),
+                        });
+                    }
+                }
+                for &p in &sp {
+                    if !is_prime(p) || p % two_n != 1 || p == t {
+                        return Err(Error::InvalidModulus {
+                            modulus: p,
+                            reason: format!("special moduli must be primes = 1 mod 2n = {two_n}"),
+                        });
+                    }
+                }
+                let mut all = q.clone();
+                all.extend(&sp);
+                let mut sorted = all.clone();
+                sorted.sort_unstable();
+                sorted.dedup();
+                if q.is_empty() || sorted.len() != all.len() {
+                    return Err(Error::InvalidParameters(
+                        "ciphertext and special moduli must be distinct and at least one".into(),
+                    ));
+                }
+                return Ok((q.clone(), sp));
+            }
+            (None, Some(b)) => (b.clone(), self.special_bits.clone().unwrap_or_default()),
+            (None, None) => {
+                let level = match self.security {
+                    Security::Standard(l) => l,
+                    Security::InsecureResearchOnly => SecurityLevel::Bits128,
+                };
+                let total = max_log_q(n, level).ok_or_else(|| {
+                    Error::InvalidParameters(format!(
+                        "no default moduli for n = {n}: the security table covers 2^10..2^17; pass \
+                         moduli_bits"
+                    ))
+                })?;
+                let count = total.div_ceil(49).max(2) as usize;
+                let mut bits: Vec<u32> = (0..count)
+                    .map(|i| total / count as u32 + u32::from((i as u32) < total % count as u32))
+                    .collect();
+                bits.iter_mut().for_each(|b| *b = (*b).min(49));
+                let sp = bits.pop().map(|b| vec![b]).unwrap_or_default();
+                (bits, self.special_bits.clone().unwrap_or(sp))
+            }
+        };
+        if bits.is_empty() {
+            return Err(Error::InvalidParameters(
+                "at least one ciphertext modulus is needed".into(),
+            ));
+        }
+        let mut chosen: Vec<u64> = Vec::new();
+        for (i, b) in bits.iter().chain(&special_bits).enumerate() {
+            if !(20..=62).contains(b) {
+                return Err(Error::InvalidParameters(format!(
+                    "modulus width {b} bits is outside 20..=62"
+                )));
+            }
+            let m = if i < bits.len() { step } else { two_n };
+            let mut exclude = chosen.clone();
+            exclude.push(t);
+            chosen.extend(ntt_primes(*b, m, 1, &exclude)?);
+        }
+        let special = chosen.split_off(bits.len());
+        Ok((chosen, special))
+    }
+}

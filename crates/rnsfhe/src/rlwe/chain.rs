@@ -1,0 +1,165 @@
+//! [`ModulusChain`]: the rings of the levels Q_l = q_0 ... q_l of a modulus chain and the constants
+//! that take a polynomial from level l to level l - 1 (BGV modulus switching, CKKS rescaling).
+//!
+//! One step is paper 001 Lemma 3: c' = (c + delta) / q_l over Q_{l-1} with
+//! delta = t [-c t^-1]_{q_l} (centred), so that delta = -c mod q_l and delta = 0 mod t. For BGV
+//! (q_l = 1 mod t) the phase keeps [m]_t and its noise is divided by q_l plus t (r_0 + r_1 s) / q_l;
+//! with t = 1 it is the rounded division round(c / q_l) of CKKS's RS. Written on the ring's public
+//! operations (limb selection, forms), so it serves any cyclotomic the ring supports.
+
+use std::sync::Arc;
+
+use rnsfhe_math::arith::{vector, Modulus, Shoup};
+use rnsfhe_math::ring::{Poly, Representation, RingContext};
+
+use super::KeySwitcher;
+use crate::{Error, Result};
+
+/// The constants of the step from level l to l - 1.
+#[derive(Debug)]
+struct Step {
+    /// The ring of q_l alone (its last limb).
+    last: Arc<RingContext>,
+    /// -t^-1 mod q_l.
+    neg_t_inv: Shoup,
+    /// q_l^-1 mod q_i and t q_l^-1 mod q_i, i < l.
+    inv: Vec<Shoup>,
+    t_inv: Vec<Shoup>,
+}
+
+/// The per-level rings of a modulus chain (shared with a [`KeySwitcher`]) and the modulus-switching
+/// constants for a plaintext modulus t (t = 1: rounding division).
+#[derive(Debug)]
+pub struct ModulusChain {
+    rings: Vec<Arc<RingContext>>,
+    t: u64,
+    steps: Vec<Option<Step>>,
+}
+
+impl ModulusChain {
+    /// The chain of `sw`'s levels for plaintext modulus t (t coprime to every q_l; BGV wants
+    /// q_l = 1 mod t so that the message is unchanged, Lemma 3).
+    pub fn new(sw: &KeySwitcher, t: u64) -> Result<Self> {
+        let top = sw.ring_q().moduli().len();
+        let rings: Vec<Arc<RingContext>> = (0..top)
+            .map(|l| {
+                sw.ring_at(l)
+                    .cloned()
+                    .ok_or_else(|| Error::Internal(format!("key switcher without level {l}")))
+            })
+            .collect::<Result<_>>()?;
+        let mut steps = vec![None];
+        for (l, ring) in rings.iter().enumerate().skip(1) {
+            let ql = &ring.moduli()[l];
+            let t_ql = ql.inv(ql.reduce(t))?;
+            let mut inv = Vec::with_capacity(l);
+            let mut t_inv = Vec::with_capacity(l);
+            for qi in &ring.moduli()[..l] {
+                let x = qi.inv(qi.reduce(ql.value()))?;
+                inv.push(qi.shoup(x));
+                t_inv.push(qi.shoup(qi.mul(x, qi.reduce(t))));
+            }
+            steps.push(Some(Step {
+                last: ring.select(&[l])?,
+                neg_t_inv: ql.shoup(ql.neg(t_ql)),
+                inv,
+                t_inv,
+            }));
+        }
+        Ok(ModulusChain { rings, t, steps })
+    }
+
+    /// The number of levels (the top level is `levels() - 1`).
+    pub fn levels(&self) -> usize {
+        self.rings.len()
+    }
+
+    /// The plaintext modulus the steps keep (1 for rounding).
+    pub fn plain_modulus(&self) -> u64 {
+        self.t
+    }
+
+    /// The ring of level l (moduli q_0..q_l), or an error beyond the chain.
+    pub fn ring_at(&self, level: usize) -> Result<&Arc<RingContext>> {
+        self.rings.get(level).ok_or_else(|| {
+            Error::LevelMismatch(format!(
+                "level {level} is beyond the modulus chain (levels 0..={})",
+                self.rings.len() - 1
+            ))
+        })
+    }
+
+    /// The level of a ring of this chain (by identity), if it is one.
+    pub fn level_of(&self, ring: &Arc<RingContext>) -> Option<usize> {
+        let l = ring.moduli().len().checked_sub(1)?;
+        self.rings
+            .get(l)
+            .filter(|r| Arc::ptr_eq(r, ring))
+            .map(|_| l)
+    }
+
+    /// One step down (paper 001 Lemma 3): (x + t [-x t^-1]_{q_l}) / q_l over level l - 1, in the
+    /// input's representation. Errors at level 0 (the chain is exhausted) or off the chain.
+    pub fn switch_down(&self, x: &Poly) -> Result<Poly> {
+        let l = self.level_of(x.context()).ok_or_else(|| {
+            Error::ContextMismatch("modulus switching: the polynomial is not on this chain".into())
+        })?;
+        let step = self.steps[l].as_ref().ok_or_else(|| {
+            Error::LevelMismatch(
+                "modulus switching: the ciphertext is at level 0, the modulus chain is exhausted"
+                    .into(),
+            )
+        })?;
+        let lower = &self.rings[l - 1];
+        let n = lower.degree();
+        let form = x.representation();
+        let res = x.residues();
+        let mut last = Poly::from_residues(&step.last, res[l * n..].to_vec(), form)?;
+        last.to_coefficient()?;
+        let ql: &Modulus = &step.last.moduli()[0];
+        let r: Vec<u64> = last
+            .residues()
+            .iter()
+            .map(|&c| ql.mul_shoup(c, step.neg_t_inv))
+            .collect();
+        // r centred, into each q_i, times t q_l^-1.
+        let mut delta = Poly::zero(lower, Representation::Coefficient);
+        for ((limb, qi), w) in delta
+            .residues_mut()
+            .chunks_exact_mut(n)
+            .zip(lower.moduli())
+            .zip(&step.t_inv)
+        {
+            vector::lift_centered(ql, qi, &r, limb);
+            vector::mul_shoup_scalar_assign(qi, limb, *w);
+        }
+        if form == Representation::Ntt {
+            delta.to_ntt()?;
+        }
+        let mut out = Poly::from_residues(lower, res[..l * n].to_vec(), form)?;
+        for ((limb, qi), w) in out
+            .residues_mut()
+            .chunks_exact_mut(n)
+            .zip(lower.moduli())
+            .zip(&step.inv)
+        {
+            vector::mul_shoup_scalar_assign(qi, limb, *w);
+        }
+        out.add_assign(&delta)?;
+        Ok(out)
+    }
+
+    /// The first limbs of x, over level `level` (no division: the value mod Q_level).
+    pub fn drop_to(&self, x: &Poly, level: usize) -> Result<Poly> {
+        let ring = self.ring_at(level)?;
+        let len = ring.degree() * (level + 1);
+        let res = x.residues();
+        if self.level_of(x.context()).is_none_or(|l| l < level) {
+            return Err(Error::LevelMismatch(format!(
+                "cannot drop a polynomial with {} limbs to level {level}",
+                x.context().moduli().len()
+            )));
+        }
+        Poly::from_residues(ring, res[..len].to_vec(), x.representation())
+    }
+}

@@ -1,0 +1,135 @@
+//! BGV parameter sets, plaintexts and ciphertexts to and from bytes (keys through [`super::KeyBytes`]).
+
+use super::params::{check_hamming, NO_CONTEXT};
+use super::{fingerprint, Kind, Reader, Writer};
+use crate::bgv::{BgvCiphertext, BgvContext, BgvParameters, BgvPlaintext};
+use crate::{Error, Result};
+
+impl BgvParameters {
+    /// The parameter set as bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut w = Writer::new(Kind::BgvParameters, NO_CONTEXT);
+        w.u64(self.degree as u64);
+        w.u64(self.plain_modulus);
+        w.list(&self.moduli);
+        w.list(&self.special_moduli);
+        w.common(self.sigma, self.secret, self.key_switching, self.security);
+        w.finish()
+    }
+
+    /// A parameter set from bytes, validated as the builder validates (primes = 1 mod lcm(2n, t),
+    /// security, layout).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        let mut r = Reader::new(bytes, Kind::BgvParameters, NO_CONTEXT)?;
+        let degree = r.u64()?;
+        let t = r.u64()?;
+        let (q, p) = (r.list(256)?, r.list(256)?);
+        let (sigma, secret, ks, sec) = r.common()?;
+        r.end()?;
+        if degree > 1 << 17 {
+            return Err(Error::Malformed(format!("degree {degree}")));
+        }
+        check_hamming(secret, degree as usize)?;
+        BgvParameters::builder()
+            .degree(degree as usize)
+            .plain_modulus(t)
+            .moduli(&q)
+            .special_moduli(&p)
+            .sigma(sigma)
+            .secret(secret)
+            .key_switching(ks)
+            .security(sec)
+            .build()
+    }
+}
+
+impl BgvContext {
+    /// The fingerprint of this parameter set (degree, t, moduli, special moduli).
+    pub fn fingerprint(&self) -> u64 {
+        let p = self.params();
+        fingerprint(
+            3,
+            p.degree(),
+            p.plain_modulus(),
+            p.moduli(),
+            p.special_moduli(),
+        )
+    }
+
+    /// A plaintext as bytes (its n coefficients modulo t).
+    pub fn plaintext_to_bytes(&self, pt: &BgvPlaintext) -> Result<Vec<u8>> {
+        self.check_plain(pt)?;
+        let mut w = Writer::new(Kind::BgvPlaintext, self.fingerprint());
+        w.list(pt.coefficients());
+        Ok(w.finish())
+    }
+
+    /// A plaintext from bytes (length n, coefficients below t).
+    pub fn plaintext_from_bytes(&self, bytes: &[u8]) -> Result<BgvPlaintext> {
+        let mut r = Reader::new(bytes, Kind::BgvPlaintext, self.fingerprint())?;
+        let coeffs = r.list(self.params().degree())?;
+        r.end()?;
+        self.plaintext_from_coefficients(&coeffs)
+    }
+
+    /// A ciphertext as bytes: key identity, noise bound, level, polynomials (NTT form).
+    pub fn ciphertext_to_bytes(&self, ct: &BgvCiphertext) -> Result<Vec<u8>> {
+        self.check_ct(ct)?;
+        let mut w = Writer::new(Kind::BgvCiphertext, self.fingerprint());
+        w.key_id(ct.key_id);
+        w.option(ct.noise, |w, [inf, l2]| {
+            w.f64(inf);
+            w.f64(l2);
+        });
+        w.u32(ct.level as u32);
+        w.u32(ct.parts.len() as u32);
+        ct.parts.iter().for_each(|p| w.poly(p));
+        Ok(w.finish())
+    }
+
+    /// A ciphertext from bytes written by [`BgvContext::ciphertext_to_bytes`] for this parameter set.
+    pub fn ciphertext_from_bytes(&self, bytes: &[u8]) -> Result<BgvCiphertext> {
+        let mut r = Reader::new(bytes, Kind::BgvCiphertext, self.fingerprint())?;
+        let key_id = r.key_id()?;
+        let noise = r.option("noise bound", |r| {
+            let b = [r.f64()?, r.f64()?];
+            if b.iter().any(|x| x.is_nan()) {
+                return Err(Error::Malformed("a NaN noise bound".into()));
+            }
+            Ok(b)
+        })?;
+        let level = r.u32()? as usize;
+        let parts = r.u32()? as usize;
+        if level > self.max_level() {
+            return Err(Error::InvalidCiphertext(format!(
+                "level {level} is above the top level {}",
+                self.max_level()
+            )));
+        }
+        if !(2..=3).contains(&parts) {
+            return Err(Error::InvalidCiphertext(format!(
+                "{parts} polynomials, 2 or 3 expected"
+            )));
+        }
+        let ring = self.ring_at(level)?.clone();
+        let polys = (0..parts)
+            .map(|_| r.poly(&ring))
+            .collect::<Result<Vec<_>>>()?;
+        r.end()?;
+        let mut ct = self.ciphertext_from_parts(polys, key_id)?;
+        ct.noise = noise;
+        Ok(ct)
+    }
+}
+
+impl super::KeyBytes for BgvContext {
+    fn switcher(&self) -> &crate::rlwe::KeySwitcher {
+        self.key_switcher()
+    }
+    fn params_fingerprint(&self) -> u64 {
+        self.fingerprint()
+    }
+    fn context_id(&self) -> u64 {
+        self.id()
+    }
+}
