@@ -97,21 +97,30 @@ fn product_timings(rng: &mut Csprng, budget: &Budget) -> Result<()> {
 /// slot. The product is computed with the Montgomery reduction modulo Phi_255 over an NTT prime and
 /// reduced mod 2 (the inputs are 0/1 polynomials, so the integer product is small enough to lift).
 fn many_slots(rng: &mut Csprng) -> Result<()> {
-    use rnsfhe_math::ring::cyclotomic::{CyclotomicPoly, CyclotomicRing, Reduction, SlotAlgebra};
+    use rnsfhe_math::ring::cyclotomic::SlotAlgebra;
+    use rnsfhe_math::ring::{Poly, Reduction, RingContext};
     let (m, t) = (255usize, 2u64);
     let alg = SlotAlgebra::new(m, t)?;
-    let ctx = CyclotomicRing::new(m, &CyclotomicRing::primes(m, 50, 1)?, Reduction::Montgomery)?;
+    let ctx = RingContext::cyclotomic(
+        m,
+        &RingContext::cyclotomic_primes(m, 50, 1)?,
+        Reduction::Montgomery,
+    )?;
     let draw = |rng: &mut Csprng| -> Vec<Vec<u64>> {
         (0..alg.slots())
             .map(|_| (0..alg.slot_degree()).map(|_| rng.next_u64() & 1).collect())
             .collect()
     };
     let (sa, sb) = (draw(rng), draw(rng));
-    let lift = |s: &[Vec<u64>]| -> Result<CyclotomicPoly> {
+    let lift = |s: &[Vec<u64>]| -> Result<Poly> {
         let coeffs: Vec<i64> = alg.encode(s)?.into_iter().map(|x| x as i64).collect();
-        CyclotomicPoly::from_signed(&ctx, &coeffs)?.to_montgomery()
+        let mut p = Poly::from_signed(&ctx, &coeffs)?.to_montgomery()?;
+        p.to_ntt()?;
+        Ok(p)
     };
-    let prod = lift(&sa)?.mul(&lift(&sb)?)?.from_montgomery()?;
+    let mut prod = lift(&sa)?.mul(&lift(&sb)?)?;
+    prod.to_coefficient()?;
+    let prod = prod.from_montgomery()?;
     let q = ctx.moduli()[0];
     let in_r2: Vec<u64> = prod
         .residues()

@@ -1,10 +1,10 @@
 //! `rnsfhe bench cyclotomic`: paper 001 Fig. 1 — time per batching slot of one product-and-reduce in
 //! Z_q[X]/(Phi_m), one 60-bit modulus, plain Barrett vs optimised Barrett vs Montgomery, with the
-//! power-of-two ring (one slot for t = 2) as baseline.
+//! power-of-two ring (one slot for t = 2) as baseline; and Tables 1–2 — the reduction alone (from a
+//! product in NTT_N form to coefficients) with the paper's theoretical speed-ups beside the measured.
 
 use rnsfhe_math::arith::ntt_primes;
-use rnsfhe_math::ring::cyclotomic::{CyclotomicPoly, CyclotomicRing, Reduction};
-use rnsfhe_math::ring::{Poly, Representation, RingContext};
+use rnsfhe_math::ring::{Poly, Reduction, Representation, RingContext};
 use rnsfhe_math::sample::Csprng;
 use rnsfhe_math::Result;
 
@@ -26,23 +26,66 @@ fn slots(m: usize, n: usize, t: u64) -> usize {
     n / d
 }
 
+/// (whole product: both NTT_N, pointwise, reduction; reduction alone: NTT_N product to coefficients).
 fn time_product(
     budget: &Budget,
     m: usize,
     moduli: &[u64],
     r: Reduction,
     rng: &mut Csprng,
-) -> Result<f64> {
-    let ctx = CyclotomicRing::new(m, moduli, r)?;
-    let mut a = CyclotomicPoly::from_residues(&ctx, rng.uniform_poly(ctx.moduli(), ctx.degree()))?;
-    let mut b = CyclotomicPoly::from_residues(&ctx, rng.uniform_poly(ctx.moduli(), ctx.degree()))?;
-    if r == Reduction::Montgomery {
-        a = a.to_montgomery()?;
-        b = b.to_montgomery()?;
-    }
-    Ok(budget.seconds_per_call(|| {
-        let _ = std::hint::black_box(a.mul(&b));
-    }))
+) -> Result<(f64, f64)> {
+    let ctx = RingContext::cyclotomic(m, moduli, r)?;
+    let draw = |rng: &mut Csprng| -> Result<Poly> {
+        let p = Poly::from_residues(
+            &ctx,
+            rng.uniform_poly(ctx.moduli(), ctx.degree()),
+            Representation::Coefficient,
+        )?;
+        if r == Reduction::Montgomery {
+            p.to_montgomery()
+        } else {
+            Ok(p)
+        }
+    };
+    let (a, b) = (draw(rng)?, draw(rng)?);
+    let whole = budget.seconds_per_call(|| {
+        let (mut x, mut y) = (a.clone(), b.clone());
+        let _ = x.to_ntt();
+        let _ = y.to_ntt();
+        let _ = x.mul_assign(&y);
+        let _ = std::hint::black_box(x.to_coefficient());
+    });
+    let (mut x, mut y) = (a.clone(), b.clone());
+    x.to_ntt()?;
+    y.to_ntt()?;
+    x.mul_assign(&y)?;
+    let reduce = budget.seconds_per_call(|| {
+        let mut c = x.clone();
+        let _ = std::hint::black_box(c.to_coefficient());
+    });
+    Ok((whole, reduce))
+}
+
+/// Modular multiplications of an NTT of size s: (s / 2) log2 s.
+fn c_ntt(s: usize) -> f64 {
+    (s / 2) as f64 * f64::from(s.trailing_zeros())
+}
+
+/// Paper 001 section 3: modular multiplications of the reductions from the NTT_N product, per modulus —
+/// Barrett 3 C(N) + 2 C(n~) + N + n~; optimised Barrett C(N) + 2 C(A) + 2 C(n~) + A + n~; Montgomery
+/// 3 C(N2(n)) + 4 N2(n).
+fn theoretical_costs(n: usize, alpha: Option<usize>) -> (f64, f64, f64) {
+    let (big_n, nt) = ((2 * n).next_power_of_two(), n.next_power_of_two());
+    let barrett = 3.0 * c_ntt(big_n) + 2.0 * c_ntt(nt) + (big_n + nt) as f64;
+    let sparse = match alpha {
+        Some(alpha) => {
+            let a = (2 * alpha + 1).next_power_of_two();
+            c_ntt(big_n) + 2.0 * c_ntt(a) + 2.0 * c_ntt(nt) + (a + nt) as f64
+        }
+        None => barrett,
+    };
+    let montgomery = 3.0 * c_ntt(nt) + 4.0 * nt as f64;
+    (barrett, sparse, montgomery)
 }
 
 /// Negacyclic baseline: both operands to NTT form, pointwise product, back.
@@ -98,17 +141,29 @@ pub fn run(budget: &Budget, rep: &mut Report) -> Result<()> {
         "Mont./Barrett",
         "Montgomery per slot",
     ]);
+    let mut reductions = Table::new(&[
+        "m",
+        "n",
+        "HW(Q_sp)",
+        "alpha",
+        "A",
+        "Barrett red.",
+        "opt. red.",
+        "Mont. red.",
+        "opt. speed-up (theory / measured)",
+        "Mont. speed-up (theory / measured)",
+    ]);
     for m in INDICES {
-        let moduli = CyclotomicRing::primes(m, 60, 1)?;
-        let ctx = CyclotomicRing::new(m, &moduli, Reduction::SparseBarrett)?;
+        let moduli = RingContext::cyclotomic_primes(m, 60, 1)?;
+        let ctx = RingContext::cyclotomic(m, &moduli, Reduction::SparseBarrett)?;
         let n = ctx.degree();
         let l = slots(m, n, 2);
         let sp = ctx.sparse_multiple().map_or("none".to_string(), |s| {
             format!("Phi_{}(X^{}), deg {}", s.m_prime, m / s.m_prime, s.degree)
         });
-        let tb = time_product(budget, m, &moduli, Reduction::Barrett, &mut rng)?;
-        let ts = time_product(budget, m, &moduli, Reduction::SparseBarrett, &mut rng)?;
-        let tm = time_product(budget, m, &moduli, Reduction::Montgomery, &mut rng)?;
+        let (tb, rb) = time_product(budget, m, &moduli, Reduction::Barrett, &mut rng)?;
+        let (ts, rs) = time_product(budget, m, &moduli, Reduction::SparseBarrett, &mut rng)?;
+        let (tm, rm) = time_product(budget, m, &moduli, Reduction::Montgomery, &mut rng)?;
         let per = l as f64;
         sb.push(m as f64, tb / per);
         so.push(m as f64, ts / per);
@@ -126,8 +181,32 @@ pub fn run(budget: &Budget, rep: &mut Report) -> Result<()> {
             format!("{:.2}x", tb / tm),
             human(tm / l as f64),
         ]);
+        let alpha = ctx
+            .sparse_multiple()
+            .and_then(|s| s.degree.checked_sub(n + 1));
+        let (cb, cs, cm) = theoretical_costs(n, alpha);
+        let dash = || "-".to_string();
+        reductions.row(vec![
+            m.to_string(),
+            n.to_string(),
+            ctx.sparse_multiple()
+                .map_or_else(dash, |s| (s.terms.len() + 1).to_string()),
+            alpha.map_or_else(dash, |a| a.to_string()),
+            alpha.map_or_else(dash, |a| (2 * a + 1).next_power_of_two().to_string()),
+            human(rb),
+            human(rs),
+            human(rm),
+            format!("{:.2} / {:.2}", cb / cs, rb / rs),
+            format!("{:.2} / {:.2}", cb / cm, rb / rm),
+        ]);
     }
     rep.table(&table);
+    rep.text(
+        "\n## The reduction alone (paper 001 Tables 1-2): from a product in NTT_N form to its n coefficients \
+         modulo Phi_m (Barrett: inverse NTT_N + Alg. 1; optimised: inverse NTT_N, folds, Alg. 1 with alpha; \
+         Montgomery: Alg. 3 from the NTT_N values). Theory: the paper's counts of modular multiplications.\n",
+    );
+    rep.table(&reductions);
     let mut sp = Series::new("X^n + 1, one slot: NTT-based product");
     let mut base = Table::new(&[
         "power-of-two ring",

@@ -1,4 +1,5 @@
-//! The automorphisms X -> X^g of R = Z[X]/(X^n + 1), g odd, in both representations.
+//! The automorphisms X -> X^g of R = Z[X]/(X^n + 1), g odd, in both representations (general Phi_m:
+//! `cyclotomic/poly.rs`).
 
 use super::{Poly, Representation};
 use crate::{Error, Result};
@@ -12,7 +13,12 @@ impl Poly {
     /// Coefficient form: X^j -> ±X^(jg mod n), sign from jg mod 2n. NTT form: a permutation of the
     /// evaluations (slot i holds A(psi^(2 bitrev(i) + 1)), so it receives slot j with
     /// 2 bitrev(j) + 1 = (2 bitrev(i) + 1) g mod 2n).
+    ///
+    /// General m (kind `Cyclotomic`): any g coprime to m, see `automorphism_general`.
     pub fn automorphism(&self, g: i64) -> Result<Poly> {
+        if self.context().general().is_some() {
+            return self.automorphism_general(g);
+        }
         let n = self.context().degree();
         let two_n = 2 * n as i64;
         let g = g.rem_euclid(two_n) as usize;

@@ -3,6 +3,8 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+use super::cyclotomic::{GeneralTables, Reduction, SparseMultiple};
+use super::Representation;
 use crate::arith::Modulus;
 use crate::ntt::NttTable;
 use crate::rns::RnsBasis;
@@ -16,6 +18,12 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 pub enum RingKind {
     /// Phi_m = X^n + 1 with m = 2n a power of two: negacyclic NTT, coefficient and NTT forms.
     PowerOfTwo,
+    /// Any Phi_m (paper 001): cyclic NTTs of size N = N2(2n) and, after the inverse, a reduction modulo
+    /// Phi_m by the given method (built by [`RingContext::cyclotomic`]).
+    Cyclotomic {
+        /// How products are reduced modulo Phi_m.
+        reduction: Reduction,
+    },
 }
 
 /// The precomputation of one ring R_Q = Z_Q[X]/(Phi_m): the RNS basis of Q and one NTT table per
@@ -28,6 +36,10 @@ pub struct RingContext {
     n: usize,
     basis: RnsBasis,
     ntt: Vec<Arc<NttTable>>,
+    /// Phi_m's coefficients, constant first.
+    phi: Arc<Vec<i64>>,
+    /// The general-m tables (kind `Cyclotomic` only).
+    general: Option<GeneralTables>,
 }
 
 impl RingContext {
@@ -51,6 +63,9 @@ impl RingContext {
             .iter()
             .map(|&q| NttTable::new(q, n).map(Arc::new))
             .collect::<Result<Vec<_>>>()?;
+        let mut phi = vec![0i64; n + 1];
+        phi[0] = 1;
+        phi[n] = 1;
         Ok(Arc::new(RingContext {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             kind: RingKind::PowerOfTwo,
@@ -58,7 +73,35 @@ impl RingContext {
             n,
             basis,
             ntt,
+            phi: Arc::new(phi),
+            general: None,
         }))
+    }
+
+    /// The ring Z_Q[X]/(Phi_m) for any m >= 3 (paper 001), over primes q_i = 1 mod N, N = N2(2 phi(m))
+    /// (see [`RingContext::cyclotomic_primes`]), reducing products by `reduction`. For m a power of two
+    /// this builds the general (cyclic-NTT) ring, not the negacyclic one of [`RingContext::new`]; the
+    /// Montgomery reduction is refused there (paper 001, Lemma 1). Errors on m < 3, N > 2^17, a modulus
+    /// not prime or not 1 mod N, or repeated moduli.
+    pub fn cyclotomic(m: usize, moduli: &[u64], reduction: Reduction) -> Result<Arc<Self>> {
+        let basis = RnsBasis::new(moduli)?;
+        let (phi, general) = GeneralTables::new(m, basis.moduli(), reduction)?;
+        Ok(Arc::new(RingContext {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            kind: RingKind::Cyclotomic { reduction },
+            m,
+            n: phi.len() - 1,
+            basis,
+            ntt: Vec::new(),
+            phi: Arc::new(phi),
+            general: Some(general),
+        }))
+    }
+
+    /// `count` primes of `bits` bits with q = 1 mod lcm(N, m), N = N2(2 phi(m)): the size-N NTTs and the
+    /// m-th roots (automorphisms, slots) both exist. Errors when m < 3 or too few such primes exist.
+    pub fn cyclotomic_primes(m: usize, bits: u32, count: usize) -> Result<Vec<u64>> {
+        super::cyclotomic::primes(m, bits, count)
     }
 
     /// Unique identity of this context.
@@ -91,19 +134,56 @@ impl RingContext {
         self.basis.moduli()
     }
 
-    /// The NTT table of each modulus.
+    /// The negacyclic NTT table of each modulus; empty for a general-m ring (kind `Cyclotomic`), whose
+    /// transforms are cyclic of size [`RingContext::ntt_size`] and reached through [`super::Poly`].
     pub fn ntt_tables(&self) -> &[Arc<NttTable>] {
         &self.ntt
+    }
+
+    /// Phi_m's integer coefficients, constant first (n + 1 of them).
+    pub fn phi(&self) -> &[i64] {
+        &self.phi
+    }
+
+    /// The reduction modulo Phi_m of a general-m ring; None for power-of-two rings.
+    pub fn reduction(&self) -> Option<Reduction> {
+        match self.kind {
+            RingKind::Cyclotomic { reduction } => Some(reduction),
+            RingKind::PowerOfTwo => None,
+        }
+    }
+
+    /// Words per limb of the NTT form: n for power-of-two rings, N = N2(2n) for general m.
+    pub fn ntt_size(&self) -> usize {
+        self.general.as_ref().map_or(self.n, GeneralTables::big_n)
+    }
+
+    /// Words per limb of a polynomial in `form`.
+    pub fn limb_len(&self, form: Representation) -> usize {
+        match form {
+            Representation::Coefficient => self.n,
+            Representation::Ntt => self.ntt_size(),
+        }
+    }
+
+    /// The sparse multiple Q_sp of Phi_m used by [`Reduction::SparseBarrett`], when one helps.
+    pub fn sparse_multiple(&self) -> Option<&SparseMultiple> {
+        self.general.as_ref().and_then(GeneralTables::sparse)
+    }
+
+    /// The general-m tables (kind `Cyclotomic`).
+    pub(crate) fn general(&self) -> Option<&GeneralTables> {
+        self.general.as_ref()
     }
 
     /// A new context over the moduli at positions `limbs` of this one (a level's prefix of a modulus
     /// chain, or the Q part of Q u P), sharing the NTT tables. Errors on an empty or out-of-range
     /// selection.
     pub fn select(&self, limbs: &[usize]) -> Result<Arc<Self>> {
-        if limbs.is_empty() || limbs.iter().any(|&i| i >= self.ntt.len()) {
+        let k = self.moduli().len();
+        if limbs.is_empty() || limbs.iter().any(|&i| i >= k) {
             return Err(Error::InvalidBasis(format!(
-                "limb selection {limbs:?} is empty or beyond the {} moduli of this ring",
-                self.ntt.len()
+                "limb selection {limbs:?} is empty or beyond the {k} moduli of this ring"
             )));
         }
         let moduli: Vec<u64> = limbs.iter().map(|&i| self.moduli()[i].value()).collect();
@@ -113,7 +193,13 @@ impl RingContext {
             m: self.m,
             n: self.n,
             basis: RnsBasis::new(&moduli)?,
-            ntt: limbs.iter().map(|&i| Arc::clone(&self.ntt[i])).collect(),
+            ntt: if self.ntt.is_empty() {
+                Vec::new()
+            } else {
+                limbs.iter().map(|&i| Arc::clone(&self.ntt[i])).collect()
+            },
+            phi: Arc::clone(&self.phi),
+            general: self.general.as_ref().map(|g| g.select(limbs)),
         }))
     }
 

@@ -1,6 +1,7 @@
 //! Polynomial rings Z_Q[X]/(Phi_m(X)) in RNS form: [`RingContext`] holds the precomputation (basis, NTT
-//! tables), [`Poly`] the residues. Power-of-two cyclotomics (Phi_2n = X^n + 1) are supported now; the
-//! context records the cyclotomic index m so that general Phi_m (paper 001) fits the same types.
+//! tables), [`Poly`] the residues — one type for every m, as HElib's DoubleCRT: power-of-two
+//! cyclotomics (Phi_2n = X^n + 1, negacyclic NTT, [`RingContext::new`]) and any Phi_m (paper 001, cyclic
+//! NTT of size N2(2n) and a reduction modulo Phi_m, [`RingContext::cyclotomic`]).
 
 mod automorphism;
 mod context;
@@ -9,6 +10,7 @@ mod poly;
 pub mod reference;
 
 pub use context::{RingContext, RingKind};
+pub use cyclotomic::{Form, Reduction};
 pub use poly::{Poly, Representation};
 
 /// Ok when `data` holds n residues per modulus (limb-major), each below its modulus; otherwise an error

@@ -1,10 +1,11 @@
-//! [`Poly`]: an element of R_Q in RNS form, limb-major (`data[i * n + j]` = coefficient j mod q_i, in
-//! [0, q_i)), in coefficient or NTT representation.
+//! [`Poly`]: an element of R_Q in RNS form, limb-major (`data[i * len + j]` = value j mod q_i, in
+//! [0, q_i), len = `RingContext::limb_len(form)`), in coefficient or NTT representation.
 
 use std::sync::Arc;
 
 use num_bigint::{BigInt, BigUint};
 
+use super::cyclotomic::Form;
 use super::RingContext;
 use crate::arith::vector;
 use crate::{Error, Result};
@@ -14,7 +15,17 @@ use crate::{Error, Result};
 pub enum Representation {
     /// Coefficients of the polynomial.
     Coefficient,
-    /// Evaluations at the primitive 2n-th roots (the negacyclic NTT's order, see `ntt::NttTable`).
+    /// Power-of-two rings: evaluations at the primitive 2n-th roots (the negacyclic NTT's order, see
+    /// `ntt::NttTable`), n per limb.
+    ///
+    /// General Phi_m (paper 001): the N = N2(2n) values of the cyclic NTT_N of the coefficients, N per
+    /// limb — not the evaluations at the phi(m) primitive m-th roots that HElib's DoubleCRT holds. Both
+    /// multiply pointwise; the choice is paper 001's: NTT_N costs a power-of-two transform of size N
+    /// <= 4n, where evaluating at the primitive m-th roots needs a length-m transform (Bluestein: three
+    /// transforms of size N2(2m) >= 2N), and sums of products stay exact in NTT_N (degree <= 2n - 2 < N)
+    /// so that a whole inner product (key switching, tensoring) is reduced modulo Phi_m once, when
+    /// leaving the form. The price: a product of products cannot be formed (degree would wrap; reduce
+    /// first), and automorphisms go through the coefficient form.
     Ntt,
 }
 
@@ -25,6 +36,10 @@ pub struct Poly {
     ctx: Arc<RingContext>,
     data: Vec<u64>,
     form: Representation,
+    /// a or a M (Montgomery rings only ever hold `Montgomery` values here).
+    pub(super) mform: Form,
+    /// General m, NTT form: the values are those of an unreduced sum of products (deg <= 2n - 2).
+    pub(super) product: bool,
 }
 
 impl Clone for Poly {
@@ -33,6 +48,8 @@ impl Clone for Poly {
             ctx: Arc::clone(&self.ctx),
             data: crate::pool::copied(&self.data),
             form: self.form,
+            mform: self.mform,
+            product: self.product,
         }
     }
 }
@@ -46,26 +63,30 @@ impl Drop for Poly {
 impl Poly {
     /// The zero polynomial.
     pub fn zero(ctx: &Arc<RingContext>, form: Representation) -> Self {
-        let len = ctx.degree() * ctx.moduli().len();
+        let len = ctx.limb_len(form) * ctx.moduli().len();
+        Poly::from_parts(ctx, crate::pool::zeroed(len), form)
+    }
+
+    pub(super) fn from_parts(ctx: &Arc<RingContext>, data: Vec<u64>, form: Representation) -> Self {
         Poly {
             ctx: Arc::clone(ctx),
-            data: crate::pool::zeroed(len),
+            data,
             form,
+            mform: Form::Plain,
+            product: false,
         }
     }
 
-    /// A polynomial from limb-major residues; errors on a wrong length or a residue >= its modulus.
+    /// A polynomial from limb-major residues (`ctx.limb_len(form)` per modulus; for general m in NTT
+    /// form, the NTT_N values of a polynomial of degree < n), in the plain form; errors on a wrong length
+    /// or a residue >= its modulus.
     pub fn from_residues(
         ctx: &Arc<RingContext>,
         data: Vec<u64>,
         form: Representation,
     ) -> Result<Self> {
-        super::check_residues(ctx.moduli(), ctx.degree(), &data)?;
-        Ok(Poly {
-            ctx: Arc::clone(ctx),
-            data,
-            form,
-        })
+        super::check_residues(ctx.moduli(), ctx.limb_len(form), &data)?;
+        Ok(Poly::from_parts(ctx, data, form))
     }
 
     /// A polynomial in coefficient form from signed integer coefficients (length n).
@@ -138,9 +159,25 @@ impl Poly {
         &mut self.data
     }
 
-    /// The residues modulo q_i (n values); errors when i is out of range.
+    /// Whether the polynomial holds a or a M (Montgomery rings, see [`Poly::to_montgomery`]).
+    pub fn montgomery_form(&self) -> Form {
+        self.mform
+    }
+
+    /// General m, NTT form: whether the values are an unreduced sum of products (reduced modulo Phi_m
+    /// by [`Poly::to_coefficient`]). Always false for power-of-two rings.
+    pub fn is_unreduced_product(&self) -> bool {
+        self.product
+    }
+
+    /// Words per limb.
+    fn limb_len(&self) -> usize {
+        self.ctx.limb_len(self.form)
+    }
+
+    /// The residues modulo q_i (`limb_len` values); errors when i is out of range.
     pub fn limb(&self, i: usize) -> Result<&[u64]> {
-        let n = self.ctx.degree();
+        let n = self.limb_len();
         self.data.get(i * n..(i + 1) * n).ok_or_else(|| {
             Error::OutOfRange(format!(
                 "limb {i} of a polynomial with {} moduli",
@@ -168,12 +205,18 @@ impl Poly {
                 self.form, other.form
             )));
         }
+        if self.mform != other.mform {
+            return Err(Error::WrongForm(format!(
+                "{op}: operands are in {:?} and {:?} form; convert with to_montgomery / from_montgomery",
+                self.mform, other.mform
+            )));
+        }
         Ok(())
     }
 
     /// Applies the slice kernel `f(modulus, self_limb, other_limb)` to each limb pair.
     fn zip_slices(&mut self, other: &Poly, f: impl Fn(&crate::arith::Modulus, &mut [u64], &[u64])) {
-        let n = self.ctx.degree();
+        let n = self.limb_len();
         for ((a, b), q) in self
             .data
             .chunks_exact_mut(n)
@@ -187,6 +230,9 @@ impl Poly {
     /// self += other (same ring, same representation).
     pub fn add_assign(&mut self, other: &Poly) -> Result<()> {
         self.check_compatible(other, "add")?;
+        if self.product != other.product {
+            return self.add_mixed(other, vector::add_assign);
+        }
         self.zip_slices(other, vector::add_assign);
         Ok(())
     }
@@ -194,15 +240,65 @@ impl Poly {
     /// self -= other (same ring, same representation).
     pub fn sub_assign(&mut self, other: &Poly) -> Result<()> {
         self.check_compatible(other, "sub")?;
+        if self.product != other.product {
+            return self.add_mixed(other, vector::sub_assign);
+        }
         self.zip_slices(other, vector::sub_assign);
         Ok(())
     }
 
-    /// self *= other, pointwise in NTT representation (both operands must be in NTT form).
+    /// self *= other, pointwise in NTT representation (both operands must be in NTT form). General m:
+    /// the result is an unreduced product (reduced by `to_coefficient`), so neither operand may be one;
+    /// in a Montgomery ring a M * b M gives a b M and a M * b gives a b (a * b in plain form errors).
     pub fn mul_assign(&mut self, other: &Poly) -> Result<()> {
-        self.check_compatible(other, "mul")?;
+        self.ctx.check_same(&other.ctx, "mul")?;
         self.expect_form(Representation::Ntt, "mul")?;
+        other.expect_form(Representation::Ntt, "mul")?;
+        if self.ctx.general().is_none() {
+            self.zip_slices(other, vector::mul_assign);
+            return Ok(());
+        }
+        self.mform = self.product_form(self, other)?;
         self.zip_slices(other, vector::mul_assign);
+        self.product = true;
+        Ok(())
+    }
+
+    /// self += a * b in NTT representation (all three in NTT form), without reducing (general m: the
+    /// sum of products is reduced once by `to_coefficient`, paper 001 section 3).
+    pub fn mul_add_assign(&mut self, a: &Poly, b: &Poly) -> Result<()> {
+        self.ctx.check_same(&a.ctx, "mul_add")?;
+        a.ctx.check_same(&b.ctx, "mul_add")?;
+        for p in [&*self, a, b] {
+            p.expect_form(Representation::Ntt, "mul_add")?;
+        }
+        if self.ctx.general().is_some() {
+            let mform = self.product_form(a, b)?;
+            if !self.product && self.data.iter().all(|&x| x == 0) {
+                self.mform = mform; // a zero accumulator takes the products' form
+            }
+            if mform != self.mform {
+                return Err(Error::WrongForm(format!(
+                    "mul_add: the product is in {mform:?} form, the accumulator in {:?}",
+                    self.mform
+                )));
+            }
+            if !self.product {
+                self.promote();
+            }
+        }
+        let n = self.limb_len();
+        for (((x, y), z), q) in self
+            .data
+            .chunks_exact_mut(n)
+            .zip(a.data.chunks_exact(n))
+            .zip(b.data.chunks_exact(n))
+            .zip(self.ctx.moduli())
+        {
+            for ((x, &y), &z) in x.iter_mut().zip(y).zip(z) {
+                *x = q.mul_add(y, z, *x);
+            }
+        }
         Ok(())
     }
 
@@ -229,7 +325,7 @@ impl Poly {
 
     /// self = -self.
     pub fn neg_assign(&mut self) {
-        let n = self.ctx.degree();
+        let n = self.limb_len();
         for (limb, q) in self.data.chunks_exact_mut(n).zip(self.ctx.moduli()) {
             limb.iter_mut().for_each(|x| *x = q.neg(*x));
         }
@@ -244,7 +340,7 @@ impl Poly {
 
     /// self *= c for an integer scalar c (any representation).
     pub fn mul_scalar_assign(&mut self, c: u64) {
-        let n = self.ctx.degree();
+        let n = self.limb_len();
         for (limb, q) in self.data.chunks_exact_mut(n).zip(self.ctx.moduli()) {
             vector::mul_shoup_scalar_assign(q, limb, q.shoup(q.reduce(c)));
         }
@@ -262,6 +358,9 @@ impl Poly {
         if self.form == Representation::Ntt {
             return Ok(());
         }
+        if self.ctx.general().is_some() {
+            return self.enter_ntt_general();
+        }
         let (n, tables) = (self.ctx.degree(), self.ctx.ntt_tables());
         crate::parallel::for_each_limb(&mut self.data, n, |i, limb| tables[i].forward(limb))?;
         self.form = Representation::Ntt;
@@ -273,6 +372,9 @@ impl Poly {
         if self.form == Representation::Coefficient {
             return Ok(());
         }
+        if self.ctx.general().is_some() {
+            return self.leave_ntt_general();
+        }
         let (n, tables) = (self.ctx.degree(), self.ctx.ntt_tables());
         crate::parallel::for_each_limb(&mut self.data, n, |i, limb| tables[i].inverse(limb))?;
         self.form = Representation::Coefficient;
@@ -281,5 +383,19 @@ impl Poly {
 
     pub(super) fn parts_mut(&mut self) -> (&Arc<RingContext>, &mut Vec<u64>, Representation) {
         (&self.ctx, &mut self.data, self.form)
+    }
+
+    /// Replaces the residues and the forms (general-m conversions).
+    pub(super) fn set_parts(
+        &mut self,
+        data: Vec<u64>,
+        form: Representation,
+        mform: Form,
+        product: bool,
+    ) {
+        crate::pool::recycle(std::mem::replace(&mut self.data, data));
+        self.form = form;
+        self.mform = mform;
+        self.product = product;
     }
 }

@@ -1,12 +1,15 @@
-//! Arithmetic in Z_Q[X]/(Phi_m) for any m (paper 001): products by cyclic NTTs of size N = N2(2n), then
-//! one of three reductions modulo Phi_m, all giving the same canonical remainder.
+//! Arithmetic in Z_Q[X]/(Phi_m) for any m (paper 001), behind [`crate::ring::RingContext::cyclotomic`]
+//! and [`crate::ring::Poly`]: products by cyclic NTTs of size N = N2(2n), then one of three reductions
+//! modulo Phi_m, all giving the same canonical remainder; and the many-slot plaintext algebra.
 
 mod context;
 mod fpoly;
 mod phi;
+mod poly;
 mod reduce;
 mod slots;
 
-pub use context::{CyclotomicPoly, CyclotomicRing, Form, Reduction};
+pub(crate) use context::{primes, GeneralTables};
+pub use context::{Form, Reduction};
 pub use phi::{best_sparse_multiple, cyclotomic_polynomial, euler_phi, SparseMultiple};
 pub use slots::{multiplicative_order, SlotAlgebra};

@@ -30,7 +30,7 @@ struct MontgomeryTables {
 
 /// Everything one modulus needs.
 #[derive(Debug)]
-pub(super) struct ModulusTables {
+pub(crate) struct ModulusTables {
     q: Modulus,
     m: usize,
     n: usize,
@@ -103,7 +103,7 @@ impl BarrettTables {
 }
 
 impl ModulusTables {
-    pub(super) fn new(
+    pub(crate) fn new(
         q: Modulus,
         m: usize,
         phi: &[i64],
@@ -141,10 +141,6 @@ impl ModulusTables {
             _ => t.barrett = Some(BarrettTables::new(q, phi, n.saturating_sub(2))?),
         }
         Ok(t)
-    }
-
-    pub(super) fn modulus(&self) -> &Modulus {
-        &self.q
     }
 
     fn montgomery_tables(&self, phi: &[i64]) -> Result<MontgomeryTables> {
@@ -217,24 +213,59 @@ impl ModulusTables {
         Ok(v)
     }
 
-    /// out = sum_k a_k * b_k mod Phi_m (Montgomery: times M^-1) for polynomials of n coefficients in
-    /// [0, q): the products are summed in the NTT_N domain and reduced once (paper 001, section 3).
-    pub(super) fn multiply_sum(&self, pairs: &[(&[u64], &[u64])], out: &mut [u64]) -> Result<()> {
-        let q = &self.q;
-        let mut c = vec![0u64; self.ntt_big.n()];
-        for (a, b) in pairs {
-            let fa = self.forward_big(a)?;
-            let fb = self.forward_big(b)?;
-            for ((x, &y), &z) in c.iter_mut().zip(&fa).zip(&fb) {
-                *x = q.mul_add(y, z, *x);
+    /// NTT_N of the n coefficients `a` into `out` (N words).
+    pub(crate) fn forward_limb(&self, a: &[u64], out: &mut [u64]) -> Result<()> {
+        out[..a.len()].copy_from_slice(a);
+        out[a.len()..].iter_mut().for_each(|x| *x = 0);
+        self.ntt_big.forward(out)
+    }
+
+    /// From the NTT_N values `c_hat` (clobbered) of c to the n coefficients of c mod Phi_m in `out`.
+    /// When `product` is false, deg c < n and only the inverse NTT runs; otherwise c is a sum of
+    /// products (deg c <= 2n - 2) reduced once by the ring's method (paper 001, section 3; Montgomery:
+    /// c M^-1, Alg. 3, straight from the NTT_N values).
+    pub(crate) fn reduce_limb(
+        &self,
+        c_hat: &mut [u64],
+        product: bool,
+        out: &mut [u64],
+    ) -> Result<()> {
+        if product {
+            if let Some(mt) = &self.montgomery {
+                return self.montgomery_reduce(mt, c_hat, out);
             }
         }
-        if let Some(mt) = &self.montgomery {
-            return self.montgomery_reduce(mt, &mut c, out);
+        self.ntt_big.inverse(c_hat)?;
+        if product {
+            self.reduce_product(c_hat[..2 * self.n - 1].to_vec(), out)
+        } else {
+            out.copy_from_slice(&c_hat[..self.n]);
+            Ok(())
         }
-        self.ntt_big.inverse(&mut c)?;
-        c.truncate(2 * self.n - 1);
-        self.reduce_product(c, out)
+    }
+
+    /// Montgomery rings: NTT_N values of c (deg c < n) to those of c Psi, Psi = X^(N/2) + 1, so that the
+    /// Montgomery reduction gives back c. Psi(omega^bitrev(i)) = 2 for i < N/2 and 0 above.
+    pub(crate) fn promote(&self, c_hat: &mut [u64]) {
+        if self.montgomery.is_some() {
+            let half = c_hat.len() / 2;
+            let (lo, hi) = c_hat.split_at_mut(half);
+            lo.iter_mut().for_each(|x| *x = self.q.add(*x, *x));
+            hi.iter_mut().for_each(|x| *x = 0);
+        }
+    }
+
+    /// X -> X^g on n coefficients (g coprime to m, below m): X^i -> X^(ig mod m), then a long division
+    /// by Phi_m (degree < m to < n).
+    pub(crate) fn automorphism_limb(&self, a: &[u64], g: usize, out: &mut [u64]) {
+        let (q, m) = (&self.q, self.m);
+        let mut wide = vec![0u64; m.max(self.n)];
+        for (i, &x) in a.iter().enumerate() {
+            let e = i * g % m;
+            wide[e] = q.add(wide[e], x);
+        }
+        self.reduce_long(&mut wide);
+        out.copy_from_slice(&wide[..self.n]);
     }
 
     /// Algs. 1–2: a product c of degree <= 2n - 2 reduced modulo Phi_m into out.
@@ -305,7 +336,7 @@ impl ModulusTables {
 
     /// Entry to (a -> a M) or exit from (a M -> a) the Montgomery form, by a Montgomery reduction of
     /// a M^2 or of a.
-    pub(super) fn convert_montgomery(&self, a: &[u64], enter: bool, out: &mut [u64]) -> Result<()> {
+    pub(crate) fn convert_montgomery(&self, a: &[u64], enter: bool, out: &mut [u64]) -> Result<()> {
         let Some(mt) = &self.montgomery else {
             return Err(Error::WrongForm(
                 "this ring does not use Montgomery reduction".into(),
