@@ -180,7 +180,7 @@ impl HprContext {
             )));
         }
         let mut s = self.digit_signed(&coeffs)?;
-        s.to_ntt()?;
+        super::depth::fwd(&mut s)?;
         let id = KeyId::of_secret(&coeffs);
         Ok(HprSecretKey { coeffs, s, id })
     }
@@ -197,9 +197,9 @@ impl HprContext {
         let mut b = Vec::with_capacity(a.len());
         for ai in &a {
             let mut x = ai.clone();
-            x.to_ntt()?;
+            super::depth::fwd(&mut x)?;
             x.mul_assign(&sk.s)?;
-            x.to_coefficient()?;
+            super::depth::inv(&mut x)?;
             x.neg_assign();
             b.push(x);
         }
@@ -219,7 +219,7 @@ impl HprContext {
         let (mut b, mut a) = self.rlwe_sample(sk, None, rng)?;
         b.iter_mut()
             .chain(a.iter_mut())
-            .try_for_each(|p| p.to_ntt())?;
+            .try_for_each(|p| super::depth::fwd(p))?;
         Ok(HprPublicKey { b, a, id: sk.id() })
     }
 
@@ -255,13 +255,13 @@ impl HprContext {
     pub fn encrypt(&self, pk: &HprPublicKey, m: &[u64], rng: &mut Csprng) -> Result<HprCiphertext> {
         let mut dm = self.delta_times(m)?;
         let mut u = self.digit_signed(&ternary(rng, self.n()))?;
-        u.to_ntt()?;
+        super::depth::fwd(&mut u)?;
         let mut parts = Vec::with_capacity(2);
         for (i, key) in [&pk.b, &pk.a].into_iter().enumerate() {
             let mut c = Vec::with_capacity(key.len());
             for kj in key {
                 let mut x = kj.mul(&u)?;
-                x.to_coefficient()?;
+                super::depth::inv(&mut x)?;
                 c.push(x);
             }
             let e = self.gaussian.sample(rng, self.n());
@@ -316,7 +316,7 @@ impl HprContext {
                 s_pow.mul_assign(&s)?;
             }
             let mut x = top(part)?;
-            x.to_ntt()?;
+            super::depth::fwd(&mut x)?;
             x.mul_assign(&s_pow)?;
             match acc.as_mut() {
                 Some(a) => a.add_assign(&x)?,
@@ -325,7 +325,7 @@ impl HprContext {
         }
         let mut x =
             acc.ok_or_else(|| Error::InvalidCiphertext("a ciphertext has 2 or 3 parts".into()))?;
-        x.to_coefficient()?;
+        super::depth::inv(&mut x)?;
         x.add_assign(&top(&parts[0])?)?;
         Ok(x)
     }

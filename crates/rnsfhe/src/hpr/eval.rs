@@ -99,7 +99,7 @@ impl HprContext {
                 let (mut bi, mut ai) = self.rlwe_sample(sk, Some(&m), rng)?;
                 bi.iter_mut()
                     .chain(ai.iter_mut())
-                    .try_for_each(|p| p.to_ntt())?;
+                    .try_for_each(|p| super::depth::fwd(p))?;
                 b.push(bi);
                 a.push(ai);
             }
@@ -115,7 +115,7 @@ impl HprContext {
         rng: &mut Csprng,
     ) -> Result<HprRelinKey> {
         let mut s2 = sk.s.mul(&sk.s)?;
-        s2.to_coefficient()?;
+        super::depth::inv(&mut s2)?;
         Ok(HprRelinKey {
             key: self.switch_key(sk, &s2, mode, rng)?,
             id: sk.id(),
@@ -131,7 +131,7 @@ impl HprContext {
     ) -> Result<HprGaloisKeys> {
         let two_n = 2 * self.params.degree() as u64;
         let mut s = sk.s.clone();
-        s.to_coefficient()?;
+        super::depth::inv(&mut s)?;
         let mut keys = BTreeMap::new();
         for &g in gs {
             let g = g % two_n;
@@ -175,14 +175,14 @@ impl HprContext {
                                 x.to_vec(),
                                 Representation::Coefficient,
                             )?;
-                            p.to_ntt()?;
+                            super::depth::fwd(&mut p)?;
                             Ok(p)
                         })
                         .collect::<Result<_>>()?
                 }
                 Relinearization::PerDigit => {
                     let mut p = ci.clone();
-                    p.to_ntt()?;
+                    super::depth::fwd(&mut p)?;
                     vec![p]
                 }
             };
@@ -293,13 +293,13 @@ impl HprContext {
             })
             .collect();
         let mut mp = self.digit_signed(&centred)?;
-        mp.to_ntt()?;
+        super::depth::fwd(&mut mp)?;
         let mut out = a.clone();
         for part in out.parts_mut() {
             for x in part.iter_mut() {
-                x.to_ntt()?;
+                super::depth::fwd(x)?;
                 x.mul_assign(&mp)?;
-                x.to_coefficient()?;
+                super::depth::inv(x)?;
             }
             self.propagate(part)?;
         }
@@ -339,7 +339,7 @@ impl HprContext {
             if scale != 1 {
                 x.mul_scalar_assign(scale);
             }
-            x.to_ntt()?;
+            super::depth::fwd(x)?;
         }
         Ok(out)
     }
@@ -384,7 +384,7 @@ impl HprContext {
         let w = self.basis.full().len() * self.params.degree();
         let split = |mut tv: Digits| -> Result<(Digits, Poly)> {
             let mut low = tv.remove(0);
-            low.to_coefficient()?;
+            super::depth::inv(&mut low)?;
             let mut carry = vec![0u64; w];
             self.basis.carry(low.residues_mut(), &mut carry)?;
             tv.push(Poly::zero(&self.ring, Representation::Ntt));
@@ -397,7 +397,7 @@ impl HprContext {
         let (c1, k1) = split(t1)?;
         let (mut c2, k2) = split(t2)?;
         for x in c2.iter_mut() {
-            x.to_coefficient()?;
+            super::depth::inv(x)?;
         }
         c2[0].add_assign(&k2)?;
         self.propagate(&mut c2)?;
@@ -412,7 +412,7 @@ impl HprContext {
     ) -> Result<HprCiphertext> {
         for (part, carry) in parts.iter_mut().zip(&carries) {
             for x in part.iter_mut() {
-                x.to_coefficient()?;
+                super::depth::inv(x)?;
             }
             part[0].add_assign(carry)?;
             self.propagate(part)?;
@@ -453,7 +453,7 @@ impl HprContext {
         }
         let mut parts: Vec<Digits> = a.parts()[..2].to_vec();
         for x in parts.iter_mut().flatten() {
-            x.to_ntt()?;
+            super::depth::fwd(x)?;
         }
         let (mut c0, mut c1) = (parts.remove(0), parts.remove(0));
         self.key_switch_acc(&a.parts()[2], &rlk.key, &mut c0, &mut c1)?;
@@ -489,7 +489,7 @@ impl HprContext {
             .iter()
             .map(|x| x.automorphism(g as i64))
             .collect::<Result<_>>()?;
-        c0.iter_mut().try_for_each(|x| x.to_ntt())?;
+        c0.iter_mut().try_for_each(|x| super::depth::fwd(x))?;
         let mut acc1 = self.zero_digits(Representation::Ntt);
         self.key_switch_acc(&c1, key, &mut c0, &mut acc1)?;
         let zero = Poly::zero(&self.ring, Representation::Coefficient);

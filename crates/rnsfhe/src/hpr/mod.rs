@@ -12,6 +12,7 @@
 
 mod ciphertext;
 mod context;
+pub mod depth;
 mod eval;
 mod params;
 
