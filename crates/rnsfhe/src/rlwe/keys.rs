@@ -41,7 +41,7 @@ impl core::fmt::Debug for KeyId {
 }
 
 impl KeyId {
-    fn of_secret(coeffs: &[i64]) -> KeyId {
+    pub(crate) fn of_secret(coeffs: &[i64]) -> KeyId {
         use sha2::{Digest, Sha256};
         let mut h = Sha256::new();
         h.update(b"rnsfhe key identity v1");

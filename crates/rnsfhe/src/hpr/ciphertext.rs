@@ -1,0 +1,37 @@
+//! [`HprCiphertext`]: 2 or 3 HPR polynomials (d carried digits each, coefficient form).
+
+use super::Digits;
+use crate::rlwe::KeyId;
+
+/// An HPR-FV ciphertext: parts c_0, c_1 (and c_2 before relinearisation), each d digits over
+/// P u B_sk, carried (|digit| <= k p / 2), coefficient form; with the identity of its key pair.
+#[derive(Clone, Debug)]
+pub struct HprCiphertext {
+    parts: Vec<Digits>,
+    id: Option<KeyId>,
+}
+
+impl HprCiphertext {
+    pub(super) fn new(parts: Vec<Digits>, id: Option<KeyId>) -> Self {
+        HprCiphertext { parts, id }
+    }
+
+    /// The parts, each d digits.
+    pub fn parts(&self) -> &[Digits] {
+        &self.parts
+    }
+
+    pub(super) fn parts_mut(&mut self) -> &mut Vec<Digits> {
+        &mut self.parts
+    }
+
+    /// 2, or 3 after a multiplication without relinearisation.
+    pub fn size(&self) -> usize {
+        self.parts.len()
+    }
+
+    /// The identity of the key pair (None for a trivial ciphertext).
+    pub fn id(&self) -> Option<KeyId> {
+        self.id
+    }
+}

@@ -1,0 +1,514 @@
+//! The HPR-FV context: precomputation, keys, encryption and decryption (paper 002 section 3).
+
+use std::sync::Arc;
+
+use num_bigint::{BigInt, BigUint};
+use rnsfhe_math::arith::Modulus;
+use rnsfhe_math::ring::{Poly, Representation, RingContext};
+use rnsfhe_math::rns::{BaseConverter, FastBaseConverter, HprBasis, RnsBasis};
+use rnsfhe_math::sample::{ternary, Csprng, DiscreteGaussian};
+use zeroize::Zeroizing;
+
+use super::{HprCiphertext, HprParameters};
+use crate::rlwe::KeyId;
+use crate::{Error, Result};
+
+/// An HPR polynomial: d digits over P u B_sk (one [`Poly`] each), least significant first.
+pub type Digits = Vec<Poly>;
+
+/// Precomputed tables of one parameter set.
+#[derive(Debug)]
+pub struct HprContext {
+    pub(super) params: HprParameters,
+    pub(super) basis: HprBasis,
+    /// The ring over P u B_sk (2k + 1 moduli) every digit lives in.
+    pub(super) ring: Arc<RingContext>,
+    /// The ring over P (decryption).
+    pub(super) ring_p: Arc<RingContext>,
+    /// Delta = floor(q / t) as d digits, each as residues over P u B_sk.
+    pub(super) delta: Vec<Vec<u64>>,
+    /// Alg. 1: gamma = 2^log_gamma, FastBconv(|gamma t x|_p, P, {gamma t}) and |-p^-1|_{gamma t}.
+    log_gamma: u32,
+    gt: Modulus,
+    conv_gt: FastBaseConverter,
+    neg_inv_p_gt: u64,
+    pub(super) gaussian: DiscreteGaussian,
+}
+
+/// An HPR-FV secret key: ternary s, in NTT form over P u B_sk.
+#[derive(Debug)]
+pub struct HprSecretKey {
+    coeffs: Zeroizing<Vec<i64>>,
+    pub(super) s: Poly,
+    id: KeyId,
+}
+
+impl HprSecretKey {
+    /// The identity of the key pair.
+    pub fn id(&self) -> KeyId {
+        self.id
+    }
+
+    /// The signed coefficients of s.
+    pub fn coefficients(&self) -> &[i64] {
+        &self.coeffs
+    }
+}
+
+/// An HPR-FV public key ([-(a s + e)]_q, a), both as d carried digits in NTT form.
+#[derive(Clone, Debug)]
+pub struct HprPublicKey {
+    pub(super) b: Digits,
+    pub(super) a: Digits,
+    id: KeyId,
+}
+
+impl HprPublicKey {
+    /// The identity of the key pair.
+    pub fn id(&self) -> KeyId {
+        self.id
+    }
+}
+
+impl HprContext {
+    /// Builds the tables of `params`.
+    pub fn new(params: &HprParameters) -> Result<Arc<Self>> {
+        let basis = HprBasis::new(params.p_moduli(), params.b_sk_moduli())?;
+        let moduli: Vec<u64> = basis.full().moduli().iter().map(|m| m.value()).collect();
+        let n = params.degree();
+        let ring = RingContext::new(n, &moduli)?;
+        let k = basis.k();
+        let ring_p = ring.select(&(0..k).collect::<Vec<_>>())?;
+        let (t, d) = (params.plain_modulus(), params.digits());
+        let delta_int = params.q() / t;
+        let delta = basis
+            .digits_of(&delta_int, d)
+            .iter()
+            .map(|x| basis.residues_of(&BigInt::from(x.clone())))
+            .collect();
+        // Lemma 2 needs gamma > k / 2; the loss k / gamma in (11) is 2^-log_gamma k: take gamma as
+        // large as keeps gamma t below 2^61, at most 2^30.
+        let t_bits = 64 - t.leading_zeros();
+        let log_gamma = 61u32.saturating_sub(t_bits).min(30);
+        if (1u64 << log_gamma) <= k as u64 {
+            return Err(Error::InvalidParameters(format!(
+                "t = {t} is too large for HPR decryption (gamma t must fit 61 bits with gamma > k)"
+            )));
+        }
+        let gt = Modulus::new(t << log_gamma)?;
+        let conv_gt =
+            FastBaseConverter::with_factor(basis.p(), &RnsBasis::new(&[gt.value()])?, gt.value());
+        let p_mod = (basis.p().product() % gt.value())
+            .iter_u64_digits()
+            .next()
+            .unwrap_or(0);
+        let neg_inv_p_gt = gt.neg(gt.inv(p_mod)?);
+        Ok(Arc::new(HprContext {
+            params: params.clone(),
+            basis,
+            ring,
+            ring_p,
+            delta,
+            log_gamma,
+            gt,
+            conv_gt,
+            neg_inv_p_gt,
+            gaussian: DiscreteGaussian::new(params.sigma(), 6.0)?,
+        }))
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &HprParameters {
+        &self.params
+    }
+
+    /// The digit bases and carry tables.
+    pub fn basis(&self) -> &HprBasis {
+        &self.basis
+    }
+
+    /// The ring over P u B_sk.
+    pub fn ring(&self) -> &Arc<RingContext> {
+        &self.ring
+    }
+
+    fn n(&self) -> usize {
+        self.params.degree()
+    }
+
+    /// A digit from signed coefficients (coefficient form).
+    pub(super) fn digit_signed(&self, c: &[i64]) -> Result<Poly> {
+        Poly::from_signed(&self.ring, c)
+    }
+
+    /// d zero digits in `form`.
+    pub(super) fn zero_digits(&self, form: Representation) -> Digits {
+        (0..self.params.digits())
+            .map(|_| Poly::zero(&self.ring, form))
+            .collect()
+    }
+
+    /// Carry propagation over coefficient-form digits (paper 002 eq. (6)).
+    pub(super) fn propagate(&self, digits: &mut [Poly]) -> Result<()> {
+        let mut refs: Vec<&mut [u64]> = digits.iter_mut().map(|p| p.residues_mut()).collect();
+        self.basis.propagate(&mut refs)
+    }
+
+    /// A uniform element of R_q: uniform digits modulo p (their B_sk residues from the FBE).
+    pub(super) fn uniform(&self, rng: &mut Csprng) -> Result<Digits> {
+        let n = self.n();
+        (0..self.params.digits())
+            .map(|_| {
+                let mut data = rng.uniform_poly(self.basis.full().moduli(), n);
+                self.basis.normalize(&mut data)?;
+                Poly::from_residues(&self.ring, data, Representation::Coefficient)
+            })
+            .collect()
+    }
+
+    /// Generates a ternary secret key.
+    pub fn secret_key(&self, rng: &mut Csprng) -> Result<HprSecretKey> {
+        self.secret_key_from(ternary(rng, self.n()))
+    }
+
+    /// A secret key from given coefficients in {-1, 0, 1} (tests, import).
+    pub fn secret_key_from(&self, coeffs: Zeroizing<Vec<i64>>) -> Result<HprSecretKey> {
+        if coeffs.len() != self.n() || coeffs.iter().any(|c| c.abs() > 1) {
+            return Err(Error::OutOfRange(format!(
+                "an HPR secret key has n = {} coefficients in {{-1, 0, 1}}",
+                self.n()
+            )));
+        }
+        let mut s = self.digit_signed(&coeffs)?;
+        super::depth::fwd(&mut s)?;
+        let id = KeyId::of_secret(&coeffs);
+        Ok(HprSecretKey { coeffs, s, id })
+    }
+
+    /// [-(a s + e) + m]_q with a uniform: an RLWE sample masking `m` (carried digits, coefficient
+    /// form) under s; returns (b, a) carried, coefficient form. The building block of every key.
+    pub(super) fn rlwe_sample(
+        &self,
+        sk: &HprSecretKey,
+        m: Option<&[Poly]>,
+        rng: &mut Csprng,
+    ) -> Result<(Digits, Digits)> {
+        let a = self.uniform(rng)?;
+        let mut b = Vec::with_capacity(a.len());
+        for ai in &a {
+            let mut x = ai.clone();
+            super::depth::fwd(&mut x)?;
+            x.mul_assign(&sk.s)?;
+            super::depth::inv(&mut x)?;
+            x.neg_assign();
+            b.push(x);
+        }
+        let e = self.gaussian.sample(rng, self.n());
+        b[0].sub_assign(&self.digit_signed(&e)?)?;
+        if let Some(m) = m {
+            for (bi, mi) in b.iter_mut().zip(m) {
+                bi.add_assign(mi)?;
+            }
+        }
+        self.propagate(&mut b)?;
+        Ok((b, a))
+    }
+
+    /// The public key (-(a s + e), a) (paper 002 section 2.1), stored in NTT form.
+    pub fn public_key(&self, sk: &HprSecretKey, rng: &mut Csprng) -> Result<HprPublicKey> {
+        let (mut b, mut a) = self.rlwe_sample(sk, None, rng)?;
+        b.iter_mut()
+            .chain(a.iter_mut())
+            .try_for_each(|p| super::depth::fwd(p))?;
+        Ok(HprPublicKey { b, a, id: sk.id() })
+    }
+
+    /// Delta m as d digits (Delta_j m for each digit of Delta), coefficients of m in [0, t).
+    pub(super) fn delta_times(&self, m: &[u64]) -> Result<Digits> {
+        let n = self.n();
+        let t = self.params.plain_modulus();
+        if m.len() != n || m.iter().any(|&x| x >= t) {
+            return Err(Error::OutOfRange(format!(
+                "a plaintext has n = {n} coefficients in [0, t = {t})"
+            )));
+        }
+        self.delta
+            .iter()
+            .map(|dj| {
+                let mut p = Poly::zero(&self.ring, Representation::Coefficient);
+                for ((limb, q), &c) in p
+                    .residues_mut()
+                    .chunks_exact_mut(n)
+                    .zip(self.basis.full().moduli())
+                    .zip(dj)
+                {
+                    for (x, &mi) in limb.iter_mut().zip(m) {
+                        *x = q.mul(q.reduce(mi), c);
+                    }
+                }
+                Ok(p)
+            })
+            .collect()
+    }
+
+    /// Public-key encryption of m (coefficients in [0, t)): (b u + e1 + Delta m, a u + e2), carried.
+    pub fn encrypt(&self, pk: &HprPublicKey, m: &[u64], rng: &mut Csprng) -> Result<HprCiphertext> {
+        let mut dm = self.delta_times(m)?;
+        let mut u = self.digit_signed(&ternary(rng, self.n()))?;
+        super::depth::fwd(&mut u)?;
+        let mut parts = Vec::with_capacity(2);
+        for (i, key) in [&pk.b, &pk.a].into_iter().enumerate() {
+            let mut c = Vec::with_capacity(key.len());
+            for kj in key {
+                let mut x = kj.mul(&u)?;
+                super::depth::inv(&mut x)?;
+                c.push(x);
+            }
+            let e = self.gaussian.sample(rng, self.n());
+            c[0].add_assign(&self.digit_signed(&e)?)?;
+            if i == 0 {
+                for (cj, mj) in c.iter_mut().zip(dm.iter_mut()) {
+                    cj.add_assign(mj)?;
+                }
+            }
+            self.propagate(&mut c)?;
+            parts.push(c);
+        }
+        Ok(HprCiphertext::new(parts, Some(pk.id())))
+    }
+
+    /// Symmetric encryption (-(a s + e) + Delta m, a).
+    pub fn encrypt_symmetric(
+        &self,
+        sk: &HprSecretKey,
+        m: &[u64],
+        rng: &mut Csprng,
+    ) -> Result<HprCiphertext> {
+        let dm = self.delta_times(m)?;
+        let (b, a) = self.rlwe_sample(sk, Some(&dm), rng)?;
+        Ok(HprCiphertext::new(vec![b, a], Some(sk.id())))
+    }
+
+    /// x = c_{0,d-1} + c_{1,d-1} s (+ c_{2,d-1} s^2) over P: the top digits only (k NTTs and k
+    /// inverse NTTs per part past the first; Lemma 1).
+    pub(super) fn top_phase(&self, sk: &HprSecretKey, ct: &HprCiphertext) -> Result<Poly> {
+        let (n, k) = (self.n(), self.basis.k());
+        let s = Poly::from_residues(
+            &self.ring_p,
+            sk.s.residues()[..k * n].to_vec(),
+            Representation::Ntt,
+        )?;
+        let top = |part: &Digits| -> Result<Poly> {
+            let last = part
+                .last()
+                .ok_or_else(|| Error::InvalidCiphertext("no digits".into()))?;
+            Poly::from_residues(
+                &self.ring_p,
+                last.residues()[..k * n].to_vec(),
+                Representation::Coefficient,
+            )
+        };
+        let parts = ct.parts();
+        let mut acc: Option<Poly> = None;
+        let mut s_pow = s.clone();
+        for (i, part) in parts.iter().enumerate().skip(1) {
+            if i > 1 {
+                s_pow.mul_assign(&s)?;
+            }
+            let mut x = top(part)?;
+            super::depth::fwd(&mut x)?;
+            x.mul_assign(&s_pow)?;
+            match acc.as_mut() {
+                Some(a) => a.add_assign(&x)?,
+                None => acc = Some(x),
+            }
+        }
+        let mut x =
+            acc.ok_or_else(|| Error::InvalidCiphertext("a ciphertext has 2 or 3 parts".into()))?;
+        super::depth::inv(&mut x)?;
+        x.add_assign(&top(&parts[0])?)?;
+        Ok(x)
+    }
+
+    /// Decryption, paper 002 Alg. 1: from the top digits only, r = -FBE(|gamma t x|_p, P, {gamma t})
+    /// / p mod gamma t (eq. (10)), then m = (r - [r]_gamma) / gamma mod t (Lemma 2; exact while the
+    /// noise satisfies (11)).
+    pub fn decrypt(&self, sk: &HprSecretKey, ct: &HprCiphertext) -> Result<Vec<u64>> {
+        KeyId::check(ct.id(), sk.id(), "secret key")?;
+        self.check_ct(ct)?;
+        let x = self.top_phase(sk, ct)?;
+        let n = self.n();
+        let mut r = vec![0u64; n];
+        self.conv_gt.convert(x.residues(), &mut r)?;
+        let (gt, t) = (&self.gt, self.params.plain_modulus());
+        let g = self.log_gamma;
+        let mask = (1u64 << g) - 1;
+        let half = 1u64 << (g - 1);
+        Ok(r.iter()
+            .map(|&v| {
+                let r = gt.mul(v, self.neg_inv_p_gt);
+                let low = r & mask;
+                // (r - [r]_gamma) / gamma with the centred [r]_gamma, modulo t.
+                let up = (r >> g) + u64::from(low >= half);
+                up % t
+            })
+            .collect())
+    }
+
+    /// Checks the shape of a ciphertext against this context.
+    pub(super) fn check_ct(&self, ct: &HprCiphertext) -> Result<()> {
+        let d = self.params.digits();
+        if !(2..=3).contains(&ct.parts().len()) {
+            return Err(Error::InvalidCiphertext(format!(
+                "an HPR ciphertext has 2 or 3 parts, got {}",
+                ct.parts().len()
+            )));
+        }
+        for part in ct.parts() {
+            if part.len() != d {
+                return Err(Error::InvalidCiphertext(format!(
+                    "an HPR ciphertext part has d = {d} digits, got {}",
+                    part.len()
+                )));
+            }
+            for digit in part {
+                if digit.context().id() != self.ring.id() {
+                    return Err(Error::ContextMismatch(
+                        "the ciphertext belongs to another HPR context".into(),
+                    ));
+                }
+                if digit.representation() != Representation::Coefficient {
+                    return Err(Error::WrongForm(
+                        "HPR ciphertext digits are in coefficient form".into(),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The exact value of an HPR polynomial modulo q, centred (big integers: tests, measurement).
+    pub fn compose(&self, digits: &[Poly]) -> Result<Vec<BigInt>> {
+        let refs: Vec<&[u64]> = digits.iter().map(|p| p.residues()).collect();
+        let q = BigInt::from(self.params.q());
+        let half = &q / 2;
+        Ok(self
+            .basis
+            .compose(&refs)?
+            .into_iter()
+            .map(|v| {
+                let mut r = ((v % &q) + &q) % &q;
+                if r > half {
+                    r -= &q;
+                }
+                r
+            })
+            .collect())
+    }
+
+    /// A trivial ciphertext (x mod q, 0) of an integer polynomial x (no key; tests and noise
+    /// experiments: adding it to an encryption adds x to its noise).
+    pub fn trivial(&self, x: &[num_bigint::BigInt]) -> Result<HprCiphertext> {
+        let (n, d) = (self.n(), self.params.digits());
+        if x.len() != n {
+            return Err(Error::LengthMismatch {
+                what: "trivial ciphertext coefficients",
+                expected: n,
+                got: x.len(),
+            });
+        }
+        let q = BigInt::from(self.params.q());
+        let mut c0 = self.zero_digits(Representation::Coefficient);
+        for (j, v) in x.iter().enumerate() {
+            let v = ((v % &q) + &q) % &q;
+            let digits = self.basis.digits_of(v.magnitude(), d);
+            for (digit, dv) in c0.iter_mut().zip(digits) {
+                let res = self.basis.residues_of(&BigInt::from(dv));
+                for (i, r) in res.into_iter().enumerate() {
+                    digit.residues_mut()[i * n + j] = r;
+                }
+            }
+        }
+        self.propagate(&mut c0)?;
+        Ok(HprCiphertext::new(
+            vec![c0, self.zero_digits(Representation::Coefficient)],
+            None,
+        ))
+    }
+
+    /// The noise v of ct for message m: [c_0 + c_1 s (+ c_2 s^2)]_q - Delta m, exactly, coefficient
+    /// by coefficient (big integers, O(n^2): tests and measurement at small n).
+    pub fn noise_poly(
+        &self,
+        sk: &HprSecretKey,
+        ct: &HprCiphertext,
+        m: &[u64],
+    ) -> Result<Vec<BigInt>> {
+        let q = BigInt::from(self.params.q());
+        let n = self.n();
+        if m.len() != n {
+            return Err(Error::LengthMismatch {
+                what: "message",
+                expected: n,
+                got: m.len(),
+            });
+        }
+        let s: Vec<BigInt> = sk.coefficients().iter().map(|&c| BigInt::from(c)).collect();
+        let mut acc = vec![BigInt::from(0); n];
+        let mut s_pow = vec![BigInt::from(0); n];
+        s_pow[0] = BigInt::from(1);
+        for part in ct.parts() {
+            let c = self.compose(part)?;
+            for (a, x) in acc.iter_mut().zip(negacyclic(&c, &s_pow)) {
+                *a += x;
+            }
+            s_pow = negacyclic(&s_pow, &s);
+        }
+        let delta = BigInt::from(self.params.q() / self.params.plain_modulus());
+        let half = &q / 2;
+        Ok(acc
+            .iter()
+            .zip(m)
+            .map(|(a, &mi)| {
+                let mut v = ((a - &delta * mi) % &q + &q) % &q;
+                if v > half {
+                    v -= &q;
+                }
+                v
+            })
+            .collect())
+    }
+
+    /// The infinity norm of [`HprContext::noise_poly`].
+    pub fn noise(&self, sk: &HprSecretKey, ct: &HprCiphertext, m: &[u64]) -> Result<BigUint> {
+        Ok(self
+            .noise_poly(sk, ct, m)?
+            .iter()
+            .map(|v| v.magnitude().clone())
+            .max()
+            .unwrap_or_default())
+    }
+}
+
+/// a b in Z[X]/(X^n + 1) (schoolbook).
+pub(super) fn negacyclic(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
+    let n = a.len();
+    let mut out = vec![BigInt::from(0); n];
+    for (i, x) in a.iter().enumerate() {
+        if x.sign() == num_bigint::Sign::NoSign {
+            continue;
+        }
+        for (j, y) in b.iter().enumerate() {
+            if y.sign() == num_bigint::Sign::NoSign {
+                continue;
+            }
+            let p = x * y;
+            if i + j < n {
+                out[i + j] += p;
+            } else {
+                out[i + j - n] -= p;
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,498 @@
+//! HPR-FV evaluation: addition, plaintext operations, multiplication (paper 002 section 4),
+//! relinearisation (section 4.1, Remark 5) and rotations.
+
+use std::collections::BTreeMap;
+
+use rnsfhe_math::arith::vector;
+use rnsfhe_math::ring::{Poly, Representation};
+use rnsfhe_math::sample::Csprng;
+
+use super::{Digits, HprCiphertext, HprContext, HprSecretKey};
+use crate::rlwe::KeyId;
+use crate::{Error, Result};
+
+/// How relinearisation decomposes c_2 (paper 002 section 4.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Relinearization {
+    /// Single-digit r_{i,j} = [c_{2,i} p_j / p]_{p_j} against keys of (p / p_j) p^i s^2 (eq. (18));
+    /// extra noise (19): n d B_err (p_1 + ... + p_k).
+    PerResidue,
+    /// Remark 5: whole digits r_i = c_{2,i} against keys of p^i s^2; k times fewer key products but
+    /// noise about n d B_err k p / 2 (use once the noise already fills a digit).
+    PerDigit,
+}
+
+/// A key-switching key: RLWE samples masking p^i (p/p_j) s' (or p^i s' per digit), each d digits
+/// in NTT form, indexed i k + j (or i).
+#[derive(Clone, Debug)]
+struct SwitchKey {
+    b: Vec<Digits>,
+    a: Vec<Digits>,
+    mode: Relinearization,
+}
+
+/// The relinearisation key of a key pair (section 4.1).
+#[derive(Clone, Debug)]
+pub struct HprRelinKey {
+    key: SwitchKey,
+    id: KeyId,
+}
+
+impl HprRelinKey {
+    /// The identity of the key pair.
+    pub fn id(&self) -> KeyId {
+        self.id
+    }
+
+    /// The decomposition this key was made for.
+    pub fn mode(&self) -> Relinearization {
+        self.key.mode
+    }
+}
+
+/// Galois keys for automorphisms X -> X^g (rotations of batched slots).
+#[derive(Clone, Debug)]
+pub struct HprGaloisKeys {
+    keys: BTreeMap<u64, SwitchKey>,
+    id: KeyId,
+}
+
+impl HprGaloisKeys {
+    /// The identity of the key pair.
+    pub fn id(&self) -> KeyId {
+        self.id
+    }
+}
+
+impl HprContext {
+    fn switch_key(
+        &self,
+        sk: &HprSecretKey,
+        target: &Poly,
+        mode: Relinearization,
+        rng: &mut Csprng,
+    ) -> Result<SwitchKey> {
+        let (d, n) = (self.params.digits(), self.params.degree());
+        let p = self.basis.p();
+        let mut b = Vec::new();
+        let mut a = Vec::new();
+        for i in 0..d {
+            let factors: Vec<Option<&num_bigint::BigUint>> = match mode {
+                Relinearization::PerResidue => p.punctured_products().iter().map(Some).collect(),
+                Relinearization::PerDigit => vec![None],
+            };
+            for f in factors {
+                let mut m = self.zero_digits(Representation::Coefficient);
+                let mut x = target.clone();
+                if let Some(f) = f {
+                    let res = self.basis.residues_of(&num_bigint::BigInt::from(f.clone()));
+                    for ((limb, q), c) in x
+                        .residues_mut()
+                        .chunks_exact_mut(n)
+                        .zip(self.basis.full().moduli())
+                        .zip(res)
+                    {
+                        vector::mul_shoup_scalar_assign(q, limb, q.shoup(c));
+                    }
+                }
+                m[i] = x;
+                let (mut bi, mut ai) = self.rlwe_sample(sk, Some(&m), rng)?;
+                bi.iter_mut()
+                    .chain(ai.iter_mut())
+                    .try_for_each(|p| super::depth::fwd(p))?;
+                b.push(bi);
+                a.push(ai);
+            }
+        }
+        Ok(SwitchKey { b, a, mode })
+    }
+
+    /// The relinearisation key: masks of p^i (p/p_j) s^2 (or p^i s^2 for [`Relinearization::PerDigit`]).
+    pub fn relin_key(
+        &self,
+        sk: &HprSecretKey,
+        mode: Relinearization,
+        rng: &mut Csprng,
+    ) -> Result<HprRelinKey> {
+        let mut s2 = sk.s.mul(&sk.s)?;
+        super::depth::inv(&mut s2)?;
+        Ok(HprRelinKey {
+            key: self.switch_key(sk, &s2, mode, rng)?,
+            id: sk.id(),
+        })
+    }
+
+    /// Galois keys for the elements `gs` (odd, taken mod 2n), per-residue decomposition.
+    pub fn galois_keys(
+        &self,
+        sk: &HprSecretKey,
+        gs: &[u64],
+        rng: &mut Csprng,
+    ) -> Result<HprGaloisKeys> {
+        let two_n = 2 * self.params.degree() as u64;
+        let mut s = sk.s.clone();
+        super::depth::inv(&mut s)?;
+        let mut keys = BTreeMap::new();
+        for &g in gs {
+            let g = g % two_n;
+            let sg = s.automorphism(g as i64)?;
+            keys.insert(
+                g,
+                self.switch_key(sk, &sg, Relinearization::PerResidue, rng)?,
+            );
+        }
+        Ok(HprGaloisKeys { keys, id: sk.id() })
+    }
+
+    /// acc0 += <D(c), key.b>, acc1 += <D(c), key.a> (NTT form), for c carried in coefficient form:
+    /// the inner products of section 4.1 (Step 5 of Fig. 1).
+    fn key_switch_acc(
+        &self,
+        c: &[Poly],
+        key: &SwitchKey,
+        acc0: &mut [Poly],
+        acc1: &mut [Poly],
+    ) -> Result<()> {
+        let (n, k, w) = (
+            self.params.degree(),
+            self.basis.k(),
+            self.basis.full().len(),
+        );
+        let per = match key.mode {
+            Relinearization::PerResidue => k,
+            Relinearization::PerDigit => 1,
+        };
+        let mut tmp = vec![0u64; n];
+        for (i, ci) in c.iter().enumerate() {
+            let rs: Vec<Poly> = match key.mode {
+                Relinearization::PerResidue => {
+                    let mut r = vec![0u64; k * w * n];
+                    self.basis.decompose(&ci.residues()[..k * n], &mut r)?;
+                    r.chunks_exact(w * n)
+                        .map(|x| {
+                            let mut p = Poly::from_residues(
+                                &self.ring,
+                                x.to_vec(),
+                                Representation::Coefficient,
+                            )?;
+                            super::depth::fwd(&mut p)?;
+                            Ok(p)
+                        })
+                        .collect::<Result<_>>()?
+                }
+                Relinearization::PerDigit => {
+                    let mut p = ci.clone();
+                    super::depth::fwd(&mut p)?;
+                    vec![p]
+                }
+            };
+            for (keys, acc) in [(&key.b, &mut *acc0), (&key.a, &mut *acc1)] {
+                for (l, acc_l) in acc.iter_mut().enumerate() {
+                    for (row, q) in self.basis.full().moduli().iter().enumerate() {
+                        let a: Vec<&[u64]> = rs
+                            .iter()
+                            .map(|r| &r.residues()[row * n..(row + 1) * n])
+                            .collect();
+                        let b: Vec<&[u64]> = (0..per)
+                            .map(|j| &keys[i * per + j][l].residues()[row * n..(row + 1) * n])
+                            .collect();
+                        vector::inner_product(q, &a, &b, &mut tmp);
+                        vector::add_assign(
+                            q,
+                            &mut acc_l.residues_mut()[row * n..(row + 1) * n],
+                            &tmp,
+                        );
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn join(&self, a: &HprCiphertext, b: &HprCiphertext) -> Result<Option<KeyId>> {
+        self.check_ct(a)?;
+        self.check_ct(b)?;
+        KeyId::join(a.id(), b.id())
+    }
+
+    /// a + b (parts added digit by digit, then carried).
+    pub fn add(&self, a: &HprCiphertext, b: &HprCiphertext) -> Result<HprCiphertext> {
+        self.add_sub(a, b, false)
+    }
+
+    /// a - b.
+    pub fn sub(&self, a: &HprCiphertext, b: &HprCiphertext) -> Result<HprCiphertext> {
+        self.add_sub(a, b, true)
+    }
+
+    fn add_sub(&self, a: &HprCiphertext, b: &HprCiphertext, sub: bool) -> Result<HprCiphertext> {
+        let id = self.join(a, b)?;
+        let mut parts = Vec::with_capacity(a.size().max(b.size()));
+        for pi in 0..a.size().max(b.size()) {
+            let mut part = match a.parts().get(pi) {
+                Some(p) => p.clone(),
+                None => self.zero_digits(Representation::Coefficient),
+            };
+            if let Some(other) = b.parts().get(pi) {
+                for (x, y) in part.iter_mut().zip(other) {
+                    if sub {
+                        x.sub_assign(y)?;
+                    } else {
+                        x.add_assign(y)?;
+                    }
+                }
+            }
+            self.propagate(&mut part)?;
+            parts.push(part);
+        }
+        Ok(HprCiphertext::new(parts, id))
+    }
+
+    /// -a.
+    pub fn neg(&self, a: &HprCiphertext) -> Result<HprCiphertext> {
+        self.check_ct(a)?;
+        let mut out = a.clone();
+        for part in out.parts_mut() {
+            part.iter_mut().for_each(|x| x.neg_assign());
+            self.propagate(part)?;
+        }
+        Ok(out)
+    }
+
+    /// a + m for a plaintext m (coefficients in [0, t)): Delta m added to c_0 (Delta as digits).
+    pub fn add_plain(&self, a: &HprCiphertext, m: &[u64]) -> Result<HprCiphertext> {
+        self.check_ct(a)?;
+        let dm = self.delta_times(m)?;
+        let mut out = a.clone();
+        let c0 = &mut out.parts_mut()[0];
+        for (x, y) in c0.iter_mut().zip(&dm) {
+            x.add_assign(y)?;
+        }
+        self.propagate(c0)?;
+        Ok(out)
+    }
+
+    /// a m for a plaintext m (coefficients in [0, t), taken centred): every digit times m, carried.
+    pub fn mul_plain(&self, a: &HprCiphertext, m: &[u64]) -> Result<HprCiphertext> {
+        self.check_ct(a)?;
+        let t = self.params.plain_modulus();
+        if m.len() != self.params.degree() || m.iter().any(|&x| x >= t) {
+            return Err(Error::OutOfRange(format!(
+                "a plaintext has n = {} coefficients in [0, t = {t})",
+                self.params.degree()
+            )));
+        }
+        let centred: Vec<i64> = m
+            .iter()
+            .map(|&x| {
+                if x > t / 2 {
+                    x as i64 - t as i64
+                } else {
+                    x as i64
+                }
+            })
+            .collect();
+        let mut mp = self.digit_signed(&centred)?;
+        super::depth::fwd(&mut mp)?;
+        let mut out = a.clone();
+        for part in out.parts_mut() {
+            for x in part.iter_mut() {
+                super::depth::fwd(x)?;
+                x.mul_assign(&mp)?;
+                super::depth::inv(x)?;
+            }
+            self.propagate(part)?;
+        }
+        Ok(out)
+    }
+
+    /// out_l = sum_{a + b = d - 1 + l} x_a y_b for l < d: the digits d-1..2d-2 of the product of
+    /// two polynomials in Y (the Toeplitz product of Remark 1, naive), NTT form.
+    fn toeplitz(&self, x: &[Poly], y: &[Poly]) -> Result<Digits> {
+        let (d, n) = (self.params.digits(), self.params.degree());
+        let mut out = self.zero_digits(Representation::Ntt);
+        for (l, o) in out.iter_mut().enumerate() {
+            let terms: Vec<(usize, usize)> = (l..d).map(|a| (a, d - 1 + l - a)).collect();
+            for (row, q) in self.basis.full().moduli().iter().enumerate() {
+                let r = row * n..(row + 1) * n;
+                let a: Vec<&[u64]> = terms
+                    .iter()
+                    .map(|&(a, _)| &x[a].residues()[r.clone()])
+                    .collect();
+                let b: Vec<&[u64]> = terms
+                    .iter()
+                    .map(|&(_, b)| &y[b].residues()[r.clone()])
+                    .collect();
+                vector::inner_product(q, &a, &b, &mut o.residues_mut()[r]);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The lifted, NTT-form copy of a part (eq. (13) on the top digit), times `scale`.
+    fn lifted(&self, part: &[Poly], scale: u64) -> Result<Digits> {
+        let mut out: Digits = part.to_vec();
+        if let Some(top) = out.last_mut() {
+            self.basis.lift_centred(top.residues_mut())?;
+        }
+        for x in out.iter_mut() {
+            if scale != 1 {
+                x.mul_scalar_assign(scale);
+            }
+            super::depth::fwd(x)?;
+        }
+        Ok(out)
+    }
+
+    /// Steps 1-3 of Fig. 1 and the carries of Prop. 1: returns c^_0, c^_1 (digits d..2d-2 moved
+    /// down, NTT form, top digit zero), their carries of digit d-1 (coefficient form) and c^_2
+    /// carried (coefficient form).
+    fn tensor(
+        &self,
+        a: &HprCiphertext,
+        b: &HprCiphertext,
+    ) -> Result<(Digits, Digits, [Poly; 2], Digits)> {
+        if a.size() != 2 || b.size() != 2 {
+            return Err(Error::InvalidCiphertext(
+                "multiply ciphertexts of 2 parts (relinearise first)".into(),
+            ));
+        }
+        let t = self.params.plain_modulus();
+        let (a0, a1) = (
+            self.lifted(&a.parts()[0], t)?,
+            self.lifted(&a.parts()[1], t)?,
+        );
+        let (b0, b1) = (
+            self.lifted(&b.parts()[0], 1)?,
+            self.lifted(&b.parts()[1], 1)?,
+        );
+        let mut sa = a0.clone();
+        let mut sb = b0.clone();
+        for (x, y) in sa.iter_mut().zip(&a1) {
+            x.add_assign(y)?;
+        }
+        for (x, y) in sb.iter_mut().zip(&b1) {
+            x.add_assign(y)?;
+        }
+        let t0 = self.toeplitz(&a0, &b0)?;
+        let t2 = self.toeplitz(&a1, &b1)?;
+        let mut t1 = self.toeplitz(&sa, &sb)?;
+        for ((x, y), z) in t1.iter_mut().zip(&t0).zip(&t2) {
+            x.sub_assign(y)?;
+            x.sub_assign(z)?;
+        }
+        let w = self.basis.full().len() * self.params.degree();
+        let split = |mut tv: Digits| -> Result<(Digits, Poly)> {
+            let mut low = tv.remove(0);
+            super::depth::inv(&mut low)?;
+            let mut carry = vec![0u64; w];
+            self.basis.carry(low.residues_mut(), &mut carry)?;
+            tv.push(Poly::zero(&self.ring, Representation::Ntt));
+            Ok((
+                tv,
+                Poly::from_residues(&self.ring, carry, Representation::Coefficient)?,
+            ))
+        };
+        let (c0, k0) = split(t0)?;
+        let (c1, k1) = split(t1)?;
+        let (mut c2, k2) = split(t2)?;
+        for x in c2.iter_mut() {
+            super::depth::inv(x)?;
+        }
+        c2[0].add_assign(&k2)?;
+        self.propagate(&mut c2)?;
+        Ok((c0, c1, [k0, k1], c2))
+    }
+
+    fn finish(
+        &self,
+        mut parts: [Digits; 2],
+        carries: [Poly; 2],
+        id: Option<KeyId>,
+    ) -> Result<HprCiphertext> {
+        for (part, carry) in parts.iter_mut().zip(&carries) {
+            for x in part.iter_mut() {
+                super::depth::inv(x)?;
+            }
+            part[0].add_assign(carry)?;
+            self.propagate(part)?;
+        }
+        let [c0, c1] = parts;
+        Ok(HprCiphertext::new(vec![c0, c1], id))
+    }
+
+    /// Homomorphic multiplication with relinearisation (paper 002 Fig. 1, Lemma 4).
+    pub fn mul(
+        &self,
+        a: &HprCiphertext,
+        b: &HprCiphertext,
+        rlk: &HprRelinKey,
+    ) -> Result<HprCiphertext> {
+        let id = self.join(a, b)?;
+        KeyId::check(id, rlk.id(), "relinearisation key")?;
+        let (mut c0, mut c1, carries, c2) = self.tensor(a, b)?;
+        self.key_switch_acc(&c2, &rlk.key, &mut c0, &mut c1)?;
+        self.finish([c0, c1], carries, id)
+    }
+
+    /// Multiplication without relinearisation: a 3-part ciphertext (Prop. 1, eq. (16)).
+    pub fn mul_no_relin(&self, a: &HprCiphertext, b: &HprCiphertext) -> Result<HprCiphertext> {
+        let id = self.join(a, b)?;
+        let (c0, c1, carries, c2) = self.tensor(a, b)?;
+        let mut out = self.finish([c0, c1], carries, id)?;
+        out.parts_mut().push(c2);
+        Ok(out)
+    }
+
+    /// Relinearises a 3-part ciphertext (section 4.1); a 2-part one is returned unchanged.
+    pub fn relinearize(&self, a: &HprCiphertext, rlk: &HprRelinKey) -> Result<HprCiphertext> {
+        self.check_ct(a)?;
+        KeyId::check(a.id(), rlk.id(), "relinearisation key")?;
+        if a.size() == 2 {
+            return Ok(a.clone());
+        }
+        let mut parts: Vec<Digits> = a.parts()[..2].to_vec();
+        for x in parts.iter_mut().flatten() {
+            super::depth::fwd(x)?;
+        }
+        let (mut c0, mut c1) = (parts.remove(0), parts.remove(0));
+        self.key_switch_acc(&a.parts()[2], &rlk.key, &mut c0, &mut c1)?;
+        let zero = Poly::zero(&self.ring, Representation::Coefficient);
+        self.finish([c0, c1], [zero.clone(), zero], a.id())
+    }
+
+    /// The automorphism X -> X^g with key switching back to s (rotations: g from
+    /// `BatchEncoder::galois_element_for_rotation`).
+    pub fn apply_galois(
+        &self,
+        a: &HprCiphertext,
+        g: u64,
+        keys: &HprGaloisKeys,
+    ) -> Result<HprCiphertext> {
+        self.check_ct(a)?;
+        KeyId::check(a.id(), keys.id(), "Galois keys")?;
+        if a.size() != 2 {
+            return Err(Error::InvalidCiphertext(
+                "relinearise before rotating".into(),
+            ));
+        }
+        let g = g % (2 * self.params.degree() as u64);
+        let key = keys
+            .keys
+            .get(&g)
+            .ok_or_else(|| Error::MissingKey(format!("no Galois key for element {g}")))?;
+        let mut c0: Digits = a.parts()[0]
+            .iter()
+            .map(|x| x.automorphism(g as i64))
+            .collect::<Result<_>>()?;
+        let c1: Digits = a.parts()[1]
+            .iter()
+            .map(|x| x.automorphism(g as i64))
+            .collect::<Result<_>>()?;
+        c0.iter_mut().try_for_each(|x| super::depth::fwd(x))?;
+        let mut acc1 = self.zero_digits(Representation::Ntt);
+        self.key_switch_acc(&c1, key, &mut c0, &mut acc1)?;
+        let zero = Poly::zero(&self.ring, Representation::Coefficient);
+        self.finish([c0, acc1], [zero.clone(), zero], a.id())
+    }
+}
