@@ -14,6 +14,7 @@ mod fast;
 mod fhbe;
 mod floor;
 mod hps;
+mod round_avx2;
 mod scale;
 mod sk;
 
