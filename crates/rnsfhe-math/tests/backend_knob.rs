@@ -84,7 +84,8 @@ fn knob_sets_the_ceiling_and_refuses_missing_features() {
     for b in ALL.into_iter().filter(|b| b.is_supported()) {
         set_backend(b).unwrap();
         default_kernels_match_u128(b);
-        let got = conversions();
+        let mut got = conversions();
+        got.extend(automorphisms());
         // Scalar comes first in ALL: every other backend must reproduce its words.
         match &reference {
             None => reference = Some(got),
@@ -309,6 +310,52 @@ fn conversions() -> Vec<u64> {
                 .unwrap();
             words.extend(mul);
         }
+    }
+    words
+}
+
+/// Automorphisms X -> X^g in both representations (n = 2^10, three 60-bit limbs, random residues with
+/// the edges 0 and q - 1), the coefficient form against its definition X^j -> (-1)^floor(jg / n) X^(jg
+/// mod n); the words of both forms, to compare across backends.
+fn automorphisms() -> Vec<u64> {
+    use rnsfhe_math::ring::{Poly, Representation, RingContext};
+    let mut rng = StdRng::seed_from_u64(0x6175_746f);
+    let n = 1usize << 10;
+    let moduli = ntt_primes(60, 2 * n as u64, 3, &[]).unwrap();
+    let ctx = RingContext::new(n, &moduli).unwrap();
+    let data: Vec<u64> = moduli
+        .iter()
+        .flat_map(|&q| {
+            let v: Vec<u64> = (0..n)
+                .map(|j| match j % 7 {
+                    0 => 0,
+                    1 => q - 1,
+                    _ => rng.random_range(0..q),
+                })
+                .collect();
+            v
+        })
+        .collect();
+    let mut words = Vec::new();
+    for g in [3i64, 5, -1, 2 * n as i64 - 3, 12_345] {
+        let a = Poly::from_residues(&ctx, data.clone(), Representation::Coefficient).unwrap();
+        let s = a.automorphism(g).unwrap();
+        let ge = g.rem_euclid(2 * n as i64) as usize;
+        for (i, &q) in moduli.iter().enumerate() {
+            let mut want = vec![0u64; n];
+            for j in 0..n {
+                let (e, x) = ((j * ge) % (2 * n), data[i * n + j]);
+                if e < n {
+                    want[e] = x;
+                } else {
+                    want[e - n] = (q - x) % q;
+                }
+            }
+            assert_eq!(&s.residues()[i * n..(i + 1) * n], &want[..], "g = {g}");
+        }
+        words.extend_from_slice(s.residues());
+        let a = Poly::from_residues(&ctx, data.clone(), Representation::Ntt).unwrap();
+        words.extend_from_slice(a.automorphism(g).unwrap().residues());
     }
     words
 }
