@@ -80,9 +80,17 @@ fn knob_sets_the_ceiling_and_refuses_missing_features() {
             }
         }
     }
+    let mut reference = None;
     for b in ALL.into_iter().filter(|b| b.is_supported()) {
         set_backend(b).unwrap();
         default_kernels_match_u128(b);
+        let mut got = conversions();
+        got.extend(automorphisms());
+        // Scalar comes first in ALL: every other backend must reproduce its words.
+        match &reference {
+            None => reference = Some(got),
+            Some(want) => assert!(got == *want, "conversions on {b} differ from scalar"),
+        }
     }
     set_backend(detected_backend()).unwrap();
     assert_eq!(backend(), detected_backend());
@@ -234,4 +242,120 @@ fn default_kernels_match_u128(b: Backend) {
             }
         }
     }
+}
+
+/// FastBconv, FHBE (on FastBconv's dot-product kernel), and scale-and-round (HPS decryption and
+/// multiplication) on random residues, n = 64 (the vector kernels' multiples), their words
+/// concatenated: compared across backends, bit for bit.
+fn conversions() -> Vec<u64> {
+    use rnsfhe_math::rns::{
+        BaseConverter, FastBaseConverter, FhbeConverter, RnsBasis, ScaleAndRound,
+    };
+    let mut rng = StdRng::seed_from_u64(0x636f_6e76);
+    let n = 64;
+    let mut words = Vec::new();
+    for (k, bits, cs) in [
+        (12usize, 30u32, &[2usize, 3, 6][..]),
+        (6, 60, &[2, 3][..]),
+        (4, 62, &[2][..]),
+    ] {
+        let primes = ntt_primes(bits, 2, 2 * k, &[]).unwrap();
+        let (q, p) = (
+            RnsBasis::new(&primes[..k]).unwrap(),
+            RnsBasis::new(&primes[k..]).unwrap(),
+        );
+        let residues = |basis: &RnsBasis, rng: &mut StdRng| -> Vec<u64> {
+            basis
+                .moduli()
+                .iter()
+                .flat_map(|m| {
+                    let v: Vec<u64> = (0..n)
+                        .map(|j| match j % 5 {
+                            0 => m.value() - 1,
+                            1 => 0,
+                            _ => rng.random_range(0..m.value()),
+                        })
+                        .collect();
+                    v
+                })
+                .collect()
+        };
+        let input = residues(&q, &mut rng);
+        let mut out = vec![0u64; k * n];
+        FastBaseConverter::new(&q, &p)
+            .convert(&input, &mut out)
+            .unwrap();
+        for &c in cs {
+            let mut fhbe = vec![0u64; k * n];
+            FhbeConverter::new(&q, &p, c)
+                .unwrap()
+                .convert(&input, &mut fhbe)
+                .unwrap();
+            assert_eq!(fhbe, out, "FHBE c = {c}, {k} x {bits}");
+        }
+        words.extend(out);
+        for t in [2u64, 65537] {
+            let mut dec = vec![0u64; n];
+            ScaleAndRound::to_plain(&q, t, true)
+                .unwrap()
+                .apply(&input, &mut dec)
+                .unwrap();
+            words.extend(dec);
+            let mut ext = input.clone();
+            ext.extend(residues(&p, &mut rng));
+            let mut mul = vec![0u64; k * n];
+            ScaleAndRound::to_extension(&q, &p, t)
+                .unwrap()
+                .apply(&ext, &mut mul)
+                .unwrap();
+            words.extend(mul);
+        }
+    }
+    words
+}
+
+/// Automorphisms X -> X^g in both representations (n = 2^10, three 60-bit limbs, random residues with
+/// the edges 0 and q - 1), the coefficient form against its definition X^j -> (-1)^floor(jg / n) X^(jg
+/// mod n); the words of both forms, to compare across backends.
+fn automorphisms() -> Vec<u64> {
+    use rnsfhe_math::ring::{Poly, Representation, RingContext};
+    let mut rng = StdRng::seed_from_u64(0x6175_746f);
+    let n = 1usize << 10;
+    let moduli = ntt_primes(60, 2 * n as u64, 3, &[]).unwrap();
+    let ctx = RingContext::new(n, &moduli).unwrap();
+    let data: Vec<u64> = moduli
+        .iter()
+        .flat_map(|&q| {
+            let v: Vec<u64> = (0..n)
+                .map(|j| match j % 7 {
+                    0 => 0,
+                    1 => q - 1,
+                    _ => rng.random_range(0..q),
+                })
+                .collect();
+            v
+        })
+        .collect();
+    let mut words = Vec::new();
+    for g in [3i64, 5, -1, 2 * n as i64 - 3, 12_345] {
+        let a = Poly::from_residues(&ctx, data.clone(), Representation::Coefficient).unwrap();
+        let s = a.automorphism(g).unwrap();
+        let ge = g.rem_euclid(2 * n as i64) as usize;
+        for (i, &q) in moduli.iter().enumerate() {
+            let mut want = vec![0u64; n];
+            for j in 0..n {
+                let (e, x) = ((j * ge) % (2 * n), data[i * n + j]);
+                if e < n {
+                    want[e] = x;
+                } else {
+                    want[e - n] = (q - x) % q;
+                }
+            }
+            assert_eq!(&s.residues()[i * n..(i + 1) * n], &want[..], "g = {g}");
+        }
+        words.extend_from_slice(s.residues());
+        let a = Poly::from_residues(&ctx, data.clone(), Representation::Ntt).unwrap();
+        words.extend_from_slice(a.automorphism(g).unwrap().residues());
+    }
+    words
 }

@@ -2,10 +2,68 @@
 //! `cyclotomic/poly.rs`).
 
 use super::{Poly, Representation};
+use crate::arith::{Backend, Modulus};
 use crate::{Error, Result};
 
 fn bit_reverse(i: usize, log_n: u32) -> usize {
     i.reverse_bits() >> (usize::BITS - log_n)
+}
+
+/// The sign flag of a permutation index: the value is negated modulo q.
+const NEG: u64 = 1 << 63;
+
+/// g^-1 mod m for odd g and m a power of two (Newton: each step doubles the correct low bits).
+fn inverse_mod_pow2(g: usize, m: usize) -> usize {
+    let mut x = g; // g g = 1 mod 8 for odd g: 3 bits
+    for _ in 0..6 {
+        x = x.wrapping_mul(2usize.wrapping_sub(g.wrapping_mul(x)));
+    }
+    x & (m - 1)
+}
+
+/// dst[i] = src[idx[i]] (negated mod q where the index carries [`NEG`]); every index below src.len()
+/// and dst.len() = idx.len() (built so by `automorphism`). AVX2 gathers where the knob allows avx2.
+fn permute(q: &Modulus, idx: &[u64], src: &[u64], dst: &mut [u64]) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::arith::backend() != Backend::Scalar
+        && is_x86_feature_detected!("avx2")
+        && dst.len() == idx.len()
+        && idx.iter().all(|&i| ((i & !NEG) as usize) < src.len())
+    {
+        // SAFETY: avx2 detected; every index was checked to lie inside src, and dst has idx.len() words.
+        unsafe { permute_avx2(q.value(), idx, src, dst) };
+        return;
+    }
+    for (d, &i) in dst.iter_mut().zip(idx) {
+        let x = src[(i & !NEG) as usize];
+        *d = if i & NEG == 0 { x } else { q.neg(x) };
+    }
+}
+
+/// [`permute`] 4 words per step: `vpgatherqq`, then q - x (0 for x = 0) blended in where NEG is set.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn permute_avx2(q: u64, idx: &[u64], src: &[u64], dst: &mut [u64]) {
+    use std::arch::x86_64::*;
+    let len = dst.len() - dst.len() % 4;
+    // SAFETY: avx2 is enabled; loads and stores at v + 4 <= len <= idx.len() = dst.len(); the gathered
+    // indices lie inside src (checked by the caller).
+    unsafe {
+        let (qv, zero) = (_mm256_set1_epi64x(q as i64), _mm256_setzero_si256());
+        let low = _mm256_set1_epi64x(!NEG as i64);
+        for v in (0..len).step_by(4) {
+            let iv = _mm256_loadu_si256(idx.as_ptr().add(v).cast());
+            let neg = _mm256_cmpgt_epi64(zero, iv); // NEG is the sign bit
+            let x = _mm256_i64gather_epi64::<8>(src.as_ptr().cast(), _mm256_and_si256(iv, low));
+            let nz = _mm256_andnot_si256(_mm256_cmpeq_epi64(x, zero), _mm256_sub_epi64(qv, x));
+            let r = _mm256_blendv_epi8(x, nz, neg);
+            _mm256_storeu_si256(dst.as_mut_ptr().add(v).cast(), r);
+        }
+    }
+    for (d, &i) in dst[len..].iter_mut().zip(&idx[len..]) {
+        let x = src[(i & !NEG) as usize];
+        *d = if i & NEG == 0 { x } else { (q - x) % q };
+    }
 }
 
 impl Poly {
@@ -31,37 +89,38 @@ impl Poly {
         let src = self.residues();
         let (ctx, dst, form) = out.parts_mut();
         let mask = 2 * n - 1;
-        match form {
+        // Destination i reads source idx[i] & !NEG, negated where NEG is set.
+        let idx: Vec<u64> = match form {
+            // X^j -> sign X^(jg mod n): destination e reads j = e g^-1 mod 2n, negated when j >= n
+            // (then (j - n) g = e + n mod 2n).
             Representation::Coefficient => {
-                for (limb, (s, q)) in dst
-                    .chunks_exact_mut(n)
-                    .zip(src.chunks_exact(n).zip(ctx.moduli()))
-                {
-                    for (j, &x) in s.iter().enumerate() {
-                        let e = (j * g) & mask;
-                        if e < n {
-                            limb[e] = x;
+                let g_inv = inverse_mod_pow2(g, 2 * n);
+                (0..n)
+                    .map(|e| {
+                        let j = (e * g_inv) & mask;
+                        if j < n {
+                            j as u64
                         } else {
-                            limb[e - n] = q.neg(x);
+                            (j - n) as u64 | NEG
                         }
-                    }
-                }
+                    })
+                    .collect()
             }
             Representation::Ntt => {
                 let log_n = n.trailing_zeros();
-                let perm: Vec<usize> = (0..n)
+                (0..n)
                     .map(|i| {
                         let e = ((2 * bit_reverse(i, log_n) + 1) * g) & mask;
-                        bit_reverse((e - 1) / 2, log_n)
+                        bit_reverse((e - 1) / 2, log_n) as u64
                     })
-                    .collect();
-                for (limb, s) in dst.chunks_exact_mut(n).zip(src.chunks_exact(n)) {
-                    for (d, &j) in limb.iter_mut().zip(&perm) {
-                        *d = s[j];
-                    }
-                }
+                    .collect()
             }
-        }
+        };
+        let moduli = ctx.moduli();
+        crate::parallel::for_each_limb(dst, n, |i, limb| {
+            permute(&moduli[i], &idx, &src[i * n..(i + 1) * n], limb);
+            Ok(())
+        })?;
         Ok(out)
     }
 }

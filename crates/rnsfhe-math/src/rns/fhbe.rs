@@ -4,7 +4,7 @@ use num_bigint::BigUint;
 use num_traits::One;
 
 use super::converter::{batch_len, BaseConverter};
-use super::fast::{dot_lazy, lazy_chunk, scaled_residues, BLOCK};
+use super::fast::{blocked_dots, scaled_residues, Extras, BLOCK};
 use super::RnsBasis;
 use crate::{Error, Result};
 
@@ -20,9 +20,11 @@ const MAX_LIMBS: usize = 32;
 /// bit-for-bit FastBconv's: x + alpha Q with alpha in [0, k - 1]. Inputs in [0, q_i), outputs in [0, p_j).
 ///
 /// Implementation choice (beyond the paper): lines 11–12 are fused. With X_i held in L 64-bit words,
-/// |X_i * Qbar_i|_p = sum_t X_i[t] |2^(64 t) Qbar_i|_p, so each target costs r * L multiply-adds accumulated lazily in u128,
-/// reduced when the next product could overflow, at the price of r * L constants per target (the paper's
-/// layout stores r per target plus one reduction constant set).
+/// |X_i * Qbar_i|_p = sum_t X_i[t] |2^(64 t) Qbar_i|_p, so each target is one dot product of r * L
+/// terms, at the price of r * L constants per target (the paper's layout stores r per target plus one
+/// reduction constant set). That dot product runs on FastBconv's kernel (`fast::blocked_dots`: AVX2 or
+/// AVX-512 IFMA where the backend and the bounds allow, else the lazy u128 sum), so that the two
+/// converters differ by algorithm only.
 #[derive(Clone, Debug)]
 pub struct FhbeConverter {
     source: RnsBasis,
@@ -112,28 +114,24 @@ impl FhbeConverter {
         (self.rows, self.cols)
     }
 
-    /// Lines 4–7 for a block of `bl` coefficients starting at `start`: X_i = sum_j y_ij * qbar_ij, written
-    /// word-major (`x[(i * x_limbs + t) * bl + b]` = word t of X_i for coefficient start + b).
-    fn super_residues(
-        &self,
-        y: &[u64],
-        n: usize,
-        start: usize,
-        bl: usize,
-        x: &mut [u64],
-        carry: &mut [u64],
-    ) {
-        let (lq, lx) = (self.qbar_limbs, self.x_limbs);
-        x.iter_mut().for_each(|w| *w = 0);
-        for (i, xi) in x.chunks_exact_mut(lx * bl).enumerate() {
+    /// Lines 4–7 for the coefficients start..start + bl: X_i = sum_j y_ij * qbar_ij, written word-major
+    /// with row stride n (`x[(i * x_limbs + t) * n + start + b]` = word t of X_i for coefficient
+    /// start + b), the layout of the dot product's rows.
+    fn super_residues(&self, y: &[u64], n: usize, start: usize, x: &mut [u64], carry: &mut [u64]) {
+        let (lq, lx, bl) = (self.qbar_limbs, self.x_limbs, carry.len());
+        for (i, xi) in x.chunks_exact_mut(lx * n).enumerate() {
+            for xt in xi.chunks_exact_mut(n) {
+                xt[start..start + bl].iter_mut().for_each(|w| *w = 0);
+            }
             for j in 0..self.cols {
                 let idx = i * self.cols + j;
                 let yb = &y[idx * n + start..idx * n + start + bl];
                 let qb = &self.qbar[idx * lq..(idx + 1) * lq];
                 carry.iter_mut().for_each(|c| *c = 0);
-                let (low, high) = xi.split_at_mut(lq * bl);
-                for (xt, &qw) in low.chunks_exact_mut(bl).zip(qb) {
+                let (low, high) = xi.split_at_mut(lq * n);
+                for (xt, &qw) in low.chunks_exact_mut(n).zip(qb) {
                     let qw = u128::from(qw);
+                    let xt = &mut xt[start..start + bl];
                     for ((xw, &yv), c) in xt.iter_mut().zip(yb).zip(carry.iter_mut()) {
                         // < 2^64 + (2^64 - 1)^2 + 2^64 < 2^128
                         let v = u128::from(*xw) + u128::from(yv) * qw + u128::from(*c);
@@ -142,8 +140,8 @@ impl FhbeConverter {
                     }
                 }
                 // Words above qbar's only take carries (additions, no products).
-                for xt in high.chunks_exact_mut(bl) {
-                    for (xw, c) in xt.iter_mut().zip(carry.iter_mut()) {
+                for xt in high.chunks_exact_mut(n) {
+                    for (xw, c) in xt[start..start + bl].iter_mut().zip(carry.iter_mut()) {
                         let (s, o) = xw.overflowing_add(*c);
                         *xw = s;
                         *c = u64::from(o);
@@ -168,30 +166,23 @@ impl BaseConverter for FhbeConverter {
         let n = batch_len(k, self.target.len(), input, output)?;
         let mut y = crate::pool::Buffer::zeroed(k * n);
         scaled_residues(&self.source, input, n, &mut y);
-        let per_target = self.rows * self.x_limbs;
-        let bl_max = BLOCK.min(n);
-        let mut x = vec![0u64; per_target * bl_max];
-        let mut carry = vec![0u64; bl_max];
-        let mut acc = vec![0u128; bl_max];
+        // Lines 4–7 block by block (the rows of y being summed stay in cache), then lines 8–12 as one
+        // dot product of r * L rows per target.
+        let mut x = crate::pool::Buffer::zeroed(self.rows * self.x_limbs * n);
+        let mut carry = vec![0u64; BLOCK.min(n)];
         for start in (0..n).step_by(BLOCK) {
             let bl = BLOCK.min(n - start);
-            let x = &mut x[..per_target * bl];
-            self.super_residues(&y, n, start, bl, x, &mut carry[..bl]);
-            for (j, p) in self.target.moduli().iter().enumerate() {
-                let consts = &self.reduce_consts[j * per_target..(j + 1) * per_target];
-                let out = &mut output[j * n + start..j * n + start + bl];
-                dot_lazy(
-                    p,
-                    x,
-                    bl,
-                    0,
-                    consts,
-                    lazy_chunk(u64::MAX, p.value()),
-                    &mut acc[..bl],
-                    out,
-                );
-            }
+            self.super_residues(&y, n, start, &mut x, &mut carry[..bl]);
         }
+        blocked_dots(
+            &self.target,
+            &x,
+            n,
+            &self.reduce_consts,
+            u64::MAX,
+            Extras::default(),
+            output,
+        );
         Ok(())
     }
 

@@ -15,6 +15,7 @@ mod fhbe;
 mod floor;
 mod hpr;
 mod hps;
+mod round_avx2;
 mod scale;
 mod sk;
 

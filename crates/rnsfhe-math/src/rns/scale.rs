@@ -127,22 +127,24 @@ impl ScaleAndRound {
         })
     }
 
-    /// round(sum_r x_r F_r) with the 128-bit fractions (the scalar twin of the IFMA kernel).
-    fn round_scalar(&self, xq: &[u64], rounded: &mut [u128]) {
-        let n = rounded.len();
+    /// round(sum_r x_r F_r) with the 128-bit fractions as (low, high) words (the scalar twin of the
+    /// IFMA kernel and of `round_avx2::round_fractions`).
+    fn round_scalar(&self, xq: &[u64], lo: &mut [u64], hi: &mut [u64]) {
+        let n = lo.len();
         // 64.64 fixed point: x F_hi plus the top word of x F_lo; integer and fraction words summed
         // apart so that no sum overflows.
         let mut whole = vec![0u128; n];
         let mut fraction = vec![0u128; n];
-        for (xi, &(hi, lo)) in xq.chunks_exact(n).zip(&self.frac) {
+        for (xi, &(fh, fl)) in xq.chunks_exact(n).zip(&self.frac) {
             for ((w, f), &x) in whole.iter_mut().zip(fraction.iter_mut()).zip(xi) {
-                let p = u128::from(x) * u128::from(hi) + ((u128::from(x) * u128::from(lo)) >> 64);
+                let p = u128::from(x) * u128::from(fh) + ((u128::from(x) * u128::from(fl)) >> 64);
                 *w += p >> 64;
                 *f += p & u128::from(u64::MAX);
             }
         }
-        for ((r, &w), &f) in rounded.iter_mut().zip(&whole).zip(&fraction) {
-            *r = w + ((f + (1 << 63)) >> 64);
+        for (((l, h), &w), &f) in lo.iter_mut().zip(hi.iter_mut()).zip(&whole).zip(&fraction) {
+            let r = w + ((f + (1 << 63)) >> 64);
+            (*l, *h) = (r as u64, (r >> 64) as u64);
         }
     }
 
@@ -209,13 +211,19 @@ impl ScaleAndRound {
             blocked_dots(&self.out, xq, n, &self.int_part, q_max, extras, output);
             return Ok(());
         }
-        let mut rounded = vec![0u128; n];
-        self.round_scalar(xq, &mut rounded);
+        let mut lo = crate::pool::Buffer::zeroed(n);
+        let mut hi = crate::pool::Buffer::zeroed(n);
+        if !super::round_avx2::round_fractions(xq, &self.frac, &mut lo, &mut hi) {
+            self.round_scalar(xq, &mut lo, &mut hi);
+        }
         let extras = Extras { add: None, own };
         blocked_dots(&self.out, xq, n, &self.int_part, q_max, extras, output);
         for (o, m) in output.chunks_exact_mut(n).zip(self.out.moduli()) {
-            for (ov, &r) in o.iter_mut().zip(&rounded) {
-                *ov = m.add(*ov, m.reduce_u128(r));
+            if super::round_avx2::add_reduced(m, &lo, &hi, o) {
+                continue;
+            }
+            for ((ov, &l), &h) in o.iter_mut().zip(lo.iter()).zip(hi.iter()) {
+                *ov = m.add(*ov, m.reduce_u128(u128::from(h) << 64 | u128::from(l)));
             }
         }
         Ok(())
