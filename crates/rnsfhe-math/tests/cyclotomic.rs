@@ -150,6 +150,13 @@ fn product_mod_q(a: &[u64], b: &[u64], phi: &[i64], q: u64) -> Vec<u64> {
             c[i + j] = (c[i + j] + u128::from(x) * u128::from(y)) % qq;
         }
     }
+    reduce_mod_q(c, phi, q)
+}
+
+/// c (entries below q) mod (Phi_m, q) by long division.
+fn reduce_mod_q(mut c: Vec<u128>, phi: &[i64], q: u64) -> Vec<u64> {
+    let n = phi.len() - 1;
+    let qq = u128::from(q);
     let phi: Vec<(usize, u128)> = phi[..n]
         .iter()
         .enumerate()
@@ -170,6 +177,7 @@ fn m_4369_products_match_the_schoolbook_reference() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(16);
     let m = 4369;
     let moduli = RingContext::cyclotomic_primes(m, 60, 1).unwrap();
+    let q = Modulus::new(moduli[0]).unwrap();
     let mut want = None;
     for r in ALL {
         let ctx = RingContext::cyclotomic(m, &moduli, r).unwrap();
@@ -178,6 +186,27 @@ fn m_4369_products_match_the_schoolbook_reference() {
         let want = want
             .get_or_insert_with(|| product_mod_q(a.residues(), b.residues(), ctx.phi(), moduli[0]));
         assert_eq!(product(&a, &b).residues(), &want[..], "{r:?}");
+        // a b + a, reduced once, and X -> X^3.
+        let mut acc = Poly::zero(&ctx, Representation::Ntt);
+        acc.mul_add_assign(&ntt(&entered(&a)), &ntt(&entered(&b)))
+            .unwrap();
+        acc.add_assign(&ntt(&entered(&a))).unwrap();
+        let sum: Vec<u64> = want
+            .iter()
+            .zip(a.residues())
+            .map(|(&x, &y)| q.add(x, y))
+            .collect();
+        assert_eq!(left(&coeff(&acc)).residues(), &sum[..], "{r:?}");
+        let mut wide = vec![0u128; m];
+        for (i, &x) in a.residues().iter().enumerate() {
+            wide[i * 3 % m] = u128::from(x);
+        }
+        let want_auto = reduce_mod_q(wide, ctx.phi(), moduli[0]);
+        assert_eq!(
+            a.automorphism(3).unwrap().residues(),
+            &want_auto[..],
+            "{r:?}"
+        );
         if r == Reduction::SparseBarrett {
             assert_eq!(ctx.sparse_multiple().unwrap().degree, 4112);
         }
@@ -213,7 +242,7 @@ fn large_indices_agree_at_roots_of_phi() {
 #[test]
 fn linear_operations_in_both_forms() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(17);
-    for m in [21usize, 255, 771] {
+    for m in [16usize, 21, 255, 771, 1285] {
         let moduli = RingContext::cyclotomic_primes(m, 50, 3).unwrap();
         for &r in reductions(m) {
             let ctx = RingContext::cyclotomic(m, &moduli, r).unwrap();
@@ -262,9 +291,9 @@ fn left(a: &Poly) -> Poly {
 #[test]
 fn sums_of_products_reduce_once_and_mix_with_plain_values() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(14);
-    for m in [231usize, 255] {
+    for m in [21usize, 32, 231, 255] {
         let moduli = RingContext::cyclotomic_primes(m, 55, 2).unwrap();
-        for r in ALL {
+        for &r in reductions(m) {
             let ctx = RingContext::cyclotomic(m, &moduli, r).unwrap();
             let ps: Vec<Poly> = (0..7).map(|_| random(&ctx, &mut rng)).collect();
             let mut acc = Poly::zero(&ctx, Representation::Ntt);
@@ -337,9 +366,16 @@ fn select_drops_moduli() {
 #[test]
 fn automorphisms_for_every_unit() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(13);
-    for (m, every) in [(21usize, true), (15, true), (255, false), (1285, false)] {
+    for (m, every) in [
+        (21usize, true),
+        (15, true),
+        (32, true),
+        (255, false),
+        (771, false),
+        (1285, false),
+    ] {
         let moduli = RingContext::cyclotomic_primes(m, 50, 2).unwrap();
-        for r in ALL {
+        for &r in reductions(m) {
             let ctx = RingContext::cyclotomic(m, &moduli, r).unwrap();
             let a = random(&ctx, &mut rng);
             let gs: Vec<usize> = if every {
@@ -417,6 +453,18 @@ fn bad_input() {
         Poly::from_residues(&a_ctx, vec![0; 8], Representation::Ntt).is_err(),
         "NTT form holds N = 16 values per limb"
     );
+    let mut spike = vec![0u64; 16];
+    spike[0] = 1;
+    assert!(
+        matches!(
+            Poly::from_residues(&a_ctx, spike, Representation::Ntt),
+            Err(Error::OutOfRange(_))
+        ),
+        "NTT_N values of a polynomial of degree >= n"
+    );
+    let back =
+        Poly::from_residues(&a_ctx, ntt(&a).residues().to_vec(), Representation::Ntt).unwrap();
+    assert_eq!(coeff(&back).residues(), a.residues());
     let plain = RingContext::cyclotomic(15, &moduli, Reduction::Barrett).unwrap();
     let p = Poly::from_signed(&plain, &[1; 8]).unwrap();
     assert!(p.to_montgomery().is_err());

@@ -230,5 +230,54 @@ pub fn run(budget: &Budget, rep: &mut Report) -> Result<()> {
         plot.add(s);
     }
     rep.plot(plot);
+    slot_algebra(budget, rep, &mut rng)
+}
+
+/// The slot precomputation (factors of Phi_m mod 2, hypercube, CRT tree) and one encode / decode.
+fn slot_algebra(budget: &Budget, rep: &mut Report, rng: &mut Csprng) -> Result<()> {
+    use rnsfhe_math::ring::cyclotomic::SlotAlgebra;
+    rep.text("\n## Slot algebra, t = 2 (paper 001 section 2.4): precomputation, encode, decode\n");
+    let mut table = Table::new(&[
+        "m",
+        "n",
+        "slots x GF(2^d)",
+        "hypercube (g: order)",
+        "precomputation",
+        "encode",
+        "decode",
+    ]);
+    for m in [255usize, 771, 1285, 4369, 21845] {
+        let start = std::time::Instant::now();
+        let alg = SlotAlgebra::new(m, 2)?;
+        let build = start.elapsed().as_secs_f64();
+        let slots: Vec<Vec<u64>> = (0..alg.slots())
+            .map(|_| (0..alg.slot_degree()).map(|_| rng.next_u64() & 1).collect())
+            .collect();
+        let coeffs = alg.encode(&slots)?;
+        let enc = budget.seconds_per_call(|| {
+            let _ = std::hint::black_box(alg.encode(&slots));
+        });
+        let dec = budget.seconds_per_call(|| {
+            let _ = std::hint::black_box(alg.decode(&coeffs));
+        });
+        let dims: Vec<String> = alg
+            .dimensions()
+            .iter()
+            .map(|d| {
+                let native = if d.native { "" } else { ", non-native" };
+                format!("{}: {}{native}", d.generator, d.order)
+            })
+            .collect();
+        table.row(vec![
+            m.to_string(),
+            alg.degree().to_string(),
+            format!("{} x GF(2^{})", alg.slots(), alg.slot_degree()),
+            dims.join("; "),
+            human(build),
+            human(enc),
+            human(dec),
+        ]);
+    }
+    rep.table(&table);
     Ok(())
 }

@@ -78,14 +78,25 @@ impl Poly {
     }
 
     /// A polynomial from limb-major residues (`ctx.limb_len(form)` per modulus; for general m in NTT
-    /// form, the NTT_N values of a polynomial of degree < n), in the plain form; errors on a wrong length
-    /// or a residue >= its modulus.
+    /// form, the NTT_N values of a polynomial of degree < n, checked by an inverse NTT_N), in the plain
+    /// form; errors on a wrong length, a residue >= its modulus, or NTT_N values of a higher degree.
     pub fn from_residues(
         ctx: &Arc<RingContext>,
         data: Vec<u64>,
         form: Representation,
     ) -> Result<Self> {
-        super::check_residues(ctx.moduli(), ctx.limb_len(form), &data)?;
+        let len = ctx.limb_len(form);
+        super::check_residues(ctx.moduli(), len, &data)?;
+        if let (Some(g), Representation::Ntt) = (ctx.general(), form) {
+            for (i, (limb, t)) in data.chunks_exact(len).zip(g.tables()).enumerate() {
+                if !t.is_reduced_ntt(limb)? {
+                    return Err(Error::OutOfRange(format!(
+                        "limb {i} holds NTT_N values of a polynomial of degree >= n = {}: not an element of this ring's NTT form",
+                        ctx.degree()
+                    )));
+                }
+            }
+        }
         Ok(Poly::from_parts(ctx, data, form))
     }
 

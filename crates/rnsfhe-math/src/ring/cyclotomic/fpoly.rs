@@ -16,6 +16,17 @@ pub(super) fn from_signed(t: &Modulus, c: &[i64]) -> FPoly {
     trim(c.iter().map(|&x| t.reduce_i64(x)).collect())
 }
 
+pub(super) fn add(t: &Modulus, a: &[u64], b: &[u64]) -> FPoly {
+    let mut r = vec![0u64; a.len().max(b.len())];
+    for (i, x) in r.iter_mut().enumerate() {
+        *x = t.add(
+            a.get(i).copied().unwrap_or(0),
+            b.get(i).copied().unwrap_or(0),
+        );
+    }
+    trim(r)
+}
+
 pub(super) fn sub(t: &Modulus, a: &[u64], b: &[u64]) -> FPoly {
     let mut r = vec![0u64; a.len().max(b.len())];
     for (i, x) in r.iter_mut().enumerate() {
@@ -30,6 +41,18 @@ pub(super) fn sub(t: &Modulus, a: &[u64], b: &[u64]) -> FPoly {
 pub(super) fn mul(t: &Modulus, a: &[u64], b: &[u64]) -> FPoly {
     if a.is_empty() || b.is_empty() {
         return Vec::new();
+    }
+    if t.bits() <= 32 {
+        // Products below 2^64: accumulate in u128, reduce once per coefficient.
+        let mut r = vec![0u128; a.len() + b.len() - 1];
+        for (i, &x) in a.iter().enumerate() {
+            if x != 0 {
+                for (acc, &y) in r[i..].iter_mut().zip(b) {
+                    *acc += u128::from(x * y);
+                }
+            }
+        }
+        return trim(r.into_iter().map(|x| t.reduce_u128(x)).collect());
     }
     let mut r = vec![0u64; a.len() + b.len() - 1];
     for (i, &x) in a.iter().enumerate() {
@@ -71,8 +94,23 @@ pub(super) fn div_rem(t: &Modulus, a: &[u64], b: &[u64]) -> (FPoly, FPoly) {
     (trim(q), trim(r))
 }
 
+/// a mod b for a monic b; for t below 2^32 with lazily reduced u128 accumulators.
 pub(super) fn rem(t: &Modulus, a: &[u64], b: &[u64]) -> FPoly {
-    div_rem(t, a, b).1
+    let db = b.len().saturating_sub(1);
+    if t.bits() > 32 || b.last() != Some(&1) || a.len() <= db {
+        return div_rem(t, a, b).1;
+    }
+    let neg: Vec<u64> = b[..db].iter().map(|&x| t.neg(x)).collect();
+    let mut r: Vec<u128> = a.iter().map(|&x| u128::from(x)).collect();
+    for i in (db..a.len()).rev() {
+        let c = t.reduce_u128(r[i]);
+        if c != 0 {
+            for (acc, &y) in r[i - db..i].iter_mut().zip(&neg) {
+                *acc += u128::from(c * y);
+            }
+        }
+    }
+    trim(r[..db].iter().map(|&x| t.reduce_u128(x)).collect())
 }
 
 /// The monic gcd.

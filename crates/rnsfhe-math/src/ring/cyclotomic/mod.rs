@@ -4,6 +4,8 @@
 
 mod context;
 mod fpoly;
+mod gf;
+mod hypercube;
 mod phi;
 mod poly;
 mod reduce;
@@ -11,5 +13,6 @@ mod slots;
 
 pub(crate) use context::{primes, GeneralTables};
 pub use context::{Form, Reduction};
+pub use hypercube::Dimension;
 pub use phi::{best_sparse_multiple, cyclotomic_polynomial, euler_phi, SparseMultiple};
 pub use slots::{multiplicative_order, SlotAlgebra};

@@ -28,14 +28,13 @@ impl Poly {
         let tables = general_tables(&ctx)?;
         let product = self.product;
         let mut out = crate::pool::zeroed(n * ctx.moduli().len());
-        let (_, src, _) = self.parts_mut();
-        for (i, (c_hat, o)) in src
-            .chunks_exact_mut(big_n)
-            .zip(out.chunks_exact_mut(n))
-            .enumerate()
-        {
-            tables[i].reduce_limb(c_hat, product, o)?;
-        }
+        let src = self.residues();
+        crate::parallel::for_each_limb(&mut out, n, |i, o| {
+            let mut c_hat = crate::pool::copied(&src[i * big_n..(i + 1) * big_n]);
+            let r = tables[i].reduce_limb(&mut c_hat, product, o);
+            crate::pool::recycle(c_hat);
+            r
+        })?;
         let mform = self.mform;
         self.set_parts(out, Representation::Coefficient, mform, false);
         Ok(())

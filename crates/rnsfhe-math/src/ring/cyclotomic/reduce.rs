@@ -244,6 +244,13 @@ impl ModulusTables {
         }
     }
 
+    /// Whether NTT_N values are those of a polynomial of degree < n (one inverse NTT_N on a copy).
+    pub(crate) fn is_reduced_ntt(&self, c_hat: &[u64]) -> Result<bool> {
+        let mut c = c_hat.to_vec();
+        self.ntt_big.inverse(&mut c)?;
+        Ok(c[self.n..].iter().all(|&x| x == 0))
+    }
+
     /// Montgomery rings: NTT_N values of c (deg c < n) to those of c Psi, Psi = X^(N/2) + 1, so that the
     /// Montgomery reduction gives back c. Psi(omega^bitrev(i)) = 2 for i < N/2 and 0 above.
     pub(crate) fn promote(&self, c_hat: &mut [u64]) {
