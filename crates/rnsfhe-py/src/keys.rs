@@ -244,7 +244,7 @@ fn owner_of(context: &Bound<'_, PyAny>) -> PyResult<Owner> {
         Ok(c.get().owner())
     } else {
         Err(pyo3::exceptions::PyTypeError::new_err(format!(
-            "context must be a BfvContext, BgvContext or CkksContext, got {}",
+            "context must be a BgvContext, a BfvContext or a CkksContext, got {}",
             crate::convert::type_name(context)
         )))
     }
