@@ -1,4 +1,4 @@
-"""rnsfhe: full-RNS homomorphic encryption (BFV with BEHZ and HPS, CKKS) with a Rust core.
+"""rnsfhe: full-RNS homomorphic encryption (BFV with BEHZ and HPS, BGV, CKKS) with a Rust core.
 
 Quickstart::
 
@@ -18,6 +18,10 @@ from ._rnsfhe import (
     BfvContext,
     BfvParameters,
     BfvPlaintext,
+    BgvCiphertext,
+    BgvContext,
+    BgvParameters,
+    BgvPlaintext,
     CkksCiphertext,
     CkksContext,
     CkksParameters,
@@ -56,6 +60,10 @@ __all__ = [
     "BfvContext",
     "BfvPlaintext",
     "BfvCiphertext",
+    "BgvParameters",
+    "BgvContext",
+    "BgvPlaintext",
+    "BgvCiphertext",
     "CkksParameters",
     "CkksContext",
     "CkksPlaintext",

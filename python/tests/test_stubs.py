@@ -8,7 +8,8 @@ import pytest
 import rnsfhe
 
 STUB = Path(rnsfhe.__file__).with_name("_rnsfhe.pyi")
-CLASSES = ["BfvParameters", "BfvContext", "BfvPlaintext", "BfvCiphertext", "CkksParameters",
+CLASSES = ["BfvParameters", "BfvContext", "BfvPlaintext", "BfvCiphertext", "BgvParameters",
+           "BgvContext", "BgvPlaintext", "BgvCiphertext", "CkksParameters",
            "CkksContext", "CkksPlaintext", "CkksCiphertext", "SecretKey", "PublicKey", "RelinKey",
            "GaloisKeys"]
 

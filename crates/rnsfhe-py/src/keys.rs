@@ -6,6 +6,7 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use rnsfhe::bfv::BfvContext;
+use rnsfhe::bgv::BgvContext;
 use rnsfhe::ckks::CkksContext;
 use rnsfhe::rlwe;
 use rnsfhe::serialize::KeyBytes;
@@ -14,12 +15,14 @@ use crate::registry::{mismatch, Shared};
 use crate::{bytes_out, raise, reduce_ex, OrPy, Reduced};
 
 pub(crate) type BfvShared = Shared<BfvContext>;
+pub(crate) type BgvShared = Shared<BgvContext>;
 pub(crate) type CkksShared = Shared<CkksContext>;
 
 /// The context a key belongs to.
 #[derive(Clone)]
 pub(crate) enum Owner {
     Bfv(Arc<BfvShared>),
+    Bgv(Arc<BgvShared>),
     Ckks(Arc<CkksShared>),
 }
 
@@ -27,24 +30,28 @@ impl Owner {
     fn label(&self) -> &str {
         match self {
             Owner::Bfv(s) => &s.label,
+            Owner::Bgv(s) => &s.label,
             Owner::Ckks(s) => &s.label,
         }
     }
     fn scheme(&self) -> &'static str {
         match self {
             Owner::Bfv(_) => "bfv",
+            Owner::Bgv(_) => "bgv",
             Owner::Ckks(_) => "ckks",
         }
     }
     fn params_bytes(&self) -> &[u8] {
         match self {
             Owner::Bfv(s) => &s.params_bytes,
+            Owner::Bgv(s) => &s.params_bytes,
             Owner::Ckks(s) => &s.params_bytes,
         }
     }
     fn key_bytes(&self) -> &dyn KeyBytes {
         match self {
             Owner::Bfv(s) => s.ctx.as_ref(),
+            Owner::Bgv(s) => s.ctx.as_ref(),
             Owner::Ckks(s) => s.ctx.as_ref(),
         }
     }
@@ -52,6 +59,7 @@ impl Owner {
     fn check(&self, expected: &Owner, what: &str) -> PyResult<()> {
         let same = match (self, expected) {
             (Owner::Bfv(a), Owner::Bfv(b)) => Arc::ptr_eq(a, b),
+            (Owner::Bgv(a), Owner::Bgv(b)) => Arc::ptr_eq(a, b),
             (Owner::Ckks(a), Owner::Ckks(b)) => Arc::ptr_eq(a, b),
             _ => false,
         };
@@ -113,8 +121,8 @@ macro_rules! key_class {
                     crate::convert::seeded_note(self.seeded)
                 )
             }
-            /// The key from `to_bytes` output, for `context`'s parameter set (a `BfvContext` or a
-            /// `CkksContext`).
+            /// The key from `to_bytes` output, for `context`'s parameter set (a `BfvContext`, `BgvContext`
+            /// or `CkksContext`).
             #[staticmethod]
             fn from_bytes(
                 py: Python<'_>,
@@ -230,17 +238,19 @@ pub(crate) fn galois_keys<C>(
 fn owner_of(context: &Bound<'_, PyAny>) -> PyResult<Owner> {
     if let Ok(c) = context.cast::<crate::bfv::PyBfvContext>() {
         Ok(c.get().owner())
+    } else if let Ok(c) = context.cast::<crate::bgv::PyBgvContext>() {
+        Ok(c.get().owner())
     } else if let Ok(c) = context.cast::<crate::ckks::PyCkksContext>() {
         Ok(c.get().owner())
     } else {
         Err(pyo3::exceptions::PyTypeError::new_err(format!(
-            "context must be a BfvContext or a CkksContext, got {}",
+            "context must be a BgvContext, a BfvContext or a CkksContext, got {}",
             crate::convert::type_name(context)
         )))
     }
 }
 
-/// A pickled key of this scheme (`class` is the kind without its `bfv:`/`ckks:` prefix, `None` when
+/// A pickled key of this scheme (`class` is the kind without its `bfv:`/`bgv:`/`ckks:` prefix, `None` when
 /// the prefix was not this scheme's).
 pub(crate) fn restore(
     py: Python<'_>,

@@ -13,6 +13,7 @@
 //! - Every Rust error becomes the `rnsfhe.errors` class of its kind, with the Rust message.
 
 mod bfv;
+mod bgv;
 mod ckks;
 mod convert;
 mod keys;
@@ -95,6 +96,7 @@ fn _restore(
     let data = data.as_bytes();
     match kind {
         k if k.starts_with("Bfv") || k.starts_with("bfv:") => bfv::restore(py, kind, params, data),
+        k if k.starts_with("Bgv") || k.starts_with("bgv:") => bgv::restore(py, kind, params, data),
         _ => ckks::restore(py, kind, params, data),
     }
 }
@@ -178,6 +180,7 @@ fn _rnsfhe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(num_threads, m)?)?;
     m.add("FORMAT_VERSION", rnsfhe::serialize::VERSION)?;
     bfv::register(m)?;
+    bgv::register(m)?;
     ckks::register(m)?;
     keys::register(m)?;
     Ok(())

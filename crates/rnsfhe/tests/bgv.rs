@@ -514,3 +514,44 @@ fn bytes_round_trip() {
     let other = context(64, 257, &[40, 40], &[45], KeySwitching::default());
     assert!(other.ciphertext_from_bytes(&bytes).is_err());
 }
+
+#[test]
+fn sum_slots_sums_every_slot() {
+    let ctx = small();
+    let mut rng = Csprng::from_seed([17; 32]);
+    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+    let gk = ctx.galois_keys_for_sum(&sk, &mut rng).unwrap();
+    let v: Vec<u64> = (0..64).map(|i| i * i + 1).collect();
+    let a = ctx
+        .encrypt(&ctx.encode(&v).unwrap(), &pk, &mut rng)
+        .unwrap();
+    let s = ctx.sum_slots(&a, &gk).unwrap();
+    let want = v.iter().sum::<u64>() % 65537;
+    assert!(ctx
+        .decode(&ctx.decrypt(&s, &sk).unwrap())
+        .unwrap()
+        .iter()
+        .all(|&x| x == want));
+}
+
+/// Paper 001 section 4.3: the theoretical depth is a worst case, so never above the measured one,
+/// and the measured depth uses every level of the small chain.
+#[test]
+fn depth_theory_and_measure() {
+    use rnsfhe::bgv::depth::DepthInputs;
+    let ctx = small();
+    let mut rng = Csprng::from_seed([19; 32]);
+    let measured = ctx.measured_depth(&mut rng).unwrap();
+    let theory = DepthInputs::of(ctx.params()).depth();
+    assert!(
+        theory >= 1 && theory <= measured,
+        "theory {theory}, measured {measured}"
+    );
+    assert!(measured >= 3, "measured {measured}");
+    // More levels, more depth; a larger t, less.
+    let mut inputs = DepthInputs::of(ctx.params());
+    inputs.log_moduli.push(40.0);
+    assert!(inputs.depth() > theory);
+    inputs.t = 2f64.powi(30);
+    assert!(inputs.depth() < theory + 1);
+}

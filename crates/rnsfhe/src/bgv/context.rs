@@ -196,6 +196,16 @@ impl BgvContext {
         self.galois_keys_for_elements(sk, &elements, rng)
     }
 
+    /// Galois keys for the rotations that [`BgvContext::sum_slots`] uses (powers of two and the swap).
+    pub fn galois_keys_for_sum(&self, sk: &SecretKey, rng: &mut Csprng) -> Result<GaloisKeys> {
+        let half = self.params.degree / 2;
+        let steps: Vec<i64> = (0..)
+            .map(|i| 1i64 << i)
+            .take_while(|&s| (s as usize) < half)
+            .collect();
+        self.galois_keys(sk, &steps, true, rng)
+    }
+
     /// Galois keys for explicit odd Galois elements g (mod 2n).
     pub fn galois_keys_for_elements(
         &self,

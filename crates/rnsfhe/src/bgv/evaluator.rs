@@ -125,7 +125,19 @@ impl BgvContext {
         let c0 = a.parts[0].mul(&b.parts[0])?;
         let c2 = a.parts[1].mul(&b.parts[1])?;
         let mut c1 = a.parts[0].mul(&b.parts[1])?;
-        c1.add_assign(&a.parts[1].mul(&b.parts[0])?)?;
+        // c1 += a_1 b_0 limb by limb, without a temporary.
+        let ring = std::sync::Arc::clone(c1.context());
+        let n = ring.degree();
+        for (i, (acc, q)) in c1
+            .residues_mut()
+            .chunks_exact_mut(n)
+            .zip(ring.moduli())
+            .enumerate()
+        {
+            let r = i * n..(i + 1) * n;
+            let (x, y) = (&a.parts[1].residues()[r.clone()], &b.parts[0].residues()[r]);
+            rnsfhe_math::arith::vector::mul_add_assign(q, acc, x, y);
+        }
         Ok(self.ciphertext(
             vec![c0, c1, c2],
             a.level,
@@ -152,6 +164,7 @@ impl BgvContext {
         let tab = &self.levels[level];
         let mut d = d.clone();
         scale_limbs(&mut d, &tab.t_inv);
+        d.to_coefficient()?;
         let (mut u0, mut u1) = self.key_switcher().switch(&d, key)?;
         for u in [&mut u0, &mut u1] {
             u.to_ntt()?;
@@ -273,5 +286,21 @@ impl BgvContext {
     /// Swaps the two rows (rotation of the columns).
     pub fn rotate_columns(&self, a: &BgvCiphertext, keys: &GaloisKeys) -> Result<BgvCiphertext> {
         self.apply_galois(a, self.row_swap_element(), keys)
+    }
+
+    /// Every slot set to the sum of all n slots (log2(n/2) row rotations and one row swap; keys from
+    /// [`BgvContext::galois_keys_for_sum`]).
+    pub fn sum_slots(&self, a: &BgvCiphertext, keys: &GaloisKeys) -> Result<BgvCiphertext> {
+        let mut acc = a.clone();
+        let half = self.params().degree() / 2;
+        let mut step = 1usize;
+        while step < half {
+            let r = self.rotate_rows(&acc, step as i64, keys)?;
+            self.add_assign(&mut acc, &r)?;
+            step *= 2;
+        }
+        let r = self.rotate_columns(&acc, keys)?;
+        self.add_assign(&mut acc, &r)?;
+        Ok(acc)
     }
 }

@@ -7,9 +7,11 @@
 //! - [`BgvContext`]: keys, encoding (batching when t is a prime = 1 mod 2n), encryption, decryption
 //!   (refused when the noise may have wrapped), and every homomorphic operation.
 //! - Noise: a bound on the phase carried by every ciphertext (`noise.rs`), as BFV's.
+//! - [`depth`]: the depth of paper 001 section 4.3, theoretical and measured.
 
 mod ciphertext;
 mod context;
+pub mod depth;
 mod evaluator;
 mod noise;
 mod params;
