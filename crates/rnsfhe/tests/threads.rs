@@ -2,18 +2,23 @@
 //! count. One test function, since the thread count is process-wide.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
-use rnsfhe::bfv::{BfvContext, BfvParameters};
+use rnsfhe::bfv::{BfvContext, BfvParameters, Multiplication};
 use rnsfhe::ckks::{CkksContext, CkksParameters, Complex};
 use rnsfhe::params::Security;
 use rnsfhe::rlwe::KeySwitching;
 use rnsfhe_math::sample::Csprng;
 
-/// The bytes of a BFV product, rotation and sum, and of a CKKS product, rescale and rotation, all from
-/// fixed seeds.
+/// The bytes of a BFV product, rotation and sum (HPS with one-prime and two-prime digits, BEHZ) and
+/// their decryptions, and of a CKKS product, rescale and rotation, all from fixed seeds.
 fn run() -> Vec<Vec<u8>> {
     let mut out = Vec::new();
-    for hybrid in [None, Some(2)] {
+    for (hybrid, mul) in [
+        (None, Multiplication::Hps),
+        (Some(2), Multiplication::Hps),
+        (None, Multiplication::Behz),
+    ] {
         let mut b = BfvParameters::builder()
+            .multiplication(mul)
             .degree(1 << 11)
             .plain_modulus(12289)
             .moduli_bits(&[50, 50, 50, 50])
@@ -41,6 +46,8 @@ fn run() -> Vec<Vec<u8>> {
         let w = ctx.multiply(&y, &x, &rlk).unwrap(); // two different operands
         for c in [&y, &z, &w] {
             out.push(ctx.ciphertext_to_bytes(c).unwrap());
+            let dec = ctx.decode(&ctx.decrypt(c, &sk).unwrap()).unwrap();
+            out.push(dec.iter().flat_map(|v| v.to_le_bytes()).collect());
         }
     }
     let p = CkksParameters::builder()

@@ -72,15 +72,13 @@ pub(super) fn scaled_residues_by(
     n: usize,
     y: &mut [u64],
 ) {
-    for (((x, y), q), w) in input
-        .chunks_exact(n)
-        .zip(y.chunks_exact_mut(n))
-        .zip(basis.moduli())
-        .zip(consts)
-    {
-        y.copy_from_slice(x);
-        crate::arith::vector::mul_shoup_scalar_assign(q, y, *w);
-    }
+    let moduli = basis.moduli();
+    // Threads: one limb per task (the closure cannot fail).
+    let _ = crate::parallel::for_each_limb(&mut y[..moduli.len() * n], n, |i, yi| {
+        yi.copy_from_slice(&input[i * n..(i + 1) * n]);
+        crate::arith::vector::mul_shoup_scalar_assign(&moduli[i], yi, consts[i]);
+        Ok(())
+    });
 }
 
 /// Coefficients converted together, so that the rows of y being summed stay in cache.

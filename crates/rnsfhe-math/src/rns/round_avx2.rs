@@ -17,43 +17,58 @@ pub(super) fn available() -> bool {
     }
 }
 
-/// (lo, hi)[b] = round(sum_i x[i n + b] F_i 2^-128) as two 64-bit words, F_i = (f_hi, f_lo): per term
-/// x f_hi + floor(x f_lo / 2^64) in 64.64 fixed point, integer and fraction words summed apart, then
-/// whole + floor((fraction + 2^63) / 2^64) (the scalar `round_scalar`). Returns false, doing nothing,
-/// unless n = lo.len() = hi.len() is a multiple of 4, x.len() = k n and [`available`].
+/// (lo, hi)[b] = round(sum_i x[i n + start + b] F_i 2^-128) as two 64-bit words, F_i = (f_hi, f_lo):
+/// per term x f_hi + floor(x f_lo / 2^64) in 64.64 fixed point, integer and fraction words summed
+/// apart, then whole + floor((fraction + 2^63) / 2^64) (the scalar `round_scalar`). Returns false,
+/// doing nothing, unless lo.len() = hi.len() is a multiple of 4, start + lo.len() <= n,
+/// x.len() = k n and [`available`].
 pub(super) fn round_fractions(
     x: &[u64],
+    n: usize,
+    start: usize,
     fracs: &[(u64, u64)],
     lo: &mut [u64],
     hi: &mut [u64],
 ) -> bool {
-    let n = lo.len();
-    if !available() || !n.is_multiple_of(4) || hi.len() != n || x.len() != fracs.len() * n {
+    let len = lo.len();
+    if !available()
+        || !len.is_multiple_of(4)
+        || hi.len() != len
+        || start + len > n
+        || x.len() != fracs.len() * n
+    {
         return false;
     }
     #[cfg(target_arch = "x86_64")]
     // SAFETY: avx2 detected by `available`; lengths checked above.
     unsafe {
-        round_kernel(x, fracs, lo, hi);
+        round_kernel(x, n, start, fracs, lo, hi);
     }
     true
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn round_kernel(x: &[u64], fracs: &[(u64, u64)], lo: &mut [u64], hi: &mut [u64]) {
+unsafe fn round_kernel(
+    x: &[u64],
+    n: usize,
+    start: usize,
+    fracs: &[(u64, u64)],
+    lo: &mut [u64],
+    hi: &mut [u64],
+) {
     use crate::arith::avx2::{add128, bcast, mul_wide, Consts};
     use core::arch::x86_64::*;
-    let n = lo.len();
-    // SAFETY: avx2 is enabled here; every load reads x[i n + v .. i n + v + 4] with v + 4 <= n and
-    // x.len() = k n, every store lo/hi[v .. v + 4] (checked by `round_fractions`).
+    // SAFETY: avx2 is enabled here; every load reads x[i n + start + v .. + 4] with
+    // start + v + 4 <= n and x.len() = k n, every store lo/hi[v .. v + 4] (checked by
+    // `round_fractions`).
     unsafe {
         let cst = Consts::new(0);
         let zero = _mm256_setzero_si256();
-        for v in (0..n).step_by(4) {
+        for v in (0..lo.len()).step_by(4) {
             let (mut wl, mut wh, mut fl, mut fh) = (zero, zero, zero, zero);
             for (i, &(f_hi, f_lo)) in fracs.iter().enumerate() {
-                let xv = _mm256_loadu_si256(x.as_ptr().add(i * n + v).cast());
+                let xv = _mm256_loadu_si256(x.as_ptr().add(i * n + start + v).cast());
                 let (al, ah) = mul_wide(xv, bcast(f_hi));
                 let (_, bh) = mul_wide(xv, bcast(f_lo));
                 // p = x f_hi + floor(x f_lo / 2^64) < 2^128.

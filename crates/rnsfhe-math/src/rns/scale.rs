@@ -127,15 +127,17 @@ impl ScaleAndRound {
         })
     }
 
-    /// round(sum_r x_r F_r) with the 128-bit fractions as (low, high) words (the scalar twin of the
-    /// IFMA kernel and of `round_avx2::round_fractions`).
-    fn round_scalar(&self, xq: &[u64], lo: &mut [u64], hi: &mut [u64]) {
-        let n = lo.len();
+    /// round(sum_r x_r F_r) for the coefficients start..start + lo.len() (x_r at xq[r n + start ..])
+    /// with the 128-bit fractions, as (low, high) words (the scalar twin of the IFMA kernel and of
+    /// `round_avx2::round_fractions`).
+    fn round_scalar(&self, xq: &[u64], n: usize, start: usize, lo: &mut [u64], hi: &mut [u64]) {
+        let len = lo.len();
         // 64.64 fixed point: x F_hi plus the top word of x F_lo; integer and fraction words summed
         // apart so that no sum overflows.
-        let mut whole = vec![0u128; n];
-        let mut fraction = vec![0u128; n];
+        let mut whole = vec![0u128; len];
+        let mut fraction = vec![0u128; len];
         for (xi, &(fh, fl)) in xq.chunks_exact(n).zip(&self.frac) {
+            let xi = &xi[start..start + len];
             for ((w, f), &x) in whole.iter_mut().zip(fraction.iter_mut()).zip(xi) {
                 let p = u128::from(x) * u128::from(fh) + ((u128::from(x) * u128::from(fl)) >> 64);
                 *w += p >> 64;
@@ -213,19 +215,30 @@ impl ScaleAndRound {
         }
         let mut lo = crate::pool::Buffer::zeroed(n);
         let mut hi = crate::pool::Buffer::zeroed(n);
-        if !super::round_avx2::round_fractions(xq, &self.frac, &mut lo, &mut hi) {
-            self.round_scalar(xq, &mut lo, &mut hi);
-        }
+        // Threads: chunks of coefficients (any chunking gives the same words).
+        let chunk = if crate::parallel::num_threads() > 1 && n.is_multiple_of(64) {
+            n / 16
+        } else {
+            n
+        };
+        crate::parallel::for_each_limb2(&mut lo, &mut hi, chunk, 0, |c, lo, hi, _| {
+            if !super::round_avx2::round_fractions(xq, n, c * chunk, &self.frac, lo, hi) {
+                self.round_scalar(xq, n, c * chunk, lo, hi);
+            }
+            Ok(())
+        })?;
         let extras = Extras { add: None, own };
         blocked_dots(&self.out, xq, n, &self.int_part, q_max, extras, output);
-        for (o, m) in output.chunks_exact_mut(n).zip(self.out.moduli()) {
-            if super::round_avx2::add_reduced(m, &lo, &hi, o) {
-                continue;
+        let moduli = self.out.moduli();
+        crate::parallel::for_each_limb(output, n, |j, o| {
+            let m = &moduli[j];
+            if !super::round_avx2::add_reduced(m, &lo, &hi, o) {
+                for ((ov, &l), &h) in o.iter_mut().zip(lo.iter()).zip(hi.iter()) {
+                    *ov = m.add(*ov, m.reduce_u128(u128::from(h) << 64 | u128::from(l)));
+                }
             }
-            for ((ov, &l), &h) in o.iter_mut().zip(lo.iter()).zip(hi.iter()) {
-                *ov = m.add(*ov, m.reduce_u128(u128::from(h) << 64 | u128::from(l)));
-            }
-        }
+            Ok(())
+        })?;
         Ok(())
     }
 }
