@@ -219,7 +219,7 @@ impl HprContext {
         let (mut b, mut a) = self.rlwe_sample(sk, None, rng)?;
         b.iter_mut()
             .chain(a.iter_mut())
-            .try_for_each(|p| super::depth::fwd(p))?;
+            .try_for_each(super::depth::fwd)?;
         Ok(HprPublicKey { b, a, id: sk.id() })
     }
 

@@ -99,7 +99,7 @@ impl HprContext {
                 let (mut bi, mut ai) = self.rlwe_sample(sk, Some(&m), rng)?;
                 bi.iter_mut()
                     .chain(ai.iter_mut())
-                    .try_for_each(|p| super::depth::fwd(p))?;
+                    .try_for_each(super::depth::fwd)?;
                 b.push(bi);
                 a.push(ai);
             }
@@ -489,7 +489,7 @@ impl HprContext {
             .iter()
             .map(|x| x.automorphism(g as i64))
             .collect::<Result<_>>()?;
-        c0.iter_mut().try_for_each(|x| super::depth::fwd(x))?;
+        c0.iter_mut().try_for_each(super::depth::fwd)?;
         let mut acc1 = self.zero_digits(Representation::Ntt);
         self.key_switch_acc(&c1, key, &mut c0, &mut acc1)?;
         let zero = Poly::zero(&self.ring, Representation::Coefficient);
