@@ -38,7 +38,33 @@ pub struct HprRelinKey {
     id: KeyId,
 }
 
+impl SwitchKey {
+    fn pairs(&self) -> Vec<(&Digits, &Digits)> {
+        self.b.iter().zip(&self.a).collect()
+    }
+
+    fn from_pairs(pairs: Vec<(Digits, Digits)>, mode: Relinearization) -> Self {
+        let (b, a) = pairs.into_iter().unzip();
+        SwitchKey { b, a, mode }
+    }
+}
+
 impl HprRelinKey {
+    pub(crate) fn samples(&self) -> Vec<(&Digits, &Digits)> {
+        self.key.pairs()
+    }
+
+    pub(crate) fn from_samples(
+        pairs: Vec<(Digits, Digits)>,
+        mode: Relinearization,
+        id: KeyId,
+    ) -> Self {
+        HprRelinKey {
+            key: SwitchKey::from_pairs(pairs, mode),
+            id,
+        }
+    }
+
     /// The identity of the key pair.
     pub fn id(&self) -> KeyId {
         self.id
@@ -58,6 +84,18 @@ pub struct HprGaloisKeys {
 }
 
 impl HprGaloisKeys {
+    pub(crate) fn samples(&self) -> Vec<(u64, Vec<(&Digits, &Digits)>)> {
+        self.keys.iter().map(|(&g, k)| (g, k.pairs())).collect()
+    }
+
+    pub(crate) fn from_samples(keys: Vec<(u64, Vec<(Digits, Digits)>)>, id: KeyId) -> Self {
+        let keys = keys
+            .into_iter()
+            .map(|(g, p)| (g, SwitchKey::from_pairs(p, Relinearization::PerResidue)))
+            .collect();
+        HprGaloisKeys { keys, id }
+    }
+
     /// The identity of the key pair.
     pub fn id(&self) -> KeyId {
         self.id
@@ -382,20 +420,21 @@ impl HprContext {
             x.sub_assign(z)?;
         }
         let w = self.basis.full().len() * self.params.degree();
-        let split = |mut tv: Digits| -> Result<(Digits, Poly)> {
+        // The digit of weight p^-1 gives its carry and is dropped; a zero digit tops the rest.
+        let split = |mut tv: Digits, top: Representation| -> Result<(Digits, Poly)> {
             let mut low = tv.remove(0);
             super::depth::inv(&mut low)?;
             let mut carry = vec![0u64; w];
             self.basis.carry(low.residues_mut(), &mut carry)?;
-            tv.push(Poly::zero(&self.ring, Representation::Ntt));
+            tv.push(Poly::zero(&self.ring, top));
             Ok((
                 tv,
                 Poly::from_residues(&self.ring, carry, Representation::Coefficient)?,
             ))
         };
-        let (c0, k0) = split(t0)?;
-        let (c1, k1) = split(t1)?;
-        let (mut c2, k2) = split(t2)?;
+        let (c0, k0) = split(t0, Representation::Ntt)?;
+        let (c1, k1) = split(t1, Representation::Ntt)?;
+        let (mut c2, k2) = split(t2, Representation::Coefficient)?;
         for x in c2.iter_mut() {
             super::depth::inv(x)?;
         }

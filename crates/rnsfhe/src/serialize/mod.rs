@@ -24,6 +24,7 @@
 
 mod bfv;
 mod ckks;
+mod hpr;
 mod keys;
 mod params;
 
@@ -56,6 +57,11 @@ pub(crate) enum Kind {
     BfvPlaintext = 8,
     CkksPlaintext = 9,
     SecretKey = 10,
+    HprCiphertext = 11,
+    HprPublicKey = 12,
+    HprRelinKey = 13,
+    HprGaloisKeys = 14,
+    HprParameters = 15,
 }
 
 /// FNV-1a over a parameter description: scheme tag, degree, t or scale bits, moduli, special moduli.
