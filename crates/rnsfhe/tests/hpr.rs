@@ -515,3 +515,27 @@ fn serialization_round_trip_and_refusals() {
     assert!(other.ciphertext_from_bytes(&bytes).is_err());
     assert!(c.relin_key_from_bytes(&bytes).is_err(), "wrong kind");
 }
+
+/// A key of another parameter set made from the same secret coefficients (same key identity) is
+/// refused with an error, not used.
+#[test]
+fn foreign_keys_are_refused() {
+    let c = ctx(2, 3, T);
+    // Same k and d, other primes (60 bits): the key has the right shape but other moduli.
+    let other = HprContext::new(
+        &HprParameters::new(N, T, 2, 3, 60, 3.2, Security::InsecureResearchOnly).unwrap(),
+    )
+    .unwrap();
+    let mut rng = Csprng::from_seed([60; 32]);
+    let sk = c.secret_key(&mut rng).unwrap();
+    let coeffs = zeroize::Zeroizing::new(sk.coefficients().to_vec());
+    let sk_other = other.secret_key_from(coeffs).unwrap();
+    assert_eq!(sk.id(), sk_other.id());
+    let rlk_other = other
+        .relin_key(&sk_other, Relinearization::PerResidue, &mut rng)
+        .unwrap();
+    let m = rand_msg(&mut rng, T);
+    let ct = c.encrypt_symmetric(&sk, &m, &mut rng).unwrap();
+    assert!(c.mul(&ct, &ct, &rlk_other).is_err());
+    assert!(c.decrypt(&sk_other, &ct).is_err());
+}

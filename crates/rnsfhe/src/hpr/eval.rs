@@ -196,51 +196,61 @@ impl HprContext {
             self.basis.k(),
             self.basis.full().len(),
         );
-        let per = match key.mode {
-            Relinearization::PerResidue => k,
-            Relinearization::PerDigit => 1,
-        };
-        let mut tmp = vec![0u64; n];
-        for (i, ci) in c.iter().enumerate() {
-            let rs: Vec<Poly> = match key.mode {
+        // All decomposition digits in NTT form first (d k of them, or d), index i per + j as the key.
+        let mut rs: Vec<Poly> = Vec::new();
+        for ci in c {
+            match key.mode {
                 Relinearization::PerResidue => {
                     let mut r = vec![0u64; k * w * n];
                     self.basis.decompose(&ci.residues()[..k * n], &mut r)?;
-                    r.chunks_exact(w * n)
-                        .map(|x| {
-                            let mut p = Poly::from_residues(
-                                &self.ring,
-                                x.to_vec(),
-                                Representation::Coefficient,
-                            )?;
-                            super::depth::fwd(&mut p)?;
-                            Ok(p)
-                        })
-                        .collect::<Result<_>>()?
+                    for x in r.chunks_exact(w * n) {
+                        let mut p = Poly::from_residues(
+                            &self.ring,
+                            x.to_vec(),
+                            Representation::Coefficient,
+                        )?;
+                        super::depth::fwd(&mut p)?;
+                        rs.push(p);
+                    }
                 }
                 Relinearization::PerDigit => {
                     let mut p = ci.clone();
                     super::depth::fwd(&mut p)?;
-                    vec![p]
+                    rs.push(p);
                 }
-            };
-            for (keys, acc) in [(&key.b, &mut *acc0), (&key.a, &mut *acc1)] {
-                for (l, acc_l) in acc.iter_mut().enumerate() {
-                    for (row, q) in self.basis.full().moduli().iter().enumerate() {
-                        let a: Vec<&[u64]> = rs
-                            .iter()
-                            .map(|r| &r.residues()[row * n..(row + 1) * n])
-                            .collect();
-                        let b: Vec<&[u64]> = (0..per)
-                            .map(|j| &keys[i * per + j][l].residues()[row * n..(row + 1) * n])
-                            .collect();
-                        vector::inner_product(q, &a, &b, &mut tmp);
-                        vector::add_assign(
-                            q,
-                            &mut acc_l.residues_mut()[row * n..(row + 1) * n],
-                            &tmp,
-                        );
-                    }
+            }
+        }
+        let d = self.params.digits();
+        let foreign = key
+            .b
+            .iter()
+            .chain(&key.a)
+            .any(|s| s.len() != d || s.iter().any(|x| x.context().id() != self.ring.id()));
+        if foreign || key.a.len() != key.b.len() {
+            return Err(Error::ContextMismatch(
+                "the key belongs to another HPR context".into(),
+            ));
+        }
+        if rs.len() != key.b.len() {
+            return Err(Error::Internal(format!(
+                "{} decomposition digits for {} key samples",
+                rs.len(),
+                key.b.len()
+            )));
+        }
+        // One lazy inner product per output digit and modulus (reduced once per element).
+        let mut tmp = vec![0u64; n];
+        for (keys, acc) in [(&key.b, &mut *acc0), (&key.a, &mut *acc1)] {
+            for (l, acc_l) in acc.iter_mut().enumerate() {
+                for (row, q) in self.basis.full().moduli().iter().enumerate() {
+                    let range = row * n..(row + 1) * n;
+                    let a: Vec<&[u64]> = rs.iter().map(|r| &r.residues()[range.clone()]).collect();
+                    let b: Vec<&[u64]> = keys
+                        .iter()
+                        .map(|s| &s[l].residues()[range.clone()])
+                        .collect();
+                    vector::inner_product(q, &a, &b, &mut tmp);
+                    vector::add_assign(q, &mut acc_l.residues_mut()[range], &tmp);
                 }
             }
         }
