@@ -92,6 +92,8 @@ enum Suite {
     Bgv,
     /// CKKS: operations at the peers' sizes, paper 004 Table 1 and the precision per level.
     Ckks,
+    /// HPR-FV vs BEHZ vs HPS only (paper 002 Fig. 2, Tables 1-3; also part of `bfv`).
+    Hpr,
     /// Every suite.
     All,
 }
@@ -113,6 +115,10 @@ fn bench(
         Suite::Bfv => bench::bfv::run(&budget, paper, rep),
         Suite::Ckks => bench::ckks::run(&budget, paper, rep),
         Suite::Bgv => bench::bgv::run(&budget, rep),
+        Suite::Hpr => {
+            let mut rng = rnsfhe_math::sample::Csprng::from_seed([42; 32]);
+            bench::bfv_hpr::run(&budget, &mut rng, paper, rep)
+        }
         Suite::All => bench::arith::run(&budget, rep)
             .and_then(|()| bench::cyclotomic::run(&budget, rep))
             .and_then(|()| bench::bfv::run(&budget, paper, rep))

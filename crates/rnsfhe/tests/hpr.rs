@@ -451,3 +451,91 @@ fn rotations_with_batching() {
     assert_eq!(got, want);
     let _ = (BigUint::one(), Signed::abs(&BigInt::one()));
 }
+
+/// Parameters, ciphertexts and keys through bytes: same results, corruption and other parameter
+/// sets refused, B_sk residues recomputed from P.
+#[test]
+fn serialization_round_trip_and_refusals() {
+    let c = ctx(2, 3, T);
+    let mut rng = Csprng::from_seed([50; 32]);
+    let sk = c.secret_key(&mut rng).unwrap();
+    let pk = c.public_key(&sk, &mut rng).unwrap();
+    let rlk = c
+        .relin_key(&sk, Relinearization::PerResidue, &mut rng)
+        .unwrap();
+    let enc = BatchEncoder::new(N, T).unwrap();
+    let gk = c
+        .galois_keys(&sk, &[enc.galois_element_for_rotation(1)], &mut rng)
+        .unwrap();
+    let params = c.params().clone();
+    assert_eq!(
+        HprParameters::from_bytes(&params.to_bytes()).unwrap(),
+        params
+    );
+    let pk2 = c
+        .public_key_from_bytes(&c.public_key_to_bytes(&pk).unwrap())
+        .unwrap();
+    let rlk2 = c
+        .relin_key_from_bytes(&c.relin_key_to_bytes(&rlk).unwrap())
+        .unwrap();
+    let gk2 = c
+        .galois_keys_from_bytes(&c.galois_keys_to_bytes(&gk).unwrap())
+        .unwrap();
+    let (a, b) = (rand_msg(&mut rng, T), rand_msg(&mut rng, T));
+    let ca = c.encrypt(&pk2, &a, &mut rng).unwrap();
+    let cb = c.encrypt(&pk, &b, &mut rng).unwrap();
+    let bytes = c.ciphertext_to_bytes(&ca).unwrap();
+    let ca2 = c.ciphertext_from_bytes(&bytes).unwrap();
+    assert_eq!(ca2.id(), ca.id());
+    for (x, y) in ca
+        .parts()
+        .iter()
+        .flatten()
+        .zip(ca2.parts().iter().flatten())
+    {
+        assert_eq!(
+            x.residues(),
+            y.residues(),
+            "carried digits come back identical"
+        );
+    }
+    let prod = c.mul(&ca2, &cb, &rlk2).unwrap();
+    assert_eq!(c.decrypt(&sk, &prod).unwrap(), mul_mod_t(&a, &b, T));
+    let g = enc.galois_element_for_rotation(1);
+    let rot = c.apply_galois(&ca2, g, &gk2).unwrap();
+    let got = enc.decode(&c.decrypt(&sk, &rot).unwrap()).unwrap();
+    let want = enc.decode(&a).unwrap();
+    assert_eq!(got[0], want[1]);
+    // A flipped bit, a truncation and another parameter set are refused.
+    let mut bad = bytes.clone();
+    bad[40] ^= 1;
+    assert!(c.ciphertext_from_bytes(&bad).is_err());
+    assert!(c.ciphertext_from_bytes(&bytes[..bytes.len() - 9]).is_err());
+    let other = ctx(2, 4, T);
+    assert!(other.ciphertext_from_bytes(&bytes).is_err());
+    assert!(c.relin_key_from_bytes(&bytes).is_err(), "wrong kind");
+}
+
+/// A key of another parameter set made from the same secret coefficients (same key identity) is
+/// refused with an error, not used.
+#[test]
+fn foreign_keys_are_refused() {
+    let c = ctx(2, 3, T);
+    // Same k and d, other primes (60 bits): the key has the right shape but other moduli.
+    let other = HprContext::new(
+        &HprParameters::new(N, T, 2, 3, 60, 3.2, Security::InsecureResearchOnly).unwrap(),
+    )
+    .unwrap();
+    let mut rng = Csprng::from_seed([60; 32]);
+    let sk = c.secret_key(&mut rng).unwrap();
+    let coeffs = zeroize::Zeroizing::new(sk.coefficients().to_vec());
+    let sk_other = other.secret_key_from(coeffs).unwrap();
+    assert_eq!(sk.id(), sk_other.id());
+    let rlk_other = other
+        .relin_key(&sk_other, Relinearization::PerResidue, &mut rng)
+        .unwrap();
+    let m = rand_msg(&mut rng, T);
+    let ct = c.encrypt_symmetric(&sk, &m, &mut rng).unwrap();
+    assert!(c.mul(&ct, &ct, &rlk_other).is_err());
+    assert!(c.decrypt(&sk_other, &ct).is_err());
+}

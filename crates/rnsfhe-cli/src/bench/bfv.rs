@@ -290,5 +290,6 @@ pub fn run(budget: &Budget, paper: bool, rep: &mut Report) -> Result<()> {
     peers_table(budget, &mut rng, sizes, rep)?;
     table5(budget, &mut rng, if paper { 15 } else { 13 }, rep)?;
     super::bfv_depth::run(&mut rng, paper, rep)?;
+    super::bfv_hpr::run(budget, &mut rng, paper, rep)?;
     super::bfv_keys::run(&mut rng, rep)
 }

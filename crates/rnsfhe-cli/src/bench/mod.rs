@@ -3,6 +3,7 @@
 pub mod arith;
 pub mod bfv;
 pub mod bfv_depth;
+pub mod bfv_hpr;
 pub mod bfv_keys;
 pub mod bfv_mp;
 pub mod bgv;

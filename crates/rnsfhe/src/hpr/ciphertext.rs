@@ -16,6 +16,11 @@ impl HprCiphertext {
         HprCiphertext { parts, id }
     }
 
+    /// Deserialisation: parts already carried and checked.
+    pub(crate) fn from_parts(parts: Vec<Digits>, id: Option<KeyId>) -> Self {
+        HprCiphertext { parts, id }
+    }
+
     /// The parts, each d digits.
     pub fn parts(&self) -> &[Digits] {
         &self.parts

@@ -40,6 +40,8 @@ pub struct HprContext {
 pub struct HprSecretKey {
     coeffs: Zeroizing<Vec<i64>>,
     pub(super) s: Poly,
+    /// s in NTT form over P (decryption).
+    s_p: Poly,
     id: KeyId,
 }
 
@@ -58,12 +60,16 @@ impl HprSecretKey {
 /// An HPR-FV public key ([-(a s + e)]_q, a), both as d carried digits in NTT form.
 #[derive(Clone, Debug)]
 pub struct HprPublicKey {
-    pub(super) b: Digits,
-    pub(super) a: Digits,
+    pub(crate) b: Digits,
+    pub(crate) a: Digits,
     id: KeyId,
 }
 
 impl HprPublicKey {
+    pub(crate) fn from_parts(b: Digits, a: Digits, id: KeyId) -> Self {
+        HprPublicKey { b, a, id }
+    }
+
     /// The identity of the key pair.
     pub fn id(&self) -> KeyId {
         self.id
@@ -132,6 +138,11 @@ impl HprContext {
         &self.ring
     }
 
+    /// The ring over P alone.
+    pub fn ring_p(&self) -> &Arc<RingContext> {
+        &self.ring_p
+    }
+
     fn n(&self) -> usize {
         self.params.degree()
     }
@@ -182,7 +193,13 @@ impl HprContext {
         let mut s = self.digit_signed(&coeffs)?;
         super::depth::fwd(&mut s)?;
         let id = KeyId::of_secret(&coeffs);
-        Ok(HprSecretKey { coeffs, s, id })
+        let k = self.basis.k();
+        let s_p = Poly::from_residues(
+            &self.ring_p,
+            s.residues()[..k * self.n()].to_vec(),
+            Representation::Ntt,
+        )?;
+        Ok(HprSecretKey { coeffs, s, s_p, id })
     }
 
     /// [-(a s + e) + m]_q with a uniform: an RLWE sample masking `m` (carried digits, coefficient
@@ -219,7 +236,7 @@ impl HprContext {
         let (mut b, mut a) = self.rlwe_sample(sk, None, rng)?;
         b.iter_mut()
             .chain(a.iter_mut())
-            .try_for_each(|p| super::depth::fwd(p))?;
+            .try_for_each(super::depth::fwd)?;
         Ok(HprPublicKey { b, a, id: sk.id() })
     }
 
@@ -293,11 +310,7 @@ impl HprContext {
     /// inverse NTTs per part past the first; Lemma 1).
     pub(super) fn top_phase(&self, sk: &HprSecretKey, ct: &HprCiphertext) -> Result<Poly> {
         let (n, k) = (self.n(), self.basis.k());
-        let s = Poly::from_residues(
-            &self.ring_p,
-            sk.s.residues()[..k * n].to_vec(),
-            Representation::Ntt,
-        )?;
+        let s = &sk.s_p;
         let top = |part: &Digits| -> Result<Poly> {
             let last = part
                 .last()
@@ -310,14 +323,12 @@ impl HprContext {
         };
         let parts = ct.parts();
         let mut acc: Option<Poly> = None;
-        let mut s_pow = s.clone();
         for (i, part) in parts.iter().enumerate().skip(1) {
-            if i > 1 {
-                s_pow.mul_assign(&s)?;
-            }
             let mut x = top(part)?;
             super::depth::fwd(&mut x)?;
-            x.mul_assign(&s_pow)?;
+            for _ in 0..i {
+                x.mul_assign(s)?;
+            }
             match acc.as_mut() {
                 Some(a) => a.add_assign(&x)?,
                 None => acc = Some(x),
@@ -356,7 +367,7 @@ impl HprContext {
     }
 
     /// Checks the shape of a ciphertext against this context.
-    pub(super) fn check_ct(&self, ct: &HprCiphertext) -> Result<()> {
+    pub(crate) fn check_ct(&self, ct: &HprCiphertext) -> Result<()> {
         let d = self.params.digits();
         if !(2..=3).contains(&ct.parts().len()) {
             return Err(Error::InvalidCiphertext(format!(

@@ -38,7 +38,33 @@ pub struct HprRelinKey {
     id: KeyId,
 }
 
+impl SwitchKey {
+    fn pairs(&self) -> Vec<(&Digits, &Digits)> {
+        self.b.iter().zip(&self.a).collect()
+    }
+
+    fn from_pairs(pairs: Vec<(Digits, Digits)>, mode: Relinearization) -> Self {
+        let (b, a) = pairs.into_iter().unzip();
+        SwitchKey { b, a, mode }
+    }
+}
+
 impl HprRelinKey {
+    pub(crate) fn samples(&self) -> Vec<(&Digits, &Digits)> {
+        self.key.pairs()
+    }
+
+    pub(crate) fn from_samples(
+        pairs: Vec<(Digits, Digits)>,
+        mode: Relinearization,
+        id: KeyId,
+    ) -> Self {
+        HprRelinKey {
+            key: SwitchKey::from_pairs(pairs, mode),
+            id,
+        }
+    }
+
     /// The identity of the key pair.
     pub fn id(&self) -> KeyId {
         self.id
@@ -58,6 +84,18 @@ pub struct HprGaloisKeys {
 }
 
 impl HprGaloisKeys {
+    pub(crate) fn samples(&self) -> Vec<(u64, Vec<(&Digits, &Digits)>)> {
+        self.keys.iter().map(|(&g, k)| (g, k.pairs())).collect()
+    }
+
+    pub(crate) fn from_samples(keys: Vec<(u64, Vec<(Digits, Digits)>)>, id: KeyId) -> Self {
+        let keys = keys
+            .into_iter()
+            .map(|(g, p)| (g, SwitchKey::from_pairs(p, Relinearization::PerResidue)))
+            .collect();
+        HprGaloisKeys { keys, id }
+    }
+
     /// The identity of the key pair.
     pub fn id(&self) -> KeyId {
         self.id
@@ -99,7 +137,7 @@ impl HprContext {
                 let (mut bi, mut ai) = self.rlwe_sample(sk, Some(&m), rng)?;
                 bi.iter_mut()
                     .chain(ai.iter_mut())
-                    .try_for_each(|p| super::depth::fwd(p))?;
+                    .try_for_each(super::depth::fwd)?;
                 b.push(bi);
                 a.push(ai);
             }
@@ -158,51 +196,61 @@ impl HprContext {
             self.basis.k(),
             self.basis.full().len(),
         );
-        let per = match key.mode {
-            Relinearization::PerResidue => k,
-            Relinearization::PerDigit => 1,
-        };
-        let mut tmp = vec![0u64; n];
-        for (i, ci) in c.iter().enumerate() {
-            let rs: Vec<Poly> = match key.mode {
+        // All decomposition digits in NTT form first (d k of them, or d), index i per + j as the key.
+        let mut rs: Vec<Poly> = Vec::new();
+        for ci in c {
+            match key.mode {
                 Relinearization::PerResidue => {
                     let mut r = vec![0u64; k * w * n];
                     self.basis.decompose(&ci.residues()[..k * n], &mut r)?;
-                    r.chunks_exact(w * n)
-                        .map(|x| {
-                            let mut p = Poly::from_residues(
-                                &self.ring,
-                                x.to_vec(),
-                                Representation::Coefficient,
-                            )?;
-                            super::depth::fwd(&mut p)?;
-                            Ok(p)
-                        })
-                        .collect::<Result<_>>()?
+                    for x in r.chunks_exact(w * n) {
+                        let mut p = Poly::from_residues(
+                            &self.ring,
+                            x.to_vec(),
+                            Representation::Coefficient,
+                        )?;
+                        super::depth::fwd(&mut p)?;
+                        rs.push(p);
+                    }
                 }
                 Relinearization::PerDigit => {
                     let mut p = ci.clone();
                     super::depth::fwd(&mut p)?;
-                    vec![p]
+                    rs.push(p);
                 }
-            };
-            for (keys, acc) in [(&key.b, &mut *acc0), (&key.a, &mut *acc1)] {
-                for (l, acc_l) in acc.iter_mut().enumerate() {
-                    for (row, q) in self.basis.full().moduli().iter().enumerate() {
-                        let a: Vec<&[u64]> = rs
-                            .iter()
-                            .map(|r| &r.residues()[row * n..(row + 1) * n])
-                            .collect();
-                        let b: Vec<&[u64]> = (0..per)
-                            .map(|j| &keys[i * per + j][l].residues()[row * n..(row + 1) * n])
-                            .collect();
-                        vector::inner_product(q, &a, &b, &mut tmp);
-                        vector::add_assign(
-                            q,
-                            &mut acc_l.residues_mut()[row * n..(row + 1) * n],
-                            &tmp,
-                        );
-                    }
+            }
+        }
+        let d = self.params.digits();
+        let foreign = key
+            .b
+            .iter()
+            .chain(&key.a)
+            .any(|s| s.len() != d || s.iter().any(|x| x.context().id() != self.ring.id()));
+        if foreign || key.a.len() != key.b.len() {
+            return Err(Error::ContextMismatch(
+                "the key belongs to another HPR context".into(),
+            ));
+        }
+        if rs.len() != key.b.len() {
+            return Err(Error::Internal(format!(
+                "{} decomposition digits for {} key samples",
+                rs.len(),
+                key.b.len()
+            )));
+        }
+        // One lazy inner product per output digit and modulus (reduced once per element).
+        let mut tmp = vec![0u64; n];
+        for (keys, acc) in [(&key.b, &mut *acc0), (&key.a, &mut *acc1)] {
+            for (l, acc_l) in acc.iter_mut().enumerate() {
+                for (row, q) in self.basis.full().moduli().iter().enumerate() {
+                    let range = row * n..(row + 1) * n;
+                    let a: Vec<&[u64]> = rs.iter().map(|r| &r.residues()[range.clone()]).collect();
+                    let b: Vec<&[u64]> = keys
+                        .iter()
+                        .map(|s| &s[l].residues()[range.clone()])
+                        .collect();
+                    vector::inner_product(q, &a, &b, &mut tmp);
+                    vector::add_assign(q, &mut acc_l.residues_mut()[range], &tmp);
                 }
             }
         }
@@ -382,20 +430,21 @@ impl HprContext {
             x.sub_assign(z)?;
         }
         let w = self.basis.full().len() * self.params.degree();
-        let split = |mut tv: Digits| -> Result<(Digits, Poly)> {
+        // The digit of weight p^-1 gives its carry and is dropped; a zero digit tops the rest.
+        let split = |mut tv: Digits, top: Representation| -> Result<(Digits, Poly)> {
             let mut low = tv.remove(0);
             super::depth::inv(&mut low)?;
             let mut carry = vec![0u64; w];
             self.basis.carry(low.residues_mut(), &mut carry)?;
-            tv.push(Poly::zero(&self.ring, Representation::Ntt));
+            tv.push(Poly::zero(&self.ring, top));
             Ok((
                 tv,
                 Poly::from_residues(&self.ring, carry, Representation::Coefficient)?,
             ))
         };
-        let (c0, k0) = split(t0)?;
-        let (c1, k1) = split(t1)?;
-        let (mut c2, k2) = split(t2)?;
+        let (c0, k0) = split(t0, Representation::Ntt)?;
+        let (c1, k1) = split(t1, Representation::Ntt)?;
+        let (mut c2, k2) = split(t2, Representation::Coefficient)?;
         for x in c2.iter_mut() {
             super::depth::inv(x)?;
         }
@@ -489,7 +538,7 @@ impl HprContext {
             .iter()
             .map(|x| x.automorphism(g as i64))
             .collect::<Result<_>>()?;
-        c0.iter_mut().try_for_each(|x| super::depth::fwd(x))?;
+        c0.iter_mut().try_for_each(super::depth::fwd)?;
         let mut acc1 = self.zero_digits(Representation::Ntt);
         self.key_switch_acc(&c1, key, &mut c0, &mut acc1)?;
         let zero = Poly::zero(&self.ring, Representation::Coefficient);

@@ -25,6 +25,7 @@
 mod bfv;
 mod bgv;
 mod ckks;
+mod hpr;
 mod keys;
 mod params;
 
@@ -60,6 +61,11 @@ pub(crate) enum Kind {
     BgvCiphertext = 11,
     BgvParameters = 12,
     BgvPlaintext = 13,
+    HprCiphertext = 14,
+    HprPublicKey = 15,
+    HprRelinKey = 16,
+    HprGaloisKeys = 17,
+    HprParameters = 18,
 }
 
 /// FNV-1a over a parameter description: scheme tag, degree, t or scale bits, moduli, special moduli.
