@@ -38,6 +38,32 @@ pub struct HprRelinKey {
     id: KeyId,
 }
 
+/// Residues of `p` modulo its modulus number `row`.
+fn row_of(p: &Poly, row: usize, n: usize) -> &[u64] {
+    &p.residues()[row * n..(row + 1) * n]
+}
+
+/// [`vector::inner_product`] block by block of coefficients, so that the many rows of a key-switching
+/// or Toeplitz sum stay in cache (one call over whole rows of n = 2^16 streams tens of rows at once).
+fn blocked_inner_product(
+    q: &rnsfhe_math::arith::Modulus,
+    a: &[&[u64]],
+    b: &[&[u64]],
+    out: &mut [u64],
+) {
+    const BLOCK: usize = 2048;
+    let mut ra: Vec<&[u64]> = Vec::with_capacity(a.len());
+    let mut rb: Vec<&[u64]> = Vec::with_capacity(b.len());
+    for (start, o) in (0..out.len()).step_by(BLOCK).zip(out.chunks_mut(BLOCK)) {
+        let end = start + o.len();
+        ra.clear();
+        rb.clear();
+        ra.extend(a.iter().map(|x| &x[start..end]));
+        rb.extend(b.iter().map(|x| &x[start..end]));
+        vector::inner_product(q, &ra, &rb, o);
+    }
+}
+
 impl SwitchKey {
     fn pairs(&self) -> Vec<(&Digits, &Digits)> {
         self.b.iter().zip(&self.a).collect()
@@ -243,13 +269,10 @@ impl HprContext {
         for (keys, acc) in [(&key.b, &mut *acc0), (&key.a, &mut *acc1)] {
             for (l, acc_l) in acc.iter_mut().enumerate() {
                 for (row, q) in self.basis.full().moduli().iter().enumerate() {
+                    let a: Vec<&[u64]> = rs.iter().map(|r| row_of(r, row, n)).collect();
+                    let b: Vec<&[u64]> = keys.iter().map(|s| row_of(&s[l], row, n)).collect();
+                    blocked_inner_product(q, &a, &b, &mut tmp);
                     let range = row * n..(row + 1) * n;
-                    let a: Vec<&[u64]> = rs.iter().map(|r| &r.residues()[range.clone()]).collect();
-                    let b: Vec<&[u64]> = keys
-                        .iter()
-                        .map(|s| &s[l].residues()[range.clone()])
-                        .collect();
-                    vector::inner_product(q, &a, &b, &mut tmp);
                     vector::add_assign(q, &mut acc_l.residues_mut()[range], &tmp);
                 }
             }
@@ -363,15 +386,9 @@ impl HprContext {
             let terms: Vec<(usize, usize)> = (l..d).map(|a| (a, d - 1 + l - a)).collect();
             for (row, q) in self.basis.full().moduli().iter().enumerate() {
                 let r = row * n..(row + 1) * n;
-                let a: Vec<&[u64]> = terms
-                    .iter()
-                    .map(|&(a, _)| &x[a].residues()[r.clone()])
-                    .collect();
-                let b: Vec<&[u64]> = terms
-                    .iter()
-                    .map(|&(_, b)| &y[b].residues()[r.clone()])
-                    .collect();
-                vector::inner_product(q, &a, &b, &mut o.residues_mut()[r]);
+                let a: Vec<&[u64]> = terms.iter().map(|&(a, _)| row_of(&x[a], row, n)).collect();
+                let b: Vec<&[u64]> = terms.iter().map(|&(_, b)| row_of(&y[b], row, n)).collect();
+                blocked_inner_product(q, &a, &b, &mut o.residues_mut()[r]);
             }
         }
         Ok(out)
