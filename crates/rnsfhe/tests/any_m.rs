@@ -407,3 +407,49 @@ fn fv_refusals() {
         Err(Error::InvalidParameters(_))
     ));
 }
+
+/// Bytes of a general-m parameter set, its keys and ciphertexts come back as the same ring: phi(255)
+/// = 128 is a power of two, and the degree alone would rebuild X^128 + 1.
+#[test]
+fn bytes_round_trip_keeps_the_ring() {
+    use rnsfhe::serialize::KeyBytes;
+    let mut s = setup(255, 2, &[50, 50, 50], Reduction::SparseBarrett);
+    let p = BgvParameters::from_bytes(&s.ctx.params().to_bytes()).unwrap();
+    assert_eq!(p.cyclotomic_index(), 255);
+    assert_eq!(&p, s.ctx.params());
+    let ctx2 = BgvContext::new(p).unwrap();
+    let (a, b) = (s.random(), s.random());
+    let ca = s.encrypt(&a, true);
+    let cb = s.encrypt(&b, false);
+    let ca2 = ctx2
+        .ciphertext_from_bytes(&s.ctx.ciphertext_to_bytes(&ca).unwrap())
+        .unwrap();
+    let cb2 = ctx2
+        .ciphertext_from_bytes(&s.ctx.ciphertext_to_bytes(&cb).unwrap())
+        .unwrap();
+    let sk2 = ctx2
+        .secret_key_from_bytes(&s.ctx.secret_key_to_bytes(&s.sk))
+        .unwrap();
+    let rlk2 = ctx2
+        .relin_key_from_bytes(&s.ctx.relin_key_to_bytes(&s.rlk))
+        .unwrap();
+    let gk2 = ctx2
+        .galois_keys_from_bytes(&s.ctx.galois_keys_to_bytes(&s.gk))
+        .unwrap();
+    let prod = ctx2.multiply(&ca2, &cb2, &rlk2).unwrap();
+    let got = ctx2.decrypt(&prod, &sk2).unwrap().coefficients().to_vec();
+    assert_eq!(got, mul_model(&a, &b, &s.phi, 2));
+    let rot = ctx2.apply_galois(&ca2, s.g as u64, &gk2).unwrap();
+    let got = ctx2.decrypt(&rot, &sk2).unwrap().coefficients().to_vec();
+    assert_eq!(got, galois_model(&a, s.g, 255, &s.phi, 2));
+    let fv = BfvParameters::builder()
+        .cyclotomic_index(771)
+        .plain_modulus(2)
+        .moduli_bits(&[50, 50])
+        .security(Security::InsecureResearchOnly)
+        .build()
+        .unwrap();
+    let back = BfvParameters::from_bytes(&fv.to_bytes()).unwrap();
+    assert_eq!(back.cyclotomic_index(), 771);
+    assert_eq!(back, fv);
+}

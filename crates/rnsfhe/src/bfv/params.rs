@@ -88,6 +88,10 @@ impl BfvParameters {
     pub fn cyclotomic_index(&self) -> usize {
         self.cyclotomic.unwrap_or(2 * self.degree)
     }
+    /// The degree word of fingerprints and bytes (n, or m flagged for a general Phi_m).
+    pub(crate) fn fingerprint_degree(&self) -> usize {
+        crate::params::degree_word(self.degree, self.cyclotomic) as usize
+    }
     /// Whether the ring is a general Phi_m (built with `cyclotomic_index`), not X^n + 1.
     pub fn is_general_cyclotomic(&self) -> bool {
         self.cyclotomic.is_some()

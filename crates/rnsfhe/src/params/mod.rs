@@ -18,6 +18,36 @@ pub(crate) fn ring_step(n: usize, cyclotomic: Option<usize>) -> u64 {
     }
 }
 
+/// The degree word of the byte formats and fingerprints: n for X^n + 1; m with the top bit set for a
+/// general Phi_m (so that a general ring whose phi(m) is a power of two, m = 255, 771, 1285, ..., is
+/// never read back as X^n + 1; files of power-of-two rings are unchanged).
+pub(crate) fn degree_word(n: usize, cyclotomic: Option<usize>) -> u64 {
+    match cyclotomic {
+        Some(m) => GENERAL_M_FLAG | m as u64,
+        None => n as u64,
+    }
+}
+
+/// The flag of [`degree_word`].
+pub(crate) const GENERAL_M_FLAG: u64 = 1 << 63;
+
+/// Reads a [`degree_word`]: (n, Some(m)) for a general Phi_m, (n, None) otherwise; errors on an
+/// index or degree beyond the supported range.
+pub(crate) fn read_degree_word(word: u64) -> Result<(usize, Option<usize>)> {
+    if word & GENERAL_M_FLAG == 0 {
+        if word > 1 << 17 {
+            return Err(Error::Malformed(format!("degree {word}")));
+        }
+        return Ok((word as usize, None));
+    }
+    let m = word & !GENERAL_M_FLAG;
+    if !(3..=1 << 20).contains(&m) {
+        return Err(Error::Malformed(format!("cyclotomic index {m}")));
+    }
+    let m = m as usize;
+    Ok((rnsfhe_math::ring::cyclotomic::euler_phi(m), Some(m)))
+}
+
 /// The degree the security table is read at: n itself for powers of two; for a general phi(m) the
 /// largest tabulated power of two not above it (a conservative reading: fewer modulus bits).
 pub(crate) fn security_degree(n: usize) -> usize {
