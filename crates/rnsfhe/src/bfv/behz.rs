@@ -53,7 +53,7 @@ impl BehzTool {
     /// of the same width as q and lambda = floor(m_sk / 2) - |B| - 1 (the largest allowed), and |B| is
     /// the smallest count of primes meeting the first inequality.
     pub fn new(
-        n: usize,
+        shape: &super::RingShape,
         q: &RnsBasis,
         t: u64,
         m_tilde: Option<u64>,
@@ -68,13 +68,13 @@ impl BehzTool {
         // bound = delta t q/2 (1 + rho)^2 + 1/2 + k, with (1 + rho)^2 rounded up to a rational.
         let scale = 1u64 << 20;
         let one_rho = ((1.0 + rho) * scale as f64).ceil() as u64;
-        let bound: BigUint = BigUint::from(n as u64) * t * q.product() * one_rho * one_rho
+        let bound: BigUint = BigUint::from(shape.delta_int()) * t * q.product() * one_rho * one_rho
             / (2u64 * scale * scale)
             + k as u64
             + 1u32;
         let mut excl = exclude.to_vec();
         excl.extend(q.moduli().iter().map(Modulus::value));
-        let m_sk = ntt_primes(bits, 2 * n as u64, 1, &excl)?[0];
+        let m_sk = ntt_primes(bits, shape.step(), 1, &excl)?[0];
         excl.push(m_sk);
         let mut b: Vec<u64> = Vec::new();
         loop {
@@ -88,14 +88,14 @@ impl BehzTool {
                     "BEHZ: no auxiliary base B found (Proposition 2)".into(),
                 ));
             }
-            let p = ntt_primes(bits, 2 * n as u64, 1, &excl)?[0];
+            let p = ntt_primes(bits, shape.step(), 1, &excl)?[0];
             excl.push(p);
             b.push(p);
         }
         let mut bsk_moduli = b.clone();
         bsk_moduli.push(m_sk);
         let bsk = RnsBasis::new(&bsk_moduli)?;
-        let ring_bsk = RingContext::new(n, &bsk_moduli)?;
+        let ring_bsk = shape.ring(&bsk_moduli)?;
         let extend = match m_tilde {
             Some(m) => Extension::SmMrq(SmMrqExtension::new(q, &bsk, m)?),
             None => Extension::Plain(FastBaseConverter::new(q, &bsk)),

@@ -5,12 +5,15 @@ use std::sync::Arc;
 
 use num_bigint::BigUint;
 use rnsfhe_math::arith::{Modulus, Shoup};
+use rnsfhe_math::ring::cyclotomic::{reduction_expansion, SlotAlgebra};
 use rnsfhe_math::ring::{Poly, RingContext};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian, DEFAULT_TAIL};
 
 use super::decrypt::Decryptor;
 use super::noise::NoiseModel;
-use super::{BehzTool, BfvParameters, Ciphertext, Decryption, HpsTool, Multiplication, Plaintext};
+use super::{
+    BehzTool, BfvParameters, Ciphertext, Decryption, HpsTool, Multiplication, Plaintext, RingShape,
+};
 use crate::encoding::{BatchEncoder, CoefficientEncoder};
 use crate::rlwe::{KeyId, KeySwitcher, PublicKey, SecretKey};
 use crate::{Error, Result};
@@ -60,6 +63,10 @@ pub struct BfvContext {
     sw: KeySwitcher,
     gaussian: DiscreteGaussian,
     batch: Option<BatchEncoder>,
+    /// General Phi_m: l slots of GF(t^d) (paper 001 section 2.4).
+    slot_algebra: Option<SlotAlgebra>,
+    /// log2 of the reduction's expansion (0 for X^n + 1), for the noise model.
+    pub(crate) log_rho: f64,
     coeff: CoefficientEncoder,
     t: Modulus,
     /// Delta = floor(q / t) mod q_i.
@@ -74,12 +81,29 @@ impl BfvContext {
     pub fn new(params: BfvParameters) -> Result<Arc<Self>> {
         let n = params.degree;
         let t = params.plain_modulus;
-        let sw = KeySwitcher::new(
+        let sw = match params.cyclotomic {
+            Some(m) => KeySwitcher::cyclotomic(
+                m,
+                &params.moduli,
+                &params.special_moduli,
+                params.key_switching,
+                params.reduction,
+            )?,
+            None => KeySwitcher::new(
+                n,
+                &params.moduli,
+                &params.special_moduli,
+                params.key_switching,
+            )?,
+        };
+        let shape = RingShape {
             n,
-            &params.moduli,
-            &params.special_moduli,
-            params.key_switching,
-        )?;
+            general: params.cyclotomic.map(|m| (m, params.reduction)),
+            delta: match params.cyclotomic {
+                Some(_) => n as f64 * reduction_expansion(sw.ring_q().phi())?,
+                None => n as f64,
+            },
+        };
         let q = sw.ring_q().basis().clone();
         let delta_big: BigUint = q.product() / t;
         let delta = q
@@ -96,15 +120,19 @@ impl BfvContext {
             .collect();
         let exclude: Vec<u64> = params.special_moduli.clone();
         let mul = match params.multiplication {
-            Multiplication::Behz => {
-                MulTool::Behz(Box::new(BehzTool::new(n, &q, t, params.m_tilde, &exclude)?))
-            }
-            Multiplication::Hps => MulTool::Hps(Box::new(HpsTool::new(n, &q, t, &exclude)?)),
+            Multiplication::Behz => MulTool::Behz(Box::new(BehzTool::new(
+                &shape,
+                &q,
+                t,
+                params.m_tilde,
+                &exclude,
+            )?)),
+            Multiplication::Hps => MulTool::Hps(Box::new(HpsTool::new(&shape, &q, t, &exclude)?)),
         };
-        let batch = if params.batching_slots() > 0 {
-            Some(BatchEncoder::new(n, t)?)
-        } else {
-            None
+        let (batch, slot_algebra) = match params.cyclotomic {
+            Some(m) if params.batching_slots() > 0 => (None, Some(SlotAlgebra::new(m, t)?)),
+            None if params.batching_slots() > 0 => (Some(BatchEncoder::new(n, t)?), None),
+            _ => (None, None),
         };
         let mut ctx = BfvContext {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
@@ -115,6 +143,8 @@ impl BfvContext {
             params,
             sw,
             batch,
+            slot_algebra,
+            log_rho: shape.delta.log2() - (n as f64).log2(),
             delta,
             mul,
             noise: NoiseModel::default(),
@@ -156,7 +186,44 @@ impl BfvContext {
     }
     /// The number of batching slots (0 when t does not allow batching).
     pub fn slots(&self) -> usize {
-        self.batch.as_ref().map_or(0, BatchEncoder::slots)
+        match &self.slot_algebra {
+            Some(a) => a.slots(),
+            None => self.batch.as_ref().map_or(0, BatchEncoder::slots),
+        }
+    }
+
+    /// The slot algebra of a general Phi_m ring (l slots of GF(t^d), paper 001 section 2.4).
+    pub fn slot_algebra(&self) -> Result<&SlotAlgebra> {
+        self.slot_algebra.as_ref().ok_or_else(|| {
+            Error::InvalidParameters(format!(
+                "no slot algebra: it needs a general cyclotomic_index m and a prime t not dividing \
+                 m (m = {}, t = {})",
+                self.params.cyclotomic_index(),
+                self.params.plain_modulus
+            ))
+        })
+    }
+
+    /// Encodes l slots of GF(t^d), each d coefficients in [0, t) (general Phi_m).
+    pub fn encode_slots(&self, slots: &[Vec<u64>]) -> Result<Plaintext> {
+        Ok(self.plaintext(self.slot_algebra()?.encode(slots)?))
+    }
+
+    /// The l slots of GF(t^d) of a plaintext (general Phi_m).
+    pub fn decode_slots(&self, pt: &Plaintext) -> Result<Vec<Vec<u64>>> {
+        self.check_plain(pt)?;
+        self.slot_algebra()?.decode(&pt.coeffs)
+    }
+
+    /// Refuses `what` (row rotations by steps) on a general Phi_m ring.
+    pub(crate) fn refuse_general(&self, what: &str) -> Result<()> {
+        match self.params.cyclotomic {
+            Some(m) => Err(Error::InvalidParameters(format!(
+                "{what} is defined for power-of-two rings; for Phi_{m} use Galois elements of \
+                 Z_m^* (galois_keys_for_elements, apply_galois)"
+            ))),
+            None => Ok(()),
+        }
     }
 
     /// A secret key and its public key.

@@ -263,6 +263,7 @@ impl BfvContext {
 
     /// Rotates both rows of the slot matrix left by `step` (right when negative).
     pub fn rotate_rows(&self, a: &Ciphertext, step: i64, keys: &GaloisKeys) -> Result<Ciphertext> {
+        self.refuse_general("rotate_rows")?;
         self.apply_galois(a, self.galois_element(step), keys)
     }
 
@@ -273,11 +274,13 @@ impl BfvContext {
         step: i64,
         keys: &GaloisKeys,
     ) -> Result<()> {
+        self.refuse_general("rotate_rows")?;
         self.apply_galois_assign(a, self.galois_element(step), keys)
     }
 
     /// Swaps the two rows (rotation of the columns).
     pub fn rotate_columns(&self, a: &Ciphertext, keys: &GaloisKeys) -> Result<Ciphertext> {
+        self.refuse_general("rotate_columns")?;
         self.apply_galois(a, self.row_swap_element(), keys)
     }
 

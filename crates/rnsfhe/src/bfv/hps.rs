@@ -23,22 +23,23 @@ pub struct HpsTool {
 }
 
 impl HpsTool {
-    /// P: the fewest primes of q's width (distinct from `exclude`) with P > 2 t n Q + 4, so that
-    /// the tensor (|x| <= n Q^2 / 2) is centred in Q P and round(t x / Q) is centred in P.
-    pub fn new(n: usize, q: &RnsBasis, t: u64, exclude: &[u64]) -> Result<Self> {
+    /// P: the fewest primes of q's width (distinct from `exclude`) with P > 2 t delta Q + 4, so that
+    /// the tensor (|x| <= delta Q^2 / 2, delta = n for X^n + 1, delta_R for Phi_m) is centred in Q P
+    /// and round(t x / Q) is centred in P.
+    pub fn new(shape: &super::RingShape, q: &RnsBasis, t: u64, exclude: &[u64]) -> Result<Self> {
         let bits = q.max_modulus().bits();
-        let need: BigUint = BigUint::from(2 * n as u64) * t * q.product() + 4u32;
+        let need: BigUint = BigUint::from(2 * shape.delta_int()) * t * q.product() + 4u32;
         let mut excl = exclude.to_vec();
         excl.extend(q.moduli().iter().map(Modulus::value));
         let mut p: Vec<u64> = Vec::new();
         while p.iter().fold(BigUint::from(1u32), |a, &x| a * x) <= need {
-            let x = ntt_primes(bits, 2 * n as u64, 1, &excl)?[0];
+            let x = ntt_primes(bits, shape.step(), 1, &excl)?[0];
             excl.push(x);
             p.push(x);
         }
         let pb = RnsBasis::new(&p)?;
         Ok(HpsTool {
-            ring_p: RingContext::new(n, &p)?,
+            ring_p: shape.ring(&p)?,
             up: HpsConverter::new(q, &pb),
             scale: ScaleAndRound::to_extension(q, &pb, t)?,
             down: HpsConverter::new(&pb, q),

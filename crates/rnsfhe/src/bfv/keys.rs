@@ -40,6 +40,7 @@ impl BfvContext {
         row_swap: bool,
         rng: &mut Csprng,
     ) -> Result<GaloisKeys> {
+        self.refuse_general("rotation by steps")?;
         let mut elements: Vec<u64> = steps.iter().map(|&s| self.galois_element(s)).collect();
         if row_swap {
             elements.push(self.row_swap_element());

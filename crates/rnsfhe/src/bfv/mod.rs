@@ -25,3 +25,40 @@ pub use ciphertext::{Ciphertext, Plaintext};
 pub use context::{BfvContext, MulTool};
 pub use hps::HpsTool;
 pub use params::{BfvParameters, BfvParametersBuilder, Decryption, Multiplication};
+
+use std::sync::Arc;
+
+use rnsfhe_math::ring::{Reduction, RingContext};
+
+/// The ring the auxiliary bases of BEHZ and HPS are built over: X^n + 1, or a general Phi_m (paper
+/// 001), with the expansion factor delta that sizes them (n for X^n + 1; for Phi_m, n times the
+/// reduction's expansion, a rigorous stand-in for delta_R <= n ||F_m||_inf of Lemma 4).
+#[derive(Clone, Copy, Debug)]
+pub struct RingShape {
+    /// The degree n.
+    pub n: usize,
+    /// Some((m, reduction)) for a general Phi_m.
+    pub general: Option<(usize, Reduction)>,
+    /// The expansion factor delta_R bounding ||a b||_inf / (||a||_inf ||b||_inf).
+    pub delta: f64,
+}
+
+impl RingShape {
+    /// What every modulus of the ring is 1 modulo.
+    pub(crate) fn step(&self) -> u64 {
+        crate::params::ring_step(self.n, self.general.map(|g| g.0))
+    }
+
+    /// The ring over `moduli`.
+    pub(crate) fn ring(&self, moduli: &[u64]) -> crate::Result<Arc<RingContext>> {
+        match self.general {
+            Some((m, r)) => RingContext::cyclotomic(m, moduli, r),
+            None => RingContext::new(self.n, moduli),
+        }
+    }
+
+    /// delta_R rounded up to an integer (for the exact size bounds).
+    pub(crate) fn delta_int(&self) -> u64 {
+        self.delta.ceil() as u64
+    }
+}

@@ -73,6 +73,8 @@ pub(crate) struct NoiseModel {
     mul_inf: f64,
     mul_l2: f64,
     mul_round: f64,
+    /// log2 of the reduction's expansion (0 for X^n + 1).
+    log_rho: f64,
 }
 
 impl NoiseModel {
@@ -103,16 +105,19 @@ impl NoiseModel {
             MulTool::Hps(_) => 1.0 / 12.0,
         };
         let sd_w = (moment * (1.0 + s2)).sqrt();
-        let ks = lt - lq + ctx.key_switcher().noise_log2(sigma, Z, s1);
+        // General Phi_m: every product term grows by the reduction's expansion (paper 001 Lemma 4).
+        let rho = ctx.log_rho.exp2();
+        let ks = lt - lq + ctx.key_switcher().noise_log2(sigma, Z, s1) + ctx.log_rho;
         NoiseModel {
             half_log_n: hl,
-            fresh_pk: fresh(sigma * (1.0 + 2.0 * s2).sqrt()),
+            fresh_pk: fresh(rho * sigma * (1.0 + 2.0 * s2).sqrt()),
             fresh_sk: fresh(sigma),
             q_t_over_q: q_t.log2() - lq,
             key_switch: [ks, ks + hl],
-            mul_inf: lt + (Z * sd_w + n.sqrt() / 2.0).log2(),
-            mul_l2: lt + (Z2 * n.sqrt() * sd_w + n / 2.0).log2(),
-            mul_round: lt + ((k + 2.0) * (1.0 + s1 + s1 * s1)).log2() - lq,
+            mul_inf: lt + (rho * (Z * sd_w + n.sqrt() / 2.0)).log2(),
+            mul_l2: lt + (rho * (Z2 * n.sqrt() * sd_w + n / 2.0)).log2(),
+            mul_round: lt + (rho * (k + 2.0) * (1.0 + s1 + s1 * s1)).log2() - lq,
+            log_rho: ctx.log_rho,
         }
     }
 
@@ -160,9 +165,12 @@ impl NoiseModel {
     pub(crate) fn multiply(&self, a: Option<Bound>, b: Option<Bound>) -> Option<Bound> {
         let ([_, la], [_, lb]) = (a?, b?);
         let sum = log2_add(la, lb);
-        let inf = log2_add(log2_add(self.mul_inf + sum, la + lb), self.mul_round);
+        let inf = log2_add(
+            log2_add(self.mul_inf + sum, la + lb + self.log_rho),
+            self.mul_round,
+        );
         let l2 = log2_add(
-            log2_add(self.mul_l2 + sum, la + lb + self.half_log_n),
+            log2_add(self.mul_l2 + sum, la + lb + self.log_rho + self.half_log_n),
             self.mul_round + self.half_log_n,
         );
         Some([inf, l2.min(inf + self.half_log_n)])

@@ -3,7 +3,13 @@
 
 use rnsfhe_math::arith::{is_prime, ntt_primes};
 
-use crate::params::{log2_product, max_log_q, Security, SecurityLevel};
+use rnsfhe_math::ring::cyclotomic::multiplicative_order;
+use rnsfhe_math::ring::Reduction;
+
+use crate::params::{
+    log2_product, max_log_q, resolve_cyclotomic, ring_step, security_degree, Security,
+    SecurityLevel,
+};
 use crate::rlwe::{KeySwitching, SecretDistribution};
 use crate::{Error, Result};
 
@@ -45,6 +51,9 @@ pub struct BfvParameters {
     pub(crate) m_tilde: Option<u64>,
     pub(crate) key_switching: KeySwitching,
     pub(crate) security: Security,
+    /// Some(m) for a general Phi_m ring (paper 001), None for X^n + 1.
+    pub(crate) cyclotomic: Option<usize>,
+    pub(crate) reduction: Reduction,
 }
 
 impl BfvParameters {
@@ -75,6 +84,22 @@ impl BfvParameters {
             .security(Security::InsecureResearchOnly)
     }
 
+    /// The cyclotomic index m of Phi_m (2n for power-of-two rings).
+    pub fn cyclotomic_index(&self) -> usize {
+        self.cyclotomic.unwrap_or(2 * self.degree)
+    }
+    /// The degree word of fingerprints and bytes (n, or m flagged for a general Phi_m).
+    pub(crate) fn fingerprint_degree(&self) -> usize {
+        crate::params::degree_word(self.degree, self.cyclotomic) as usize
+    }
+    /// Whether the ring is a general Phi_m (built with `cyclotomic_index`), not X^n + 1.
+    pub fn is_general_cyclotomic(&self) -> bool {
+        self.cyclotomic.is_some()
+    }
+    /// The reduction modulo Phi_m of a general ring (paper 001 section 3).
+    pub fn reduction(&self) -> Reduction {
+        self.reduction
+    }
     /// The ring degree n.
     pub fn degree(&self) -> usize {
         self.degree
@@ -126,6 +151,12 @@ impl BfvParameters {
 
     /// The number of batching slots (n) when t is a prime = 1 mod 2n, otherwise 0.
     pub fn batching_slots(&self) -> usize {
+        if let Some(m) = self.cyclotomic {
+            return match multiplicative_order(self.plain_modulus, m as u64) {
+                Some(d) if is_prime(self.plain_modulus) => self.degree / d,
+                _ => 0,
+            };
+        }
         let two_n = 2 * self.degree as u64;
         if is_prime(self.plain_modulus) && self.plain_modulus % two_n == 1 {
             self.degree
@@ -151,6 +182,8 @@ pub struct BfvParametersBuilder {
     m_tilde: Option<u64>,
     key_switching: KeySwitching,
     security: Security,
+    cyclotomic: Option<usize>,
+    reduction: Reduction,
 }
 
 impl Default for BfvParametersBuilder {
@@ -169,6 +202,8 @@ impl Default for BfvParametersBuilder {
             m_tilde: Some(1 << 16),
             key_switching: KeySwitching::default(),
             security: Security::Standard(SecurityLevel::Bits128),
+            cyclotomic: None,
+            reduction: Reduction::SparseBarrett,
         }
     }
 }
@@ -240,10 +275,25 @@ impl BfvParametersBuilder {
         self
     }
 
+    /// The ring Z[X]/(Phi_m) for any m >= 3 (paper 001), n = phi(m), replacing `degree`; a power of
+    /// two m gives the negacyclic ring of degree m / 2. Moduli are then primes = 1 mod lcm(N, m),
+    /// N = N2(2n).
+    pub fn cyclotomic_index(mut self, m: usize) -> Self {
+        self.cyclotomic = Some(m);
+        self
+    }
+    /// How a general Phi_m ring reduces its products (default: paper 001's optimised Barrett, Alg. 2;
+    /// Barrett, Alg. 1, gives the same results).
+    pub fn reduction(mut self, r: Reduction) -> Self {
+        self.reduction = r;
+        self
+    }
+
     /// Validates and picks the moduli.
-    pub fn build(self) -> Result<BfvParameters> {
+    pub fn build(mut self) -> Result<BfvParameters> {
+        let general = resolve_cyclotomic(self.cyclotomic, self.reduction, &mut self.degree, "FV")?;
         let n = self.degree;
-        if !n.is_power_of_two() || !(2..=1 << 17).contains(&n) {
+        if general.is_none() && (!n.is_power_of_two() || !(2..=1 << 17).contains(&n)) {
             return Err(Error::InvalidDegree {
                 degree: n,
                 reason: "BFV needs n a power of two in 2^1..2^17".into(),
@@ -263,7 +313,7 @@ impl BfvParametersBuilder {
                 )));
             }
         }
-        let (moduli, special) = self.pick_moduli(n)?;
+        let (moduli, special) = self.pick_moduli(n, ring_step(n, general))?;
         if moduli.contains(&self.plain_modulus) {
             return Err(Error::InvalidParameters(
                 "the plaintext modulus must not be a ciphertext modulus".into(),
@@ -271,11 +321,14 @@ impl BfvParametersBuilder {
         }
         let mut all = moduli.clone();
         all.extend(&special);
-        self.security.check(n, log2_product(&all))?;
+        let n_sec = security_degree(n);
+        self.security.check(n_sec, log2_product(&all))?;
         self.security
-            .check_distributions(n, log2_product(&all), self.sigma, self.secret)?;
+            .check_distributions(n_sec, log2_product(&all), self.sigma, self.secret)?;
         self.key_switching.validate(moduli.len(), special.len())?;
         Ok(BfvParameters {
+            cyclotomic: general,
+            reduction: self.reduction,
             degree: n,
             plain_modulus: self.plain_modulus,
             moduli,
@@ -292,8 +345,7 @@ impl BfvParametersBuilder {
 
     /// Explicit moduli, widths, or the default: the security bound split into primes of <= 49 bits
     /// (the AVX-512 IFMA NTT range), the last one special.
-    fn pick_moduli(&self, n: usize) -> Result<(Vec<u64>, Vec<u64>)> {
-        let two_n = 2 * n as u64;
+    fn pick_moduli(&self, n: usize, two_n: u64) -> Result<(Vec<u64>, Vec<u64>)> {
         let special_bits = self.special_bits.clone();
         let (bits, special_bits): (Vec<u32>, Vec<u32>) = match (&self.moduli, &self.moduli_bits) {
             (Some(q), _) => {
@@ -307,7 +359,8 @@ impl BfvParametersBuilder {
                         return Err(Error::InvalidModulus {
                             modulus: qi,
                             reason: format!(
-                                "ciphertext moduli must be primes = 1 mod 2n = {two_n}"
+                                "ciphertext moduli must be primes = 1 mod {two_n} (2n, or \
+                                 lcm(N, m) for a general Phi_m)"
                             ),
                         });
                     }
@@ -320,7 +373,7 @@ impl BfvParametersBuilder {
                     Security::Standard(l) => l,
                     Security::InsecureResearchOnly => SecurityLevel::Bits128,
                 };
-                let total = max_log_q(n, level).ok_or_else(|| {
+                let total = max_log_q(security_degree(n), level).ok_or_else(|| {
                     Error::InvalidParameters(format!(
                         "no default moduli for n = {n}: the security table covers 2^10..2^17; pass \
                          moduli_bits"

@@ -6,13 +6,16 @@ use std::sync::Arc;
 use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive};
 use rnsfhe_math::arith::{Modulus, Shoup};
+use rnsfhe_math::ring::cyclotomic::{reduction_expansion, SlotAlgebra};
 use rnsfhe_math::ring::{Poly, Representation, RingContext};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian, DEFAULT_TAIL};
 
 use super::noise::NoiseModel;
 use super::{BgvCiphertext, BgvParameters, BgvPlaintext};
 use crate::encoding::{BatchEncoder, CoefficientEncoder};
-use crate::rlwe::{GaloisKeys, KeyId, KeySwitcher, ModulusChain, PublicKey, RelinKey, SecretKey};
+use crate::rlwe::{
+    reduce_product, GaloisKeys, KeyId, KeySwitcher, ModulusChain, PublicKey, RelinKey, SecretKey,
+};
 use crate::{Error, Result};
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
@@ -38,6 +41,8 @@ pub struct BgvContext {
     chain: ModulusChain,
     gaussian: DiscreteGaussian,
     batch: Option<BatchEncoder>,
+    /// General Phi_m: the l slots of GF(t^d) (paper 001 section 2.4).
+    slot_algebra: Option<SlotAlgebra>,
     coeff: CoefficientEncoder,
     t: Modulus,
     pub(crate) levels: Vec<LevelTables>,
@@ -53,12 +58,21 @@ impl BgvContext {
     pub fn new(params: BgvParameters) -> Result<Arc<Self>> {
         let n = params.degree;
         let t = params.plain_modulus;
-        let sw = KeySwitcher::new(
-            n,
-            &params.moduli,
-            &params.special_moduli,
-            params.key_switching,
-        )?;
+        let sw = match params.cyclotomic {
+            Some(m) => KeySwitcher::cyclotomic(
+                m,
+                &params.moduli,
+                &params.special_moduli,
+                params.key_switching,
+                params.reduction,
+            )?,
+            None => KeySwitcher::new(
+                n,
+                &params.moduli,
+                &params.special_moduli,
+                params.key_switching,
+            )?,
+        };
         let chain = ModulusChain::new(&sw, t)?;
         let mut levels = Vec::with_capacity(chain.levels());
         for l in 0..chain.levels() {
@@ -80,18 +94,24 @@ impl BgvContext {
                 t_mod,
             });
         }
+        // Products in a general Phi_m grow by the reduction's expansion (paper 001 Lemma 4).
+        let expansion = match params.cyclotomic {
+            Some(_) => reduction_expansion(sw.ring_q().phi())?,
+            None => 1.0,
+        };
         let noise = NoiseModel::new(
             n,
+            expansion,
             t,
             params.sigma,
             params.secret,
             params.special_moduli.len(),
             |s, z, l1| sw.noise_log2(s, z, l1),
         );
-        let batch = if params.batching_slots() > 0 {
-            Some(BatchEncoder::new(n, t)?)
-        } else {
-            None
+        let (batch, slots) = match params.cyclotomic {
+            Some(m) if params.batching_slots() > 0 => (None, Some(SlotAlgebra::new(m, t)?)),
+            None if params.batching_slots() > 0 => (Some(BatchEncoder::new(n, t)?), None),
+            _ => (None, None),
         };
         Ok(Arc::new(BgvContext {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
@@ -102,6 +122,7 @@ impl BgvContext {
             sw,
             chain,
             batch,
+            slot_algebra: slots,
             levels,
             noise,
         }))
@@ -136,7 +157,43 @@ impl BgvContext {
     }
     /// The number of batching slots (0 when t does not allow batching).
     pub fn slots(&self) -> usize {
-        self.batch.as_ref().map_or(0, BatchEncoder::slots)
+        match &self.slot_algebra {
+            Some(a) => a.slots(),
+            None => self.batch.as_ref().map_or(0, BatchEncoder::slots),
+        }
+    }
+
+    /// The slot algebra of a general Phi_m ring (l slots of GF(t^d), paper 001 section 2.4).
+    pub fn slot_algebra(&self) -> Result<&SlotAlgebra> {
+        self.slot_algebra.as_ref().ok_or_else(|| {
+            Error::InvalidParameters(format!(
+                "no slot algebra: it needs a general cyclotomic_index m and a prime t not dividing \
+                 m (m = {}, t = {})",
+                self.params.cyclotomic_index(),
+                self.params.plain_modulus
+            ))
+        })
+    }
+
+    /// Encodes l slots of GF(t^d), each d coefficients in [0, t) (general Phi_m).
+    pub fn encode_slots(&self, slots: &[Vec<u64>]) -> Result<BgvPlaintext> {
+        Ok(self.plaintext(self.slot_algebra()?.encode(slots)?))
+    }
+
+    /// The l slots of GF(t^d) of a plaintext (general Phi_m).
+    pub fn decode_slots(&self, pt: &BgvPlaintext) -> Result<Vec<Vec<u64>>> {
+        self.check_plain(pt)?;
+        self.slot_algebra()?.decode(&pt.coeffs)
+    }
+
+    pub(crate) fn refuse_general(&self, what: &str) -> Result<()> {
+        match self.params.cyclotomic {
+            Some(m) => Err(Error::InvalidParameters(format!(
+                "{what} is defined for power-of-two rings; for Phi_{m} use Galois elements of \
+                 Z_m^* (galois_keys_for_elements, apply_galois)"
+            ))),
+            None => Ok(()),
+        }
     }
 
     /// A secret key and its public key.
@@ -189,6 +246,7 @@ impl BgvContext {
         row_swap: bool,
         rng: &mut Csprng,
     ) -> Result<GaloisKeys> {
+        self.refuse_general("rotation by steps")?;
         let mut elements: Vec<u64> = steps.iter().map(|&s| self.galois_element(s)).collect();
         if row_swap {
             elements.push(self.row_swap_element());
@@ -409,7 +467,7 @@ impl BgvContext {
         self.check_secret(sk)?;
         KeyId::check(ct.key_id, sk.id(), "secret key")?;
         let ring = self.ring_at(ct.level)?;
-        let len = ring.degree() * (ct.level + 1);
+        let len = ring.limb_len(Representation::Ntt) * (ct.level + 1);
         let s = Poly::from_residues(
             ring,
             sk.ntt_q().residues()[..len].to_vec(),
@@ -420,6 +478,7 @@ impl BgvContext {
         for (i, c) in ct.parts[1..].iter().enumerate() {
             if i > 0 {
                 power.mul_assign(&s)?;
+                reduce_product(&mut power)?;
             }
             acc.add_assign(&c.mul(&power)?)?;
         }
@@ -527,7 +586,7 @@ fn first_ring<'a>(out: &'a [Poly], ring: &'a Arc<RingContext>) -> &'a Arc<RingCo
 
 /// x_i *= w_i limb by limb.
 pub(crate) fn scale_limbs(x: &mut Poly, w: &[Shoup]) {
-    let n = x.context().degree();
+    let n = x.context().limb_len(x.representation());
     let ctx = Arc::clone(x.context());
     for ((limb, q), w) in x
         .residues_mut()

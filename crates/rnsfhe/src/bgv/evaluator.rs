@@ -10,7 +10,7 @@ use rnsfhe_math::ring::Poly;
 use super::context::scale_limbs;
 use super::noise::NoiseModel;
 use super::{BgvCiphertext, BgvContext, BgvPlaintext, GaloisKeys, RelinKey};
-use crate::rlwe::{owned_by, KeyId, KeySwitchKey};
+use crate::rlwe::{owned_by, reduce_product, KeyId, KeySwitchKey};
 use crate::{Error, Result};
 
 impl BgvContext {
@@ -89,6 +89,7 @@ impl BgvContext {
         let mut r = a.clone();
         for c in r.parts.iter_mut() {
             c.mul_assign(&p)?;
+            reduce_product(c)?;
         }
         r.noise = NoiseModel::mul_plain(self.t().value(), a.noise, m);
         Ok(r)
@@ -122,21 +123,13 @@ impl BgvContext {
                 )));
             }
         }
-        let c0 = a.parts[0].mul(&b.parts[0])?;
-        let c2 = a.parts[1].mul(&b.parts[1])?;
+        let mut c0 = a.parts[0].mul(&b.parts[0])?;
+        let mut c2 = a.parts[1].mul(&b.parts[1])?;
         let mut c1 = a.parts[0].mul(&b.parts[1])?;
-        // c1 += a_1 b_0 limb by limb, without a temporary.
-        let ring = std::sync::Arc::clone(c1.context());
-        let n = ring.degree();
-        for (i, (acc, q)) in c1
-            .residues_mut()
-            .chunks_exact_mut(n)
-            .zip(ring.moduli())
-            .enumerate()
-        {
-            let r = i * n..(i + 1) * n;
-            let (x, y) = (&a.parts[1].residues()[r.clone()], &b.parts[0].residues()[r]);
-            rnsfhe_math::arith::vector::mul_add_assign(q, acc, x, y);
+        c1.mul_add_assign(&a.parts[1], &b.parts[0])?;
+        // General Phi_m: each sum of products reduced once (paper 001 section 3); no-op for X^n + 1.
+        for c in [&mut c0, &mut c1, &mut c2] {
+            reduce_product(c)?;
         }
         Ok(self.ciphertext(
             vec![c0, c1, c2],
@@ -258,7 +251,7 @@ impl BgvContext {
                 a.parts.len()
             )));
         }
-        let g = g % (2 * self.params().degree() as u64);
+        let g = g % self.params().cyclotomic_index() as u64;
         if g == 1 {
             return Ok(a.clone());
         }
@@ -280,11 +273,13 @@ impl BgvContext {
         step: i64,
         keys: &GaloisKeys,
     ) -> Result<BgvCiphertext> {
+        self.refuse_general("rotate_rows")?;
         self.apply_galois(a, self.galois_element(step), keys)
     }
 
     /// Swaps the two rows (rotation of the columns).
     pub fn rotate_columns(&self, a: &BgvCiphertext, keys: &GaloisKeys) -> Result<BgvCiphertext> {
+        self.refuse_general("rotate_columns")?;
         self.apply_galois(a, self.row_swap_element(), keys)
     }
 

@@ -10,7 +10,9 @@
 //!   L = ||m||_2 + t Z2 sqrt(n) sd;
 //! - a + b: I_a + I_b; + m: + ||m||; a m: I = min(I_a ||m||_1, L_a ||m||_2), L = L_a ||m||_1;
 //!   a c: times |c| (all rigorous);
-//! - a b: the tensor's phase is x_a x_b: I = L_a L_b, L = sqrt(n) L_a L_b (rigorous);
+//! - a b: the tensor's phase is x_a x_b: I = L_a L_b, L = sqrt(n) L_a L_b (rigorous); over a general
+//!   Phi_m every product term is also multiplied by the reduction's expansion rho (paper 001 Lemma 4,
+//!   `reduction_expansion`): I = rho L_a L_b, L = sqrt(n) I;
 //! - key switching: + t ||e_ks|| ([`crate::rlwe::KeySwitcher::noise_log2`]);
 //! - modulus switching (Lemma 3): x / q_l + t sum_i r_i s^i / q_l with r_i / q_l in [-1/2, 1/2]:
 //!   + t z sqrt(sum_i S2^i / 12) (heuristic, r uniform), L likewise times Z2 sqrt(n) / z.
@@ -38,11 +40,15 @@ pub(crate) struct NoiseModel {
     key_switch: f64,
     /// log2 S2 and the ModDown-free base of the switching term: log2 (t z / sqrt 12).
     log_s2: f64,
+    /// log2 of the growth of a product by the reduction modulo Phi_m (0 for X^n + 1, whose bounds
+    /// above are already those of the negacyclic product; general m: `reduction_expansion`).
+    log_rho: f64,
 }
 
 impl NoiseModel {
     pub(crate) fn new(
         n: usize,
+        expansion: f64,
         t: u64,
         sigma: f64,
         dist: SecretDistribution,
@@ -58,12 +64,14 @@ impl NoiseModel {
             SecretDistribution::HammingWeight(h) => (h as f64, h as f64),
         };
         let round = (special + 1) as f64 * ((1.0 + s2) / 12.0).sqrt();
+        let rho = expansion.max(1.0);
         NoiseModel {
+            log_rho: rho.log2(),
             half_log_n: 0.5 * nf.log2(),
             log_t: (t as f64).log2(),
-            fresh_pk: (sigma * (1.0 + 2.0 * s2).sqrt() + round).log2(),
+            fresh_pk: (rho * sigma * (1.0 + 2.0 * s2).sqrt() + round).log2(),
             fresh_sk: sigma.log2(),
-            key_switch: ks_log2(sigma, Z, s1),
+            key_switch: ks_log2(sigma, Z, s1) + rho.log2(),
             log_s2: s2.max(1.0).log2(),
         }
     }
@@ -99,7 +107,8 @@ impl NoiseModel {
 
     pub(crate) fn multiply(&self, a: Option<Bound>, b: Option<Bound>) -> Option<Bound> {
         let ([_, la], [_, lb]) = (a?, b?);
-        Some([la + lb, la + lb + self.half_log_n])
+        let i = la + lb + self.log_rho;
+        Some([i, i + self.half_log_n])
     }
 
     pub(crate) fn key_switch(&self, a: Option<Bound>) -> Option<Bound> {
@@ -113,7 +122,7 @@ impl NoiseModel {
         let sum: f64 = (0..parts as i32)
             .map(|p| (self.log_s2 * f64::from(p)).exp2())
             .sum();
-        let sd = self.log_t + 0.5 * (sum / 12.0).log2();
+        let sd = self.log_t + 0.5 * (sum / 12.0).log2() + self.log_rho;
         Some(add2(
             [i - log_q, l - log_q],
             [sd + Z.log2(), sd + Z2.log2() + self.half_log_n],

@@ -3,8 +3,10 @@
 //! against the security table.
 
 use rnsfhe_math::arith::{is_prime, ntt_primes};
+use rnsfhe_math::ring::cyclotomic::multiplicative_order;
+use rnsfhe_math::ring::Reduction;
 
-use crate::params::{log2_product, max_log_q, Security, SecurityLevel};
+use crate::params::{log2_product, max_log_q, ring_step, security_degree, Security, SecurityLevel};
 use crate::rlwe::{KeySwitching, SecretDistribution};
 use crate::{Error, Result};
 
@@ -19,6 +21,9 @@ pub struct BgvParameters {
     pub(crate) secret: SecretDistribution,
     pub(crate) key_switching: KeySwitching,
     pub(crate) security: Security,
+    /// Some(m) for a general Phi_m ring (paper 001), None for X^n + 1.
+    pub(crate) cyclotomic: Option<usize>,
+    pub(crate) reduction: Reduction,
 }
 
 fn gcd(a: u64, b: u64) -> u64 {
@@ -81,8 +86,32 @@ impl BgvParameters {
     pub fn max_level(&self) -> usize {
         self.moduli.len() - 1
     }
-    /// The number of batching slots (n) when t is a prime = 1 mod 2n, otherwise 0.
+    /// The cyclotomic index m of Phi_m (2n for power-of-two rings).
+    pub fn cyclotomic_index(&self) -> usize {
+        self.cyclotomic.unwrap_or(2 * self.degree)
+    }
+    /// The degree word of fingerprints and bytes (n, or m flagged for a general Phi_m).
+    pub(crate) fn fingerprint_degree(&self) -> usize {
+        crate::params::degree_word(self.degree, self.cyclotomic) as usize
+    }
+    /// Whether the ring is a general Phi_m (built with `cyclotomic_index`), not X^n + 1.
+    pub fn is_general_cyclotomic(&self) -> bool {
+        self.cyclotomic.is_some()
+    }
+    /// The reduction modulo Phi_m of a general ring (paper 001 section 3).
+    pub fn reduction(&self) -> Reduction {
+        self.reduction
+    }
+    /// The number of batching slots: n when t is a prime = 1 mod 2n (power-of-two rings); for a
+    /// general Phi_m and a prime t not dividing m, l = n / ord_m(t) slots of GF(t^d) (paper 001
+    /// section 2.4); otherwise 0.
     pub fn batching_slots(&self) -> usize {
+        if let Some(m) = self.cyclotomic {
+            return match multiplicative_order(self.plain_modulus, m as u64) {
+                Some(d) if is_prime(self.plain_modulus) => self.degree / d,
+                _ => 0,
+            };
+        }
         let two_n = 2 * self.degree as u64;
         if is_prime(self.plain_modulus) && self.plain_modulus % two_n == 1 {
             self.degree
@@ -90,9 +119,9 @@ impl BgvParameters {
             0
         }
     }
-    /// lcm(2n, t): every ciphertext modulus is 1 modulo it.
+    /// lcm(2n, t) (general Phi_m: lcm(N, m, t), N = N2(2n)): every ciphertext modulus is 1 modulo it.
     pub fn moduli_step(&self) -> Option<u64> {
-        lcm(2 * self.degree as u64, self.plain_modulus)
+        lcm(ring_step(self.degree, self.cyclotomic), self.plain_modulus)
     }
 }
 
@@ -113,6 +142,8 @@ pub struct BgvParametersBuilder {
     secret: SecretDistribution,
     key_switching: KeySwitching,
     security: Security,
+    cyclotomic: Option<usize>,
+    reduction: Reduction,
 }
 
 impl Default for BgvParametersBuilder {
@@ -128,6 +159,8 @@ impl Default for BgvParametersBuilder {
             secret: SecretDistribution::Ternary,
             key_switching: KeySwitching::default(),
             security: Security::Standard(SecurityLevel::Bits128),
+            cyclotomic: None,
+            reduction: Reduction::SparseBarrett,
         }
     }
 }
@@ -136,6 +169,19 @@ impl BgvParametersBuilder {
     /// Ring degree n, a power of two.
     pub fn degree(mut self, n: usize) -> Self {
         self.degree = n;
+        self
+    }
+    /// The ring Z[X]/(Phi_m) for any m >= 3 (paper 001), n = phi(m), replacing `degree`. A power of two
+    /// m gives the negacyclic ring of degree m / 2. Ciphertext moduli are then 1 mod lcm(N, m, t),
+    /// N = N2(2n).
+    pub fn cyclotomic_index(mut self, m: usize) -> Self {
+        self.cyclotomic = Some(m);
+        self
+    }
+    /// How a general Phi_m ring reduces its products (default: the optimised Barrett of paper 001
+    /// Alg. 2; all three give the same results).
+    pub fn reduction(mut self, r: Reduction) -> Self {
+        self.reduction = r;
         self
     }
     /// Plaintext modulus t >= 2 (a prime = 1 mod 2n enables batching).
@@ -185,9 +231,15 @@ impl BgvParametersBuilder {
     }
 
     /// Validates and picks the moduli.
-    pub fn build(self) -> Result<BgvParameters> {
+    pub fn build(mut self) -> Result<BgvParameters> {
+        let general = crate::params::resolve_cyclotomic(
+            self.cyclotomic,
+            self.reduction,
+            &mut self.degree,
+            "BGV",
+        )?;
         let n = self.degree;
-        if !n.is_power_of_two() || !(2..=1 << 17).contains(&n) {
+        if general.is_none() && (!n.is_power_of_two() || !(2..=1 << 17).contains(&n)) {
             return Err(Error::InvalidDegree {
                 degree: n,
                 reason: "BGV needs n a power of two in 2^1..2^17".into(),
@@ -200,15 +252,20 @@ impl BgvParametersBuilder {
             )));
         }
         crate::params::check_sigma(self.sigma)?;
-        let step = lcm(2 * n as u64, t).ok_or_else(|| {
-            Error::InvalidParameters(format!("lcm(2n, t) for t = {t} does not fit 64 bits"))
+        let ring = ring_step(n, general);
+        let step = lcm(ring, t).ok_or_else(|| {
+            Error::InvalidParameters(format!(
+                "lcm({ring}, t) for t = {t} does not fit 64 bits (the ciphertext moduli must be 1 \
+                 modulo it)"
+            ))
         })?;
-        let (moduli, special) = self.pick_moduli(n, step)?;
+        let (moduli, special) = self.pick_moduli(n, ring, step)?;
         let mut all = moduli.clone();
         all.extend(&special);
-        self.security.check(n, log2_product(&all))?;
+        let n_sec = security_degree(n);
+        self.security.check(n_sec, log2_product(&all))?;
         self.security
-            .check_distributions(n, log2_product(&all), self.sigma, self.secret)?;
+            .check_distributions(n_sec, log2_product(&all), self.sigma, self.secret)?;
         self.key_switching.validate(moduli.len(), special.len())?;
         Ok(BgvParameters {
             degree: n,
@@ -219,13 +276,14 @@ impl BgvParametersBuilder {
             secret: self.secret,
             key_switching: self.key_switching,
             security: self.security,
+            cyclotomic: general,
+            reduction: self.reduction,
         })
     }
 
     /// Explicit moduli, widths, or the default split of the security bound into primes of at most 49
     /// bits, the last one special. Ciphertext primes are 1 mod lcm(2n, t).
-    fn pick_moduli(&self, n: usize, step: u64) -> Result<(Vec<u64>, Vec<u64>)> {
-        let two_n = 2 * n as u64;
+    fn pick_moduli(&self, n: usize, two_n: u64, step: u64) -> Result<(Vec<u64>, Vec<u64>)> {
         let t = self.plain_modulus;
         let (bits, special_bits): (Vec<u32>, Vec<u32>) = match (&self.moduli, &self.moduli_bits) {
             (Some(q), _) => {
@@ -239,8 +297,8 @@ impl BgvParametersBuilder {
                         return Err(Error::InvalidModulus {
                             modulus: qi,
                             reason: format!(
-                                "BGV ciphertext moduli must be primes = 1 mod 2n and = 1 mod t \
-                                 (1 mod {step}; paper 001 Lemma 3)"
+                                "BGV ciphertext moduli must be primes = 1 mod {two_n} (the ring) and \
+                                 = 1 mod t (1 mod {step}; paper 001 Lemma 3)"
                             ),
                         });
                     }
@@ -249,7 +307,9 @@ impl BgvParametersBuilder {
                     if !is_prime(p) || p % two_n != 1 || p == t {
                         return Err(Error::InvalidModulus {
                             modulus: p,
-                            reason: format!("special moduli must be primes = 1 mod 2n = {two_n}"),
+                            reason: format!(
+                                "special moduli must be primes = 1 mod {two_n} (the ring)"
+                            ),
                         });
                     }
                 }
@@ -271,7 +331,7 @@ impl BgvParametersBuilder {
                     Security::Standard(l) => l,
                     Security::InsecureResearchOnly => SecurityLevel::Bits128,
                 };
-                let total = max_log_q(n, level).ok_or_else(|| {
+                let total = max_log_q(security_degree(n), level).ok_or_else(|| {
                     Error::InvalidParameters(format!(
                         "no default moduli for n = {n}: the security table covers 2^10..2^17; pass \
                          moduli_bits"

@@ -9,6 +9,94 @@ pub use security::{
 
 use crate::{Error, Result};
 
+/// What every modulus must be 1 modulo for the ring to exist: 2n for X^n + 1; lcm(N, m) for a general
+/// Phi_m (size-N NTTs, N = N2(2n), and m-th roots for automorphisms; `RingContext::cyclotomic_primes`).
+pub(crate) fn ring_step(n: usize, cyclotomic: Option<usize>) -> u64 {
+    match cyclotomic {
+        Some(m) => num_integer::lcm((2 * n).next_power_of_two(), m) as u64,
+        None => 2 * n as u64,
+    }
+}
+
+/// The degree word of the byte formats and fingerprints: n for X^n + 1; m with the top bit set for a
+/// general Phi_m (so that a general ring whose phi(m) is a power of two, m = 255, 771, 1285, ..., is
+/// never read back as X^n + 1; files of power-of-two rings are unchanged).
+pub(crate) fn degree_word(n: usize, cyclotomic: Option<usize>) -> u64 {
+    match cyclotomic {
+        Some(m) => GENERAL_M_FLAG | m as u64,
+        None => n as u64,
+    }
+}
+
+/// The flag of [`degree_word`].
+pub(crate) const GENERAL_M_FLAG: u64 = 1 << 63;
+
+/// Reads a [`degree_word`]: (n, Some(m)) for a general Phi_m, (n, None) otherwise; errors on an
+/// index or degree beyond the supported range.
+pub(crate) fn read_degree_word(word: u64) -> Result<(usize, Option<usize>)> {
+    if word & GENERAL_M_FLAG == 0 {
+        if word > 1 << 17 {
+            return Err(Error::Malformed(format!("degree {word}")));
+        }
+        return Ok((word as usize, None));
+    }
+    let m = word & !GENERAL_M_FLAG;
+    if !(3..=1 << 20).contains(&m) {
+        return Err(Error::Malformed(format!("cyclotomic index {m}")));
+    }
+    let m = m as usize;
+    Ok((rnsfhe_math::ring::cyclotomic::euler_phi(m), Some(m)))
+}
+
+/// The degree the security table is read at: n itself for powers of two; for a general phi(m) the
+/// largest tabulated power of two not above it (a conservative reading: fewer modulus bits).
+pub(crate) fn security_degree(n: usize) -> usize {
+    if n.is_power_of_two() {
+        n
+    } else {
+        1 << (usize::BITS - 1 - n.leading_zeros())
+    }
+}
+
+/// Resolves a builder's `cyclotomic_index(m)` (paper 001): Some(m) with `degree` set to phi(m) for a
+/// general m; None with `degree` = m / 2 for m a power of two (the negacyclic ring); errors on m < 3,
+/// on N2(2 phi(m)) > 2^17, and on the Montgomery reduction (`scheme` does not carry the M factors).
+pub(crate) fn resolve_cyclotomic(
+    m: Option<usize>,
+    reduction: rnsfhe_math::ring::Reduction,
+    degree: &mut usize,
+    scheme: &str,
+) -> Result<Option<usize>> {
+    match m {
+        None => Ok(None),
+        Some(m) if m < 3 => Err(Error::InvalidDegree {
+            degree: m,
+            reason: "the cyclotomic index m must be >= 3".into(),
+        }),
+        Some(m) if m.is_power_of_two() => {
+            *degree = m / 2;
+            Ok(None)
+        }
+        Some(m) => {
+            if reduction == rnsfhe_math::ring::Reduction::Montgomery {
+                return Err(Error::InvalidParameters(format!(
+                    "{scheme} over a general Phi_m supports the Barrett and optimised Barrett \
+                     reductions; the Montgomery pipeline (paper 001 section 4) is not built yet"
+                )));
+            }
+            let n = rnsfhe_math::ring::cyclotomic::euler_phi(m);
+            if (2 * n).next_power_of_two() > 1 << 17 {
+                return Err(Error::InvalidDegree {
+                    degree: m,
+                    reason: format!("phi(m) = {n} needs NTTs of size N2(2 phi(m)) above 2^17"),
+                });
+            }
+            *degree = n;
+            Ok(Some(m))
+        }
+    }
+}
+
 /// Ok when sigma is finite and at least the sampler's minimum.
 pub(crate) fn check_sigma(sigma: f64) -> Result<()> {
     if sigma.is_finite() && sigma >= rnsfhe_math::sample::MIN_SIGMA {

@@ -111,8 +111,18 @@ impl ModulusChain {
             )
         })?;
         let lower = &self.rings[l - 1];
-        let n = lower.degree();
         let form = x.representation();
+        let n = lower.limb_len(form);
+        // An unreduced general-m product is reduced first (its limbs cannot be split as they are).
+        let reduced;
+        let x = if x.is_unreduced_product() {
+            let mut r = x.clone();
+            super::keys::reduce_product(&mut r)?;
+            reduced = r;
+            &reduced
+        } else {
+            x
+        };
         let res = x.residues();
         let mut last = Poly::from_residues(&step.last, res[l * n..].to_vec(), form)?;
         last.to_coefficient()?;
@@ -126,7 +136,7 @@ impl ModulusChain {
         let mut delta = Poly::zero(lower, Representation::Coefficient);
         for ((limb, qi), w) in delta
             .residues_mut()
-            .chunks_exact_mut(n)
+            .chunks_exact_mut(lower.degree())
             .zip(lower.moduli())
             .zip(&step.t_inv)
         {
@@ -152,7 +162,16 @@ impl ModulusChain {
     /// The first limbs of x, over level `level` (no division: the value mod Q_level).
     pub fn drop_to(&self, x: &Poly, level: usize) -> Result<Poly> {
         let ring = self.ring_at(level)?;
-        let len = ring.degree() * (level + 1);
+        let len = ring.limb_len(x.representation()) * (level + 1);
+        let reduced;
+        let x = if x.is_unreduced_product() {
+            let mut r = x.clone();
+            super::keys::reduce_product(&mut r)?;
+            reduced = r;
+            &reduced
+        } else {
+            x
+        };
         let res = x.residues();
         if self.level_of(x.context()).is_none_or(|l| l < level) {
             return Err(Error::LevelMismatch(format!(

@@ -115,7 +115,8 @@ impl GaloisKeys {
         context_id: u64,
         rng: &mut Csprng,
     ) -> Result<Self> {
-        let two_n = 2 * sw.ring_q().degree() as u64;
+        // m = 2n for power-of-two rings; any m for the general ones (elements of Z_m^*).
+        let two_n = sw.ring_q().cyclotomic_index() as u64;
         let distinct = elements
             .iter()
             .map(|e| e % two_n)
@@ -131,9 +132,10 @@ impl GaloisKeys {
         let mut keys = BTreeMap::new();
         for &e in elements {
             let e = e % two_n;
-            if e.is_multiple_of(2) {
+            if num_integer::gcd(e, two_n) != 1 {
                 return Err(Error::InvalidParameters(format!(
-                    "Galois element {e} is even; elements must be odd modulo 2n = {two_n}"
+                    "Galois element {e} is not coprime to m = {two_n}; elements must lie in Z_m^* \
+                     (odd modulo 2n for power-of-two rings)"
                 )));
             }
             if e == 1 || keys.contains_key(&e) {
@@ -181,7 +183,7 @@ impl GaloisKeys {
                 parts.len()
             )));
         }
-        let g = g % (2 * sw.ring_q().degree() as u64);
+        let g = g % sw.ring_q().cyclotomic_index() as u64;
         if g == 1 {
             return Ok(parts.to_vec());
         }

@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
-use rnsfhe_math::ring::{Poly, Representation, RingContext};
-use rnsfhe_math::sample::{ternary, ternary_hamming, uniform_from_seed, Csprng, DiscreteGaussian};
+use rnsfhe_math::ring::{Poly, Representation, RingContext, RingKind};
+use rnsfhe_math::sample::{ternary, ternary_hamming, Csprng, DiscreteGaussian};
 use zeroize::{Zeroize, Zeroizing};
 
 use super::KeySwitcher;
@@ -197,9 +197,31 @@ pub(crate) fn uniform_ntt(
 ) -> Result<(Poly, [u8; 32])> {
     let mut seed = [0u8; 32];
     rng.fill_bytes(&mut seed);
+    Ok((uniform_seeded(ctx, &seed, index)?, seed))
+}
+
+/// Polynomial `index` expanded from `seed`, in NTT form. Power-of-two rings draw the n NTT values
+/// directly; a general-m ring draws the n coefficients and transforms them (its NTT_N form has
+/// N > n values per limb, and only those of a polynomial of degree < n are valid, paper 001 section 3).
+pub(crate) fn uniform_seeded(ctx: &Arc<RingContext>, seed: &[u8; 32], index: u32) -> Result<Poly> {
     let data =
-        rnsfhe_math::sample::uniform_from_seed_indexed(&seed, index, ctx.moduli(), ctx.degree());
-    Ok((Poly::from_residues(ctx, data, Representation::Ntt)?, seed))
+        rnsfhe_math::sample::uniform_from_seed_indexed(seed, index, ctx.moduli(), ctx.degree());
+    if ctx.kind() == RingKind::PowerOfTwo {
+        return Poly::from_residues(ctx, data, Representation::Ntt);
+    }
+    let mut a = Poly::from_residues(ctx, data, Representation::Coefficient)?;
+    a.to_ntt()?;
+    Ok(a)
+}
+
+/// Reduces an unreduced general-m product (NTT form) modulo Phi_m and returns to the NTT form, so
+/// that it can enter a further product (a no-op otherwise: power-of-two rings never hold one).
+pub(crate) fn reduce_product(p: &mut Poly) -> Result<()> {
+    if p.is_unreduced_product() {
+        p.to_coefficient()?;
+        p.to_ntt()?;
+    }
+    Ok(())
 }
 
 impl PublicKey {
@@ -212,6 +234,7 @@ impl PublicKey {
         let mut p0 = a.mul(sk.ntt_qp())?;
         p0.add_assign(&e)?;
         p0.neg_assign();
+        reduce_product(&mut p0)?;
         Ok(PublicKey {
             p0,
             p1: a,
@@ -241,9 +264,7 @@ impl PublicKey {
         if p0.representation() != Representation::Ntt {
             return Err(Error::WrongForm("a public key's p0 is in NTT form".into()));
         }
-        let ctx = p0.context();
-        let data = uniform_from_seed(&seed, ctx.moduli(), ctx.degree());
-        let p1 = Poly::from_residues(ctx, data, Representation::Ntt)?;
+        let p1 = uniform_seeded(p0.context(), &seed, 0)?;
         Ok(PublicKey { p0, p1, seed, id })
     }
 
@@ -296,8 +317,7 @@ impl SecretKey {
 
 /// Re-expands the second part of a seeded symmetric ciphertext (see [`SecretKey::encrypt_zero`]).
 pub fn expand_seeded(ctx: &Arc<RingContext>, seed: &[u8; 32]) -> Result<Poly> {
-    let data = uniform_from_seed(seed, ctx.moduli(), ctx.degree());
-    let mut a = Poly::from_residues(ctx, data, Representation::Ntt)?;
+    let mut a = uniform_seeded(ctx, seed, 0)?;
     a.to_coefficient()?;
     Ok(a)
 }

@@ -18,11 +18,11 @@ use num_bigint::BigUint;
 use rnsfhe_math::arith::{vector, Modulus};
 use rnsfhe_math::parallel;
 use rnsfhe_math::pool::Buffer;
-use rnsfhe_math::ring::{Poly, Representation, RingContext};
+use rnsfhe_math::ring::{Poly, Reduction, Representation, RingContext, RingKind};
 use rnsfhe_math::rns::{BaseConverter, FastBaseConverter, FastRnsFloor, RnsBasis};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian};
 
-use super::keys::{gaussian_poly, uniform_ntt};
+use super::keys::{gaussian_poly, reduce_product, uniform_ntt, uniform_seeded};
 use super::{KeySwitching, SecretKey};
 use crate::{Error, Result};
 
@@ -64,8 +64,40 @@ impl KeySwitcher {
     pub fn new(n: usize, q: &[u64], special: &[u64], layout: KeySwitching) -> Result<Self> {
         layout.validate(q.len(), special.len())?;
         let all: Vec<u64> = q.iter().chain(special).copied().collect();
-        let ring_qp = RingContext::new(n, &all)?;
-        let k = q.len();
+        Self::from_ring(RingContext::new(n, &all)?, q.len(), layout)
+    }
+
+    /// As [`KeySwitcher::new`] over Z[X]/(Phi_m) for any m (paper 001): the rings are
+    /// [`RingContext::cyclotomic`] with `reduction`, and key switching sums the digits' products in
+    /// NTT_N form and reduces modulo Phi_m once per output (section 3). Truncated key columns are not
+    /// supported there.
+    pub fn cyclotomic(
+        m: usize,
+        q: &[u64],
+        special: &[u64],
+        layout: KeySwitching,
+        reduction: Reduction,
+    ) -> Result<Self> {
+        layout.validate(q.len(), special.len())?;
+        if layout.truncation > 0 {
+            return Err(Error::InvalidParameters(format!(
+                "truncated key-switching keys (truncation = {}) are only available for power-of-two \
+                 rings; use truncation 0 with cyclotomic_index = {m}",
+                layout.truncation
+            )));
+        }
+        let all: Vec<u64> = q.iter().chain(special).copied().collect();
+        Self::from_ring(
+            RingContext::cyclotomic(m, &all, reduction)?,
+            q.len(),
+            layout,
+        )
+    }
+
+    /// The tables for Q u P = `ring_qp`, whose first k moduli are Q.
+    fn from_ring(ring_qp: Arc<RingContext>, k: usize, layout: KeySwitching) -> Result<Self> {
+        let all: Vec<u64> = ring_qp.moduli().iter().map(Modulus::value).collect();
+        let special = &all[k..];
         let p_limbs: Vec<usize> = (k..all.len()).collect();
         let rings = (0..k)
             .map(|l| ring_qp.select(&(0..=l).collect::<Vec<_>>()))
@@ -159,7 +191,7 @@ impl KeySwitcher {
         if Arc::ptr_eq(ring, x.context()) {
             return Ok(x);
         }
-        let n = ring.degree();
+        let n = ring.limb_len(Representation::Ntt);
         let res = x.residues();
         let data: Vec<u64> = self.components[c]
             .1
@@ -258,7 +290,7 @@ impl KeySwitchKey {
                 "key switching needs s' in NTT form over Q u P".into(),
             ));
         }
-        let n = ctx.degree();
+        let n = ctx.limb_len(Representation::Ntt);
         let p = sw.special_product();
         let mut parts = Vec::new();
         let mut seeds = Vec::new();
@@ -295,6 +327,7 @@ impl KeySwitchKey {
                     }
                 }
                 fs.sub_assign(&k0)?;
+                reduce_product(&mut fs)?;
                 let c = parts.len();
                 parts.push((sw.compact(c, fs)?, sw.compact(c, a)?));
                 seeds.push(seed);
@@ -320,7 +353,7 @@ impl KeySwitchKey {
             });
         }
         let ctx = &sw.ring_qp;
-        let n = ctx.degree();
+        let n = ctx.limb_len(Representation::Ntt);
         let mut parts = Vec::with_capacity(k0.len());
         let mut idx = 0usize;
         for (j, _) in sw.digits.iter().enumerate() {
@@ -340,13 +373,7 @@ impl KeySwitchKey {
                             .into(),
                     ));
                 }
-                let data = rnsfhe_math::sample::uniform_from_seed_indexed(
-                    &seeds[idx],
-                    idx as u32 + 1,
-                    ctx.moduli(),
-                    n,
-                );
-                let mut a = Poly::from_residues(ctx, data, Representation::Ntt)?;
+                let mut a = uniform_seeded(ctx, &seeds[idx], idx as u32 + 1)?;
                 if q_i != BigUint::from(1u32) {
                     for (limb, m) in a.residues_mut().chunks_exact_mut(n).zip(ctx.moduli()) {
                         vector::mul_shoup_scalar_assign(m, limb, m.shoup(big_mod(&q_i, m)));
@@ -413,6 +440,9 @@ impl KeySwitcher {
                 (None, _) => Ok(None),
             }
         })?;
+        if ctx.kind() != RingKind::PowerOfTwo {
+            return self.switch_general(dres, &ups, level, key);
+        }
         // The limbs of Q_l u P, their sums (NTT form), limb by limb: every digit's extension to the
         // limb, in NTT form, then one lazy inner product with each key component.
         let limbs: Vec<usize> = (0..=level).chain(self.k..ctx.moduli().len()).collect();
@@ -424,7 +454,6 @@ impl KeySwitcher {
         parallel::for_each_limb2(&mut u0, &mut u1, n, ext_len, |slot, out0, out1, ext| {
             let i = limbs[slot];
             let m = &ctx.moduli()[i];
-            let r = i * n..(i + 1) * n;
             let mut used = Vec::with_capacity(key.parts.len());
             let mut part = 0usize;
             for (j, dig) in self.digits.iter().enumerate() {
@@ -435,27 +464,7 @@ impl KeySwitcher {
                         continue;
                     }
                     let tmp = &mut ext[used.len() * n..(used.len() + 1) * n];
-                    let own = &dres[dig.start * n..(dig.start + 1) * n];
-                    if let Some(w) = self.layout.omega_bits {
-                        let mask = (1u64 << w) - 1;
-                        for (o, &x) in tmp.iter_mut().zip(own) {
-                            *o = m.reduce((x >> (w * b as u32)) & mask);
-                        }
-                    } else if dig.contains(&i) {
-                        tmp.copy_from_slice(&dres[r.clone()]);
-                    } else if let (Some(out), Some(mu)) = (&ups[j], &self.modup[level][j]) {
-                        let t = mu.limbs.iter().position(|&l| l == i).ok_or_else(|| {
-                            Error::Internal(format!(
-                                "key switching: limb {i} missing from the ModUp target of digit {j}"
-                            ))
-                        })?;
-                        tmp.copy_from_slice(&out[t * n..(t + 1) * n]);
-                    } else {
-                        // The centred digit in (-q_j/2, q_j/2]: a digit in [0, q_j) has mean
-                        // q_j/2, whose all-ones pattern times the key's error is sqrt(n) times
-                        // larger in the canonical embedding than a centred digit's.
-                        vector::lift_centered(&ctx.moduli()[dig.start], m, own, tmp);
-                    }
+                    self.digit_limb(dres, &ups, level, (j, b), i, tmp)?;
                     ctx.ntt_tables()[i].forward(tmp)?;
                     used.push(part - 1);
                 }
@@ -479,6 +488,99 @@ impl KeySwitcher {
         })?;
         let (d0, d1) = parallel::join(|| self.mod_down(&u0, level), || self.mod_down(&u1, level));
         Ok((d0?, d1?))
+    }
+
+    /// Digit (j, b) of d (coefficients `dres` over level `level`) modulo limb i of Q u P, into `tmp`
+    /// (coefficient form): the omega-bit window, the residue itself on the digit's primes, its ModUp
+    /// (`ups`) elsewhere, or the centred lift of a one-prime digit.
+    #[inline(always)]
+    fn digit_limb(
+        &self,
+        dres: &[u64],
+        ups: &[Option<Buffer>],
+        level: usize,
+        (j, b): (usize, usize),
+        i: usize,
+        tmp: &mut [u64],
+    ) -> Result<()> {
+        let ctx = &self.ring_qp;
+        let n = ctx.degree();
+        let m = &ctx.moduli()[i];
+        let dig = &self.digits[j];
+        let own = &dres[dig.start * n..(dig.start + 1) * n];
+        if let Some(w) = self.layout.omega_bits {
+            let mask = (1u64 << w) - 1;
+            for (o, &x) in tmp.iter_mut().zip(own) {
+                *o = m.reduce((x >> (w * b as u32)) & mask);
+            }
+        } else if dig.contains(&i) {
+            tmp.copy_from_slice(&dres[i * n..(i + 1) * n]);
+        } else if let (Some(out), Some(mu)) = (&ups[j], &self.modup[level][j]) {
+            let t = mu.limbs.iter().position(|&l| l == i).ok_or_else(|| {
+                Error::Internal(format!(
+                    "key switching: limb {i} missing from the ModUp target of digit {j}"
+                ))
+            })?;
+            tmp.copy_from_slice(&out[t * n..(t + 1) * n]);
+        } else {
+            // The centred digit in (-q_j/2, q_j/2]: a digit in [0, q_j) has mean q_j/2, whose
+            // all-ones pattern times the key's error is sqrt(n) times larger in the canonical
+            // embedding than a centred digit's.
+            vector::lift_centered(&ctx.moduli()[dig.start], m, own, tmp);
+        }
+        Ok(())
+    }
+
+    /// Key switching over a general-m ring (paper 001 section 3), written on the ring's operations:
+    /// each digit's extension to Q_l u P enters NTT_N form, the products with the key components are
+    /// summed unreduced (degree <= 2n - 2 < N), and each of u0, u1 is reduced modulo Phi_m once when
+    /// it leaves the form; then ModDown as for power-of-two rings. Limbs of Q above the level stay
+    /// zero (keys are never truncated here).
+    fn switch_general(
+        &self,
+        dres: &[u64],
+        ups: &[Option<Buffer>],
+        level: usize,
+        key: &KeySwitchKey,
+    ) -> Result<(Poly, Poly)> {
+        let ctx = &self.ring_qp;
+        let n = ctx.degree();
+        let limbs: Vec<usize> = (0..=level).chain(self.k..ctx.moduli().len()).collect();
+        let mut acc = [
+            Poly::zero(ctx, Representation::Ntt),
+            Poly::zero(ctx, Representation::Ntt),
+        ];
+        let mut part = 0usize;
+        for (j, dig) in self.digits.iter().enumerate() {
+            for b in 0..self.subdigits[j] {
+                part += 1;
+                if dig.start > level {
+                    continue;
+                }
+                let mut ext = Poly::zero(ctx, Representation::Coefficient);
+                for &i in &limbs {
+                    let limb = &mut ext.residues_mut()[i * n..(i + 1) * n];
+                    self.digit_limb(dres, ups, level, (j, b), i, limb)?;
+                }
+                ext.to_ntt()?;
+                let (k0, k1) = &key.parts[part - 1];
+                acc[0].mul_add_assign(&ext, k0)?;
+                acc[1].mul_add_assign(&ext, k1)?;
+            }
+        }
+        let mut out = Vec::with_capacity(2);
+        for mut u in acc {
+            u.to_coefficient()?;
+            let x: Vec<u64> = limbs
+                .iter()
+                .flat_map(|&i| u.residues()[i * n..(i + 1) * n].iter().copied())
+                .collect();
+            out.push(self.mod_down(&x, level)?);
+        }
+        let u1 = out.pop();
+        let u0 = out.pop();
+        u0.zip(u1)
+            .ok_or_else(|| Error::Internal("key switching lost an output".into()))
     }
 
     /// ModDown of a coefficient-form polynomial over Q u P to Q (a copy of it over Q without special

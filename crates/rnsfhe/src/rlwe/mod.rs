@@ -10,6 +10,7 @@ mod layout;
 pub use chain::ModulusChain;
 pub(crate) use evalkeys::owned_by;
 pub use evalkeys::{GaloisKeys, RelinKey, MAX_GALOIS_ELEMENTS};
+pub(crate) use keys::reduce_product;
 pub use keys::{expand_seeded, KeyId, PublicKey, SecretDistribution, SecretKey};
 pub(crate) use keyswitch::log2_add;
 pub use keyswitch::{KeySwitchKey, KeySwitcher};

@@ -11,7 +11,7 @@ impl BfvContext {
         let p = self.params();
         fingerprint(
             1,
-            p.degree(),
+            p.fingerprint_degree(),
             p.plain_modulus(),
             p.moduli(),
             p.special_moduli(),

@@ -3,13 +3,14 @@
 use super::params::{check_hamming, NO_CONTEXT};
 use super::{fingerprint, Kind, Reader, Writer};
 use crate::bgv::{BgvCiphertext, BgvContext, BgvParameters, BgvPlaintext};
+use crate::params::{degree_word, read_degree_word};
 use crate::{Error, Result};
 
 impl BgvParameters {
     /// The parameter set as bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut w = Writer::new(Kind::BgvParameters, NO_CONTEXT);
-        w.u64(self.degree as u64);
+        w.u64(degree_word(self.degree, self.cyclotomic));
         w.u64(self.plain_modulus);
         w.list(&self.moduli);
         w.list(&self.special_moduli);
@@ -21,17 +22,17 @@ impl BgvParameters {
     /// security, layout).
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
         let mut r = Reader::new(bytes, Kind::BgvParameters, NO_CONTEXT)?;
-        let degree = r.u64()?;
+        let (degree, m) = read_degree_word(r.u64()?)?;
         let t = r.u64()?;
         let (q, p) = (r.list(256)?, r.list(256)?);
         let (sigma, secret, ks, sec) = r.common()?;
         r.end()?;
-        if degree > 1 << 17 {
-            return Err(Error::Malformed(format!("degree {degree}")));
+        check_hamming(secret, degree)?;
+        let mut b = BgvParameters::builder();
+        if let Some(m) = m {
+            b = b.cyclotomic_index(m);
         }
-        check_hamming(secret, degree as usize)?;
-        BgvParameters::builder()
-            .degree(degree as usize)
+        b.degree(degree)
             .plain_modulus(t)
             .moduli(&q)
             .special_moduli(&p)
@@ -49,7 +50,7 @@ impl BgvContext {
         let p = self.params();
         fingerprint(
             3,
-            p.degree(),
+            p.fingerprint_degree(),
             p.plain_modulus(),
             p.moduli(),
             p.special_moduli(),

@@ -184,7 +184,8 @@ fn galois_keys_from_bytes(
     let mut r = Reader::new(bytes, Kind::GaloisKeys, fp)?;
     let key_id = KeyId(r.u64()?);
     let count = r.u32()? as usize;
-    let two_n = 2 * sw.ring_q().degree() as u64;
+    // m = 2n for power-of-two rings; elements of Z_m^* in general.
+    let two_n = sw.ring_q().cyclotomic_index() as u64;
     if count > sw.ring_q().degree() {
         return Err(Error::Malformed(format!(
             "{count} Galois keys for degree {}",
@@ -194,9 +195,9 @@ fn galois_keys_from_bytes(
     let mut keys = BTreeMap::new();
     for _ in 0..count {
         let g = r.u64()?;
-        if g >= two_n || g.is_multiple_of(2) || g == 1 || keys.contains_key(&g) {
+        if g >= two_n || num_integer::gcd(g, two_n) != 1 || g == 1 || keys.contains_key(&g) {
             return Err(Error::Malformed(format!(
-                "Galois element {g} (odd, below 2n = {two_n}, not 1, no repeats)"
+                "Galois element {g} (in Z_m^*, below m = {two_n}, not 1, no repeats)"
             )));
         }
         keys.insert(g, r.key_switch_key(sw)?);

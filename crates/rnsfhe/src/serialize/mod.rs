@@ -260,7 +260,8 @@ impl<'a> Reader<'a> {
                 ctx.degree()
             )));
         }
-        let bytes = self.take(limbs * n * 8)?;
+        // Words per limb: n, or N = N2(2n) for a general-m ring in NTT form.
+        let bytes = self.take(limbs * ctx.limb_len(form) * 8)?;
         let data = bytes
             .chunks_exact(8)
             .map(|c| {

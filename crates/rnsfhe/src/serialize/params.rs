@@ -89,7 +89,7 @@ impl BfvParameters {
     /// The parameter set as bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut w = Writer::new(Kind::BfvParameters, NO_CONTEXT);
-        w.u64(self.degree as u64);
+        w.u64(crate::params::degree_word(self.degree, self.cyclotomic));
         w.u64(self.plain_modulus);
         w.list(&self.moduli);
         w.list(&self.special_moduli);
@@ -111,7 +111,7 @@ impl BfvParameters {
     /// A parameter set from bytes, validated as the builder validates.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
         let mut r = Reader::new(bytes, Kind::BfvParameters, NO_CONTEXT)?;
-        let degree = r.u64()?;
+        let (degree, cyclotomic) = crate::params::read_degree_word(r.u64()?)?;
         let t = r.u64()?;
         let (q, p) = (r.list(256)?, r.list(256)?);
         let mul = match r.u8()? {
@@ -129,12 +129,12 @@ impl BfvParameters {
         let m_tilde = Some(r.u64()?).filter(|&m| m != 0);
         let (sigma, secret, ks, sec) = r.common()?;
         r.end()?;
-        if degree > 1 << 17 {
-            return Err(bad(&format!("degree {degree}")));
+        check_hamming(secret, degree)?;
+        let mut b = BfvParameters::builder();
+        if let Some(m) = cyclotomic {
+            b = b.cyclotomic_index(m);
         }
-        check_hamming(secret, degree as usize)?;
-        BfvParameters::builder()
-            .degree(degree as usize)
+        b.degree(degree)
             .plain_modulus(t)
             .moduli(&q)
             .special_moduli(&p)

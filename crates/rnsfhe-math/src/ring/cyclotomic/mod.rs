@@ -14,5 +14,7 @@ mod slots;
 pub(crate) use context::{primes, GeneralTables};
 pub use context::{Form, Reduction};
 pub use hypercube::Dimension;
-pub use phi::{best_sparse_multiple, cyclotomic_polynomial, euler_phi, SparseMultiple};
+pub use phi::{
+    best_sparse_multiple, cyclotomic_polynomial, euler_phi, reduction_expansion, SparseMultiple,
+};
 pub use slots::{multiplicative_order, SlotAlgebra};

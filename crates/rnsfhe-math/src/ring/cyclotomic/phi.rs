@@ -220,3 +220,70 @@ mod tests {
         }
     }
 }
+
+/// The expansion of the reduction modulo Phi_m on products: the least rho with
+/// ||c mod Phi_m||_inf <= rho ||c||_inf for every c of degree <= 2n - 2, i.e. the largest column sum
+/// max_j sum_k |(X^k mod Phi_m)_j| over k < 2n - 1 (exact, from the rows X^k mod Phi_m). With
+/// ||a b||_inf <= ||a||_2 ||b||_2 before reduction it bounds products in R = Z[X]/(Phi_m), as the
+/// expansion factor delta_R of paper 001 Lemma 4 (delta_R <= n ||F_m||_inf) does. Power-of-two m: 2.
+/// Errors when Phi_m is not monic of degree >= 1 or a row overflows 127 bits.
+pub fn reduction_expansion(phi: &[i64]) -> Result<f64> {
+    let n = phi.len().saturating_sub(1);
+    if n == 0 || phi[n] != 1 {
+        return Err(Error::InvalidParameters(
+            "reduction_expansion needs a monic polynomial of degree >= 1".into(),
+        ));
+    }
+    let overflow = || Error::InvalidParameters("X^k mod Phi_m overflows 127 bits".into());
+    let mut col = vec![1f64; n]; // rows X^0..X^(n-1): one 1 per column
+    let mut row = vec![0i128; n];
+    row[n - 1] = 1; // X^(n-1)
+    for _ in n..(2 * n - 1) {
+        // X * row mod Phi_m: shift, then subtract top * Phi_m (monic).
+        let top = row[n - 1];
+        for j in (1..n).rev() {
+            row[j] = row[j - 1]
+                .checked_sub(top.checked_mul(i128::from(phi[j])).ok_or_else(overflow)?)
+                .ok_or_else(overflow)?;
+        }
+        row[0] = top.checked_mul(-i128::from(phi[0])).ok_or_else(overflow)?;
+        for (c, &r) in col.iter_mut().zip(&row) {
+            *c += r.unsigned_abs() as f64;
+        }
+    }
+    Ok(col.into_iter().fold(0.0, f64::max))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // test
+mod expansion_tests {
+    use super::*;
+
+    /// X^n + 1: every X^(n+k) = -X^k, so each column sums to 2 (k < n - 1) or 1 (the last).
+    #[test]
+    fn expansion_of_power_of_two_and_brute_force() {
+        assert_eq!(
+            reduction_expansion(&cyclotomic_polynomial(16).unwrap()).unwrap(),
+            2.0
+        );
+        // Brute force for Phi_21 (n = 12): reduce each X^k by long division and sum the columns.
+        let phi = cyclotomic_polynomial(21).unwrap();
+        let n = phi.len() - 1;
+        let mut col = vec![0i64; n];
+        for k in 0..(2 * n - 1) {
+            let mut c = vec![0i64; k + 1];
+            c[k] = 1;
+            for d in (n..=k).rev() {
+                let top = c[d];
+                for (j, &p) in phi.iter().enumerate() {
+                    c[d - n + j] -= top * p;
+                }
+            }
+            for j in 0..n.min(c.len()) {
+                col[j] += c[j].abs();
+            }
+        }
+        let want = *col.iter().max().unwrap() as f64;
+        assert_eq!(reduction_expansion(&phi).unwrap(), want);
+    }
+}
