@@ -7,8 +7,7 @@ use rnsfhe_math::ring::cyclotomic::multiplicative_order;
 use rnsfhe_math::ring::Reduction;
 
 use crate::params::{
-    log2_product, max_log_q, resolve_cyclotomic, ring_step, security_degree, Security,
-    SecurityLevel,
+    log2_product, resolve_cyclotomic, ring_step, security_degree, Security, SecurityLevel,
 };
 use crate::rlwe::{KeySwitching, SecretDistribution};
 use crate::{Error, Result};
@@ -369,22 +368,7 @@ impl BfvParametersBuilder {
             }
             (None, Some(b)) => (b.clone(), special_bits.unwrap_or_default()),
             (None, None) => {
-                let level = match self.security {
-                    Security::Standard(l) => l,
-                    Security::InsecureResearchOnly => SecurityLevel::Bits128,
-                };
-                let total = max_log_q(security_degree(n), level).ok_or_else(|| {
-                    Error::InvalidParameters(format!(
-                        "no default moduli for n = {n}: the security table covers 2^10..2^17; pass \
-                         moduli_bits"
-                    ))
-                })?;
-                let count = total.div_ceil(49).max(2) as usize;
-                let mut bits: Vec<u32> = (0..count)
-                    .map(|i| total / count as u32 + u32::from((i as u32) < total % count as u32))
-                    .collect();
-                bits.iter_mut().for_each(|b| *b = (*b).min(49));
-                let sp = bits.pop().map(|b| vec![b]).unwrap_or_default();
+                let (bits, sp) = crate::params::default_moduli_bits(n, self.security)?;
                 (bits, special_bits.unwrap_or(sp))
             }
         };

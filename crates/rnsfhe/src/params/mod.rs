@@ -132,3 +132,25 @@ pub(crate) fn check_ciphertext(made_by: u64, id: u64, parts: usize) -> Result<()
     }
     Ok(())
 }
+
+/// The default moduli widths of a scheme: the security bound max log2(QP) for n (at `security`'s
+/// level, 128 bits for research-only sets) split into primes of at most 49 bits (the AVX-512 IFMA NTT
+/// range), the last one special: (ciphertext widths, special widths).
+pub(crate) fn default_moduli_bits(n: usize, security: Security) -> Result<(Vec<u32>, Vec<u32>)> {
+    let level = match security {
+        Security::Standard(l) => l,
+        Security::InsecureResearchOnly => SecurityLevel::Bits128,
+    };
+    let total = max_log_q(security_degree(n), level).ok_or_else(|| {
+        Error::InvalidParameters(format!(
+            "no default moduli for n = {n}: the security table covers 2^10..2^17; pass moduli_bits"
+        ))
+    })?;
+    let count = total.div_ceil(49).max(2) as usize;
+    let mut bits: Vec<u32> = (0..count)
+        .map(|i| total / count as u32 + u32::from((i as u32) < total % count as u32))
+        .collect();
+    bits.iter_mut().for_each(|b| *b = (*b).min(49));
+    let special = bits.pop().map(|b| vec![b]).unwrap_or_default();
+    Ok((bits, special))
+}
