@@ -453,3 +453,109 @@ fn bytes_round_trip_keeps_the_ring() {
     assert_eq!(back.cyclotomic_index(), 771);
     assert_eq!(back, fv);
 }
+
+/// The slots `old` after the automorphism X -> X^g, predicted by the hypercube's slot map (new slot e
+/// holds old slot e' raised to t^p).
+fn expected_slots(
+    alg: &rnsfhe_math::ring::cyclotomic::SlotAlgebra,
+    old: &[Vec<u64>],
+    g: usize,
+) -> Vec<Vec<u64>> {
+    alg.automorphism_slot_map(g)
+        .unwrap()
+        .into_iter()
+        .map(|(e, p)| alg.slot_frobenius(&old[e], p).unwrap())
+        .collect()
+}
+
+/// Hypercube rotations (+1 and -1 along every dimension) and Frobenius on encrypted slots move and
+/// raise the slots as the hypercube of Z_m^* / <t> says, for FV (HPS) and BGV, with t = 2 (slots of
+/// GF(2^d)) and with a prime t of one-coefficient slots.
+#[test]
+fn hypercube_rotations_and_frobenius_on_ciphertexts() {
+    for (m, t) in [(255usize, 2u64), (771, 2), (255, 1021)] {
+        let params = BfvParameters::builder()
+            .cyclotomic_index(m)
+            .plain_modulus(t)
+            .moduli_bits(&[50, 50, 50])
+            .special_moduli_bits(&[60])
+            .multiplication(Multiplication::Hps)
+            .security(Security::InsecureResearchOnly)
+            .build()
+            .unwrap();
+        let fv = BfvContext::new(params).unwrap();
+        let mut rng = Csprng::from_seed([m as u8 ^ t as u8; 32]);
+        let (sk, pk) = fv.keygen(&mut rng).unwrap();
+        let gk = fv.galois_keys_for_hypercube(&sk, &mut rng).unwrap();
+        let alg = fv.slot_algebra().unwrap();
+        let tm = Modulus::new(t).unwrap();
+        let slots: Vec<Vec<u64>> = (0..alg.slots())
+            .map(|_| {
+                (0..alg.slot_degree())
+                    .map(|_| rng.uniform_mod(&tm))
+                    .collect()
+            })
+            .collect();
+        let ct = fv
+            .encrypt(&fv.encode_slots(&slots).unwrap(), &pk, &mut rng)
+            .unwrap();
+        let dec = |c: &rnsfhe::bfv::Ciphertext| {
+            fv.decode_slots(&fv.decrypt_checked(c, &sk, Decryption::Hps).unwrap())
+                .unwrap()
+        };
+        assert!(
+            !alg.dimensions().is_empty(),
+            "m = {m}: no hypercube dimension"
+        );
+        for dim in 0..alg.dimensions().len() {
+            for k in [1i64, -1] {
+                let g = alg.rotation_galois_element(dim, k).unwrap();
+                let got = dec(&fv.rotate_dimension(&ct, dim, k, &gk).unwrap());
+                assert_eq!(
+                    got,
+                    expected_slots(alg, &slots, g),
+                    "FV m = {m}, t = {t}, dim {dim}, k {k}"
+                );
+            }
+        }
+        let g = alg.frobenius_galois_element();
+        if g != 1 {
+            let got = dec(&fv.frobenius(&ct, &gk).unwrap());
+            let want: Vec<Vec<u64>> = slots
+                .iter()
+                .map(|s| alg.slot_frobenius(s, 1).unwrap())
+                .collect();
+            assert_eq!(got, want, "FV Frobenius m = {m}, t = {t}");
+            assert_eq!(want, expected_slots(alg, &slots, g));
+        }
+        // A rotation by 2 needs a key nobody generated: refused, not garbage.
+        if alg.dimensions()[0].order > 3 {
+            assert!(fv.rotate_dimension(&ct, 0, 2, &gk).is_err());
+        }
+        assert!(fv
+            .rotate_dimension(&ct, alg.dimensions().len(), 1, &gk)
+            .is_err());
+
+        // BGV on the same (m, t).
+        let mut s = setup(m, t, &[50, 50, 50], Reduction::Barrett);
+        let gk = s.ctx.galois_keys_for_hypercube(&s.sk, &mut s.rng).unwrap();
+        let alg = s.ctx.slot_algebra().unwrap();
+        let ct = s
+            .ctx
+            .encrypt(&s.ctx.encode_slots(&slots).unwrap(), &s.pk, &mut s.rng)
+            .unwrap();
+        for dim in 0..alg.dimensions().len() {
+            let g = alg.rotation_galois_element(dim, 1).unwrap();
+            let r = s.ctx.rotate_dimension(&ct, dim, 1, &gk).unwrap();
+            let got = s
+                .ctx
+                .decode_slots(&s.ctx.decrypt(&r, &s.sk).unwrap())
+                .unwrap();
+            assert_eq!(
+                got,
+                expected_slots(alg, &slots, g),
+                "BGV m = {m}, t = {t}, dim {dim}"
+            );
+        }
+    }
+}

@@ -3,9 +3,12 @@
 //! - [`BatchEncoder`]: n slots of Z_t in SEAL's / OpenFHE's 2 x (n/2) matrix layout, so that the
 //!   Galois automorphisms X -> X^(3^k) rotate the rows and X -> X^(2n-1) swaps them.
 //! - [`CoefficientEncoder`]: values straight into coefficients, and the classic FV integer encoder.
+//! - [`hypercube`]: the Galois elements that rotate the many slots of a general Phi_m along its
+//!   hypercube, and Frobenius.
 //! - [`apply_galois`]: X -> X^g on a plaintext coefficient vector.
 
 pub mod batch;
+pub mod hypercube;
 pub mod integer;
 
 pub use batch::BatchEncoder;
