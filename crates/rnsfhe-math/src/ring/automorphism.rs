@@ -2,7 +2,7 @@
 //! `cyclotomic/poly.rs`).
 
 use super::{Poly, Representation};
-use crate::arith::{Backend, Modulus};
+use crate::arith::Modulus;
 use crate::{Error, Result};
 
 fn bit_reverse(i: usize, log_n: u32) -> usize {
@@ -21,48 +21,12 @@ fn inverse_mod_pow2(g: usize, m: usize) -> usize {
     x & (m - 1)
 }
 
-/// dst[i] = src[idx[i]] (negated mod q where the index carries [`NEG`]); every index below src.len()
-/// and dst.len() = idx.len() (built so by `automorphism`). AVX2 gathers where the knob allows avx2.
+/// dst[i] = src[idx[i]] (negated mod q where the index carries [`NEG`]). Scalar by measurement: an AVX2
+/// `vpgatherqq` twin took 1.5x this loop's time on Zen 3 (h5-perf-avx2.md in bench/results).
 fn permute(q: &Modulus, idx: &[u64], src: &[u64], dst: &mut [u64]) {
-    #[cfg(target_arch = "x86_64")]
-    if crate::arith::backend() != Backend::Scalar
-        && is_x86_feature_detected!("avx2")
-        && dst.len() == idx.len()
-        && idx.iter().all(|&i| ((i & !NEG) as usize) < src.len())
-    {
-        // SAFETY: avx2 detected; every index was checked to lie inside src, and dst has idx.len() words.
-        unsafe { permute_avx2(q.value(), idx, src, dst) };
-        return;
-    }
     for (d, &i) in dst.iter_mut().zip(idx) {
         let x = src[(i & !NEG) as usize];
         *d = if i & NEG == 0 { x } else { q.neg(x) };
-    }
-}
-
-/// [`permute`] 4 words per step: `vpgatherqq`, then q - x (0 for x = 0) blended in where NEG is set.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn permute_avx2(q: u64, idx: &[u64], src: &[u64], dst: &mut [u64]) {
-    use std::arch::x86_64::*;
-    let len = dst.len() - dst.len() % 4;
-    // SAFETY: avx2 is enabled; loads and stores at v + 4 <= len <= idx.len() = dst.len(); the gathered
-    // indices lie inside src (checked by the caller).
-    unsafe {
-        let (qv, zero) = (_mm256_set1_epi64x(q as i64), _mm256_setzero_si256());
-        let low = _mm256_set1_epi64x(!NEG as i64);
-        for v in (0..len).step_by(4) {
-            let iv = _mm256_loadu_si256(idx.as_ptr().add(v).cast());
-            let neg = _mm256_cmpgt_epi64(zero, iv); // NEG is the sign bit
-            let x = _mm256_i64gather_epi64::<8>(src.as_ptr().cast(), _mm256_and_si256(iv, low));
-            let nz = _mm256_andnot_si256(_mm256_cmpeq_epi64(x, zero), _mm256_sub_epi64(qv, x));
-            let r = _mm256_blendv_epi8(x, nz, neg);
-            _mm256_storeu_si256(dst.as_mut_ptr().add(v).cast(), r);
-        }
-    }
-    for (d, &i) in dst[len..].iter_mut().zip(&idx[len..]) {
-        let x = src[(i & !NEG) as usize];
-        *d = if i & NEG == 0 { x } else { (q - x) % q };
     }
 }
 

@@ -39,6 +39,8 @@ pub struct FhbeConverter {
     qbar: Vec<u64>,
     /// |2^(64 t) Q / Q_i|_p at [(p * r + i) * x_limbs + t].
     reduce_consts: Vec<u64>,
+    /// Super-residues of one word, source moduli and qbar below 2^32 (the fast path of lines 4–7).
+    narrow: bool,
 }
 
 fn words(x: &BigUint, len: usize) -> Vec<u64> {
@@ -85,7 +87,10 @@ impl FhbeConverter {
                 64 * MAX_LIMBS
             )));
         }
-        let qbar = qbar_big.iter().flat_map(|x| words(x, qbar_limbs)).collect();
+        let qbar: Vec<u64> = qbar_big.iter().flat_map(|x| words(x, qbar_limbs)).collect();
+        let narrow = x_limbs == 1
+            && source.max_modulus().value() >> 32 == 0
+            && qbar.iter().all(|&w| w >> 32 == 0);
         let mut reduce_consts = Vec::with_capacity(target.len() * rows * x_limbs);
         for p in target.moduli() {
             for qi in &row_products {
@@ -106,6 +111,7 @@ impl FhbeConverter {
             x_limbs,
             qbar,
             reduce_consts,
+            narrow,
         })
     }
 
@@ -119,6 +125,22 @@ impl FhbeConverter {
     /// start + b), the layout of the dot product's rows.
     fn super_residues(&self, y: &[u64], n: usize, start: usize, x: &mut [u64], carry: &mut [u64]) {
         let (lq, lx, bl) = (self.qbar_limbs, self.x_limbs, carry.len());
+        if self.narrow {
+            // One word each, y_ij and qbar_ij below 2^32: X_i = sum_j y_ij qbar_ij < 2^64 with
+            // 32 x 32-bit products, which vectorise (`vpmuludq`).
+            for (i, xi) in x.chunks_exact_mut(n).enumerate() {
+                let xi = &mut xi[start..start + bl];
+                xi.iter_mut().for_each(|w| *w = 0);
+                for j in 0..self.cols {
+                    let idx = i * self.cols + j;
+                    let qw = self.qbar[idx] as u32 as u64;
+                    for (xw, &yv) in xi.iter_mut().zip(&y[idx * n + start..idx * n + start + bl]) {
+                        *xw = xw.wrapping_add((yv as u32 as u64) * qw);
+                    }
+                }
+            }
+            return;
+        }
         for (i, xi) in x.chunks_exact_mut(lx * n).enumerate() {
             for xt in xi.chunks_exact_mut(n) {
                 xt[start..start + bl].iter_mut().for_each(|w| *w = 0);
