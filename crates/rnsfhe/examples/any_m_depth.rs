@@ -3,12 +3,14 @@
 //!
 //! `cargo run --release --example any_m_depth -- M K BITS T` with K ciphertext moduli of BITS bits
 //! (one special modulus of 60 bits), plaintext modulus T (default 2), insecure research parameters.
-//! FV: squarings until the checked decryption refuses or errs; BGV: square then switch the modulus.
+//! FV: squarings until the checked decryption refuses or errs; BGV: square then switch the modulus,
+//! beside the theoretical depth of section 4.3 (`bgv::depth`, delta_R = n ||F_m||_inf by Lemma 4).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // example: abort loudly
 
 use std::time::Instant;
 
 use rnsfhe::bfv::{BfvContext, BfvParameters, Decryption, Multiplication};
+use rnsfhe::bgv::depth::DepthInputs;
 use rnsfhe::bgv::{BgvContext, BgvParameters};
 use rnsfhe::params::Security;
 use rnsfhe_math::arith::Modulus;
@@ -67,6 +69,7 @@ fn main() {
         .security(Security::InsecureResearchOnly)
         .build()
         .unwrap();
+    let bgv_theory = DepthInputs::of(&bgv).unwrap().depth();
     let bctx = BgvContext::new(bgv).unwrap();
     let (bsk, bpk) = bctx.keygen(&mut rng).unwrap();
     let brlk = bctx.relin_key(&bsk, &mut rng).unwrap();
@@ -91,7 +94,7 @@ fn main() {
     let slots = ctx.slots().max(1);
     println!(
         "m = {m}, n = {n}, t = {t}, {k} x {bits}-bit moduli: slots {slots}; FV (HPS) depth {fv_depth}, \
-         {fv_ms:.2} ms/mul, {:.2} us/slot; BGV depth {bgv_depth}, {bgv_ms:.2} ms/mul, {:.2} us/slot",
+         {fv_ms:.2} ms/mul, {:.2} us/slot; BGV depth {bgv_depth} (section 4.3 theory with Lemma 4's delta_R: {bgv_theory}), {bgv_ms:.2} ms/mul, {:.2} us/slot",
         fv_ms * 1e3 / slots as f64,
         bgv_ms * 1e3 / slots as f64
     );

@@ -542,14 +542,14 @@ fn depth_theory_and_measure() {
     let ctx = small();
     let mut rng = Csprng::from_seed([19; 32]);
     let measured = ctx.measured_depth(&mut rng).unwrap();
-    let theory = DepthInputs::of(ctx.params()).depth();
+    let theory = DepthInputs::of(ctx.params()).unwrap().depth();
     assert!(
         theory >= 1 && theory <= measured,
         "theory {theory}, measured {measured}"
     );
     assert!(measured >= 3, "measured {measured}");
     // More levels, more depth; a larger t, less.
-    let mut inputs = DepthInputs::of(ctx.params());
+    let mut inputs = DepthInputs::of(ctx.params()).unwrap();
     inputs.log_moduli.push(40.0);
     assert!(inputs.depth() > theory);
     inputs.t = 2f64.powi(30);

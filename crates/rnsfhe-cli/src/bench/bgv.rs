@@ -55,7 +55,7 @@ fn depth_table(rep: &mut Report) -> Result<()> {
             .degree(n)
             .plain_modulus(65537)
             .build()?;
-        let theory = DepthInputs::of(&params).depth();
+        let theory = DepthInputs::of(&params)?.depth();
         let shape = format!(
             "{} (+ {})",
             moduli_shape(params.moduli()),

@@ -13,6 +13,7 @@
 //! t; rnsfhe divides the digits' noise by P and scales it by t (see `evaluator.rs`). With one special
 //! prime of the digits' size the two are of the same order.
 
+use rnsfhe_math::ring::cyclotomic::{cyclotomic_polynomial, reduction_expansion};
 use rnsfhe_math::sample::Csprng;
 
 use super::{BgvContext, BgvParameters};
@@ -36,16 +37,24 @@ pub struct DepthInputs {
 }
 
 impl DepthInputs {
-    /// The inputs of a BGV parameter set (power-of-two m: delta_R = n), without Montgomery.
-    pub fn of(params: &BgvParameters) -> Self {
-        DepthInputs {
+    /// The inputs of a BGV parameter set, without Montgomery. delta_R: n for power-of-two m; for a
+    /// general Phi_m the bound of paper 001 Lemma 4, n ||F_m||_inf (`reduction_expansion`).
+    pub fn of(params: &BgvParameters) -> Result<Self> {
+        let n = params.degree() as f64;
+        let delta = if params.is_general_cyclotomic() {
+            let phi = cyclotomic_polynomial(params.cyclotomic_index())?;
+            n * reduction_expansion(&phi)?
+        } else {
+            n
+        };
+        Ok(DepthInputs {
             log_moduli: params.moduli().iter().map(|&q| (q as f64).log2()).collect(),
             t: params.plain_modulus() as f64,
-            delta: params.degree() as f64,
+            delta,
             b_err: 6.0 * params.sigma(),
             b_key: 1.0,
             m_inv_norm: 1.0,
-        }
+        })
     }
 
     /// The depth of section 4.3 (computed in log2 to stay finite for large moduli).
