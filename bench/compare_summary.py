@@ -13,7 +13,7 @@ OPS = [  # (regex on the op text, canonical name); the first match wins, None dr
     (r"^decrypt \+ decode|^decrypt \(incl\. decode", "decrypt + decode"),
     (r"^encode", "encode"),
     (r"^encrypt", "encrypt (pk)"),
-    (r"^decrypt", "decrypt"),
+    (r"^decrypt", None),  # alone it is not one operation across libraries (Lattigo leaves t/q to decode)
     (r"^add", "add"),
     (r"^mul \(no relin", "mul (no relin)"),
     (r"^relinearize", "relinearize"),
