@@ -13,6 +13,7 @@ mod ciphertext;
 mod context;
 pub mod depth;
 mod evaluator;
+mod keys;
 mod noise;
 mod params;
 
