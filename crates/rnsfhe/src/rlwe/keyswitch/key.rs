@@ -1,0 +1,130 @@
+//! The key-switching key (paper 000 eq. (17), in the gadget form of `super`): per digit j and
+//! sub-digit b, (k0, k1) with k0 + k1 s = P g_j omega^b s' - q_I e, its generation and its parts.
+
+use super::*;
+
+/// A key-switching key from s' to s: per digit j and sub-digit b, (k0, k1) in NTT form over Q u P.
+#[derive(Clone, Debug)]
+pub struct KeySwitchKey {
+    pub(super) parts: Vec<(Poly, Poly)>,
+    pub(super) seeds: Vec<[u8; 32]>,
+}
+
+impl KeySwitchKey {
+    /// Keys for s' given in NTT form over Q u P:
+    /// k0 = P g_j omega^b s' - q_I (a s + e), k1 = q_I a (q_I = 1 unless truncated; g_j is divisible
+    /// by q_I, so k0 + k1 s = P g_j omega^b s' - q_I e).
+    pub fn generate(
+        sw: &KeySwitcher,
+        sk: &SecretKey,
+        s_prime: &Poly,
+        g: &DiscreteGaussian,
+        rng: &mut Csprng,
+    ) -> Result<Self> {
+        let ctx = &sw.ring_qp;
+        if !Arc::ptr_eq(s_prime.context(), ctx) || s_prime.representation() != Representation::Ntt {
+            return Err(Error::ContextMismatch(
+                "key switching needs s' in NTT form over Q u P".into(),
+            ));
+        }
+        let n = ctx.limb_len(Representation::Ntt);
+        let p = sw.special_product();
+        let mut parts = Vec::new();
+        let mut seeds = Vec::new();
+        for (j, r) in sw.digits.iter().enumerate() {
+            let q_i: BigUint = sw
+                .truncated(j)
+                .iter()
+                .fold(BigUint::from(1u32), |a, &i| a * ctx.moduli()[i].value());
+            for b in 0..sw.subdigits[j] {
+                let w = sw.layout.omega_bits.map_or(0, |w| w * b as u32);
+                // P g_j omega^b modulo each limb: P omega^b on the digit's primes, 0 elsewhere.
+                let f = &p << w;
+                let idx = (parts.len() as u32) + 1;
+                let (mut a, seed) = uniform_ntt(ctx, rng, idx)?;
+                let mut e = gaussian_poly(ctx, g, rng)?;
+                e.to_ntt()?;
+                let mut k0 = a.mul(sk.ntt_qp())?;
+                k0.add_assign(&e)?;
+                let mut fs = s_prime.clone();
+                for (i, (limb, m)) in fs
+                    .residues_mut()
+                    .chunks_exact_mut(n)
+                    .zip(ctx.moduli())
+                    .enumerate()
+                {
+                    let c = if r.contains(&i) { big_mod(&f, m) } else { 0 };
+                    vector::mul_shoup_scalar_assign(m, limb, m.shoup(c));
+                }
+                if q_i != BigUint::from(1u32) {
+                    for poly in [&mut k0, &mut a] {
+                        for (limb, m) in poly.residues_mut().chunks_exact_mut(n).zip(ctx.moduli()) {
+                            vector::mul_shoup_scalar_assign(m, limb, m.shoup(big_mod(&q_i, m)));
+                        }
+                    }
+                }
+                fs.sub_assign(&k0)?;
+                reduce_product(&mut fs)?;
+                let c = parts.len();
+                parts.push((sw.compact(c, fs)?, sw.compact(c, a)?));
+                seeds.push(seed);
+            }
+        }
+        Ok(KeySwitchKey { parts, seeds })
+    }
+
+    /// The key components (k0, k1), NTT form over Q u P less the component's zero limbs (over
+    /// [`KeySwitcher::component_ring`]: a truncated key is stored without its zero columns).
+    pub fn parts(&self) -> &[(Poly, Poly)] {
+        &self.parts
+    }
+
+    /// Rebuilds a key from its k0 components and the seeds of its k1 components (deserialisation):
+    /// k1 of component i expands from seed i with index i + 1, times q_I when truncated.
+    pub fn from_parts(sw: &KeySwitcher, k0: Vec<Poly>, seeds: Vec<[u8; 32]>) -> Result<Self> {
+        if k0.len() != sw.key_components() || seeds.len() != k0.len() {
+            return Err(Error::LengthMismatch {
+                what: "key-switching key components",
+                expected: sw.key_components(),
+                got: k0.len().min(seeds.len()),
+            });
+        }
+        let ctx = &sw.ring_qp;
+        let n = ctx.limb_len(Representation::Ntt);
+        let mut parts = Vec::with_capacity(k0.len());
+        let mut idx = 0usize;
+        for (j, _) in sw.digits.iter().enumerate() {
+            let q_i: BigUint = sw
+                .truncated(j)
+                .iter()
+                .fold(BigUint::from(1u32), |a, &i| a * ctx.moduli()[i].value());
+            for _ in 0..sw.subdigits[j] {
+                if !sw
+                    .component_ring(idx)
+                    .is_some_and(|r| Arc::ptr_eq(k0[idx].context(), r))
+                    || k0[idx].representation() != Representation::Ntt
+                {
+                    return Err(Error::ContextMismatch(
+                        "key-switching key components must be in NTT form over Q u P (less their \
+                         zero limbs)"
+                            .into(),
+                    ));
+                }
+                let mut a = uniform_seeded(ctx, &seeds[idx], idx as u32 + 1)?;
+                if q_i != BigUint::from(1u32) {
+                    for (limb, m) in a.residues_mut().chunks_exact_mut(n).zip(ctx.moduli()) {
+                        vector::mul_shoup_scalar_assign(m, limb, m.shoup(big_mod(&q_i, m)));
+                    }
+                }
+                parts.push((k0[idx].clone(), sw.compact(idx, a)?));
+                idx += 1;
+            }
+        }
+        Ok(KeySwitchKey { parts, seeds })
+    }
+
+    /// The seeds of the k1 components (before truncation factors).
+    pub fn seeds(&self) -> &[[u8; 32]] {
+        &self.seeds
+    }
+}
