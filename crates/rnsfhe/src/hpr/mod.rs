@@ -14,9 +14,10 @@ mod ciphertext;
 mod context;
 pub mod depth;
 mod eval;
+mod keys;
 mod params;
 
 pub use ciphertext::HprCiphertext;
 pub use context::{Digits, HprContext, HprPublicKey, HprSecretKey};
-pub use eval::{HprGaloisKeys, HprRelinKey, Relinearization};
+pub use keys::{HprGaloisKeys, HprRelinKey, Relinearization};
 pub use params::HprParameters;
