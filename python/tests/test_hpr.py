@@ -164,3 +164,23 @@ def test_other_parameter_set_refused(env):
         x + other.encrypt([1], opk)
     with pytest.raises(ContextMismatchError):
         other.ciphertext_from_bytes(x.to_bytes())
+
+
+def test_multiply_without_relinearization(env):
+    _, ctx, sk, pk, rlk, _, a, b = env
+    x, y = ctx.encrypt(a, pk), ctx.encrypt(b, pk)
+    z = ctx.multiply_no_relin(x, y)
+    assert z.size == 3
+    assert np.array_equal(ctx.decrypt(z, sk), (a * b) % T)
+    z = pickle.loads(pickle.dumps(z))
+    r = ctx.relinearize(z, rlk)
+    assert r.size == 2
+    assert np.array_equal(ctx.decrypt(r, sk), (a * b) % T)
+    assert np.array_equal(ctx.decrypt(ctx.relinearize(z), sk), (a * b) % T)
+
+
+def test_equal_parameters_share_the_context_and_its_keys(env):
+    params, _, sk, pk, _, _, a, _ = env
+    ctx2 = rnsfhe.HprContext(rnsfhe.HprParameters.from_bytes(params.to_bytes()))
+    x = ctx2.encrypt(a, pk)
+    assert np.array_equal(ctx2.decrypt(x * x, sk), (a * a) % T)

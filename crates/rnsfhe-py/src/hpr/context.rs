@@ -328,6 +328,34 @@ impl PyHprContext {
         };
         Ok(i64_array(py, v))
     }
+    /// The product without relinearisation: 3 parts (paper 002 Prop. 1, eq. (16)).
+    fn multiply_no_relin(
+        &self,
+        py: Python<'_>,
+        a: &PyHprCiphertext,
+        b: &PyHprCiphertext,
+    ) -> PyResult<PyHprCiphertext> {
+        same(&a.shared, &self.shared, "ciphertext")?;
+        same(&b.shared, &self.shared, "ciphertext")?;
+        let (ctx, x, y) = (self.shared.ctx.clone(), a.ct.clone(), b.ct.clone());
+        Ok(self.ct(py.detach(|| ctx.mul_no_relin(&x, &y)).py()?))
+    }
+    /// Relinearises a 3-part ciphertext (section 4.1) with `relin_key` or the registered one.
+    #[pyo3(signature = (a, relin_key=None))]
+    fn relinearize(
+        &self,
+        py: Python<'_>,
+        a: &PyHprCiphertext,
+        relin_key: Option<&PyHprRelinKey>,
+    ) -> PyResult<PyHprCiphertext> {
+        same(&a.shared, &self.shared, "ciphertext")?;
+        let k = match relin_key {
+            Some(k) => k.get(&self.shared)?,
+            None => self.shared.relin_key("relinearize", a.ct.id())?,
+        };
+        let (ctx, x) = (self.shared.ctx.clone(), a.ct.clone());
+        Ok(self.ct(py.detach(|| ctx.relinearize(&x, &k)).py()?))
+    }
     #[pyo3(name = "ciphertext_from_bytes")]
     fn py_ciphertext_from_bytes(&self, data: ByteData) -> PyResult<PyHprCiphertext> {
         self.ciphertext_from_bytes(data)
@@ -421,7 +449,7 @@ impl PyHprCiphertext {
     fn key_id(&self) -> Option<String> {
         self.ct.id().map(|k| k.to_string())
     }
-    /// Number of polynomials (2).
+    /// Number of polynomials (2, or 3 after `multiply_no_relin`).
     #[getter]
     fn size(&self) -> usize {
         self.ct.size()
