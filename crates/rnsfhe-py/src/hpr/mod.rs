@@ -4,9 +4,11 @@
 
 mod context;
 mod keys;
+mod values;
 
-pub(crate) use context::{PyHprCiphertext, PyHprContext, PyHprParameters};
+pub(crate) use context::{PyHprContext, PyHprParameters};
 pub(crate) use keys::{PyHprGaloisKeys, PyHprPublicKey, PyHprRelinKey, PyHprSecretKey};
+pub(crate) use values::PyHprCiphertext;
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, RwLock, Weak};
