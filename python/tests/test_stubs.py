@@ -11,7 +11,8 @@ STUB = Path(rnsfhe.__file__).with_name("_rnsfhe.pyi")
 CLASSES = ["BfvParameters", "BfvContext", "BfvPlaintext", "BfvCiphertext", "BgvParameters",
            "BgvContext", "BgvPlaintext", "BgvCiphertext", "CkksParameters",
            "CkksContext", "CkksPlaintext", "CkksCiphertext", "SecretKey", "PublicKey", "RelinKey",
-           "GaloisKeys"]
+           "GaloisKeys", "HprParameters", "HprContext", "HprCiphertext", "HprSecretKey",
+           "HprPublicKey", "HprRelinKey", "HprGaloisKeys"]
 
 
 def stub_members():

@@ -16,6 +16,7 @@ mod bfv;
 mod bgv;
 mod ckks;
 mod convert;
+mod hpr;
 mod keys;
 mod registry;
 
@@ -97,6 +98,7 @@ fn _restore(
     match kind {
         k if k.starts_with("Bfv") || k.starts_with("bfv:") => bfv::restore(py, kind, params, data),
         k if k.starts_with("Bgv") || k.starts_with("bgv:") => bgv::restore(py, kind, params, data),
+        k if k.starts_with("Hpr") => hpr::restore(py, kind, params, data),
         _ => ckks::restore(py, kind, params, data),
     }
 }
@@ -182,6 +184,7 @@ fn _rnsfhe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bfv::register(m)?;
     bgv::register(m)?;
     ckks::register(m)?;
+    hpr::register(m)?;
     keys::register(m)?;
     Ok(())
 }

@@ -1,0 +1,173 @@
+//! HprCiphertext with its operators (as BFV's).
+
+use std::sync::Arc;
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use rnsfhe::hpr::HprCiphertext;
+use rnsfhe::rlwe::KeyId;
+
+use super::context::PyHprContext;
+use super::{same, HprShared};
+use crate::convert::{int_values, is_int, is_vector, type_name, ByteData, Int};
+use crate::{bytes_out, raise, reduce_ex, OrPy, Reduced};
+
+/// An HPR-FV ciphertext. Operators: `+ - *` with ciphertexts, integers and integer sequences
+/// (batched), unary `-`; products are relinearised with the registered key of the key pair.
+#[pyclass(frozen, module = "rnsfhe", name = "HprCiphertext")]
+pub(crate) struct PyHprCiphertext {
+    pub(crate) shared: Arc<HprShared>,
+    pub(crate) ct: Arc<HprCiphertext>,
+}
+
+enum Operand {
+    Ct(Arc<HprCiphertext>),
+    /// Plaintext coefficients in [0, t).
+    Pt(Vec<u64>),
+}
+
+impl PyHprCiphertext {
+    fn wrap(&self, ct: HprCiphertext) -> PyHprCiphertext {
+        PyHprCiphertext {
+            shared: self.shared.clone(),
+            ct: Arc::new(ct),
+        }
+    }
+    fn operand(&self, other: &Bound<'_, PyAny>, op: &str) -> PyResult<Operand> {
+        let t = self.shared.ctx.params().plain_modulus();
+        if let Ok(c) = other.cast::<PyHprCiphertext>() {
+            same(&c.get().shared, &self.shared, "ciphertext")?;
+            return Ok(Operand::Ct(c.get().ct.clone()));
+        }
+        if is_int(other) {
+            let c: i64 = other.extract().map_err(|_| {
+                raise(
+                    "OutOfRangeError",
+                    format!("integer {other} does not fit in 64 bits"),
+                )
+            })?;
+            // The constant polynomial c is c in every slot.
+            let mut m = vec![0u64; self.shared.ctx.params().degree()];
+            m[0] = c.rem_euclid(t as i64) as u64;
+            return Ok(Operand::Pt(m));
+        }
+        if is_vector(other) {
+            let v = int_values(other, t)?;
+            return Ok(Operand::Pt(self.shared.encoder()?.encode(&v).py()?));
+        }
+        Err(PyTypeError::new_err(format!(
+            "unsupported operand for HprCiphertext {op}: {} (use an HprCiphertext, int or sequence of ints)",
+            type_name(other)
+        )))
+    }
+    fn negate(&self) -> PyResult<PyHprCiphertext> {
+        Ok(self.wrap(self.shared.ctx.neg(&self.ct).py()?))
+    }
+}
+
+#[pymethods]
+impl PyHprCiphertext {
+    /// A ciphertext from `to_bytes` output, for `context`'s parameter set.
+    #[staticmethod]
+    fn from_bytes(context: &PyHprContext, data: ByteData) -> PyResult<Self> {
+        context.ciphertext_from_bytes(data)
+    }
+    #[classattr]
+    fn __array_ufunc__(py: Python<'_>) -> Py<PyAny> {
+        py.None()
+    }
+    /// The identity of its key pair (None for a trivial ciphertext).
+    #[getter]
+    fn key_id(&self) -> Option<String> {
+        self.ct.id().map(|k| k.to_string())
+    }
+    /// Number of polynomials (2, or 3 after `multiply_no_relin`).
+    #[getter]
+    fn size(&self) -> usize {
+        self.ct.size()
+    }
+    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        Ok(bytes_out(
+            py,
+            &self.shared.ctx.ciphertext_to_bytes(&self.ct).py()?,
+        ))
+    }
+    fn __reduce_ex__<'py>(&self, py: Python<'py>, protocol: i64) -> PyResult<Reduced<'py>> {
+        let b = self.shared.ctx.ciphertext_to_bytes(&self.ct).py()?;
+        reduce_ex(py, "HprCiphertext", &self.shared.params_bytes, &b, protocol)
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "HprCiphertext(size={}, {})",
+            self.ct.size(),
+            self.shared.label
+        )
+    }
+    fn __add__(&self, other: &Bound<'_, PyAny>) -> PyResult<PyHprCiphertext> {
+        let ctx = &self.shared.ctx;
+        Ok(self.wrap(
+            match self.operand(other, "+")? {
+                Operand::Ct(b) => ctx.add(&self.ct, &b),
+                Operand::Pt(m) => ctx.add_plain(&self.ct, &m),
+            }
+            .py()?,
+        ))
+    }
+    fn __radd__(&self, other: &Bound<'_, PyAny>) -> PyResult<PyHprCiphertext> {
+        self.__add__(other)
+    }
+    fn __sub__(&self, other: &Bound<'_, PyAny>) -> PyResult<PyHprCiphertext> {
+        let ctx = &self.shared.ctx;
+        Ok(self.wrap(
+            match self.operand(other, "-")? {
+                Operand::Ct(b) => ctx.sub(&self.ct, &b),
+                Operand::Pt(m) => {
+                    let t = ctx.params().plain_modulus();
+                    let neg: Vec<u64> = m.iter().map(|&x| (t - x) % t).collect();
+                    ctx.add_plain(&self.ct, &neg)
+                }
+            }
+            .py()?,
+        ))
+    }
+    fn __rsub__(&self, other: &Bound<'_, PyAny>) -> PyResult<PyHprCiphertext> {
+        self.negate()?.__add__(other)
+    }
+    fn __neg__(&self) -> PyResult<PyHprCiphertext> {
+        self.negate()
+    }
+    fn __mul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyHprCiphertext> {
+        let (ctx, a) = (self.shared.ctx.clone(), self.ct.clone());
+        let r = match self.operand(other, "*")? {
+            Operand::Ct(b) => {
+                let id = KeyId::join(a.id(), b.id()).py()?;
+                let k = self.shared.relin_key("ciphertext * ciphertext", id)?;
+                py.detach(|| ctx.mul(&a, &b, &k))
+            }
+            Operand::Pt(m) => py.detach(|| ctx.mul_plain(&a, &m)),
+        };
+        Ok(self.wrap(r.py()?))
+    }
+    fn __rmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyHprCiphertext> {
+        self.__mul__(py, other)
+    }
+    /// Rotates both rows of the slot matrix by `step` (registered Galois keys).
+    fn rotate_rows(&self, py: Python<'_>, step: Int<i64>) -> PyResult<PyHprCiphertext> {
+        let g = self.shared.encoder()?.galois_element_for_rotation(step.0);
+        self.galois(py, g, "rotate_rows")
+    }
+    /// Swaps the two rows of the slot matrix (registered Galois keys).
+    fn rotate_columns(&self, py: Python<'_>) -> PyResult<PyHprCiphertext> {
+        let g = self.shared.encoder()?.galois_element_for_row_swap();
+        self.galois(py, g, "rotate_columns")
+    }
+}
+
+impl PyHprCiphertext {
+    fn galois(&self, py: Python<'_>, g: u64, what: &str) -> PyResult<PyHprCiphertext> {
+        let k = self.shared.galois_keys(what, self.ct.id())?;
+        let (ctx, a) = (self.shared.ctx.clone(), self.ct.clone());
+        Ok(self.wrap(py.detach(|| ctx.apply_galois(&a, g, &k)).py()?))
+    }
+}
