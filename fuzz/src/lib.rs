@@ -15,7 +15,9 @@ use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 use rnsfhe::bfv::{BfvContext, BfvParameters, Ciphertext, Decryption, Multiplication};
+use rnsfhe::bgv::{BgvCiphertext, BgvContext, BgvParameters};
 use rnsfhe::ckks::{CkksCiphertext, CkksContext, CkksParameters, Complex};
+use rnsfhe::hpr::{HprCiphertext, HprContext, HprParameters, HprSecretKey};
 use rnsfhe::params::Security;
 use rnsfhe::rlwe::{GaloisKeys, KeySwitching, PublicKey, RelinKey, SecretDistribution, SecretKey};
 use rnsfhe::serialize::KeyBytes;
@@ -42,10 +44,60 @@ pub struct Ckks {
     pub ct: CkksCiphertext,
 }
 
+/// A BGV context with keys and a ciphertext.
+pub struct Bgv {
+    pub ctx: Arc<BgvContext>,
+    pub sk: SecretKey,
+    pub rlk: RelinKey,
+    pub ct: BgvCiphertext,
+}
+
+/// An HPR-FV context with a secret key and a ciphertext.
+pub struct Hpr {
+    pub ctx: Arc<HprContext>,
+    pub sk: HprSecretKey,
+    pub ct: HprCiphertext,
+}
+
 /// The contexts every target loads against.
 pub struct Fixtures {
     pub bfv: Vec<Bfv>,
     pub ckks: Vec<Ckks>,
+    pub bgv: Vec<Bgv>,
+    pub hpr: Vec<Hpr>,
+}
+
+/// Small BGV parameter sets: X^32 + 1, and a general Phi_21 (whose degree word flags m).
+pub fn bgv_parameters() -> Result<Vec<BgvParameters>> {
+    Ok(vec![
+        BgvParameters::builder()
+            .degree(32)
+            .plain_modulus(257)
+            .moduli_bits(&[40, 40, 40])
+            .special_moduli_bits(&[40])
+            .security(Security::InsecureResearchOnly)
+            .build()?,
+        BgvParameters::builder()
+            .cyclotomic_index(21)
+            .plain_modulus(2)
+            .moduli_bits(&[40, 40])
+            .special_moduli_bits(&[40])
+            .security(Security::InsecureResearchOnly)
+            .build()?,
+    ])
+}
+
+/// A small HPR-FV parameter set: n = 32, one 50-bit prime, two digits.
+pub fn hpr_parameters() -> Result<Vec<HprParameters>> {
+    Ok(vec![HprParameters::new(
+        32,
+        257,
+        1,
+        2,
+        50,
+        3.2,
+        Security::InsecureResearchOnly,
+    )?])
 }
 
 fn ks(digit_primes: usize, omega_bits: Option<u32>, truncation: usize) -> KeySwitching {
@@ -152,7 +204,29 @@ fn build() -> Result<Fixtures> {
             ct,
         });
     }
-    Ok(Fixtures { bfv, ckks })
+    let mut bgv = Vec::new();
+    for p in bgv_parameters()? {
+        let ctx = BgvContext::new(p)?;
+        let (sk, pk) = ctx.keygen(&mut rng)?;
+        let rlk = ctx.relin_key(&sk, &mut rng)?;
+        let ct = ctx.encrypt(&ctx.encode_coefficients(&[1, 0, 1])?, &pk, &mut rng)?;
+        bgv.push(Bgv { ctx, sk, rlk, ct });
+    }
+    let mut hpr = Vec::new();
+    for p in hpr_parameters()? {
+        let ctx = HprContext::new(&p)?;
+        let sk = ctx.secret_key(&mut rng)?;
+        let pk = ctx.public_key(&sk, &mut rng)?;
+        let m: Vec<u64> = (0..p.degree() as u64).map(|i| i % 7).collect();
+        let ct = ctx.encrypt(&pk, &m, &mut rng)?;
+        hpr.push(Hpr { ctx, sk, ct });
+    }
+    Ok(Fixtures {
+        bfv,
+        ckks,
+        bgv,
+        hpr,
+    })
 }
 
 /// The fixtures, built on first use.
@@ -170,6 +244,21 @@ pub fn seeds(target: &str) -> Result<Vec<Vec<u8>>> {
     match target {
         "params_bfv" => out.extend(bfv_parameters()?.iter().map(BfvParameters::to_bytes)),
         "params_ckks" => out.extend(ckks_parameters()?.iter().map(CkksParameters::to_bytes)),
+        "params_bgv" => out.extend(bgv_parameters()?.iter().map(BgvParameters::to_bytes)),
+        "params_hpr" => out.extend(hpr_parameters()?.iter().map(HprParameters::to_bytes)),
+        "bgv_ciphertext" => {
+            for b in &f.bgv {
+                let three = b.ctx.multiply_no_relin(&b.ct, &b.ct)?;
+                for ct in [&b.ct, &three] {
+                    out.push(b.ctx.ciphertext_to_bytes(ct)?);
+                }
+            }
+        }
+        "hpr_ciphertext" => {
+            for h in &f.hpr {
+                out.push(h.ctx.ciphertext_to_bytes(&h.ct)?);
+            }
+        }
         "bfv_ciphertext" => {
             for b in &f.bfv {
                 let pt = b.ctx.encode(&[1, 2, 3])?;
