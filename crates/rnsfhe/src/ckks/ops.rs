@@ -9,6 +9,8 @@
 //! ciphertexts to one level and one exact scale (the mechanism of the polynomial evaluators).
 
 use rnsfhe_math::arith::vector;
+use rnsfhe_math::parallel;
+use rnsfhe_math::pool::Buffer;
 use rnsfhe_math::ring::{Poly, Representation};
 
 use super::{CkksCiphertext, CkksContext, CkksPlaintext};
@@ -359,15 +361,18 @@ impl CkksContext {
             let mut last = p.residues()[l * n..].to_vec();
             ring.ntt_tables()[l].inverse(&mut last)?;
             let mut out = Poly::zero(&lower, Representation::Ntt);
-            let mut tmp = vec![0u64; n];
-            for (i, m) in lower.moduli().iter().enumerate() {
+            let src = p.residues();
+            // Limb by limb, on the threads there are (rnsfhe_math::parallel); one pooled scratch each.
+            parallel::for_each_limb(out.residues_mut(), n, |i, o| {
+                let m = &lower.moduli()[i];
+                let mut tmp = Buffer::zeroed(n);
                 vector::lift_centered(&ql, m, &last, &mut tmp);
                 lower.ntt_tables()[i].forward(&mut tmp)?;
-                let o = &mut out.residues_mut()[i * n..(i + 1) * n];
-                o.copy_from_slice(&p.residues()[i * n..(i + 1) * n]);
+                o.copy_from_slice(&src[i * n..(i + 1) * n]);
                 vector::sub_assign(m, o, &tmp);
                 vector::mul_shoup_scalar_assign(m, o, inv[i]);
-            }
+                Ok(())
+            })?;
             *p = out;
         }
         a.level = l - 1;
