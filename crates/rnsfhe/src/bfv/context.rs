@@ -14,7 +14,7 @@ use super::noise::NoiseModel;
 use super::{
     BehzTool, BfvParameters, Ciphertext, Decryption, HpsTool, Multiplication, Plaintext, RingShape,
 };
-use crate::encoding::{BatchEncoder, CoefficientEncoder};
+use crate::encoding::Encoders;
 use crate::rlwe::{GaloisKeys, KeyId, KeySwitcher, PublicKey, SecretKey};
 use crate::{Error, Result};
 
@@ -62,12 +62,10 @@ pub struct BfvContext {
     params: BfvParameters,
     sw: KeySwitcher,
     gaussian: DiscreteGaussian,
-    batch: Option<BatchEncoder>,
-    /// General Phi_m: l slots of GF(t^d) (paper 001 section 2.4).
-    slot_algebra: Option<SlotAlgebra>,
+    /// Batch (X^n + 1), GF(t^d) slot (general Phi_m, paper 001 section 2.4) and coefficient encoders.
+    encoders: Encoders,
     /// log2 of the reduction's expansion (0 for X^n + 1), for the noise model.
     pub(crate) log_rho: f64,
-    coeff: CoefficientEncoder,
     t: Modulus,
     /// Delta = floor(q / t) mod q_i.
     delta: Vec<Shoup>,
@@ -129,21 +127,15 @@ impl BfvContext {
             )?)),
             Multiplication::Hps => MulTool::Hps(Box::new(HpsTool::new(&shape, &q, t, &exclude)?)),
         };
-        let (batch, slot_algebra) = match params.cyclotomic {
-            Some(m) if params.batching_slots() > 0 => (None, Some(SlotAlgebra::new(m, t)?)),
-            None if params.batching_slots() > 0 => (Some(BatchEncoder::new(n, t)?), None),
-            _ => (None, None),
-        };
+        let encoders = Encoders::new(n, t, params.cyclotomic, params.batching_slots() > 0)?;
         let mut ctx = BfvContext {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             gaussian: DiscreteGaussian::new(params.sigma, DEFAULT_TAIL)?,
-            coeff: CoefficientEncoder::new(n, t)?,
             t: Modulus::new(t)?,
             dec: Decryptor::new(&q, t)?,
             params,
             sw,
-            batch,
-            slot_algebra,
+            encoders,
             log_rho: shape.delta.log2() - (n as f64).log2(),
             delta,
             mul,
@@ -186,22 +178,12 @@ impl BfvContext {
     }
     /// The number of batching slots (0 when t does not allow batching).
     pub fn slots(&self) -> usize {
-        match &self.slot_algebra {
-            Some(a) => a.slots(),
-            None => self.batch.as_ref().map_or(0, BatchEncoder::slots),
-        }
+        self.encoders.slot_count()
     }
 
     /// The slot algebra of a general Phi_m ring (l slots of GF(t^d), paper 001 section 2.4).
     pub fn slot_algebra(&self) -> Result<&SlotAlgebra> {
-        self.slot_algebra.as_ref().ok_or_else(|| {
-            Error::InvalidParameters(format!(
-                "no slot algebra: it needs a general cyclotomic_index m and a prime t not dividing \
-                 m (m = {}, t = {})",
-                self.params.cyclotomic_index(),
-                self.params.plain_modulus
-            ))
-        })
+        self.encoders.slot_algebra()
     }
 
     /// Encodes l slots of GF(t^d), each d coefficients in [0, t) (general Phi_m).
@@ -274,17 +256,6 @@ impl BfvContext {
         }
     }
 
-    fn batch(&self) -> Result<&BatchEncoder> {
-        self.batch.as_ref().ok_or_else(|| {
-            Error::InvalidParameters(format!(
-                "batching needs a prime t = 1 mod 2n = {}; t = {} does not allow it (use \
-                 encode_coefficients, or choose such a t)",
-                2 * self.params.degree,
-                self.params.plain_modulus
-            ))
-        })
-    }
-
     fn plaintext(&self, coeffs: Vec<u64>) -> Plaintext {
         Plaintext {
             coeffs,
@@ -294,49 +265,35 @@ impl BfvContext {
 
     /// Batch-encodes up to n values in [0, t) into the 2 x n/2 slot matrix (SEAL's layout).
     pub fn encode(&self, values: &[u64]) -> Result<Plaintext> {
-        Ok(self.plaintext(self.batch()?.encode(values)?))
+        Ok(self.plaintext(self.encoders.batch()?.encode(values)?))
     }
     /// Batch-encodes signed values with |v| < t.
     pub fn encode_signed(&self, values: &[i64]) -> Result<Plaintext> {
-        Ok(self.plaintext(self.batch()?.encode_signed(values)?))
+        Ok(self.plaintext(self.encoders.batch()?.encode_signed(values)?))
     }
     /// Puts up to n signed values into the coefficients (any t).
     pub fn encode_coefficients(&self, values: &[i64]) -> Result<Plaintext> {
-        Ok(self.plaintext(self.coeff.encode(values)?))
+        Ok(self.plaintext(self.encoders.coeff().encode(values)?))
     }
     /// A plaintext from raw coefficients in [0, t) (length n).
     pub fn plaintext_from_coefficients(&self, coeffs: &[u64]) -> Result<Plaintext> {
-        let n = self.params.degree;
-        if coeffs.len() != n {
-            return Err(Error::LengthMismatch {
-                what: "plaintext coefficients",
-                expected: n,
-                got: coeffs.len(),
-            });
-        }
-        if let Some(i) = coeffs.iter().position(|&c| c >= self.t.value()) {
-            return Err(Error::OutOfRange(format!(
-                "plaintext coefficient {i} = {} is not below t = {}",
-                coeffs[i],
-                self.t.value()
-            )));
-        }
+        self.encoders.check_coefficients(coeffs)?;
         Ok(self.plaintext(coeffs.to_vec()))
     }
     /// The slot values of a batch-encoded plaintext, in [0, t).
     pub fn decode(&self, pt: &Plaintext) -> Result<Vec<u64>> {
         self.check_plain(pt)?;
-        self.batch()?.decode(&pt.coeffs)
+        self.encoders.batch()?.decode(&pt.coeffs)
     }
     /// The slot values centred in (-t/2, t/2].
     pub fn decode_signed(&self, pt: &Plaintext) -> Result<Vec<i64>> {
         self.check_plain(pt)?;
-        self.batch()?.decode_signed(&pt.coeffs)
+        self.encoders.batch()?.decode_signed(&pt.coeffs)
     }
     /// The coefficients centred in (-t/2, t/2].
     pub fn decode_coefficients(&self, pt: &Plaintext) -> Result<Vec<i64>> {
         self.check_plain(pt)?;
-        self.coeff.decode(&pt.coeffs)
+        self.encoders.coeff().decode(&pt.coeffs)
     }
 
     pub(crate) fn check_plain(&self, pt: &Plaintext) -> Result<()> {

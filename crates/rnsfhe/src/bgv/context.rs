@@ -12,7 +12,7 @@ use rnsfhe_math::sample::{Csprng, DiscreteGaussian, DEFAULT_TAIL};
 
 use super::noise::NoiseModel;
 use super::{BgvCiphertext, BgvParameters, BgvPlaintext};
-use crate::encoding::{BatchEncoder, CoefficientEncoder};
+use crate::encoding::Encoders;
 use crate::rlwe::{reduce_product, KeyId, KeySwitcher, ModulusChain, PublicKey, SecretKey};
 use crate::{Error, Result};
 
@@ -38,10 +38,7 @@ pub struct BgvContext {
     pub(super) sw: KeySwitcher,
     chain: ModulusChain,
     pub(super) gaussian: DiscreteGaussian,
-    batch: Option<BatchEncoder>,
-    /// General Phi_m: the l slots of GF(t^d) (paper 001 section 2.4).
-    pub(super) slot_algebra: Option<SlotAlgebra>,
-    coeff: CoefficientEncoder,
+    encoders: Encoders,
     t: Modulus,
     pub(crate) levels: Vec<LevelTables>,
     pub(crate) noise: NoiseModel,
@@ -106,21 +103,15 @@ impl BgvContext {
             params.special_moduli.len(),
             |s, z, l1| sw.noise_log2(s, z, l1),
         );
-        let (batch, slots) = match params.cyclotomic {
-            Some(m) if params.batching_slots() > 0 => (None, Some(SlotAlgebra::new(m, t)?)),
-            None if params.batching_slots() > 0 => (Some(BatchEncoder::new(n, t)?), None),
-            _ => (None, None),
-        };
+        let encoders = Encoders::new(n, t, params.cyclotomic, params.batching_slots() > 0)?;
         Ok(Arc::new(BgvContext {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             gaussian: DiscreteGaussian::new(params.sigma, DEFAULT_TAIL)?,
-            coeff: CoefficientEncoder::new(n, t)?,
             t: Modulus::new(t)?,
             params,
             sw,
             chain,
-            batch,
-            slot_algebra: slots,
+            encoders,
             levels,
             noise,
         }))
@@ -155,22 +146,12 @@ impl BgvContext {
     }
     /// The number of batching slots (0 when t does not allow batching).
     pub fn slots(&self) -> usize {
-        match &self.slot_algebra {
-            Some(a) => a.slots(),
-            None => self.batch.as_ref().map_or(0, BatchEncoder::slots),
-        }
+        self.encoders.slot_count()
     }
 
     /// The slot algebra of a general Phi_m ring (l slots of GF(t^d), paper 001 section 2.4).
     pub fn slot_algebra(&self) -> Result<&SlotAlgebra> {
-        self.slot_algebra.as_ref().ok_or_else(|| {
-            Error::InvalidParameters(format!(
-                "no slot algebra: it needs a general cyclotomic_index m and a prime t not dividing \
-                 m (m = {}, t = {})",
-                self.params.cyclotomic_index(),
-                self.params.plain_modulus
-            ))
-        })
+        self.encoders.slot_algebra()
     }
 
     /// Encodes l slots of GF(t^d), each d coefficients in [0, t) (general Phi_m).
@@ -184,17 +165,6 @@ impl BgvContext {
         self.slot_algebra()?.decode(&pt.coeffs)
     }
 
-    fn batch(&self) -> Result<&BatchEncoder> {
-        self.batch.as_ref().ok_or_else(|| {
-            Error::InvalidParameters(format!(
-                "batching needs a prime t = 1 mod 2n = {}; t = {} does not allow it (use \
-                 encode_coefficients, or choose such a t)",
-                2 * self.params.degree,
-                self.params.plain_modulus
-            ))
-        })
-    }
-
     fn plaintext(&self, coeffs: Vec<u64>) -> BgvPlaintext {
         BgvPlaintext {
             coeffs,
@@ -204,49 +174,35 @@ impl BgvContext {
 
     /// Batch-encodes up to n values in [0, t) into the 2 x n/2 slot matrix.
     pub fn encode(&self, values: &[u64]) -> Result<BgvPlaintext> {
-        Ok(self.plaintext(self.batch()?.encode(values)?))
+        Ok(self.plaintext(self.encoders.batch()?.encode(values)?))
     }
     /// Batch-encodes signed values with |v| < t.
     pub fn encode_signed(&self, values: &[i64]) -> Result<BgvPlaintext> {
-        Ok(self.plaintext(self.batch()?.encode_signed(values)?))
+        Ok(self.plaintext(self.encoders.batch()?.encode_signed(values)?))
     }
     /// Puts up to n signed values into the coefficients (any t).
     pub fn encode_coefficients(&self, values: &[i64]) -> Result<BgvPlaintext> {
-        Ok(self.plaintext(self.coeff.encode(values)?))
+        Ok(self.plaintext(self.encoders.coeff().encode(values)?))
     }
     /// A plaintext from raw coefficients in [0, t) (length n).
     pub fn plaintext_from_coefficients(&self, coeffs: &[u64]) -> Result<BgvPlaintext> {
-        let n = self.params.degree;
-        if coeffs.len() != n {
-            return Err(Error::LengthMismatch {
-                what: "plaintext coefficients",
-                expected: n,
-                got: coeffs.len(),
-            });
-        }
-        if let Some(i) = coeffs.iter().position(|&c| c >= self.t.value()) {
-            return Err(Error::OutOfRange(format!(
-                "plaintext coefficient {i} = {} is not below t = {}",
-                coeffs[i],
-                self.t.value()
-            )));
-        }
+        self.encoders.check_coefficients(coeffs)?;
         Ok(self.plaintext(coeffs.to_vec()))
     }
     /// The slot values of a batch-encoded plaintext, in [0, t).
     pub fn decode(&self, pt: &BgvPlaintext) -> Result<Vec<u64>> {
         self.check_plain(pt)?;
-        self.batch()?.decode(&pt.coeffs)
+        self.encoders.batch()?.decode(&pt.coeffs)
     }
     /// The slot values centred in (-t/2, t/2].
     pub fn decode_signed(&self, pt: &BgvPlaintext) -> Result<Vec<i64>> {
         self.check_plain(pt)?;
-        self.batch()?.decode_signed(&pt.coeffs)
+        self.encoders.batch()?.decode_signed(&pt.coeffs)
     }
     /// The coefficients centred in (-t/2, t/2].
     pub fn decode_coefficients(&self, pt: &BgvPlaintext) -> Result<Vec<i64>> {
         self.check_plain(pt)?;
-        self.coeff.decode(&pt.coeffs)
+        self.encoders.coeff().decode(&pt.coeffs)
     }
 
     pub(crate) fn check_plain(&self, pt: &BgvPlaintext) -> Result<()> {

@@ -8,10 +8,12 @@
 //! - [`apply_galois`]: X -> X^g on a plaintext coefficient vector.
 
 pub mod batch;
+mod encoders;
 pub mod hypercube;
 pub mod integer;
 
 pub use batch::BatchEncoder;
+pub(crate) use encoders::Encoders;
 pub use integer::CoefficientEncoder;
 
 use crate::{Error, Result};
