@@ -217,7 +217,7 @@ impl BfvContext {
         k: i64,
         keys: &GaloisKeys,
     ) -> Result<Ciphertext> {
-        let g = crate::encoding::hypercube::hypercube_rotation(self.slot_algebra()?, dimension, k)?;
+        let g = self.slot_algebra()?.rotation_galois_element(dimension, k)? as u64;
         self.apply_galois(a, g, keys)
     }
 

@@ -30,7 +30,7 @@ impl BgvContext {
         k: i64,
         keys: &GaloisKeys,
     ) -> Result<BgvCiphertext> {
-        let g = crate::encoding::hypercube::hypercube_rotation(self.slot_algebra()?, dimension, k)?;
+        let g = self.slot_algebra()?.rotation_galois_element(dimension, k)? as u64;
         self.apply_galois(a, g, keys)
     }
 

@@ -7,7 +7,7 @@ use rnsfhe_math::ring::cyclotomic::SlotAlgebra;
 use crate::Result;
 
 /// The Galois elements of one-step rotations (k = 1 and k = -1) along every dimension, then the
-/// Frobenius element t mod m: the keys [`hypercube_rotation`]'s callers need for steps of +-1 and for
+/// Frobenius element t mod m: the keys that rotations by +-1 along each dimension need and for
 /// X -> X^t. Duplicates (a dimension of order 2, where +1 = -1) appear once.
 pub fn hypercube_galois_elements(slots: &SlotAlgebra) -> Result<Vec<u64>> {
     let mut out: Vec<u64> = Vec::new();
@@ -24,10 +24,4 @@ pub fn hypercube_galois_elements(slots: &SlotAlgebra) -> Result<Vec<u64>> {
         out.push(f);
     }
     Ok(out)
-}
-
-/// The Galois element that rotates dimension `dimension` by `k` (the value of slot e moves to e + k;
-/// on a non-native dimension the values that wrap around come back under a power of Frobenius).
-pub fn hypercube_rotation(slots: &SlotAlgebra, dimension: usize, k: i64) -> Result<u64> {
-    Ok(slots.rotation_galois_element(dimension, k)? as u64)
 }
