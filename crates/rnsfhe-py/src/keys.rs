@@ -71,6 +71,13 @@ impl Owner {
     }
 }
 
+/// A key a context just made, before it becomes its Python class (`.into()`).
+pub(crate) struct Made<K> {
+    pub owner: Owner,
+    pub key: Arc<K>,
+    pub seeded: bool,
+}
+
 macro_rules! key_class {
     ($py_name:literal, $rust:ident, $inner:ty, $what:literal, $to_bytes:ident $(, $extra:item)*) => {
         key_class!(@class $py_name, $rust, $inner, $what,
@@ -96,6 +103,16 @@ macro_rules! key_class {
             pub key: Arc<$inner>,
             /// Made by a seeded context (reproducible: tests only).
             pub seeded: bool,
+        }
+
+        impl From<Made<$inner>> for $rust {
+            fn from(m: Made<$inner>) -> Self {
+                $rust {
+                    owner: m.owner,
+                    key: m.key,
+                    seeded: m.seeded,
+                }
+            }
         }
 
         impl $rust {

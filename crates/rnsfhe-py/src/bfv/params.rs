@@ -50,7 +50,8 @@ impl PyBfvParameters {
     #[new]
     #[pyo3(signature = (degree=Int(8192), plain_modulus=Int(65537), *, moduli=None, moduli_bits=None,
         special_moduli=None, special_moduli_bits=None, multiplication="hps", decryption=None,
-        m_tilde=Some(Int(65536)), sigma=None, hamming_weight=None, digit_primes=None, security=None))]
+        m_tilde=Some(Int(65536)), sigma=None, hamming_weight=None, digit_primes=None, security=None,
+        cyclotomic_index=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         degree: Int<usize>,
@@ -66,6 +67,7 @@ impl PyBfvParameters {
         hamming_weight: Option<Int<usize>>,
         digit_primes: Option<Int<usize>>,
         security: Option<&Bound<'_, PyAny>>,
+        cyclotomic_index: Option<Int<usize>>,
     ) -> PyResult<Self> {
         let (degree, plain_modulus, m_tilde) = (degree.0, plain_modulus.0, m_tilde.map(|m| m.0));
         let (moduli, moduli_bits) = (moduli.map(ints), moduli_bits.map(ints));
@@ -79,6 +81,9 @@ impl PyBfvParameters {
             .multiplication(self::multiplication(multiplication)?)
             .m_tilde(m_tilde)
             .security(crate::convert::security(security)?);
+        if let Some(m) = cyclotomic_index {
+            b = b.cyclotomic_index(m.0);
+        }
         if let Some(q) = moduli {
             b = b.moduli(&q);
         }
@@ -132,6 +137,11 @@ impl PyBfvParameters {
     #[getter]
     fn plain_modulus(&self) -> u64 {
         self.inner.plain_modulus()
+    }
+    /// The cyclotomic index m of the ring Z[X]/(Phi_m) (2n for X^n + 1).
+    #[getter]
+    fn cyclotomic_index(&self) -> usize {
+        self.inner.cyclotomic_index()
     }
     #[getter]
     fn moduli(&self) -> Vec<u64> {
@@ -196,8 +206,13 @@ impl PyBfvParameters {
 }
 
 pub(crate) fn label(p: &BfvParameters) -> String {
+    let m = if p.is_general_cyclotomic() {
+        format!("cyclotomic_index={}, ", p.cyclotomic_index())
+    } else {
+        String::new()
+    };
     format!(
-        "BfvParameters(degree={}, plain_modulus={}, log_q={:.1}, moduli={}, multiplication={:?}, security={})",
+        "BfvParameters({m}degree={}, plain_modulus={}, log_q={:.1}, moduli={}, multiplication={:?}, security={})",
         p.degree(),
         p.plain_modulus(),
         p.log_q(),

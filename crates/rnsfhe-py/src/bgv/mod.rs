@@ -4,12 +4,10 @@
 
 mod context;
 mod params;
-mod values;
 
-pub(crate) use context::PyBgvContext;
+pub(crate) use context::{PyBgvCiphertext, PyBgvContext, PyBgvPlaintext};
 pub(crate) use params::PyBgvParameters;
 use params::*;
-pub(crate) use values::{PyBgvCiphertext, PyBgvPlaintext};
 
 use std::sync::Arc;
 
@@ -29,29 +27,7 @@ use crate::{bytes_out, raise, reduce, OrPy, Reduced};
 
 static CONTEXTS: Registry<BgvContext> = Registry::new();
 
-/// Rebuilds a pickled BGV object or key.
-pub(crate) fn restore(
-    py: Python<'_>,
-    kind: &str,
-    params: &[u8],
-    data: &[u8],
-) -> PyResult<Py<PyAny>> {
-    let p = BgvParameters::from_bytes(params).py()?;
-    if kind == "BgvParameters" {
-        return Ok(Py::new(py, PyBgvParameters { inner: p })?.into_any());
-    }
-    let ctx = PyBgvContext::from_shared(shared(&p)?)?;
-    Ok(match kind {
-        "BgvContext" => Py::new(py, ctx)?.into_any(),
-        "BgvCiphertext" => {
-            Py::new(py, ctx.ciphertext_from_bytes(ByteData(data.to_vec()))?)?.into_any()
-        }
-        "BgvPlaintext" => {
-            Py::new(py, ctx.plaintext_from_bytes(ByteData(data.to_vec()))?)?.into_any()
-        }
-        key => keys::restore(py, ctx.owner(), key.strip_prefix("bgv:"), kind, data)?,
-    })
-}
+crate::rlwe_context::rlwe_restore!(PyBgvParameters(BgvParameters), PyBgvContext, "Bgv", "bgv:");
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyBgvParameters>()?;

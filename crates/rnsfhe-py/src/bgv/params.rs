@@ -14,7 +14,8 @@ impl PyBgvParameters {
     #[new]
     #[pyo3(signature = (degree=Int(8192), plain_modulus=Int(65537), *, moduli=None, moduli_bits=None,
         special_moduli=None, special_moduli_bits=None, sigma=None, hamming_weight=None,
-        digit_primes=None, security=None))]
+        digit_primes=None, security=None,
+        cyclotomic_index=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         degree: Int<usize>,
@@ -27,11 +28,15 @@ impl PyBgvParameters {
         hamming_weight: Option<Int<usize>>,
         digit_primes: Option<Int<usize>>,
         security: Option<&Bound<'_, PyAny>>,
+        cyclotomic_index: Option<Int<usize>>,
     ) -> PyResult<Self> {
         let mut b = BgvParameters::builder()
             .degree(degree.0)
             .plain_modulus(plain_modulus.0)
             .security(crate::convert::security(security)?);
+        if let Some(m) = cyclotomic_index {
+            b = b.cyclotomic_index(m.0);
+        }
         if let Some(q) = moduli {
             b = b.moduli(&ints(q));
         }
@@ -68,6 +73,11 @@ impl PyBgvParameters {
     #[getter]
     fn plain_modulus(&self) -> u64 {
         self.inner.plain_modulus()
+    }
+    /// The cyclotomic index m of the ring Z[X]/(Phi_m) (2n for X^n + 1).
+    #[getter]
+    fn cyclotomic_index(&self) -> usize {
+        self.inner.cyclotomic_index()
     }
     /// The chain q_0..q_L (level l has q_0..q_l).
     #[getter]
@@ -126,8 +136,13 @@ impl PyBgvParameters {
 }
 
 pub(crate) fn label(p: &BgvParameters) -> String {
+    let m = if p.is_general_cyclotomic() {
+        format!("cyclotomic_index={}, ", p.cyclotomic_index())
+    } else {
+        String::new()
+    };
     format!(
-        "BgvParameters(degree={}, plain_modulus={}, log_q={:.1}, moduli={}, security={})",
+        "BgvParameters({m}degree={}, plain_modulus={}, log_q={:.1}, moduli={}, security={})",
         p.degree(),
         p.plain_modulus(),
         p.log_q(),

@@ -1,552 +1,407 @@
-//! The Ckks context class: keys, encoding, encryption and every operation.
+//! The CKKS context class from the shared RLWE layer (`rlwe_context!`), with CKKS's encoding of real
+//! or complex vectors, levels and scales, rotations and the paper 004 functions.
 
 use super::*;
-/// A CKKS context: keys, encoding of real or complex vectors, encryption, every operation and the
-/// paper 004 functions. Contexts with equal parameters are interchangeable.
-#[pyclass(frozen, module = "rnsfhe", name = "CkksContext")]
-pub(crate) struct PyCkksContext {
-    pub(crate) shared: Arc<CkksShared>,
-    pub(crate) rng: LockedRng,
-}
 
-#[pymethods]
-impl PyCkksContext {
-    #[new]
-    #[pyo3(signature = (params=None, *, seed=None))]
-    fn new(params: Option<&PyCkksParameters>, seed: Option<&[u8]>) -> PyResult<Self> {
-        let p = match params {
-            Some(p) => p.inner.clone(),
-            None => CkksParameters::builder()
-                .degree(1 << 14)
-                .levels(5)
-                .build()
-                .py()?,
-        };
-        Ok(PyCkksContext {
-            shared: shared(&p)?,
-            rng: LockedRng::new(seed)?,
-        })
-    }
+crate::rlwe_context::rlwe_context! {
+    /// A CKKS context: keys, encoding of real or complex vectors, encryption, every operation and the
+    /// paper 004 functions. Contexts with equal parameters are interchangeable.
+    class PyCkksContext("CkksContext", Ckks, CkksShared, CkksContext);
+    params PyCkksParameters(
+        CkksParameters,
+        default CkksParameters::builder().degree(1 << 14).levels(5).build()
+    );
+    plaintext PyCkksPlaintext(CkksPlaintext);
+    ciphertext PyCkksCiphertext(CkksCiphertext);
+    methods {
 
-    #[getter]
-    fn params(&self) -> PyCkksParameters {
-        PyCkksParameters {
-            inner: self.ctx().params().clone(),
+        /// N/2 complex slots.
+        #[getter]
+        fn slots(&self) -> usize {
+            self.ctx().slots()
         }
-    }
-    /// N/2 complex slots.
-    #[getter]
-    fn slots(&self) -> usize {
-        self.ctx().slots()
-    }
-    /// The top level L (fresh ciphertexts).
-    #[getter]
-    fn max_level(&self) -> usize {
-        self.ctx().max_level()
-    }
+        /// The top level L (fresh ciphertexts).
+        #[getter]
+        fn max_level(&self) -> usize {
+            self.ctx().max_level()
+        }
 
-    fn keygen(&self, py: Python<'_>) -> PyResult<(PySecretKey, PyPublicKey)> {
-        let ctx = self.ctx().clone();
-        let (sk, pk) = py.detach(|| self.rng.with(|r| ctx.keygen(r))).py()?;
-        Ok((
-            PySecretKey {
+        /// Rotation keys for `steps` (default: every power of two below N/2, enough for `sum_slots`,
+        /// `mean` and `variance`) and the conjugation key if `conjugation`. Also registered.
+        #[pyo3(signature = (sk, steps=None, *, conjugation=false))]
+        fn galois_keys(
+            &self,
+            py: Python<'_>,
+            sk: &PySecretKey,
+            steps: Option<Vec<Int<i64>>>,
+            conjugation: bool,
+        ) -> PyResult<PyGaloisKeys> {
+            let s = sk.get(&self.owner())?;
+            let steps = steps.map(ints).unwrap_or_else(|| {
+                let slots = self.ctx().slots() as i64;
+                (0..)
+                    .map(|i| 1i64 << i)
+                    .take_while(|&x| x < slots)
+                    .collect()
+            });
+            let ctx = self.ctx().clone();
+            let k = py
+                .detach(|| {
+                    self.rng
+                        .with(|r| ctx.galois_keys(&s, &steps, conjugation, r))
+                })
+                .py()?;
+            let k = Arc::new(k);
+            self.shared.set_galois_keys(k.clone());
+            Ok(PyGaloisKeys {
                 owner: self.owner(),
-                key: Arc::new(sk),
+                key: k,
                 seeded: self.rng.seeded(),
-            },
-            PyPublicKey {
-                owner: self.owner(),
-                key: Arc::new(pk),
-                seeded: self.rng.seeded(),
-            },
-        ))
-    }
-    /// The relinearisation key; also registered for `*` and `**`.
-    fn relin_key(&self, py: Python<'_>, sk: &PySecretKey) -> PyResult<PyRelinKey> {
-        let s = sk.get(&self.owner())?;
-        let ctx = self.ctx().clone();
-        let k = Arc::new(py.detach(|| self.rng.with(|r| ctx.relin_key(&s, r))).py()?);
-        self.shared.set_relin_key(k.clone());
-        Ok(PyRelinKey {
-            owner: self.owner(),
-            key: k,
-            seeded: self.rng.seeded(),
-        })
-    }
-    /// Rotation keys for `steps` (default: every power of two below N/2, enough for `sum_slots`,
-    /// `mean` and `variance`) and the conjugation key if `conjugation`. Also registered.
-    #[pyo3(signature = (sk, steps=None, *, conjugation=false))]
-    fn galois_keys(
-        &self,
-        py: Python<'_>,
-        sk: &PySecretKey,
-        steps: Option<Vec<Int<i64>>>,
-        conjugation: bool,
-    ) -> PyResult<PyGaloisKeys> {
-        let s = sk.get(&self.owner())?;
-        let steps = steps.map(ints).unwrap_or_else(|| {
-            let slots = self.ctx().slots() as i64;
-            (0..)
-                .map(|i| 1i64 << i)
-                .take_while(|&x| x < slots)
-                .collect()
-        });
-        let ctx = self.ctx().clone();
-        let k = py
-            .detach(|| {
-                self.rng
-                    .with(|r| ctx.galois_keys(&s, &steps, conjugation, r))
             })
-            .py()?;
-        let k = Arc::new(k);
-        self.shared.set_galois_keys(k.clone());
-        Ok(PyGaloisKeys {
-            owner: self.owner(),
-            key: k,
-            seeded: self.rng.seeded(),
-        })
-    }
-    #[pyo3(signature = (*, relin_key=None, galois_keys=None))]
-    fn register_keys(
-        &self,
-        relin_key: Option<&PyRelinKey>,
-        galois_keys: Option<&PyGaloisKeys>,
-    ) -> PyResult<()> {
-        if let Some(k) = relin_key {
-            self.shared.set_relin_key(k.get(&self.owner())?);
         }
-        if let Some(k) = galois_keys {
-            self.shared.set_galois_keys(k.get(&self.owner())?);
+
+        /// Encodes up to N/2 real or complex values (finite) at `level` (default: the top) and `scale`
+        /// (default: 2^scale_bits).
+        #[pyo3(signature = (values, *, level=None, scale=None))]
+        fn encode(
+            &self,
+            values: &Bound<'_, PyAny>,
+            level: Option<Int<usize>>,
+            scale: Option<f64>,
+        ) -> PyResult<PyCkksPlaintext> {
+            let v = complex_values(values)?;
+            let level = level.map_or(self.ctx().max_level(), |l| l.0);
+            let scale = scale.unwrap_or(self.ctx().params().scale());
+            let pt = self.ctx().encode_at(&v, level, scale).py()?;
+            Ok(PyCkksPlaintext {
+                shared: self.shared.clone(),
+                pt: Arc::new(pt),
+            })
         }
-        Ok(())
-    }
+        /// The slots of a plaintext: float64 real parts, or complex128 with `complex=True`.
+        #[pyo3(signature = (pt, *, complex=false))]
+        fn decode<'py>(
+            &self,
+            py: Python<'py>,
+            pt: &PyCkksPlaintext,
+            complex: bool,
+        ) -> PyResult<Bound<'py, PyAny>> {
+            same(&pt.shared, &self.shared, "plaintext")?;
+            let v = self.ctx().decode(&pt.pt).py()?;
+            Ok(slots_array(py, &v, complex))
+        }
+        fn decrypt_plaintext(
+            &self,
+            py: Python<'_>,
+            ct: &PyCkksCiphertext,
+            sk: &PySecretKey,
+        ) -> PyResult<PyCkksPlaintext> {
+            let c = self.check(ct)?;
+            let s = sk.get(&self.owner())?;
+            let ctx = self.ctx().clone();
+            let pt = py.detach(|| ctx.decrypt(&c, &s)).py()?;
+            Ok(PyCkksPlaintext {
+                shared: self.shared.clone(),
+                pt: Arc::new(pt),
+            })
+        }
+        /// Decrypts and decodes: the ciphertext's slots (the encoded length rounded up to a power of
+        /// two) as float64 real parts, or complex128 with `complex=True`.
+        #[pyo3(signature = (ct, sk, *, complex=false))]
+        fn decrypt<'py>(
+            &self,
+            py: Python<'py>,
+            ct: &PyCkksCiphertext,
+            sk: &PySecretKey,
+            complex: bool,
+        ) -> PyResult<Bound<'py, PyAny>> {
+            let pt = self.decrypt_plaintext(py, ct, sk)?;
+            self.decode(py, &pt, complex)
+        }
 
-    /// Encodes up to N/2 real or complex values (finite) at `level` (default: the top) and `scale`
-    /// (default: 2^scale_bits).
-    #[pyo3(signature = (values, *, level=None, scale=None))]
-    fn encode(
-        &self,
-        values: &Bound<'_, PyAny>,
-        level: Option<Int<usize>>,
-        scale: Option<f64>,
-    ) -> PyResult<PyCkksPlaintext> {
-        let v = complex_values(values)?;
-        let level = level.map_or(self.ctx().max_level(), |l| l.0);
-        let scale = scale.unwrap_or(self.ctx().params().scale());
-        let pt = self.ctx().encode_at(&v, level, scale).py()?;
-        Ok(PyCkksPlaintext {
-            shared: self.shared.clone(),
-            pt: Arc::new(pt),
-        })
-    }
-    /// The slots of a plaintext: float64 real parts, or complex128 with `complex=True`.
-    #[pyo3(signature = (pt, *, complex=false))]
-    fn decode<'py>(
-        &self,
-        py: Python<'py>,
-        pt: &PyCkksPlaintext,
-        complex: bool,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        same(&pt.shared, &self.shared, "plaintext")?;
-        let v = self.ctx().decode(&pt.pt).py()?;
-        Ok(slots_array(py, &v, complex))
-    }
-    /// Encrypts a plaintext or values with a `PublicKey` or a `SecretKey` (symmetric).
-    fn encrypt(
-        &self,
-        py: Python<'_>,
-        x: &Bound<'_, PyAny>,
-        key: &Bound<'_, PyAny>,
-    ) -> PyResult<PyCkksCiphertext> {
-        let pt = self.plain_at(x, self.ctx().max_level(), self.ctx().params().scale())?;
-        let ctx = self.ctx().clone();
-        let ct = if let Ok(pk) = key.cast::<PyPublicKey>() {
-            let pk = pk.get().get(&self.owner())?;
-            py.detach(|| self.rng.with(|r| ctx.encrypt(&pt, &pk, r)))
-        } else if let Ok(sk) = key.cast::<PySecretKey>() {
-            let sk = sk.get().get(&self.owner())?;
-            py.detach(|| self.rng.with(|r| ctx.encrypt_symmetric(&pt, &sk, r)))
-        } else {
-            return Err(PyTypeError::new_err(format!(
-                "encrypt needs a PublicKey or a SecretKey, got {}",
-                type_name(key)
-            )));
-        };
-        Ok(self.wrap(ct.py()?))
-    }
-    fn decrypt_plaintext(
-        &self,
-        py: Python<'_>,
-        ct: &PyCkksCiphertext,
-        sk: &PySecretKey,
-    ) -> PyResult<PyCkksPlaintext> {
-        let c = self.check(ct)?;
-        let s = sk.get(&self.owner())?;
-        let ctx = self.ctx().clone();
-        let pt = py.detach(|| ctx.decrypt(&c, &s)).py()?;
-        Ok(PyCkksPlaintext {
-            shared: self.shared.clone(),
-            pt: Arc::new(pt),
-        })
-    }
-    /// Decrypts and decodes: the ciphertext's slots (the encoded length rounded up to a power of
-    /// two) as float64 real parts, or complex128 with `complex=True`.
-    #[pyo3(signature = (ct, sk, *, complex=false))]
-    fn decrypt<'py>(
-        &self,
-        py: Python<'py>,
-        ct: &PyCkksCiphertext,
-        sk: &PySecretKey,
-        complex: bool,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let pt = self.decrypt_plaintext(py, ct, sk)?;
-        self.decode(py, &pt, complex)
-    }
+        /// a and b at one level and one exact scale (what `+` and `-` do before adding): the higher one
+        /// is brought down onto the other's scale; at one level with different scales one level is spent.
+        fn align(
+            &self,
+            py: Python<'_>,
+            a: &PyCkksCiphertext,
+            b: &PyCkksCiphertext,
+        ) -> PyResult<(PyCkksCiphertext, PyCkksCiphertext)> {
+            let (x, y) = (self.check(a)?, self.check(b)?);
+            let ctx = self.ctx().clone();
+            let (p, q) = py.detach(|| ctx.align(&x, &y)).py()?;
+            Ok((self.wrap(p), self.wrap(q)))
+        }
+        fn negate(&self, a: &PyCkksCiphertext) -> PyResult<PyCkksCiphertext> {
+            let mut x = (*self.check(a)?).clone();
+            self.ctx().negate_assign(&mut x).py()?;
+            Ok(self.wrap(x))
+        }
+        /// a + m; values are encoded at a's level and scale.
+        fn add_plain(&self, a: &PyCkksCiphertext, m: &Bound<'_, PyAny>) -> PyResult<PyCkksCiphertext> {
+            let x = self.check(a)?;
+            let p = self.plain_at(m, x.level(), x.scale())?;
+            Ok(self.wrap(self.ctx().add_plain(&x, &p).py()?))
+        }
+        /// a - m; values are encoded at a's level and scale.
+        fn sub_plain(&self, a: &PyCkksCiphertext, m: &Bound<'_, PyAny>) -> PyResult<PyCkksCiphertext> {
+            let x = self.check(a)?;
+            let p = self.plain_at(m, x.level(), x.scale())?;
+            Ok(self.wrap(self.ctx().sub_plain(&x, &p).py()?))
+        }
+        /// a * m without rescaling (the scale multiplies); values are encoded at the default scale.
+        fn mul_plain(
+            &self,
+            py: Python<'_>,
+            a: &PyCkksCiphertext,
+            m: &Bound<'_, PyAny>,
+        ) -> PyResult<PyCkksCiphertext> {
+            let x = self.check(a)?;
+            let p = self.plain_at(m, x.level(), self.ctx().params().scale())?;
+            let ctx = self.ctx().clone();
+            Ok(self.wrap(py.detach(|| ctx.mul_plain(&x, &p)).py()?))
+        }
+        /// a + c for a real constant c.
+        fn add_const(&self, a: &PyCkksCiphertext, c: f64) -> PyResult<PyCkksCiphertext> {
+            let x = self.check(a)?;
+            Ok(self.wrap(self.ctx().add_const(&x, c).py()?))
+        }
+        /// a * c for a real constant c, rescaled back to a's scale (uses one level).
+        fn mul_const(&self, a: &PyCkksCiphertext, c: f64) -> PyResult<PyCkksCiphertext> {
+            let x = self.check(a)?;
+            Ok(self.wrap(self.ctx().mul_const_rescale_to(&x, c, x.scale()).py()?))
+        }
+        /// a * b relinearised and, if `rescale` (default), rescaled; a and b at the same level.
+        #[pyo3(signature = (a, b, rlk=None, *, rescale=true))]
+        fn multiply(
+            &self,
+            py: Python<'_>,
+            a: &PyCkksCiphertext,
+            b: &PyCkksCiphertext,
+            rlk: Option<&PyRelinKey>,
+            rescale: bool,
+        ) -> PyResult<PyCkksCiphertext> {
+            let (x, y) = (self.check(a)?, self.check(b)?);
+            let k = self.rlk(
+                rlk,
+                "multiply",
+                KeyId::join(a.ct.key_id(), b.ct.key_id()).py()?,
+            )?;
+            let ctx = self.ctx().clone();
+            let r = py.detach(|| {
+                if rescale {
+                    ctx.multiply_rescale(&x, &y, &k)
+                } else {
+                    ctx.multiply(&x, &y, &k)
+                }
+            });
+            Ok(self.wrap(r.py()?))
+        }
+        #[pyo3(signature = (a, rlk=None))]
+        fn relinearize(
+            &self,
+            py: Python<'_>,
+            a: &PyCkksCiphertext,
+            rlk: Option<&PyRelinKey>,
+        ) -> PyResult<PyCkksCiphertext> {
+            let k = self.rlk(rlk, "relinearize", a.ct.key_id())?;
+            self.unary(py, a, move |c, x| {
+                let mut r = x.clone();
+                c.relinearize_assign(&mut r, &k)?;
+                Ok(r)
+            })
+        }
+        /// RS: divides by the top prime q_level, one level down.
+        fn rescale(&self, py: Python<'_>, a: &PyCkksCiphertext) -> PyResult<PyCkksCiphertext> {
+            self.unary(py, a, |c, x| c.rescale(x))
+        }
+        /// The same values at a lower level (no rescaling).
+        fn drop_to_level(&self, a: &PyCkksCiphertext, level: Int<usize>) -> PyResult<PyCkksCiphertext> {
+            let x = self.check(a)?;
+            Ok(self.wrap(self.ctx().drop_to_level(&x, level.0).py()?))
+        }
+        /// Rotates the slots left by `step` (right when negative).
+        #[pyo3(signature = (a, step, keys=None))]
+        fn rotate(
+            &self,
+            py: Python<'_>,
+            a: &PyCkksCiphertext,
+            step: Int<i64>,
+            keys: Option<&PyGaloisKeys>,
+        ) -> PyResult<PyCkksCiphertext> {
+            let step = step.0;
+            let k = self.gk(keys, "rotate", a.ct.key_id())?;
+            self.unary(py, a, move |c, x| c.rotate(x, step, &k))
+        }
+        /// Complex conjugation of every slot (needs `galois_keys(..., conjugation=True)`).
+        #[pyo3(signature = (a, keys=None))]
+        fn conjugate(
+            &self,
+            py: Python<'_>,
+            a: &PyCkksCiphertext,
+            keys: Option<&PyGaloisKeys>,
+        ) -> PyResult<PyCkksCiphertext> {
+            let k = self.gk(keys, "conjugate", a.ct.key_id())?;
+            self.unary(py, a, move |c, x| c.conjugate(x, &k))
+        }
+        /// sum_i coeffs[i] x^i: baby-step giant-step (`method="bsgs"`, default) or the power tree
+        /// (`method="powers"`).
+        #[pyo3(signature = (a, coeffs, *, method="bsgs", rlk=None))]
+        fn polynomial(
+            &self,
+            py: Python<'_>,
+            a: &PyCkksCiphertext,
+            coeffs: Vec<f64>,
+            method: &str,
+            rlk: Option<&PyRelinKey>,
+        ) -> PyResult<PyCkksCiphertext> {
+            let k = self.rlk(rlk, "polynomial", a.ct.key_id())?;
+            let bsgs = match method {
+                "bsgs" => true,
+                "powers" => false,
+                m => {
+                    return Err(PyValueError::new_err(format!(
+                        "method must be \"bsgs\" or \"powers\", got {m:?}"
+                    )))
+                }
+            };
+            self.unary(py, a, move |c, x| {
+                if bsgs {
+                    circuits::evaluate_polynomial_bsgs(c, x, &coeffs, &k)
+                } else {
+                    circuits::evaluate_polynomial(c, x, &coeffs, &k)
+                }
+            })
+        }
+        /// f on [lo, hi] by its degree-d Chebyshev interpolant (f is called at the d + 1 nodes).
+        #[pyo3(signature = (a, f, lo, hi, degree, rlk=None))]
+        #[allow(clippy::too_many_arguments)]
+        fn chebyshev(
+            &self,
+            py: Python<'_>,
+            a: &PyCkksCiphertext,
+            f: &Bound<'_, PyAny>,
+            lo: f64,
+            hi: f64,
+            degree: Int<usize>,
+            rlk: Option<&PyRelinKey>,
+        ) -> PyResult<PyCkksCiphertext> {
+            let degree = degree.0;
+            let k = self.rlk(rlk, "chebyshev", a.ct.key_id())?;
+            // Sample f at the nodes with the GIL held; the evaluation asks for the same nodes. The degree
+            // is checked (range and levels) before f is called.
+            let x = self.check(a)?;
+            let ctx = self.ctx().clone();
+            circuits::check_chebyshev_degree(&x, degree).py()?;
+            let table: Vec<(f64, f64)> = chebyshev_samples(f, lo, hi, degree)?;
+            let r = py.detach(|| {
+                circuits::evaluate_chebyshev(&ctx, &x, |t| lookup(&table, t), (lo, hi), degree, &k)
+            });
+            Ok(self.wrap(r.py()?))
+        }
+        /// exp(x) by its Taylor polynomial of degree 7 (paper 004 Table 2).
+        #[pyo3(signature = (a, rlk=None))]
+        fn exp(
+            &self,
+            py: Python<'_>,
+            a: &PyCkksCiphertext,
+            rlk: Option<&PyRelinKey>,
+        ) -> PyResult<PyCkksCiphertext> {
+            let k = self.rlk(rlk, "exp", a.ct.key_id())?;
+            self.unary(py, a, move |c, x| circuits::exp(c, x, &k))
+        }
+        /// The logistic function by its Taylor polynomial of degree 7 (paper 004 Table 2).
+        #[pyo3(signature = (a, rlk=None))]
+        fn sigmoid(
+            &self,
+            py: Python<'_>,
+            a: &PyCkksCiphertext,
+            rlk: Option<&PyRelinKey>,
+        ) -> PyResult<PyCkksCiphertext> {
+            let k = self.rlk(rlk, "sigmoid", a.ct.key_id())?;
+            self.unary(py, a, move |c, x| circuits::sigmoid(c, x, &k))
+        }
+        /// 1/x for x in (0, 2) by `iterations` steps of [12] Alg. 2 (paper 004 Table 2).
+        #[pyo3(signature = (a, iterations=Int(4), rlk=None))]
+        fn inverse(
+            &self,
+            py: Python<'_>,
+            a: &PyCkksCiphertext,
+            iterations: Int<usize>,
+            rlk: Option<&PyRelinKey>,
+        ) -> PyResult<PyCkksCiphertext> {
+            let iterations = iterations.0;
+            let k = self.rlk(rlk, "inverse", a.ct.key_id())?;
+            self.unary(py, a, move |c, x| circuits::inverse(c, x, iterations, &k))
+        }
+        /// Every slot set to the sum of the first `count` slots (a power of two, default: the
+        /// ciphertext's slots; a smaller count clears the other slots first, one level).
+        #[pyo3(signature = (a, count=None, keys=None))]
+        fn sum_slots(
+            &self,
+            py: Python<'_>,
+            a: &PyCkksCiphertext,
+            count: Option<Int<usize>>,
+            keys: Option<&PyGaloisKeys>,
+        ) -> PyResult<PyCkksCiphertext> {
+            let k = self.gk(keys, "sum_slots", a.ct.key_id())?;
+            let n = count.map_or(a.ct.slots(), |c| c.0);
+            self.unary(py, a, move |c, x| circuits::sum_slots(c, x, n, &k))
+        }
+        /// The mean of the first `count` slots (paper 004 Table 3), in every slot, at the input's scale
+        /// (one level; one more for a count below the ciphertext's slots).
+        #[pyo3(signature = (a, count=None, keys=None))]
+        fn mean(
+            &self,
+            py: Python<'_>,
+            a: &PyCkksCiphertext,
+            count: Option<Int<usize>>,
+            keys: Option<&PyGaloisKeys>,
+        ) -> PyResult<PyCkksCiphertext> {
+            let k = self.gk(keys, "mean", a.ct.key_id())?;
+            let n = count.map_or(a.ct.slots(), |c| c.0);
+            self.unary(py, a, move |c, x| circuits::mean(c, x, n, &k))
+        }
+        /// The variance of the first `count` slots (paper 004 Table 3), in every slot; E[x^2] and E[x]^2
+        /// meet at one exact scale, so a small spread keeps its precision (two levels, three for a count
+        /// below the ciphertext's slots).
+        #[pyo3(signature = (a, count=None, rlk=None, keys=None))]
+        fn variance(
+            &self,
+            py: Python<'_>,
+            a: &PyCkksCiphertext,
+            count: Option<Int<usize>>,
+            rlk: Option<&PyRelinKey>,
+            keys: Option<&PyGaloisKeys>,
+        ) -> PyResult<PyCkksCiphertext> {
+            let r = self.rlk(rlk, "variance", a.ct.key_id())?;
+            let k = self.gk(keys, "variance", a.ct.key_id())?;
+            let n = count.map_or(a.ct.slots(), |c| c.0);
+            self.unary(py, a, move |c, x| circuits::variance(c, x, n, &r, &k))
+        }
 
-    fn add(&self, a: &PyCkksCiphertext, b: &PyCkksCiphertext) -> PyResult<PyCkksCiphertext> {
-        let (x, y) = (self.check(a)?, self.check(b)?);
-        Ok(self.wrap(self.ctx().add(&x, &y).py()?))
-    }
-    fn sub(&self, a: &PyCkksCiphertext, b: &PyCkksCiphertext) -> PyResult<PyCkksCiphertext> {
-        let (x, y) = (self.check(a)?, self.check(b)?);
-        Ok(self.wrap(self.ctx().sub(&x, &y).py()?))
-    }
-    /// a and b at one level and one exact scale (what `+` and `-` do before adding): the higher one
-    /// is brought down onto the other's scale; at one level with different scales one level is spent.
-    fn align(
-        &self,
-        py: Python<'_>,
-        a: &PyCkksCiphertext,
-        b: &PyCkksCiphertext,
-    ) -> PyResult<(PyCkksCiphertext, PyCkksCiphertext)> {
-        let (x, y) = (self.check(a)?, self.check(b)?);
-        let ctx = self.ctx().clone();
-        let (p, q) = py.detach(|| ctx.align(&x, &y)).py()?;
-        Ok((self.wrap(p), self.wrap(q)))
-    }
-    fn negate(&self, a: &PyCkksCiphertext) -> PyResult<PyCkksCiphertext> {
-        let mut x = (*self.check(a)?).clone();
-        self.ctx().negate_assign(&mut x).py()?;
-        Ok(self.wrap(x))
-    }
-    /// a + m; values are encoded at a's level and scale.
-    fn add_plain(&self, a: &PyCkksCiphertext, m: &Bound<'_, PyAny>) -> PyResult<PyCkksCiphertext> {
-        let x = self.check(a)?;
-        let p = self.plain_at(m, x.level(), x.scale())?;
-        Ok(self.wrap(self.ctx().add_plain(&x, &p).py()?))
-    }
-    /// a - m; values are encoded at a's level and scale.
-    fn sub_plain(&self, a: &PyCkksCiphertext, m: &Bound<'_, PyAny>) -> PyResult<PyCkksCiphertext> {
-        let x = self.check(a)?;
-        let p = self.plain_at(m, x.level(), x.scale())?;
-        Ok(self.wrap(self.ctx().sub_plain(&x, &p).py()?))
-    }
-    /// a * m without rescaling (the scale multiplies); values are encoded at the default scale.
-    fn mul_plain(
-        &self,
-        py: Python<'_>,
-        a: &PyCkksCiphertext,
-        m: &Bound<'_, PyAny>,
-    ) -> PyResult<PyCkksCiphertext> {
-        let x = self.check(a)?;
-        let p = self.plain_at(m, x.level(), self.ctx().params().scale())?;
-        let ctx = self.ctx().clone();
-        Ok(self.wrap(py.detach(|| ctx.mul_plain(&x, &p)).py()?))
-    }
-    /// a + c for a real constant c.
-    fn add_const(&self, a: &PyCkksCiphertext, c: f64) -> PyResult<PyCkksCiphertext> {
-        let x = self.check(a)?;
-        Ok(self.wrap(self.ctx().add_const(&x, c).py()?))
-    }
-    /// a * c for a real constant c, rescaled back to a's scale (uses one level).
-    fn mul_const(&self, a: &PyCkksCiphertext, c: f64) -> PyResult<PyCkksCiphertext> {
-        let x = self.check(a)?;
-        Ok(self.wrap(self.ctx().mul_const_rescale_to(&x, c, x.scale()).py()?))
-    }
-    /// a * b relinearised and, if `rescale` (default), rescaled; a and b at the same level.
-    #[pyo3(signature = (a, b, rlk=None, *, rescale=true))]
-    fn multiply(
-        &self,
-        py: Python<'_>,
-        a: &PyCkksCiphertext,
-        b: &PyCkksCiphertext,
-        rlk: Option<&PyRelinKey>,
-        rescale: bool,
-    ) -> PyResult<PyCkksCiphertext> {
-        let (x, y) = (self.check(a)?, self.check(b)?);
-        let k = self.rlk(
-            rlk,
-            "multiply",
-            KeyId::join(a.ct.key_id(), b.ct.key_id()).py()?,
-        )?;
-        let ctx = self.ctx().clone();
-        let r = py.detach(|| {
-            if rescale {
-                ctx.multiply_rescale(&x, &y, &k)
-            } else {
-                ctx.multiply(&x, &y, &k)
-            }
-        });
-        Ok(self.wrap(r.py()?))
-    }
-    /// a * b without relinearisation (3 parts, not rescaled).
-    fn multiply_no_relin(
-        &self,
-        py: Python<'_>,
-        a: &PyCkksCiphertext,
-        b: &PyCkksCiphertext,
-    ) -> PyResult<PyCkksCiphertext> {
-        let (x, y) = (self.check(a)?, self.check(b)?);
-        let ctx = self.ctx().clone();
-        Ok(self.wrap(py.detach(|| ctx.multiply_no_relin(&x, &y)).py()?))
-    }
-    #[pyo3(signature = (a, rlk=None))]
-    fn relinearize(
-        &self,
-        py: Python<'_>,
-        a: &PyCkksCiphertext,
-        rlk: Option<&PyRelinKey>,
-    ) -> PyResult<PyCkksCiphertext> {
-        let k = self.rlk(rlk, "relinearize", a.ct.key_id())?;
-        self.unary(py, a, move |c, x| {
-            let mut r = x.clone();
-            c.relinearize_assign(&mut r, &k)?;
-            Ok(r)
-        })
-    }
-    /// RS: divides by the top prime q_level, one level down.
-    fn rescale(&self, py: Python<'_>, a: &PyCkksCiphertext) -> PyResult<PyCkksCiphertext> {
-        self.unary(py, a, |c, x| c.rescale(x))
-    }
-    /// The same values at a lower level (no rescaling).
-    fn drop_to_level(&self, a: &PyCkksCiphertext, level: Int<usize>) -> PyResult<PyCkksCiphertext> {
-        let x = self.check(a)?;
-        Ok(self.wrap(self.ctx().drop_to_level(&x, level.0).py()?))
-    }
-    /// Rotates the slots left by `step` (right when negative).
-    #[pyo3(signature = (a, step, keys=None))]
-    fn rotate(
-        &self,
-        py: Python<'_>,
-        a: &PyCkksCiphertext,
-        step: Int<i64>,
-        keys: Option<&PyGaloisKeys>,
-    ) -> PyResult<PyCkksCiphertext> {
-        let step = step.0;
-        let k = self.gk(keys, "rotate", a.ct.key_id())?;
-        self.unary(py, a, move |c, x| c.rotate(x, step, &k))
-    }
-    /// Complex conjugation of every slot (needs `galois_keys(..., conjugation=True)`).
-    #[pyo3(signature = (a, keys=None))]
-    fn conjugate(
-        &self,
-        py: Python<'_>,
-        a: &PyCkksCiphertext,
-        keys: Option<&PyGaloisKeys>,
-    ) -> PyResult<PyCkksCiphertext> {
-        let k = self.gk(keys, "conjugate", a.ct.key_id())?;
-        self.unary(py, a, move |c, x| c.conjugate(x, &k))
-    }
-    /// sum_i coeffs[i] x^i: baby-step giant-step (`method="bsgs"`, default) or the power tree
-    /// (`method="powers"`).
-    #[pyo3(signature = (a, coeffs, *, method="bsgs", rlk=None))]
-    fn polynomial(
-        &self,
-        py: Python<'_>,
-        a: &PyCkksCiphertext,
-        coeffs: Vec<f64>,
-        method: &str,
-        rlk: Option<&PyRelinKey>,
-    ) -> PyResult<PyCkksCiphertext> {
-        let k = self.rlk(rlk, "polynomial", a.ct.key_id())?;
-        let bsgs = match method {
-            "bsgs" => true,
-            "powers" => false,
-            m => {
-                return Err(PyValueError::new_err(format!(
-                    "method must be \"bsgs\" or \"powers\", got {m:?}"
-                )))
-            }
-        };
-        self.unary(py, a, move |c, x| {
-            if bsgs {
-                circuits::evaluate_polynomial_bsgs(c, x, &coeffs, &k)
-            } else {
-                circuits::evaluate_polynomial(c, x, &coeffs, &k)
-            }
-        })
-    }
-    /// f on [lo, hi] by its degree-d Chebyshev interpolant (f is called at the d + 1 nodes).
-    #[pyo3(signature = (a, f, lo, hi, degree, rlk=None))]
-    #[allow(clippy::too_many_arguments)]
-    fn chebyshev(
-        &self,
-        py: Python<'_>,
-        a: &PyCkksCiphertext,
-        f: &Bound<'_, PyAny>,
-        lo: f64,
-        hi: f64,
-        degree: Int<usize>,
-        rlk: Option<&PyRelinKey>,
-    ) -> PyResult<PyCkksCiphertext> {
-        let degree = degree.0;
-        let k = self.rlk(rlk, "chebyshev", a.ct.key_id())?;
-        // Sample f at the nodes with the GIL held; the evaluation asks for the same nodes. The degree
-        // is checked (range and levels) before f is called.
-        let x = self.check(a)?;
-        let ctx = self.ctx().clone();
-        circuits::check_chebyshev_degree(&x, degree).py()?;
-        let table: Vec<(f64, f64)> = chebyshev_samples(f, lo, hi, degree)?;
-        let r = py.detach(|| {
-            circuits::evaluate_chebyshev(&ctx, &x, |t| lookup(&table, t), (lo, hi), degree, &k)
-        });
-        Ok(self.wrap(r.py()?))
-    }
-    /// exp(x) by its Taylor polynomial of degree 7 (paper 004 Table 2).
-    #[pyo3(signature = (a, rlk=None))]
-    fn exp(
-        &self,
-        py: Python<'_>,
-        a: &PyCkksCiphertext,
-        rlk: Option<&PyRelinKey>,
-    ) -> PyResult<PyCkksCiphertext> {
-        let k = self.rlk(rlk, "exp", a.ct.key_id())?;
-        self.unary(py, a, move |c, x| circuits::exp(c, x, &k))
-    }
-    /// The logistic function by its Taylor polynomial of degree 7 (paper 004 Table 2).
-    #[pyo3(signature = (a, rlk=None))]
-    fn sigmoid(
-        &self,
-        py: Python<'_>,
-        a: &PyCkksCiphertext,
-        rlk: Option<&PyRelinKey>,
-    ) -> PyResult<PyCkksCiphertext> {
-        let k = self.rlk(rlk, "sigmoid", a.ct.key_id())?;
-        self.unary(py, a, move |c, x| circuits::sigmoid(c, x, &k))
-    }
-    /// 1/x for x in (0, 2) by `iterations` steps of [12] Alg. 2 (paper 004 Table 2).
-    #[pyo3(signature = (a, iterations=Int(4), rlk=None))]
-    fn inverse(
-        &self,
-        py: Python<'_>,
-        a: &PyCkksCiphertext,
-        iterations: Int<usize>,
-        rlk: Option<&PyRelinKey>,
-    ) -> PyResult<PyCkksCiphertext> {
-        let iterations = iterations.0;
-        let k = self.rlk(rlk, "inverse", a.ct.key_id())?;
-        self.unary(py, a, move |c, x| circuits::inverse(c, x, iterations, &k))
-    }
-    /// Every slot set to the sum of the first `count` slots (a power of two, default: the
-    /// ciphertext's slots; a smaller count clears the other slots first, one level).
-    #[pyo3(signature = (a, count=None, keys=None))]
-    fn sum_slots(
-        &self,
-        py: Python<'_>,
-        a: &PyCkksCiphertext,
-        count: Option<Int<usize>>,
-        keys: Option<&PyGaloisKeys>,
-    ) -> PyResult<PyCkksCiphertext> {
-        let k = self.gk(keys, "sum_slots", a.ct.key_id())?;
-        let n = count.map_or(a.ct.slots(), |c| c.0);
-        self.unary(py, a, move |c, x| circuits::sum_slots(c, x, n, &k))
-    }
-    /// The mean of the first `count` slots (paper 004 Table 3), in every slot, at the input's scale
-    /// (one level; one more for a count below the ciphertext's slots).
-    #[pyo3(signature = (a, count=None, keys=None))]
-    fn mean(
-        &self,
-        py: Python<'_>,
-        a: &PyCkksCiphertext,
-        count: Option<Int<usize>>,
-        keys: Option<&PyGaloisKeys>,
-    ) -> PyResult<PyCkksCiphertext> {
-        let k = self.gk(keys, "mean", a.ct.key_id())?;
-        let n = count.map_or(a.ct.slots(), |c| c.0);
-        self.unary(py, a, move |c, x| circuits::mean(c, x, n, &k))
-    }
-    /// The variance of the first `count` slots (paper 004 Table 3), in every slot; E[x^2] and E[x]^2
-    /// meet at one exact scale, so a small spread keeps its precision (two levels, three for a count
-    /// below the ciphertext's slots).
-    #[pyo3(signature = (a, count=None, rlk=None, keys=None))]
-    fn variance(
-        &self,
-        py: Python<'_>,
-        a: &PyCkksCiphertext,
-        count: Option<Int<usize>>,
-        rlk: Option<&PyRelinKey>,
-        keys: Option<&PyGaloisKeys>,
-    ) -> PyResult<PyCkksCiphertext> {
-        let r = self.rlk(rlk, "variance", a.ct.key_id())?;
-        let k = self.gk(keys, "variance", a.ct.key_id())?;
-        let n = count.map_or(a.ct.slots(), |c| c.0);
-        self.unary(py, a, move |c, x| circuits::variance(c, x, n, &r, &k))
-    }
-
-    /// Logistic-regression training on encrypted data (paper 004 section 5.3, Nesterov's accelerated
-    /// gradient): `z` encrypts `rnsfhe.logistic.pack(x, y)` (samples x features, bias included);
-    /// returns the encrypted weights (slot j holds beta_j). Needs 6 levels per iteration plus one and
-    /// the rotation keys of `rnsfhe.logistic.rotation_steps(samples, features)`.
-    #[pyo3(signature = (z, samples, features, iterations, rlk=None, keys=None))]
-    #[allow(clippy::too_many_arguments)]
-    fn train_logistic(
-        &self,
-        py: Python<'_>,
-        z: &PyCkksCiphertext,
-        samples: Int<usize>,
-        features: Int<usize>,
-        iterations: Int<usize>,
-        rlk: Option<&PyRelinKey>,
-        keys: Option<&PyGaloisKeys>,
-    ) -> PyResult<PyCkksCiphertext> {
-        let (samples, features, iterations) = (samples.0, features.0, iterations.0);
-        let r = self.rlk(rlk, "train_logistic", z.ct.key_id())?;
-        let k = self.gk(keys, "train_logistic", z.ct.key_id())?;
-        self.unary(py, z, move |c, x| {
-            circuits::train_logistic(c, x, samples, features, iterations, &r, &k)
-        })
-    }
-    pub(crate) fn ciphertext_from_bytes(&self, data: ByteData) -> PyResult<PyCkksCiphertext> {
-        Ok(self.wrap(self.ctx().ciphertext_from_bytes(&data.0).py()?))
-    }
-    pub(crate) fn plaintext_from_bytes(&self, data: ByteData) -> PyResult<PyCkksPlaintext> {
-        let pt = self.ctx().plaintext_from_bytes(&data.0).py()?;
-        Ok(PyCkksPlaintext {
-            shared: self.shared.clone(),
-            pt: Arc::new(pt),
-        })
-    }
-    fn secret_key_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
-        keys::load(py, self.owner(), "SecretKey", &data.0)
-    }
-    fn public_key_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
-        keys::load(py, self.owner(), "PublicKey", &data.0)
-    }
-    fn relin_key_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
-        keys::load(py, self.owner(), "RelinKey", &data.0)
-    }
-    fn galois_keys_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
-        keys::load(py, self.owner(), "GaloisKeys", &data.0)
-    }
-    /// The context's parameter set as bytes (`CkksContext.from_bytes` rebuilds the context).
-    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        bytes_out(py, &self.shared.params_bytes)
-    }
-    /// The context of a parameter set's bytes (validated again, security included).
-    #[staticmethod]
-    fn from_bytes(data: ByteData) -> PyResult<Self> {
-        Self::from_shared(shared(&CkksParameters::from_bytes(&data.0).py()?)?)
-    }
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
-        reduce(py, "CkksContext", &self.shared.params_bytes, &[])
-    }
-    fn __repr__(&self) -> String {
-        crate::convert::context_repr("CkksContext", &self.shared.label, &self.rng)
-    }
-    /// The parameters' security (128, 192, 256 or "insecure"), or "insecure (seeded)" for a context
-    /// made with `seed=` (reproducible keys and encryptions: tests only).
-    #[getter]
-    fn security(&self) -> String {
-        crate::convert::context_security(self.ctx().params().security(), &self.rng)
+        /// Logistic-regression training on encrypted data (paper 004 section 5.3, Nesterov's accelerated
+        /// gradient): `z` encrypts `rnsfhe.logistic.pack(x, y)` (samples x features, bias included);
+        /// returns the encrypted weights (slot j holds beta_j). Needs 6 levels per iteration plus one and
+        /// the rotation keys of `rnsfhe.logistic.rotation_steps(samples, features)`.
+        #[pyo3(signature = (z, samples, features, iterations, rlk=None, keys=None))]
+        #[allow(clippy::too_many_arguments)]
+        fn train_logistic(
+            &self,
+            py: Python<'_>,
+            z: &PyCkksCiphertext,
+            samples: Int<usize>,
+            features: Int<usize>,
+            iterations: Int<usize>,
+            rlk: Option<&PyRelinKey>,
+            keys: Option<&PyGaloisKeys>,
+        ) -> PyResult<PyCkksCiphertext> {
+            let (samples, features, iterations) = (samples.0, features.0, iterations.0);
+            let r = self.rlk(rlk, "train_logistic", z.ct.key_id())?;
+            let k = self.gk(keys, "train_logistic", z.ct.key_id())?;
+            self.unary(py, z, move |c, x| {
+                circuits::train_logistic(c, x, samples, features, iterations, &r, &k)
+            })
+        }
     }
 }

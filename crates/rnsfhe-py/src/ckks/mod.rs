@@ -35,28 +35,12 @@ use crate::{bytes_out, raise, reduce, OrPy, Reduced};
 
 static CONTEXTS: Registry<CkksContext> = Registry::new();
 
-pub(crate) fn restore(
-    py: Python<'_>,
-    kind: &str,
-    params: &[u8],
-    data: &[u8],
-) -> PyResult<Py<PyAny>> {
-    let p = CkksParameters::from_bytes(params).py()?;
-    if kind == "CkksParameters" {
-        return Ok(Py::new(py, PyCkksParameters { inner: p })?.into_any());
-    }
-    let ctx = PyCkksContext::from_shared(shared(&p)?)?;
-    Ok(match kind {
-        "CkksContext" => Py::new(py, ctx)?.into_any(),
-        "CkksCiphertext" => {
-            Py::new(py, ctx.ciphertext_from_bytes(ByteData(data.to_vec()))?)?.into_any()
-        }
-        "CkksPlaintext" => {
-            Py::new(py, ctx.plaintext_from_bytes(ByteData(data.to_vec()))?)?.into_any()
-        }
-        key => keys::restore(py, ctx.owner(), key.strip_prefix("ckks:"), kind, data)?,
-    })
-}
+crate::rlwe_context::rlwe_restore!(
+    PyCkksParameters(CkksParameters),
+    PyCkksContext,
+    "Ckks",
+    "ckks:"
+);
 
 /// The most slots a layout can use: N/2 for the largest ring degree, 2^17.
 const MAX_LAYOUT_SLOTS: usize = 1 << 16;

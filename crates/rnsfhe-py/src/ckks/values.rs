@@ -1,66 +1,161 @@
 //! Ckks plaintexts and ciphertexts, with the operators.
 
 use super::*;
-/// A CKKS plaintext: an encoding of slots at a level and a scale.
-#[pyclass(frozen, module = "rnsfhe", name = "CkksPlaintext")]
-pub(crate) struct PyCkksPlaintext {
-    pub(crate) shared: Arc<CkksShared>,
-    pub(crate) pt: Arc<CkksPlaintext>,
-}
-
-#[pymethods]
-impl PyCkksPlaintext {
-    /// A plaintext from `to_bytes` output, for `context`'s parameter set.
-    #[staticmethod]
-    fn from_bytes(context: &PyCkksContext, data: ByteData) -> PyResult<Self> {
-        context.plaintext_from_bytes(data)
-    }
-    /// None: numpy defers its operators to this class (no array of plaintexts from `array + pt`).
-    #[classattr]
-    fn __array_ufunc__(py: Python<'_>) -> Py<PyAny> {
-        py.None()
-    }
-    #[getter]
-    fn level(&self) -> usize {
-        self.pt.level()
-    }
-    #[getter]
-    fn scale(&self) -> f64 {
-        self.pt.scale()
-    }
-    #[getter]
-    fn slots(&self) -> usize {
-        self.pt.slots()
-    }
-    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        Ok(bytes_out(
-            py,
-            &self.shared.ctx.plaintext_to_bytes(&self.pt).py()?,
-        ))
-    }
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
-        let b = self.shared.ctx.plaintext_to_bytes(&self.pt).py()?;
-        reduce(py, "CkksPlaintext", &self.shared.params_bytes, &b)
-    }
-    fn __repr__(&self) -> String {
-        format!(
-            "CkksPlaintext(level={}, scale=2^{:.2}, slots={})",
-            self.pt.level(),
-            self.pt.scale().log2(),
+crate::rlwe_context::rlwe_values! {
+    context PyCkksContext(CkksShared, CkksContext);
+    /// A CKKS plaintext: an encoding of slots at a level and a scale.
+    plaintext PyCkksPlaintext("CkksPlaintext", CkksPlaintext) {
+        #[getter]
+        fn level(&self) -> usize {
+            self.pt.level()
+        }
+        #[getter]
+        fn scale(&self) -> f64 {
+            self.pt.scale()
+        }
+        #[getter]
+        fn slots(&self) -> usize {
             self.pt.slots()
-        )
+        }
+        fn __repr__(&self) -> String {
+            format!(
+                "CkksPlaintext(level={}, scale=2^{:.2}, slots={})",
+                self.pt.level(),
+                self.pt.scale().log2(),
+                self.pt.slots()
+            )
+        }
     }
-}
+    /// A CKKS ciphertext. Operators: `+ - *` with ciphertexts, plaintexts, real numbers (numpy scalars
+    /// included) and sequences or arrays, on either side (`__array_ufunc__ = None` makes numpy defer);
+    /// sums align levels and scales exactly (`CkksContext.align`), products are relinearised (registered
+    /// key) and rescaled, a product with a constant or vector lands on the scale of the ciphertext's
+    /// square; unary `-`; `**` for small powers.
+    ciphertext PyCkksCiphertext("CkksCiphertext", CkksCiphertext) {
+        /// Levels left (rescalings still possible).
+        #[getter]
+        fn level(&self) -> usize {
+            self.ct.level()
+        }
+        #[getter]
+        fn scale(&self) -> f64 {
+            self.ct.scale()
+        }
+        #[getter]
+        fn slots(&self) -> usize {
+            self.ct.slots()
+        }
+        fn __repr__(&self) -> String {
+            format!(
+                "CkksCiphertext(level={}, scale=2^{:.2}, slots={}, size={})",
+                self.ct.level(),
+                self.ct.scale().log2(),
+                self.ct.slots(),
+                self.ct.size()
+            )
+        }
 
-/// A CKKS ciphertext. Operators: `+ - *` with ciphertexts, plaintexts, real numbers (numpy scalars
-/// included) and sequences or arrays, on either side (`__array_ufunc__ = None` makes numpy defer);
-/// sums align levels and scales exactly (`CkksContext.align`), products are relinearised (registered
-/// key) and rescaled, a product with a constant or vector lands on the scale of the ciphertext's
-/// square; unary `-`; `**` for small powers.
-#[pyclass(frozen, module = "rnsfhe", name = "CkksCiphertext")]
-pub(crate) struct PyCkksCiphertext {
-    pub(crate) shared: Arc<CkksShared>,
-    pub(crate) ct: Arc<CkksCiphertext>,
+        fn __add__(&self, other: &Bound<'_, PyAny>) -> PyResult<PyCkksCiphertext> {
+            self.add_or_sub(other, false)
+        }
+        fn __radd__(&self, other: &Bound<'_, PyAny>) -> PyResult<PyCkksCiphertext> {
+            self.add_or_sub(other, false)
+        }
+        fn __sub__(&self, other: &Bound<'_, PyAny>) -> PyResult<PyCkksCiphertext> {
+            self.add_or_sub(other, true)
+        }
+        fn __rsub__(&self, other: &Bound<'_, PyAny>) -> PyResult<PyCkksCiphertext> {
+            self.__neg__()?.add_or_sub(other, false)
+        }
+        fn __neg__(&self) -> PyResult<PyCkksCiphertext> {
+            let mut x = (*self.ct).clone();
+            self.ctx().negate_assign(&mut x).py()?;
+            Ok(self.wrap(x))
+        }
+        fn __mul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyCkksCiphertext> {
+            let ctx = self.ctx().clone();
+            let a = self.ct.clone();
+            let r = match self.operand(other, "*")? {
+                Operand::Ct(b) => {
+                    let k = self.shared.relin_key(
+                        "ciphertext * ciphertext",
+                        KeyId::join(self.ct.key_id(), b.key_id()).py()?,
+                    )?;
+                    py.detach(|| {
+                        let (x, y) = Self::aligned(&ctx, &a, &b, false)?;
+                        ctx.multiply_rescale(&x, &y, &k)
+                    })
+                }
+                Operand::Pt(p) => py.detach(|| ctx.rescale(&ctx.mul_plain(&a, &p)?)),
+                Operand::Real(c) => ctx.mul_const_rescale_to(&a, c, Self::product_scale(&ctx, &a)?),
+                Operand::Values(v) => {
+                    // Encoded at a's scale: the rescaled product lands on a^2's scale, as for constants.
+                    let p = ctx.encode_at(&v, a.level(), a.scale()).py()?;
+                    py.detach(|| ctx.rescale(&ctx.mul_plain(&a, &p)?))
+                }
+            };
+            Ok(self.wrap(r.py()?))
+        }
+        fn __rmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyCkksCiphertext> {
+            self.__mul__(py, other)
+        }
+        /// x ** k for 1 <= k <= 64 by square-and-multiply (ceil(log2 k) + popcount levels at most).
+        fn __pow__(
+            &self,
+            py: Python<'_>,
+            k: &Bound<'_, PyAny>,
+            modulo: Option<&Bound<'_, PyAny>>,
+        ) -> PyResult<PyCkksCiphertext> {
+            if modulo.is_some_and(|m| !m.is_none()) {
+                return Err(PyTypeError::new_err(
+                    "pow() with a modulus is not supported on ciphertexts",
+                ));
+            }
+            let k = power(k)?;
+            let key = self.shared.relin_key("ciphertext ** k", self.ct.key_id())?;
+            let ctx = self.ctx().clone();
+            let x = self.ct.clone();
+            let r = py.detach(|| -> rnsfhe::Result<CkksCiphertext> {
+                let (mut acc, mut base, mut e) = (None::<Arc<CkksCiphertext>>, x, k);
+                loop {
+                    if e & 1 == 1 {
+                        acc = Some(match acc {
+                            None => base.clone(),
+                            Some(a) => {
+                                let (p, q) = Self::aligned(&ctx, &a, &base, false)?;
+                                Arc::new(ctx.multiply_rescale(&p, &q, &key)?)
+                            }
+                        });
+                    }
+                    e >>= 1;
+                    if e == 0 {
+                        break;
+                    }
+                    base = Arc::new(ctx.multiply_rescale(&base, &base, &key)?);
+                }
+                Ok((*acc.unwrap_or(base)).clone())
+            });
+            Ok(self.wrap(r.py()?))
+        }
+        /// RS by the top prime.
+        fn rescale(&self, py: Python<'_>) -> PyResult<PyCkksCiphertext> {
+            let (ctx, x) = (self.ctx().clone(), self.ct.clone());
+            Ok(self.wrap(py.detach(|| ctx.rescale(&x)).py()?))
+        }
+        /// Rotates the slots left by `step` with the registered Galois keys.
+        fn rotate(&self, py: Python<'_>, step: Int<i64>) -> PyResult<PyCkksCiphertext> {
+            let step = step.0;
+            let k = self.shared.galois_keys("rotate", self.ct.key_id())?;
+            let (ctx, x) = (self.ctx().clone(), self.ct.clone());
+            Ok(self.wrap(py.detach(|| ctx.rotate(&x, step, &k)).py()?))
+        }
+        /// Conjugates every slot with the registered Galois keys.
+        fn conjugate(&self, py: Python<'_>) -> PyResult<PyCkksCiphertext> {
+            let k = self.shared.galois_keys("conjugate", self.ct.key_id())?;
+            let (ctx, x) = (self.ctx().clone(), self.ct.clone());
+            Ok(self.wrap(py.detach(|| ctx.conjugate(&x, &k)).py()?))
+        }
+    }
 }
 
 enum Operand {
@@ -71,15 +166,6 @@ enum Operand {
 }
 
 impl PyCkksCiphertext {
-    pub(crate) fn wrap(&self, ct: CkksCiphertext) -> PyCkksCiphertext {
-        PyCkksCiphertext {
-            shared: self.shared.clone(),
-            ct: Arc::new(ct),
-        }
-    }
-    pub(crate) fn ctx(&self) -> &Arc<CkksContext> {
-        &self.shared.ctx
-    }
     fn operand(&self, other: &Bound<'_, PyAny>, op: &str) -> PyResult<Operand> {
         if let Ok(c) = other.cast::<PyCkksCiphertext>() {
             same(&c.get().shared, &self.shared, "ciphertext")?;
@@ -175,173 +261,5 @@ impl PyCkksCiphertext {
             }
         };
         Ok(self.wrap(r.py()?))
-    }
-}
-
-#[pymethods]
-impl PyCkksCiphertext {
-    /// A ciphertext from `to_bytes` output, for `context`'s parameter set.
-    #[staticmethod]
-    fn from_bytes(context: &PyCkksContext, data: ByteData) -> PyResult<Self> {
-        context.ciphertext_from_bytes(data)
-    }
-    /// None: numpy defers `array + ct` (and `- *`) to `ct.__radd__`, the slot-wise sum.
-    #[classattr]
-    fn __array_ufunc__(py: Python<'_>) -> Py<PyAny> {
-        py.None()
-    }
-    /// Levels left (rescalings still possible).
-    #[getter]
-    fn level(&self) -> usize {
-        self.ct.level()
-    }
-    #[getter]
-    fn scale(&self) -> f64 {
-        self.ct.scale()
-    }
-    #[getter]
-    fn slots(&self) -> usize {
-        self.ct.slots()
-    }
-    /// The identity of the key pair it is encrypted under (16 hex digits; None for a trivial
-    /// ciphertext). Operators find the evaluation keys registered for this key pair.
-    #[getter]
-    fn key_id(&self) -> Option<String> {
-        self.ct.key_id().map(|k| k.to_string())
-    }
-    #[getter]
-    fn size(&self) -> usize {
-        self.ct.size()
-    }
-    #[getter]
-    fn context(&self) -> PyResult<PyCkksContext> {
-        PyCkksContext::from_shared(self.shared.clone())
-    }
-    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        Ok(bytes_out(
-            py,
-            &self.ctx().ciphertext_to_bytes(&self.ct).py()?,
-        ))
-    }
-    /// Pickles through `_restore`; from protocol 5 on the bytes go out of band.
-    fn __reduce_ex__<'py>(&self, py: Python<'py>, protocol: i64) -> PyResult<Reduced<'py>> {
-        let b = self.ctx().ciphertext_to_bytes(&self.ct).py()?;
-        crate::reduce_ex(
-            py,
-            "CkksCiphertext",
-            &self.shared.params_bytes,
-            &b,
-            protocol,
-        )
-    }
-    fn __repr__(&self) -> String {
-        format!(
-            "CkksCiphertext(level={}, scale=2^{:.2}, slots={}, size={})",
-            self.ct.level(),
-            self.ct.scale().log2(),
-            self.ct.slots(),
-            self.ct.size()
-        )
-    }
-
-    fn __add__(&self, other: &Bound<'_, PyAny>) -> PyResult<PyCkksCiphertext> {
-        self.add_or_sub(other, false)
-    }
-    fn __radd__(&self, other: &Bound<'_, PyAny>) -> PyResult<PyCkksCiphertext> {
-        self.add_or_sub(other, false)
-    }
-    fn __sub__(&self, other: &Bound<'_, PyAny>) -> PyResult<PyCkksCiphertext> {
-        self.add_or_sub(other, true)
-    }
-    fn __rsub__(&self, other: &Bound<'_, PyAny>) -> PyResult<PyCkksCiphertext> {
-        self.__neg__()?.add_or_sub(other, false)
-    }
-    fn __neg__(&self) -> PyResult<PyCkksCiphertext> {
-        let mut x = (*self.ct).clone();
-        self.ctx().negate_assign(&mut x).py()?;
-        Ok(self.wrap(x))
-    }
-    fn __mul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyCkksCiphertext> {
-        let ctx = self.ctx().clone();
-        let a = self.ct.clone();
-        let r = match self.operand(other, "*")? {
-            Operand::Ct(b) => {
-                let k = self.shared.relin_key(
-                    "ciphertext * ciphertext",
-                    KeyId::join(self.ct.key_id(), b.key_id()).py()?,
-                )?;
-                py.detach(|| {
-                    let (x, y) = Self::aligned(&ctx, &a, &b, false)?;
-                    ctx.multiply_rescale(&x, &y, &k)
-                })
-            }
-            Operand::Pt(p) => py.detach(|| ctx.rescale(&ctx.mul_plain(&a, &p)?)),
-            Operand::Real(c) => ctx.mul_const_rescale_to(&a, c, Self::product_scale(&ctx, &a)?),
-            Operand::Values(v) => {
-                // Encoded at a's scale: the rescaled product lands on a^2's scale, as for constants.
-                let p = ctx.encode_at(&v, a.level(), a.scale()).py()?;
-                py.detach(|| ctx.rescale(&ctx.mul_plain(&a, &p)?))
-            }
-        };
-        Ok(self.wrap(r.py()?))
-    }
-    fn __rmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyCkksCiphertext> {
-        self.__mul__(py, other)
-    }
-    /// x ** k for 1 <= k <= 64 by square-and-multiply (ceil(log2 k) + popcount levels at most).
-    fn __pow__(
-        &self,
-        py: Python<'_>,
-        k: &Bound<'_, PyAny>,
-        modulo: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<PyCkksCiphertext> {
-        if modulo.is_some_and(|m| !m.is_none()) {
-            return Err(PyTypeError::new_err(
-                "pow() with a modulus is not supported on ciphertexts",
-            ));
-        }
-        let k = power(k)?;
-        let key = self.shared.relin_key("ciphertext ** k", self.ct.key_id())?;
-        let ctx = self.ctx().clone();
-        let x = self.ct.clone();
-        let r = py.detach(|| -> rnsfhe::Result<CkksCiphertext> {
-            let (mut acc, mut base, mut e) = (None::<Arc<CkksCiphertext>>, x, k);
-            loop {
-                if e & 1 == 1 {
-                    acc = Some(match acc {
-                        None => base.clone(),
-                        Some(a) => {
-                            let (p, q) = Self::aligned(&ctx, &a, &base, false)?;
-                            Arc::new(ctx.multiply_rescale(&p, &q, &key)?)
-                        }
-                    });
-                }
-                e >>= 1;
-                if e == 0 {
-                    break;
-                }
-                base = Arc::new(ctx.multiply_rescale(&base, &base, &key)?);
-            }
-            Ok((*acc.unwrap_or(base)).clone())
-        });
-        Ok(self.wrap(r.py()?))
-    }
-    /// RS by the top prime.
-    fn rescale(&self, py: Python<'_>) -> PyResult<PyCkksCiphertext> {
-        let (ctx, x) = (self.ctx().clone(), self.ct.clone());
-        Ok(self.wrap(py.detach(|| ctx.rescale(&x)).py()?))
-    }
-    /// Rotates the slots left by `step` with the registered Galois keys.
-    fn rotate(&self, py: Python<'_>, step: Int<i64>) -> PyResult<PyCkksCiphertext> {
-        let step = step.0;
-        let k = self.shared.galois_keys("rotate", self.ct.key_id())?;
-        let (ctx, x) = (self.ctx().clone(), self.ct.clone());
-        Ok(self.wrap(py.detach(|| ctx.rotate(&x, step, &k)).py()?))
-    }
-    /// Conjugates every slot with the registered Galois keys.
-    fn conjugate(&self, py: Python<'_>) -> PyResult<PyCkksCiphertext> {
-        let k = self.shared.galois_keys("conjugate", self.ct.key_id())?;
-        let (ctx, x) = (self.ctx().clone(), self.ct.clone());
-        Ok(self.wrap(py.detach(|| ctx.conjugate(&x, &k)).py()?))
     }
 }

@@ -1,0 +1,365 @@
+//! The binding layer every RLWE scheme shares (BFV, BGV and CKKS): one macro writes each scheme's
+//! context class (key generation and registration, encryption, the scheme-neutral operations, bytes
+//! and pickling) and one writes its plaintext and ciphertext classes (bytes, pickling, identity).
+//! Each takes the scheme's own methods as `methods { ... }` and puts them in the same `#[pymethods]`
+//! block, since PyO3 allows one block per class (see `lib.rs`).
+//!
+//! The macros name, at their call site, the scheme module's imports (`Arc`, `LockedRng`, `Owner`,
+//! `ByteData`, the key classes, `keys`, `same`, `OrPy`, `reduce`, `bytes_out`, `type_name`,
+//! `PyTypeError`) and its `shared(&params)` function.
+
+/// A scheme's context class: the struct, its Rust helpers (`owner`, `ctx`, `wrap`, `check`,
+/// `plaintext`, `unary`, `rlk`, `gk`, `from_shared`) and the Python methods every scheme has, with
+/// the scheme's own `methods`. The scheme provides `plain(&self, x)`: a plaintext given or values to
+/// encode for encryption.
+macro_rules! rlwe_context {
+    (
+        $(#[$doc:meta])*
+        class $Py:ident($name:literal, $Owner:ident, $Shared:ty, $Ctx:ty);
+        params $PyParams:ident($Params:ty, default $default:expr);
+        plaintext $PyPt:ident($Pt:ty);
+        ciphertext $PyCt:ident($Ct:ty);
+        methods { $($extra:tt)* }
+    ) => {
+        $(#[$doc])*
+        #[pyclass(frozen, module = "rnsfhe", name = $name)]
+        pub(crate) struct $Py {
+            pub(crate) shared: Arc<$Shared>,
+            pub(crate) rng: LockedRng,
+        }
+
+        impl $Py {
+            pub(crate) fn owner(&self) -> Owner {
+                Owner::$Owner(self.shared.clone())
+            }
+            pub(crate) fn ctx(&self) -> &Arc<$Ctx> {
+                &self.shared.ctx
+            }
+            pub(crate) fn wrap(&self, ct: $Ct) -> $PyCt {
+                $PyCt {
+                    shared: self.shared.clone(),
+                    ct: Arc::new(ct),
+                }
+            }
+            pub(crate) fn plaintext(&self, pt: $Pt) -> $PyPt {
+                $PyPt {
+                    shared: self.shared.clone(),
+                    pt: Arc::new(pt),
+                }
+            }
+            /// The ciphertext, checked to be of this context.
+            pub(crate) fn check(&self, c: &$PyCt) -> PyResult<Arc<$Ct>> {
+                same(&c.shared, &self.shared, "ciphertext")?;
+                Ok(c.ct.clone())
+            }
+            /// Runs `f` on the context and one ciphertext of this context without the GIL.
+            pub(crate) fn unary(
+                &self,
+                py: Python<'_>,
+                a: &$PyCt,
+                f: impl FnOnce(&$Ctx, &$Ct) -> rnsfhe::Result<$Ct> + Send,
+            ) -> PyResult<$PyCt> {
+                let x = self.check(a)?;
+                let ctx = self.ctx().clone();
+                Ok(self.wrap(py.detach(|| f(&ctx, &x)).py()?))
+            }
+            /// The relinearisation key passed, or the one registered for key pair `key`.
+            pub(crate) fn rlk(
+                &self,
+                k: Option<&PyRelinKey>,
+                what: &str,
+                key: Option<rnsfhe::rlwe::KeyId>,
+            ) -> PyResult<Arc<rnsfhe::rlwe::RelinKey>> {
+                keys::relin_key(k, &self.owner(), &self.shared, what, key)
+            }
+            /// The Galois keys passed, or the ones registered for key pair `key`.
+            pub(crate) fn gk(
+                &self,
+                k: Option<&PyGaloisKeys>,
+                what: &str,
+                key: Option<rnsfhe::rlwe::KeyId>,
+            ) -> PyResult<Arc<rnsfhe::rlwe::GaloisKeys>> {
+                keys::galois_keys(k, &self.owner(), &self.shared, what, key)
+            }
+            pub(crate) fn from_shared(shared: Arc<$Shared>) -> PyResult<Self> {
+                Ok($Py {
+                    shared,
+                    rng: LockedRng::new(None)?,
+                })
+            }
+            /// A Python key class around a fresh key of this context.
+            fn key<K>(&self, key: K) -> crate::keys::Made<K> {
+                crate::keys::Made {
+                    owner: self.owner(),
+                    key: Arc::new(key),
+                    seeded: self.rng.seeded(),
+                }
+            }
+        }
+
+        #[pymethods]
+        impl $Py {
+            #[new]
+            #[pyo3(signature = (params=None, *, seed=None))]
+            fn new(params: Option<&$PyParams>, seed: Option<&[u8]>) -> PyResult<Self> {
+                let p: $Params = match params {
+                    Some(p) => p.inner.clone(),
+                    None => $default.py()?,
+                };
+                Ok($Py {
+                    shared: shared(&p)?,
+                    rng: LockedRng::new(seed)?,
+                })
+            }
+            #[getter]
+            fn params(&self) -> $PyParams {
+                $PyParams {
+                    inner: self.ctx().params().clone(),
+                }
+            }
+            /// A fresh secret key and its public key.
+            fn keygen(&self, py: Python<'_>) -> PyResult<(PySecretKey, PyPublicKey)> {
+                let ctx = self.ctx().clone();
+                let (sk, pk) = py.detach(|| self.rng.with(|r| ctx.keygen(r))).py()?;
+                Ok((self.key(sk).into(), self.key(pk).into()))
+            }
+            /// The relinearisation key of `sk`; also registered for `*` and `**` on ciphertexts.
+            fn relin_key(&self, py: Python<'_>, sk: &PySecretKey) -> PyResult<PyRelinKey> {
+                let s = sk.get(&self.owner())?;
+                let ctx = self.ctx().clone();
+                let k = py.detach(|| self.rng.with(|r| ctx.relin_key(&s, r))).py()?;
+                let k: PyRelinKey = self.key(k).into();
+                self.shared.set_relin_key(k.key.clone());
+                Ok(k)
+            }
+            /// Registers loaded evaluation keys for the operators and ciphertext methods.
+            #[pyo3(signature = (*, relin_key=None, galois_keys=None))]
+            fn register_keys(
+                &self,
+                relin_key: Option<&PyRelinKey>,
+                galois_keys: Option<&PyGaloisKeys>,
+            ) -> PyResult<()> {
+                if let Some(k) = relin_key {
+                    self.shared.set_relin_key(k.get(&self.owner())?);
+                }
+                if let Some(k) = galois_keys {
+                    self.shared.set_galois_keys(k.get(&self.owner())?);
+                }
+                Ok(())
+            }
+            /// Encrypts a plaintext or values: with a `PublicKey`, or with a `SecretKey` (symmetric,
+            /// stored at half size by `to_bytes`).
+            fn encrypt(
+                &self,
+                py: Python<'_>,
+                x: &Bound<'_, PyAny>,
+                key: &Bound<'_, PyAny>,
+            ) -> PyResult<$PyCt> {
+                let pt = self.plain(x)?;
+                let ctx = self.ctx().clone();
+                let ct = if let Ok(pk) = key.cast::<PyPublicKey>() {
+                    let pk = pk.get().get(&self.owner())?;
+                    py.detach(|| self.rng.with(|r| ctx.encrypt(&pt, &pk, r)))
+                } else if let Ok(sk) = key.cast::<PySecretKey>() {
+                    let sk = sk.get().get(&self.owner())?;
+                    py.detach(|| self.rng.with(|r| ctx.encrypt_symmetric(&pt, &sk, r)))
+                } else {
+                    return Err(PyTypeError::new_err(format!(
+                        "encrypt needs a PublicKey or a SecretKey, got {}",
+                        type_name(key)
+                    )));
+                };
+                Ok(self.wrap(ct.py()?))
+            }
+            fn add(&self, a: &$PyCt, b: &$PyCt) -> PyResult<$PyCt> {
+                let (x, y) = (self.check(a)?, self.check(b)?);
+                Ok(self.wrap(self.ctx().add(&x, &y).py()?))
+            }
+            fn sub(&self, a: &$PyCt, b: &$PyCt) -> PyResult<$PyCt> {
+                let (x, y) = (self.check(a)?, self.check(b)?);
+                Ok(self.wrap(self.ctx().sub(&x, &y).py()?))
+            }
+            /// a * b without relinearisation (3 parts).
+            fn multiply_no_relin(&self, py: Python<'_>, a: &$PyCt, b: &$PyCt) -> PyResult<$PyCt> {
+                let (x, y) = (self.check(a)?, self.check(b)?);
+                let ctx = self.ctx().clone();
+                Ok(self.wrap(py.detach(|| ctx.multiply_no_relin(&x, &y)).py()?))
+            }
+            /// A ciphertext from the ciphertext class's `to_bytes` output of this parameter set.
+            pub(crate) fn ciphertext_from_bytes(&self, data: ByteData) -> PyResult<$PyCt> {
+                Ok(self.wrap(self.ctx().ciphertext_from_bytes(&data.0).py()?))
+            }
+            /// A plaintext from the plaintext class's `to_bytes` output of this parameter set.
+            pub(crate) fn plaintext_from_bytes(&self, data: ByteData) -> PyResult<$PyPt> {
+                Ok(self.plaintext(self.ctx().plaintext_from_bytes(&data.0).py()?))
+            }
+            fn secret_key_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
+                keys::load(py, self.owner(), "SecretKey", &data.0)
+            }
+            fn public_key_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
+                keys::load(py, self.owner(), "PublicKey", &data.0)
+            }
+            fn relin_key_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
+                keys::load(py, self.owner(), "RelinKey", &data.0)
+            }
+            fn galois_keys_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
+                keys::load(py, self.owner(), "GaloisKeys", &data.0)
+            }
+            /// The context's parameter set as bytes (`from_bytes` rebuilds the context).
+            fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+                bytes_out(py, &self.shared.params_bytes)
+            }
+            /// The context of a parameter set's bytes (validated again, security included).
+            #[staticmethod]
+            fn from_bytes(data: ByteData) -> PyResult<Self> {
+                Self::from_shared(shared(&<$Params>::from_bytes(&data.0).py()?)?)
+            }
+            fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+                reduce(py, $name, &self.shared.params_bytes, &[])
+            }
+            fn __repr__(&self) -> String {
+                crate::convert::context_repr($name, &self.shared.label, &self.rng)
+            }
+            /// The parameters' security (128, 192, 256 or "insecure"), or "insecure (seeded)" for a
+            /// context made with `seed=` (reproducible keys and encryptions: tests only).
+            #[getter]
+            fn security(&self) -> String {
+                crate::convert::context_security(self.ctx().params().security(), &self.rng)
+            }
+            $($extra)*
+        }
+    };
+}
+pub(crate) use rlwe_context;
+
+/// A scheme's plaintext and ciphertext classes: the structs and the methods every scheme has
+/// (`from_bytes`, `to_bytes`, pickling, numpy deferral; `key_id`, `size`, `context` on ciphertexts),
+/// with the scheme's own `methods` for each.
+macro_rules! rlwe_values {
+    (
+        context $PyCtx:ident($Shared:ty, $Ctx:ty);
+        $(#[$pdoc:meta])*
+        plaintext $PyPt:ident($pname:literal, $Pt:ty) { $($pextra:tt)* }
+        $(#[$cdoc:meta])*
+        ciphertext $PyCt:ident($cname:literal, $Ct:ty) { $($cextra:tt)* }
+    ) => {
+        $(#[$pdoc])*
+        #[pyclass(frozen, module = "rnsfhe", name = $pname)]
+        pub(crate) struct $PyPt {
+            pub(crate) shared: Arc<$Shared>,
+            pub(crate) pt: Arc<$Pt>,
+        }
+
+        #[pymethods]
+        impl $PyPt {
+            /// A plaintext from `to_bytes` output, for `context`'s parameter set.
+            #[staticmethod]
+            fn from_bytes(context: &$PyCtx, data: ByteData) -> PyResult<Self> {
+                context.plaintext_from_bytes(data)
+            }
+            /// None: numpy defers its operators to this class (no array of plaintexts from
+            /// `array + pt`).
+            #[classattr]
+            fn __array_ufunc__(py: Python<'_>) -> Py<PyAny> {
+                py.None()
+            }
+            fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+                Ok(bytes_out(py, &self.shared.ctx.plaintext_to_bytes(&self.pt).py()?))
+            }
+            fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+                let b = self.shared.ctx.plaintext_to_bytes(&self.pt).py()?;
+                reduce(py, $pname, &self.shared.params_bytes, &b)
+            }
+            $($pextra)*
+        }
+
+        $(#[$cdoc])*
+        #[pyclass(frozen, module = "rnsfhe", name = $cname)]
+        pub(crate) struct $PyCt {
+            pub(crate) shared: Arc<$Shared>,
+            pub(crate) ct: Arc<$Ct>,
+        }
+
+        impl $PyCt {
+            pub(crate) fn wrap(&self, ct: $Ct) -> $PyCt {
+                $PyCt {
+                    shared: self.shared.clone(),
+                    ct: Arc::new(ct),
+                }
+            }
+            pub(crate) fn ctx(&self) -> &Arc<$Ctx> {
+                &self.shared.ctx
+            }
+        }
+
+        #[pymethods]
+        impl $PyCt {
+            /// A ciphertext from `to_bytes` output, for `context`'s parameter set.
+            #[staticmethod]
+            fn from_bytes(context: &$PyCtx, data: ByteData) -> PyResult<Self> {
+                context.ciphertext_from_bytes(data)
+            }
+            /// None: numpy defers `array + ct` (and `- *`) to `ct.__radd__`, the slot-wise sum.
+            #[classattr]
+            fn __array_ufunc__(py: Python<'_>) -> Py<PyAny> {
+                py.None()
+            }
+            /// The identity of the key pair it is encrypted under (16 hex digits; None for a
+            /// trivial ciphertext). Operators find the evaluation keys registered for this key pair.
+            #[getter]
+            fn key_id(&self) -> Option<String> {
+                self.ct.key_id().map(|k| k.to_string())
+            }
+            /// Number of polynomials (2, or 3 after `multiply_no_relin`).
+            #[getter]
+            fn size(&self) -> usize {
+                self.ct.size()
+            }
+            /// A context of this ciphertext's parameter set.
+            #[getter]
+            fn context(&self) -> PyResult<$PyCtx> {
+                $PyCtx::from_shared(self.shared.clone())
+            }
+            /// The ciphertext in the rnsfhe binary format.
+            fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+                Ok(bytes_out(py, &self.ctx().ciphertext_to_bytes(&self.ct).py()?))
+            }
+            /// Pickles through `_restore`; from protocol 5 on the bytes go out of band.
+            fn __reduce_ex__<'py>(&self, py: Python<'py>, protocol: i64) -> PyResult<Reduced<'py>> {
+                let b = self.ctx().ciphertext_to_bytes(&self.ct).py()?;
+                crate::reduce_ex(py, $cname, &self.shared.params_bytes, &b, protocol)
+            }
+            $($cextra)*
+        }
+    };
+}
+pub(crate) use rlwe_values;
+
+/// Rebuilds a pickled object or key of one scheme: `$prefix` is its class-name prefix ("Bfv"), `$key`
+/// its key prefix ("bfv:").
+macro_rules! rlwe_restore {
+    ($PyParams:ident($Params:ty), $PyCtx:ident, $prefix:literal, $key:literal) => {
+        /// Rebuilds a pickled object or key of this scheme.
+        pub(crate) fn restore(
+            py: Python<'_>,
+            kind: &str,
+            params: &[u8],
+            data: &[u8],
+        ) -> PyResult<Py<PyAny>> {
+            let p = <$Params>::from_bytes(params).py()?;
+            let class = kind.strip_prefix($prefix);
+            if class == Some("Parameters") {
+                return Ok(Py::new(py, $PyParams { inner: p })?.into_any());
+            }
+            let ctx = $PyCtx::from_shared(shared(&p)?)?;
+            let data = ByteData(data.to_vec());
+            Ok(match class {
+                Some("Context") => Py::new(py, ctx)?.into_any(),
+                Some("Ciphertext") => Py::new(py, ctx.ciphertext_from_bytes(data)?)?.into_any(),
+                Some("Plaintext") => Py::new(py, ctx.plaintext_from_bytes(data)?)?.into_any(),
+                _ => keys::restore(py, ctx.owner(), kind.strip_prefix($key), kind, &data.0)?,
+            })
+        }
+    };
+}
+pub(crate) use rlwe_restore;

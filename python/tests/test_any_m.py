@@ -1,0 +1,227 @@
+"""FV (BFV) and BGV over a general cyclotomic ring Z[X]/(Phi_m) from Python (paper 001): slots of
+GF(t^d) as (l, d) arrays, slot-wise add / mul, hypercube rotations and Frobenius against a pure-Python
+model of the slots, bytes and pickling keeping m, and the refusals."""
+
+import math
+import pickle
+
+import numpy as np
+import pytest
+
+import rnsfhe
+
+SEED = bytes(range(32))
+# (m, t): t = 2 gives boolean SIMD with d-bit slots; 1021 = 1 mod 255 gives 128 integer slots (d = 1).
+CASES = [(255, 2), (771, 2), (255, 1021)]
+
+
+def make(scheme, m, t):
+    if scheme == "bfv":
+        p = rnsfhe.BfvParameters(cyclotomic_index=m, plain_modulus=t, moduli_bits=[50, 50, 50],
+                                 special_moduli_bits=[60], multiplication="hps", security="insecure")
+        ctx = rnsfhe.BfvContext(p, seed=SEED)
+    else:
+        p = rnsfhe.BgvParameters(cyclotomic_index=m, plain_modulus=t, moduli_bits=[50, 50, 50],
+                                 special_moduli_bits=[55], security="insecure")
+        ctx = rnsfhe.BgvContext(p, seed=SEED)
+    sk, pk = ctx.keygen()
+    ctx.relin_key(sk)
+    ctx.galois_keys(sk)  # +-1 along every hypercube dimension and Frobenius
+    return ctx, sk, pk
+
+
+@pytest.fixture(scope="module", params=[(s, m, t) for s in ("bfv", "bgv") for (m, t) in CASES],
+                ids=lambda c: f"{c[0]}-m{c[1]}-t{c[2]}")
+def ring(request):
+    return make(*request.param)
+
+
+class Slots:
+    """A pure-Python model of the l slots of GF(t^d) = GF(t)[Y]/(G) and of X -> X^g on them, from the
+    hypercube of Z_m^* / <t> (slot e = mixed-radix coordinates, dimension 0 most significant, standing
+    for the coset of h_e = prod g_i^(e_i) mod m)."""
+
+    def __init__(self, ctx):
+        self.m, self.t, self.d = ctx.cyclotomic_index, ctx.plain_modulus, ctx.slot_degree
+        self.g = ctx.slot_polynomial
+        self.dims = ctx.hypercube
+        self.l = ctx.slots
+        self.reps = []
+        for e in range(self.l):
+            h, rest = 1, e
+            coords = []
+            for _, order, _ in reversed(self.dims):
+                coords.append(rest % order)
+                rest //= order
+            for (gen, _, _), c in zip(self.dims, reversed(coords)):
+                h = h * pow(gen, c, self.m) % self.m
+            self.reps.append(h)
+        # u -> (e, j) with u = h_e t^j mod m.
+        self.locate = {}
+        for e, h in enumerate(self.reps):
+            u = h
+            for j in range(self.d):
+                self.locate[u] = (e, j)
+                u = u * self.t % self.m
+
+    def mul(self, x, y):
+        prod = [0] * (2 * self.d - 1)
+        for i, a in enumerate(x):
+            for j, b in enumerate(y):
+                prod[i + j] = (prod[i + j] + int(a) * int(b)) % self.t
+        for k in range(len(prod) - 1, self.d - 1, -1):  # reduce by the monic G
+            c = prod[k]
+            if c:
+                for i in range(self.d + 1):
+                    prod[k - self.d + i] = (prod[k - self.d + i] - c * self.g[i]) % self.t
+        return prod[: self.d]
+
+    def power(self, x, e):
+        r, b = [1] + [0] * (self.d - 1), list(x)
+        while e:
+            if e & 1:
+                r = self.mul(r, b)
+            b = self.mul(b, b)
+            e >>= 1
+        return r
+
+    def galois(self, slots, g):
+        """X -> X^g: new slot of h holds the old slot e' of h / g = h_e' t^j, raised to t^-j."""
+        g_inv = pow(g, -1, self.m)
+        out = []
+        for h in self.reps:
+            e, j = self.locate[h * g_inv % self.m]
+            out.append(self.power(slots[e], self.t ** ((self.d - j) % self.d)))
+        return np.array(out, dtype=np.int64).reshape(self.l, self.d)
+
+    def rotation(self, dim, k):
+        gen, order, _ = self.dims[dim]
+        return pow(gen, k % order, self.m)
+
+
+def random_slots(ctx, rng):
+    return rng.integers(0, ctx.plain_modulus, size=(ctx.slots, ctx.slot_degree))
+
+
+def test_parameters_and_hypercube(ring):
+    ctx, *_ = ring
+    m, t, d, l = ctx.cyclotomic_index, ctx.plain_modulus, ctx.slot_degree, ctx.slots
+    phi = sum(1 for x in range(1, m) if math.gcd(x, m) == 1)
+    assert ctx.degree == phi == l * d and ctx.params.cyclotomic_index == m
+    order = next(k for k in range(1, m) if pow(t, k, m) == 1)
+    assert d == order
+    assert math.prod(o for _, o, _ in ctx.hypercube) == l
+    assert len(ctx.slot_polynomial) == d + 1 and ctx.slot_polynomial[-1] == 1
+    assert f"cyclotomic_index={m}" in repr(ctx.params)
+
+
+def test_slotwise_add_and_mul(ring, rng):
+    ctx, sk, pk = ring
+    model = Slots(ctx)
+    t = ctx.plain_modulus
+    a, b = random_slots(ctx, rng), random_slots(ctx, rng)
+    x, y = ctx.encrypt(a, pk), ctx.encrypt(b, sk)
+    dec = ctx.decrypt(x, sk)
+    assert dec.shape == (ctx.slots, ctx.slot_degree) and dec.dtype == np.int64
+    assert np.array_equal(dec, a)
+    assert np.array_equal(ctx.decrypt(x + y, sk), (a + b) % t)
+    assert np.array_equal(ctx.decrypt(x - y, sk), (a - b) % t)
+    want = np.array([model.mul(u, v) for u, v in zip(a, b)], dtype=np.int64)
+    assert np.array_equal(ctx.decrypt(x * y, sk), want)
+    assert np.array_equal(ctx.decrypt(x * b, sk), want)
+    assert np.array_equal(ctx.decrypt(ctx.mul_plain(x, ctx.encode(b)), sk), want)
+    one = np.zeros_like(a)
+    one[:, 0] = 1
+    assert np.array_equal(ctx.decrypt(x + 1, sk), (a + one) % t)
+    cube = np.array([model.power(u, 3) for u in a], dtype=np.int64)
+    assert np.array_equal(ctx.decrypt(x ** 3, sk), cube)
+    signed = ctx.decrypt(x, sk, signed=True)
+    assert np.array_equal(signed % t, a) and signed.max() <= t // 2
+
+
+def test_rotations_and_frobenius(ring, rng):
+    ctx, sk, pk = ring
+    model = Slots(ctx)
+    a = random_slots(ctx, rng)
+    x = ctx.encrypt(a, pk)
+    for dim, (_, order, _) in enumerate(ctx.hypercube):
+        for k in (1, -1, 2):
+            want = model.galois(a, model.rotation(dim, k))
+            assert np.array_equal(ctx.decrypt(ctx.rotate_dimension(x, dim, k), sk), want), (dim, k)
+        assert np.array_equal(ctx.decrypt(x.rotate_dimension(dim, 1), sk),
+                              model.galois(a, model.rotation(dim, 1)))
+    for p in (1, 2):
+        want = np.array([model.power(u, ctx.plain_modulus ** p) for u in a], dtype=np.int64)
+        assert np.array_equal(want, model.galois(a, pow(ctx.plain_modulus, p, model.m)))
+        assert np.array_equal(ctx.decrypt(ctx.frobenius(x, p), sk), want)
+    assert np.array_equal(ctx.decrypt(x.frobenius(), sk), model.galois(a, model.t % model.m))
+
+
+def test_keys_for_the_rotations_asked_for(rng):
+    ctx, sk, pk = make("bgv", 255, 2)
+    model = Slots(ctx)
+    gk = ctx.galois_keys(sk, rotations=[(0, 3)], frobenius=[2])
+    g = model.rotation(0, 3)
+    assert sorted(gk.elements) == sorted({g, pow(2, 2, 255)})
+    a = random_slots(ctx, rng)
+    x = ctx.encrypt(a, pk)
+    assert np.array_equal(ctx.decrypt(ctx.rotate_dimension(x, 0, 3, gk), sk), model.galois(a, g))
+    with pytest.raises(rnsfhe.MissingKeyError):
+        ctx.rotate_dimension(x, 0, 1, gk)
+
+
+@pytest.mark.parametrize("scheme", ["bfv", "bgv"])
+def test_bytes_and_pickle_keep_m(scheme, rng):
+    ctx, sk, pk = make(scheme, 255, 2)
+    a = random_slots(ctx, rng)
+    x = ctx.encrypt(a, pk)
+    cls = type(ctx)
+    back = cls.from_bytes(ctx.to_bytes())
+    assert back.cyclotomic_index == 255 and back.degree == 128 and back.slots == ctx.slots
+    p = pickle.loads(pickle.dumps(ctx.params))
+    assert p.cyclotomic_index == 255 and p == ctx.params
+    y = pickle.loads(pickle.dumps(x))
+    assert y.context.cyclotomic_index == 255
+    assert np.array_equal(ctx.decrypt(y, sk), a)
+    z = type(x).from_bytes(ctx, x.to_bytes())
+    assert np.array_equal(ctx.decrypt(z + y, sk), (2 * a) % 2)
+    pt = pickle.loads(pickle.dumps(ctx.encode(a)))
+    assert np.array_equal(ctx.decode(pt), a)
+
+
+def test_refusals(rng):
+    for bad_m in (0, 1, 2):
+        with pytest.raises(rnsfhe.ParameterError):
+            rnsfhe.BgvParameters(cyclotomic_index=bad_m, plain_modulus=2, moduli_bits=[50, 50],
+                                 special_moduli_bits=[55], security="insecure")
+    with pytest.raises(rnsfhe.ParameterError):
+        rnsfhe.BfvParameters(cyclotomic_index=2, plain_modulus=2, moduli_bits=[50, 50],
+                             security="insecure")
+    # t = 5 divides m = 255: no slots.
+    with pytest.raises(rnsfhe.ParameterError):
+        p = rnsfhe.BfvParameters(cyclotomic_index=255, plain_modulus=5, moduli_bits=[50, 50, 50],
+                                 special_moduli_bits=[60], security="insecure")
+        rnsfhe.BfvContext(p).encode(np.zeros((16, 8), dtype=np.int64))
+    ctx, sk, pk = make("bfv", 255, 2)
+    l, d = ctx.slots, ctx.slot_degree
+    for shape in [(l,), (l, d + 1), (l - 1, d), (l * d,), (l, d, 1)]:
+        with pytest.raises(rnsfhe.LengthMismatchError):
+            ctx.encrypt(np.zeros(shape, dtype=np.int64), pk)
+    with pytest.raises(rnsfhe.OutOfRangeError):
+        ctx.encode(np.full((l, d), 2))
+    x = ctx.encrypt(random_slots(ctx, rng), pk)
+    with pytest.raises(rnsfhe.OutOfRangeError):
+        ctx.rotate_dimension(x, len(ctx.hypercube), 1)
+    with pytest.raises(rnsfhe.ParameterError):
+        ctx.galois_keys(sk, steps=[1])
+    # d = 1: a flat array of the l slots is accepted as well as (l, 1).
+    c1, sk1, pk1 = make("bgv", 255, 1021)
+    v = rng.integers(0, 1021, size=c1.slots)
+    assert np.array_equal(c1.decrypt(c1.encrypt(v, pk1), sk1), v.reshape(-1, 1))
+    # Power-of-two rings have no hypercube of GF(t^d) slots.
+    p2 = rnsfhe.BgvContext(rnsfhe.BgvParameters(degree=1024, plain_modulus=65537,
+                                                moduli_bits=[40, 40], special_moduli_bits=[45],
+                                                security="insecure"))
+    assert p2.slot_degree == 1 and p2.cyclotomic_index == 2048
+    with pytest.raises(rnsfhe.ParameterError):
+        p2.hypercube
