@@ -11,3 +11,14 @@ def test_readme_python_quickstart_runs(capsys):
     assert blocks, "README has no Python quickstart"
     exec(compile(blocks[0], "README.md", "exec"), {})
     assert "[-4 -1  4]" in capsys.readouterr().out
+
+
+def test_readme_any_m_example_runs(capsys):
+    """The README's boolean-SIMD example over Phi_255 prints the AND, XOR, NOT and rotation it claims."""
+    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
+    block = next(b for b in blocks if "cyclotomic_index=255" in b)
+    exec(compile(block, "README.md", "exec"), {})
+    out = capsys.readouterr().out.splitlines()
+    claimed = [line.split("# ")[1].split(": ")[-1] for line in block.splitlines()
+               if line.startswith("print(ctx.decrypt(")]
+    assert out[1:] == claimed
