@@ -17,7 +17,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use rnsfhe::bfv::{BfvContext, BfvParameters, Ciphertext, Decryption, Multiplication, Plaintext};
-use rnsfhe::rlwe::{KeyId, KeySwitching, SecretDistribution};
+use rnsfhe::rlwe::KeyId;
 
 use crate::convert::{
     i64_array, int_values, ints, is_int, is_vector, power, security_out, type_name, ByteData, Int,

@@ -23,7 +23,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use rnsfhe::circuits;
 use rnsfhe::ckks::{CkksCiphertext, CkksContext, CkksParameters, CkksPlaintext};
-use rnsfhe::rlwe::{KeyId, KeySwitching, SecretDistribution};
+use rnsfhe::rlwe::KeyId;
 
 use crate::convert::{
     complex_values, ints, is_vector, power, real_scalar, security_out, slots_array, type_name,
