@@ -187,6 +187,10 @@ def test_bytes_and_pickle_keep_m(scheme, rng):
     assert np.array_equal(ctx.decrypt(z + y, sk), (2 * a) % 2)
     pt = pickle.loads(pickle.dumps(ctx.encode(a)))
     assert np.array_equal(ctx.decode(pt), a)
+    gk = pickle.loads(pickle.dumps(ctx.galois_keys(sk)))
+    model = Slots(back)
+    want = model.galois(a, model.rotation(0, 1))
+    assert np.array_equal(back.decrypt(back.rotate_dimension(y, 0, 1, gk), sk), want)
 
 
 def test_refusals(rng):
