@@ -201,6 +201,9 @@ def test_refusals(rng):
     with pytest.raises(rnsfhe.ParameterError):
         rnsfhe.BfvParameters(cyclotomic_index=2, plain_modulus=2, moduli_bits=[50, 50],
                              security="insecure")
+    # A modulus that is not 1 mod lcm(N, m, t) (paper 001 Lemma 3).
+    with pytest.raises(rnsfhe.ParameterError, match="65537"):
+        rnsfhe.BgvParameters(cyclotomic_index=255, plain_modulus=2, moduli=[65537], security="insecure")
     # t = 5 divides m = 255: no slots.
     with pytest.raises(rnsfhe.ParameterError):
         p = rnsfhe.BfvParameters(cyclotomic_index=255, plain_modulus=5, moduli_bits=[50, 50, 50],

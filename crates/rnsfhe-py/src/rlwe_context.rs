@@ -4,9 +4,12 @@
 //! Each takes the scheme's own methods as `methods { ... }` and puts them in the same `#[pymethods]`
 //! block, since PyO3 allows one block per class (see `lib.rs`).
 //!
+//! `rlwe_params!` does the same for the parameter classes (and writes the scheme's `shared(&params)`),
+//! `builder_options!` applies the builder keywords every scheme takes, `rlwe_restore!` unpickles.
+//!
 //! The macros name, at their call site, the scheme module's imports (`Arc`, `LockedRng`, `Owner`,
 //! `ByteData`, the key classes, `keys`, `same`, `OrPy`, `reduce`, `bytes_out`, `type_name`,
-//! `PyTypeError`) and its `shared(&params)` function.
+//! `security_out`, `PyTypeError`), its `CONTEXTS` registry and its `label(&params)`.
 
 /// A scheme's context class: the struct, its Rust helpers (`owner`, `ctx`, `wrap`, `check`,
 /// `plaintext`, `unary`, `rlk`, `gk`, `from_shared`) and the Python methods every scheme has, with

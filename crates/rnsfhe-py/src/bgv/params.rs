@@ -58,7 +58,7 @@ crate::rlwe_context::rlwe_params! {
         fn log_q(&self) -> f64 {
             self.inner.log_q()
         }
-        /// Batching slots (n when t is a prime = 1 mod 2n, else 0).
+        /// Batching slots: n when t is a prime = 1 mod 2n, l = phi(m) / d for a general Phi_m, else 0.
         #[getter]
         fn slots(&self) -> usize {
             self.inner.batching_slots()
