@@ -30,6 +30,26 @@ fn main() -> rnsfhe::Result<()> {
     let m: Vec<u64> = (0..n).map(|_| rng.next_u64() & 1).collect();
     let a = ctx.encrypt(&pk, &m, &mut rng)?;
     let b = ctx.encrypt(&pk, &m, &mut rng)?;
+    // For profiling: HPR_MUL_ONLY=1 runs only `iterations` HPR mul + relin. (per residue), and prints
+    // a checksum of the product (same seeds: equal before and after a change that keeps results).
+    if std::env::var_os("HPR_MUL_ONLY").is_some() {
+        let s = std::time::Instant::now();
+        let mut c = ctx.mul(&a, &b, &rlk)?;
+        for _ in 1..iters {
+            c = ctx.mul(&a, &b, &rlk)?;
+        }
+        let e = s.elapsed().as_secs_f64() * 1e3 / iters.max(1) as f64;
+        let sum = c
+            .parts()
+            .iter()
+            .flatten()
+            .flat_map(|x| x.residues())
+            .fold(0u64, |h, &x| h.rotate_left(5) ^ x);
+        println!(
+            "n = 2^{log_n}, HPR mul + relin. (per residue), mean {e:.3} ms, checksum {sum:016x}"
+        );
+        return Ok(());
+    }
     let rlk_digit = ctx.relin_key(&sk, Relinearization::PerDigit, &mut rng)?;
     // BFV at the same log q: K = k d moduli, paper 000's relinearisation layout.
     let mut bfv = Vec::new();
