@@ -184,26 +184,25 @@ impl HprContext {
                 "multiply ciphertexts of 2 parts (relinearise first)".into(),
             ));
         }
+        // t0 = a0 b0, t2 = a1 b1, t1 = (a0 + a1)(b0 + b1) - t0 - t2, the sums made in place so that
+        // fewer digit polynomials are alive at once (pooled memory, see rnsfhe_math::pool).
         let t = self.params.plain_modulus();
-        let (a0, a1) = (
+        let (mut a0, mut b0) = (
             self.lifted(&a.parts()[0], t)?,
-            self.lifted(&a.parts()[1], t)?,
-        );
-        let (b0, b1) = (
             self.lifted(&b.parts()[0], 1)?,
+        );
+        let t0 = self.toeplitz(&a0, &b0)?;
+        let (a1, b1) = (
+            self.lifted(&a.parts()[1], t)?,
             self.lifted(&b.parts()[1], 1)?,
         );
-        let mut sa = a0.clone();
-        let mut sb = b0.clone();
-        for (x, y) in sa.iter_mut().zip(&a1) {
-            x.add_assign(y)?;
-        }
-        for (x, y) in sb.iter_mut().zip(&b1) {
-            x.add_assign(y)?;
-        }
-        let t0 = self.toeplitz(&a0, &b0)?;
         let t2 = self.toeplitz(&a1, &b1)?;
-        let mut t1 = self.toeplitz(&sa, &sb)?;
+        for (x, y) in a0.iter_mut().zip(&a1).chain(b0.iter_mut().zip(&b1)) {
+            x.add_assign(y)?;
+        }
+        drop((a1, b1));
+        let mut t1 = self.toeplitz(&a0, &b0)?;
+        drop((a0, b0));
         for ((x, y), z) in t1.iter_mut().zip(&t0).zip(&t2) {
             x.sub_assign(y)?;
             x.sub_assign(z)?;

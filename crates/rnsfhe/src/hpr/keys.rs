@@ -201,12 +201,12 @@ impl HprContext {
         for ci in c {
             match key.mode {
                 Relinearization::PerResidue => {
-                    let mut r = vec![0u64; k * w * n];
+                    let mut r = rnsfhe_math::pool::Buffer::zeroed(k * w * n);
                     self.basis.decompose(&ci.residues()[..k * n], &mut r)?;
                     for x in r.chunks_exact(w * n) {
                         let mut p = Poly::from_residues(
                             &self.ring,
-                            x.to_vec(),
+                            rnsfhe_math::pool::copied(x),
                             Representation::Coefficient,
                         )?;
                         super::depth::fwd(&mut p)?;
