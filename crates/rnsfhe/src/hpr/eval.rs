@@ -3,7 +3,9 @@
 
 use rnsfhe_math::ring::{Poly, Representation};
 
-use super::keys::{blocked_inner_product, row_of, HprGaloisKeys, HprRelinKey};
+use rnsfhe_math::arith::vector;
+
+use super::keys::{HprGaloisKeys, HprRelinKey};
 use super::{Digits, HprCiphertext, HprContext};
 use crate::rlwe::KeyId;
 use crate::{Error, Result};
@@ -109,18 +111,49 @@ impl HprContext {
     /// out_l = sum_{a + b = d - 1 + l} x_a y_b for l < d: the digits d-1..2d-2 of the product of
     /// two polynomials in Y (the Toeplitz product of Remark 1, naive), NTT form.
     fn toeplitz(&self, x: &[Poly], y: &[Poly]) -> Result<Digits> {
-        let (d, n) = (self.params.digits(), self.params.degree());
+        let d = self.params.digits();
         let mut out = self.zero_digits(Representation::Ntt);
-        for (l, o) in out.iter_mut().enumerate() {
-            let terms: Vec<(usize, usize)> = (l..d).map(|a| (a, d - 1 + l - a)).collect();
-            for (row, q) in self.basis.full().moduli().iter().enumerate() {
-                let r = row * n..(row + 1) * n;
-                let a: Vec<&[u64]> = terms.iter().map(|&(a, _)| row_of(&x[a], row, n)).collect();
-                let b: Vec<&[u64]> = terms.iter().map(|&(_, b)| row_of(&y[b], row, n)).collect();
-                blocked_inner_product(q, &a, &b, &mut o.residues_mut()[r]);
+        let terms: Vec<Vec<(&Poly, &Poly)>> = (0..d)
+            .map(|l| (l..d).map(|a| (&x[a], &y[d - 1 + l - a])).collect())
+            .collect();
+        let mut outs: Vec<&mut Poly> = out.iter_mut().collect();
+        self.sums_of_products(&mut outs, &terms, false);
+        Ok(out)
+    }
+
+    /// out_o = sum_t x_{o,t} y_{o,t} (or out_o += it, with `add`) for every output o, NTT form,
+    /// modulus by modulus and block by block of coefficients, so that the factors the outputs share
+    /// (the digits of a Toeplitz product, the r_{i,j} of section 4.1) stay in cache while the others
+    /// (the key-switching keys) are read once. One lazy inner product per block, reduced once.
+    pub(super) fn sums_of_products(
+        &self,
+        outs: &mut [&mut Poly],
+        terms: &[Vec<(&Poly, &Poly)>],
+        add: bool,
+    ) {
+        const BLOCK: usize = 1024;
+        let n = self.params.degree();
+        let mut tmp = vec![0u64; BLOCK.min(n)];
+        let (mut xs, mut ys): (Vec<&[u64]>, Vec<&[u64]>) = (Vec::new(), Vec::new());
+        for (row, q) in self.basis.full().moduli().iter().enumerate() {
+            for start in (row * n..(row + 1) * n).step_by(BLOCK) {
+                let r = start..(start + BLOCK).min((row + 1) * n);
+                for (out, ts) in outs.iter_mut().zip(terms) {
+                    xs.clear();
+                    ys.clear();
+                    xs.extend(ts.iter().map(|(x, _)| &x.residues()[r.clone()]));
+                    ys.extend(ts.iter().map(|(_, y)| &y.residues()[r.clone()]));
+                    let dst = &mut out.residues_mut()[r.clone()];
+                    if add {
+                        let t = &mut tmp[..r.len()];
+                        vector::inner_product(q, &xs, &ys, t);
+                        vector::add_assign(q, dst, t);
+                    } else {
+                        vector::inner_product(q, &xs, &ys, dst);
+                    }
+                }
             }
         }
-        Ok(out)
     }
 
     /// The lifted, NTT-form copy of a part (eq. (13) on the top digit), times `scale`.
@@ -151,26 +184,25 @@ impl HprContext {
                 "multiply ciphertexts of 2 parts (relinearise first)".into(),
             ));
         }
+        // t0 = a0 b0, t2 = a1 b1, t1 = (a0 + a1)(b0 + b1) - t0 - t2, the sums made in place so that
+        // fewer digit polynomials are alive at once (pooled memory, see rnsfhe_math::pool).
         let t = self.params.plain_modulus();
-        let (a0, a1) = (
+        let (mut a0, mut b0) = (
             self.lifted(&a.parts()[0], t)?,
-            self.lifted(&a.parts()[1], t)?,
-        );
-        let (b0, b1) = (
             self.lifted(&b.parts()[0], 1)?,
+        );
+        let t0 = self.toeplitz(&a0, &b0)?;
+        let (a1, b1) = (
+            self.lifted(&a.parts()[1], t)?,
             self.lifted(&b.parts()[1], 1)?,
         );
-        let mut sa = a0.clone();
-        let mut sb = b0.clone();
-        for (x, y) in sa.iter_mut().zip(&a1) {
-            x.add_assign(y)?;
-        }
-        for (x, y) in sb.iter_mut().zip(&b1) {
-            x.add_assign(y)?;
-        }
-        let t0 = self.toeplitz(&a0, &b0)?;
         let t2 = self.toeplitz(&a1, &b1)?;
-        let mut t1 = self.toeplitz(&sa, &sb)?;
+        for (x, y) in a0.iter_mut().zip(&a1).chain(b0.iter_mut().zip(&b1)) {
+            x.add_assign(y)?;
+        }
+        drop((a1, b1));
+        let mut t1 = self.toeplitz(&a0, &b0)?;
+        drop((a0, b0));
         for ((x, y), z) in t1.iter_mut().zip(&t0).zip(&t2) {
             x.sub_assign(y)?;
             x.sub_assign(z)?;

@@ -38,32 +38,6 @@ pub struct HprRelinKey {
     id: KeyId,
 }
 
-/// Residues of `p` modulo its modulus number `row`.
-pub(super) fn row_of(p: &Poly, row: usize, n: usize) -> &[u64] {
-    &p.residues()[row * n..(row + 1) * n]
-}
-
-/// [`vector::inner_product`] block by block of coefficients, so that the many rows of a key-switching
-/// or Toeplitz sum stay in cache (one call over whole rows of n = 2^16 streams tens of rows at once).
-pub(super) fn blocked_inner_product(
-    q: &rnsfhe_math::arith::Modulus,
-    a: &[&[u64]],
-    b: &[&[u64]],
-    out: &mut [u64],
-) {
-    const BLOCK: usize = 2048;
-    let mut ra: Vec<&[u64]> = Vec::with_capacity(a.len());
-    let mut rb: Vec<&[u64]> = Vec::with_capacity(b.len());
-    for (start, o) in (0..out.len()).step_by(BLOCK).zip(out.chunks_mut(BLOCK)) {
-        let end = start + o.len();
-        ra.clear();
-        rb.clear();
-        ra.extend(a.iter().map(|x| &x[start..end]));
-        rb.extend(b.iter().map(|x| &x[start..end]));
-        vector::inner_product(q, &ra, &rb, o);
-    }
-}
-
 impl SwitchKey {
     fn pairs(&self) -> Vec<(&Digits, &Digits)> {
         self.b.iter().zip(&self.a).collect()
@@ -227,12 +201,12 @@ impl HprContext {
         for ci in c {
             match key.mode {
                 Relinearization::PerResidue => {
-                    let mut r = vec![0u64; k * w * n];
+                    let mut r = rnsfhe_math::pool::Buffer::zeroed(k * w * n);
                     self.basis.decompose(&ci.residues()[..k * n], &mut r)?;
                     for x in r.chunks_exact(w * n) {
                         let mut p = Poly::from_residues(
                             &self.ring,
-                            x.to_vec(),
+                            rnsfhe_math::pool::copied(x),
                             Representation::Coefficient,
                         )?;
                         super::depth::fwd(&mut p)?;
@@ -264,19 +238,13 @@ impl HprContext {
                 key.b.len()
             )));
         }
-        // One lazy inner product per output digit and modulus (reduced once per element).
-        let mut tmp = vec![0u64; n];
-        for (keys, acc) in [(&key.b, &mut *acc0), (&key.a, &mut *acc1)] {
-            for (l, acc_l) in acc.iter_mut().enumerate() {
-                for (row, q) in self.basis.full().moduli().iter().enumerate() {
-                    let a: Vec<&[u64]> = rs.iter().map(|r| row_of(r, row, n)).collect();
-                    let b: Vec<&[u64]> = keys.iter().map(|s| row_of(&s[l], row, n)).collect();
-                    blocked_inner_product(q, &a, &b, &mut tmp);
-                    let range = row * n..(row + 1) * n;
-                    vector::add_assign(q, &mut acc_l.residues_mut()[range], &tmp);
-                }
-            }
-        }
+        // Output digit l of acc0 (acc1) sums r_t times digit l of b_t (a_t) over the samples t.
+        let terms: Vec<Vec<(&Poly, &Poly)>> = [&key.b, &key.a]
+            .iter()
+            .flat_map(|keys| (0..d).map(|l| rs.iter().zip(keys.iter().map(|s| &s[l])).collect()))
+            .collect();
+        let mut outs: Vec<&mut Poly> = acc0.iter_mut().chain(acc1.iter_mut()).collect();
+        self.sums_of_products(&mut outs, &terms, true);
         Ok(())
     }
 }
