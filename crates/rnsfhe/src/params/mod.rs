@@ -78,7 +78,7 @@ pub(crate) fn resolve_cyclotomic(
             Ok(None)
         }
         Some(m) => {
-            if reduction == rnsfhe_math::ring::Reduction::Montgomery {
+            if reduction == rnsfhe_math::ring::Reduction::Montgomery && scheme == "FV" {
                 return Err(Error::InvalidParameters(format!(
                     "{scheme} over a general Phi_m supports the Barrett and optimised Barrett \
                      reductions; the Montgomery pipeline (paper 001 section 4) is not built yet"

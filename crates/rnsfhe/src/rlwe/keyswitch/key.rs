@@ -2,8 +2,25 @@
 //! sub-digit b, (k0, k1) with k0 + k1 s = P g_j omega^b s' - q_I e, its generation and its parts.
 
 use super::*;
+use crate::rlwe::keys::is_montgomery;
+use rnsfhe_math::ring::Form;
+
+/// e M as a Montgomery-form polynomial (its residues e M^2): the error of a Montgomery ring's key.
+fn montgomery_error(e: &Poly) -> Result<Poly> {
+    let mut x = e.to_montgomery()?;
+    x.relabel_form(Form::Plain)?;
+    x.to_montgomery()
+}
 
 /// A key-switching key from s' to s: per digit j and sub-digit b, (k0, k1) in NTT form over Q u P.
+///
+/// Montgomery rings (paper 001 sections 4.1-4.2): components are held in Montgomery form, with
+/// value k0 + k1 s = P g_j omega^b s' - M e and a uniform (its residues a M stand for a). The digits of
+/// a Montgomery input c~ = c M are those of the residues c M, taken as plain values, so
+/// sum_j d_j (k0_j + k1_j s) / P = c M s' - M e' + r, plain; read as Montgomery (relabelled), this
+/// is c s' - e' + r M^-1: the key-switching error e' unchanged. These residues are the paper's evkM
+/// = [(P(s'/M) + a s + e) M^2]_q up to the signs of a and e. The ModDown rounding r (special moduli
+/// only) gains the factor M^-1.
 #[derive(Clone, Debug)]
 pub struct KeySwitchKey {
     pub(super) parts: Vec<(Poly, Poly)>,
@@ -43,10 +60,19 @@ impl KeySwitchKey {
                 let idx = (parts.len() as u32) + 1;
                 let (mut a, seed) = uniform_ntt(ctx, rng, idx)?;
                 let mut e = gaussian_poly(ctx, g, rng)?;
+                let mont = is_montgomery(ctx);
+                if mont {
+                    a.relabel_form(Form::Montgomery)?;
+                    e = montgomery_error(&e)?;
+                }
                 e.to_ntt()?;
                 let mut k0 = a.mul(sk.ntt_qp())?;
                 k0.add_assign(&e)?;
-                let mut fs = s_prime.clone();
+                let mut fs = if mont && s_prime.montgomery_form() == Form::Plain {
+                    s_prime.to_montgomery()?
+                } else {
+                    s_prime.clone()
+                };
                 for (i, (limb, m)) in fs
                     .residues_mut()
                     .chunks_exact_mut(n)
@@ -111,12 +137,17 @@ impl KeySwitchKey {
                     ));
                 }
                 let mut a = uniform_seeded(ctx, &seeds[idx], idx as u32 + 1)?;
+                let mut k0i = k0[idx].clone();
+                if is_montgomery(ctx) {
+                    a.relabel_form(Form::Montgomery)?;
+                    k0i.relabel_form(Form::Montgomery)?;
+                }
                 if q_i != BigUint::from(1u32) {
                     for (limb, m) in a.residues_mut().chunks_exact_mut(n).zip(ctx.moduli()) {
                         vector::mul_shoup_scalar_assign(m, limb, m.shoup(big_mod(&q_i, m)));
                     }
                 }
-                parts.push((k0[idx].clone(), sw.compact(idx, a)?));
+                parts.push((k0i, sw.compact(idx, a)?));
                 idx += 1;
             }
         }
