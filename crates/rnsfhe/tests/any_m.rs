@@ -485,6 +485,88 @@ fn fv_any_m_behz_and_hps() {
     );
 }
 
+/// FV with the mixed strategy of paper 001 section 4.4 (optimised Barrett tensor, Montgomery
+/// relinearisation with keys carrying M): every phase of `check_fv` against the exact model.
+#[test]
+fn fv_mixed_montgomery_any_m() {
+    for m in [21, 255, 771] {
+        for mul in [Multiplication::Behz, Multiplication::Hps] {
+            check_fv(m, 2, &[55, 55, 55], mul, Reduction::Montgomery);
+        }
+    }
+    check_fv(
+        21,
+        prime_one_mod(21),
+        &[55, 55, 55],
+        Multiplication::Hps,
+        Reduction::Montgomery,
+    );
+}
+
+/// The mixed strategy's relinearisation keys live on the Montgomery ring in Montgomery form (residues
+/// K M), its ciphertexts on the optimised Barrett ring in plain form; the parameter bytes keep the
+/// strategy and the relinearisation key comes back usable; a plain FV context of the same moduli
+/// refuses the bytes (the fingerprints differ).
+#[test]
+fn fv_mixed_keys_carry_m_and_round_trip() {
+    use rnsfhe::serialize::KeyBytes;
+    use rnsfhe_math::ring::Form;
+    let build = |r: Reduction| {
+        BfvParameters::builder()
+            .cyclotomic_index(255)
+            .plain_modulus(2)
+            .moduli_bits(&[55, 55, 55])
+            .special_moduli_bits(&[60])
+            .reduction(r)
+            .security(Security::InsecureResearchOnly)
+            .build()
+            .unwrap()
+    };
+    let params = build(Reduction::Montgomery);
+    assert!(params.is_mixed_montgomery());
+    let ctx = BfvContext::new(params.clone()).unwrap();
+    assert_eq!(
+        ctx.ring().reduction(),
+        Some(Reduction::SparseBarrett),
+        "the tensor's ring"
+    );
+    assert_eq!(
+        ctx.relin_switcher().ring_q().reduction(),
+        Some(Reduction::Montgomery)
+    );
+    let mut rng = Csprng::from_seed([3; 32]);
+    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+    let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
+    for (k0, k1) in rlk.key().parts() {
+        assert_eq!(k0.montgomery_form(), Form::Montgomery);
+        assert_eq!(k1.montgomery_form(), Form::Montgomery);
+    }
+    let back = BfvParameters::from_bytes(&params.to_bytes()).unwrap();
+    assert_eq!(back, params);
+    let ctx2 = BfvContext::new(back).unwrap();
+    let rlk2 = ctx2
+        .relin_key_from_bytes(&ctx.relin_key_to_bytes(&rlk))
+        .unwrap();
+    let sk2 = ctx2
+        .secret_key_from_bytes(&ctx.secret_key_to_bytes(&sk))
+        .unwrap();
+    let n = ctx.params().degree();
+    let a: Vec<u64> = (0..n).map(|i| (i % 3 == 0) as u64).collect();
+    let pt = ctx.plaintext_from_coefficients(&a).unwrap();
+    let ca = ctx.encrypt(&pt, &pk, &mut rng).unwrap();
+    let ca2 = ctx2
+        .ciphertext_from_bytes(&ctx.ciphertext_to_bytes(&ca).unwrap())
+        .unwrap();
+    let sq = ctx2.multiply(&ca2, &ca2, &rlk2).unwrap();
+    let phi = cyclotomic_polynomial(255).unwrap();
+    let got = ctx2.decrypt_checked(&sq, &sk2, Decryption::Hps).unwrap();
+    assert_eq!(got.coefficients(), &mul_model(&a, &a, &phi, 2)[..]);
+    let plain = BfvContext::new(build(Reduction::SparseBarrett)).unwrap();
+    assert!(plain
+        .relin_key_from_bytes(&ctx.relin_key_to_bytes(&rlk))
+        .is_err());
+}
+
 #[test]
 fn fv_refusals() {
     let build = |m: usize| {

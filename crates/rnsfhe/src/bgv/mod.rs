@@ -22,5 +22,4 @@ mod params;
 pub use crate::rlwe::{GaloisKeys, RelinKey};
 pub use ciphertext::{BgvCiphertext, BgvPlaintext};
 pub use context::BgvContext;
-pub(crate) use params::MONTGOMERY_FLAG;
 pub use params::{BgvParameters, BgvParametersBuilder};

@@ -26,8 +26,7 @@ pub struct BgvParameters {
     pub(crate) reduction: Reduction,
 }
 
-/// The flag of the Montgomery representation in a BGV degree word (bytes and fingerprints).
-pub(crate) const MONTGOMERY_FLAG: u64 = 1 << 62;
+use crate::params::MONTGOMERY_FLAG;
 
 fn gcd(a: u64, b: u64) -> u64 {
     if b == 0 {
@@ -97,7 +96,7 @@ impl BgvParameters {
     pub(crate) fn fingerprint_degree(&self) -> usize {
         self.degree_word() as usize
     }
-    /// The degree word of `crate::params::degree_word`, with [`MONTGOMERY_FLAG`] for the Montgomery
+    /// The degree word of `crate::params::degree_word`, with `MONTGOMERY_FLAG` for the Montgomery
     /// representation (its ciphertexts and keys hold other residues).
     pub(crate) fn degree_word(&self) -> u64 {
         let w = crate::params::degree_word(self.degree, self.cyclotomic);
@@ -256,12 +255,7 @@ impl BgvParametersBuilder {
 
     /// Validates and picks the moduli.
     pub fn build(mut self) -> Result<BgvParameters> {
-        let general = crate::params::resolve_cyclotomic(
-            self.cyclotomic,
-            self.reduction,
-            &mut self.degree,
-            "BGV",
-        )?;
+        let general = crate::params::resolve_cyclotomic(self.cyclotomic, &mut self.degree)?;
         let n = self.degree;
         if general.is_none() && (!n.is_power_of_two() || !(2..=1 << 17).contains(&n)) {
             return Err(Error::InvalidDegree {

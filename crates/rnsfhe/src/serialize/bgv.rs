@@ -2,9 +2,8 @@
 
 use super::params::{check_hamming, NO_CONTEXT};
 use super::{fingerprint, Kind, Reader, Writer};
-use crate::bgv::MONTGOMERY_FLAG;
 use crate::bgv::{BgvCiphertext, BgvContext, BgvParameters, BgvPlaintext};
-use crate::params::read_degree_word;
+use crate::params::{read_degree_word, MONTGOMERY_FLAG};
 use crate::{Error, Result};
 
 impl BgvParameters {

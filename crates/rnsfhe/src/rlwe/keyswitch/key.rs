@@ -38,6 +38,19 @@ impl KeySwitchKey {
         g: &DiscreteGaussian,
         rng: &mut Csprng,
     ) -> Result<Self> {
+        Self::generate_with(sw, sk, s_prime, g, rng, is_montgomery(&sw.ring_qp))
+    }
+
+    /// [`Self::generate`] with the error e M (`m_error`, Montgomery rings: inputs c M, paper 001
+    /// section 4.2) or e (inputs c, the mixed strategy of section 4.4).
+    pub(crate) fn generate_with(
+        sw: &KeySwitcher,
+        sk: &SecretKey,
+        s_prime: &Poly,
+        g: &DiscreteGaussian,
+        rng: &mut Csprng,
+        m_error: bool,
+    ) -> Result<Self> {
         let ctx = &sw.ring_qp;
         if !Arc::ptr_eq(s_prime.context(), ctx) || s_prime.representation() != Representation::Ntt {
             return Err(Error::ContextMismatch(
@@ -63,7 +76,11 @@ impl KeySwitchKey {
                 let mont = is_montgomery(ctx);
                 if mont {
                     a.relabel_form(Form::Montgomery)?;
-                    e = montgomery_error(&e)?;
+                    e = if m_error {
+                        montgomery_error(&e)?
+                    } else {
+                        e.to_montgomery()?
+                    };
                 }
                 e.to_ntt()?;
                 let mut k0 = a.mul(sk.ntt_qp())?;
