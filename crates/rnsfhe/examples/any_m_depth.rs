@@ -3,7 +3,8 @@
 //!
 //! `cargo run --release --example any_m_depth -- --paper [N_MAX]`: paper 001's Table 3 (theoretical
 //! depths of FV and BGV with and without Montgomery, measured ones for n <= N_MAX) and Figs. 2-3
-//! (time per slot of one multiplication per reduction), see `support/any_m_paper.rs`.
+//! (time per slot of one multiplication per reduction), see `support/any_m_paper.rs`;
+//! `-- --figs M...`: Figs. 2-3 alone for the given m.
 //!
 //! `cargo run --release --example any_m_depth -- M K BITS T` with K ciphertext moduli of BITS bits
 //! (one special modulus of 60 bits), plaintext modulus T (default 2), insecure research parameters.
@@ -24,6 +25,14 @@ use rnsfhe_math::sample::Csprng;
 mod paper;
 
 fn main() {
+    if std::env::args().nth(1).as_deref() == Some("--figs") {
+        let ms: Vec<usize> = std::env::args()
+            .skip(2)
+            .map(|a| a.parse().expect("numeric m"))
+            .collect();
+        paper::figs_interleaved(&ms);
+        return;
+    }
     if std::env::args().nth(1).as_deref() == Some("--paper") {
         let limit = std::env::args()
             .nth(2)

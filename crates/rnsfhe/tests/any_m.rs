@@ -250,7 +250,8 @@ fn bgv_montgomery_any_m() {
     );
 }
 
-/// Montgomery and Barrett BGV decrypt a product, a switch and a rotation to the same message, and the
+/// Montgomery and Barrett BGV decrypt a product, a switch, a rotation and the plaintext operations to
+/// the same message, and the
 /// Montgomery ciphertext holds c M: leaving the form gives a ciphertext that decrypts right with the
 /// plain arithmetic of the Barrett ring (same moduli, same secret).
 #[test]
@@ -266,12 +267,22 @@ fn bgv_montgomery_agrees_with_barrett() {
         let prod = s.ctx.multiply(&ca, &cb, &s.rlk).unwrap();
         let down = s.ctx.mod_switch(&prod).unwrap();
         let rot = s.ctx.apply_galois(&down, s.g as u64, &s.gk).unwrap();
-        (ca, s.decrypt(&down), s.decrypt(&rot))
+        let pb = s.ctx.plaintext_from_coefficients(&b).unwrap();
+        let plain_ops = [
+            s.ctx.mul_plain(&ca, &pb).unwrap(),
+            s.ctx.add_plain(&ca, &pb).unwrap(),
+            s.ctx.mul_scalar(&ca, 3).unwrap(),
+        ]
+        .map(|c| s.decrypt(&c));
+        (ca, s.decrypt(&down), s.decrypt(&rot), plain_ops)
     };
-    let (ca, mo_down, mo_rot) = run(&mut mo);
-    let (_, ba_down, ba_rot) = run(&mut ba);
+    let (ca, mo_down, mo_rot, mo_plain) = run(&mut mo);
+    let (_, ba_down, ba_rot, ba_plain) = run(&mut ba);
     assert_eq!(mo_down, ba_down);
     assert_eq!(mo_rot, ba_rot);
+    assert_eq!(mo_plain, ba_plain);
+    assert_eq!(mo_plain[0], mul_model(&a, &b, &mo.phi, 2));
+    assert_eq!(mo_plain[1], add_model(&a, &b, 2));
     assert_eq!(mo_down, mul_model(&a, &b, &mo.phi, 2));
     // The parts are in Montgomery form; their values c (out of the form) under the same secret in
     // the Barrett ring decrypt to a.

@@ -72,7 +72,8 @@ fn bgv_params(m: usize, k: usize, r: Reduction) -> BgvParameters {
         .unwrap()
 }
 
-/// FV: (squaring depth while the checked decryption holds, ms per multiplication with relin).
+/// FV: (squaring depth while the checked decryption holds, ms per multiplication with relin; the
+/// times of Figs. 2-3 come from `figs_interleaved`).
 fn fv_measure(ctx: &BfvContext, rng: &mut Csprng, depth: bool) -> (u32, f64) {
     let n = ctx.params().degree();
     let a: Vec<u64> = (0..n).map(|_| rng.next_u64() & 1).collect();
@@ -201,27 +202,95 @@ pub fn table3_and_figs(limit: usize) {
             figs.push((m, n, k, fv_row, bgv_row));
         }
     }
-    println!("\nFigs. 2-3: one multiplication (tensor + relinearisation) of fresh ciphertexts, median of 5, us per slot (slots of GF(2^d)); speed-up over Barrett in parentheses. Paper: FV 1.37x (optimised), BGV 1.24x (optimised) and 1.32x (Montgomery).\n");
+    let measured: Vec<usize> = figs.iter().map(|f| f.0).collect();
+    figs_interleaved(&measured);
+}
+
+/// One timed multiplication (tensor + relinearisation) of fresh ciphertexts, in ms.
+type Timer = Box<dyn FnMut() -> f64>;
+
+fn fv_timer(m: usize, k: usize, r: Reduction, rng: &mut Csprng) -> Timer {
+    let ctx = fv(m, k, r);
+    let n = ctx.params().degree();
+    let a: Vec<u64> = (0..n).map(|_| rng.next_u64() & 1).collect();
+    let (sk, pk) = ctx.keygen(rng).unwrap();
+    let rlk = ctx.relin_key(&sk, rng).unwrap();
+    let c = ctx
+        .encrypt(&ctx.plaintext_from_coefficients(&a).unwrap(), &pk, rng)
+        .unwrap();
+    Box::new(move || {
+        let s = Instant::now();
+        std::hint::black_box(ctx.multiply(&c, &c, &rlk).unwrap());
+        s.elapsed().as_secs_f64() * 1e3
+    })
+}
+
+fn bgv_timer(m: usize, k: usize, r: Reduction, rng: &mut Csprng) -> Timer {
+    let ctx = BgvContext::new(bgv_params(m, k, r)).unwrap();
+    let n = ctx.params().degree();
+    let a: Vec<u64> = (0..n).map(|_| rng.next_u64() & 1).collect();
+    let (sk, pk) = ctx.keygen(rng).unwrap();
+    let rlk = ctx.relin_key(&sk, rng).unwrap();
+    let c = ctx
+        .encrypt(&ctx.plaintext_from_coefficients(&a).unwrap(), &pk, rng)
+        .unwrap();
+    Box::new(move || {
+        let s = Instant::now();
+        std::hint::black_box(ctx.multiply(&c, &c, &rlk).unwrap());
+        s.elapsed().as_secs_f64() * 1e3
+    })
+}
+
+/// Figs. 2-3 for the indices `ms` (k = max(k80, 1) moduli): the six variants timed in turn, round
+/// after round (9 rounds after a warm-up), so that a change of machine load hits all of them; the
+/// median per variant.
+pub fn figs_interleaved(ms: &[usize]) {
+    let mut rng = Csprng::from_seed([2; 32]);
+    println!("\nFigs. 2-3: one multiplication (tensor + relinearisation) of fresh ciphertexts, the six variants interleaved over 9 rounds, median, us per slot (slots of GF(2^d)); speed-up over Barrett in parentheses. Paper: FV 1.37x (optimised), BGV 1.24x (optimised) and 1.32x (Montgomery).\n");
     println!("| m | k | slots | FV Barrett | FV optimised | FV mixed | BGV Barrett | BGV optimised | BGV Montgomery |");
     println!("|---|---|---|---|---|---|---|---|---|");
-    for (m, n, k, f, b) in figs {
-        let slots = {
-            let ctx = BgvContext::new(bgv_params(m, k, Reduction::SparseBarrett)).unwrap();
-            ctx.slots().max(1)
-        };
-        let cell = |row: &[(u32, f64)], i: usize| {
-            let us = row[i].1 * 1e3 / slots as f64;
-            format!("{us:.1} ({:.2}x)", row[0].1 / row[i].1)
+    for &m in ms {
+        let k = moduli_counts(euler_phi(m)).1.max(1);
+        let slots = BgvContext::new(bgv_params(m, k, Reduction::SparseBarrett))
+            .unwrap()
+            .slots()
+            .max(1);
+        let mut timers: Vec<Timer> = REDUCTIONS
+            .iter()
+            .map(|&r| fv_timer(m, k, r, &mut rng))
+            .collect();
+        timers.extend(REDUCTIONS.iter().map(|&r| bgv_timer(m, k, r, &mut rng)));
+        let mut times = vec![Vec::new(); timers.len()];
+        for round in 0..10 {
+            for (t, v) in timers.iter_mut().zip(times.iter_mut()) {
+                let ms = t();
+                if round > 0 {
+                    v.push(ms);
+                }
+            }
+        }
+        let med: Vec<f64> = times
+            .into_iter()
+            .map(|mut v| {
+                v.sort_by(f64::total_cmp);
+                v[v.len() / 2]
+            })
+            .collect();
+        let cell = |i: usize, base: usize| {
+            format!(
+                "{:.1} ({:.2}x)",
+                med[i] * 1e3 / slots as f64,
+                med[base] / med[i]
+            )
         };
         println!(
             "| {m} | {k} | {slots} | {} | {} | {} | {} | {} | {} |",
-            cell(&f, 0),
-            cell(&f, 1),
-            cell(&f, 2),
-            cell(&b, 0),
-            cell(&b, 1),
-            cell(&b, 2)
+            cell(0, 0),
+            cell(1, 0),
+            cell(2, 0),
+            cell(3, 3),
+            cell(4, 3),
+            cell(5, 3)
         );
-        let _ = n;
     }
 }
