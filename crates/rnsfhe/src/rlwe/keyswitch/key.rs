@@ -15,7 +15,8 @@ fn montgomery_error(e: &Poly) -> Result<Poly> {
 /// A key-switching key from s' to s: per digit j and sub-digit b, (k0, k1) in NTT form over Q u P.
 ///
 /// Montgomery rings (paper 001 sections 4.1-4.2): components are held in Montgomery form, with
-/// value k0 + k1 s = P g_j omega^b s' - M e and a uniform (its residues a M stand for a). The digits of
+/// value k0 + k1 s = P g_j omega^b s' - M e, and a uniform (its residues read in Montgomery form: the
+/// value a M^-1, as uniform). The digits of
 /// a Montgomery input c~ = c M are those of the residues c M, taken as plain values, so
 /// sum_j d_j (k0_j + k1_j s) / P = c M s' - M e' + r, plain; read as Montgomery (relabelled), this
 /// is c s' - e' + r M^-1: the key-switching error e' unchanged. These residues are the paper's evkM
