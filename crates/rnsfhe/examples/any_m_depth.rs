@@ -1,6 +1,11 @@
 //! Measured squaring depth and time per slot of FV (HPS) and BGV over Phi_m (paper 001 section 4.3,
 //! Table 3 and Figs. 2-3 in spirit; not the paper's moduli widths).
 //!
+//! `cargo run --release --example any_m_depth -- --paper [N_MAX]`: paper 001's Table 3 (theoretical
+//! depths of FV and BGV with and without Montgomery, measured ones for n <= N_MAX) and Figs. 2-3
+//! (time per slot of one multiplication per reduction), see `support/any_m_paper.rs`;
+//! `-- --figs M...`: Figs. 2-3 alone for the given m.
+//!
 //! `cargo run --release --example any_m_depth -- M K BITS T` with K ciphertext moduli of BITS bits
 //! (one special modulus of 60 bits), plaintext modulus T (default 2), insecure research parameters.
 //! FV: squarings until the checked decryption refuses or errs; BGV: square then switch the modulus,
@@ -16,7 +21,25 @@ use rnsfhe::params::Security;
 use rnsfhe_math::arith::Modulus;
 use rnsfhe_math::sample::Csprng;
 
+#[path = "support/any_m_paper.rs"]
+mod paper;
+
 fn main() {
+    if std::env::args().nth(1).as_deref() == Some("--figs") {
+        let ms: Vec<usize> = std::env::args()
+            .skip(2)
+            .map(|a| a.parse().expect("numeric m"))
+            .collect();
+        paper::figs_interleaved(&ms);
+        return;
+    }
+    if std::env::args().nth(1).as_deref() == Some("--paper") {
+        let limit = std::env::args()
+            .nth(2)
+            .map_or(1024, |a| a.parse().expect("numeric n limit"));
+        paper::table3_and_figs(limit);
+        return;
+    }
     let args: Vec<usize> = std::env::args()
         .skip(1)
         .map(|a| a.parse().expect("numeric arguments"))

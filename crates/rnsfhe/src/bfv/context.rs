@@ -61,6 +61,9 @@ pub struct BfvContext {
     id: u64,
     params: BfvParameters,
     sw: KeySwitcher,
+    /// The mixed strategy's relinearisation (paper 001 section 4.4): the same moduli over a ring
+    /// reducing by Montgomery, whose keys carry M.
+    relin_sw: Option<KeySwitcher>,
     gaussian: DiscreteGaussian,
     /// Batch (X^n + 1), GF(t^d) slot (general Phi_m, paper 001 section 2.4) and coefficient encoders.
     encoders: Encoders,
@@ -85,7 +88,7 @@ impl BfvContext {
                 &params.moduli,
                 &params.special_moduli,
                 params.key_switching,
-                params.reduction,
+                params.ring_reduction(),
             )?,
             None => KeySwitcher::new(
                 n,
@@ -96,7 +99,7 @@ impl BfvContext {
         };
         let shape = RingShape {
             n,
-            general: params.cyclotomic.map(|m| (m, params.reduction)),
+            general: params.cyclotomic.map(|m| (m, params.ring_reduction())),
             delta: match params.cyclotomic {
                 Some(_) => n as f64 * reduction_expansion(sw.ring_q().phi())?,
                 None => n as f64,
@@ -128,7 +131,18 @@ impl BfvContext {
             Multiplication::Hps => MulTool::Hps(Box::new(HpsTool::new(&shape, &q, t, &exclude)?)),
         };
         let encoders = Encoders::new(n, t, params.cyclotomic, params.batching_slots() > 0)?;
+        let relin_sw = match params.cyclotomic {
+            Some(m) if params.is_mixed_montgomery() => Some(KeySwitcher::cyclotomic(
+                m,
+                &params.moduli,
+                &params.special_moduli,
+                params.key_switching,
+                rnsfhe_math::ring::Reduction::Montgomery,
+            )?),
+            _ => None,
+        };
         let mut ctx = BfvContext {
+            relin_sw,
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             gaussian: DiscreteGaussian::new(params.sigma, DEFAULT_TAIL)?,
             t: Modulus::new(t)?,
@@ -160,6 +174,11 @@ impl BfvContext {
     /// Key-switching precomputation.
     pub fn key_switcher(&self) -> &KeySwitcher {
         &self.sw
+    }
+    /// The key switcher of relinearisation: the Montgomery one under the mixed strategy (paper 001
+    /// section 4.4), else [`Self::key_switcher`].
+    pub fn relin_switcher(&self) -> &KeySwitcher {
+        self.relin_sw.as_ref().unwrap_or(&self.sw)
     }
     /// The multiplication tool.
     pub fn mul_tool(&self) -> &MulTool {

@@ -232,3 +232,110 @@ impl BfvContext {
         Ok(levels)
     }
 }
+
+/// The inputs of FV's depth over any Phi_m, paper 001 section 4.3 (Table 3), with or without the
+/// Montgomery representation: V = B_err (1 + 2 delta_R B_key),
+/// r_inf = (1 + rho) / 2 (1 + delta_R B_key) + delta_R ||M||_inf,
+/// C1 = 2 delta_R t (delta_R ||M^-1||_inf r_inf + 1/2) + delta_R / 2,
+/// C2 = delta_R t |q|_t (r_inf + 1) + 1/2 delta_R ||M^-1||_inf (1 + delta_R B_key (1 + delta_R B_key))
+///      + |q|_t / 2 + 1 + k (1 + delta_R B_key (1 + delta_R B_key)) + delta_R k B_err 2^(nu + 1),
+/// and L_max the largest L with C1^L V + L C1^(L-1) C2 <= B_dec = q / (2t) (exact decryption).
+/// Without Montgomery (decision: the paper gives one formula): ||M^-1|| = 1 and the term
+/// delta_R ||M|| of r_inf, the product by M, is 1 (||(Delta m + v)|| / q <= 1 without it).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AnyMDepthInputs {
+    /// delta_R, the expansion factor (Lemma 4: n ||F_m||_inf).
+    pub delta: f64,
+    /// Number of moduli k.
+    pub k: usize,
+    /// Modulus width nu.
+    pub nu: u32,
+    /// log2 q.
+    pub log_q: f64,
+    /// |q|_t.
+    pub q_mod_t: f64,
+    /// Plaintext modulus t.
+    pub t: f64,
+    /// rho of the approximate extension (BEHZ).
+    pub rho: f64,
+    /// B_key (1 for ternary secrets).
+    pub b_key: f64,
+    /// B_err = 6 sigma.
+    pub b_err: f64,
+    /// Some((||M||_inf, ||M^-1||_inf)) in the Montgomery representation, None without.
+    pub montgomery: Option<(f64, f64)>,
+}
+
+impl AnyMDepthInputs {
+    /// (C1, C2) of section 4.3.
+    pub fn constants(&self) -> (f64, f64) {
+        let (d, t, bk, k) = (self.delta, self.t, self.b_key, self.k as f64);
+        let (m_term, m_inv) = match self.montgomery {
+            Some((m, mi)) => (d * m, mi),
+            None => (1.0, 1.0),
+        };
+        let r_inf = (1.0 + self.rho) / 2.0 * (1.0 + d * bk) + m_term;
+        let c1 = 2.0 * d * t * (d * m_inv * r_inf + 0.5) + d / 2.0;
+        let s_term = 1.0 + d * bk * (1.0 + d * bk);
+        let c2 = d * t * self.q_mod_t * (r_inf + 1.0)
+            + 0.5 * d * m_inv * s_term
+            + self.q_mod_t / 2.0
+            + 1.0
+            + k * s_term
+            + d * k * self.b_err * 2f64.powi(self.nu as i32 + 1);
+        (c1, c2)
+    }
+
+    /// log2 (C1^L V + L C1^(L-1) C2).
+    pub fn log2_noise(&self, depth: u32) -> f64 {
+        let (c1, c2) = self.constants();
+        let v = self.b_err * (1.0 + 2.0 * self.delta * self.b_key);
+        if depth == 0 {
+            return v.log2();
+        }
+        (depth - 1) as f64 * c1.log2() + (c1 * v + depth as f64 * c2).log2()
+    }
+
+    /// L_max (0 when even a fresh ciphertext is above B_dec).
+    pub fn depth(&self) -> u32 {
+        let limit = self.log_q - self.t.log2() - 1.0;
+        (0..10_000)
+            .take_while(|&l| self.log2_noise(l) <= limit)
+            .last()
+            .unwrap_or(0)
+    }
+}
+
+impl BfvContext {
+    /// Paper 001's section 4.3 inputs for this parameter set (general Phi_m): delta_R = n ||F_m||
+    /// (Lemma 4, `reduction_expansion`), k, nu, q, t, rho and B_err = 6 sigma as in
+    /// [`BfvContext::depth_inputs`], B_key = 1; with `montgomery`, ||M||_inf and ||M^-1||_inf exact.
+    pub fn any_m_depth_inputs(&self, montgomery: bool) -> Result<AnyMDepthInputs> {
+        let base = self.depth_inputs();
+        let m = self.params().cyclotomic_index();
+        let phi = rnsfhe_math::ring::cyclotomic::cyclotomic_polynomial(m)?;
+        let delta = base.n as f64 * rnsfhe_math::ring::cyclotomic::reduction_expansion(&phi)?;
+        let montgomery = if montgomery {
+            let f = rnsfhe_math::ring::cyclotomic::montgomery_factor(m)?;
+            let norm = f.iter().map(|c| c.unsigned_abs()).max().unwrap_or(0) as f64;
+            Some((
+                norm,
+                rnsfhe_math::ring::cyclotomic::montgomery_inverse_norm(m)?,
+            ))
+        } else {
+            None
+        };
+        Ok(AnyMDepthInputs {
+            delta,
+            k: base.k,
+            nu: base.nu,
+            log_q: base.log_q,
+            q_mod_t: base.q_mod_t as f64,
+            t: base.t as f64,
+            rho: base.rho,
+            b_key: 1.0,
+            b_err: base.b_err,
+            montgomery,
+        })
+    }
+}

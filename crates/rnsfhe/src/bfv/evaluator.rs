@@ -1,7 +1,7 @@
 //! Homomorphic operations on BFV ciphertexts.
 
 use rnsfhe_math::parallel;
-use rnsfhe_math::ring::{Poly, RingContext};
+use rnsfhe_math::ring::{Poly, Representation, RingContext};
 use std::sync::Arc;
 
 use super::noise::NoiseModel;
@@ -234,9 +234,53 @@ impl BfvContext {
         self.check_ct(a)?;
         a.seed = None;
         let switched = a.parts.len() > 2;
-        rlk.relinearize(self.key_switcher(), &mut a.parts, self.id(), a.key_id)?;
+        if self.params().is_mixed_montgomery() && switched {
+            self.relinearize_mixed(a, rlk)?;
+        } else {
+            rlk.relinearize(self.key_switcher(), &mut a.parts, self.id(), a.key_id)?;
+        }
         if switched {
             a.noise = self.noise.key_switch(a.noise);
+        }
+        Ok(())
+    }
+
+    /// The mixed strategy's relinearisation (paper 001 section 4.4): c_2's residues (plain) switched
+    /// over the Montgomery ring with keys carrying M, the plain (u_0, u_1) brought back.
+    fn relinearize_mixed(&self, a: &mut Ciphertext, rlk: &RelinKey) -> Result<()> {
+        crate::rlwe::owned_by(
+            (rlk.context_id, rlk.id()),
+            (self.id(), a.key_id),
+            "relinearisation key",
+        )?;
+        if a.parts.len() != 3 {
+            return Err(Error::InvalidCiphertext(format!(
+                "relinearisation takes 2 or 3 parts, got {}",
+                a.parts.len()
+            )));
+        }
+        let msw = self.relin_switcher();
+        let mut c2 = a
+            .parts
+            .pop()
+            .ok_or_else(|| Error::InvalidCiphertext("empty".into()))?;
+        c2.to_coefficient()?;
+        let c2 = Poly::from_residues(
+            msw.ring_q(),
+            c2.residues().to_vec(),
+            Representation::Coefficient,
+        )?;
+        let (u0, u1) = msw.switch(&c2, rlk.key())?;
+        for (p, u) in a.parts.iter_mut().zip([u0, u1]) {
+            let mut u = Poly::from_residues(
+                self.ring(),
+                u.residues().to_vec(),
+                Representation::Coefficient,
+            )?;
+            if p.representation() == Representation::Ntt {
+                u.to_ntt()?;
+            }
+            p.add_assign(&u)?;
         }
         Ok(())
     }

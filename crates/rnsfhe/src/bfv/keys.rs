@@ -10,6 +10,13 @@ impl BfvContext {
     /// The relinearisation key of `sk`.
     pub fn relin_key(&self, sk: &SecretKey, rng: &mut Csprng) -> Result<RelinKey> {
         self.check_secret(sk)?;
+        if self.params().is_mixed_montgomery() {
+            // The same s over the Montgomery ring (held as s M there), keys carrying M (section 4.4).
+            let msw = self.relin_switcher();
+            let coeffs = zeroize::Zeroizing::new(sk.coefficients().to_vec());
+            let sk_m = SecretKey::from_coefficients(msw, coeffs)?;
+            return RelinKey::generate_mixed(msw, &sk_m, self.gaussian(), self.id(), rng);
+        }
         RelinKey::generate(self.key_switcher(), sk, self.gaussian(), self.id(), rng)
     }
 

@@ -89,7 +89,31 @@ impl BfvParameters {
     }
     /// The degree word of fingerprints and bytes (n, or m flagged for a general Phi_m).
     pub(crate) fn fingerprint_degree(&self) -> usize {
-        crate::params::degree_word(self.degree, self.cyclotomic) as usize
+        self.degree_word() as usize
+    }
+    /// The degree word of bytes and fingerprints, flagged for the mixed strategy (its relinearisation
+    /// keys hold other residues).
+    pub(crate) fn degree_word(&self) -> u64 {
+        let w = crate::params::degree_word(self.degree, self.cyclotomic);
+        if self.is_mixed_montgomery() {
+            w | crate::params::MONTGOMERY_FLAG
+        } else {
+            w
+        }
+    }
+    /// Whether FV uses paper 001's mixed strategy (section 4.4): general Phi_m with
+    /// `Reduction::Montgomery` (see [`BfvParametersBuilder::reduction`]).
+    pub fn is_mixed_montgomery(&self) -> bool {
+        self.cyclotomic.is_some() && self.reduction == Reduction::Montgomery
+    }
+    /// The reduction of the ciphertext rings: the optimised Barrett under the mixed strategy, else
+    /// [`Self::reduction`].
+    pub(crate) fn ring_reduction(&self) -> Reduction {
+        if self.reduction == Reduction::Montgomery {
+            Reduction::SparseBarrett
+        } else {
+            self.reduction
+        }
     }
     /// Whether the ring is a general Phi_m (built with `cyclotomic_index`), not X^n + 1.
     pub fn is_general_cyclotomic(&self) -> bool {
@@ -282,7 +306,13 @@ impl BfvParametersBuilder {
         self
     }
     /// How a general Phi_m ring reduces its products (default: paper 001's optimised Barrett, Alg. 2;
-    /// Barrett, Alg. 1, gives the same results).
+    /// Barrett, Alg. 1, gives the same results). `Reduction::Montgomery` selects the mixed strategy of
+    /// section 4.4: ciphertexts stay plain and the tensor product is reduced by the optimised Barrett
+    /// (no Montgomery factor in FV's scaled product, whose noise it would multiply by ||M^-1||,
+    /// Prop. 1), while relinearisation sums the digits' products with keys carrying M (residues
+    /// (P g s^2 - a s - e) M, Montgomery form) and reduces them by Montgomery: the factor M^-1 of
+    /// the reduction cancels the keys' M, so the output is the plain (u_0, u_1) with the noise of the
+    /// Barrett relinearisation. Galois keys stay on the Barrett ring.
     pub fn reduction(mut self, r: Reduction) -> Self {
         self.reduction = r;
         self
@@ -290,7 +320,7 @@ impl BfvParametersBuilder {
 
     /// Validates and picks the moduli.
     pub fn build(mut self) -> Result<BfvParameters> {
-        let general = resolve_cyclotomic(self.cyclotomic, self.reduction, &mut self.degree, "FV")?;
+        let general = resolve_cyclotomic(self.cyclotomic, &mut self.degree)?;
         let n = self.degree;
         if general.is_none() && (!n.is_power_of_two() || !(2..=1 << 17).contains(&n)) {
             return Err(Error::InvalidDegree {

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive};
 use rnsfhe_math::arith::{Modulus, Shoup};
-use rnsfhe_math::ring::cyclotomic::{reduction_expansion, SlotAlgebra};
-use rnsfhe_math::ring::{Poly, Representation, RingContext};
+use rnsfhe_math::ring::cyclotomic::{montgomery_inverse, reduction_expansion, SlotAlgebra};
+use rnsfhe_math::ring::{Form, Poly, Representation, RingContext};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian, DEFAULT_TAIL};
 
 use super::noise::NoiseModel;
@@ -42,6 +42,8 @@ pub struct BgvContext {
     t: Modulus,
     pub(crate) levels: Vec<LevelTables>,
     pub(crate) noise: NoiseModel,
+    /// Ciphertexts held as c M (paper 001 section 4.2).
+    pub(crate) montgomery: bool,
 }
 
 fn big_mod(x: &num_bigint::BigUint, m: u64) -> u64 {
@@ -94,13 +96,26 @@ impl BgvContext {
             Some(_) => reduction_expansion(sw.ring_q().phi())?,
             None => 1.0,
         };
+        // Montgomery: the rounding terms of switches are multiplied by M^-1 (eq. (13)); with the
+        // products' expansion rho, ||r M^-1|| <= rho ||M^-1||_2 ||r||_2 (a heuristic sd factor).
+        let montgomery = params.is_montgomery();
+        let m_inv = if montgomery {
+            let x = montgomery_inverse(params.cyclotomic_index())?;
+            let l2: f64 = x
+                .iter()
+                .map(|c| c.to_f64().unwrap_or(f64::INFINITY).powi(2))
+                .sum();
+            expansion.max(1.0) * l2.sqrt()
+        } else {
+            1.0
+        };
         let noise = NoiseModel::new(
             n,
             expansion,
             t,
             params.sigma,
             params.secret,
-            params.special_moduli.len(),
+            (params.special_moduli.len(), m_inv),
             |s, z, l1| sw.noise_log2(s, z, l1),
         );
         let encoders = Encoders::new(n, t, params.cyclotomic, params.batching_slots() > 0)?;
@@ -114,6 +129,7 @@ impl BgvContext {
             encoders,
             levels,
             noise,
+            montgomery,
         }))
     }
 
@@ -217,6 +233,16 @@ impl BgvContext {
                 "a BGV ciphertext's parts are not over the ring of its level".into(),
             ));
         }
+        let form = if self.montgomery {
+            Form::Montgomery
+        } else {
+            Form::Plain
+        };
+        if ct.parts.iter().any(|p| p.montgomery_form() != form) {
+            return Err(Error::Internal(format!(
+                "a BGV ciphertext's parts are not in the {form:?} form of its parameters"
+            )));
+        }
         Ok(())
     }
 
@@ -226,6 +252,9 @@ impl BgvContext {
         let centered: Vec<i64> = pt.coeffs.iter().map(|&c| self.t.center(c)).collect();
         let mut p = Poly::from_signed(self.ring_at(level)?, &centered)?;
         p.to_ntt()?;
+        if self.montgomery {
+            return p.to_montgomery();
+        }
         Ok(p)
     }
 
@@ -247,6 +276,8 @@ impl BgvContext {
 
     /// A ciphertext from its polynomials over the ring of one level (any representation; at least
     /// 2), of key pair `key_id`. For tests, deserialisation and trivial ciphertexts ([m]_t + t v, 0).
+    /// Montgomery parameter sets: parts in the plain form are converted to c M (their values kept);
+    /// parts already in Montgomery form are taken as they are.
     pub fn ciphertext_from_parts(
         &self,
         parts: Vec<Poly>,
@@ -266,6 +297,9 @@ impl BgvContext {
                 ));
             }
             p.to_ntt()?;
+            if self.montgomery && p.montgomery_form() == Form::Plain {
+                p = p.to_montgomery()?;
+            }
             out.push(p);
         }
         let ct = self.ciphertext(out, level, key_id, None);
@@ -273,13 +307,17 @@ impl BgvContext {
         Ok(ct)
     }
 
-    /// (t c_0 + [m]_t, t c_1) for an encryption of zero (c_0, c_1) over the top level, NTT form.
+    /// (t c_0 + [m]_t, t c_1) for an encryption of zero (c_0, c_1) over the top level, NTT form
+    /// (Montgomery: entered here, as (t c_0 + [m]_t) M, t c_1 M).
     fn finish_encryption(&self, c0: Poly, c1: Poly, pt: &BgvPlaintext) -> Result<Vec<Poly>> {
         let level = self.max_level();
         let mut parts = Vec::with_capacity(2);
         for mut c in [c0, c1] {
             c.to_ntt()?;
             self.mul_t(&mut c, level)?;
+            if self.montgomery {
+                c = c.to_montgomery()?;
+            }
             parts.push(c);
         }
         parts[0].add_assign(&self.lift_plain(pt, level)?)?;
@@ -326,18 +364,22 @@ impl BgvContext {
         Ok(())
     }
 
-    /// The phase [c(s)]_{Q_l} = c_0 + c_1 s + c_2 s^2, coefficient form over level l.
+    /// The phase [c(s)]_{Q_l} = c_0 + c_1 s + c_2 s^2, coefficient form over level l (Montgomery: the
+    /// sum is (c(s)) M, left by a Montgomery reduction, paper 001 section 4).
     pub fn phase(&self, ct: &BgvCiphertext, sk: &SecretKey) -> Result<Poly> {
         self.check_ct(ct)?;
         self.check_secret(sk)?;
         KeyId::check(ct.key_id, sk.id(), "secret key")?;
         let ring = self.ring_at(ct.level)?;
         let len = ring.limb_len(Representation::Ntt) * (ct.level + 1);
-        let s = Poly::from_residues(
+        let mut s = Poly::from_residues(
             ring,
             sk.ntt_q().residues()[..len].to_vec(),
             Representation::Ntt,
         )?;
+        if self.montgomery {
+            s.relabel_form(Form::Montgomery)?; // the key's residues are s M
+        }
         let mut acc = ct.parts[0].clone();
         let mut power = s.clone();
         for (i, c) in ct.parts[1..].iter().enumerate() {
@@ -348,6 +390,9 @@ impl BgvContext {
             acc.add_assign(&c.mul(&power)?)?;
         }
         acc.to_coefficient()?;
+        if self.montgomery {
+            return acc.from_montgomery();
+        }
         Ok(acc)
     }
 

@@ -13,7 +13,9 @@
 //! t; rnsfhe divides the digits' noise by P and scales it by t (see `evaluator.rs`). With one special
 //! prime of the digits' size the two are of the same order.
 
-use rnsfhe_math::ring::cyclotomic::{cyclotomic_polynomial, reduction_expansion};
+use rnsfhe_math::ring::cyclotomic::{
+    cyclotomic_polynomial, montgomery_inverse_norm, reduction_expansion,
+};
 use rnsfhe_math::sample::Csprng;
 
 use super::{BgvContext, BgvParameters};
@@ -37,8 +39,9 @@ pub struct DepthInputs {
 }
 
 impl DepthInputs {
-    /// The inputs of a BGV parameter set, without Montgomery. delta_R: n for power-of-two m; for a
-    /// general Phi_m the bound of paper 001 Lemma 4, n ||F_m||_inf (`reduction_expansion`).
+    /// The inputs of a BGV parameter set. delta_R: n for power-of-two m; for a general Phi_m the bound
+    /// of paper 001 Lemma 4, n ||F_m||_inf (`reduction_expansion`). ||M^-1||_inf exact
+    /// (`montgomery_inverse_norm`) when the parameters use the Montgomery representation, else 1.
     pub fn of(params: &BgvParameters) -> Result<Self> {
         let n = params.degree() as f64;
         let delta = if params.is_general_cyclotomic() {
@@ -53,7 +56,11 @@ impl DepthInputs {
             delta,
             b_err: 6.0 * params.sigma(),
             b_key: 1.0,
-            m_inv_norm: 1.0,
+            m_inv_norm: if params.is_montgomery() {
+                montgomery_inverse_norm(params.cyclotomic_index())?
+            } else {
+                1.0
+            },
         })
     }
 

@@ -162,6 +162,11 @@ impl BgvContext {
         for u in [&mut u0, &mut u1] {
             u.to_ntt()?;
             scale_limbs(u, &tab.t_mod);
+            if self.montgomery {
+                // Digits of c M against keys with M^2: the residues are those of (u_0, u_1) M
+                // (paper 001 sections 4.1-4.2, `rlwe::KeySwitchKey`).
+                u.relabel_form(rnsfhe_math::ring::Form::Montgomery)?;
+            }
         }
         Ok([u0, u1])
     }
@@ -199,6 +204,8 @@ impl BgvContext {
 
     /// Modulus switching to level l - 1 (paper 001 Lemma 3): each part c -> (c + t [-c t^-1]_{q_l})
     /// / q_l. The message is kept (q_l = 1 mod t), the noise divided by q_l. Errors at level 0.
+    /// Montgomery: on the residues of c~ = c M, delta = [-c~/t]_{q_l} t (section 4.2), so the rounding
+    /// term of (13) is multiplied by M^-1.
     pub fn mod_switch(&self, a: &BgvCiphertext) -> Result<BgvCiphertext> {
         self.check_ct(a)?;
         if a.level == 0 {

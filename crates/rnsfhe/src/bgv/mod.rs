@@ -7,6 +7,8 @@
 //! - [`BgvContext`]: keys, encoding (batching when t is a prime = 1 mod 2n), encryption, decryption
 //!   (refused when the noise may have wrapped), and every homomorphic operation.
 //! - Noise: a bound on the phase carried by every ciphertext (`noise.rs`), as BFV's.
+//! - The Montgomery representation of section 4.2 (ciphertexts c M, keys with M^2) with
+//!   `Reduction::Montgomery` on a general Phi_m (see `BgvParametersBuilder::reduction`).
 //! - [`depth`]: the depth of paper 001 section 4.3, theoretical and measured.
 
 mod ciphertext;

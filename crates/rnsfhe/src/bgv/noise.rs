@@ -16,6 +16,10 @@
 //! - key switching: + t ||e_ks|| ([`crate::rlwe::KeySwitcher::noise_log2`]);
 //! - modulus switching (Lemma 3): x / q_l + t sum_i r_i s^i / q_l with r_i / q_l in [-1/2, 1/2]:
 //!   + t z sqrt(sum_i S2^i / 12) (heuristic, r uniform), L likewise times Z2 sqrt(n) / z.
+//! - Montgomery representation (paper 001 section 4.2): the rounding terms of modulus switching (eq.
+//!   (13): delta_R ||M^-1|| in the worst case) and of key switching's ModDown are read through M^-1;
+//!   their standard deviations gain the factor mu = rho ||M^-1||_2 (rho the reduction's expansion,
+//!   ||M^-1||_2 exact, `montgomery_inverse`), the key-switching gadget error none (keys with M^2).
 
 use super::BgvPlaintext;
 use crate::rlwe::{log2_add, SecretDistribution};
@@ -43,6 +47,8 @@ pub(crate) struct NoiseModel {
     /// log2 of the growth of a product by the reduction modulo Phi_m (0 for X^n + 1, whose bounds
     /// above are already those of the negacyclic product; general m: `reduction_expansion`).
     log_rho: f64,
+    /// log2 mu, the Montgomery factor of rounding terms (0 without the representation).
+    log_mu: f64,
 }
 
 impl NoiseModel {
@@ -52,7 +58,7 @@ impl NoiseModel {
         t: u64,
         sigma: f64,
         dist: SecretDistribution,
-        special: usize,
+        (special, mu): (usize, f64),
         ks_log2: impl Fn(f64, f64, f64) -> f64,
     ) -> Self {
         let nf = n as f64;
@@ -65,13 +71,22 @@ impl NoiseModel {
         };
         let round = (special + 1) as f64 * ((1.0 + s2) / 12.0).sqrt();
         let rho = expansion.max(1.0);
+        let log_mu = mu.max(1.0).log2();
+        // Key switching: the gadget part as it is; the ModDown rounding (special moduli) times mu.
+        let ks = ks_log2(sigma, Z, s1);
+        let ks = if special > 0 && log_mu > 0.0 {
+            log2_add(ks, ((special + 1) as f64 * (1.0 + s1)).log2() + log_mu)
+        } else {
+            ks
+        };
         NoiseModel {
+            log_mu,
             log_rho: rho.log2(),
             half_log_n: 0.5 * nf.log2(),
             log_t: (t as f64).log2(),
             fresh_pk: (rho * sigma * (1.0 + 2.0 * s2).sqrt() + round).log2(),
             fresh_sk: sigma.log2(),
-            key_switch: ks_log2(sigma, Z, s1) + rho.log2(),
+            key_switch: ks + rho.log2(),
             log_s2: s2.max(1.0).log2(),
         }
     }
@@ -122,7 +137,7 @@ impl NoiseModel {
         let sum: f64 = (0..parts as i32)
             .map(|p| (self.log_s2 * f64::from(p)).exp2())
             .sum();
-        let sd = self.log_t + 0.5 * (sum / 12.0).log2() + self.log_rho;
+        let sd = self.log_t + 0.5 * (sum / 12.0).log2() + self.log_rho + self.log_mu;
         Some(add2(
             [i - log_q, l - log_q],
             [sd + Z.log2(), sd + Z2.log2() + self.half_log_n],

@@ -26,6 +26,8 @@ pub struct BgvParameters {
     pub(crate) reduction: Reduction,
 }
 
+use crate::params::MONTGOMERY_FLAG;
+
 fn gcd(a: u64, b: u64) -> u64 {
     if b == 0 {
         a
@@ -92,7 +94,22 @@ impl BgvParameters {
     }
     /// The degree word of fingerprints and bytes (n, or m flagged for a general Phi_m).
     pub(crate) fn fingerprint_degree(&self) -> usize {
-        crate::params::degree_word(self.degree, self.cyclotomic) as usize
+        self.degree_word() as usize
+    }
+    /// The degree word of `crate::params::degree_word`, with `MONTGOMERY_FLAG` for the Montgomery
+    /// representation (its ciphertexts and keys hold other residues).
+    pub(crate) fn degree_word(&self) -> u64 {
+        let w = crate::params::degree_word(self.degree, self.cyclotomic);
+        if self.is_montgomery() {
+            w | MONTGOMERY_FLAG
+        } else {
+            w
+        }
+    }
+    /// Whether ciphertexts are held in the Montgomery representation c M (general Phi_m with
+    /// `Reduction::Montgomery`, paper 001 section 4.2).
+    pub fn is_montgomery(&self) -> bool {
+        self.cyclotomic.is_some() && self.reduction == Reduction::Montgomery
     }
     /// Whether the ring is a general Phi_m (built with `cyclotomic_index`), not X^n + 1.
     pub fn is_general_cyclotomic(&self) -> bool {
@@ -179,7 +196,13 @@ impl BgvParametersBuilder {
         self
     }
     /// How a general Phi_m ring reduces its products (default: the optimised Barrett of paper 001
-    /// Alg. 2; all three give the same results).
+    /// Alg. 2). `Reduction::Montgomery` also selects the Montgomery representation of section 4.2
+    /// (the reduction multiplies every product by M^-1, M = X^(N/2) + 1 mod Phi_m, so operands carry
+    /// M): ciphertexts are held as c M (entered at encryption, left by decryption), the tensor product
+    /// of c M and c' M reduces to c c' M, relinearisation and Galois keys hold M^2 (see
+    /// `rlwe::KeySwitchKey`), modulus switching adds delta = [-c~/t]_{q_l} t computed from c~ = c M.
+    /// Decryptions agree with the Barrett reductions; the noise of each switch gains the factor of
+    /// eq. (13) (`bgv/noise.rs`). Ignored for power-of-two m (the negacyclic ring has no reduction).
     pub fn reduction(mut self, r: Reduction) -> Self {
         self.reduction = r;
         self
@@ -232,12 +255,7 @@ impl BgvParametersBuilder {
 
     /// Validates and picks the moduli.
     pub fn build(mut self) -> Result<BgvParameters> {
-        let general = crate::params::resolve_cyclotomic(
-            self.cyclotomic,
-            self.reduction,
-            &mut self.degree,
-            "BGV",
-        )?;
+        let general = crate::params::resolve_cyclotomic(self.cyclotomic, &mut self.degree)?;
         let n = self.degree;
         if general.is_none() && (!n.is_power_of_two() || !(2..=1 << 17).contains(&n)) {
             return Err(Error::InvalidDegree {

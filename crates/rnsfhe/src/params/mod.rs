@@ -31,6 +31,11 @@ pub(crate) fn degree_word(n: usize, cyclotomic: Option<usize>) -> u64 {
 /// The flag of [`degree_word`].
 pub(crate) const GENERAL_M_FLAG: u64 = 1 << 63;
 
+/// The flag of a Montgomery parameter set in a degree word of its bytes and fingerprint (paper 001
+/// section 4: BGV's ciphertexts c M and keys with M^2; FV's relinearisation keys with M): such bytes
+/// hold other residues than those of the Barrett reductions.
+pub(crate) const MONTGOMERY_FLAG: u64 = 1 << 62;
+
 /// Reads a [`degree_word`]: (n, Some(m)) for a general Phi_m, (n, None) otherwise; errors on an
 /// index or degree beyond the supported range.
 pub(crate) fn read_degree_word(word: u64) -> Result<(usize, Option<usize>)> {
@@ -59,14 +64,9 @@ pub(crate) fn security_degree(n: usize) -> usize {
 }
 
 /// Resolves a builder's `cyclotomic_index(m)` (paper 001): Some(m) with `degree` set to phi(m) for a
-/// general m; None with `degree` = m / 2 for m a power of two (the negacyclic ring); errors on m < 3,
-/// on N2(2 phi(m)) > 2^17, and on the Montgomery reduction (`scheme` does not carry the M factors).
-pub(crate) fn resolve_cyclotomic(
-    m: Option<usize>,
-    reduction: rnsfhe_math::ring::Reduction,
-    degree: &mut usize,
-    scheme: &str,
-) -> Result<Option<usize>> {
+/// general m; None with `degree` = m / 2 for m a power of two (the negacyclic ring); errors on m < 3
+/// and on N2(2 phi(m)) > 2^17.
+pub(crate) fn resolve_cyclotomic(m: Option<usize>, degree: &mut usize) -> Result<Option<usize>> {
     match m {
         None => Ok(None),
         Some(m) if m < 3 => Err(Error::InvalidDegree {
@@ -78,12 +78,6 @@ pub(crate) fn resolve_cyclotomic(
             Ok(None)
         }
         Some(m) => {
-            if reduction == rnsfhe_math::ring::Reduction::Montgomery {
-                return Err(Error::InvalidParameters(format!(
-                    "{scheme} over a general Phi_m supports the Barrett and optimised Barrett \
-                     reductions; the Montgomery pipeline (paper 001 section 4) is not built yet"
-                )));
-            }
             let n = rnsfhe_math::ring::cyclotomic::euler_phi(m);
             if (2 * n).next_power_of_two() > 1 << 17 {
                 return Err(Error::InvalidDegree {

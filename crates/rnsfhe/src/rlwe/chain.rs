@@ -156,6 +156,7 @@ impl ModulusChain {
             vector::mul_shoup_scalar_assign(qi, limb, *w);
         }
         out.add_assign(&delta)?;
+        keep_form(&mut out, x)?;
         Ok(out)
     }
 
@@ -179,6 +180,17 @@ impl ModulusChain {
                 x.context().moduli().len()
             )));
         }
-        Poly::from_residues(ring, res[..len].to_vec(), x.representation())
+        let mut out = Poly::from_residues(ring, res[..len].to_vec(), x.representation())?;
+        keep_form(&mut out, x)?;
+        Ok(out)
     }
+}
+
+/// Gives `out` the Montgomery form of `x`: both steps act on the residues, so c M stays c' M (paper
+/// 001 section 4.2: delta = [-c~/t]_{q_l} t is computed from the residues of c~ = c M).
+fn keep_form(out: &mut Poly, x: &Poly) -> Result<()> {
+    if super::keys::is_montgomery(x.context()) {
+        out.relabel_form(x.montgomery_form())?;
+    }
+    Ok(())
 }

@@ -53,6 +53,24 @@ impl RelinKey {
         })
     }
 
+    /// The mixed strategy's key (paper 001 section 4.4) over a Montgomery ring: the Montgomery form
+    /// of the plain key (residues (P g s^2 - a s - e) M, "keys carrying M"), so that plain digits
+    /// reduced by Montgomery give the plain relinearisation.
+    pub(crate) fn generate_mixed(
+        sw: &KeySwitcher,
+        sk: &SecretKey,
+        g: &DiscreteGaussian,
+        context_id: u64,
+        rng: &mut Csprng,
+    ) -> Result<Self> {
+        let s2 = sk.ntt_qp().mul(sk.ntt_qp())?;
+        Ok(RelinKey {
+            key: KeySwitchKey::generate_with(sw, sk, &s2, g, rng, false)?,
+            context_id,
+            key_id: sk.id(),
+        })
+    }
+
     /// The key-switching key.
     pub fn key(&self) -> &KeySwitchKey {
         &self.key

@@ -100,10 +100,20 @@ impl Drop for SecretKey {
     }
 }
 
+/// s in NTT form; in a Montgomery ring (paper 001 section 4) held as s M, so that products with
+/// Montgomery ciphertexts and keys keep their form and products with plain uniform a give a s.
 fn ntt_of(ctx: &Arc<RingContext>, coeffs: &[i64]) -> Result<Poly> {
     let mut p = Poly::from_signed(ctx, coeffs)?;
     p.to_ntt()?;
+    if is_montgomery(ctx) {
+        return p.to_montgomery();
+    }
     Ok(p)
+}
+
+/// Whether the ring reduces products by Montgomery (general Phi_m, paper 001 section 3.2).
+pub(crate) fn is_montgomery(ctx: &RingContext) -> bool {
+    ctx.reduction() == Some(rnsfhe_math::ring::Reduction::Montgomery)
 }
 
 impl SecretKey {
@@ -285,6 +295,10 @@ impl PublicKey {
         };
         let mut u = Poly::from_signed(ctx, &u)?;
         u.to_ntt()?;
+        if is_montgomery(ctx) {
+            // p (plain) * u M reduces to p u: the output is plain, as elsewhere.
+            u = u.to_montgomery()?;
+        }
         let mut c0 = self.p0.mul(&u)?;
         let mut c1 = self.p1.mul(&u)?;
         u.residues_mut().zeroize();

@@ -91,6 +91,9 @@ impl super::KeyBytes for BfvContext {
     fn switcher(&self) -> &crate::rlwe::KeySwitcher {
         self.key_switcher()
     }
+    fn relin_switcher(&self) -> &crate::rlwe::KeySwitcher {
+        BfvContext::relin_switcher(self)
+    }
     fn params_fingerprint(&self) -> u64 {
         self.fingerprint()
     }

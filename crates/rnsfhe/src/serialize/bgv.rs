@@ -3,14 +3,14 @@
 use super::params::{check_hamming, NO_CONTEXT};
 use super::{fingerprint, Kind, Reader, Writer};
 use crate::bgv::{BgvCiphertext, BgvContext, BgvParameters, BgvPlaintext};
-use crate::params::{degree_word, read_degree_word};
+use crate::params::{read_degree_word, MONTGOMERY_FLAG};
 use crate::{Error, Result};
 
 impl BgvParameters {
     /// The parameter set as bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut w = Writer::new(Kind::BgvParameters, NO_CONTEXT);
-        w.u64(degree_word(self.degree, self.cyclotomic));
+        w.u64(self.degree_word());
         w.u64(self.plain_modulus);
         w.list(&self.moduli);
         w.list(&self.special_moduli);
@@ -22,7 +22,14 @@ impl BgvParameters {
     /// security, layout).
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
         let mut r = Reader::new(bytes, Kind::BgvParameters, NO_CONTEXT)?;
-        let (degree, m) = read_degree_word(r.u64()?)?;
+        let word = r.u64()?;
+        let montgomery = word & MONTGOMERY_FLAG != 0;
+        let (degree, m) = read_degree_word(word & !MONTGOMERY_FLAG)?;
+        if montgomery && m.is_none() {
+            return Err(Error::Malformed(
+                "the Montgomery representation needs a general Phi_m".into(),
+            ));
+        }
         let t = r.u64()?;
         let (q, p) = (r.list(256)?, r.list(256)?);
         let (sigma, secret, ks, sec) = r.common()?;
@@ -31,6 +38,9 @@ impl BgvParameters {
         let mut b = BgvParameters::builder();
         if let Some(m) = m {
             b = b.cyclotomic_index(m);
+        }
+        if montgomery {
+            b = b.reduction(rnsfhe_math::ring::Reduction::Montgomery);
         }
         b.degree(degree)
             .plain_modulus(t)
@@ -113,8 +123,16 @@ impl BgvContext {
             )));
         }
         let ring = self.ring_at(level)?.clone();
+        // The residues written are c M in the Montgomery representation: read them as such.
+        let montgomery = self.params().is_montgomery();
         let polys = (0..parts)
-            .map(|_| r.poly(&ring))
+            .map(|_| {
+                let mut p = r.poly(&ring)?;
+                if montgomery {
+                    p.relabel_form(rnsfhe_math::ring::Form::Montgomery)?;
+                }
+                Ok(p)
+            })
             .collect::<Result<Vec<_>>>()?;
         r.end()?;
         let mut ct = self.ciphertext_from_parts(polys, key_id)?;

@@ -46,6 +46,11 @@ impl Reader<'_> {
 pub trait KeyBytes {
     /// The context's key switcher.
     fn switcher(&self) -> &KeySwitcher;
+    /// The key switcher relinearisation keys belong to (another one under FV's mixed strategy,
+    /// paper 001 section 4.4).
+    fn relin_switcher(&self) -> &KeySwitcher {
+        self.switcher()
+    }
     /// The context's parameter fingerprint.
     fn params_fingerprint(&self) -> u64;
     /// The context's id.
@@ -103,7 +108,7 @@ pub trait KeyBytes {
     fn relin_key_from_bytes(&self, bytes: &[u8]) -> Result<RelinKey> {
         relin_key_from_bytes(
             bytes,
-            self.switcher(),
+            self.relin_switcher(),
             self.params_fingerprint(),
             self.context_id(),
         )

@@ -89,7 +89,7 @@ impl BfvParameters {
     /// The parameter set as bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut w = Writer::new(Kind::BfvParameters, NO_CONTEXT);
-        w.u64(crate::params::degree_word(self.degree, self.cyclotomic));
+        w.u64(self.degree_word());
         w.u64(self.plain_modulus);
         w.list(&self.moduli);
         w.list(&self.special_moduli);
@@ -111,7 +111,13 @@ impl BfvParameters {
     /// A parameter set from bytes, validated as the builder validates.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
         let mut r = Reader::new(bytes, Kind::BfvParameters, NO_CONTEXT)?;
-        let (degree, cyclotomic) = crate::params::read_degree_word(r.u64()?)?;
+        let word = r.u64()?;
+        let mixed = word & crate::params::MONTGOMERY_FLAG != 0;
+        let (degree, cyclotomic) =
+            crate::params::read_degree_word(word & !crate::params::MONTGOMERY_FLAG)?;
+        if mixed && cyclotomic.is_none() {
+            return Err(bad("the Montgomery strategy needs a general Phi_m"));
+        }
         let t = r.u64()?;
         let (q, p) = (r.list(256)?, r.list(256)?);
         let mul = match r.u8()? {
@@ -133,6 +139,9 @@ impl BfvParameters {
         let mut b = BfvParameters::builder();
         if let Some(m) = cyclotomic {
             b = b.cyclotomic_index(m);
+        }
+        if mixed {
+            b = b.reduction(rnsfhe_math::ring::Reduction::Montgomery);
         }
         b.degree(degree)
             .plain_modulus(t)

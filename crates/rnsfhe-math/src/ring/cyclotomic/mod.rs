@@ -6,6 +6,7 @@ mod context;
 mod fpoly;
 mod gf;
 mod hypercube;
+mod minv;
 mod phi;
 mod poly;
 mod reduce;
@@ -14,6 +15,7 @@ mod slots;
 pub(crate) use context::{primes, GeneralTables};
 pub use context::{Form, Reduction};
 pub use hypercube::Dimension;
+pub use minv::{montgomery_factor, montgomery_inverse, montgomery_inverse_norm, x_power_mod_phi};
 pub use phi::{
     best_sparse_multiple, cyclotomic_polynomial, euler_phi, reduction_expansion, SparseMultiple,
 };

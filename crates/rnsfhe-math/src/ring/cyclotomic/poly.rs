@@ -113,6 +113,20 @@ impl Poly {
         self.convert_form(Form::Montgomery, Form::Plain)
     }
 
+    /// Relabels the residues as a (`Plain`) or a M (`Montgomery`) without touching them: the value
+    /// is multiplied by M^-1 (Plain -> Montgomery) or by M (Montgomery -> Plain). For data computed
+    /// outside the form calculus (RNS digits of a M, key-switching outputs, paper 001 section 4).
+    /// Montgomery rings only.
+    pub fn relabel_form(&mut self, form: Form) -> Result<()> {
+        if self.context().reduction() != Some(Reduction::Montgomery) {
+            return Err(Error::WrongForm(
+                "relabel_form: this ring does not use Montgomery reduction".into(),
+            ));
+        }
+        self.mform = form;
+        Ok(())
+    }
+
     fn convert_form(&self, from: Form, to: Form) -> Result<Poly> {
         let ctx = std::sync::Arc::clone(self.context());
         if ctx.reduction() != Some(Reduction::Montgomery) {

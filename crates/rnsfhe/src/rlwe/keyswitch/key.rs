@@ -2,8 +2,26 @@
 //! sub-digit b, (k0, k1) with k0 + k1 s = P g_j omega^b s' - q_I e, its generation and its parts.
 
 use super::*;
+use crate::rlwe::keys::is_montgomery;
+use rnsfhe_math::ring::Form;
+
+/// e M as a Montgomery-form polynomial (its residues e M^2): the error of a Montgomery ring's key.
+fn montgomery_error(e: &Poly) -> Result<Poly> {
+    let mut x = e.to_montgomery()?;
+    x.relabel_form(Form::Plain)?;
+    x.to_montgomery()
+}
 
 /// A key-switching key from s' to s: per digit j and sub-digit b, (k0, k1) in NTT form over Q u P.
+///
+/// Montgomery rings (paper 001 sections 4.1-4.2): components are held in Montgomery form, with
+/// value k0 + k1 s = P g_j omega^b s' - M e, and a uniform (its residues read in Montgomery form: the
+/// value a M^-1, as uniform). The digits of
+/// a Montgomery input c~ = c M are those of the residues c M, taken as plain values, so
+/// sum_j d_j (k0_j + k1_j s) / P = c M s' - M e' + r, plain; read as Montgomery (relabelled), this
+/// is c s' - e' + r M^-1: the key-switching error e' unchanged. These residues are the paper's evkM
+/// = [(P(s'/M) + a s + e) M^2]_q up to the signs of a and e. The ModDown rounding r (special moduli
+/// only) gains the factor M^-1.
 #[derive(Clone, Debug)]
 pub struct KeySwitchKey {
     pub(super) parts: Vec<(Poly, Poly)>,
@@ -20,6 +38,19 @@ impl KeySwitchKey {
         s_prime: &Poly,
         g: &DiscreteGaussian,
         rng: &mut Csprng,
+    ) -> Result<Self> {
+        Self::generate_with(sw, sk, s_prime, g, rng, is_montgomery(&sw.ring_qp))
+    }
+
+    /// [`Self::generate`] with the error e M (`m_error`, Montgomery rings: inputs c M, paper 001
+    /// section 4.2) or e (inputs c, the mixed strategy of section 4.4).
+    pub(crate) fn generate_with(
+        sw: &KeySwitcher,
+        sk: &SecretKey,
+        s_prime: &Poly,
+        g: &DiscreteGaussian,
+        rng: &mut Csprng,
+        m_error: bool,
     ) -> Result<Self> {
         let ctx = &sw.ring_qp;
         if !Arc::ptr_eq(s_prime.context(), ctx) || s_prime.representation() != Representation::Ntt {
@@ -43,10 +74,23 @@ impl KeySwitchKey {
                 let idx = (parts.len() as u32) + 1;
                 let (mut a, seed) = uniform_ntt(ctx, rng, idx)?;
                 let mut e = gaussian_poly(ctx, g, rng)?;
+                let mont = is_montgomery(ctx);
+                if mont {
+                    a.relabel_form(Form::Montgomery)?;
+                    e = if m_error {
+                        montgomery_error(&e)?
+                    } else {
+                        e.to_montgomery()?
+                    };
+                }
                 e.to_ntt()?;
                 let mut k0 = a.mul(sk.ntt_qp())?;
                 k0.add_assign(&e)?;
-                let mut fs = s_prime.clone();
+                let mut fs = if mont && s_prime.montgomery_form() == Form::Plain {
+                    s_prime.to_montgomery()?
+                } else {
+                    s_prime.clone()
+                };
                 for (i, (limb, m)) in fs
                     .residues_mut()
                     .chunks_exact_mut(n)
@@ -111,12 +155,17 @@ impl KeySwitchKey {
                     ));
                 }
                 let mut a = uniform_seeded(ctx, &seeds[idx], idx as u32 + 1)?;
+                let mut k0i = k0[idx].clone();
+                if is_montgomery(ctx) {
+                    a.relabel_form(Form::Montgomery)?;
+                    k0i.relabel_form(Form::Montgomery)?;
+                }
                 if q_i != BigUint::from(1u32) {
                     for (limb, m) in a.residues_mut().chunks_exact_mut(n).zip(ctx.moduli()) {
                         vector::mul_shoup_scalar_assign(m, limb, m.shoup(big_mod(&q_i, m)));
                     }
                 }
-                parts.push((k0[idx].clone(), sw.compact(idx, a)?));
+                parts.push((k0i, sw.compact(idx, a)?));
                 idx += 1;
             }
         }

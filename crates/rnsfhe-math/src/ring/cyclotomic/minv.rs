@@ -1,0 +1,184 @@
+//! The Montgomery factor M = X^(N/2) + 1 mod Phi_m and its inverse in Z[X]/(Phi_m) (paper 001,
+//! Lemma 1 and Appendix B), exactly: ||M^-1||_inf enters the noise of the Montgomery pipeline
+//! (section 4, bounds (10) and (12)-(13), and the depths of section 4.3).
+
+use num_bigint::BigInt;
+use num_traits::{Signed, ToPrimitive, Zero};
+
+use super::context::primes;
+use super::phi::{cyclotomic_polynomial, reduction_expansion};
+use super::Reduction;
+use crate::ring::{Form, Poly, Representation, RingContext};
+use crate::{Error, Result};
+
+/// X^k mod Phi_m (monic, degree n) as exact integers; errors when a coefficient overflows 127 bits.
+pub fn x_power_mod_phi(phi: &[i64], k: usize) -> Result<Vec<i128>> {
+    let n = phi.len().saturating_sub(1);
+    if n == 0 || phi[n] != 1 {
+        return Err(Error::InvalidParameters(
+            "x_power_mod_phi needs a monic polynomial of degree >= 1".into(),
+        ));
+    }
+    let overflow = || Error::InvalidParameters(format!("X^{k} mod Phi_m overflows 127 bits"));
+    let mut row = vec![0i128; n];
+    if k < n {
+        row[k] = 1;
+        return Ok(row);
+    }
+    row[n - 1] = 1;
+    for _ in n..=k {
+        let top = row[n - 1];
+        for j in (1..n).rev() {
+            row[j] = row[j - 1]
+                .checked_sub(top.checked_mul(i128::from(phi[j])).ok_or_else(overflow)?)
+                .ok_or_else(overflow)?;
+        }
+        row[0] = top.checked_mul(-i128::from(phi[0])).ok_or_else(overflow)?;
+    }
+    Ok(row)
+}
+
+/// M = X^(N/2) + 1 mod Phi_m, N = N2(2 phi(m)), as exact integers (length n).
+pub fn montgomery_factor(m: usize) -> Result<Vec<i128>> {
+    let phi = cyclotomic_polynomial(m)?;
+    let n = phi.len() - 1;
+    let mut f = x_power_mod_phi(&phi, (2 * n).next_power_of_two() / 2)?;
+    f[0] += 1;
+    Ok(f)
+}
+
+/// M^-1 in Z[X]/(Phi_m) (m not a power of two, Lemma 1), exactly. Its residues modulo k NTT primes
+/// come from a Montgomery ring (the residues of 1 read in Montgomery form stand for M^-1), lifted
+/// centred; the lift x is accepted once x M = 1 modulo k further primes whose product exceeds twice
+/// rho ||x||_2 ||M||_2 + 1, a bound on the coefficients of x M - 1 in Z[X]/(Phi_m) (rho:
+/// [`reduction_expansion`]), so that x M - 1 = 0 exactly. k doubles from 2 up to 64.
+pub fn montgomery_inverse(m: usize) -> Result<Vec<BigInt>> {
+    let phi = cyclotomic_polynomial(m)?;
+    let rho = reduction_expansion(&phi)?;
+    let mut k = 2;
+    while k <= 64 {
+        let all = primes(m, 60, 2 * k)?;
+        let (lift_primes, check_primes) = all.split_at(k);
+        let ring = RingContext::cyclotomic(m, lift_primes, Reduction::Montgomery)?;
+        let mut one = Poly::from_signed(&ring, &unit(phi.len() - 1))?;
+        // 1 read in Montgomery form stands for M^-1; 1 converted to it holds M.
+        let factor = lift(&ring, &one.to_montgomery()?)?;
+        one.relabel_form(Form::Montgomery)?;
+        let x = lift(&ring, &one.from_montgomery()?)?;
+        // M's coefficients are those of X^(N/2) mod Phi_m plus 1, at most rho + 1 < Q / 2: exact.
+        let m_coeffs = factor
+            .iter()
+            .map(|c| c.to_i64().filter(|v| v.unsigned_abs() as f64 <= rho + 1.0))
+            .collect::<Option<Vec<i64>>>()
+            .ok_or_else(|| Error::Internal("M mod Phi_m above its bound rho + 1".into()))?;
+        let m_l2 = m_coeffs
+            .iter()
+            .map(|&c| (c as f64).powi(2))
+            .sum::<f64>()
+            .sqrt();
+        let x_l2 = x
+            .iter()
+            .map(|c| c.to_f64().unwrap_or(f64::INFINITY).powi(2))
+            .sum::<f64>()
+            .sqrt();
+        let bound = rho * x_l2 * m_l2 + 1.0;
+        let check_log2: f64 = check_primes.iter().map(|&q| (q as f64).log2()).sum();
+        if bound.is_finite()
+            && bound.log2() + 2.0 < check_log2
+            && times_is_one(m, check_primes, &x, &m_coeffs)?
+        {
+            return Ok(x);
+        }
+        k *= 2;
+    }
+    Err(Error::InvalidParameters(format!(
+        "M^-1 mod Phi_{m} did not lift exactly from 64 primes of 60 bits"
+    )))
+}
+
+/// ||M^-1||_inf (paper 001 Appendix B).
+pub fn montgomery_inverse_norm(m: usize) -> Result<f64> {
+    let x = montgomery_inverse(m)?;
+    let max = x.iter().map(Signed::abs).max().unwrap_or_else(BigInt::zero);
+    Ok(max.to_f64().unwrap_or(f64::INFINITY))
+}
+
+/// The centred lift of every coefficient of `p` (coefficient form) from its RNS basis.
+fn lift(ring: &RingContext, p: &Poly) -> Result<Vec<BigInt>> {
+    let n = ring.degree();
+    let k = ring.moduli().len();
+    let basis = ring.basis();
+    (0..n)
+        .map(|j| {
+            let r: Vec<u64> = (0..k).map(|i| p.residues()[i * n + j]).collect();
+            basis.compose_centered(&r)
+        })
+        .collect()
+}
+
+fn unit(n: usize) -> Vec<i64> {
+    let mut v = vec![0i64; n];
+    v[0] = 1;
+    v
+}
+
+/// Whether x * M = 1 in Z_q[X]/(Phi_m) for every q of `moduli` (a Barrett ring: plain products).
+fn times_is_one(m: usize, moduli: &[u64], x: &[BigInt], m_coeffs: &[i64]) -> Result<bool> {
+    let ring = RingContext::cyclotomic(m, moduli, Reduction::Barrett)?;
+    let n = ring.degree();
+    let mut data = Vec::with_capacity(n * moduli.len());
+    for &q in moduli {
+        let qb = BigInt::from(q);
+        for c in x {
+            let r = ((c % &qb) + &qb) % &qb;
+            data.push(r.to_u64().unwrap_or(0));
+        }
+    }
+    let mut a = Poly::from_residues(&ring, data, Representation::Coefficient)?;
+    let mut b = Poly::from_signed(&ring, m_coeffs)?;
+    a.to_ntt()?;
+    b.to_ntt()?;
+    a.mul_assign(&b)?;
+    a.to_coefficient()?;
+    let one = Poly::from_signed(&ring, &unit(n))?;
+    Ok(a.residues() == one.residues())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // test
+mod tests {
+    use super::*;
+
+    /// M^-1 M = 1 checked independently with big integers (schoolbook product, long division by
+    /// Phi_m) for small m; a wrong candidate (x + 1) fails the modular check.
+    #[test]
+    fn inverse_is_exact() {
+        for m in [21usize, 45, 255] {
+            let x = montgomery_inverse(m).unwrap();
+            let f = montgomery_factor(m).unwrap();
+            let phi = cyclotomic_polynomial(m).unwrap();
+            let n = phi.len() - 1;
+            let mut c = vec![BigInt::zero(); 2 * n - 1];
+            for (i, a) in x.iter().enumerate() {
+                for (j, &b) in f.iter().enumerate() {
+                    c[i + j] += a * BigInt::from(b);
+                }
+            }
+            for d in (n..c.len()).rev() {
+                let top = c[d].clone();
+                for (j, &p) in phi.iter().enumerate() {
+                    c[d - n + j] -= &top * BigInt::from(p);
+                }
+            }
+            assert_eq!(c[0], BigInt::from(1), "m = {m}");
+            assert!(c[1..n].iter().all(Zero::is_zero), "m = {m}");
+            let mut wrong = x.clone();
+            wrong[0] += 1;
+            let fi: Vec<i64> = f.iter().map(|&v| v as i64).collect();
+            let moduli = primes(m, 60, 4).unwrap();
+            assert!(times_is_one(m, &moduli, &x, &fi).unwrap());
+            assert!(!times_is_one(m, &moduli, &wrong, &fi).unwrap());
+        }
+        assert!(montgomery_inverse(256).is_err());
+    }
+}
