@@ -139,8 +139,7 @@ impl FastRnsFloor {
             let m = &self.b.moduli()[j];
             let mut t = crate::pool::Buffer::zeroed(n);
             if let Some((_, hb)) = &self.half {
-                let c = m.mul(hb[j], self.own[j]);
-                t.iter_mut().for_each(|x| *x = c);
+                t.fill(m.mul(hb[j], self.own[j]));
                 vector::add_assign(m, o, &t);
             }
             to_t(j, o)?;
@@ -157,26 +156,20 @@ impl FastRnsFloor {
         check("fastRNSFloor output", out.len(), n * self.b.len())?;
         check("fastRNSFloor input in q", xq.len(), n * self.q.len())?;
         check("fastRNSFloor input in B", xb.len(), n * self.b.len())?;
-        let (mut xq_r, mut xb_r);
-        let (xq, xb) = match &self.half {
-            None => (xq, xb),
-            Some((hq, hb)) => {
+        let mut xq_r;
+        let xq = match &self.half {
+            None => xq,
+            Some((hq, _)) => {
                 xq_r = crate::pool::Buffer::zeroed(xq.len());
-                xb_r = crate::pool::Buffer::zeroed(xb.len());
-                for (basis, h, src, dst) in
-                    [(&self.q, hq, xq, &mut xq_r), (&self.b, hb, xb, &mut xb_r)]
+                for ((d, s), (m, &c)) in xq_r
+                    .chunks_exact_mut(n)
+                    .zip(xq.chunks_exact(n))
+                    .zip(self.q.moduli().iter().zip(hq))
                 {
-                    for (((d, s), m), &c) in dst
-                        .chunks_exact_mut(n)
-                        .zip(src.chunks_exact(n))
-                        .zip(basis.moduli())
-                        .zip(h)
-                    {
-                        d.iter_mut().for_each(|x| *x = c);
-                        vector::add_assign(m, d, s);
-                    }
+                    d.iter_mut().for_each(|x| *x = c);
+                    vector::add_assign(m, d, s);
                 }
-                (&xq_r[..], &xb_r[..])
+                &xq_r[..]
             }
         };
         let mut y = crate::pool::Buffer::zeroed(xq.len());
@@ -194,21 +187,30 @@ impl FastRnsFloor {
                 vector::mul_shoup_scalar_assign(m, &mut t, m.shoup(self.consts[j]));
                 vector::add_assign(m, o, &t);
             }
-            return Ok(());
+        } else {
+            let extras = Extras {
+                add: None,
+                own: Some((xb, &self.own)),
+            };
+            blocked_dots(
+                &self.b,
+                &y,
+                n,
+                &self.consts,
+                max_modulus(&self.q),
+                extras,
+                out,
+            );
         }
-        let extras = Extras {
-            add: None,
-            own: Some((xb, &self.own)),
-        };
-        blocked_dots(
-            &self.b,
-            &y,
-            n,
-            &self.consts,
-            max_modulus(&self.q),
-            extras,
-            out,
-        );
+        // Rounding: the half of x_B times f q^-1, one constant per modulus of B (x_B itself is not
+        // copied to add it).
+        if let Some((_, hb)) = &self.half {
+            let mut t = crate::pool::Buffer::zeroed(n);
+            for (j, m) in self.b.moduli().iter().enumerate() {
+                t.fill(m.mul(hb[j], self.own[j]));
+                vector::add_assign(m, &mut out[j * n..(j + 1) * n], &t);
+            }
+        }
         Ok(())
     }
 }
