@@ -239,6 +239,31 @@ fn default_kernels_match_u128(b: Backend) {
                         .all(|(&r, &s)| r == q.reduce_i64(from.center(s))),
                     "lift_centered, {ctx}"
                 );
+                // The lift from a slightly larger prime of the same width (from in (q, 2q)), and
+                // the lift into q from itself minus nothing (from = q).
+                if bits > 2 {
+                    let ps = ntt_primes(bits, 1 << 11, 2, &[]).unwrap();
+                    let (up, q2) = (Modulus::new(ps[0]).unwrap(), Modulus::new(ps[1]).unwrap());
+                    for (from, into) in [(&up, &q2), (&q, &q)] {
+                        let src: Vec<u64> = (0..n)
+                            .map(|i| match i % 4 {
+                                0 => from.value() / 2,
+                                1 => from.value() - 1,
+                                _ => rng.random_range(0..from.value()),
+                            })
+                            .collect();
+                        let mut y = vec![0; n];
+                        vector::lift_centered(from, into, &src, &mut y);
+                        assert!(
+                            y.iter()
+                                .zip(&src)
+                                .all(|(&r, &s)| r == into.reduce_i64(from.center(s))),
+                            "lift_centered from {} into {}, {ctx}",
+                            from.value(),
+                            into.value()
+                        );
+                    }
+                }
             }
         }
     }

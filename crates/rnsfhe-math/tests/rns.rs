@@ -387,3 +387,47 @@ fn fast_rns_floor_rounded_is_centred() {
         assert!(mean.abs() < 0.05, "{bits} bits: mean residual {mean}");
     }
 }
+
+/// `FastRnsFloor::apply_transformed` with T = the negacyclic NTT gives the bits of NTT(apply(x)), for
+/// one and several primes in q, with and without rounding (ModDown of key switching in NTT form).
+#[test]
+fn fast_rns_floor_in_ntt_form_matches_floor_then_ntt() {
+    use rnsfhe_math::ntt::NttTable;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(12);
+    let n = 64usize;
+    for (bits, k, kb) in [(60u32, 1usize, 4usize), (60, 3, 5), (40, 4, 3)] {
+        let all = ntt_primes(bits, 2 * n as u64, k + kb, &[]).unwrap();
+        let (q, b) = (
+            RnsBasis::new(&all[..k]).unwrap(),
+            RnsBasis::new(&all[k..]).unwrap(),
+        );
+        let s = q.concat(&b).unwrap();
+        let xs = random_below(&mut rng, s.product(), n - 2);
+        let x = encode(&s, &xs);
+        let (xq, xb) = x.split_at(k * n);
+        let tables: Vec<NttTable> = b
+            .moduli()
+            .iter()
+            .map(|m| NttTable::new(*m, n).unwrap())
+            .collect();
+        let mut xb_t = xb.to_vec();
+        for (limb, t) in xb_t.chunks_exact_mut(n).zip(&tables) {
+            t.forward(limb).unwrap();
+        }
+        for floor in [
+            FastRnsFloor::new(&q, &b, 1).unwrap(),
+            FastRnsFloor::rounded(&q, &b).unwrap(),
+        ] {
+            let mut want = vec![0u64; kb * n];
+            floor.apply(xq, xb, &mut want).unwrap();
+            for (limb, t) in want.chunks_exact_mut(n).zip(&tables) {
+                t.forward(limb).unwrap();
+            }
+            let mut got = vec![0u64; kb * n];
+            floor
+                .apply_transformed(xq, &xb_t, &mut got, |j, limb| tables[j].forward(limb))
+                .unwrap();
+            assert_eq!(got, want, "{bits} bits, k = {k}, {floor:?}");
+        }
+    }
+}

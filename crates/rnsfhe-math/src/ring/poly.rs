@@ -60,6 +60,10 @@ impl Drop for Poly {
     }
 }
 
+/// Element-wise operations on at least this many words run limb by limb on the threads (below it a
+/// task costs more than the work).
+const PARALLEL_MIN_WORDS: usize = 1 << 16;
+
 impl Poly {
     /// The zero polynomial.
     pub fn zero(ctx: &Arc<RingContext>, form: Representation) -> Self {
@@ -226,8 +230,21 @@ impl Poly {
     }
 
     /// Applies the slice kernel `f(modulus, self_limb, other_limb)` to each limb pair.
-    fn zip_slices(&mut self, other: &Poly, f: impl Fn(&crate::arith::Modulus, &mut [u64], &[u64])) {
+    fn zip_slices(
+        &mut self,
+        other: &Poly,
+        f: impl Fn(&crate::arith::Modulus, &mut [u64], &[u64]) + Sync + Send,
+    ) {
         let n = self.limb_len();
+        if self.data.len() >= PARALLEL_MIN_WORDS {
+            // Limbs on the threads there are (inline with one thread); the kernels cannot fail.
+            let (moduli, src) = (self.ctx.moduli(), &other.data);
+            let _ = crate::parallel::for_each_limb(&mut self.data, n, |i, a| {
+                f(&moduli[i], a, &src[i * n..(i + 1) * n]);
+                Ok(())
+            });
+            return;
+        }
         for ((a, b), q) in self
             .data
             .chunks_exact_mut(n)

@@ -86,32 +86,90 @@ impl FastRnsFloor {
         })
     }
 
+    /// [`FastRnsFloor::apply`] with x_B and the output in the image of a linear map T per modulus of B
+    /// (the negacyclic NTT; `to_t(j, limb)` applies it modulo the j-th modulus of B):
+    /// T(out) = T(x_B) f q^-1 + T(FastBconv part + half f q^-1). The same bits as
+    /// T(apply(xq, T^-1(x_B))), without T^-1; `xq` in coefficient form, inputs in [0, m).
+    pub fn apply_transformed<F>(
+        &self,
+        xq: &[u64],
+        xb_t: &[u64],
+        out: &mut [u64],
+        to_t: F,
+    ) -> Result<()>
+    where
+        F: Fn(usize, &mut [u64]) -> Result<()> + Sync + Send,
+    {
+        let n = out.len() / self.b.len().max(1);
+        check("fastRNSFloor output", out.len(), n * self.b.len())?;
+        check("fastRNSFloor input in q", xq.len(), n * self.q.len())?;
+        check("fastRNSFloor input in B", xb_t.len(), n * self.b.len())?;
+        let mut xq_r;
+        let xq = match &self.half {
+            None => xq,
+            Some((hq, _)) => {
+                xq_r = crate::pool::Buffer::zeroed(xq.len());
+                for ((d, s), (m, &c)) in xq_r
+                    .chunks_exact_mut(n)
+                    .zip(xq.chunks_exact(n))
+                    .zip(self.q.moduli().iter().zip(hq))
+                {
+                    d.iter_mut().for_each(|x| *x = c);
+                    vector::add_assign(m, d, s);
+                }
+                &xq_r[..]
+            }
+        };
+        let mut y = crate::pool::Buffer::zeroed(xq.len());
+        scaled_residues_by(&self.q, &self.scaled_inv, xq, n, &mut y);
+        if self.q.len() == 1 {
+            let q0 = self.q.moduli()[0].value();
+            for (j, m) in self.b.moduli().iter().enumerate() {
+                let o = &mut out[j * n..(j + 1) * n];
+                vector::reduce_into(m, q0, &y, o);
+                vector::mul_shoup_scalar_assign(m, o, m.shoup(self.consts[j]));
+            }
+        } else {
+            let q_max = max_modulus(&self.q);
+            blocked_dots(&self.b, &y, n, &self.consts, q_max, Extras::default(), out);
+        }
+        // Limb by limb: T of (the FastBconv part + half f q^-1 in every coefficient), plus
+        // T(x_B) f q^-1.
+        crate::parallel::for_each_limb(out, n, |j, o| {
+            let m = &self.b.moduli()[j];
+            let mut t = crate::pool::Buffer::zeroed(n);
+            if let Some((_, hb)) = &self.half {
+                t.fill(m.mul(hb[j], self.own[j]));
+                vector::add_assign(m, o, &t);
+            }
+            to_t(j, o)?;
+            t.copy_from_slice(&xb_t[j * n..(j + 1) * n]);
+            vector::mul_shoup_scalar_assign(m, &mut t, m.shoup(self.own[j]));
+            vector::add_assign(m, o, &t);
+            Ok(())
+        })
+    }
+
     /// `xq`: k n residues in q, `xb`: |B| n residues in B (limb-major); writes |B| n residues.
     pub fn apply(&self, xq: &[u64], xb: &[u64], out: &mut [u64]) -> Result<()> {
         let n = out.len() / self.b.len().max(1);
         check("fastRNSFloor output", out.len(), n * self.b.len())?;
         check("fastRNSFloor input in q", xq.len(), n * self.q.len())?;
         check("fastRNSFloor input in B", xb.len(), n * self.b.len())?;
-        let (mut xq_r, mut xb_r);
-        let (xq, xb) = match &self.half {
-            None => (xq, xb),
-            Some((hq, hb)) => {
+        let mut xq_r;
+        let xq = match &self.half {
+            None => xq,
+            Some((hq, _)) => {
                 xq_r = crate::pool::Buffer::zeroed(xq.len());
-                xb_r = crate::pool::Buffer::zeroed(xb.len());
-                for (basis, h, src, dst) in
-                    [(&self.q, hq, xq, &mut xq_r), (&self.b, hb, xb, &mut xb_r)]
+                for ((d, s), (m, &c)) in xq_r
+                    .chunks_exact_mut(n)
+                    .zip(xq.chunks_exact(n))
+                    .zip(self.q.moduli().iter().zip(hq))
                 {
-                    for (((d, s), m), &c) in dst
-                        .chunks_exact_mut(n)
-                        .zip(src.chunks_exact(n))
-                        .zip(basis.moduli())
-                        .zip(h)
-                    {
-                        d.iter_mut().for_each(|x| *x = c);
-                        vector::add_assign(m, d, s);
-                    }
+                    d.iter_mut().for_each(|x| *x = c);
+                    vector::add_assign(m, d, s);
                 }
-                (&xq_r[..], &xb_r[..])
+                &xq_r[..]
             }
         };
         let mut y = crate::pool::Buffer::zeroed(xq.len());
@@ -129,21 +187,30 @@ impl FastRnsFloor {
                 vector::mul_shoup_scalar_assign(m, &mut t, m.shoup(self.consts[j]));
                 vector::add_assign(m, o, &t);
             }
-            return Ok(());
+        } else {
+            let extras = Extras {
+                add: None,
+                own: Some((xb, &self.own)),
+            };
+            blocked_dots(
+                &self.b,
+                &y,
+                n,
+                &self.consts,
+                max_modulus(&self.q),
+                extras,
+                out,
+            );
         }
-        let extras = Extras {
-            add: None,
-            own: Some((xb, &self.own)),
-        };
-        blocked_dots(
-            &self.b,
-            &y,
-            n,
-            &self.consts,
-            max_modulus(&self.q),
-            extras,
-            out,
-        );
+        // Rounding: the half of x_B times f q^-1, one constant per modulus of B (x_B itself is not
+        // copied to add it).
+        if let Some((_, hb)) = &self.half {
+            let mut t = crate::pool::Buffer::zeroed(n);
+            for (j, m) in self.b.moduli().iter().enumerate() {
+                t.fill(m.mul(hb[j], self.own[j]));
+                vector::add_assign(m, &mut out[j * n..(j + 1) * n], &t);
+            }
+        }
         Ok(())
     }
 }

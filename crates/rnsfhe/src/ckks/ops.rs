@@ -298,12 +298,8 @@ impl CkksContext {
                 )));
             }
         }
-        let d0 = a.parts[0].mul(&b.parts[0])?;
-        let mut d1 = a.parts[0].mul(&b.parts[1])?;
-        d1.add_assign(&a.parts[1].mul(&b.parts[0])?)?;
-        let d2 = a.parts[1].mul(&b.parts[1])?;
         Ok(CkksCiphertext {
-            parts: vec![d0, d1, d2],
+            parts: tensor(&a.parts, &b.parts)?,
             level: a.level,
             scale: a.scale * b.scale,
             slots: a.slots.max(b.slots),
@@ -357,12 +353,14 @@ impl CkksContext {
         let n = ring.degree();
         let ql = ring.moduli()[l];
         let inv = self.rescale_constants(l);
-        for p in a.parts.iter_mut() {
+        // Parts side by side and limb by limb, on the threads there are (rnsfhe_math::parallel); one
+        // pooled scratch per limb.
+        let parts = parallel::map(a.parts.len(), |k| {
+            let p = &a.parts[k];
             let mut last = p.residues()[l * n..].to_vec();
             ring.ntt_tables()[l].inverse(&mut last)?;
             let mut out = Poly::zero(&lower, Representation::Ntt);
             let src = p.residues();
-            // Limb by limb, on the threads there are (rnsfhe_math::parallel); one pooled scratch each.
             parallel::for_each_limb(out.residues_mut(), n, |i, o| {
                 let m = &lower.moduli()[i];
                 let mut tmp = Buffer::zeroed(n);
@@ -373,8 +371,9 @@ impl CkksContext {
                 vector::mul_shoup_scalar_assign(m, o, inv[i]);
                 Ok(())
             })?;
-            *p = out;
-        }
+            Ok(out)
+        })?;
+        a.parts = parts;
         a.level = l - 1;
         a.scale /= ql.value() as f64;
         Ok(())
@@ -446,6 +445,51 @@ impl CkksContext {
     pub fn conjugate(&self, a: &CkksCiphertext, keys: &GaloisKeys) -> Result<CkksCiphertext> {
         self.apply_galois(a, self.encoder().conjugation_galois_element(), keys)
     }
+}
+
+/// (a0 b0, a0 b1 + a1 b0, a1 b1) limb by limb on the threads there are (rnsfhe_math::parallel), each
+/// product written in place of a copy (the same bits as `Poly::mul` and `add_assign`).
+fn tensor(a: &[Poly], b: &[Poly]) -> Result<Vec<Poly>> {
+    let ring = a[0].context().clone();
+    for p in a.iter().chain(b) {
+        if !std::sync::Arc::ptr_eq(p.context(), &ring) || p.representation() != Representation::Ntt
+        {
+            return Err(Error::ContextMismatch(
+                "mul: ciphertext parts over different rings or not in NTT form".into(),
+            ));
+        }
+    }
+    let n = ring.limb_len(Representation::Ntt);
+    let (a0, a1, b0, b1) = (
+        a[0].residues(),
+        a[1].residues(),
+        b[0].residues(),
+        b[1].residues(),
+    );
+    let mut d = [0; 3].map(|_| Poly::zero(&ring, Representation::Ntt));
+    let [d0, d1, d2] = &mut d;
+    parallel::for_each_limb2(
+        d0.residues_mut(),
+        d2.residues_mut(),
+        n,
+        0,
+        |i, o0, o2, _| {
+            let (m, r) = (&ring.moduli()[i], i * n..(i + 1) * n);
+            o0.copy_from_slice(&a0[r.clone()]);
+            vector::mul_assign(m, o0, &b0[r.clone()]);
+            o2.copy_from_slice(&a1[r.clone()]);
+            vector::mul_assign(m, o2, &b1[r]);
+            Ok(())
+        },
+    )?;
+    parallel::for_each_limb(d1.residues_mut(), n, |i, o1| {
+        let (m, r) = (&ring.moduli()[i], i * n..(i + 1) * n);
+        o1.copy_from_slice(&a0[r.clone()]);
+        vector::mul_assign(m, o1, &b1[r.clone()]);
+        vector::mul_add_assign(m, o1, &a1[r.clone()], &b0[r]);
+        Ok(())
+    })?;
+    Ok(d.into())
 }
 
 /// A scale in full for messages: its value to 17 significant digits and its log2 to 12 decimals.

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use rnsfhe_math::ring::{Poly, Representation};
+use rnsfhe_math::ring::Poly;
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian};
 
 use super::{KeyId, KeySwitchKey, KeySwitcher, SecretKey};
@@ -103,11 +103,8 @@ impl RelinKey {
                     .pop()
                     .ok_or_else(|| Error::InvalidCiphertext("empty".into()))?;
                 let form = parts[0].representation();
-                let (u0, u1) = sw.switch(&c2, &self.key)?;
-                for (p, mut u) in parts.iter_mut().zip([u0, u1]) {
-                    if form == Representation::Ntt {
-                        u.to_ntt()?;
-                    }
+                let (u0, u1) = sw.switch_to(&c2, &self.key, form)?;
+                for (p, u) in parts.iter_mut().zip([u0, u1]) {
                     p.add_assign(&u)?;
                 }
                 Ok(())
@@ -207,11 +204,7 @@ impl GaloisKeys {
         }
         let key = self.get(g)?;
         let form = parts[0].representation();
-        let (mut u0, mut u1) = sw.switch(&parts[1].automorphism(g as i64)?, key)?;
-        if form == Representation::Ntt {
-            u0.to_ntt()?;
-            u1.to_ntt()?;
-        }
+        let (mut u0, u1) = sw.switch_to(&parts[1].automorphism(g as i64)?, key, form)?;
         u0.add_assign(&parts[0].automorphism(g as i64)?)?;
         Ok(vec![u0, u1])
     }

@@ -209,6 +209,71 @@ pub(super) fn lift_fix(q: &Modulus, c: u64, half: u64, src: &[u64], dst: &mut [u
     true
 }
 
+/// The centred lift of `lift_centered` in one pass: dst[i] = src[i] mod q (src below `from` < 2^62),
+/// minus c = from mod q where src[i] > half; false without avx2. The same bits as `reduce_into`
+/// followed by `lift_fix`.
+pub(super) fn lift(
+    q: &Modulus,
+    from: u64,
+    c: u64,
+    half: u64,
+    src: &[u64],
+    dst: &mut [u64],
+) -> bool {
+    if !supported() || from >= 1 << 62 || q.bits() > 61 {
+        return false;
+    }
+    let n = src.len().min(dst.len());
+    let ratio = q.barrett_ratio().1;
+    let (qv, m) = (q.value(), n & !3);
+    // SAFETY: avx2 was detected; the kernel touches the first m elements of both slices.
+    unsafe {
+        let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+        if from / 2 <= qv {
+            lift_k::<false>(qv, ratio, c, half, s, d, m)
+        } else {
+            lift_k::<true>(qv, ratio, c, half, s, d, m)
+        }
+    }
+    for i in m..n {
+        let r = q.reduce(src[i]);
+        dst[i] = if src[i] > half { q.sub(r, c) } else { r };
+    }
+    true
+}
+
+/// `lift` for i < n (n % 4 == 0), with Barrett (`reduce64`, q < 2^62) when `BARRETT`, else for
+/// from <= 2q: there every src >= q is above half = from / 2, so only src <= half < q is kept as it is,
+/// and src - c + q < 2q for src < from. Safety: as in `mul_k`.
+#[target_feature(enable = "avx2")]
+unsafe fn lift_k<const BARRETT: bool>(
+    q: u64,
+    ratio: u64,
+    c: u64,
+    half: u64,
+    src: *const u64,
+    dst: *mut u64,
+    n: usize,
+) {
+    // SAFETY: i + 4 <= n.
+    unsafe {
+        let m = Consts::new(q);
+        let (cv, hv, rv) = (bcast(c), bcast(half), bcast(ratio));
+        for i in (0..n).step_by(4) {
+            let x = load(src, i);
+            let d = if BARRETT {
+                reduce64::<false>(x, rv, &m)
+            } else {
+                x
+            };
+            let s = _mm256_add_epi64(_mm256_sub_epi64(d, cv), m.q);
+            let r = sub_if_ge::<false>(s, m.q, m.q_b, &m);
+            let mask = _mm256_cmpgt_epi64(x, hv);
+            store(dst, i, _mm256_blendv_epi8(d, r, mask));
+        }
+    }
+}
+
 /// a[i] = a[i] * b[i] mod q for i < n (n % 4 == 0). Safety: avx2, n elements at a and b.
 #[target_feature(enable = "avx2")]
 unsafe fn mul_k<const BIG: bool>(c: &Barrett, a: *mut u64, b: *const u64, n: usize) {

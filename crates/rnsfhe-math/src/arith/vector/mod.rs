@@ -216,10 +216,17 @@ pub fn reduce_into(q: &Modulus, bound: u64, src: &[u64], dst: &mut [u64]) {
 /// modulo q: the lift of one RNS limb into another, as rescaling and ModDown need. Inputs src < from.
 pub fn lift_centered(from: &Modulus, q: &Modulus, src: &[u64], dst: &mut [u64]) {
     debug_assert_eq!(src.len(), dst.len());
-    reduce_into(q, from.value(), src, dst);
     // Values above from/2 stand for x - from: subtract from mod q.
     let half = from.value() / 2;
     let c = q.reduce(from.value());
+    #[cfg(target_arch = "x86_64")]
+    if !avx512f(q)
+        && backend_for(q) == Backend::Avx2
+        && avx2::lift(q, from.value(), c, half, src, dst)
+    {
+        return;
+    }
+    reduce_into(q, from.value(), src, dst);
     #[cfg(target_arch = "x86_64")]
     if avx512f(q) {
         // SAFETY: avx512f was detected.

@@ -274,6 +274,20 @@ impl KeySwitcher {
     /// Key switching of d (over the ring of any level l, either representation): returns (u0, u1) in
     /// coefficient form over the same ring with u0 + u1 s = d s' + e_ks (mod Q_l).
     pub fn switch(&self, d: &Poly, key: &KeySwitchKey) -> Result<(Poly, Poly)> {
+        self.switch_to(d, key, Representation::Coefficient)
+    }
+
+    /// [`KeySwitcher::switch`] with (u0, u1) in representation `form`: the same bits as `switch`
+    /// followed by `to_ntt`. In NTT form the limbs of Q_l never leave it (ModDown adds the NTT of
+    /// FastBconv's part, `FastRnsFloor::apply_transformed`), and an input in NTT form gives its own
+    /// digits' limbs without a round trip: 3 of the 4 NTTs per limb of Q_l are saved.
+    pub fn switch_to(
+        &self,
+        d: &Poly,
+        key: &KeySwitchKey,
+        form: Representation,
+    ) -> Result<(Poly, Poly)> {
+        let to_ntt = form == Representation::Ntt;
         let level = d.context().moduli().len().wrapping_sub(1);
         if !self
             .rings
@@ -296,13 +310,13 @@ impl KeySwitcher {
             ));
         }
         let owned;
-        let d = if d.representation() == Representation::Coefficient {
-            d
+        let (d, d_ntt) = if d.representation() == Representation::Coefficient {
+            (d, None)
         } else {
             let mut c = d.clone();
             c.to_coefficient()?;
             owned = c;
-            &owned
+            (&owned, Some(d.residues()))
         };
         let ctx = &self.ring_qp;
         let n = ctx.degree();
@@ -319,7 +333,12 @@ impl KeySwitcher {
             }
         })?;
         if ctx.kind() != RingKind::PowerOfTwo {
-            return self.switch_general(dres, &ups, level, key);
+            let (mut u0, mut u1) = self.switch_general(dres, &ups, level, key)?;
+            if to_ntt {
+                u0.to_ntt()?;
+                u1.to_ntt()?;
+            }
+            return Ok((u0, u1));
         }
         // The limbs of Q_l u P, their sums (NTT form), limb by limb: every digit's extension to the
         // limb, in NTT form, then one lazy inner product with each key component.
@@ -342,8 +361,16 @@ impl KeySwitcher {
                         continue;
                     }
                     let tmp = &mut ext[used.len() * n..(used.len() + 1) * n];
-                    self.digit_limb(dres, &ups, level, (j, b), i, tmp)?;
-                    ctx.ntt_tables()[i].forward(tmp)?;
+                    match d_ntt {
+                        // The digit's own limb, already in NTT form.
+                        Some(x) if self.layout.omega_bits.is_none() && dig.contains(&i) => {
+                            tmp.copy_from_slice(&x[i * n..(i + 1) * n]);
+                        }
+                        _ => {
+                            self.digit_limb(dres, &ups, level, (j, b), i, tmp)?;
+                            ctx.ntt_tables()[i].forward(tmp)?;
+                        }
+                    }
                     used.push(part - 1);
                 }
             }
@@ -360,11 +387,20 @@ impl KeySwitcher {
                     })
                     .collect::<Result<_>>()?;
                 vector::inner_product(m, &rows, &keys, out);
-                ctx.ntt_tables()[i].inverse(out)?;
+                if !(to_ntt && i < self.k) {
+                    ctx.ntt_tables()[i].inverse(out)?;
+                }
             }
             Ok(())
         })?;
-        let (d0, d1) = parallel::join(|| self.mod_down(&u0, level), || self.mod_down(&u1, level));
+        let down = |u: &[u64]| {
+            if to_ntt {
+                self.mod_down_ntt(u, level)
+            } else {
+                self.mod_down(u, level)
+            }
+        };
+        let (d0, d1) = parallel::join(|| down(&u0), || down(&u1));
         Ok((d0?, d1?))
     }
 
@@ -459,6 +495,22 @@ impl KeySwitcher {
         let u0 = out.pop();
         u0.zip(u1)
             .ok_or_else(|| Error::Internal("key switching lost an output".into()))
+    }
+
+    /// [`KeySwitcher::mod_down`] with the limbs of Q_l in NTT form (those of P in coefficient form);
+    /// the output in NTT form.
+    fn mod_down_ntt(&self, x: &[u64], level: usize) -> Result<Poly> {
+        let ring = &self.rings[level];
+        let n = ring.degree();
+        let (xq, xp) = x.split_at((level + 1) * n);
+        let mut out = Poly::zero(ring, Representation::Ntt);
+        match &self.moddown[level] {
+            Some(floor) => floor.apply_transformed(xp, xq, out.residues_mut(), |j, limb| {
+                ring.ntt_tables()[j].forward(limb)
+            })?,
+            None => out.residues_mut().copy_from_slice(xq),
+        }
+        Ok(out)
     }
 
     /// ModDown of a coefficient-form polynomial over Q u P to Q (a copy of it over Q without special
