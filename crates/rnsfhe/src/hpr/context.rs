@@ -5,10 +5,11 @@ use std::sync::Arc;
 use num_bigint::{BigInt, BigUint};
 use rnsfhe_math::arith::Modulus;
 use rnsfhe_math::ring::{Poly, Representation, RingContext};
-use rnsfhe_math::rns::{BaseConverter, FastBaseConverter, HprBasis, RnsBasis};
+use rnsfhe_math::rns::{BaseConverter, FastBaseConverter, HprBasis, RnsBasis, ScaleAndRound};
 use rnsfhe_math::sample::{ternary, Csprng, DiscreteGaussian};
 use zeroize::Zeroizing;
 
+use super::noise::NoiseModel;
 use super::{HprCiphertext, HprParameters};
 use crate::rlwe::KeyId;
 use crate::{Error, Result};
@@ -33,6 +34,9 @@ pub struct HprContext {
     conv_gt: FastBaseConverter,
     neg_inv_p_gt: u64,
     pub(super) gaussian: DiscreteGaussian,
+    /// ||[t x]_p|| / p of a top phase x (the noise measurement of `noise.rs`).
+    pub(super) frac_p: ScaleAndRound,
+    pub(super) noise_model: NoiseModel,
 }
 
 /// An HPR-FV secret key: ternary s, in NTT form over P u B_sk.
@@ -109,6 +113,8 @@ impl HprContext {
             .next()
             .unwrap_or(0);
         let neg_inv_p_gt = gt.neg(gt.inv(p_mod)?);
+        let frac_p = ScaleAndRound::to_plain(basis.p(), t, true)?;
+        let noise_model = NoiseModel::new(params, &basis, log_gamma);
         Ok(Arc::new(HprContext {
             params: params.clone(),
             basis,
@@ -120,6 +126,8 @@ impl HprContext {
             conv_gt,
             neg_inv_p_gt,
             gaussian: DiscreteGaussian::new(params.sigma(), 6.0)?,
+            frac_p,
+            noise_model,
         }))
     }
 
@@ -291,7 +299,8 @@ impl HprContext {
             self.propagate(&mut c)?;
             parts.push(c);
         }
-        Ok(HprCiphertext::new(parts, Some(pk.id())))
+        let noise = self.noise_model.fresh(self, true, m);
+        Ok(HprCiphertext::new(parts, Some(pk.id())).with_noise(noise))
     }
 
     /// Symmetric encryption (-(a s + e) + Delta m, a).
@@ -303,7 +312,8 @@ impl HprContext {
     ) -> Result<HprCiphertext> {
         let dm = self.delta_times(m)?;
         let (b, a) = self.rlwe_sample(sk, Some(&dm), rng)?;
-        Ok(HprCiphertext::new(vec![b, a], Some(sk.id())))
+        let noise = self.noise_model.fresh(self, false, m);
+        Ok(HprCiphertext::new(vec![b, a], Some(sk.id())).with_noise(noise))
     }
 
     /// x = c_{0,d-1} + c_{1,d-1} s (+ c_{2,d-1} s^2) over P: the top digits only (k NTTs and k
@@ -343,11 +353,16 @@ impl HprContext {
 
     /// Decryption, paper 002 Alg. 1: from the top digits only, r = -FBE(|gamma t x|_p, P, {gamma t})
     /// / p mod gamma t (eq. (10)), then m = (r - [r]_gamma) / gamma mod t (Lemma 2; exact while the
-    /// noise satisfies (11)).
+    /// noise satisfies (11); past it the result is garbage, which [`HprContext::decrypt_checked`]
+    /// refuses).
     pub fn decrypt(&self, sk: &HprSecretKey, ct: &HprCiphertext) -> Result<Vec<u64>> {
         KeyId::check(ct.id(), sk.id(), "secret key")?;
         self.check_ct(ct)?;
-        let x = self.top_phase(sk, ct)?;
+        self.decrypt_phase(&self.top_phase(sk, ct)?)
+    }
+
+    /// Steps 1-3 of Alg. 1 on a top phase x (over P).
+    pub(super) fn decrypt_phase(&self, x: &Poly) -> Result<Vec<u64>> {
         let n = self.n();
         let mut r = vec![0u64; n];
         self.conv_gt.convert(x.residues(), &mut r)?;

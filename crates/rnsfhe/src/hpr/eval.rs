@@ -4,7 +4,8 @@
 use rnsfhe_math::ring::{Poly, Representation};
 
 use super::keys::{blocked_inner_product, row_of, HprGaloisKeys, HprRelinKey};
-use super::{Digits, HprCiphertext, HprContext};
+use super::noise::NoiseModel;
+use super::{Digits, HprCiphertext, HprContext, Relinearization};
 use crate::rlwe::KeyId;
 use crate::{Error, Result};
 
@@ -45,7 +46,7 @@ impl HprContext {
             self.propagate(&mut part)?;
             parts.push(part);
         }
-        Ok(HprCiphertext::new(parts, id))
+        Ok(HprCiphertext::new(parts, id).with_noise(NoiseModel::add(a.noise, b.noise)))
     }
 
     /// -a.
@@ -69,6 +70,7 @@ impl HprContext {
             x.add_assign(y)?;
         }
         self.propagate(c0)?;
+        out.noise = self.noise_model.add_plain(self, a.noise, m);
         Ok(out)
     }
 
@@ -103,6 +105,7 @@ impl HprContext {
             }
             self.propagate(part)?;
         }
+        out.noise = NoiseModel::mul_plain(self, a.noise, m);
         Ok(out)
     }
 
@@ -227,7 +230,10 @@ impl HprContext {
         KeyId::check(id, rlk.id(), "relinearisation key")?;
         let (mut c0, mut c1, carries, c2) = self.tensor(a, b)?;
         self.key_switch_acc(&c2, &rlk.key, &mut c0, &mut c1)?;
-        self.finish([c0, c1], carries, id)
+        let noise = self.noise_model.multiply(a.noise, b.noise);
+        Ok(self
+            .finish([c0, c1], carries, id)?
+            .with_noise(self.noise_model.key_switch(noise, rlk.mode())))
     }
 
     /// Multiplication without relinearisation: a 3-part ciphertext (Prop. 1, eq. (16)).
@@ -236,7 +242,7 @@ impl HprContext {
         let (c0, c1, carries, c2) = self.tensor(a, b)?;
         let mut out = self.finish([c0, c1], carries, id)?;
         out.parts_mut().push(c2);
-        Ok(out)
+        Ok(out.with_noise(self.noise_model.multiply(a.noise, b.noise)))
     }
 
     /// Relinearises a 3-part ciphertext (section 4.1); a 2-part one is returned unchanged.
@@ -253,7 +259,10 @@ impl HprContext {
         let (mut c0, mut c1) = (parts.remove(0), parts.remove(0));
         self.key_switch_acc(&a.parts()[2], &rlk.key, &mut c0, &mut c1)?;
         let zero = Poly::zero(&self.ring, Representation::Coefficient);
-        self.finish([c0, c1], [zero.clone(), zero], a.id())
+        let noise = self.noise_model.key_switch(a.noise, rlk.mode());
+        Ok(self
+            .finish([c0, c1], [zero.clone(), zero], a.id())?
+            .with_noise(noise))
     }
 
     /// The automorphism X -> X^g with key switching back to s (rotations: g from
@@ -288,6 +297,11 @@ impl HprContext {
         let mut acc1 = self.zero_digits(Representation::Ntt);
         self.key_switch_acc(&c1, key, &mut c0, &mut acc1)?;
         let zero = Poly::zero(&self.ring, Representation::Coefficient);
-        self.finish([c0, acc1], [zero.clone(), zero], a.id())
+        let noise = self
+            .noise_model
+            .key_switch(a.noise, Relinearization::PerResidue);
+        Ok(self
+            .finish([c0, acc1], [zero.clone(), zero], a.id())?
+            .with_noise(noise))
     }
 }

@@ -15,6 +15,7 @@ mod context;
 pub mod depth;
 mod eval;
 mod keys;
+mod noise;
 mod params;
 
 pub use ciphertext::HprCiphertext;
