@@ -8,8 +8,11 @@
 use rnsfhe_math::ring::{Poly, Representation};
 
 use super::{fingerprint, Kind, Reader, Writer};
+use zeroize::Zeroizing;
+
 use crate::hpr::{
     Digits, HprCiphertext, HprContext, HprGaloisKeys, HprParameters, HprPublicKey, HprRelinKey,
+    HprSecretKey,
 };
 use crate::params::{Security, SecurityLevel};
 use crate::rlwe::KeyId;
@@ -147,6 +150,53 @@ impl HprContext {
             .collect::<Result<Vec<_>>>()?;
         r.end()?;
         Ok(HprCiphertext::from_parts(parts, id))
+    }
+
+    /// A secret key as bytes: its key identity, then one byte per coefficient of s (0, 1 or 255 for
+    /// -1), as BFV's. Keep these bytes secret; whoever holds them can decrypt.
+    pub fn secret_key_to_bytes(&self, sk: &HprSecretKey) -> Zeroizing<Vec<u8>> {
+        let mut w = Writer::new(Kind::HprSecretKey, self.params().fingerprint());
+        w.u64(sk.id().0);
+        w.u32(sk.coefficients().len() as u32);
+        for &c in sk.coefficients() {
+            w.u8(c as i8 as u8);
+        }
+        Zeroizing::new(w.finish())
+    }
+
+    /// A secret key from [`HprContext::secret_key_to_bytes`] for this parameter set; refused when the
+    /// stored key identity is not that of the coefficients read.
+    pub fn secret_key_from_bytes(&self, bytes: &[u8]) -> Result<HprSecretKey> {
+        let mut r = Reader::new(bytes, Kind::HprSecretKey, self.params().fingerprint())?;
+        let id = KeyId(r.u64()?);
+        let n = self.params().degree();
+        let count = r.u32()? as usize;
+        if count != n {
+            return Err(Error::Malformed(format!(
+                "an HPR secret key of {count} coefficients, this parameter set has degree {n}"
+            )));
+        }
+        let mut coeffs = Zeroizing::new(Vec::with_capacity(n));
+        for i in 0..n {
+            coeffs.push(match r.u8()? {
+                0 => 0,
+                1 => 1,
+                255 => -1,
+                b => {
+                    return Err(Error::Malformed(format!(
+                        "secret key coefficient {i} is byte {b}, expected 0, 1 or 255 (-1)"
+                    )))
+                }
+            });
+        }
+        r.end()?;
+        let sk = self.secret_key_from(coeffs)?;
+        if sk.id() != id {
+            return Err(Error::Malformed(
+                "the stored key identity is not that of the secret key's coefficients".into(),
+            ));
+        }
+        Ok(sk)
     }
 
     /// A public key as bytes.

@@ -66,6 +66,7 @@ pub(crate) enum Kind {
     HprRelinKey = 16,
     HprGaloisKeys = 17,
     HprParameters = 18,
+    HprSecretKey = 19,
 }
 
 /// FNV-1a over a parameter description: scheme tag, degree, t or scale bits, moduli, special moduli.
