@@ -176,3 +176,22 @@ fn plaintext_operations_keep_the_bound() {
         .unwrap();
     assert!(v.iter().all(|x| x.is_zero()));
 }
+
+/// sum_slots against the slot sum mod t, with a carried bound the measurement stays below.
+#[test]
+fn sum_slots_sums_and_keeps_the_bound() {
+    let t = 193; // 1 mod 2n: batching
+    let c = ctx(2, 3, t);
+    let enc = rnsfhe::encoding::BatchEncoder::new(N, t).unwrap();
+    let mut rng = Csprng::from_seed([14; 32]);
+    let sk = c.secret_key(&mut rng).unwrap();
+    let pk = c.public_key(&sk, &mut rng).unwrap();
+    let keys = c.galois_keys_for_sum(&sk, &mut rng).unwrap();
+    let v = rand_msg(&mut rng, t);
+    let ct = c.encrypt(&pk, &enc.encode(&v).unwrap(), &mut rng).unwrap();
+    let s = c.sum_slots(&ct, &keys).unwrap();
+    let want = v.iter().sum::<u64>() % t;
+    let got = enc.decode(&c.decrypt_checked(&sk, &s).unwrap()).unwrap();
+    assert!(got.iter().all(|&x| x == want), "{got:?} != {want}");
+    assert!(c.noise_budget(&sk, &s).unwrap() < c.noise_budget(&sk, &ct).unwrap());
+}

@@ -17,6 +17,7 @@ mod eval;
 mod keys;
 mod noise;
 mod params;
+mod slots;
 
 pub use ciphertext::HprCiphertext;
 pub use context::{Digits, HprContext, HprPublicKey, HprSecretKey};
