@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use num_bigint::{BigInt, BigUint};
+use num_bigint::BigInt;
 use rnsfhe_math::arith::Modulus;
 use rnsfhe_math::ring::{Poly, Representation, RingContext};
 use rnsfhe_math::rns::{BaseConverter, FastBaseConverter, HprBasis, RnsBasis, ScaleAndRound};
@@ -151,7 +151,7 @@ impl HprContext {
         &self.ring_p
     }
 
-    fn n(&self) -> usize {
+    pub(super) fn n(&self) -> usize {
         self.params.degree()
     }
 
@@ -248,15 +248,21 @@ impl HprContext {
         Ok(HprPublicKey { b, a, id: sk.id() })
     }
 
-    /// Delta m as d digits (Delta_j m for each digit of Delta), coefficients of m in [0, t).
-    pub(super) fn delta_times(&self, m: &[u64]) -> Result<Digits> {
-        let n = self.n();
-        let t = self.params.plain_modulus();
+    /// Checks that m is a plaintext: n coefficients in [0, t).
+    pub fn check_plain(&self, m: &[u64]) -> Result<()> {
+        let (n, t) = (self.n(), self.params.plain_modulus());
         if m.len() != n || m.iter().any(|&x| x >= t) {
             return Err(Error::OutOfRange(format!(
                 "a plaintext has n = {n} coefficients in [0, t = {t})"
             )));
         }
+        Ok(())
+    }
+
+    /// Delta m as d digits (Delta_j m for each digit of Delta), coefficients of m in [0, t).
+    pub(super) fn delta_times(&self, m: &[u64]) -> Result<Digits> {
+        self.check_plain(m)?;
+        let n = self.n();
         self.delta
             .iter()
             .map(|dj| {
@@ -461,80 +467,4 @@ impl HprContext {
             None,
         ))
     }
-
-    /// The noise v of ct for message m: [c_0 + c_1 s (+ c_2 s^2)]_q - Delta m, exactly, coefficient
-    /// by coefficient (big integers, O(n^2): tests and measurement at small n).
-    pub fn noise_poly(
-        &self,
-        sk: &HprSecretKey,
-        ct: &HprCiphertext,
-        m: &[u64],
-    ) -> Result<Vec<BigInt>> {
-        let q = BigInt::from(self.params.q());
-        let n = self.n();
-        if m.len() != n {
-            return Err(Error::LengthMismatch {
-                what: "message",
-                expected: n,
-                got: m.len(),
-            });
-        }
-        let s: Vec<BigInt> = sk.coefficients().iter().map(|&c| BigInt::from(c)).collect();
-        let mut acc = vec![BigInt::from(0); n];
-        let mut s_pow = vec![BigInt::from(0); n];
-        s_pow[0] = BigInt::from(1);
-        for part in ct.parts() {
-            let c = self.compose(part)?;
-            for (a, x) in acc.iter_mut().zip(negacyclic(&c, &s_pow)) {
-                *a += x;
-            }
-            s_pow = negacyclic(&s_pow, &s);
-        }
-        let delta = BigInt::from(self.params.q() / self.params.plain_modulus());
-        let half = &q / 2;
-        Ok(acc
-            .iter()
-            .zip(m)
-            .map(|(a, &mi)| {
-                let mut v = ((a - &delta * mi) % &q + &q) % &q;
-                if v > half {
-                    v -= &q;
-                }
-                v
-            })
-            .collect())
-    }
-
-    /// The infinity norm of [`HprContext::noise_poly`].
-    pub fn noise(&self, sk: &HprSecretKey, ct: &HprCiphertext, m: &[u64]) -> Result<BigUint> {
-        Ok(self
-            .noise_poly(sk, ct, m)?
-            .iter()
-            .map(|v| v.magnitude().clone())
-            .max()
-            .unwrap_or_default())
-    }
-}
-
-/// a b in Z[X]/(X^n + 1) (schoolbook).
-pub(super) fn negacyclic(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
-    let n = a.len();
-    let mut out = vec![BigInt::from(0); n];
-    for (i, x) in a.iter().enumerate() {
-        if x.sign() == num_bigint::Sign::NoSign {
-            continue;
-        }
-        for (j, y) in b.iter().enumerate() {
-            if y.sign() == num_bigint::Sign::NoSign {
-                continue;
-            }
-            let p = x * y;
-            if i + j < n {
-                out[i + j] += p;
-            } else {
-                out[i + j - n] -= p;
-            }
-        }
-    }
-    out
 }

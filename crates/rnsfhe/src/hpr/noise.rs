@@ -15,7 +15,7 @@
 //! A ciphertext read from bytes or built with `trivial` has no bound: its check is the
 //! measurement alone, which a wrapped coefficient can fool.
 
-use num_bigint::BigInt;
+use num_bigint::{BigInt, BigUint};
 use num_traits::{Signed, ToPrimitive, Zero};
 use rnsfhe_math::ring::{Poly, Representation};
 
@@ -268,4 +268,80 @@ impl HprContext {
         let log = log2_big(&max);
         Ok((self.params.log_q() - log - 1.0).max(0.0).floor() as u32)
     }
+
+    /// The noise v of ct for message m: [c_0 + c_1 s (+ c_2 s^2)]_q - Delta m, exactly, coefficient
+    /// by coefficient (big integers, O(n^2): tests and measurement at small n).
+    pub fn noise_poly(
+        &self,
+        sk: &HprSecretKey,
+        ct: &HprCiphertext,
+        m: &[u64],
+    ) -> Result<Vec<BigInt>> {
+        let q = BigInt::from(self.params.q());
+        let n = self.n();
+        if m.len() != n {
+            return Err(Error::LengthMismatch {
+                what: "message",
+                expected: n,
+                got: m.len(),
+            });
+        }
+        let s: Vec<BigInt> = sk.coefficients().iter().map(|&c| BigInt::from(c)).collect();
+        let mut acc = vec![BigInt::from(0); n];
+        let mut s_pow = vec![BigInt::from(0); n];
+        s_pow[0] = BigInt::from(1);
+        for part in ct.parts() {
+            let c = self.compose(part)?;
+            for (a, x) in acc.iter_mut().zip(negacyclic(&c, &s_pow)) {
+                *a += x;
+            }
+            s_pow = negacyclic(&s_pow, &s);
+        }
+        let delta = BigInt::from(self.params.q() / self.params.plain_modulus());
+        let half = &q / 2;
+        Ok(acc
+            .iter()
+            .zip(m)
+            .map(|(a, &mi)| {
+                let mut v = ((a - &delta * mi) % &q + &q) % &q;
+                if v > half {
+                    v -= &q;
+                }
+                v
+            })
+            .collect())
+    }
+
+    /// The infinity norm of [`HprContext::noise_poly`].
+    pub fn noise(&self, sk: &HprSecretKey, ct: &HprCiphertext, m: &[u64]) -> Result<BigUint> {
+        Ok(self
+            .noise_poly(sk, ct, m)?
+            .iter()
+            .map(|v| v.magnitude().clone())
+            .max()
+            .unwrap_or_default())
+    }
+}
+
+/// a b in Z[X]/(X^n + 1) (schoolbook).
+fn negacyclic(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
+    let n = a.len();
+    let mut out = vec![BigInt::from(0); n];
+    for (i, x) in a.iter().enumerate() {
+        if x.sign() == num_bigint::Sign::NoSign {
+            continue;
+        }
+        for (j, y) in b.iter().enumerate() {
+            if y.sign() == num_bigint::Sign::NoSign {
+                continue;
+            }
+            let p = x * y;
+            if i + j < n {
+                out[i + j] += p;
+            } else {
+                out[i + j - n] -= p;
+            }
+        }
+    }
+    out
 }

@@ -152,6 +152,31 @@ impl HprContext {
         Ok(HprCiphertext::from_parts(parts, id))
     }
 
+    /// A plaintext (n coefficients in [0, t)) as bytes.
+    pub fn plaintext_to_bytes(&self, m: &[u64]) -> Result<Vec<u8>> {
+        self.check_plain(m)?;
+        let mut w = Writer::new(Kind::HprPlaintext, self.params().fingerprint());
+        w.u32(m.len() as u32);
+        m.iter().for_each(|&c| w.u64(c));
+        Ok(w.finish())
+    }
+
+    /// A plaintext from [`HprContext::plaintext_to_bytes`] for this parameter set.
+    pub fn plaintext_from_bytes(&self, bytes: &[u8]) -> Result<Vec<u64>> {
+        let mut r = Reader::new(bytes, Kind::HprPlaintext, self.params().fingerprint())?;
+        let n = self.params().degree();
+        let count = r.u32()? as usize;
+        if count != n {
+            return Err(Error::Malformed(format!(
+                "a plaintext of {count} coefficients, this parameter set has degree {n}"
+            )));
+        }
+        let m = (0..n).map(|_| r.u64()).collect::<Result<Vec<_>>>()?;
+        r.end()?;
+        self.check_plain(&m)?;
+        Ok(m)
+    }
+
     /// A secret key as bytes: its key identity, then one byte per coefficient of s (0, 1 or 255 for
     /// -1), as BFV's. Keep these bytes secret; whoever holds them can decrypt.
     pub fn secret_key_to_bytes(&self, sk: &HprSecretKey) -> Zeroizing<Vec<u8>> {

@@ -67,6 +67,7 @@ pub(crate) enum Kind {
     HprGaloisKeys = 17,
     HprParameters = 18,
     HprSecretKey = 19,
+    HprPlaintext = 20,
 }
 
 /// FNV-1a over a parameter description: scheme tag, degree, t or scale bits, moduli, special moduli.
