@@ -29,10 +29,15 @@ impl HprCiphertext {
         self
     }
 
-    /// Deserialisation: parts already carried and checked; the noise bound is unknown (the
-    /// checked decryption then relies on the measurement alone).
-    pub(crate) fn from_parts(parts: Vec<Digits>, id: Option<KeyId>) -> Self {
-        HprCiphertext::new(parts, id)
+    /// Deserialisation: parts already carried and checked, with the stored noise bound (None:
+    /// unknown, the checked decryption then relies on the measurement alone).
+    pub(crate) fn from_parts(parts: Vec<Digits>, id: Option<KeyId>, noise: Option<Bound>) -> Self {
+        HprCiphertext::new(parts, id).with_noise(noise)
+    }
+
+    /// log2 of the carried bounds on ||nu||_inf and ||nu||_2 (serialisation).
+    pub(crate) fn noise_bounds(&self) -> Option<Bound> {
+        self.noise
     }
 
     /// log2 of the carried bound on the invariant noise ||nu||_inf (`noise.rs`), if known.

@@ -123,11 +123,16 @@ impl HprContext {
             .collect()
     }
 
-    /// A ciphertext as bytes (its key identity, parts, the P residues of each digit).
+    /// A ciphertext as bytes (its key identity, its noise bound as BFV's, parts, the P residues of
+    /// each digit).
     pub fn ciphertext_to_bytes(&self, ct: &HprCiphertext) -> Result<Vec<u8>> {
         self.check_ct(ct)?;
         let mut w = Writer::new(Kind::HprCiphertext, self.params().fingerprint());
         w.key_id(ct.id());
+        w.option(ct.noise_bounds(), |w, [inf, l2]| {
+            w.f64(inf);
+            w.f64(l2);
+        });
         w.u32(ct.size() as u32);
         for part in ct.parts() {
             self.write_digits(&mut w, part)?;
@@ -139,6 +144,13 @@ impl HprContext {
     pub fn ciphertext_from_bytes(&self, bytes: &[u8]) -> Result<HprCiphertext> {
         let mut r = Reader::new(bytes, Kind::HprCiphertext, self.params().fingerprint())?;
         let id = r.key_id()?;
+        let noise = r.option("noise bound", |r| {
+            let b = [r.f64()?, r.f64()?];
+            if b.iter().any(|x| x.is_nan()) {
+                return Err(Error::Malformed("a NaN noise bound".into()));
+            }
+            Ok(b)
+        })?;
         let parts = r.u32()? as usize;
         if !(2..=3).contains(&parts) {
             return Err(Error::InvalidCiphertext(format!(
@@ -149,7 +161,7 @@ impl HprContext {
             .map(|_| self.read_digits(&mut r, Representation::Coefficient))
             .collect::<Result<Vec<_>>>()?;
         r.end()?;
-        Ok(HprCiphertext::from_parts(parts, id))
+        Ok(HprCiphertext::from_parts(parts, id, noise))
     }
 
     /// A plaintext (n coefficients in [0, t)) as bytes.
