@@ -294,6 +294,11 @@ def test_noise_budget_and_refusal_past_the_depth(small):
     assert ctx.decrypt(x, sk, check_noise=False).shape == (SN,)
     with pytest.raises(NoiseBudgetExhaustedError):
         ctx.decrypt_plaintext(x, sk)
+    # The carried bound survives bytes and pickling.
+    for y in (ctx.ciphertext_from_bytes(x.to_bytes()), pickle.loads(pickle.dumps(x))):
+        with pytest.raises(NoiseBudgetExhaustedError):
+            ctx.decrypt(y, sk)
+        assert ctx.noise_budget(y, sk) == 0
     with pytest.raises(NoiseBudgetExhaustedError):
         ctx.decrypt(x * x, sk)
 
