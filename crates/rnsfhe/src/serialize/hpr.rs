@@ -129,10 +129,7 @@ impl HprContext {
         self.check_ct(ct)?;
         let mut w = Writer::new(Kind::HprCiphertext, self.params().fingerprint());
         w.key_id(ct.id());
-        w.option(ct.noise_bounds(), |w, [inf, l2]| {
-            w.f64(inf);
-            w.f64(l2);
-        });
+        w.noise_bound(ct.noise_bounds());
         w.u32(ct.size() as u32);
         for part in ct.parts() {
             self.write_digits(&mut w, part)?;
@@ -144,13 +141,7 @@ impl HprContext {
     pub fn ciphertext_from_bytes(&self, bytes: &[u8]) -> Result<HprCiphertext> {
         let mut r = Reader::new(bytes, Kind::HprCiphertext, self.params().fingerprint())?;
         let id = r.key_id()?;
-        let noise = r.option("noise bound", |r| {
-            let b = [r.f64()?, r.f64()?];
-            if b.iter().any(|x| x.is_nan()) {
-                return Err(Error::Malformed("a NaN noise bound".into()));
-            }
-            Ok(b)
-        })?;
+        let noise = r.noise_bound()?;
         let parts = r.u32()? as usize;
         if !(2..=3).contains(&parts) {
             return Err(Error::InvalidCiphertext(format!(
@@ -194,10 +185,7 @@ impl HprContext {
     pub fn secret_key_to_bytes(&self, sk: &HprSecretKey) -> Zeroizing<Vec<u8>> {
         let mut w = Writer::new(Kind::HprSecretKey, self.params().fingerprint());
         w.u64(sk.id().0);
-        w.u32(sk.coefficients().len() as u32);
-        for &c in sk.coefficients() {
-            w.u8(c as i8 as u8);
-        }
+        w.ternary(sk.coefficients());
         Zeroizing::new(w.finish())
     }
 
@@ -206,26 +194,7 @@ impl HprContext {
     pub fn secret_key_from_bytes(&self, bytes: &[u8]) -> Result<HprSecretKey> {
         let mut r = Reader::new(bytes, Kind::HprSecretKey, self.params().fingerprint())?;
         let id = KeyId(r.u64()?);
-        let n = self.params().degree();
-        let count = r.u32()? as usize;
-        if count != n {
-            return Err(Error::Malformed(format!(
-                "an HPR secret key of {count} coefficients, this parameter set has degree {n}"
-            )));
-        }
-        let mut coeffs = Zeroizing::new(Vec::with_capacity(n));
-        for i in 0..n {
-            coeffs.push(match r.u8()? {
-                0 => 0,
-                1 => 1,
-                255 => -1,
-                b => {
-                    return Err(Error::Malformed(format!(
-                        "secret key coefficient {i} is byte {b}, expected 0, 1 or 255 (-1)"
-                    )))
-                }
-            });
-        }
+        let coeffs = r.ternary(self.params().degree())?;
         r.end()?;
         let sk = self.secret_key_from(coeffs)?;
         if sk.id() != id {
