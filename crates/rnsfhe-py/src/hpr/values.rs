@@ -11,7 +11,9 @@ use rnsfhe::rlwe::KeyId;
 use super::context::PyHprContext;
 use super::plain::PyHprPlaintext;
 use super::{same, HprShared};
-use crate::convert::{int_values, is_int, is_vector, power, type_name, ByteData, Int};
+use crate::convert::{
+    int_values, is_int, is_vector, power, power_by_squaring, type_name, ByteData, Int,
+};
 use crate::{bytes_out, raise, reduce_ex, OrPy, Reduced};
 
 /// An HPR-FV ciphertext. Operators: `+ - *` with ciphertexts, plaintexts, integers and integer
@@ -177,23 +179,7 @@ impl PyHprCiphertext {
         let k = power(k)?;
         let key = self.shared.relin_key("ciphertext ** k", self.ct.id())?;
         let (ctx, x) = (self.shared.ctx.clone(), self.ct.clone());
-        let r = py.detach(|| -> rnsfhe::Result<HprCiphertext> {
-            let (mut acc, mut base, mut e) = (None::<HprCiphertext>, (*x).clone(), k);
-            loop {
-                if e & 1 == 1 {
-                    acc = Some(match acc {
-                        None => base.clone(),
-                        Some(a) => ctx.mul(&a, &base, &key)?,
-                    });
-                }
-                e >>= 1;
-                if e == 0 {
-                    break;
-                }
-                base = ctx.mul(&base, &base, &key)?;
-            }
-            Ok(acc.unwrap_or(base))
-        });
+        let r = py.detach(|| power_by_squaring(&*x, k, |a, b| ctx.mul(a, b, &key)));
         Ok(self.wrap(r.py()?))
     }
     /// `ctx.sum_slots(self)` with the registered Galois keys.
