@@ -310,6 +310,11 @@ pub fn seeds(target: &str) -> Result<Vec<Vec<u8>>> {
                     .iter()
                     .map(|c| c.ctx.secret_key_to_bytes(&c.sk).to_vec()),
             );
+            out.extend(
+                f.hpr
+                    .iter()
+                    .map(|h| h.ctx.secret_key_to_bytes(&h.sk).to_vec()),
+            );
         }
         "galois_keys" => {
             out.extend(f.bfv.iter().map(|b| b.ctx.galois_keys_to_bytes(&b.gk)));

@@ -305,6 +305,29 @@ pub(crate) fn power(k: &Bound<'_, PyAny>) -> PyResult<u32> {
     }
 }
 
+/// x^k (k >= 1) by square-and-multiply with the product `mul` (depth ceil(log2 k)).
+pub(crate) fn power_by_squaring<C: Clone>(
+    x: &C,
+    k: u32,
+    mul: impl Fn(&C, &C) -> rnsfhe::Result<C>,
+) -> rnsfhe::Result<C> {
+    let (mut acc, mut base, mut e) = (None::<C>, x.clone(), k);
+    loop {
+        if e & 1 == 1 {
+            acc = Some(match acc {
+                None => base.clone(),
+                Some(a) => mul(&a, &base)?,
+            });
+        }
+        e >>= 1;
+        if e == 0 {
+            break;
+        }
+        base = mul(&base, &base)?;
+    }
+    Ok(acc.unwrap_or(base))
+}
+
 /// An integer argument of Rust type `T` (`usize`, `u32`, `u64`, `i64`): a Python int out of T's range
 /// is an `OutOfRangeError` stating the range, not a bare `OverflowError` (PyO3 adds the note "while
 /// processing '<argument>'" naming the argument). Every integer argument of the bindings uses it.

@@ -154,7 +154,7 @@ macro_rules! key_class {
 }
 
 /// The refusal to export a secret key without `allow_secret=True`.
-fn secret_export_refused(how: &str) -> PyErr {
+pub(crate) fn secret_export_refused(how: &str) -> PyErr {
     raise(
         "SecretKeyExportError",
         format!(

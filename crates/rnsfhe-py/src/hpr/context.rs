@@ -8,11 +8,10 @@ use pyo3::types::PyBytes;
 use rnsfhe::hpr::{HprCiphertext, HprParameters, Relinearization};
 
 use super::keys::{PyHprGaloisKeys, PyHprPublicKey, PyHprRelinKey, PyHprSecretKey};
+use super::plain::{encode, plain, PyHprPlaintext};
 use super::values::PyHprCiphertext;
 use super::{label, same, shared, HprShared};
-use crate::convert::{
-    i64_array, int_values, ints, security_out, type_name, ByteData, Int, LockedRng,
-};
+use crate::convert::{i64_array, ints, security_out, type_name, ByteData, Int, LockedRng};
 use crate::{bytes_out, raise, reduce, OrPy, Reduced};
 
 /// HPR-FV parameters (paper 002): ring degree n, plaintext modulus t, k = `primes` primes of `bits`
@@ -148,6 +147,19 @@ impl PyHprContext {
             key,
         })
     }
+    pub(crate) fn secret_key_from_bytes(&self, data: ByteData) -> PyResult<PyHprSecretKey> {
+        let key = Arc::new(self.shared.ctx.secret_key_from_bytes(&data.0).py()?);
+        Ok(PyHprSecretKey {
+            shared: self.shared.clone(),
+            key,
+        })
+    }
+    pub(crate) fn plaintext_from_bytes(&self, data: &[u8]) -> PyResult<PyHprPlaintext> {
+        Ok(PyHprPlaintext {
+            shared: self.shared.clone(),
+            m: Arc::new(self.shared.ctx.plaintext_from_bytes(data).py()?),
+        })
+    }
     pub(crate) fn galois_keys_from_bytes(&self, data: ByteData) -> PyResult<PyHprGaloisKeys> {
         let key = Arc::new(self.shared.ctx.galois_keys_from_bytes(&data.0).py()?);
         Ok(PyHprGaloisKeys {
@@ -233,14 +245,16 @@ impl PyHprContext {
             key: k,
         })
     }
-    /// Galois keys for row rotations by `steps` (and the row swap if `columns`); also registered.
-    #[pyo3(signature = (sk, steps=vec![Int(1), Int(-1)], *, columns=true))]
+    /// Galois keys for row rotations by `steps` (and the row swap if `columns`); with
+    /// `for_sum=True`, the keys `sum_slots` needs. Also registered.
+    #[pyo3(signature = (sk, steps=vec![Int(1), Int(-1)], *, columns=true, for_sum=false))]
     fn galois_keys(
         &self,
         py: Python<'_>,
         sk: &PyHprSecretKey,
         steps: Vec<Int<i64>>,
         columns: bool,
+        for_sum: bool,
     ) -> PyResult<PyHprGaloisKeys> {
         let enc = self.shared.encoder()?;
         let mut gs: Vec<u64> = ints(steps)
@@ -249,6 +263,9 @@ impl PyHprContext {
             .collect();
         if columns {
             gs.push(enc.galois_element_for_row_swap());
+        }
+        if for_sum {
+            gs = self.shared.ctx.sum_slots_elements();
         }
         let s = sk.get(&self.shared)?;
         let ctx = self.shared.ctx.clone();
@@ -277,20 +294,37 @@ impl PyHprContext {
         }
         Ok(())
     }
-    /// Encrypts integers batched into the slots (|v| < t, negatives mod t) with a public key or,
-    /// symmetrically, a secret key.
+    /// Batch-encodes integers (|v| < t, negative values mod t) into the slots, or with
+    /// `coefficients=True` into the polynomial's coefficients (any t).
+    #[pyo3(signature = (values, *, coefficients=false))]
+    fn encode(&self, values: &Bound<'_, PyAny>, coefficients: bool) -> PyResult<PyHprPlaintext> {
+        encode(&self.shared, values, coefficients)
+    }
+    /// The slot values (or coefficients) of a plaintext as an int64 array, in [0, t) or, with
+    /// `signed=True`, centred in (-t/2, t/2].
+    #[pyo3(signature = (pt, *, signed=false, coefficients=false))]
+    fn decode<'py>(
+        &self,
+        py: Python<'py>,
+        pt: &PyHprPlaintext,
+        signed: bool,
+        coefficients: bool,
+    ) -> PyResult<Bound<'py, numpy::PyArray1<i64>>> {
+        same(&pt.shared, &self.shared, "plaintext")?;
+        Ok(i64_array(
+            py,
+            self.shared.decode(&pt.m, signed, coefficients)?,
+        ))
+    }
+    /// Encrypts a plaintext or integers batched into the slots (|v| < t, negatives mod t) with a
+    /// public key or, symmetrically, a secret key.
     fn encrypt(
         &self,
         py: Python<'_>,
-        values: &Bound<'_, PyAny>,
+        x: &Bound<'_, PyAny>,
         key: &Bound<'_, PyAny>,
     ) -> PyResult<PyHprCiphertext> {
-        let t = self.shared.ctx.params().plain_modulus();
-        let m = self
-            .shared
-            .encoder()?
-            .encode(&int_values(values, t)?)
-            .py()?;
+        let m = plain(&self.shared, x)?;
         let ctx = self.shared.ctx.clone();
         let ct = if let Ok(pk) = key.cast::<PyHprPublicKey>() {
             let pk = pk.get().get(&self.shared)?;
@@ -306,26 +340,78 @@ impl PyHprContext {
         };
         Ok(self.ct(ct.py()?))
     }
-    /// The slot values as an int64 array in [0, t) (or centred with `signed=True`).
-    #[pyo3(signature = (ct, sk, *, signed=false))]
+    /// Decrypts to a plaintext (paper 002 Alg. 1). With `check_noise` (default) a ciphertext whose
+    /// noise budget is exhausted raises `NoiseBudgetExhaustedError` instead of decrypting to wrong
+    /// values.
+    #[pyo3(signature = (ct, sk, *, check_noise=true))]
+    fn decrypt_plaintext(
+        &self,
+        py: Python<'_>,
+        ct: &PyHprCiphertext,
+        sk: &PyHprSecretKey,
+        check_noise: bool,
+    ) -> PyResult<PyHprPlaintext> {
+        same(&ct.shared, &self.shared, "ciphertext")?;
+        let s = sk.get(&self.shared)?;
+        let (ctx, x) = (self.shared.ctx.clone(), ct.ct.clone());
+        let m = py
+            .detach(|| {
+                if check_noise {
+                    ctx.decrypt_checked(&s, &x)
+                } else {
+                    ctx.decrypt(&s, &x)
+                }
+            })
+            .py()?;
+        Ok(PyHprPlaintext {
+            shared: self.shared.clone(),
+            m: Arc::new(m),
+        })
+    }
+    /// Decrypts and decodes the slots (see `decode`); `check_noise` as in `decrypt_plaintext`.
+    #[pyo3(signature = (ct, sk, *, signed=false, coefficients=false, check_noise=true))]
     fn decrypt<'py>(
         &self,
         py: Python<'py>,
         ct: &PyHprCiphertext,
         sk: &PyHprSecretKey,
         signed: bool,
+        coefficients: bool,
+        check_noise: bool,
     ) -> PyResult<Bound<'py, numpy::PyArray1<i64>>> {
+        let pt = self.decrypt_plaintext(py, ct, sk, check_noise)?;
+        self.decode(py, &pt, signed, coefficients)
+    }
+    /// Remaining noise budget in bits (exact). 0 when the ciphertext may no longer decrypt
+    /// correctly: the measured noise or the noise bound the ciphertext carries reached the limit (a
+    /// ciphertext loaded from bytes carries no bound and is judged by the measurement alone).
+    fn noise_budget(
+        &self,
+        py: Python<'_>,
+        ct: &PyHprCiphertext,
+        sk: &PyHprSecretKey,
+    ) -> PyResult<u32> {
         same(&ct.shared, &self.shared, "ciphertext")?;
         let s = sk.get(&self.shared)?;
         let (ctx, x) = (self.shared.ctx.clone(), ct.ct.clone());
-        let m = py.detach(|| ctx.decrypt(&s, &x)).py()?;
-        let enc = self.shared.encoder()?;
-        let v = if signed {
-            enc.decode_signed(&m).py()?
-        } else {
-            enc.decode(&m).py()?.into_iter().map(|c| c as i64).collect()
+        py.detach(|| ctx.noise_budget(&s, &x)).py()
+    }
+    /// Every slot set to the sum of all slots (keys from `galois_keys(sk, for_sum=True)`, or the
+    /// registered ones).
+    #[pyo3(signature = (a, keys=None))]
+    fn sum_slots(
+        &self,
+        py: Python<'_>,
+        a: &PyHprCiphertext,
+        keys: Option<&PyHprGaloisKeys>,
+    ) -> PyResult<PyHprCiphertext> {
+        same(&a.shared, &self.shared, "ciphertext")?;
+        let k = match keys {
+            Some(k) => k.get(&self.shared)?,
+            None => self.shared.galois_keys("sum_slots", a.ct.id())?,
         };
-        Ok(i64_array(py, v))
+        let (ctx, x) = (self.shared.ctx.clone(), a.ct.clone());
+        Ok(self.ct(py.detach(|| ctx.sum_slots(&x, &k)).py()?))
     }
     /// The product without relinearisation: 3 parts (paper 002 Prop. 1, eq. (16)).
     fn multiply_no_relin(
@@ -358,6 +444,15 @@ impl PyHprContext {
     #[pyo3(name = "ciphertext_from_bytes")]
     fn py_ciphertext_from_bytes(&self, data: ByteData) -> PyResult<PyHprCiphertext> {
         self.ciphertext_from_bytes(data)
+    }
+    /// A secret key from `HprSecretKey.to_bytes(allow_secret=True)` output.
+    #[pyo3(name = "secret_key_from_bytes")]
+    fn py_secret_key_from_bytes(&self, data: ByteData) -> PyResult<PyHprSecretKey> {
+        self.secret_key_from_bytes(data)
+    }
+    #[pyo3(name = "plaintext_from_bytes")]
+    fn py_plaintext_from_bytes(&self, data: ByteData) -> PyResult<PyHprPlaintext> {
+        self.plaintext_from_bytes(&data.0)
     }
     #[pyo3(name = "public_key_from_bytes")]
     fn py_public_key_from_bytes(&self, data: ByteData) -> PyResult<PyHprPublicKey> {

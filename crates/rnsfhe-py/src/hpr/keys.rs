@@ -7,7 +7,7 @@ use pyo3::types::PyBytes;
 use rnsfhe::hpr::{HprGaloisKeys, HprPublicKey, HprRelinKey, HprSecretKey};
 
 use super::{same, HprShared};
-use crate::{bytes_out, raise, reduce_ex, OrPy, Reduced};
+use crate::{bytes_out, reduce_ex, OrPy, Reduced};
 
 macro_rules! hpr_key {
     ($py_name:literal, $rust:ident, $inner:ty, $what:literal $(, $extra:item)*) => {
@@ -44,14 +44,27 @@ hpr_key!(
     PyHprSecretKey,
     HprSecretKey,
     "secret key",
-    /// Secret keys do not pickle (a pickle leaves the process silently).
-    fn __reduce__(&self) -> PyResult<()> {
-        Err(raise(
-            "SecretKeyExportError",
-            "pickling an HPR secret key would copy it out of this process; HPR secret keys have no \
-             export format"
-                .into(),
+    /// The secret key in the rnsfhe binary format. Refused unless `allow_secret=True`: whoever
+    /// holds the bytes can decrypt every ciphertext of this key pair.
+    #[pyo3(signature = (*, allow_secret=false))]
+    fn to_bytes<'py>(&self, py: Python<'py>, allow_secret: bool) -> PyResult<Bound<'py, PyBytes>> {
+        if !allow_secret {
+            return Err(crate::keys::secret_export_refused("sk.to_bytes()"));
+        }
+        Ok(bytes_out(
+            py,
+            &self.shared.ctx.secret_key_to_bytes(&self.key),
         ))
+    },
+    /// A secret key from `to_bytes(allow_secret=True)` output, for `context`'s parameter set.
+    #[staticmethod]
+    fn from_bytes(context: &super::PyHprContext, data: crate::convert::ByteData) -> PyResult<Self> {
+        context.secret_key_from_bytes(data)
+    },
+    /// Secret keys do not pickle (a pickle leaves the process silently): use
+    /// `to_bytes(allow_secret=True)`.
+    fn __reduce__(&self) -> PyResult<()> {
+        Err(crate::keys::secret_export_refused("pickling a secret key"))
     }
 );
 hpr_key!(

@@ -1,13 +1,16 @@
 //! HPR-FV (paper 002) in Python: parameters, context (keys, batch encryption, decryption by
-//! Alg. 1, operations), ciphertexts with operators, and the HPR key classes. Contexts with equal
-//! parameters are one context; evaluation keys are registered per key pair, as for BFV.
+//! Alg. 1 with the noise check, operations), plaintexts, ciphertexts with operators, and the HPR
+//! key classes. Contexts with equal parameters are one context; evaluation keys are registered per
+//! key pair, as for BFV.
 
 mod context;
 mod keys;
+mod plain;
 mod values;
 
 pub(crate) use context::{PyHprContext, PyHprParameters};
 pub(crate) use keys::{PyHprGaloisKeys, PyHprPublicKey, PyHprRelinKey, PyHprSecretKey};
+pub(crate) use plain::PyHprPlaintext;
 pub(crate) use values::PyHprCiphertext;
 
 use std::collections::BTreeMap;
@@ -152,6 +155,7 @@ pub(crate) fn restore(
         "HprPublicKey" => Py::new(py, ctx.public_key_from_bytes(data)?)?.into_any(),
         "HprRelinKey" => Py::new(py, ctx.relin_key_from_bytes(data)?)?.into_any(),
         "HprGaloisKeys" => Py::new(py, ctx.galois_keys_from_bytes(data)?)?.into_any(),
+        "HprPlaintext" => Py::new(py, ctx.plaintext_from_bytes(&data.0)?)?.into_any(),
         other => {
             return Err(raise(
                 "SerializationError",
@@ -165,6 +169,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyHprParameters>()?;
     m.add_class::<PyHprContext>()?;
     m.add_class::<PyHprCiphertext>()?;
+    m.add_class::<PyHprPlaintext>()?;
     m.add_class::<PyHprSecretKey>()?;
     m.add_class::<PyHprPublicKey>()?;
     m.add_class::<PyHprRelinKey>()?;

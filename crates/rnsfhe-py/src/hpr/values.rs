@@ -9,12 +9,16 @@ use rnsfhe::hpr::HprCiphertext;
 use rnsfhe::rlwe::KeyId;
 
 use super::context::PyHprContext;
+use super::plain::PyHprPlaintext;
 use super::{same, HprShared};
-use crate::convert::{int_values, is_int, is_vector, type_name, ByteData, Int};
+use crate::convert::{
+    int_values, is_int, is_vector, power, power_by_squaring, type_name, ByteData, Int,
+};
 use crate::{bytes_out, raise, reduce_ex, OrPy, Reduced};
 
-/// An HPR-FV ciphertext. Operators: `+ - *` with ciphertexts, integers and integer sequences
-/// (batched), unary `-`; products are relinearised with the registered key of the key pair.
+/// An HPR-FV ciphertext. Operators: `+ - *` with ciphertexts, plaintexts, integers and integer
+/// sequences (batched), unary `-`, and `**` for small powers; products are relinearised with the
+/// registered key of the key pair.
 #[pyclass(frozen, module = "rnsfhe", name = "HprCiphertext")]
 pub(crate) struct PyHprCiphertext {
     pub(crate) shared: Arc<HprShared>,
@@ -24,7 +28,7 @@ pub(crate) struct PyHprCiphertext {
 enum Operand {
     Ct(Arc<HprCiphertext>),
     /// Plaintext coefficients in [0, t).
-    Pt(Vec<u64>),
+    Pt(Arc<Vec<u64>>),
 }
 
 impl PyHprCiphertext {
@@ -40,6 +44,10 @@ impl PyHprCiphertext {
             same(&c.get().shared, &self.shared, "ciphertext")?;
             return Ok(Operand::Ct(c.get().ct.clone()));
         }
+        if let Ok(p) = other.cast::<PyHprPlaintext>() {
+            same(&p.get().shared, &self.shared, "plaintext")?;
+            return Ok(Operand::Pt(p.get().m.clone()));
+        }
         if is_int(other) {
             let c: i64 = other.extract().map_err(|_| {
                 raise(
@@ -50,14 +58,17 @@ impl PyHprCiphertext {
             // The constant polynomial c is c in every slot.
             let mut m = vec![0u64; self.shared.ctx.params().degree()];
             m[0] = c.rem_euclid(t as i64) as u64;
-            return Ok(Operand::Pt(m));
+            return Ok(Operand::Pt(Arc::new(m)));
         }
         if is_vector(other) {
             let v = int_values(other, t)?;
-            return Ok(Operand::Pt(self.shared.encoder()?.encode(&v).py()?));
+            return Ok(Operand::Pt(Arc::new(
+                self.shared.encoder()?.encode(&v).py()?,
+            )));
         }
         Err(PyTypeError::new_err(format!(
-            "unsupported operand for HprCiphertext {op}: {} (use an HprCiphertext, int or sequence of ints)",
+            "unsupported operand for HprCiphertext {op}: {} (use an HprCiphertext, HprPlaintext, int or \
+             sequence of ints)",
             type_name(other)
         )))
     }
@@ -151,6 +162,31 @@ impl PyHprCiphertext {
     }
     fn __rmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyHprCiphertext> {
         self.__mul__(py, other)
+    }
+    /// x ** k for 1 <= k <= 64 by square-and-multiply (depth ceil(log2 k)), relinearised with the
+    /// registered key.
+    fn __pow__(
+        &self,
+        py: Python<'_>,
+        k: &Bound<'_, PyAny>,
+        modulo: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyHprCiphertext> {
+        if modulo.is_some_and(|m| !m.is_none()) {
+            return Err(PyTypeError::new_err(
+                "pow() with a modulus is not supported on ciphertexts",
+            ));
+        }
+        let k = power(k)?;
+        let key = self.shared.relin_key("ciphertext ** k", self.ct.id())?;
+        let (ctx, x) = (self.shared.ctx.clone(), self.ct.clone());
+        let r = py.detach(|| power_by_squaring(&*x, k, |a, b| ctx.mul(a, b, &key)));
+        Ok(self.wrap(r.py()?))
+    }
+    /// `ctx.sum_slots(self)` with the registered Galois keys.
+    fn sum_slots(&self, py: Python<'_>) -> PyResult<PyHprCiphertext> {
+        let k = self.shared.galois_keys("sum_slots", self.ct.id())?;
+        let (ctx, a) = (self.shared.ctx.clone(), self.ct.clone());
+        Ok(self.wrap(py.detach(|| ctx.sum_slots(&a, &k)).py()?))
     }
     /// Rotates both rows of the slot matrix by `step` (registered Galois keys).
     fn rotate_rows(&self, py: Python<'_>, step: Int<i64>) -> PyResult<PyHprCiphertext> {

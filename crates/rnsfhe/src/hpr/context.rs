@@ -2,13 +2,14 @@
 
 use std::sync::Arc;
 
-use num_bigint::{BigInt, BigUint};
+use num_bigint::BigInt;
 use rnsfhe_math::arith::Modulus;
 use rnsfhe_math::ring::{Poly, Representation, RingContext};
-use rnsfhe_math::rns::{BaseConverter, FastBaseConverter, HprBasis, RnsBasis};
+use rnsfhe_math::rns::{BaseConverter, FastBaseConverter, HprBasis, RnsBasis, ScaleAndRound};
 use rnsfhe_math::sample::{ternary, Csprng, DiscreteGaussian};
 use zeroize::Zeroizing;
 
+use super::noise::NoiseModel;
 use super::{HprCiphertext, HprParameters};
 use crate::rlwe::KeyId;
 use crate::{Error, Result};
@@ -33,6 +34,9 @@ pub struct HprContext {
     conv_gt: FastBaseConverter,
     neg_inv_p_gt: u64,
     pub(super) gaussian: DiscreteGaussian,
+    /// ||[t x]_p|| / p of a top phase x (the noise measurement of `noise.rs`).
+    pub(super) frac_p: ScaleAndRound,
+    pub(super) noise_model: NoiseModel,
 }
 
 /// An HPR-FV secret key: ternary s, in NTT form over P u B_sk.
@@ -109,6 +113,8 @@ impl HprContext {
             .next()
             .unwrap_or(0);
         let neg_inv_p_gt = gt.neg(gt.inv(p_mod)?);
+        let frac_p = ScaleAndRound::to_plain(basis.p(), t, true)?;
+        let noise_model = NoiseModel::new(params, &basis, log_gamma);
         Ok(Arc::new(HprContext {
             params: params.clone(),
             basis,
@@ -120,6 +126,8 @@ impl HprContext {
             conv_gt,
             neg_inv_p_gt,
             gaussian: DiscreteGaussian::new(params.sigma(), 6.0)?,
+            frac_p,
+            noise_model,
         }))
     }
 
@@ -143,7 +151,7 @@ impl HprContext {
         &self.ring_p
     }
 
-    fn n(&self) -> usize {
+    pub(super) fn n(&self) -> usize {
         self.params.degree()
     }
 
@@ -240,15 +248,21 @@ impl HprContext {
         Ok(HprPublicKey { b, a, id: sk.id() })
     }
 
-    /// Delta m as d digits (Delta_j m for each digit of Delta), coefficients of m in [0, t).
-    pub(super) fn delta_times(&self, m: &[u64]) -> Result<Digits> {
-        let n = self.n();
-        let t = self.params.plain_modulus();
+    /// Checks that m is a plaintext: n coefficients in [0, t).
+    pub fn check_plain(&self, m: &[u64]) -> Result<()> {
+        let (n, t) = (self.n(), self.params.plain_modulus());
         if m.len() != n || m.iter().any(|&x| x >= t) {
             return Err(Error::OutOfRange(format!(
                 "a plaintext has n = {n} coefficients in [0, t = {t})"
             )));
         }
+        Ok(())
+    }
+
+    /// Delta m as d digits (Delta_j m for each digit of Delta), coefficients of m in [0, t).
+    pub(super) fn delta_times(&self, m: &[u64]) -> Result<Digits> {
+        self.check_plain(m)?;
+        let n = self.n();
         self.delta
             .iter()
             .map(|dj| {
@@ -291,7 +305,8 @@ impl HprContext {
             self.propagate(&mut c)?;
             parts.push(c);
         }
-        Ok(HprCiphertext::new(parts, Some(pk.id())))
+        let noise = self.noise_model.fresh(self, true, m);
+        Ok(HprCiphertext::new(parts, Some(pk.id())).with_noise(noise))
     }
 
     /// Symmetric encryption (-(a s + e) + Delta m, a).
@@ -303,7 +318,8 @@ impl HprContext {
     ) -> Result<HprCiphertext> {
         let dm = self.delta_times(m)?;
         let (b, a) = self.rlwe_sample(sk, Some(&dm), rng)?;
-        Ok(HprCiphertext::new(vec![b, a], Some(sk.id())))
+        let noise = self.noise_model.fresh(self, false, m);
+        Ok(HprCiphertext::new(vec![b, a], Some(sk.id())).with_noise(noise))
     }
 
     /// x = c_{0,d-1} + c_{1,d-1} s (+ c_{2,d-1} s^2) over P: the top digits only (k NTTs and k
@@ -343,11 +359,16 @@ impl HprContext {
 
     /// Decryption, paper 002 Alg. 1: from the top digits only, r = -FBE(|gamma t x|_p, P, {gamma t})
     /// / p mod gamma t (eq. (10)), then m = (r - [r]_gamma) / gamma mod t (Lemma 2; exact while the
-    /// noise satisfies (11)).
+    /// noise satisfies (11); past it the result is garbage, which [`HprContext::decrypt_checked`]
+    /// refuses).
     pub fn decrypt(&self, sk: &HprSecretKey, ct: &HprCiphertext) -> Result<Vec<u64>> {
         KeyId::check(ct.id(), sk.id(), "secret key")?;
         self.check_ct(ct)?;
-        let x = self.top_phase(sk, ct)?;
+        self.decrypt_phase(&self.top_phase(sk, ct)?)
+    }
+
+    /// Steps 1-3 of Alg. 1 on a top phase x (over P).
+    pub(super) fn decrypt_phase(&self, x: &Poly) -> Result<Vec<u64>> {
         let n = self.n();
         let mut r = vec![0u64; n];
         self.conv_gt.convert(x.residues(), &mut r)?;
@@ -446,80 +467,4 @@ impl HprContext {
             None,
         ))
     }
-
-    /// The noise v of ct for message m: [c_0 + c_1 s (+ c_2 s^2)]_q - Delta m, exactly, coefficient
-    /// by coefficient (big integers, O(n^2): tests and measurement at small n).
-    pub fn noise_poly(
-        &self,
-        sk: &HprSecretKey,
-        ct: &HprCiphertext,
-        m: &[u64],
-    ) -> Result<Vec<BigInt>> {
-        let q = BigInt::from(self.params.q());
-        let n = self.n();
-        if m.len() != n {
-            return Err(Error::LengthMismatch {
-                what: "message",
-                expected: n,
-                got: m.len(),
-            });
-        }
-        let s: Vec<BigInt> = sk.coefficients().iter().map(|&c| BigInt::from(c)).collect();
-        let mut acc = vec![BigInt::from(0); n];
-        let mut s_pow = vec![BigInt::from(0); n];
-        s_pow[0] = BigInt::from(1);
-        for part in ct.parts() {
-            let c = self.compose(part)?;
-            for (a, x) in acc.iter_mut().zip(negacyclic(&c, &s_pow)) {
-                *a += x;
-            }
-            s_pow = negacyclic(&s_pow, &s);
-        }
-        let delta = BigInt::from(self.params.q() / self.params.plain_modulus());
-        let half = &q / 2;
-        Ok(acc
-            .iter()
-            .zip(m)
-            .map(|(a, &mi)| {
-                let mut v = ((a - &delta * mi) % &q + &q) % &q;
-                if v > half {
-                    v -= &q;
-                }
-                v
-            })
-            .collect())
-    }
-
-    /// The infinity norm of [`HprContext::noise_poly`].
-    pub fn noise(&self, sk: &HprSecretKey, ct: &HprCiphertext, m: &[u64]) -> Result<BigUint> {
-        Ok(self
-            .noise_poly(sk, ct, m)?
-            .iter()
-            .map(|v| v.magnitude().clone())
-            .max()
-            .unwrap_or_default())
-    }
-}
-
-/// a b in Z[X]/(X^n + 1) (schoolbook).
-pub(super) fn negacyclic(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
-    let n = a.len();
-    let mut out = vec![BigInt::from(0); n];
-    for (i, x) in a.iter().enumerate() {
-        if x.sign() == num_bigint::Sign::NoSign {
-            continue;
-        }
-        for (j, y) in b.iter().enumerate() {
-            if y.sign() == num_bigint::Sign::NoSign {
-                continue;
-            }
-            let p = x * y;
-            if i + j < n {
-                out[i + j] += p;
-            } else {
-                out[i + j - n] -= p;
-            }
-        }
-    }
-    out
 }

@@ -6,7 +6,8 @@ use rnsfhe_math::ring::{Poly, Representation};
 use rnsfhe_math::arith::vector;
 
 use super::keys::{HprGaloisKeys, HprRelinKey};
-use super::{Digits, HprCiphertext, HprContext};
+use super::noise::NoiseModel;
+use super::{Digits, HprCiphertext, HprContext, Relinearization};
 use crate::rlwe::KeyId;
 use crate::{Error, Result};
 
@@ -47,7 +48,7 @@ impl HprContext {
             self.propagate(&mut part)?;
             parts.push(part);
         }
-        Ok(HprCiphertext::new(parts, id))
+        Ok(HprCiphertext::new(parts, id).with_noise(NoiseModel::add(a.noise, b.noise)))
     }
 
     /// -a.
@@ -71,6 +72,7 @@ impl HprContext {
             x.add_assign(y)?;
         }
         self.propagate(c0)?;
+        out.noise = self.noise_model.add_plain(self, a.noise, m);
         Ok(out)
     }
 
@@ -105,6 +107,7 @@ impl HprContext {
             }
             self.propagate(part)?;
         }
+        out.noise = NoiseModel::mul_plain(self, a.noise, m);
         Ok(out)
     }
 
@@ -259,7 +262,10 @@ impl HprContext {
         KeyId::check(id, rlk.id(), "relinearisation key")?;
         let (mut c0, mut c1, carries, c2) = self.tensor(a, b)?;
         self.key_switch_acc(&c2, &rlk.key, &mut c0, &mut c1)?;
-        self.finish([c0, c1], carries, id)
+        let noise = self.noise_model.multiply(a.noise, b.noise);
+        Ok(self
+            .finish([c0, c1], carries, id)?
+            .with_noise(self.noise_model.key_switch(noise, rlk.mode())))
     }
 
     /// Multiplication without relinearisation: a 3-part ciphertext (Prop. 1, eq. (16)).
@@ -268,7 +274,7 @@ impl HprContext {
         let (c0, c1, carries, c2) = self.tensor(a, b)?;
         let mut out = self.finish([c0, c1], carries, id)?;
         out.parts_mut().push(c2);
-        Ok(out)
+        Ok(out.with_noise(self.noise_model.multiply(a.noise, b.noise)))
     }
 
     /// Relinearises a 3-part ciphertext (section 4.1); a 2-part one is returned unchanged.
@@ -285,7 +291,10 @@ impl HprContext {
         let (mut c0, mut c1) = (parts.remove(0), parts.remove(0));
         self.key_switch_acc(&a.parts()[2], &rlk.key, &mut c0, &mut c1)?;
         let zero = Poly::zero(&self.ring, Representation::Coefficient);
-        self.finish([c0, c1], [zero.clone(), zero], a.id())
+        let noise = self.noise_model.key_switch(a.noise, rlk.mode());
+        Ok(self
+            .finish([c0, c1], [zero.clone(), zero], a.id())?
+            .with_noise(noise))
     }
 
     /// The automorphism X -> X^g with key switching back to s (rotations: g from
@@ -320,6 +329,11 @@ impl HprContext {
         let mut acc1 = self.zero_digits(Representation::Ntt);
         self.key_switch_acc(&c1, key, &mut c0, &mut acc1)?;
         let zero = Poly::zero(&self.ring, Representation::Coefficient);
-        self.finish([c0, acc1], [zero.clone(), zero], a.id())
+        let noise = self
+            .noise_model
+            .key_switch(a.noise, Relinearization::PerResidue);
+        Ok(self
+            .finish([c0, acc1], [zero.clone(), zero], a.id())?
+            .with_noise(noise))
     }
 }

@@ -15,7 +15,9 @@ mod context;
 pub mod depth;
 mod eval;
 mod keys;
+mod noise;
 mod params;
+mod slots;
 
 pub use ciphertext::HprCiphertext;
 pub use context::{Digits, HprContext, HprPublicKey, HprSecretKey};

@@ -23,10 +23,7 @@ impl BfvContext {
         self.check_ct(ct)?;
         let mut w = Writer::new(Kind::BfvCiphertext, self.fingerprint());
         w.key_id(ct.key_id);
-        w.option(ct.noise, |w, [inf, l2]| {
-            w.f64(inf);
-            w.f64(l2);
-        });
+        w.noise_bound(ct.noise);
         w.u32(ct.parts.len() as u32);
         match (&ct.seed, ct.parts.len()) {
             (Some(seed), 2) => {
@@ -46,13 +43,7 @@ impl BfvContext {
     pub fn ciphertext_from_bytes(&self, bytes: &[u8]) -> Result<Ciphertext> {
         let mut r = Reader::new(bytes, Kind::BfvCiphertext, self.fingerprint())?;
         let key_id = r.key_id()?;
-        let noise = r.option("noise bound", |r| {
-            let b = [r.f64()?, r.f64()?];
-            if b.iter().any(|x| x.is_nan()) {
-                return Err(Error::Malformed("a NaN noise bound".into()));
-            }
-            Ok(b)
-        })?;
+        let noise = r.noise_bound()?;
         let parts = r.u32()? as usize;
         if !(2..=16).contains(&parts) {
             return Err(Error::InvalidCiphertext(format!(

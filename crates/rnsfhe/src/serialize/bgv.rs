@@ -88,10 +88,7 @@ impl BgvContext {
         self.check_ct(ct)?;
         let mut w = Writer::new(Kind::BgvCiphertext, self.fingerprint());
         w.key_id(ct.key_id);
-        w.option(ct.noise, |w, [inf, l2]| {
-            w.f64(inf);
-            w.f64(l2);
-        });
+        w.noise_bound(ct.noise);
         w.u32(ct.level as u32);
         w.u32(ct.parts.len() as u32);
         ct.parts.iter().for_each(|p| w.poly(p));
@@ -102,13 +99,7 @@ impl BgvContext {
     pub fn ciphertext_from_bytes(&self, bytes: &[u8]) -> Result<BgvCiphertext> {
         let mut r = Reader::new(bytes, Kind::BgvCiphertext, self.fingerprint())?;
         let key_id = r.key_id()?;
-        let noise = r.option("noise bound", |r| {
-            let b = [r.f64()?, r.f64()?];
-            if b.iter().any(|x| x.is_nan()) {
-                return Err(Error::Malformed("a NaN noise bound".into()));
-            }
-            Ok(b)
-        })?;
+        let noise = r.noise_bound()?;
         let level = r.u32()? as usize;
         let parts = r.u32()? as usize;
         if level > self.max_level() {

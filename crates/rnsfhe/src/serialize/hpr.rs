@@ -8,8 +8,11 @@
 use rnsfhe_math::ring::{Poly, Representation};
 
 use super::{fingerprint, Kind, Reader, Writer};
+use zeroize::Zeroizing;
+
 use crate::hpr::{
     Digits, HprCiphertext, HprContext, HprGaloisKeys, HprParameters, HprPublicKey, HprRelinKey,
+    HprSecretKey,
 };
 use crate::params::{Security, SecurityLevel};
 use crate::rlwe::KeyId;
@@ -120,11 +123,13 @@ impl HprContext {
             .collect()
     }
 
-    /// A ciphertext as bytes (its key identity, parts, the P residues of each digit).
+    /// A ciphertext as bytes (its key identity, its noise bound as BFV's, parts, the P residues of
+    /// each digit).
     pub fn ciphertext_to_bytes(&self, ct: &HprCiphertext) -> Result<Vec<u8>> {
         self.check_ct(ct)?;
         let mut w = Writer::new(Kind::HprCiphertext, self.params().fingerprint());
         w.key_id(ct.id());
+        w.noise_bound(ct.noise_bounds());
         w.u32(ct.size() as u32);
         for part in ct.parts() {
             self.write_digits(&mut w, part)?;
@@ -136,6 +141,7 @@ impl HprContext {
     pub fn ciphertext_from_bytes(&self, bytes: &[u8]) -> Result<HprCiphertext> {
         let mut r = Reader::new(bytes, Kind::HprCiphertext, self.params().fingerprint())?;
         let id = r.key_id()?;
+        let noise = r.noise_bound()?;
         let parts = r.u32()? as usize;
         if !(2..=3).contains(&parts) {
             return Err(Error::InvalidCiphertext(format!(
@@ -146,7 +152,57 @@ impl HprContext {
             .map(|_| self.read_digits(&mut r, Representation::Coefficient))
             .collect::<Result<Vec<_>>>()?;
         r.end()?;
-        Ok(HprCiphertext::from_parts(parts, id))
+        Ok(HprCiphertext::from_parts(parts, id, noise))
+    }
+
+    /// A plaintext (n coefficients in [0, t)) as bytes.
+    pub fn plaintext_to_bytes(&self, m: &[u64]) -> Result<Vec<u8>> {
+        self.check_plain(m)?;
+        let mut w = Writer::new(Kind::HprPlaintext, self.params().fingerprint());
+        w.u32(m.len() as u32);
+        m.iter().for_each(|&c| w.u64(c));
+        Ok(w.finish())
+    }
+
+    /// A plaintext from [`HprContext::plaintext_to_bytes`] for this parameter set.
+    pub fn plaintext_from_bytes(&self, bytes: &[u8]) -> Result<Vec<u64>> {
+        let mut r = Reader::new(bytes, Kind::HprPlaintext, self.params().fingerprint())?;
+        let n = self.params().degree();
+        let count = r.u32()? as usize;
+        if count != n {
+            return Err(Error::Malformed(format!(
+                "a plaintext of {count} coefficients, this parameter set has degree {n}"
+            )));
+        }
+        let m = (0..n).map(|_| r.u64()).collect::<Result<Vec<_>>>()?;
+        r.end()?;
+        self.check_plain(&m)?;
+        Ok(m)
+    }
+
+    /// A secret key as bytes: its key identity, then one byte per coefficient of s (0, 1 or 255 for
+    /// -1), as BFV's. Keep these bytes secret; whoever holds them can decrypt.
+    pub fn secret_key_to_bytes(&self, sk: &HprSecretKey) -> Zeroizing<Vec<u8>> {
+        let mut w = Writer::new(Kind::HprSecretKey, self.params().fingerprint());
+        w.u64(sk.id().0);
+        w.ternary(sk.coefficients());
+        Zeroizing::new(w.finish())
+    }
+
+    /// A secret key from [`HprContext::secret_key_to_bytes`] for this parameter set; refused when the
+    /// stored key identity is not that of the coefficients read.
+    pub fn secret_key_from_bytes(&self, bytes: &[u8]) -> Result<HprSecretKey> {
+        let mut r = Reader::new(bytes, Kind::HprSecretKey, self.params().fingerprint())?;
+        let id = KeyId(r.u64()?);
+        let coeffs = r.ternary(self.params().degree())?;
+        r.end()?;
+        let sk = self.secret_key_from(coeffs)?;
+        if sk.id() != id {
+            return Err(Error::Malformed(
+                "the stored key identity is not that of the secret key's coefficients".into(),
+            ));
+        }
+        Ok(sk)
     }
 
     /// A public key as bytes.

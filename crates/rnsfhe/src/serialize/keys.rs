@@ -60,35 +60,13 @@ pub trait KeyBytes {
     /// secret; whoever holds them can decrypt.
     fn secret_key_to_bytes(&self, sk: &SecretKey) -> Zeroizing<Vec<u8>> {
         let mut w = Writer::new(Kind::SecretKey, self.params_fingerprint());
-        w.u32(sk.coefficients().len() as u32);
-        for &c in sk.coefficients() {
-            w.u8(c as i8 as u8);
-        }
+        w.ternary(sk.coefficients());
         Zeroizing::new(w.finish())
     }
     /// A secret key from bytes written for this parameter set.
     fn secret_key_from_bytes(&self, bytes: &[u8]) -> Result<SecretKey> {
         let mut r = Reader::new(bytes, Kind::SecretKey, self.params_fingerprint())?;
-        let n = self.switcher().ring_q().degree();
-        let count = r.u32()? as usize;
-        if count != n {
-            return Err(Error::Malformed(format!(
-                "a secret key of {count} coefficients, this parameter set has degree {n}"
-            )));
-        }
-        let mut coeffs = Zeroizing::new(Vec::with_capacity(n));
-        for i in 0..n {
-            coeffs.push(match r.u8()? {
-                0 => 0,
-                1 => 1,
-                255 => -1,
-                b => {
-                    return Err(Error::Malformed(format!(
-                        "secret key coefficient {i} is byte {b}, expected 0, 1 or 255 (-1)"
-                    )))
-                }
-            });
-        }
+        let coeffs = r.ternary(self.switcher().ring_q().degree())?;
         r.end()?;
         SecretKey::from_coefficients(self.switcher(), coeffs)
     }

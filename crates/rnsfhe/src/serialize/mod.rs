@@ -66,6 +66,8 @@ pub(crate) enum Kind {
     HprRelinKey = 16,
     HprGaloisKeys = 17,
     HprParameters = 18,
+    HprSecretKey = 19,
+    HprPlaintext = 20,
 }
 
 /// FNV-1a over a parameter description: scheme tag, degree, t or scale bits, moduli, special moduli.
@@ -131,6 +133,18 @@ impl Writer {
     /// An optional key identity.
     pub(crate) fn key_id(&mut self, id: Option<KeyId>) {
         self.option(id, |w, k| w.u64(k.0));
+    }
+    /// An optional noise bound (log2 of the bounds on ||nu||_inf and ||nu||_2).
+    pub(crate) fn noise_bound(&mut self, b: Option<[f64; 2]>) {
+        self.option(b, |w, [inf, l2]| {
+            w.f64(inf);
+            w.f64(l2);
+        });
+    }
+    /// A ternary secret key: its count, then one byte per coefficient (0, 1 or 255 for -1).
+    pub(crate) fn ternary(&mut self, coeffs: &[i64]) {
+        self.u32(coeffs.len() as u32);
+        coeffs.iter().for_each(|&c| self.u8(c as i8 as u8));
     }
     /// The bytes with their CRC-32 trailer.
     pub(crate) fn finish(mut self) -> Vec<u8> {
@@ -239,6 +253,39 @@ impl<'a> Reader<'a> {
     /// An optional key identity written by [`Writer::key_id`].
     pub(crate) fn key_id(&mut self) -> Result<Option<KeyId>> {
         self.option("key identity", |r| Ok(KeyId(r.u64()?)))
+    }
+    /// An optional noise bound written by [`Writer::noise_bound`]; NaN is refused.
+    pub(crate) fn noise_bound(&mut self) -> Result<Option<[f64; 2]>> {
+        self.option("noise bound", |r| {
+            let b = [r.f64()?, r.f64()?];
+            if b.iter().any(|x| x.is_nan()) {
+                return Err(Error::Malformed("a NaN noise bound".into()));
+            }
+            Ok(b)
+        })
+    }
+    /// A ternary secret key written by [`Writer::ternary`], of degree n.
+    pub(crate) fn ternary(&mut self, n: usize) -> Result<zeroize::Zeroizing<Vec<i64>>> {
+        let count = self.u32()? as usize;
+        if count != n {
+            return Err(Error::Malformed(format!(
+                "a secret key of {count} coefficients, this parameter set has degree {n}"
+            )));
+        }
+        let mut coeffs = zeroize::Zeroizing::new(Vec::with_capacity(n));
+        for i in 0..n {
+            coeffs.push(match self.u8()? {
+                0 => 0,
+                1 => 1,
+                255 => -1,
+                b => {
+                    return Err(Error::Malformed(format!(
+                        "secret key coefficient {i} is byte {b}, expected 0, 1 or 255 (-1)"
+                    )))
+                }
+            });
+        }
+        Ok(coeffs)
     }
     pub(crate) fn seed(&mut self) -> Result<[u8; 32]> {
         let mut s = [0u8; 32];
