@@ -20,6 +20,8 @@ Security = Union[Literal[128, 192, 256], Literal["insecure"], None]
 DecryptionMethod = Literal[
     "gamma", "alg1", "power_of_two_gamma", "lemma3", "floating_point", "flp", "hps"
 ]
+# How a general Phi_m ring reduces products (paper 001): Alg. 1, Alg. 2 or Montgomery (Algs. 3-4).
+Reduction = Literal["barrett", "optimized", "montgomery"]
 
 class SecretKey:
     @property
@@ -69,6 +71,7 @@ class BfvParameters:
         digit_primes: Optional[int] = None,
         security: Security = None,
         cyclotomic_index: Optional[int] = None,
+        reduction: Optional[Reduction] = None,
     ) -> None: ...
     @staticmethod
     def paper000(degree: int, k: int, bits: int, plain_modulus: int) -> BfvParameters: ...
@@ -81,6 +84,8 @@ class BfvParameters:
     def plain_modulus(self) -> int: ...
     @property
     def cyclotomic_index(self) -> int: ...
+    @property
+    def reduction(self) -> Optional[Reduction]: ...
     @property
     def moduli(self) -> list[int]: ...
     @property
@@ -238,6 +243,7 @@ class BgvParameters:
         digit_primes: Optional[int] = None,
         security: Security = None,
         cyclotomic_index: Optional[int] = None,
+        reduction: Optional[Reduction] = None,
     ) -> None: ...
     @staticmethod
     def from_bytes(data: Buffer) -> BgvParameters: ...
@@ -248,6 +254,8 @@ class BgvParameters:
     def plain_modulus(self) -> int: ...
     @property
     def cyclotomic_index(self) -> int: ...
+    @property
+    def reduction(self) -> Optional[Reduction]: ...
     @property
     def moduli(self) -> list[int]: ...
     @property

@@ -232,3 +232,102 @@ def test_refusals(rng):
     assert p2.slot_degree == 1 and p2.cyclotomic_index == 2048
     with pytest.raises(rnsfhe.ParameterError):
         p2.hypercube
+
+
+# --- reduction="barrett" | "optimized" | "montgomery" (paper 001 sections 3-4) ---
+
+REDUCTIONS = ["barrett", "optimized", "montgomery"]
+
+
+def make_reduced(scheme, m, reduction, galois=True):
+    kw = dict(cyclotomic_index=m, plain_modulus=2, moduli_bits=[50, 50, 50], security="insecure",
+              reduction=reduction)
+    if scheme == "bfv":
+        p = rnsfhe.BfvParameters(special_moduli_bits=[60], multiplication="hps", **kw)
+        ctx = rnsfhe.BfvContext(p, seed=SEED)
+    else:
+        p = rnsfhe.BgvParameters(special_moduli_bits=[55], **kw)
+        ctx = rnsfhe.BgvContext(p, seed=SEED)
+    sk, pk = ctx.keygen()
+    ctx.relin_key(sk)
+    if galois:
+        ctx.galois_keys(sk, rotations=[(0, 1)])
+    return ctx, sk, pk
+
+
+@pytest.mark.parametrize("scheme", ["bfv", "bgv"])
+@pytest.mark.parametrize("m", [255, 21])
+def test_each_reduction_same_slots(scheme, m):
+    """add / mul / rotate (and BGV's modulus switch) decrypt to the slot model under every reduction."""
+    got = {}
+    for red in REDUCTIONS:
+        ctx, sk, pk = make_reduced(scheme, m, red)
+        assert ctx.params.reduction == red and f'reduction="{red}"' in repr(ctx.params)
+        model = Slots(ctx)
+        a, b = random_slots(ctx, np.random.default_rng(m)), random_slots(ctx, np.random.default_rng(m + 1))
+        x, y = ctx.encrypt(a, pk), ctx.encrypt(b, sk)
+        prod = np.array([model.mul(u, v) for u, v in zip(a, b)], dtype=np.int64)
+        g = model.rotation(0, 1)
+        xy = x * y
+        out = [ctx.decrypt(x + y, sk), ctx.decrypt(xy, sk), ctx.decrypt(ctx.rotate_dimension(x, 0, 1), sk)]
+        assert np.array_equal(out[0], (a + b) % 2), red
+        assert np.array_equal(out[1], prod), red
+        assert np.array_equal(out[2], model.galois(a, g)), red
+        if scheme == "bgv":
+            z = xy.mod_switch()
+            assert z.level == xy.level - 1
+            out.append(ctx.decrypt(z * x.mod_switch(), sk))
+            want = np.array([model.mul(u, v) for u, v in zip(prod, a)], dtype=np.int64)
+            assert np.array_equal(out[3], want), red
+        got[red] = out
+    for red in REDUCTIONS[1:]:
+        assert all(np.array_equal(u, v) for u, v in zip(got[red], got["barrett"]))
+
+
+@pytest.mark.parametrize("scheme", ["bfv", "bgv"])
+def test_reduction_bytes_pickle_and_refusals(scheme):
+    rng = np.random.default_rng(7)
+    ctxs = {red: make_reduced(scheme, 255, red, galois=False) for red in REDUCTIONS}
+    for red, (ctx, sk, pk) in ctxs.items():
+        p = ctx.params
+        assert type(p).from_bytes(p.to_bytes()).reduction == red
+        q = pickle.loads(pickle.dumps(p))
+        assert q.reduction == red and q == p
+        c = pickle.loads(pickle.dumps(ctx))
+        assert c.params.reduction == red
+        a = random_slots(ctx, rng)
+        y = pickle.loads(pickle.dumps(ctx.encrypt(a, pk)))
+        assert y.context.params.reduction == red and np.array_equal(ctx.decrypt(y, sk), a)
+    assert ctxs["barrett"][0].params != ctxs["optimized"][0].params
+    # Alg. 1 and Alg. 2 give bit-identical residues: their ciphertexts are interchangeable.
+    (bc, bsk, bpk), (oc, _, _) = ctxs["barrett"], ctxs["optimized"]
+    a = random_slots(bc, rng)
+    x = oc.ciphertext_from_bytes(bc.encrypt(a, bpk).to_bytes())
+    assert np.array_equal(oc.decrypt(x, oc.secret_key_from_bytes(bsk.to_bytes(allow_secret=True))), a)
+    # Montgomery bytes (BGV: ciphertexts c M and keys with M^2; FV: relinearisation keys with M) are
+    # refused by a Barrett context, and the other way round.
+    mc, msk, mpk = ctxs["montgomery"]
+    for barrett in (bc, oc):
+        with pytest.raises(rnsfhe.ContextMismatchError):
+            barrett.relin_key_from_bytes(mc.relin_key(msk).to_bytes())
+        with pytest.raises(rnsfhe.ContextMismatchError):
+            mc.relin_key_from_bytes(barrett.relin_key(bsk).to_bytes())
+        if scheme == "bgv":
+            with pytest.raises(rnsfhe.ContextMismatchError):
+                barrett.ciphertext_from_bytes(mc.encrypt(a, mpk).to_bytes())
+
+
+def test_reduction_keyword_refusals_and_power_of_two():
+    for cls in (rnsfhe.BfvParameters, rnsfhe.BgvParameters):
+        with pytest.raises(rnsfhe.ParameterError, match="reduction"):
+            cls(cyclotomic_index=255, plain_modulus=2, moduli_bits=[50, 50], special_moduli_bits=[55],
+                security="insecure", reduction="karatsuba")
+        default = cls(cyclotomic_index=255, plain_modulus=2, moduli_bits=[50, 50],
+                      special_moduli_bits=[55], security="insecure")
+        assert default.reduction == "optimized"
+        # X^n + 1 has no reduction modulo Phi_m: the keyword is ignored, as in Rust.
+        p2 = cls(degree=1024, plain_modulus=65537, moduli_bits=[40, 40], special_moduli_bits=[45],
+                 security="insecure", reduction="montgomery")
+        assert p2.reduction is None and "reduction" not in repr(p2)
+        assert p2 == cls(degree=1024, plain_modulus=65537, moduli_bits=[40, 40],
+                         special_moduli_bits=[45], security="insecure")

@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyComplex, PyFloat, PyInt, PyList, PyRange, PyString, PyTuple};
 use rnsfhe::ckks::Complex;
 use rnsfhe::params::{Security, SecurityLevel};
+use rnsfhe_math::ring::Reduction;
 use rnsfhe_math::sample::Csprng;
 
 use crate::{raise, OrPy};
@@ -196,6 +197,30 @@ pub(crate) fn slots_array<'py>(py: Python<'py>, v: &[Complex], complex: bool) ->
     } else {
         PyArray1::from_vec(py, v.iter().map(|z| z.re).collect::<Vec<f64>>()).into_any()
     }
+}
+
+/// `reduction=` of a general Phi_m ring (paper 001 section 3 and 4): "barrett" (Alg. 1),
+/// "optimized" (Alg. 2, the default) or "montgomery" (Algs. 3-4; BGV's section 4.2 pipeline, FV's
+/// mixed strategy of section 4.4).
+pub(crate) fn reduction(name: &str) -> PyResult<Reduction> {
+    match name {
+        "barrett" => Ok(Reduction::Barrett),
+        "optimized" => Ok(Reduction::SparseBarrett),
+        "montgomery" => Ok(Reduction::Montgomery),
+        _ => Err(raise(
+            "ParameterError",
+            format!("reduction must be \"barrett\", \"optimized\" or \"montgomery\", got {name:?}"),
+        )),
+    }
+}
+
+/// The `reduction` getter: its name for a general Phi_m, `None` for X^n + 1 (no reduction by Phi_m).
+pub(crate) fn reduction_name(general: bool, r: Reduction) -> Option<&'static str> {
+    general.then_some(match r {
+        Reduction::Barrett => "barrett",
+        Reduction::SparseBarrett => "optimized",
+        Reduction::Montgomery => "montgomery",
+    })
 }
 
 /// `security=`: 128, 192, 256 or "insecure" (research only: no bound on log q).

@@ -468,6 +468,9 @@ macro_rules! builder_options {
     (@one $b:ident, cyclotomic_index, $v:ident) => {
         $b.cyclotomic_index($v.0)
     };
+    (@one $b:ident, reduction, $v:ident) => {
+        $b.reduction(crate::convert::reduction($v)?)
+    };
     (@one $b:ident, $opt:ident, $v:ident) => {
         $b.$opt(&crate::convert::ints($v))
     };

@@ -654,6 +654,61 @@ fn bytes_round_trip_keeps_the_ring() {
     assert_eq!(back, fv);
 }
 
+/// Parameter bytes keep each reduction (paper 001 Alg. 1, Alg. 2, Montgomery) of FV and BGV; Alg. 1
+/// and Alg. 2 share a fingerprint (bit-identical residues, so their ciphertexts are interchangeable).
+#[test]
+fn bytes_keep_the_reduction() {
+    let all = [
+        Reduction::Barrett,
+        Reduction::SparseBarrett,
+        Reduction::Montgomery,
+    ];
+    for r in all {
+        let bgv = BgvParameters::builder()
+            .cyclotomic_index(255)
+            .plain_modulus(2)
+            .moduli_bits(&[50, 50])
+            .special_moduli_bits(&[55])
+            .reduction(r)
+            .security(Security::InsecureResearchOnly)
+            .build()
+            .unwrap();
+        let back = BgvParameters::from_bytes(&bgv.to_bytes()).unwrap();
+        assert_eq!((back.reduction(), &back), (r, &bgv));
+        let fv = BfvParameters::builder()
+            .cyclotomic_index(21)
+            .plain_modulus(2)
+            .moduli_bits(&[50, 50])
+            .special_moduli_bits(&[55])
+            .reduction(r)
+            .security(Security::InsecureResearchOnly)
+            .build()
+            .unwrap();
+        let back = BfvParameters::from_bytes(&fv.to_bytes()).unwrap();
+        assert_eq!((back.reduction(), &back), (r, &fv));
+    }
+    let fingerprint = |r: Reduction| {
+        let p = BgvParameters::builder()
+            .cyclotomic_index(255)
+            .plain_modulus(2)
+            .moduli_bits(&[50, 50])
+            .special_moduli_bits(&[55])
+            .reduction(r)
+            .security(Security::InsecureResearchOnly)
+            .build()
+            .unwrap();
+        BgvContext::new(p).unwrap().fingerprint()
+    };
+    assert_eq!(
+        fingerprint(Reduction::Barrett),
+        fingerprint(Reduction::SparseBarrett)
+    );
+    assert_ne!(
+        fingerprint(Reduction::Barrett),
+        fingerprint(Reduction::Montgomery)
+    );
+}
+
 /// The slots `old` after the automorphism X -> X^g, predicted by the hypercube's slot map (new slot e
 /// holds old slot e' raised to t^p).
 fn expected_slots(

@@ -40,14 +40,17 @@ pub(crate) fn decryption_name(d: Decryption) -> &'static str {
 
 crate::rlwe_context::rlwe_params! {
     /// BFV parameters: ring degree n, plaintext modulus t, ciphertext moduli q_i (chosen for the security
-    /// level unless given), the multiplication (HPS or BEHZ) and default decryption methods.
+    /// level unless given), the multiplication (HPS or BEHZ) and default decryption methods. For a general
+    /// Phi_m (`cyclotomic_index=m`), `reduction="barrett"` (paper 001 Alg. 1), `"optimized"` (Alg. 2,
+    /// default; same results) or `"montgomery"` (the mixed strategy of section 4.4: relinearisation
+    /// keys carry M); ignored for X^n + 1, as in Rust.
     class PyBfvParameters("BfvParameters", BfvParameters, BfvContext, BfvShared);
     methods {
         #[new]
         #[pyo3(signature = (degree=Int(8192), plain_modulus=Int(65537), *, moduli=None, moduli_bits=None,
             special_moduli=None, special_moduli_bits=None, multiplication="hps", decryption=None,
             m_tilde=Some(Int(65536)), sigma=None, hamming_weight=None, digit_primes=None, security=None,
-            cyclotomic_index=None))]
+            cyclotomic_index=None, reduction=None))]
         #[allow(clippy::too_many_arguments)]
         fn new(
             degree: Int<usize>,
@@ -64,6 +67,7 @@ crate::rlwe_context::rlwe_params! {
             digit_primes: Option<Int<usize>>,
             security: Option<&Bound<'_, PyAny>>,
             cyclotomic_index: Option<Int<usize>>,
+            reduction: Option<&str>,
         ) -> PyResult<Self> {
             let mut b = BfvParameters::builder()
                 .degree(degree.0)
@@ -74,7 +78,8 @@ crate::rlwe_context::rlwe_params! {
             if let Some(d) = decryption {
                 b = b.decryption(self::decryption(d)?);
             }
-            crate::rlwe_context::builder_options!(b; cyclotomic_index: cyclotomic_index, moduli: moduli,
+            crate::rlwe_context::builder_options!(b; cyclotomic_index: cyclotomic_index,
+                reduction: reduction, moduli: moduli,
                 moduli_bits: moduli_bits, special_moduli: special_moduli,
                 special_moduli_bits: special_moduli_bits, sigma: sigma, hamming_weight: hamming_weight,
                 digit_primes: digit_primes);
@@ -106,6 +111,13 @@ crate::rlwe_context::rlwe_params! {
         fn cyclotomic_index(&self) -> usize {
             self.inner.cyclotomic_index()
         }
+        /// How products are reduced modulo Phi_m: "barrett", "optimized" or "montgomery" (keyword
+        /// `reduction=`, paper 001 sections 3-4); `None` for X^n + 1, where the keyword is ignored as
+        /// in Rust.
+        #[getter]
+        fn reduction(&self) -> Option<&'static str> {
+            crate::convert::reduction_name(self.inner.is_general_cyclotomic(), self.inner.reduction())
+        }
         /// log2 of q = prod q_i.
         #[getter]
         fn log_q(&self) -> f64 {
@@ -132,7 +144,11 @@ crate::rlwe_context::rlwe_params! {
 
 pub(crate) fn label(p: &BfvParameters) -> String {
     let m = if p.is_general_cyclotomic() {
-        format!("cyclotomic_index={}, ", p.cyclotomic_index())
+        format!(
+            "cyclotomic_index={}, reduction={:?}, ",
+            p.cyclotomic_index(),
+            crate::convert::reduction_name(true, p.reduction()).unwrap_or_default()
+        )
     } else {
         String::new()
     };

@@ -4,14 +4,17 @@ use super::*;
 
 crate::rlwe_context::rlwe_params! {
     /// BGV parameters: ring degree n, plaintext modulus t, the modulus chain q_0..q_L (each prime = 1 mod
-    /// 2n and = 1 mod t; chosen for the security level unless given) and special moduli.
+    /// 2n and = 1 mod t; chosen for the security level unless given) and special moduli. For a general
+    /// Phi_m (`cyclotomic_index=m`), `reduction="barrett"` (paper 001 Alg. 1), `"optimized"` (Alg. 2,
+    /// default; same results) or `"montgomery"` (section 4.2: ciphertexts c M, keys with M^2);
+    /// ignored for X^n + 1, as in Rust.
     class PyBgvParameters("BgvParameters", BgvParameters, BgvContext, BgvShared);
     methods {
         #[new]
         #[pyo3(signature = (degree=Int(8192), plain_modulus=Int(65537), *, moduli=None, moduli_bits=None,
             special_moduli=None, special_moduli_bits=None, sigma=None, hamming_weight=None,
             digit_primes=None, security=None,
-            cyclotomic_index=None))]
+            cyclotomic_index=None, reduction=None))]
         #[allow(clippy::too_many_arguments)]
         fn new(
             degree: Int<usize>,
@@ -25,12 +28,14 @@ crate::rlwe_context::rlwe_params! {
             digit_primes: Option<Int<usize>>,
             security: Option<&Bound<'_, PyAny>>,
             cyclotomic_index: Option<Int<usize>>,
+            reduction: Option<&str>,
         ) -> PyResult<Self> {
             let mut b = BgvParameters::builder()
                 .degree(degree.0)
                 .plain_modulus(plain_modulus.0)
                 .security(crate::convert::security(security)?);
-            crate::rlwe_context::builder_options!(b; cyclotomic_index: cyclotomic_index, moduli: moduli,
+            crate::rlwe_context::builder_options!(b; cyclotomic_index: cyclotomic_index,
+                reduction: reduction, moduli: moduli,
                 moduli_bits: moduli_bits, special_moduli: special_moduli,
                 special_moduli_bits: special_moduli_bits, sigma: sigma, hamming_weight: hamming_weight,
                 digit_primes: digit_primes);
@@ -47,6 +52,13 @@ crate::rlwe_context::rlwe_params! {
         #[getter]
         fn cyclotomic_index(&self) -> usize {
             self.inner.cyclotomic_index()
+        }
+        /// How products are reduced modulo Phi_m: "barrett", "optimized" or "montgomery" (keyword
+        /// `reduction=`, paper 001 sections 3-4); `None` for X^n + 1, where the keyword is ignored as
+        /// in Rust.
+        #[getter]
+        fn reduction(&self) -> Option<&'static str> {
+            crate::convert::reduction_name(self.inner.is_general_cyclotomic(), self.inner.reduction())
         }
         /// The top level L (fresh ciphertexts; each modulus switch goes one down).
         #[getter]
@@ -68,7 +80,11 @@ crate::rlwe_context::rlwe_params! {
 
 pub(crate) fn label(p: &BgvParameters) -> String {
     let m = if p.is_general_cyclotomic() {
-        format!("cyclotomic_index={}, ", p.cyclotomic_index())
+        format!(
+            "cyclotomic_index={}, reduction={:?}, ",
+            p.cyclotomic_index(),
+            crate::convert::reduction_name(true, p.reduction()).unwrap_or_default()
+        )
     } else {
         String::new()
     };

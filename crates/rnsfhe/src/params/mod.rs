@@ -36,6 +36,20 @@ pub(crate) const GENERAL_M_FLAG: u64 = 1 << 63;
 /// hold other residues than those of the Barrett reductions.
 pub(crate) const MONTGOMERY_FLAG: u64 = 1 << 62;
 
+/// The flag of a parameter set asking for the plain Barrett reduction (paper 001 Alg. 1) in the
+/// degree word of its bytes only: Alg. 1 and the optimised Alg. 2 give bit-identical results, so
+/// fingerprints (and the bytes of ciphertexts and keys) do not carry it.
+pub(crate) const BARRETT_FLAG: u64 = 1 << 61;
+
+/// [`BARRETT_FLAG`] when a general Phi_m ring uses the plain Barrett reduction, else 0.
+pub(crate) fn barrett_flag(cyclotomic: Option<usize>, r: rnsfhe_math::ring::Reduction) -> u64 {
+    if cyclotomic.is_some() && r == rnsfhe_math::ring::Reduction::Barrett {
+        BARRETT_FLAG
+    } else {
+        0
+    }
+}
+
 /// Reads a [`degree_word`]: (n, Some(m)) for a general Phi_m, (n, None) otherwise; errors on an
 /// index or degree beyond the supported range.
 pub(crate) fn read_degree_word(word: u64) -> Result<(usize, Option<usize>)> {

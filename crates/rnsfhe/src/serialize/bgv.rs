@@ -3,14 +3,14 @@
 use super::params::{check_hamming, NO_CONTEXT};
 use super::{fingerprint, Kind, Reader, Writer};
 use crate::bgv::{BgvCiphertext, BgvContext, BgvParameters, BgvPlaintext};
-use crate::params::{read_degree_word, MONTGOMERY_FLAG};
+use crate::params::{barrett_flag, read_degree_word, BARRETT_FLAG, MONTGOMERY_FLAG};
 use crate::{Error, Result};
 
 impl BgvParameters {
     /// The parameter set as bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut w = Writer::new(Kind::BgvParameters, NO_CONTEXT);
-        w.u64(self.degree_word());
+        w.u64(self.degree_word() | barrett_flag(self.cyclotomic, self.reduction));
         w.u64(self.plain_modulus);
         w.list(&self.moduli);
         w.list(&self.special_moduli);
@@ -24,10 +24,16 @@ impl BgvParameters {
         let mut r = Reader::new(bytes, Kind::BgvParameters, NO_CONTEXT)?;
         let word = r.u64()?;
         let montgomery = word & MONTGOMERY_FLAG != 0;
-        let (degree, m) = read_degree_word(word & !MONTGOMERY_FLAG)?;
+        let barrett = word & BARRETT_FLAG != 0;
+        let (degree, m) = read_degree_word(word & !(MONTGOMERY_FLAG | BARRETT_FLAG))?;
         if montgomery && m.is_none() {
             return Err(Error::Malformed(
                 "the Montgomery representation needs a general Phi_m".into(),
+            ));
+        }
+        if barrett && (montgomery || m.is_none()) {
+            return Err(Error::Malformed(
+                "the Barrett flag needs a general Phi_m without Montgomery".into(),
             ));
         }
         let t = r.u64()?;
@@ -41,6 +47,8 @@ impl BgvParameters {
         }
         if montgomery {
             b = b.reduction(rnsfhe_math::ring::Reduction::Montgomery);
+        } else if barrett {
+            b = b.reduction(rnsfhe_math::ring::Reduction::Barrett);
         }
         b.degree(degree)
             .plain_modulus(t)

@@ -89,7 +89,7 @@ impl BfvParameters {
     /// The parameter set as bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut w = Writer::new(Kind::BfvParameters, NO_CONTEXT);
-        w.u64(self.degree_word());
+        w.u64(self.degree_word() | crate::params::barrett_flag(self.cyclotomic, self.reduction));
         w.u64(self.plain_modulus);
         w.list(&self.moduli);
         w.list(&self.special_moduli);
@@ -113,10 +113,17 @@ impl BfvParameters {
         let mut r = Reader::new(bytes, Kind::BfvParameters, NO_CONTEXT)?;
         let word = r.u64()?;
         let mixed = word & crate::params::MONTGOMERY_FLAG != 0;
-        let (degree, cyclotomic) =
-            crate::params::read_degree_word(word & !crate::params::MONTGOMERY_FLAG)?;
+        let barrett = word & crate::params::BARRETT_FLAG != 0;
+        let (degree, cyclotomic) = crate::params::read_degree_word(
+            word & !(crate::params::MONTGOMERY_FLAG | crate::params::BARRETT_FLAG),
+        )?;
         if mixed && cyclotomic.is_none() {
             return Err(bad("the Montgomery strategy needs a general Phi_m"));
+        }
+        if barrett && (mixed || cyclotomic.is_none()) {
+            return Err(bad(
+                "the Barrett flag needs a general Phi_m without Montgomery",
+            ));
         }
         let t = r.u64()?;
         let (q, p) = (r.list(256)?, r.list(256)?);
@@ -142,6 +149,8 @@ impl BfvParameters {
         }
         if mixed {
             b = b.reduction(rnsfhe_math::ring::Reduction::Montgomery);
+        } else if barrett {
+            b = b.reduction(rnsfhe_math::ring::Reduction::Barrett);
         }
         b.degree(degree)
             .plain_modulus(t)
