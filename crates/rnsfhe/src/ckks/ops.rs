@@ -8,10 +8,7 @@
 //! differences are a `ScaleMismatch` naming both scales in full. [`CkksContext::align`] brings two
 //! ciphertexts to one level and one exact scale (the mechanism of the polynomial evaluators).
 
-use rnsfhe_math::arith::vector;
-use rnsfhe_math::parallel;
-use rnsfhe_math::pool::Buffer;
-use rnsfhe_math::ring::{Poly, Representation};
+use rnsfhe_math::ring::Poly;
 
 use super::{CkksCiphertext, CkksContext, CkksPlaintext};
 use crate::rlwe::{GaloisKeys, KeyId, RelinKey};
@@ -342,8 +339,8 @@ impl CkksContext {
         Ok(r)
     }
 
-    /// RS (paper 004 section 3): c' = round(c / q_l) at level l - 1, scale / q_l. The last limb is
-    /// brought to coefficient form, centred, reduced into each q_i and subtracted in NTT form.
+    /// RS (paper 004 section 3): c' = round(c / q_l) at level l - 1, scale / q_l: the modulus
+    /// chain's step with t = 1 ([`crate::rlwe::ModulusChain::switch_down`]).
     pub fn rescale_assign(&self, a: &mut CkksCiphertext) -> Result<()> {
         self.check_ct(a)?;
         let l = a.level;
@@ -352,31 +349,12 @@ impl CkksContext {
                 "rescale: the ciphertext is at level 0, the modulus chain is exhausted".into(),
             ));
         }
-        let ring = self.ring_at(l)?.clone();
-        let lower = self.ring_at(l - 1)?.clone();
-        let n = ring.degree();
-        let ql = ring.moduli()[l];
-        let inv = self.rescale_constants(l);
+        let ql = self.ring_at(l)?.moduli()[l].value() as f64;
         for p in a.parts.iter_mut() {
-            let mut last = p.residues()[l * n..].to_vec();
-            ring.ntt_tables()[l].inverse(&mut last)?;
-            let mut out = Poly::zero(&lower, Representation::Ntt);
-            let src = p.residues();
-            // Limb by limb, on the threads there are (rnsfhe_math::parallel); one pooled scratch each.
-            parallel::for_each_limb(out.residues_mut(), n, |i, o| {
-                let m = &lower.moduli()[i];
-                let mut tmp = Buffer::zeroed(n);
-                vector::lift_centered(&ql, m, &last, &mut tmp);
-                lower.ntt_tables()[i].forward(&mut tmp)?;
-                o.copy_from_slice(&src[i * n..(i + 1) * n]);
-                vector::sub_assign(m, o, &tmp);
-                vector::mul_shoup_scalar_assign(m, o, inv[i]);
-                Ok(())
-            })?;
-            *p = out;
+            *p = self.chain().switch_down(p)?;
         }
         a.level = l - 1;
-        a.scale /= ql.value() as f64;
+        a.scale /= ql;
         Ok(())
     }
 
@@ -396,14 +374,11 @@ impl CkksContext {
                 a.level
             )));
         }
-        let ring = self.ring_at(level)?;
-        let mut parts = Vec::with_capacity(a.parts.len());
-        for p in &a.parts {
-            let mut q = Poly::zero(ring, Representation::Ntt);
-            let len = q.residues().len();
-            q.residues_mut().copy_from_slice(&p.residues()[..len]);
-            parts.push(q);
-        }
+        let parts = a
+            .parts
+            .iter()
+            .map(|p| self.chain().drop_to(p, level))
+            .collect::<Result<Vec<_>>>()?;
         Ok(CkksCiphertext {
             parts,
             level,

@@ -9,7 +9,9 @@
 
 use std::sync::Arc;
 
-use rnsfhe_math::arith::{vector, Modulus, Shoup};
+use rnsfhe_math::arith::{vector, Shoup};
+use rnsfhe_math::parallel;
+use rnsfhe_math::pool::Buffer;
 use rnsfhe_math::ring::{Poly, Representation, RingContext};
 
 use super::KeySwitcher;
@@ -18,13 +20,12 @@ use crate::{Error, Result};
 /// The constants of the step from level l to l - 1.
 #[derive(Debug)]
 struct Step {
-    /// The ring of q_l alone (its last limb).
-    last: Arc<RingContext>,
-    /// -t^-1 mod q_l.
-    neg_t_inv: Shoup,
-    /// q_l^-1 mod q_i and t q_l^-1 mod q_i, i < l.
+    /// t^-1 mod q_l (none for t = 1).
+    t_inv: Option<Shoup>,
+    /// q_l^-1 mod q_i, i < l.
     inv: Vec<Shoup>,
-    t_inv: Vec<Shoup>,
+    /// t mod q_i, i < l (none for t = 1).
+    t_mod: Option<Vec<Shoup>>,
 }
 
 /// The per-level rings of a modulus chain (shared with a [`KeySwitcher`]) and the modulus-switching
@@ -51,20 +52,18 @@ impl ModulusChain {
         let mut steps = vec![None];
         for (l, ring) in rings.iter().enumerate().skip(1) {
             let ql = &ring.moduli()[l];
-            let t_ql = ql.inv(ql.reduce(t))?;
-            let mut inv = Vec::with_capacity(l);
-            let mut t_inv = Vec::with_capacity(l);
-            for qi in &ring.moduli()[..l] {
-                let x = qi.inv(qi.reduce(ql.value()))?;
-                inv.push(qi.shoup(x));
-                t_inv.push(qi.shoup(qi.mul(x, qi.reduce(t))));
-            }
-            steps.push(Some(Step {
-                last: ring.select(&[l])?,
-                neg_t_inv: ql.shoup(ql.neg(t_ql)),
-                inv,
-                t_inv,
-            }));
+            let below = &ring.moduli()[..l];
+            let inv = below
+                .iter()
+                .map(|qi| Ok(qi.shoup(qi.inv(qi.reduce(ql.value()))?)))
+                .collect::<Result<Vec<_>>>()?;
+            let (t_inv, t_mod) = if t == 1 {
+                (None, None)
+            } else {
+                let t_mod = below.iter().map(|qi| qi.shoup(qi.reduce(t))).collect();
+                (Some(ql.shoup(ql.inv(ql.reduce(t))?)), Some(t_mod))
+            };
+            steps.push(Some(Step { t_inv, inv, t_mod }));
         }
         Ok(ModulusChain { rings, t, steps })
     }
@@ -112,7 +111,6 @@ impl ModulusChain {
         })?;
         let lower = &self.rings[l - 1];
         let form = x.representation();
-        let n = lower.limb_len(form);
         // An unreduced general-m product is reduced first (its limbs cannot be split as they are).
         let reduced;
         let x = if x.is_unreduced_product() {
@@ -123,39 +121,36 @@ impl ModulusChain {
         } else {
             x
         };
-        let res = x.residues();
-        let mut last = Poly::from_residues(&step.last, res[l * n..].to_vec(), form)?;
-        last.to_coefficient()?;
-        let ql: &Modulus = &step.last.moduli()[0];
-        let r: Vec<u64> = last
-            .residues()
-            .iter()
-            .map(|&c| ql.mul_shoup(c, step.neg_t_inv))
-            .collect();
-        // r centred, into each q_i, times t q_l^-1.
-        let mut delta = Poly::zero(lower, Representation::Coefficient);
-        for ((limb, qi), w) in delta
-            .residues_mut()
-            .chunks_exact_mut(lower.degree())
-            .zip(lower.moduli())
-            .zip(&step.t_inv)
-        {
-            vector::lift_centered(ql, qi, &r, limb);
-            vector::mul_shoup_scalar_assign(qi, limb, *w);
-        }
+        let (ring, n, len) = (x.context(), lower.degree(), lower.limb_len(form));
+        let ql = &ring.moduli()[l];
+        // r = [x t^-1]_{q_l} in coefficient form (the first n words of `last`).
+        let src = x.residues();
+        let mut last = Buffer::zeroed(len);
+        last.copy_from_slice(&src[l * len..]);
         if form == Representation::Ntt {
-            delta.to_ntt()?;
+            ring.inverse_limb(l, &mut last, false)?;
         }
-        let mut out = Poly::from_residues(lower, res[..l * n].to_vec(), form)?;
-        for ((limb, qi), w) in out
-            .residues_mut()
-            .chunks_exact_mut(n)
-            .zip(lower.moduli())
-            .zip(&step.inv)
-        {
-            vector::mul_shoup_scalar_assign(qi, limb, *w);
+        if let Some(w) = step.t_inv {
+            vector::mul_shoup_scalar_assign(ql, &mut last[..n], w);
         }
-        out.add_assign(&delta)?;
+        // Limb by limb, on the threads there are (rnsfhe_math::parallel), one pooled scratch each:
+        // (x - t r) q_l^-1 with r centred, so that delta = -t r.
+        let mut out = Poly::zero(lower, form);
+        parallel::for_each_limb(out.residues_mut(), len, |i, o| {
+            let m = &lower.moduli()[i];
+            let mut tmp = Buffer::zeroed(len);
+            vector::lift_centered(ql, m, &last[..n], &mut tmp[..n]);
+            if let Some(t) = &step.t_mod {
+                vector::mul_shoup_scalar_assign(m, &mut tmp[..n], t[i]);
+            }
+            if form == Representation::Ntt {
+                lower.forward_limb(i, &mut tmp)?;
+            }
+            o.copy_from_slice(&src[i * len..(i + 1) * len]);
+            vector::sub_assign(m, o, &tmp);
+            vector::mul_shoup_scalar_assign(m, o, step.inv[i]);
+            Ok(())
+        })?;
         Ok(out)
     }
 
