@@ -234,7 +234,7 @@ impl BfvContext {
         self.check_ct(a)?;
         a.seed = None;
         let switched = a.parts.len() > 2;
-        rlk.relinearize(self.key_switcher(), &mut a.parts, self.id(), a.key_id)?;
+        rlk.relinearize(self.key_switcher(), None, &mut a.parts, self.id(), a.key_id)?;
         if switched {
             a.noise = self.noise.key_switch(a.noise);
         }
@@ -251,7 +251,7 @@ impl BfvContext {
     /// Applies X -> X^g and switches back to s with the Galois key of g (g odd, taken mod 2n).
     pub fn apply_galois(&self, a: &Ciphertext, g: u64, keys: &GaloisKeys) -> Result<Ciphertext> {
         self.check_ct(a)?;
-        let parts = keys.apply(self.key_switcher(), &a.parts, g, self.id(), a.key_id)?;
+        let parts = keys.apply(self.key_switcher(), None, &a.parts, g, self.id(), a.key_id)?;
         Ok(self.ciphertext(parts, a.key_id, self.noise.key_switch(a.noise)))
     }
 

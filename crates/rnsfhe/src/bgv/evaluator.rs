@@ -7,10 +7,9 @@
 
 use rnsfhe_math::ring::Poly;
 
-use super::context::scale_limbs;
 use super::noise::NoiseModel;
 use super::{BgvCiphertext, BgvContext, BgvPlaintext, GaloisKeys, RelinKey};
-use crate::rlwe::{owned_by, reduce_product, KeyId, KeySwitchKey};
+use crate::rlwe::{reduce_product, KeyId};
 use crate::{Error, Result};
 
 impl BgvContext {
@@ -151,43 +150,22 @@ impl BgvContext {
         Ok(r)
     }
 
-    /// Key switching of d (NTT form, level l) with a t-scaled error: (t u_0, t u_1), NTT form, with
-    /// t u_0 + t u_1 s = d s' + t e_ks.
-    fn switch_scaled(&self, d: &Poly, level: usize, key: &KeySwitchKey) -> Result<[Poly; 2]> {
-        let tab = &self.levels[level];
-        let mut d = d.clone();
-        scale_limbs(&mut d, &tab.t_inv);
-        d.to_coefficient()?;
-        let (mut u0, mut u1) = self.key_switcher().switch(&d, key)?;
-        for u in [&mut u0, &mut u1] {
-            u.to_ntt()?;
-            scale_limbs(u, &tab.t_mod);
-        }
-        Ok([u0, u1])
-    }
-
-    /// Relinearisation: (c_0, c_1, c_2) -> (c_0, c_1) + t KS(t^-1 c_2) (2 parts: unchanged).
+    /// Relinearisation: (c_0, c_1, c_2) -> (c_0, c_1) + t KS(t^-1 c_2) (2 parts: unchanged), the
+    /// shared RLWE relinearisation with the chain's t-scaled error ([`crate::rlwe::ModulusChain`]).
     pub fn relinearize_assign(&self, a: &mut BgvCiphertext, rlk: &RelinKey) -> Result<()> {
         self.check_ct(a)?;
-        owned_by(
-            (rlk.context_id, rlk.key_id),
-            (self.id(), a.key_id),
-            "relinearisation key",
+        let switched = a.parts.len() == 3;
+        rlk.relinearize(
+            self.key_switcher(),
+            Some(self.chain()),
+            &mut a.parts,
+            self.id(),
+            a.key_id,
         )?;
-        match a.parts.len() {
-            2 => Ok(()),
-            3 => {
-                let [u0, u1] = self.switch_scaled(&a.parts[2], a.level, rlk.key())?;
-                a.parts.truncate(2);
-                a.parts[0].add_assign(&u0)?;
-                a.parts[1].add_assign(&u1)?;
-                a.noise = self.noise.key_switch(a.noise);
-                Ok(())
-            }
-            s => Err(Error::InvalidCiphertext(format!(
-                "relinearisation takes 2 or 3 parts, got {s}"
-            ))),
+        if switched {
+            a.noise = self.noise.key_switch(a.noise);
         }
+        Ok(())
     }
 
     /// Relinearised copy.
@@ -240,30 +218,20 @@ impl BgvContext {
         keys: &GaloisKeys,
     ) -> Result<BgvCiphertext> {
         self.check_ct(a)?;
-        owned_by(
-            (keys.context_id, keys.key_id),
-            (self.id(), a.key_id),
-            "Galois key",
-        )?;
-        if a.parts.len() != 2 {
-            return Err(Error::InvalidCiphertext(format!(
-                "a rotation needs 2-part ciphertexts, got {} parts; relinearize first",
-                a.parts.len()
-            )));
-        }
-        let g = g % self.params().cyclotomic_index() as u64;
-        if g == 1 {
-            return Ok(a.clone());
-        }
-        let key = keys.get(g)?;
-        let [mut u0, u1] = self.switch_scaled(&a.parts[1].automorphism(g as i64)?, a.level, key)?;
-        u0.add_assign(&a.parts[0].automorphism(g as i64)?)?;
-        Ok(self.ciphertext(
-            vec![u0, u1],
-            a.level,
+        let parts = keys.apply(
+            self.key_switcher(),
+            Some(self.chain()),
+            &a.parts,
+            g,
+            self.id(),
             a.key_id,
-            self.noise.key_switch(a.noise),
-        ))
+        )?;
+        let noise = if g % self.params().cyclotomic_index() as u64 == 1 {
+            a.noise
+        } else {
+            self.noise.key_switch(a.noise)
+        };
+        Ok(self.ciphertext(parts, a.level, a.key_id, noise))
     }
 
     /// Rotates both rows of the slot matrix left by `step` (right when negative).

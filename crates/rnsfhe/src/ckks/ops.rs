@@ -312,7 +312,7 @@ impl CkksContext {
     /// Relinearisation (Mult steps 2–5: ModUp of d2, product with the evaluation key, ModDown).
     pub fn relinearize_assign(&self, a: &mut CkksCiphertext, rlk: &RelinKey) -> Result<()> {
         self.check_ct(a)?;
-        rlk.relinearize(self.key_switcher(), &mut a.parts, self.id(), a.key_id)
+        rlk.relinearize(self.key_switcher(), None, &mut a.parts, self.id(), a.key_id)
     }
 
     /// a * b relinearised (not rescaled).
@@ -398,7 +398,7 @@ impl CkksContext {
     ) -> Result<CkksCiphertext> {
         self.check_ct(a)?;
         Ok(CkksCiphertext {
-            parts: keys.apply(self.key_switcher(), &a.parts, g, self.id(), a.key_id)?,
+            parts: keys.apply(self.key_switcher(), None, &a.parts, g, self.id(), a.key_id)?,
             level: a.level,
             scale: a.scale,
             slots: a.slots,

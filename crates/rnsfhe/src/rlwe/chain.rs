@@ -14,7 +14,7 @@ use rnsfhe_math::parallel;
 use rnsfhe_math::pool::Buffer;
 use rnsfhe_math::ring::{Poly, Representation, RingContext};
 
-use super::KeySwitcher;
+use super::{KeySwitchKey, KeySwitcher};
 use crate::{Error, Result};
 
 /// The constants of the step from level l to l - 1.
@@ -35,6 +35,9 @@ pub struct ModulusChain {
     rings: Vec<Arc<RingContext>>,
     t: u64,
     steps: Vec<Option<Step>>,
+    /// t^-1 and t modulo each q_i of the top level (levels are prefixes); empty for t = 1.
+    t_inv: Vec<Shoup>,
+    t_mod: Vec<Shoup>,
 }
 
 impl ModulusChain {
@@ -65,7 +68,20 @@ impl ModulusChain {
             };
             steps.push(Some(Step { t_inv, inv, t_mod }));
         }
-        Ok(ModulusChain { rings, t, steps })
+        let (mut t_inv, mut t_mod) = (Vec::new(), Vec::new());
+        if t != 1 {
+            for q in sw.ring_q().moduli() {
+                t_inv.push(q.shoup(q.inv(q.reduce(t))?));
+                t_mod.push(q.shoup(q.reduce(t)));
+            }
+        }
+        Ok(ModulusChain {
+            rings,
+            t,
+            steps,
+            t_inv,
+            t_mod,
+        })
     }
 
     /// The number of levels (the top level is `levels() - 1`).
@@ -154,6 +170,33 @@ impl ModulusChain {
         Ok(out)
     }
 
+    /// x *= t modulo the moduli of x's level (no-op for t = 1).
+    pub(crate) fn mul_t(&self, x: &mut Poly) {
+        scale_limbs(x, &self.t_mod);
+    }
+
+    /// Key switching of d with the error scaled by t (BGV; paper 001 section 2): the switcher's
+    /// (u_0, u_1) for t^-1 d, times t, so t u_0 + t u_1 s = d s' + t e_ks (mod Q_l) and the phase keeps
+    /// [m]_t with the keys of BFV and CKKS unchanged (as Lattigo's BGV). For t = 1 it is
+    /// [`KeySwitcher::switch`]. Coefficient form out.
+    pub(crate) fn switch_key(
+        &self,
+        sw: &KeySwitcher,
+        d: &Poly,
+        key: &KeySwitchKey,
+    ) -> Result<(Poly, Poly)> {
+        if self.t == 1 {
+            return sw.switch(d, key);
+        }
+        let mut d = d.clone();
+        scale_limbs(&mut d, &self.t_inv);
+        d.to_coefficient()?;
+        let (mut u0, mut u1) = sw.switch(&d, key)?;
+        scale_limbs(&mut u0, &self.t_mod);
+        scale_limbs(&mut u1, &self.t_mod);
+        Ok((u0, u1))
+    }
+
     /// The first limbs of x, over level `level` (no division: the value mod Q_level).
     pub fn drop_to(&self, x: &Poly, level: usize) -> Result<Poly> {
         let ring = self.ring_at(level)?;
@@ -175,5 +218,22 @@ impl ModulusChain {
             )));
         }
         Poly::from_residues(ring, res[..len].to_vec(), x.representation())
+    }
+}
+
+/// x_i *= w_i limb by limb (the first limbs of `w`, as many as x has; no-op for an empty `w`).
+fn scale_limbs(x: &mut Poly, w: &[Shoup]) {
+    if w.is_empty() {
+        return;
+    }
+    let n = x.context().limb_len(x.representation());
+    let ctx = Arc::clone(x.context());
+    for ((limb, q), w) in x
+        .residues_mut()
+        .chunks_exact_mut(n)
+        .zip(ctx.moduli())
+        .zip(w)
+    {
+        vector::mul_shoup_scalar_assign(q, limb, *w);
     }
 }

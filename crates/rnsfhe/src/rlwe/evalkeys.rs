@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use rnsfhe_math::ring::{Poly, Representation};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian};
 
-use super::{KeyId, KeySwitchKey, KeySwitcher, SecretKey};
+use super::{KeyId, KeySwitchKey, KeySwitcher, ModulusChain, SecretKey};
 use crate::{Error, Result};
 
 /// The relinearisation key: a key-switching key from s^2 to s (paper 000 rlk_RNS, eq. (17); paper 004
@@ -69,6 +69,7 @@ impl RelinKey {
     pub(crate) fn relinearize(
         &self,
         sw: &KeySwitcher,
+        scaled: Option<&ModulusChain>,
         parts: &mut Vec<Poly>,
         context_id: u64,
         ct_key: Option<KeyId>,
@@ -85,7 +86,7 @@ impl RelinKey {
                     .pop()
                     .ok_or_else(|| Error::InvalidCiphertext("empty".into()))?;
                 let form = parts[0].representation();
-                let (u0, u1) = sw.switch(&c2, &self.key)?;
+                let (u0, u1) = switch(sw, scaled, &c2, &self.key)?;
                 for (p, mut u) in parts.iter_mut().zip([u0, u1]) {
                     if form == Representation::Ntt {
                         u.to_ntt()?;
@@ -167,6 +168,7 @@ impl GaloisKeys {
     pub(crate) fn apply(
         &self,
         sw: &KeySwitcher,
+        scaled: Option<&ModulusChain>,
         parts: &[Poly],
         g: u64,
         context_id: u64,
@@ -189,7 +191,7 @@ impl GaloisKeys {
         }
         let key = self.get(g)?;
         let form = parts[0].representation();
-        let (mut u0, mut u1) = sw.switch(&parts[1].automorphism(g as i64)?, key)?;
+        let (mut u0, mut u1) = switch(sw, scaled, &parts[1].automorphism(g as i64)?, key)?;
         if form == Representation::Ntt {
             u0.to_ntt()?;
             u1.to_ntt()?;
@@ -205,5 +207,19 @@ impl GaloisKeys {
                 "no Galois key for element {g}; generate the Galois keys with this rotation step"
             ))
         })
+    }
+}
+
+/// Key switching for every scheme: with the error scaled by the chain's t when given (BGV), plain
+/// otherwise (BFV, CKKS).
+fn switch(
+    sw: &KeySwitcher,
+    scaled: Option<&ModulusChain>,
+    d: &Poly,
+    key: &KeySwitchKey,
+) -> Result<(Poly, Poly)> {
+    match scaled {
+        Some(chain) => chain.switch_key(sw, d, key),
+        None => sw.switch(d, key),
     }
 }

@@ -8,7 +8,6 @@ mod keyswitch;
 mod layout;
 
 pub use chain::ModulusChain;
-pub(crate) use evalkeys::owned_by;
 pub use evalkeys::{GaloisKeys, RelinKey, MAX_GALOIS_ELEMENTS};
 pub(crate) use keys::reduce_product;
 pub use keys::{expand_seeded, KeyId, PublicKey, SecretDistribution, SecretKey};
