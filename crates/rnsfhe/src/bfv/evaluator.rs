@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use super::noise::NoiseModel;
 use super::{BfvContext, Ciphertext, GaloisKeys, Plaintext, RelinKey};
+use crate::rlwe::eval::Evaluate;
 use crate::rlwe::KeyId;
 use crate::{Error, Result};
 
@@ -30,6 +31,32 @@ fn to_ntt_pair(p: [Poly; 2]) -> Result<[Poly; 2]> {
     Ok([a, b])
 }
 
+crate::rlwe::eval::evaluation_methods!(BfvContext, Ciphertext);
+
+impl Evaluate for BfvContext {
+    type Ct = Ciphertext;
+    fn parts(ct: &Ciphertext) -> &[Poly] {
+        &ct.parts
+    }
+    fn parts_mut(ct: &mut Ciphertext) -> &mut Vec<Poly> {
+        &mut ct.parts
+    }
+    fn check_one(&self, ct: &Ciphertext) -> Result<()> {
+        self.check_ct(ct)
+    }
+    fn check_sum(&self, a: &Ciphertext, b: &Ciphertext, _op: &str) -> Result<Option<KeyId>> {
+        self.check_pair(a, b)
+    }
+    fn record_sum(&self, a: &mut Ciphertext, b: &Ciphertext, key: Option<KeyId>) {
+        a.key_id = key;
+        a.seed = None;
+        a.noise = NoiseModel::add(a.noise, b.noise);
+    }
+    fn record_negate(&self, a: &mut Ciphertext) {
+        a.seed = None;
+    }
+}
+
 impl BfvContext {
     /// Checks both operands and returns the key pair of their combination.
     fn check_pair(&self, a: &Ciphertext, b: &Ciphertext) -> Result<Option<KeyId>> {
@@ -46,51 +73,6 @@ impl BfvContext {
             "{op} needs {size}-part ciphertexts, got {} parts; relinearize first",
             ct.parts.len()
         )))
-    }
-
-    /// a += b (any sizes; the result has the larger size).
-    pub fn add_assign(&self, a: &mut Ciphertext, b: &Ciphertext) -> Result<()> {
-        a.key_id = self.check_pair(a, b)?;
-        a.seed = None;
-        a.noise = NoiseModel::add(a.noise, b.noise);
-        crate::rlwe::add_parts(&mut a.parts, &b.parts, false)
-    }
-
-    /// a + b.
-    pub fn add(&self, a: &Ciphertext, b: &Ciphertext) -> Result<Ciphertext> {
-        let mut r = a.clone();
-        self.add_assign(&mut r, b)?;
-        Ok(r)
-    }
-
-    /// a -= b.
-    pub fn sub_assign(&self, a: &mut Ciphertext, b: &Ciphertext) -> Result<()> {
-        a.key_id = self.check_pair(a, b)?;
-        a.seed = None;
-        a.noise = NoiseModel::add(a.noise, b.noise);
-        crate::rlwe::add_parts(&mut a.parts, &b.parts, true)
-    }
-
-    /// a - b.
-    pub fn sub(&self, a: &Ciphertext, b: &Ciphertext) -> Result<Ciphertext> {
-        let mut r = a.clone();
-        self.sub_assign(&mut r, b)?;
-        Ok(r)
-    }
-
-    /// a = -a.
-    pub fn negate_assign(&self, a: &mut Ciphertext) -> Result<()> {
-        self.check_ct(a)?;
-        a.seed = None;
-        a.parts.iter_mut().for_each(Poly::neg_assign);
-        Ok(())
-    }
-
-    /// -a.
-    pub fn negate(&self, a: &Ciphertext) -> Result<Ciphertext> {
-        let mut r = a.clone();
-        self.negate_assign(&mut r)?;
-        Ok(r)
     }
 
     /// a += m (adds Delta [m]_t to c0).

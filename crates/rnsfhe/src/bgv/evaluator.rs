@@ -9,8 +9,31 @@ use rnsfhe_math::ring::Poly;
 
 use super::noise::NoiseModel;
 use super::{BgvCiphertext, BgvContext, BgvPlaintext, GaloisKeys, RelinKey};
+use crate::rlwe::eval::Evaluate;
 use crate::rlwe::{reduce_product, KeyId};
 use crate::{Error, Result};
+
+crate::rlwe::eval::evaluation_methods!(BgvContext, BgvCiphertext);
+
+impl Evaluate for BgvContext {
+    type Ct = BgvCiphertext;
+    fn parts(ct: &BgvCiphertext) -> &[Poly] {
+        &ct.parts
+    }
+    fn parts_mut(ct: &mut BgvCiphertext) -> &mut Vec<Poly> {
+        &mut ct.parts
+    }
+    fn check_one(&self, ct: &BgvCiphertext) -> Result<()> {
+        self.check_ct(ct)
+    }
+    fn check_sum(&self, a: &BgvCiphertext, b: &BgvCiphertext, op: &str) -> Result<Option<KeyId>> {
+        self.check_pair(a, b, op)
+    }
+    fn record_sum(&self, a: &mut BgvCiphertext, b: &BgvCiphertext, key: Option<KeyId>) {
+        a.key_id = key;
+        a.noise = NoiseModel::add(a.noise, b.noise);
+    }
+}
 
 impl BgvContext {
     /// Checks both operands (context, level) and returns the key pair of their combination.
@@ -25,42 +48,6 @@ impl BgvContext {
             )));
         }
         KeyId::join(a.key_id, b.key_id)
-    }
-
-    /// a += b (any sizes; the result has the larger size).
-    pub fn add_assign(&self, a: &mut BgvCiphertext, b: &BgvCiphertext) -> Result<()> {
-        a.key_id = self.check_pair(a, b, "add")?;
-        a.noise = NoiseModel::add(a.noise, b.noise);
-        crate::rlwe::add_parts(&mut a.parts, &b.parts, false)
-    }
-
-    /// a + b.
-    pub fn add(&self, a: &BgvCiphertext, b: &BgvCiphertext) -> Result<BgvCiphertext> {
-        let mut r = a.clone();
-        self.add_assign(&mut r, b)?;
-        Ok(r)
-    }
-
-    /// a -= b.
-    pub fn sub_assign(&self, a: &mut BgvCiphertext, b: &BgvCiphertext) -> Result<()> {
-        a.key_id = self.check_pair(a, b, "sub")?;
-        a.noise = NoiseModel::add(a.noise, b.noise);
-        crate::rlwe::add_parts(&mut a.parts, &b.parts, true)
-    }
-
-    /// a - b.
-    pub fn sub(&self, a: &BgvCiphertext, b: &BgvCiphertext) -> Result<BgvCiphertext> {
-        let mut r = a.clone();
-        self.sub_assign(&mut r, b)?;
-        Ok(r)
-    }
-
-    /// -a.
-    pub fn negate(&self, a: &BgvCiphertext) -> Result<BgvCiphertext> {
-        self.check_ct(a)?;
-        let mut r = a.clone();
-        r.parts.iter_mut().for_each(Poly::neg_assign);
-        Ok(r)
     }
 
     /// a + m.

@@ -11,8 +11,32 @@
 use rnsfhe_math::ring::Poly;
 
 use super::{CkksCiphertext, CkksContext, CkksPlaintext};
+use crate::rlwe::eval::Evaluate;
 use crate::rlwe::{GaloisKeys, KeyId, RelinKey};
 use crate::{Error, Result};
+
+crate::rlwe::eval::evaluation_methods!(CkksContext, CkksCiphertext);
+
+/// a +- b at the same level and scale; the result has the larger slot count.
+impl Evaluate for CkksContext {
+    type Ct = CkksCiphertext;
+    fn parts(ct: &CkksCiphertext) -> &[Poly] {
+        &ct.parts
+    }
+    fn parts_mut(ct: &mut CkksCiphertext) -> &mut Vec<Poly> {
+        &mut ct.parts
+    }
+    fn check_one(&self, ct: &CkksCiphertext) -> Result<()> {
+        self.check_ct(ct)
+    }
+    fn check_sum(&self, a: &CkksCiphertext, b: &CkksCiphertext, op: &str) -> Result<Option<KeyId>> {
+        self.pair(a, b, op)
+    }
+    fn record_sum(&self, a: &mut CkksCiphertext, b: &CkksCiphertext, key: Option<KeyId>) {
+        a.key_id = key;
+        a.slots = a.slots.max(b.slots);
+    }
+}
 
 impl CkksContext {
     fn same_level_scale(&self, l1: usize, s1: f64, l2: usize, s2: f64, op: &str) -> Result<()> {
@@ -91,43 +115,6 @@ impl CkksContext {
                 a.level, m.level
             )));
         }
-        Ok(())
-    }
-
-    /// a += b (same level and scale).
-    pub fn add_assign(&self, a: &mut CkksCiphertext, b: &CkksCiphertext) -> Result<()> {
-        a.key_id = self.pair(a, b, "add")?;
-        crate::rlwe::add_parts(&mut a.parts, &b.parts, false)?;
-        a.slots = a.slots.max(b.slots);
-        Ok(())
-    }
-
-    /// a + b.
-    pub fn add(&self, a: &CkksCiphertext, b: &CkksCiphertext) -> Result<CkksCiphertext> {
-        let mut r = a.clone();
-        self.add_assign(&mut r, b)?;
-        Ok(r)
-    }
-
-    /// a -= b.
-    pub fn sub_assign(&self, a: &mut CkksCiphertext, b: &CkksCiphertext) -> Result<()> {
-        a.key_id = self.pair(a, b, "sub")?;
-        crate::rlwe::add_parts(&mut a.parts, &b.parts, true)?;
-        a.slots = a.slots.max(b.slots);
-        Ok(())
-    }
-
-    /// a - b.
-    pub fn sub(&self, a: &CkksCiphertext, b: &CkksCiphertext) -> Result<CkksCiphertext> {
-        let mut r = a.clone();
-        self.sub_assign(&mut r, b)?;
-        Ok(r)
-    }
-
-    /// a = -a.
-    pub fn negate_assign(&self, a: &mut CkksCiphertext) -> Result<()> {
-        self.check_ct(a)?;
-        a.parts.iter_mut().for_each(Poly::neg_assign);
         Ok(())
     }
 
