@@ -269,16 +269,12 @@ impl BfvContext {
     /// Every slot set to the sum of all n slots (log2(n/2) row rotations and one row swap; keys from
     /// [`BfvContext::galois_keys_for_sum`]).
     pub fn sum_slots(&self, a: &Ciphertext, keys: &GaloisKeys) -> Result<Ciphertext> {
-        let mut acc = a.clone();
-        let half = self.params().degree() / 2;
-        let mut step = 1usize;
-        while step < half {
-            let r = self.rotate_rows(&acc, step as i64, keys)?;
-            self.add_assign(&mut acc, &r)?;
-            step *= 2;
-        }
-        let r = self.rotate_columns(&acc, keys)?;
-        self.add_assign(&mut acc, &r)?;
-        Ok(acc)
+        crate::rlwe::eval::sum_slots(
+            self,
+            a,
+            self.params().degree(),
+            |c, step| self.rotate_rows(c, step, keys),
+            |c| self.rotate_columns(c, keys),
+        )
     }
 }

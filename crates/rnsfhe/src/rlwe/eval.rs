@@ -46,6 +46,30 @@ pub(crate) fn negate_assign<E: Evaluate>(e: &E, a: &mut E::Ct) -> Result<()> {
     Ok(())
 }
 
+/// Every slot of a batched ciphertext (BFV, BGV) set to the sum of all n slots: row rotations by
+/// 1, 2, 4, ... below n / 2, then the row swap, each added.
+pub(crate) fn sum_slots<E: Evaluate>(
+    e: &E,
+    a: &E::Ct,
+    n: usize,
+    rotate_rows: impl Fn(&E::Ct, i64) -> Result<E::Ct>,
+    rotate_columns: impl Fn(&E::Ct) -> Result<E::Ct>,
+) -> Result<E::Ct>
+where
+    E::Ct: Clone,
+{
+    let mut acc = a.clone();
+    let mut step = 1usize;
+    while step < n / 2 {
+        let r = rotate_rows(&acc, step as i64)?;
+        add_assign(e, &mut acc, &r, false)?;
+        step *= 2;
+    }
+    let r = rotate_columns(&acc)?;
+    add_assign(e, &mut acc, &r, false)?;
+    Ok(acc)
+}
+
 /// The public add / sub / negate methods of a scheme context `$ctx` with ciphertext `$ct`, through
 /// the context's [`Evaluate`] implementation.
 macro_rules! evaluation_methods {
