@@ -3,13 +3,15 @@
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
 use rnsfhe::bfv::{BfvContext, BfvParameters, Multiplication};
+use rnsfhe::bgv::{BgvContext, BgvParameters};
 use rnsfhe::ckks::{CkksContext, CkksParameters, Complex};
 use rnsfhe::params::Security;
 use rnsfhe::rlwe::KeySwitching;
 use rnsfhe_math::sample::Csprng;
 
 /// The bytes of a BFV product, rotation and sum (HPS with one-prime and two-prime digits, BEHZ) and
-/// their decryptions, and of a CKKS product, rescale and rotation, all from fixed seeds.
+/// their decryptions, of a CKKS product, rescale and rotation, and of a BGV product, modulus switch
+/// and automorphism over Phi_255, all from fixed seeds.
 fn run() -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     for (hybrid, mul) in [
@@ -69,6 +71,30 @@ fn run() -> Vec<Vec<u8>> {
         .unwrap();
     let y = ctx.multiply_rescale(&x, &x, &rlk).unwrap();
     let z = ctx.rotate(&y, 5, &gk).unwrap();
+    for c in [&y, &z] {
+        out.push(ctx.ciphertext_to_bytes(c).unwrap());
+    }
+    // General m (paper 001): BGV over Phi_255, key switching limb by limb in NTT_N.
+    let p = BgvParameters::builder()
+        .cyclotomic_index(255)
+        .plain_modulus(2)
+        .moduli_bits(&[40, 40, 40])
+        .special_moduli_bits(&[55])
+        .security(Security::InsecureResearchOnly)
+        .build()
+        .unwrap();
+    let ctx = BgvContext::new(p).unwrap();
+    let mut rng = Csprng::from_seed([11; 32]);
+    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+    let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
+    let gk = ctx.galois_keys_for_elements(&sk, &[7], &mut rng).unwrap();
+    let vals: Vec<u64> = (0..128).map(|i| (i * 5 % 7) & 1).collect();
+    let pt = ctx.plaintext_from_coefficients(&vals).unwrap();
+    let x = ctx.encrypt(&pt, &pk, &mut rng).unwrap();
+    let y = ctx
+        .mod_switch(&ctx.multiply(&x, &x, &rlk).unwrap())
+        .unwrap();
+    let z = ctx.apply_galois(&y, 7, &gk).unwrap();
     for c in [&y, &z] {
         out.push(ctx.ciphertext_to_bytes(c).unwrap());
     }

@@ -140,6 +140,53 @@ impl RingContext {
         &self.ntt
     }
 
+    /// Limb i (modulus q_i) into the NTT form, in place: `buf` holds `limb_len(Ntt)` words with the n
+    /// coefficients first. Power-of-two: the negacyclic NTT; general m: NTT_N of the coefficients
+    /// (the tail of `buf` is overwritten). The per-limb step of [`super::Poly::to_ntt`], for loops
+    /// that work limb by limb (key switching, modulus switching).
+    pub fn forward_limb(&self, i: usize, buf: &mut [u64]) -> Result<()> {
+        self.check_limb(i, buf.len())?;
+        match &self.general {
+            Some(g) => g.tables()[i].forward_in_place(buf),
+            None => self.ntt[i].forward(buf),
+        }
+    }
+
+    /// Limb i out of the NTT form, in place: the n coefficients land in `buf[..n]` (`buf` holds
+    /// `limb_len(Ntt)` words). General m: `product` says the values are those of an unreduced sum of
+    /// products (deg <= 2n - 2), reduced modulo Phi_m once here (paper 001 section 3; a Montgomery ring
+    /// gives c M^-1); power-of-two rings ignore it. The per-limb step of [`super::Poly::to_coefficient`].
+    pub fn inverse_limb(&self, i: usize, buf: &mut [u64], product: bool) -> Result<()> {
+        self.check_limb(i, buf.len())?;
+        match &self.general {
+            Some(g) => {
+                let mut out = crate::pool::zeroed(self.n);
+                let r = g.tables()[i].reduce_limb(buf, product, &mut out);
+                buf[..self.n].copy_from_slice(&out);
+                crate::pool::recycle(out);
+                r
+            }
+            None => self.ntt[i].inverse(buf),
+        }
+    }
+
+    fn check_limb(&self, i: usize, len: usize) -> Result<()> {
+        if i >= self.moduli().len() {
+            return Err(Error::OutOfRange(format!(
+                "limb {i} of a ring with {} moduli",
+                self.moduli().len()
+            )));
+        }
+        if len != self.ntt_size() {
+            return Err(Error::LengthMismatch {
+                what: "NTT-form limb",
+                expected: self.ntt_size(),
+                got: len,
+            });
+        }
+        Ok(())
+    }
+
     /// Phi_m's integer coefficients, constant first (n + 1 of them).
     pub fn phi(&self) -> &[i64] {
         &self.phi

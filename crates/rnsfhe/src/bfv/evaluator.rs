@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use super::noise::NoiseModel;
 use super::{BfvContext, Ciphertext, GaloisKeys, Plaintext, RelinKey};
+use crate::rlwe::eval::Evaluate;
 use crate::rlwe::KeyId;
 use crate::{Error, Result};
 
@@ -30,6 +31,32 @@ fn to_ntt_pair(p: [Poly; 2]) -> Result<[Poly; 2]> {
     Ok([a, b])
 }
 
+crate::rlwe::eval::evaluation_methods!(BfvContext, Ciphertext);
+
+impl Evaluate for BfvContext {
+    type Ct = Ciphertext;
+    fn parts(ct: &Ciphertext) -> &[Poly] {
+        &ct.parts
+    }
+    fn parts_mut(ct: &mut Ciphertext) -> &mut Vec<Poly> {
+        &mut ct.parts
+    }
+    fn check_one(&self, ct: &Ciphertext) -> Result<()> {
+        self.check_ct(ct)
+    }
+    fn check_sum(&self, a: &Ciphertext, b: &Ciphertext, _op: &str) -> Result<Option<KeyId>> {
+        self.check_pair(a, b)
+    }
+    fn record_sum(&self, a: &mut Ciphertext, b: &Ciphertext, key: Option<KeyId>) {
+        a.key_id = key;
+        a.seed = None;
+        a.noise = NoiseModel::add(a.noise, b.noise);
+    }
+    fn record_negate(&self, a: &mut Ciphertext) {
+        a.seed = None;
+    }
+}
+
 impl BfvContext {
     /// Checks both operands and returns the key pair of their combination.
     fn check_pair(&self, a: &Ciphertext, b: &Ciphertext) -> Result<Option<KeyId>> {
@@ -46,51 +73,6 @@ impl BfvContext {
             "{op} needs {size}-part ciphertexts, got {} parts; relinearize first",
             ct.parts.len()
         )))
-    }
-
-    /// a += b (any sizes; the result has the larger size).
-    pub fn add_assign(&self, a: &mut Ciphertext, b: &Ciphertext) -> Result<()> {
-        a.key_id = self.check_pair(a, b)?;
-        a.seed = None;
-        a.noise = NoiseModel::add(a.noise, b.noise);
-        crate::rlwe::add_parts(&mut a.parts, &b.parts, false)
-    }
-
-    /// a + b.
-    pub fn add(&self, a: &Ciphertext, b: &Ciphertext) -> Result<Ciphertext> {
-        let mut r = a.clone();
-        self.add_assign(&mut r, b)?;
-        Ok(r)
-    }
-
-    /// a -= b.
-    pub fn sub_assign(&self, a: &mut Ciphertext, b: &Ciphertext) -> Result<()> {
-        a.key_id = self.check_pair(a, b)?;
-        a.seed = None;
-        a.noise = NoiseModel::add(a.noise, b.noise);
-        crate::rlwe::add_parts(&mut a.parts, &b.parts, true)
-    }
-
-    /// a - b.
-    pub fn sub(&self, a: &Ciphertext, b: &Ciphertext) -> Result<Ciphertext> {
-        let mut r = a.clone();
-        self.sub_assign(&mut r, b)?;
-        Ok(r)
-    }
-
-    /// a = -a.
-    pub fn negate_assign(&self, a: &mut Ciphertext) -> Result<()> {
-        self.check_ct(a)?;
-        a.seed = None;
-        a.parts.iter_mut().for_each(Poly::neg_assign);
-        Ok(())
-    }
-
-    /// -a.
-    pub fn negate(&self, a: &Ciphertext) -> Result<Ciphertext> {
-        let mut r = a.clone();
-        self.negate_assign(&mut r)?;
-        Ok(r)
     }
 
     /// a += m (adds Delta [m]_t to c0).
@@ -237,7 +219,7 @@ impl BfvContext {
         if self.params().is_mixed_montgomery() && switched {
             self.relinearize_mixed(a, rlk)?;
         } else {
-            rlk.relinearize(self.key_switcher(), &mut a.parts, self.id(), a.key_id)?;
+            rlk.relinearize(self.key_switcher(), None, &mut a.parts, self.id(), a.key_id)?;
         }
         if switched {
             a.noise = self.noise.key_switch(a.noise);
@@ -295,7 +277,7 @@ impl BfvContext {
     /// Applies X -> X^g and switches back to s with the Galois key of g (g odd, taken mod 2n).
     pub fn apply_galois(&self, a: &Ciphertext, g: u64, keys: &GaloisKeys) -> Result<Ciphertext> {
         self.check_ct(a)?;
-        let parts = keys.apply(self.key_switcher(), &a.parts, g, self.id(), a.key_id)?;
+        let parts = keys.apply(self.key_switcher(), None, &a.parts, g, self.id(), a.key_id)?;
         Ok(self.ciphertext(parts, a.key_id, self.noise.key_switch(a.noise)))
     }
 
@@ -331,16 +313,12 @@ impl BfvContext {
     /// Every slot set to the sum of all n slots (log2(n/2) row rotations and one row swap; keys from
     /// [`BfvContext::galois_keys_for_sum`]).
     pub fn sum_slots(&self, a: &Ciphertext, keys: &GaloisKeys) -> Result<Ciphertext> {
-        let mut acc = a.clone();
-        let half = self.params().degree() / 2;
-        let mut step = 1usize;
-        while step < half {
-            let r = self.rotate_rows(&acc, step as i64, keys)?;
-            self.add_assign(&mut acc, &r)?;
-            step *= 2;
-        }
-        let r = self.rotate_columns(&acc, keys)?;
-        self.add_assign(&mut acc, &r)?;
-        Ok(acc)
+        crate::rlwe::eval::sum_slots(
+            self,
+            a,
+            self.params().degree(),
+            |c, step| self.rotate_rows(c, step, keys),
+            |c| self.rotate_columns(c, keys),
+        )
     }
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive};
-use rnsfhe_math::arith::{Modulus, Shoup};
+use rnsfhe_math::arith::Modulus;
 use rnsfhe_math::ring::cyclotomic::{montgomery_inverse, reduction_expansion, SlotAlgebra};
 use rnsfhe_math::ring::{Form, Poly, Representation, RingContext};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian, DEFAULT_TAIL};
@@ -25,9 +25,6 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 pub(crate) struct LevelTables {
     q_over_qi_t: Vec<u64>,
     q_t: u64,
-    /// t^-1 and t modulo each q_i (key switching with a t-scaled error, see `evaluator.rs`).
-    pub(crate) t_inv: Vec<Shoup>,
-    pub(crate) t_mod: Vec<Shoup>,
 }
 
 /// Everything a BGV parameter set precomputes; create once with [`BgvContext::new`] and share.
@@ -74,12 +71,6 @@ impl BgvContext {
         let mut levels = Vec::with_capacity(chain.levels());
         for l in 0..chain.levels() {
             let basis = chain.ring_at(l)?.basis();
-            let mut t_inv = Vec::new();
-            let mut t_mod = Vec::new();
-            for q in basis.moduli() {
-                t_inv.push(q.shoup(q.inv(q.reduce(t))?));
-                t_mod.push(q.shoup(q.reduce(t)));
-            }
             levels.push(LevelTables {
                 q_over_qi_t: basis
                     .punctured_products()
@@ -87,8 +78,6 @@ impl BgvContext {
                     .map(|p| big_mod(p, t))
                     .collect(),
                 q_t: big_mod(basis.product(), t),
-                t_inv,
-                t_mod,
             });
         }
         // Products in a general Phi_m grow by the reduction's expansion (paper 001 Lemma 4).
@@ -360,7 +349,8 @@ impl BgvContext {
 
     /// x *= t modulo Q_level.
     pub(crate) fn mul_t(&self, x: &mut Poly, level: usize) -> Result<()> {
-        scale_limbs(x, &self.levels[level].t_mod);
+        self.ring_at(level)?;
+        self.chain.mul_t(x);
         Ok(())
     }
 
@@ -492,18 +482,4 @@ impl BgvContext {
 
 fn first_ring<'a>(out: &'a [Poly], ring: &'a Arc<RingContext>) -> &'a Arc<RingContext> {
     out.first().map_or(ring, |p| p.context())
-}
-
-/// x_i *= w_i limb by limb.
-pub(crate) fn scale_limbs(x: &mut Poly, w: &[Shoup]) {
-    let n = x.context().limb_len(x.representation());
-    let ctx = Arc::clone(x.context());
-    for ((limb, q), w) in x
-        .residues_mut()
-        .chunks_exact_mut(n)
-        .zip(ctx.moduli())
-        .zip(w)
-    {
-        rnsfhe_math::arith::vector::mul_shoup_scalar_assign(q, limb, *w);
-    }
 }

@@ -7,11 +7,33 @@
 
 use rnsfhe_math::ring::Poly;
 
-use super::context::scale_limbs;
 use super::noise::NoiseModel;
 use super::{BgvCiphertext, BgvContext, BgvPlaintext, GaloisKeys, RelinKey};
-use crate::rlwe::{owned_by, reduce_product, KeyId, KeySwitchKey};
+use crate::rlwe::eval::Evaluate;
+use crate::rlwe::{reduce_product, KeyId};
 use crate::{Error, Result};
+
+crate::rlwe::eval::evaluation_methods!(BgvContext, BgvCiphertext);
+
+impl Evaluate for BgvContext {
+    type Ct = BgvCiphertext;
+    fn parts(ct: &BgvCiphertext) -> &[Poly] {
+        &ct.parts
+    }
+    fn parts_mut(ct: &mut BgvCiphertext) -> &mut Vec<Poly> {
+        &mut ct.parts
+    }
+    fn check_one(&self, ct: &BgvCiphertext) -> Result<()> {
+        self.check_ct(ct)
+    }
+    fn check_sum(&self, a: &BgvCiphertext, b: &BgvCiphertext, op: &str) -> Result<Option<KeyId>> {
+        self.check_pair(a, b, op)
+    }
+    fn record_sum(&self, a: &mut BgvCiphertext, b: &BgvCiphertext, key: Option<KeyId>) {
+        a.key_id = key;
+        a.noise = NoiseModel::add(a.noise, b.noise);
+    }
+}
 
 impl BgvContext {
     /// Checks both operands (context, level) and returns the key pair of their combination.
@@ -26,42 +48,6 @@ impl BgvContext {
             )));
         }
         KeyId::join(a.key_id, b.key_id)
-    }
-
-    /// a += b (any sizes; the result has the larger size).
-    pub fn add_assign(&self, a: &mut BgvCiphertext, b: &BgvCiphertext) -> Result<()> {
-        a.key_id = self.check_pair(a, b, "add")?;
-        a.noise = NoiseModel::add(a.noise, b.noise);
-        crate::rlwe::add_parts(&mut a.parts, &b.parts, false)
-    }
-
-    /// a + b.
-    pub fn add(&self, a: &BgvCiphertext, b: &BgvCiphertext) -> Result<BgvCiphertext> {
-        let mut r = a.clone();
-        self.add_assign(&mut r, b)?;
-        Ok(r)
-    }
-
-    /// a -= b.
-    pub fn sub_assign(&self, a: &mut BgvCiphertext, b: &BgvCiphertext) -> Result<()> {
-        a.key_id = self.check_pair(a, b, "sub")?;
-        a.noise = NoiseModel::add(a.noise, b.noise);
-        crate::rlwe::add_parts(&mut a.parts, &b.parts, true)
-    }
-
-    /// a - b.
-    pub fn sub(&self, a: &BgvCiphertext, b: &BgvCiphertext) -> Result<BgvCiphertext> {
-        let mut r = a.clone();
-        self.sub_assign(&mut r, b)?;
-        Ok(r)
-    }
-
-    /// -a.
-    pub fn negate(&self, a: &BgvCiphertext) -> Result<BgvCiphertext> {
-        self.check_ct(a)?;
-        let mut r = a.clone();
-        r.parts.iter_mut().for_each(Poly::neg_assign);
-        Ok(r)
     }
 
     /// a + m.
@@ -151,48 +137,22 @@ impl BgvContext {
         Ok(r)
     }
 
-    /// Key switching of d (NTT form, level l) with a t-scaled error: (t u_0, t u_1), NTT form, with
-    /// t u_0 + t u_1 s = d s' + t e_ks.
-    fn switch_scaled(&self, d: &Poly, level: usize, key: &KeySwitchKey) -> Result<[Poly; 2]> {
-        let tab = &self.levels[level];
-        let mut d = d.clone();
-        scale_limbs(&mut d, &tab.t_inv);
-        d.to_coefficient()?;
-        let (mut u0, mut u1) = self.key_switcher().switch(&d, key)?;
-        for u in [&mut u0, &mut u1] {
-            u.to_ntt()?;
-            scale_limbs(u, &tab.t_mod);
-            if self.montgomery {
-                // Digits of c M against keys with M^2: the residues are those of (u_0, u_1) M
-                // (paper 001 sections 4.1-4.2, `rlwe::KeySwitchKey`).
-                u.relabel_form(rnsfhe_math::ring::Form::Montgomery)?;
-            }
-        }
-        Ok([u0, u1])
-    }
-
-    /// Relinearisation: (c_0, c_1, c_2) -> (c_0, c_1) + t KS(t^-1 c_2) (2 parts: unchanged).
+    /// Relinearisation: (c_0, c_1, c_2) -> (c_0, c_1) + t KS(t^-1 c_2) (2 parts: unchanged), the
+    /// shared RLWE relinearisation with the chain's t-scaled error ([`crate::rlwe::ModulusChain`]).
     pub fn relinearize_assign(&self, a: &mut BgvCiphertext, rlk: &RelinKey) -> Result<()> {
         self.check_ct(a)?;
-        owned_by(
-            (rlk.context_id, rlk.key_id),
-            (self.id(), a.key_id),
-            "relinearisation key",
+        let switched = a.parts.len() == 3;
+        rlk.relinearize(
+            self.key_switcher(),
+            Some(self.chain()),
+            &mut a.parts,
+            self.id(),
+            a.key_id,
         )?;
-        match a.parts.len() {
-            2 => Ok(()),
-            3 => {
-                let [u0, u1] = self.switch_scaled(&a.parts[2], a.level, rlk.key())?;
-                a.parts.truncate(2);
-                a.parts[0].add_assign(&u0)?;
-                a.parts[1].add_assign(&u1)?;
-                a.noise = self.noise.key_switch(a.noise);
-                Ok(())
-            }
-            s => Err(Error::InvalidCiphertext(format!(
-                "relinearisation takes 2 or 3 parts, got {s}"
-            ))),
+        if switched {
+            a.noise = self.noise.key_switch(a.noise);
         }
+        Ok(())
     }
 
     /// Relinearised copy.
@@ -247,30 +207,20 @@ impl BgvContext {
         keys: &GaloisKeys,
     ) -> Result<BgvCiphertext> {
         self.check_ct(a)?;
-        owned_by(
-            (keys.context_id, keys.key_id),
-            (self.id(), a.key_id),
-            "Galois key",
-        )?;
-        if a.parts.len() != 2 {
-            return Err(Error::InvalidCiphertext(format!(
-                "a rotation needs 2-part ciphertexts, got {} parts; relinearize first",
-                a.parts.len()
-            )));
-        }
-        let g = g % self.params().cyclotomic_index() as u64;
-        if g == 1 {
-            return Ok(a.clone());
-        }
-        let key = keys.get(g)?;
-        let [mut u0, u1] = self.switch_scaled(&a.parts[1].automorphism(g as i64)?, a.level, key)?;
-        u0.add_assign(&a.parts[0].automorphism(g as i64)?)?;
-        Ok(self.ciphertext(
-            vec![u0, u1],
-            a.level,
+        let parts = keys.apply(
+            self.key_switcher(),
+            Some(self.chain()),
+            &a.parts,
+            g,
+            self.id(),
             a.key_id,
-            self.noise.key_switch(a.noise),
-        ))
+        )?;
+        let noise = if g % self.params().cyclotomic_index() as u64 == 1 {
+            a.noise
+        } else {
+            self.noise.key_switch(a.noise)
+        };
+        Ok(self.ciphertext(parts, a.level, a.key_id, noise))
     }
 
     /// Rotates both rows of the slot matrix left by `step` (right when negative).
@@ -293,16 +243,12 @@ impl BgvContext {
     /// Every slot set to the sum of all n slots (log2(n/2) row rotations and one row swap; keys from
     /// [`BgvContext::galois_keys_for_sum`]).
     pub fn sum_slots(&self, a: &BgvCiphertext, keys: &GaloisKeys) -> Result<BgvCiphertext> {
-        let mut acc = a.clone();
-        let half = self.params().degree() / 2;
-        let mut step = 1usize;
-        while step < half {
-            let r = self.rotate_rows(&acc, step as i64, keys)?;
-            self.add_assign(&mut acc, &r)?;
-            step *= 2;
-        }
-        let r = self.rotate_columns(&acc, keys)?;
-        self.add_assign(&mut acc, &r)?;
-        Ok(acc)
+        crate::rlwe::eval::sum_slots(
+            self,
+            a,
+            self.params().degree(),
+            |c, step| self.rotate_rows(c, step, keys),
+            |c| self.rotate_columns(c, keys),
+        )
     }
 }

@@ -5,12 +5,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use num_traits::ToPrimitive;
-use rnsfhe_math::arith::Shoup;
 use rnsfhe_math::ring::{Poly, Representation, RingContext};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian, DEFAULT_TAIL};
 
 use super::{CkksCiphertext, CkksEncoder, CkksParameters, CkksPlaintext, Complex};
-use crate::rlwe::{GaloisKeys, KeyId, KeySwitcher, PublicKey, RelinKey, SecretKey};
+use crate::rlwe::{GaloisKeys, KeyId, KeySwitcher, ModulusChain, PublicKey, RelinKey, SecretKey};
 use crate::{Error, Result};
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
@@ -23,8 +22,8 @@ pub struct CkksContext {
     sw: KeySwitcher,
     encoder: CkksEncoder,
     gaussian: DiscreteGaussian,
-    /// rescale_inv[l][i] = q_l^-1 mod q_i (i < l): RS from level l (paper 004 section 3, Rescale).
-    rescale_inv: Vec<Vec<Shoup>>,
+    /// The rings of the levels and RS, the chain's step with t = 1 (paper 004 section 3, Rescale).
+    chain: ModulusChain,
 }
 
 impl CkksContext {
@@ -36,22 +35,14 @@ impl CkksContext {
             &params.special,
             params.key_switching,
         )?;
-        let q = sw.ring_q().moduli().to_vec();
-        let mut rescale_inv = vec![Vec::new()];
-        for l in 1..q.len() {
-            let row = q[..l]
-                .iter()
-                .map(|m| Ok(m.shoup(m.inv(m.reduce(q[l].value()))?)))
-                .collect::<Result<Vec<_>>>()?;
-            rescale_inv.push(row);
-        }
+        let chain = ModulusChain::new(&sw, 1)?;
         Ok(Arc::new(CkksContext {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             encoder: CkksEncoder::new(params.degree)?,
             gaussian: DiscreteGaussian::new(params.sigma, DEFAULT_TAIL)?,
             params,
             sw,
-            rescale_inv,
+            chain,
         }))
     }
 
@@ -81,15 +72,17 @@ impl CkksContext {
     }
     /// The ring of a level.
     pub fn ring_at(&self, level: usize) -> Result<&Arc<RingContext>> {
-        self.sw.ring_at(level).ok_or_else(|| {
+        self.chain.ring_at(level).map_err(|_| {
             Error::InvalidParameters(format!(
                 "level {level} is above the top level {}",
                 self.max_level()
             ))
         })
     }
-    pub(crate) fn rescale_constants(&self, level: usize) -> &[Shoup] {
-        &self.rescale_inv[level]
+
+    /// The modulus chain of the levels (t = 1: its step is RS).
+    pub fn chain(&self) -> &ModulusChain {
+        &self.chain
     }
 
     /// A secret key (distribution from the parameters) and its public key.

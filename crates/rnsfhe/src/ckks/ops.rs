@@ -10,12 +10,35 @@
 
 use rnsfhe_math::arith::vector;
 use rnsfhe_math::parallel;
-use rnsfhe_math::pool::Buffer;
 use rnsfhe_math::ring::{Poly, Representation};
 
 use super::{CkksCiphertext, CkksContext, CkksPlaintext};
+use crate::rlwe::eval::Evaluate;
 use crate::rlwe::{GaloisKeys, KeyId, RelinKey};
 use crate::{Error, Result};
+
+crate::rlwe::eval::evaluation_methods!(CkksContext, CkksCiphertext);
+
+/// a +- b at the same level and scale; the result has the larger slot count.
+impl Evaluate for CkksContext {
+    type Ct = CkksCiphertext;
+    fn parts(ct: &CkksCiphertext) -> &[Poly] {
+        &ct.parts
+    }
+    fn parts_mut(ct: &mut CkksCiphertext) -> &mut Vec<Poly> {
+        &mut ct.parts
+    }
+    fn check_one(&self, ct: &CkksCiphertext) -> Result<()> {
+        self.check_ct(ct)
+    }
+    fn check_sum(&self, a: &CkksCiphertext, b: &CkksCiphertext, op: &str) -> Result<Option<KeyId>> {
+        self.pair(a, b, op)
+    }
+    fn record_sum(&self, a: &mut CkksCiphertext, b: &CkksCiphertext, key: Option<KeyId>) {
+        a.key_id = key;
+        a.slots = a.slots.max(b.slots);
+    }
+}
 
 impl CkksContext {
     fn same_level_scale(&self, l1: usize, s1: f64, l2: usize, s2: f64, op: &str) -> Result<()> {
@@ -94,43 +117,6 @@ impl CkksContext {
                 a.level, m.level
             )));
         }
-        Ok(())
-    }
-
-    /// a += b (same level and scale).
-    pub fn add_assign(&self, a: &mut CkksCiphertext, b: &CkksCiphertext) -> Result<()> {
-        a.key_id = self.pair(a, b, "add")?;
-        crate::rlwe::add_parts(&mut a.parts, &b.parts, false)?;
-        a.slots = a.slots.max(b.slots);
-        Ok(())
-    }
-
-    /// a + b.
-    pub fn add(&self, a: &CkksCiphertext, b: &CkksCiphertext) -> Result<CkksCiphertext> {
-        let mut r = a.clone();
-        self.add_assign(&mut r, b)?;
-        Ok(r)
-    }
-
-    /// a -= b.
-    pub fn sub_assign(&self, a: &mut CkksCiphertext, b: &CkksCiphertext) -> Result<()> {
-        a.key_id = self.pair(a, b, "sub")?;
-        crate::rlwe::add_parts(&mut a.parts, &b.parts, true)?;
-        a.slots = a.slots.max(b.slots);
-        Ok(())
-    }
-
-    /// a - b.
-    pub fn sub(&self, a: &CkksCiphertext, b: &CkksCiphertext) -> Result<CkksCiphertext> {
-        let mut r = a.clone();
-        self.sub_assign(&mut r, b)?;
-        Ok(r)
-    }
-
-    /// a = -a.
-    pub fn negate_assign(&self, a: &mut CkksCiphertext) -> Result<()> {
-        self.check_ct(a)?;
-        a.parts.iter_mut().for_each(Poly::neg_assign);
         Ok(())
     }
 
@@ -311,7 +297,7 @@ impl CkksContext {
     /// Relinearisation (Mult steps 2–5: ModUp of d2, product with the evaluation key, ModDown).
     pub fn relinearize_assign(&self, a: &mut CkksCiphertext, rlk: &RelinKey) -> Result<()> {
         self.check_ct(a)?;
-        rlk.relinearize(self.key_switcher(), &mut a.parts, self.id(), a.key_id)
+        rlk.relinearize(self.key_switcher(), None, &mut a.parts, self.id(), a.key_id)
     }
 
     /// a * b relinearised (not rescaled).
@@ -338,8 +324,8 @@ impl CkksContext {
         Ok(r)
     }
 
-    /// RS (paper 004 section 3): c' = round(c / q_l) at level l - 1, scale / q_l. The last limb is
-    /// brought to coefficient form, centred, reduced into each q_i and subtracted in NTT form.
+    /// RS (paper 004 section 3): c' = round(c / q_l) at level l - 1, scale / q_l: the modulus
+    /// chain's step with t = 1 ([`crate::rlwe::ModulusChain::switch_down`]).
     pub fn rescale_assign(&self, a: &mut CkksCiphertext) -> Result<()> {
         self.check_ct(a)?;
         let l = a.level;
@@ -348,34 +334,12 @@ impl CkksContext {
                 "rescale: the ciphertext is at level 0, the modulus chain is exhausted".into(),
             ));
         }
-        let ring = self.ring_at(l)?.clone();
-        let lower = self.ring_at(l - 1)?.clone();
-        let n = ring.degree();
-        let ql = ring.moduli()[l];
-        let inv = self.rescale_constants(l);
-        // Parts side by side and limb by limb, on the threads there are (rnsfhe_math::parallel); one
-        // pooled scratch per limb.
-        let parts = parallel::map(a.parts.len(), |k| {
-            let p = &a.parts[k];
-            let mut last = p.residues()[l * n..].to_vec();
-            ring.ntt_tables()[l].inverse(&mut last)?;
-            let mut out = Poly::zero(&lower, Representation::Ntt);
-            let src = p.residues();
-            parallel::for_each_limb(out.residues_mut(), n, |i, o| {
-                let m = &lower.moduli()[i];
-                let mut tmp = Buffer::zeroed(n);
-                vector::lift_centered(&ql, m, &last, &mut tmp);
-                lower.ntt_tables()[i].forward(&mut tmp)?;
-                o.copy_from_slice(&src[i * n..(i + 1) * n]);
-                vector::sub_assign(m, o, &tmp);
-                vector::mul_shoup_scalar_assign(m, o, inv[i]);
-                Ok(())
-            })?;
-            Ok(out)
-        })?;
-        a.parts = parts;
+        let ql = self.ring_at(l)?.moduli()[l].value() as f64;
+        // Parts side by side on the threads there are; each step runs limb by limb inside.
+        let chain = self.chain();
+        a.parts = parallel::map(a.parts.len(), |k| chain.switch_down(&a.parts[k]))?;
         a.level = l - 1;
-        a.scale /= ql.value() as f64;
+        a.scale /= ql;
         Ok(())
     }
 
@@ -395,14 +359,11 @@ impl CkksContext {
                 a.level
             )));
         }
-        let ring = self.ring_at(level)?;
-        let mut parts = Vec::with_capacity(a.parts.len());
-        for p in &a.parts {
-            let mut q = Poly::zero(ring, Representation::Ntt);
-            let len = q.residues().len();
-            q.residues_mut().copy_from_slice(&p.residues()[..len]);
-            parts.push(q);
-        }
+        let parts = a
+            .parts
+            .iter()
+            .map(|p| self.chain().drop_to(p, level))
+            .collect::<Result<Vec<_>>>()?;
         Ok(CkksCiphertext {
             parts,
             level,
@@ -422,7 +383,7 @@ impl CkksContext {
     ) -> Result<CkksCiphertext> {
         self.check_ct(a)?;
         Ok(CkksCiphertext {
-            parts: keys.apply(self.key_switcher(), &a.parts, g, self.id(), a.key_id)?,
+            parts: keys.apply(self.key_switcher(), None, &a.parts, g, self.id(), a.key_id)?,
             level: a.level,
             scale: a.scale,
             slots: a.slots,

@@ -9,22 +9,23 @@
 
 use std::sync::Arc;
 
-use rnsfhe_math::arith::{vector, Modulus, Shoup};
+use rnsfhe_math::arith::{vector, Shoup};
+use rnsfhe_math::parallel;
+use rnsfhe_math::pool::Buffer;
 use rnsfhe_math::ring::{Poly, Representation, RingContext};
 
-use super::KeySwitcher;
+use super::{KeySwitchKey, KeySwitcher};
 use crate::{Error, Result};
 
 /// The constants of the step from level l to l - 1.
 #[derive(Debug)]
 struct Step {
-    /// The ring of q_l alone (its last limb).
-    last: Arc<RingContext>,
-    /// -t^-1 mod q_l.
-    neg_t_inv: Shoup,
-    /// q_l^-1 mod q_i and t q_l^-1 mod q_i, i < l.
+    /// t^-1 mod q_l (none for t = 1).
+    t_inv: Option<Shoup>,
+    /// q_l^-1 mod q_i, i < l.
     inv: Vec<Shoup>,
-    t_inv: Vec<Shoup>,
+    /// t mod q_i, i < l (none for t = 1).
+    t_mod: Option<Vec<Shoup>>,
 }
 
 /// The per-level rings of a modulus chain (shared with a [`KeySwitcher`]) and the modulus-switching
@@ -34,6 +35,9 @@ pub struct ModulusChain {
     rings: Vec<Arc<RingContext>>,
     t: u64,
     steps: Vec<Option<Step>>,
+    /// t^-1 and t modulo each q_i of the top level (levels are prefixes); empty for t = 1.
+    t_inv: Vec<Shoup>,
+    t_mod: Vec<Shoup>,
 }
 
 impl ModulusChain {
@@ -51,22 +55,33 @@ impl ModulusChain {
         let mut steps = vec![None];
         for (l, ring) in rings.iter().enumerate().skip(1) {
             let ql = &ring.moduli()[l];
-            let t_ql = ql.inv(ql.reduce(t))?;
-            let mut inv = Vec::with_capacity(l);
-            let mut t_inv = Vec::with_capacity(l);
-            for qi in &ring.moduli()[..l] {
-                let x = qi.inv(qi.reduce(ql.value()))?;
-                inv.push(qi.shoup(x));
-                t_inv.push(qi.shoup(qi.mul(x, qi.reduce(t))));
-            }
-            steps.push(Some(Step {
-                last: ring.select(&[l])?,
-                neg_t_inv: ql.shoup(ql.neg(t_ql)),
-                inv,
-                t_inv,
-            }));
+            let below = &ring.moduli()[..l];
+            let inv = below
+                .iter()
+                .map(|qi| Ok(qi.shoup(qi.inv(qi.reduce(ql.value()))?)))
+                .collect::<Result<Vec<_>>>()?;
+            let (t_inv, t_mod) = if t == 1 {
+                (None, None)
+            } else {
+                let t_mod = below.iter().map(|qi| qi.shoup(qi.reduce(t))).collect();
+                (Some(ql.shoup(ql.inv(ql.reduce(t))?)), Some(t_mod))
+            };
+            steps.push(Some(Step { t_inv, inv, t_mod }));
         }
-        Ok(ModulusChain { rings, t, steps })
+        let (mut t_inv, mut t_mod) = (Vec::new(), Vec::new());
+        if t != 1 {
+            for q in sw.ring_q().moduli() {
+                t_inv.push(q.shoup(q.inv(q.reduce(t))?));
+                t_mod.push(q.shoup(q.reduce(t)));
+            }
+        }
+        Ok(ModulusChain {
+            rings,
+            t,
+            steps,
+            t_inv,
+            t_mod,
+        })
     }
 
     /// The number of levels (the top level is `levels() - 1`).
@@ -112,7 +127,6 @@ impl ModulusChain {
         })?;
         let lower = &self.rings[l - 1];
         let form = x.representation();
-        let n = lower.limb_len(form);
         // An unreduced general-m product is reduced first (its limbs cannot be split as they are).
         let reduced;
         let x = if x.is_unreduced_product() {
@@ -123,41 +137,72 @@ impl ModulusChain {
         } else {
             x
         };
-        let res = x.residues();
-        let mut last = Poly::from_residues(&step.last, res[l * n..].to_vec(), form)?;
-        last.to_coefficient()?;
-        let ql: &Modulus = &step.last.moduli()[0];
-        let r: Vec<u64> = last
-            .residues()
-            .iter()
-            .map(|&c| ql.mul_shoup(c, step.neg_t_inv))
-            .collect();
-        // r centred, into each q_i, times t q_l^-1.
-        let mut delta = Poly::zero(lower, Representation::Coefficient);
-        for ((limb, qi), w) in delta
-            .residues_mut()
-            .chunks_exact_mut(lower.degree())
-            .zip(lower.moduli())
-            .zip(&step.t_inv)
-        {
-            vector::lift_centered(ql, qi, &r, limb);
-            vector::mul_shoup_scalar_assign(qi, limb, *w);
-        }
+        let (ring, n, len) = (x.context(), lower.degree(), lower.limb_len(form));
+        let ql = &ring.moduli()[l];
+        // r = [x t^-1]_{q_l} in coefficient form (the first n words of `last`).
+        let src = x.residues();
+        let mut last = Buffer::zeroed(len);
+        last.copy_from_slice(&src[l * len..]);
         if form == Representation::Ntt {
-            delta.to_ntt()?;
+            ring.inverse_limb(l, &mut last, false)?;
         }
-        let mut out = Poly::from_residues(lower, res[..l * n].to_vec(), form)?;
-        for ((limb, qi), w) in out
-            .residues_mut()
-            .chunks_exact_mut(n)
-            .zip(lower.moduli())
-            .zip(&step.inv)
-        {
-            vector::mul_shoup_scalar_assign(qi, limb, *w);
+        if let Some(w) = step.t_inv {
+            vector::mul_shoup_scalar_assign(ql, &mut last[..n], w);
         }
-        out.add_assign(&delta)?;
+        // Limb by limb, on the threads there are (rnsfhe_math::parallel), one pooled scratch each:
+        // (x - t r) q_l^-1 with r centred, so that delta = -t r.
+        let mut out = Poly::zero(lower, form);
+        parallel::for_each_limb(out.residues_mut(), len, |i, o| {
+            let m = &lower.moduli()[i];
+            let mut tmp = Buffer::zeroed(len);
+            vector::lift_centered(ql, m, &last[..n], &mut tmp[..n]);
+            if let Some(t) = &step.t_mod {
+                vector::mul_shoup_scalar_assign(m, &mut tmp[..n], t[i]);
+            }
+            if form == Representation::Ntt {
+                lower.forward_limb(i, &mut tmp)?;
+            }
+            o.copy_from_slice(&src[i * len..(i + 1) * len]);
+            vector::sub_assign(m, o, &tmp);
+            vector::mul_shoup_scalar_assign(m, o, step.inv[i]);
+            Ok(())
+        })?;
         keep_form(&mut out, x)?;
         Ok(out)
+    }
+
+    /// x *= t modulo the moduli of x's level (no-op for t = 1).
+    pub(crate) fn mul_t(&self, x: &mut Poly) {
+        scale_limbs(x, &self.t_mod);
+    }
+
+    /// Key switching of d with the error scaled by t (BGV; paper 001 section 2): the switcher's
+    /// (u_0, u_1) for t^-1 d, times t, so t u_0 + t u_1 s = d s' + t e_ks (mod Q_l) and the phase keeps
+    /// [m]_t with the keys of BFV and CKKS unchanged (as Lattigo's BGV). For t = 1 it is
+    /// [`KeySwitcher::switch`]. Coefficient form out.
+    pub(crate) fn switch_key(
+        &self,
+        sw: &KeySwitcher,
+        d: &Poly,
+        key: &KeySwitchKey,
+    ) -> Result<(Poly, Poly)> {
+        if self.t == 1 {
+            return sw.switch(d, key);
+        }
+        let mut d = d.clone();
+        scale_limbs(&mut d, &self.t_inv);
+        d.to_coefficient()?;
+        let (mut u0, mut u1) = sw.switch(&d, key)?;
+        scale_limbs(&mut u0, &self.t_mod);
+        scale_limbs(&mut u1, &self.t_mod);
+        if super::keys::is_montgomery(d.context()) {
+            // Digits of c M against keys with M^2: the residues are those of (u_0, u_1) M (paper 001
+            // sections 4.1-4.2, `rlwe::KeySwitchKey`).
+            for u in [&mut u0, &mut u1] {
+                u.relabel_form(rnsfhe_math::ring::Form::Montgomery)?;
+            }
+        }
+        Ok((u0, u1))
     }
 
     /// The first limbs of x, over level `level` (no division: the value mod Q_level).
@@ -193,4 +238,21 @@ fn keep_form(out: &mut Poly, x: &Poly) -> Result<()> {
         out.relabel_form(x.montgomery_form())?;
     }
     Ok(())
+}
+
+/// x_i *= w_i limb by limb (the first limbs of `w`, as many as x has; no-op for an empty `w`).
+fn scale_limbs(x: &mut Poly, w: &[Shoup]) {
+    if w.is_empty() {
+        return;
+    }
+    let n = x.context().limb_len(x.representation());
+    let ctx = Arc::clone(x.context());
+    for ((limb, q), w) in x
+        .residues_mut()
+        .chunks_exact_mut(n)
+        .zip(ctx.moduli())
+        .zip(w)
+    {
+        vector::mul_shoup_scalar_assign(q, limb, *w);
+    }
 }

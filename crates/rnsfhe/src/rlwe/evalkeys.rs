@@ -3,10 +3,10 @@
 
 use std::collections::BTreeMap;
 
-use rnsfhe_math::ring::Poly;
+use rnsfhe_math::ring::{Poly, Representation};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian};
 
-use super::{KeyId, KeySwitchKey, KeySwitcher, SecretKey};
+use super::{KeyId, KeySwitchKey, KeySwitcher, ModulusChain, SecretKey};
 use crate::{Error, Result};
 
 /// The relinearisation key: a key-switching key from s^2 to s (paper 000 rlk_RNS, eq. (17); paper 004
@@ -87,6 +87,7 @@ impl RelinKey {
     pub(crate) fn relinearize(
         &self,
         sw: &KeySwitcher,
+        scaled: Option<&ModulusChain>,
         parts: &mut Vec<Poly>,
         context_id: u64,
         ct_key: Option<KeyId>,
@@ -103,7 +104,7 @@ impl RelinKey {
                     .pop()
                     .ok_or_else(|| Error::InvalidCiphertext("empty".into()))?;
                 let form = parts[0].representation();
-                let (u0, u1) = sw.switch_to(&c2, &self.key, form)?;
+                let (u0, u1) = switch(sw, scaled, &c2, &self.key, form)?;
                 for (p, u) in parts.iter_mut().zip([u0, u1]) {
                     p.add_assign(&u)?;
                 }
@@ -182,6 +183,7 @@ impl GaloisKeys {
     pub(crate) fn apply(
         &self,
         sw: &KeySwitcher,
+        scaled: Option<&ModulusChain>,
         parts: &[Poly],
         g: u64,
         context_id: u64,
@@ -204,7 +206,7 @@ impl GaloisKeys {
         }
         let key = self.get(g)?;
         let form = parts[0].representation();
-        let (mut u0, u1) = sw.switch_to(&parts[1].automorphism(g as i64)?, key, form)?;
+        let (mut u0, u1) = switch(sw, scaled, &parts[1].automorphism(g as i64)?, key, form)?;
         u0.add_assign(&parts[0].automorphism(g as i64)?)?;
         Ok(vec![u0, u1])
     }
@@ -216,5 +218,27 @@ impl GaloisKeys {
                 "no Galois key for element {g}; generate the Galois keys with this rotation step"
             ))
         })
+    }
+}
+
+/// Key switching for every scheme: with the error scaled by the chain's t when given (BGV), plain
+/// otherwise (BFV, CKKS).
+fn switch(
+    sw: &KeySwitcher,
+    scaled: Option<&ModulusChain>,
+    d: &Poly,
+    key: &KeySwitchKey,
+    form: Representation,
+) -> Result<(Poly, Poly)> {
+    match scaled {
+        Some(chain) => {
+            let (mut u0, mut u1) = chain.switch_key(sw, d, key)?;
+            if form == Representation::Ntt {
+                u0.to_ntt()?;
+                u1.to_ntt()?;
+            }
+            Ok((u0, u1))
+        }
+        None => sw.switch_to(d, key, form),
     }
 }

@@ -2,6 +2,7 @@
 //! switching (RNS digits, second-level digits, special moduli) with relinearisation and Galois keys.
 
 mod chain;
+pub(crate) mod eval;
 mod evalkeys;
 mod keys;
 mod keyswitch;

@@ -220,6 +220,12 @@ impl ModulusTables {
         self.ntt_big.forward(out)
     }
 
+    /// NTT_N in place of the n coefficients in `buf[..n]` (`buf` of N words, its tail zeroed first).
+    pub(crate) fn forward_in_place(&self, buf: &mut [u64]) -> Result<()> {
+        buf[self.n..].iter_mut().for_each(|x| *x = 0);
+        self.ntt_big.forward(buf)
+    }
+
     /// From the NTT_N values `c_hat` (clobbered) of c to the n coefficients of c mod Phi_m in `out`.
     /// When `product` is false, deg c < n and only the inverse NTT runs; otherwise c is a sum of
     /// products (deg c <= 2n - 2) reduced once by the ring's method (paper 001, section 3; Montgomery:

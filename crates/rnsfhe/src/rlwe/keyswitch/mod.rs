@@ -18,7 +18,7 @@ use num_bigint::BigUint;
 use rnsfhe_math::arith::{vector, Modulus};
 use rnsfhe_math::parallel;
 use rnsfhe_math::pool::Buffer;
-use rnsfhe_math::ring::{Poly, Reduction, Representation, RingContext, RingKind};
+use rnsfhe_math::ring::{Form, Poly, Reduction, Representation, RingContext};
 use rnsfhe_math::rns::{BaseConverter, FastBaseConverter, FastRnsFloor, RnsBasis};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian};
 
@@ -320,6 +320,20 @@ impl KeySwitcher {
         };
         let ctx = &self.ring_qp;
         let n = ctx.degree();
+        // Words per limb in NTT form: n, or N = N2(2n) for general m (paper 001).
+        let len = ctx.limb_len(Representation::Ntt);
+        // Output straight in NTT form, the limbs of Q_l never leaving it: power-of-two rings only.
+        let ntt_out = to_ntt && len == n;
+        if ctx.reduction() == Some(Reduction::Montgomery)
+            && key.parts.iter().any(|(k0, k1)| {
+                k0.montgomery_form() != Form::Montgomery || k1.montgomery_form() != Form::Montgomery
+            })
+        {
+            return Err(Error::WrongForm(
+                "key switching over a Montgomery ring needs keys in Montgomery form (to_montgomery)"
+                    .into(),
+            ));
+        }
         let dres = d.residues();
         // Digits of several primes at this level: their ModUp to the other limbs.
         let ups: Vec<Option<Buffer>> = parallel::map(self.digits.len(), |j| {
@@ -332,23 +346,16 @@ impl KeySwitcher {
                 (None, _) => Ok(None),
             }
         })?;
-        if ctx.kind() != RingKind::PowerOfTwo {
-            let (mut u0, mut u1) = self.switch_general(dres, &ups, level, key)?;
-            if to_ntt {
-                u0.to_ntt()?;
-                u1.to_ntt()?;
-            }
-            return Ok((u0, u1));
-        }
         // The limbs of Q_l u P, their sums (NTT form), limb by limb: every digit's extension to the
-        // limb, in NTT form, then one lazy inner product with each key component.
+        // limb, in NTT form, then one lazy inner product with each key component, and back to
+        // coefficients (general m: the sum of products reduced modulo Phi_m once, paper 001 section 3).
         let limbs: Vec<usize> = (0..=level).chain(self.k..ctx.moduli().len()).collect();
-        let mut u0 = Buffer::zeroed(limbs.len() * n);
-        let mut u1 = Buffer::zeroed(limbs.len() * n);
+        let mut u0 = Buffer::zeroed(limbs.len() * len);
+        let mut u1 = Buffer::zeroed(limbs.len() * len);
         // One task per limb (threads across limbs; see rnsfhe_math::parallel), each with a scratch for
         // the digits' extensions to its limb.
-        let ext_len = key.parts.len() * n;
-        parallel::for_each_limb2(&mut u0, &mut u1, n, ext_len, |slot, out0, out1, ext| {
+        let ext_len = key.parts.len() * len;
+        parallel::for_each_limb2(&mut u0, &mut u1, len, ext_len, |slot, out0, out1, ext| {
             let i = limbs[slot];
             let m = &ctx.moduli()[i];
             let mut used = Vec::with_capacity(key.parts.len());
@@ -360,47 +367,66 @@ impl KeySwitcher {
                     if skip {
                         continue;
                     }
-                    let tmp = &mut ext[used.len() * n..(used.len() + 1) * n];
+                    let tmp = &mut ext[used.len() * len..(used.len() + 1) * len];
                     match d_ntt {
-                        // The digit's own limb, already in NTT form.
-                        Some(x) if self.layout.omega_bits.is_none() && dig.contains(&i) => {
+                        // The digit's own limb, already in NTT form (power-of-two rings).
+                        Some(x)
+                            if len == n && self.layout.omega_bits.is_none() && dig.contains(&i) =>
+                        {
                             tmp.copy_from_slice(&x[i * n..(i + 1) * n]);
                         }
                         _ => {
-                            self.digit_limb(dres, &ups, level, (j, b), i, tmp)?;
-                            ctx.ntt_tables()[i].forward(tmp)?;
+                            self.digit_limb(dres, &ups, level, (j, b), i, &mut tmp[..n])?;
+                            ctx.forward_limb(i, tmp)?;
                         }
                     }
                     used.push(part - 1);
                 }
             }
-            let rows: Vec<&[u64]> = (0..used.len()).map(|t| &ext[t * n..(t + 1) * n]).collect();
+            let rows: Vec<&[u64]> = (0..used.len())
+                .map(|t| &ext[t * len..(t + 1) * len])
+                .collect();
             for (c, out) in [out0, out1].into_iter().enumerate() {
-                let keys: Vec<&[u64]> = used
-                    .iter()
-                    .map(|&p| {
-                        let (k0, k1) = &key.parts[p];
-                        let slot = self.components[p].1[i].ok_or_else(|| {
-                            Error::Internal(format!("key component {p} has no limb {i}"))
-                        })?;
-                        Ok(&(if c == 0 { k0 } else { k1 }).residues()[slot * n..(slot + 1) * n])
-                    })
-                    .collect::<Result<_>>()?;
+                let keys: Vec<&[u64]> =
+                    used.iter()
+                        .map(|&p| {
+                            let (k0, k1) = &key.parts[p];
+                            let slot = self.components[p].1[i].ok_or_else(|| {
+                                Error::Internal(format!("key component {p} has no limb {i}"))
+                            })?;
+                            Ok(&(if c == 0 { k0 } else { k1 }).residues()
+                                [slot * len..(slot + 1) * len])
+                        })
+                        .collect::<Result<_>>()?;
                 vector::inner_product(m, &rows, &keys, out);
-                if !(to_ntt && i < self.k) {
-                    ctx.ntt_tables()[i].inverse(out)?;
+                // NTT form out (power-of-two): the limbs of Q_l stay in it for ModDown.
+                if !(ntt_out && i < self.k) {
+                    ctx.inverse_limb(i, out, true)?;
                 }
             }
             Ok(())
         })?;
+        if len != n {
+            // General m: the n coefficients of each limb to the front, limb-major.
+            for u in [&mut u0, &mut u1] {
+                for slot in 1..limbs.len() {
+                    u.copy_within(slot * len..slot * len + n, slot * n);
+                }
+            }
+        }
+        let (u0, u1) = (&u0[..limbs.len() * n], &u1[..limbs.len() * n]);
         let down = |u: &[u64]| {
-            if to_ntt {
+            if ntt_out {
                 self.mod_down_ntt(u, level)
             } else {
-                self.mod_down(u, level)
+                let mut x = self.mod_down(u, level)?;
+                if to_ntt {
+                    x.to_ntt()?;
+                }
+                Ok(x)
             }
         };
-        let (d0, d1) = parallel::join(|| down(&u0), || down(&u1));
+        let (d0, d1) = parallel::join(|| down(u0), || down(u1));
         Ok((d0?, d1?))
     }
 
@@ -445,58 +471,6 @@ impl KeySwitcher {
         Ok(())
     }
 
-    /// Key switching over a general-m ring (paper 001 section 3), written on the ring's operations:
-    /// each digit's extension to Q_l u P enters NTT_N form, the products with the key components are
-    /// summed unreduced (degree <= 2n - 2 < N), and each of u0, u1 is reduced modulo Phi_m once when
-    /// it leaves the form; then ModDown as for power-of-two rings. Limbs of Q above the level stay
-    /// zero (keys are never truncated here).
-    fn switch_general(
-        &self,
-        dres: &[u64],
-        ups: &[Option<Buffer>],
-        level: usize,
-        key: &KeySwitchKey,
-    ) -> Result<(Poly, Poly)> {
-        let ctx = &self.ring_qp;
-        let n = ctx.degree();
-        let limbs: Vec<usize> = (0..=level).chain(self.k..ctx.moduli().len()).collect();
-        let mut acc = [
-            Poly::zero(ctx, Representation::Ntt),
-            Poly::zero(ctx, Representation::Ntt),
-        ];
-        let mut part = 0usize;
-        for (j, dig) in self.digits.iter().enumerate() {
-            for b in 0..self.subdigits[j] {
-                part += 1;
-                if dig.start > level {
-                    continue;
-                }
-                let mut ext = Poly::zero(ctx, Representation::Coefficient);
-                for &i in &limbs {
-                    let limb = &mut ext.residues_mut()[i * n..(i + 1) * n];
-                    self.digit_limb(dres, ups, level, (j, b), i, limb)?;
-                }
-                ext.to_ntt()?;
-                let (k0, k1) = &key.parts[part - 1];
-                acc[0].mul_add_assign(&ext, k0)?;
-                acc[1].mul_add_assign(&ext, k1)?;
-            }
-        }
-        let mut out = Vec::with_capacity(2);
-        for mut u in acc {
-            u.to_coefficient()?;
-            let x: Vec<u64> = limbs
-                .iter()
-                .flat_map(|&i| u.residues()[i * n..(i + 1) * n].iter().copied())
-                .collect();
-            out.push(self.mod_down(&x, level)?);
-        }
-        let u1 = out.pop();
-        let u0 = out.pop();
-        u0.zip(u1)
-            .ok_or_else(|| Error::Internal("key switching lost an output".into()))
-    }
-
     /// [`KeySwitcher::mod_down`] with the limbs of Q_l in NTT form (those of P in coefficient form);
     /// the output in NTT form.
     fn mod_down_ntt(&self, x: &[u64], level: usize) -> Result<Poly> {
@@ -506,7 +480,7 @@ impl KeySwitcher {
         let mut out = Poly::zero(ring, Representation::Ntt);
         match &self.moddown[level] {
             Some(floor) => floor.apply_transformed(xp, xq, out.residues_mut(), |j, limb| {
-                ring.ntt_tables()[j].forward(limb)
+                ring.forward_limb(j, limb)
             })?,
             None => out.residues_mut().copy_from_slice(xq),
         }
