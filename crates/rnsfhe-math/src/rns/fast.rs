@@ -85,8 +85,7 @@ pub(super) fn scaled_residues_by(
 pub(super) const BLOCK: usize = 128;
 
 /// out[b] = sum_i y[i * stride + start + b] * c[i] mod p for b < out.len(), accumulated in u128 and
-/// reduced every `chunk` terms (see [`lazy_chunk`]). Coefficient by coefficient, so that the sum stays in
-/// registers (SEAL's `fast_convert_array`); `acc` is unused scratch kept for the callers' layout.
+/// reduced every `chunk` terms (see [`lazy_chunk`]); `acc` is scratch of out.len() words.
 #[allow(clippy::too_many_arguments)] // a kernel: plain slices and scalars, no natural grouping
 pub(super) fn dot_lazy(
     p: &Modulus,
@@ -95,29 +94,24 @@ pub(super) fn dot_lazy(
     start: usize,
     c: &[u64],
     chunk: usize,
-    _acc: &mut [u128],
+    acc: &mut [u128],
     out: &mut [u64],
 ) {
     let len = out.len();
-    let k = c.len();
-    if k == 0 {
-        out.iter_mut().for_each(|o| *o = 0);
-        return;
-    }
-    // The block of y the rows touch: row i, coefficient b is at (i * stride + start + b) - start.
-    let y = &y[start..(k - 1) * stride + start + len];
-    for (b, o) in out.iter_mut().enumerate() {
-        let mut s = 0u128;
-        let mut col = y[b..].iter().step_by(stride);
-        for (g, cs) in c.chunks(chunk).enumerate() {
-            if g > 0 {
-                s = u128::from(p.reduce_u128(s));
-            }
-            for (&ci, &v) in cs.iter().zip(&mut col) {
-                s += u128::from(v) * u128::from(ci);
-            }
+    acc.iter_mut().for_each(|a| *a = 0);
+    for (i, &ci) in c.iter().enumerate() {
+        let yi = &y[i * stride + start..i * stride + start + len];
+        let ci = u128::from(ci);
+        for (a, &v) in acc.iter_mut().zip(yi) {
+            *a += u128::from(v) * ci;
         }
-        *o = p.reduce_u128(s);
+        if (i + 1) % chunk == 0 {
+            acc.iter_mut()
+                .for_each(|a| *a = u128::from(p.reduce_u128(*a)));
+        }
+    }
+    for (o, &a) in out.iter_mut().zip(acc.iter()) {
+        *o = p.reduce_u128(a);
     }
 }
 
