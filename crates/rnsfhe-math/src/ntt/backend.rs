@@ -40,6 +40,8 @@ pub(super) struct Transform {
     roots: Vec<Shoup>,
     inv_roots: Vec<Shoup>,
     n_inv: Shoup,
+    /// inv_roots[1] / n, the scaled twiddle of the scalar inverse's last stage.
+    w1_n_inv: Shoup,
     /// Present for the SIMD backends when n >= 16 (smaller sizes run the scalar kernels).
     #[cfg(target_arch = "x86_64")]
     simd: Option<Simd>,
@@ -70,9 +72,11 @@ impl Transform {
             Backend::Avx2 => avx2::Tables::new(&q, &roots, &inv_roots, n_inv).map(Simd::Avx2),
             _ => None,
         };
+        let w1_n_inv = q.shoup(q.mul(inv_roots.get(1).map_or(1, |w| w.value), n_inv.value));
         Ok(Transform {
             q,
             backend,
+            w1_n_inv,
             roots,
             inv_roots,
             n_inv,
@@ -93,9 +97,7 @@ impl Transform {
                 return;
             }
         }
-        scalar::forward_lazy(a, &self.roots, &self.q);
-        let q = self.q.value();
-        a.iter_mut().for_each(|x| *x = scalar::correct_4q(*x, q));
+        scalar::forward(a, &self.roots, &self.q, true);
     }
 
     /// Input in [0, 4q), output in [0, 4q) (values may differ between backends, residues do not).
@@ -106,7 +108,7 @@ impl Transform {
                 return;
             }
         }
-        scalar::forward_lazy(a, &self.roots, &self.q);
+        scalar::forward(a, &self.roots, &self.q, false);
     }
 
     /// Input in [0, 2q), output in [0, q), 1/n included; the caller checked the length.
@@ -117,8 +119,6 @@ impl Transform {
                 return;
             }
         }
-        scalar::inverse_lazy(a, &self.inv_roots, &self.q);
-        a.iter_mut()
-            .for_each(|x| *x = self.q.mul_shoup(*x, self.n_inv));
+        scalar::inverse(a, &self.inv_roots, &self.q, self.n_inv, self.w1_n_inv);
     }
 }

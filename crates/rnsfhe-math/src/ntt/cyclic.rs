@@ -119,30 +119,34 @@ mod tests {
             let n = 1usize << log_n;
             for bits in [20u32, 45, 62] {
                 let q = Modulus::new(ntt_primes(bits, n as u64, 1, &[]).unwrap()[0]).unwrap();
-                let t = CyclicNttTable::new(q, n).unwrap();
-                let a: Vec<u64> = (0..n as u64)
-                    .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15).wrapping_add(3) % q.value())
-                    .collect();
-                let b: Vec<u64> = (0..n as u64)
-                    .map(|i| i.wrapping_mul(0x5851_f42d_4c95_7f2d).wrapping_add(11) % q.value())
-                    .collect();
-                let mut fa = a.clone();
-                t.forward(&mut fa).unwrap();
-                for (i, &v) in fa.iter().enumerate() {
-                    let x = q.pow(t.omega(), bit_reverse(i, log_n) as u64);
-                    assert_eq!(v, a.iter().rev().fold(0, |acc, &c| q.add(q.mul(acc, x), c)));
-                }
-                let mut fb = b.clone();
-                t.forward(&mut fb).unwrap();
-                let mut c: Vec<u64> = fa.iter().zip(&fb).map(|(&x, &y)| q.mul(x, y)).collect();
-                t.inverse(&mut c).unwrap();
-                let mut want = vec![0u64; n];
-                for i in 0..n {
-                    for j in 0..n {
-                        want[(i + j) % n] = q.add(want[(i + j) % n], q.mul(a[i], b[j]));
+                for t in [
+                    CyclicNttTable::new(q, n).unwrap(),
+                    CyclicNttTable::with_backend(q, n, Backend::Scalar).unwrap(),
+                ] {
+                    let a: Vec<u64> = (0..n as u64)
+                        .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15).wrapping_add(3) % q.value())
+                        .collect();
+                    let b: Vec<u64> = (0..n as u64)
+                        .map(|i| i.wrapping_mul(0x5851_f42d_4c95_7f2d).wrapping_add(11) % q.value())
+                        .collect();
+                    let mut fa = a.clone();
+                    t.forward(&mut fa).unwrap();
+                    for (i, &v) in fa.iter().enumerate() {
+                        let x = q.pow(t.omega(), bit_reverse(i, log_n) as u64);
+                        assert_eq!(v, a.iter().rev().fold(0, |acc, &c| q.add(q.mul(acc, x), c)));
                     }
+                    let mut fb = b.clone();
+                    t.forward(&mut fb).unwrap();
+                    let mut c: Vec<u64> = fa.iter().zip(&fb).map(|(&x, &y)| q.mul(x, y)).collect();
+                    t.inverse(&mut c).unwrap();
+                    let mut want = vec![0u64; n];
+                    for i in 0..n {
+                        for j in 0..n {
+                            want[(i + j) % n] = q.add(want[(i + j) % n], q.mul(a[i], b[j]));
+                        }
+                    }
+                    assert_eq!(c, want, "n = {n}, {bits} bits");
                 }
-                assert_eq!(c, want, "n = {n}, {bits} bits");
             }
         }
     }

@@ -150,19 +150,33 @@ mod tests {
             let n = 1usize << log_n;
             for bits in [30u32, 50, 60, 61, 62] {
                 let q = Modulus::new(ntt_primes(bits, 2 * n as u64, 1, &[]).unwrap()[0]).unwrap();
-                let t = NttTable::new(q, n).unwrap();
-                let a: Vec<u64> = (0..n as u64)
-                    .map(|i| (i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ i << 7) % q.value())
-                    .collect();
-                let mut b = a.clone();
-                t.forward(&mut b).unwrap();
-                assert_eq!(b, naive(&a, &t), "n = {n}, {bits} bits");
-                t.inverse(&mut b).unwrap();
-                assert_eq!(a, b);
-                let mut edge = vec![q.value() - 1; n];
-                t.forward(&mut edge).unwrap();
-                t.inverse(&mut edge).unwrap();
-                assert!(edge.iter().all(|&x| x == q.value() - 1));
+                // The default backend and the scalar reference kernels.
+                for t in [
+                    NttTable::new(q, n).unwrap(),
+                    NttTable::with_backend(q, n, Backend::Scalar).unwrap(),
+                ] {
+                    let a: Vec<u64> = (0..n as u64)
+                        .map(|i| (i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ i << 7) % q.value())
+                        .collect();
+                    let mut b = a.clone();
+                    t.forward(&mut b).unwrap();
+                    assert_eq!(b, naive(&a, &t), "n = {n}, {bits} bits");
+                    t.inverse(&mut b).unwrap();
+                    assert_eq!(a, b);
+                    let mut edge = vec![q.value() - 1; n];
+                    t.forward(&mut edge).unwrap();
+                    t.inverse(&mut edge).unwrap();
+                    assert!(edge.iter().all(|&x| x == q.value() - 1));
+                    // Lazy forward: residues equal to the reduced transform's.
+                    let mut lazy = a.clone();
+                    t.forward_lazy_unchecked(&mut lazy);
+                    let mut full = a.clone();
+                    t.forward(&mut full).unwrap();
+                    assert!(lazy
+                        .iter()
+                        .zip(&full)
+                        .all(|(&l, &f)| l < 4 * q.value() && l % q.value() == f));
+                }
             }
         }
     }

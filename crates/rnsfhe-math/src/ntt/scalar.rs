@@ -1,60 +1,115 @@
 //! Scalar Harvey butterflies over twiddles stored in bit-reversed order (the reference kernels).
 //!
-//! Forward (Cooley–Tukey, decimation in time): values enter in [0, 4q) and leave in [0, 4q).
-//! Inverse (Gentleman–Sande, decimation in frequency): values enter in [0, 2q) and leave in [0, 2q).
-//! Both need 4q < 2^64, which `Modulus` guarantees (q < 2^62).
+//! Forward (Cooley–Tukey, decimation in time): values enter in [0, 4q) and leave in [0, 4q), or in
+//! [0, q) when the last stage also reduces. Inverse (Gentleman–Sande, decimation in frequency): values
+//! enter in [0, 2q); the last stage folds in 1/n and leaves [0, q) (SEAL's scaled last-stage twiddle).
+//! Both need 4q < 2^64, which `Modulus` guarantees (q < 2^62). The stages with t = 1 and t = 2 walk
+//! fixed-size chunks so that no group pays for slicing, and the final reduction rides on the last stage
+//! instead of a separate pass (Harvey 2014, Alg. 4, with the correction of its last line fused).
 
 use crate::arith::{Modulus, Shoup};
 
+/// One forward butterfly: (u, v) -> (u + w v, u - w v), inputs in [0, 4q), outputs in [0, 4q).
+#[inline(always)]
+fn ct(x: &mut u64, y: &mut u64, w: Shoup, q: &Modulus, two_q: u64) {
+    let mut u = *x;
+    if u >= two_q {
+        u -= two_q;
+    }
+    let v = q.mul_shoup_lazy(*y, w);
+    *x = u + v;
+    *y = u + two_q - v;
+}
+
+/// One inverse butterfly: (u, v) -> (u + v, w (u - v)), inputs in [0, 2q), outputs in [0, 2q).
+#[inline(always)]
+fn gs(x: &mut u64, y: &mut u64, w: Shoup, q: &Modulus, two_q: u64) {
+    let (u, v) = (*x, *y);
+    let mut s = u + v;
+    if s >= two_q {
+        s -= two_q;
+    }
+    *x = s;
+    *y = q.mul_shoup_lazy(u + two_q - v, w);
+}
+
 /// In-place forward transform; `w[m + i]` is the twiddle of butterfly group i at stage m (m = 1, 2, 4, ..),
-/// the layout of SEAL and Harvey. Input in [0, 4q) (in particular [0, q)), output in [0, 4q).
-pub(super) fn forward_lazy(a: &mut [u64], w: &[Shoup], q: &Modulus) {
+/// the layout of SEAL and Harvey. Input in [0, 4q) (in particular [0, q)); output in [0, q) when
+/// `reduce`, else in [0, 4q).
+pub(super) fn forward(a: &mut [u64], w: &[Shoup], q: &Modulus, reduce: bool) {
     let n = a.len();
     let two_q = 2 * q.value();
-    let mut t = n;
     let mut m = 1;
-    while m < n {
-        t >>= 1;
-        for i in 0..m {
-            let wi = w[m + i];
-            let (lo, hi) = a[2 * i * t..2 * (i + 1) * t].split_at_mut(t);
+    let mut t = n >> 1;
+    while t >= 4 {
+        for (blk, &wi) in a.chunks_exact_mut(2 * t).zip(&w[m..2 * m]) {
+            let (lo, hi) = blk.split_at_mut(t);
             for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
-                let mut u = *x;
-                if u >= two_q {
-                    u -= two_q;
-                }
-                let v = q.mul_shoup_lazy(*y, wi);
-                *x = u + v;
-                *y = u + two_q - v;
+                ct(x, y, wi, q, two_q);
             }
         }
         m <<= 1;
+        t >>= 1;
+    }
+    if t == 2 {
+        for (blk, &wi) in a.chunks_exact_mut(4).zip(&w[m..2 * m]) {
+            let (lo, hi) = blk.split_at_mut(2);
+            ct(&mut lo[0], &mut hi[0], wi, q, two_q);
+            ct(&mut lo[1], &mut hi[1], wi, q, two_q);
+        }
+        m <<= 1;
+    }
+    let qv = q.value();
+    for (blk, &wi) in a.chunks_exact_mut(2).zip(&w[m..2 * m]) {
+        let (lo, hi) = blk.split_at_mut(1);
+        ct(&mut lo[0], &mut hi[0], wi, q, two_q);
+        if reduce {
+            lo[0] = correct_4q(lo[0], qv);
+            hi[0] = correct_4q(hi[0], qv);
+        }
     }
 }
 
-/// In-place inverse transform without the 1/n factor; `w[m + i]` holds the inverse twiddles in the same
-/// layout as the forward ones. Input in [0, 2q), output in [0, 2q).
-pub(super) fn inverse_lazy(a: &mut [u64], w: &[Shoup], q: &Modulus) {
+/// In-place inverse transform with the 1/n factor; `w[m + i]` holds the inverse twiddles in the same
+/// layout as the forward ones, `n_inv` is 1/n and `w1_n_inv` is w[1] / n. Input in [0, 2q), output in [0, q).
+pub(super) fn inverse(a: &mut [u64], w: &[Shoup], q: &Modulus, n_inv: Shoup, w1_n_inv: Shoup) {
     let n = a.len();
     let two_q = 2 * q.value();
-    let mut t = 1;
     let mut m = n >> 1;
-    while m >= 1 {
-        for i in 0..m {
-            let wi = w[m + i];
-            let (lo, hi) = a[2 * i * t..2 * (i + 1) * t].split_at_mut(t);
+    let mut t = 1;
+    if m > 1 {
+        for (blk, &wi) in a.chunks_exact_mut(2).zip(&w[m..2 * m]) {
+            let (lo, hi) = blk.split_at_mut(1);
+            gs(&mut lo[0], &mut hi[0], wi, q, two_q);
+        }
+        m >>= 1;
+        t = 2;
+    }
+    if m > 1 {
+        for (blk, &wi) in a.chunks_exact_mut(4).zip(&w[m..2 * m]) {
+            let (lo, hi) = blk.split_at_mut(2);
+            gs(&mut lo[0], &mut hi[0], wi, q, two_q);
+            gs(&mut lo[1], &mut hi[1], wi, q, two_q);
+        }
+        m >>= 1;
+        t = 4;
+    }
+    while m > 1 {
+        for (blk, &wi) in a.chunks_exact_mut(2 * t).zip(&w[m..2 * m]) {
+            let (lo, hi) = blk.split_at_mut(t);
             for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
-                let (u, v) = (*x, *y);
-                let mut s = u + v;
-                if s >= two_q {
-                    s -= two_q;
-                }
-                *x = s;
-                *y = q.mul_shoup_lazy(u + two_q - v, wi);
+                gs(x, y, wi, q, two_q);
             }
         }
-        t <<= 1;
         m >>= 1;
+        t <<= 1;
+    }
+    // m = 1: one group over the whole array, 1/n folded into both outputs.
+    let (lo, hi) = a.split_at_mut(t);
+    for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
+        let (u, v) = (*x, *y);
+        *x = q.mul_shoup(u + v, n_inv);
+        *y = q.mul_shoup(u + two_q - v, w1_n_inv);
     }
 }
 

@@ -134,12 +134,34 @@ pub fn inner_product(q: &Modulus, a: &[&[u64]], b: &[&[u64]], out: &mut [u64]) {
     } else if backend_for(q) == Backend::Avx2 && avx2::inner_product(q, a, b, out) {
         done = out.len() & !3;
     }
-    // Otherwise (and for a tail) one reduced multiply-add per row with the fastest kernel for q.
-    let len = out.len() - done;
-    let tail = &mut out[done..];
-    tail.iter_mut().for_each(|o| *o = 0);
-    for (ra, rb) in a.iter().zip(b) {
-        mul_add_assign(q, tail, &ra[done..done + len], &rb[done..done + len]);
+    // Otherwise (and for a tail) the scalar lazy sums.
+    inner_product_scalar(q, a, b, done, &mut out[done..]);
+}
+
+/// The scalar [`inner_product`] of elements offset.. of the rows into `out`: per element, 128-bit sums of
+/// up to 15 products (each below 2^124 as q < 2^62) between reductions, one Barrett reduction at the
+/// end (the lazy dyadic accumulation of SEAL's key switching), block by block of rows' elements.
+fn inner_product_scalar(q: &Modulus, a: &[&[u64]], b: &[&[u64]], offset: usize, out: &mut [u64]) {
+    const BLOCK: usize = 64;
+    const TERMS: usize = 15;
+    let mut acc = [0u128; BLOCK];
+    for (bi, ob) in out.chunks_mut(BLOCK).enumerate() {
+        let (start, len) = (offset + bi * BLOCK, ob.len());
+        let acc = &mut acc[..len];
+        acc.iter_mut().for_each(|s| *s = 0);
+        for (j, (ra, rb)) in a.iter().zip(b).enumerate() {
+            if j > 0 && j % TERMS == 0 {
+                acc.iter_mut()
+                    .for_each(|s| *s = u128::from(q.reduce_u128(*s)));
+            }
+            let (ra, rb) = (&ra[start..start + len], &rb[start..start + len]);
+            for ((s, &x), &y) in acc.iter_mut().zip(ra).zip(rb) {
+                *s += u128::from(x) * u128::from(y);
+            }
+        }
+        for (o, &s) in ob.iter_mut().zip(acc.iter()) {
+            *o = q.reduce_u128(s);
+        }
     }
 }
 
@@ -224,6 +246,29 @@ pub fn lift_centered(from: &Modulus, q: &Modulus, src: &[u64], dst: &mut [u64]) 
         && backend_for(q) == Backend::Avx2
         && avx2::lift(q, from.value(), c, half, src, dst)
     {
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    let simd = avx512f(q) || backend_for(q) == Backend::Avx2;
+    #[cfg(not(target_arch = "x86_64"))]
+    let simd = false;
+    if !simd {
+        // Scalar: one pass, the reduction and the fix per element.
+        let (f, qv) = (from.value(), q.value());
+        for (d, &x) in dst.iter_mut().zip(src) {
+            let r = if f <= qv {
+                x
+            } else if f / 2 <= qv {
+                if x >= qv {
+                    x - qv
+                } else {
+                    x
+                }
+            } else {
+                q.reduce(x)
+            };
+            *d = if x > half { q.sub(r, c) } else { r };
+        }
         return;
     }
     reduce_into(q, from.value(), src, dst);
