@@ -175,4 +175,19 @@ mod tests {
         let c = copied(&[1, 2, 3]);
         assert_eq!(c, vec![1, 2, 3]);
     }
+
+    #[test]
+    fn small_buffers_do_not_crowd_out_a_large_one() {
+        // A pool full of small scratches still takes a polynomial-sized buffer back.
+        let small: Vec<Buffer> = (0..MAX_POOLED)
+            .map(|_| Buffer::zeroed(MIN_POOLED))
+            .collect();
+        drop(small);
+        let big = Buffer::zeroed(64 * MIN_POOLED);
+        let ptr = big.as_ptr();
+        drop(big);
+        let again = Buffer::zeroed(64 * MIN_POOLED);
+        assert_eq!(again.as_ptr(), ptr);
+        assert!(FREE.with(|f| f.borrow().0.len()) <= MAX_POOLED);
+    }
 }
