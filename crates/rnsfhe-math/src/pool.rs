@@ -90,7 +90,7 @@ pub fn copied(src: &[u64]) -> Vec<u64> {
 /// per-limb scratches took 7x the page faults and 10% more time before this rule).
 pub fn recycle(v: Vec<u64>) {
     let cap = v.capacity();
-    if cap < MIN_POOLED || cap > MAX_POOLED_WORDS {
+    if !(MIN_POOLED..=MAX_POOLED_WORDS).contains(&cap) {
         return;
     }
     FREE.with(|f| {
