@@ -15,7 +15,7 @@ use super::{
     BehzTool, BfvParameters, Ciphertext, Decryption, HpsTool, Multiplication, Plaintext, RingShape,
 };
 use crate::encoding::Encoders;
-use crate::rlwe::{GaloisKeys, KeyId, KeySwitcher, PublicKey, SecretKey};
+use crate::rlwe::{KeyId, KeySwitcher, PublicKey, SecretKey};
 use crate::{Error, Result};
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
@@ -214,47 +214,6 @@ impl BfvContext {
     pub fn decode_slots(&self, pt: &Plaintext) -> Result<Vec<Vec<u64>>> {
         self.check_plain(pt)?;
         self.slot_algebra()?.decode(&pt.coeffs)
-    }
-
-    /// Galois keys for one-step rotations (+1 and -1) along every hypercube dimension of the slots
-    /// and for Frobenius (general Phi_m; paper 001 section 2.4, HElib's PAlgebra).
-    pub fn galois_keys_for_hypercube(
-        &self,
-        sk: &SecretKey,
-        rng: &mut Csprng,
-    ) -> Result<GaloisKeys> {
-        let elements = crate::encoding::hypercube::hypercube_galois_elements(self.slot_algebra()?)?;
-        self.galois_keys_for_elements(sk, &elements, rng)
-    }
-
-    /// Rotates the slots along hypercube dimension `dimension` by `k` (the value of slot e moves to
-    /// e + k); needs the key of that Galois element (steps of +-1: [`Self::galois_keys_for_hypercube`]).
-    pub fn rotate_dimension(
-        &self,
-        a: &Ciphertext,
-        dimension: usize,
-        k: i64,
-        keys: &GaloisKeys,
-    ) -> Result<Ciphertext> {
-        let g = self.slot_algebra()?.rotation_galois_element(dimension, k)? as u64;
-        self.apply_galois(a, g, keys)
-    }
-
-    /// Frobenius X -> X^t: every slot raised to the power t (general Phi_m).
-    pub fn frobenius(&self, a: &Ciphertext, keys: &GaloisKeys) -> Result<Ciphertext> {
-        let g = self.slot_algebra()?.frobenius_galois_element() as u64;
-        self.apply_galois(a, g, keys)
-    }
-
-    /// Refuses `what` (row rotations by steps) on a general Phi_m ring.
-    pub(crate) fn refuse_general(&self, what: &str) -> Result<()> {
-        match self.params.cyclotomic {
-            Some(m) => Err(Error::InvalidParameters(format!(
-                "{what} is defined for power-of-two rings; for Phi_{m} use Galois elements of \
-                 Z_m^* (galois_keys_for_elements, apply_galois)"
-            ))),
-            None => Ok(()),
-        }
     }
 
     /// A secret key and its public key.

@@ -32,6 +32,7 @@ fn to_ntt_pair(p: [Poly; 2]) -> Result<[Poly; 2]> {
 }
 
 crate::rlwe::eval::evaluation_methods!(BfvContext, Ciphertext);
+crate::encoding::hypercube::hypercube_methods!(BfvContext, Ciphertext);
 
 impl Evaluate for BfvContext {
     type Ct = Ciphertext;

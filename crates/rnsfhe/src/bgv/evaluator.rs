@@ -14,6 +14,7 @@ use crate::rlwe::{reduce_product, KeyId};
 use crate::{Error, Result};
 
 crate::rlwe::eval::evaluation_methods!(BgvContext, BgvCiphertext);
+crate::encoding::hypercube::hypercube_methods!(BgvContext, BgvCiphertext);
 
 impl Evaluate for BgvContext {
     type Ct = BgvCiphertext;

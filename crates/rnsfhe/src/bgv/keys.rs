@@ -1,55 +1,15 @@
 //! BGV keys: secret and public keys, relinearisation and Galois keys (power-of-two steps, row swap,
-//! explicit elements, the hypercube of a general Phi_m), and the rotations of general-m slots.
+//! explicit elements, the hypercube of a general Phi_m).
 
 use std::sync::Arc;
 
 use rnsfhe_math::sample::Csprng;
 
-use super::{BgvCiphertext, BgvContext};
+use super::BgvContext;
 use crate::rlwe::{GaloisKeys, PublicKey, RelinKey, SecretKey};
 use crate::{Error, Result};
 
 impl BgvContext {
-    /// Galois keys for one-step rotations (+1 and -1) along every hypercube dimension of the slots
-    /// and for Frobenius (general Phi_m; paper 001 section 2.4, HElib's PAlgebra).
-    pub fn galois_keys_for_hypercube(
-        &self,
-        sk: &SecretKey,
-        rng: &mut Csprng,
-    ) -> Result<GaloisKeys> {
-        let elements = crate::encoding::hypercube::hypercube_galois_elements(self.slot_algebra()?)?;
-        self.galois_keys_for_elements(sk, &elements, rng)
-    }
-
-    /// Rotates the slots along hypercube dimension `dimension` by `k` (the value of slot e moves to
-    /// e + k); needs the key of that Galois element (steps of +-1: [`Self::galois_keys_for_hypercube`]).
-    pub fn rotate_dimension(
-        &self,
-        a: &BgvCiphertext,
-        dimension: usize,
-        k: i64,
-        keys: &GaloisKeys,
-    ) -> Result<BgvCiphertext> {
-        let g = self.slot_algebra()?.rotation_galois_element(dimension, k)? as u64;
-        self.apply_galois(a, g, keys)
-    }
-
-    /// Frobenius X -> X^t: every slot raised to the power t (general Phi_m).
-    pub fn frobenius(&self, a: &BgvCiphertext, keys: &GaloisKeys) -> Result<BgvCiphertext> {
-        let g = self.slot_algebra()?.frobenius_galois_element() as u64;
-        self.apply_galois(a, g, keys)
-    }
-
-    pub(crate) fn refuse_general(&self, what: &str) -> Result<()> {
-        match self.params.cyclotomic {
-            Some(m) => Err(Error::InvalidParameters(format!(
-                "{what} is defined for power-of-two rings; for Phi_{m} use Galois elements of \
-                 Z_m^* (galois_keys_for_elements, apply_galois)"
-            ))),
-            None => Ok(()),
-        }
-    }
-
     /// A secret key and its public key.
     pub fn keygen(&self, rng: &mut Csprng) -> Result<(SecretKey, PublicKey)> {
         let sk = SecretKey::generate(&self.sw, self.params.secret, rng)?;

@@ -25,3 +25,61 @@ pub fn hypercube_galois_elements(slots: &SlotAlgebra) -> Result<Vec<u64>> {
     }
     Ok(out)
 }
+
+/// The slot-rotation methods of an FV or BGV context `$ctx` with ciphertext `$ct` over a general
+/// Phi_m: hypercube keys, rotations along one dimension, Frobenius, and the refusal of power-of-two
+/// row rotations (the context provides `slot_algebra`, `galois_keys_for_elements`, `apply_galois` and
+/// `params().cyclotomic`).
+macro_rules! hypercube_methods {
+    ($ctx:ty, $ct:ty) => {
+        impl $ctx {
+            /// Galois keys for one-step rotations (+1 and -1) along every hypercube dimension of the
+            /// slots and for Frobenius (general Phi_m; paper 001 section 2.4, HElib's PAlgebra).
+            pub fn galois_keys_for_hypercube(
+                &self,
+                sk: &$crate::rlwe::SecretKey,
+                rng: &mut rnsfhe_math::sample::Csprng,
+            ) -> $crate::Result<$crate::rlwe::GaloisKeys> {
+                let elements =
+                    $crate::encoding::hypercube::hypercube_galois_elements(self.slot_algebra()?)?;
+                self.galois_keys_for_elements(sk, &elements, rng)
+            }
+
+            /// Rotates the slots along hypercube dimension `dimension` by `k` (the value of slot e
+            /// moves to e + k); needs the key of that Galois element (steps of +-1:
+            /// [`Self::galois_keys_for_hypercube`]).
+            pub fn rotate_dimension(
+                &self,
+                a: &$ct,
+                dimension: usize,
+                k: i64,
+                keys: &$crate::rlwe::GaloisKeys,
+            ) -> $crate::Result<$ct> {
+                let g = self.slot_algebra()?.rotation_galois_element(dimension, k)? as u64;
+                self.apply_galois(a, g, keys)
+            }
+
+            /// Frobenius X -> X^t: every slot raised to the power t (general Phi_m).
+            pub fn frobenius(
+                &self,
+                a: &$ct,
+                keys: &$crate::rlwe::GaloisKeys,
+            ) -> $crate::Result<$ct> {
+                let g = self.slot_algebra()?.frobenius_galois_element() as u64;
+                self.apply_galois(a, g, keys)
+            }
+
+            /// Refuses `what` (row rotations by steps) on a general Phi_m ring.
+            pub(crate) fn refuse_general(&self, what: &str) -> $crate::Result<()> {
+                match self.params().cyclotomic {
+                    Some(m) => Err($crate::Error::InvalidParameters(format!(
+                        "{what} is defined for power-of-two rings; for Phi_{m} use Galois elements \
+                         of Z_m^* (galois_keys_for_elements, apply_galois)"
+                    ))),
+                    None => Ok(()),
+                }
+            }
+        }
+    };
+}
+pub(crate) use hypercube_methods;
