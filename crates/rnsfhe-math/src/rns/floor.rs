@@ -100,28 +100,7 @@ impl FastRnsFloor {
     where
         F: Fn(usize, &mut [u64]) -> Result<()> + Sync + Send,
     {
-        let n = out.len() / self.b.len().max(1);
-        check("fastRNSFloor output", out.len(), n * self.b.len())?;
-        check("fastRNSFloor input in q", xq.len(), n * self.q.len())?;
-        check("fastRNSFloor input in B", xb_t.len(), n * self.b.len())?;
-        let mut xq_r;
-        let xq = match &self.half {
-            None => xq,
-            Some((hq, _)) => {
-                xq_r = crate::pool::Buffer::zeroed(xq.len());
-                for ((d, s), (m, &c)) in xq_r
-                    .chunks_exact_mut(n)
-                    .zip(xq.chunks_exact(n))
-                    .zip(self.q.moduli().iter().zip(hq))
-                {
-                    d.iter_mut().for_each(|x| *x = c);
-                    vector::add_assign(m, d, s);
-                }
-                &xq_r[..]
-            }
-        };
-        let mut y = crate::pool::Buffer::zeroed(xq.len());
-        scaled_residues_by(&self.q, &self.scaled_inv, xq, n, &mut y);
+        let (n, y) = self.scaled_input(xq, xb_t.len(), out.len())?;
         if self.q.len() == 1 {
             let q0 = self.q.moduli()[0].value();
             for (j, m) in self.b.moduli().iter().enumerate() {
@@ -150,12 +129,18 @@ impl FastRnsFloor {
         })
     }
 
-    /// `xq`: k n residues in q, `xb`: |B| n residues in B (limb-major); writes |B| n residues.
-    pub fn apply(&self, xq: &[u64], xb: &[u64], out: &mut [u64]) -> Result<()> {
-        let n = out.len() / self.b.len().max(1);
-        check("fastRNSFloor output", out.len(), n * self.b.len())?;
+    /// The checks of both forms and the first step of fastRNSFloor: (n, the scaled residues of x_q,
+    /// plus half of q first where the floor rounds).
+    fn scaled_input(
+        &self,
+        xq: &[u64],
+        xb_len: usize,
+        out_len: usize,
+    ) -> Result<(usize, crate::pool::Buffer)> {
+        let n = out_len / self.b.len().max(1);
+        check("fastRNSFloor output", out_len, n * self.b.len())?;
         check("fastRNSFloor input in q", xq.len(), n * self.q.len())?;
-        check("fastRNSFloor input in B", xb.len(), n * self.b.len())?;
+        check("fastRNSFloor input in B", xb_len, n * self.b.len())?;
         let mut xq_r;
         let xq = match &self.half {
             None => xq,
@@ -174,6 +159,12 @@ impl FastRnsFloor {
         };
         let mut y = crate::pool::Buffer::zeroed(xq.len());
         scaled_residues_by(&self.q, &self.scaled_inv, xq, n, &mut y);
+        Ok((n, y))
+    }
+
+    /// `xq`: k n residues in q, `xb`: |B| n residues in B (limb-major); writes |B| n residues.
+    pub fn apply(&self, xq: &[u64], xb: &[u64], out: &mut [u64]) -> Result<()> {
+        let (n, y) = self.scaled_input(xq, xb.len(), out.len())?;
         if self.q.len() == 1 {
             // One source prime (ModDown by one special prime): out = x_b (f/q) - (y mod b) / q, with
             // word-wide SIMD kernels instead of a one-row dot product.
