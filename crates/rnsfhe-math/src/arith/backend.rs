@@ -203,6 +203,13 @@ fn from_rank(r: u8) -> Backend {
         .unwrap_or(Backend::Scalar)
 }
 
+/// Whether the AVX2 kernels may run for q: the knob's backend for q is AVX2 or above and the CPU has
+/// AVX2. Kernels without an AVX-512 twin ask this, so that an AVX-512 CPU runs their AVX2 form rather
+/// than the scalar one (every AVX-512 CPU has AVX2).
+pub(crate) fn avx2_allowed(q: &Modulus) -> bool {
+    backend_for(q).rank() >= Backend::Avx2.rank() && Backend::Avx2.is_supported()
+}
+
 /// Whether the knob allows the AVX-512 IFMA kernels and the CPU has them (the lazy IFMA sums and dot
 /// products, which have no other SIMD twin yet, ask this).
 #[cfg(target_arch = "x86_64")]

@@ -12,6 +12,7 @@ pub mod primes;
 pub mod roots;
 pub mod vector;
 
+pub(crate) use backend::avx2_allowed;
 #[cfg(target_arch = "x86_64")]
 pub(crate) use backend::ifma_allowed;
 pub use backend::{

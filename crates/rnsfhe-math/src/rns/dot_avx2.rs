@@ -5,10 +5,11 @@
 
 use crate::arith::Modulus;
 
-/// Whether the kernel runs here for target p: AVX2 is the knob's backend for p, and `terms` products
+/// Whether the kernel runs here for target p: the knob allows AVX2 for p (AVX-512 CPUs without
+/// IFMA for p run it too), and `terms` products
 /// below max(y_max, p) * p plus one addend below 2^64 stay below 2^128.
 pub(super) fn available(y_max: u64, p: &Modulus, terms: usize) -> bool {
-    crate::arith::backend_for(p) == crate::arith::Backend::Avx2 && fits(y_max, p, terms)
+    crate::arith::avx2_allowed(p) && fits(y_max, p, terms)
 }
 
 /// Whether `terms` products below max(y_max, p) * p plus one addend below 2^64 stay below 2^128.

@@ -86,13 +86,13 @@ unsafe fn round_kernel(
 }
 
 /// out[b] = (out[b] + (hi[b] 2^64 + lo[b]) mod m) mod m for out in [0, m). Returns false, doing
-/// nothing, unless the lengths agree, are a multiple of 4, and AVX2 is m's backend.
+/// nothing, unless the lengths agree, are a multiple of 4, and the knob allows AVX2 for m.
 pub(super) fn add_reduced(m: &Modulus, lo: &[u64], hi: &[u64], out: &mut [u64]) -> bool {
     let n = out.len();
     if !n.is_multiple_of(4)
         || lo.len() != n
         || hi.len() != n
-        || crate::arith::backend_for(m) != Backend::Avx2
+        || !crate::arith::avx2_allowed(m)
         || !available()
     {
         return false;

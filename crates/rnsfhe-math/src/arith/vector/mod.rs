@@ -28,6 +28,8 @@
 //! safety (the kernels work on the common prefix of the slices) but gives unspecified residues. The
 //! `*_with` forms take an explicit backend and check it and the lengths, returning a `Result`.
 
+#[cfg(target_arch = "x86_64")]
+use super::avx2_allowed;
 use super::{backend_for, Backend, Modulus, Shoup};
 use crate::{Error, Result};
 
@@ -131,7 +133,7 @@ pub fn inner_product(q: &Modulus, a: &[&[u64]], b: &[&[u64]], out: &mut [u64]) {
         // SAFETY: `usable` checked the CPU features; the kernel checks the row lengths.
         unsafe { super::lazy::inner_product(q, a, b, out) };
         done = out.len() & !7;
-    } else if backend_for(q) == Backend::Avx2 && avx2::inner_product(q, a, b, out) {
+    } else if avx2_allowed(q) && avx2::inner_product(q, a, b, out) {
         done = out.len() & !3;
     }
     // Otherwise (and for a tail) the scalar lazy sums.
@@ -175,7 +177,7 @@ pub fn add_assign(q: &Modulus, a: &mut [u64], b: &[u64]) {
         return;
     }
     #[cfg(target_arch = "x86_64")]
-    if backend_for(q) == Backend::Avx2 && avx2::add_sub(q, a, b, false) {
+    if avx2_allowed(q) && avx2::add_sub(q, a, b, false) {
         return;
     }
     a.iter_mut().zip(b).for_each(|(x, &y)| *x = q.add(*x, y));
@@ -191,7 +193,7 @@ pub fn sub_assign(q: &Modulus, a: &mut [u64], b: &[u64]) {
         return;
     }
     #[cfg(target_arch = "x86_64")]
-    if backend_for(q) == Backend::Avx2 && avx2::add_sub(q, a, b, true) {
+    if avx2_allowed(q) && avx2::add_sub(q, a, b, true) {
         return;
     }
     a.iter_mut().zip(b).for_each(|(x, &y)| *x = q.sub(*x, y));
@@ -214,7 +216,7 @@ pub fn reduce_into(q: &Modulus, bound: u64, src: &[u64], dst: &mut [u64]) {
             return;
         }
         #[cfg(target_arch = "x86_64")]
-        if backend_for(q) == Backend::Avx2 {
+        if avx2_allowed(q) {
             dst.copy_from_slice(src);
             if avx2::sub_once(q, dst) {
                 return;
@@ -226,7 +228,7 @@ pub fn reduce_into(q: &Modulus, bound: u64, src: &[u64], dst: &mut [u64]) {
         return;
     }
     #[cfg(target_arch = "x86_64")]
-    if backend_for(q) == Backend::Avx2 && avx2::reduce(q, src, dst) {
+    if avx2_allowed(q) && avx2::reduce(q, src, dst) {
         return;
     }
     for (d, &x) in dst.iter_mut().zip(src) {
@@ -249,7 +251,7 @@ pub fn lift_centered(from: &Modulus, q: &Modulus, src: &[u64], dst: &mut [u64]) 
         return;
     }
     #[cfg(target_arch = "x86_64")]
-    let simd = avx512f(q) || backend_for(q) == Backend::Avx2;
+    let simd = avx512f(q) || avx2_allowed(q);
     #[cfg(not(target_arch = "x86_64"))]
     let simd = false;
     if !simd {
@@ -279,7 +281,7 @@ pub fn lift_centered(from: &Modulus, q: &Modulus, src: &[u64], dst: &mut [u64]) 
         return;
     }
     #[cfg(target_arch = "x86_64")]
-    if backend_for(q) == Backend::Avx2 && avx2::lift_fix(q, c, half, src, dst) {
+    if avx2_allowed(q) && avx2::lift_fix(q, c, half, src, dst) {
         return;
     }
     for (d, &x) in dst.iter_mut().zip(src) {
