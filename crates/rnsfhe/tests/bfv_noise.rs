@@ -249,3 +249,35 @@ fn fast_noise_measure_and_checked_decryption() {
     }
     assert!(saw_refusal, "80-bit q must run out within 5 squarings");
 }
+
+/// Many wide moduli (22 x 62 bits, log q = 1364): the fast measurement of ||[t x]_q|| / q errs by up
+/// to about k 2^-64 (one truncation per limb), far above a fresh ciphertext's true noise; the check
+/// must allow for that floor, or every ciphertext of such parameters is refused (found measuring
+/// paper 001 Table 3 at m = 65535, k = 22: depth 0 for a ciphertext that decrypts correctly).
+#[test]
+fn many_wide_moduli_pass_the_check() {
+    use rnsfhe::params::Security;
+    let mut rng = Csprng::from_seed([37; 32]);
+    let params = BfvParameters::builder()
+        .degree(1024)
+        .plain_modulus(2)
+        .moduli_bits(&[62; 22])
+        .special_moduli_bits(&[62])
+        .security(Security::InsecureResearchOnly)
+        .build()
+        .unwrap();
+    let ctx = BfvContext::new(params).unwrap();
+    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+    let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
+    let a: Vec<u64> = (0..1024).map(|i| (i * 7 + 3) % 2).collect();
+    let mut ct = ctx
+        .encrypt(&ctx.plaintext_from_coefficients(&a).unwrap(), &pk, &mut rng)
+        .unwrap();
+    for depth in 0..3 {
+        let pt = ctx.decrypt_checked(&ct, &sk, Decryption::Hps);
+        assert!(pt.is_ok(), "depth {depth}: {:?}", pt.err());
+        assert_eq!(pt.unwrap(), ctx.decrypt(&ct, &sk).unwrap());
+        assert!(ctx.noise_budget(&ct, &sk).unwrap() > 1000, "depth {depth}");
+        ct = ctx.square(&ct, &rlk).unwrap();
+    }
+}

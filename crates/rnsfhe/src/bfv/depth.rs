@@ -132,7 +132,7 @@ impl BfvContext {
                 max = a;
             }
         }
-        Ok(max.to_f64().map_or(f64::INFINITY, |m| m.max(1.0).log2()))
+        Ok(crate::params::log2_big(&max))
     }
 
     /// The invariant noise budget in bits (SEAL's definition): log2(q) - log2 ||[t ct(s)]_q|| - 1,

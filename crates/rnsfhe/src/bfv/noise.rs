@@ -211,7 +211,9 @@ impl BfvContext {
                      past q/2 would not show in the measurement)"
                 )));
             }
-            if d > b.exp2() * (1.0 + 1e-9) + 2f64.powi(-60) {
+            // d errs by under k 2^-63 (`noise_fraction`: one truncation of at most 1 + q_i 2^-64
+            // units of 2^-64 per limb), the floor of a measurement of a small noise.
+            if d > b.exp2() * (1.0 + 1e-9) + k * 2f64.powi(-63) {
                 return Ok(Err(format!(
                     "the measured noise 2^{:.1} exceeds the carried bound 2^{b:.1}",
                     d.log2()

@@ -475,7 +475,7 @@ impl BgvContext {
                 max = v;
             }
         }
-        let lg = max.to_f64().unwrap_or(f64::MAX).max(1.0).log2();
+        let lg = crate::params::log2_big(&max);
         Ok((self.log_q_at(ct.level) - 1.0 - lg).max(0.0))
     }
 }

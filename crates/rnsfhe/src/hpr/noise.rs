@@ -154,14 +154,6 @@ impl NoiseModel {
     }
 }
 
-/// log2 |x| (0 for x = 0), also past the range of f64.
-fn log2_big(x: &BigInt) -> f64 {
-    let bits = x.bits();
-    let shift = bits.saturating_sub(64);
-    let top = (x.abs() >> shift).to_f64().unwrap_or(1.0);
-    top.max(1.0).log2() + shift as f64
-}
-
 /// ||m||_1, ||m||_2^2 and ||m||_inf of a plaintext, centred.
 fn norms(ctx: &HprContext, m: &[u64]) -> (f64, f64, f64) {
     let t = ctx.params().plain_modulus();
@@ -265,7 +257,7 @@ impl HprContext {
             }
             max = max.max(v.abs());
         }
-        let log = log2_big(&max);
+        let log = crate::params::log2_big(&max);
         Ok((self.params.log_q() - log - 1.0).max(0.0).floor() as u32)
     }
 

@@ -77,6 +77,14 @@ pub(crate) fn security_degree(n: usize) -> usize {
     }
 }
 
+/// log2 |x| (0 for x = 0), also past the range of f64 (log q above 1024 bits: many wide moduli).
+pub(crate) fn log2_big(x: &num_bigint::BigInt) -> f64 {
+    use num_traits::ToPrimitive;
+    let shift = x.bits().saturating_sub(64);
+    let top = (x.magnitude() >> shift).to_f64().unwrap_or(1.0);
+    top.max(1.0).log2() + shift as f64
+}
+
 /// Resolves a builder's `cyclotomic_index(m)` (paper 001): Some(m) with `degree` set to phi(m) for a
 /// general m; None with `degree` = m / 2 for m a power of two (the negacyclic ring); errors on m < 3
 /// and on N2(2 phi(m)) > 2^17.
@@ -161,4 +169,18 @@ pub(crate) fn default_moduli_bits(n: usize, security: Security) -> Result<(Vec<u
     bits.iter_mut().for_each(|b| *b = (*b).min(49));
     let special = bits.pop().map(|b| vec![b]).unwrap_or_default();
     Ok((bits, special))
+}
+
+#[cfg(test)]
+mod tests {
+    use num_bigint::BigInt;
+
+    #[test]
+    fn log2_big_past_f64() {
+        let x = BigInt::from(3) << 2000usize;
+        assert!((super::log2_big(&x) - (2000.0 + 3f64.log2())).abs() < 1e-9);
+        assert!((super::log2_big(&-x) - (2000.0 + 3f64.log2())).abs() < 1e-9);
+        assert_eq!(super::log2_big(&BigInt::from(0)), 0.0);
+        assert!((super::log2_big(&BigInt::from(1u64 << 40)) - 40.0).abs() < 1e-12);
+    }
 }
