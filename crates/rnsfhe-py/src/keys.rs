@@ -11,7 +11,7 @@ use rnsfhe::ckks::CkksContext;
 use rnsfhe::rlwe;
 use rnsfhe::serialize::KeyBytes;
 
-use crate::registry::{mismatch, Shared};
+use crate::registry::{mismatch, Scheme, Shared};
 use crate::{bytes_out, raise, reduce_ex, OrPy, Reduced};
 
 pub(crate) type BfvShared = Shared<BfvContext>;
@@ -223,7 +223,7 @@ key_class!(
 
 /// The relinearisation key passed, checked to be `owner`'s, or the one registered with the context
 /// for key pair `key` (the ciphertext's; the scheme refuses a passed key of another pair).
-pub(crate) fn relin_key<C>(
+pub(crate) fn relin_key<C: Scheme<RelinKey = rlwe::RelinKey>>(
     k: Option<&PyRelinKey>,
     owner: &Owner,
     shared: &Shared<C>,
@@ -238,7 +238,7 @@ pub(crate) fn relin_key<C>(
 
 /// The Galois keys passed, checked to be `owner`'s, or the ones registered with the context for key
 /// pair `key`.
-pub(crate) fn galois_keys<C>(
+pub(crate) fn galois_keys<C: Scheme<GaloisKeys = rlwe::GaloisKeys>>(
     k: Option<&PyGaloisKeys>,
     owner: &Owner,
     shared: &Shared<C>,

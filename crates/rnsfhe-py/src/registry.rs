@@ -10,24 +10,76 @@ use rnsfhe::rlwe::{GaloisKeys, KeyId, RelinKey};
 
 use crate::raise;
 
+/// What the binding layer needs to know of a scheme's Rust context: its parameters and how a
+/// context is made of them, its evaluation key types (the RLWE ones, or HPR's digit keys) and what
+/// is kept beside the context (HPR: its batch encoder).
+pub(crate) trait Scheme {
+    type Params;
+    type RelinKey: EvalKey;
+    type GaloisKeys: EvalKey;
+    type Extra;
+    fn new_context(p: &Self::Params) -> rnsfhe::Result<Arc<Self>>;
+    fn extra(&self) -> Self::Extra;
+}
+
+/// An evaluation key, registered under its key pair's identity.
+pub(crate) trait EvalKey {
+    fn key_pair(&self) -> KeyId;
+}
+
+impl EvalKey for RelinKey {
+    fn key_pair(&self) -> KeyId {
+        self.id()
+    }
+}
+
+impl EvalKey for GaloisKeys {
+    fn key_pair(&self) -> KeyId {
+        self.id()
+    }
+}
+
+/// The RLWE schemes: RLWE evaluation keys, nothing beside the context.
+macro_rules! rlwe_scheme {
+    ($($Ctx:ty: $Params:ty),*) => {
+        $(impl Scheme for $Ctx {
+            type Params = $Params;
+            type RelinKey = RelinKey;
+            type GaloisKeys = GaloisKeys;
+            type Extra = ();
+            fn new_context(p: &$Params) -> rnsfhe::Result<Arc<Self>> {
+                <$Ctx>::new(p.clone())
+            }
+            fn extra(&self) {}
+        })*
+    };
+}
+rlwe_scheme!(
+    rnsfhe::bfv::BfvContext: rnsfhe::bfv::BfvParameters,
+    rnsfhe::bgv::BgvContext: rnsfhe::bgv::BgvParameters,
+    rnsfhe::ckks::CkksContext: rnsfhe::ckks::CkksParameters
+);
+
 /// A scheme context shared by every Python object of its parameter set.
-pub(crate) struct Shared<C> {
+pub(crate) struct Shared<C: Scheme> {
     pub ctx: Arc<C>,
     /// The parameter set's bytes (its identity, and what pickles carry).
     pub params_bytes: Vec<u8>,
     /// A one-line description for messages and reprs.
     pub label: String,
-    rlk: Keyring<RelinKey>,
-    galois: Keyring<GaloisKeys>,
+    /// The scheme's `Scheme::extra`.
+    pub extra: C::Extra,
+    rlk: Keyring<C::RelinKey>,
+    galois: Keyring<C::GaloisKeys>,
 }
 
 /// Registered evaluation keys by key pair.
 type Keyring<K> = RwLock<BTreeMap<KeyId, Arc<K>>>;
 
-impl<C> Shared<C> {
+impl<C: Scheme> Shared<C> {
     /// The relinearisation key registered for key pair `key` (the ciphertext's), or a
     /// `MissingKeyError` saying how to get one.
-    pub fn relin_key(&self, what: &str, key: Option<KeyId>) -> PyResult<Arc<RelinKey>> {
+    pub fn relin_key(&self, what: &str, key: Option<KeyId>) -> PyResult<Arc<C::RelinKey>> {
         find(&self.rlk, key).ok_or_else(|| {
             missing(
                 what,
@@ -39,7 +91,7 @@ impl<C> Shared<C> {
         })
     }
     /// The Galois keys registered for key pair `key`, or a `MissingKeyError` saying how to get them.
-    pub fn galois_keys(&self, what: &str, key: Option<KeyId>) -> PyResult<Arc<GaloisKeys>> {
+    pub fn galois_keys(&self, what: &str, key: Option<KeyId>) -> PyResult<Arc<C::GaloisKeys>> {
         find(&self.galois, key).ok_or_else(|| {
             missing(
                 what,
@@ -50,11 +102,11 @@ impl<C> Shared<C> {
             )
         })
     }
-    pub fn set_relin_key(&self, k: Arc<RelinKey>) {
-        insert(&self.rlk, k.id(), k);
+    pub fn set_relin_key(&self, k: Arc<C::RelinKey>) {
+        insert(&self.rlk, k.key_pair(), k);
     }
-    pub fn set_galois_keys(&self, k: Arc<GaloisKeys>) {
-        insert(&self.galois, k.id(), k);
+    pub fn set_galois_keys(&self, k: Arc<C::GaloisKeys>) {
+        insert(&self.galois, k.key_pair(), k);
     }
 }
 
@@ -91,7 +143,11 @@ fn missing(what: &str, key: Option<KeyId>, key_kind: &str, generate: &str, arg: 
 }
 
 /// Refuses an object (`what`) of another parameter set than the context's.
-pub(crate) fn same<C>(a: &Arc<Shared<C>>, ctx: &Arc<Shared<C>>, what: &str) -> PyResult<()> {
+pub(crate) fn same<C: Scheme>(
+    a: &Arc<Shared<C>>,
+    ctx: &Arc<Shared<C>>,
+    what: &str,
+) -> PyResult<()> {
     if Arc::ptr_eq(a, ctx) {
         Ok(())
     } else {
@@ -110,12 +166,12 @@ pub(crate) fn mismatch(what: &str, theirs: &str, ours: &str) -> PyErr {
 }
 
 /// Live contexts by parameter bytes (weak: a context dies with its last Python object).
-pub(crate) struct Registry<C>(Mutex<Vec<Entry<C>>>);
+pub(crate) struct Registry<C: Scheme>(Mutex<Vec<Entry<C>>>);
 
 /// A parameter set's bytes and its live context.
 type Entry<C> = (Vec<u8>, Weak<Shared<C>>);
 
-impl<C> Registry<C> {
+impl<C: Scheme> Registry<C> {
     pub const fn new() -> Self {
         Registry(Mutex::new(Vec::new()))
     }
@@ -136,8 +192,10 @@ impl<C> Registry<C> {
         {
             return Ok(s);
         }
+        let ctx = make()?;
         let shared = Arc::new(Shared {
-            ctx: make()?,
+            extra: ctx.extra(),
+            ctx,
             params_bytes: params_bytes.clone(),
             label,
             rlk: RwLock::new(BTreeMap::new()),

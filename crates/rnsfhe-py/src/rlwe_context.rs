@@ -1,6 +1,8 @@
-//! The binding layer every RLWE scheme shares (BFV, BGV and CKKS): one macro writes each scheme's
-//! context class (key generation and registration, encryption, the scheme-neutral operations, bytes
-//! and pickling) and one writes its plaintext and ciphertext classes (bytes, pickling, identity).
+//! The binding layer every scheme shares (BFV, BGV, CKKS and HPR): `scheme_context!` writes each
+//! scheme's context class (construction, key registration, add / sub, bytes and pickling),
+//! `rlwe_context!` adds what the RLWE schemes share on top (their key classes, key generation,
+//! encryption), and `rlwe_values!` writes the plaintext and ciphertext classes (bytes, pickling,
+//! identity).
 //! Each takes the scheme's own methods as `methods { ... }` and puts them in the same `#[pymethods]`
 //! block, since PyO3 allows one block per class (see `lib.rs`).
 //!
@@ -11,17 +13,19 @@
 //! `ByteData`, the key classes, `keys`, `same`, `OrPy`, `reduce`, `bytes_out`, `type_name`,
 //! `security_out`, `PyTypeError`), its `CONTEXTS` registry and its `label(&params)`.
 
-/// A scheme's context class: the struct, its Rust helpers (`owner`, `ctx`, `wrap`, `check`,
-/// `plaintext`, `unary`, `rlk`, `gk`, `from_shared`) and the Python methods every scheme has, with
-/// the scheme's own `methods`. The scheme provides `plain(&self, x)`: a plaintext given or values to
-/// encode for encryption.
-macro_rules! rlwe_context {
+/// Every scheme's context class (HPR's too): the struct, its Rust helpers (`ctx`, `wrap`, `check`,
+/// `plaintext`, `unary`, `from_shared`) and the Python methods every scheme has (construction,
+/// `params`, `register_keys`, `add`, `sub`, plaintext and ciphertext bytes, the context's bytes and
+/// pickling, `security`, repr), with the scheme's own `methods`. The scheme provides
+/// `owner(&self)`, what its evaluation key classes' `get` checks against.
+macro_rules! scheme_context {
     (
         $(#[$doc:meta])*
-        class $Py:ident($name:literal, $Owner:ident, $Shared:ty, $Ctx:ty);
+        class $Py:ident($name:literal, $Shared:ty, $Ctx:ty);
         params $PyParams:ident($Params:ty, default $default:expr);
         plaintext $PyPt:ident($Pt:ty);
         ciphertext $PyCt:ident($Ct:ty);
+        keys $PyRlk:ident, $PyGk:ident;
         methods { $($extra:tt)* }
     ) => {
         $(#[$doc])*
@@ -32,9 +36,6 @@ macro_rules! rlwe_context {
         }
 
         impl $Py {
-            pub(crate) fn owner(&self) -> Owner {
-                Owner::$Owner(self.shared.clone())
-            }
             pub(crate) fn ctx(&self) -> &Arc<$Ctx> {
                 &self.shared.ctx
             }
@@ -66,37 +67,11 @@ macro_rules! rlwe_context {
                 let ctx = self.ctx().clone();
                 Ok(self.wrap(py.detach(|| f(&ctx, &x)).py()?))
             }
-            /// The relinearisation key passed, or the one registered for key pair `key`.
-            pub(crate) fn rlk(
-                &self,
-                k: Option<&PyRelinKey>,
-                what: &str,
-                key: Option<rnsfhe::rlwe::KeyId>,
-            ) -> PyResult<Arc<rnsfhe::rlwe::RelinKey>> {
-                keys::relin_key(k, &self.owner(), &self.shared, what, key)
-            }
-            /// The Galois keys passed, or the ones registered for key pair `key`.
-            pub(crate) fn gk(
-                &self,
-                k: Option<&PyGaloisKeys>,
-                what: &str,
-                key: Option<rnsfhe::rlwe::KeyId>,
-            ) -> PyResult<Arc<rnsfhe::rlwe::GaloisKeys>> {
-                keys::galois_keys(k, &self.owner(), &self.shared, what, key)
-            }
             pub(crate) fn from_shared(shared: Arc<$Shared>) -> PyResult<Self> {
                 Ok($Py {
                     shared,
                     rng: LockedRng::new(None)?,
                 })
-            }
-            /// A Python key class around a fresh key of this context.
-            fn key<K>(&self, key: K) -> crate::keys::Made<K> {
-                crate::keys::Made {
-                    owner: self.owner(),
-                    key: Arc::new(key),
-                    seeded: self.rng.seeded(),
-                }
             }
         }
 
@@ -120,27 +95,12 @@ macro_rules! rlwe_context {
                     inner: self.ctx().params().clone(),
                 }
             }
-            /// A fresh secret key and its public key.
-            fn keygen(&self, py: Python<'_>) -> PyResult<(PySecretKey, PyPublicKey)> {
-                let ctx = self.ctx().clone();
-                let (sk, pk) = py.detach(|| self.rng.with(|r| ctx.keygen(r))).py()?;
-                Ok((self.key(sk).into(), self.key(pk).into()))
-            }
-            /// The relinearisation key of `sk`; also registered for `*` and `**` on ciphertexts.
-            fn relin_key(&self, py: Python<'_>, sk: &PySecretKey) -> PyResult<PyRelinKey> {
-                let s = sk.get(&self.owner())?;
-                let ctx = self.ctx().clone();
-                let k = py.detach(|| self.rng.with(|r| ctx.relin_key(&s, r))).py()?;
-                let k: PyRelinKey = self.key(k).into();
-                self.shared.set_relin_key(k.key.clone());
-                Ok(k)
-            }
             /// Registers loaded evaluation keys for the operators and ciphertext methods.
             #[pyo3(signature = (*, relin_key=None, galois_keys=None))]
             fn register_keys(
                 &self,
-                relin_key: Option<&PyRelinKey>,
-                galois_keys: Option<&PyGaloisKeys>,
+                relin_key: Option<&$PyRlk>,
+                galois_keys: Option<&$PyGk>,
             ) -> PyResult<()> {
                 if let Some(k) = relin_key {
                     self.shared.set_relin_key(k.get(&self.owner())?);
@@ -150,30 +110,6 @@ macro_rules! rlwe_context {
                 }
                 Ok(())
             }
-            /// Encrypts a plaintext or values: with a `PublicKey`, or with a `SecretKey` (symmetric,
-            /// stored at half size by `to_bytes`).
-            fn encrypt(
-                &self,
-                py: Python<'_>,
-                x: &Bound<'_, PyAny>,
-                key: &Bound<'_, PyAny>,
-            ) -> PyResult<$PyCt> {
-                let pt = self.plain(x)?;
-                let ctx = self.ctx().clone();
-                let ct = if let Ok(pk) = key.cast::<PyPublicKey>() {
-                    let pk = pk.get().get(&self.owner())?;
-                    py.detach(|| self.rng.with(|r| ctx.encrypt(&pt, &pk, r)))
-                } else if let Ok(sk) = key.cast::<PySecretKey>() {
-                    let sk = sk.get().get(&self.owner())?;
-                    py.detach(|| self.rng.with(|r| ctx.encrypt_symmetric(&pt, &sk, r)))
-                } else {
-                    return Err(PyTypeError::new_err(format!(
-                        "encrypt needs a PublicKey or a SecretKey, got {}",
-                        type_name(key)
-                    )));
-                };
-                Ok(self.wrap(ct.py()?))
-            }
             fn add(&self, a: &$PyCt, b: &$PyCt) -> PyResult<$PyCt> {
                 let (x, y) = (self.check(a)?, self.check(b)?);
                 Ok(self.wrap(self.ctx().add(&x, &y).py()?))
@@ -182,12 +118,6 @@ macro_rules! rlwe_context {
                 let (x, y) = (self.check(a)?, self.check(b)?);
                 Ok(self.wrap(self.ctx().sub(&x, &y).py()?))
             }
-            /// a * b without relinearisation (3 parts).
-            fn multiply_no_relin(&self, py: Python<'_>, a: &$PyCt, b: &$PyCt) -> PyResult<$PyCt> {
-                let (x, y) = (self.check(a)?, self.check(b)?);
-                let ctx = self.ctx().clone();
-                Ok(self.wrap(py.detach(|| ctx.multiply_no_relin(&x, &y)).py()?))
-            }
             /// A ciphertext from the ciphertext class's `to_bytes` output of this parameter set.
             pub(crate) fn ciphertext_from_bytes(&self, data: ByteData) -> PyResult<$PyCt> {
                 Ok(self.wrap(self.ctx().ciphertext_from_bytes(&data.0).py()?))
@@ -195,18 +125,6 @@ macro_rules! rlwe_context {
             /// A plaintext from the plaintext class's `to_bytes` output of this parameter set.
             pub(crate) fn plaintext_from_bytes(&self, data: ByteData) -> PyResult<$PyPt> {
                 Ok(self.plaintext(self.ctx().plaintext_from_bytes(&data.0).py()?))
-            }
-            fn secret_key_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
-                keys::load(py, self.owner(), "SecretKey", &data.0)
-            }
-            fn public_key_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
-                keys::load(py, self.owner(), "PublicKey", &data.0)
-            }
-            fn relin_key_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
-                keys::load(py, self.owner(), "RelinKey", &data.0)
-            }
-            fn galois_keys_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
-                keys::load(py, self.owner(), "GaloisKeys", &data.0)
             }
             /// The context's parameter set as bytes (`from_bytes` rebuilds the context).
             fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
@@ -230,6 +148,123 @@ macro_rules! rlwe_context {
                 crate::convert::context_security(self.ctx().params().security(), &self.rng)
             }
             $($extra)*
+        }
+    };
+}
+pub(crate) use scheme_context;
+
+/// An RLWE scheme's context class (BFV, BGV, CKKS): `scheme_context!` with the RLWE key classes,
+/// their Rust helpers (`owner`, `rlk`, `gk`, `key`) and the methods every RLWE scheme has (key
+/// generation, encryption, the product without relinearisation, keys from bytes). The scheme
+/// provides `plain(&self, x)`: a plaintext given or values to encode for encryption.
+macro_rules! rlwe_context {
+    (
+        $(#[$doc:meta])*
+        class $Py:ident($name:literal, $Owner:ident, $Shared:ty, $Ctx:ty);
+        params $PyParams:ident($Params:ty, default $default:expr);
+        plaintext $PyPt:ident($Pt:ty);
+        ciphertext $PyCt:ident($Ct:ty);
+        methods { $($extra:tt)* }
+    ) => {
+        crate::rlwe_context::scheme_context! {
+            $(#[$doc])*
+            class $Py($name, $Shared, $Ctx);
+            params $PyParams($Params, default $default);
+            plaintext $PyPt($Pt);
+            ciphertext $PyCt($Ct);
+            keys PyRelinKey, PyGaloisKeys;
+            methods {
+                /// A fresh secret key and its public key.
+                fn keygen(&self, py: Python<'_>) -> PyResult<(PySecretKey, PyPublicKey)> {
+                    let ctx = self.ctx().clone();
+                    let (sk, pk) = py.detach(|| self.rng.with(|r| ctx.keygen(r))).py()?;
+                    Ok((self.key(sk).into(), self.key(pk).into()))
+                }
+                /// The relinearisation key of `sk`; also registered for `*` and `**` on ciphertexts.
+                fn relin_key(&self, py: Python<'_>, sk: &PySecretKey) -> PyResult<PyRelinKey> {
+                    let s = sk.get(&self.owner())?;
+                    let ctx = self.ctx().clone();
+                    let k = py.detach(|| self.rng.with(|r| ctx.relin_key(&s, r))).py()?;
+                    let k: PyRelinKey = self.key(k).into();
+                    self.shared.set_relin_key(k.key.clone());
+                    Ok(k)
+                }
+                /// Encrypts a plaintext or values: with a `PublicKey`, or with a `SecretKey` (symmetric,
+                /// stored at half size by `to_bytes`).
+                fn encrypt(
+                    &self,
+                    py: Python<'_>,
+                    x: &Bound<'_, PyAny>,
+                    key: &Bound<'_, PyAny>,
+                ) -> PyResult<$PyCt> {
+                    let pt = self.plain(x)?;
+                    let ctx = self.ctx().clone();
+                    let ct = if let Ok(pk) = key.cast::<PyPublicKey>() {
+                        let pk = pk.get().get(&self.owner())?;
+                        py.detach(|| self.rng.with(|r| ctx.encrypt(&pt, &pk, r)))
+                    } else if let Ok(sk) = key.cast::<PySecretKey>() {
+                        let sk = sk.get().get(&self.owner())?;
+                        py.detach(|| self.rng.with(|r| ctx.encrypt_symmetric(&pt, &sk, r)))
+                    } else {
+                        return Err(PyTypeError::new_err(format!(
+                            "encrypt needs a PublicKey or a SecretKey, got {}",
+                            type_name(key)
+                        )));
+                    };
+                    Ok(self.wrap(ct.py()?))
+                }
+                /// a * b without relinearisation (3 parts).
+                fn multiply_no_relin(&self, py: Python<'_>, a: &$PyCt, b: &$PyCt) -> PyResult<$PyCt> {
+                    let (x, y) = (self.check(a)?, self.check(b)?);
+                    let ctx = self.ctx().clone();
+                    Ok(self.wrap(py.detach(|| ctx.multiply_no_relin(&x, &y)).py()?))
+                }
+                fn secret_key_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
+                    keys::load(py, self.owner(), "SecretKey", &data.0)
+                }
+                fn public_key_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
+                    keys::load(py, self.owner(), "PublicKey", &data.0)
+                }
+                fn relin_key_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
+                    keys::load(py, self.owner(), "RelinKey", &data.0)
+                }
+                fn galois_keys_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
+                    keys::load(py, self.owner(), "GaloisKeys", &data.0)
+                }
+                $($extra)*
+            }
+        }
+
+        impl $Py {
+            pub(crate) fn owner(&self) -> Owner {
+                Owner::$Owner(self.shared.clone())
+            }
+            /// The relinearisation key passed, or the one registered for key pair `key`.
+            pub(crate) fn rlk(
+                &self,
+                k: Option<&PyRelinKey>,
+                what: &str,
+                key: Option<rnsfhe::rlwe::KeyId>,
+            ) -> PyResult<Arc<rnsfhe::rlwe::RelinKey>> {
+                keys::relin_key(k, &self.owner(), &self.shared, what, key)
+            }
+            /// The Galois keys passed, or the ones registered for key pair `key`.
+            pub(crate) fn gk(
+                &self,
+                k: Option<&PyGaloisKeys>,
+                what: &str,
+                key: Option<rnsfhe::rlwe::KeyId>,
+            ) -> PyResult<Arc<rnsfhe::rlwe::GaloisKeys>> {
+                keys::galois_keys(k, &self.owner(), &self.shared, what, key)
+            }
+            /// A Python key class around a fresh key of this context.
+            fn key<K>(&self, key: K) -> crate::keys::Made<K> {
+                crate::keys::Made {
+                    owner: self.owner(),
+                    key: Arc::new(key),
+                    seeded: self.rng.seeded(),
+                }
+            }
         }
     };
 }
@@ -339,28 +374,37 @@ macro_rules! rlwe_values {
 pub(crate) use rlwe_values;
 
 /// Rebuilds a pickled object or key of one scheme: `$prefix` is its class-name prefix ("Bfv"), `$key`
-/// its key prefix ("bfv:").
+/// its key prefix ("bfv:"). With `keys(py, ctx, class, data) => expr` in place of `$key`, `expr`
+/// rebuilds the scheme's keys (`class`: the kind without `$prefix`).
 macro_rules! rlwe_restore {
     ($PyParams:ident($Params:ty), $PyCtx:ident, $prefix:literal, $key:literal) => {
+        crate::rlwe_context::rlwe_restore!($PyParams($Params), $PyCtx, $prefix,
+            keys(py, ctx, class, data, kind) =>
+                keys::restore(py, ctx.owner(), kind.strip_prefix($key), kind, data)?);
+    };
+    (
+        $PyParams:ident($Params:ty), $PyCtx:ident, $prefix:literal,
+        keys($py:ident, $ctx:ident, $class:ident, $data:ident, $kind:ident) => $keys:expr
+    ) => {
         /// Rebuilds a pickled object or key of this scheme.
         pub(crate) fn restore(
-            py: Python<'_>,
-            kind: &str,
+            $py: Python<'_>,
+            $kind: &str,
             params: &[u8],
-            data: &[u8],
+            $data: &[u8],
         ) -> PyResult<Py<PyAny>> {
             let p = <$Params>::from_bytes(params).py()?;
-            let class = kind.strip_prefix($prefix);
-            if class == Some("Parameters") {
-                return Ok(Py::new(py, $PyParams { inner: p })?.into_any());
+            let $class = $kind.strip_prefix($prefix);
+            if $class == Some("Parameters") {
+                return Ok(Py::new($py, $PyParams { inner: p })?.into_any());
             }
-            let ctx = $PyCtx::from_shared(shared(&p)?)?;
-            let data = ByteData(data.to_vec());
-            Ok(match class {
-                Some("Context") => Py::new(py, ctx)?.into_any(),
-                Some("Ciphertext") => Py::new(py, ctx.ciphertext_from_bytes(data)?)?.into_any(),
-                Some("Plaintext") => Py::new(py, ctx.plaintext_from_bytes(data)?)?.into_any(),
-                _ => keys::restore(py, ctx.owner(), kind.strip_prefix($key), kind, &data.0)?,
+            let $ctx = $PyCtx::from_shared(shared(&p)?)?;
+            let bytes = || ByteData($data.to_vec());
+            Ok(match $class {
+                Some("Context") => Py::new($py, $ctx)?.into_any(),
+                Some("Ciphertext") => Py::new($py, $ctx.ciphertext_from_bytes(bytes())?)?.into_any(),
+                Some("Plaintext") => Py::new($py, $ctx.plaintext_from_bytes(bytes())?)?.into_any(),
+                _ => $keys,
             })
         }
     };
@@ -368,13 +412,15 @@ macro_rules! rlwe_restore {
 pub(crate) use rlwe_restore;
 
 /// A scheme's parameter class: the struct, the methods every scheme's parameters have (`degree`,
-/// moduli, `security`, bytes, equality, hashing, pickling, repr by the scheme's `label`) with the
+/// `moduli` (and `special_moduli` where the scheme has them: `moduli m, special s;` names the Rust
+/// getters), `security`, bytes, equality, hashing, pickling, repr by the scheme's `label`) with the
 /// scheme's own `methods`, and the scheme's `shared(&params)`: the one live context of a parameter
 /// set (kept while any object uses it).
 macro_rules! rlwe_params {
     (
         $(#[$doc:meta])*
         class $Py:ident($name:literal, $Params:ty, $Ctx:ty, $Shared:ty);
+        moduli $moduli:ident $(, special $special:ident)?;
         methods { $($extra:tt)* }
     ) => {
         $(#[$doc])*
@@ -389,15 +435,18 @@ macro_rules! rlwe_params {
             fn degree(&self) -> usize {
                 self.inner.degree()
             }
-            /// The ciphertext moduli q_0, q_1, ... (level l has q_0..q_l).
+            /// The ciphertext moduli: q_0, q_1, ... (level l has q_0..q_l); for HPR the k primes of
+            /// p (q = p^d).
             #[getter]
             fn moduli(&self) -> Vec<u64> {
-                self.inner.moduli().to_vec()
+                self.inner.$moduli().to_vec()
             }
-            #[getter]
-            fn special_moduli(&self) -> Vec<u64> {
-                self.inner.special_moduli().to_vec()
-            }
+            $(
+                #[getter]
+                fn special_moduli(&self) -> Vec<u64> {
+                    self.inner.$special().to_vec()
+                }
+            )?
             /// 128, 192, 256 or "insecure".
             #[getter]
             fn security(&self) -> String {
@@ -433,9 +482,10 @@ macro_rules! rlwe_params {
 
         /// The shared context of a parameter set (one per set while any object uses it).
         pub(crate) fn shared(p: &$Params) -> PyResult<Arc<$Shared>> {
-            let p2 = p.clone();
             CONTEXTS
-                .get_or_make(p.to_bytes(), label(p), move || <$Ctx>::new(p2))
+                .get_or_make(p.to_bytes(), label(p), || {
+                    <$Ctx as crate::registry::Scheme>::new_context(p)
+                })
                 .py()
         }
     };

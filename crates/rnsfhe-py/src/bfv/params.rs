@@ -45,6 +45,7 @@ crate::rlwe_context::rlwe_params! {
     /// default; same results) or `"montgomery"` (the mixed strategy of section 4.4: relinearisation
     /// keys carry M); ignored for X^n + 1, as in Rust.
     class PyBfvParameters("BfvParameters", BfvParameters, BfvContext, BfvShared);
+    moduli moduli, special special_moduli;
     methods {
         #[new]
         #[pyo3(signature = (degree=Int(8192), plain_modulus=Int(65537), *, moduli=None, moduli_bits=None,

@@ -9,6 +9,7 @@ crate::rlwe_context::rlwe_params! {
     /// default; same results) or `"montgomery"` (section 4.2: ciphertexts c M, keys with M^2);
     /// ignored for X^n + 1, as in Rust.
     class PyBgvParameters("BgvParameters", BgvParameters, BgvContext, BgvShared);
+    moduli moduli, special special_moduli;
     methods {
         #[new]
         #[pyo3(signature = (degree=Int(8192), plain_modulus=Int(65537), *, moduli=None, moduli_bits=None,

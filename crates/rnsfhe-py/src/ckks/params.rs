@@ -8,6 +8,7 @@ crate::rlwe_context::rlwe_params! {
     /// (default, with `digit_primes` unset: 3 digits and as many 60-bit special primes as a digit has primes,
     /// within the security bound; more digits where the bound needs it).
     class PyCkksParameters("CkksParameters", CkksParameters, CkksContext, CkksShared);
+    moduli moduli, special special_moduli;
     methods {
         #[new]
         #[pyo3(signature = (degree=Int(16384), levels=Int(5), scale_bits=Int(40), *,
