@@ -3,6 +3,7 @@ parameters, add / sub, the context's bytes, security, the ciphertext's context, 
 registered), and the user's view of two parties: a client encrypts and pickles, a server in another
 process computes on what it unpickles, the client decrypts."""
 
+import copy
 import pickle
 import subprocess
 import sys
@@ -74,6 +75,27 @@ def test_loaded_keys_registered_per_key_pair(small):
     sk3, pk3 = ctx.keygen()
     with pytest.raises(MissingKeyError, match=r"register_keys\(relin_key=...\)"):
         ctx.encrypt(a, pk3) * ctx.encrypt(a, pk3)
+
+
+def test_key_classes_as_the_rlwe_ones(small):
+    _, ctx, sk, pk, a, _ = small
+    rlk, gk = ctx.relin_key(sk, "digit"), ctx.galois_keys(sk, [1])
+    for key, cls in ((pk, rnsfhe.HprPublicKey), (rlk, rnsfhe.HprRelinKey),
+                     (gk, rnsfhe.HprGaloisKeys)):
+        loaded = cls.from_bytes(ctx, key.to_bytes())
+        assert isinstance(loaded, cls) and loaded.key_id == key.key_id
+        assert loaded.to_bytes() == key.to_bytes()
+        assert "seeded" in repr(key) and "seeded" not in repr(loaded)
+    assert rnsfhe.HprRelinKey.from_bytes(ctx, rlk.to_bytes()).relinearization == "digit"
+    assert copy.copy(sk) is sk and copy.deepcopy(sk) is sk
+    with pytest.raises(TypeError):
+        rnsfhe.HprPublicKey.from_bytes(rnsfhe.BfvContext(), pk.to_bytes())
+    bfv = rnsfhe.BfvContext(rnsfhe.BfvParameters(degree=4096, plain_modulus=65537))
+    bsk, bpk = bfv.keygen()
+    with pytest.raises(TypeError):
+        rnsfhe.PublicKey.from_bytes(ctx, bpk.to_bytes())
+    with pytest.raises(TypeError):
+        ctx.encrypt(a, bpk)
 
 
 SERVER = """

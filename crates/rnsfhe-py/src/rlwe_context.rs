@@ -14,7 +14,7 @@
 //! `security_out`, `PyTypeError`), its `CONTEXTS` registry and its `label(&params)`.
 
 /// Every scheme's context class (HPR's too): the struct, its Rust helpers (`ctx`, `wrap`, `check`,
-/// `plaintext`, `unary`, `from_shared`) and the Python methods every scheme has (construction,
+/// `plaintext`, `unary`, `from_shared`, `key`) and the Python methods every scheme has (construction,
 /// `params`, `register_keys`, `add`, `sub`, plaintext and ciphertext bytes, the context's bytes and
 /// pickling, `security`, repr), with the scheme's own `methods`. The scheme provides
 /// `owner(&self)`, what its evaluation key classes' `get` checks against.
@@ -25,7 +25,7 @@ macro_rules! scheme_context {
         params $PyParams:ident($Params:ty, default $default:expr);
         plaintext $PyPt:ident($Pt:ty);
         ciphertext $PyCt:ident($Ct:ty);
-        keys $PyRlk:ident, $PyGk:ident;
+        keys $PyRlk:ident, $PyGk:ident owned by $KOwner:ty;
         methods { $($extra:tt)* }
     ) => {
         $(#[$doc])*
@@ -72,6 +72,14 @@ macro_rules! scheme_context {
                     shared,
                     rng: LockedRng::new(None)?,
                 })
+            }
+            /// A Python key class around a fresh key of this context.
+            fn key<K>(&self, key: K) -> crate::keys::Made<K, $KOwner> {
+                crate::keys::Made {
+                    owner: self.owner(),
+                    key: Arc::new(key),
+                    seeded: self.rng.seeded(),
+                }
             }
         }
 
@@ -154,7 +162,7 @@ macro_rules! scheme_context {
 pub(crate) use scheme_context;
 
 /// An RLWE scheme's context class (BFV, BGV, CKKS): `scheme_context!` with the RLWE key classes,
-/// their Rust helpers (`owner`, `rlk`, `gk`, `key`) and the methods every RLWE scheme has (key
+/// their Rust helpers (`owner`, `rlk`, `gk`) and the methods every RLWE scheme has (key
 /// generation, encryption, the product without relinearisation, keys from bytes). The scheme
 /// provides `plain(&self, x)`: a plaintext given or values to encode for encryption.
 macro_rules! rlwe_context {
@@ -172,7 +180,7 @@ macro_rules! rlwe_context {
             params $PyParams($Params, default $default);
             plaintext $PyPt($Pt);
             ciphertext $PyCt($Ct);
-            keys PyRelinKey, PyGaloisKeys;
+            keys PyRelinKey, PyGaloisKeys owned by Owner;
             methods {
                 /// A fresh secret key and its public key.
                 fn keygen(&self, py: Python<'_>) -> PyResult<(PySecretKey, PyPublicKey)> {
@@ -256,14 +264,6 @@ macro_rules! rlwe_context {
                 key: Option<rnsfhe::rlwe::KeyId>,
             ) -> PyResult<Arc<rnsfhe::rlwe::GaloisKeys>> {
                 keys::galois_keys(k, &self.owner(), &self.shared, what, key)
-            }
-            /// A Python key class around a fresh key of this context.
-            fn key<K>(&self, key: K) -> crate::keys::Made<K> {
-                crate::keys::Made {
-                    owner: self.owner(),
-                    key: Arc::new(key),
-                    seeded: self.rng.seeded(),
-                }
             }
         }
     };

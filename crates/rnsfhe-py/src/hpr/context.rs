@@ -15,17 +15,8 @@ use super::plain::{encode, plain, PyHprPlaintext};
 use super::values::PyHprCiphertext;
 use super::{same, shared, HprShared, PyHprParameters};
 use crate::convert::{i64_array, ints, type_name, ByteData, Int, LockedRng};
+use crate::keys::Made;
 use crate::{bytes_out, raise, reduce, OrPy, Reduced};
-
-/// A key class of HPR around a key of this context.
-macro_rules! hpr_key {
-    ($ctx:expr, $Class:ident, $key:expr) => {
-        $Class {
-            shared: $ctx.shared.clone(),
-            key: Arc::new($key),
-        }
-    };
-}
 
 crate::rlwe_context::scheme_context! {
     /// An HPR-FV context: keys, batch encryption, decryption (paper 002 Alg. 1) and evaluation.
@@ -37,7 +28,7 @@ crate::rlwe_context::scheme_context! {
     );
     plaintext PyHprPlaintext(Vec<u64>);
     ciphertext PyHprCiphertext(HprCiphertext);
-    keys PyHprRelinKey, PyHprGaloisKeys;
+    keys PyHprRelinKey, PyHprGaloisKeys owned by Arc<HprShared>;
     methods {
         /// Number of batching slots (0 when t does not allow batching).
         #[getter]
@@ -56,7 +47,7 @@ crate::rlwe_context::scheme_context! {
                     })
                 })
                 .py()?;
-            Ok((hpr_key!(self, PyHprSecretKey, sk), hpr_key!(self, PyHprPublicKey, pk)))
+            Ok((self.key(sk).into(), self.key(pk).into()))
         }
         /// The relinearisation key of `sk` ("residue": single-digit r_{i,j}, paper 002 section 4.1;
         /// "digit": whole digits, Remark 5); also registered for `*` on this key pair's ciphertexts.
@@ -80,7 +71,7 @@ crate::rlwe_context::scheme_context! {
             let s = sk.get(&self.shared)?;
             let ctx = self.ctx().clone();
             let k = py.detach(|| self.rng.with(|r| ctx.relin_key(&s, mode, r))).py()?;
-            let k = hpr_key!(self, PyHprRelinKey, k);
+            let k: PyHprRelinKey = self.key(k).into();
             self.shared.set_relin_key(k.key.clone());
             Ok(k)
         }
@@ -109,7 +100,7 @@ crate::rlwe_context::scheme_context! {
             let s = sk.get(&self.shared)?;
             let ctx = self.ctx().clone();
             let k = py.detach(|| self.rng.with(|r| ctx.galois_keys(&s, &gs, r))).py()?;
-            let k = hpr_key!(self, PyHprGaloisKeys, k);
+            let k: PyHprGaloisKeys = self.key(k).into();
             self.shared.set_galois_keys(k.key.clone());
             Ok(k)
         }
@@ -244,16 +235,16 @@ crate::rlwe_context::scheme_context! {
         }
         /// A secret key from `HprSecretKey.to_bytes(allow_secret=True)` output.
         pub(crate) fn secret_key_from_bytes(&self, data: ByteData) -> PyResult<PyHprSecretKey> {
-            Ok(hpr_key!(self, PyHprSecretKey, self.ctx().secret_key_from_bytes(&data.0).py()?))
+            Ok(self.loaded(self.ctx().secret_key_from_bytes(&data.0).py()?).into())
         }
         pub(crate) fn public_key_from_bytes(&self, data: ByteData) -> PyResult<PyHprPublicKey> {
-            Ok(hpr_key!(self, PyHprPublicKey, self.ctx().public_key_from_bytes(&data.0).py()?))
+            Ok(self.loaded(self.ctx().public_key_from_bytes(&data.0).py()?).into())
         }
         pub(crate) fn relin_key_from_bytes(&self, data: ByteData) -> PyResult<PyHprRelinKey> {
-            Ok(hpr_key!(self, PyHprRelinKey, self.ctx().relin_key_from_bytes(&data.0).py()?))
+            Ok(self.loaded(self.ctx().relin_key_from_bytes(&data.0).py()?).into())
         }
         pub(crate) fn galois_keys_from_bytes(&self, data: ByteData) -> PyResult<PyHprGaloisKeys> {
-            Ok(hpr_key!(self, PyHprGaloisKeys, self.ctx().galois_keys_from_bytes(&data.0).py()?))
+            Ok(self.loaded(self.ctx().galois_keys_from_bytes(&data.0).py()?).into())
         }
     }
 }
@@ -262,5 +253,13 @@ impl PyHprContext {
     /// What HPR's key classes check against: the shared context itself.
     pub(crate) fn owner(&self) -> Arc<HprShared> {
         self.shared.clone()
+    }
+    /// A Python key class around a key loaded from bytes.
+    fn loaded<K>(&self, key: K) -> Made<K, Arc<HprShared>> {
+        Made {
+            owner: self.owner(),
+            key: Arc::new(key),
+            seeded: false,
+        }
     }
 }

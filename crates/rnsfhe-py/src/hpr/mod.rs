@@ -23,6 +23,7 @@ use rnsfhe::hpr::{HprContext, HprGaloisKeys, HprParameters, HprRelinKey};
 use rnsfhe::rlwe::KeyId;
 
 use crate::convert::{security_out, ByteData};
+use crate::keys::KeyOwner;
 use crate::registry::{EvalKey, Registry, Scheme, Shared};
 use crate::{raise, OrPy};
 
@@ -91,20 +92,7 @@ impl HprShared {
 }
 
 crate::rlwe_context::rlwe_restore!(PyHprParameters(HprParameters), PyHprContext, "Hpr",
-keys(py, ctx, class, data, kind) => {
-    let data = ByteData(data.to_vec());
-    match class {
-        Some("PublicKey") => Py::new(py, ctx.public_key_from_bytes(data)?)?.into_any(),
-        Some("RelinKey") => Py::new(py, ctx.relin_key_from_bytes(data)?)?.into_any(),
-        Some("GaloisKeys") => Py::new(py, ctx.galois_keys_from_bytes(data)?)?.into_any(),
-        _ => {
-            return Err(raise(
-                "SerializationError",
-                format!("unknown pickled class {kind:?}"),
-            ))
-        }
-    }
-});
+    keys(py, ctx, _class, data, kind) => ctx.owner().load(py, kind, data)?);
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyHprParameters>()?;
