@@ -11,7 +11,7 @@ use rnsfhe::ckks::CkksContext;
 use rnsfhe::rlwe;
 use rnsfhe::serialize::KeyBytes;
 
-use crate::registry::{mismatch, Scheme, Shared};
+use crate::registry::{mismatch, Shared};
 use crate::{bytes_out, raise, reduce_ex, OrPy, Reduced};
 
 pub(crate) type BfvShared = Shared<BfvContext>;
@@ -288,36 +288,6 @@ key_class!(
         self.key.elements()
     }
 );
-
-/// The relinearisation key passed, checked to be `owner`'s, or the one registered with the context
-/// for key pair `key` (the ciphertext's; the scheme refuses a passed key of another pair).
-pub(crate) fn relin_key<C: Scheme<RelinKey = rlwe::RelinKey>>(
-    k: Option<&PyRelinKey>,
-    owner: &Owner,
-    shared: &Shared<C>,
-    what: &str,
-    key: Option<rlwe::KeyId>,
-) -> PyResult<Arc<rlwe::RelinKey>> {
-    match k {
-        Some(k) => k.get(owner),
-        None => shared.relin_key(what, key),
-    }
-}
-
-/// The Galois keys passed, checked to be `owner`'s, or the ones registered with the context for key
-/// pair `key`.
-pub(crate) fn galois_keys<C: Scheme<GaloisKeys = rlwe::GaloisKeys>>(
-    k: Option<&PyGaloisKeys>,
-    owner: &Owner,
-    shared: &Shared<C>,
-    what: &str,
-    key: Option<rlwe::KeyId>,
-) -> PyResult<Arc<rlwe::GaloisKeys>> {
-    match k {
-        Some(k) => k.get(owner),
-        None => shared.galois_keys(what, key),
-    }
-}
 
 /// A pickled key of this scheme (`class` is the kind without its `bfv:`/`bgv:`/`ckks:` prefix, `None` when
 /// the prefix was not this scheme's).

@@ -27,17 +27,19 @@ pub(crate) trait EvalKey {
     fn key_pair(&self) -> KeyId;
 }
 
-impl EvalKey for RelinKey {
-    fn key_pair(&self) -> KeyId {
-        self.id()
-    }
+/// `EvalKey` for key types with an inherent `id()`.
+macro_rules! eval_keys {
+    ($($K:ty),*) => {
+        $(impl crate::registry::EvalKey for $K {
+            fn key_pair(&self) -> rnsfhe::rlwe::KeyId {
+                self.id()
+            }
+        })*
+    };
 }
+pub(crate) use eval_keys;
 
-impl EvalKey for GaloisKeys {
-    fn key_pair(&self) -> KeyId {
-        self.id()
-    }
-}
+eval_keys!(RelinKey, GaloisKeys);
 
 /// The RLWE schemes: RLWE evaluation keys, nothing beside the context.
 macro_rules! rlwe_scheme {

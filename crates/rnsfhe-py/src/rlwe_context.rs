@@ -14,7 +14,7 @@
 //! `security_out`, `PyTypeError`), its `CONTEXTS` registry and its `label(&params)`.
 
 /// Every scheme's context class (HPR's too): the struct, its Rust helpers (`ctx`, `wrap`, `check`,
-/// `plaintext`, `unary`, `from_shared`, `key`) and the Python methods every scheme has (construction,
+/// `plaintext`, `unary`, `from_shared`, `rlk`, `gk`, `key`) and the Python methods every scheme has (construction,
 /// `params`, `register_keys`, `add`, `sub`, plaintext and ciphertext bytes, the context's bytes and
 /// pickling, `security`, repr), with the scheme's own `methods`. The scheme provides
 /// `owner(&self)`, what its evaluation key classes' `get` checks against.
@@ -72,6 +72,32 @@ macro_rules! scheme_context {
                     shared,
                     rng: LockedRng::new(None)?,
                 })
+            }
+            /// The relinearisation key passed (checked to be this context's), or the one registered
+            /// for key pair `key` (the ciphertext's; the scheme refuses a passed key of another pair).
+            pub(crate) fn rlk(
+                &self,
+                k: Option<&$PyRlk>,
+                what: &str,
+                key: Option<rnsfhe::rlwe::KeyId>,
+            ) -> PyResult<Arc<<$Ctx as crate::registry::Scheme>::RelinKey>> {
+                match k {
+                    Some(k) => k.get(&self.owner()),
+                    None => self.shared.relin_key(what, key),
+                }
+            }
+            /// The Galois keys passed (checked to be this context's), or the ones registered for
+            /// key pair `key`.
+            pub(crate) fn gk(
+                &self,
+                k: Option<&$PyGk>,
+                what: &str,
+                key: Option<rnsfhe::rlwe::KeyId>,
+            ) -> PyResult<Arc<<$Ctx as crate::registry::Scheme>::GaloisKeys>> {
+                match k {
+                    Some(k) => k.get(&self.owner()),
+                    None => self.shared.galois_keys(what, key),
+                }
             }
             /// A Python key class around a fresh key of this context.
             fn key<K>(&self, key: K) -> crate::keys::Made<K, $KOwner> {
@@ -162,7 +188,7 @@ macro_rules! scheme_context {
 pub(crate) use scheme_context;
 
 /// An RLWE scheme's context class (BFV, BGV, CKKS): `scheme_context!` with the RLWE key classes,
-/// their Rust helpers (`owner`, `rlk`, `gk`) and the methods every RLWE scheme has (key
+/// their Rust helper `owner` and the methods every RLWE scheme has (key
 /// generation, encryption, the product without relinearisation, keys from bytes). The scheme
 /// provides `plain(&self, x)`: a plaintext given or values to encode for encryption.
 macro_rules! rlwe_context {
@@ -246,24 +272,6 @@ macro_rules! rlwe_context {
         impl $Py {
             pub(crate) fn owner(&self) -> Owner {
                 Owner::$Owner(self.shared.clone())
-            }
-            /// The relinearisation key passed, or the one registered for key pair `key`.
-            pub(crate) fn rlk(
-                &self,
-                k: Option<&PyRelinKey>,
-                what: &str,
-                key: Option<rnsfhe::rlwe::KeyId>,
-            ) -> PyResult<Arc<rnsfhe::rlwe::RelinKey>> {
-                keys::relin_key(k, &self.owner(), &self.shared, what, key)
-            }
-            /// The Galois keys passed, or the ones registered for key pair `key`.
-            pub(crate) fn gk(
-                &self,
-                k: Option<&PyGaloisKeys>,
-                what: &str,
-                key: Option<rnsfhe::rlwe::KeyId>,
-            ) -> PyResult<Arc<rnsfhe::rlwe::GaloisKeys>> {
-                keys::galois_keys(k, &self.owner(), &self.shared, what, key)
             }
         }
     };

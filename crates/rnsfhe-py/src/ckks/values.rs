@@ -106,34 +106,21 @@ crate::rlwe_context::rlwe_values! {
             k: &Bound<'_, PyAny>,
             modulo: Option<&Bound<'_, PyAny>>,
         ) -> PyResult<PyCkksCiphertext> {
-            if modulo.is_some_and(|m| !m.is_none()) {
-                return Err(PyTypeError::new_err(
-                    "pow() with a modulus is not supported on ciphertexts",
-                ));
-            }
-            let k = power(k)?;
+            let k = power(k, modulo)?;
             let key = self.shared.relin_key("ciphertext ** k", self.ct.key_id())?;
             let ctx = self.ctx().clone();
             let x = self.ct.clone();
             let r = py.detach(|| -> rnsfhe::Result<CkksCiphertext> {
-                let (mut acc, mut base, mut e) = (None::<Arc<CkksCiphertext>>, x, k);
-                loop {
-                    if e & 1 == 1 {
-                        acc = Some(match acc {
-                            None => base.clone(),
-                            Some(a) => {
-                                let (p, q) = Self::aligned(&ctx, &a, &base, false)?;
-                                Arc::new(ctx.multiply_rescale(&p, &q, &key)?)
-                            }
-                        });
-                    }
-                    e >>= 1;
-                    if e == 0 {
-                        break;
-                    }
-                    base = Arc::new(ctx.multiply_rescale(&base, &base, &key)?);
-                }
-                Ok((*acc.unwrap_or(base)).clone())
+                let r = crate::convert::power_by_squaring(
+                    &x,
+                    k,
+                    |a, b| {
+                        let (p, q) = Self::aligned(&ctx, a, b, false)?;
+                        Ok(Arc::new(ctx.multiply_rescale(&p, &q, &key)?))
+                    },
+                    |b| Ok(Arc::new(ctx.multiply_rescale(b, b, &key)?)),
+                )?;
+                Ok(Arc::unwrap_or_clone(r))
             });
             Ok(self.wrap(r.py()?))
         }

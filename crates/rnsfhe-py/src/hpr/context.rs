@@ -203,10 +203,7 @@ crate::rlwe_context::scheme_context! {
             a: &PyHprCiphertext,
             keys: Option<&PyHprGaloisKeys>,
         ) -> PyResult<PyHprCiphertext> {
-            let k = match keys {
-                Some(k) => k.get(&self.shared)?,
-                None => self.shared.galois_keys("sum_slots", a.ct.id())?,
-            };
+            let k = self.gk(keys, "sum_slots", a.ct.id())?;
             self.unary(py, a, |ctx, x| ctx.sum_slots(x, &k))
         }
         /// The product without relinearisation: 3 parts (paper 002 Prop. 1, eq. (16)).
@@ -227,10 +224,7 @@ crate::rlwe_context::scheme_context! {
             a: &PyHprCiphertext,
             relin_key: Option<&PyHprRelinKey>,
         ) -> PyResult<PyHprCiphertext> {
-            let k = match relin_key {
-                Some(k) => k.get(&self.shared)?,
-                None => self.shared.relin_key("relinearize", a.ct.id())?,
-            };
+            let k = self.rlk(relin_key, "relinearize", a.ct.id())?;
             self.unary(py, a, |ctx, x| ctx.relinearize(x, &k))
         }
         /// A secret key from `HprSecretKey.to_bytes(allow_secret=True)` output.

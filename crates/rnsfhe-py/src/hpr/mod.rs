@@ -20,11 +20,10 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use rnsfhe::encoding::BatchEncoder;
 use rnsfhe::hpr::{HprContext, HprGaloisKeys, HprParameters, HprRelinKey};
-use rnsfhe::rlwe::KeyId;
 
 use crate::convert::{security_out, ByteData};
 use crate::keys::KeyOwner;
-use crate::registry::{EvalKey, Registry, Scheme, Shared};
+use crate::registry::{Registry, Scheme, Shared};
 use crate::{raise, OrPy};
 
 pub(crate) use crate::registry::same;
@@ -44,17 +43,7 @@ impl Scheme for HprContext {
     }
 }
 
-impl EvalKey for HprRelinKey {
-    fn key_pair(&self) -> KeyId {
-        self.id()
-    }
-}
-
-impl EvalKey for HprGaloisKeys {
-    fn key_pair(&self) -> KeyId {
-        self.id()
-    }
-}
+crate::registry::eval_keys!(HprRelinKey, HprGaloisKeys);
 
 /// The context of one HPR parameter set, shared by its Python objects, with the evaluation keys
 /// registered per key pair.

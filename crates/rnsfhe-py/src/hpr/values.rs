@@ -158,15 +158,11 @@ crate::rlwe_context::rlwe_values! {
         k: &Bound<'_, PyAny>,
         modulo: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyHprCiphertext> {
-        if modulo.is_some_and(|m| !m.is_none()) {
-            return Err(PyTypeError::new_err(
-                "pow() with a modulus is not supported on ciphertexts",
-            ));
-        }
-        let k = power(k)?;
+        let k = power(k, modulo)?;
         let key = self.shared.relin_key("ciphertext ** k", self.ct.id())?;
         let (ctx, x) = (self.shared.ctx.clone(), self.ct.clone());
-        let r = py.detach(|| power_by_squaring(&*x, k, |a, b| ctx.mul(a, b, &key)));
+        let mul = |a: &HprCiphertext, b: &HprCiphertext| ctx.mul(a, b, &key);
+        let r = py.detach(|| power_by_squaring(&*x, k, mul, |a| mul(a, a)));
         Ok(self.wrap(r.py()?))
     }
     /// `ctx.sum_slots(self)` with the registered Galois keys.

@@ -139,31 +139,17 @@ macro_rules! integer_values {
                     k: &Bound<'_, PyAny>,
                     modulo: Option<&Bound<'_, PyAny>>,
                 ) -> PyResult<$PyCt> {
-                    if modulo.is_some_and(|m| !m.is_none()) {
-                        return Err(PyTypeError::new_err(
-                            "pow() with a modulus is not supported on ciphertexts",
-                        ));
-                    }
-                    let k = power(k)?;
+                    let k = power(k, modulo)?;
                     let key = self.shared.relin_key("ciphertext ** k", self.ct.key_id())?;
                     let ctx = self.ctx().clone();
                     let x = self.ct.clone();
-                    let r = py.detach(|| -> rnsfhe::Result<$Ct> {
-                        let (mut acc, mut base, mut e) = (None::<$Ct>, (*x).clone(), k);
-                        loop {
-                            if e & 1 == 1 {
-                                acc = Some(match acc {
-                                    None => base.clone(),
-                                    Some(a) => ctx.multiply(&a, &base, &key)?,
-                                });
-                            }
-                            e >>= 1;
-                            if e == 0 {
-                                break;
-                            }
-                            base = ctx.square_relin(&base, &key)?;
-                        }
-                        Ok(acc.unwrap_or(base))
+                    let r = py.detach(|| {
+                        crate::convert::power_by_squaring(
+                            &*x,
+                            k,
+                            |a, b| ctx.multiply(a, b, &key),
+                            |a| ctx.square_relin(a, &key),
+                        )
                     });
                     Ok(self.wrap(r.py()?))
                 }
