@@ -311,10 +311,10 @@ pub(crate) fn restore(
 pub(crate) fn load(py: Python<'_>, owner: Owner, class: &str, data: &[u8]) -> PyResult<Py<PyAny>> {
     let kb = owner.key_bytes();
     match class {
-        "SecretKey" => loaded::<_, PySecretKey>(py, kb.secret_key_from_bytes(data), owner),
-        "PublicKey" => loaded::<_, PyPublicKey>(py, kb.public_key_from_bytes(data), owner),
-        "RelinKey" => loaded::<_, PyRelinKey>(py, kb.relin_key_from_bytes(data), owner),
-        "GaloisKeys" => loaded::<_, PyGaloisKeys>(py, kb.galois_keys_from_bytes(data), owner),
+        "SecretKey" => loaded::<_, PySecretKey, _>(py, kb.secret_key_from_bytes(data), owner),
+        "PublicKey" => loaded::<_, PyPublicKey, _>(py, kb.public_key_from_bytes(data), owner),
+        "RelinKey" => loaded::<_, PyRelinKey, _>(py, kb.relin_key_from_bytes(data), owner),
+        "GaloisKeys" => loaded::<_, PyGaloisKeys, _>(py, kb.galois_keys_from_bytes(data), owner),
         other => Err(raise(
             "SerializationError",
             format!("unknown pickled key class {other:?}"),
@@ -323,9 +323,13 @@ pub(crate) fn load(py: Python<'_>, owner: Owner, class: &str, data: &[u8]) -> Py
 }
 
 /// The Python key class `C` around a key loaded from bytes.
-fn loaded<K, C>(py: Python<'_>, key: rnsfhe::Result<K>, owner: Owner) -> PyResult<Py<PyAny>>
+pub(crate) fn loaded<K, C, O>(
+    py: Python<'_>,
+    key: rnsfhe::Result<K>,
+    owner: O,
+) -> PyResult<Py<PyAny>>
 where
-    C: pyo3::PyClass + From<Made<K>>,
+    C: pyo3::PyClass + From<Made<K, O>>,
     pyo3::PyClassInitializer<C>: From<C>,
 {
     let made = Made {

@@ -6,20 +6,46 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, RwLock, Weak};
 
 use pyo3::prelude::*;
-use rnsfhe::rlwe::{GaloisKeys, KeyId, RelinKey};
+use rnsfhe::rlwe::{GaloisKeys, KeyId, PublicKey, RelinKey, SecretKey};
+use rnsfhe_math::sample::Csprng;
 
 use crate::raise;
 
 /// What the binding layer needs to know of a scheme's Rust context: its parameters and how a
-/// context is made of them, its evaluation key types (the RLWE ones, or HPR's digit keys) and what
-/// is kept beside the context (HPR: its batch encoder).
+/// context is made of them, its key, plaintext and ciphertext types (the RLWE ones, or HPR's digit
+/// keys), what is kept beside the context (HPR: its batch encoder), and the operations every scheme
+/// has under one name (HPR's Rust API names and orders them differently).
 pub(crate) trait Scheme {
     type Params;
+    type SecretKey;
+    type PublicKey;
     type RelinKey: EvalKey;
     type GaloisKeys: EvalKey;
+    type Plaintext;
+    type Ciphertext;
     type Extra;
     fn new_context(p: &Self::Params) -> rnsfhe::Result<Arc<Self>>;
     fn extra(&self) -> Self::Extra;
+    /// A fresh secret key and its public key.
+    fn key_pair(&self, rng: &mut Csprng) -> rnsfhe::Result<(Self::SecretKey, Self::PublicKey)>;
+    fn encrypt_public(
+        &self,
+        pt: &Self::Plaintext,
+        pk: &Self::PublicKey,
+        rng: &mut Csprng,
+    ) -> rnsfhe::Result<Self::Ciphertext>;
+    fn encrypt_secret(
+        &self,
+        pt: &Self::Plaintext,
+        sk: &Self::SecretKey,
+        rng: &mut Csprng,
+    ) -> rnsfhe::Result<Self::Ciphertext>;
+    /// a * b without relinearisation (3 parts).
+    fn product(
+        &self,
+        a: &Self::Ciphertext,
+        b: &Self::Ciphertext,
+    ) -> rnsfhe::Result<Self::Ciphertext>;
 }
 
 /// An evaluation key, registered under its key pair's identity.
@@ -41,25 +67,41 @@ pub(crate) use eval_keys;
 
 eval_keys!(RelinKey, GaloisKeys);
 
-/// The RLWE schemes: RLWE evaluation keys, nothing beside the context.
+/// The RLWE schemes: RLWE keys, nothing beside the context, their own operations.
 macro_rules! rlwe_scheme {
-    ($($Ctx:ty: $Params:ty),*) => {
+    ($($Ctx:ty: $Params:ty, $Pt:ty, $Ct:ty);*) => {
         $(impl Scheme for $Ctx {
             type Params = $Params;
+            type SecretKey = SecretKey;
+            type PublicKey = PublicKey;
             type RelinKey = RelinKey;
             type GaloisKeys = GaloisKeys;
+            type Plaintext = $Pt;
+            type Ciphertext = $Ct;
             type Extra = ();
             fn new_context(p: &$Params) -> rnsfhe::Result<Arc<Self>> {
                 <$Ctx>::new(p.clone())
             }
             fn extra(&self) {}
+            fn key_pair(&self, rng: &mut Csprng) -> rnsfhe::Result<(SecretKey, PublicKey)> {
+                self.keygen(rng)
+            }
+            fn encrypt_public(&self, pt: &$Pt, pk: &PublicKey, rng: &mut Csprng) -> rnsfhe::Result<$Ct> {
+                self.encrypt(pt, pk, rng)
+            }
+            fn encrypt_secret(&self, pt: &$Pt, sk: &SecretKey, rng: &mut Csprng) -> rnsfhe::Result<$Ct> {
+                self.encrypt_symmetric(pt, sk, rng)
+            }
+            fn product(&self, a: &$Ct, b: &$Ct) -> rnsfhe::Result<$Ct> {
+                self.multiply_no_relin(a, b)
+            }
         })*
     };
 }
 rlwe_scheme!(
-    rnsfhe::bfv::BfvContext: rnsfhe::bfv::BfvParameters,
-    rnsfhe::bgv::BgvContext: rnsfhe::bgv::BgvParameters,
-    rnsfhe::ckks::CkksContext: rnsfhe::ckks::CkksParameters
+    rnsfhe::bfv::BfvContext: rnsfhe::bfv::BfvParameters, rnsfhe::bfv::Plaintext, rnsfhe::bfv::Ciphertext;
+    rnsfhe::bgv::BgvContext: rnsfhe::bgv::BgvParameters, rnsfhe::bgv::BgvPlaintext, rnsfhe::bgv::BgvCiphertext;
+    rnsfhe::ckks::CkksContext: rnsfhe::ckks::CkksParameters, rnsfhe::ckks::CkksPlaintext, rnsfhe::ckks::CkksCiphertext
 );
 
 /// A scheme context shared by every Python object of its parameter set.

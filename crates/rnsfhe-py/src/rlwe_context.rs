@@ -15,9 +15,12 @@
 
 /// Every scheme's context class (HPR's too): the struct, its Rust helpers (`ctx`, `wrap`, `check`,
 /// `plaintext`, `unary`, `from_shared`, `rlk`, `gk`, `key`) and the Python methods every scheme has (construction,
-/// `params`, `register_keys`, `add`, `sub`, plaintext and ciphertext bytes, the context's bytes and
+/// `params`, `keygen`, `encrypt`, `multiply_no_relin`, keys from bytes, `register_keys`, `add`,
+/// `sub`, plaintext and ciphertext bytes, the context's bytes and
 /// pickling, `security`, repr), with the scheme's own `methods`. The scheme provides
-/// `owner(&self)`, what its evaluation key classes' `get` checks against.
+/// `owner(&self)`, what its key classes' `get` checks against, and `plain(&self, x)`: a plaintext
+/// given or values to encode for encryption. The scheme's Rust operations are called through
+/// `registry::Scheme`.
 macro_rules! scheme_context {
     (
         $(#[$doc:meta])*
@@ -25,7 +28,7 @@ macro_rules! scheme_context {
         params $PyParams:ident($Params:ty, default $default:expr);
         plaintext $PyPt:ident($Pt:ty);
         ciphertext $PyCt:ident($Ct:ty);
-        keys $PyRlk:ident, $PyGk:ident owned by $KOwner:ty;
+        keys $PySk:ident, $PyPk:ident, $PyRlk:ident, $PyGk:ident owned by $KOwner:ty;
         methods { $($extra:tt)* }
     ) => {
         $(#[$doc])*
@@ -129,6 +132,63 @@ macro_rules! scheme_context {
                     inner: self.ctx().params().clone(),
                 }
             }
+            /// A fresh secret key and its public key.
+            fn keygen(&self, py: Python<'_>) -> PyResult<($PySk, $PyPk)> {
+                let ctx = self.ctx().clone();
+                let (sk, pk) = py
+                    .detach(|| self.rng.with(|r| crate::registry::Scheme::key_pair(&*ctx, r)))
+                    .py()?;
+                Ok((self.key(sk).into(), self.key(pk).into()))
+            }
+            /// Encrypts a plaintext or values (as `encode` takes them): with a public key, or with a
+            /// secret key (symmetric; stored at half size by `to_bytes` where the scheme seeds it).
+            fn encrypt(
+                &self,
+                py: Python<'_>,
+                x: &Bound<'_, PyAny>,
+                key: &Bound<'_, PyAny>,
+            ) -> PyResult<$PyCt> {
+                use crate::registry::Scheme;
+                let pt = self.plain(x)?;
+                let ctx = self.ctx().clone();
+                let ct = if let Ok(pk) = key.cast::<$PyPk>() {
+                    let pk = pk.get().get(&self.owner())?;
+                    py.detach(|| self.rng.with(|r| ctx.encrypt_public(&pt, &pk, r)))
+                } else if let Ok(sk) = key.cast::<$PySk>() {
+                    let sk = sk.get().get(&self.owner())?;
+                    py.detach(|| self.rng.with(|r| ctx.encrypt_secret(&pt, &sk, r)))
+                } else {
+                    return Err(PyTypeError::new_err(format!(
+                        "encrypt needs a {} or a {}, got {}",
+                        <$PyPk as pyo3::PyClass>::NAME,
+                        <$PySk as pyo3::PyClass>::NAME,
+                        type_name(key)
+                    )));
+                };
+                Ok(self.wrap(ct.py()?))
+            }
+            /// a * b without relinearisation (3 parts; HPR: paper 002 Prop. 1, eq. (16)).
+            fn multiply_no_relin(&self, py: Python<'_>, a: &$PyCt, b: &$PyCt) -> PyResult<$PyCt> {
+                let y = self.check(b)?;
+                self.unary(py, a, |ctx, x| crate::registry::Scheme::product(ctx, x, &y))
+            }
+            /// A secret key from its `to_bytes(allow_secret=True)` output.
+            fn secret_key_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
+                let class = <$PySk as pyo3::PyClass>::NAME;
+                crate::keys::KeyOwner::load(self.owner(), py, class, &data.0)
+            }
+            fn public_key_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
+                let class = <$PyPk as pyo3::PyClass>::NAME;
+                crate::keys::KeyOwner::load(self.owner(), py, class, &data.0)
+            }
+            fn relin_key_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
+                let class = <$PyRlk as pyo3::PyClass>::NAME;
+                crate::keys::KeyOwner::load(self.owner(), py, class, &data.0)
+            }
+            fn galois_keys_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
+                let class = <$PyGk as pyo3::PyClass>::NAME;
+                crate::keys::KeyOwner::load(self.owner(), py, class, &data.0)
+            }
             /// Registers loaded evaluation keys for the operators and ciphertext methods.
             #[pyo3(signature = (*, relin_key=None, galois_keys=None))]
             fn register_keys(
@@ -188,9 +248,7 @@ macro_rules! scheme_context {
 pub(crate) use scheme_context;
 
 /// An RLWE scheme's context class (BFV, BGV, CKKS): `scheme_context!` with the RLWE key classes,
-/// their Rust helper `owner` and the methods every RLWE scheme has (key
-/// generation, encryption, the product without relinearisation, keys from bytes). The scheme
-/// provides `plain(&self, x)`: a plaintext given or values to encode for encryption.
+/// their `owner` and `relin_key`.
 macro_rules! rlwe_context {
     (
         $(#[$doc:meta])*
@@ -206,14 +264,8 @@ macro_rules! rlwe_context {
             params $PyParams($Params, default $default);
             plaintext $PyPt($Pt);
             ciphertext $PyCt($Ct);
-            keys PyRelinKey, PyGaloisKeys owned by Owner;
+            keys PySecretKey, PyPublicKey, PyRelinKey, PyGaloisKeys owned by Owner;
             methods {
-                /// A fresh secret key and its public key.
-                fn keygen(&self, py: Python<'_>) -> PyResult<(PySecretKey, PyPublicKey)> {
-                    let ctx = self.ctx().clone();
-                    let (sk, pk) = py.detach(|| self.rng.with(|r| ctx.keygen(r))).py()?;
-                    Ok((self.key(sk).into(), self.key(pk).into()))
-                }
                 /// The relinearisation key of `sk`; also registered for `*` and `**` on ciphertexts.
                 fn relin_key(&self, py: Python<'_>, sk: &PySecretKey) -> PyResult<PyRelinKey> {
                     let s = sk.get(&self.owner())?;
@@ -222,48 +274,6 @@ macro_rules! rlwe_context {
                     let k: PyRelinKey = self.key(k).into();
                     self.shared.set_relin_key(k.key.clone());
                     Ok(k)
-                }
-                /// Encrypts a plaintext or values: with a `PublicKey`, or with a `SecretKey` (symmetric,
-                /// stored at half size by `to_bytes`).
-                fn encrypt(
-                    &self,
-                    py: Python<'_>,
-                    x: &Bound<'_, PyAny>,
-                    key: &Bound<'_, PyAny>,
-                ) -> PyResult<$PyCt> {
-                    let pt = self.plain(x)?;
-                    let ctx = self.ctx().clone();
-                    let ct = if let Ok(pk) = key.cast::<PyPublicKey>() {
-                        let pk = pk.get().get(&self.owner())?;
-                        py.detach(|| self.rng.with(|r| ctx.encrypt(&pt, &pk, r)))
-                    } else if let Ok(sk) = key.cast::<PySecretKey>() {
-                        let sk = sk.get().get(&self.owner())?;
-                        py.detach(|| self.rng.with(|r| ctx.encrypt_symmetric(&pt, &sk, r)))
-                    } else {
-                        return Err(PyTypeError::new_err(format!(
-                            "encrypt needs a PublicKey or a SecretKey, got {}",
-                            type_name(key)
-                        )));
-                    };
-                    Ok(self.wrap(ct.py()?))
-                }
-                /// a * b without relinearisation (3 parts).
-                fn multiply_no_relin(&self, py: Python<'_>, a: &$PyCt, b: &$PyCt) -> PyResult<$PyCt> {
-                    let (x, y) = (self.check(a)?, self.check(b)?);
-                    let ctx = self.ctx().clone();
-                    Ok(self.wrap(py.detach(|| ctx.multiply_no_relin(&x, &y)).py()?))
-                }
-                fn secret_key_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
-                    keys::load(py, self.owner(), "SecretKey", &data.0)
-                }
-                fn public_key_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
-                    keys::load(py, self.owner(), "PublicKey", &data.0)
-                }
-                fn relin_key_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
-                    keys::load(py, self.owner(), "RelinKey", &data.0)
-                }
-                fn galois_keys_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
-                    keys::load(py, self.owner(), "GaloisKeys", &data.0)
                 }
                 $($extra)*
             }

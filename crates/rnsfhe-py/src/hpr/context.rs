@@ -1,6 +1,6 @@
-//! HprContext: the shared context layer (`scheme_context!`) with HPR's own methods: its key
-//! generation (digit keys, per-residue or per-digit relinearisation), batch encoding, decryption by
-//! paper 002 Alg. 1 with the noise check, and slot sums.
+//! HprContext: the shared context layer (`scheme_context!`) with HPR's own methods: its evaluation
+//! keys (per-residue or per-digit relinearisation, rotations and slot sums), batch encoding,
+//! decryption by paper 002 Alg. 1 with the noise check, and slot sums.
 
 use std::sync::Arc;
 
@@ -15,7 +15,6 @@ use super::plain::{encode, plain, PyHprPlaintext};
 use super::values::PyHprCiphertext;
 use super::{same, shared, HprShared, PyHprParameters};
 use crate::convert::{i64_array, ints, type_name, ByteData, Int, LockedRng};
-use crate::keys::Made;
 use crate::{bytes_out, raise, reduce, OrPy, Reduced};
 
 crate::rlwe_context::scheme_context! {
@@ -28,26 +27,12 @@ crate::rlwe_context::scheme_context! {
     );
     plaintext PyHprPlaintext(Vec<u64>);
     ciphertext PyHprCiphertext(HprCiphertext);
-    keys PyHprRelinKey, PyHprGaloisKeys owned by Arc<HprShared>;
+    keys PyHprSecretKey, PyHprPublicKey, PyHprRelinKey, PyHprGaloisKeys owned by Arc<HprShared>;
     methods {
         /// Number of batching slots (0 when t does not allow batching).
         #[getter]
         fn slots(&self) -> usize {
             self.shared.extra.as_ref().map_or(0, |e| e.slots())
-        }
-        /// A fresh secret key and its public key.
-        fn keygen(&self, py: Python<'_>) -> PyResult<(PyHprSecretKey, PyHprPublicKey)> {
-            let ctx = self.ctx().clone();
-            let (sk, pk) = py
-                .detach(|| {
-                    self.rng.with(|r| {
-                        let sk = ctx.secret_key(r)?;
-                        let pk = ctx.public_key(&sk, r)?;
-                        Ok::<_, rnsfhe::Error>((sk, pk))
-                    })
-                })
-                .py()?;
-            Ok((self.key(sk).into(), self.key(pk).into()))
         }
         /// The relinearisation key of `sk` ("residue": single-digit r_{i,j}, paper 002 section 4.1;
         /// "digit": whole digits, Remark 5); also registered for `*` on this key pair's ciphertexts.
@@ -123,30 +108,6 @@ crate::rlwe_context::scheme_context! {
             same(&pt.shared, &self.shared, "plaintext")?;
             Ok(i64_array(py, self.shared.decode(&pt.pt, signed, coefficients)?))
         }
-        /// Encrypts a plaintext or integers batched into the slots (|v| < t, negatives mod t) with a
-        /// public key or, symmetrically, a secret key.
-        fn encrypt(
-            &self,
-            py: Python<'_>,
-            x: &Bound<'_, PyAny>,
-            key: &Bound<'_, PyAny>,
-        ) -> PyResult<PyHprCiphertext> {
-            let m = plain(&self.shared, x)?;
-            let ctx = self.ctx().clone();
-            let ct = if let Ok(pk) = key.cast::<PyHprPublicKey>() {
-                let pk = pk.get().get(&self.shared)?;
-                py.detach(|| self.rng.with(|r| ctx.encrypt(&pk, &m, r)))
-            } else if let Ok(sk) = key.cast::<PyHprSecretKey>() {
-                let sk = sk.get().get(&self.shared)?;
-                py.detach(|| self.rng.with(|r| ctx.encrypt_symmetric(&sk, &m, r)))
-            } else {
-                return Err(PyTypeError::new_err(format!(
-                    "key must be an HprPublicKey or HprSecretKey, got {}",
-                    type_name(key)
-                )));
-            };
-            Ok(self.wrap(ct.py()?))
-        }
         /// Decrypts to a plaintext (paper 002 Alg. 1). With `check_noise` (default) a ciphertext whose
         /// noise budget is exhausted raises `NoiseBudgetExhaustedError` instead of decrypting to wrong
         /// values.
@@ -206,16 +167,6 @@ crate::rlwe_context::scheme_context! {
             let k = self.gk(keys, "sum_slots", a.ct.id())?;
             self.unary(py, a, |ctx, x| ctx.sum_slots(x, &k))
         }
-        /// The product without relinearisation: 3 parts (paper 002 Prop. 1, eq. (16)).
-        fn multiply_no_relin(
-            &self,
-            py: Python<'_>,
-            a: &PyHprCiphertext,
-            b: &PyHprCiphertext,
-        ) -> PyResult<PyHprCiphertext> {
-            let y = self.check(b)?;
-            self.unary(py, a, |ctx, x| ctx.mul_no_relin(x, &y))
-        }
         /// Relinearises a 3-part ciphertext (section 4.1) with `relin_key` or the registered one.
         #[pyo3(signature = (a, relin_key=None))]
         fn relinearize(
@@ -227,19 +178,6 @@ crate::rlwe_context::scheme_context! {
             let k = self.rlk(relin_key, "relinearize", a.ct.id())?;
             self.unary(py, a, |ctx, x| ctx.relinearize(x, &k))
         }
-        /// A secret key from `HprSecretKey.to_bytes(allow_secret=True)` output.
-        pub(crate) fn secret_key_from_bytes(&self, data: ByteData) -> PyResult<PyHprSecretKey> {
-            Ok(self.loaded(self.ctx().secret_key_from_bytes(&data.0).py()?).into())
-        }
-        pub(crate) fn public_key_from_bytes(&self, data: ByteData) -> PyResult<PyHprPublicKey> {
-            Ok(self.loaded(self.ctx().public_key_from_bytes(&data.0).py()?).into())
-        }
-        pub(crate) fn relin_key_from_bytes(&self, data: ByteData) -> PyResult<PyHprRelinKey> {
-            Ok(self.loaded(self.ctx().relin_key_from_bytes(&data.0).py()?).into())
-        }
-        pub(crate) fn galois_keys_from_bytes(&self, data: ByteData) -> PyResult<PyHprGaloisKeys> {
-            Ok(self.loaded(self.ctx().galois_keys_from_bytes(&data.0).py()?).into())
-        }
     }
 }
 
@@ -248,12 +186,8 @@ impl PyHprContext {
     pub(crate) fn owner(&self) -> Arc<HprShared> {
         self.shared.clone()
     }
-    /// A Python key class around a key loaded from bytes.
-    fn loaded<K>(&self, key: K) -> Made<K, Arc<HprShared>> {
-        Made {
-            owner: self.owner(),
-            key: Arc::new(key),
-            seeded: false,
-        }
+    /// The plaintext of `x`: an HprPlaintext of this context, or integers to batch.
+    pub(crate) fn plain(&self, x: &Bound<'_, PyAny>) -> PyResult<Arc<Vec<u64>>> {
+        plain(&self.shared, x)
     }
 }

@@ -8,8 +8,7 @@ use pyo3::types::PyBytes;
 use rnsfhe::hpr::{HprGaloisKeys, HprPublicKey, HprRelinKey, HprSecretKey};
 
 use super::{HprShared, PyHprContext};
-use crate::convert::ByteData;
-use crate::keys::{key_class, KeyOwner, KeyToBytes};
+use crate::keys::{key_class, loaded, KeyOwner, KeyToBytes};
 use crate::{bytes_out, raise, reduce_ex, OrPy, Reduced};
 
 impl KeyOwner for Arc<HprShared> {
@@ -35,20 +34,25 @@ impl KeyOwner for Arc<HprShared> {
         }
     }
     fn load(self, py: Python<'_>, class: &str, data: &[u8]) -> PyResult<Py<PyAny>> {
-        let ctx = PyHprContext::from_shared(self)?;
-        let data = ByteData(data.to_vec());
-        Ok(match class {
-            "HprSecretKey" => Py::new(py, ctx.secret_key_from_bytes(data)?)?.into_any(),
-            "HprPublicKey" => Py::new(py, ctx.public_key_from_bytes(data)?)?.into_any(),
-            "HprRelinKey" => Py::new(py, ctx.relin_key_from_bytes(data)?)?.into_any(),
-            "HprGaloisKeys" => Py::new(py, ctx.galois_keys_from_bytes(data)?)?.into_any(),
-            other => {
-                return Err(raise(
-                    "SerializationError",
-                    format!("unknown pickled key class {other:?}"),
-                ))
+        let ctx = self.ctx.clone();
+        match class {
+            "HprSecretKey" => {
+                loaded::<_, PyHprSecretKey, _>(py, ctx.secret_key_from_bytes(data), self)
             }
-        })
+            "HprPublicKey" => {
+                loaded::<_, PyHprPublicKey, _>(py, ctx.public_key_from_bytes(data), self)
+            }
+            "HprRelinKey" => {
+                loaded::<_, PyHprRelinKey, _>(py, ctx.relin_key_from_bytes(data), self)
+            }
+            "HprGaloisKeys" => {
+                loaded::<_, PyHprGaloisKeys, _>(py, ctx.galois_keys_from_bytes(data), self)
+            }
+            other => Err(raise(
+                "SerializationError",
+                format!("unknown pickled key class {other:?}"),
+            )),
+        }
     }
 }
 

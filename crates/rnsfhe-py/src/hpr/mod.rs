@@ -19,7 +19,11 @@ use std::sync::Arc;
 
 use pyo3::prelude::*;
 use rnsfhe::encoding::BatchEncoder;
-use rnsfhe::hpr::{HprContext, HprGaloisKeys, HprParameters, HprRelinKey};
+use rnsfhe::hpr::{
+    HprCiphertext, HprContext, HprGaloisKeys, HprParameters, HprPublicKey, HprRelinKey,
+    HprSecretKey,
+};
+use rnsfhe_math::sample::Csprng;
 
 use crate::convert::{security_out, ByteData};
 use crate::keys::KeyOwner;
@@ -32,14 +36,44 @@ pub(crate) use crate::registry::same;
 /// and 1 mod 2n, else None) kept beside the context.
 impl Scheme for HprContext {
     type Params = HprParameters;
+    type SecretKey = HprSecretKey;
+    type PublicKey = HprPublicKey;
     type RelinKey = HprRelinKey;
     type GaloisKeys = HprGaloisKeys;
+    /// The coefficients in [0, t).
+    type Plaintext = Vec<u64>;
+    type Ciphertext = HprCiphertext;
     type Extra = Option<BatchEncoder>;
     fn new_context(p: &HprParameters) -> rnsfhe::Result<Arc<Self>> {
         HprContext::new(p)
     }
     fn extra(&self) -> Option<BatchEncoder> {
         BatchEncoder::new(self.params().degree(), self.params().plain_modulus()).ok()
+    }
+    fn key_pair(&self, rng: &mut Csprng) -> rnsfhe::Result<(HprSecretKey, HprPublicKey)> {
+        let sk = self.secret_key(rng)?;
+        let pk = self.public_key(&sk, rng)?;
+        Ok((sk, pk))
+    }
+    fn encrypt_public(
+        &self,
+        m: &Vec<u64>,
+        pk: &HprPublicKey,
+        rng: &mut Csprng,
+    ) -> rnsfhe::Result<HprCiphertext> {
+        self.encrypt(pk, m, rng)
+    }
+    fn encrypt_secret(
+        &self,
+        m: &Vec<u64>,
+        sk: &HprSecretKey,
+        rng: &mut Csprng,
+    ) -> rnsfhe::Result<HprCiphertext> {
+        self.encrypt_symmetric(sk, m, rng)
+    }
+    /// Paper 002 Prop. 1, eq. (16).
+    fn product(&self, a: &HprCiphertext, b: &HprCiphertext) -> rnsfhe::Result<HprCiphertext> {
+        self.mul_no_relin(a, b)
     }
 }
 
