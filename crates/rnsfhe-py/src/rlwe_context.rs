@@ -289,8 +289,9 @@ macro_rules! rlwe_context {
 pub(crate) use rlwe_context;
 
 /// A scheme's plaintext and ciphertext classes: the structs and the methods every scheme has
-/// (`from_bytes`, `to_bytes`, pickling, numpy deferral; `key_id`, `size`, `context` on ciphertexts),
-/// with the scheme's own `methods` for each.
+/// (`from_bytes`, `to_bytes`, pickling, numpy deferral; `key_id`, `size`, `context` and `**` on
+/// ciphertexts), with the scheme's own `methods` for each. The scheme provides the ciphertext's
+/// `power(ctx, x, k, relin_key)`: x^k by its products.
 macro_rules! rlwe_values {
     (
         context $PyCtx:ident($Shared:ty, $Ctx:ty);
@@ -384,6 +385,20 @@ macro_rules! rlwe_values {
             fn __reduce_ex__<'py>(&self, py: Python<'py>, protocol: i64) -> PyResult<Reduced<'py>> {
                 let b = self.ctx().ciphertext_to_bytes(&self.ct).py()?;
                 crate::reduce_ex(py, $cname, &self.shared.params_bytes, &b, protocol)
+            }
+            /// x ** k for 1 <= k <= 64 by square-and-multiply (depth ceil(log2 k); CKKS: at most
+            /// ceil(log2 k) + popcount(k) levels), relinearised with the registered key of the key
+            /// pair.
+            fn __pow__(
+                &self,
+                py: Python<'_>,
+                k: &Bound<'_, PyAny>,
+                modulo: Option<&Bound<'_, PyAny>>,
+            ) -> PyResult<$PyCt> {
+                let k = crate::convert::power(k, modulo)?;
+                let key = self.shared.relin_key("ciphertext ** k", self.ct.key_id())?;
+                let (ctx, x) = (self.ctx().clone(), self.ct.clone());
+                Ok(self.wrap(py.detach(|| Self::power(&ctx, &x, k, &key)).py()?))
             }
             $($cextra)*
         }

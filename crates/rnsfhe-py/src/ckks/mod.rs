@@ -26,8 +26,8 @@ use rnsfhe::ckks::{CkksCiphertext, CkksContext, CkksParameters, CkksPlaintext};
 use rnsfhe::rlwe::KeyId;
 
 use crate::convert::{
-    complex_values, ints, is_vector, power, real_scalar, security_out, slots_array, type_name,
-    ByteData, Int, LockedRng,
+    complex_values, ints, is_vector, real_scalar, security_out, slots_array, type_name, ByteData,
+    Int, LockedRng,
 };
 use crate::keys::{self, CkksShared, Owner, PyGaloisKeys, PyPublicKey, PyRelinKey, PySecretKey};
 use crate::registry::{same, Registry};

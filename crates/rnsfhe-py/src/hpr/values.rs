@@ -6,13 +6,13 @@ use std::sync::Arc;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use rnsfhe::hpr::{HprCiphertext, HprContext};
+use rnsfhe::hpr::{HprCiphertext, HprContext, HprRelinKey};
 use rnsfhe::rlwe::KeyId;
 
 use super::context::PyHprContext;
 use super::{same, HprShared};
 use crate::convert::{
-    i64_array, int_values, is_int, is_vector, power, power_by_squaring, type_name, ByteData, Int,
+    i64_array, int_values, is_int, is_vector, power_by_squaring, type_name, ByteData, Int,
 };
 use crate::{bytes_out, raise, reduce, OrPy, Reduced};
 
@@ -150,21 +150,6 @@ crate::rlwe_context::rlwe_values! {
     fn __rmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyHprCiphertext> {
         self.__mul__(py, other)
     }
-    /// x ** k for 1 <= k <= 64 by square-and-multiply (depth ceil(log2 k)), relinearised with the
-    /// registered key.
-    fn __pow__(
-        &self,
-        py: Python<'_>,
-        k: &Bound<'_, PyAny>,
-        modulo: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<PyHprCiphertext> {
-        let k = power(k, modulo)?;
-        let key = self.shared.relin_key("ciphertext ** k", self.ct.id())?;
-        let (ctx, x) = (self.shared.ctx.clone(), self.ct.clone());
-        let mul = |a: &HprCiphertext, b: &HprCiphertext| ctx.mul(a, b, &key);
-        let r = py.detach(|| power_by_squaring(&*x, k, mul, |a| mul(a, a)));
-        Ok(self.wrap(r.py()?))
-    }
     /// `ctx.sum_slots(self)` with the registered Galois keys.
     fn sum_slots(&self, py: Python<'_>) -> PyResult<PyHprCiphertext> {
         let k = self.shared.galois_keys("sum_slots", self.ct.id())?;
@@ -185,6 +170,15 @@ crate::rlwe_context::rlwe_values! {
 
 }
 impl PyHprCiphertext {
+    /// x^k by square-and-multiply, each product relinearised (paper 002 section 4.1).
+    fn power(
+        ctx: &HprContext,
+        x: &Arc<HprCiphertext>,
+        k: u32,
+        key: &HprRelinKey,
+    ) -> rnsfhe::Result<HprCiphertext> {
+        power_by_squaring(&**x, k, |a, b| ctx.mul(a, b, key), |a| ctx.mul(a, a, key))
+    }
     fn galois(&self, py: Python<'_>, g: u64, what: &str) -> PyResult<PyHprCiphertext> {
         let k = self.shared.galois_keys(what, self.ct.id())?;
         let (ctx, a) = (self.shared.ctx.clone(), self.ct.clone());
