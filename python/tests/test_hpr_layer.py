@@ -14,17 +14,7 @@ import pytest
 import rnsfhe
 from rnsfhe.errors import ContextMismatchError, MissingKeyError
 
-SN, ST = 64, 257
-
-
-@pytest.fixture(scope="module")
-def small():
-    params = rnsfhe.HprParameters(SN, ST, primes=2, digits=3, bits=50, security="insecure")
-    ctx = rnsfhe.HprContext(params, seed=bytes(range(32)))
-    sk, pk = ctx.keygen()
-    a = np.random.default_rng(7).integers(0, ST, SN, dtype=np.int64)
-    b = np.random.default_rng(8).integers(0, ST, SN, dtype=np.int64)
-    return params, ctx, sk, pk, a, b
+from test_hpr import SN, ST, small  # noqa: F401 (the seeded small context, keys and values)
 
 
 def test_default_parameters_as_the_parameter_class():
@@ -34,7 +24,8 @@ def test_default_parameters_as_the_parameter_class():
 
 
 def test_add_and_sub_methods(small):
-    _, ctx, sk, pk, a, b = small
+    ctx, sk, pk, a = small
+    b = (a * 5 + 1) % ST
     x, y = ctx.encrypt(a, pk), ctx.encrypt(b, pk)
     assert np.array_equal(ctx.decrypt(ctx.add(x, y), sk), (a + b) % ST)
     assert np.array_equal(ctx.decrypt(ctx.sub(x, y), sk), (a - b) % ST)
@@ -46,7 +37,8 @@ def test_add_and_sub_methods(small):
 
 
 def test_context_bytes_security_and_repr(small):
-    params, ctx, sk, pk, a, _ = small
+    ctx, sk, pk, a = small
+    params = ctx.params
     assert ctx.security == "insecure (seeded)"
     assert params.security == "insecure"
     ctx2 = rnsfhe.HprContext.from_bytes(ctx.to_bytes())
@@ -58,15 +50,15 @@ def test_context_bytes_security_and_repr(small):
 
 
 def test_ciphertext_context(small):
-    params, ctx, sk, pk, a, _ = small
+    ctx, sk, pk, a = small
     x = ctx.encrypt(a, pk)
     c = x.context
-    assert isinstance(c, rnsfhe.HprContext) and c.params == params
+    assert isinstance(c, rnsfhe.HprContext) and c.params == ctx.params
     assert np.array_equal(c.decrypt(x + 1, sk), (a + 1) % ST)
 
 
 def test_loaded_keys_registered_per_key_pair(small):
-    _, ctx, _, _, a, _ = small
+    ctx, _, _, a = small
     sk, pk = ctx.keygen()
     rlk = ctx.relin_key_from_bytes(rnsfhe.HprContext(ctx.params).relin_key(sk).to_bytes())
     x = ctx.encrypt(a, pk)
@@ -78,7 +70,7 @@ def test_loaded_keys_registered_per_key_pair(small):
 
 
 def test_key_classes_as_the_rlwe_ones(small):
-    _, ctx, sk, pk, a, _ = small
+    ctx, sk, pk, a = small
     rlk, gk = ctx.relin_key(sk, "digit"), ctx.galois_keys(sk, [1])
     for key, cls in ((pk, rnsfhe.HprPublicKey), (rlk, rnsfhe.HprRelinKey),
                      (gk, rnsfhe.HprGaloisKeys)):
