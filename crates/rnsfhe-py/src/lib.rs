@@ -35,6 +35,7 @@ mod integer;
 mod keys;
 mod registry;
 mod rlwe_context;
+mod rlwe_params;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;

@@ -29,7 +29,7 @@ use crate::{bytes_out, raise, reduce, OrPy, Reduced};
 
 static CONTEXTS: Registry<BfvContext> = Registry::new();
 
-crate::rlwe_context::rlwe_restore!(PyBfvParameters(BfvParameters), PyBfvContext, "Bfv", "bfv:");
+crate::rlwe_params::rlwe_restore!(PyBfvParameters(BfvParameters), PyBfvContext, "Bfv", "bfv:");
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyBfvParameters>()?;

@@ -78,7 +78,7 @@ crate::integer::integer_params! {
             if let Some(d) = decryption {
                 b = b.decryption(self::decryption(d)?);
             }
-            crate::rlwe_context::builder_options!(b; cyclotomic_index: cyclotomic_index,
+            crate::rlwe_params::builder_options!(b; cyclotomic_index: cyclotomic_index,
                 reduction: reduction, moduli: moduli,
                 moduli_bits: moduli_bits, special_moduli: special_moduli,
                 special_moduli_bits: special_moduli_bits, sigma: sigma, hamming_weight: hamming_weight,

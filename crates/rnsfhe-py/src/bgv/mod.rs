@@ -27,7 +27,7 @@ use crate::{bytes_out, raise, reduce, OrPy, Reduced};
 
 static CONTEXTS: Registry<BgvContext> = Registry::new();
 
-crate::rlwe_context::rlwe_restore!(PyBgvParameters(BgvParameters), PyBgvContext, "Bgv", "bgv:");
+crate::rlwe_params::rlwe_restore!(PyBgvParameters(BgvParameters), PyBgvContext, "Bgv", "bgv:");
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyBgvParameters>()?;

@@ -35,7 +35,7 @@ use crate::{bytes_out, raise, reduce, OrPy, Reduced};
 
 static CONTEXTS: Registry<CkksContext> = Registry::new();
 
-crate::rlwe_context::rlwe_restore!(
+crate::rlwe_params::rlwe_restore!(
     PyCkksParameters(CkksParameters),
     PyCkksContext,
     "Ckks",

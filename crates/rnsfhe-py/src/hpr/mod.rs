@@ -114,7 +114,7 @@ impl HprShared {
     }
 }
 
-crate::rlwe_context::rlwe_restore!(PyHprParameters(HprParameters), PyHprContext, "Hpr",
+crate::rlwe_params::rlwe_restore!(PyHprParameters(HprParameters), PyHprContext, "Hpr",
     keys(py, ctx, _class, data, kind) => ctx.owner().load(py, kind, data)?);
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

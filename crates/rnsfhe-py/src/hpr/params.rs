@@ -10,7 +10,7 @@ use super::{label, HprShared, CONTEXTS};
 use crate::convert::{security_out, ByteData, Int};
 use crate::{bytes_out, reduce, OrPy, Reduced};
 
-crate::rlwe_context::rlwe_params! {
+crate::rlwe_params::rlwe_params! {
     /// HPR-FV parameters (paper 002): ring degree n, plaintext modulus t, k = `primes` primes of `bits`
     /// bits forming p, d = `digits` digits (q = p^d), error `sigma`, checked against `security`.
     class PyHprParameters("HprParameters", HprParameters, HprContext, HprShared);

@@ -9,7 +9,7 @@ macro_rules! integer_params {
         class $Py:ident($name:literal, $Params:ty, $Ctx:ty, $Shared:ty);
         methods { $($extra:tt)* }
     ) => {
-        crate::rlwe_context::rlwe_params! {
+        crate::rlwe_params::rlwe_params! {
             $(#[$doc])*
             class $Py($name, $Params, $Ctx, $Shared);
             moduli moduli, special special_moduli;
