@@ -313,8 +313,13 @@ pub(crate) fn rng(seed: Option<&[u8]>) -> PyResult<Csprng> {
 /// The largest exponent `**` accepts (each doubling costs one level of depth).
 const MAX_POWER: u32 = 64;
 
-/// The exponent of `**`: an int in 1..=MAX_POWER.
-pub(crate) fn power(k: &Bound<'_, PyAny>) -> PyResult<u32> {
+/// The exponent of `x ** k` (`pow(x, k, modulo)`): an int in 1..=MAX_POWER, and no modulus.
+pub(crate) fn power(k: &Bound<'_, PyAny>, modulo: Option<&Bound<'_, PyAny>>) -> PyResult<u32> {
+    if modulo.is_some_and(|m| !m.is_none()) {
+        return Err(PyTypeError::new_err(
+            "pow() with a modulus is not supported on ciphertexts",
+        ));
+    }
     if !is_int(k) {
         return Err(PyTypeError::new_err(format!(
             "the exponent must be an int, got {}",
@@ -330,11 +335,13 @@ pub(crate) fn power(k: &Bound<'_, PyAny>) -> PyResult<u32> {
     }
 }
 
-/// x^k (k >= 1) by square-and-multiply with the product `mul` (depth ceil(log2 k)).
+/// x^k (k >= 1) by square-and-multiply (depth ceil(log2 k)): `mul` multiplies the accumulated
+/// product by a power, `square` squares a power.
 pub(crate) fn power_by_squaring<C: Clone>(
     x: &C,
     k: u32,
     mul: impl Fn(&C, &C) -> rnsfhe::Result<C>,
+    square: impl Fn(&C) -> rnsfhe::Result<C>,
 ) -> rnsfhe::Result<C> {
     let (mut acc, mut base, mut e) = (None::<C>, x.clone(), k);
     loop {
@@ -348,7 +355,7 @@ pub(crate) fn power_by_squaring<C: Clone>(
         if e == 0 {
             break;
         }
-        base = mul(&base, &base)?;
+        base = square(&base)?;
     }
     Ok(acc.unwrap_or(base))
 }

@@ -26,26 +26,42 @@ pub(crate) enum Owner {
     Ckks(Arc<CkksShared>),
 }
 
-impl Owner {
-    fn label(&self) -> &str {
-        match self {
-            Owner::Bfv(s) => &s.label,
-            Owner::Bgv(s) => &s.label,
-            Owner::Ckks(s) => &s.label,
+/// What a key class remembers of its context and how its keys go to and come from bytes: the RLWE
+/// schemes' `Owner`, HPR's shared context (`hpr::keys`).
+pub(crate) trait KeyOwner: Sized {
+    /// The parameter set's one-line description.
+    fn label(&self) -> &str;
+    fn params_bytes(&self) -> &[u8];
+    /// The pickle kind of key class `class` ("bfv:PublicKey"; HPR's class names are their own).
+    fn kind(&self, class: &str) -> String;
+    /// Whether `other` is the same context.
+    fn same(&self, other: &Self) -> bool;
+    /// The owner of a context object (`Key.from_bytes(context, data)`).
+    fn of(context: &Bound<'_, PyAny>) -> PyResult<Self>;
+    /// A key of Python class `class` loaded from bytes.
+    fn load(self, py: Python<'_>, class: &str, data: &[u8]) -> PyResult<Py<PyAny>>;
+    /// Refuses a key of another context than `expected`.
+    fn check(&self, expected: &Self, what: &str) -> PyResult<()> {
+        if self.same(expected) {
+            Ok(())
+        } else {
+            Err(mismatch(what, self.label(), expected.label()))
         }
     }
+}
+
+/// A key's bytes in the rnsfhe format (`Zeroizing` for a secret key).
+pub(crate) trait KeyToBytes<K> {
+    type Bytes: AsRef<[u8]>;
+    fn key_to_bytes(&self, key: &K) -> rnsfhe::Result<Self::Bytes>;
+}
+
+impl Owner {
     fn scheme(&self) -> &'static str {
         match self {
             Owner::Bfv(_) => "bfv",
             Owner::Bgv(_) => "bgv",
             Owner::Ckks(_) => "ckks",
-        }
-    }
-    fn params_bytes(&self) -> &[u8] {
-        match self {
-            Owner::Bfv(s) => &s.params_bytes,
-            Owner::Bgv(s) => &s.params_bytes,
-            Owner::Ckks(s) => &s.params_bytes,
         }
     }
     fn key_bytes(&self) -> &dyn KeyBytes {
@@ -55,58 +71,136 @@ impl Owner {
             Owner::Ckks(s) => s.ctx.as_ref(),
         }
     }
-    /// Refuses a key of another context than `expected`.
-    fn check(&self, expected: &Owner, what: &str) -> PyResult<()> {
-        let same = match (self, expected) {
+}
+
+impl KeyOwner for Owner {
+    fn label(&self) -> &str {
+        match self {
+            Owner::Bfv(s) => &s.label,
+            Owner::Bgv(s) => &s.label,
+            Owner::Ckks(s) => &s.label,
+        }
+    }
+    fn params_bytes(&self) -> &[u8] {
+        match self {
+            Owner::Bfv(s) => &s.params_bytes,
+            Owner::Bgv(s) => &s.params_bytes,
+            Owner::Ckks(s) => &s.params_bytes,
+        }
+    }
+    fn kind(&self, class: &str) -> String {
+        format!("{}:{class}", self.scheme())
+    }
+    fn same(&self, other: &Self) -> bool {
+        match (self, other) {
             (Owner::Bfv(a), Owner::Bfv(b)) => Arc::ptr_eq(a, b),
             (Owner::Bgv(a), Owner::Bgv(b)) => Arc::ptr_eq(a, b),
             (Owner::Ckks(a), Owner::Ckks(b)) => Arc::ptr_eq(a, b),
             _ => false,
-        };
-        if same {
-            Ok(())
-        } else {
-            Err(mismatch(what, self.label(), expected.label()))
         }
+    }
+    fn of(context: &Bound<'_, PyAny>) -> PyResult<Self> {
+        if let Ok(c) = context.cast::<crate::bfv::PyBfvContext>() {
+            Ok(c.get().owner())
+        } else if let Ok(c) = context.cast::<crate::bgv::PyBgvContext>() {
+            Ok(c.get().owner())
+        } else if let Ok(c) = context.cast::<crate::ckks::PyCkksContext>() {
+            Ok(c.get().owner())
+        } else {
+            Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "context must be a BgvContext, a BfvContext or a CkksContext, got {}",
+                crate::convert::type_name(context)
+            )))
+        }
+    }
+    fn load(self, py: Python<'_>, class: &str, data: &[u8]) -> PyResult<Py<PyAny>> {
+        load(py, self, class, data)
     }
 }
 
+/// The RLWE keys' bytes, through the scheme's `KeyBytes`.
+macro_rules! owner_key_bytes {
+    ($($K:ty: $to:ident -> $B:ty),*) => {
+        $(impl KeyToBytes<$K> for Owner {
+            type Bytes = $B;
+            fn key_to_bytes(&self, key: &$K) -> rnsfhe::Result<$B> {
+                Ok(self.key_bytes().$to(key))
+            }
+        })*
+    };
+}
+owner_key_bytes!(
+    rlwe::SecretKey: secret_key_to_bytes -> zeroize::Zeroizing<Vec<u8>>,
+    rlwe::PublicKey: public_key_to_bytes -> Vec<u8>,
+    rlwe::RelinKey: relin_key_to_bytes -> Vec<u8>,
+    rlwe::GaloisKeys: galois_keys_to_bytes -> Vec<u8>
+);
+
 /// A key a context just made, before it becomes its Python class (`.into()`).
-pub(crate) struct Made<K> {
-    pub owner: Owner,
+pub(crate) struct Made<K, O = Owner> {
+    pub owner: O,
     pub key: Arc<K>,
     pub seeded: bool,
 }
 
+/// A key class of owner type `$Owner` (`KeyOwner`): a public one with bytes and pickling, or with
+/// `@secret` a secret one (bytes only when asked for, no pickling), with the class's own `$extra`
+/// methods.
 macro_rules! key_class {
-    ($py_name:literal, $rust:ident, $inner:ty, $what:literal, $to_bytes:ident $(, $extra:item)*) => {
-        key_class!(@class $py_name, $rust, $inner, $what,
+    ($py_name:literal, $rust:ident, $inner:ty, $what:literal, $Owner:ty $(, $extra:item)*) => {
+        crate::keys::key_class!(@class $py_name, $rust, $inner, $what, $Owner,
             /// The key in the rnsfhe binary format (load it with the context's `*_from_bytes`).
-            fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-                let b = self.owner.key_bytes().$to_bytes(&self.key);
-                bytes_out(py, &b)
+            fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+                Ok(bytes_out(py, self.owner.key_to_bytes(&*self.key).py()?.as_ref()))
             },
             /// Pickles through `_restore`; from protocol 5 on the bytes go out of band.
             fn __reduce_ex__<'py>(&self, py: Python<'py>, protocol: i64) -> PyResult<Reduced<'py>> {
-                let b = self.owner.key_bytes().$to_bytes(&self.key);
-                let kind = format!("{}:{}", self.owner.scheme(), $py_name);
-                reduce_ex(py, &kind, self.owner.params_bytes(), &b, protocol)
+                let b = self.owner.key_to_bytes(&*self.key).py()?;
+                let kind = self.owner.kind($py_name);
+                reduce_ex(py, &kind, self.owner.params_bytes(), b.as_ref(), protocol)
             }
             $(, $extra)*
         );
     };
-    (@class $py_name:literal, $rust:ident, $inner:ty, $what:literal $(, $extra:item)*) => {
+    (@secret $py_name:literal, $rust:ident, $inner:ty, $Owner:ty $(, $extra:item)*) => {
+        crate::keys::key_class!(@class $py_name, $rust, $inner, "secret key", $Owner,
+            /// The secret key in the rnsfhe binary format. Refused unless `allow_secret=True`:
+            /// whoever holds the bytes can decrypt every ciphertext of this key pair.
+            #[pyo3(signature = (*, allow_secret=false))]
+            fn to_bytes<'py>(&self, py: Python<'py>, allow_secret: bool) -> PyResult<Bound<'py, PyBytes>> {
+                if !allow_secret {
+                    return Err(crate::keys::secret_export_refused("sk.to_bytes()"));
+                }
+                Ok(bytes_out(py, self.owner.key_to_bytes(&*self.key).py()?.as_ref()))
+            },
+            /// Secret keys do not pickle (a pickle leaves the process silently): use
+            /// `to_bytes(allow_secret=True)`.
+            fn __reduce__(&self) -> PyResult<()> {
+                Err(crate::keys::secret_export_refused("pickling a secret key"))
+            },
+            /// The same immutable key (copies inside the process are harmless).
+            fn __copy__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+                slf
+            },
+            /// The same immutable key.
+            fn __deepcopy__<'py>(slf: PyRef<'py, Self>, _memo: &Bound<'py, PyAny>) -> PyRef<'py, Self> {
+                slf
+            }
+            $(, $extra)*
+        );
+    };
+    (@class $py_name:literal, $rust:ident, $inner:ty, $what:literal, $Owner:ty $(, $extra:item)*) => {
         #[doc = concat!("A ", $what, " (made by a context; see `to_bytes` and pickling).")]
         #[pyclass(frozen, module = "rnsfhe", name = $py_name)]
         pub(crate) struct $rust {
-            pub owner: Owner,
+            pub owner: $Owner,
             pub key: Arc<$inner>,
             /// Made by a seeded context (reproducible: tests only).
             pub seeded: bool,
         }
 
-        impl From<Made<$inner>> for $rust {
-            fn from(m: Made<$inner>) -> Self {
+        impl From<crate::keys::Made<$inner, $Owner>> for $rust {
+            fn from(m: crate::keys::Made<$inner, $Owner>) -> Self {
                 $rust {
                     owner: m.owner,
                     key: m.key,
@@ -117,8 +211,8 @@ macro_rules! key_class {
 
         impl $rust {
             /// The inner key, checked to belong to `owner`.
-            pub fn get(&self, owner: &Owner) -> PyResult<Arc<$inner>> {
-                self.owner.check(owner, $what)?;
+            pub fn get(&self, owner: &$Owner) -> PyResult<Arc<$inner>> {
+                crate::keys::KeyOwner::check(&self.owner, owner, $what)?;
                 Ok(self.key.clone())
             }
         }
@@ -133,25 +227,27 @@ macro_rules! key_class {
             fn __repr__(&self) -> String {
                 format!(
                     concat!($py_name, "({}, key pair {}{})"),
-                    self.owner.label(),
+                    crate::keys::KeyOwner::label(&self.owner),
                     self.key.id(),
                     crate::convert::seeded_note(self.seeded)
                 )
             }
-            /// The key from `to_bytes` output, for `context`'s parameter set (a `BfvContext`, `BgvContext`
-            /// or `CkksContext`).
+            /// The key from `to_bytes` output, for `context`'s parameter set (a context of the
+            /// key's scheme).
             #[staticmethod]
             fn from_bytes(
                 py: Python<'_>,
                 context: &Bound<'_, PyAny>,
                 data: crate::convert::ByteData,
             ) -> PyResult<Py<PyAny>> {
-                load(py, owner_of(context)?, $py_name, &data.0)
+                let owner = <$Owner as crate::keys::KeyOwner>::of(context)?;
+                crate::keys::KeyOwner::load(owner, py, $py_name, &data.0)
             }
             $($extra)*
         }
     };
 }
+pub(crate) use key_class;
 
 /// The refusal to export a secret key without `allow_secret=True`.
 pub(crate) fn secret_export_refused(how: &str) -> PyErr {
@@ -165,107 +261,33 @@ pub(crate) fn secret_export_refused(how: &str) -> PyErr {
     )
 }
 
-key_class!(
-    @class "SecretKey",
-    PySecretKey,
-    rlwe::SecretKey,
-    "secret key",
-    /// The secret key in the rnsfhe binary format. Refused unless `allow_secret=True`: whoever
-    /// holds the bytes can decrypt every ciphertext of this key pair.
-    #[pyo3(signature = (*, allow_secret=false))]
-    fn to_bytes<'py>(&self, py: Python<'py>, allow_secret: bool) -> PyResult<Bound<'py, PyBytes>> {
-        if !allow_secret {
-            return Err(secret_export_refused("sk.to_bytes()"));
-        }
-        let b = self.owner.key_bytes().secret_key_to_bytes(&self.key);
-        Ok(bytes_out(py, &b))
-    },
-    /// Secret keys do not pickle (a pickle leaves the process silently): use
-    /// `to_bytes(allow_secret=True)`.
-    fn __reduce__(&self) -> PyResult<()> {
-        Err(secret_export_refused("pickling a secret key"))
-    },
-    /// The same immutable key (copies inside the process are harmless).
-    fn __copy__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
-        slf
-    },
-    /// The same immutable key.
-    fn __deepcopy__<'py>(slf: PyRef<'py, Self>, _memo: &Bound<'py, PyAny>) -> PyRef<'py, Self> {
-        slf
-    }
-);
+key_class!(@secret "SecretKey", PySecretKey, rlwe::SecretKey, Owner);
 key_class!(
     "PublicKey",
     PyPublicKey,
     rlwe::PublicKey,
     "public key",
-    public_key_to_bytes
+    Owner
 );
 key_class!(
     "RelinKey",
     PyRelinKey,
     rlwe::RelinKey,
     "relinearisation key",
-    relin_key_to_bytes
+    Owner
 );
 key_class!(
     "GaloisKeys",
     PyGaloisKeys,
     rlwe::GaloisKeys,
     "Galois keys",
-    galois_keys_to_bytes,
+    Owner,
     /// The Galois elements g (automorphisms X -> X^g) these keys cover.
     #[getter]
     fn elements(&self) -> Vec<u64> {
         self.key.elements()
     }
 );
-
-/// The relinearisation key passed, checked to be `owner`'s, or the one registered with the context
-/// for key pair `key` (the ciphertext's; the scheme refuses a passed key of another pair).
-pub(crate) fn relin_key<C>(
-    k: Option<&PyRelinKey>,
-    owner: &Owner,
-    shared: &Shared<C>,
-    what: &str,
-    key: Option<rlwe::KeyId>,
-) -> PyResult<Arc<rlwe::RelinKey>> {
-    match k {
-        Some(k) => k.get(owner),
-        None => shared.relin_key(what, key),
-    }
-}
-
-/// The Galois keys passed, checked to be `owner`'s, or the ones registered with the context for key
-/// pair `key`.
-pub(crate) fn galois_keys<C>(
-    k: Option<&PyGaloisKeys>,
-    owner: &Owner,
-    shared: &Shared<C>,
-    what: &str,
-    key: Option<rlwe::KeyId>,
-) -> PyResult<Arc<rlwe::GaloisKeys>> {
-    match k {
-        Some(k) => k.get(owner),
-        None => shared.galois_keys(what, key),
-    }
-}
-
-/// The owner of a `BfvContext` or `CkksContext`.
-fn owner_of(context: &Bound<'_, PyAny>) -> PyResult<Owner> {
-    if let Ok(c) = context.cast::<crate::bfv::PyBfvContext>() {
-        Ok(c.get().owner())
-    } else if let Ok(c) = context.cast::<crate::bgv::PyBgvContext>() {
-        Ok(c.get().owner())
-    } else if let Ok(c) = context.cast::<crate::ckks::PyCkksContext>() {
-        Ok(c.get().owner())
-    } else {
-        Err(pyo3::exceptions::PyTypeError::new_err(format!(
-            "context must be a BgvContext, a BfvContext or a CkksContext, got {}",
-            crate::convert::type_name(context)
-        )))
-    }
-}
 
 /// A pickled key of this scheme (`class` is the kind without its `bfv:`/`bgv:`/`ckks:` prefix, `None` when
 /// the prefix was not this scheme's).
@@ -288,62 +310,34 @@ pub(crate) fn restore(
 /// A key of class `class` loaded from bytes for `owner`'s context.
 pub(crate) fn load(py: Python<'_>, owner: Owner, class: &str, data: &[u8]) -> PyResult<Py<PyAny>> {
     let kb = owner.key_bytes();
-    Ok(match class {
-        "SecretKey" => {
-            let key = Arc::new(kb.secret_key_from_bytes(data).py()?);
-            Py::new(
-                py,
-                PySecretKey {
-                    owner,
-                    key,
-                    seeded: false,
-                },
-            )?
-            .into_any()
-        }
-        "PublicKey" => {
-            let key = Arc::new(kb.public_key_from_bytes(data).py()?);
-            Py::new(
-                py,
-                PyPublicKey {
-                    owner,
-                    key,
-                    seeded: false,
-                },
-            )?
-            .into_any()
-        }
-        "RelinKey" => {
-            let key = Arc::new(kb.relin_key_from_bytes(data).py()?);
-            Py::new(
-                py,
-                PyRelinKey {
-                    owner,
-                    key,
-                    seeded: false,
-                },
-            )?
-            .into_any()
-        }
-        "GaloisKeys" => {
-            let key = Arc::new(kb.galois_keys_from_bytes(data).py()?);
-            Py::new(
-                py,
-                PyGaloisKeys {
-                    owner,
-                    key,
-                    seeded: false,
-                },
-            )?
-            .into_any()
-        }
-        other => {
-            return Err(raise(
-                "SerializationError",
-                format!("unknown pickled key class {other:?}"),
-            ))
-        }
-    })
+    match class {
+        "SecretKey" => loaded::<_, PySecretKey, _>(py, kb.secret_key_from_bytes(data), owner),
+        "PublicKey" => loaded::<_, PyPublicKey, _>(py, kb.public_key_from_bytes(data), owner),
+        "RelinKey" => loaded::<_, PyRelinKey, _>(py, kb.relin_key_from_bytes(data), owner),
+        "GaloisKeys" => loaded::<_, PyGaloisKeys, _>(py, kb.galois_keys_from_bytes(data), owner),
+        other => Err(raise(
+            "SerializationError",
+            format!("unknown pickled key class {other:?}"),
+        )),
+    }
+}
+
+/// The Python key class `C` around a key loaded from bytes.
+pub(crate) fn loaded<K, C, O>(
+    py: Python<'_>,
+    key: rnsfhe::Result<K>,
+    owner: O,
+) -> PyResult<Py<PyAny>>
+where
+    C: pyo3::PyClass + From<Made<K, O>>,
+    pyo3::PyClassInitializer<C>: From<C>,
+{
+    let made = Made {
+        key: Arc::new(key.py()?),
+        owner,
+        seeded: false,
+    };
+    Ok(Py::new(py, C::from(made))?.into_any())
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -12,16 +12,19 @@
 //! - Objects are immutable (`frozen`); operators return new objects.
 //! - Every Rust error becomes the `rnsfhe.errors` class of its kind, with the Rust message.
 //!
-//! One binding layer for every RLWE scheme: `rlwe_context.rs` holds `macro_rules!` macros that write
-//! each scheme's context, plaintext and ciphertext classes with the methods all schemes share (keys
-//! and their registry, encryption, add / sub / products, bytes and pickling, errors), and
-//! `integer.rs` the ones BFV and BGV share on top (encoding of integer or GF(t^d) slots, plaintext
+//! One binding layer for every scheme: `rlwe_context.rs` holds `macro_rules!` macros that write
+//! each scheme's context, parameter, plaintext and ciphertext classes with the methods all schemes
+//! share (`scheme_context!`: keys and their registry, encryption, add / sub / products, bytes and
+//! pickling, errors; `rlwe_context!` adds the RLWE key classes of BFV, BGV and CKKS), `keys.rs` the
+//! key classes of every scheme (`key_class!`, HPR's included), `registry.rs` the live contexts and
+//! the `Scheme` trait (key types, and the operations HPR's Rust API names differently), and
+//! `integer/` the ones BFV and BGV share on top (encoding of integer or GF(t^d) slots, plaintext
 //! ops, operators, relinearisation, rotations, Frobenius). A scheme's own methods go into the same
 //! macro call, because PyO3 allows one `#[pymethods]` block per class. Chosen over PyO3's
 //! `multiple-pymethods` feature, which would need the `inventory` crate and its link-time
 //! registration for the same effect, and over generic functions alone, which would leave every
 //! `#[pymethods]` signature written once per scheme. Where two schemes name an operation
-//! differently, a small trait (`integer::Square`) says which is meant.
+//! differently, a small trait (`integer::Square`, `registry::Scheme`) says which is meant.
 
 mod bfv;
 mod bgv;
@@ -32,6 +35,7 @@ mod integer;
 mod keys;
 mod registry;
 mod rlwe_context;
+mod rlwe_params;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;

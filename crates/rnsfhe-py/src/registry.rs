@@ -6,28 +6,124 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, RwLock, Weak};
 
 use pyo3::prelude::*;
-use rnsfhe::rlwe::{GaloisKeys, KeyId, RelinKey};
+use rnsfhe::rlwe::{GaloisKeys, KeyId, PublicKey, RelinKey, SecretKey};
+use rnsfhe_math::sample::Csprng;
 
 use crate::raise;
 
+/// What the binding layer needs to know of a scheme's Rust context: its parameters and how a
+/// context is made of them, its key, plaintext and ciphertext types (the RLWE ones, or HPR's digit
+/// keys), what is kept beside the context (HPR: its batch encoder), and the operations every scheme
+/// has under one name (HPR's Rust API names and orders them differently).
+pub(crate) trait Scheme {
+    type Params;
+    type SecretKey;
+    type PublicKey;
+    type RelinKey: EvalKey;
+    type GaloisKeys: EvalKey;
+    type Plaintext;
+    type Ciphertext;
+    type Extra;
+    fn new_context(p: &Self::Params) -> rnsfhe::Result<Arc<Self>>;
+    fn extra(&self) -> Self::Extra;
+    /// A fresh secret key and its public key.
+    fn key_pair(&self, rng: &mut Csprng) -> rnsfhe::Result<(Self::SecretKey, Self::PublicKey)>;
+    fn encrypt_public(
+        &self,
+        pt: &Self::Plaintext,
+        pk: &Self::PublicKey,
+        rng: &mut Csprng,
+    ) -> rnsfhe::Result<Self::Ciphertext>;
+    fn encrypt_secret(
+        &self,
+        pt: &Self::Plaintext,
+        sk: &Self::SecretKey,
+        rng: &mut Csprng,
+    ) -> rnsfhe::Result<Self::Ciphertext>;
+    /// a * b without relinearisation (3 parts).
+    fn product(
+        &self,
+        a: &Self::Ciphertext,
+        b: &Self::Ciphertext,
+    ) -> rnsfhe::Result<Self::Ciphertext>;
+}
+
+/// An evaluation key, registered under its key pair's identity.
+pub(crate) trait EvalKey {
+    fn key_pair(&self) -> KeyId;
+}
+
+/// `EvalKey` for key types with an inherent `id()`.
+macro_rules! eval_keys {
+    ($($K:ty),*) => {
+        $(impl crate::registry::EvalKey for $K {
+            fn key_pair(&self) -> rnsfhe::rlwe::KeyId {
+                self.id()
+            }
+        })*
+    };
+}
+pub(crate) use eval_keys;
+
+eval_keys!(RelinKey, GaloisKeys);
+
+/// The RLWE schemes: RLWE keys, nothing beside the context, their own operations.
+macro_rules! rlwe_scheme {
+    ($($Ctx:ty: $Params:ty, $Pt:ty, $Ct:ty);*) => {
+        $(impl Scheme for $Ctx {
+            type Params = $Params;
+            type SecretKey = SecretKey;
+            type PublicKey = PublicKey;
+            type RelinKey = RelinKey;
+            type GaloisKeys = GaloisKeys;
+            type Plaintext = $Pt;
+            type Ciphertext = $Ct;
+            type Extra = ();
+            fn new_context(p: &$Params) -> rnsfhe::Result<Arc<Self>> {
+                <$Ctx>::new(p.clone())
+            }
+            fn extra(&self) {}
+            fn key_pair(&self, rng: &mut Csprng) -> rnsfhe::Result<(SecretKey, PublicKey)> {
+                self.keygen(rng)
+            }
+            fn encrypt_public(&self, pt: &$Pt, pk: &PublicKey, rng: &mut Csprng) -> rnsfhe::Result<$Ct> {
+                self.encrypt(pt, pk, rng)
+            }
+            fn encrypt_secret(&self, pt: &$Pt, sk: &SecretKey, rng: &mut Csprng) -> rnsfhe::Result<$Ct> {
+                self.encrypt_symmetric(pt, sk, rng)
+            }
+            fn product(&self, a: &$Ct, b: &$Ct) -> rnsfhe::Result<$Ct> {
+                self.multiply_no_relin(a, b)
+            }
+        })*
+    };
+}
+rlwe_scheme!(
+    rnsfhe::bfv::BfvContext: rnsfhe::bfv::BfvParameters, rnsfhe::bfv::Plaintext, rnsfhe::bfv::Ciphertext;
+    rnsfhe::bgv::BgvContext: rnsfhe::bgv::BgvParameters, rnsfhe::bgv::BgvPlaintext, rnsfhe::bgv::BgvCiphertext;
+    rnsfhe::ckks::CkksContext: rnsfhe::ckks::CkksParameters, rnsfhe::ckks::CkksPlaintext, rnsfhe::ckks::CkksCiphertext
+);
+
 /// A scheme context shared by every Python object of its parameter set.
-pub(crate) struct Shared<C> {
+pub(crate) struct Shared<C: Scheme> {
     pub ctx: Arc<C>,
     /// The parameter set's bytes (its identity, and what pickles carry).
     pub params_bytes: Vec<u8>,
     /// A one-line description for messages and reprs.
     pub label: String,
-    rlk: Keyring<RelinKey>,
-    galois: Keyring<GaloisKeys>,
+    /// The scheme's `Scheme::extra`.
+    pub extra: C::Extra,
+    rlk: Keyring<C::RelinKey>,
+    galois: Keyring<C::GaloisKeys>,
 }
 
 /// Registered evaluation keys by key pair.
 type Keyring<K> = RwLock<BTreeMap<KeyId, Arc<K>>>;
 
-impl<C> Shared<C> {
+impl<C: Scheme> Shared<C> {
     /// The relinearisation key registered for key pair `key` (the ciphertext's), or a
     /// `MissingKeyError` saying how to get one.
-    pub fn relin_key(&self, what: &str, key: Option<KeyId>) -> PyResult<Arc<RelinKey>> {
+    pub fn relin_key(&self, what: &str, key: Option<KeyId>) -> PyResult<Arc<C::RelinKey>> {
         find(&self.rlk, key).ok_or_else(|| {
             missing(
                 what,
@@ -39,7 +135,7 @@ impl<C> Shared<C> {
         })
     }
     /// The Galois keys registered for key pair `key`, or a `MissingKeyError` saying how to get them.
-    pub fn galois_keys(&self, what: &str, key: Option<KeyId>) -> PyResult<Arc<GaloisKeys>> {
+    pub fn galois_keys(&self, what: &str, key: Option<KeyId>) -> PyResult<Arc<C::GaloisKeys>> {
         find(&self.galois, key).ok_or_else(|| {
             missing(
                 what,
@@ -50,11 +146,11 @@ impl<C> Shared<C> {
             )
         })
     }
-    pub fn set_relin_key(&self, k: Arc<RelinKey>) {
-        insert(&self.rlk, k.id(), k);
+    pub fn set_relin_key(&self, k: Arc<C::RelinKey>) {
+        insert(&self.rlk, k.key_pair(), k);
     }
-    pub fn set_galois_keys(&self, k: Arc<GaloisKeys>) {
-        insert(&self.galois, k.id(), k);
+    pub fn set_galois_keys(&self, k: Arc<C::GaloisKeys>) {
+        insert(&self.galois, k.key_pair(), k);
     }
 }
 
@@ -91,7 +187,11 @@ fn missing(what: &str, key: Option<KeyId>, key_kind: &str, generate: &str, arg: 
 }
 
 /// Refuses an object (`what`) of another parameter set than the context's.
-pub(crate) fn same<C>(a: &Arc<Shared<C>>, ctx: &Arc<Shared<C>>, what: &str) -> PyResult<()> {
+pub(crate) fn same<C: Scheme>(
+    a: &Arc<Shared<C>>,
+    ctx: &Arc<Shared<C>>,
+    what: &str,
+) -> PyResult<()> {
     if Arc::ptr_eq(a, ctx) {
         Ok(())
     } else {
@@ -110,12 +210,12 @@ pub(crate) fn mismatch(what: &str, theirs: &str, ours: &str) -> PyErr {
 }
 
 /// Live contexts by parameter bytes (weak: a context dies with its last Python object).
-pub(crate) struct Registry<C>(Mutex<Vec<Entry<C>>>);
+pub(crate) struct Registry<C: Scheme>(Mutex<Vec<Entry<C>>>);
 
 /// A parameter set's bytes and its live context.
 type Entry<C> = (Vec<u8>, Weak<Shared<C>>);
 
-impl<C> Registry<C> {
+impl<C: Scheme> Registry<C> {
     pub const fn new() -> Self {
         Registry(Mutex::new(Vec::new()))
     }
@@ -136,8 +236,10 @@ impl<C> Registry<C> {
         {
             return Ok(s);
         }
+        let ctx = make()?;
         let shared = Arc::new(Shared {
-            ctx: make()?,
+            extra: ctx.extra(),
+            ctx,
             params_bytes: params_bytes.clone(),
             label,
             rlk: RwLock::new(BTreeMap::new()),

@@ -1,27 +1,32 @@
-//! The binding layer every RLWE scheme shares (BFV, BGV and CKKS): one macro writes each scheme's
-//! context class (key generation and registration, encryption, the scheme-neutral operations, bytes
-//! and pickling) and one writes its plaintext and ciphertext classes (bytes, pickling, identity).
+//! The binding layer every scheme shares (BFV, BGV, CKKS and HPR): `scheme_context!` writes each
+//! scheme's context class (construction, key generation and registration, encryption, add / sub /
+//! products, keys and values from bytes, pickling), `rlwe_context!` adds what the RLWE schemes share
+//! on top (their key classes and relinearisation key), and `rlwe_values!` writes the plaintext and
+//! ciphertext classes (bytes, pickling, identity, `**`).
 //! Each takes the scheme's own methods as `methods { ... }` and puts them in the same `#[pymethods]`
 //! block, since PyO3 allows one block per class (see `lib.rs`).
 //!
-//! `rlwe_params!` does the same for the parameter classes (and writes the scheme's `shared(&params)`),
-//! `builder_options!` applies the builder keywords every scheme takes, `rlwe_restore!` unpickles.
+//! `rlwe_params.rs` holds the same for the parameter classes, the builder keywords and unpickling.
 //!
 //! The macros name, at their call site, the scheme module's imports (`Arc`, `LockedRng`, `Owner`,
 //! `ByteData`, the key classes, `keys`, `same`, `OrPy`, `reduce`, `bytes_out`, `type_name`,
 //! `security_out`, `PyTypeError`), its `CONTEXTS` registry and its `label(&params)`.
 
-/// A scheme's context class: the struct, its Rust helpers (`owner`, `ctx`, `wrap`, `check`,
-/// `plaintext`, `unary`, `rlk`, `gk`, `from_shared`) and the Python methods every scheme has, with
-/// the scheme's own `methods`. The scheme provides `plain(&self, x)`: a plaintext given or values to
-/// encode for encryption.
-macro_rules! rlwe_context {
+/// Every scheme's context class (HPR's too): the struct, its Rust helpers (`ctx`, `wrap`, `check`,
+/// `plaintext`, `unary`, `from_shared`, `rlk`, `gk`, `key`) and the Python methods every scheme has
+/// (construction, `params`, `keygen`, `encrypt`, `multiply_no_relin`, keys from bytes,
+/// `register_keys`, `add`, `sub`, plaintext and ciphertext bytes, the context's bytes and pickling,
+/// `security`, repr), with the scheme's own `methods`. The scheme provides `owner(&self)`, what its
+/// key classes' `get` checks against, and `plain(&self, x)`: a plaintext given or values to encode
+/// for encryption. The scheme's Rust operations are called through `registry::Scheme`.
+macro_rules! scheme_context {
     (
         $(#[$doc:meta])*
-        class $Py:ident($name:literal, $Owner:ident, $Shared:ty, $Ctx:ty);
+        class $Py:ident($name:literal, $Shared:ty, $Ctx:ty);
         params $PyParams:ident($Params:ty, default $default:expr);
         plaintext $PyPt:ident($Pt:ty);
         ciphertext $PyCt:ident($Ct:ty);
+        keys $PySk:ident, $PyPk:ident, $PyRlk:ident, $PyGk:ident owned by $KOwner:ty;
         methods { $($extra:tt)* }
     ) => {
         $(#[$doc])*
@@ -32,9 +37,6 @@ macro_rules! rlwe_context {
         }
 
         impl $Py {
-            pub(crate) fn owner(&self) -> Owner {
-                Owner::$Owner(self.shared.clone())
-            }
             pub(crate) fn ctx(&self) -> &Arc<$Ctx> {
                 &self.shared.ctx
             }
@@ -66,32 +68,40 @@ macro_rules! rlwe_context {
                 let ctx = self.ctx().clone();
                 Ok(self.wrap(py.detach(|| f(&ctx, &x)).py()?))
             }
-            /// The relinearisation key passed, or the one registered for key pair `key`.
-            pub(crate) fn rlk(
-                &self,
-                k: Option<&PyRelinKey>,
-                what: &str,
-                key: Option<rnsfhe::rlwe::KeyId>,
-            ) -> PyResult<Arc<rnsfhe::rlwe::RelinKey>> {
-                keys::relin_key(k, &self.owner(), &self.shared, what, key)
-            }
-            /// The Galois keys passed, or the ones registered for key pair `key`.
-            pub(crate) fn gk(
-                &self,
-                k: Option<&PyGaloisKeys>,
-                what: &str,
-                key: Option<rnsfhe::rlwe::KeyId>,
-            ) -> PyResult<Arc<rnsfhe::rlwe::GaloisKeys>> {
-                keys::galois_keys(k, &self.owner(), &self.shared, what, key)
-            }
             pub(crate) fn from_shared(shared: Arc<$Shared>) -> PyResult<Self> {
                 Ok($Py {
                     shared,
                     rng: LockedRng::new(None)?,
                 })
             }
+            /// The relinearisation key passed (checked to be this context's), or the one registered
+            /// for key pair `key` (the ciphertext's; the scheme refuses a passed key of another pair).
+            pub(crate) fn rlk(
+                &self,
+                k: Option<&$PyRlk>,
+                what: &str,
+                key: Option<rnsfhe::rlwe::KeyId>,
+            ) -> PyResult<Arc<<$Ctx as crate::registry::Scheme>::RelinKey>> {
+                match k {
+                    Some(k) => k.get(&self.owner()),
+                    None => self.shared.relin_key(what, key),
+                }
+            }
+            /// The Galois keys passed (checked to be this context's), or the ones registered for
+            /// key pair `key`.
+            pub(crate) fn gk(
+                &self,
+                k: Option<&$PyGk>,
+                what: &str,
+                key: Option<rnsfhe::rlwe::KeyId>,
+            ) -> PyResult<Arc<<$Ctx as crate::registry::Scheme>::GaloisKeys>> {
+                match k {
+                    Some(k) => k.get(&self.owner()),
+                    None => self.shared.galois_keys(what, key),
+                }
+            }
             /// A Python key class around a fresh key of this context.
-            fn key<K>(&self, key: K) -> crate::keys::Made<K> {
+            fn key<K>(&self, key: K) -> crate::keys::Made<K, $KOwner> {
                 crate::keys::Made {
                     owner: self.owner(),
                     key: Arc::new(key),
@@ -121,26 +131,68 @@ macro_rules! rlwe_context {
                 }
             }
             /// A fresh secret key and its public key.
-            fn keygen(&self, py: Python<'_>) -> PyResult<(PySecretKey, PyPublicKey)> {
+            fn keygen(&self, py: Python<'_>) -> PyResult<($PySk, $PyPk)> {
                 let ctx = self.ctx().clone();
-                let (sk, pk) = py.detach(|| self.rng.with(|r| ctx.keygen(r))).py()?;
+                let (sk, pk) = py
+                    .detach(|| self.rng.with(|r| crate::registry::Scheme::key_pair(&*ctx, r)))
+                    .py()?;
                 Ok((self.key(sk).into(), self.key(pk).into()))
             }
-            /// The relinearisation key of `sk`; also registered for `*` and `**` on ciphertexts.
-            fn relin_key(&self, py: Python<'_>, sk: &PySecretKey) -> PyResult<PyRelinKey> {
-                let s = sk.get(&self.owner())?;
+            /// Encrypts a plaintext or values (as `encode` takes them): with a public key, or with a
+            /// secret key (symmetric; stored at half size by `to_bytes` where the scheme seeds it).
+            fn encrypt(
+                &self,
+                py: Python<'_>,
+                x: &Bound<'_, PyAny>,
+                key: &Bound<'_, PyAny>,
+            ) -> PyResult<$PyCt> {
+                use crate::registry::Scheme;
+                let pt = self.plain(x)?;
                 let ctx = self.ctx().clone();
-                let k = py.detach(|| self.rng.with(|r| ctx.relin_key(&s, r))).py()?;
-                let k: PyRelinKey = self.key(k).into();
-                self.shared.set_relin_key(k.key.clone());
-                Ok(k)
+                let ct = if let Ok(pk) = key.cast::<$PyPk>() {
+                    let pk = pk.get().get(&self.owner())?;
+                    py.detach(|| self.rng.with(|r| ctx.encrypt_public(&pt, &pk, r)))
+                } else if let Ok(sk) = key.cast::<$PySk>() {
+                    let sk = sk.get().get(&self.owner())?;
+                    py.detach(|| self.rng.with(|r| ctx.encrypt_secret(&pt, &sk, r)))
+                } else {
+                    return Err(PyTypeError::new_err(format!(
+                        "encrypt needs a {} or a {}, got {}",
+                        <$PyPk as pyo3::PyClass>::NAME,
+                        <$PySk as pyo3::PyClass>::NAME,
+                        type_name(key)
+                    )));
+                };
+                Ok(self.wrap(ct.py()?))
+            }
+            /// a * b without relinearisation (3 parts; HPR: paper 002 Prop. 1, eq. (16)).
+            fn multiply_no_relin(&self, py: Python<'_>, a: &$PyCt, b: &$PyCt) -> PyResult<$PyCt> {
+                let y = self.check(b)?;
+                self.unary(py, a, |ctx, x| crate::registry::Scheme::product(ctx, x, &y))
+            }
+            /// A secret key from its `to_bytes(allow_secret=True)` output.
+            fn secret_key_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
+                let class = <$PySk as pyo3::PyClass>::NAME;
+                crate::keys::KeyOwner::load(self.owner(), py, class, &data.0)
+            }
+            fn public_key_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
+                let class = <$PyPk as pyo3::PyClass>::NAME;
+                crate::keys::KeyOwner::load(self.owner(), py, class, &data.0)
+            }
+            fn relin_key_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
+                let class = <$PyRlk as pyo3::PyClass>::NAME;
+                crate::keys::KeyOwner::load(self.owner(), py, class, &data.0)
+            }
+            fn galois_keys_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
+                let class = <$PyGk as pyo3::PyClass>::NAME;
+                crate::keys::KeyOwner::load(self.owner(), py, class, &data.0)
             }
             /// Registers loaded evaluation keys for the operators and ciphertext methods.
             #[pyo3(signature = (*, relin_key=None, galois_keys=None))]
             fn register_keys(
                 &self,
-                relin_key: Option<&PyRelinKey>,
-                galois_keys: Option<&PyGaloisKeys>,
+                relin_key: Option<&$PyRlk>,
+                galois_keys: Option<&$PyGk>,
             ) -> PyResult<()> {
                 if let Some(k) = relin_key {
                     self.shared.set_relin_key(k.get(&self.owner())?);
@@ -150,30 +202,6 @@ macro_rules! rlwe_context {
                 }
                 Ok(())
             }
-            /// Encrypts a plaintext or values: with a `PublicKey`, or with a `SecretKey` (symmetric,
-            /// stored at half size by `to_bytes`).
-            fn encrypt(
-                &self,
-                py: Python<'_>,
-                x: &Bound<'_, PyAny>,
-                key: &Bound<'_, PyAny>,
-            ) -> PyResult<$PyCt> {
-                let pt = self.plain(x)?;
-                let ctx = self.ctx().clone();
-                let ct = if let Ok(pk) = key.cast::<PyPublicKey>() {
-                    let pk = pk.get().get(&self.owner())?;
-                    py.detach(|| self.rng.with(|r| ctx.encrypt(&pt, &pk, r)))
-                } else if let Ok(sk) = key.cast::<PySecretKey>() {
-                    let sk = sk.get().get(&self.owner())?;
-                    py.detach(|| self.rng.with(|r| ctx.encrypt_symmetric(&pt, &sk, r)))
-                } else {
-                    return Err(PyTypeError::new_err(format!(
-                        "encrypt needs a PublicKey or a SecretKey, got {}",
-                        type_name(key)
-                    )));
-                };
-                Ok(self.wrap(ct.py()?))
-            }
             fn add(&self, a: &$PyCt, b: &$PyCt) -> PyResult<$PyCt> {
                 let (x, y) = (self.check(a)?, self.check(b)?);
                 Ok(self.wrap(self.ctx().add(&x, &y).py()?))
@@ -182,12 +210,6 @@ macro_rules! rlwe_context {
                 let (x, y) = (self.check(a)?, self.check(b)?);
                 Ok(self.wrap(self.ctx().sub(&x, &y).py()?))
             }
-            /// a * b without relinearisation (3 parts).
-            fn multiply_no_relin(&self, py: Python<'_>, a: &$PyCt, b: &$PyCt) -> PyResult<$PyCt> {
-                let (x, y) = (self.check(a)?, self.check(b)?);
-                let ctx = self.ctx().clone();
-                Ok(self.wrap(py.detach(|| ctx.multiply_no_relin(&x, &y)).py()?))
-            }
             /// A ciphertext from the ciphertext class's `to_bytes` output of this parameter set.
             pub(crate) fn ciphertext_from_bytes(&self, data: ByteData) -> PyResult<$PyCt> {
                 Ok(self.wrap(self.ctx().ciphertext_from_bytes(&data.0).py()?))
@@ -195,18 +217,6 @@ macro_rules! rlwe_context {
             /// A plaintext from the plaintext class's `to_bytes` output of this parameter set.
             pub(crate) fn plaintext_from_bytes(&self, data: ByteData) -> PyResult<$PyPt> {
                 Ok(self.plaintext(self.ctx().plaintext_from_bytes(&data.0).py()?))
-            }
-            fn secret_key_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
-                keys::load(py, self.owner(), "SecretKey", &data.0)
-            }
-            fn public_key_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
-                keys::load(py, self.owner(), "PublicKey", &data.0)
-            }
-            fn relin_key_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
-                keys::load(py, self.owner(), "RelinKey", &data.0)
-            }
-            fn galois_keys_from_bytes(&self, py: Python<'_>, data: ByteData) -> PyResult<Py<PyAny>> {
-                keys::load(py, self.owner(), "GaloisKeys", &data.0)
             }
             /// The context's parameter set as bytes (`from_bytes` rebuilds the context).
             fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
@@ -233,11 +243,53 @@ macro_rules! rlwe_context {
         }
     };
 }
+pub(crate) use scheme_context;
+
+/// An RLWE scheme's context class (BFV, BGV, CKKS): `scheme_context!` with the RLWE key classes,
+/// their `owner` and `relin_key`.
+macro_rules! rlwe_context {
+    (
+        $(#[$doc:meta])*
+        class $Py:ident($name:literal, $Owner:ident, $Shared:ty, $Ctx:ty);
+        params $PyParams:ident($Params:ty, default $default:expr);
+        plaintext $PyPt:ident($Pt:ty);
+        ciphertext $PyCt:ident($Ct:ty);
+        methods { $($extra:tt)* }
+    ) => {
+        crate::rlwe_context::scheme_context! {
+            $(#[$doc])*
+            class $Py($name, $Shared, $Ctx);
+            params $PyParams($Params, default $default);
+            plaintext $PyPt($Pt);
+            ciphertext $PyCt($Ct);
+            keys PySecretKey, PyPublicKey, PyRelinKey, PyGaloisKeys owned by Owner;
+            methods {
+                /// The relinearisation key of `sk`; also registered for `*` and `**` on ciphertexts.
+                fn relin_key(&self, py: Python<'_>, sk: &PySecretKey) -> PyResult<PyRelinKey> {
+                    let s = sk.get(&self.owner())?;
+                    let ctx = self.ctx().clone();
+                    let k = py.detach(|| self.rng.with(|r| ctx.relin_key(&s, r))).py()?;
+                    let k: PyRelinKey = self.key(k).into();
+                    self.shared.set_relin_key(k.key.clone());
+                    Ok(k)
+                }
+                $($extra)*
+            }
+        }
+
+        impl $Py {
+            pub(crate) fn owner(&self) -> Owner {
+                Owner::$Owner(self.shared.clone())
+            }
+        }
+    };
+}
 pub(crate) use rlwe_context;
 
 /// A scheme's plaintext and ciphertext classes: the structs and the methods every scheme has
-/// (`from_bytes`, `to_bytes`, pickling, numpy deferral; `key_id`, `size`, `context` on ciphertexts),
-/// with the scheme's own `methods` for each.
+/// (`from_bytes`, `to_bytes`, pickling, numpy deferral; `key_id`, `size`, `context` and `**` on
+/// ciphertexts), with the scheme's own `methods` for each. The scheme provides the ciphertext's
+/// `power(ctx, x, k, relin_key)`: x^k by its products.
 macro_rules! rlwe_values {
     (
         context $PyCtx:ident($Shared:ty, $Ctx:ty);
@@ -332,147 +384,22 @@ macro_rules! rlwe_values {
                 let b = self.ctx().ciphertext_to_bytes(&self.ct).py()?;
                 crate::reduce_ex(py, $cname, &self.shared.params_bytes, &b, protocol)
             }
+            /// x ** k for 1 <= k <= 64 by square-and-multiply (depth ceil(log2 k); CKKS: at most
+            /// ceil(log2 k) + popcount(k) levels), relinearised with the registered key of the key
+            /// pair.
+            fn __pow__(
+                &self,
+                py: Python<'_>,
+                k: &Bound<'_, PyAny>,
+                modulo: Option<&Bound<'_, PyAny>>,
+            ) -> PyResult<$PyCt> {
+                let k = crate::convert::power(k, modulo)?;
+                let key = self.shared.relin_key("ciphertext ** k", self.ct.key_id())?;
+                let (ctx, x) = (self.ctx().clone(), self.ct.clone());
+                Ok(self.wrap(py.detach(|| Self::power(&ctx, &x, k, &key)).py()?))
+            }
             $($cextra)*
         }
     };
 }
 pub(crate) use rlwe_values;
-
-/// Rebuilds a pickled object or key of one scheme: `$prefix` is its class-name prefix ("Bfv"), `$key`
-/// its key prefix ("bfv:").
-macro_rules! rlwe_restore {
-    ($PyParams:ident($Params:ty), $PyCtx:ident, $prefix:literal, $key:literal) => {
-        /// Rebuilds a pickled object or key of this scheme.
-        pub(crate) fn restore(
-            py: Python<'_>,
-            kind: &str,
-            params: &[u8],
-            data: &[u8],
-        ) -> PyResult<Py<PyAny>> {
-            let p = <$Params>::from_bytes(params).py()?;
-            let class = kind.strip_prefix($prefix);
-            if class == Some("Parameters") {
-                return Ok(Py::new(py, $PyParams { inner: p })?.into_any());
-            }
-            let ctx = $PyCtx::from_shared(shared(&p)?)?;
-            let data = ByteData(data.to_vec());
-            Ok(match class {
-                Some("Context") => Py::new(py, ctx)?.into_any(),
-                Some("Ciphertext") => Py::new(py, ctx.ciphertext_from_bytes(data)?)?.into_any(),
-                Some("Plaintext") => Py::new(py, ctx.plaintext_from_bytes(data)?)?.into_any(),
-                _ => keys::restore(py, ctx.owner(), kind.strip_prefix($key), kind, &data.0)?,
-            })
-        }
-    };
-}
-pub(crate) use rlwe_restore;
-
-/// A scheme's parameter class: the struct, the methods every scheme's parameters have (`degree`,
-/// moduli, `security`, bytes, equality, hashing, pickling, repr by the scheme's `label`) with the
-/// scheme's own `methods`, and the scheme's `shared(&params)`: the one live context of a parameter
-/// set (kept while any object uses it).
-macro_rules! rlwe_params {
-    (
-        $(#[$doc:meta])*
-        class $Py:ident($name:literal, $Params:ty, $Ctx:ty, $Shared:ty);
-        methods { $($extra:tt)* }
-    ) => {
-        $(#[$doc])*
-        #[pyclass(frozen, module = "rnsfhe", name = $name)]
-        pub(crate) struct $Py {
-            pub(crate) inner: $Params,
-        }
-
-        #[pymethods]
-        impl $Py {
-            #[getter]
-            fn degree(&self) -> usize {
-                self.inner.degree()
-            }
-            /// The ciphertext moduli q_0, q_1, ... (level l has q_0..q_l).
-            #[getter]
-            fn moduli(&self) -> Vec<u64> {
-                self.inner.moduli().to_vec()
-            }
-            #[getter]
-            fn special_moduli(&self) -> Vec<u64> {
-                self.inner.special_moduli().to_vec()
-            }
-            /// 128, 192, 256 or "insecure".
-            #[getter]
-            fn security(&self) -> String {
-                security_out(self.inner.security())
-            }
-            /// The parameter set in the rnsfhe binary format.
-            fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-                bytes_out(py, &self.inner.to_bytes())
-            }
-            /// Parameters from `to_bytes` output (validated again, security included).
-            #[staticmethod]
-            fn from_bytes(data: ByteData) -> PyResult<Self> {
-                Ok($Py {
-                    inner: <$Params>::from_bytes(&data.0).py()?,
-                })
-            }
-            fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-                other
-                    .cast::<$Py>()
-                    .is_ok_and(|o| o.get().inner.to_bytes() == self.inner.to_bytes())
-            }
-            fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
-                bytes_out(py, &self.inner.to_bytes()).hash()
-            }
-            fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
-                reduce(py, $name, &self.inner.to_bytes(), &[])
-            }
-            fn __repr__(&self) -> String {
-                label(&self.inner)
-            }
-            $($extra)*
-        }
-
-        /// The shared context of a parameter set (one per set while any object uses it).
-        pub(crate) fn shared(p: &$Params) -> PyResult<Arc<$Shared>> {
-            let p2 = p.clone();
-            CONTEXTS
-                .get_or_make(p.to_bytes(), label(p), move || <$Ctx>::new(p2))
-                .py()
-        }
-    };
-}
-pub(crate) use rlwe_params;
-
-/// Applies the optional keyword arguments every scheme's builder takes: `b = builder.opt(value)` for
-/// each `opt: Option<...>` given (lists of `Int` for the moduli, `hamming_weight` as the secret's
-/// distribution, `digit_primes` as the key switching's digits).
-macro_rules! builder_options {
-    ($b:ident; $($opt:ident: $v:expr),* $(,)?) => {
-        $(
-            if let Some(v) = $v {
-                $b = crate::rlwe_context::builder_options!(@one $b, $opt, v);
-            }
-        )*
-    };
-    (@one $b:ident, sigma, $v:ident) => {
-        $b.sigma($v)
-    };
-    (@one $b:ident, hamming_weight, $v:ident) => {
-        $b.secret(rnsfhe::rlwe::SecretDistribution::HammingWeight($v.0))
-    };
-    (@one $b:ident, digit_primes, $v:ident) => {
-        $b.key_switching(rnsfhe::rlwe::KeySwitching {
-            digit_primes: $v.0,
-            ..rnsfhe::rlwe::KeySwitching::default()
-        })
-    };
-    (@one $b:ident, cyclotomic_index, $v:ident) => {
-        $b.cyclotomic_index($v.0)
-    };
-    (@one $b:ident, reduction, $v:ident) => {
-        $b.reduction(crate::convert::reduction($v)?)
-    };
-    (@one $b:ident, $opt:ident, $v:ident) => {
-        $b.$opt(&crate::convert::ints($v))
-    };
-}
-pub(crate) use builder_options;

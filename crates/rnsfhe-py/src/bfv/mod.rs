@@ -20,7 +20,7 @@ use rnsfhe::bfv::{BfvContext, BfvParameters, Ciphertext, Decryption, Multiplicat
 use rnsfhe::rlwe::KeyId;
 
 use crate::convert::{
-    i64_array, int_values, ints, is_int, is_vector, power, security_out, type_name, ByteData, Int,
+    i64_array, int_values, ints, is_int, is_vector, security_out, type_name, ByteData, Int,
     LockedRng,
 };
 use crate::keys::{self, BfvShared, Owner, PyGaloisKeys, PyPublicKey, PyRelinKey, PySecretKey};
@@ -29,7 +29,7 @@ use crate::{bytes_out, raise, reduce, OrPy, Reduced};
 
 static CONTEXTS: Registry<BfvContext> = Registry::new();
 
-crate::rlwe_context::rlwe_restore!(PyBfvParameters(BfvParameters), PyBfvContext, "Bfv", "bfv:");
+crate::rlwe_params::rlwe_restore!(PyBfvParameters(BfvParameters), PyBfvContext, "Bfv", "bfv:");
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyBfvParameters>()?;

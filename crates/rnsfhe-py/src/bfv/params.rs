@@ -38,7 +38,7 @@ pub(crate) fn decryption_name(d: Decryption) -> &'static str {
     }
 }
 
-crate::rlwe_context::rlwe_params! {
+crate::integer::integer_params! {
     /// BFV parameters: ring degree n, plaintext modulus t, ciphertext moduli q_i (chosen for the security
     /// level unless given), the multiplication (HPS or BEHZ) and default decryption methods. For a general
     /// Phi_m (`cyclotomic_index=m`), `reduction="barrett"` (paper 001 Alg. 1), `"optimized"` (Alg. 2,
@@ -78,7 +78,7 @@ crate::rlwe_context::rlwe_params! {
             if let Some(d) = decryption {
                 b = b.decryption(self::decryption(d)?);
             }
-            crate::rlwe_context::builder_options!(b; cyclotomic_index: cyclotomic_index,
+            crate::rlwe_params::builder_options!(b; cyclotomic_index: cyclotomic_index,
                 reduction: reduction, moduli: moduli,
                 moduli_bits: moduli_bits, special_moduli: special_moduli,
                 special_moduli_bits: special_moduli_bits, sigma: sigma, hamming_weight: hamming_weight,
@@ -103,32 +103,6 @@ crate::rlwe_context::rlwe_params! {
         }
 
         #[getter]
-        fn plain_modulus(&self) -> u64 {
-            self.inner.plain_modulus()
-        }
-        /// The cyclotomic index m of the ring Z[X]/(Phi_m) (2n for X^n + 1).
-        #[getter]
-        fn cyclotomic_index(&self) -> usize {
-            self.inner.cyclotomic_index()
-        }
-        /// How products are reduced modulo Phi_m: "barrett", "optimized" or "montgomery" (keyword
-        /// `reduction=`, paper 001 sections 3-4); `None` for X^n + 1, where the keyword is ignored as
-        /// in Rust.
-        #[getter]
-        fn reduction(&self) -> Option<&'static str> {
-            crate::convert::reduction_name(self.inner.is_general_cyclotomic(), self.inner.reduction())
-        }
-        /// log2 of q = prod q_i.
-        #[getter]
-        fn log_q(&self) -> f64 {
-            self.inner.log_q()
-        }
-        /// Batching slots: n when t is a prime = 1 mod 2n, l = phi(m) / d for a general Phi_m, else 0.
-        #[getter]
-        fn slots(&self) -> usize {
-            self.inner.batching_slots()
-        }
-        #[getter]
         fn multiplication(&self) -> &'static str {
             match self.inner.multiplication() {
                 Multiplication::Hps => "hps",
@@ -143,15 +117,11 @@ crate::rlwe_context::rlwe_params! {
 }
 
 pub(crate) fn label(p: &BfvParameters) -> String {
-    let m = if p.is_general_cyclotomic() {
-        format!(
-            "cyclotomic_index={}, reduction={:?}, ",
-            p.cyclotomic_index(),
-            crate::convert::reduction_name(true, p.reduction()).unwrap_or_default()
-        )
-    } else {
-        String::new()
-    };
+    let m = crate::integer::cyclotomic_label(
+        p.is_general_cyclotomic(),
+        p.cyclotomic_index(),
+        p.reduction(),
+    );
     format!(
         "BfvParameters({m}degree={}, plain_modulus={}, log_q={:.1}, moduli={}, multiplication={:?}, security={})",
         p.degree(),

@@ -18,7 +18,7 @@ use rnsfhe::bgv::{BgvCiphertext, BgvContext, BgvParameters, BgvPlaintext};
 use rnsfhe::rlwe::KeyId;
 
 use crate::convert::{
-    i64_array, int_values, ints, is_int, is_vector, power, security_out, type_name, ByteData, Int,
+    i64_array, int_values, ints, is_int, is_vector, security_out, type_name, ByteData, Int,
     LockedRng,
 };
 use crate::keys::{self, BgvShared, Owner, PyGaloisKeys, PyPublicKey, PyRelinKey, PySecretKey};
@@ -27,7 +27,7 @@ use crate::{bytes_out, raise, reduce, OrPy, Reduced};
 
 static CONTEXTS: Registry<BgvContext> = Registry::new();
 
-crate::rlwe_context::rlwe_restore!(PyBgvParameters(BgvParameters), PyBgvContext, "Bgv", "bgv:");
+crate::rlwe_params::rlwe_restore!(PyBgvParameters(BgvParameters), PyBgvContext, "Bgv", "bgv:");
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyBgvParameters>()?;

@@ -2,7 +2,7 @@
 
 use super::*;
 
-crate::rlwe_context::rlwe_params! {
+crate::integer::integer_params! {
     /// BGV parameters: ring degree n, plaintext modulus t, the modulus chain q_0..q_L (each prime = 1 mod
     /// 2n and = 1 mod t; chosen for the security level unless given) and special moduli. For a general
     /// Phi_m (`cyclotomic_index=m`), `reduction="barrett"` (paper 001 Alg. 1), `"optimized"` (Alg. 2,
@@ -34,7 +34,7 @@ crate::rlwe_context::rlwe_params! {
                 .degree(degree.0)
                 .plain_modulus(plain_modulus.0)
                 .security(crate::convert::security(security)?);
-            crate::rlwe_context::builder_options!(b; cyclotomic_index: cyclotomic_index,
+            crate::rlwe_params::builder_options!(b; cyclotomic_index: cyclotomic_index,
                 reduction: reduction, moduli: moduli,
                 moduli_bits: moduli_bits, special_moduli: special_moduli,
                 special_moduli_bits: special_moduli_bits, sigma: sigma, hamming_weight: hamming_weight,
@@ -44,50 +44,20 @@ crate::rlwe_context::rlwe_params! {
             })
         }
 
-        #[getter]
-        fn plain_modulus(&self) -> u64 {
-            self.inner.plain_modulus()
-        }
-        /// The cyclotomic index m of the ring Z[X]/(Phi_m) (2n for X^n + 1).
-        #[getter]
-        fn cyclotomic_index(&self) -> usize {
-            self.inner.cyclotomic_index()
-        }
-        /// How products are reduced modulo Phi_m: "barrett", "optimized" or "montgomery" (keyword
-        /// `reduction=`, paper 001 sections 3-4); `None` for X^n + 1, where the keyword is ignored as
-        /// in Rust.
-        #[getter]
-        fn reduction(&self) -> Option<&'static str> {
-            crate::convert::reduction_name(self.inner.is_general_cyclotomic(), self.inner.reduction())
-        }
         /// The top level L (fresh ciphertexts; each modulus switch goes one down).
         #[getter]
         fn max_level(&self) -> usize {
             self.inner.max_level()
         }
-        /// log2 of Q = prod q_i at the top level.
-        #[getter]
-        fn log_q(&self) -> f64 {
-            self.inner.log_q()
-        }
-        /// Batching slots: n when t is a prime = 1 mod 2n, l = phi(m) / d for a general Phi_m, else 0.
-        #[getter]
-        fn slots(&self) -> usize {
-            self.inner.batching_slots()
-        }
     }
 }
 
 pub(crate) fn label(p: &BgvParameters) -> String {
-    let m = if p.is_general_cyclotomic() {
-        format!(
-            "cyclotomic_index={}, reduction={:?}, ",
-            p.cyclotomic_index(),
-            crate::convert::reduction_name(true, p.reduction()).unwrap_or_default()
-        )
-    } else {
-        String::new()
-    };
+    let m = crate::integer::cyclotomic_label(
+        p.is_general_cyclotomic(),
+        p.cyclotomic_index(),
+        p.reduction(),
+    );
     format!(
         "BgvParameters({m}degree={}, plain_modulus={}, log_q={:.1}, moduli={}, security={})",
         p.degree(),

@@ -26,8 +26,8 @@ use rnsfhe::ckks::{CkksCiphertext, CkksContext, CkksParameters, CkksPlaintext};
 use rnsfhe::rlwe::KeyId;
 
 use crate::convert::{
-    complex_values, ints, is_vector, power, real_scalar, security_out, slots_array, type_name,
-    ByteData, Int, LockedRng,
+    complex_values, ints, is_vector, real_scalar, security_out, slots_array, type_name, ByteData,
+    Int, LockedRng,
 };
 use crate::keys::{self, CkksShared, Owner, PyGaloisKeys, PyPublicKey, PyRelinKey, PySecretKey};
 use crate::registry::{same, Registry};
@@ -35,7 +35,7 @@ use crate::{bytes_out, raise, reduce, OrPy, Reduced};
 
 static CONTEXTS: Registry<CkksContext> = Registry::new();
 
-crate::rlwe_context::rlwe_restore!(
+crate::rlwe_params::rlwe_restore!(
     PyCkksParameters(CkksParameters),
     PyCkksContext,
     "Ckks",

@@ -2,12 +2,13 @@
 
 use super::*;
 
-crate::rlwe_context::rlwe_params! {
+crate::rlwe_params::rlwe_params! {
     /// CKKS parameters (paper 004): ring degree N, L levels of `scale_bits`-bit primes close to
     /// 2^scale_bits (the approximate basis), q_0 of `first_modulus_bits`, special primes for key switching
     /// (default, with `digit_primes` unset: 3 digits and as many 60-bit special primes as a digit has primes,
     /// within the security bound; more digits where the bound needs it).
     class PyCkksParameters("CkksParameters", CkksParameters, CkksContext, CkksShared);
+    moduli moduli, special special_moduli;
     methods {
         #[new]
         #[pyo3(signature = (degree=Int(16384), levels=Int(5), scale_bits=Int(40), *,
@@ -30,7 +31,7 @@ crate::rlwe_context::rlwe_params! {
                 .scale_bits(scale_bits.0)
                 .first_modulus_bits(first_modulus_bits.0)
                 .security(crate::convert::security(security)?);
-            crate::rlwe_context::builder_options!(b; special_moduli_bits: special_moduli_bits,
+            crate::rlwe_params::builder_options!(b; special_moduli_bits: special_moduli_bits,
                 sigma: sigma, hamming_weight: hamming_weight, digit_primes: digit_primes);
             Ok(PyCkksParameters {
                 inner: b.build().py()?,

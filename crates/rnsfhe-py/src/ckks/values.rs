@@ -99,44 +99,6 @@ crate::rlwe_context::rlwe_values! {
         fn __rmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyCkksCiphertext> {
             self.__mul__(py, other)
         }
-        /// x ** k for 1 <= k <= 64 by square-and-multiply (ceil(log2 k) + popcount levels at most).
-        fn __pow__(
-            &self,
-            py: Python<'_>,
-            k: &Bound<'_, PyAny>,
-            modulo: Option<&Bound<'_, PyAny>>,
-        ) -> PyResult<PyCkksCiphertext> {
-            if modulo.is_some_and(|m| !m.is_none()) {
-                return Err(PyTypeError::new_err(
-                    "pow() with a modulus is not supported on ciphertexts",
-                ));
-            }
-            let k = power(k)?;
-            let key = self.shared.relin_key("ciphertext ** k", self.ct.key_id())?;
-            let ctx = self.ctx().clone();
-            let x = self.ct.clone();
-            let r = py.detach(|| -> rnsfhe::Result<CkksCiphertext> {
-                let (mut acc, mut base, mut e) = (None::<Arc<CkksCiphertext>>, x, k);
-                loop {
-                    if e & 1 == 1 {
-                        acc = Some(match acc {
-                            None => base.clone(),
-                            Some(a) => {
-                                let (p, q) = Self::aligned(&ctx, &a, &base, false)?;
-                                Arc::new(ctx.multiply_rescale(&p, &q, &key)?)
-                            }
-                        });
-                    }
-                    e >>= 1;
-                    if e == 0 {
-                        break;
-                    }
-                    base = Arc::new(ctx.multiply_rescale(&base, &base, &key)?);
-                }
-                Ok((*acc.unwrap_or(base)).clone())
-            });
-            Ok(self.wrap(r.py()?))
-        }
         /// RS by the top prime.
         fn rescale(&self, py: Python<'_>) -> PyResult<PyCkksCiphertext> {
             let (ctx, x) = (self.ctx().clone(), self.ct.clone());
@@ -166,6 +128,24 @@ enum Operand {
 }
 
 impl PyCkksCiphertext {
+    /// x^k by square-and-multiply, each product aligned, relinearised and rescaled.
+    fn power(
+        ctx: &CkksContext,
+        x: &Arc<CkksCiphertext>,
+        k: u32,
+        key: &rnsfhe::rlwe::RelinKey,
+    ) -> rnsfhe::Result<CkksCiphertext> {
+        let r = crate::convert::power_by_squaring(
+            x,
+            k,
+            |a, b| {
+                let (p, q) = Self::aligned(ctx, a, b, false)?;
+                Ok(Arc::new(ctx.multiply_rescale(&p, &q, key)?))
+            },
+            |b| Ok(Arc::new(ctx.multiply_rescale(b, b, key)?)),
+        )?;
+        Ok(Arc::unwrap_or_clone(r))
+    }
     fn operand(&self, other: &Bound<'_, PyAny>, op: &str) -> PyResult<Operand> {
         if let Ok(c) = other.cast::<PyCkksCiphertext>() {
             same(&c.get().shared, &self.shared, "ciphertext")?;

@@ -5,63 +5,86 @@
 
 mod context;
 mod keys;
+mod params;
 mod plain;
 mod values;
 
-pub(crate) use context::{PyHprContext, PyHprParameters};
+pub(crate) use context::PyHprContext;
 pub(crate) use keys::{PyHprGaloisKeys, PyHprPublicKey, PyHprRelinKey, PyHprSecretKey};
+pub(crate) use params::{shared, PyHprParameters};
 pub(crate) use plain::PyHprPlaintext;
 pub(crate) use values::PyHprCiphertext;
 
-use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex, RwLock, Weak};
+use std::sync::Arc;
 
 use pyo3::prelude::*;
 use rnsfhe::encoding::BatchEncoder;
-use rnsfhe::hpr::{HprContext, HprGaloisKeys, HprParameters, HprRelinKey};
-use rnsfhe::rlwe::KeyId;
+use rnsfhe::hpr::{
+    HprCiphertext, HprContext, HprGaloisKeys, HprParameters, HprPublicKey, HprRelinKey,
+    HprSecretKey,
+};
+use rnsfhe_math::sample::Csprng;
 
 use crate::convert::{security_out, ByteData};
+use crate::keys::KeyOwner;
+use crate::registry::{Registry, Scheme, Shared};
 use crate::{raise, OrPy};
+
+pub(crate) use crate::registry::same;
+
+/// HPR on the shared registry: its digit evaluation keys, and its batch encoder (batching: t prime
+/// and 1 mod 2n, else None) kept beside the context.
+impl Scheme for HprContext {
+    type Params = HprParameters;
+    type SecretKey = HprSecretKey;
+    type PublicKey = HprPublicKey;
+    type RelinKey = HprRelinKey;
+    type GaloisKeys = HprGaloisKeys;
+    /// The coefficients in [0, t).
+    type Plaintext = Vec<u64>;
+    type Ciphertext = HprCiphertext;
+    type Extra = Option<BatchEncoder>;
+    fn new_context(p: &HprParameters) -> rnsfhe::Result<Arc<Self>> {
+        HprContext::new(p)
+    }
+    fn extra(&self) -> Option<BatchEncoder> {
+        BatchEncoder::new(self.params().degree(), self.params().plain_modulus()).ok()
+    }
+    fn key_pair(&self, rng: &mut Csprng) -> rnsfhe::Result<(HprSecretKey, HprPublicKey)> {
+        let sk = self.secret_key(rng)?;
+        let pk = self.public_key(&sk, rng)?;
+        Ok((sk, pk))
+    }
+    fn encrypt_public(
+        &self,
+        m: &Vec<u64>,
+        pk: &HprPublicKey,
+        rng: &mut Csprng,
+    ) -> rnsfhe::Result<HprCiphertext> {
+        self.encrypt(pk, m, rng)
+    }
+    fn encrypt_secret(
+        &self,
+        m: &Vec<u64>,
+        sk: &HprSecretKey,
+        rng: &mut Csprng,
+    ) -> rnsfhe::Result<HprCiphertext> {
+        self.encrypt_symmetric(sk, m, rng)
+    }
+    /// Paper 002 Prop. 1, eq. (16).
+    fn product(&self, a: &HprCiphertext, b: &HprCiphertext) -> rnsfhe::Result<HprCiphertext> {
+        self.mul_no_relin(a, b)
+    }
+}
+
+crate::registry::eval_keys!(HprRelinKey, HprGaloisKeys);
 
 /// The context of one HPR parameter set, shared by its Python objects, with the evaluation keys
 /// registered per key pair.
-pub(crate) struct HprShared {
-    pub ctx: Arc<HprContext>,
-    /// Batching (t prime and 1 mod 2n), else None.
-    pub enc: Option<BatchEncoder>,
-    pub params_bytes: Vec<u8>,
-    pub label: String,
-    rlk: RwLock<BTreeMap<KeyId, Arc<HprRelinKey>>>,
-    galois: RwLock<BTreeMap<KeyId, Arc<HprGaloisKeys>>>,
-}
+pub(crate) type HprShared = Shared<HprContext>;
 
 /// Live HPR contexts by parameter bytes.
-static LIVE: Mutex<Vec<(Vec<u8>, Weak<HprShared>)>> = Mutex::new(Vec::new());
-
-/// The live shared context of `p`, or a new one.
-pub(crate) fn shared(p: &HprParameters) -> PyResult<Arc<HprShared>> {
-    let bytes = p.to_bytes();
-    let mut live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
-    live.retain(|(_, w)| w.strong_count() > 0);
-    if let Some(s) = live
-        .iter()
-        .find(|(b, _)| *b == bytes)
-        .and_then(|(_, w)| w.upgrade())
-    {
-        return Ok(s);
-    }
-    let s = Arc::new(HprShared {
-        ctx: HprContext::new(p).py()?,
-        enc: BatchEncoder::new(p.degree(), p.plain_modulus()).ok(),
-        params_bytes: bytes.clone(),
-        label: label(p),
-        rlk: RwLock::new(BTreeMap::new()),
-        galois: RwLock::new(BTreeMap::new()),
-    });
-    live.push((bytes, Arc::downgrade(&s)));
-    Ok(s)
-}
+static CONTEXTS: Registry<HprContext> = Registry::new();
 
 pub(crate) fn label(p: &HprParameters) -> String {
     format!(
@@ -75,46 +98,10 @@ pub(crate) fn label(p: &HprParameters) -> String {
     )
 }
 
-fn find<K>(ring: &RwLock<BTreeMap<KeyId, Arc<K>>>, key: Option<KeyId>) -> Option<Arc<K>> {
-    let map = ring.read().unwrap_or_else(|e| e.into_inner());
-    match key {
-        Some(id) => map.get(&id).cloned(),
-        None if map.len() == 1 => map.values().next().cloned(),
-        None => None,
-    }
-}
-
-fn missing(what: &str, key: Option<KeyId>, kind: &str, how: &str) -> PyErr {
-    let owner = match key {
-        Some(id) => format!("for key pair {id} (the ciphertext's)"),
-        None => "(the ciphertext has no key identity)".into(),
-    };
-    raise(
-        "MissingKeyError",
-        format!("{what} needs {kind} {owner}: generate it with {how} using that key pair's secret key, or register a loaded one with ctx.register_keys(...)"),
-    )
-}
-
 impl HprShared {
-    pub fn relin_key(&self, what: &str, key: Option<KeyId>) -> PyResult<Arc<HprRelinKey>> {
-        find(&self.rlk, key)
-            .ok_or_else(|| missing(what, key, "a relinearisation key", "ctx.relin_key(sk)"))
-    }
-    pub fn galois_keys(&self, what: &str, key: Option<KeyId>) -> PyResult<Arc<HprGaloisKeys>> {
-        find(&self.galois, key)
-            .ok_or_else(|| missing(what, key, "Galois keys", "ctx.galois_keys(sk)"))
-    }
-    pub fn set_relin_key(&self, k: Arc<HprRelinKey>) {
-        let mut m = self.rlk.write().unwrap_or_else(|e| e.into_inner());
-        m.insert(k.id(), k);
-    }
-    pub fn set_galois_keys(&self, k: Arc<HprGaloisKeys>) {
-        let mut m = self.galois.write().unwrap_or_else(|e| e.into_inner());
-        m.insert(k.id(), k);
-    }
     /// The batch encoder, or an error saying t does not batch.
     pub fn encoder(&self) -> PyResult<&BatchEncoder> {
-        self.enc.as_ref().ok_or_else(|| {
+        self.extra.as_ref().ok_or_else(|| {
             raise(
                 "ParameterError",
                 format!(
@@ -127,43 +114,8 @@ impl HprShared {
     }
 }
 
-/// Refuses an object (`what`) of another parameter set.
-pub(crate) fn same(a: &Arc<HprShared>, b: &Arc<HprShared>, what: &str) -> PyResult<()> {
-    if Arc::ptr_eq(a, b) {
-        Ok(())
-    } else {
-        Err(crate::registry::mismatch(what, &a.label, &b.label))
-    }
-}
-
-/// Rebuilds a pickled HPR object or key.
-pub(crate) fn restore(
-    py: Python<'_>,
-    kind: &str,
-    params: &[u8],
-    data: &[u8],
-) -> PyResult<Py<PyAny>> {
-    let p = HprParameters::from_bytes(params).py()?;
-    if kind == "HprParameters" {
-        return Ok(Py::new(py, PyHprParameters { inner: p })?.into_any());
-    }
-    let ctx = PyHprContext::from_shared(shared(&p)?)?;
-    let data = ByteData(data.to_vec());
-    Ok(match kind {
-        "HprContext" => Py::new(py, ctx)?.into_any(),
-        "HprCiphertext" => Py::new(py, ctx.ciphertext_from_bytes(data)?)?.into_any(),
-        "HprPublicKey" => Py::new(py, ctx.public_key_from_bytes(data)?)?.into_any(),
-        "HprRelinKey" => Py::new(py, ctx.relin_key_from_bytes(data)?)?.into_any(),
-        "HprGaloisKeys" => Py::new(py, ctx.galois_keys_from_bytes(data)?)?.into_any(),
-        "HprPlaintext" => Py::new(py, ctx.plaintext_from_bytes(&data.0)?)?.into_any(),
-        other => {
-            return Err(raise(
-                "SerializationError",
-                format!("unknown pickled class {other:?}"),
-            ))
-        }
-    })
-}
+crate::rlwe_params::rlwe_restore!(PyHprParameters(HprParameters), PyHprContext, "Hpr",
+    keys(py, ctx, _class, data, kind) => ctx.owner().load(py, kind, data)?);
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyHprParameters>()?;

@@ -1,28 +1,30 @@
-//! HprCiphertext with its operators (as BFV's).
+//! HprPlaintext and HprCiphertext on the shared value layer (`rlwe_values!`), with HPR's
+//! operators (as BFV's).
 
 use std::sync::Arc;
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use rnsfhe::hpr::HprCiphertext;
+use rnsfhe::hpr::{HprCiphertext, HprContext, HprRelinKey};
 use rnsfhe::rlwe::KeyId;
 
 use super::context::PyHprContext;
-use super::plain::PyHprPlaintext;
 use super::{same, HprShared};
 use crate::convert::{
-    int_values, is_int, is_vector, power, power_by_squaring, type_name, ByteData, Int,
+    i64_array, int_values, is_int, is_vector, power_by_squaring, type_name, ByteData, Int,
 };
-use crate::{bytes_out, raise, reduce_ex, OrPy, Reduced};
+use crate::{bytes_out, raise, reduce, OrPy, Reduced};
 
-/// An HPR-FV ciphertext. Operators: `+ - *` with ciphertexts, plaintexts, integers and integer
-/// sequences (batched), unary `-`, and `**` for small powers; products are relinearised with the
-/// registered key of the key pair.
-#[pyclass(frozen, module = "rnsfhe", name = "HprCiphertext")]
-pub(crate) struct PyHprCiphertext {
-    pub(crate) shared: Arc<HprShared>,
-    pub(crate) ct: Arc<HprCiphertext>,
+/// HPR's name for the key pair of a ciphertext, under the one `rlwe_values!` calls.
+trait KeyPair {
+    fn key_id(&self) -> Option<KeyId>;
+}
+
+impl KeyPair for HprCiphertext {
+    fn key_id(&self) -> Option<KeyId> {
+        self.id()
+    }
 }
 
 enum Operand {
@@ -32,12 +34,6 @@ enum Operand {
 }
 
 impl PyHprCiphertext {
-    fn wrap(&self, ct: HprCiphertext) -> PyHprCiphertext {
-        PyHprCiphertext {
-            shared: self.shared.clone(),
-            ct: Arc::new(ct),
-        }
-    }
     fn operand(&self, other: &Bound<'_, PyAny>, op: &str) -> PyResult<Operand> {
         let t = self.shared.ctx.params().plain_modulus();
         if let Ok(c) = other.cast::<PyHprCiphertext>() {
@@ -46,7 +42,7 @@ impl PyHprCiphertext {
         }
         if let Ok(p) = other.cast::<PyHprPlaintext>() {
             same(&p.get().shared, &self.shared, "plaintext")?;
-            return Ok(Operand::Pt(p.get().m.clone()));
+            return Ok(Operand::Pt(p.get().pt.clone()));
         }
         if is_int(other) {
             let c: i64 = other.extract().map_err(|_| {
@@ -77,37 +73,28 @@ impl PyHprCiphertext {
     }
 }
 
-#[pymethods]
-impl PyHprCiphertext {
-    /// A ciphertext from `to_bytes` output, for `context`'s parameter set.
-    #[staticmethod]
-    fn from_bytes(context: &PyHprContext, data: ByteData) -> PyResult<Self> {
-        context.ciphertext_from_bytes(data)
+crate::rlwe_context::rlwe_values! {
+    context PyHprContext(HprShared, HprContext);
+    /// An HPR-FV plaintext (an element of R_t): `ctx.encode(values)` batches integers into the slots,
+    /// `ctx.encode(values, coefficients=True)` sets the polynomial's coefficients.
+    plaintext PyHprPlaintext("HprPlaintext", Vec<u64>) {
+        /// The polynomial's coefficients in [0, t).
+        fn coefficients<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray1<i64>> {
+            i64_array(py, self.pt.iter().map(|&c| c as i64).collect())
+        }
+        fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+            other
+                .cast::<PyHprPlaintext>()
+                .is_ok_and(|o| Arc::ptr_eq(&o.get().shared, &self.shared) && o.get().pt == self.pt)
+        }
+        fn __repr__(&self) -> String {
+            format!("HprPlaintext({})", self.shared.label)
+        }
     }
-    #[classattr]
-    fn __array_ufunc__(py: Python<'_>) -> Py<PyAny> {
-        py.None()
-    }
-    /// The identity of its key pair (None for a trivial ciphertext).
-    #[getter]
-    fn key_id(&self) -> Option<String> {
-        self.ct.id().map(|k| k.to_string())
-    }
-    /// Number of polynomials (2, or 3 after `multiply_no_relin`).
-    #[getter]
-    fn size(&self) -> usize {
-        self.ct.size()
-    }
-    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        Ok(bytes_out(
-            py,
-            &self.shared.ctx.ciphertext_to_bytes(&self.ct).py()?,
-        ))
-    }
-    fn __reduce_ex__<'py>(&self, py: Python<'py>, protocol: i64) -> PyResult<Reduced<'py>> {
-        let b = self.shared.ctx.ciphertext_to_bytes(&self.ct).py()?;
-        reduce_ex(py, "HprCiphertext", &self.shared.params_bytes, &b, protocol)
-    }
+    /// An HPR-FV ciphertext. Operators: `+ - *` with ciphertexts, plaintexts, integers and integer
+    /// sequences (batched), unary `-`, and `**` for small powers; products are relinearised with the
+    /// registered key of the key pair.
+    ciphertext PyHprCiphertext("HprCiphertext", HprCiphertext) {
     fn __repr__(&self) -> String {
         format!(
             "HprCiphertext(size={}, {})",
@@ -163,25 +150,6 @@ impl PyHprCiphertext {
     fn __rmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyHprCiphertext> {
         self.__mul__(py, other)
     }
-    /// x ** k for 1 <= k <= 64 by square-and-multiply (depth ceil(log2 k)), relinearised with the
-    /// registered key.
-    fn __pow__(
-        &self,
-        py: Python<'_>,
-        k: &Bound<'_, PyAny>,
-        modulo: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<PyHprCiphertext> {
-        if modulo.is_some_and(|m| !m.is_none()) {
-            return Err(PyTypeError::new_err(
-                "pow() with a modulus is not supported on ciphertexts",
-            ));
-        }
-        let k = power(k)?;
-        let key = self.shared.relin_key("ciphertext ** k", self.ct.id())?;
-        let (ctx, x) = (self.shared.ctx.clone(), self.ct.clone());
-        let r = py.detach(|| power_by_squaring(&*x, k, |a, b| ctx.mul(a, b, &key)));
-        Ok(self.wrap(r.py()?))
-    }
     /// `ctx.sum_slots(self)` with the registered Galois keys.
     fn sum_slots(&self, py: Python<'_>) -> PyResult<PyHprCiphertext> {
         let k = self.shared.galois_keys("sum_slots", self.ct.id())?;
@@ -200,7 +168,17 @@ impl PyHprCiphertext {
     }
 }
 
+}
 impl PyHprCiphertext {
+    /// x^k by square-and-multiply, each product relinearised (paper 002 section 4.1).
+    fn power(
+        ctx: &HprContext,
+        x: &Arc<HprCiphertext>,
+        k: u32,
+        key: &HprRelinKey,
+    ) -> rnsfhe::Result<HprCiphertext> {
+        power_by_squaring(&**x, k, |a, b| ctx.mul(a, b, key), |a| ctx.mul(a, a, key))
+    }
     fn galois(&self, py: Python<'_>, g: u64, what: &str) -> PyResult<PyHprCiphertext> {
         let k = self.shared.galois_keys(what, self.ct.id())?;
         let (ctx, a) = (self.shared.ctx.clone(), self.ct.clone());

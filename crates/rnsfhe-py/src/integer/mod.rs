@@ -163,6 +163,8 @@ pub(crate) fn hypercube(alg: &SlotAlgebra) -> Vec<(usize, usize, bool)> {
 }
 
 mod context;
+mod params;
 pub(crate) mod values;
 
 pub(crate) use context::integer_scheme;
+pub(crate) use params::{cyclotomic_label, integer_params};

@@ -53,6 +53,20 @@ macro_rules! integer_values {
                 let (ctx, a) = (self.ctx().clone(), self.ct.clone());
                 Ok(self.wrap(py.detach(|| ctx.multiply(&a, b, &k)).py()?))
             }
+            /// x^k by square-and-multiply, each product relinearised.
+            fn power(
+                ctx: &$Ctx,
+                x: &Arc<$Ct>,
+                k: u32,
+                key: &rnsfhe::rlwe::RelinKey,
+            ) -> rnsfhe::Result<$Ct> {
+                crate::convert::power_by_squaring(
+                    &**x,
+                    k,
+                    |a, b| ctx.multiply(a, b, key),
+                    |a| ctx.square_relin(a, key),
+                )
+            }
             /// Runs `f` with the registered Galois keys of this ciphertext's key pair.
             fn with_galois(
                 &self,
@@ -131,41 +145,6 @@ macro_rules! integer_values {
                 }
                 fn __rmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<$PyCt> {
                     self.__mul__(py, other)
-                }
-                /// x ** k for 1 <= k <= 64 by square-and-multiply (depth ceil(log2 k)).
-                fn __pow__(
-                    &self,
-                    py: Python<'_>,
-                    k: &Bound<'_, PyAny>,
-                    modulo: Option<&Bound<'_, PyAny>>,
-                ) -> PyResult<$PyCt> {
-                    if modulo.is_some_and(|m| !m.is_none()) {
-                        return Err(PyTypeError::new_err(
-                            "pow() with a modulus is not supported on ciphertexts",
-                        ));
-                    }
-                    let k = power(k)?;
-                    let key = self.shared.relin_key("ciphertext ** k", self.ct.key_id())?;
-                    let ctx = self.ctx().clone();
-                    let x = self.ct.clone();
-                    let r = py.detach(|| -> rnsfhe::Result<$Ct> {
-                        let (mut acc, mut base, mut e) = (None::<$Ct>, (*x).clone(), k);
-                        loop {
-                            if e & 1 == 1 {
-                                acc = Some(match acc {
-                                    None => base.clone(),
-                                    Some(a) => ctx.multiply(&a, &base, &key)?,
-                                });
-                            }
-                            e >>= 1;
-                            if e == 0 {
-                                break;
-                            }
-                            base = ctx.square_relin(&base, &key)?;
-                        }
-                        Ok(acc.unwrap_or(base))
-                    });
-                    Ok(self.wrap(r.py()?))
                 }
                 /// `ctx.rotate_rows(self, step)` with the registered Galois keys.
                 fn rotate_rows(&self, py: Python<'_>, step: Int<i64>) -> PyResult<$PyCt> {

@@ -1,0 +1,158 @@
+//! The parameter side of the binding layer every scheme shares: `rlwe_params!` writes each scheme's
+//! parameter class (and its `shared(&params)`), `builder_options!` applies the builder keywords
+//! every RLWE scheme takes, `rlwe_restore!` unpickles a scheme's objects and keys. Like the macros of
+//! `rlwe_context.rs`, they name the scheme module's imports at their call site.
+
+/// Rebuilds a pickled object or key of one scheme: `$prefix` is its class-name prefix ("Bfv"), `$key`
+/// its key prefix ("bfv:"). With `keys(py, ctx, class, data) => expr` in place of `$key`, `expr`
+/// rebuilds the scheme's keys (`class`: the kind without `$prefix`).
+macro_rules! rlwe_restore {
+    ($PyParams:ident($Params:ty), $PyCtx:ident, $prefix:literal, $key:literal) => {
+        crate::rlwe_params::rlwe_restore!($PyParams($Params), $PyCtx, $prefix,
+            keys(py, ctx, class, data, kind) =>
+                keys::restore(py, ctx.owner(), kind.strip_prefix($key), kind, data)?);
+    };
+    (
+        $PyParams:ident($Params:ty), $PyCtx:ident, $prefix:literal,
+        keys($py:ident, $ctx:ident, $class:ident, $data:ident, $kind:ident) => $keys:expr
+    ) => {
+        /// Rebuilds a pickled object or key of this scheme.
+        pub(crate) fn restore(
+            $py: Python<'_>,
+            $kind: &str,
+            params: &[u8],
+            $data: &[u8],
+        ) -> PyResult<Py<PyAny>> {
+            let p = <$Params>::from_bytes(params).py()?;
+            let $class = $kind.strip_prefix($prefix);
+            if $class == Some("Parameters") {
+                return Ok(Py::new($py, $PyParams { inner: p })?.into_any());
+            }
+            let $ctx = $PyCtx::from_shared(shared(&p)?)?;
+            let bytes = || ByteData($data.to_vec());
+            Ok(match $class {
+                Some("Context") => Py::new($py, $ctx)?.into_any(),
+                Some("Ciphertext") => Py::new($py, $ctx.ciphertext_from_bytes(bytes())?)?.into_any(),
+                Some("Plaintext") => Py::new($py, $ctx.plaintext_from_bytes(bytes())?)?.into_any(),
+                _ => $keys,
+            })
+        }
+    };
+}
+pub(crate) use rlwe_restore;
+
+/// A scheme's parameter class: the struct, the methods every scheme's parameters have (`degree`,
+/// `moduli` (and `special_moduli` where the scheme has them: `moduli m, special s;` names the Rust
+/// getters), `security`, bytes, equality, hashing, pickling, repr by the scheme's `label`) with the
+/// scheme's own `methods`, and the scheme's `shared(&params)`: the one live context of a parameter
+/// set (kept while any object uses it).
+macro_rules! rlwe_params {
+    (
+        $(#[$doc:meta])*
+        class $Py:ident($name:literal, $Params:ty, $Ctx:ty, $Shared:ty);
+        moduli $moduli:ident $(, special $special:ident)?;
+        methods { $($extra:tt)* }
+    ) => {
+        $(#[$doc])*
+        #[pyclass(frozen, module = "rnsfhe", name = $name)]
+        pub(crate) struct $Py {
+            pub(crate) inner: $Params,
+        }
+
+        #[pymethods]
+        impl $Py {
+            #[getter]
+            fn degree(&self) -> usize {
+                self.inner.degree()
+            }
+            /// The ciphertext moduli: q_0, q_1, ... (level l has q_0..q_l); for HPR the k primes of
+            /// p (q = p^d).
+            #[getter]
+            fn moduli(&self) -> Vec<u64> {
+                self.inner.$moduli().to_vec()
+            }
+            $(
+                #[getter]
+                fn special_moduli(&self) -> Vec<u64> {
+                    self.inner.$special().to_vec()
+                }
+            )?
+            /// 128, 192, 256 or "insecure".
+            #[getter]
+            fn security(&self) -> String {
+                security_out(self.inner.security())
+            }
+            /// The parameter set in the rnsfhe binary format.
+            fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+                bytes_out(py, &self.inner.to_bytes())
+            }
+            /// Parameters from `to_bytes` output (validated again, security included).
+            #[staticmethod]
+            fn from_bytes(data: ByteData) -> PyResult<Self> {
+                Ok($Py {
+                    inner: <$Params>::from_bytes(&data.0).py()?,
+                })
+            }
+            fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+                other
+                    .cast::<$Py>()
+                    .is_ok_and(|o| o.get().inner.to_bytes() == self.inner.to_bytes())
+            }
+            fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+                bytes_out(py, &self.inner.to_bytes()).hash()
+            }
+            fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+                reduce(py, $name, &self.inner.to_bytes(), &[])
+            }
+            fn __repr__(&self) -> String {
+                label(&self.inner)
+            }
+            $($extra)*
+        }
+
+        /// The shared context of a parameter set (one per set while any object uses it).
+        pub(crate) fn shared(p: &$Params) -> PyResult<Arc<$Shared>> {
+            CONTEXTS
+                .get_or_make(p.to_bytes(), label(p), || {
+                    <$Ctx as crate::registry::Scheme>::new_context(p)
+                })
+                .py()
+        }
+    };
+}
+pub(crate) use rlwe_params;
+
+/// Applies the optional keyword arguments every scheme's builder takes: `b = builder.opt(value)` for
+/// each `opt: Option<...>` given (lists of `Int` for the moduli, `hamming_weight` as the secret's
+/// distribution, `digit_primes` as the key switching's digits).
+macro_rules! builder_options {
+    ($b:ident; $($opt:ident: $v:expr),* $(,)?) => {
+        $(
+            if let Some(v) = $v {
+                $b = crate::rlwe_params::builder_options!(@one $b, $opt, v);
+            }
+        )*
+    };
+    (@one $b:ident, sigma, $v:ident) => {
+        $b.sigma($v)
+    };
+    (@one $b:ident, hamming_weight, $v:ident) => {
+        $b.secret(rnsfhe::rlwe::SecretDistribution::HammingWeight($v.0))
+    };
+    (@one $b:ident, digit_primes, $v:ident) => {
+        $b.key_switching(rnsfhe::rlwe::KeySwitching {
+            digit_primes: $v.0,
+            ..rnsfhe::rlwe::KeySwitching::default()
+        })
+    };
+    (@one $b:ident, cyclotomic_index, $v:ident) => {
+        $b.cyclotomic_index($v.0)
+    };
+    (@one $b:ident, reduction, $v:ident) => {
+        $b.reduction(crate::convert::reduction($v)?)
+    };
+    (@one $b:ident, $opt:ident, $v:ident) => {
+        $b.$opt(&crate::convert::ints($v))
+    };
+}
+pub(crate) use builder_options;
