@@ -36,7 +36,7 @@ pub fn bfv(depth: u32, t: u64, bits: u32) -> Result<()> {
         let ctx = BfvContext::new(params)?;
         let worst = ctx.depth_inputs().depth();
         println!(
-            "- n = 2^{log_n}: log q <= {total} bits by the HE standard; {} ciphertext primes of <= 49 bits \
+            "- n = 2^{log_n}: log q <= {total} bits by the HE standard; {} ciphertext primes of <= 60 bits \
              ({:.0} bits) + 1 special; worst-case depth by (20): {worst}",
             ctx.params().moduli().len(),
             ctx.params().log_q()

@@ -138,6 +138,8 @@ fn multiplication_both_methods_all_decryptions() {
             (50, 3, vec![50], 65537),
             (60, 4, vec![60], 257),
             (62, 3, vec![], 1024),
+            // The default layout's shape at 2^13: digits wider than the special prime.
+            (59, 3, vec![43], 65537),
         ] {
             let ctx = context(n, &vec![bits; k], &special, t, mul, KeySwitching::default());
             let (sk, pk) = ctx.keygen(&mut rng).unwrap();
@@ -266,7 +268,8 @@ fn batched_arithmetic_and_rotations() {
     let mut rng = Csprng::from_seed([4; 32]);
     let n = 256;
     let t = 65537;
-    for special in [vec![], vec![55]] {
+    // vec![40]: a special prime narrower than the digits, as in the 2^13 default.
+    for special in [vec![], vec![55], vec![40]] {
         let ctx = context(
             n,
             &[55; 3],

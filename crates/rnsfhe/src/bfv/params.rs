@@ -56,8 +56,9 @@ pub struct BfvParameters {
 }
 
 impl BfvParameters {
-    /// A builder with the defaults: n = 8192, t = 65537, 128-bit security, moduli of at most 49 bits
-    /// filling the security bound (one of them special), HPS, sigma = 3.2, dense ternary secret.
+    /// A builder with the defaults: n = 8192, t = 65537, 128-bit security, moduli filling the security
+    /// bound (the fewest ciphertext primes of at most 60 bits and one special prime, chosen by measured
+    /// cost: `params::default_bfv_moduli_bits`), HPS, sigma = 3.2, dense ternary secret.
     pub fn builder() -> BfvParametersBuilder {
         BfvParametersBuilder::default()
     }
@@ -372,8 +373,8 @@ impl BfvParametersBuilder {
         })
     }
 
-    /// Explicit moduli, widths, or the default: the security bound split into primes of <= 49 bits
-    /// (the AVX-512 IFMA NTT range), the last one special.
+    /// Explicit moduli, widths, or the default of `params::default_bfv_moduli_bits`: log2 q of the
+    /// security bound split into the fewest primes of <= 60 bits, and one special prime.
     fn pick_moduli(&self, n: usize, two_n: u64) -> Result<(Vec<u64>, Vec<u64>)> {
         let special_bits = self.special_bits.clone();
         let (bits, special_bits): (Vec<u32>, Vec<u32>) = match (&self.moduli, &self.moduli_bits) {
@@ -398,7 +399,7 @@ impl BfvParametersBuilder {
             }
             (None, Some(b)) => (b.clone(), special_bits.unwrap_or_default()),
             (None, None) => {
-                let (bits, sp) = crate::params::default_moduli_bits(n, self.security)?;
+                let (bits, sp) = crate::params::default_bfv_moduli_bits(n, self.security)?;
                 (bits, special_bits.unwrap_or(sp))
             }
         };

@@ -171,6 +171,44 @@ pub(crate) fn default_moduli_bits(n: usize, security: Security) -> Result<(Vec<u
     Ok((bits, special))
 }
 
+/// The widest default BFV prime: the AVX2 and AVX-512F NTTs cost the same for every q < 2^61 (64-bit
+/// products emulated), 62-bit primes take a slower compare path, and HPS and BEHZ are exact up to 62
+/// bits (`tests/bfv.rs` checks 60, 61 and 62 bits against big integers).
+pub(crate) const BFV_MAX_WIDTH: u32 = 60;
+
+/// BFV's default moduli widths: the special prime and log2 q of [`default_moduli_bits`] (so the same
+/// log2 q), with q split into the fewest primes of at most [`BFV_MAX_WIDTH`] bits; one prime per
+/// key-switching digit (hybrid key switching with one special prime).
+///
+/// Why (issue 12, measured on an AMD EPYC Zen 3, one thread, loaded; the tables and commands are in
+/// bench/results/rnsfhe_issue12_avx2.md): key switching costs about (k + 1) forward NTTs per digit,
+/// so 3 digits of 58-59 bits instead of 4 of 43-44 bits at n = 2^13 (7 instead of 8 of 48-49 bits
+/// at 2^14) make a rotation about 30% (20%) faster, mul+relin 25% (15%) and decryption 20% (12%)
+/// faster, on the AVX2 and the scalar backend.
+/// Measured cost: the digits are wider than the special prime, so key switching adds more noise.
+/// At 2^13 (q = 59 + 58 + 58 bits, P = 43) the budget after one mul+relin is 2 bits lower (113
+/// bits, as with SEAL's default 43 + 43 + 44 + 44 | 44), a rotation of a fresh ciphertext costs 11
+/// bits (none before), and repeated squaring reaches depth 4 (as SEAL's layout) where the previous
+/// layout reached 5 by 0.2-0.7 bits; the worst-case bound (20) of paper 000 gives 2 instead of 3
+/// (it grows with the width). At 2^14 (q = 5 x 56 + 2 x 55, P = 48) the budget after mul+relin is
+/// unchanged (329 bits), a fresh rotation costs 4 bits, and the squaring depth stays 12.
+/// Not chosen: two primes per digit (2^13: depth 4 and a slower rotation; 2^14: depth 11), and no
+/// special prime (BV; 4 x 54-55 bits at 2^13 keeps depth 5, but a rotation of a fresh ciphertext
+/// costs ~50 bits and decryption is not faster). On AVX-512 IFMA the 49-bit primes had the faster
+/// 52-bit kernel (not measured here): `moduli_bits` / `special_moduli_bits` give that layout.
+pub(crate) fn default_bfv_moduli_bits(
+    n: usize,
+    security: Security,
+) -> Result<(Vec<u32>, Vec<u32>)> {
+    let (bits, special) = default_moduli_bits(n, security)?;
+    let log_q: u32 = bits.iter().sum();
+    let count = log_q.div_ceil(BFV_MAX_WIDTH).max(1);
+    let wide = (0..count)
+        .map(|i| log_q / count + u32::from(i < log_q % count))
+        .collect();
+    Ok((wide, special))
+}
+
 #[cfg(test)]
 mod tests {
     use num_bigint::BigInt;
