@@ -24,7 +24,7 @@ pub use behz::{BehzSizes, BehzTool};
 pub use ciphertext::{Ciphertext, Plaintext};
 pub use context::{BfvContext, MulTool};
 pub use hps::HpsTool;
-pub use params::{BfvParameters, BfvParametersBuilder, Decryption, Multiplication};
+pub use params::{BfvParameters, BfvParametersBuilder, Decryption, FvMontgomery, Multiplication};
 
 use std::sync::Arc;
 
