@@ -4,10 +4,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use num_bigint::BigUint;
-use num_traits::ToPrimitive;
 use rnsfhe_math::arith::{Modulus, Shoup};
 use rnsfhe_math::ring::cyclotomic::{
-    montgomery_inverse, montgomery_inverse_norm, reduction_expansion, SlotAlgebra,
+    montgomery_inverse_norm, montgomery_inverse_row_norms, reduction_expansion, SlotAlgebra,
 };
 use rnsfhe_math::ring::{Form, Poly, RingContext};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian, DEFAULT_TAIL};
@@ -88,8 +87,9 @@ pub struct BfvContext {
     encoders: Encoders,
     /// log2 of the reduction's expansion (0 for X^n + 1), for the noise model.
     pub(crate) log_rho: f64,
-    /// Full Montgomery: the growth factor of the noise terms carrying M^-1 (1 otherwise).
-    pub(crate) mu: f64,
+    /// Full Montgomery: the growth factors (sd, infinity norm) of the noise terms carrying M^-1
+    /// (1 otherwise).
+    pub(crate) mu: (f64, f64),
     t: Modulus,
     /// Delta = floor(q / t) mod q_i.
     delta: Vec<Shoup>,
@@ -128,22 +128,18 @@ impl BfvContext {
         };
         // Full Montgomery (paper 001 section 4.1): the tensor over q u B_sk (u P) is x M^-1 with
         // ||x M^-1|| <= delta_R ||M^-1||_inf ||x||, so the auxiliary bases are sized for
-        // delta_R^2 ||M^-1||_inf; mu = delta_R / n ||M^-1||_2 scales the noise terms that carry M^-1
-        // (the products' lift and rounding, heuristically as BGV's `NoiseModel`).
+        // delta_R^2 ||M^-1||_inf; mu = the row norms (l2, l1) of w -> w M^-1 scale the noise terms
+        // that carry M^-1 (the products' lift, heuristically by its sd, and their rounding).
         let (sizing, mu) = if params.is_full_montgomery() {
             let m = params.cyclotomic_index();
-            let inv = montgomery_inverse(m)?;
-            let l2: f64 = inv
-                .iter()
-                .map(|c| c.to_f64().unwrap_or(f64::INFINITY).powi(2))
-                .sum();
+            let (l1, l2) = montgomery_inverse_row_norms(m)?;
             let sizing = RingShape {
                 delta: shape.delta * shape.delta * montgomery_inverse_norm(m)?,
                 ..shape
             };
-            (sizing, (shape.delta / n as f64).max(1.0) * l2.sqrt())
+            (sizing, (l2.max(1.0), l1.max(1.0)))
         } else {
-            (shape, 1.0)
+            (shape, (1.0, 1.0))
         };
         let q = sw.ring_q().basis().clone();
         let delta_big: BigUint = q.product() / t;

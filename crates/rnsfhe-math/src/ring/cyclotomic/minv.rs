@@ -103,6 +103,36 @@ pub fn montgomery_inverse_norm(m: usize) -> Result<f64> {
     Ok(max.to_f64().unwrap_or(f64::INFINITY))
 }
 
+/// The largest row l1 and l2 norms of the matrix of w -> w M^-1 in Z[X]/(Phi_m) (columns
+/// X^j M^-1 mod Phi_m, in f64): ||w M^-1||_inf <= l1 ||w||_inf, and for w with independent
+/// coefficients of standard deviation s each coefficient of w M^-1 has one of at most l2 s. The
+/// noise factors of the full Montgomery FV (paper 001 Prop. 1). O(n^2).
+pub fn montgomery_inverse_row_norms(m: usize) -> Result<(f64, f64)> {
+    let phi = cyclotomic_polynomial(m)?;
+    let n = phi.len() - 1;
+    let mut col: Vec<f64> = montgomery_inverse(m)?
+        .iter()
+        .map(|c| c.to_f64().unwrap_or(f64::INFINITY))
+        .collect();
+    let (mut l1, mut l2) = (vec![0f64; n], vec![0f64; n]);
+    for j in 0..n {
+        if j > 0 {
+            // X col mod Phi_m: shift up, subtract the top coefficient times Phi_m.
+            let top = col[n - 1];
+            for i in (1..n).rev() {
+                col[i] = col[i - 1] - top * phi[i] as f64;
+            }
+            col[0] = -top * phi[0] as f64;
+        }
+        for ((a, b), &c) in l1.iter_mut().zip(l2.iter_mut()).zip(&col) {
+            *a += c.abs();
+            *b += c * c;
+        }
+    }
+    let max = |v: &[f64]| v.iter().copied().fold(0f64, f64::max);
+    Ok((max(&l1), max(&l2).sqrt()))
+}
+
 /// The centred lift of every coefficient of `p` (coefficient form) from its RNS basis.
 fn lift(ring: &RingContext, p: &Poly) -> Result<Vec<BigInt>> {
     let n = ring.degree();
