@@ -211,4 +211,40 @@ mod tests {
         }
         assert!(montgomery_inverse(256).is_err());
     }
+
+    /// The row norms of w -> w M^-1 against the matrix built another way: column j is
+    /// sum_k x_k (X^(j+k) mod Phi_m), exactly in i128 (`x_power_mod_phi`).
+    #[test]
+    fn row_norms_match_the_matrix() {
+        for m in [21usize, 45, 63] {
+            let x: Vec<i128> = montgomery_inverse(m)
+                .unwrap()
+                .iter()
+                .map(|c| c.to_i128().unwrap())
+                .collect();
+            let phi = cyclotomic_polynomial(m).unwrap();
+            let n = phi.len() - 1;
+            let mut a = vec![vec![0i128; n]; n]; // a[i][j]: row i, column j
+            for j in 0..n {
+                for (k, &xk) in x.iter().enumerate() {
+                    for (i, r) in x_power_mod_phi(&phi, j + k).unwrap().iter().enumerate() {
+                        a[i][j] += xk * r;
+                    }
+                }
+            }
+            let l1 = a
+                .iter()
+                .map(|r| r.iter().map(|v| v.unsigned_abs() as f64).sum::<f64>())
+                .fold(0f64, f64::max);
+            let l2 = a
+                .iter()
+                .map(|r| r.iter().map(|&v| (v as f64).powi(2)).sum::<f64>())
+                .fold(0f64, f64::max)
+                .sqrt();
+            let (g1, g2) = montgomery_inverse_row_norms(m).unwrap();
+            assert_eq!(g1, l1, "m = {m}: l1");
+            assert!((g2 - l2).abs() <= 1e-9 * l2, "m = {m}: l2 {g2} vs {l2}");
+            assert!(l1 >= 1.0);
+        }
+    }
 }
