@@ -224,21 +224,20 @@ mod tests {
                 .collect();
             let phi = cyclotomic_polynomial(m).unwrap();
             let n = phi.len() - 1;
-            let mut a = vec![vec![0i128; n]; n]; // a[i][j]: row i, column j
-            for j in 0..n {
+            let mut cols = vec![vec![0i128; n]; n]; // cols[j][i]: row i, column j
+            for (j, col) in cols.iter_mut().enumerate() {
                 for (k, &xk) in x.iter().enumerate() {
-                    for (i, r) in x_power_mod_phi(&phi, j + k).unwrap().iter().enumerate() {
-                        a[i][j] += xk * r;
+                    for (c, r) in col.iter_mut().zip(x_power_mod_phi(&phi, j + k).unwrap()) {
+                        *c += xk * r;
                     }
                 }
             }
-            let l1 = a
-                .iter()
-                .map(|r| r.iter().map(|v| v.unsigned_abs() as f64).sum::<f64>())
+            let row = |i: usize, f: &dyn Fn(i128) -> f64| cols.iter().map(|c| f(c[i])).sum::<f64>();
+            let l1 = (0..n)
+                .map(|i| row(i, &|v| v.unsigned_abs() as f64))
                 .fold(0f64, f64::max);
-            let l2 = a
-                .iter()
-                .map(|r| r.iter().map(|&v| (v as f64).powi(2)).sum::<f64>())
+            let l2 = (0..n)
+                .map(|i| row(i, &|v| (v as f64).powi(2)))
                 .fold(0f64, f64::max)
                 .sqrt();
             let (g1, g2) = montgomery_inverse_row_norms(m).unwrap();
