@@ -2,10 +2,15 @@
 //! without the Montgomery representation, against the depths measured with checked decryption.
 //! The theory is a worst-case bound (delta_R = n ||F_m||_inf, Lemma 4), so it guarantees its depth:
 //! measured >= theory; the Montgomery factors only add noise: Montgomery theory <= plain theory;
+//! FV in the full Montgomery representation (section 4.1) measured against its theory too, every
+//! accepted checked decryption against the exact model;
 //! BGV's measured depth is bounded by its chain (one modulus per product, one product at level 0).
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
-use rnsfhe::bfv::{BfvContext, BfvParameters, Decryption, Multiplication};
+#[path = "support/any_m.rs"]
+mod model;
+
+use rnsfhe::bfv::{BfvContext, BfvParameters, Decryption, FvMontgomery, Multiplication};
 use rnsfhe::bgv::depth::DepthInputs;
 use rnsfhe::bgv::{BgvContext, BgvParameters};
 use rnsfhe::params::Security;
@@ -14,8 +19,16 @@ use rnsfhe_math::sample::Csprng;
 
 const K: usize = 3;
 
-fn fv_depth(m: usize, r: Reduction, rng: &mut Csprng) -> (u32, u32, u32) {
+/// FV squarings while the checked decryption holds (each accepted one equal to the exact power:
+/// the carried bound is honest), with the theoretical depths without and with Montgomery.
+fn fv_depth(m: usize, r: Reduction, full: bool, rng: &mut Csprng) -> (u32, u32, u32) {
     let n = rnsfhe_math::ring::cyclotomic::euler_phi(m) as f64;
+    let phi = rnsfhe_math::ring::cyclotomic::cyclotomic_polynomial(m).unwrap();
+    let s = if full {
+        FvMontgomery::Full
+    } else {
+        FvMontgomery::Mixed
+    };
     let ctx = BfvContext::new(
         BfvParameters::builder()
             .cyclotomic_index(m)
@@ -25,6 +38,7 @@ fn fv_depth(m: usize, r: Reduction, rng: &mut Csprng) -> (u32, u32, u32) {
             .sigma(2.0 * n.sqrt())
             .multiplication(Multiplication::Behz)
             .reduction(r)
+            .fv_montgomery(s)
             .security(Security::InsecureResearchOnly)
             .build()
             .unwrap(),
@@ -36,11 +50,13 @@ fn fv_depth(m: usize, r: Reduction, rng: &mut Csprng) -> (u32, u32, u32) {
     let mut x = ctx
         .encrypt(&ctx.plaintext_from_coefficients(&a).unwrap(), &pk, rng)
         .unwrap();
-    let mut measured = 0;
+    let (mut measured, mut want) = (0, a.clone());
     while measured < 40 {
         x = ctx.multiply(&x, &x, &rlk).unwrap();
-        if ctx.decrypt_checked(&x, &sk, Decryption::Hps).is_err() {
-            break;
+        want = model::mul_model(&want, &want, &phi, 2);
+        match ctx.decrypt_checked(&x, &sk, Decryption::Hps) {
+            Ok(p) => assert_eq!(p.coefficients(), &want[..], "m = {m}: accepted but wrong"),
+            Err(_) => break,
         }
         measured += 1;
     }
@@ -90,8 +106,13 @@ fn bgv_depth(m: usize, r: Reduction, rng: &mut Csprng) -> (u32, u32) {
 fn depth_theory_against_measured() {
     let mut rng = Csprng::from_seed([4; 32]);
     for m in [255, 771] {
-        let (fv_meas, fv_plain, fv_mont) = fv_depth(m, Reduction::SparseBarrett, &mut rng);
-        let (mixed_meas, _, _) = fv_depth(m, Reduction::Montgomery, &mut rng);
+        let (fv_meas, fv_plain, fv_mont) = fv_depth(m, Reduction::SparseBarrett, false, &mut rng);
+        let (mixed_meas, _, _) = fv_depth(m, Reduction::Montgomery, false, &mut rng);
+        let (full_meas, _, _) = fv_depth(m, Reduction::Montgomery, true, &mut rng);
+        assert!(
+            fv_mont <= full_meas,
+            "m = {m}: FV full Montgomery theory {fv_mont} > measured {full_meas}"
+        );
         assert!(
             fv_plain <= fv_meas,
             "m = {m}: FV theory {fv_plain} > measured {fv_meas}"
@@ -113,7 +134,7 @@ fn depth_theory_against_measured() {
         }
         assert!(bgv_mont <= bgv_plain);
         eprintln!(
-            "m = {m}: FV measured {fv_meas} (mixed {mixed_meas}), theory {fv_plain} (Montgomery {fv_mont}); BGV measured {bgv_meas} (Montgomery {mont_meas}), theory {bgv_plain} (Montgomery {bgv_mont})"
+            "m = {m}: FV measured {fv_meas} (mixed {mixed_meas}, full Montgomery {full_meas}), theory {fv_plain} (Montgomery {fv_mont}); BGV measured {bgv_meas} (Montgomery {mont_meas}), theory {bgv_plain} (Montgomery {bgv_mont})"
         );
     }
 }

@@ -6,16 +6,20 @@
 //! column, n rounded down to a power of two, extrapolated linearly below n = 1024) scaled by 128/80
 //! (security ~ n / log q) gives k80; k128 is the 128-bit column's count. Both are shown; the depths use
 //! max(k80, 1). FV multiplies by BEHZ; "mixed" is section 4.4 (optimised Barrett tensor, Montgomery
-//! relinearisation), whose noise is that of the Barrett FV; FV in the full Montgomery representation
-//! is not built, so its depth is theory only.
+//! relinearisation), whose noise is that of the Barrett FV; "full" is the full Montgomery
+//! representation of sections 4 and 4.1 (ciphertexts c M, `FvMontgomery::Full`), measured beside its
+//! theory: squarings while the checked decryption holds, and (in parentheses) while the decryption
+//! equals a^(2^d) = a(X^(2^d)) mod (Phi_m, 2) (t = 2: squaring is the Frobenius).
 
 use std::time::Instant;
 
-use rnsfhe::bfv::{BfvContext, BfvParameters, Decryption, Multiplication};
+use rnsfhe::bfv::{BfvContext, BfvParameters, Decryption, FvMontgomery, Multiplication};
 use rnsfhe::bgv::depth::DepthInputs;
 use rnsfhe::bgv::{BgvContext, BgvParameters};
 use rnsfhe::params::{max_log_q, Security, SecurityLevel};
-use rnsfhe_math::ring::cyclotomic::{euler_phi, montgomery_factor, montgomery_inverse_norm};
+use rnsfhe_math::ring::cyclotomic::{
+    cyclotomic_polynomial, euler_phi, montgomery_factor, montgomery_inverse_norm,
+};
 use rnsfhe_math::ring::Reduction;
 use rnsfhe_math::sample::Csprng;
 
@@ -40,8 +44,14 @@ fn moduli_counts(n: usize) -> (usize, usize) {
     ((b / 62.0) as usize, (b * 128.0 / 80.0 / 62.0) as usize)
 }
 
-fn fv(m: usize, k: usize, r: Reduction) -> std::sync::Arc<BfvContext> {
+/// FV with reduction `r`, or (`full`) in the full Montgomery representation.
+fn fv_with(m: usize, k: usize, r: Reduction, full: bool) -> std::sync::Arc<BfvContext> {
     let n = euler_phi(m) as f64;
+    let s = if full {
+        FvMontgomery::Full
+    } else {
+        FvMontgomery::Mixed
+    };
     BfvContext::new(
         BfvParameters::builder()
             .cyclotomic_index(m)
@@ -51,11 +61,36 @@ fn fv(m: usize, k: usize, r: Reduction) -> std::sync::Arc<BfvContext> {
             .sigma(2.0 * n.sqrt())
             .multiplication(Multiplication::Behz)
             .reduction(r)
+            .fv_montgomery(s)
             .security(Security::InsecureResearchOnly)
             .build()
             .unwrap(),
     )
     .unwrap()
+}
+
+fn fv(m: usize, k: usize, r: Reduction) -> std::sync::Arc<BfvContext> {
+    fv_with(m, k, r, false)
+}
+
+/// a(X^e) mod (Phi_m, 2): a^(2^d) for e = 2^d mod m (t = 2).
+fn frobenius_model(a: &[u64], e: usize, m: usize) -> Vec<u64> {
+    let phi = cyclotomic_polynomial(m).unwrap();
+    let n = phi.len() - 1;
+    let mut c = vec![0u64; m];
+    for (j, &x) in a.iter().enumerate() {
+        c[j * e % m] ^= x & 1;
+    }
+    for d in (n..m).rev() {
+        if c[d] == 1 {
+            c[d] = 0;
+            for (i, &p) in phi[..n].iter().enumerate() {
+                c[d - n + i] ^= (p & 1) as u64;
+            }
+        }
+    }
+    c.truncate(n);
+    c
 }
 
 fn bgv_params(m: usize, k: usize, r: Reduction) -> BgvParameters {
@@ -72,9 +107,10 @@ fn bgv_params(m: usize, k: usize, r: Reduction) -> BgvParameters {
         .unwrap()
 }
 
-/// FV: (squaring depth while the checked decryption holds, ms per multiplication with relin; the
+/// FV: ((squaring depth while the checked decryption holds, while the decryption is right), ms per
+/// multiplication with relin; the
 /// times of Figs. 2-3 come from `figs_interleaved`).
-fn fv_measure(ctx: &BfvContext, rng: &mut Csprng, depth: bool) -> (u32, f64) {
+fn fv_measure(ctx: &BfvContext, rng: &mut Csprng, depth: bool) -> ((u32, u32), f64) {
     let n = ctx.params().degree();
     let a: Vec<u64> = (0..n).map(|_| rng.next_u64() & 1).collect();
     let (sk, pk) = ctx.keygen(rng).unwrap();
@@ -85,16 +121,48 @@ fn fv_measure(ctx: &BfvContext, rng: &mut Csprng, depth: bool) -> (u32, f64) {
     let ms = time(|| {
         std::hint::black_box(ctx.multiply(&c, &c, &rlk).unwrap());
     });
-    let mut d = 0;
-    let mut x = c;
-    while depth && d < 64 {
-        x = ctx.multiply(&x, &x, &rlk).unwrap();
-        if ctx.decrypt_checked(&x, &sk, Decryption::Hps).is_err() {
+    let (d, correct) = fv_squarings(ctx, &sk, &rlk, c, &a, depth);
+    ((d, correct), ms)
+}
+
+/// Squarings of an encryption c of a (t = 2) while the checked decryption holds, and while the
+/// decryption equals the exact power (at most 64; none without `depth`).
+fn fv_squarings(
+    ctx: &BfvContext,
+    sk: &rnsfhe::rlwe::SecretKey,
+    rlk: &rnsfhe::rlwe::RelinKey,
+    mut x: rnsfhe::bfv::Ciphertext,
+    a: &[u64],
+    depth: bool,
+) -> (u32, u32) {
+    let m = ctx.params().cyclotomic_index();
+    let (mut checked, mut correct, mut e) = (None, 0, 1);
+    while depth && correct < 64 {
+        x = ctx.multiply(&x, &x, rlk).unwrap();
+        e = 2 * e % m;
+        if checked.is_none() && ctx.decrypt_checked(&x, sk, Decryption::Hps).is_err() {
+            checked = Some(correct);
+        }
+        let got = ctx.decrypt_with(&x, sk, Decryption::Hps).unwrap();
+        if got.coefficients() != frobenius_model(a, e, m) {
             break;
         }
-        d += 1;
+        correct += 1;
     }
-    (d, ms)
+    (checked.unwrap_or(correct), correct)
+}
+
+/// FV in the full Montgomery representation: (checked depth, correct depth).
+fn fv_full_depths(m: usize, k: usize, rng: &mut Csprng) -> (u32, u32) {
+    let ctx = fv_with(m, k, Reduction::Montgomery, true);
+    let n = ctx.params().degree();
+    let a: Vec<u64> = (0..n).map(|_| rng.next_u64() & 1).collect();
+    let (sk, pk) = ctx.keygen(rng).unwrap();
+    let rlk = ctx.relin_key(&sk, rng).unwrap();
+    let c = ctx
+        .encrypt(&ctx.plaintext_from_coefficients(&a).unwrap(), &pk, rng)
+        .unwrap();
+    fv_squarings(&ctx, &sk, &rlk, c, &a, true)
 }
 
 /// BGV: (depth of squarings each followed by a switch, ms per multiplication with relin).
@@ -149,8 +217,8 @@ pub fn table3_and_figs(limit: usize) {
     println!(
         "Table 3 (t = 2, sigma = 2 sqrt(n), B_key = 1, 62-bit moduli; measured for n <= {limit})\n"
     );
-    println!("| m | n | k80 (k128) | delta_R | norm M | norm M^-1 | FV theory | FV Mont. theory | FV measured (mixed) | BGV theory | BGV Mont. theory | BGV measured (Mont.) |");
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("| m | n | k80 (k128) | delta_R | norm M | norm M^-1 | FV theory | FV Mont. theory | FV full Mont. measured (correct) | FV measured (correct), mixed (Barrett) | BGV theory | BGV Mont. theory | BGV measured (Mont.) |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     let mut figs = Vec::new();
     for m in MS {
         let n = euler_phi(m);
@@ -174,11 +242,19 @@ pub fn table3_and_figs(limit: usize) {
             .depth();
         let measure = n <= limit;
         let mut fv_row = Vec::new();
+        let mut fv_correct = Vec::new();
         let mut bgv_row = Vec::new();
+        let full = if measure {
+            let (c, d) = fv_full_depths(m, k, &mut rng);
+            format!("{c} ({d})")
+        } else {
+            "-".into()
+        };
         if measure {
             for r in REDUCTIONS {
-                let (d, ms) = fv_measure(&fv(m, k, r), &mut rng, true);
+                let ((d, correct), ms) = fv_measure(&fv(m, k, r), &mut rng, true);
                 fv_row.push((d, ms));
+                fv_correct.push(correct);
                 let ctx = BgvContext::new(bgv_params(m, k, r)).unwrap();
                 let (d, ms) = bgv_measure(&ctx, &mut rng, true);
                 bgv_row.push((d, ms));
@@ -189,12 +265,12 @@ pub fn table3_and_figs(limit: usize) {
         };
         let base = |row: &[(u32, f64)]| row.first().map(|x| x.0);
         println!(
-            "| {m} | {n} | {k80} ({k128}) | {:.3e} | {m_norm} | {m_inv} | {} | {} | {} ({}) | {bgv_plain} | {bgv_mont} | {} ({}) |",
+            "| {m} | {n} | {k80} ({k128}) | {:.3e} | {m_norm} | {m_inv} | {} | {} | {full} | {} ({}) | {bgv_plain} | {bgv_mont} | {} ({}) |",
             plain.delta,
             plain.depth(),
             mont.depth(),
-            shown(&fv_row, 2),
-            base(&fv_row).map_or("-".into(), |d| format!("Barrett {d}")),
+            fv_row.get(2).map_or("-".into(), |(d, _)| format!("{d} ({})", fv_correct[2])),
+            base(&fv_row).map_or("-".into(), |d| format!("Barrett {d} ({})", fv_correct[0])),
             shown(&bgv_row, 2),
             base(&bgv_row).map_or("-".into(), |d| format!("Barrett {d}")),
         );
@@ -209,8 +285,8 @@ pub fn table3_and_figs(limit: usize) {
 /// One timed multiplication (tensor + relinearisation) of fresh ciphertexts, in ms.
 type Timer = Box<dyn FnMut() -> f64>;
 
-fn fv_timer(m: usize, k: usize, r: Reduction, rng: &mut Csprng) -> Timer {
-    let ctx = fv(m, k, r);
+fn fv_timer(m: usize, k: usize, (r, full): (Reduction, bool), rng: &mut Csprng) -> Timer {
+    let ctx = fv_with(m, k, r, full);
     let n = ctx.params().degree();
     let a: Vec<u64> = (0..n).map(|_| rng.next_u64() & 1).collect();
     let (sk, pk) = ctx.keygen(rng).unwrap();
@@ -241,14 +317,14 @@ fn bgv_timer(m: usize, k: usize, r: Reduction, rng: &mut Csprng) -> Timer {
     })
 }
 
-/// Figs. 2-3 for the indices `ms` (k = max(k80, 1) moduli): the six variants timed in turn, round
+/// Figs. 2-3 for the indices `ms` (k = max(k80, 1) moduli): the seven variants timed in turn, round
 /// after round (9 rounds after a warm-up), so that a change of machine load hits all of them; the
 /// median per variant.
 pub fn figs_interleaved(ms: &[usize]) {
     let mut rng = Csprng::from_seed([2; 32]);
-    println!("\nFigs. 2-3: one multiplication (tensor + relinearisation) of fresh ciphertexts, the six variants interleaved over 9 rounds, median, us per slot (slots of GF(2^d)); speed-up over Barrett in parentheses. Paper: FV 1.37x (optimised), BGV 1.24x (optimised) and 1.32x (Montgomery).\n");
-    println!("| m | k | slots | FV Barrett | FV optimised | FV mixed | BGV Barrett | BGV optimised | BGV Montgomery |");
-    println!("|---|---|---|---|---|---|---|---|---|");
+    println!("\nFigs. 2-3: one multiplication (tensor + relinearisation) of fresh ciphertexts, the seven variants interleaved over 9 rounds, median, us per slot (slots of GF(2^d)); speed-up over Barrett in parentheses. Paper: FV 1.37x (optimised), BGV 1.24x (optimised) and 1.32x (Montgomery).\n");
+    println!("| m | k | slots | FV Barrett | FV optimised | FV mixed | FV full Mont. | BGV Barrett | BGV optimised | BGV Montgomery |");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
     for &m in ms {
         let k = moduli_counts(euler_phi(m)).1.max(1);
         let slots = BgvContext::new(bgv_params(m, k, Reduction::SparseBarrett))
@@ -257,7 +333,9 @@ pub fn figs_interleaved(ms: &[usize]) {
             .max(1);
         let mut timers: Vec<Timer> = REDUCTIONS
             .iter()
-            .map(|&r| fv_timer(m, k, r, &mut rng))
+            .map(|&r| (r, false))
+            .chain([(Reduction::Montgomery, true)])
+            .map(|v| fv_timer(m, k, v, &mut rng))
             .collect();
         timers.extend(REDUCTIONS.iter().map(|&r| bgv_timer(m, k, r, &mut rng)));
         let mut times = vec![Vec::new(); timers.len()];
@@ -284,13 +362,14 @@ pub fn figs_interleaved(ms: &[usize]) {
             )
         };
         println!(
-            "| {m} | {k} | {slots} | {} | {} | {} | {} | {} | {} |",
+            "| {m} | {k} | {slots} | {} | {} | {} | {} | {} | {} | {} |",
             cell(0, 0),
             cell(1, 0),
             cell(2, 0),
-            cell(3, 3),
-            cell(4, 3),
-            cell(5, 3)
+            cell(3, 0),
+            cell(4, 4),
+            cell(5, 4),
+            cell(6, 4)
         );
     }
 }

@@ -5,8 +5,10 @@ use std::sync::Arc;
 
 use num_bigint::BigUint;
 use rnsfhe_math::arith::{Modulus, Shoup};
-use rnsfhe_math::ring::cyclotomic::{reduction_expansion, SlotAlgebra};
-use rnsfhe_math::ring::{Poly, RingContext};
+use rnsfhe_math::ring::cyclotomic::{
+    montgomery_inverse_norm, montgomery_inverse_row_norms, reduction_expansion, SlotAlgebra,
+};
+use rnsfhe_math::ring::{Form, Poly, RingContext};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian, DEFAULT_TAIL};
 
 use super::decrypt::Decryptor;
@@ -39,20 +41,36 @@ impl MulTool {
     }
 
     /// Extends a ciphertext polynomial (coefficient form over Q) to the auxiliary base.
+    /// Full Montgomery (paper 001 section 4.1): the extension acts on the residues of c M, so its
+    /// output is the Montgomery form of the lift.
     pub fn extend(&self, c: &Poly) -> Result<Poly> {
-        match self {
-            MulTool::Behz(b) => b.extend(c),
-            MulTool::Hps(h) => h.extend(c),
-        }
+        let mut out = match self {
+            MulTool::Behz(b) => b.extend(c)?,
+            MulTool::Hps(h) => h.extend(c)?,
+        };
+        keep_montgomery(&mut out, c)?;
+        Ok(out)
     }
 
     /// From a tensor component in Q and the auxiliary base to (about) t x / Q in Q.
+    /// Full Montgomery: x is the Montgomery form of (lift_a M^-1)(lift_b M^-1) M; the scaled
+    /// residues round(t x / q) are read in Montgomery form again (Proposition 1).
     pub fn scale_down(&self, xq: &Poly, xa: &Poly, ring_q: &Arc<RingContext>) -> Result<Poly> {
-        match self {
-            MulTool::Behz(b) => b.scale_down(xq, xa, ring_q),
-            MulTool::Hps(h) => h.scale_down(xq, xa, ring_q),
-        }
+        let mut out = match self {
+            MulTool::Behz(b) => b.scale_down(xq, xa, ring_q)?,
+            MulTool::Hps(h) => h.scale_down(xq, xa, ring_q)?,
+        };
+        keep_montgomery(&mut out, xq)?;
+        Ok(out)
     }
+}
+
+/// Gives `out` (residues computed coefficient-wise from those of `x`) the Montgomery form of `x`.
+fn keep_montgomery(out: &mut Poly, x: &Poly) -> Result<()> {
+    if x.montgomery_form() == Form::Montgomery {
+        out.relabel_form(Form::Montgomery)?;
+    }
+    Ok(())
 }
 
 /// Everything a BFV parameter set precomputes; create once with [`BfvContext::new`] and share.
@@ -69,6 +87,9 @@ pub struct BfvContext {
     encoders: Encoders,
     /// log2 of the reduction's expansion (0 for X^n + 1), for the noise model.
     pub(crate) log_rho: f64,
+    /// Full Montgomery: the growth factors (sd, infinity norm) of the noise terms carrying M^-1
+    /// (1 otherwise).
+    pub(crate) mu: (f64, f64),
     t: Modulus,
     /// Delta = floor(q / t) mod q_i.
     delta: Vec<Shoup>,
@@ -105,6 +126,21 @@ impl BfvContext {
                 None => n as f64,
             },
         };
+        // Full Montgomery (paper 001 section 4.1): the tensor over q u B_sk (u P) is x M^-1 with
+        // ||x M^-1|| <= delta_R ||M^-1||_inf ||x||, so the auxiliary bases are sized for
+        // delta_R^2 ||M^-1||_inf; mu = the row norms (l2, l1) of w -> w M^-1 scale the noise terms
+        // that carry M^-1 (the products' lift, heuristically by its sd, and their rounding).
+        let (sizing, mu) = if params.is_full_montgomery() {
+            let m = params.cyclotomic_index();
+            let (l1, l2) = montgomery_inverse_row_norms(m)?;
+            let sizing = RingShape {
+                delta: shape.delta * shape.delta * montgomery_inverse_norm(m)?,
+                ..shape
+            };
+            (sizing, (l2.max(1.0), l1.max(1.0)))
+        } else {
+            (shape, (1.0, 1.0))
+        };
         let q = sw.ring_q().basis().clone();
         let delta_big: BigUint = q.product() / t;
         let delta = q
@@ -122,13 +158,13 @@ impl BfvContext {
         let exclude: Vec<u64> = params.special_moduli.clone();
         let mul = match params.multiplication {
             Multiplication::Behz => MulTool::Behz(Box::new(BehzTool::new(
-                &shape,
+                &sizing,
                 &q,
                 t,
                 params.m_tilde,
                 &exclude,
             )?)),
-            Multiplication::Hps => MulTool::Hps(Box::new(HpsTool::new(&shape, &q, t, &exclude)?)),
+            Multiplication::Hps => MulTool::Hps(Box::new(HpsTool::new(&sizing, &q, t, &exclude)?)),
         };
         let encoders = Encoders::new(n, t, params.cyclotomic, params.batching_slots() > 0)?;
         let relin_sw = match params.cyclotomic {
@@ -151,6 +187,7 @@ impl BfvContext {
             sw,
             encoders,
             log_rho: shape.delta.log2() - (n as f64).log2(),
+            mu,
             delta,
             mul,
             noise: NoiseModel::default(),
@@ -304,6 +341,15 @@ impl BfvContext {
         Ok(m)
     }
 
+    /// p as a ciphertext part: p M in the full Montgomery representation (paper 001 section 4), p
+    /// otherwise.
+    pub(crate) fn enter(&self, p: Poly) -> Result<Poly> {
+        if self.params.is_full_montgomery() && p.montgomery_form() == Form::Plain {
+            return p.to_montgomery();
+        }
+        Ok(p)
+    }
+
     /// A ciphertext of this context of key pair `key_id` with the noise bound `noise` (log2, see
     /// `noise.rs`).
     pub(crate) fn ciphertext(
@@ -323,7 +369,8 @@ impl BfvContext {
 
     /// A ciphertext from its polynomials over this context's Q (any representation; at least 2), of
     /// key pair `key_id` (`None`: unknown, combines with any). For tests, deserialisation and
-    /// experiments such as trivial ciphertexts (Delta m + v, 0).
+    /// experiments such as trivial ciphertexts (Delta m + v, 0). Full Montgomery: parts in the plain
+    /// form are converted to c M (their values kept); parts in Montgomery form are taken as they are.
     pub fn ciphertext_from_parts(
         &self,
         parts: Vec<Poly>,
@@ -343,7 +390,7 @@ impl BfvContext {
                 ));
             }
             p.to_coefficient()?;
-            out.push(p);
+            out.push(self.enter(p)?);
         }
         Ok(self.ciphertext(out, key_id, None))
     }
@@ -358,7 +405,7 @@ impl BfvContext {
         let (mut c0, c1) = pk.encrypt_zero(&self.sw, self.params.secret, &self.gaussian, rng)?;
         c0.add_assign(&self.scaled_plain(pt)?)?;
         Ok(self.ciphertext(
-            vec![c0, c1],
+            vec![self.enter(c0)?, self.enter(c1)?],
             Some(pk.id()),
             self.noise.fresh(self, true, pt),
         ))
@@ -375,11 +422,14 @@ impl BfvContext {
         let (mut c0, c1, seed) = sk.encrypt_zero(&self.gaussian, rng)?;
         c0.add_assign(&self.scaled_plain(pt)?)?;
         let mut ct = self.ciphertext(
-            vec![c0, c1],
+            vec![self.enter(c0)?, self.enter(c1)?],
             Some(sk.id()),
             self.noise.fresh(self, false, pt),
         );
-        ct.seed = Some(seed);
+        // c_1 M is not the seed's expansion: full Montgomery ciphertexts keep both parts.
+        if !self.params.is_full_montgomery() {
+            ct.seed = Some(seed);
+        }
         Ok(ct)
     }
 
@@ -395,6 +445,7 @@ impl BfvContext {
         let mut power = s.clone();
         for c in &ct.parts[2..] {
             power.mul_assign(s)?;
+            crate::rlwe::reduce_product(&mut power)?;
             let mut c = c.clone();
             c.to_ntt()?;
             c.mul_assign(&power)?;
@@ -402,6 +453,10 @@ impl BfvContext {
         }
         acc.to_coefficient()?;
         acc.add_assign(&ct.parts[0])?;
+        if self.params.is_full_montgomery() {
+            // (c_0 + c_1 s + ...) M, left by a Montgomery reduction (paper 001 section 4).
+            return acc.from_montgomery();
+        }
         Ok(acc)
     }
 

@@ -79,7 +79,7 @@ impl BfvContext {
     /// a += m (adds Delta [m]_t to c0).
     pub fn add_plain_assign(&self, a: &mut Ciphertext, m: &Plaintext) -> Result<()> {
         self.check_ct(a)?;
-        a.parts[0].add_assign(&self.scaled_plain(m)?)?;
+        a.parts[0].add_assign(&self.enter(self.scaled_plain(m)?)?)?;
         a.noise = self.noise.add_plain(self, a.noise, m);
         Ok(())
     }
@@ -94,7 +94,7 @@ impl BfvContext {
     /// a -= m.
     pub fn sub_plain_assign(&self, a: &mut Ciphertext, m: &Plaintext) -> Result<()> {
         self.check_ct(a)?;
-        a.parts[0].sub_assign(&self.scaled_plain(m)?)?;
+        a.parts[0].sub_assign(&self.enter(self.scaled_plain(m)?)?)?;
         a.noise = self.noise.add_plain(self, a.noise, m);
         Ok(())
     }
@@ -109,7 +109,7 @@ impl BfvContext {
     /// a *= m (every part times [m]_t lifted centred; noise grows by about n ||m||).
     pub fn mul_plain_assign(&self, a: &mut Ciphertext, m: &Plaintext) -> Result<()> {
         self.check_ct(a)?;
-        let mut mp = self.lift_plain(m)?;
+        let mut mp = self.enter(self.lift_plain(m)?)?;
         mp.to_ntt()?;
         a.seed = None;
         a.noise = NoiseModel::mul_plain(self, a.noise, m);

@@ -7,6 +7,8 @@
 //! - [`BehzTool`] / [`HpsTool`]: each method's tables, in a struct of its own.
 //! - Noise: [`BfvContext::noise_budget`] with the noise bound every ciphertext carries (`noise.rs`),
 //!   and paper 000's worst-case depth (eq. (20)) in [`depth`].
+//! - Paper 001 on a general Phi_m: `reduction(Reduction::Montgomery)` is the mixed strategy of
+//!   section 4.4; with [`FvMontgomery::Full`] ciphertexts are held as c M (sections 4 and 4.1).
 
 mod behz;
 mod ciphertext;
@@ -24,7 +26,7 @@ pub use behz::{BehzSizes, BehzTool};
 pub use ciphertext::{Ciphertext, Plaintext};
 pub use context::{BfvContext, MulTool};
 pub use hps::HpsTool;
-pub use params::{BfvParameters, BfvParametersBuilder, Decryption, Multiplication};
+pub use params::{BfvParameters, BfvParametersBuilder, Decryption, FvMontgomery, Multiplication};
 
 use std::sync::Arc;
 

@@ -31,6 +31,11 @@
 //!   (1 + rho) q/2 (paper 000 Lemma 4); so ||w nu||_inf <= z sqrt(M (1 + S2)) L and ||w nu||_2 <=
 //!   Z2 sqrt(n M (1 + S2)) L.
 //!
+//! - full Montgomery FV (paper 001 section 4.1, Prop. 1): the lift w is (lift) M^-1 and the rounding
+//!   eps is eps M^-1; with the row norms l1, l2 of w -> w M^-1 (`montgomery_inverse_row_norms`),
+//!   the sd of w grows by l2 (heuristic) and ||eps M^-1||_inf <= l1 ||eps||_inf (rigorous), and
+//!   key switching's ModDown rounding by l1.
+//!
 //! The bounds travel with the ciphertext's bytes (format version 2). A ciphertext whose history is
 //! unknown (`ciphertext_from_parts`) has no bound; for it the budget and the check fall back to the
 //! measurement alone (SEAL's semantics, which a wrapped coefficient can fool).
@@ -104,10 +109,19 @@ impl NoiseModel {
             MulTool::Behz(b) => ((1.0 + b.sizes().rho) / 2.0).powi(2),
             MulTool::Hps(_) => 1.0 / 12.0,
         };
-        let sd_w = (moment * (1.0 + s2)).sqrt();
+        // Full Montgomery (paper 001 Prop. 1): the lift and the rounding of a product are
+        // multiplied by M^-1: sd factor mu_2, infinity-norm factor mu_1 (1 otherwise); so is
+        // ModDown's rounding in key switching.
+        let (mu_2, mu) = ctx.mu;
+        let sd_w = mu_2 * (moment * (1.0 + s2)).sqrt();
         // General Phi_m: every product term grows by the reduction's expansion (paper 001 Lemma 4).
         let rho = ctx.log_rho.exp2();
-        let ks = lt - lq + ctx.key_switcher().noise_log2(sigma, Z, s1) + ctx.log_rho;
+        let mut ks = lt - lq + ctx.key_switcher().noise_log2(sigma, Z, s1) + ctx.log_rho;
+        let special = p.special_moduli().len();
+        if special > 0 && mu > 1.0 {
+            let round = ((special + 1) as f64 * (1.0 + s1)).log2() + mu.log2();
+            ks = log2_add(ks, lt - lq + round + ctx.log_rho);
+        }
         NoiseModel {
             half_log_n: hl,
             fresh_pk: fresh(rho * sigma * (1.0 + 2.0 * s2).sqrt()),
@@ -116,7 +130,7 @@ impl NoiseModel {
             key_switch: [ks, ks + hl],
             mul_inf: lt + (rho * (Z * sd_w + n.sqrt() / 2.0)).log2(),
             mul_l2: lt + (rho * (Z2 * n.sqrt() * sd_w + n / 2.0)).log2(),
-            mul_round: lt + (rho * (k + 2.0) * (1.0 + s1 + s1 * s1)).log2() - lq,
+            mul_round: lt + (mu * rho * (k + 2.0) * (1.0 + s1 + s1 * s1)).log2() - lq,
             log_rho: ctx.log_rho,
         }
     }

@@ -36,6 +36,20 @@ pub enum Decryption {
     Hps,
 }
 
+/// Which Montgomery pipeline of paper 001 FV uses on a general Phi_m with `Reduction::Montgomery`
+/// (see [`BfvParametersBuilder::fv_montgomery`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum FvMontgomery {
+    /// Section 4.4: plain ciphertexts, tensor by the optimised Barrett, relinearisation by
+    /// Montgomery with keys carrying M (the default; `reduction(Montgomery)` has always meant it).
+    #[default]
+    Mixed,
+    /// Sections 4 and 4.1: ciphertexts held as c M, every product (tensor over q u B_sk or q u P,
+    /// relinearisation with keys carrying M^2, Galois keys) reduced by Montgomery; the noise of a
+    /// product grows by delta_R ||M^-1|| (Proposition 1, bound (10)).
+    Full,
+}
+
 /// Validated BFV parameters (build with [`BfvParameters::builder`] or a preset).
 #[derive(Clone, Debug, PartialEq)]
 pub struct BfvParameters {
@@ -53,6 +67,7 @@ pub struct BfvParameters {
     /// Some(m) for a general Phi_m ring (paper 001), None for X^n + 1.
     pub(crate) cyclotomic: Option<usize>,
     pub(crate) reduction: Reduction,
+    pub(crate) montgomery: FvMontgomery,
 }
 
 impl BfvParameters {
@@ -96,21 +111,35 @@ impl BfvParameters {
     /// keys hold other residues).
     pub(crate) fn degree_word(&self) -> u64 {
         let w = crate::params::degree_word(self.degree, self.cyclotomic);
-        if self.is_mixed_montgomery() {
+        if self.is_full_montgomery() {
+            w | crate::params::MONTGOMERY_FLAG | crate::params::FULL_MONTGOMERY_FLAG
+        } else if self.is_mixed_montgomery() {
             w | crate::params::MONTGOMERY_FLAG
         } else {
             w
         }
     }
     /// Whether FV uses paper 001's mixed strategy (section 4.4): general Phi_m with
-    /// `Reduction::Montgomery` (see [`BfvParametersBuilder::reduction`]).
+    /// `Reduction::Montgomery` and [`FvMontgomery::Mixed`] (see [`BfvParametersBuilder::reduction`]).
     pub fn is_mixed_montgomery(&self) -> bool {
-        self.cyclotomic.is_some() && self.reduction == Reduction::Montgomery
+        self.cyclotomic.is_some()
+            && self.reduction == Reduction::Montgomery
+            && self.montgomery == FvMontgomery::Mixed
+    }
+    /// Whether ciphertexts are held as c M (paper 001 sections 4 and 4.1, [`FvMontgomery::Full`]).
+    pub fn is_full_montgomery(&self) -> bool {
+        self.cyclotomic.is_some()
+            && self.reduction == Reduction::Montgomery
+            && self.montgomery == FvMontgomery::Full
+    }
+    /// The Montgomery pipeline chosen (meaningful with `Reduction::Montgomery` only).
+    pub fn fv_montgomery(&self) -> FvMontgomery {
+        self.montgomery
     }
     /// The reduction of the ciphertext rings: the optimised Barrett under the mixed strategy, else
     /// [`Self::reduction`].
     pub(crate) fn ring_reduction(&self) -> Reduction {
-        if self.reduction == Reduction::Montgomery {
+        if self.is_mixed_montgomery() {
             Reduction::SparseBarrett
         } else {
             self.reduction
@@ -208,6 +237,7 @@ pub struct BfvParametersBuilder {
     security: Security,
     cyclotomic: Option<usize>,
     reduction: Reduction,
+    montgomery: FvMontgomery,
 }
 
 impl Default for BfvParametersBuilder {
@@ -228,6 +258,7 @@ impl Default for BfvParametersBuilder {
             security: Security::Standard(SecurityLevel::Bits128),
             cyclotomic: None,
             reduction: Reduction::SparseBarrett,
+            montgomery: FvMontgomery::Mixed,
         }
     }
 }
@@ -313,15 +344,36 @@ impl BfvParametersBuilder {
     /// Prop. 1), while relinearisation sums the digits' products with keys carrying M (residues
     /// (P g s^2 - a s - e) M, Montgomery form) and reduces them by Montgomery: the factor M^-1 of
     /// the reduction cancels the keys' M, so the output is the plain (u_0, u_1) with the noise of the
-    /// Barrett relinearisation. Galois keys stay on the Barrett ring.
+    /// Barrett relinearisation. Galois keys stay on the Barrett ring. For the full Montgomery
+    /// representation of section 4.1 add [`Self::fv_montgomery`]`(FvMontgomery::Full)`.
     pub fn reduction(mut self, r: Reduction) -> Self {
         self.reduction = r;
+        self
+    }
+    /// With `reduction(Reduction::Montgomery)`: the mixed strategy (default, section 4.4) or the
+    /// full Montgomery representation (sections 4 and 4.1): ciphertexts c M (entered at
+    /// encryption, left at decryption by a Montgomery reduction of [c_0 + c_1 s]_q), the BEHZ or HPS
+    /// tensor on Montgomery rings over q u B_sk (or q u P), so that each product carries the integer
+    /// polynomial M^-1 on every modulus, then the t/q scaling; relinearisation and Galois keys
+    /// carrying M^2 (evkM of section 4.1). Its products' noise grows by delta_R ||M^-1||_inf
+    /// (Proposition 1), so its depth is smaller (section 4.3). `Full` without `Montgomery` is refused.
+    pub fn fv_montgomery(mut self, s: FvMontgomery) -> Self {
+        self.montgomery = s;
         self
     }
 
     /// Validates and picks the moduli.
     pub fn build(mut self) -> Result<BfvParameters> {
         let general = resolve_cyclotomic(self.cyclotomic, &mut self.degree)?;
+        if self.montgomery == FvMontgomery::Full
+            && (general.is_none() || self.reduction != Reduction::Montgomery)
+        {
+            return Err(Error::InvalidParameters(
+                "FvMontgomery::Full needs a general Phi_m (cyclotomic_index, m not a power of two) \
+                 with reduction(Reduction::Montgomery)"
+                    .into(),
+            ));
+        }
         let n = self.degree;
         if general.is_none() && (!n.is_power_of_two() || !(2..=1 << 17).contains(&n)) {
             return Err(Error::InvalidDegree {
@@ -359,6 +411,7 @@ impl BfvParametersBuilder {
         Ok(BfvParameters {
             cyclotomic: general,
             reduction: self.reduction,
+            montgomery: self.montgomery,
             degree: n,
             plain_modulus: self.plain_modulus,
             moduli,

@@ -36,6 +36,10 @@ pub(crate) const GENERAL_M_FLAG: u64 = 1 << 63;
 /// hold other residues than those of the Barrett reductions.
 pub(crate) const MONTGOMERY_FLAG: u64 = 1 << 62;
 
+/// With [`MONTGOMERY_FLAG`]: FV's full Montgomery representation (paper 001 section 4.1, ciphertexts
+/// c M, keys with M^2) rather than the mixed strategy (section 4.4).
+pub(crate) const FULL_MONTGOMERY_FLAG: u64 = 1 << 60;
+
 /// The flag of a parameter set asking for the plain Barrett reduction (paper 001 Alg. 1) in the
 /// degree word of its bytes only: Alg. 1 and the optimised Alg. 2 give bit-identical results, so
 /// fingerprints (and the bytes of ciphertexts and keys) do not carry it.

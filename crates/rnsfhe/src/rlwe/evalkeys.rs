@@ -239,6 +239,17 @@ fn switch(
             }
             Ok((u0, u1))
         }
-        None => sw.switch_to(d, key, form),
+        None => {
+            let (mut u0, mut u1) = sw.switch_to(d, key, form)?;
+            if super::keys::is_montgomery(d.context())
+                && d.montgomery_form() == rnsfhe_math::ring::Form::Montgomery
+            {
+                // Digits of c M against keys with M^2 (FV in the full Montgomery representation,
+                // paper 001 section 4.1): the residues are those of (u_0, u_1) M.
+                u0.relabel_form(rnsfhe_math::ring::Form::Montgomery)?;
+                u1.relabel_form(rnsfhe_math::ring::Form::Montgomery)?;
+            }
+            Ok((u0, u1))
+        }
     }
 }

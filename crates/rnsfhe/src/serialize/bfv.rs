@@ -51,8 +51,16 @@ impl BfvContext {
             )));
         }
         let ring = self.ring();
+        // Full Montgomery: the residues written are c M; read them as such.
+        let read = |r: &mut Reader| -> Result<rnsfhe_math::ring::Poly> {
+            let mut p = r.poly(ring)?;
+            if self.params().is_full_montgomery() {
+                p.relabel_form(rnsfhe_math::ring::Form::Montgomery)?;
+            }
+            Ok(p)
+        };
         let mut ct = match r.u8()? {
-            1 if parts == 2 => {
+            1 if parts == 2 && !self.params().is_full_montgomery() => {
                 let c0 = r.poly(ring)?;
                 let seed = r.seed()?;
                 let mut ct =
@@ -62,7 +70,7 @@ impl BfvContext {
             }
             0 => {
                 let polys = (0..parts)
-                    .map(|_| r.poly(ring))
+                    .map(|_| read(&mut r))
                     .collect::<Result<Vec<_>>>()?;
                 self.ciphertext_from_parts(polys, key_id)?
             }

@@ -114,9 +114,15 @@ impl BfvParameters {
         let word = r.u64()?;
         let mixed = word & crate::params::MONTGOMERY_FLAG != 0;
         let barrett = word & crate::params::BARRETT_FLAG != 0;
+        let full = word & crate::params::FULL_MONTGOMERY_FLAG != 0;
         let (degree, cyclotomic) = crate::params::read_degree_word(
-            word & !(crate::params::MONTGOMERY_FLAG | crate::params::BARRETT_FLAG),
+            word & !(crate::params::MONTGOMERY_FLAG
+                | crate::params::BARRETT_FLAG
+                | crate::params::FULL_MONTGOMERY_FLAG),
         )?;
+        if full && !mixed {
+            return Err(bad("the full Montgomery flag needs the Montgomery flag"));
+        }
         if mixed && cyclotomic.is_none() {
             return Err(bad("the Montgomery strategy needs a general Phi_m"));
         }
@@ -146,6 +152,9 @@ impl BfvParameters {
         let mut b = BfvParameters::builder();
         if let Some(m) = cyclotomic {
             b = b.cyclotomic_index(m);
+        }
+        if full {
+            b = b.fv_montgomery(crate::bfv::FvMontgomery::Full);
         }
         if mixed {
             b = b.reduction(rnsfhe_math::ring::Reduction::Montgomery);

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use rnsfhe::bfv::{BfvContext, BfvParameters, Decryption, Multiplication};
+use rnsfhe::bfv::{BfvContext, BfvParameters, BfvParametersBuilder, Decryption, Multiplication};
 use rnsfhe::bgv::{BgvCiphertext, BgvContext, BgvParameters};
 use rnsfhe::params::Security;
 use rnsfhe::rlwe::{GaloisKeys, PublicKey, RelinKey, SecretKey};
@@ -209,16 +209,32 @@ pub fn check_all(m: usize, t: u64, bits: &[u32], reduction: Reduction) {
 /// FV at one (m, t) and multiplication method against the model: encryption, addition, product with
 /// relinearisation, squarings, X -> X^g, slots (checked decryption: the noise bound must hold).
 pub fn check_fv(m: usize, t: u64, bits: &[u32], mul: Multiplication, reduction: Reduction) {
-    let params = BfvParameters::builder()
+    check_fv_params(
+        fv_builder(m, t, bits, mul)
+            .reduction(reduction)
+            .build()
+            .unwrap(),
+    );
+}
+
+/// The builder of `check_fv`'s parameter sets (special modulus of 60 bits, no security check).
+pub fn fv_builder(m: usize, t: u64, bits: &[u32], mul: Multiplication) -> BfvParametersBuilder {
+    BfvParameters::builder()
         .cyclotomic_index(m)
         .plain_modulus(t)
         .moduli_bits(bits)
         .special_moduli_bits(&[60])
         .multiplication(mul)
-        .reduction(reduction)
         .security(Security::InsecureResearchOnly)
-        .build()
-        .unwrap();
+}
+
+/// `check_fv` on a parameter set of a general Phi_m.
+pub fn check_fv_params(params: BfvParameters) {
+    let (m, t, mul) = (
+        params.cyclotomic_index(),
+        params.plain_modulus(),
+        params.multiplication(),
+    );
     let ctx = BfvContext::new(params).unwrap();
     let phi = cyclotomic_polynomial(m).unwrap();
     let n = ctx.params().degree();

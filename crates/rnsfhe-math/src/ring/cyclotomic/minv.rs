@@ -103,6 +103,36 @@ pub fn montgomery_inverse_norm(m: usize) -> Result<f64> {
     Ok(max.to_f64().unwrap_or(f64::INFINITY))
 }
 
+/// The largest row l1 and l2 norms of the matrix of w -> w M^-1 in Z[X]/(Phi_m) (columns
+/// X^j M^-1 mod Phi_m, in f64): ||w M^-1||_inf <= l1 ||w||_inf, and for w with independent
+/// coefficients of standard deviation s each coefficient of w M^-1 has one of at most l2 s. The
+/// noise factors of the full Montgomery FV (paper 001 Prop. 1). O(n^2).
+pub fn montgomery_inverse_row_norms(m: usize) -> Result<(f64, f64)> {
+    let phi = cyclotomic_polynomial(m)?;
+    let n = phi.len() - 1;
+    let mut col: Vec<f64> = montgomery_inverse(m)?
+        .iter()
+        .map(|c| c.to_f64().unwrap_or(f64::INFINITY))
+        .collect();
+    let (mut l1, mut l2) = (vec![0f64; n], vec![0f64; n]);
+    for j in 0..n {
+        if j > 0 {
+            // X col mod Phi_m: shift up, subtract the top coefficient times Phi_m.
+            let top = col[n - 1];
+            for i in (1..n).rev() {
+                col[i] = col[i - 1] - top * phi[i] as f64;
+            }
+            col[0] = -top * phi[0] as f64;
+        }
+        for ((a, b), &c) in l1.iter_mut().zip(l2.iter_mut()).zip(&col) {
+            *a += c.abs();
+            *b += c * c;
+        }
+    }
+    let max = |v: &[f64]| v.iter().copied().fold(0f64, f64::max);
+    Ok((max(&l1), max(&l2).sqrt()))
+}
+
 /// The centred lift of every coefficient of `p` (coefficient form) from its RNS basis.
 fn lift(ring: &RingContext, p: &Poly) -> Result<Vec<BigInt>> {
     let n = ring.degree();
@@ -180,5 +210,40 @@ mod tests {
             assert!(!times_is_one(m, &moduli, &wrong, &fi).unwrap());
         }
         assert!(montgomery_inverse(256).is_err());
+    }
+
+    /// The row norms of w -> w M^-1 against the matrix built another way: column j is
+    /// sum_k x_k (X^(j+k) mod Phi_m), exactly in i128 (`x_power_mod_phi`).
+    #[test]
+    fn row_norms_match_the_matrix() {
+        for m in [21usize, 45, 63] {
+            let x: Vec<i128> = montgomery_inverse(m)
+                .unwrap()
+                .iter()
+                .map(|c| c.to_i128().unwrap())
+                .collect();
+            let phi = cyclotomic_polynomial(m).unwrap();
+            let n = phi.len() - 1;
+            let mut cols = vec![vec![0i128; n]; n]; // cols[j][i]: row i, column j
+            for (j, col) in cols.iter_mut().enumerate() {
+                for (k, &xk) in x.iter().enumerate() {
+                    for (c, r) in col.iter_mut().zip(x_power_mod_phi(&phi, j + k).unwrap()) {
+                        *c += xk * r;
+                    }
+                }
+            }
+            let row = |i: usize, f: &dyn Fn(i128) -> f64| cols.iter().map(|c| f(c[i])).sum::<f64>();
+            let l1 = (0..n)
+                .map(|i| row(i, &|v| v.unsigned_abs() as f64))
+                .fold(0f64, f64::max);
+            let l2 = (0..n)
+                .map(|i| row(i, &|v| (v as f64).powi(2)))
+                .fold(0f64, f64::max)
+                .sqrt();
+            let (g1, g2) = montgomery_inverse_row_norms(m).unwrap();
+            assert_eq!(g1, l1, "m = {m}: l1");
+            assert!((g2 - l2).abs() <= 1e-9 * l2, "m = {m}: l2 {g2} vs {l2}");
+            assert!(l1 >= 1.0);
+        }
     }
 }

@@ -15,7 +15,10 @@ mod slots;
 pub(crate) use context::{primes, GeneralTables};
 pub use context::{Form, Reduction};
 pub use hypercube::Dimension;
-pub use minv::{montgomery_factor, montgomery_inverse, montgomery_inverse_norm, x_power_mod_phi};
+pub use minv::{
+    montgomery_factor, montgomery_inverse, montgomery_inverse_norm, montgomery_inverse_row_norms,
+    x_power_mod_phi,
+};
 pub use phi::{
     best_sparse_multiple, cyclotomic_polynomial, euler_phi, reduction_expansion, SparseMultiple,
 };
