@@ -4,7 +4,8 @@
 //! `cargo run --release --example any_m_depth -- --paper [N_MAX]`: paper 001's Table 3 (theoretical
 //! depths of FV and BGV with and without Montgomery, measured ones for n <= N_MAX) and Figs. 2-3
 //! (time per slot of one multiplication per reduction), see `support/any_m_paper.rs`;
-//! `-- --figs M...`: Figs. 2-3 alone for the given m.
+//! `-- --paper N_MAX M...`: only the rows of the given m, without the figures; `-- --figs M...`:
+//! Figs. 2-3 alone for the given m.
 //!
 //! `cargo run --release --example any_m_depth -- M K BITS T` with K ciphertext moduli of BITS bits
 //! (one special modulus of 60 bits), plaintext modulus T (default 2), insecure research parameters.
@@ -37,7 +38,12 @@ fn main() {
         let limit = std::env::args()
             .nth(2)
             .map_or(1024, |a| a.parse().expect("numeric n limit"));
-        paper::table3_and_figs(limit);
+        // Optional m after the limit: only those rows, without the figures.
+        let only: Vec<usize> = std::env::args()
+            .skip(3)
+            .map(|a| a.parse().expect("numeric m"))
+            .collect();
+        paper::table3_and_figs(limit, &only);
         return;
     }
     let args: Vec<usize> = std::env::args()

@@ -212,7 +212,7 @@ fn time(mut f: impl FnMut()) -> f64 {
     v[2]
 }
 
-pub fn table3_and_figs(limit: usize) {
+pub fn table3_and_figs(limit: usize, only: &[usize]) {
     let mut rng = Csprng::from_seed([1; 32]);
     println!(
         "Table 3 (t = 2, sigma = 2 sqrt(n), B_key = 1, 62-bit moduli; measured for n <= {limit})\n"
@@ -220,7 +220,7 @@ pub fn table3_and_figs(limit: usize) {
     println!("| m | n | k80 (k128) | delta_R | norm M | norm M^-1 | FV theory | FV Mont. theory | FV full Mont. measured (correct) | FV measured (correct), mixed (Barrett) | BGV theory | BGV Mont. theory | BGV measured (Mont.) |");
     println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     let mut figs = Vec::new();
-    for m in MS {
+    for m in MS.into_iter().filter(|m| only.is_empty() || only.contains(m)) {
         let n = euler_phi(m);
         let (k128, k80) = moduli_counts(n);
         let k = k80.max(1);
@@ -278,8 +278,10 @@ pub fn table3_and_figs(limit: usize) {
             figs.push((m, n, k, fv_row, bgv_row));
         }
     }
-    let measured: Vec<usize> = figs.iter().map(|f| f.0).collect();
-    figs_interleaved(&measured);
+    if only.is_empty() {
+        let measured: Vec<usize> = figs.iter().map(|f| f.0).collect();
+        figs_interleaved(&measured);
+    }
 }
 
 /// One timed multiplication (tensor + relinearisation) of fresh ciphertexts, in ms.
