@@ -15,7 +15,7 @@ use super::{
     BehzTool, BfvParameters, Ciphertext, Decryption, HpsTool, Multiplication, Plaintext, RingShape,
 };
 use crate::encoding::Encoders;
-use crate::rlwe::{KeyId, KeySwitcher, PublicKey, SecretKey};
+use crate::rlwe::{KeyId, KeySwitcher, Levels, PublicKey, SecretKey};
 use crate::{Error, Result};
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
@@ -82,21 +82,13 @@ impl BfvContext {
     pub fn new(params: BfvParameters) -> Result<Arc<Self>> {
         let n = params.degree;
         let t = params.plain_modulus;
-        let sw = match params.cyclotomic {
-            Some(m) => KeySwitcher::cyclotomic(
-                m,
-                &params.moduli,
-                &params.special_moduli,
-                params.key_switching,
-                params.ring_reduction(),
-            )?,
-            None => KeySwitcher::new(
-                n,
-                &params.moduli,
-                &params.special_moduli,
-                params.key_switching,
-            )?,
-        };
+        let rings = Levels::of(
+            n,
+            params.cyclotomic.map(|m| (m, params.ring_reduction())),
+            &params.moduli,
+            &params.special_moduli,
+        )?;
+        let sw = KeySwitcher::on(rings, params.key_switching)?;
         let shape = RingShape {
             n,
             general: params.cyclotomic.map(|m| (m, params.ring_reduction())),
@@ -132,12 +124,14 @@ impl BfvContext {
         };
         let encoders = Encoders::new(n, t, params.cyclotomic, params.batching_slots() > 0)?;
         let relin_sw = match params.cyclotomic {
-            Some(m) if params.is_mixed_montgomery() => Some(KeySwitcher::cyclotomic(
-                m,
-                &params.moduli,
-                &params.special_moduli,
+            Some(m) if params.is_mixed_montgomery() => Some(KeySwitcher::on(
+                Levels::cyclotomic(
+                    m,
+                    &params.moduli,
+                    &params.special_moduli,
+                    rnsfhe_math::ring::Reduction::Montgomery,
+                )?,
                 params.key_switching,
-                rnsfhe_math::ring::Reduction::Montgomery,
             )?),
             _ => None,
         };

@@ -13,7 +13,7 @@ use rnsfhe_math::sample::{Csprng, DiscreteGaussian, DEFAULT_TAIL};
 use super::noise::NoiseModel;
 use super::{BgvCiphertext, BgvParameters, BgvPlaintext};
 use crate::encoding::Encoders;
-use crate::rlwe::{reduce_product, KeyId, KeySwitcher, ModulusChain, PublicKey, SecretKey};
+use crate::rlwe::{reduce_product, KeyId, KeySwitcher, Levels, ModulusChain, PublicKey, SecretKey};
 use crate::{Error, Result};
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
@@ -52,22 +52,14 @@ impl BgvContext {
     pub fn new(params: BgvParameters) -> Result<Arc<Self>> {
         let n = params.degree;
         let t = params.plain_modulus;
-        let sw = match params.cyclotomic {
-            Some(m) => KeySwitcher::cyclotomic(
-                m,
-                &params.moduli,
-                &params.special_moduli,
-                params.key_switching,
-                params.reduction,
-            )?,
-            None => KeySwitcher::new(
-                n,
-                &params.moduli,
-                &params.special_moduli,
-                params.key_switching,
-            )?,
-        };
-        let chain = ModulusChain::new(&sw, t)?;
+        let rings = Levels::of(
+            n,
+            params.cyclotomic.map(|m| (m, params.reduction)),
+            &params.moduli,
+            &params.special_moduli,
+        )?;
+        let sw = KeySwitcher::on(Arc::clone(&rings), params.key_switching)?;
+        let chain = ModulusChain::on(rings, t)?;
         let mut levels = Vec::with_capacity(chain.levels());
         for l in 0..chain.levels() {
             let basis = chain.ring_at(l)?.basis();

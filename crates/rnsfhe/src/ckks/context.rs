@@ -9,7 +9,9 @@ use rnsfhe_math::ring::{Poly, Representation, RingContext};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian, DEFAULT_TAIL};
 
 use super::{CkksCiphertext, CkksEncoder, CkksParameters, CkksPlaintext, Complex};
-use crate::rlwe::{GaloisKeys, KeyId, KeySwitcher, ModulusChain, PublicKey, RelinKey, SecretKey};
+use crate::rlwe::{
+    GaloisKeys, KeyId, KeySwitcher, Levels, ModulusChain, PublicKey, RelinKey, SecretKey,
+};
 use crate::{Error, Result};
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
@@ -29,13 +31,9 @@ pub struct CkksContext {
 impl CkksContext {
     /// Setup(q, L, eta) for `params`: the rings of every level, key switching, the encoder.
     pub fn new(params: CkksParameters) -> Result<Arc<Self>> {
-        let sw = KeySwitcher::new(
-            params.degree,
-            &params.chain,
-            &params.special,
-            params.key_switching,
-        )?;
-        let chain = ModulusChain::new(&sw, 1)?;
+        let rings = Levels::new(params.degree, &params.chain, &params.special)?;
+        let sw = KeySwitcher::on(Arc::clone(&rings), params.key_switching)?;
+        let chain = ModulusChain::on(rings, 1)?;
         Ok(Arc::new(CkksContext {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             encoder: CkksEncoder::new(params.degree)?,

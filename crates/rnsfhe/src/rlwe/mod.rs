@@ -7,6 +7,7 @@ mod evalkeys;
 mod keys;
 mod keyswitch;
 mod layout;
+mod levels;
 
 pub use chain::ModulusChain;
 pub(crate) use evalkeys::owned_by;
@@ -16,6 +17,7 @@ pub use keys::{expand_seeded, KeyId, PublicKey, SecretDistribution, SecretKey};
 pub(crate) use keyswitch::log2_add;
 pub use keyswitch::{KeySwitchKey, KeySwitcher};
 pub use layout::KeySwitching;
+pub use levels::Levels;
 
 use rnsfhe_math::ring::Poly;
 
