@@ -6,7 +6,7 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 use rnsfhe_math::arith::{Modulus, Shoup};
 use rnsfhe_math::ring::cyclotomic::{reduction_expansion, SlotAlgebra};
-use rnsfhe_math::ring::{Poly, RingContext};
+use rnsfhe_math::ring::{Poly, Representation, RingContext};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian, DEFAULT_TAIL};
 
 use super::decrypt::Decryptor;
@@ -212,64 +212,11 @@ impl BfvContext {
 
     /// A secret key and its public key.
     pub fn keygen(&self, rng: &mut Csprng) -> Result<(SecretKey, PublicKey)> {
-        let sk = SecretKey::generate(&self.sw, self.params.secret, rng)?;
-        let pk = PublicKey::generate(&sk, &self.gaussian, rng)?;
-        Ok((sk, pk))
+        SecretKey::generate_pair(&self.sw, self.params.secret, &self.gaussian, rng)
     }
 
     pub(crate) fn check_secret(&self, sk: &SecretKey) -> Result<()> {
-        if Arc::ptr_eq(sk.ring(), self.ring()) {
-            Ok(())
-        } else {
-            Err(Error::ContextMismatch(
-                "the secret key belongs to another parameter set; generate it with this context"
-                    .into(),
-            ))
-        }
-    }
-
-    fn plaintext(&self, coeffs: Vec<u64>) -> Plaintext {
-        Plaintext {
-            coeffs,
-            context_id: self.id,
-        }
-    }
-
-    /// Batch-encodes up to n values in [0, t) into the 2 x n/2 slot matrix (SEAL's layout).
-    pub fn encode(&self, values: &[u64]) -> Result<Plaintext> {
-        Ok(self.plaintext(self.encoders.batch()?.encode(values)?))
-    }
-    /// Batch-encodes signed values with |v| < t.
-    pub fn encode_signed(&self, values: &[i64]) -> Result<Plaintext> {
-        Ok(self.plaintext(self.encoders.batch()?.encode_signed(values)?))
-    }
-    /// Puts up to n signed values into the coefficients (any t).
-    pub fn encode_coefficients(&self, values: &[i64]) -> Result<Plaintext> {
-        Ok(self.plaintext(self.encoders.coeff().encode(values)?))
-    }
-    /// A plaintext from raw coefficients in [0, t) (length n).
-    pub fn plaintext_from_coefficients(&self, coeffs: &[u64]) -> Result<Plaintext> {
-        self.encoders.check_coefficients(coeffs)?;
-        Ok(self.plaintext(coeffs.to_vec()))
-    }
-    /// The slot values of a batch-encoded plaintext, in [0, t).
-    pub fn decode(&self, pt: &Plaintext) -> Result<Vec<u64>> {
-        self.check_plain(pt)?;
-        self.encoders.batch()?.decode(&pt.coeffs)
-    }
-    /// The slot values centred in (-t/2, t/2].
-    pub fn decode_signed(&self, pt: &Plaintext) -> Result<Vec<i64>> {
-        self.check_plain(pt)?;
-        self.encoders.batch()?.decode_signed(&pt.coeffs)
-    }
-    /// The coefficients centred in (-t/2, t/2].
-    pub fn decode_coefficients(&self, pt: &Plaintext) -> Result<Vec<i64>> {
-        self.check_plain(pt)?;
-        self.encoders.coeff().decode(&pt.coeffs)
-    }
-
-    pub(crate) fn check_plain(&self, pt: &Plaintext) -> Result<()> {
-        crate::params::check_plaintext(pt.context_id, self.id)
+        sk.check_ring(self.ring())
     }
 
     pub(crate) fn check_ct(&self, ct: &Ciphertext) -> Result<()> {
@@ -323,32 +270,17 @@ impl BfvContext {
         parts: Vec<Poly>,
         key_id: Option<KeyId>,
     ) -> Result<Ciphertext> {
-        if parts.len() < 2 {
-            return Err(Error::InvalidCiphertext(format!(
-                "a ciphertext has at least 2 parts, got {}",
-                parts.len()
-            )));
-        }
-        let mut out = Vec::with_capacity(parts.len());
-        for mut p in parts {
-            if !Arc::ptr_eq(p.context(), self.ring()) {
-                return Err(Error::ContextMismatch(
-                    "ciphertext polynomials must be over this context's ring".into(),
-                ));
-            }
-            p.to_coefficient()?;
-            out.push(p);
-        }
+        let out = crate::rlwe::ciphertext_parts(
+            parts,
+            self.ring(),
+            Representation::Coefficient,
+            "this context's ring",
+        )?;
         Ok(self.ciphertext(out, key_id, None))
     }
 
     /// Public-key encryption (Enc_FV): (Delta [m]_t + p0 u + e1, p1 u + e2).
     pub fn encrypt(&self, pt: &Plaintext, pk: &PublicKey, rng: &mut Csprng) -> Result<Ciphertext> {
-        if !Arc::ptr_eq(pk.parts().0.context(), self.sw.ring_qp()) {
-            return Err(Error::ContextMismatch(
-                "the public key belongs to another parameter set".into(),
-            ));
-        }
         let (mut c0, c1) = pk.encrypt_zero(&self.sw, self.params.secret, &self.gaussian, rng)?;
         c0.add_assign(&self.scaled_plain(pt)?)?;
         Ok(self.ciphertext(
@@ -446,3 +378,5 @@ impl BfvContext {
         self.dec.flp_uses_f64()
     }
 }
+
+crate::encoding::integer_encoding_methods!(BfvContext, Plaintext);

@@ -141,18 +141,8 @@ impl Default for BfvParametersBuilder {
 }
 
 impl BfvParametersBuilder {
-    rlwe_builder_setters!();
+    rlwe_builder_setters!(plain_modulus);
 
-    /// Plaintext modulus t >= 2 (a prime = 1 mod 2n enables batching).
-    pub fn plain_modulus(mut self, t: u64) -> Self {
-        self.plain_modulus = t;
-        self
-    }
-    /// Explicit ciphertext moduli (NTT primes = 1 mod 2n).
-    pub fn moduli(mut self, q: &[u64]) -> Self {
-        self.core.moduli = Some(q.to_vec());
-        self
-    }
     /// Multiplication method (default HPS).
     pub fn multiplication(mut self, m: Multiplication) -> Self {
         self.multiplication = m;

@@ -96,7 +96,7 @@ impl Default for BgvParametersBuilder {
 }
 
 impl BgvParametersBuilder {
-    rlwe_builder_setters!();
+    rlwe_builder_setters!(plain_modulus);
 
     /// How a general Phi_m ring reduces its products (default: the optimised Barrett of paper 001
     /// Alg. 2). `Reduction::Montgomery` also selects the Montgomery representation of section 4.2
@@ -108,16 +108,6 @@ impl BgvParametersBuilder {
     /// eq. (13) (`bgv/noise.rs`). Ignored for power-of-two m (the negacyclic ring has no reduction).
     pub fn reduction(mut self, r: Reduction) -> Self {
         self.core.reduction = r;
-        self
-    }
-    /// Plaintext modulus t >= 2 (a prime = 1 mod 2n enables batching).
-    pub fn plain_modulus(mut self, t: u64) -> Self {
-        self.plain_modulus = t;
-        self
-    }
-    /// Explicit ciphertext moduli (primes = 1 mod 2n and = 1 mod t), q_0 first.
-    pub fn moduli(mut self, q: &[u64]) -> Self {
-        self.core.moduli = Some(q.to_vec());
         self
     }
     /// Validates and picks the moduli.

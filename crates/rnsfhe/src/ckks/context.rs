@@ -85,19 +85,11 @@ impl CkksContext {
 
     /// A secret key (distribution from the parameters) and its public key.
     pub fn keygen(&self, rng: &mut Csprng) -> Result<(SecretKey, PublicKey)> {
-        let sk = SecretKey::generate(&self.sw, self.params.secret, rng)?;
-        let pk = PublicKey::generate(&sk, &self.gaussian, rng)?;
-        Ok((sk, pk))
+        SecretKey::generate_pair(&self.sw, self.params.secret, &self.gaussian, rng)
     }
 
     pub(crate) fn check_secret(&self, sk: &SecretKey) -> Result<()> {
-        if Arc::ptr_eq(sk.ring(), self.sw.ring_q()) {
-            Ok(())
-        } else {
-            Err(Error::ContextMismatch(
-                "the secret key belongs to another parameter set".into(),
-            ))
-        }
+        sk.check_ring(self.sw.ring_q())
     }
 
     /// The relinearisation key KSGen(s^2, s).
@@ -332,23 +324,12 @@ impl CkksContext {
         slots: usize,
         key_id: Option<KeyId>,
     ) -> Result<CkksCiphertext> {
-        let ring = self.ring_at(level)?;
-        if parts.len() < 2 {
-            return Err(Error::InvalidCiphertext(format!(
-                "a ciphertext has at least 2 parts, got {}",
-                parts.len()
-            )));
-        }
-        let mut out = Vec::with_capacity(parts.len());
-        for mut p in parts {
-            if !Arc::ptr_eq(p.context(), ring) {
-                return Err(Error::ContextMismatch(format!(
-                    "ciphertext polynomials must be over this context's ring of level {level}"
-                )));
-            }
-            p.to_ntt()?;
-            out.push(p);
-        }
+        let out = crate::rlwe::ciphertext_parts(
+            parts,
+            self.ring_at(level)?,
+            Representation::Ntt,
+            &format!("this context's ring of level {level}"),
+        )?;
         Ok(CkksCiphertext {
             parts: out,
             level,
@@ -367,11 +348,6 @@ impl CkksContext {
         rng: &mut Csprng,
     ) -> Result<CkksCiphertext> {
         self.check_plain(pt)?;
-        if !Arc::ptr_eq(pk.parts().0.context(), self.sw.ring_qp()) {
-            return Err(Error::ContextMismatch(
-                "the public key belongs to another parameter set".into(),
-            ));
-        }
         let (c0, c1) = pk.encrypt_zero(&self.sw, self.params.secret, &self.gaussian, rng)?;
         self.finish_encryption(pt, c0, c1, pk.id())
     }

@@ -287,9 +287,24 @@ pub(crate) fn check_plain_modulus(t: u64) -> Result<()> {
 }
 
 /// The setters of the [`RlweParametersBuilder`] fields that BFV and BGV builders share, written once
-/// (invoked inside `impl XParametersBuilder`, whose field `core` holds the builder core).
+/// (invoked inside `impl XParametersBuilder`, whose field `core` holds the builder core and, with
+/// `plain_modulus`, whose field `plain_modulus` holds t).
 macro_rules! rlwe_builder_setters {
+    (plain_modulus) => {
+        /// Plaintext modulus t >= 2 (a prime = 1 mod 2n enables batching).
+        pub fn plain_modulus(mut self, t: u64) -> Self {
+            self.plain_modulus = t;
+            self
+        }
+        $crate::params::shared::rlwe_builder_setters!();
+    };
     () => {
+        /// Explicit ciphertext moduli, q_0 first (primes = 1 mod 2n, or lcm(N, m) for a general
+        /// Phi_m; BGV: and = 1 mod t, paper 001 Lemma 3).
+        pub fn moduli(mut self, q: &[u64]) -> Self {
+            self.core.moduli = Some(q.to_vec());
+            self
+        }
         /// Ring degree n, a power of two in 2^10..2^16 (2^1.. with `Security::InsecureResearchOnly`).
         pub fn degree(mut self, n: usize) -> Self {
             self.core.degree = n;

@@ -288,6 +288,11 @@ impl PublicKey {
         rng: &mut Csprng,
     ) -> Result<(Poly, Poly)> {
         let ctx = self.p0.context();
+        if !Arc::ptr_eq(ctx, sw.ring_qp()) {
+            return Err(Error::ContextMismatch(
+                "the public key belongs to another parameter set".into(),
+            ));
+        }
         let n = ctx.degree();
         let u = match dist {
             SecretDistribution::Ternary => ternary(rng, n),
@@ -311,6 +316,32 @@ impl PublicKey {
 }
 
 impl SecretKey {
+    /// Ok when the key is over `ring` (a context's ring Q), else the key belongs to another
+    /// parameter set.
+    pub(crate) fn check_ring(&self, ring: &Arc<RingContext>) -> Result<()> {
+        if Arc::ptr_eq(self.ring(), ring) {
+            Ok(())
+        } else {
+            Err(Error::ContextMismatch(
+                "the secret key belongs to another parameter set; generate it with this context"
+                    .into(),
+            ))
+        }
+    }
+
+    /// A secret key of distribution `dist` over `sw`'s rings and its public key (KeyGen of every
+    /// scheme).
+    pub(crate) fn generate_pair(
+        sw: &KeySwitcher,
+        dist: SecretDistribution,
+        g: &DiscreteGaussian,
+        rng: &mut Csprng,
+    ) -> Result<(SecretKey, PublicKey)> {
+        let sk = SecretKey::generate(sw, dist, rng)?;
+        let pk = PublicKey::generate(&sk, g, rng)?;
+        Ok((sk, pk))
+    }
+
     /// A symmetric encryption of zero in coefficient form: (-(a s) + e, a), a expanded from the
     /// returned seed (so the second part can be stored as the seed).
     pub fn encrypt_zero(

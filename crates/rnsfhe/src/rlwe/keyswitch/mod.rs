@@ -27,6 +27,7 @@ mod key;
 pub use key::KeySwitchKey;
 
 use super::keys::{gaussian_poly, reduce_product, uniform_ntt, uniform_seeded};
+use super::noise::log2_add;
 use super::{KeySwitching, Levels, SecretKey};
 use crate::{Error, Result};
 
@@ -518,13 +519,4 @@ impl KeySwitcher {
         }
         Ok(out)
     }
-}
-
-/// log2(2^a + 2^b), exact for -inf.
-pub(crate) fn log2_add(a: f64, b: f64) -> f64 {
-    let (hi, lo) = if a >= b { (a, b) } else { (b, a) };
-    if lo == f64::NEG_INFINITY {
-        return hi;
-    }
-    hi + (1.0 + (lo - hi).exp2()).log2()
 }
