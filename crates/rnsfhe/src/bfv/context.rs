@@ -210,15 +210,6 @@ impl BfvContext {
         self.slot_algebra()?.decode(&pt.coeffs)
     }
 
-    /// A secret key and its public key.
-    pub fn keygen(&self, rng: &mut Csprng) -> Result<(SecretKey, PublicKey)> {
-        SecretKey::generate_pair(&self.sw, self.params.secret, &self.gaussian, rng)
-    }
-
-    pub(crate) fn check_secret(&self, sk: &SecretKey) -> Result<()> {
-        sk.check_ring(self.ring())
-    }
-
     pub(crate) fn check_ct(&self, ct: &Ciphertext) -> Result<()> {
         crate::params::check_ciphertext(ct.context_id, self.id, ct.parts.len())
     }
@@ -380,3 +371,4 @@ impl BfvContext {
 }
 
 crate::encoding::integer_encoding_methods!(BfvContext, Plaintext);
+crate::rlwe::key_methods!(BfvContext);

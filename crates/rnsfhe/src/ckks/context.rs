@@ -9,9 +9,7 @@ use rnsfhe_math::ring::{Poly, Representation, RingContext};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian, DEFAULT_TAIL};
 
 use super::{CkksCiphertext, CkksEncoder, CkksParameters, CkksPlaintext, Complex};
-use crate::rlwe::{
-    GaloisKeys, KeyId, KeySwitcher, Levels, ModulusChain, PublicKey, RelinKey, SecretKey,
-};
+use crate::rlwe::{GaloisKeys, KeyId, KeySwitcher, Levels, ModulusChain, PublicKey, SecretKey};
 use crate::{Error, Result};
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
@@ -81,21 +79,6 @@ impl CkksContext {
     /// The modulus chain of the levels (t = 1: its step is RS).
     pub fn chain(&self) -> &ModulusChain {
         &self.chain
-    }
-
-    /// A secret key (distribution from the parameters) and its public key.
-    pub fn keygen(&self, rng: &mut Csprng) -> Result<(SecretKey, PublicKey)> {
-        SecretKey::generate_pair(&self.sw, self.params.secret, &self.gaussian, rng)
-    }
-
-    pub(crate) fn check_secret(&self, sk: &SecretKey) -> Result<()> {
-        sk.check_ring(self.sw.ring_q())
-    }
-
-    /// The relinearisation key KSGen(s^2, s).
-    pub fn relin_key(&self, sk: &SecretKey, rng: &mut Csprng) -> Result<RelinKey> {
-        self.check_secret(sk)?;
-        RelinKey::generate(&self.sw, sk, &self.gaussian, self.id, rng)
     }
 
     /// Rotation keys for slot rotations by `steps` and, if `conjugation`, the conjugation key.
@@ -429,3 +412,5 @@ impl CkksContext {
         crate::params::check_ciphertext(ct.context_id, self.id, ct.parts.len())
     }
 }
+
+crate::rlwe::key_methods!(CkksContext, relin);

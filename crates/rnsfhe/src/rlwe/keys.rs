@@ -360,6 +360,47 @@ impl SecretKey {
     }
 }
 
+/// KeyGen and the secret-key check of a scheme context `$ctx` (fields `sw`, `params.secret`,
+/// `gaussian`, `id`), written once for BFV, BGV and CKKS; with `relin`, also the relinearisation key
+/// KSGen(s^2, s) (BFV's mixed strategy has its own).
+macro_rules! key_methods {
+    ($ctx:ty) => {
+        impl $ctx {
+            /// A secret key (distribution from the parameters) and its public key.
+            pub fn keygen(
+                &self,
+                rng: &mut rnsfhe_math::sample::Csprng,
+            ) -> $crate::Result<($crate::rlwe::SecretKey, $crate::rlwe::PublicKey)> {
+                $crate::rlwe::SecretKey::generate_pair(
+                    &self.sw,
+                    self.params.secret,
+                    &self.gaussian,
+                    rng,
+                )
+            }
+
+            pub(crate) fn check_secret(&self, sk: &$crate::rlwe::SecretKey) -> $crate::Result<()> {
+                sk.check_ring(self.sw.ring_q())
+            }
+        }
+    };
+    ($ctx:ty, relin) => {
+        $crate::rlwe::key_methods!($ctx);
+        impl $ctx {
+            /// The relinearisation key KSGen(s^2, s) of `sk` (BGV scales its error by t at use).
+            pub fn relin_key(
+                &self,
+                sk: &$crate::rlwe::SecretKey,
+                rng: &mut rnsfhe_math::sample::Csprng,
+            ) -> $crate::Result<$crate::rlwe::RelinKey> {
+                self.check_secret(sk)?;
+                $crate::rlwe::RelinKey::generate(&self.sw, sk, &self.gaussian, self.id, rng)
+            }
+        }
+    };
+}
+pub(crate) use key_methods;
+
 /// Re-expands the second part of a seeded symmetric ciphertext (see [`SecretKey::encrypt_zero`]).
 pub fn expand_seeded(ctx: &Arc<RingContext>, seed: &[u8; 32]) -> Result<Poly> {
     let mut a = uniform_seeded(ctx, seed, 0)?;
