@@ -346,7 +346,7 @@ macro_rules! rlwe_builder_setters {
             self.core.security = s;
             self
         }
-        /// The ring Z[X]/(Phi_m) for any m >= 3 (paper 001), n = phi(m), replacing `degree`; a power
+        /// The ring `Z[X]/(Phi_m)` for any m >= 3 (paper 001), n = phi(m), replacing `degree`; a power
         /// of two m gives the negacyclic ring of degree m / 2. Moduli are then primes = 1 mod
         /// lcm(N, m), N = N2(2n) (BGV: and 1 mod t).
         pub fn cyclotomic_index(mut self, m: usize) -> Self {

@@ -27,7 +27,7 @@ impl Levels {
         Self::from_ring(RingContext::new(n, &concat(q, special))?, q.len())
     }
 
-    /// The levels of Z[X]/(Phi_m) for any m (paper 001) with the given modular reduction.
+    /// The levels of `Z[X]/(Phi_m)` for any m (paper 001) with the given modular reduction.
     pub fn cyclotomic(
         m: usize,
         q: &[u64],

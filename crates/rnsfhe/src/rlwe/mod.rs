@@ -1,5 +1,10 @@
-//! The RLWE layer shared by BFV and CKKS: secret and public keys, the encryption of zero, and key
-//! switching (RNS digits, second-level digits, special moduli) with relinearisation and Galois keys.
+//! The RLWE layer shared by BFV, BGV and CKKS (Lattigo's `core/rlwe` is the anchor):
+//!
+//! - [`Levels`]: the rings of the levels Q_l and of Q u P, built once per parameter set;
+//! - [`KeySwitcher`] (digit tables) and [`ModulusChain`] (modulus switching, rescaling) over them;
+//! - secret and public keys, the encryption of zero, relinearisation and Galois keys;
+//! - scheme-neutral evaluation (`eval`), noise-bound arithmetic (`noise`), and the KeyGen methods
+//!   of the contexts (`key_methods!`). The shared parameters are `crate::params::RlweParameters`.
 
 mod chain;
 pub(crate) mod eval;
