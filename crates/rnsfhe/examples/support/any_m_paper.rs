@@ -220,7 +220,10 @@ pub fn table3_and_figs(limit: usize, only: &[usize]) {
     println!("| m | n | k80 (k128) | delta_R | norm M | norm M^-1 | FV theory | FV Mont. theory | FV full Mont. measured (correct) | FV measured (correct), mixed (Barrett) | BGV theory | BGV Mont. theory | BGV measured (Mont.) |");
     println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     let mut figs = Vec::new();
-    for m in MS.into_iter().filter(|m| only.is_empty() || only.contains(m)) {
+    for m in MS
+        .into_iter()
+        .filter(|m| only.is_empty() || only.contains(m))
+    {
         let n = euler_phi(m);
         let (k128, k80) = moduli_counts(n);
         let k = k80.max(1);

@@ -8,7 +8,7 @@ use rnsfhe_math::arith::{Modulus, Shoup};
 use rnsfhe_math::ring::cyclotomic::{
     montgomery_inverse_norm, montgomery_inverse_row_norms, reduction_expansion, SlotAlgebra,
 };
-use rnsfhe_math::ring::{Form, Poly, RingContext};
+use rnsfhe_math::ring::{Form, Poly, Representation, RingContext};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian, DEFAULT_TAIL};
 
 use super::decrypt::Decryptor;
@@ -17,7 +17,7 @@ use super::{
     BehzTool, BfvParameters, Ciphertext, Decryption, HpsTool, Multiplication, Plaintext, RingShape,
 };
 use crate::encoding::Encoders;
-use crate::rlwe::{KeyId, KeySwitcher, PublicKey, SecretKey};
+use crate::rlwe::{KeyId, KeySwitcher, Levels, PublicKey, SecretKey};
 use crate::{Error, Result};
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
@@ -103,21 +103,13 @@ impl BfvContext {
     pub fn new(params: BfvParameters) -> Result<Arc<Self>> {
         let n = params.degree;
         let t = params.plain_modulus;
-        let sw = match params.cyclotomic {
-            Some(m) => KeySwitcher::cyclotomic(
-                m,
-                &params.moduli,
-                &params.special_moduli,
-                params.key_switching,
-                params.ring_reduction(),
-            )?,
-            None => KeySwitcher::new(
-                n,
-                &params.moduli,
-                &params.special_moduli,
-                params.key_switching,
-            )?,
-        };
+        let rings = Levels::of(
+            n,
+            params.cyclotomic.map(|m| (m, params.ring_reduction())),
+            &params.moduli,
+            &params.special_moduli,
+        )?;
+        let sw = KeySwitcher::on(rings, params.key_switching)?;
         let shape = RingShape {
             n,
             general: params.cyclotomic.map(|m| (m, params.ring_reduction())),
@@ -168,12 +160,14 @@ impl BfvContext {
         };
         let encoders = Encoders::new(n, t, params.cyclotomic, params.batching_slots() > 0)?;
         let relin_sw = match params.cyclotomic {
-            Some(m) if params.is_mixed_montgomery() => Some(KeySwitcher::cyclotomic(
-                m,
-                &params.moduli,
-                &params.special_moduli,
+            Some(m) if params.is_mixed_montgomery() => Some(KeySwitcher::on(
+                Levels::cyclotomic(
+                    m,
+                    &params.moduli,
+                    &params.special_moduli,
+                    rnsfhe_math::ring::Reduction::Montgomery,
+                )?,
                 params.key_switching,
-                rnsfhe_math::ring::Reduction::Montgomery,
             )?),
             _ => None,
         };
@@ -253,68 +247,6 @@ impl BfvContext {
         self.slot_algebra()?.decode(&pt.coeffs)
     }
 
-    /// A secret key and its public key.
-    pub fn keygen(&self, rng: &mut Csprng) -> Result<(SecretKey, PublicKey)> {
-        let sk = SecretKey::generate(&self.sw, self.params.secret, rng)?;
-        let pk = PublicKey::generate(&sk, &self.gaussian, rng)?;
-        Ok((sk, pk))
-    }
-
-    pub(crate) fn check_secret(&self, sk: &SecretKey) -> Result<()> {
-        if Arc::ptr_eq(sk.ring(), self.ring()) {
-            Ok(())
-        } else {
-            Err(Error::ContextMismatch(
-                "the secret key belongs to another parameter set; generate it with this context"
-                    .into(),
-            ))
-        }
-    }
-
-    fn plaintext(&self, coeffs: Vec<u64>) -> Plaintext {
-        Plaintext {
-            coeffs,
-            context_id: self.id,
-        }
-    }
-
-    /// Batch-encodes up to n values in [0, t) into the 2 x n/2 slot matrix (SEAL's layout).
-    pub fn encode(&self, values: &[u64]) -> Result<Plaintext> {
-        Ok(self.plaintext(self.encoders.batch()?.encode(values)?))
-    }
-    /// Batch-encodes signed values with |v| < t.
-    pub fn encode_signed(&self, values: &[i64]) -> Result<Plaintext> {
-        Ok(self.plaintext(self.encoders.batch()?.encode_signed(values)?))
-    }
-    /// Puts up to n signed values into the coefficients (any t).
-    pub fn encode_coefficients(&self, values: &[i64]) -> Result<Plaintext> {
-        Ok(self.plaintext(self.encoders.coeff().encode(values)?))
-    }
-    /// A plaintext from raw coefficients in [0, t) (length n).
-    pub fn plaintext_from_coefficients(&self, coeffs: &[u64]) -> Result<Plaintext> {
-        self.encoders.check_coefficients(coeffs)?;
-        Ok(self.plaintext(coeffs.to_vec()))
-    }
-    /// The slot values of a batch-encoded plaintext, in [0, t).
-    pub fn decode(&self, pt: &Plaintext) -> Result<Vec<u64>> {
-        self.check_plain(pt)?;
-        self.encoders.batch()?.decode(&pt.coeffs)
-    }
-    /// The slot values centred in (-t/2, t/2].
-    pub fn decode_signed(&self, pt: &Plaintext) -> Result<Vec<i64>> {
-        self.check_plain(pt)?;
-        self.encoders.batch()?.decode_signed(&pt.coeffs)
-    }
-    /// The coefficients centred in (-t/2, t/2].
-    pub fn decode_coefficients(&self, pt: &Plaintext) -> Result<Vec<i64>> {
-        self.check_plain(pt)?;
-        self.encoders.coeff().decode(&pt.coeffs)
-    }
-
-    pub(crate) fn check_plain(&self, pt: &Plaintext) -> Result<()> {
-        crate::params::check_plaintext(pt.context_id, self.id)
-    }
-
     pub(crate) fn check_ct(&self, ct: &Ciphertext) -> Result<()> {
         crate::params::check_ciphertext(ct.context_id, self.id, ct.parts.len())
     }
@@ -376,32 +308,20 @@ impl BfvContext {
         parts: Vec<Poly>,
         key_id: Option<KeyId>,
     ) -> Result<Ciphertext> {
-        if parts.len() < 2 {
-            return Err(Error::InvalidCiphertext(format!(
-                "a ciphertext has at least 2 parts, got {}",
-                parts.len()
-            )));
-        }
-        let mut out = Vec::with_capacity(parts.len());
-        for mut p in parts {
-            if !Arc::ptr_eq(p.context(), self.ring()) {
-                return Err(Error::ContextMismatch(
-                    "ciphertext polynomials must be over this context's ring".into(),
-                ));
-            }
-            p.to_coefficient()?;
-            out.push(self.enter(p)?);
-        }
+        let out = crate::rlwe::ciphertext_parts(
+            parts,
+            self.ring(),
+            Representation::Coefficient,
+            "this context's ring",
+        )?
+        .into_iter()
+        .map(|p| self.enter(p))
+        .collect::<Result<Vec<_>>>()?;
         Ok(self.ciphertext(out, key_id, None))
     }
 
     /// Public-key encryption (Enc_FV): (Delta [m]_t + p0 u + e1, p1 u + e2).
     pub fn encrypt(&self, pt: &Plaintext, pk: &PublicKey, rng: &mut Csprng) -> Result<Ciphertext> {
-        if !Arc::ptr_eq(pk.parts().0.context(), self.sw.ring_qp()) {
-            return Err(Error::ContextMismatch(
-                "the public key belongs to another parameter set".into(),
-            ));
-        }
         let (mut c0, c1) = pk.encrypt_zero(&self.sw, self.params.secret, &self.gaussian, rng)?;
         c0.add_assign(&self.scaled_plain(pt)?)?;
         Ok(self.ciphertext(
@@ -507,3 +427,6 @@ impl BfvContext {
         self.dec.flp_uses_f64()
     }
 }
+
+crate::encoding::integer_encoding_methods!(BfvContext, Plaintext);
+crate::rlwe::key_methods!(BfvContext);

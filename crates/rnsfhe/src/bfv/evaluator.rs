@@ -51,7 +51,7 @@ impl Evaluate for BfvContext {
     fn record_sum(&self, a: &mut Ciphertext, b: &Ciphertext, key: Option<KeyId>) {
         a.key_id = key;
         a.seed = None;
-        a.noise = NoiseModel::add(a.noise, b.noise);
+        a.noise = crate::rlwe::noise::add(a.noise, b.noise);
     }
     fn record_negate(&self, a: &mut Ciphertext) {
         a.seed = None;
@@ -134,7 +134,7 @@ impl BfvContext {
         let t = self.t();
         let c = t.center(t.reduce_i64(c));
         a.seed = None;
-        a.noise = NoiseModel::scale(a.noise, c.unsigned_abs() as f64);
+        a.noise = crate::rlwe::noise::scale(a.noise, c.unsigned_abs() as f64);
         for p in a.parts.iter_mut() {
             p.mul_scalar_assign(c.unsigned_abs());
             if c < 0 {
@@ -288,12 +288,6 @@ impl BfvContext {
         Ok(())
     }
 
-    /// Rotates both rows of the slot matrix left by `step` (right when negative).
-    pub fn rotate_rows(&self, a: &Ciphertext, step: i64, keys: &GaloisKeys) -> Result<Ciphertext> {
-        self.refuse_general("rotate_rows")?;
-        self.apply_galois(a, self.galois_element(step), keys)
-    }
-
     /// In-place row rotation.
     pub fn rotate_rows_assign(
         &self,
@@ -303,23 +297,5 @@ impl BfvContext {
     ) -> Result<()> {
         self.refuse_general("rotate_rows")?;
         self.apply_galois_assign(a, self.galois_element(step), keys)
-    }
-
-    /// Swaps the two rows (rotation of the columns).
-    pub fn rotate_columns(&self, a: &Ciphertext, keys: &GaloisKeys) -> Result<Ciphertext> {
-        self.refuse_general("rotate_columns")?;
-        self.apply_galois(a, self.row_swap_element(), keys)
-    }
-
-    /// Every slot set to the sum of all n slots (log2(n/2) row rotations and one row swap; keys from
-    /// [`BfvContext::galois_keys_for_sum`]).
-    pub fn sum_slots(&self, a: &Ciphertext, keys: &GaloisKeys) -> Result<Ciphertext> {
-        crate::rlwe::eval::sum_slots(
-            self,
-            a,
-            self.params().degree(),
-            |c, step| self.rotate_rows(c, step, keys),
-            |c| self.rotate_columns(c, keys),
-        )
     }
 }

@@ -58,12 +58,8 @@ pub(crate) const MEASURED_LIMIT_LOG2: f64 = -2.0;
 /// which err by less than 2^-40).
 const BOUND_MARGIN: f64 = 1.0 / 1048576.0;
 
-/// log2 of the bounds on ||nu||_inf and ||nu||_2 carried by a ciphertext.
-pub(crate) type Bound = [f64; 2];
-
-fn add2(a: Bound, b: Bound) -> Bound {
-    [log2_add(a[0], b[0]), log2_add(a[1], b[1])]
-}
+use crate::rlwe::noise::add2;
+pub(crate) use crate::rlwe::noise::Bound;
 
 /// The constants of the bound above, per parameter set (all log2).
 #[derive(Debug, Clone, Copy, Default)]
@@ -141,10 +137,6 @@ impl NoiseModel {
         self.add_plain(ctx, Some(v), m)
     }
 
-    pub(crate) fn add(a: Option<Bound>, b: Option<Bound>) -> Option<Bound> {
-        Some(add2(a?, b?))
-    }
-
     /// Plus Delta m: nu - |q|_t [m]_t / q.
     pub(crate) fn add_plain(
         &self,
@@ -159,12 +151,6 @@ impl NoiseModel {
 
     pub(crate) fn key_switch(&self, a: Option<Bound>) -> Option<Bound> {
         Some(add2(a?, self.key_switch))
-    }
-
-    /// Times a scalar c: both norms times |c|.
-    pub(crate) fn scale(a: Option<Bound>, c: f64) -> Option<Bound> {
-        let [i, l] = a?;
-        Some([i + c.log2(), l + c.log2()])
     }
 
     /// Times a plaintext m (centred): ||nu m||_inf <= min(||nu||_inf ||m||_1, ||nu||_2 ||m||_2),

@@ -1,15 +1,14 @@
 //! BFV parameter sets: degree, plaintext modulus, ciphertext and special moduli, error and key
 //! distributions, and the multiplication / decryption methods, validated against the security table.
 
-use rnsfhe_math::arith::{is_prime, ntt_primes};
+use std::ops::Deref;
 
-use rnsfhe_math::ring::cyclotomic::multiplicative_order;
 use rnsfhe_math::ring::Reduction;
 
-use crate::params::{
-    log2_product, resolve_cyclotomic, ring_step, security_degree, Security, SecurityLevel,
+use crate::params::shared::{
+    check_plain_modulus, rlwe_builder_setters, ModuliRule, RlweParametersBuilder,
 };
-use crate::rlwe::{KeySwitching, SecretDistribution};
+use crate::params::{ring_step, RlweParameters, Security};
 use crate::{Error, Result};
 
 /// How ciphertexts are multiplied: one choice per parameter set, dispatched in one place
@@ -50,30 +49,30 @@ pub enum FvMontgomery {
     Full,
 }
 
-/// Validated BFV parameters (build with [`BfvParameters::builder`] or a preset).
+/// Validated BFV parameters (build with [`BfvParameters::builder`] or a preset): the shared
+/// [`RlweParameters`] (ring, moduli, distributions, key switching, security; its accessors are
+/// reached through `Deref`) and BFV's own settings.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BfvParameters {
-    pub(crate) degree: usize,
+    pub(crate) core: RlweParameters,
     pub(crate) plain_modulus: u64,
-    pub(crate) moduli: Vec<u64>,
-    pub(crate) special_moduli: Vec<u64>,
-    pub(crate) sigma: f64,
-    pub(crate) secret: SecretDistribution,
     pub(crate) multiplication: Multiplication,
     pub(crate) decryption: Decryption,
     pub(crate) m_tilde: Option<u64>,
-    pub(crate) key_switching: KeySwitching,
-    pub(crate) security: Security,
-    /// Some(m) for a general Phi_m ring (paper 001), None for X^n + 1.
-    pub(crate) cyclotomic: Option<usize>,
-    pub(crate) reduction: Reduction,
     pub(crate) montgomery: FvMontgomery,
 }
 
+impl Deref for BfvParameters {
+    type Target = RlweParameters;
+    fn deref(&self) -> &RlweParameters {
+        &self.core
+    }
+}
+
 impl BfvParameters {
-    /// A builder with the defaults: n = 8192, t = 65537, 128-bit security, moduli filling the security
-    /// bound (the fewest ciphertext primes of at most 60 bits and one special prime, chosen by measured
-    /// cost: `params::default_bfv_moduli_bits`), HPS, sigma = 3.2, dense ternary secret.
+    /// A builder with the defaults: n = 8192, t = 65537, 128-bit security, the fewest moduli of at
+    /// most 60 bits filling the security bound with one special modulus
+    /// (`params::default_bfv_moduli_bits`), HPS, sigma = 3.2, dense ternary secret.
     pub fn builder() -> BfvParametersBuilder {
         BfvParametersBuilder::default()
     }
@@ -99,38 +98,28 @@ impl BfvParameters {
             .security(Security::InsecureResearchOnly)
     }
 
-    /// The cyclotomic index m of Phi_m (2n for power-of-two rings).
-    pub fn cyclotomic_index(&self) -> usize {
-        self.cyclotomic.unwrap_or(2 * self.degree)
-    }
-    /// The degree word of fingerprints and bytes (n, or m flagged for a general Phi_m).
-    pub(crate) fn fingerprint_degree(&self) -> usize {
-        self.degree_word() as usize
-    }
-    /// The degree word of bytes and fingerprints, flagged for the mixed strategy (its relinearisation
-    /// keys hold other residues).
+    /// The degree word of bytes and fingerprints: the core's, flagged for the full Montgomery
+    /// representation too (its ciphertexts hold c M).
     pub(crate) fn degree_word(&self) -> u64 {
-        let w = crate::params::degree_word(self.degree, self.cyclotomic);
+        let w = self.core.degree_word();
         if self.is_full_montgomery() {
-            w | crate::params::MONTGOMERY_FLAG | crate::params::FULL_MONTGOMERY_FLAG
-        } else if self.is_mixed_montgomery() {
-            w | crate::params::MONTGOMERY_FLAG
+            w | crate::params::FULL_MONTGOMERY_FLAG
         } else {
             w
         }
     }
+    /// [`Self::degree_word`] as a fingerprint's degree.
+    pub(crate) fn fingerprint_degree(&self) -> usize {
+        self.degree_word() as usize
+    }
     /// Whether FV uses paper 001's mixed strategy (section 4.4): general Phi_m with
     /// `Reduction::Montgomery` and [`FvMontgomery::Mixed`] (see [`BfvParametersBuilder::reduction`]).
     pub fn is_mixed_montgomery(&self) -> bool {
-        self.cyclotomic.is_some()
-            && self.reduction == Reduction::Montgomery
-            && self.montgomery == FvMontgomery::Mixed
+        self.core.montgomery() && self.montgomery == FvMontgomery::Mixed
     }
     /// Whether ciphertexts are held as c M (paper 001 sections 4 and 4.1, [`FvMontgomery::Full`]).
     pub fn is_full_montgomery(&self) -> bool {
-        self.cyclotomic.is_some()
-            && self.reduction == Reduction::Montgomery
-            && self.montgomery == FvMontgomery::Full
+        self.core.montgomery() && self.montgomery == FvMontgomery::Full
     }
     /// The Montgomery pipeline chosen (meaningful with `Reduction::Montgomery` only).
     pub fn fv_montgomery(&self) -> FvMontgomery {
@@ -139,43 +128,15 @@ impl BfvParameters {
     /// The reduction of the ciphertext rings: the optimised Barrett under the mixed strategy, else
     /// [`Self::reduction`].
     pub(crate) fn ring_reduction(&self) -> Reduction {
-        if self.is_mixed_montgomery() {
+        if self.reduction == Reduction::Montgomery {
             Reduction::SparseBarrett
         } else {
             self.reduction
         }
     }
-    /// Whether the ring is a general Phi_m (built with `cyclotomic_index`), not X^n + 1.
-    pub fn is_general_cyclotomic(&self) -> bool {
-        self.cyclotomic.is_some()
-    }
-    /// The reduction modulo Phi_m of a general ring (paper 001 section 3).
-    pub fn reduction(&self) -> Reduction {
-        self.reduction
-    }
-    /// The ring degree n.
-    pub fn degree(&self) -> usize {
-        self.degree
-    }
     /// The plaintext modulus t.
     pub fn plain_modulus(&self) -> u64 {
         self.plain_modulus
-    }
-    /// The ciphertext moduli q_1..q_k.
-    pub fn moduli(&self) -> &[u64] {
-        &self.moduli
-    }
-    /// The special (key-switching) moduli P.
-    pub fn special_moduli(&self) -> &[u64] {
-        &self.special_moduli
-    }
-    /// The standard deviation of the error distribution.
-    pub fn sigma(&self) -> f64 {
-        self.sigma
-    }
-    /// The secret-key distribution.
-    pub fn secret_distribution(&self) -> SecretDistribution {
-        self.secret
     }
     /// The multiplication method.
     pub fn multiplication(&self) -> Multiplication {
@@ -189,121 +150,39 @@ impl BfvParameters {
     pub fn m_tilde(&self) -> Option<u64> {
         self.m_tilde
     }
-    /// The key-switching layout (digits, special moduli, second-level digits, truncation).
-    pub fn key_switching(&self) -> KeySwitching {
-        self.key_switching
-    }
-    /// log2 q.
-    pub fn log_q(&self) -> f64 {
-        log2_product(&self.moduli)
-    }
-    /// The security level the parameters were validated against.
-    pub fn security(&self) -> Security {
-        self.security
-    }
-
     /// The number of batching slots (n) when t is a prime = 1 mod 2n, otherwise 0.
     pub fn batching_slots(&self) -> usize {
-        if let Some(m) = self.cyclotomic {
-            return match multiplicative_order(self.plain_modulus, m as u64) {
-                Some(d) if is_prime(self.plain_modulus) => self.degree / d,
-                _ => 0,
-            };
-        }
-        let two_n = 2 * self.degree as u64;
-        if is_prime(self.plain_modulus) && self.plain_modulus % two_n == 1 {
-            self.degree
-        } else {
-            0
-        }
+        self.core.batching_slots(self.plain_modulus)
     }
 }
 
 /// Builder for [`BfvParameters`]; every setter has a default, `build` validates.
 #[derive(Clone, Debug)]
 pub struct BfvParametersBuilder {
-    degree: usize,
+    core: RlweParametersBuilder,
     plain_modulus: u64,
-    moduli: Option<Vec<u64>>,
-    moduli_bits: Option<Vec<u32>>,
-    special_bits: Option<Vec<u32>>,
-    special: Option<Vec<u64>>,
-    sigma: f64,
-    secret: SecretDistribution,
     multiplication: Multiplication,
     decryption: Decryption,
     m_tilde: Option<u64>,
-    key_switching: KeySwitching,
-    security: Security,
-    cyclotomic: Option<usize>,
-    reduction: Reduction,
     montgomery: FvMontgomery,
 }
 
 impl Default for BfvParametersBuilder {
     fn default() -> Self {
         BfvParametersBuilder {
-            degree: 8192,
+            core: RlweParametersBuilder::default(),
             plain_modulus: 65537,
-            moduli: None,
-            moduli_bits: None,
-            special_bits: None,
-            special: None,
-            sigma: rnsfhe_math::sample::DEFAULT_SIGMA,
-            secret: SecretDistribution::Ternary,
             multiplication: Multiplication::Hps,
             decryption: Decryption::Hps,
             m_tilde: Some(1 << 16),
-            key_switching: KeySwitching::default(),
-            security: Security::Standard(SecurityLevel::Bits128),
-            cyclotomic: None,
-            reduction: Reduction::SparseBarrett,
             montgomery: FvMontgomery::Mixed,
         }
     }
 }
 
 impl BfvParametersBuilder {
-    /// Ring degree n, a power of two in 2^10..2^16 (2^1.. with `Security::InsecureResearchOnly`).
-    pub fn degree(mut self, n: usize) -> Self {
-        self.degree = n;
-        self
-    }
-    /// Plaintext modulus t >= 2 (a prime = 1 mod 2n enables batching).
-    pub fn plain_modulus(mut self, t: u64) -> Self {
-        self.plain_modulus = t;
-        self
-    }
-    /// Explicit ciphertext moduli (NTT primes = 1 mod 2n).
-    pub fn moduli(mut self, q: &[u64]) -> Self {
-        self.moduli = Some(q.to_vec());
-        self
-    }
-    /// Ciphertext moduli by width: one NTT prime per entry (20..=62 bits).
-    pub fn moduli_bits(mut self, bits: &[u32]) -> Self {
-        self.moduli_bits = Some(bits.to_vec());
-        self
-    }
-    /// Explicit special moduli (NTT primes = 1 mod 2n, distinct from the ciphertext moduli).
-    pub fn special_moduli(mut self, p: &[u64]) -> Self {
-        self.special = Some(p.to_vec());
-        self
-    }
-    /// Special key-switching moduli by width (empty: RNS digits without special modulus, paper 000).
-    pub fn special_moduli_bits(mut self, bits: &[u32]) -> Self {
-        self.special_bits = Some(bits.to_vec());
-        self
-    }
-    /// Error standard deviation (default 3.2; paper 000 uses 8).
-    pub fn sigma(mut self, sigma: f64) -> Self {
-        self.sigma = sigma;
-        self
-    }
-    /// Secret-key distribution (default dense ternary, as the security table assumes).
-    pub fn secret(mut self, d: SecretDistribution) -> Self {
-        self.secret = d;
-        self
-    }
+    rlwe_builder_setters!(plain_modulus);
+
     /// Multiplication method (default HPS).
     pub fn multiplication(mut self, m: Multiplication) -> Self {
         self.multiplication = m;
@@ -319,24 +198,6 @@ impl BfvParametersBuilder {
         self.m_tilde = m;
         self
     }
-    /// Key-switching layout.
-    pub fn key_switching(mut self, k: KeySwitching) -> Self {
-        self.key_switching = k;
-        self
-    }
-    /// Security requirement (default 128-bit HE standard).
-    pub fn security(mut self, s: Security) -> Self {
-        self.security = s;
-        self
-    }
-
-    /// The ring Z[X]/(Phi_m) for any m >= 3 (paper 001), n = phi(m), replacing `degree`; a power of
-    /// two m gives the negacyclic ring of degree m / 2. Moduli are then primes = 1 mod lcm(N, m),
-    /// N = N2(2n).
-    pub fn cyclotomic_index(mut self, m: usize) -> Self {
-        self.cyclotomic = Some(m);
-        self
-    }
     /// How a general Phi_m ring reduces its products (default: paper 001's optimised Barrett, Alg. 2;
     /// Barrett, Alg. 1, gives the same results). `Reduction::Montgomery` selects the mixed strategy of
     /// section 4.4: ciphertexts stay plain and the tensor product is reduced by the optimised Barrett
@@ -347,7 +208,7 @@ impl BfvParametersBuilder {
     /// Barrett relinearisation. Galois keys stay on the Barrett ring. For the full Montgomery
     /// representation of section 4.1 add [`Self::fv_montgomery`]`(FvMontgomery::Full)`.
     pub fn reduction(mut self, r: Reduction) -> Self {
-        self.reduction = r;
+        self.core.reduction = r;
         self
     }
     /// With `reduction(Reduction::Montgomery)`: the mixed strategy (default, section 4.4) or the
@@ -364,9 +225,9 @@ impl BfvParametersBuilder {
 
     /// Validates and picks the moduli.
     pub fn build(mut self) -> Result<BfvParameters> {
-        let general = resolve_cyclotomic(self.cyclotomic, &mut self.degree)?;
+        let ring = self.core.ring("BFV")?;
         if self.montgomery == FvMontgomery::Full
-            && (general.is_none() || self.reduction != Reduction::Montgomery)
+            && (ring.1.is_none() || self.core.reduction != Reduction::Montgomery)
         {
             return Err(Error::InvalidParameters(
                 "FvMontgomery::Full needs a general Phi_m (cyclotomic_index, m not a power of two) \
@@ -374,20 +235,7 @@ impl BfvParametersBuilder {
                     .into(),
             ));
         }
-        let n = self.degree;
-        if general.is_none() && (!n.is_power_of_two() || !(2..=1 << 17).contains(&n)) {
-            return Err(Error::InvalidDegree {
-                degree: n,
-                reason: "BFV needs n a power of two in 2^1..2^17".into(),
-            });
-        }
-        if self.plain_modulus < 2 || self.plain_modulus >> 60 != 0 {
-            return Err(Error::InvalidParameters(format!(
-                "plaintext modulus t = {} must be in 2..2^60",
-                self.plain_modulus
-            )));
-        }
-        crate::params::check_sigma(self.sigma)?;
+        check_plain_modulus(self.plain_modulus)?;
         if let Some(m) = self.m_tilde {
             if !(2..=1 << 32).contains(&m) {
                 return Err(Error::InvalidParameters(format!(
@@ -395,82 +243,29 @@ impl BfvParametersBuilder {
                 )));
             }
         }
-        let (moduli, special) = self.pick_moduli(n, ring_step(n, general))?;
-        if moduli.contains(&self.plain_modulus) {
+        let two_n = ring_step(ring.0, ring.1);
+        let rule = ModuliRule {
+            step: two_n,
+            avoid: None,
+            default: crate::params::default_bfv_moduli_bits,
+            reason: format!(
+                "ciphertext moduli must be primes = 1 mod {two_n} (2n, or lcm(N, m) for a general \
+                 Phi_m)"
+            ),
+        };
+        let core = self.core.build(ring, two_n, &rule)?;
+        if core.moduli.contains(&self.plain_modulus) {
             return Err(Error::InvalidParameters(
                 "the plaintext modulus must not be a ciphertext modulus".into(),
             ));
         }
-        let mut all = moduli.clone();
-        all.extend(&special);
-        let n_sec = security_degree(n);
-        self.security.check(n_sec, log2_product(&all))?;
-        self.security
-            .check_distributions(n_sec, log2_product(&all), self.sigma, self.secret)?;
-        self.key_switching.validate(moduli.len(), special.len())?;
         Ok(BfvParameters {
-            cyclotomic: general,
-            reduction: self.reduction,
-            montgomery: self.montgomery,
-            degree: n,
+            core,
             plain_modulus: self.plain_modulus,
-            moduli,
-            special_moduli: special,
-            sigma: self.sigma,
-            secret: self.secret,
             multiplication: self.multiplication,
             decryption: self.decryption,
             m_tilde: self.m_tilde,
-            key_switching: self.key_switching,
-            security: self.security,
+            montgomery: self.montgomery,
         })
-    }
-
-    /// Explicit moduli, widths, or the default of `params::default_bfv_moduli_bits`: log2 q of the
-    /// security bound split into the fewest primes of <= 60 bits, and one special prime.
-    fn pick_moduli(&self, n: usize, two_n: u64) -> Result<(Vec<u64>, Vec<u64>)> {
-        let special_bits = self.special_bits.clone();
-        let (bits, special_bits): (Vec<u32>, Vec<u32>) = match (&self.moduli, &self.moduli_bits) {
-            (Some(q), _) => {
-                let mut sp = self.special.clone().unwrap_or_default();
-                for b in special_bits.unwrap_or_default() {
-                    let exclude: Vec<u64> = q.iter().chain(&sp).copied().collect();
-                    sp.extend(ntt_primes(b, two_n, 1, &exclude)?);
-                }
-                for &qi in q.iter().chain(&sp) {
-                    if !is_prime(qi) || qi % two_n != 1 {
-                        return Err(Error::InvalidModulus {
-                            modulus: qi,
-                            reason: format!(
-                                "ciphertext moduli must be primes = 1 mod {two_n} (2n, or \
-                                 lcm(N, m) for a general Phi_m)"
-                            ),
-                        });
-                    }
-                }
-                return Ok((q.clone(), sp));
-            }
-            (None, Some(b)) => (b.clone(), special_bits.unwrap_or_default()),
-            (None, None) => {
-                let (bits, sp) = crate::params::default_bfv_moduli_bits(n, self.security)?;
-                (bits, special_bits.unwrap_or(sp))
-            }
-        };
-        if bits.is_empty() {
-            return Err(Error::InvalidParameters(
-                "at least one ciphertext modulus is needed".into(),
-            ));
-        }
-        let mut chosen: Vec<u64> = Vec::new();
-        for b in bits.iter().chain(&special_bits) {
-            if !(20..=62).contains(b) {
-                return Err(Error::InvalidParameters(format!(
-                    "modulus width {b} bits is outside 20..=62"
-                )));
-            }
-            chosen.extend(ntt_primes(*b, two_n, 1, &chosen)?);
-        }
-        let special = chosen.split_off(bits.len());
-        Ok((chosen, special))
     }
 }

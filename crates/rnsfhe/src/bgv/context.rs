@@ -13,7 +13,7 @@ use rnsfhe_math::sample::{Csprng, DiscreteGaussian, DEFAULT_TAIL};
 use super::noise::NoiseModel;
 use super::{BgvCiphertext, BgvParameters, BgvPlaintext};
 use crate::encoding::Encoders;
-use crate::rlwe::{reduce_product, KeyId, KeySwitcher, ModulusChain, PublicKey, SecretKey};
+use crate::rlwe::{reduce_product, KeyId, KeySwitcher, Levels, ModulusChain, PublicKey, SecretKey};
 use crate::{Error, Result};
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
@@ -52,22 +52,14 @@ impl BgvContext {
     pub fn new(params: BgvParameters) -> Result<Arc<Self>> {
         let n = params.degree;
         let t = params.plain_modulus;
-        let sw = match params.cyclotomic {
-            Some(m) => KeySwitcher::cyclotomic(
-                m,
-                &params.moduli,
-                &params.special_moduli,
-                params.key_switching,
-                params.reduction,
-            )?,
-            None => KeySwitcher::new(
-                n,
-                &params.moduli,
-                &params.special_moduli,
-                params.key_switching,
-            )?,
-        };
-        let chain = ModulusChain::new(&sw, t)?;
+        let rings = Levels::of(
+            n,
+            params.cyclotomic.map(|m| (m, params.reduction)),
+            &params.moduli,
+            &params.special_moduli,
+        )?;
+        let sw = KeySwitcher::on(Arc::clone(&rings), params.key_switching)?;
+        let chain = ModulusChain::on(rings, t)?;
         let mut levels = Vec::with_capacity(chain.levels());
         for l in 0..chain.levels() {
             let basis = chain.ring_at(l)?.basis();
@@ -146,6 +138,10 @@ impl BgvContext {
     pub fn key_switcher(&self) -> &KeySwitcher {
         &self.sw
     }
+    /// The error distribution.
+    pub(crate) fn gaussian(&self) -> &DiscreteGaussian {
+        &self.gaussian
+    }
     pub(crate) fn t(&self) -> &Modulus {
         &self.t
     }
@@ -168,50 +164,6 @@ impl BgvContext {
     pub fn decode_slots(&self, pt: &BgvPlaintext) -> Result<Vec<Vec<u64>>> {
         self.check_plain(pt)?;
         self.slot_algebra()?.decode(&pt.coeffs)
-    }
-
-    fn plaintext(&self, coeffs: Vec<u64>) -> BgvPlaintext {
-        BgvPlaintext {
-            coeffs,
-            context_id: self.id,
-        }
-    }
-
-    /// Batch-encodes up to n values in [0, t) into the 2 x n/2 slot matrix.
-    pub fn encode(&self, values: &[u64]) -> Result<BgvPlaintext> {
-        Ok(self.plaintext(self.encoders.batch()?.encode(values)?))
-    }
-    /// Batch-encodes signed values with |v| < t.
-    pub fn encode_signed(&self, values: &[i64]) -> Result<BgvPlaintext> {
-        Ok(self.plaintext(self.encoders.batch()?.encode_signed(values)?))
-    }
-    /// Puts up to n signed values into the coefficients (any t).
-    pub fn encode_coefficients(&self, values: &[i64]) -> Result<BgvPlaintext> {
-        Ok(self.plaintext(self.encoders.coeff().encode(values)?))
-    }
-    /// A plaintext from raw coefficients in [0, t) (length n).
-    pub fn plaintext_from_coefficients(&self, coeffs: &[u64]) -> Result<BgvPlaintext> {
-        self.encoders.check_coefficients(coeffs)?;
-        Ok(self.plaintext(coeffs.to_vec()))
-    }
-    /// The slot values of a batch-encoded plaintext, in [0, t).
-    pub fn decode(&self, pt: &BgvPlaintext) -> Result<Vec<u64>> {
-        self.check_plain(pt)?;
-        self.encoders.batch()?.decode(&pt.coeffs)
-    }
-    /// The slot values centred in (-t/2, t/2].
-    pub fn decode_signed(&self, pt: &BgvPlaintext) -> Result<Vec<i64>> {
-        self.check_plain(pt)?;
-        self.encoders.batch()?.decode_signed(&pt.coeffs)
-    }
-    /// The coefficients centred in (-t/2, t/2].
-    pub fn decode_coefficients(&self, pt: &BgvPlaintext) -> Result<Vec<i64>> {
-        self.check_plain(pt)?;
-        self.encoders.coeff().decode(&pt.coeffs)
-    }
-
-    pub(crate) fn check_plain(&self, pt: &BgvPlaintext) -> Result<()> {
-        crate::params::check_plaintext(pt.context_id, self.id)
     }
 
     pub(crate) fn check_ct(&self, ct: &BgvCiphertext) -> Result<()> {
@@ -321,11 +273,6 @@ impl BgvContext {
         rng: &mut Csprng,
     ) -> Result<BgvCiphertext> {
         self.check_plain(pt)?;
-        if !Arc::ptr_eq(pk.parts().0.context(), self.sw.ring_qp()) {
-            return Err(Error::ContextMismatch(
-                "the public key belongs to another parameter set".into(),
-            ));
-        }
         let (c0, c1) = pk.encrypt_zero(&self.sw, self.params.secret, &self.gaussian, rng)?;
         let parts = self.finish_encryption(c0, c1, pt)?;
         let noise = self.noise.fresh(true, self.t.value(), pt);
@@ -483,3 +430,5 @@ impl BgvContext {
 fn first_ring<'a>(out: &'a [Poly], ring: &'a Arc<RingContext>) -> &'a Arc<RingContext> {
     out.first().map_or(ring, |p| p.context())
 }
+
+crate::encoding::integer_encoding_methods!(BgvContext, BgvPlaintext);

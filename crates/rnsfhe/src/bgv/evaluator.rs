@@ -32,7 +32,7 @@ impl Evaluate for BgvContext {
     }
     fn record_sum(&self, a: &mut BgvCiphertext, b: &BgvCiphertext, key: Option<KeyId>) {
         a.key_id = key;
-        a.noise = NoiseModel::add(a.noise, b.noise);
+        a.noise = crate::rlwe::noise::add(a.noise, b.noise);
     }
 }
 
@@ -94,7 +94,7 @@ impl BgvContext {
                 p.neg_assign();
             }
         }
-        r.noise = NoiseModel::scale(a.noise, c.unsigned_abs() as f64);
+        r.noise = crate::rlwe::noise::scale(a.noise, c.unsigned_abs() as f64);
         Ok(r)
     }
 
@@ -222,34 +222,5 @@ impl BgvContext {
             self.noise.key_switch(a.noise)
         };
         Ok(self.ciphertext(parts, a.level, a.key_id, noise))
-    }
-
-    /// Rotates both rows of the slot matrix left by `step` (right when negative).
-    pub fn rotate_rows(
-        &self,
-        a: &BgvCiphertext,
-        step: i64,
-        keys: &GaloisKeys,
-    ) -> Result<BgvCiphertext> {
-        self.refuse_general("rotate_rows")?;
-        self.apply_galois(a, self.galois_element(step), keys)
-    }
-
-    /// Swaps the two rows (rotation of the columns).
-    pub fn rotate_columns(&self, a: &BgvCiphertext, keys: &GaloisKeys) -> Result<BgvCiphertext> {
-        self.refuse_general("rotate_columns")?;
-        self.apply_galois(a, self.row_swap_element(), keys)
-    }
-
-    /// Every slot set to the sum of all n slots (log2(n/2) row rotations and one row swap; keys from
-    /// [`BgvContext::galois_keys_for_sum`]).
-    pub fn sum_slots(&self, a: &BgvCiphertext, keys: &GaloisKeys) -> Result<BgvCiphertext> {
-        crate::rlwe::eval::sum_slots(
-            self,
-            a,
-            self.params().degree(),
-            |c, step| self.rotate_rows(c, step, keys),
-            |c| self.rotate_columns(c, keys),
-        )
     }
 }

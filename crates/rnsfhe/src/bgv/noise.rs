@@ -27,12 +27,8 @@ use crate::rlwe::{log2_add, SecretDistribution};
 const Z: f64 = 10.0;
 const Z2: f64 = 2.0;
 
-/// log2 of the bounds [I, L].
-pub(crate) type Bound = [f64; 2];
-
-fn add2(a: Bound, b: Bound) -> Bound {
-    [log2_add(a[0], b[0]), log2_add(a[1], b[1])]
-}
+use crate::rlwe::noise::add2;
+pub(crate) use crate::rlwe::noise::Bound;
 
 /// The constants of the bound, per parameter set (log2).
 #[derive(Debug, Clone, Copy, Default)]
@@ -101,17 +97,8 @@ impl NoiseModel {
         add2(e, plain_bound(t, m))
     }
 
-    pub(crate) fn add(a: Option<Bound>, b: Option<Bound>) -> Option<Bound> {
-        Some(add2(a?, b?))
-    }
-
     pub(crate) fn add_plain(t: u64, a: Option<Bound>, m: &BgvPlaintext) -> Option<Bound> {
         Some(add2(a?, plain_bound(t, m)))
-    }
-
-    pub(crate) fn scale(a: Option<Bound>, c: f64) -> Option<Bound> {
-        let [i, l] = a?;
-        Some([i + c.log2(), l + c.log2()])
     }
 
     pub(crate) fn mul_plain(t: u64, a: Option<Bound>, m: &BgvPlaintext) -> Option<Bound> {

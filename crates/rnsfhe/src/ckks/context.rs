@@ -9,7 +9,7 @@ use rnsfhe_math::ring::{Poly, Representation, RingContext};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian, DEFAULT_TAIL};
 
 use super::{CkksCiphertext, CkksEncoder, CkksParameters, CkksPlaintext, Complex};
-use crate::rlwe::{GaloisKeys, KeyId, KeySwitcher, ModulusChain, PublicKey, RelinKey, SecretKey};
+use crate::rlwe::{GaloisKeys, KeyId, KeySwitcher, Levels, ModulusChain, PublicKey, SecretKey};
 use crate::{Error, Result};
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
@@ -29,13 +29,9 @@ pub struct CkksContext {
 impl CkksContext {
     /// Setup(q, L, eta) for `params`: the rings of every level, key switching, the encoder.
     pub fn new(params: CkksParameters) -> Result<Arc<Self>> {
-        let sw = KeySwitcher::new(
-            params.degree,
-            &params.chain,
-            &params.special,
-            params.key_switching,
-        )?;
-        let chain = ModulusChain::new(&sw, 1)?;
+        let rings = Levels::new(params.degree, &params.chain, &params.special)?;
+        let sw = KeySwitcher::on(Arc::clone(&rings), params.key_switching)?;
+        let chain = ModulusChain::on(rings, 1)?;
         Ok(Arc::new(CkksContext {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             encoder: CkksEncoder::new(params.degree)?,
@@ -83,29 +79,6 @@ impl CkksContext {
     /// The modulus chain of the levels (t = 1: its step is RS).
     pub fn chain(&self) -> &ModulusChain {
         &self.chain
-    }
-
-    /// A secret key (distribution from the parameters) and its public key.
-    pub fn keygen(&self, rng: &mut Csprng) -> Result<(SecretKey, PublicKey)> {
-        let sk = SecretKey::generate(&self.sw, self.params.secret, rng)?;
-        let pk = PublicKey::generate(&sk, &self.gaussian, rng)?;
-        Ok((sk, pk))
-    }
-
-    pub(crate) fn check_secret(&self, sk: &SecretKey) -> Result<()> {
-        if Arc::ptr_eq(sk.ring(), self.sw.ring_q()) {
-            Ok(())
-        } else {
-            Err(Error::ContextMismatch(
-                "the secret key belongs to another parameter set".into(),
-            ))
-        }
-    }
-
-    /// The relinearisation key KSGen(s^2, s).
-    pub fn relin_key(&self, sk: &SecretKey, rng: &mut Csprng) -> Result<RelinKey> {
-        self.check_secret(sk)?;
-        RelinKey::generate(&self.sw, sk, &self.gaussian, self.id, rng)
     }
 
     /// Rotation keys for slot rotations by `steps` and, if `conjugation`, the conjugation key.
@@ -334,23 +307,12 @@ impl CkksContext {
         slots: usize,
         key_id: Option<KeyId>,
     ) -> Result<CkksCiphertext> {
-        let ring = self.ring_at(level)?;
-        if parts.len() < 2 {
-            return Err(Error::InvalidCiphertext(format!(
-                "a ciphertext has at least 2 parts, got {}",
-                parts.len()
-            )));
-        }
-        let mut out = Vec::with_capacity(parts.len());
-        for mut p in parts {
-            if !Arc::ptr_eq(p.context(), ring) {
-                return Err(Error::ContextMismatch(format!(
-                    "ciphertext polynomials must be over this context's ring of level {level}"
-                )));
-            }
-            p.to_ntt()?;
-            out.push(p);
-        }
+        let out = crate::rlwe::ciphertext_parts(
+            parts,
+            self.ring_at(level)?,
+            Representation::Ntt,
+            &format!("this context's ring of level {level}"),
+        )?;
         Ok(CkksCiphertext {
             parts: out,
             level,
@@ -369,11 +331,6 @@ impl CkksContext {
         rng: &mut Csprng,
     ) -> Result<CkksCiphertext> {
         self.check_plain(pt)?;
-        if !Arc::ptr_eq(pk.parts().0.context(), self.sw.ring_qp()) {
-            return Err(Error::ContextMismatch(
-                "the public key belongs to another parameter set".into(),
-            ));
-        }
         let (c0, c1) = pk.encrypt_zero(&self.sw, self.params.secret, &self.gaussian, rng)?;
         self.finish_encryption(pt, c0, c1, pk.id())
     }
@@ -455,3 +412,5 @@ impl CkksContext {
         crate::params::check_ciphertext(ct.context_id, self.id, ct.parts.len())
     }
 }
+
+crate::rlwe::key_methods!(CkksContext, relin);

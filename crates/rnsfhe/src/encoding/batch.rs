@@ -154,19 +154,12 @@ impl BatchEncoder {
     /// The Galois element 3^step mod 2n whose automorphism X -> X^g rotates both rows left by `step`
     /// (negative: right), cyclically within n/2 columns. Step 0 (or any multiple of n/2) gives 1.
     pub fn galois_element_for_rotation(&self, step: i64) -> u64 {
-        let two_n = 2 * self.n as u64;
-        // 3 has order n/2 mod 2n (n >= 4), so 3^-s = 3^(n/2 - s).
-        let e = step.rem_euclid((self.n / 2) as i64) as u64;
-        let mut g = 1u64;
-        for _ in 0..e {
-            g = g * 3 % two_n;
-        }
-        g
+        rotation_element(self.n, step)
     }
 
     /// The Galois element 2n - 1 whose automorphism X -> X^(-1) swaps the two rows.
     pub fn galois_element_for_row_swap(&self) -> u64 {
-        2 * self.n as u64 - 1
+        row_swap_element(self.n)
     }
 
     fn check_count(&self, len: usize) -> Result<()> {
@@ -205,6 +198,132 @@ fn index_map(n: usize) -> Vec<usize> {
     }
     map
 }
+
+/// 3^step mod 2n: the Galois element that rotates both rows of the 2 x n/2 matrix left by `step`
+/// (negative: right). 3 has order n/2 mod 2n (n >= 4), so 3^-s = 3^(n/2 - s).
+pub(crate) fn rotation_element(n: usize, step: i64) -> u64 {
+    let two_n = 2 * n as u64;
+    let e = step.rem_euclid((n / 2).max(1) as i64) as u64;
+    let mut g = 1u64;
+    for _ in 0..e {
+        g = g * 3 % two_n;
+    }
+    g
+}
+
+/// 2n - 1: the Galois element X -> X^(-1) that swaps the two rows.
+pub(crate) fn row_swap_element(n: usize) -> u64 {
+    2 * n as u64 - 1
+}
+
+/// The row-rotation methods of an FV or BGV context `$ctx` with ciphertext `$ct` over X^n + 1 (the
+/// 2 x n/2 slot matrix of [`BatchEncoder`]): Galois elements and keys, row rotations, the row swap
+/// and the sum of all slots. The context provides `params()`, `refuse_general`, `check_secret`,
+/// `key_switcher()`, `gaussian()`, `id()` and `apply_galois`.
+macro_rules! row_rotation_methods {
+    ($ctx:ty, $ct:ty) => {
+        impl $ctx {
+            /// The Galois element that rotates the rows left by `step` (3^step mod 2n; negative
+            /// steps rotate right).
+            pub fn galois_element(&self, step: i64) -> u64 {
+                $crate::encoding::batch::rotation_element(self.params().degree(), step)
+            }
+
+            /// The Galois element that swaps the two rows (X -> X^(2n-1)).
+            pub fn row_swap_element(&self) -> u64 {
+                $crate::encoding::batch::row_swap_element(self.params().degree())
+            }
+
+            /// Galois keys for row rotations by `steps` and, if `row_swap`, for swapping the rows.
+            pub fn galois_keys(
+                &self,
+                sk: &$crate::rlwe::SecretKey,
+                steps: &[i64],
+                row_swap: bool,
+                rng: &mut rnsfhe_math::sample::Csprng,
+            ) -> $crate::Result<$crate::rlwe::GaloisKeys> {
+                self.refuse_general("rotation by steps")?;
+                let mut elements: Vec<u64> =
+                    steps.iter().map(|&s| self.galois_element(s)).collect();
+                if row_swap {
+                    elements.push(self.row_swap_element());
+                }
+                self.galois_keys_for_elements(sk, &elements, rng)
+            }
+
+            /// Galois keys for the rotations that [`Self::sum_slots`] uses (powers of two and the
+            /// swap).
+            pub fn galois_keys_for_sum(
+                &self,
+                sk: &$crate::rlwe::SecretKey,
+                rng: &mut rnsfhe_math::sample::Csprng,
+            ) -> $crate::Result<$crate::rlwe::GaloisKeys> {
+                let half = self.params().degree() / 2;
+                let steps: Vec<i64> = (0..)
+                    .map(|i| 1i64 << i)
+                    .take_while(|&s| (s as usize) < half)
+                    .collect();
+                self.galois_keys(sk, &steps, true, rng)
+            }
+
+            /// Galois keys for explicit odd Galois elements g (mod 2n; general Phi_m: g in Z_m^*).
+            pub fn galois_keys_for_elements(
+                &self,
+                sk: &$crate::rlwe::SecretKey,
+                elements: &[u64],
+                rng: &mut rnsfhe_math::sample::Csprng,
+            ) -> $crate::Result<$crate::rlwe::GaloisKeys> {
+                self.check_secret(sk)?;
+                $crate::rlwe::GaloisKeys::generate(
+                    self.key_switcher(),
+                    sk,
+                    elements,
+                    self.gaussian(),
+                    self.id(),
+                    rng,
+                )
+            }
+
+            /// Rotates both rows of the slot matrix left by `step` (right when negative).
+            pub fn rotate_rows(
+                &self,
+                a: &$ct,
+                step: i64,
+                keys: &$crate::rlwe::GaloisKeys,
+            ) -> $crate::Result<$ct> {
+                self.refuse_general("rotate_rows")?;
+                self.apply_galois(a, self.galois_element(step), keys)
+            }
+
+            /// Swaps the two rows (rotation of the columns).
+            pub fn rotate_columns(
+                &self,
+                a: &$ct,
+                keys: &$crate::rlwe::GaloisKeys,
+            ) -> $crate::Result<$ct> {
+                self.refuse_general("rotate_columns")?;
+                self.apply_galois(a, self.row_swap_element(), keys)
+            }
+
+            /// Every slot set to the sum of all n slots (log2(n/2) row rotations and one row swap;
+            /// keys from [`Self::galois_keys_for_sum`]).
+            pub fn sum_slots(
+                &self,
+                a: &$ct,
+                keys: &$crate::rlwe::GaloisKeys,
+            ) -> $crate::Result<$ct> {
+                $crate::rlwe::eval::sum_slots(
+                    self,
+                    a,
+                    self.params().degree(),
+                    |c, step| self.rotate_rows(c, step, keys),
+                    |c| self.rotate_columns(c, keys),
+                )
+            }
+        }
+    };
+}
+pub(crate) use row_rotation_methods;
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]

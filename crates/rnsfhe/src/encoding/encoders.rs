@@ -91,3 +91,57 @@ impl Encoders {
         Ok(())
     }
 }
+
+/// The integer encoding methods of an FV or BGV context `$ctx` with plaintext `$pt` (fields
+/// `coeffs` and `context_id`): batch, coefficient and raw plaintexts in and out over the context's
+/// [`Encoders`] (its fields `encoders` and `id`).
+macro_rules! integer_encoding_methods {
+    ($ctx:ty, $pt:ident) => {
+        impl $ctx {
+            fn plaintext(&self, coeffs: Vec<u64>) -> $pt {
+                $pt {
+                    coeffs,
+                    context_id: self.id,
+                }
+            }
+
+            /// Batch-encodes up to n values in [0, t) into the 2 x n/2 slot matrix (SEAL's layout).
+            pub fn encode(&self, values: &[u64]) -> $crate::Result<$pt> {
+                Ok(self.plaintext(self.encoders.batch()?.encode(values)?))
+            }
+            /// Batch-encodes signed values with |v| < t.
+            pub fn encode_signed(&self, values: &[i64]) -> $crate::Result<$pt> {
+                Ok(self.plaintext(self.encoders.batch()?.encode_signed(values)?))
+            }
+            /// Puts up to n signed values into the coefficients (any t).
+            pub fn encode_coefficients(&self, values: &[i64]) -> $crate::Result<$pt> {
+                Ok(self.plaintext(self.encoders.coeff().encode(values)?))
+            }
+            /// A plaintext from raw coefficients in [0, t) (length n).
+            pub fn plaintext_from_coefficients(&self, coeffs: &[u64]) -> $crate::Result<$pt> {
+                self.encoders.check_coefficients(coeffs)?;
+                Ok(self.plaintext(coeffs.to_vec()))
+            }
+            /// The slot values of a batch-encoded plaintext, in [0, t).
+            pub fn decode(&self, pt: &$pt) -> $crate::Result<Vec<u64>> {
+                self.check_plain(pt)?;
+                self.encoders.batch()?.decode(&pt.coeffs)
+            }
+            /// The slot values centred in (-t/2, t/2].
+            pub fn decode_signed(&self, pt: &$pt) -> $crate::Result<Vec<i64>> {
+                self.check_plain(pt)?;
+                self.encoders.batch()?.decode_signed(&pt.coeffs)
+            }
+            /// The coefficients centred in (-t/2, t/2].
+            pub fn decode_coefficients(&self, pt: &$pt) -> $crate::Result<Vec<i64>> {
+                self.check_plain(pt)?;
+                self.encoders.coeff().decode(&pt.coeffs)
+            }
+
+            pub(crate) fn check_plain(&self, pt: &$pt) -> $crate::Result<()> {
+                $crate::params::check_plaintext(pt.context_id, self.id)
+            }
+        }
+    };
+}
+pub(crate) use integer_encoding_methods;

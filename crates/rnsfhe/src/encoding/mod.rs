@@ -13,7 +13,7 @@ pub mod hypercube;
 pub mod integer;
 
 pub use batch::BatchEncoder;
-pub(crate) use encoders::Encoders;
+pub(crate) use encoders::{integer_encoding_methods, Encoders};
 pub use integer::CoefficientEncoder;
 
 use crate::{Error, Result};

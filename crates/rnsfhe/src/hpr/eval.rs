@@ -48,7 +48,7 @@ impl HprContext {
             self.propagate(&mut part)?;
             parts.push(part);
         }
-        Ok(HprCiphertext::new(parts, id).with_noise(NoiseModel::add(a.noise, b.noise)))
+        Ok(HprCiphertext::new(parts, id).with_noise(crate::rlwe::noise::add(a.noise, b.noise)))
     }
 
     /// -a.

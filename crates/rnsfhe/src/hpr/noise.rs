@@ -32,12 +32,8 @@ const Z2: f64 = 2.0;
 /// Margin of the bound below the decryption limit.
 const BOUND_MARGIN: f64 = 1.0 / 1048576.0;
 
-/// log2 of the bounds on ||nu||_inf and ||nu||_2.
-pub(crate) type Bound = [f64; 2];
-
-fn add2(a: Bound, b: Bound) -> Bound {
-    [log2_add(a[0], b[0]), log2_add(a[1], b[1])]
-}
+use crate::rlwe::noise::add2;
+pub(crate) use crate::rlwe::noise::Bound;
 
 /// The constants of the bounds of one parameter set (all log2 unless said otherwise).
 #[derive(Debug, Clone, Copy)]
@@ -111,10 +107,6 @@ impl NoiseModel {
     pub(crate) fn fresh(&self, ctx: &HprContext, public: bool, m: &[u64]) -> Option<Bound> {
         let v = if public { self.fresh_pk } else { self.fresh_sk };
         self.add_plain(ctx, Some(v), m)
-    }
-
-    pub(crate) fn add(a: Option<Bound>, b: Option<Bound>) -> Option<Bound> {
-        Some(add2(a?, b?))
     }
 
     /// Plus Delta m: nu - |q|_t [m]_t / q.

@@ -1,11 +1,14 @@
-//! Parameter validation. [`security`]: the HomomorphicEncryption.org bounds on log2 q.
+//! Parameter validation. [`security`]: the HomomorphicEncryption.org bounds on log2 q;
+//! [`RlweParameters`]: the parameters BFV and BGV share.
 
 pub mod security;
+pub(crate) mod shared;
 
 pub use security::{
     check_security, log2_product, max_log_q, min_degree, Security, SecurityLevel,
     MIN_SPARSE_WEIGHT, SPARSE_LOG_Q_SHARE, STANDARD_SIGMA,
 };
+pub use shared::RlweParameters;
 
 use crate::{Error, Result};
 

@@ -1,5 +1,5 @@
-//! [`ModulusChain`]: the rings of the levels Q_l = q_0 ... q_l of a modulus chain and the constants
-//! that take a polynomial from level l to level l - 1 (BGV modulus switching, CKKS rescaling).
+//! [`ModulusChain`]: over the rings of the levels Q_l = q_0 ... q_l ([`Levels`]), the constants that
+//! take a polynomial from level l to level l - 1 (BGV modulus switching, CKKS rescaling).
 //!
 //! One step is paper 001 Lemma 3: c' = (c + delta) / q_l over Q_{l-1} with
 //! delta = t [-c t^-1]_{q_l} (centred), so that delta = -c mod q_l and delta = 0 mod t. For BGV
@@ -14,7 +14,7 @@ use rnsfhe_math::parallel;
 use rnsfhe_math::pool::Buffer;
 use rnsfhe_math::ring::{Poly, Representation, RingContext};
 
-use super::{KeySwitchKey, KeySwitcher};
+use super::{KeySwitchKey, KeySwitcher, Levels};
 use crate::{Error, Result};
 
 /// The constants of the step from level l to l - 1.
@@ -28,11 +28,11 @@ struct Step {
     t_mod: Option<Vec<Shoup>>,
 }
 
-/// The per-level rings of a modulus chain (shared with a [`KeySwitcher`]) and the modulus-switching
-/// constants for a plaintext modulus t (t = 1: rounding division).
+/// The modulus-switching constants of a modulus chain for a plaintext modulus t (t = 1: rounding
+/// division), over the rings of its [`Levels`] (shared with the scheme's [`KeySwitcher`]).
 #[derive(Debug)]
 pub struct ModulusChain {
-    rings: Vec<Arc<RingContext>>,
+    levels: Arc<Levels>,
     t: u64,
     steps: Vec<Option<Step>>,
     /// t^-1 and t modulo each q_i of the top level (levels are prefixes); empty for t = 1.
@@ -41,17 +41,15 @@ pub struct ModulusChain {
 }
 
 impl ModulusChain {
-    /// The chain of `sw`'s levels for plaintext modulus t (t coprime to every q_l; BGV wants
-    /// q_l = 1 mod t so that the message is unchanged, Lemma 3).
+    /// The chain of `sw`'s levels for plaintext modulus t: [`ModulusChain::on`] its [`Levels`].
     pub fn new(sw: &KeySwitcher, t: u64) -> Result<Self> {
-        let top = sw.ring_q().moduli().len();
-        let rings: Vec<Arc<RingContext>> = (0..top)
-            .map(|l| {
-                sw.ring_at(l)
-                    .cloned()
-                    .ok_or_else(|| Error::Internal(format!("key switcher without level {l}")))
-            })
-            .collect::<Result<_>>()?;
+        Self::on(Arc::clone(sw.levels()), t)
+    }
+
+    /// The chain of `levels` for plaintext modulus t (t coprime to every q_l; BGV wants
+    /// q_l = 1 mod t so that the message is unchanged, Lemma 3).
+    pub fn on(levels: Arc<Levels>, t: u64) -> Result<Self> {
+        let rings = levels.rings();
         let mut steps = vec![None];
         for (l, ring) in rings.iter().enumerate().skip(1) {
             let ql = &ring.moduli()[l];
@@ -70,13 +68,13 @@ impl ModulusChain {
         }
         let (mut t_inv, mut t_mod) = (Vec::new(), Vec::new());
         if t != 1 {
-            for q in sw.ring_q().moduli() {
+            for q in levels.ring_q().moduli() {
                 t_inv.push(q.shoup(q.inv(q.reduce(t))?));
                 t_mod.push(q.shoup(q.reduce(t)));
             }
         }
         Ok(ModulusChain {
-            rings,
+            levels,
             t,
             steps,
             t_inv,
@@ -86,7 +84,12 @@ impl ModulusChain {
 
     /// The number of levels (the top level is `levels() - 1`).
     pub fn levels(&self) -> usize {
-        self.rings.len()
+        self.levels.count()
+    }
+
+    /// The rings of the levels.
+    pub fn rings(&self) -> &Arc<Levels> {
+        &self.levels
     }
 
     /// The plaintext modulus the steps keep (1 for rounding).
@@ -96,21 +99,17 @@ impl ModulusChain {
 
     /// The ring of level l (moduli q_0..q_l), or an error beyond the chain.
     pub fn ring_at(&self, level: usize) -> Result<&Arc<RingContext>> {
-        self.rings.get(level).ok_or_else(|| {
+        self.levels.ring_at(level).ok_or_else(|| {
             Error::LevelMismatch(format!(
                 "level {level} is beyond the modulus chain (levels 0..={})",
-                self.rings.len() - 1
+                self.levels.count() - 1
             ))
         })
     }
 
     /// The level of a ring of this chain (by identity), if it is one.
     pub fn level_of(&self, ring: &Arc<RingContext>) -> Option<usize> {
-        let l = ring.moduli().len().checked_sub(1)?;
-        self.rings
-            .get(l)
-            .filter(|r| Arc::ptr_eq(r, ring))
-            .map(|_| l)
+        self.levels.level_of(ring)
     }
 
     /// One step down (paper 001 Lemma 3): (x + t [-x t^-1]_{q_l}) / q_l over level l - 1, in the
@@ -125,7 +124,7 @@ impl ModulusChain {
                     .into(),
             )
         })?;
-        let lower = &self.rings[l - 1];
+        let lower = &self.levels.rings()[l - 1];
         let form = x.representation();
         // An unreduced general-m product is reduced first (its limbs cannot be split as they are).
         let reduced;

@@ -288,6 +288,11 @@ impl PublicKey {
         rng: &mut Csprng,
     ) -> Result<(Poly, Poly)> {
         let ctx = self.p0.context();
+        if !Arc::ptr_eq(ctx, sw.ring_qp()) {
+            return Err(Error::ContextMismatch(
+                "the public key belongs to another parameter set".into(),
+            ));
+        }
         let n = ctx.degree();
         let u = match dist {
             SecretDistribution::Ternary => ternary(rng, n),
@@ -311,6 +316,32 @@ impl PublicKey {
 }
 
 impl SecretKey {
+    /// Ok when the key is over `ring` (a context's ring Q), else the key belongs to another
+    /// parameter set.
+    pub(crate) fn check_ring(&self, ring: &Arc<RingContext>) -> Result<()> {
+        if Arc::ptr_eq(self.ring(), ring) {
+            Ok(())
+        } else {
+            Err(Error::ContextMismatch(
+                "the secret key belongs to another parameter set; generate it with this context"
+                    .into(),
+            ))
+        }
+    }
+
+    /// A secret key of distribution `dist` over `sw`'s rings and its public key (KeyGen of every
+    /// scheme).
+    pub(crate) fn generate_pair(
+        sw: &KeySwitcher,
+        dist: SecretDistribution,
+        g: &DiscreteGaussian,
+        rng: &mut Csprng,
+    ) -> Result<(SecretKey, PublicKey)> {
+        let sk = SecretKey::generate(sw, dist, rng)?;
+        let pk = PublicKey::generate(&sk, g, rng)?;
+        Ok((sk, pk))
+    }
+
     /// A symmetric encryption of zero in coefficient form: (-(a s) + e, a), a expanded from the
     /// returned seed (so the second part can be stored as the seed).
     pub fn encrypt_zero(
@@ -328,6 +359,47 @@ impl SecretKey {
         Ok((c0, a, seed))
     }
 }
+
+/// KeyGen and the secret-key check of a scheme context `$ctx` (fields `sw`, `params.secret`,
+/// `gaussian`, `id`), written once for BFV, BGV and CKKS; with `relin`, also the relinearisation key
+/// KSGen(s^2, s) (BFV's mixed strategy has its own).
+macro_rules! key_methods {
+    ($ctx:ty) => {
+        impl $ctx {
+            /// A secret key (distribution from the parameters) and its public key.
+            pub fn keygen(
+                &self,
+                rng: &mut rnsfhe_math::sample::Csprng,
+            ) -> $crate::Result<($crate::rlwe::SecretKey, $crate::rlwe::PublicKey)> {
+                $crate::rlwe::SecretKey::generate_pair(
+                    &self.sw,
+                    self.params.secret,
+                    &self.gaussian,
+                    rng,
+                )
+            }
+
+            pub(crate) fn check_secret(&self, sk: &$crate::rlwe::SecretKey) -> $crate::Result<()> {
+                sk.check_ring(self.sw.ring_q())
+            }
+        }
+    };
+    ($ctx:ty, relin) => {
+        $crate::rlwe::key_methods!($ctx);
+        impl $ctx {
+            /// The relinearisation key KSGen(s^2, s) of `sk` (BGV scales its error by t at use).
+            pub fn relin_key(
+                &self,
+                sk: &$crate::rlwe::SecretKey,
+                rng: &mut rnsfhe_math::sample::Csprng,
+            ) -> $crate::Result<$crate::rlwe::RelinKey> {
+                self.check_secret(sk)?;
+                $crate::rlwe::RelinKey::generate(&self.sw, sk, &self.gaussian, self.id, rng)
+            }
+        }
+    };
+}
+pub(crate) use key_methods;
 
 /// Re-expands the second part of a seeded symmetric ciphertext (see [`SecretKey::encrypt_zero`]).
 pub fn expand_seeded(ctx: &Arc<RingContext>, seed: &[u8; 32]) -> Result<Poly> {

@@ -1,5 +1,10 @@
-//! The RLWE layer shared by BFV and CKKS: secret and public keys, the encryption of zero, and key
-//! switching (RNS digits, second-level digits, special moduli) with relinearisation and Galois keys.
+//! The RLWE layer shared by BFV, BGV and CKKS (Lattigo's `core/rlwe` is the anchor):
+//!
+//! - [`Levels`]: the rings of the levels Q_l and of Q u P, built once per parameter set;
+//! - [`KeySwitcher`] (digit tables) and [`ModulusChain`] (modulus switching, rescaling) over them;
+//! - secret and public keys, the encryption of zero, relinearisation and Galois keys;
+//! - scheme-neutral evaluation (`eval`), noise-bound arithmetic (`noise`), and the KeyGen methods
+//!   of the contexts (`key_methods!`). The shared parameters are `crate::params::RlweParameters`.
 
 mod chain;
 pub(crate) mod eval;
@@ -7,17 +12,22 @@ mod evalkeys;
 mod keys;
 mod keyswitch;
 mod layout;
+mod levels;
+pub(crate) mod noise;
 
 pub use chain::ModulusChain;
 pub(crate) use evalkeys::owned_by;
 pub use evalkeys::{GaloisKeys, RelinKey, MAX_GALOIS_ELEMENTS};
-pub(crate) use keys::reduce_product;
 pub use keys::{expand_seeded, KeyId, PublicKey, SecretDistribution, SecretKey};
-pub(crate) use keyswitch::log2_add;
+pub(crate) use keys::{key_methods, reduce_product};
 pub use keyswitch::{KeySwitchKey, KeySwitcher};
 pub use layout::KeySwitching;
+pub use levels::Levels;
+pub(crate) use noise::log2_add;
 
-use rnsfhe_math::ring::Poly;
+use std::sync::Arc;
+
+use rnsfhe_math::ring::{Poly, Representation, RingContext};
 
 /// a += b (or a -= b) part by part for ciphertexts of any sizes; the result has the larger size (the
 /// shared core of both schemes' addition and subtraction).
@@ -31,4 +41,35 @@ pub(crate) fn add_parts(a: &mut Vec<Poly>, b: &[Poly], subtract: bool) -> crate:
         }
     }
     Ok(())
+}
+
+/// The parts of a ciphertext given from outside (deserialisation, experiments): at least 2, each
+/// over `ring` (`which` names it in the error), put in `form`.
+pub(crate) fn ciphertext_parts(
+    parts: Vec<Poly>,
+    ring: &Arc<RingContext>,
+    form: Representation,
+    which: &str,
+) -> crate::Result<Vec<Poly>> {
+    if parts.len() < 2 {
+        return Err(crate::Error::InvalidCiphertext(format!(
+            "a ciphertext has at least 2 parts, got {}",
+            parts.len()
+        )));
+    }
+    let mut out = Vec::with_capacity(parts.len());
+    for mut p in parts {
+        if !Arc::ptr_eq(p.context(), ring) {
+            return Err(crate::Error::ContextMismatch(format!(
+                "ciphertext polynomials must be over {which}"
+            )));
+        }
+        if form == Representation::Ntt {
+            p.to_ntt()?;
+        } else {
+            p.to_coefficient()?;
+        }
+        out.push(p);
+    }
+    Ok(out)
 }

@@ -39,7 +39,7 @@ impl KeySwitchKey {
         g: &DiscreteGaussian,
         rng: &mut Csprng,
     ) -> Result<Self> {
-        Self::generate_with(sw, sk, s_prime, g, rng, is_montgomery(&sw.ring_qp))
+        Self::generate_with(sw, sk, s_prime, g, rng, is_montgomery(sw.ring_qp()))
     }
 
     /// [`Self::generate`] with the error e M (`m_error`, Montgomery rings: inputs c M, paper 001
@@ -52,7 +52,7 @@ impl KeySwitchKey {
         rng: &mut Csprng,
         m_error: bool,
     ) -> Result<Self> {
-        let ctx = &sw.ring_qp;
+        let ctx = sw.ring_qp();
         if !Arc::ptr_eq(s_prime.context(), ctx) || s_prime.representation() != Representation::Ntt {
             return Err(Error::ContextMismatch(
                 "key switching needs s' in NTT form over Q u P".into(),
@@ -133,7 +133,7 @@ impl KeySwitchKey {
                 got: k0.len().min(seeds.len()),
             });
         }
-        let ctx = &sw.ring_qp;
+        let ctx = sw.ring_qp();
         let n = ctx.limb_len(Representation::Ntt);
         let mut parts = Vec::with_capacity(k0.len());
         let mut idx = 0usize;

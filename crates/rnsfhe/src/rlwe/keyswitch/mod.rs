@@ -27,7 +27,8 @@ mod key;
 pub use key::KeySwitchKey;
 
 use super::keys::{gaussian_poly, reduce_product, uniform_ntt, uniform_seeded};
-use super::{KeySwitching, SecretKey};
+use super::noise::log2_add;
+use super::{KeySwitching, Levels, SecretKey};
 use crate::{Error, Result};
 
 /// One digit's extension at one level: FastBconv from the digit's primes to the other limbs.
@@ -41,9 +42,8 @@ struct ModUp {
 /// The precomputation of key switching for a modulus chain Q = q_0..q_{k-1} and special moduli P.
 #[derive(Debug)]
 pub struct KeySwitcher {
-    /// The ring of each level: rings[l] has the moduli q_0..q_l (sharing Q u P's NTT tables).
-    rings: Vec<Arc<RingContext>>,
-    ring_qp: Arc<RingContext>,
+    /// The rings of the levels and of Q u P, shared with the scheme's [`super::ModulusChain`].
+    levels: Arc<Levels>,
     k: usize,
     layout: KeySwitching,
     digits: Vec<Range<usize>>,
@@ -58,6 +58,18 @@ pub struct KeySwitcher {
     components: Vec<(Arc<RingContext>, Vec<Option<usize>>)>,
 }
 
+/// Truncated key columns are for power-of-two rings only.
+fn refuse_truncation(m: usize, layout: KeySwitching) -> Result<()> {
+    if layout.truncation > 0 {
+        return Err(Error::InvalidParameters(format!(
+            "truncated key-switching keys (truncation = {}) are only available for power-of-two \
+             rings; use truncation 0 with cyclotomic_index = {m}",
+            layout.truncation
+        )));
+    }
+    Ok(())
+}
+
 /// x mod q for a big integer (precomputation).
 fn big_mod(x: &BigUint, q: &Modulus) -> u64 {
     num_traits::ToPrimitive::to_u64(&(x % q.value())).unwrap_or(0)
@@ -67,8 +79,7 @@ impl KeySwitcher {
     /// Builds the rings of every level and of Q u P (`special` may be empty) and the digit tables.
     pub fn new(n: usize, q: &[u64], special: &[u64], layout: KeySwitching) -> Result<Self> {
         layout.validate(q.len(), special.len())?;
-        let all: Vec<u64> = q.iter().chain(special).copied().collect();
-        Self::from_ring(RingContext::new(n, &all)?, q.len(), layout)
+        Self::on(Levels::new(n, q, special)?, layout)
     }
 
     /// As [`KeySwitcher::new`] over Z[X]/(Phi_m) for any m (paper 001): the rings are
@@ -83,36 +94,28 @@ impl KeySwitcher {
         reduction: Reduction,
     ) -> Result<Self> {
         layout.validate(q.len(), special.len())?;
-        if layout.truncation > 0 {
-            return Err(Error::InvalidParameters(format!(
-                "truncated key-switching keys (truncation = {}) are only available for power-of-two \
-                 rings; use truncation 0 with cyclotomic_index = {m}",
-                layout.truncation
-            )));
-        }
-        let all: Vec<u64> = q.iter().chain(special).copied().collect();
-        Self::from_ring(
-            RingContext::cyclotomic(m, &all, reduction)?,
-            q.len(),
-            layout,
-        )
+        refuse_truncation(m, layout)?;
+        Self::on(Levels::cyclotomic(m, q, special, reduction)?, layout)
     }
 
-    /// The tables for Q u P = `ring_qp`, whose first k moduli are Q.
-    fn from_ring(ring_qp: Arc<RingContext>, k: usize, layout: KeySwitching) -> Result<Self> {
+    /// The digit tables of `layout` over the rings of `levels` (which it keeps and shares).
+    pub fn on(levels: Arc<Levels>, layout: KeySwitching) -> Result<Self> {
+        let ring_qp = levels.ring_qp();
+        let k = levels.count();
+        layout.validate(k, ring_qp.moduli().len() - k)?;
+        if ring_qp.reduction().is_some() {
+            refuse_truncation(ring_qp.cyclotomic_index(), layout)?;
+        }
         let all: Vec<u64> = ring_qp.moduli().iter().map(Modulus::value).collect();
         let special = &all[k..];
         let p_limbs: Vec<usize> = (k..all.len()).collect();
-        let rings = (0..k)
-            .map(|l| ring_qp.select(&(0..=l).collect::<Vec<_>>()))
-            .collect::<Result<Vec<_>>>()?;
         let digits: Vec<Range<usize>> = (0..k)
             .step_by(layout.digit_primes)
             .map(|s| s..(s + layout.digit_primes).min(k))
             .collect();
         let mut modup = Vec::with_capacity(k);
         let mut moddown = Vec::with_capacity(k);
-        for (l, ring) in rings.iter().enumerate() {
+        for (l, ring) in levels.rings().iter().enumerate() {
             let mut per_digit = Vec::with_capacity(digits.len());
             for r in &digits {
                 let own: Vec<usize> = r.clone().filter(|&i| i <= l).collect();
@@ -153,8 +156,7 @@ impl KeySwitcher {
             })
             .collect();
         let mut sw = KeySwitcher {
-            rings,
-            ring_qp,
+            levels,
             k,
             layout,
             digits,
@@ -167,9 +169,9 @@ impl KeySwitcher {
             let zero = sw.truncated(j);
             let kept: Vec<usize> = (0..all.len()).filter(|i| !zero.contains(i)).collect();
             let ring = if zero.is_empty() {
-                sw.ring_qp.clone()
+                sw.ring_qp().clone()
             } else {
-                sw.ring_qp.select(&kept)?
+                sw.ring_qp().select(&kept)?
             };
             let mut slots = vec![None; all.len()];
             for (slot, &i) in kept.iter().enumerate() {
@@ -207,19 +209,24 @@ impl KeySwitcher {
         Poly::from_residues(ring, data, x.representation())
     }
 
+    /// The rings of the levels and of Q u P this switcher works on.
+    pub fn levels(&self) -> &Arc<Levels> {
+        &self.levels
+    }
+
     /// The ring of the full ciphertext modulus Q.
     pub fn ring_q(&self) -> &Arc<RingContext> {
-        &self.rings[self.k - 1]
+        self.levels.ring_q()
     }
 
     /// The ring of level l (moduli q_0..q_l); `None` beyond the chain.
     pub fn ring_at(&self, level: usize) -> Option<&Arc<RingContext>> {
-        self.rings.get(level)
+        self.levels.ring_at(level)
     }
 
     /// The ring of Q u P.
     pub fn ring_qp(&self) -> &Arc<RingContext> {
-        &self.ring_qp
+        self.levels.ring_qp()
     }
 
     /// The number of key components (digits times sub-digits).
@@ -228,7 +235,7 @@ impl KeySwitcher {
     }
 
     fn special_product(&self) -> BigUint {
-        self.ring_qp.moduli()[self.k..]
+        self.ring_qp().moduli()[self.k..]
             .iter()
             .fold(BigUint::from(1u32), |a, m| a * m.value())
     }
@@ -239,7 +246,7 @@ impl KeySwitcher {
     /// or (#primes) Q_j after ModUp; times q_I when truncated), plus the ModDown rounding
     /// (#special + 1)(1 + ||s||_1). `s_l1` bounds ||s||_1.
     pub fn noise_log2(&self, sigma: f64, z: f64, s_l1: f64) -> f64 {
-        let m = self.ring_qp.moduli();
+        let m = self.ring_qp().moduli();
         let lg = |i: usize| (m[i].value() as f64).log2();
         let mut sum = f64::NEG_INFINITY;
         for (j, r) in self.digits.iter().enumerate() {
@@ -255,7 +262,7 @@ impl KeySwitcher {
         let special = m.len() - self.k;
         let p_log2: f64 = (self.k..m.len()).map(lg).sum();
         let gadget =
-            (z * sigma).log2() + 0.5 * ((self.ring_qp.degree() as f64).log2() + sum) - p_log2;
+            (z * sigma).log2() + 0.5 * ((self.ring_qp().degree() as f64).log2() + sum) - p_log2;
         if special == 0 {
             return gadget;
         }
@@ -290,8 +297,7 @@ impl KeySwitcher {
         let to_ntt = form == Representation::Ntt;
         let level = d.context().moduli().len().wrapping_sub(1);
         if !self
-            .rings
-            .get(level)
+            .ring_at(level)
             .is_some_and(|r| Arc::ptr_eq(r, d.context()))
         {
             return Err(Error::ContextMismatch(
@@ -318,7 +324,7 @@ impl KeySwitcher {
             owned = c;
             (&owned, Some(d.residues()))
         };
-        let ctx = &self.ring_qp;
+        let ctx = self.ring_qp();
         let n = ctx.degree();
         // Words per limb in NTT form: n, or N = N2(2n) for general m (paper 001).
         let len = ctx.limb_len(Representation::Ntt);
@@ -443,7 +449,7 @@ impl KeySwitcher {
         i: usize,
         tmp: &mut [u64],
     ) -> Result<()> {
-        let ctx = &self.ring_qp;
+        let ctx = self.ring_qp();
         let n = ctx.degree();
         let m = &ctx.moduli()[i];
         let dig = &self.digits[j];
@@ -474,7 +480,7 @@ impl KeySwitcher {
     /// [`KeySwitcher::mod_down`] with the limbs of Q_l in NTT form (those of P in coefficient form);
     /// the output in NTT form.
     fn mod_down_ntt(&self, x: &[u64], level: usize) -> Result<Poly> {
-        let ring = &self.rings[level];
+        let ring = &self.levels.rings()[level];
         let n = ring.degree();
         let (xq, xp) = x.split_at((level + 1) * n);
         let mut out = Poly::zero(ring, Representation::Ntt);
@@ -490,7 +496,7 @@ impl KeySwitcher {
     /// ModDown of a coefficient-form polynomial over Q u P to Q (a copy of it over Q without special
     /// moduli).
     pub(crate) fn mod_down_qp(&self, x: &Poly) -> Result<Poly> {
-        if !Arc::ptr_eq(x.context(), &self.ring_qp)
+        if !Arc::ptr_eq(x.context(), self.ring_qp())
             || x.representation() != Representation::Coefficient
         {
             return Err(Error::ContextMismatch(
@@ -503,7 +509,7 @@ impl KeySwitcher {
     /// ModDown at level l: fastRNSFloor_P(x, Q_l) = (x_Q - FastBconv(x_P, P, Q_l)) P^-1 (the Q_l part
     /// unchanged without special moduli). `x` holds the limbs of Q_l, then those of P.
     fn mod_down(&self, x: &[u64], level: usize) -> Result<Poly> {
-        let ring = &self.rings[level];
+        let ring = &self.levels.rings()[level];
         let n = ring.degree();
         let (xq, xp) = x.split_at((level + 1) * n);
         let mut out = Poly::zero(ring, Representation::Coefficient);
@@ -513,13 +519,4 @@ impl KeySwitcher {
         }
         Ok(out)
     }
-}
-
-/// log2(2^a + 2^b), exact for -inf.
-pub(crate) fn log2_add(a: f64, b: f64) -> f64 {
-    let (hi, lo) = if a >= b { (a, b) } else { (b, a) };
-    if lo == f64::NEG_INFINITY {
-        return hi;
-    }
-    hi + (1.0 + (lo - hi).exp2()).log2()
 }
