@@ -126,9 +126,9 @@ impl BfvParameters {
         self.montgomery
     }
     /// The reduction of the ciphertext rings: the optimised Barrett under the mixed strategy, else
-    /// [`Self::reduction`].
+    /// [`Self::reduction`] (Montgomery for the full representation).
     pub(crate) fn ring_reduction(&self) -> Reduction {
-        if self.reduction == Reduction::Montgomery {
+        if self.reduction == Reduction::Montgomery && !self.is_full_montgomery() {
             Reduction::SparseBarrett
         } else {
             self.reduction
