@@ -12,10 +12,7 @@ use crate::arith::{Modulus, Shoup};
 /// One forward butterfly: (u, v) -> (u + w v, u - w v), inputs in [0, 4q), outputs in [0, 4q).
 #[inline(always)]
 fn ct(x: &mut u64, y: &mut u64, w: Shoup, q: &Modulus, two_q: u64) {
-    let mut u = *x;
-    if u >= two_q {
-        u -= two_q;
-    }
+    let u = sub_if_ge(*x, two_q);
     let v = q.mul_shoup_lazy(*y, w);
     *x = u + v;
     *y = u + two_q - v;
@@ -116,10 +113,12 @@ pub(super) fn inverse(a: &mut [u64], w: &[Shoup], q: &Modulus, n_inv: Shoup, w1_
 /// Maps [0, 4q) to [0, q).
 #[inline(always)]
 pub(super) fn correct_4q(x: u64, q: u64) -> u64 {
-    let x = if x >= 2 * q { x - 2 * q } else { x };
-    if x >= q {
-        x - q
-    } else {
-        x
-    }
+    sub_if_ge(sub_if_ge(x, 2 * q), q)
+}
+
+/// x - m when x >= m, else x (for 0 < m): the minimum of x and x - m wrapped, branch-free, since
+/// LLVM turns the comparison form into data-dependent branches in the forward transform's last stage.
+#[inline(always)]
+fn sub_if_ge(x: u64, m: u64) -> u64 {
+    x.min(x.wrapping_sub(m))
 }
