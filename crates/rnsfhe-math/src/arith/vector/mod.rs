@@ -255,21 +255,15 @@ pub fn lift_centered(from: &Modulus, q: &Modulus, src: &[u64], dst: &mut [u64]) 
     #[cfg(not(target_arch = "x86_64"))]
     let simd = false;
     if !simd {
-        // Scalar: one pass, the reduction and the fix per element.
+        // Scalar: one pass, the reduction and the fix per element, branch-free (the fix is taken for
+        // half of the inputs: a branch there mispredicts), one loop per reduction.
         let (f, qv) = (from.value(), q.value());
-        for (d, &x) in dst.iter_mut().zip(src) {
-            let r = if f <= qv {
-                x
-            } else if f / 2 <= qv {
-                if x >= qv {
-                    x - qv
-                } else {
-                    x
-                }
-            } else {
-                q.reduce(x)
-            };
-            *d = if x > half { q.sub(r, c) } else { r };
+        if f <= qv {
+            lift_scalar(qv, c, half, src, dst, |x| x);
+        } else if f / 2 <= qv {
+            lift_scalar(qv, c, half, src, dst, |x| x.min(x.wrapping_sub(qv)));
+        } else {
+            lift_scalar(qv, c, half, src, dst, |x| q.reduce(x));
         }
         return;
     }
@@ -288,6 +282,26 @@ pub fn lift_centered(from: &Modulus, q: &Modulus, src: &[u64], dst: &mut [u64]) 
         if x > half {
             *d = q.sub(*d, c);
         }
+    }
+}
+
+/// `dst[i]` = `reduce(src[i])`, less c modulo q where src[i] > half: [`lift_centered`]'s scalar loop,
+/// with min(x, x - m) and a mask instead of compare-and-branch.
+#[inline(always)]
+fn lift_scalar(
+    qv: u64,
+    c: u64,
+    half: u64,
+    src: &[u64],
+    dst: &mut [u64],
+    reduce: impl Fn(u64) -> u64,
+) {
+    for (d, &x) in dst.iter_mut().zip(src) {
+        let r = reduce(x);
+        let s = r.wrapping_sub(c);
+        let s = s.min(s.wrapping_add(qv));
+        let m = 0u64.wrapping_sub(u64::from(x > half));
+        *d = r ^ ((r ^ s) & m);
     }
 }
 
