@@ -331,3 +331,40 @@ def test_reduction_keyword_refusals_and_power_of_two():
         assert p2.reduction is None and "reduction" not in repr(p2)
         assert p2 == cls(degree=1024, plain_modulus=65537, moduli_bits=[40, 40],
                          special_moduli_bits=[45], security="insecure")
+
+
+def test_fv_full_montgomery(rng):
+    """montgomery="full" (paper 001 sections 4 and 4.1: ciphertexts c M, keys with M^2) decrypts to the
+    slot model as the mixed strategy does; its bytes say so and a mixed context refuses them."""
+    kw = dict(cyclotomic_index=255, plain_modulus=2, moduli_bits=[50, 50, 50], special_moduli_bits=[60],
+              security="insecure", reduction="montgomery")
+    ctxs = {}
+    for mode in ("mixed", "full"):
+        p = rnsfhe.BfvParameters(montgomery=mode, **kw)
+        assert p.montgomery == mode and (('montgomery="full"' in repr(p)) == (mode == "full"))
+        q = pickle.loads(pickle.dumps(p))
+        assert q == p and q.montgomery == mode
+        ctx = rnsfhe.BfvContext(p, seed=SEED)
+        sk, pk = ctx.keygen()
+        ctx.relin_key(sk)
+        ctx.galois_keys(sk, rotations=[(0, 1)])
+        ctxs[mode] = (ctx, sk, pk)
+    assert rnsfhe.BfvParameters(**kw).montgomery == "mixed"
+    model = Slots(ctxs["full"][0])
+    a, b = random_slots(ctxs["full"][0], rng), random_slots(ctxs["full"][0], rng)
+    prod = np.array([model.mul(u, v) for u, v in zip(a, b)], dtype=np.int64)
+    for mode, (ctx, sk, pk) in ctxs.items():
+        x, y = ctx.encrypt(a, pk), ctx.encrypt(b, sk)
+        assert np.array_equal(ctx.decrypt(x + y, sk), (a + b) % 2), mode
+        assert np.array_equal(ctx.decrypt(x * y, sk), prod), mode
+        rot = ctx.rotate_dimension(x, 0, 1)
+        assert np.array_equal(ctx.decrypt(rot, sk), model.galois(a, model.rotation(0, 1))), mode
+        z = pickle.loads(pickle.dumps(x * y))
+        assert np.array_equal(ctx.decrypt(z, sk), prod), mode
+    (fc, fsk, fpk), (mc, _, _) = ctxs["full"], ctxs["mixed"]
+    with pytest.raises(rnsfhe.ContextMismatchError):
+        mc.ciphertext_from_bytes(fc.encrypt(a, fpk).to_bytes())
+    with pytest.raises(rnsfhe.ParameterError, match="montgomery"):
+        rnsfhe.BfvParameters(montgomery="half", **kw)
+    with pytest.raises(rnsfhe.ParameterError, match="Montgomery"):
+        rnsfhe.BfvParameters(montgomery="full", **{**kw, "reduction": "optimized"})

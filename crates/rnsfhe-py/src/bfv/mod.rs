@@ -16,7 +16,9 @@ use std::sync::Arc;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use rnsfhe::bfv::{BfvContext, BfvParameters, Ciphertext, Decryption, Multiplication, Plaintext};
+use rnsfhe::bfv::{
+    BfvContext, BfvParameters, Ciphertext, Decryption, FvMontgomery, Multiplication, Plaintext,
+};
 use rnsfhe::rlwe::KeyId;
 
 use crate::convert::{

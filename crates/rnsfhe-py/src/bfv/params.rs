@@ -29,6 +29,18 @@ pub(crate) fn decryption(name: &str) -> PyResult<Decryption> {
     }
 }
 
+/// "mixed" (paper 001 section 4.4, the default) or "full" (sections 4 and 4.1: ciphertexts c M).
+pub(crate) fn fv_montgomery(name: &str) -> PyResult<FvMontgomery> {
+    match name {
+        "mixed" => Ok(FvMontgomery::Mixed),
+        "full" => Ok(FvMontgomery::Full),
+        _ => Err(raise(
+            "ParameterError",
+            format!("montgomery must be \"mixed\" or \"full\", got {name:?}"),
+        )),
+    }
+}
+
 pub(crate) fn decryption_name(d: Decryption) -> &'static str {
     match d {
         Decryption::Gamma => "gamma",
@@ -43,14 +55,15 @@ crate::integer::integer_params! {
     /// level unless given), the multiplication (HPS or BEHZ) and default decryption methods. For a general
     /// Phi_m (`cyclotomic_index=m`), `reduction="barrett"` (paper 001 Alg. 1), `"optimized"` (Alg. 2,
     /// default; same results) or `"montgomery"` (the mixed strategy of section 4.4: relinearisation
-    /// keys carry M); ignored for X^n + 1, as in Rust.
+    /// keys carry M; with `montgomery="full"` the full representation of sections 4 and 4.1:
+    /// ciphertexts c M, keys with M^2, a smaller depth); ignored for X^n + 1, as in Rust.
     class PyBfvParameters("BfvParameters", BfvParameters, BfvContext, BfvShared);
     methods {
         #[new]
         #[pyo3(signature = (degree=Int(8192), plain_modulus=Int(65537), *, moduli=None, moduli_bits=None,
             special_moduli=None, special_moduli_bits=None, multiplication="hps", decryption=None,
             m_tilde=Some(Int(65536)), sigma=None, hamming_weight=None, digit_primes=None, security=None,
-            cyclotomic_index=None, reduction=None))]
+            cyclotomic_index=None, reduction=None, montgomery=None))]
         #[allow(clippy::too_many_arguments)]
         fn new(
             degree: Int<usize>,
@@ -68,6 +81,7 @@ crate::integer::integer_params! {
             security: Option<&Bound<'_, PyAny>>,
             cyclotomic_index: Option<Int<usize>>,
             reduction: Option<&str>,
+            montgomery: Option<&str>,
         ) -> PyResult<Self> {
             let mut b = BfvParameters::builder()
                 .degree(degree.0)
@@ -77,6 +91,9 @@ crate::integer::integer_params! {
                 .security(crate::convert::security(security)?);
             if let Some(d) = decryption {
                 b = b.decryption(self::decryption(d)?);
+            }
+            if let Some(s) = montgomery {
+                b = b.fv_montgomery(self::fv_montgomery(s)?);
             }
             crate::rlwe_params::builder_options!(b; cyclotomic_index: cyclotomic_index,
                 reduction: reduction, moduli: moduli,
@@ -113,15 +130,30 @@ crate::integer::integer_params! {
         fn decryption(&self) -> &'static str {
             decryption_name(self.inner.decryption())
         }
+        /// With `reduction="montgomery"`: "mixed" (section 4.4) or "full" (ciphertexts c M,
+        /// sections 4 and 4.1); `None` otherwise.
+        #[getter]
+        fn montgomery(&self) -> Option<&'static str> {
+            if self.inner.is_full_montgomery() {
+                Some("full")
+            } else if self.inner.is_mixed_montgomery() {
+                Some("mixed")
+            } else {
+                None
+            }
+        }
     }
 }
 
 pub(crate) fn label(p: &BfvParameters) -> String {
-    let m = crate::integer::cyclotomic_label(
+    let mut m = crate::integer::cyclotomic_label(
         p.is_general_cyclotomic(),
         p.cyclotomic_index(),
         p.reduction(),
     );
+    if p.is_full_montgomery() {
+        m.push_str("montgomery=\"full\", ");
+    }
     format!(
         "BfvParameters({m}degree={}, plain_modulus={}, log_q={:.1}, moduli={}, multiplication={:?}, security={})",
         p.degree(),
