@@ -110,7 +110,15 @@ fn bgv_params(m: usize, k: usize, r: Reduction) -> BgvParameters {
 /// FV: ((squaring depth while the checked decryption holds, while the decryption is right), ms per
 /// multiplication with relin; the
 /// times of Figs. 2-3 come from `figs_interleaved`).
-fn fv_measure(ctx: &BfvContext, rng: &mut Csprng, depth: bool) -> ((u32, u32), f64) {
+/// A random binary message a, keys, and a fresh encryption of a.
+type FvFresh = (
+    Vec<u64>,
+    rnsfhe::rlwe::SecretKey,
+    rnsfhe::rlwe::RelinKey,
+    rnsfhe::bfv::Ciphertext,
+);
+
+fn fv_fresh(ctx: &BfvContext, rng: &mut Csprng) -> FvFresh {
     let n = ctx.params().degree();
     let a: Vec<u64> = (0..n).map(|_| rng.next_u64() & 1).collect();
     let (sk, pk) = ctx.keygen(rng).unwrap();
@@ -118,6 +126,11 @@ fn fv_measure(ctx: &BfvContext, rng: &mut Csprng, depth: bool) -> ((u32, u32), f
     let c = ctx
         .encrypt(&ctx.plaintext_from_coefficients(&a).unwrap(), &pk, rng)
         .unwrap();
+    (a, sk, rlk, c)
+}
+
+fn fv_measure(ctx: &BfvContext, rng: &mut Csprng, depth: bool) -> ((u32, u32), f64) {
+    let (a, sk, rlk, c) = fv_fresh(ctx, rng);
     let ms = time(|| {
         std::hint::black_box(ctx.multiply(&c, &c, &rlk).unwrap());
     });
@@ -155,13 +168,7 @@ fn fv_squarings(
 /// FV in the full Montgomery representation: (checked depth, correct depth).
 fn fv_full_depths(m: usize, k: usize, rng: &mut Csprng) -> (u32, u32) {
     let ctx = fv_with(m, k, Reduction::Montgomery, true);
-    let n = ctx.params().degree();
-    let a: Vec<u64> = (0..n).map(|_| rng.next_u64() & 1).collect();
-    let (sk, pk) = ctx.keygen(rng).unwrap();
-    let rlk = ctx.relin_key(&sk, rng).unwrap();
-    let c = ctx
-        .encrypt(&ctx.plaintext_from_coefficients(&a).unwrap(), &pk, rng)
-        .unwrap();
+    let (a, sk, rlk, c) = fv_fresh(&ctx, rng);
     fv_squarings(&ctx, &sk, &rlk, c, &a, true)
 }
 
@@ -292,13 +299,7 @@ type Timer = Box<dyn FnMut() -> f64>;
 
 fn fv_timer(m: usize, k: usize, (r, full): (Reduction, bool), rng: &mut Csprng) -> Timer {
     let ctx = fv_with(m, k, r, full);
-    let n = ctx.params().degree();
-    let a: Vec<u64> = (0..n).map(|_| rng.next_u64() & 1).collect();
-    let (sk, pk) = ctx.keygen(rng).unwrap();
-    let rlk = ctx.relin_key(&sk, rng).unwrap();
-    let c = ctx
-        .encrypt(&ctx.plaintext_from_coefficients(&a).unwrap(), &pk, rng)
-        .unwrap();
+    let (_, _, rlk, c) = fv_fresh(&ctx, rng);
     Box::new(move || {
         let s = Instant::now();
         std::hint::black_box(ctx.multiply(&c, &c, &rlk).unwrap());
