@@ -65,6 +65,8 @@ fn fv_depth(m: usize, r: Reduction, full: bool, rng: &mut Csprng) -> (u32, u32, 
     (measured, plain, mont)
 }
 
+/// BGV's theoretical depth and `BgvContext::measured_depth` (squarings each followed by a switch,
+/// one at level 0, counted while they decrypt to the right slots).
 fn bgv_depth(m: usize, r: Reduction, rng: &mut Csprng) -> (u32, u32) {
     let n = rnsfhe_math::ring::cyclotomic::euler_phi(m) as f64;
     let params = BgvParameters::builder()
@@ -78,27 +80,10 @@ fn bgv_depth(m: usize, r: Reduction, rng: &mut Csprng) -> (u32, u32) {
         .build()
         .unwrap();
     let theory = DepthInputs::of(&params).unwrap().depth();
-    let ctx = BgvContext::new(params).unwrap();
-    let (sk, pk) = ctx.keygen(rng).unwrap();
-    let rlk = ctx.relin_key(&sk, rng).unwrap();
-    let a: Vec<u64> = (0..n as usize).map(|_| rng.next_u64() & 1).collect();
-    let mut y = ctx
-        .encrypt(&ctx.plaintext_from_coefficients(&a).unwrap(), &pk, rng)
+    let measured = BgvContext::new(params)
+        .unwrap()
+        .measured_depth(rng)
         .unwrap();
-    let mut measured = 0;
-    loop {
-        y = ctx.multiply(&y, &y, &rlk).unwrap();
-        if y.level() > 0 {
-            y = ctx.mod_switch(&y).unwrap();
-        }
-        if ctx.decrypt(&y, &sk).is_err() {
-            break;
-        }
-        measured += 1;
-        if y.level() == 0 {
-            break;
-        }
-    }
     (measured, theory)
 }
 

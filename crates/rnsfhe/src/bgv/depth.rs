@@ -14,7 +14,7 @@
 //! prime of the digits' size the two are of the same order.
 
 use rnsfhe_math::ring::cyclotomic::{
-    cyclotomic_polynomial, montgomery_inverse_norm, reduction_expansion,
+    cyclotomic_polynomial, montgomery_inverse_norm, reduction_expansion, SlotAlgebra,
 };
 use rnsfhe_math::sample::Csprng;
 
@@ -102,14 +102,29 @@ impl DepthInputs {
 impl BgvContext {
     /// The depth measured: squares of a fresh encryption of random slots, each relinearised and
     /// followed by a modulus switch (the last one at level 0 without), counted while the result
-    /// decrypts to the right values.
+    /// decrypts to the right values. Over a general Phi_m the slots are random elements of GF(t)
+    /// inside GF(t^d) (their squares are v^2 mod t, slot by slot).
     pub fn measured_depth(&self, rng: &mut Csprng) -> Result<u32> {
         let (sk, pk) = self.keygen(rng)?;
         let rlk = self.relin_key(&sk, rng)?;
         let n = self.params().degree();
         let t = self.params().plain_modulus();
         let mut m: Vec<u64> = (0..n).map(|_| rng.next_u64() % t).collect();
-        let pt = if self.slots() > 0 {
+        let algebra = self.slot_algebra().ok();
+        // GF(t) values as slots of GF(t^d): v, then d - 1 zero coefficients.
+        let as_slots = |m: &[u64], d: usize| -> Vec<Vec<u64>> {
+            m.iter()
+                .map(|&v| {
+                    std::iter::once(v)
+                        .chain(std::iter::repeat_n(0, d - 1))
+                        .collect()
+                })
+                .collect()
+        };
+        let pt = if let Some(a) = algebra {
+            m.truncate(a.slots());
+            self.encode_slots(&as_slots(&m, a.slot_degree()))?
+        } else if self.slots() > 0 {
             self.encode(&m)?
         } else {
             m = vec![1; 1];
@@ -125,6 +140,10 @@ impl BgvContext {
             m.iter_mut()
                 .for_each(|v| *v = ((u128::from(*v) * u128::from(*v)) % u128::from(t)) as u64);
             let ok = match self.decrypt(&y, &sk) {
+                Ok(p) if algebra.is_some() => {
+                    let d = algebra.map_or(1, SlotAlgebra::slot_degree);
+                    self.decode_slots(&p)? == as_slots(&m, d)
+                }
                 Ok(p) if self.slots() > 0 => self.decode(&p)? == m,
                 Ok(p) => p.coefficients()[0] == m[0],
                 Err(_) => false,
