@@ -15,7 +15,7 @@ impl BfvContext {
             let msw = self.relin_switcher();
             let coeffs = zeroize::Zeroizing::new(sk.coefficients().to_vec());
             let sk_m = SecretKey::from_coefficients(msw, coeffs)?;
-            return RelinKey::generate_mixed(msw, &sk_m, self.gaussian(), self.id(), rng);
+            return RelinKey::generate_with(msw, &sk_m, self.gaussian(), self.id(), rng, false);
         }
         RelinKey::generate(self.key_switcher(), sk, self.gaussian(), self.id(), rng)
     }

@@ -45,27 +45,25 @@ impl RelinKey {
         context_id: u64,
         rng: &mut Csprng,
     ) -> Result<Self> {
-        let s2 = sk.ntt_qp().mul(sk.ntt_qp())?;
-        Ok(RelinKey {
-            key: KeySwitchKey::generate(sw, sk, &s2, g, rng)?,
-            context_id,
-            key_id: sk.id(),
-        })
+        let m_error = crate::rlwe::keys::is_montgomery(sw.ring_qp());
+        Self::generate_with(sw, sk, g, context_id, rng, m_error)
     }
 
-    /// The mixed strategy's key (paper 001 section 4.4) over a Montgomery ring: the Montgomery form
-    /// of the plain key (residues (P g s^2 - a s - e) M, "keys carrying M"), so that plain digits
-    /// reduced by Montgomery give the plain relinearisation.
-    pub(crate) fn generate_mixed(
+    /// [`Self::generate`] with the error e M (`m_error`) or e. The mixed strategy's key (paper 001
+    /// section 4.4) is the second over a Montgomery ring: the Montgomery form of the plain key
+    /// (residues (P g s^2 - a s - e) M, "keys carrying M"), so that plain digits reduced by
+    /// Montgomery give the plain relinearisation.
+    pub(crate) fn generate_with(
         sw: &KeySwitcher,
         sk: &SecretKey,
         g: &DiscreteGaussian,
         context_id: u64,
         rng: &mut Csprng,
+        m_error: bool,
     ) -> Result<Self> {
         let s2 = sk.ntt_qp().mul(sk.ntt_qp())?;
         Ok(RelinKey {
-            key: KeySwitchKey::generate_with(sw, sk, &s2, g, rng, false)?,
+            key: KeySwitchKey::generate_with(sw, sk, &s2, g, rng, m_error)?,
             context_id,
             key_id: sk.id(),
         })

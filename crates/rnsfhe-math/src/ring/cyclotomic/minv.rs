@@ -6,7 +6,7 @@ use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive, Zero};
 
 use super::context::primes;
-use super::phi::{cyclotomic_polynomial, reduction_expansion};
+use super::phi::{cyclotomic_polynomial, reduction_expansion, times_x_mod_phi};
 use super::Reduction;
 use crate::ring::{Form, Poly, Representation, RingContext};
 use crate::{Error, Result};
@@ -27,13 +27,7 @@ pub fn x_power_mod_phi(phi: &[i64], k: usize) -> Result<Vec<i128>> {
     }
     row[n - 1] = 1;
     for _ in n..=k {
-        let top = row[n - 1];
-        for j in (1..n).rev() {
-            row[j] = row[j - 1]
-                .checked_sub(top.checked_mul(i128::from(phi[j])).ok_or_else(overflow)?)
-                .ok_or_else(overflow)?;
-        }
-        row[0] = top.checked_mul(-i128::from(phi[0])).ok_or_else(overflow)?;
+        times_x_mod_phi(&mut row, phi).ok_or_else(overflow)?;
     }
     Ok(row)
 }

@@ -222,6 +222,18 @@ mod tests {
 }
 
 /// The expansion of the reduction modulo Phi_m on products: the least rho with
+/// row <- X row mod Phi_m (monic, degree n = row.len()): shift up, subtract the top coefficient
+/// times Phi_m; None when a coefficient overflows 127 bits.
+pub(super) fn times_x_mod_phi(row: &mut [i128], phi: &[i64]) -> Option<()> {
+    let n = row.len();
+    let top = row[n - 1];
+    for j in (1..n).rev() {
+        row[j] = row[j - 1].checked_sub(top.checked_mul(i128::from(phi[j]))?)?;
+    }
+    row[0] = top.checked_mul(-i128::from(phi[0]))?;
+    Some(())
+}
+
 /// ||c mod Phi_m||_inf <= rho ||c||_inf for every c of degree <= 2n - 2, i.e. the largest column sum
 /// max_j sum_k |(X^k mod Phi_m)_j| over k < 2n - 1 (exact, from the rows X^k mod Phi_m). With
 /// ||a b||_inf <= ||a||_2 ||b||_2 before reduction it bounds products in R = Z[X]/(Phi_m), as the
@@ -240,13 +252,7 @@ pub fn reduction_expansion(phi: &[i64]) -> Result<f64> {
     row[n - 1] = 1; // X^(n-1)
     for _ in n..(2 * n - 1) {
         // X * row mod Phi_m: shift, then subtract top * Phi_m (monic).
-        let top = row[n - 1];
-        for j in (1..n).rev() {
-            row[j] = row[j - 1]
-                .checked_sub(top.checked_mul(i128::from(phi[j])).ok_or_else(overflow)?)
-                .ok_or_else(overflow)?;
-        }
-        row[0] = top.checked_mul(-i128::from(phi[0])).ok_or_else(overflow)?;
+        times_x_mod_phi(&mut row, phi).ok_or_else(overflow)?;
         for (c, &r) in col.iter_mut().zip(&row) {
             *c += r.unsigned_abs() as f64;
         }
