@@ -11,7 +11,7 @@ use rnsfhe_math::ring::cyclotomic::{
 use rnsfhe_math::ring::{Form, Poly, Representation, RingContext};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian, DEFAULT_TAIL};
 
-use super::decrypt::Decryptor;
+use super::decrypt::{Decryptor, SwitchedDecryption};
 use super::noise::NoiseModel;
 use super::{
     BehzTool, BfvParameters, Ciphertext, Decryption, HpsTool, Multiplication, Plaintext, RingShape,
@@ -94,6 +94,8 @@ pub struct BfvContext {
     /// Delta = floor(q / t) mod q_i.
     delta: Vec<Shoup>,
     pub(crate) dec: Decryptor,
+    /// `decrypt`'s modulus switch to a shorter prefix of q first (X^n + 1 only).
+    switched: Option<SwitchedDecryption>,
     mul: MulTool,
     pub(crate) noise: NoiseModel,
 }
@@ -177,6 +179,10 @@ impl BfvContext {
             gaussian: DiscreteGaussian::new(params.sigma, DEFAULT_TAIL)?,
             t: Modulus::new(t)?,
             dec: Decryptor::new(&q, t)?,
+            switched: match params.cyclotomic {
+                None => SwitchedDecryption::new(&q, t, n)?,
+                Some(_) => None,
+            },
             params,
             sw,
             encoders,
@@ -380,9 +386,49 @@ impl BfvContext {
         Ok(acc)
     }
 
-    /// Decrypts with the parameter set's default method.
+    /// Decrypts with the parameter set's default method. A two-part ciphertext over X^n + 1 is first
+    /// switched to the fewest primes of q that keep 64 bits above the switch's rounding (2 of 7 at
+    /// n = 2^14): the same plaintext as [`Self::decrypt_with`] over the whole q for any ciphertext
+    /// with a noise budget of at least one bit (decision and bound in `decrypt.rs`).
     pub fn decrypt(&self, ct: &Ciphertext, sk: &SecretKey) -> Result<Plaintext> {
-        self.decrypt_with(ct, sk, self.params.decryption)
+        match &self.switched {
+            Some(sw) if ct.parts.len() == 2 => self.decrypt_switched(sw, ct, sk),
+            _ => self.decrypt_with(ct, sk, self.params.decryption),
+        }
+    }
+
+    /// [`Self::decrypt`]'s path: c_j' = round(q' c_j / q), then x' = c_0' + c_1' s over q' and
+    /// the parameter set's method over q'.
+    fn decrypt_switched(
+        &self,
+        sw: &SwitchedDecryption,
+        ct: &Ciphertext,
+        sk: &SecretKey,
+    ) -> Result<Plaintext> {
+        self.check_ct(ct)?;
+        self.check_secret(sk)?;
+        KeyId::check(ct.key_id, sk.id(), "secret key")?;
+        let ring = self
+            .sw
+            .ring_at(sw.level)
+            .ok_or_else(|| Error::Internal("switched decryption level beyond the chain".into()))?;
+        let n = self.params.degree;
+        let words = (sw.level + 1) * n;
+        let mut x = Poly::zero(ring, Representation::Coefficient);
+        sw.switch(ct.parts[1].residues(), n, x.residues_mut())?;
+        x.to_ntt()?;
+        let s = Poly::from_residues(
+            ring,
+            sk.ntt_q().residues()[..words].to_vec(),
+            Representation::Ntt,
+        )?;
+        x.mul_assign(&s)?;
+        x.to_coefficient()?;
+        let mut c0 = Poly::zero(ring, Representation::Coefficient);
+        sw.switch(ct.parts[0].residues(), n, c0.residues_mut())?;
+        x.add_assign(&c0)?;
+        let m = sw.dec.decrypt(self.params.decryption, x.residues(), n)?;
+        Ok(self.plaintext(m))
     }
 
     /// Decrypts with a chosen method (any size of ciphertext). Correct while the noise is below the

@@ -2,7 +2,7 @@
 
 use num_bigint::BigUint;
 use rnsfhe_math::arith::{is_prime, Modulus};
-use rnsfhe_math::rns::{BaseConverter, FastBaseConverter, RnsBasis, ScaleAndRound};
+use rnsfhe_math::rns::{BaseConverter, FastBaseConverter, FastRnsFloor, RnsBasis, ScaleAndRound};
 
 use super::Decryption;
 use crate::{Error, Result};
@@ -204,4 +204,60 @@ fn gamma_t(gamma: u64, t: u64) -> Result<u64> {
     gamma.checked_mul(t).ok_or_else(|| {
         Error::InvalidParameters("gamma t does not fit in a word; use HPS decryption".into())
     })
+}
+
+/// Decryption after a modulus switch to a prefix q' = q_0 ... q_{l} of q: the fast path of
+/// `BfvContext::decrypt` for two-part ciphertexts over X^n + 1.
+///
+/// c_j' = round(q' c_j / q) (`FastRnsFloor::rounded` over the dropped primes, error |e_j| <= k'' / 2 + 1
+/// for k'' dropped primes), then the chosen method over q'. The phase becomes
+/// (q'/q)(Delta m + v) + e_0 + e_1 s, so t x' / q' = t x / q + t (e_0 + e_1 s) / q' (mod t): with
+/// ||e_0 + e_1 s|| <= R = (k''/2 + 1)(1 + n) for ternary s, choosing log2 q' >= log2 t + log2 R + 64
+/// moves every fraction by less than 2^-64. Decision: the fewest primes of q meeting that; then
+/// the switched decryption equals the one over q whenever the full phase's fraction is more than
+/// 2^-64 from the rounding boundary (any ciphertext with a noise budget of 1 bit or more). As SEAL's
+/// advice to modulus-switch before decrypting and OpenFHE's `Compress`, done inside `decrypt`.
+#[derive(Debug)]
+pub(crate) struct SwitchedDecryption {
+    /// q' = q_0 ... q_level.
+    pub(crate) level: usize,
+    /// round(x / q'') onto q', q'' = the dropped primes.
+    floor: FastRnsFloor,
+    pub(crate) dec: Decryptor,
+}
+
+impl SwitchedDecryption {
+    /// The switch for q (k primes) and t over X^n + 1, or `None` when no prefix of q is shorter
+    /// than q and wide enough.
+    pub(crate) fn new(q: &RnsBasis, t: u64, n: usize) -> Result<Option<Self>> {
+        let k = q.len();
+        let log_t = f64::from(64 - t.leading_zeros());
+        let log_r = ((k as f64 / 2.0 + 1.0) * (n as f64 + 1.0)).log2();
+        let need = log_t + log_r + 64.0;
+        let mut bits = 0.0;
+        for (i, m) in q.moduli().iter().enumerate().take(k - 1) {
+            // floor(log2 q_i) = bits - 1: a lower bound on log2 q'.
+            bits += f64::from(m.bits() - 1);
+            if bits >= need {
+                let keep = RnsBasis::new(&values(&q.moduli()[..=i]))?;
+                let drop = RnsBasis::new(&values(&q.moduli()[i + 1..]))?;
+                return Ok(Some(SwitchedDecryption {
+                    level: i,
+                    floor: FastRnsFloor::rounded(&drop, &keep)?,
+                    dec: Decryptor::new(&keep, t)?,
+                }));
+            }
+        }
+        Ok(None)
+    }
+
+    /// round(q' c / q) over q' for c over q (limb-major residues, n coefficients), into `out`.
+    pub(crate) fn switch(&self, c: &[u64], n: usize, out: &mut [u64]) -> Result<()> {
+        let (keep, drop) = c.split_at((self.level + 1) * n);
+        self.floor.apply(drop, keep, out)
+    }
+}
+
+fn values(moduli: &[Modulus]) -> Vec<u64> {
+    moduli.iter().map(Modulus::value).collect()
 }
