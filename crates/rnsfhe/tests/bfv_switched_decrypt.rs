@@ -54,6 +54,8 @@ fn switched_decryption_equals_the_full_one_along_a_product_chain() {
             (128, vec![50, 50, 50, 50], 257),
         ] {
             let ctx = context(n, &bits, t, method);
+            // log2 t + log2((k''/2 + 1)(n + 1)) + 64 bits of primes, dropping two or more.
+            assert_eq!(ctx.decryption_moduli(), if n == 64 { 4 } else { 2 });
             let (sk, pk) = ctx.keygen(&mut rng).unwrap();
             let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
             let mut ct = ctx
@@ -199,4 +201,17 @@ fn switched_decryption_refuses_a_foreign_key() {
         Err(rnsfhe::Error::ContextMismatch(_))
     ));
     assert!(ctx.decrypt(&ct, &sk2).is_err());
+}
+
+#[test]
+fn default_sets_switch_where_it_pays() {
+    for (n, want) in [(8192usize, 3usize), (16384, 2)] {
+        let p = BfvParameters::builder()
+            .degree(n)
+            .plain_modulus(65537)
+            .build()
+            .unwrap();
+        let ctx = BfvContext::new(p).unwrap();
+        assert_eq!(ctx.decryption_moduli(), want, "n = {n}");
+    }
 }

@@ -397,6 +397,14 @@ impl BfvContext {
         }
     }
 
+    /// The number of primes of q that [`Self::decrypt`] works over for a two-part ciphertext after
+    /// its modulus switch (all of q when no switch pays).
+    pub fn decryption_moduli(&self) -> usize {
+        self.switched
+            .as_ref()
+            .map_or(self.params.moduli.len(), |s| s.level + 1)
+    }
+
     /// [`Self::decrypt`]'s path: c_j' = round(q' c_j / q), then x' = c_0' + c_1' s over q' and
     /// the parameter set's method over q'.
     fn decrypt_switched(
