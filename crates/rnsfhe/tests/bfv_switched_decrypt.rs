@@ -72,6 +72,8 @@ fn switched_decryption_equals_the_full_one_along_a_product_chain() {
                 if ctx.noise_budget(&ct, &sk).unwrap() == 0 {
                     break;
                 }
+                // The checked decryption works on the switched phase too.
+                assert_eq!(ctx.decrypt_checked(&ct, &sk, method).unwrap(), full);
                 let other = ctx
                     .encrypt(&random_plain(&ctx, &mut rng), &pk, &mut rng)
                     .unwrap();

@@ -35,16 +35,15 @@ crate::integer::integer_scheme! {
             let s = sk.get(&self.owner())?;
             let ctx = self.ctx().clone();
             let d = match method {
-                None => ctx.params().decryption(),
-                Some(m) => decryption(m)?,
+                None => None,
+                Some(m) => Some(decryption(m)?),
             };
             let pt = py
-                .detach(|| {
-                    if check_noise {
-                        ctx.decrypt_checked(&c, &s, d)
-                    } else {
-                        ctx.decrypt_with(&c, &s, d)
-                    }
+                .detach(|| match (check_noise, d) {
+                    (true, d) => ctx.decrypt_checked(&c, &s, d.unwrap_or(ctx.params().decryption())),
+                    // The default method: `decrypt`'s modulus switch first where it pays.
+                    (false, None) => ctx.decrypt(&c, &s),
+                    (false, Some(d)) => ctx.decrypt_with(&c, &s, d),
                 })
                 .py()?;
             Ok(self.plaintext(pt))

@@ -391,10 +391,9 @@ impl BfvContext {
     /// n = 2^14): the same plaintext as [`Self::decrypt_with`] over the whole q for any ciphertext
     /// with a noise budget of at least one bit (decision and bound in `decrypt.rs`).
     pub fn decrypt(&self, ct: &Ciphertext, sk: &SecretKey) -> Result<Plaintext> {
-        match &self.switched {
-            Some(sw) if ct.parts.len() == 2 => self.decrypt_switched(sw, ct, sk),
-            _ => self.decrypt_with(ct, sk, self.params.decryption),
-        }
+        let (x, dec) = self.decryption_phase(ct, sk)?;
+        let m = dec.decrypt(self.params.decryption, x.residues(), self.params.degree)?;
+        Ok(self.plaintext(m))
     }
 
     /// The number of primes of q that [`Self::decrypt`] works over for a two-part ciphertext after
@@ -405,14 +404,22 @@ impl BfvContext {
             .map_or(self.params.moduli.len(), |s| s.level + 1)
     }
 
-    /// [`Self::decrypt`]'s path: c_j' = round(q' c_j / q), then x' = c_0' + c_1' s over q' and
-    /// the parameter set's method over q'.
-    fn decrypt_switched(
+    /// The phase `decrypt` and `decrypt_checked` work on, with the decryptor of its modulus: over
+    /// q' after the switch (two parts, X^n + 1, when it pays), else [`Self::phase`] over q.
+    fn decryption_phase(&self, ct: &Ciphertext, sk: &SecretKey) -> Result<(Poly, &Decryptor)> {
+        match &self.switched {
+            Some(sw) if ct.parts.len() == 2 => Ok((self.switched_phase(sw, ct, sk)?, &sw.dec)),
+            _ => Ok((self.phase(ct, sk)?, &self.dec)),
+        }
+    }
+
+    /// x' = c_0' + c_1' s over q' for c_j' = round(q' c_j / q) (`SwitchedDecryption`).
+    fn switched_phase(
         &self,
         sw: &SwitchedDecryption,
         ct: &Ciphertext,
         sk: &SecretKey,
-    ) -> Result<Plaintext> {
+    ) -> Result<Poly> {
         self.check_ct(ct)?;
         self.check_secret(sk)?;
         KeyId::check(ct.key_id, sk.id(), "secret key")?;
@@ -435,12 +442,12 @@ impl BfvContext {
         let mut c0 = Poly::zero(ring, Representation::Coefficient);
         sw.switch(ct.parts[0].residues(), n, c0.residues_mut())?;
         x.add_assign(&c0)?;
-        let m = sw.dec.decrypt(self.params.decryption, x.residues(), n)?;
-        Ok(self.plaintext(m))
+        Ok(x)
     }
 
-    /// Decrypts with a chosen method (any size of ciphertext). Correct while the noise is below the
-    /// method's bound; an exhausted ciphertext decrypts to garbage, which `noise_budget` reports as 0.
+    /// Decrypts with a chosen method (any size of ciphertext), over the whole q: the paper's
+    /// algorithm as written. Correct while the noise is below the method's bound; an exhausted
+    /// ciphertext decrypts to garbage, which `noise_budget` reports as 0.
     pub fn decrypt_with(
         &self,
         ct: &Ciphertext,
@@ -456,15 +463,16 @@ impl BfvContext {
     /// noise budget is 0 is refused with `Error::NoiseBudgetExhausted` instead of decrypting to
     /// garbage. Refused: a measured ||[t ct(s)]_q|| / q >= 1/4, or a carried noise bound >= 1/4 (the
     /// measurement cannot see a coefficient that wrapped past q/2; decision in `noise.rs`). The
-    /// check costs about one HPS decryption (128-bit fractions, no big integers).
+    /// check costs about one HPS decryption (128-bit fractions, no big integers). Works on the
+    /// switched phase as [`Self::decrypt`] does (its fractions within 2^-64 of those over q).
     pub fn decrypt_checked(
         &self,
         ct: &Ciphertext,
         sk: &SecretKey,
         method: Decryption,
     ) -> Result<Plaintext> {
-        let x = self.phase(ct, sk)?;
-        if let Err(why) = self.noise_verdict(ct, &x)? {
+        let (x, dec) = self.decryption_phase(ct, sk)?;
+        if let Err(why) = self.noise_verdict(ct, &x, dec)? {
             return Err(Error::NoiseBudgetExhausted(format!(
                 "{why}, so the decryption may be wrong; these parameters guarantee {} \
                  multiplications in the worst case (bound (20) of paper 000): use larger moduli or \
@@ -472,7 +480,7 @@ impl BfvContext {
                 self.depth_inputs().depth()
             )));
         }
-        let m = self.dec.decrypt(method, x.residues(), self.params.degree)?;
+        let m = dec.decrypt(method, x.residues(), self.params.degree)?;
         Ok(self.plaintext(m))
     }
 

@@ -142,7 +142,7 @@ impl BfvContext {
     /// integers when the noise is below q 2^-40.
     pub fn noise_budget(&self, ct: &Ciphertext, sk: &SecretKey) -> Result<u32> {
         let x = self.phase(ct, sk)?;
-        if self.noise_verdict(ct, &x)?.is_err() {
+        if self.noise_verdict(ct, &x, &self.dec)?.is_err() {
             return Ok(0);
         }
         let b = self.params().log_q() - self.log2_scaled_noise_of(&x)? - 1.0;

@@ -43,6 +43,7 @@
 use num_traits::ToPrimitive;
 use rnsfhe_math::ring::Poly;
 
+use super::decrypt::Decryptor;
 use super::{BfvContext, Ciphertext, MulTool, Plaintext};
 use crate::rlwe::{log2_add, SecretDistribution};
 use crate::Result;
@@ -194,9 +195,12 @@ impl BfvContext {
         &self,
         ct: &Ciphertext,
         x: &Poly,
+        dec: &Decryptor,
     ) -> Result<std::result::Result<(), String>> {
-        // ||[t x]_q|| / q within about k 2^-64.
-        let d = self.dec.noise_fraction(x.residues())?;
+        // ||[t x]_q|| / q within about k 2^-64 (x over q), or also within the switch's 2^-64
+        // (x over the prefix q' of `SwitchedDecryption`).
+        let d = dec.noise_fraction(x.residues())?;
+        let switched = x.context().moduli().len() < self.params().moduli().len();
         if d.log2() >= MEASURED_LIMIT_LOG2 {
             return Ok(Err(format!("||[t ct(s)]_q|| / q = {d:.3} >= 1/4")));
         }
@@ -212,8 +216,10 @@ impl BfvContext {
                 )));
             }
             // d errs by under k 2^-63 (`noise_fraction`: one truncation of at most 1 + q_i 2^-64
-            // units of 2^-64 per limb), the floor of a measurement of a small noise.
-            if d > b.exp2() * (1.0 + 1e-9) + k * 2f64.powi(-63) {
+            // units of 2^-64 per limb), the floor of a measurement of a small noise; the switch
+            // adds under 2^-64.
+            let floor = (k + f64::from(u8::from(switched))) * 2f64.powi(-63);
+            if d > b.exp2() * (1.0 + 1e-9) + floor {
                 return Ok(Err(format!(
                     "the measured noise 2^{:.1} exceeds the carried bound 2^{b:.1}",
                     d.log2()
