@@ -141,24 +141,20 @@ impl FastRnsFloor {
         check("fastRNSFloor output", out_len, n * self.b.len())?;
         check("fastRNSFloor input in q", xq.len(), n * self.q.len())?;
         check("fastRNSFloor input in B", xb_len, n * self.b.len())?;
-        let mut xq_r;
-        let xq = match &self.half {
-            None => xq,
-            Some((hq, _)) => {
-                xq_r = crate::pool::Buffer::zeroed(xq.len());
-                for ((d, s), (m, &c)) in xq_r
-                    .chunks_exact_mut(n)
-                    .zip(xq.chunks_exact(n))
-                    .zip(self.q.moduli().iter().zip(hq))
-                {
-                    d.iter_mut().for_each(|x| *x = c);
-                    vector::add_assign(m, d, s);
-                }
-                &xq_r[..]
-            }
-        };
         let mut y = crate::pool::Buffer::zeroed(xq.len());
         scaled_residues_by(&self.q, &self.scaled_inv, xq, n, &mut y);
+        if let Some((hq, _)) = &self.half {
+            // |(x_i + h_i) w_i|_{q_i} = |x_i w_i + |h_i w_i|_{q_i}|_{q_i}: the half added after the
+            // product, one pass, no copy of x.
+            for ((yi, m), (&h, &w)) in y
+                .chunks_exact_mut(n)
+                .zip(self.q.moduli())
+                .zip(hq.iter().zip(&self.scaled_inv))
+            {
+                let c = m.mul_shoup(h, w);
+                yi.iter_mut().for_each(|v| *v = m.add(*v, c));
+            }
+        }
         Ok((n, y))
     }
 
@@ -196,10 +192,11 @@ impl FastRnsFloor {
         // Rounding: the half of x_B times f q^-1, one constant per modulus of B (x_B itself is not
         // copied to add it).
         if let Some((_, hb)) = &self.half {
-            let mut t = crate::pool::Buffer::zeroed(n);
             for (j, m) in self.b.moduli().iter().enumerate() {
-                t.fill(m.mul(hb[j], self.own[j]));
-                vector::add_assign(m, &mut out[j * n..(j + 1) * n], &t);
+                let c = m.mul(hb[j], self.own[j]);
+                out[j * n..(j + 1) * n]
+                    .iter_mut()
+                    .for_each(|v| *v = m.add(*v, c));
             }
         }
         Ok(())
