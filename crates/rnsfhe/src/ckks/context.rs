@@ -331,7 +331,7 @@ impl CkksContext {
         rng: &mut Csprng,
     ) -> Result<CkksCiphertext> {
         self.check_plain(pt)?;
-        let (c0, c1) = pk.encrypt_zero(&self.sw, self.params.secret, &self.gaussian, rng)?;
+        let (c0, c1) = pk.encrypt_zero_ntt(&self.sw, self.params.secret, &self.gaussian, rng)?;
         self.finish_encryption(pt, c0, c1, pk.id())
     }
 
@@ -348,7 +348,7 @@ impl CkksContext {
         self.finish_encryption(pt, c0, c1, sk.id())
     }
 
-    /// Top-level encryption of zero (coefficient form) + m at the plaintext's level.
+    /// Top-level encryption of zero (coefficient or NTT form) + m at the plaintext's level.
     fn finish_encryption(
         &self,
         pt: &CkksPlaintext,
@@ -359,9 +359,11 @@ impl CkksContext {
         let ring = self.ring_at(pt.level)?;
         let mut parts = Vec::with_capacity(2);
         for c in [c0, c1] {
-            let mut p = Poly::zero(ring, Representation::Coefficient);
-            let len = p.residues().len();
-            p.residues_mut().copy_from_slice(&c.residues()[..len]);
+            let mut p = if Arc::ptr_eq(c.context(), ring) {
+                c
+            } else {
+                self.chain().drop_to(&c, pt.level)?
+            };
             p.to_ntt()?;
             parts.push(p);
         }

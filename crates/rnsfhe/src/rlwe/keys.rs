@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use rnsfhe_math::arith::vector;
 use rnsfhe_math::ring::{Poly, Representation, RingContext, RingKind};
 use rnsfhe_math::sample::{ternary, ternary_hamming, Csprng, DiscreteGaussian};
 use zeroize::{Zeroize, Zeroizing};
@@ -288,6 +289,60 @@ impl PublicKey {
         rng: &mut Csprng,
     ) -> Result<(Poly, Poly)> {
         let ctx = self.p0.context();
+        let (mut c0, mut c1) = self.products(sw, dist, rng)?;
+        c0.to_coefficient()?;
+        c1.to_coefficient()?;
+        c0.add_assign(&gaussian_poly(ctx, g, rng)?)?;
+        c1.add_assign(&gaussian_poly(ctx, g, rng)?)?;
+        Ok((sw.mod_down_qp(&c0)?, sw.mod_down_qp(&c1)?))
+    }
+
+    /// [`PublicKey::encrypt_zero`] in NTT form over Q (CKKS): the same bits as its output taken to
+    /// NTT form, for the same draws of u, e0, e1. On a power-of-two ring the limbs of Q of p u stay
+    /// in NTT form: only those of P are inverted (e added there), and e's limbs of Q enter ModDown's
+    /// coefficient-form correction before its forward NTT (k + 2 (k + |P|) NTTs instead of
+    /// 3 (k + |P|) + 2 k).
+    pub fn encrypt_zero_ntt(
+        &self,
+        sw: &KeySwitcher,
+        dist: SecretDistribution,
+        g: &DiscreteGaussian,
+        rng: &mut Csprng,
+    ) -> Result<(Poly, Poly)> {
+        let ctx = self.p0.context();
+        if ctx.kind() != RingKind::PowerOfTwo {
+            let (mut c0, mut c1) = self.encrypt_zero(sw, dist, g, rng)?;
+            c0.to_ntt()?;
+            c1.to_ntt()?;
+            return Ok((c0, c1));
+        }
+        let (c0, c1) = self.products(sw, dist, rng)?;
+        let n = ctx.degree();
+        let k = sw.ring_q().moduli().len();
+        let mut finish = |mut c: Poly| -> Result<Poly> {
+            let e = gaussian_poly(ctx, g, rng)?;
+            let (e_q, e_p) = e.residues().split_at(k * n);
+            let res = c.residues_mut();
+            rnsfhe_math::parallel::for_each_limb(&mut res[k * n..], n, |j, limb| {
+                ctx.inverse_limb(k + j, limb, false)?;
+                vector::add_assign(&ctx.moduli()[k + j], limb, &e_p[j * n..(j + 1) * n]);
+                Ok(())
+            })?;
+            sw.mod_down_qp_ntt_plus(c.residues(), e_q)
+        };
+        // e0 is drawn before e1, as in `encrypt_zero`.
+        let c0 = finish(c0)?;
+        Ok((c0, finish(c1)?))
+    }
+
+    /// (p0 u, p1 u) in NTT form over Q u P for a fresh u of `dist` (u is wiped).
+    fn products(
+        &self,
+        sw: &KeySwitcher,
+        dist: SecretDistribution,
+        rng: &mut Csprng,
+    ) -> Result<(Poly, Poly)> {
+        let ctx = self.p0.context();
         if !Arc::ptr_eq(ctx, sw.ring_qp()) {
             return Err(Error::ContextMismatch(
                 "the public key belongs to another parameter set".into(),
@@ -304,14 +359,10 @@ impl PublicKey {
             // p (plain) * u M reduces to p u: the output is plain, as elsewhere.
             u = u.to_montgomery()?;
         }
-        let mut c0 = self.p0.mul(&u)?;
-        let mut c1 = self.p1.mul(&u)?;
+        let c0 = self.p0.mul(&u)?;
+        let c1 = self.p1.mul(&u)?;
         u.residues_mut().zeroize();
-        c0.to_coefficient()?;
-        c1.to_coefficient()?;
-        c0.add_assign(&gaussian_poly(ctx, g, rng)?)?;
-        c1.add_assign(&gaussian_poly(ctx, g, rng)?)?;
-        Ok((sw.mod_down_qp(&c0)?, sw.mod_down_qp(&c1)?))
+        Ok((c0, c1))
     }
 }
 
