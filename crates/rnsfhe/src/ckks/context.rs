@@ -121,14 +121,21 @@ impl CkksContext {
         let coeffs = self.encoder.encode(values, scale)?;
         let largest = coeffs.iter().map(|c| c.unsigned_abs()).max().unwrap_or(0);
         self.check_coefficient(largest as f64, level, scale, "encode")?;
-        let n = ring.degree();
-        let mut poly = Poly::zero(ring, Representation::Coefficient);
-        for (limb, m) in poly.residues_mut().chunks_exact_mut(n).zip(ring.moduli()) {
-            let q = i128::from(m.value());
-            for (o, &c) in limb.iter_mut().zip(&coeffs) {
-                *o = c.rem_euclid(q) as u64;
+        let mut poly = if largest < 1 << 63 {
+            // The usual case: i64 residues by Barrett (the i128 remainder is a library call).
+            let c64: Vec<i64> = coeffs.iter().map(|&c| c as i64).collect();
+            Poly::from_signed(ring, &c64)?
+        } else {
+            let n = ring.degree();
+            let mut poly = Poly::zero(ring, Representation::Coefficient);
+            for (limb, m) in poly.residues_mut().chunks_exact_mut(n).zip(ring.moduli()) {
+                let q = i128::from(m.value());
+                for (o, &c) in limb.iter_mut().zip(&coeffs) {
+                    *o = c.rem_euclid(q) as u64;
+                }
             }
-        }
+            poly
+        };
         poly.to_ntt()?;
         Ok(CkksPlaintext {
             poly,

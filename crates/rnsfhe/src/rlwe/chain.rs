@@ -148,22 +148,20 @@ impl ModulusChain {
         if let Some(w) = step.t_inv {
             vector::mul_shoup_scalar_assign(ql, &mut last[..n], w);
         }
-        // Limb by limb, on the threads there are (rnsfhe_math::parallel), one pooled scratch each:
-        // (x - t r) q_l^-1 with r centred, so that delta = -t r.
+        // Limb by limb, on the threads there are (rnsfhe_math::parallel), in the output limb itself
+        // (zero beyond n): (x - t r) q_l^-1 = (t r - x) (-q_l^-1) with r centred, so that delta = -t r.
         let mut out = Poly::zero(lower, form);
         parallel::for_each_limb(out.residues_mut(), len, |i, o| {
             let m = &lower.moduli()[i];
-            let mut tmp = Buffer::zeroed(len);
-            vector::lift_centered(ql, m, &last[..n], &mut tmp[..n]);
+            vector::lift_centered(ql, m, &last[..n], &mut o[..n]);
             if let Some(t) = &step.t_mod {
-                vector::mul_shoup_scalar_assign(m, &mut tmp[..n], t[i]);
+                vector::mul_shoup_scalar_assign(m, &mut o[..n], t[i]);
             }
             if form == Representation::Ntt {
-                lower.forward_limb(i, &mut tmp)?;
+                lower.forward_limb(i, o)?;
             }
-            o.copy_from_slice(&src[i * len..(i + 1) * len]);
-            vector::sub_assign(m, o, &tmp);
-            vector::mul_shoup_scalar_assign(m, o, step.inv[i]);
+            vector::sub_assign(m, o, &src[i * len..(i + 1) * len]);
+            vector::mul_shoup_scalar_assign(m, o, m.shoup(m.neg(step.inv[i].value)));
             Ok(())
         })?;
         keep_form(&mut out, x)?;

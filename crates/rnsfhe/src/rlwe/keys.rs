@@ -335,7 +335,7 @@ impl PublicKey {
         Ok((c0, finish(c1)?))
     }
 
-    /// (p0 u, p1 u) in NTT form over Q u P for a fresh u of `dist` (u is wiped).
+    /// (p0 u, p1 u) in NTT form over Q u P for a fresh u of `dist` (u's residues are overwritten).
     fn products(
         &self,
         sw: &KeySwitcher,
@@ -359,10 +359,11 @@ impl PublicKey {
             // p (plain) * u M reduces to p u: the output is plain, as elsewhere.
             u = u.to_montgomery()?;
         }
-        let c0 = self.p0.mul(&u)?;
-        let c1 = self.p1.mul(&u)?;
-        u.residues_mut().zeroize();
-        Ok((c0, c1))
+        // The products overwrite u and its one copy (the pointwise product commutes bit for bit).
+        let mut c1 = u.clone();
+        c1.mul_assign(&self.p1)?;
+        u.mul_assign(&self.p0)?;
+        Ok((u, c1))
     }
 }
 
