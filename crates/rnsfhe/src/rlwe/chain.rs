@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use rnsfhe_math::arith::{vector, Shoup};
+use rnsfhe_math::arith::{vector, Backend, Shoup};
 use rnsfhe_math::parallel;
 use rnsfhe_math::pool::Buffer;
 use rnsfhe_math::ring::{Poly, Representation, RingContext};
@@ -157,11 +157,25 @@ impl ModulusChain {
             if let Some(t) = &step.t_mod {
                 vector::mul_shoup_scalar_assign(m, &mut o[..n], t[i]);
             }
-            if form == Representation::Ntt {
-                lower.forward_limb(i, o)?;
+            let x = &src[i * len..(i + 1) * len];
+            let table = lower.ntt_tables().get(i).filter(|_| m.value() < 1 << 61);
+            if let (Some(t), Representation::Ntt, Backend::Scalar) =
+                (table, form, vector::shoup_backend(m))
+            {
+                // Scalar, one pass after a lazy NTT (t r in [0, 4q)): x + 4q - t r is below 5q < 2^64,
+                // which the Shoup product takes whole (the same residues as the passes below).
+                t.forward_lazy_unchecked(o);
+                let (q4, w) = (4 * m.value(), step.inv[i]);
+                for (o, &x) in o.iter_mut().zip(x) {
+                    *o = m.mul_shoup(x + q4 - *o, w);
+                }
+            } else {
+                if form == Representation::Ntt {
+                    lower.forward_limb(i, o)?;
+                }
+                vector::sub_assign(m, o, x);
+                vector::mul_shoup_scalar_assign(m, o, m.shoup(m.neg(step.inv[i].value)));
             }
-            vector::sub_assign(m, o, &src[i * len..(i + 1) * len]);
-            vector::mul_shoup_scalar_assign(m, o, m.shoup(m.neg(step.inv[i].value)));
             Ok(())
         })?;
         keep_form(&mut out, x)?;
