@@ -423,3 +423,43 @@ impl CkksContext {
 }
 
 crate::rlwe::key_methods!(CkksContext, relin);
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // test
+mod tests {
+    use num_bigint::BigInt;
+
+    use super::*;
+    use crate::params::Security;
+
+    /// `encode_at` holds the encoder's integers modulo Q_level exactly, for coefficients below 2^63
+    /// (reduced as i64) and above (the i128 path).
+    #[test]
+    fn encoding_is_exact_modulo_q() {
+        let p = CkksParameters::builder()
+            .degree(1 << 6)
+            .levels(3)
+            .scale_bits(40)
+            .security(Security::InsecureResearchOnly)
+            .build()
+            .unwrap();
+        let ctx = CkksContext::new(p).unwrap();
+        let x: Vec<Complex> = (0..32)
+            .map(|i| Complex::new(i as f64 / 7.0 - 2.0, 1.5 - i as f64 / 11.0))
+            .collect();
+        for scale in [2f64.powi(40), 2f64.powi(70)] {
+            let want = ctx.encoder.encode(&x, scale).unwrap();
+            let pt = ctx.encode_at(&x, 3, scale).unwrap();
+            let mut poly = pt.poly.clone();
+            poly.to_coefficient().unwrap();
+            let q = BigInt::from(poly.context().basis().product().clone());
+            let got = poly.to_biguint().unwrap();
+            for (g, &w) in got.iter().zip(&want) {
+                let w = ((BigInt::from(w) % &q) + &q) % &q;
+                assert_eq!(BigInt::from(g.clone()), w, "scale {scale}");
+            }
+            let top = want.iter().map(|c| c.unsigned_abs()).max().unwrap();
+            assert_eq!(top >= 1 << 63, scale > 2f64.powi(60));
+        }
+    }
+}
