@@ -351,7 +351,7 @@ impl CkksContext {
     ) -> Result<CkksCiphertext> {
         self.check_plain(pt)?;
         self.check_secret(sk)?;
-        let (c0, c1, _) = sk.encrypt_zero(&self.gaussian, rng)?;
+        let (c0, c1, _) = sk.encrypt_zero_ntt(&self.gaussian, rng)?;
         self.finish_encryption(pt, c0, c1, sk.id())
     }
 
