@@ -79,6 +79,14 @@ pub fn zeroed(len: usize) -> Vec<u64> {
     take_with(len, |v| v.resize(len, 0))
 }
 
+/// A vector of `len` words, from the pool when one fits, written by `fill` (which receives it empty
+/// and must push exactly `len` words): no zero-fill before the values.
+pub fn filled(len: usize, fill: impl FnOnce(&mut Vec<u64>)) -> Vec<u64> {
+    let v = take_with(len, fill);
+    debug_assert_eq!(v.len(), len);
+    v
+}
+
 /// A copy of `src`, in a pooled vector when one fits.
 pub fn copied(src: &[u64]) -> Vec<u64> {
     take_with(src.len(), |v| v.extend_from_slice(src))

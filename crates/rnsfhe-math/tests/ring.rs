@@ -174,3 +174,52 @@ fn bad_input_is_an_error() {
     c.to_coefficient().unwrap();
     assert!(c.to_biguint().is_ok());
 }
+
+/// `from_signed` against the exact residue (c mod q by big integers) and `Modulus::reduce_i64`: any
+/// i64 (the Barrett path) and small values (the masked path), on moduli of 17 to 62 bits.
+mod from_signed_exact {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn check(coeffs: &[i64]) {
+        for bits in [17u32, 40, 62] {
+            let n = coeffs.len();
+            let moduli = ntt_primes(bits, 2 * n as u64, 2, &[]).unwrap();
+            let ctx = RingContext::new(n, &moduli).unwrap();
+            let p = Poly::from_signed(&ctx, coeffs).unwrap();
+            for (i, q) in ctx.moduli().iter().enumerate() {
+                let limb = p.limb(i).unwrap();
+                for (&r, &c) in limb.iter().zip(coeffs) {
+                    let qb = BigInt::from(q.value());
+                    let want = ((BigInt::from(c) % &qb) + &qb) % &qb;
+                    assert_eq!(BigInt::from(r), want, "c = {c}, q = {}", q.value());
+                    assert_eq!(r, q.reduce_i64(c));
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn any_i64(c in proptest::collection::vec(any::<i64>(), 8)) {
+            check(&c);
+        }
+
+        #[test]
+        fn small(c in proptest::collection::vec(-70_000i64..70_000, 8)) {
+            check(&c);
+        }
+
+        #[test]
+        fn mixed(c in proptest::collection::vec(-20i64..20, 7), big in any::<i64>()) {
+            let mut c = c;
+            c.push(big);
+            check(&c);
+        }
+    }
+
+    #[test]
+    fn extremes() {
+        check(&[i64::MIN, i64::MAX, -1, 0, 1, i64::MIN + 1, -65_537, 65_537]);
+    }
+}

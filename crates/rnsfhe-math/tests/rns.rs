@@ -392,6 +392,7 @@ fn fast_rns_floor_rounded_is_centred() {
 /// one and several primes in q, with and without rounding (ModDown of key switching in NTT form).
 #[test]
 fn fast_rns_floor_in_ntt_form_matches_floor_then_ntt() {
+    use rand::Rng;
     use rnsfhe_math::ntt::NttTable;
     let mut rng = rand::rngs::StdRng::seed_from_u64(12);
     let n = 64usize;
@@ -428,6 +429,39 @@ fn fast_rns_floor_in_ntt_form_matches_floor_then_ntt() {
                 .apply_transformed(xq, &xb_t, &mut got, |j, limb| tables[j].forward(limb))
                 .unwrap();
             assert_eq!(got, want, "{bits} bits, k = {k}, {floor:?}");
+            // With a coefficient-form addend a in B: the bits of NTT(apply(xq, xb + a)).
+            let a: Vec<u64> = b
+                .moduli()
+                .iter()
+                .flat_map(|m| {
+                    (0..n)
+                        .map(|_| rng.random_range(0..m.value()))
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            let xb_a: Vec<u64> = xb
+                .chunks_exact(n)
+                .zip(a.chunks_exact(n))
+                .zip(b.moduli())
+                .flat_map(|((x, y), m)| {
+                    x.iter()
+                        .zip(y)
+                        .map(|(&u, &v)| m.add(u, v))
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            floor.apply(xq, &xb_a, &mut want).unwrap();
+            for (limb, t) in want.chunks_exact_mut(n).zip(&tables) {
+                t.forward(limb).unwrap();
+            }
+            floor
+                .apply_transformed_plus(xq, &xb_t, &a, &mut got, |j, limb| tables[j].forward(limb))
+                .unwrap();
+            assert_eq!(got, want, "with addend: {bits} bits, k = {k}, {floor:?}");
+            assert!(floor
+                .apply_transformed_plus(xq, &xb_t, &a[1..], &mut got, |j, limb| tables[j]
+                    .forward(limb))
+                .is_err());
         }
     }
 }

@@ -1,5 +1,5 @@
 //! Times CKKS operations (for profilers): `cargo run --release --example ckks_ops -- [logN] [L]
-//! [scale_bits] [iterations] [mulrs|rot|enc|dec] [digit_primes] [special_primes]` (the last two: the
+//! [scale_bits] [iterations] [mulrs|rot|enc|dec|rs|encode] [digit_primes] [special_primes]` (the last two: the
 //! key-switching layout, ciphertext primes per digit and the count of 60-bit special primes; default the
 //! builder's).
 
@@ -30,8 +30,15 @@ fn main() -> Result<()> {
     let ctx = CkksContext::new(params)?;
     let mut rng = Csprng::from_os_entropy()?;
     let (sk, pk) = ctx.keygen(&mut rng)?;
-    let rlk = ctx.relin_key(&sk, &mut rng)?;
-    let gk = ctx.galois_keys(&sk, &[1], false, &mut rng)?;
+    // Only the keys the operation needs (set-up counts in whole-process timings).
+    let rlk = match op {
+        "mulrs" => Some(ctx.relin_key(&sk, &mut rng)?),
+        _ => None,
+    };
+    let gk = match op {
+        "rot" => Some(ctx.galois_keys(&sk, &[1], false, &mut rng)?),
+        _ => None,
+    };
     let x: Vec<Complex> = (0..ctx.slots())
         .map(|i| Complex::from_real(i as f64 / 1e4))
         .collect();
@@ -40,10 +47,20 @@ fn main() -> Result<()> {
     let start = std::time::Instant::now();
     for _ in 0..iters {
         match op {
-            "rot" => drop(std::hint::black_box(ctx.rotate(&c, 1, &gk)?)),
+            "rot" => {
+                if let Some(gk) = &gk {
+                    drop(std::hint::black_box(ctx.rotate(&c, 1, gk)?));
+                }
+            }
             "enc" => drop(std::hint::black_box(ctx.encrypt(&pt, &pk, &mut rng)?)),
             "dec" => drop(std::hint::black_box(ctx.decrypt_values(&c, &sk)?)),
-            _ => drop(std::hint::black_box(ctx.multiply_rescale(&c, &c, &rlk)?)),
+            "rs" => drop(std::hint::black_box(ctx.rescale(&c)?)),
+            "encode" => drop(std::hint::black_box(ctx.encode(&x)?)),
+            _ => {
+                if let Some(rlk) = &rlk {
+                    drop(std::hint::black_box(ctx.multiply_rescale(&c, &c, rlk)?));
+                }
+            }
         }
     }
     println!("{:?} per {op}", start.elapsed() / iters as u32);

@@ -136,3 +136,24 @@ fn ring_limb_transforms_match_the_poly_transforms() {
         assert!(ring.inverse_limb(0, &mut buf[..len - 1], false).is_err());
     }
 }
+
+/// Every backend the CPU has (the scalar one fuses the NTT-form step into one pass after a lazy NTT
+/// for q < 2^61; 62-bit moduli take the other path): the same exact values. The knob is global, and
+/// every other test of this file gives the same bits on any backend.
+#[test]
+fn steps_match_on_every_backend() {
+    let q = ntt_primes(50, 64, 3, &[]).unwrap();
+    let p = ntt_primes(55, 64, 1, &q).unwrap();
+    let q62 = ntt_primes(62, 64, 3, &p).unwrap();
+    let m = rnsfhe_math::arith::Modulus::new(q[0]).unwrap();
+    let before = rnsfhe_math::backend();
+    for b in rnsfhe_math::arith::available_backends(&m) {
+        rnsfhe_math::set_backend(b).unwrap();
+        for chain in [&q, &q62] {
+            let sw = KeySwitcher::new(32, chain, &p, KeySwitching::default()).unwrap();
+            check_chain(&sw, 1);
+            check_chain(&sw, 65537);
+        }
+    }
+    rnsfhe_math::set_backend(before).unwrap();
+}

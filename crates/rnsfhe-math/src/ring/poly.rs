@@ -114,13 +114,26 @@ impl Poly {
                 got: coeffs.len(),
             });
         }
-        let mut p = Poly::zero(ctx, Representation::Coefficient);
-        for (limb, q) in p.data.chunks_exact_mut(n).zip(ctx.moduli()) {
-            for (x, &c) in limb.iter_mut().zip(coeffs) {
-                *x = q.reduce_i64(c);
+        let moduli = ctx.moduli();
+        // Small coefficients (errors, ternary values: |c| < every q) need no reduction: a negative
+        // c becomes c + q by a mask, branch-free and vectorisable; otherwise Barrett per value.
+        let max_abs = coeffs.iter().fold(0u64, |m, &c| m.max(c.unsigned_abs()));
+        let small = moduli.iter().all(|q| max_abs < q.value());
+        let data = crate::pool::filled(n * moduli.len(), |v| {
+            for q in moduli {
+                if small {
+                    let qv = q.value();
+                    v.extend(
+                        coeffs
+                            .iter()
+                            .map(|&c| (c as u64).wrapping_add(qv & ((c >> 63) as u64))),
+                    );
+                } else {
+                    v.extend(coeffs.iter().map(|&c| q.reduce_i64(c)));
+                }
             }
-        }
-        Ok(p)
+        });
+        Ok(Poly::from_parts(ctx, data, Representation::Coefficient))
     }
 
     /// A polynomial in coefficient form from big-integer coefficients (reduced mod Q); tests and debugging.

@@ -100,6 +100,39 @@ impl FastRnsFloor {
     where
         F: Fn(usize, &mut [u64]) -> Result<()> + Sync + Send,
     {
+        self.transformed(xq, xb_t, None, out, to_t)
+    }
+
+    /// [`FastRnsFloor::apply_transformed`] for x_B = T^-1(xb_t) + `xb_add` (`xb_add` in coefficient
+    /// form, |B| n residues): T(out) = T(x_B) f q^-1 + T(FastBconv part + (half + xb_add) f q^-1),
+    /// the same bits as T(apply(xq, T^-1(xb_t) + xb_add)). Public-key encryption adds its error e this
+    /// way to a product kept in NTT form, without an inverse and a forward NTT on the limbs of B.
+    pub fn apply_transformed_plus<F>(
+        &self,
+        xq: &[u64],
+        xb_t: &[u64],
+        xb_add: &[u64],
+        out: &mut [u64],
+        to_t: F,
+    ) -> Result<()>
+    where
+        F: Fn(usize, &mut [u64]) -> Result<()> + Sync + Send,
+    {
+        check("fastRNSFloor addend in B", xb_add.len(), xb_t.len())?;
+        self.transformed(xq, xb_t, Some(xb_add), out, to_t)
+    }
+
+    fn transformed<F>(
+        &self,
+        xq: &[u64],
+        xb_t: &[u64],
+        xb_add: Option<&[u64]>,
+        out: &mut [u64],
+        to_t: F,
+    ) -> Result<()>
+    where
+        F: Fn(usize, &mut [u64]) -> Result<()> + Sync + Send,
+    {
         let (n, y) = self.scaled_input(xq, xb_t.len(), out.len())?;
         if self.q.len() == 1 {
             let q0 = self.q.moduli()[0].value();
@@ -119,6 +152,11 @@ impl FastRnsFloor {
             let mut t = crate::pool::Buffer::zeroed(n);
             if let Some((_, hb)) = &self.half {
                 t.fill(m.mul(hb[j], self.own[j]));
+                vector::add_assign(m, o, &t);
+            }
+            if let Some(a) = xb_add {
+                t.copy_from_slice(&a[j * n..(j + 1) * n]);
+                vector::mul_shoup_scalar_assign(m, &mut t, m.shoup(self.own[j]));
                 vector::add_assign(m, o, &t);
             }
             to_t(j, o)?;

@@ -121,14 +121,21 @@ impl CkksContext {
         let coeffs = self.encoder.encode(values, scale)?;
         let largest = coeffs.iter().map(|c| c.unsigned_abs()).max().unwrap_or(0);
         self.check_coefficient(largest as f64, level, scale, "encode")?;
-        let n = ring.degree();
-        let mut poly = Poly::zero(ring, Representation::Coefficient);
-        for (limb, m) in poly.residues_mut().chunks_exact_mut(n).zip(ring.moduli()) {
-            let q = i128::from(m.value());
-            for (o, &c) in limb.iter_mut().zip(&coeffs) {
-                *o = c.rem_euclid(q) as u64;
+        let mut poly = if largest < 1 << 63 {
+            // The usual case: i64 residues by Barrett (the i128 remainder is a library call).
+            let c64: Vec<i64> = coeffs.iter().map(|&c| c as i64).collect();
+            Poly::from_signed(ring, &c64)?
+        } else {
+            let n = ring.degree();
+            let mut poly = Poly::zero(ring, Representation::Coefficient);
+            for (limb, m) in poly.residues_mut().chunks_exact_mut(n).zip(ring.moduli()) {
+                let q = i128::from(m.value());
+                for (o, &c) in limb.iter_mut().zip(&coeffs) {
+                    *o = c.rem_euclid(q) as u64;
+                }
             }
-        }
+            poly
+        };
         poly.to_ntt()?;
         Ok(CkksPlaintext {
             poly,
@@ -331,7 +338,7 @@ impl CkksContext {
         rng: &mut Csprng,
     ) -> Result<CkksCiphertext> {
         self.check_plain(pt)?;
-        let (c0, c1) = pk.encrypt_zero(&self.sw, self.params.secret, &self.gaussian, rng)?;
+        let (c0, c1) = pk.encrypt_zero_ntt(&self.sw, self.params.secret, &self.gaussian, rng)?;
         self.finish_encryption(pt, c0, c1, pk.id())
     }
 
@@ -344,11 +351,11 @@ impl CkksContext {
     ) -> Result<CkksCiphertext> {
         self.check_plain(pt)?;
         self.check_secret(sk)?;
-        let (c0, c1, _) = sk.encrypt_zero(&self.gaussian, rng)?;
+        let (c0, c1, _) = sk.encrypt_zero_ntt(&self.gaussian, rng)?;
         self.finish_encryption(pt, c0, c1, sk.id())
     }
 
-    /// Top-level encryption of zero (coefficient form) + m at the plaintext's level.
+    /// Top-level encryption of zero (coefficient or NTT form) + m at the plaintext's level.
     fn finish_encryption(
         &self,
         pt: &CkksPlaintext,
@@ -359,9 +366,11 @@ impl CkksContext {
         let ring = self.ring_at(pt.level)?;
         let mut parts = Vec::with_capacity(2);
         for c in [c0, c1] {
-            let mut p = Poly::zero(ring, Representation::Coefficient);
-            let len = p.residues().len();
-            p.residues_mut().copy_from_slice(&c.residues()[..len]);
+            let mut p = if Arc::ptr_eq(c.context(), ring) {
+                c
+            } else {
+                self.chain().drop_to(&c, pt.level)?
+            };
             p.to_ntt()?;
             parts.push(p);
         }
@@ -414,3 +423,43 @@ impl CkksContext {
 }
 
 crate::rlwe::key_methods!(CkksContext, relin);
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // test
+mod tests {
+    use num_bigint::BigInt;
+
+    use super::*;
+    use crate::params::Security;
+
+    /// `encode_at` holds the encoder's integers modulo Q_level exactly, for coefficients below 2^63
+    /// (reduced as i64) and above (the i128 path).
+    #[test]
+    fn encoding_is_exact_modulo_q() {
+        let p = CkksParameters::builder()
+            .degree(1 << 6)
+            .levels(3)
+            .scale_bits(40)
+            .security(Security::InsecureResearchOnly)
+            .build()
+            .unwrap();
+        let ctx = CkksContext::new(p).unwrap();
+        let x: Vec<Complex> = (0..32)
+            .map(|i| Complex::new(i as f64 / 7.0 - 2.0, 1.5 - i as f64 / 11.0))
+            .collect();
+        for scale in [2f64.powi(40), 2f64.powi(70)] {
+            let want = ctx.encoder.encode(&x, scale).unwrap();
+            let pt = ctx.encode_at(&x, 3, scale).unwrap();
+            let mut poly = pt.poly.clone();
+            poly.to_coefficient().unwrap();
+            let q = BigInt::from(poly.context().basis().product().clone());
+            let got = poly.to_biguint().unwrap();
+            for (g, &w) in got.iter().zip(&want) {
+                let w = ((BigInt::from(w) % &q) + &q) % &q;
+                assert_eq!(BigInt::from(g.clone()), w, "scale {scale}");
+            }
+            let top = want.iter().map(|c| c.unsigned_abs()).max().unwrap();
+            assert_eq!(top >= 1 << 63, scale > 2f64.powi(60));
+        }
+    }
+}

@@ -327,6 +327,28 @@ impl CkksContext {
     /// RS (paper 004 section 3): c' = round(c / q_l) at level l - 1, scale / q_l: the modulus
     /// chain's step with t = 1 ([`crate::rlwe::ModulusChain::switch_down`]).
     pub fn rescale_assign(&self, a: &mut CkksCiphertext) -> Result<()> {
+        let (parts, scale) = self.rescaled_parts(a)?;
+        a.parts = parts;
+        a.level -= 1;
+        a.scale = scale;
+        Ok(())
+    }
+
+    /// Rescaled copy (the parts are computed from a's, not from a copy of them).
+    pub fn rescale(&self, a: &CkksCiphertext) -> Result<CkksCiphertext> {
+        let (parts, scale) = self.rescaled_parts(a)?;
+        Ok(CkksCiphertext {
+            parts,
+            level: a.level - 1,
+            scale,
+            slots: a.slots,
+            context_id: a.context_id,
+            key_id: a.key_id,
+        })
+    }
+
+    /// The parts of a divided by q_l (one level down) and the new scale.
+    fn rescaled_parts(&self, a: &CkksCiphertext) -> Result<(Vec<Poly>, f64)> {
         self.check_ct(a)?;
         let l = a.level;
         if l == 0 {
@@ -337,17 +359,8 @@ impl CkksContext {
         let ql = self.ring_at(l)?.moduli()[l].value() as f64;
         // Parts side by side on the threads there are; each step runs limb by limb inside.
         let chain = self.chain();
-        a.parts = parallel::map(a.parts.len(), |k| chain.switch_down(&a.parts[k]))?;
-        a.level = l - 1;
-        a.scale /= ql;
-        Ok(())
-    }
-
-    /// Rescaled copy.
-    pub fn rescale(&self, a: &CkksCiphertext) -> Result<CkksCiphertext> {
-        let mut r = a.clone();
-        self.rescale_assign(&mut r)?;
-        Ok(r)
+        let parts = parallel::map(a.parts.len(), |k| chain.switch_down(&a.parts[k]))?;
+        Ok((parts, a.scale / ql))
     }
 
     /// Drops the top primes down to `level` (values and scale unchanged).

@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use rnsfhe_math::arith::{vector, Shoup};
+use rnsfhe_math::arith::{vector, Backend, Shoup};
 use rnsfhe_math::parallel;
 use rnsfhe_math::pool::Buffer;
 use rnsfhe_math::ring::{Poly, Representation, RingContext};
@@ -148,22 +148,34 @@ impl ModulusChain {
         if let Some(w) = step.t_inv {
             vector::mul_shoup_scalar_assign(ql, &mut last[..n], w);
         }
-        // Limb by limb, on the threads there are (rnsfhe_math::parallel), one pooled scratch each:
-        // (x - t r) q_l^-1 with r centred, so that delta = -t r.
+        // Limb by limb, on the threads there are (rnsfhe_math::parallel), in the output limb itself
+        // (zero beyond n): (x - t r) q_l^-1 = (t r - x) (-q_l^-1) with r centred, so that delta = -t r.
         let mut out = Poly::zero(lower, form);
         parallel::for_each_limb(out.residues_mut(), len, |i, o| {
             let m = &lower.moduli()[i];
-            let mut tmp = Buffer::zeroed(len);
-            vector::lift_centered(ql, m, &last[..n], &mut tmp[..n]);
+            vector::lift_centered(ql, m, &last[..n], &mut o[..n]);
             if let Some(t) = &step.t_mod {
-                vector::mul_shoup_scalar_assign(m, &mut tmp[..n], t[i]);
+                vector::mul_shoup_scalar_assign(m, &mut o[..n], t[i]);
             }
-            if form == Representation::Ntt {
-                lower.forward_limb(i, &mut tmp)?;
+            let x = &src[i * len..(i + 1) * len];
+            let table = lower.ntt_tables().get(i).filter(|_| m.value() < 1 << 61);
+            if let (Some(t), Representation::Ntt, Backend::Scalar) =
+                (table, form, vector::shoup_backend(m))
+            {
+                // Scalar, one pass after a lazy NTT (t r in [0, 4q)): x + 4q - t r is below 5q < 2^64,
+                // which the Shoup product takes whole (the same residues as the passes below).
+                t.forward_lazy_unchecked(o);
+                let (q4, w) = (4 * m.value(), step.inv[i]);
+                for (o, &x) in o.iter_mut().zip(x) {
+                    *o = m.mul_shoup(x + q4 - *o, w);
+                }
+            } else {
+                if form == Representation::Ntt {
+                    lower.forward_limb(i, o)?;
+                }
+                vector::sub_assign(m, o, x);
+                vector::mul_shoup_scalar_assign(m, o, m.shoup(m.neg(step.inv[i].value)));
             }
-            o.copy_from_slice(&src[i * len..(i + 1) * len]);
-            vector::sub_assign(m, o, &tmp);
-            vector::mul_shoup_scalar_assign(m, o, step.inv[i]);
             Ok(())
         })?;
         keep_form(&mut out, x)?;

@@ -277,42 +277,6 @@ impl PublicKey {
         let p1 = uniform_seeded(p0.context(), &seed, 0)?;
         Ok(PublicKey { p0, p1, seed, id })
     }
-
-    /// An encryption of zero in coefficient form over Q: (p0 u + e0, p1 u + e1) over Q u P, u from
-    /// `dist`, divided by P (ModDown) when there are special moduli.
-    pub fn encrypt_zero(
-        &self,
-        sw: &KeySwitcher,
-        dist: SecretDistribution,
-        g: &DiscreteGaussian,
-        rng: &mut Csprng,
-    ) -> Result<(Poly, Poly)> {
-        let ctx = self.p0.context();
-        if !Arc::ptr_eq(ctx, sw.ring_qp()) {
-            return Err(Error::ContextMismatch(
-                "the public key belongs to another parameter set".into(),
-            ));
-        }
-        let n = ctx.degree();
-        let u = match dist {
-            SecretDistribution::Ternary => ternary(rng, n),
-            SecretDistribution::HammingWeight(h) => ternary_hamming(rng, n, h)?,
-        };
-        let mut u = Poly::from_signed(ctx, &u)?;
-        u.to_ntt()?;
-        if is_montgomery(ctx) {
-            // p (plain) * u M reduces to p u: the output is plain, as elsewhere.
-            u = u.to_montgomery()?;
-        }
-        let mut c0 = self.p0.mul(&u)?;
-        let mut c1 = self.p1.mul(&u)?;
-        u.residues_mut().zeroize();
-        c0.to_coefficient()?;
-        c1.to_coefficient()?;
-        c0.add_assign(&gaussian_poly(ctx, g, rng)?)?;
-        c1.add_assign(&gaussian_poly(ctx, g, rng)?)?;
-        Ok((sw.mod_down_qp(&c0)?, sw.mod_down_qp(&c1)?))
-    }
 }
 
 impl SecretKey {
@@ -340,23 +304,6 @@ impl SecretKey {
         let sk = SecretKey::generate(sw, dist, rng)?;
         let pk = PublicKey::generate(&sk, g, rng)?;
         Ok((sk, pk))
-    }
-
-    /// A symmetric encryption of zero in coefficient form: (-(a s) + e, a), a expanded from the
-    /// returned seed (so the second part can be stored as the seed).
-    pub fn encrypt_zero(
-        &self,
-        g: &DiscreteGaussian,
-        rng: &mut Csprng,
-    ) -> Result<(Poly, Poly, [u8; 32])> {
-        let ctx = self.ring();
-        let (mut a, seed) = uniform_ntt(ctx, rng, 0)?;
-        let mut c0 = a.mul(self.ntt_q())?;
-        c0.neg_assign();
-        c0.to_coefficient()?;
-        c0.add_assign(&gaussian_poly(ctx, g, rng)?)?;
-        a.to_coefficient()?;
-        Ok((c0, a, seed))
     }
 }
 

@@ -7,6 +7,7 @@
 //!   of the contexts (`key_methods!`). The shared parameters are `crate::params::RlweParameters`.
 
 mod chain;
+mod encrypt;
 pub(crate) mod eval;
 mod evalkeys;
 mod keys;

@@ -18,7 +18,7 @@ use num_bigint::BigUint;
 use rnsfhe_math::arith::{vector, Modulus};
 use rnsfhe_math::parallel;
 use rnsfhe_math::pool::Buffer;
-use rnsfhe_math::ring::{Form, Poly, Reduction, Representation, RingContext};
+use rnsfhe_math::ring::{Form, Poly, Reduction, Representation, RingContext, RingKind};
 use rnsfhe_math::rns::{BaseConverter, FastBaseConverter, FastRnsFloor, RnsBasis};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian};
 
@@ -516,6 +516,46 @@ impl KeySwitcher {
         match &self.moddown[level] {
             Some(floor) => floor.apply(xp, xq, out.residues_mut())?,
             None => out.residues_mut().copy_from_slice(xq),
+        }
+        Ok(out)
+    }
+}
+
+impl KeySwitcher {
+    /// ModDown over Q u P of x + e, in NTT form over Q: `x` holds the limbs of Q in NTT form and those
+    /// of P in coefficient form (e's P part already added), `e_q` the limbs of Q of e in coefficient
+    /// form. The same bits as NTT(ModDown(x + e)) with x in coefficient form (public-key encryption,
+    /// which keeps the product p u in NTT form on Q: no inverse and forward NTT of those limbs).
+    pub(crate) fn mod_down_qp_ntt_plus(&self, x: &[u64], e_q: &[u64]) -> Result<Poly> {
+        let level = self.k - 1;
+        let ring = &self.levels.rings()[level];
+        let n = ring.degree();
+        if ring.kind() != RingKind::PowerOfTwo || x.len() != self.ring_qp().moduli().len() * n {
+            return Err(Error::ContextMismatch(
+                "ModDown in NTT form needs a power-of-two ring and residues over Q u P".into(),
+            ));
+        }
+        let (xq, xp) = x.split_at((level + 1) * n);
+        let mut out = Poly::zero(ring, Representation::Ntt);
+        match &self.moddown[level] {
+            Some(floor) => {
+                floor.apply_transformed_plus(xp, xq, e_q, out.residues_mut(), |j, l| {
+                    ring.forward_limb(j, l)
+                })?
+            }
+            None => {
+                let mut e = Poly::from_residues(ring, e_q.to_vec(), Representation::Coefficient)?;
+                e.to_ntt()?;
+                let o = out.residues_mut();
+                o.copy_from_slice(xq);
+                for ((o, e), m) in o
+                    .chunks_exact_mut(n)
+                    .zip(e.residues().chunks_exact(n))
+                    .zip(ring.moduli())
+                {
+                    vector::add_assign(m, o, e);
+                }
+            }
         }
         Ok(out)
     }

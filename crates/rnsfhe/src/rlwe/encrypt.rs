@@ -1,0 +1,144 @@
+//! The RLWE encryption of zero under a public key (over Q u P, then ModDown, paper 004 Alg. 2, as
+//! SEAL does) and under a secret key, in coefficient form (BFV, BGV) and straight into NTT form (CKKS).
+
+use std::sync::Arc;
+
+use rnsfhe_math::arith::vector;
+use rnsfhe_math::ring::{Poly, RingKind};
+use rnsfhe_math::sample::{ternary, ternary_hamming, Csprng, DiscreteGaussian};
+
+use super::keys::{gaussian_poly, is_montgomery, uniform_ntt};
+use super::{KeySwitcher, PublicKey, SecretDistribution, SecretKey};
+use crate::{Error, Result};
+
+impl PublicKey {
+    /// An encryption of zero in coefficient form over Q: (p0 u + e0, p1 u + e1) over Q u P, u from
+    /// `dist`, divided by P (ModDown) when there are special moduli.
+    pub fn encrypt_zero(
+        &self,
+        sw: &KeySwitcher,
+        dist: SecretDistribution,
+        g: &DiscreteGaussian,
+        rng: &mut Csprng,
+    ) -> Result<(Poly, Poly)> {
+        let ctx = self.parts().0.context();
+        let (mut c0, mut c1) = self.products(sw, dist, rng)?;
+        c0.to_coefficient()?;
+        c1.to_coefficient()?;
+        c0.add_assign(&gaussian_poly(ctx, g, rng)?)?;
+        c1.add_assign(&gaussian_poly(ctx, g, rng)?)?;
+        Ok((sw.mod_down_qp(&c0)?, sw.mod_down_qp(&c1)?))
+    }
+
+    /// [`PublicKey::encrypt_zero`] in NTT form over Q (CKKS): the same bits as its output taken to
+    /// NTT form, for the same draws of u, e0, e1. On a power-of-two ring the limbs of Q of p u stay
+    /// in NTT form: only those of P are inverted (e added there), and e's limbs of Q enter ModDown's
+    /// coefficient-form correction before its forward NTT (k + 2 (k + |P|) NTTs instead of
+    /// 3 (k + |P|) + 2 k).
+    pub fn encrypt_zero_ntt(
+        &self,
+        sw: &KeySwitcher,
+        dist: SecretDistribution,
+        g: &DiscreteGaussian,
+        rng: &mut Csprng,
+    ) -> Result<(Poly, Poly)> {
+        let ctx = self.parts().0.context();
+        if ctx.kind() != RingKind::PowerOfTwo {
+            let (mut c0, mut c1) = self.encrypt_zero(sw, dist, g, rng)?;
+            c0.to_ntt()?;
+            c1.to_ntt()?;
+            return Ok((c0, c1));
+        }
+        let (c0, c1) = self.products(sw, dist, rng)?;
+        let n = ctx.degree();
+        let k = sw.ring_q().moduli().len();
+        let mut finish = |mut c: Poly| -> Result<Poly> {
+            let e = gaussian_poly(ctx, g, rng)?;
+            let (e_q, e_p) = e.residues().split_at(k * n);
+            let res = c.residues_mut();
+            rnsfhe_math::parallel::for_each_limb(&mut res[k * n..], n, |j, limb| {
+                ctx.inverse_limb(k + j, limb, false)?;
+                vector::add_assign(&ctx.moduli()[k + j], limb, &e_p[j * n..(j + 1) * n]);
+                Ok(())
+            })?;
+            sw.mod_down_qp_ntt_plus(c.residues(), e_q)
+        };
+        // e0 is drawn before e1, as in `encrypt_zero`.
+        let c0 = finish(c0)?;
+        Ok((c0, finish(c1)?))
+    }
+
+    /// (p0 u, p1 u) in NTT form over Q u P for a fresh u of `dist` (u's residues are overwritten).
+    fn products(
+        &self,
+        sw: &KeySwitcher,
+        dist: SecretDistribution,
+        rng: &mut Csprng,
+    ) -> Result<(Poly, Poly)> {
+        let ctx = self.parts().0.context();
+        if !Arc::ptr_eq(ctx, sw.ring_qp()) {
+            return Err(Error::ContextMismatch(
+                "the public key belongs to another parameter set".into(),
+            ));
+        }
+        let n = ctx.degree();
+        let u = match dist {
+            SecretDistribution::Ternary => ternary(rng, n),
+            SecretDistribution::HammingWeight(h) => ternary_hamming(rng, n, h)?,
+        };
+        let mut u = Poly::from_signed(ctx, &u)?;
+        u.to_ntt()?;
+        if is_montgomery(ctx) {
+            // p (plain) * u M reduces to p u: the output is plain, as elsewhere.
+            u = u.to_montgomery()?;
+        }
+        // The products overwrite u and its one copy (the pointwise product commutes bit for bit).
+        let mut c1 = u.clone();
+        c1.mul_assign(self.parts().1)?;
+        u.mul_assign(self.parts().0)?;
+        Ok((u, c1))
+    }
+}
+
+impl SecretKey {
+    /// A symmetric encryption of zero in coefficient form: (-(a s) + e, a), a expanded from the
+    /// returned seed (so the second part can be stored as the seed).
+    pub fn encrypt_zero(
+        &self,
+        g: &DiscreteGaussian,
+        rng: &mut Csprng,
+    ) -> Result<(Poly, Poly, [u8; 32])> {
+        let ctx = self.ring();
+        let (mut a, seed) = uniform_ntt(ctx, rng, 0)?;
+        let mut c0 = a.mul(self.ntt_q())?;
+        c0.neg_assign();
+        c0.to_coefficient()?;
+        c0.add_assign(&gaussian_poly(ctx, g, rng)?)?;
+        a.to_coefficient()?;
+        Ok((c0, a, seed))
+    }
+
+    /// [`SecretKey::encrypt_zero`] in NTT form (CKKS): -(a s) + NTT(e) and a as drawn, the same bits
+    /// as its output taken to NTT form, with k NTTs instead of 4 k (power-of-two rings; otherwise
+    /// through the coefficient form).
+    pub fn encrypt_zero_ntt(
+        &self,
+        g: &DiscreteGaussian,
+        rng: &mut Csprng,
+    ) -> Result<(Poly, Poly, [u8; 32])> {
+        let ctx = self.ring();
+        if ctx.kind() != RingKind::PowerOfTwo {
+            let (mut c0, mut a, seed) = self.encrypt_zero(g, rng)?;
+            c0.to_ntt()?;
+            a.to_ntt()?;
+            return Ok((c0, a, seed));
+        }
+        let (a, seed) = uniform_ntt(ctx, rng, 0)?;
+        let mut c0 = a.mul(self.ntt_q())?;
+        c0.neg_assign();
+        let mut e = gaussian_poly(ctx, g, rng)?;
+        e.to_ntt()?;
+        c0.add_assign(&e)?;
+        Ok((c0, a, seed))
+    }
+}
