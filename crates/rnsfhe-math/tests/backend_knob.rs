@@ -84,6 +84,7 @@ fn knob_sets_the_ceiling_and_refuses_missing_features() {
     for b in ALL.into_iter().filter(|b| b.is_supported()) {
         set_backend(b).unwrap();
         default_kernels_match_u128(b);
+        inner_products_match_u128(b);
         let mut got = conversions();
         got.extend(automorphisms());
         // Scalar comes first in ALL: every other backend must reproduce its words.
@@ -263,6 +264,53 @@ fn default_kernels_match_u128(b: Backend) {
                             into.value()
                         );
                     }
+                }
+            }
+        }
+    }
+}
+
+/// The key-switching inner product against u128 sums for the widths of the key-switching layouts (43-bit
+/// special primes, 55-61-bit ciphertext primes, the edges 2^59 + 1, 2^60 - 1, 2^60 + 1 around the AVX2
+/// split-sum kernel's limit and 2^61 - 1), 0..=9 and 17 rows (several blocks of rows for 60-bit q), all
+/// operands q - 1 (the largest sums) or random, and tails after 4- and 8-lane vectors.
+fn inner_products_match_u128(b: Backend) {
+    let mut rng = StdRng::seed_from_u64(0x696e_6e72);
+    let mut qs: Vec<u64> = [43u32, 50, 55, 58, 59, 60, 61]
+        .iter()
+        .map(|&bits| ntt_primes(bits, 1 << 11, 1, &[]).unwrap()[0])
+        .collect();
+    qs.extend([(1 << 59) + 1, (1 << 60) - 1, (1 << 60) + 1, (1 << 61) - 1]);
+    for qv in qs {
+        let q = Modulus::new(qv).unwrap();
+        let n = 37;
+        for rows in (0usize..=9).chain([17]) {
+            for max in [true, false] {
+                let mut rows_of = || -> Vec<Vec<u64>> {
+                    (0..rows)
+                        .map(|_| {
+                            (0..n)
+                                .map(|_| if max { qv - 1 } else { rng.random_range(0..qv) })
+                                .collect()
+                        })
+                        .collect()
+                };
+                let (ra, rb) = (rows_of(), rows_of());
+                let (sa, sb): (Vec<&[u64]>, Vec<&[u64]>) = (
+                    ra.iter().map(Vec::as_slice).collect(),
+                    rb.iter().map(Vec::as_slice).collect(),
+                );
+                let mut x = vec![u64::MAX; n];
+                vector::inner_product(&q, &sa, &sb, &mut x);
+                for (t, &got) in x.iter().enumerate() {
+                    let want = (0..rows).fold(0u128, |acc, j| {
+                        (acc + u128::from(ra[j][t]) * u128::from(rb[j][t])) % u128::from(qv)
+                    });
+                    assert_eq!(
+                        u128::from(got),
+                        want,
+                        "inner_product on {b}, q = {qv}, {rows} rows, t = {t}"
+                    );
                 }
             }
         }
