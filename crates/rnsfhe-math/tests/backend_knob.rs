@@ -85,6 +85,7 @@ fn knob_sets_the_ceiling_and_refuses_missing_features() {
         set_backend(b).unwrap();
         default_kernels_match_u128(b);
         inner_products_match_u128(b);
+        shoup2_add_matches_u128(b);
         let mut got = conversions();
         got.extend(automorphisms());
         // Scalar comes first in ALL: every other backend must reproduce its words.
@@ -312,6 +313,50 @@ fn inner_products_match_u128(b: Backend) {
                         "inner_product on {b}, q = {qv}, {rows} rows, t = {t}"
                     );
                 }
+            }
+        }
+    }
+}
+
+/// `mul_shoup2_add` (x wx + y wy + c mod q, any 64-bit x and y) against u128 arithmetic: 2- to 62-bit q,
+/// random words, the edges 0, q - 1, q, 2^64 - 1, constants 0 and q - 1, tails after 4 lanes.
+fn shoup2_add_matches_u128(b: Backend) {
+    let mut rng = StdRng::seed_from_u64(0x7368_7032);
+    for bits in [2u32, 30, 43, 59, 60, 61, 62] {
+        let qv = if bits == 2 {
+            3
+        } else {
+            ntt_primes(bits, 1 << 11, 1, &[]).unwrap()[0]
+        };
+        let q = Modulus::new(qv).unwrap();
+        let n = 23;
+        let word = |rng: &mut StdRng, i: usize| match i % 5 {
+            0 => u64::MAX,
+            1 => qv - 1,
+            2 => qv,
+            3 => 0,
+            _ => rng.random(),
+        };
+        for (wx, wy, c) in [
+            (qv - 1, qv - 1, qv - 1),
+            (1, 0, 0),
+            (rng.random(), rng.random(), 1),
+        ] {
+            let x: Vec<u64> = (0..n).map(|i| word(&mut rng, i)).collect();
+            let y: Vec<u64> = (0..n).map(|i| word(&mut rng, i + 2)).collect();
+            let (wx, wy) = (q.shoup(wx), q.shoup(wy));
+            let mut out = vec![u64::MAX; n];
+            vector::mul_shoup2_add(&q, (&x, wx), (&y, wy), c % qv, &mut out);
+            for t in 0..n {
+                let want = (u128::from(x[t]) * u128::from(wx.value)
+                    + u128::from(y[t]) * u128::from(wy.value)
+                    + u128::from(c % qv))
+                    % u128::from(qv);
+                assert_eq!(
+                    u128::from(out[t]),
+                    want,
+                    "mul_shoup2_add on {b}, q = {qv}, t = {t}"
+                );
             }
         }
     }

@@ -166,33 +166,36 @@ impl FastRnsFloor {
     pub fn apply(&self, xq: &[u64], xb: &[u64], out: &mut [u64]) -> Result<()> {
         let (n, y) = self.scaled_input(xq, xb.len(), out.len())?;
         if self.q.len() == 1 {
-            // One source prime (ModDown by one special prime): out = x_b (f/q) - (y mod b) / q, with
-            // word-wide SIMD kernels instead of a one-row dot product.
-            let q0 = self.q.moduli()[0].value();
-            let mut t = crate::pool::Buffer::zeroed(n);
+            // One source prime (ModDown by one special prime): out = x_b (f/q) - (y mod b) / q, plus
+            // the rounding constant half (f/q), in one pass per modulus of B.
             for (j, m) in self.b.moduli().iter().enumerate() {
-                let o = &mut out[j * n..(j + 1) * n];
-                o.copy_from_slice(&xb[j * n..(j + 1) * n]);
-                vector::mul_shoup_scalar_assign(m, o, m.shoup(self.own[j]));
-                vector::reduce_into(m, q0, &y, &mut t);
-                vector::mul_shoup_scalar_assign(m, &mut t, m.shoup(self.consts[j]));
-                vector::add_assign(m, o, &t);
+                let h = self
+                    .half
+                    .as_ref()
+                    .map_or(0, |(_, hb)| m.mul(hb[j], self.own[j]));
+                vector::mul_shoup2_add(
+                    m,
+                    (&xb[j * n..(j + 1) * n], m.shoup(self.own[j])),
+                    (&y, m.shoup(self.consts[j])),
+                    h,
+                    &mut out[j * n..(j + 1) * n],
+                );
             }
-        } else {
-            let extras = Extras {
-                add: None,
-                own: Some((xb, &self.own)),
-            };
-            blocked_dots(
-                &self.b,
-                &y,
-                n,
-                &self.consts,
-                max_modulus(&self.q),
-                extras,
-                out,
-            );
+            return Ok(());
         }
+        let extras = Extras {
+            add: None,
+            own: Some((xb, &self.own)),
+        };
+        blocked_dots(
+            &self.b,
+            &y,
+            n,
+            &self.consts,
+            max_modulus(&self.q),
+            extras,
+            out,
+        );
         // Rounding: the half of x_B times f q^-1, one constant per modulus of B (x_B itself is not
         // copied to add it).
         if let Some((_, hb)) = &self.half {

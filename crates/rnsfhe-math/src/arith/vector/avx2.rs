@@ -138,6 +138,63 @@ pub(super) fn shoup(q: &Modulus, a: &mut [u64], w: Shoup) -> bool {
     true
 }
 
+/// out = x wx + y wy + c mod q on the first out.len() & !3 elements; false (doing nothing) without avx2
+/// or when x or y is shorter than out.
+pub(super) fn shoup2_add(
+    q: &Modulus,
+    (x, wx): (&[u64], Shoup),
+    (y, wy): (&[u64], Shoup),
+    c: u64,
+    out: &mut [u64],
+) -> bool {
+    let n = out.len() & !3;
+    if !supported() || x.len() < n || y.len() < n {
+        return false;
+    }
+    let (x, y, o) = (x.as_ptr(), y.as_ptr(), out.as_mut_ptr());
+    // SAFETY: avx2 was detected; x, y and out hold at least n elements.
+    unsafe {
+        if q.bits() > 61 {
+            shoup2_add_k::<true>(q.value(), [wx, wy], c, [x, y], o, n)
+        } else {
+            shoup2_add_k::<false>(q.value(), [wx, wy], c, [x, y], o, n)
+        }
+    }
+    true
+}
+
+/// o[i] = x[i] w0 + y[i] w1 + c mod q for i < n (n % 4 == 0), any x[i], y[i] < 2^64: the two lazy
+/// products in [0, 2q) each, their sum less 2q where >= 2q, less q where >= q, plus c, less q where >= q.
+/// Safety: avx2; x, y, o valid for n elements.
+#[target_feature(enable = "avx2")]
+unsafe fn shoup2_add_k<const BIG: bool>(
+    q: u64,
+    w: [Shoup; 2],
+    c: u64,
+    [x, y]: [*const u64; 2],
+    o: *mut u64,
+    n: usize,
+) {
+    // SAFETY: i + 4 <= n.
+    unsafe {
+        let m = Consts::new(q);
+        let (t0, t1, cv) = (
+            tw_of(w[0].value, w[0].quotient),
+            tw_of(w[1].value, w[1].quotient),
+            bcast(c),
+        );
+        for i in (0..n).step_by(4) {
+            let s = _mm256_add_epi64(
+                mul_lazy::<BIG>(load(x, i), &t0, &m),
+                mul_lazy::<BIG>(load(y, i), &t1, &m),
+            );
+            let s = sub_if_ge::<BIG>(s, m.two_q, m.two_q_b, &m);
+            let s = _mm256_add_epi64(sub_if_ge::<BIG>(s, m.q, m.q_b, &m), cv);
+            store(o, i, sub_if_ge::<BIG>(s, m.q, m.q_b, &m));
+        }
+    }
+}
+
 /// a = a + b mod q (or a - b mod q if `sub`) on the common prefix; false without avx2.
 pub(super) fn add_sub(q: &Modulus, a: &mut [u64], b: &[u64], sub: bool) -> bool {
     if !supported() {
