@@ -484,18 +484,25 @@ unsafe fn inner_split_k(
         );
         let m32 = bcast(u64::from(u32::MAX));
         let zero = _mm256_setzero_si256();
+        // The rows' pointers, and the blocks as ranges of them (no division per output).
+        let rows: Vec<(*const u64, *const u64)> = a
+            .iter()
+            .zip(b)
+            .map(|(x, y)| (x.as_ptr(), y.as_ptr()))
+            .collect();
+        let blocks: Vec<&[(*const u64, *const u64)]> = rows.chunks(chunk).collect();
         for v in (0..out.len() & !3).step_by(4) {
             let mut r = zero;
-            for (ca, cb) in a.chunks(chunk).zip(b.chunks(chunk)) {
+            for block in &blocks {
                 let (mut l0, mut l1) = (_mm256_and_si256(r, m32), _mm256_srli_epi64::<32>(r));
                 let (mut m, mut h) = (zero, zero);
-                for (ra, rb) in ca.iter().zip(cb) {
+                for &(ra, rb) in *block {
                     // The b rows (key-switching keys) stream from memory, dozens at once: too many
                     // streams for the hardware prefetcher, so each asks for its line 512 bytes ahead.
                     if v % 8 == 0 {
-                        _mm_prefetch::<_MM_HINT_T0>(rb.as_ptr().wrapping_add(v + 64).cast());
+                        _mm_prefetch::<_MM_HINT_T0>(rb.wrapping_add(v + 64).cast());
                     }
-                    let (x, y) = (load(ra.as_ptr(), v), load(rb.as_ptr(), v));
+                    let (x, y) = (load(ra, v), load(rb, v));
                     let (xh, yh) = (hi32(x), hi32(y));
                     let ll = mul32(x, y);
                     l0 = _mm256_add_epi64(l0, _mm256_and_si256(ll, m32));
