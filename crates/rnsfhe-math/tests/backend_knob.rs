@@ -318,7 +318,8 @@ fn inner_products_match_u128(b: Backend) {
     }
 }
 
-/// `mul_shoup2_add` (x wx + y wy + c mod q, any 64-bit x and y) against u128 arithmetic: 2- to 62-bit q,
+/// `mul_shoup2_add` (x wx + y wy + c mod q, any 64-bit x and y) and `sub_mul_shoup` ((x - y + c) w, reduced
+/// words) against u128 arithmetic: 2- to 62-bit q,
 /// random words, the edges 0, q - 1, q, 2^64 - 1, constants 0 and q - 1, tails after 4 lanes.
 fn shoup2_add_matches_u128(b: Backend) {
     let mut rng = StdRng::seed_from_u64(0x7368_7032);
@@ -347,6 +348,24 @@ fn shoup2_add_matches_u128(b: Backend) {
             let (wx, wy) = (q.shoup(wx), q.shoup(wy));
             let mut out = vec![u64::MAX; n];
             vector::mul_shoup2_add(&q, (&x, wx), (&y, wy), c % qv, &mut out);
+            // sub_mul_shoup on the reduced words: (x - y + c) w.
+            let (xr, yr): (Vec<u64>, Vec<u64>) = (
+                x.iter().map(|v| v % qv).collect(),
+                y.iter().map(|v| v % qv).collect(),
+            );
+            let mut sub = vec![u64::MAX; n];
+            vector::sub_mul_shoup(&q, &xr, &yr, c % qv, wx, &mut sub);
+            for t in 0..n {
+                let want = ((u128::from(xr[t]) + u128::from(qv) - u128::from(yr[t])
+                    + u128::from(c % qv))
+                    * u128::from(wx.value))
+                    % u128::from(qv);
+                assert_eq!(
+                    u128::from(sub[t]),
+                    want,
+                    "sub_mul_shoup on {b}, q = {qv}, t = {t}"
+                );
+            }
             for t in 0..n {
                 let want = (u128::from(x[t]) * u128::from(wx.value)
                     + u128::from(y[t]) * u128::from(wy.value)

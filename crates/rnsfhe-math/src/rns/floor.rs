@@ -168,11 +168,17 @@ impl FastRnsFloor {
         if self.q.len() == 1 {
             // One source prime (ModDown by one special prime): out = x_b (f/q) - (y mod b) / q, plus
             // the rounding constant half (f/q), in one pass per modulus of B.
+            let q0 = self.q.moduli()[0].value();
             for (j, m) in self.b.moduli().iter().enumerate() {
-                let h = self
-                    .half
-                    .as_ref()
-                    .map_or(0, |(_, hb)| m.mul(hb[j], self.own[j]));
+                let hb = self.half.as_ref().map_or(0, |(_, hb)| hb[j]);
+                if q0 <= m.value() && m.neg(self.consts[j]) == self.own[j] {
+                    // f = 1 (own = q^-1 = -consts) and y < q <= m: (x_b - y + half) q^-1.
+                    let o = &mut out[j * n..(j + 1) * n];
+                    let xj = &xb[j * n..(j + 1) * n];
+                    vector::sub_mul_shoup(m, xj, &y, hb, m.shoup(self.own[j]), o);
+                    continue;
+                }
+                let h = m.mul(hb, self.own[j]);
                 vector::mul_shoup2_add(
                     m,
                     (&xb[j * n..(j + 1) * n], m.shoup(self.own[j])),

@@ -195,6 +195,56 @@ unsafe fn shoup2_add_k<const BIG: bool>(
     }
 }
 
+/// out = (x - y + c) w mod q on the first out.len() & !3 elements; false (doing nothing) without avx2 or
+/// when x or y is shorter than out.
+pub(super) fn sub_mul_shoup(
+    q: &Modulus,
+    x: &[u64],
+    y: &[u64],
+    c: u64,
+    w: Shoup,
+    out: &mut [u64],
+) -> bool {
+    let n = out.len() & !3;
+    if !supported() || x.len() < n || y.len() < n {
+        return false;
+    }
+    let (x, y, o) = (x.as_ptr(), y.as_ptr(), out.as_mut_ptr());
+    // SAFETY: avx2 was detected; x, y and out hold at least n elements.
+    unsafe {
+        if q.bits() > 61 {
+            sub_mul_shoup_k::<true>(q.value(), w, c, [x, y], o, n)
+        } else {
+            sub_mul_shoup_k::<false>(q.value(), w, c, [x, y], o, n)
+        }
+    }
+    true
+}
+
+/// o[i] = (x[i] - y[i] + c) w mod q for i < n (n % 4 == 0), x[i], y[i], c in [0, q): x + c - y + q in
+/// [0, 3q) less q where >= q (the lazy product takes any word), the lazy product in [0, 2q) less q.
+/// Safety: avx2; x, y, o valid for n elements.
+#[target_feature(enable = "avx2")]
+unsafe fn sub_mul_shoup_k<const BIG: bool>(
+    q: u64,
+    w: Shoup,
+    c: u64,
+    [x, y]: [*const u64; 2],
+    o: *mut u64,
+    n: usize,
+) {
+    // SAFETY: i + 4 <= n.
+    unsafe {
+        let m = Consts::new(q);
+        let (tw, cq) = (tw_of(w.value, w.quotient), bcast(c + q));
+        for i in (0..n).step_by(4) {
+            let t = _mm256_sub_epi64(_mm256_add_epi64(load(x, i), cq), load(y, i));
+            let r = mul_lazy::<BIG>(sub_if_ge::<BIG>(t, m.q, m.q_b, &m), &tw, &m);
+            store(o, i, sub_if_ge::<BIG>(r, m.q, m.q_b, &m));
+        }
+    }
+}
+
 /// a = a + b mod q (or a - b mod q if `sub`) on the common prefix; false without avx2.
 pub(super) fn add_sub(q: &Modulus, a: &mut [u64], b: &[u64], sub: bool) -> bool {
     if !supported() {
