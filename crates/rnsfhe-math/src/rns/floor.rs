@@ -137,10 +137,7 @@ impl FastRnsFloor {
         xb_len: usize,
         out_len: usize,
     ) -> Result<(usize, crate::pool::Buffer)> {
-        let n = out_len / self.b.len().max(1);
-        check("fastRNSFloor output", out_len, n * self.b.len())?;
-        check("fastRNSFloor input in q", xq.len(), n * self.q.len())?;
-        check("fastRNSFloor input in B", xb_len, n * self.b.len())?;
+        let n = self.lengths(xq.len(), xb_len, out_len)?;
         let mut xq_r;
         let xq = match &self.half {
             None => xq,
@@ -162,13 +159,30 @@ impl FastRnsFloor {
         Ok((n, y))
     }
 
+    /// n for inputs of k n and |B| n words and an output of |B| n words (errors naming the input).
+    fn lengths(&self, xq_len: usize, xb_len: usize, out_len: usize) -> Result<usize> {
+        let n = out_len / self.b.len().max(1);
+        check("fastRNSFloor output", out_len, n * self.b.len())?;
+        check("fastRNSFloor input in q", xq_len, n * self.q.len())?;
+        check("fastRNSFloor input in B", xb_len, n * self.b.len())?;
+        Ok(n)
+    }
+
     /// `xq`: k n residues in q, `xb`: |B| n residues in B (limb-major); writes |B| n residues.
     pub fn apply(&self, xq: &[u64], xb: &[u64], out: &mut [u64]) -> Result<()> {
-        let (n, y) = self.scaled_input(xq, xb.len(), out.len())?;
         if self.q.len() == 1 {
-            // One source prime (ModDown by one special prime): out = x_b (f/q) - (y mod b) / q, plus
-            // the rounding constant half (f/q), in one pass per modulus of B.
-            let q0 = self.q.moduli()[0].value();
+            // One source prime q0 (ModDown by one special prime): y = (x_q0 + half) q~ mod q0 in one
+            // pass (the words of `scaled_input`), then out = x_b (f/q) - (y mod b) / q plus the
+            // rounding constant half (f/q), in one pass per modulus of B.
+            let n = self.lengths(xq.len(), xb.len(), out.len())?;
+            let p = &self.q.moduli()[0];
+            let (s, hq) = (
+                self.scaled_inv[0],
+                self.half.as_ref().map_or(0, |(hq, _)| hq[0]),
+            );
+            let mut y = crate::pool::Buffer::stale(n);
+            vector::mul_shoup2_add(p, (xq, s), (xq, p.shoup(0)), p.mul(hq, s.value), &mut y);
+            let q0 = p.value();
             for (j, m) in self.b.moduli().iter().enumerate() {
                 let hb = self.half.as_ref().map_or(0, |(_, hb)| hb[j]);
                 if q0 <= m.value() && m.neg(self.consts[j]) == self.own[j] {
@@ -189,6 +203,7 @@ impl FastRnsFloor {
             }
             return Ok(());
         }
+        let (n, y) = self.scaled_input(xq, xb.len(), out.len())?;
         let extras = Extras {
             add: None,
             own: Some((xb, &self.own)),
