@@ -44,28 +44,33 @@ pub fn pooled_words() -> usize {
     POOLED_TOTAL.load(Ordering::Relaxed)
 }
 
+/// A vector from the pool with capacity >= len when one fits (its old contents kept), else a new empty
+/// one.
+fn take(len: usize) -> Vec<u64> {
+    if len < MIN_POOLED {
+        return Vec::new();
+    }
+    FREE.with(|f| {
+        let f = &mut f.borrow_mut().0;
+        let best = f
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.capacity() >= len && v.capacity() <= 2 * len)
+            .min_by_key(|(_, v)| v.capacity())
+            .map(|(i, _)| i);
+        let v = best.map(|i| f.swap_remove(i));
+        if let Some(v) = &v {
+            POOLED_TOTAL.fetch_sub(v.capacity(), Ordering::Relaxed);
+        }
+        v
+    })
+    .unwrap_or_default()
+}
+
 /// A vector of `len` words from the pool, filled by `fill` (which receives an empty vector with
 /// capacity >= len and must leave it with length len).
 fn take_with(len: usize, fill: impl FnOnce(&mut Vec<u64>)) -> Vec<u64> {
-    let mut v = if len >= MIN_POOLED {
-        FREE.with(|f| {
-            let f = &mut f.borrow_mut().0;
-            let best = f
-                .iter()
-                .enumerate()
-                .filter(|(_, v)| v.capacity() >= len && v.capacity() <= 2 * len)
-                .min_by_key(|(_, v)| v.capacity())
-                .map(|(i, _)| i);
-            let v = best.map(|i| f.swap_remove(i));
-            if let Some(v) = &v {
-                POOLED_TOTAL.fetch_sub(v.capacity(), Ordering::Relaxed);
-            }
-            v
-        })
-        .unwrap_or_default()
-    } else {
-        Vec::new()
-    };
+    let mut v = take(len);
     v.clear();
     if v.capacity() < len {
         v.reserve_exact(len);
@@ -138,6 +143,18 @@ impl Buffer {
     pub fn zeroed(len: usize) -> Self {
         Buffer(zeroed(len))
     }
+
+    /// `len` words of unspecified value (a pooled buffer's old words, zeros beyond them): scratch that
+    /// the caller overwrites entirely before reading, without the zero fill.
+    pub fn stale(len: usize) -> Self {
+        let mut v = take(len);
+        if v.len() >= len {
+            v.truncate(len);
+        } else {
+            v.resize(len, 0);
+        }
+        Buffer(v)
+    }
 }
 
 impl Deref for Buffer {
@@ -180,6 +197,20 @@ mod tests {
         let b = Buffer::zeroed(MIN_POOLED);
         assert_eq!(b.as_ptr(), ptr);
         assert!(b.iter().all(|&x| x == 0));
+        let mut d = Buffer::stale(MIN_POOLED + 1);
+        assert_eq!(d.len(), MIN_POOLED + 1);
+        d.iter_mut().for_each(|x| *x = 5);
+        let ptr = d.as_ptr();
+        drop(d);
+        // The same buffer again, its words kept, shorter or longer (zeros beyond the old words).
+        let e = Buffer::stale(MIN_POOLED);
+        assert_eq!((e.as_ptr(), e.len()), (ptr, MIN_POOLED));
+        assert!(e.iter().all(|&x| x == 5));
+        drop(e);
+        let f = Buffer::stale(MIN_POOLED + 1);
+        assert_eq!(f.as_ptr(), ptr);
+        assert_eq!(f[MIN_POOLED - 1..], [5, 0]);
+        drop(f);
         let c = copied(&[1, 2, 3]);
         assert_eq!(c, vec![1, 2, 3]);
     }

@@ -84,6 +84,8 @@ fn knob_sets_the_ceiling_and_refuses_missing_features() {
     for b in ALL.into_iter().filter(|b| b.is_supported()) {
         set_backend(b).unwrap();
         default_kernels_match_u128(b);
+        inner_products_match_u128(b);
+        shoup2_add_matches_u128(b);
         let mut got = conversions();
         got.extend(automorphisms());
         // Scalar comes first in ALL: every other backend must reproduce its words.
@@ -264,6 +266,116 @@ fn default_kernels_match_u128(b: Backend) {
                         );
                     }
                 }
+            }
+        }
+    }
+}
+
+/// The key-switching inner product against u128 sums for the widths of the key-switching layouts (43-bit
+/// special primes, 55-61-bit ciphertext primes, the edges 2^59 + 1, 2^60 - 1, 2^60 + 1 around the AVX2
+/// split-sum kernel's limit and 2^61 - 1), 0..=9 and 17 rows (several blocks of rows for 60-bit q), all
+/// operands q - 1 (the largest sums) or random, and tails after 4- and 8-lane vectors.
+fn inner_products_match_u128(b: Backend) {
+    let mut rng = StdRng::seed_from_u64(0x696e_6e72);
+    let mut qs: Vec<u64> = [43u32, 50, 55, 58, 59, 60, 61]
+        .iter()
+        .map(|&bits| ntt_primes(bits, 1 << 11, 1, &[]).unwrap()[0])
+        .collect();
+    qs.extend([(1 << 59) + 1, (1 << 60) - 1, (1 << 60) + 1, (1 << 61) - 1]);
+    for qv in qs {
+        let q = Modulus::new(qv).unwrap();
+        let n = 37;
+        for rows in (0usize..=9).chain([17]) {
+            for max in [true, false] {
+                let mut rows_of = || -> Vec<Vec<u64>> {
+                    (0..rows)
+                        .map(|_| {
+                            (0..n)
+                                .map(|_| if max { qv - 1 } else { rng.random_range(0..qv) })
+                                .collect()
+                        })
+                        .collect()
+                };
+                let (ra, rb) = (rows_of(), rows_of());
+                let (sa, sb): (Vec<&[u64]>, Vec<&[u64]>) = (
+                    ra.iter().map(Vec::as_slice).collect(),
+                    rb.iter().map(Vec::as_slice).collect(),
+                );
+                let mut x = vec![u64::MAX; n];
+                vector::inner_product(&q, &sa, &sb, &mut x);
+                for (t, &got) in x.iter().enumerate() {
+                    let want = (0..rows).fold(0u128, |acc, j| {
+                        (acc + u128::from(ra[j][t]) * u128::from(rb[j][t])) % u128::from(qv)
+                    });
+                    assert_eq!(
+                        u128::from(got),
+                        want,
+                        "inner_product on {b}, q = {qv}, {rows} rows, t = {t}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// `mul_shoup2_add` (x wx + y wy + c mod q, any 64-bit x and y) and `sub_mul_shoup` ((x - y + c) w, reduced
+/// words) against u128 arithmetic: 2- to 62-bit q,
+/// random words, the edges 0, q - 1, q, 2^64 - 1, constants 0 and q - 1, tails after 4 lanes.
+fn shoup2_add_matches_u128(b: Backend) {
+    let mut rng = StdRng::seed_from_u64(0x7368_7032);
+    for bits in [2u32, 30, 43, 59, 60, 61, 62] {
+        let qv = if bits == 2 {
+            3
+        } else {
+            ntt_primes(bits, 1 << 11, 1, &[]).unwrap()[0]
+        };
+        let q = Modulus::new(qv).unwrap();
+        let n = 23;
+        let word = |rng: &mut StdRng, i: usize| match i % 5 {
+            0 => u64::MAX,
+            1 => qv - 1,
+            2 => qv,
+            3 => 0,
+            _ => rng.random(),
+        };
+        for (wx, wy, c) in [
+            (qv - 1, qv - 1, qv - 1),
+            (1, 0, 0),
+            (rng.random(), rng.random(), 1),
+        ] {
+            let x: Vec<u64> = (0..n).map(|i| word(&mut rng, i)).collect();
+            let y: Vec<u64> = (0..n).map(|i| word(&mut rng, i + 2)).collect();
+            let (wx, wy) = (q.shoup(wx), q.shoup(wy));
+            let mut out = vec![u64::MAX; n];
+            vector::mul_shoup2_add(&q, (&x, wx), (&y, wy), c % qv, &mut out);
+            // sub_mul_shoup on the reduced words: (x - y + c) w.
+            let (xr, yr): (Vec<u64>, Vec<u64>) = (
+                x.iter().map(|v| v % qv).collect(),
+                y.iter().map(|v| v % qv).collect(),
+            );
+            let mut sub = vec![u64::MAX; n];
+            vector::sub_mul_shoup(&q, &xr, &yr, c % qv, wx, &mut sub);
+            for t in 0..n {
+                let want = ((u128::from(xr[t]) + u128::from(qv) - u128::from(yr[t])
+                    + u128::from(c % qv))
+                    * u128::from(wx.value))
+                    % u128::from(qv);
+                assert_eq!(
+                    u128::from(sub[t]),
+                    want,
+                    "sub_mul_shoup on {b}, q = {qv}, t = {t}"
+                );
+            }
+            for t in 0..n {
+                let want = (u128::from(x[t]) * u128::from(wx.value)
+                    + u128::from(y[t]) * u128::from(wy.value)
+                    + u128::from(c % qv))
+                    % u128::from(qv);
+                assert_eq!(
+                    u128::from(out[t]),
+                    want,
+                    "mul_shoup2_add on {b}, q = {qv}, t = {t}"
+                );
             }
         }
     }

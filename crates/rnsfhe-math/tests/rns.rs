@@ -465,3 +465,41 @@ fn fast_rns_floor_in_ntt_form_matches_floor_then_ntt() {
         }
     }
 }
+
+/// The one-prime fastRNSFloor (ModDown by one special prime p, as in key switching), with and without
+/// rounding, is exact: (X + h - [X + h]_p) / p modulo every modulus of B, h = floor(p / 2) or 0, for
+/// p below and above the moduli of B (the FastBconv part then needs a reduction).
+#[test]
+fn fast_rns_floor_one_prime_is_exact() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(21);
+    for (pbits, bbits, kb) in [
+        (43u32, 59u32, 3usize),
+        (60, 50, 2),
+        (61, 61, 2),
+        (30, 62, 1),
+    ] {
+        let p = RnsBasis::new(&ntt_primes(pbits, 2, 1, &[]).unwrap()).unwrap();
+        let b = RnsBasis::new(&ntt_primes(bbits, 4, kb + 1, &[]).unwrap()[1..]).unwrap();
+        let s = p.concat(&b).unwrap();
+        let xs = random_below(&mut rng, s.product(), 61);
+        let n = xs.len();
+        let all = encode(&s, &xs);
+        let pv = BigInt::from(p.product().clone());
+        for (floor, h) in [
+            (FastRnsFloor::new(&p, &b, 1).unwrap(), BigInt::zero()),
+            (FastRnsFloor::rounded(&p, &b).unwrap(), &pv / 2),
+        ] {
+            let mut out = vec![0u64; kb * n];
+            floor.apply(&all[..n], &all[n..], &mut out).unwrap();
+            for (j, x) in xs.iter().enumerate() {
+                let y = (x + &h).mod_floor(&pv);
+                let want = encode(&b, &[(x + &h - y) / &pv]);
+                assert_eq!(
+                    column(&out, n, j, kb),
+                    want,
+                    "{pbits}/{bbits} bits, {floor:?}"
+                );
+            }
+        }
+    }
+}

@@ -175,11 +175,9 @@ impl FastRnsFloor {
         xb_len: usize,
         out_len: usize,
     ) -> Result<(usize, crate::pool::Buffer)> {
-        let n = out_len / self.b.len().max(1);
-        check("fastRNSFloor output", out_len, n * self.b.len())?;
-        check("fastRNSFloor input in q", xq.len(), n * self.q.len())?;
-        check("fastRNSFloor input in B", xb_len, n * self.b.len())?;
-        let mut y = crate::pool::Buffer::zeroed(xq.len());
+        let n = self.lengths(xq.len(), xb_len, out_len)?;
+        // Every word overwritten by the scaled copy of x_q.
+        let mut y = crate::pool::Buffer::stale(xq.len());
         scaled_residues_by(&self.q, &self.scaled_inv, xq, n, &mut y);
         if let Some((hq, _)) = &self.half {
             // |(x_i + h_i) w_i|_{q_i} = |x_i w_i + |h_i w_i|_{q_i}|_{q_i}: the half added after the
@@ -196,37 +194,64 @@ impl FastRnsFloor {
         Ok((n, y))
     }
 
+    /// n for inputs of k n and |B| n words and an output of |B| n words (errors naming the input).
+    fn lengths(&self, xq_len: usize, xb_len: usize, out_len: usize) -> Result<usize> {
+        let n = out_len / self.b.len().max(1);
+        check("fastRNSFloor output", out_len, n * self.b.len())?;
+        check("fastRNSFloor input in q", xq_len, n * self.q.len())?;
+        check("fastRNSFloor input in B", xb_len, n * self.b.len())?;
+        Ok(n)
+    }
+
     /// `xq`: k n residues in q, `xb`: |B| n residues in B (limb-major); writes |B| n residues.
     pub fn apply(&self, xq: &[u64], xb: &[u64], out: &mut [u64]) -> Result<()> {
-        let (n, y) = self.scaled_input(xq, xb.len(), out.len())?;
         if self.q.len() == 1 {
-            // One source prime (ModDown by one special prime): out = x_b (f/q) - (y mod b) / q, with
-            // word-wide SIMD kernels instead of a one-row dot product.
-            let q0 = self.q.moduli()[0].value();
-            let mut t = crate::pool::Buffer::zeroed(n);
-            for (j, m) in self.b.moduli().iter().enumerate() {
-                let o = &mut out[j * n..(j + 1) * n];
-                o.copy_from_slice(&xb[j * n..(j + 1) * n]);
-                vector::mul_shoup_scalar_assign(m, o, m.shoup(self.own[j]));
-                vector::reduce_into(m, q0, &y, &mut t);
-                vector::mul_shoup_scalar_assign(m, &mut t, m.shoup(self.consts[j]));
-                vector::add_assign(m, o, &t);
-            }
-        } else {
-            let extras = Extras {
-                add: None,
-                own: Some((xb, &self.own)),
-            };
-            blocked_dots(
-                &self.b,
-                &y,
-                n,
-                &self.consts,
-                max_modulus(&self.q),
-                extras,
-                out,
+            // One source prime q0 (ModDown by one special prime): y = (x_q0 + half) q~ mod q0 in one
+            // pass (the words of `scaled_input`), then out = x_b (f/q) - (y mod b) / q plus the
+            // rounding constant half (f/q), in one pass per modulus of B.
+            let n = self.lengths(xq.len(), xb.len(), out.len())?;
+            let p = &self.q.moduli()[0];
+            let (s, hq) = (
+                self.scaled_inv[0],
+                self.half.as_ref().map_or(0, |(hq, _)| hq[0]),
             );
+            let mut y = crate::pool::Buffer::stale(n);
+            vector::mul_shoup2_add(p, (xq, s), (xq, p.shoup(0)), p.mul(hq, s.value), &mut y);
+            let q0 = p.value();
+            for (j, m) in self.b.moduli().iter().enumerate() {
+                let hb = self.half.as_ref().map_or(0, |(_, hb)| hb[j]);
+                if q0 <= m.value() && m.neg(self.consts[j]) == self.own[j] {
+                    // f = 1 (own = q^-1 = -consts) and y < q <= m: (x_b - y + half) q^-1.
+                    let o = &mut out[j * n..(j + 1) * n];
+                    let xj = &xb[j * n..(j + 1) * n];
+                    vector::sub_mul_shoup(m, xj, &y, hb, m.shoup(self.own[j]), o);
+                    continue;
+                }
+                let h = m.mul(hb, self.own[j]);
+                vector::mul_shoup2_add(
+                    m,
+                    (&xb[j * n..(j + 1) * n], m.shoup(self.own[j])),
+                    (&y, m.shoup(self.consts[j])),
+                    h,
+                    &mut out[j * n..(j + 1) * n],
+                );
+            }
+            return Ok(());
         }
+        let (n, y) = self.scaled_input(xq, xb.len(), out.len())?;
+        let extras = Extras {
+            add: None,
+            own: Some((xb, &self.own)),
+        };
+        blocked_dots(
+            &self.b,
+            &y,
+            n,
+            &self.consts,
+            max_modulus(&self.q),
+            extras,
+            out,
+        );
         // Rounding: the half of x_B times f q^-1, one constant per modulus of B (x_B itself is not
         // copied to add it).
         if let Some((_, hb)) = &self.half {

@@ -10,10 +10,12 @@ use std::arch::x86_64::*;
 
 use super::avx512::Barrett;
 use crate::arith::avx2::{
-    add128, bcast, mul_hi_approx, mul_lazy, mul_lo, mul_wide, reduce128, reduce64, sub_if_ge,
-    tw_of, Consts,
+    bcast, mul_hi_approx, mul_lazy, mul_lo, mul_wide, reduce64, sub_if_ge, tw_of, Consts,
 };
 use crate::arith::{Modulus, Shoup};
+
+mod inner;
+pub(super) use inner::inner_product;
 
 /// Whether the AVX2 kernels may run on this CPU.
 fn supported() -> bool {
@@ -136,6 +138,113 @@ pub(super) fn shoup(q: &Modulus, a: &mut [u64], w: Shoup) -> bool {
         *x = q.mul_shoup(*x, w);
     }
     true
+}
+
+/// out = x wx + y wy + c mod q on the first out.len() & !3 elements; false (doing nothing) without avx2
+/// or when x or y is shorter than out.
+pub(super) fn shoup2_add(
+    q: &Modulus,
+    (x, wx): (&[u64], Shoup),
+    (y, wy): (&[u64], Shoup),
+    c: u64,
+    out: &mut [u64],
+) -> bool {
+    let n = out.len() & !3;
+    if !supported() || x.len() < n || y.len() < n {
+        return false;
+    }
+    let (x, y, o) = (x.as_ptr(), y.as_ptr(), out.as_mut_ptr());
+    // SAFETY: avx2 was detected; x, y and out hold at least n elements.
+    unsafe {
+        if q.bits() > 61 {
+            shoup2_add_k::<true>(q.value(), [wx, wy], c, [x, y], o, n)
+        } else {
+            shoup2_add_k::<false>(q.value(), [wx, wy], c, [x, y], o, n)
+        }
+    }
+    true
+}
+
+/// o[i] = x[i] w0 + y[i] w1 + c mod q for i < n (n % 4 == 0), any x[i], y[i] < 2^64: the two lazy
+/// products in [0, 2q) each, their sum less 2q where >= 2q, less q where >= q, plus c, less q where >= q.
+/// Safety: avx2; x, y, o valid for n elements.
+#[target_feature(enable = "avx2")]
+unsafe fn shoup2_add_k<const BIG: bool>(
+    q: u64,
+    w: [Shoup; 2],
+    c: u64,
+    [x, y]: [*const u64; 2],
+    o: *mut u64,
+    n: usize,
+) {
+    // SAFETY: i + 4 <= n.
+    unsafe {
+        let m = Consts::new(q);
+        let (t0, t1, cv) = (
+            tw_of(w[0].value, w[0].quotient),
+            tw_of(w[1].value, w[1].quotient),
+            bcast(c),
+        );
+        for i in (0..n).step_by(4) {
+            let s = _mm256_add_epi64(
+                mul_lazy::<BIG>(load(x, i), &t0, &m),
+                mul_lazy::<BIG>(load(y, i), &t1, &m),
+            );
+            let s = sub_if_ge::<BIG>(s, m.two_q, m.two_q_b, &m);
+            let s = _mm256_add_epi64(sub_if_ge::<BIG>(s, m.q, m.q_b, &m), cv);
+            store(o, i, sub_if_ge::<BIG>(s, m.q, m.q_b, &m));
+        }
+    }
+}
+
+/// out = (x - y + c) w mod q on the first out.len() & !3 elements; false (doing nothing) without avx2 or
+/// when x or y is shorter than out.
+pub(super) fn sub_mul_shoup(
+    q: &Modulus,
+    x: &[u64],
+    y: &[u64],
+    c: u64,
+    w: Shoup,
+    out: &mut [u64],
+) -> bool {
+    let n = out.len() & !3;
+    if !supported() || x.len() < n || y.len() < n {
+        return false;
+    }
+    let (x, y, o) = (x.as_ptr(), y.as_ptr(), out.as_mut_ptr());
+    // SAFETY: avx2 was detected; x, y and out hold at least n elements.
+    unsafe {
+        if q.bits() > 61 {
+            sub_mul_shoup_k::<true>(q.value(), w, c, [x, y], o, n)
+        } else {
+            sub_mul_shoup_k::<false>(q.value(), w, c, [x, y], o, n)
+        }
+    }
+    true
+}
+
+/// o[i] = (x[i] - y[i] + c) w mod q for i < n (n % 4 == 0), x[i], y[i], c in [0, q): x + c - y + q in
+/// [0, 3q) less q where >= q (the lazy product takes any word), the lazy product in [0, 2q) less q.
+/// Safety: avx2; x, y, o valid for n elements.
+#[target_feature(enable = "avx2")]
+unsafe fn sub_mul_shoup_k<const BIG: bool>(
+    q: u64,
+    w: Shoup,
+    c: u64,
+    [x, y]: [*const u64; 2],
+    o: *mut u64,
+    n: usize,
+) {
+    // SAFETY: i + 4 <= n.
+    unsafe {
+        let m = Consts::new(q);
+        let (tw, cq) = (tw_of(w.value, w.quotient), bcast(c + q));
+        for i in (0..n).step_by(4) {
+            let t = _mm256_sub_epi64(_mm256_add_epi64(load(x, i), cq), load(y, i));
+            let r = mul_lazy::<BIG>(sub_if_ge::<BIG>(t, m.q, m.q_b, &m), &tw, &m);
+            store(o, i, sub_if_ge::<BIG>(r, m.q, m.q_b, &m));
+        }
+    }
 }
 
 /// a = a + b mod q (or a - b mod q if `sub`) on the common prefix; false without avx2.
@@ -346,63 +455,6 @@ unsafe fn sub_once_k(q: u64, a: *mut u64, n: usize) {
         let c = Consts::new(q);
         for i in (0..n).step_by(4) {
             store(a, i, sub_if_ge::<false>(load(a, i), c.q, c.q_b, &c));
-        }
-    }
-}
-
-/// out[t] = sum_j a[j][t] b[j][t] mod q for t < out.len() & !3: the 128-bit products summed exactly
-/// (low words with carries into the high words), then reduced once. False (doing nothing) without avx2,
-/// when rows * (q - 1)^2 could pass 2^128, or when a row is shorter than out.
-pub(super) fn inner_product(q: &Modulus, a: &[&[u64]], b: &[&[u64]], out: &mut [u64]) -> bool {
-    let sq = u128::from(q.value() - 1).pow(2).max(1);
-    if !supported()
-        || a.len() != b.len()
-        || a.len() as u128 > u128::MAX / sq
-        || a.iter().chain(b).any(|r| r.len() < out.len())
-    {
-        return false;
-    }
-    // 2^64 mod q as a Shoup constant: hi 2^64 + lo = (hi mod q) (2^64 mod q) + lo mod q.
-    let r64 = q.shoup(q.reduce_u128(1 << 64));
-    let ratio = q.barrett_ratio().1;
-    // SAFETY: avx2 was detected; every row holds at least out.len() values (checked above).
-    unsafe {
-        if q.bits() > 61 {
-            inner_k::<true>(q.value(), ratio, r64, a, b, out)
-        } else {
-            inner_k::<false>(q.value(), ratio, r64, a, b, out)
-        }
-    }
-    true
-}
-
-/// Safety: avx2; every row of a and b holds at least out.len() values.
-#[target_feature(enable = "avx2")]
-unsafe fn inner_k<const BIG: bool>(
-    q: u64,
-    ratio: u64,
-    r64: Shoup,
-    a: &[&[u64]],
-    b: &[&[u64]],
-    out: &mut [u64],
-) {
-    // SAFETY: v + 4 <= out.len() <= every row's length.
-    unsafe {
-        let c = Consts::new(q);
-        let (rv, tw) = (bcast(ratio), tw_of(r64.value, r64.quotient));
-        let zero = _mm256_setzero_si256();
-        for v in (0..out.len() & !3).step_by(4) {
-            let (mut lo, mut hi) = (zero, zero);
-            for (ra, rb) in a.iter().zip(b) {
-                // The b rows (key-switching keys) stream from memory, dozens at once: too many
-                // streams for the hardware prefetcher, so each asks for its line 512 bytes ahead.
-                if v % 8 == 0 {
-                    _mm_prefetch::<_MM_HINT_T0>(rb.as_ptr().wrapping_add(v + 64).cast());
-                }
-                let (pl, ph) = mul_wide(load(ra.as_ptr(), v), load(rb.as_ptr(), v));
-                (lo, hi) = add128(lo, hi, pl, ph, &c);
-            }
-            store(out.as_mut_ptr(), v, reduce128::<BIG>(lo, hi, rv, &tw, &c));
         }
     }
 }

@@ -75,6 +75,44 @@ pub fn mul_shoup_scalar_assign(q: &Modulus, a: &mut [u64], w: Shoup) {
     run_shoup(shoup_backend(q), q, a, w);
 }
 
+/// `out[i] = (x[i] wx + y[i] wy + c) mod q` for any x[i], y[i] < 2^64 and c in [0, q), with Shoup
+/// constants wx, wy (from [`Modulus::shoup`]): one pass for the one-prime ModDown (x_B f q^-1 plus the
+/// FastBconv part plus the rounding constant). AVX2 when present. Output in [0, q).
+pub fn mul_shoup2_add(
+    q: &Modulus,
+    (x, wx): (&[u64], Shoup),
+    (y, wy): (&[u64], Shoup),
+    c: u64,
+    out: &mut [u64],
+) {
+    debug_assert!(x.len() >= out.len() && y.len() >= out.len());
+    debug_assert!(wx == q.shoup(wx.value) && wy == q.shoup(wy.value) && c < q.value());
+    let mut done = 0;
+    #[cfg(target_arch = "x86_64")]
+    if avx2_allowed(q) && avx2::shoup2_add(q, (x, wx), (y, wy), c, out) {
+        done = out.len() & !3;
+    }
+    for ((o, &a), &b) in out.iter_mut().zip(x).zip(y).skip(done) {
+        *o = q.add(q.add(q.mul_shoup(a, wx), q.mul_shoup(b, wy)), c);
+    }
+}
+
+/// `out[i] = (x[i] - y[i] + c) w mod q` for x[i], y[i], c in [0, q) and a Shoup constant w: the
+/// one-prime ModDown with f = 1, (x_B - [x_p]_B + half) p^-1, with one product instead of two. AVX2 when
+/// present. Output in [0, q).
+pub fn sub_mul_shoup(q: &Modulus, x: &[u64], y: &[u64], c: u64, w: Shoup, out: &mut [u64]) {
+    debug_assert!(x.len() >= out.len() && y.len() >= out.len());
+    debug_assert!(below(q, x) && below(q, y) && c < q.value() && w == q.shoup(w.value));
+    let mut done = 0;
+    #[cfg(target_arch = "x86_64")]
+    if avx2_allowed(q) && avx2::sub_mul_shoup(q, x, y, c, w, out) {
+        done = out.len() & !3;
+    }
+    for ((o, &a), &b) in out.iter_mut().zip(x).zip(y).skip(done) {
+        *o = q.mul_shoup(q.add(q.sub(a, b), c), w);
+    }
+}
+
 /// [`mul_assign`] with an explicit backend (tests, benchmarks). Errors with `InvalidParameters` when the
 /// backend is not available for q on this CPU and `LengthMismatch` on unequal lengths; inputs must be in
 /// [0, q) (checked by `debug_assert!` only, as in [`mul_assign`]). Output in [0, q).

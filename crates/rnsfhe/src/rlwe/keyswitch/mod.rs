@@ -356,8 +356,9 @@ impl KeySwitcher {
         // limb, in NTT form, then one lazy inner product with each key component, and back to
         // coefficients (general m: the sum of products reduced modulo Phi_m once, paper 001 section 3).
         let limbs: Vec<usize> = (0..=level).chain(self.k..ctx.moduli().len()).collect();
-        let mut u0 = Buffer::zeroed(limbs.len() * len);
-        let mut u1 = Buffer::zeroed(limbs.len() * len);
+        // Every word is written by the limb's inner product below.
+        let mut u0 = Buffer::stale(limbs.len() * len);
+        let mut u1 = Buffer::stale(limbs.len() * len);
         // One task per limb (threads across limbs; see rnsfhe_math::parallel), each with a scratch for
         // the digits' extensions to its limb.
         let ext_len = key.parts.len() * len;
