@@ -54,7 +54,7 @@ fn switched_decryption_equals_the_full_one_along_a_product_chain() {
             (128, vec![50, 50, 50, 50], 257),
         ] {
             let ctx = context(n, &bits, t, method);
-            // log2 t + log2((k''/2 + 1)(n + 1)) + 64 bits of primes, dropping two or more.
+            // The fewest primes with log2 t + log2((k''/2 + 1)(n + 1)) + 64 bits.
             assert_eq!(ctx.decryption_moduli(), if n == 64 { 4 } else { 2 });
             let (sk, pk) = ctx.keygen(&mut rng).unwrap();
             let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
@@ -206,8 +206,8 @@ fn switched_decryption_refuses_a_foreign_key() {
 }
 
 #[test]
-fn default_sets_switch_where_it_pays() {
-    for (n, want) in [(8192usize, 3usize), (16384, 2)] {
+fn default_sets_switch_to_two_primes() {
+    for (n, want) in [(8192usize, 2usize), (16384, 2)] {
         let p = BfvParameters::builder()
             .degree(n)
             .plain_modulus(65537)

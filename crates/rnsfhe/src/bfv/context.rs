@@ -387,8 +387,8 @@ impl BfvContext {
     }
 
     /// Decrypts with the parameter set's default method. A two-part ciphertext over X^n + 1 is first
-    /// switched to the fewest primes of q that keep 64 bits above the switch's rounding (2 of 7 at
-    /// n = 2^14): the same plaintext as [`Self::decrypt_with`] over the whole q for any ciphertext
+    /// switched to the fewest primes of q that keep 64 bits above the switch's rounding (2 of 3 at
+    /// n = 2^13, 2 of 7 at 2^14): the same plaintext as [`Self::decrypt_with`] over the whole q for any ciphertext
     /// with a noise budget of at least one bit (decision and bound in `decrypt.rs`).
     pub fn decrypt(&self, ct: &Ciphertext, sk: &SecretKey) -> Result<Plaintext> {
         let (x, dec) = self.decryption_phase(ct, sk)?;
@@ -397,7 +397,7 @@ impl BfvContext {
     }
 
     /// The number of primes of q that [`Self::decrypt`] works over for a two-part ciphertext after
-    /// its modulus switch (all of q when no switch pays).
+    /// its modulus switch (all of q when no shorter prefix is wide enough).
     pub fn decryption_moduli(&self) -> usize {
         self.switched
             .as_ref()
@@ -405,7 +405,8 @@ impl BfvContext {
     }
 
     /// The phase `decrypt` and `decrypt_checked` work on, with the decryptor of its modulus: over
-    /// q' after the switch (two parts, X^n + 1, when it pays), else [`Self::phase`] over q.
+    /// q' after the switch (two parts, X^n + 1, a shorter prefix wide enough), else
+    /// [`Self::phase`] over q.
     fn decryption_phase(&self, ct: &Ciphertext, sk: &SecretKey) -> Result<(Poly, &Decryptor)> {
         match &self.switched {
             Some(sw) if ct.parts.len() == 2 => Ok((self.switched_phase(sw, ct, sk)?, &sw.dec)),
