@@ -215,8 +215,9 @@ fn gamma_t(gamma: u64, t: u64) -> Result<u64> {
 /// ||e_0 + e_1 s|| <= R = (k''/2 + 1)(1 + n) for ternary s, choosing log2 q' >= log2 t + log2 R + 64
 /// moves every fraction by less than 2^-64. Decision: the fewest primes of q meeting that; then
 /// the switched decryption equals the one over q whenever the full phase's fraction is more than
-/// 2^-64 from the rounding boundary (any ciphertext with a noise budget of 1 bit or more). As SEAL's
-/// advice to modulus-switch before decrypting and OpenFHE's `Compress`, done inside `decrypt`.
+/// 2^-64 (plus the method's own approximation) from the rounding boundary: any ciphertext with a
+/// noise budget of 1 bit or more. What SEAL's `mod_switch_to_next` and OpenFHE's `Compress` let a
+/// user do by hand, done inside `decrypt`.
 #[derive(Debug)]
 pub(crate) struct SwitchedDecryption {
     /// q' = q_0 ... q_level.
