@@ -257,6 +257,13 @@ impl BfvContext {
         crate::params::check_ciphertext(ct.context_id, self.id, ct.parts.len())
     }
 
+    /// A ciphertext of this context and a secret key of it, the one it was encrypted under.
+    fn check_decryption(&self, ct: &Ciphertext, sk: &SecretKey) -> Result<()> {
+        self.check_ct(ct)?;
+        self.check_secret(sk)?;
+        KeyId::check(ct.key_id, sk.id(), "secret key")
+    }
+
     /// [m]_t lifted centred to Q, coefficient form.
     pub(crate) fn lift_plain(&self, pt: &Plaintext) -> Result<Poly> {
         self.check_plain(pt)?;
@@ -361,9 +368,7 @@ impl BfvContext {
 
     /// The phase [ct(s)]_q = c0 + c1 s + c2 s^2 + ... = Delta m + v (mod q), coefficient form.
     pub fn phase(&self, ct: &Ciphertext, sk: &SecretKey) -> Result<Poly> {
-        self.check_ct(ct)?;
-        self.check_secret(sk)?;
-        KeyId::check(ct.key_id, sk.id(), "secret key")?;
+        self.check_decryption(ct, sk)?;
         let s = sk.ntt_q();
         let mut acc = ct.parts[1].clone();
         acc.to_ntt()?;
@@ -421,24 +426,16 @@ impl BfvContext {
         ct: &Ciphertext,
         sk: &SecretKey,
     ) -> Result<Poly> {
-        self.check_ct(ct)?;
-        self.check_secret(sk)?;
-        KeyId::check(ct.key_id, sk.id(), "secret key")?;
+        self.check_decryption(ct, sk)?;
         let ring = self
             .sw
             .ring_at(sw.level)
             .ok_or_else(|| Error::Internal("switched decryption level beyond the chain".into()))?;
         let n = self.params.degree;
-        let words = (sw.level + 1) * n;
         let mut x = Poly::zero(ring, Representation::Coefficient);
         sw.switch(ct.parts[1].residues(), n, x.residues_mut())?;
         x.to_ntt()?;
-        let s = Poly::from_residues(
-            ring,
-            sk.ntt_q().residues()[..words].to_vec(),
-            Representation::Ntt,
-        )?;
-        x.mul_assign(&s)?;
+        x.mul_assign(&sk.ntt_at(ring)?)?;
         x.to_coefficient()?;
         let mut c0 = Poly::zero(ring, Representation::Coefficient);
         sw.switch(ct.parts[0].residues(), n, c0.residues_mut())?;

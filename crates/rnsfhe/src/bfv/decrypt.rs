@@ -242,8 +242,8 @@ impl SwitchedDecryption {
             // Worth it from one dropped prime: at n = 2^13 (3 primes, 2 kept) 0.449 against 0.516 ms
             // per decryption + decode (`bfv_mul 8192 hps 2000 dec`, AVX2, one-pass one-prime ModDown).
             if bits >= need {
-                let keep = RnsBasis::new(&values(&q.moduli()[..=i]))?;
-                let drop = RnsBasis::new(&values(&q.moduli()[i + 1..]))?;
+                let keep = q.sub_basis(0..i + 1)?;
+                let drop = q.sub_basis(i + 1..k)?;
                 return Ok(Some(SwitchedDecryption {
                     level: i,
                     floor: FastRnsFloor::rounded(&drop, &keep)?,
@@ -259,8 +259,4 @@ impl SwitchedDecryption {
         let (keep, drop) = c.split_at((self.level + 1) * n);
         self.floor.apply(drop, keep, out)
     }
-}
-
-fn values(moduli: &[Modulus]) -> Vec<u64> {
-    moduli.iter().map(Modulus::value).collect()
 }

@@ -7,7 +7,7 @@ use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive};
 use rnsfhe_math::arith::Modulus;
 use rnsfhe_math::ring::cyclotomic::{montgomery_inverse, reduction_expansion, SlotAlgebra};
-use rnsfhe_math::ring::{Form, Poly, Representation, RingContext};
+use rnsfhe_math::ring::{Form, Poly, RingContext};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian, DEFAULT_TAIL};
 
 use super::noise::NoiseModel;
@@ -307,13 +307,7 @@ impl BgvContext {
         self.check_ct(ct)?;
         self.check_secret(sk)?;
         KeyId::check(ct.key_id, sk.id(), "secret key")?;
-        let ring = self.ring_at(ct.level)?;
-        let len = ring.limb_len(Representation::Ntt) * (ct.level + 1);
-        let mut s = Poly::from_residues(
-            ring,
-            sk.ntt_q().residues()[..len].to_vec(),
-            Representation::Ntt,
-        )?;
+        let mut s = sk.ntt_at(self.ring_at(ct.level)?)?;
         if self.montgomery {
             s.relabel_form(Form::Montgomery)?; // the key's residues are s M
         }

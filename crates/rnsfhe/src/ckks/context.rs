@@ -390,11 +390,7 @@ impl CkksContext {
         self.check_ct(ct)?;
         self.check_secret(sk)?;
         KeyId::check(ct.key_id, sk.id(), "secret key")?;
-        let ring = self.ring_at(ct.level)?;
-        let len = ring.degree() * ring.moduli().len();
-        let mut s = Poly::zero(ring, Representation::Ntt);
-        s.residues_mut()
-            .copy_from_slice(&sk.ntt_q().residues()[..len]);
+        let s = sk.ntt_at(self.ring_at(ct.level)?)?;
         let mut acc = ct.parts[0].clone();
         let mut power = s.clone();
         for (i, c) in ct.parts.iter().enumerate().skip(1) {

@@ -167,6 +167,26 @@ impl SecretKey {
         &self.s_q
     }
 
+    /// s in NTT form over `ring`, a level of Q (its first moduli, the same NTT tables): the
+    /// decryptions at a level of CKKS and BGV and BFV's switched one.
+    pub fn ntt_at(&self, ring: &Arc<RingContext>) -> Result<Poly> {
+        let own = self.s_q.context();
+        let k = ring.moduli().len();
+        let len = ring.limb_len(Representation::Ntt);
+        if k > own.moduli().len()
+            || ring.moduli() != &own.moduli()[..k]
+            || len != own.limb_len(Representation::Ntt)
+        {
+            return Err(Error::ContextMismatch(
+                "the secret key's modulus Q does not start with this ring's moduli".into(),
+            ));
+        }
+        let mut s = Poly::zero(ring, Representation::Ntt);
+        s.residues_mut()
+            .copy_from_slice(&self.s_q.residues()[..k * len]);
+        Ok(s)
+    }
+
     /// s in NTT form over Q u P.
     pub fn ntt_qp(&self) -> &Poly {
         &self.s_qp
