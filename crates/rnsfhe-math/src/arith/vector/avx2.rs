@@ -149,20 +149,29 @@ pub(super) fn shoup2_add(
     c: u64,
     out: &mut [u64],
 ) -> bool {
-    let n = out.len() & !3;
-    if !supported() || x.len() < n || y.len() < n {
+    let Some((xy, o, n)) = two_inputs(x, y, out) else {
         return false;
-    }
-    let (x, y, o) = (x.as_ptr(), y.as_ptr(), out.as_mut_ptr());
+    };
     // SAFETY: avx2 was detected; x, y and out hold at least n elements.
     unsafe {
         if q.bits() > 61 {
-            shoup2_add_k::<true>(q.value(), [wx, wy], c, [x, y], o, n)
+            shoup2_add_k::<true>(q.value(), [wx, wy], c, xy, o, n)
         } else {
-            shoup2_add_k::<false>(q.value(), [wx, wy], c, [x, y], o, n)
+            shoup2_add_k::<false>(q.value(), [wx, wy], c, xy, o, n)
         }
     }
     true
+}
+
+/// The pointers of x, y and out and the length n = out.len() & !3 of a two-input kernel, or `None`
+/// without avx2 or when x or y is shorter than n.
+fn two_inputs(x: &[u64], y: &[u64], out: &mut [u64]) -> Option<([*const u64; 2], *mut u64, usize)> {
+    let n = out.len() & !3;
+    (supported() && x.len() >= n && y.len() >= n).then_some((
+        [x.as_ptr(), y.as_ptr()],
+        out.as_mut_ptr(),
+        n,
+    ))
 }
 
 /// o[i] = x[i] w0 + y[i] w1 + c mod q for i < n (n % 4 == 0), any x[i], y[i] < 2^64: the two lazy
@@ -207,17 +216,15 @@ pub(super) fn sub_mul_shoup(
     w: Shoup,
     out: &mut [u64],
 ) -> bool {
-    let n = out.len() & !3;
-    if !supported() || x.len() < n || y.len() < n {
+    let Some((xy, o, n)) = two_inputs(x, y, out) else {
         return false;
-    }
-    let (x, y, o) = (x.as_ptr(), y.as_ptr(), out.as_mut_ptr());
+    };
     // SAFETY: avx2 was detected; x, y and out hold at least n elements.
     unsafe {
         if q.bits() > 61 {
-            sub_mul_shoup_k::<true>(q.value(), w, c, [x, y], o, n)
+            sub_mul_shoup_k::<true>(q.value(), w, c, xy, o, n)
         } else {
-            sub_mul_shoup_k::<false>(q.value(), w, c, [x, y], o, n)
+            sub_mul_shoup_k::<false>(q.value(), w, c, xy, o, n)
         }
     }
     true
