@@ -5,12 +5,12 @@ SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: demo test fmt-check lint unit python fuzz summary bench bench-arith
+.PHONY: demo test fmt-check lint unit backends python fuzz summary bench bench-arith
 
 demo:
 	$(CARGO) run --release --locked -p rnsfhe-cli -- demo
 
-test: fmt-check lint unit python fuzz summary
+test: fmt-check lint unit backends python fuzz summary
 
 # rustfmt and clippy come with rustup's default profile; a toolchain without them skips the check loudly.
 fmt-check:
@@ -28,6 +28,20 @@ unit:
 	set -o pipefail; $(CARGO) test --locked --workspace 2>&1 | tee target/test-output.txt
 	@awk '/^test result:/ {p += $$4; f += $$6} END {printf "rust tests: %d passed, %d failed\n", p, f}' target/test-output.txt
 
+# The scheme-level tests (the rnsfhe crate: unit, integration and doc tests) once more under every other
+# backend this CPU has (`unit` ran the fastest one): an AVX-512 IFMA CPU tests four paths, an AVX2 CPU two.
+# The kernel tests (rnsfhe-math) compare every backend bit for bit inside one run already.
+backends:
+	@mkdir -p target
+	@set -o pipefail; : > target/test-backends.txt; fail=0; all=($$(bash .ci/backends.sh)); \
+	for b in "$${all[@]:0:$${#all[@]}-1}"; do \
+	  echo "=== scheme tests with RNSFHE_BACKEND=$$b"; \
+	  RNSFHE_BACKEND=$$b $(CARGO) test --locked --no-fail-fast -p rnsfhe 2>&1 | tee -a target/test-backends.txt \
+	    | grep -E '^test result:|FAILED|panicked' || fail=1; \
+	done; \
+	awk '/^test result:/ {p += $$4; f += $$6} END {printf "scheme tests under the other backends: %d passed, %d failed\n", p, f}' target/test-backends.txt; \
+	exit $$fail
+
 # The Python package, installed from this tree (`pip install .`, maturin, release build) into a fresh
 # virtual environment with the Dask extra, then its pytest suite (which also runs examples/python).
 PYTHON ?= python3
@@ -40,7 +54,7 @@ python:
 
 # One total over both runners, as the last line of `make test`.
 summary:
-	@awk '/^test result:/ {p += $$4; f += $$6} END {printf "%d %d\n", p, f}' target/test-output.txt > target/rust-counts.txt
+	@cat target/test-output.txt target/test-backends.txt 2>/dev/null | awk '/^test result:/ {p += $$4; f += $$6} END {printf "%d %d\n", p, f}' > target/rust-counts.txt
 	@p=$$(grep -oE '[0-9]+ passed' target/pytest-output.txt | tail -1 | cut -d' ' -f1); \
 	f=$$(grep -oE '[0-9]+ failed' target/pytest-output.txt | tail -1 | cut -d' ' -f1); \
 	read rp rf < target/rust-counts.txt; \

@@ -40,11 +40,7 @@ for p in "${pieces[@]}"; do
     fhers) run fhers "$PEERS/fhers/target-tfhe/release/fhers-bench" 8192 16384 ntt ;;
     rnsfhe)
       (cd "$ROOT" && cargo build --release --locked -q -p rnsfhe --example peer_bench) || exit 1
-      flags="$(grep -m1 '^flags' /proc/cpuinfo)"
-      backends=(scalar)
-      [[ "$flags" == *" avx2 "* ]] && backends+=(avx2)
-      [[ "$flags" == *" avx512f "* ]] && backends+=(avx512)
-      [[ "$flags" == *" avx512ifma "* ]] && backends+=(avx512ifma)
+      mapfile -t backends < <(bash "$ROOT/.ci/backends.sh")
       for b in "${backends[@]}"; do
         run "rnsfhe_$b" env RNSFHE_BACKEND=$b RNSFHE_NUM_THREADS=1 "$ROOT/target/release/examples/peer_bench" \
             --bfv "$BFV" --ckks "$CKKS" --ntt "$NTT"

@@ -381,9 +381,41 @@ fn shoup2_add_matches_u128(b: Backend) {
     }
 }
 
+/// Residues (limb-major, n per limb) of x_j = floor((j' + 1/2 + e_j) Q / t) with offsets e_j = +-2^-b,
+/// b in 46..=66: integers whose t x / Q sits just above or below a half-integer, where a rounding with
+/// less than b bits of fraction flips (the inputs on which scale-and-round's backends once differed).
+fn near_half(
+    basis: &rnsfhe_math::rns::RnsBasis,
+    q: &num_bigint::BigUint,
+    t: u64,
+    n: usize,
+) -> Vec<u64> {
+    use num_bigint::BigUint;
+    let xs: Vec<BigUint> = (0..n as u64)
+        .map(|j| {
+            let b = 46 + (j / 2) % 21;
+            let half = BigUint::from(2 * (j * 7919 % t) + 1) << 69u32;
+            let e = BigUint::from(1u32) << (70 - b);
+            let num = if j % 2 == 0 { half + e } else { half - e };
+            (num * q / (BigUint::from(t) << 70u32)) % q
+        })
+        .collect();
+    basis
+        .moduli()
+        .iter()
+        .flat_map(|m| {
+            let v: Vec<u64> = xs
+                .iter()
+                .map(|x| (x % m.value()).iter_u64_digits().next().unwrap_or(0))
+                .collect();
+            v
+        })
+        .collect()
+}
+
 /// FastBconv, FHBE (on FastBconv's dot-product kernel), and scale-and-round (HPS decryption and
-/// multiplication) on random residues, n = 64 (the vector kernels' multiples), their words
-/// concatenated: compared across backends, bit for bit.
+/// multiplication) on random residues and on inputs next to a rounding boundary, n = 64 (the vector
+/// kernels' multiples), their words concatenated: compared across backends, bit for bit.
 fn conversions() -> Vec<u64> {
     use rnsfhe_math::rns::{
         BaseConverter, FastBaseConverter, FhbeConverter, RnsBasis, ScaleAndRound,
@@ -393,6 +425,7 @@ fn conversions() -> Vec<u64> {
     let mut words = Vec::new();
     for (k, bits, cs) in [
         (12usize, 30u32, &[2usize, 3, 6][..]),
+        (8, 49, &[2, 4][..]),
         (6, 60, &[2, 3][..]),
         (4, 62, &[2][..]),
     ] {
@@ -438,6 +471,35 @@ fn conversions() -> Vec<u64> {
                 .apply(&input, &mut dec)
                 .unwrap();
             words.extend(dec);
+            // Next to a boundary: the plain (folded) and extension forms of HPS on the same integers.
+            let edge = near_half(&q, q.product(), t, n);
+            let mut dec = vec![0u64; n];
+            ScaleAndRound::to_plain(&q, t, true)
+                .unwrap()
+                .apply(&edge, &mut dec)
+                .unwrap();
+            // Offsets of 2^-56 or more (b <= 56) are beyond every backend's error (k 2^-64): the exact
+            // rounding is j' + 1 above the half, j' below it.
+            for (j, &d) in dec
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| 46 + (j / 2) % 21 <= 56)
+            {
+                let want = (j as u64 * 7919 % t + u64::from(j % 2 == 0)) % t;
+                assert_eq!(
+                    d, want,
+                    "HPS decryption next to a half, j = {j}, {k} x {bits}"
+                );
+            }
+            words.extend(dec);
+            let mut mul = vec![0u64; k * n];
+            let mut edge_ext = edge.clone();
+            edge_ext.extend(near_half(&p, q.product(), t, n));
+            ScaleAndRound::to_extension(&q, &p, t)
+                .unwrap()
+                .apply(&edge_ext, &mut mul)
+                .unwrap();
+            words.extend(mul);
             let mut ext = input.clone();
             ext.extend(residues(&p, &mut rng));
             let mut mul = vec![0u64; k * n];

@@ -126,14 +126,17 @@ unsafe fn dot_kernel(
     }
 }
 
-/// out[b] = round(sum_i x[i n + b] F_i 2^-104) for k rows of x below 2^52 and 104-bit fractions
-/// F_i = (f1 2^52 + f2): integer parts from the high halves of x f1, fractions (2^-52 units) from the
-/// low halves of x f1 and the high halves of x f2. Error below k 2^-51 (truncations). Preconditions:
-/// IFMA present, n % 8 == 0, x.len() == k n, out.len() == n, k < 2^10.
+/// out[b] = round(sum_i x[i n + b] F_i 2^-128), exactly, for k rows of x below 2^52 and 128-bit
+/// fractions given as 52-bit limbs F_i = g0 + g1 2^52 + g2 2^104 (g2 < 2^24): the bit-identical twin of
+/// the scalar `ScaleAndRound::round_scalar` (whose results are below 2^62 here). The 104-bit limb
+/// products go into four columns of weight 2^0, 2^52, 2^104, 2^156 (each below 2k 2^52 < 2^63), then
+/// the carries are propagated: a1 = c1 + c0 / 2^52, a2 = c2 + a1 / 2^52 + 2^23 (the half at 2^127),
+/// out = a2 / 2^24 + c3 2^28. Preconditions: IFMA present, n % 8 == 0, x.len() == k n,
+/// out.len() == n, k < 2^10.
 #[cfg(target_arch = "x86_64")]
-pub(super) fn round_fractions(x: &[u64], fracs: &[(u64, u64)], out: &mut [u64]) {
+pub(super) fn round_fractions(x: &[u64], fracs: &[[u64; 3]], out: &mut [u64]) {
     let n = out.len();
-    if !n.is_multiple_of(8) || x.len() != fracs.len() * n {
+    if !n.is_multiple_of(8) || x.len() != fracs.len() * n || fracs.len() >= 1 << 10 {
         out.iter_mut().for_each(|o| *o = 0);
         return;
     }
@@ -143,23 +146,31 @@ pub(super) fn round_fractions(x: &[u64], fracs: &[(u64, u64)], out: &mut [u64]) 
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512ifma")]
-unsafe fn round_kernel(x: &[u64], fracs: &[(u64, u64)], out: &mut [u64]) {
+unsafe fn round_kernel(x: &[u64], fracs: &[[u64; 3]], out: &mut [u64]) {
     use core::arch::x86_64::*;
     let n = out.len();
     let zero = _mm512_setzero_si512();
-    let half = _mm512_set1_epi64(1 << 51);
+    let half = _mm512_set1_epi64(1 << 23);
     for v in (0..n).step_by(8) {
-        let (mut whole, mut frac) = (zero, half);
-        for (i, &(f1, f2)) in fracs.iter().enumerate() {
+        let (mut c0, mut c1, mut c2, mut c3) = (zero, zero, zero, zero);
+        for (i, &[g0, g1, g2]) in fracs.iter().enumerate() {
             // SAFETY: i n + v + 8 <= x.len().
             let xv = unsafe { _mm512_loadu_si512(x.as_ptr().add(i * n + v).cast()) };
-            let c1 = _mm512_set1_epi64(f1 as i64);
-            let c2 = _mm512_set1_epi64(f2 as i64);
-            whole = _mm512_madd52hi_epu64(whole, xv, c1);
-            frac = _mm512_madd52lo_epu64(frac, xv, c1);
-            frac = _mm512_madd52hi_epu64(frac, xv, c2);
+            let (g0, g1, g2) = (
+                _mm512_set1_epi64(g0 as i64),
+                _mm512_set1_epi64(g1 as i64),
+                _mm512_set1_epi64(g2 as i64),
+            );
+            c0 = _mm512_madd52lo_epu64(c0, xv, g0);
+            c1 = _mm512_madd52hi_epu64(c1, xv, g0);
+            c1 = _mm512_madd52lo_epu64(c1, xv, g1);
+            c2 = _mm512_madd52hi_epu64(c2, xv, g1);
+            c2 = _mm512_madd52lo_epu64(c2, xv, g2);
+            c3 = _mm512_madd52hi_epu64(c3, xv, g2);
         }
-        let r = _mm512_add_epi64(whole, _mm512_srli_epi64::<52>(frac));
+        let a1 = _mm512_add_epi64(c1, _mm512_srli_epi64::<52>(c0));
+        let a2 = _mm512_add_epi64(_mm512_add_epi64(c2, half), _mm512_srli_epi64::<52>(a1));
+        let r = _mm512_add_epi64(_mm512_srli_epi64::<24>(a2), _mm512_slli_epi64::<28>(c3));
         // SAFETY: v + 8 <= n.
         unsafe { _mm512_storeu_si512(out.as_mut_ptr().add(v).cast(), r) };
     }

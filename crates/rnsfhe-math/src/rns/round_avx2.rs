@@ -1,6 +1,6 @@
 //! The AVX2 twins of scale-and-round's scalar steps (`scale::ScaleAndRound`, the HPS technique): the
-//! rounded sum round(sum_i x_i F_i) with 128-bit fractions, 4 coefficients per step, exact 128-bit sums
-//! (`arith::avx2::add128`) in the very arithmetic of the scalar twin, and its reduction modulo an
+//! rounded sum round(sum_i x_i F_i / 2^128) with 128-bit fractions, 4 coefficients per step, exact 128-bit
+//! sums (`arith::avx2::add128`) in the very arithmetic of the scalar twin, and its reduction modulo an
 //! output modulus added to the dot product. Bit-identical to the scalar path.
 
 use crate::arith::{Backend, Modulus};
@@ -17,9 +17,10 @@ pub(super) fn available() -> bool {
     }
 }
 
-/// (lo, hi)[b] = round(sum_i x[i n + start + b] F_i 2^-128) as two 64-bit words, F_i = (f_hi, f_lo):
-/// per term x f_hi + floor(x f_lo / 2^64) in 64.64 fixed point, integer and fraction words summed
-/// apart, then whole + floor((fraction + 2^63) / 2^64) (the scalar `round_scalar`). Returns false,
+/// (lo, hi)[b] = round(sum_i x[i n + start + b] F_i 2^-128) as two 64-bit words, F_i = (f_hi, f_lo),
+/// exactly (no per-term truncation): p = x f_hi + floor(x f_lo / 2^64) summed as whole and fraction
+/// words, the low words of x f_lo summed apart (A), then whole + floor((fraction + floor(A / 2^64) +
+/// 2^63) / 2^64) (the scalar `ScaleAndRound::round_scalar`, bit for bit). Returns false,
 /// doing nothing, unless lo.len() = hi.len() is a multiple of 4, start + lo.len() <= n,
 /// x.len() = k n and [`available`].
 pub(super) fn round_fractions(
@@ -67,16 +68,19 @@ unsafe fn round_kernel(
         let zero = _mm256_setzero_si256();
         for v in (0..lo.len()).step_by(4) {
             let (mut wl, mut wh, mut fl, mut fh) = (zero, zero, zero, zero);
+            let (mut al, mut ah) = (zero, zero);
             for (i, &(f_hi, f_lo)) in fracs.iter().enumerate() {
                 let xv = _mm256_loadu_si256(x.as_ptr().add(i * n + start + v).cast());
-                let (al, ah) = mul_wide(xv, bcast(f_hi));
-                let (_, bh) = mul_wide(xv, bcast(f_lo));
+                let xl_hi = mul_wide(xv, bcast(f_hi));
+                let (bl, bh) = mul_wide(xv, bcast(f_lo));
                 // p = x f_hi + floor(x f_lo / 2^64) < 2^128.
-                let (pl, ph) = add128(al, ah, bh, zero, &cst);
+                let (pl, ph) = add128(xl_hi.0, xl_hi.1, bh, zero, &cst);
                 (wl, wh) = add128(wl, wh, ph, zero, &cst);
                 (fl, fh) = add128(fl, fh, pl, zero, &cst);
+                (al, ah) = add128(al, ah, bl, zero, &cst);
             }
-            // floor((fraction + 2^63) / 2^64): the high word after adding 2^63.
+            // floor((fraction + floor(A / 2^64) + 2^63) / 2^64): the high word after both additions.
+            let (fl, fh) = add128(fl, fh, ah, zero, &cst);
             let (_, carry) = add128(fl, fh, cst.sign, zero, &cst);
             let (rl, rh) = add128(wl, wh, carry, zero, &cst);
             _mm256_storeu_si256(lo.as_mut_ptr().add(v).cast(), rl);

@@ -18,9 +18,13 @@ use crate::{Error, Result};
 /// it is an integer that vanishes modulo every other p_i. So, per coefficient,
 /// out_j = [sum_{r in Q} x_r A_{r,j} + round(sum_{r in Q} x_r F_r) + x_{p_j} B_j]_{out_j}.
 ///
-/// Precision: with 128-bit fractions (the scalar path) each term x_r F_r is off by less than 2^-64, so
-/// the rounding is exact unless the true value lies within k 2^-63 of a half-integer (k = |Q|); the
-/// AVX-512 IFMA path (moduli below 2^51) keeps 104-bit fractions and is exact unless within k 2^-51.
+/// Precision (every backend, by design): the fraction of each term is the exact rounding
+/// round(sum_r x_r F_r / 2^128) of the sum with F_r = floor(2^128 frac(t c_r S / (r Q))), computed without
+/// any per-term truncation (three-word sums in the scalar and AVX2 paths, four 52-bit columns in the IFMA
+/// path). Each term x_r F_r / 2^128 is below the true x_r frac_r by less than 2^-64, so the rounding
+/// equals the exact round(t x / Q) unless the true value lies within k 2^-64 of a half-integer
+/// (k = |Q|); and because the rounded quantity is one well-defined integer function of the residues, the
+/// scalar, AVX2 and AVX-512 IFMA paths return the same words (tested bit for bit in `tests/rns.rs`).
 #[derive(Clone, Debug)]
 pub struct ScaleAndRound {
     q: RnsBasis,
@@ -32,8 +36,8 @@ pub struct ScaleAndRound {
     int_part: Vec<u64>,
     /// F_r as (high, low) 64-bit words of F_r 2^128.
     frac: Vec<(u64, u64)>,
-    /// F_r as (high, low) 52-bit words of F_r 2^104 (the IFMA kernel).
-    frac52: Vec<(u64, u64)>,
+    /// F_r as its 52-bit limbs [g0, g1, g2] (F_r = g0 + g1 2^52 + g2 2^104; the IFMA kernel).
+    frac52: Vec<[u64; 3]>,
     /// B_j = t c_{p_j} P / p_j mod p_j (extension only).
     own: Vec<u64>,
 }
@@ -107,8 +111,7 @@ impl ScaleAndRound {
             let (a, r) = num.div_rem(den);
             let f: BigUint = (&r << 128u32) / den;
             frac.push((word(&f, 64, 64), word(&f, 0, 64)));
-            let f: BigUint = (r << 104u32) / den;
-            frac52.push((word(&f, 52, 52), word(&f, 0, 52)));
+            frac52.push([word(&f, 0, 52), word(&f, 52, 52), word(&f, 104, 24)]);
             ints.push(a);
         }
         let int_part = out
@@ -127,25 +130,47 @@ impl ScaleAndRound {
         })
     }
 
-    /// round(sum_r x_r F_r) for the coefficients start..start + lo.len() (x_r at xq[r n + start ..])
-    /// with the 128-bit fractions, as (low, high) words (the scalar twin of the IFMA kernel and of
-    /// `round_avx2::round_fractions`).
-    fn round_scalar(&self, xq: &[u64], n: usize, start: usize, lo: &mut [u64], hi: &mut [u64]) {
+    /// round(sum_r x_r F_r / 2^128) for the coefficients start..start + lo.len() (x_r at
+    /// xq[r n + start ..]) as (low, high) words: the reference that the AVX2 (`round_avx2`) and IFMA
+    /// (`dot_ifma::round_fractions`) kernels equal bit for bit. With x F_lo = a_hi 2^64 + a_lo and
+    /// p = x F_hi + a_hi, the sum is P 2^64 + A (P = sum p, A = sum a_lo, both exact in 128 bits), and
+    /// floor((P 2^64 + A + 2^127) / 2^128) = floor((P + floor(A / 2^64) + 2^63) / 2^64).
+    pub(super) fn round_scalar(
+        &self,
+        xq: &[u64],
+        n: usize,
+        start: usize,
+        lo: &mut [u64],
+        hi: &mut [u64],
+    ) {
         let len = lo.len();
-        // 64.64 fixed point: x F_hi plus the top word of x F_lo; integer and fraction words summed
-        // apart so that no sum overflows.
+        // P as whole (its high word) and fraction (its low word) sums, A apart: no sum overflows.
         let mut whole = vec![0u128; len];
         let mut fraction = vec![0u128; len];
+        let mut low = vec![0u128; len];
         for (xi, &(fh, fl)) in xq.chunks_exact(n).zip(&self.frac) {
             let xi = &xi[start..start + len];
-            for ((w, f), &x) in whole.iter_mut().zip(fraction.iter_mut()).zip(xi) {
-                let p = u128::from(x) * u128::from(fh) + ((u128::from(x) * u128::from(fl)) >> 64);
+            for (((w, f), a), &x) in whole
+                .iter_mut()
+                .zip(fraction.iter_mut())
+                .zip(low.iter_mut())
+                .zip(xi)
+            {
+                let xl = u128::from(x) * u128::from(fl);
+                let p = u128::from(x) * u128::from(fh) + (xl >> 64);
                 *w += p >> 64;
                 *f += p & u128::from(u64::MAX);
+                *a += xl & u128::from(u64::MAX);
             }
         }
-        for (((l, h), &w), &f) in lo.iter_mut().zip(hi.iter_mut()).zip(&whole).zip(&fraction) {
-            let r = w + ((f + (1 << 63)) >> 64);
+        for ((((l, h), &w), &f), &a) in lo
+            .iter_mut()
+            .zip(hi.iter_mut())
+            .zip(&whole)
+            .zip(&fraction)
+            .zip(&low)
+        {
+            let r = w + ((f + (a >> 64) + (1 << 63)) >> 64);
             (*l, *h) = (r as u64, (r >> 64) as u64);
         }
     }
