@@ -4,13 +4,15 @@
 //! 2 warm-up calls, then the median of at least 20 runs (up to 2000 within about 1 s).
 //!
 //! `cargo run --release --example peer_bench -- [--bfv 8192,16384] [--ckks 32768:10] [--ntt 16384]`
-//! (an empty list skips that part). The backend and thread count are the library's
+//! [--layout default|narrow] (an empty list skips that part; `narrow`: every prime below 2^50, the
+//! AVX-512 IFMA layout of `rnsfhe::params::ModuliLayout`). The backend and thread count are the library's
 //! (`RNSFHE_BACKEND`, `RNSFHE_NUM_THREADS`) and appear in the library column.
 
 use std::time::Instant;
 
 use rnsfhe::bfv::{BfvContext, BfvParameters, Multiplication};
 use rnsfhe::ckks::{CkksContext, CkksParameters, Complex};
+use rnsfhe::params::ModuliLayout;
 use rnsfhe::Result;
 use rnsfhe_math::arith::Modulus;
 use rnsfhe_math::ntt::NttTable;
@@ -79,23 +81,29 @@ fn ntt(t: &Table, n: usize) -> Result<()> {
     Ok(())
 }
 
-fn bfv(t: &Table, n: usize, rng: &mut Csprng) -> Result<()> {
+fn bfv(t: &Table, n: usize, layout: ModuliLayout, rng: &mut Csprng) -> Result<()> {
     let params = BfvParameters::builder()
         .degree(n)
         .plain_modulus(65537)
         .multiplication(Multiplication::Hps)
+        .layout(layout)
         .build()?;
     let bits: Vec<String> = params
         .moduli()
         .iter()
         .map(|q| (64 - q.leading_zeros()).to_string())
         .collect();
+    let special: Vec<String> = params
+        .special_moduli()
+        .iter()
+        .map(|q| (64 - q.leading_zeros()).to_string())
+        .collect();
     let modulus = format!(
-        "logQ={:.0} ({} primes [{}]) + {} special; HPS",
+        "logQ={:.0} ({} primes [{}]) + special [{}]; HPS",
         params.log_q(),
         bits.len(),
         bits.join(", "),
-        params.special_moduli().len()
+        special.join(", ")
     );
     let ctx = BfvContext::new(params)?;
     let (sk, pk) = ctx.keygen(rng)?;
@@ -144,17 +152,21 @@ fn bfv(t: &Table, n: usize, rng: &mut Csprng) -> Result<()> {
     Ok(())
 }
 
-fn ckks(t: &Table, n: usize, levels: usize, rng: &mut Csprng) -> Result<()> {
+fn ckks(t: &Table, n: usize, levels: usize, layout: ModuliLayout, rng: &mut Csprng) -> Result<()> {
     let params = CkksParameters::builder()
         .degree(n)
         .levels(levels)
         .scale_bits(40)
+        .layout(layout)
         .build()?;
     let ks = params.key_switching();
+    let width = |q: u64| 64 - q.leading_zeros();
     let modulus = format!(
-        "L={levels} 60+40x{levels}, {} special primes, {} ciphertext primes per key-switching digit; \
-         logQP={:.0}",
+        "L={levels} {}+40x{levels}, {} special primes of {} bits, {} ciphertext primes per \
+         key-switching digit; logQP={:.0}",
+        width(params.moduli()[0]),
         params.special_moduli().len(),
+        width(params.special_moduli()[0]),
         ks.digit_primes,
         params.log_qp()
     );
@@ -216,13 +228,16 @@ fn main() -> Result<()> {
         threads: rnsfhe::num_threads(),
     };
     let mut rng = Csprng::from_os_entropy()?;
+    let layout: ModuliLayout = list(&args, "--layout", "default")
+        .first()
+        .map_or(Ok(ModuliLayout::Default), |l| l.parse())?;
     println!("| library | scheme | n | modulus | op | median ms | reps | threads | note |");
     println!("|---|---|---|---|---|---|---|---|---|");
     for n in list(&args, "--ntt", "16384") {
         ntt(&t, n.parse().unwrap_or(16384))?;
     }
     for n in list(&args, "--bfv", "8192,16384") {
-        bfv(&t, n.parse().unwrap_or(8192), &mut rng)?;
+        bfv(&t, n.parse().unwrap_or(8192), layout, &mut rng)?;
     }
     for spec in list(&args, "--ckks", "32768:10") {
         let (n, l) = spec.split_once(':').unwrap_or((&spec, "10"));
@@ -230,6 +245,7 @@ fn main() -> Result<()> {
             &t,
             n.parse().unwrap_or(32768),
             l.parse().unwrap_or(10),
+            layout,
             &mut rng,
         )?;
     }

@@ -3,7 +3,7 @@
 
 use rnsfhe_math::arith::{approximate_primes, ntt_primes};
 
-use crate::params::{log2_product, Security, SecurityLevel};
+use crate::params::{log2_product, ModuliLayout, Security, SecurityLevel, NARROW_BITS};
 use crate::rlwe::{KeySwitching, SecretDistribution};
 use crate::{Error, Result};
 
@@ -85,7 +85,10 @@ pub struct CkksParametersBuilder {
     degree: usize,
     levels: usize,
     scale_bits: u32,
-    first_bits: u32,
+    /// Width of q_0; `None`: 60 bits, or 49 with [`ModuliLayout::Narrow`].
+    first_bits: Option<u32>,
+    /// The default primes' widths (q_0 and P when not given).
+    layout: ModuliLayout,
     /// Special primes and layout; `None`: chosen by [`default_layout`].
     special_bits: Option<Vec<u32>>,
     sigma: f64,
@@ -106,7 +109,13 @@ const DEFAULT_DIGITS: usize = 3;
 /// 6 specials 49 / 60 ms. Rule: the fewest digits from 3 up (OpenFHE's default; below 3 the gain is
 /// small and the specials' cost in security budget large) such that ceil(k / digits) 60-bit special
 /// primes keep log QP within `fits`; else one prime per digit and one 60-bit special prime.
-pub(crate) fn default_layout(k: usize, fits: impl Fn(usize) -> bool) -> (KeySwitching, Vec<u32>) {
+/// The special primes are `width` bits wide (60, or 49 for [`ModuliLayout::Narrow`]); `fits` gets their
+/// number.
+pub(crate) fn default_layout(
+    k: usize,
+    width: u32,
+    fits: impl Fn(usize) -> bool,
+) -> (KeySwitching, Vec<u32>) {
     for digits in DEFAULT_DIGITS.min(k)..=k {
         let per = k.div_ceil(digits);
         if fits(per) {
@@ -114,10 +123,10 @@ pub(crate) fn default_layout(k: usize, fits: impl Fn(usize) -> bool) -> (KeySwit
                 digit_primes: per,
                 ..KeySwitching::default()
             };
-            return (ks, vec![60; per]);
+            return (ks, vec![width; per]);
         }
     }
-    (KeySwitching::default(), vec![60])
+    (KeySwitching::default(), vec![width])
 }
 
 impl Default for CkksParametersBuilder {
@@ -126,7 +135,8 @@ impl Default for CkksParametersBuilder {
             degree: 1 << 15,
             levels: 10,
             scale_bits: 40,
-            first_bits: 60,
+            first_bits: None,
+            layout: ModuliLayout::Default,
             special_bits: None,
             sigma: rnsfhe_math::sample::DEFAULT_SIGMA,
             secret: SecretDistribution::Ternary,
@@ -154,7 +164,15 @@ impl CkksParametersBuilder {
     }
     /// Width of q_0 (decryption happens modulo q_0: values below q_0 / (2 Delta) in magnitude).
     pub fn first_modulus_bits(mut self, b: u32) -> Self {
-        self.first_bits = b;
+        self.first_bits = Some(b);
+        self
+    }
+    /// Widths of the primes not given explicitly: `Default` a 60-bit q_0 and 60-bit special primes;
+    /// `Narrow` 49 bits for both (at least the scale), so that every kernel runs AVX-512 IFMA's
+    /// 52-bit arithmetic on IFMA CPUs (see [`ModuliLayout`]). Narrow keeps about 9 bits of integer
+    /// part in q_0 at scale 2^40 (values below 2^8 at the last level) instead of 20.
+    pub fn layout(mut self, layout: ModuliLayout) -> Self {
+        self.layout = layout;
         self
     }
     /// Widths of the special primes P (at least one for key switching with digits of one prime).
@@ -190,6 +208,11 @@ impl CkksParametersBuilder {
     /// Picks the primes and validates.
     pub fn build(self) -> Result<CkksParameters> {
         let n = self.degree;
+        let width = match self.layout {
+            ModuliLayout::Default => 60,
+            ModuliLayout::Narrow => NARROW_BITS.max(self.scale_bits),
+        };
+        let first_bits = self.first_bits.unwrap_or(width);
         if !n.is_power_of_two() || !(4..=1 << 17).contains(&n) {
             return Err(Error::InvalidDegree {
                 degree: n,
@@ -202,12 +225,10 @@ impl CkksParametersBuilder {
                 self.levels
             )));
         }
-        if !(20..=60).contains(&self.scale_bits)
-            || !(self.scale_bits..=61).contains(&self.first_bits)
-        {
+        if !(20..=60).contains(&self.scale_bits) || !(self.scale_bits..=61).contains(&first_bits) {
             return Err(Error::InvalidParameters(format!(
                 "scale of {} bits and q_0 of {} bits: need 20 <= scale <= q_0 <= 61 bits",
-                self.scale_bits, self.first_bits
+                self.scale_bits, first_bits
             )));
         }
         if self
@@ -245,19 +266,19 @@ impl CkksParametersBuilder {
             )));
         }
         let mut chosen = chain_tail.clone();
-        let q0 = ntt_primes(self.first_bits, m, 1, &chosen)?[0];
+        let q0 = ntt_primes(first_bits, m, 1, &chosen)?[0];
         chosen.push(q0);
         let log_q = log2_product(&chain_tail) + log2_product(&[q0]);
         let (key_switching, special_bits) = match (self.key_switching, self.special_bits.clone()) {
-            (None, None) => default_layout(self.levels + 1, |specials| {
-                let log_qp = log_q + 60.0 * specials as f64;
+            (None, None) => default_layout(self.levels + 1, width, |specials| {
+                let log_qp = log_q + f64::from(width) * specials as f64;
                 self.security.check(n, log_qp).is_ok()
                     && self
                         .security
                         .check_distributions(n, log_qp, self.sigma, self.secret)
                         .is_ok()
             }),
-            (ks, bits) => (ks.unwrap_or_default(), bits.unwrap_or_else(|| vec![60])),
+            (ks, bits) => (ks.unwrap_or_default(), bits.unwrap_or_else(|| vec![width])),
         };
         let mut special = Vec::new();
         for b in &special_bits {

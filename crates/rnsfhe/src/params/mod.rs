@@ -156,6 +156,44 @@ pub(crate) fn check_ciphertext(made_by: u64, id: u64, parts: usize) -> Result<()
     Ok(())
 }
 
+/// How the default moduli split the security bound's log2 QP, when neither moduli nor their widths are
+/// given. Parameters must not depend on the machine (two parties build them apart), so the layout is
+/// a parameter, not a detection: pick `Narrow` when the machines that compute have AVX-512 IFMA.
+/// Measured (README, "Which moduli layout"): on an IFMA CPU `Narrow` runs BFV products and rotations
+/// about twice as fast; on an AVX2-only CPU it is slower (more primes, same 64-bit emulated products).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ModuliLayout {
+    /// The scheme's own default: BFV the fewest primes of at most 60 bits
+    /// (`default_bfv_moduli_bits`: fastest on AVX2 and scalar), BGV primes of at most 49 bits.
+    #[default]
+    Default,
+    /// Every ciphertext and special prime of at most 49 bits, so that every kernel (NTTs, base
+    /// extensions, key-switching sums) runs AVX-512 IFMA's 52-bit arithmetic: the security bound split
+    /// into the fewest such primes, the last one special ([`default_moduli_bits`]).
+    Narrow,
+}
+
+impl std::str::FromStr for ModuliLayout {
+    type Err = Error;
+
+    /// "default" or "narrow" (case-insensitive).
+    fn from_str(s: &str) -> Result<Self> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "default" => Ok(ModuliLayout::Default),
+            "narrow" => Ok(ModuliLayout::Narrow),
+            _ => Err(Error::InvalidParameters(format!(
+                "unknown moduli layout {s:?}: expected \"default\" or \"narrow\" (every prime below 2^50, \
+                 for AVX-512 IFMA CPUs)"
+            ))),
+        }
+    }
+}
+
+/// The widest prime of [`ModuliLayout::Narrow`] (and of BGV's default): the AVX-512 IFMA kernels run
+/// every q < 2^50 (NTTs) and p < 2^51 (dot products).
+pub(crate) const NARROW_BITS: u32 = 49;
+
 /// The default moduli widths of a scheme: the security bound max log2(QP) for n (at `security`'s
 /// level, 128 bits for research-only sets) split into primes of at most 49 bits (the AVX-512 IFMA NTT
 /// range), the last one special: (ciphertext widths, special widths).
@@ -169,11 +207,11 @@ pub(crate) fn default_moduli_bits(n: usize, security: Security) -> Result<(Vec<u
             "no default moduli for n = {n}: the security table covers 2^10..2^17; pass moduli_bits"
         ))
     })?;
-    let count = total.div_ceil(49).max(2) as usize;
+    let count = total.div_ceil(NARROW_BITS).max(2) as usize;
     let mut bits: Vec<u32> = (0..count)
         .map(|i| total / count as u32 + u32::from((i as u32) < total % count as u32))
         .collect();
-    bits.iter_mut().for_each(|b| *b = (*b).min(49));
+    bits.iter_mut().for_each(|b| *b = (*b).min(NARROW_BITS));
     let special = bits.pop().map(|b| vec![b]).unwrap_or_default();
     Ok((bits, special))
 }

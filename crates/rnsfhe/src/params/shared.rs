@@ -131,6 +131,7 @@ pub(crate) struct RlweParametersBuilder {
     pub(crate) security: Security,
     pub(crate) cyclotomic: Option<usize>,
     pub(crate) reduction: Reduction,
+    pub(crate) layout: super::ModuliLayout,
 }
 
 impl Default for RlweParametersBuilder {
@@ -147,6 +148,7 @@ impl Default for RlweParametersBuilder {
             security: Security::Standard(SecurityLevel::Bits128),
             cyclotomic: None,
             reduction: Reduction::SparseBarrett,
+            layout: super::ModuliLayout::Default,
         }
     }
 }
@@ -256,7 +258,10 @@ impl RlweParametersBuilder {
             }
             (None, Some(b)) => (b.clone(), self.special_bits.clone().unwrap_or_default()),
             (None, None) => {
-                let (bits, sp) = (rule.default)(n, self.security)?;
+                let (bits, sp) = match self.layout {
+                    super::ModuliLayout::Default => (rule.default)(n, self.security)?,
+                    super::ModuliLayout::Narrow => super::default_moduli_bits(n, self.security)?,
+                };
                 (bits, self.special_bits.clone().unwrap_or(sp))
             }
         };
@@ -357,6 +362,13 @@ macro_rules! rlwe_builder_setters {
         /// lcm(N, m), N = N2(2n) (BGV: and 1 mod t).
         pub fn cyclotomic_index(mut self, m: usize) -> Self {
             self.core.cyclotomic = Some(m);
+            self
+        }
+        /// The default moduli's layout when neither moduli nor widths are given
+        /// ([`ModuliLayout`](crate::params::ModuliLayout): the scheme's default, or `Narrow`, every
+        /// prime below 2^50 for AVX-512 IFMA CPUs). Both reach the same log2 q and security.
+        pub fn layout(mut self, layout: $crate::params::ModuliLayout) -> Self {
+            self.core.layout = layout;
             self
         }
     };
