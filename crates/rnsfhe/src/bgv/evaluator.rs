@@ -31,7 +31,7 @@ impl Evaluate for BgvContext {
         self.check_pair(a, b, op)
     }
     fn align_sum(&self, a: &mut BgvCiphertext, b: &BgvCiphertext) -> Result<Option<BgvCiphertext>> {
-        BgvContext::align_sum(self, a, b)
+        self.align_levels(a, b)
     }
     fn record_sum(&self, a: &mut BgvCiphertext, b: &BgvCiphertext, key: Option<KeyId>) {
         a.key_id = key;
@@ -179,8 +179,9 @@ impl BgvContext {
         Ok(r)
     }
 
-    /// Modulus switching to level l - 1 (paper 001 Lemma 3), in both modes: each part c -> (c + t [-c t^-1]_{q_l})
-    /// / q_l. The message is kept (q_l = 1 mod t), the noise divided by q_l. Errors at level 0.
+    /// Modulus switching to level l - 1 (paper 001 Lemma 3), in both modes of `ModulusSwitching`:
+    /// each part c -> (c + t [-c t^-1]_{q_l}) / q_l. The message is kept (q_l = 1 mod t), the noise
+    /// divided by q_l. Errors at level 0.
     /// Montgomery: on the residues of c~ = c M, delta = [-c~/t]_{q_l} t (section 4.2), so the rounding
     /// term of (13) is multiplied by M^-1.
     pub fn mod_switch(&self, a: &BgvCiphertext) -> Result<BgvCiphertext> {

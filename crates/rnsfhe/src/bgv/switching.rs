@@ -68,7 +68,7 @@ impl BgvContext {
     /// The operands of a sum at one level in the automatic mode: `a` switched down in place or the
     /// returned copy of `b` (`None`: `b` as it is). Both are checked (context, key pair) before any
     /// switch, so an error leaves `a` unchanged. Manual mode: nothing (the sum checks the levels).
-    pub(super) fn align_sum(
+    pub(super) fn align_levels(
         &self,
         a: &mut BgvCiphertext,
         b: &BgvCiphertext,
