@@ -22,6 +22,7 @@ DecryptionMethod = Literal[
 ]
 # How a general Phi_m ring reduces products (paper 001): Alg. 1, Alg. 2 or Montgomery (Algs. 3-4).
 Reduction = Literal["barrett", "optimized", "montgomery"]
+ModulusSwitching = Literal["auto", "manual"]
 
 class SecretKey:
     @property
@@ -247,6 +248,7 @@ class BgvParameters:
         security: Security = None,
         cyclotomic_index: Optional[int] = None,
         reduction: Optional[Reduction] = None,
+        modulus_switching: Optional[ModulusSwitching] = None,
     ) -> None: ...
     @staticmethod
     def from_bytes(data: Buffer) -> BgvParameters: ...
@@ -265,6 +267,8 @@ class BgvParameters:
     def special_moduli(self) -> list[int]: ...
     @property
     def max_level(self) -> int: ...
+    @property
+    def modulus_switching(self) -> ModulusSwitching: ...
     @property
     def log_q(self) -> float: ...
     @property

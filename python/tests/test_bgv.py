@@ -69,8 +69,21 @@ def test_mod_switch(bgv, rng):
         assert np.array_equal(ctx.decrypt(acc, sk), want)
     with pytest.raises(rnsfhe.LevelMismatchError):
         acc.mod_switch()
+    # Operands at different levels: aligned to the lower one (modulus_switching="auto", default).
+    s = x + x.mod_switch()
+    assert s.level == x.level - 1 and ctx.params.modulus_switching == "auto"
+    assert np.array_equal(ctx.decrypt(s, sk), 2 * a % T)
+    # Refused in the manual mode.
+    manual = rnsfhe.BgvContext(rnsfhe.BgvParameters(
+        degree=N, plain_modulus=T, moduli_bits=[40, 40, 40, 40], special_moduli_bits=[45],
+        security="insecure", modulus_switching="manual"), seed=SEED)
+    msk, mpk = manual.keygen()
+    manual.relin_key(msk)
+    y = manual.encrypt(a, mpk)
     with pytest.raises(rnsfhe.LevelMismatchError):
-        _ = x + x.mod_switch()
+        _ = y + y.mod_switch()
+    with pytest.raises(rnsfhe.LevelMismatchError):
+        _ = y * y.mod_switch()
 
 
 def test_rotations(bgv, rng):

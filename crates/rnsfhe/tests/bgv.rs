@@ -10,7 +10,7 @@ use std::sync::Arc;
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_traits::{Signed, ToPrimitive, Zero};
-use rnsfhe::bgv::{BgvCiphertext, BgvContext, BgvParameters, BgvPlaintext};
+use rnsfhe::bgv::{BgvCiphertext, BgvContext, BgvParameters, BgvPlaintext, ModulusSwitching};
 use rnsfhe::params::Security;
 use rnsfhe::rlwe::{KeySwitching, SecretKey};
 use rnsfhe::Error;
@@ -32,6 +32,19 @@ fn context(n: usize, t: u64, bits: &[u32], special: &[u32], ks: KeySwitching) ->
 
 fn small() -> Arc<BgvContext> {
     context(64, 65537, &[40, 40, 40, 40], &[45], KeySwitching::default())
+}
+
+/// `small()` in `ModulusSwitching::Manual`.
+fn small_manual() -> Arc<BgvContext> {
+    let p = BgvParameters::builder()
+        .degree(64)
+        .moduli_bits(&[40, 40, 40, 40])
+        .special_moduli_bits(&[45])
+        .modulus_switching(ModulusSwitching::Manual)
+        .security(Security::InsecureResearchOnly)
+        .build()
+        .unwrap();
+    BgvContext::new(p).unwrap()
 }
 
 /// The exact phase [c(s)]_{Q_l}, centred, with big integers.
@@ -343,9 +356,25 @@ fn refusals() {
         Err(Error::KeyMismatch(_))
     ));
     let low = ctx.mod_switch(&a).unwrap();
-    assert!(matches!(ctx.add(&a, &low), Err(Error::LevelMismatch(_))));
+    // Operands at different levels: aligned to the lower one by the default automatic mode,
+    // refused by the manual mode.
+    assert_eq!(ctx.add(&a, &low).unwrap().level(), low.level());
+    assert_eq!(
+        ctx.multiply_no_relin(&a, &low).unwrap().level(),
+        low.level()
+    );
+    let manual = small_manual();
+    let (_, mpk) = manual.keygen(&mut rng).unwrap();
+    let ma = manual
+        .encrypt(&random_plain(&manual, &mut rng), &mpk, &mut rng)
+        .unwrap();
+    let mlow = manual.mod_switch(&ma).unwrap();
     assert!(matches!(
-        ctx.multiply_no_relin(&a, &low),
+        manual.add(&ma, &mlow),
+        Err(Error::LevelMismatch(_))
+    ));
+    assert!(matches!(
+        manual.multiply_no_relin(&ma, &mlow),
         Err(Error::LevelMismatch(_))
     ));
     let bottom = ctx.mod_switch_to_level(&a, 0).unwrap();

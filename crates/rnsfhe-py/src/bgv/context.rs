@@ -7,7 +7,9 @@ crate::integer::integer_scheme! {
     "BGV";
     /// A BGV context: makes keys, encodes, encrypts, decrypts and evaluates. Contexts with equal
     /// parameters are interchangeable. `seed` (32 bytes) makes key generation and encryption
-    /// reproducible (tests only).
+    /// reproducible (tests only). With the parameters' default `modulus_switching="auto"` the
+    /// products (`multiply`, `square`, `*`, `**`) switch the modulus as the chain needs and sums and
+    /// products align the levels of their operands; with `"manual"`, `mod_switch` does it by hand.
     class PyBgvContext("BgvContext", Bgv, BgvShared, BgvContext);
     params PyBgvParameters(BgvParameters);
     plaintext PyBgvPlaintext("BgvPlaintext", BgvPlaintext);
@@ -52,7 +54,8 @@ crate::integer::integer_scheme! {
             Ok(py.detach(|| ctx.noise_budget(&c, &s)).py()?.floor() as u32)
         }
         /// Modulus switching one level down (paper 001 Lemma 3): the same message, the noise divided
-        /// by the dropped prime. Raises `LevelMismatchError` at level 0.
+        /// by the dropped prime. Raises `LevelMismatchError` at level 0. Available in both modes
+        /// (`modulus_switching="auto"` switches before products by itself).
         fn mod_switch(&self, py: Python<'_>, a: &PyBgvCiphertext) -> PyResult<PyBgvCiphertext> {
             self.unary(py, a, |c, x| c.mod_switch(x))
         }

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use rnsfhe::bgv::{BgvCiphertext, BgvContext, BgvParameters, BgvPlaintext};
+use rnsfhe::bgv::{BgvCiphertext, BgvContext, BgvParameters, BgvPlaintext, ModulusSwitching};
 use rnsfhe::rlwe::KeyId;
 
 use crate::convert::{

@@ -361,9 +361,15 @@ impl BgvContext {
         let x = self.phase(ct, sk)?;
         let (m, worst) = self.reduce_phase(&x, ct.level)?;
         if let Some(why) = self.verdict(ct, worst) {
+            let switch = match self.params.modulus_switching() {
+                super::ModulusSwitching::Auto => "",
+                super::ModulusSwitching::Manual => {
+                    " switch the modulus after each product (mod_switch, or ModulusSwitching::Auto),"
+                }
+            };
             return Err(Error::NoiseBudgetExhausted(format!(
-                "{why}, so the decryption may be wrong; use more or larger moduli, switch the \
-                 modulus after each product, or fewer multiplications"
+                "{why}, so the decryption may be wrong; use more or larger moduli,{switch} or fewer \
+                 multiplications"
             )));
         }
         Ok(self.plaintext(m))

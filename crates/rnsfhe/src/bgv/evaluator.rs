@@ -30,6 +30,9 @@ impl Evaluate for BgvContext {
     fn check_sum(&self, a: &BgvCiphertext, b: &BgvCiphertext, op: &str) -> Result<Option<KeyId>> {
         self.check_pair(a, b, op)
     }
+    fn align_sum(&self, a: &mut BgvCiphertext, b: &BgvCiphertext) -> Result<Option<BgvCiphertext>> {
+        self.align_levels(a, b)
+    }
     fn record_sum(&self, a: &mut BgvCiphertext, b: &BgvCiphertext, key: Option<KeyId>) {
         a.key_id = key;
         a.noise = crate::rlwe::noise::add(a.noise, b.noise);
@@ -44,7 +47,7 @@ impl BgvContext {
         if a.level != b.level {
             return Err(Error::LevelMismatch(format!(
                 "{op}: the operands are at levels {} and {}; bring the higher one down with \
-                 mod_switch_to_level first",
+                 mod_switch_to_level first (or let the operators do it: ModulusSwitching::Auto)",
                 a.level, b.level
             )));
         }
@@ -99,17 +102,28 @@ impl BgvContext {
     }
 
     /// The tensor product (a_0 b_0, a_0 b_1 + a_1 b_0, a_1 b_1) modulo Q_l: no base extension, no
-    /// scaling (paper 001 section 2.2). Both operands 2-part, at one level.
+    /// scaling (paper 001 section 2.2). Both operands 2-part.
+    ///
+    /// `ModulusSwitching::Auto` (default): the operands are first brought to the lower of their levels
+    /// and then switched down while that leaves the product more room below Q / 2 (the policy and
+    /// its justification from the noise bound: `bgv/switching.rs`); the product is computed at the
+    /// level reached. `Manual`: both operands at one level, or `LevelMismatch`.
     pub fn multiply_no_relin(&self, a: &BgvCiphertext, b: &BgvCiphertext) -> Result<BgvCiphertext> {
-        let key_id = self.check_pair(a, b, "multiplication")?;
-        for x in [a, b] {
-            if x.parts.len() != 2 {
-                return Err(Error::InvalidCiphertext(format!(
-                    "multiplication needs 2-part ciphertexts, got {} parts; relinearize first",
-                    x.parts.len()
-                )));
-            }
+        if !self.auto_switching() {
+            return self.tensor(a, b);
         }
+        self.check_ct(a)?;
+        self.check_ct(b)?;
+        KeyId::join(a.key_id, b.key_id)?;
+        two_parts(a, b)?;
+        let (x, y) = self.product_operands(a, b)?;
+        self.tensor(&x, y.as_deref().unwrap_or(&x))
+    }
+
+    /// The tensor product of two 2-part ciphertexts at one level.
+    fn tensor(&self, a: &BgvCiphertext, b: &BgvCiphertext) -> Result<BgvCiphertext> {
+        let key_id = self.check_pair(a, b, "multiplication")?;
+        two_parts(a, b)?;
         let mut c0 = a.parts[0].mul(&b.parts[0])?;
         let mut c2 = a.parts[1].mul(&b.parts[1])?;
         let mut c1 = a.parts[0].mul(&b.parts[1])?;
@@ -126,7 +140,9 @@ impl BgvContext {
         ))
     }
 
-    /// a * b, relinearised.
+    /// a * b, relinearised. `ModulusSwitching::Auto` (default): the modulus is switched before the
+    /// product as the chain needs (see [`Self::multiply_no_relin`]), so that `x = x * x` chains reach
+    /// the depth of a `mod_switch` after each product without one.
     pub fn multiply(
         &self,
         a: &BgvCiphertext,
@@ -163,8 +179,9 @@ impl BgvContext {
         Ok(r)
     }
 
-    /// Modulus switching to level l - 1 (paper 001 Lemma 3): each part c -> (c + t [-c t^-1]_{q_l})
-    /// / q_l. The message is kept (q_l = 1 mod t), the noise divided by q_l. Errors at level 0.
+    /// Modulus switching to level l - 1 (paper 001 Lemma 3), in both modes of `ModulusSwitching`:
+    /// each part c -> (c + t [-c t^-1]_{q_l}) / q_l. The message is kept (q_l = 1 mod t), the noise
+    /// divided by q_l. Errors at level 0.
     /// Montgomery: on the residues of c~ = c M, delta = [-c~/t]_{q_l} t (section 4.2), so the rounding
     /// term of (13) is multiplied by M^-1.
     pub fn mod_switch(&self, a: &BgvCiphertext) -> Result<BgvCiphertext> {
@@ -223,4 +240,17 @@ impl BgvContext {
         };
         Ok(self.ciphertext(parts, a.level, a.key_id, noise))
     }
+}
+
+/// Refuses operands of a product that are not 2-part.
+fn two_parts(a: &BgvCiphertext, b: &BgvCiphertext) -> Result<()> {
+    for x in [a, b] {
+        if x.parts.len() != 2 {
+            return Err(Error::InvalidCiphertext(format!(
+                "multiplication needs 2-part ciphertexts, got {} parts; relinearize first",
+                x.parts.len()
+            )));
+        }
+    }
+    Ok(())
 }

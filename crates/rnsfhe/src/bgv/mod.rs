@@ -7,6 +7,9 @@
 //! - [`BgvContext`]: keys, encoding (batching when t is a prime = 1 mod 2n), encryption, decryption
 //!   (refused when the noise may have wrapped), and every homomorphic operation.
 //! - Noise: a bound on the phase carried by every ciphertext (`noise.rs`), as BFV's.
+//! - Levels: by default the operators switch the modulus before products and align the levels of
+//!   their operands (`switching.rs`, [`ModulusSwitching`]); `ModulusSwitching::Manual` leaves
+//!   `mod_switch` to the user.
 //! - The Montgomery representation of section 4.2 (ciphertexts c M, keys with M^2) with
 //!   `Reduction::Montgomery` on a general Phi_m (see `BgvParametersBuilder::reduction`).
 //! - [`depth`]: the depth of paper 001 section 4.3, theoretical and measured.
@@ -18,8 +21,9 @@ mod evaluator;
 mod keys;
 mod noise;
 mod params;
+mod switching;
 
 pub use crate::rlwe::{GaloisKeys, RelinKey};
 pub use ciphertext::{BgvCiphertext, BgvPlaintext};
 pub use context::BgvContext;
-pub use params::{BgvParameters, BgvParametersBuilder};
+pub use params::{BgvParameters, BgvParametersBuilder, ModulusSwitching};

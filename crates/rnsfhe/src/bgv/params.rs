@@ -19,6 +19,29 @@ use crate::{Error, Result};
 pub struct BgvParameters {
     pub(crate) core: RlweParameters,
     pub(crate) plain_modulus: u64,
+    pub(crate) modulus_switching: ModulusSwitching,
+}
+
+/// Who manages the levels of BGV ciphertexts (OpenFHE's scaling technique for BGV).
+///
+/// - `Auto` (the default, as OpenFHE's FIXEDAUTO / FLEXIBLEAUTO): the operators switch the modulus
+///   as the chain needs. Before a product each operand is brought down while a switch leaves the
+///   product more room below Q / 2 (judged on the noise bounds the ciphertexts carry); operands of
+///   a product or a sum at different levels are aligned to the lower level. The policy and its
+///   justification from the noise bound are in `bgv/switching.rs` (see
+///   [`crate::bgv::BgvContext::multiply`]).
+/// - `Manual`: no operation switches on its own; operands of a sum or product must be at one level
+///   (`mod_switch_to_level`) and products should be followed by `mod_switch` by hand.
+///
+/// `mod_switch` and `mod_switch_to_level` are available in both modes. The mode is part of the
+/// parameter set's bytes but not of its fingerprint: keys and ciphertexts serve both modes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ModulusSwitching {
+    /// The operators switch the modulus before products and align levels (default).
+    #[default]
+    Auto,
+    /// Levels are the user's: today's explicit `mod_switch` / `mod_switch_to_level`.
+    Manual,
 }
 
 impl Deref for BgvParameters {
@@ -52,6 +75,10 @@ impl BgvParameters {
     pub fn plain_modulus(&self) -> u64 {
         self.plain_modulus
     }
+    /// Who switches the modulus: the operators (`Auto`, default) or the user (`Manual`).
+    pub fn modulus_switching(&self) -> ModulusSwitching {
+        self.modulus_switching
+    }
     /// The top level L (number of ciphertext moduli less one).
     pub fn max_level(&self) -> usize {
         self.moduli.len() - 1
@@ -84,6 +111,7 @@ fn lcm(a: u64, b: u64) -> Option<u64> {
 pub struct BgvParametersBuilder {
     core: RlweParametersBuilder,
     plain_modulus: u64,
+    modulus_switching: ModulusSwitching,
 }
 
 impl Default for BgvParametersBuilder {
@@ -91,6 +119,7 @@ impl Default for BgvParametersBuilder {
         BgvParametersBuilder {
             core: RlweParametersBuilder::default(),
             plain_modulus: 65537,
+            modulus_switching: ModulusSwitching::Auto,
         }
     }
 }
@@ -108,6 +137,12 @@ impl BgvParametersBuilder {
     /// eq. (13) (`bgv/noise.rs`). Ignored for power-of-two m (the negacyclic ring has no reduction).
     pub fn reduction(mut self, r: Reduction) -> Self {
         self.core.reduction = r;
+        self
+    }
+    /// Who switches the modulus (default `ModulusSwitching::Auto`: the operators, before products;
+    /// `Manual`: the user, with `mod_switch`).
+    pub fn modulus_switching(mut self, mode: ModulusSwitching) -> Self {
+        self.modulus_switching = mode;
         self
     }
     /// Validates and picks the moduli.
@@ -134,6 +169,7 @@ impl BgvParametersBuilder {
         Ok(BgvParameters {
             core: self.core.build((n, general), two_n, &rule)?,
             plain_modulus: t,
+            modulus_switching: self.modulus_switching,
         })
     }
 }

@@ -20,6 +20,11 @@ pub(crate) trait Evaluate {
     fn check_one(&self, ct: &Self::Ct) -> Result<()>;
     /// Checks the operands of a sum (the scheme's level and scale rules) and returns their key pair.
     fn check_sum(&self, a: &Self::Ct, b: &Self::Ct, op: &str) -> Result<Option<KeyId>>;
+    /// Brings the operands of a sum to one level where the scheme manages levels itself (BGV's
+    /// `ModulusSwitching::Auto`): `a` lowered in place, or `Some` lowered copy of `b`. Default: none.
+    fn align_sum(&self, _a: &mut Self::Ct, _b: &Self::Ct) -> Result<Option<Self::Ct>> {
+        Ok(None)
+    }
     /// The bookkeeping of a = a +- b (key pair, noise, slots, seed).
     fn record_sum(&self, a: &mut Self::Ct, b: &Self::Ct, key: Option<KeyId>);
     /// The bookkeeping of a = -a.
@@ -33,6 +38,8 @@ pub(crate) fn add_assign<E: Evaluate>(
     b: &E::Ct,
     subtract: bool,
 ) -> Result<()> {
+    let lowered = e.align_sum(a, b)?;
+    let b = lowered.as_ref().unwrap_or(b);
     let key = e.check_sum(a, b, if subtract { "sub" } else { "add" })?;
     e.record_sum(a, b, key);
     add_parts(E::parts_mut(a), E::parts(b), subtract)

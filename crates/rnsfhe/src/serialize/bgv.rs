@@ -2,15 +2,25 @@
 
 use super::params::{check_hamming, NO_CONTEXT};
 use super::{fingerprint, Kind, Reader, Writer};
-use crate::bgv::{BgvCiphertext, BgvContext, BgvParameters, BgvPlaintext};
+use crate::bgv::{BgvCiphertext, BgvContext, BgvParameters, BgvPlaintext, ModulusSwitching};
 use crate::params::{barrett_flag, read_degree_word, BARRETT_FLAG, MONTGOMERY_FLAG};
 use crate::{Error, Result};
+
+/// The flag of a parameter set in `ModulusSwitching::Manual` in the degree word of its bytes only
+/// (bits 60..63 are the flags of `crate::params`): the mode changes no residue, so fingerprints (and
+/// the bytes of ciphertexts and keys) do not carry it; bytes without it read back in the default
+/// automatic mode.
+const MANUAL_SWITCHING_FLAG: u64 = 1 << 59;
 
 impl BgvParameters {
     /// The parameter set as bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut w = Writer::new(Kind::BgvParameters, NO_CONTEXT);
-        w.u64(self.degree_word() | barrett_flag(self.cyclotomic, self.reduction));
+        let manual = match self.modulus_switching {
+            ModulusSwitching::Auto => 0,
+            ModulusSwitching::Manual => MANUAL_SWITCHING_FLAG,
+        };
+        w.u64(self.degree_word() | barrett_flag(self.cyclotomic, self.reduction) | manual);
         w.u64(self.plain_modulus);
         w.list(&self.moduli);
         w.list(&self.special_moduli);
@@ -25,7 +35,9 @@ impl BgvParameters {
         let word = r.u64()?;
         let montgomery = word & MONTGOMERY_FLAG != 0;
         let barrett = word & BARRETT_FLAG != 0;
-        let (degree, m) = read_degree_word(word & !(MONTGOMERY_FLAG | BARRETT_FLAG))?;
+        let manual = word & MANUAL_SWITCHING_FLAG != 0;
+        let flags = MONTGOMERY_FLAG | BARRETT_FLAG | MANUAL_SWITCHING_FLAG;
+        let (degree, m) = read_degree_word(word & !flags)?;
         if montgomery && m.is_none() {
             return Err(Error::Malformed(
                 "the Montgomery representation needs a general Phi_m".into(),
@@ -49,6 +61,9 @@ impl BgvParameters {
             b = b.reduction(rnsfhe_math::ring::Reduction::Montgomery);
         } else if barrett {
             b = b.reduction(rnsfhe_math::ring::Reduction::Barrett);
+        }
+        if manual {
+            b = b.modulus_switching(ModulusSwitching::Manual);
         }
         b.degree(degree)
             .plain_modulus(t)
