@@ -265,3 +265,31 @@ fn readme_module_tables_match_the_tree() {
     assert_eq!(tables, 2, "the README has a module table per crate");
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// Every crate of the workspace inherits the workspace's `rust-version`, so that clippy's
+/// incompatible_msrv lint checks all of them against it (issue 22: three of the four crates had
+/// none, and the lint let through APIs newer than the version declared).
+#[test]
+fn every_crate_declares_the_workspace_rust_version() {
+    let root = root();
+    let workspace = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    assert!(
+        workspace
+            .lines()
+            .any(|l| l.starts_with("rust-version = \"")),
+        "the workspace declares no rust-version"
+    );
+    let mut crates = 0;
+    for e in std::fs::read_dir(root.join("crates")).unwrap() {
+        let manifest = e.unwrap().path().join("Cargo.toml");
+        if let Ok(text) = std::fs::read_to_string(&manifest) {
+            crates += 1;
+            assert!(
+                text.lines().any(|l| l == "rust-version.workspace = true"),
+                "{} does not inherit the workspace's rust-version",
+                manifest.display()
+            );
+        }
+    }
+    assert!(crates >= 4, "only {crates} crates found");
+}
