@@ -1,5 +1,6 @@
 //! Functions of encrypted real vectors with CKKS: the sigmoid, and the mean and variance of a batch
-//! of numbers (`rnsfhe::ckks::functions`, the methods on `CkksContext`).
+//! of numbers (`rnsfhe::circuits`: `circuits::sigmoid`, `circuits::mean`, `circuits::variance`, over
+//! the public operations of `CkksContext`).
 //!
 //! Non-polynomial functions are approximated by polynomials: `sigmoid` uses its degree-7 Taylor
 //! expansion (accurate for |x| <= 1, depth 4); `exp` and `inverse` work the same way, and

@@ -489,7 +489,12 @@ class CkksContext:
     def keygen(self) -> Tuple[SecretKey, PublicKey]: ...
     def relin_key(self, sk: SecretKey) -> RelinKey: ...
     def galois_keys(
-        self, sk: SecretKey, steps: Optional[Sequence[int]] = None, *, conjugation: bool = False
+        self,
+        sk: SecretKey,
+        steps: Optional[Sequence[int]] = None,
+        *,
+        conjugation: bool = False,
+        for_sum: bool = False,
     ) -> GaloisKeys: ...
     def register_keys(
         self, *, relin_key: Optional[RelinKey] = None, galois_keys: Optional[GaloisKeys] = None
@@ -680,7 +685,7 @@ class HprContext:
     def galois_keys(
         self,
         sk: HprSecretKey,
-        steps: Sequence[int] = (1, -1),
+        steps: Optional[Sequence[int]] = None,
         *,
         columns: bool = True,
         for_sum: bool = False,

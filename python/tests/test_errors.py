@@ -28,6 +28,9 @@ def test_bad_parameters():
         rnsfhe.BfvParameters(degree=1000, security="insecure")
     with pytest.raises(rnsfhe.ParameterError, match="multiplication"):
         rnsfhe.BfvParameters(multiplication="karatsuba")
+    # HPR-FV is not a BFV multiplication option but a scheme of its own: the message says where.
+    with pytest.raises(rnsfhe.ParameterError, match=r'"hps" or "behz".*rnsfhe\.HprParameters'):
+        rnsfhe.BfvParameters(multiplication="hpr")
     with pytest.raises(rnsfhe.ParameterError, match="decryption"):
         rnsfhe.BfvParameters(decryption="magic")
     with pytest.raises(rnsfhe.ParameterError, match="levels"):

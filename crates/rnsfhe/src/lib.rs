@@ -1,6 +1,79 @@
 //! rnsfhe: full-RNS homomorphic encryption, built on [`rnsfhe_math`]: BFV with BEHZ and HPS
 //! multiplication (paper 000), HPR-FV (paper 002), BGV with modulus switching (paper 001), CKKS (paper
 //! 004), and circuits (polynomials, functions, statistics, logistic regression) on top.
+//!
+//! The examples here and on each context use toy, insecure sizes so that they run in a moment
+//! (`Security::InsecureResearchOnly`); real parameters keep the 128-bit default, which `build`
+//! checks against the HomomorphicEncryption.org bounds.
+//!
+//! # BFV: exact integers modulo t, slot by slot
+//!
+//! ```
+//! use rnsfhe::bfv::{BfvContext, BfvParameters};
+//! use rnsfhe::params::Security;
+//! use rnsfhe_math::sample::Csprng;
+//!
+//! # fn main() -> rnsfhe::Result<()> {
+//! let t = 12289; // a prime = 1 mod 2n: n = 1024 slots
+//! let params = BfvParameters::builder()
+//!     .degree(1024)
+//!     .plain_modulus(t)
+//!     .moduli_bits(&[50, 50, 50])
+//!     .special_moduli_bits(&[50])
+//!     .security(Security::InsecureResearchOnly)
+//!     .build()?;
+//! let ctx = BfvContext::new(params)?;
+//! let mut rng = Csprng::from_seed([7; 32]); // seeded for a reproducible example; use from_os_entropy
+//! let (sk, pk) = ctx.keygen(&mut rng)?;
+//! let rlk = ctx.relin_key(&sk, &mut rng)?;
+//!
+//! let a: Vec<u64> = (0..1024).collect();
+//! let b: Vec<u64> = (0..1024).map(|i| 5 * i + 1).collect();
+//! let ca = ctx.encrypt(&ctx.encode(&a)?, &pk, &mut rng)?;
+//! let cb = ctx.encrypt(&ctx.encode(&b)?, &pk, &mut rng)?;
+//! let r = ctx.multiply(&ctx.add(&ca, &cb)?, &ca, &rlk)?; // (a + b) * a
+//!
+//! let got = ctx.decode(&ctx.decrypt(&r, &sk)?)?;
+//! let want: Vec<u64> = a.iter().zip(&b).map(|(x, y)| (x + y) * x % t).collect();
+//! assert_eq!(got, want);
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! # CKKS: approximate arithmetic on real (or complex) vectors
+//!
+//! ```
+//! use rnsfhe::ckks::{CkksContext, CkksParameters};
+//! use rnsfhe::params::Security;
+//! use rnsfhe_math::sample::Csprng;
+//!
+//! # fn main() -> rnsfhe::Result<()> {
+//! let params = CkksParameters::builder()
+//!     .degree(2048) // 1024 slots
+//!     .levels(2)
+//!     .scale_bits(40)
+//!     .security(Security::InsecureResearchOnly)
+//!     .build()?;
+//! let ctx = CkksContext::new(params)?;
+//! let mut rng = Csprng::from_seed([7; 32]);
+//! let (sk, pk) = ctx.keygen(&mut rng)?;
+//! let rlk = ctx.relin_key(&sk, &mut rng)?;
+//!
+//! let x = [0.5, -1.25, 3.0, 0.001];
+//! let c = ctx.encrypt(&ctx.encode_real(&x)?, &pk, &mut rng)?;
+//! let sq = ctx.multiply_rescale(&c, &c, &rlk)?; // x^2, one level down
+//! assert_eq!(sq.level(), ctx.max_level() - 1);
+//!
+//! let got = ctx.decrypt_values(&sq, &sk)?;
+//! for (g, v) in got.iter().zip(x) {
+//!     assert!((g.re - v * v).abs() < 1e-6, "{} against {}", g.re, v * v);
+//! }
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! BGV ([`bgv::BgvContext`]), HPR-FV ([`hpr::HprContext`]) and the circuits ([`circuits`]) have
+//! examples of their own.
 
 pub use rnsfhe_math::{backend, num_threads, set_backend, set_num_threads, Backend, Error, Result};
 

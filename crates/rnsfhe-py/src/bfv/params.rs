@@ -8,7 +8,10 @@ pub(crate) fn multiplication(name: &str) -> PyResult<Multiplication> {
         "behz" => Ok(Multiplication::Behz),
         _ => Err(raise(
             "ParameterError",
-            format!("multiplication must be \"hps\" or \"behz\", got {name:?}"),
+            format!(
+                "multiplication must be \"hps\" or \"behz\", got {name:?} (HPR-FV has its own \
+                 parameter class: rnsfhe.HprParameters)"
+            ),
         )),
     }
 }

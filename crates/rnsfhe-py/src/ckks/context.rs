@@ -27,23 +27,25 @@ crate::rlwe_context::rlwe_context! {
         }
 
         /// Rotation keys for `steps` (default: every power of two below N/2, enough for `sum_slots`,
-        /// `mean` and `variance`) and the conjugation key if `conjugation`. Also registered.
-        #[pyo3(signature = (sk, steps=None, *, conjugation=false))]
+        /// `mean` and `variance`) and the conjugation key if `conjugation`; with `for_sum=True`,
+        /// the powers of two as well as `steps` (the union). Also registered.
+        #[pyo3(signature = (sk, steps=None, *, conjugation=false, for_sum=false))]
         fn galois_keys(
             &self,
             py: Python<'_>,
             sk: &PySecretKey,
             steps: Option<Vec<Int<i64>>>,
             conjugation: bool,
+            for_sum: bool,
         ) -> PyResult<PyGaloisKeys> {
             let s = sk.get(&self.owner())?;
-            let steps = steps.map(ints).unwrap_or_else(|| {
-                let slots = self.ctx().slots() as i64;
-                (0..)
-                    .map(|i| 1i64 << i)
-                    .take_while(|&x| x < slots)
-                    .collect()
-            });
+            let slots = self.ctx().slots() as i64;
+            let powers = (0..).map(|i| 1i64 << i).take_while(|&x| x < slots);
+            let steps = match steps {
+                Some(st) if for_sum => ints(st).into_iter().chain(powers).collect(),
+                Some(st) => ints(st),
+                None => powers.collect(),
+            };
             let ctx = self.ctx().clone();
             let k = py
                 .detach(|| {

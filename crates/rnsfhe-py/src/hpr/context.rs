@@ -60,27 +60,34 @@ crate::rlwe_context::scheme_context! {
             self.shared.set_relin_key(k.key.clone());
             Ok(k)
         }
-        /// Galois keys for row rotations by `steps` (and the row swap if `columns`); with
-        /// `for_sum=True`, the keys `sum_slots` needs. Also registered.
-        #[pyo3(signature = (sk, steps=vec![Int(1), Int(-1)], *, columns=true, for_sum=false))]
+        /// Galois keys for row rotations by `steps` (default +1 and -1, or none with `for_sum`)
+        /// and the row swap if `columns`; with `for_sum=True`, also the keys `sum_slots` needs (the
+        /// union with `steps`). Also registered.
+        #[pyo3(signature = (sk, steps=None, *, columns=true, for_sum=false))]
         fn galois_keys(
             &self,
             py: Python<'_>,
             sk: &PyHprSecretKey,
-            steps: Vec<Int<i64>>,
+            steps: Option<Vec<Int<i64>>>,
             columns: bool,
             for_sum: bool,
         ) -> PyResult<PyHprGaloisKeys> {
             let enc = self.shared.encoder()?;
-            let mut gs: Vec<u64> = ints(steps)
+            let steps = match steps {
+                Some(st) => ints(st),
+                None if for_sum => Vec::new(),
+                None => vec![1, -1],
+            };
+            let mut gs: Vec<u64> = steps
                 .into_iter()
                 .map(|s| enc.galois_element_for_rotation(s))
                 .collect();
-            if columns {
+            if columns && !for_sum {
                 gs.push(enc.galois_element_for_row_swap());
             }
             if for_sum {
-                gs = self.ctx().sum_slots_elements();
+                // The slot sum's elements include the row swap.
+                gs.extend(self.ctx().sum_slots_elements());
             }
             let s = sk.get(&self.shared)?;
             let ctx = self.ctx().clone();

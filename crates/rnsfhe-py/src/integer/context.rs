@@ -130,8 +130,9 @@ macro_rules! integer_scheme {
                     Ok($crate::integer::hypercube(self.ctx().slot_algebra().py()?))
                 }
                 /// Galois keys, also registered for the ciphertext methods. For X^n + 1: row
-                /// rotations by `steps` (default +1 and -1) and the column swap if `columns`, or with
-                /// `for_sum=True` the keys `sum_slots` needs. For a general Phi_m: by default +1 and -1
+                /// rotations by `steps` (default +1 and -1, or none with `for_sum`) and the column
+                /// swap if `columns`, plus with `for_sum=True` the keys `sum_slots` needs (the union
+                /// with `steps`). For a general Phi_m: by default +1 and -1
                 /// along every hypercube dimension and Frobenius; or exactly the `rotations` ((dimension,
                 /// k) pairs) and `frobenius` powers asked for.
                 #[pyo3(signature = (sk, steps=None, *, columns=true, for_sum=false, rotations=None,
@@ -160,13 +161,19 @@ macro_rules! integer_scheme {
                         None
                     };
                     let hypercube = general && steps.is_none() && !for_sum;
-                    let steps = steps.map_or(vec![1, -1], ints);
+                    let (steps, columns) = if for_sum {
+                        // The steps asked for and those of the slot sum (which needs the swap).
+                        let mut st = steps.map_or(Vec::new(), ints);
+                        st.extend(ctx.sum_slots_steps());
+                        (st, true)
+                    } else {
+                        (steps.map_or(vec![1, -1], ints), columns)
+                    };
                     let k = py
                         .detach(|| {
                             self.rng.with(|r| match &elements {
                                 Some(e) => ctx.galois_keys_for_elements(&s, e, r),
                                 None if hypercube => ctx.galois_keys_for_hypercube(&s, r),
-                                None if for_sum => ctx.galois_keys_for_sum(&s, r),
                                 None => ctx.galois_keys(&s, &steps, columns, r),
                             })
                         })

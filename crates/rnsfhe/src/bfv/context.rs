@@ -74,6 +74,44 @@ fn keep_montgomery(out: &mut Poly, x: &Poly) -> Result<()> {
 }
 
 /// Everything a BFV parameter set precomputes; create once with [`BfvContext::new`] and share.
+///
+/// # Example
+///
+/// Batched slots form a 2 x n/2 matrix; a Galois key rotates its rows, and the noise budget says
+/// how much computation a ciphertext can still take (toy, insecure size):
+///
+/// ```
+/// use rnsfhe::bfv::{BfvContext, BfvParameters, Multiplication};
+/// use rnsfhe::params::Security;
+/// use rnsfhe_math::sample::Csprng;
+///
+/// # fn main() -> rnsfhe::Result<()> {
+/// let params = BfvParameters::builder()
+///     .degree(1024)
+///     .plain_modulus(12289)
+///     .moduli_bits(&[50, 50, 50])
+///     .special_moduli_bits(&[50])
+///     .multiplication(Multiplication::Behz) // or Hps (the default): same results
+///     .security(Security::InsecureResearchOnly)
+///     .build()?;
+/// let ctx = BfvContext::new(params)?;
+/// let mut rng = Csprng::from_seed([1; 32]);
+/// let (sk, pk) = ctx.keygen(&mut rng)?;
+/// let gk = ctx.galois_keys(&sk, &[1], false, &mut rng)?;
+///
+/// let x: Vec<u64> = (0..1024).map(|i| i * i % 12289).collect();
+/// let c = ctx.encrypt(&ctx.encode(&x)?, &pk, &mut rng)?;
+/// let r = ctx.rotate_rows(&ctx.mul_scalar(&c, 3)?, 1, &gk)?;
+///
+/// let got = ctx.decode(&ctx.decrypt(&r, &sk)?)?;
+/// for (i, g) in got.iter().enumerate() {
+///     let j = i / 512 * 512 + (i % 512 + 1) % 512; // each row rotated left by one
+///     assert_eq!(*g, 3 * x[j] % 12289);
+/// }
+/// assert!(ctx.noise_budget(&r, &sk)? > 0);
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug)]
 pub struct BfvContext {
     id: u64,

@@ -28,6 +28,43 @@ pub(crate) struct LevelTables {
 }
 
 /// Everything a BGV parameter set precomputes; create once with [`BgvContext::new`] and share.
+///
+/// # Example
+///
+/// A product, then a modulus switch that drops one prime of the chain (q_l = 1 mod t, paper 001
+/// Lemma 3) and keeps the plaintext (toy, insecure size):
+///
+/// ```
+/// use rnsfhe::bgv::{BgvContext, BgvParameters};
+/// use rnsfhe::params::Security;
+/// use rnsfhe_math::sample::Csprng;
+///
+/// # fn main() -> rnsfhe::Result<()> {
+/// let t = 65537;
+/// let params = BgvParameters::builder()
+///     .degree(1024)
+///     .plain_modulus(t)
+///     .moduli_bits(&[40, 40, 40])
+///     .special_moduli_bits(&[45])
+///     .security(Security::InsecureResearchOnly)
+///     .build()?;
+/// let ctx = BgvContext::new(params)?;
+/// let mut rng = Csprng::from_seed([2; 32]);
+/// let (sk, pk) = ctx.keygen(&mut rng)?;
+/// let rlk = ctx.relin_key(&sk, &mut rng)?;
+///
+/// let a: Vec<u64> = (0..1024).map(|i| 7 * i + 2).collect();
+/// let ca = ctx.encrypt(&ctx.encode(&a)?, &pk, &mut rng)?;
+/// let sq = ctx.multiply(&ca, &ca, &rlk)?;
+/// let low = ctx.mod_switch(&sq)?;
+/// assert_eq!(low.level(), sq.level() - 1);
+///
+/// let got = ctx.decode(&ctx.decrypt(&low, &sk)?)?;
+/// let want: Vec<u64> = a.iter().map(|x| x * x % t).collect();
+/// assert_eq!(got, want);
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug)]
 pub struct BgvContext {
     pub(super) id: u64,

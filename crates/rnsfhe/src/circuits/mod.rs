@@ -9,6 +9,44 @@
 //! - [`statistics`]: slot sum, mean and variance (paper 004 Table 3);
 //! - [`logistic`]: encrypted logistic-regression training (paper 004 section 5.3).
 //!
+//! # Example
+//!
+//! The mean of four encrypted values (rotate-and-add, then a product by 1/4) and a polynomial
+//! 1 + x + x^2 / 2 by the power tree (toy, insecure size):
+//!
+//! ```
+//! use rnsfhe::circuits;
+//! use rnsfhe::ckks::{CkksContext, CkksParameters};
+//! use rnsfhe::params::Security;
+//! use rnsfhe_math::sample::Csprng;
+//!
+//! # fn main() -> rnsfhe::Result<()> {
+//! let params = CkksParameters::builder()
+//!     .degree(2048)
+//!     .levels(3)
+//!     .scale_bits(40)
+//!     .security(Security::InsecureResearchOnly)
+//!     .build()?;
+//! let ctx = CkksContext::new(params)?;
+//! let mut rng = Csprng::from_seed([5; 32]);
+//! let (sk, pk) = ctx.keygen(&mut rng)?;
+//! let rlk = ctx.relin_key(&sk, &mut rng)?;
+//! let gk = ctx.galois_keys(&sk, &[1, 2], false, &mut rng)?; // the sum over 4 slots: 1, 2
+//!
+//! let x = [0.25, -0.5, 0.75, 1.0];
+//! let c = ctx.encrypt(&ctx.encode_real(&x)?, &pk, &mut rng)?;
+//! let mean = ctx.decrypt_values(&circuits::mean(&ctx, &c, 4, &gk)?, &sk)?;
+//! assert!(mean.iter().take(4).all(|m| (m.re - 0.375).abs() < 1e-6));
+//!
+//! let p = circuits::evaluate_polynomial(&ctx, &c, &[1.0, 1.0, 0.5], &rlk)?;
+//! let got = ctx.decrypt_values(&p, &sk)?;
+//! for (g, v) in got.iter().zip(x) {
+//!     assert!((g.re - (1.0 + v + v * v / 2.0)).abs() < 1e-6);
+//! }
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! [`CkksContext`]: crate::ckks::CkksContext
 
 pub mod bsgs;

@@ -15,6 +15,44 @@ use crate::{Error, Result};
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 /// Everything a CKKS parameter set precomputes; build once with [`CkksContext::new`] and share.
+///
+/// # Example
+///
+/// Complex slots: a product by a plaintext (rescaled), a rotation and the conjugation, checked
+/// within CKKS precision (toy, insecure size):
+///
+/// ```
+/// use rnsfhe::ckks::{CkksContext, CkksParameters, Complex};
+/// use rnsfhe::params::Security;
+/// use rnsfhe_math::sample::Csprng;
+///
+/// # fn main() -> rnsfhe::Result<()> {
+/// let params = CkksParameters::builder()
+///     .degree(2048)
+///     .levels(2)
+///     .scale_bits(40)
+///     .security(Security::InsecureResearchOnly)
+///     .build()?;
+/// let ctx = CkksContext::new(params)?;
+/// let mut rng = Csprng::from_seed([3; 32]);
+/// let (sk, pk) = ctx.keygen(&mut rng)?;
+/// let gk = ctx.galois_keys(&sk, &[1], true, &mut rng)?; // rotation by 1, and conjugation
+///
+/// let z: Vec<Complex> = (0..8).map(|i| Complex::new(i as f64 / 8.0, 0.5)).collect();
+/// let w: Vec<Complex> = (0..8).map(|i| Complex::from_real(1.0 + i as f64)).collect();
+/// let c = ctx.encrypt(&ctx.encode(&z)?, &pk, &mut rng)?;
+/// let prod = ctx.rescale(&ctx.mul_plain(&c, &ctx.encode(&w)?)?)?;
+/// let r = ctx.conjugate(&ctx.rotate(&prod, 1, &gk)?, &gk)?;
+///
+/// let got = ctx.decrypt_values(&r, &sk)?;
+/// for i in 0..8 {
+///     let j = (i + 1) % 8; // 8 values fill 8 slots (sparse packing): the rotation wraps at 8
+///     let want = Complex::new(z[j].re * w[j].re, -z[j].im * w[j].re);
+///     assert!((got[i].re - want.re).abs() < 1e-6 && (got[i].im - want.im).abs() < 1e-6);
+/// }
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug)]
 pub struct CkksContext {
     id: u64,

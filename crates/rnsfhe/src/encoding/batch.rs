@@ -251,6 +251,16 @@ macro_rules! row_rotation_methods {
                 self.galois_keys_for_elements(sk, &elements, rng)
             }
 
+            /// The row-rotation steps that [`Self::sum_slots`] uses: 1, 2, 4, ... below n/2 (it
+            /// also needs the row swap).
+            pub fn sum_slots_steps(&self) -> Vec<i64> {
+                let half = self.params().degree() / 2;
+                (0..)
+                    .map(|i| 1i64 << i)
+                    .take_while(|&s| (s as usize) < half)
+                    .collect()
+            }
+
             /// Galois keys for the rotations that [`Self::sum_slots`] uses (powers of two and the
             /// swap).
             pub fn galois_keys_for_sum(
@@ -258,12 +268,7 @@ macro_rules! row_rotation_methods {
                 sk: &$crate::rlwe::SecretKey,
                 rng: &mut rnsfhe_math::sample::Csprng,
             ) -> $crate::Result<$crate::rlwe::GaloisKeys> {
-                let half = self.params().degree() / 2;
-                let steps: Vec<i64> = (0..)
-                    .map(|i| 1i64 << i)
-                    .take_while(|&s| (s as usize) < half)
-                    .collect();
-                self.galois_keys(sk, &steps, true, rng)
+                self.galois_keys(sk, &self.sum_slots_steps(), true, rng)
             }
 
             /// Galois keys for explicit odd Galois elements g (mod 2n; general Phi_m: g in Z_m^*).

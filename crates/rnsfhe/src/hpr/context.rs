@@ -18,6 +18,39 @@ use crate::{Error, Result};
 pub type Digits = Vec<Poly>;
 
 /// Precomputed tables of one parameter set.
+///
+/// # Example
+///
+/// Plaintexts are polynomials with coefficients in [0, t) (batch them with
+/// [`crate::encoding::BatchEncoder`]); here (1 + 2X)(3 + X) = 3 + 7X + 2X^2, with q = p^2 over one
+/// 50-bit prime per digit (toy, insecure size):
+///
+/// ```
+/// use rnsfhe::hpr::{HprContext, HprParameters, Relinearization};
+/// use rnsfhe::params::Security;
+/// use rnsfhe_math::sample::Csprng;
+///
+/// # fn main() -> rnsfhe::Result<()> {
+/// let (n, t) = (1024, 65537);
+/// // degree, t, k primes per digit, d digits, bits per prime, sigma, security
+/// let params = HprParameters::new(n, t, 1, 2, 50, 3.2, Security::InsecureResearchOnly)?;
+/// let ctx = HprContext::new(&params)?;
+/// let mut rng = Csprng::from_seed([4; 32]);
+/// let sk = ctx.secret_key(&mut rng)?;
+/// let pk = ctx.public_key(&sk, &mut rng)?;
+/// let rlk = ctx.relin_key(&sk, Relinearization::PerResidue, &mut rng)?;
+///
+/// let mut a = vec![0; n];
+/// let mut b = vec![0; n];
+/// (a[0], a[1], b[0], b[1]) = (1, 2, 3, 1);
+/// let ca = ctx.encrypt(&pk, &a, &mut rng)?;
+/// let cb = ctx.encrypt(&pk, &b, &mut rng)?;
+/// let got = ctx.decrypt(&sk, &ctx.mul(&ca, &cb, &rlk)?)?;
+/// assert_eq!(got[..4], [3, 7, 2, 0]);
+/// assert!(got[4..].iter().all(|&c| c == 0));
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug)]
 pub struct HprContext {
     pub(super) params: HprParameters,

@@ -173,6 +173,9 @@ impl HprContext {
         let mut keys = BTreeMap::new();
         for &g in gs {
             let g = g % two_n;
+            if keys.contains_key(&g) {
+                continue;
+            }
             let sg = s.automorphism(g as i64)?;
             keys.insert(
                 g,
