@@ -215,6 +215,12 @@ pub(crate) fn reduction(name: &str) -> PyResult<Reduction> {
 }
 
 /// The `reduction` getter: its name for a general Phi_m, `None` for X^n + 1 (no reduction by Phi_m).
+/// `layout=`: "default" or "narrow" (every prime below 2^50, for AVX-512 IFMA CPUs).
+pub(crate) fn layout(name: &str) -> PyResult<rnsfhe::params::ModuliLayout> {
+    name.parse()
+        .map_err(|e: rnsfhe::Error| raise("ParameterError", e.to_string()))
+}
+
 pub(crate) fn reduction_name(general: bool, r: Reduction) -> Option<&'static str> {
     general.then_some(match r {
         Reduction::Barrett => "barrett",

@@ -151,6 +151,9 @@ macro_rules! builder_options {
     (@one $b:ident, reduction, $v:ident) => {
         $b.reduction(crate::convert::reduction($v)?)
     };
+    (@one $b:ident, layout, $v:ident) => {
+        $b.layout(crate::convert::layout($v)?)
+    };
     (@one $b:ident, $opt:ident, $v:ident) => {
         $b.$opt(&crate::convert::ints($v))
     };

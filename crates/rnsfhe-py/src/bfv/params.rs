@@ -60,13 +60,15 @@ crate::integer::integer_params! {
     /// default; same results) or `"montgomery"` (the mixed strategy of section 4.4: relinearisation
     /// keys carry M; with `montgomery="full"` the full representation of sections 4 and 4.1:
     /// ciphertexts c M, keys with M^2, a smaller depth); ignored for X^n + 1, as in Rust.
+    /// `layout="narrow"` puts every default prime below 2^50 (same log q): about 1.5x faster on CPUs
+    /// with AVX-512 IFMA, slower on AVX2-only CPUs (README, "Which moduli layout").
     class PyBfvParameters("BfvParameters", BfvParameters, BfvContext, BfvShared);
     methods {
         #[new]
         #[pyo3(signature = (degree=Int(8192), plain_modulus=Int(65537), *, moduli=None, moduli_bits=None,
             special_moduli=None, special_moduli_bits=None, multiplication="hps", decryption=None,
             m_tilde=Some(Int(65536)), sigma=None, hamming_weight=None, digit_primes=None, security=None,
-            cyclotomic_index=None, reduction=None, montgomery=None))]
+            cyclotomic_index=None, reduction=None, montgomery=None, layout=None))]
         #[allow(clippy::too_many_arguments)]
         fn new(
             degree: Int<usize>,
@@ -85,6 +87,7 @@ crate::integer::integer_params! {
             cyclotomic_index: Option<Int<usize>>,
             reduction: Option<&str>,
             montgomery: Option<&str>,
+            layout: Option<&str>,
         ) -> PyResult<Self> {
             let mut b = BfvParameters::builder()
                 .degree(degree.0)
@@ -102,7 +105,7 @@ crate::integer::integer_params! {
                 reduction: reduction, moduli: moduli,
                 moduli_bits: moduli_bits, special_moduli: special_moduli,
                 special_moduli_bits: special_moduli_bits, sigma: sigma, hamming_weight: hamming_weight,
-                digit_primes: digit_primes);
+                digit_primes: digit_primes, layout: layout);
             Ok(PyBfvParameters {
                 inner: b.build().py()?,
             })

@@ -16,7 +16,7 @@ crate::integer::integer_params! {
         #[pyo3(signature = (degree=Int(8192), plain_modulus=Int(65537), *, moduli=None, moduli_bits=None,
             special_moduli=None, special_moduli_bits=None, sigma=None, hamming_weight=None,
             digit_primes=None, security=None,
-            cyclotomic_index=None, reduction=None, modulus_switching=None))]
+            cyclotomic_index=None, reduction=None, modulus_switching=None, layout=None))]
         #[allow(clippy::too_many_arguments)]
         fn new(
             degree: Int<usize>,
@@ -32,6 +32,7 @@ crate::integer::integer_params! {
             cyclotomic_index: Option<Int<usize>>,
             reduction: Option<&str>,
             modulus_switching: Option<&str>,
+            layout: Option<&str>,
         ) -> PyResult<Self> {
             let mut b = BgvParameters::builder()
                 .degree(degree.0)
@@ -44,7 +45,7 @@ crate::integer::integer_params! {
                 reduction: reduction, moduli: moduli,
                 moduli_bits: moduli_bits, special_moduli: special_moduli,
                 special_moduli_bits: special_moduli_bits, sigma: sigma, hamming_weight: hamming_weight,
-                digit_primes: digit_primes);
+                digit_primes: digit_primes, layout: layout);
             Ok(PyBgvParameters {
                 inner: b.build().py()?,
             })

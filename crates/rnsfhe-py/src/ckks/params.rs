@@ -5,34 +5,41 @@ use super::*;
 crate::rlwe_params::rlwe_params! {
     /// CKKS parameters (paper 004): ring degree N, L levels of `scale_bits`-bit primes close to
     /// 2^scale_bits (the approximate basis), q_0 of `first_modulus_bits`, special primes for key switching
-    /// (default, with `digit_primes` unset: 3 digits and as many 60-bit special primes as a digit has primes,
-    /// within the security bound; more digits where the bound needs it).
+    /// (default, with `digit_primes` unset: 3 digits and as many special primes as a digit has primes,
+    /// within the security bound; more digits where the bound needs it; the special primes have 49 bits
+    /// where P stays 2^8 above the widest digit, else 60). `first_modulus_bits` defaults to 60;
+    /// `layout="narrow"` makes q_0 and P 49 bits (every prime below 2^50, for AVX-512 IFMA CPUs).
     class PyCkksParameters("CkksParameters", CkksParameters, CkksContext, CkksShared);
     moduli moduli, special special_moduli;
     methods {
         #[new]
         #[pyo3(signature = (degree=Int(16384), levels=Int(5), scale_bits=Int(40), *,
-            first_modulus_bits=Int(60), special_moduli_bits=None, sigma=None, hamming_weight=None, digit_primes=None, security=None))]
+            first_modulus_bits=None, special_moduli_bits=None, sigma=None, hamming_weight=None, digit_primes=None, security=None,
+            layout=None))]
         #[allow(clippy::too_many_arguments)]
         fn new(
             degree: Int<usize>,
             levels: Int<usize>,
             scale_bits: Int<u32>,
-            first_modulus_bits: Int<u32>,
+            first_modulus_bits: Option<Int<u32>>,
             special_moduli_bits: Option<Vec<Int<u32>>>,
             sigma: Option<f64>,
             hamming_weight: Option<Int<usize>>,
             digit_primes: Option<Int<usize>>,
             security: Option<&Bound<'_, PyAny>>,
+            layout: Option<&str>,
         ) -> PyResult<Self> {
             let mut b = CkksParameters::builder()
                 .degree(degree.0)
                 .levels(levels.0)
                 .scale_bits(scale_bits.0)
-                .first_modulus_bits(first_modulus_bits.0)
                 .security(crate::convert::security(security)?);
+            if let Some(bits) = first_modulus_bits {
+                b = b.first_modulus_bits(bits.0);
+            }
             crate::rlwe_params::builder_options!(b; special_moduli_bits: special_moduli_bits,
-                sigma: sigma, hamming_weight: hamming_weight, digit_primes: digit_primes);
+                sigma: sigma, hamming_weight: hamming_weight, digit_primes: digit_primes,
+                layout: layout);
             Ok(PyCkksParameters {
                 inner: b.build().py()?,
             })
