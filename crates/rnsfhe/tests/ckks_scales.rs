@@ -276,7 +276,11 @@ fn check(rep: &Report, bound: f64) {
 
 #[test]
 fn random_circuits_keep_depth_and_chain_scale_n14_l7() {
-    let mut s = setup(14, 7, Security::Standard(rnsfhe::params::SecurityLevel::Bits128));
+    let mut s = setup(
+        14,
+        7,
+        Security::Standard(rnsfhe::params::SecurityLevel::Bits128),
+    );
     let mut total = Report::default();
     for seed in 0..4 {
         let rep = run(&mut s, seed, 60);
@@ -290,7 +294,11 @@ fn random_circuits_keep_depth_and_chain_scale_n14_l7() {
 
 #[test]
 fn random_circuits_keep_depth_and_chain_scale_n15_l12() {
-    let mut s = setup(15, 12, Security::Standard(rnsfhe::params::SecurityLevel::Bits128));
+    let mut s = setup(
+        15,
+        12,
+        Security::Standard(rnsfhe::params::SecurityLevel::Bits128),
+    );
     let mut total = Report::default();
     for seed in 100..102 {
         let rep = run(&mut s, seed, 60);
@@ -307,7 +315,11 @@ fn random_circuits_keep_depth_and_chain_scale_n15_l12() {
 /// both at level 6; their sum stays at level 6.
 #[test]
 fn product_with_a_vector_plus_product_with_a_constant_stays_at_level_6() {
-    let mut s = setup(14, 7, Security::Standard(rnsfhe::params::SecurityLevel::Bits128));
+    let mut s = setup(
+        14,
+        7,
+        Security::Standard(rnsfhe::params::SecurityLevel::Bits128),
+    );
     let mut r = Rng(5);
     let (x, v) = (r.vector(), r.vector());
     let pt = s.ctx.encode(&complex(&x)).unwrap();

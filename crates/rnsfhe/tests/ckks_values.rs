@@ -203,7 +203,10 @@ fn align_gives_one_exact_scale() {
         assert!((g - (v * v + v)).abs() < 1e-6, "{g} vs {}", v * v + v);
     }
     // A scale chosen by hand at sq's level.
-    let pt = s.ctx.encode_at(&real(&x), sq.level(), 2f64.powi(30)).unwrap();
+    let pt = s
+        .ctx
+        .encode_at(&real(&x), sq.level(), 2f64.powi(30))
+        .unwrap();
     let hand = s.ctx.encrypt(&pt, &s.pk, &mut s.rng).unwrap();
     let e = s.ctx.add(&sq, &hand).unwrap_err();
     assert!(

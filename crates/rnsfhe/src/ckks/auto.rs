@@ -54,7 +54,10 @@ impl CkksContext {
     ) -> Result<CkksCiphertext> {
         let (a, b) = (self.settled(a)?, self.settled(b)?);
         let level = a.level().min(b.level());
-        let (x, y) = (self.drop_to_level(&a, level)?, self.drop_to_level(&b, level)?);
+        let (x, y) = (
+            self.drop_to_level(&a, level)?,
+            self.drop_to_level(&b, level)?,
+        );
         self.multiply_rescale(&x, &y, rlk)
     }
 
@@ -68,7 +71,11 @@ impl CkksContext {
 
     /// `a * values` slot by slot (the operator with a vector): the values encoded at a's level at
     /// Delta_l^2 / scale, multiplied in and rescaled onto the scale of the level below (one level).
-    pub fn mul_values_auto(&self, a: &CkksCiphertext, values: &[Complex]) -> Result<CkksCiphertext> {
+    pub fn mul_values_auto(
+        &self,
+        a: &CkksCiphertext,
+        values: &[Complex],
+    ) -> Result<CkksCiphertext> {
         let a = self.settled(a)?;
         self.level_left(&a, "mul")?;
         let delta = self.scale_at(a.level())?;
