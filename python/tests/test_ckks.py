@@ -147,3 +147,40 @@ def test_levels_exhaust_with_an_error(ckks):
         a * a
     with pytest.raises(rnsfhe.RnsfheError):
         ctx.rescale(a)
+
+
+def test_sum_of_vector_and_constant_products_keeps_its_level():
+    # Issue 22 part 3, the reported case (N = 2^14, 7 levels): x * vec and ctx.mul_const(x, 0.0855)
+    # both land on level 6 at its scale, so their sum stays at level 6.
+    params = rnsfhe.CkksParameters(degree=1 << 14, levels=7, scale_bits=40)
+    ctx = rnsfhe.CkksContext(params, seed=bytes(32))
+    sk, pk = ctx.keygen()
+    rng = np.random.default_rng(22)
+    x, v = rng.uniform(-1, 1, 16), rng.uniform(-1, 1, 16)
+    a = ctx.encrypt(x, pk)
+    p, q = a * v, ctx.mul_const(a, 0.0855)
+    assert (p.level, q.level) == (6, 6)
+    assert p.scale == q.scale == ctx.scale_at(6)
+    s = a * v + ctx.mul_const(a, 0.0855)
+    assert s.level == 6
+    assert close(ctx.decrypt(s, sk), x * v + 0.0855 * x)
+
+
+def test_every_level_has_one_scale(ckks, rng):
+    ctx, sk, pk, rlk, gk = ckks
+    q = ctx.params.moduli
+    top = ctx.max_level
+    assert ctx.scale_at(top) == 2.0 ** 40
+    for level in range(top, 0, -1):
+        assert ctx.scale_at(level - 1) == ctx.scale_at(level) ** 2 / q[level]
+    with pytest.raises(rnsfhe.ParameterError):
+        ctx.scale_at(top + 1)
+    x, y = rng.uniform(-1, 1, 8), rng.uniform(-1, 1, 8)
+    a, b = ctx.encrypt(x, pk), ctx.encrypt(y, pk)
+    made = [a * b, a * 0.3, ctx.mul_const(a, 0.3), a * y, a * ctx.encode(y, level=top),
+            ctx.multiply(a, b), ctx.rescale(ctx.mul_plain(a, y)), ctx.drop_to_level(a, 2),
+            (a * b) * a + a, a ** 3 - a * 0.5]
+    for c in made:
+        assert c.scale == ctx.scale_at(c.level), (c.level, c.scale)
+    assert ctx.encode(y, level=3).scale == ctx.scale_at(3)
+    assert (a * b + a * 0.3 + a * y + ctx.mul_const(b, 2.0)).level == top - 1

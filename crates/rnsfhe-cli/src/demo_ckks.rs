@@ -37,15 +37,13 @@ pub fn run() -> Result<()> {
     // Means over the padded length n, times the public factor n / 575 (the padding holds zeros);
     // variance = E[x^2] - E[x]^2, all under encryption.
     let k = n as f64 / age.len() as f64;
-    let mean =
-        ctx.mul_const_rescale_to(&circuits::mean(&ctx, &c, n, &gk)?, k, ctx.params().scale())?;
-    let mean2 = ctx.multiply_rescale(&mean, &mean, &rlk)?;
-    // E[x^2] lands on mean^2's level and exact scale (the primes are only close to 2^40, so scales
-    // drift; `mul_const_rescale_to` picks the constant that makes them equal).
-    let sq = ctx.multiply_rescale(&c, &c, &rlk)?;
-    let msq = ctx.drop_to_level(&circuits::mean(&ctx, &sq, n, &gk)?, mean2.level() + 1)?;
-    let ex2 = ctx.mul_const_rescale_to(&msq, k, mean2.scale())?;
-    let var = ctx.sub(&ex2, &mean2)?;
+    // Every step lands on the chain's scale of its level (issue 22 part 3), so E[x^2] and E[x]^2 meet
+    // at one level and one scale.
+    let mean = ctx.mul_const_auto(&circuits::mean(&ctx, &c, n, &gk)?, k)?;
+    let mean2 = ctx.mul_auto(&mean, &mean, &rlk)?;
+    let sq = ctx.mul_auto(&c, &c, &rlk)?;
+    let ex2 = ctx.mul_const_auto(&circuits::mean(&ctx, &sq, n, &gk)?, k)?;
+    let var = ctx.sub_auto(&ex2, &mean2)?;
     let got_mean = ctx.decrypt_values(&mean, &sk)?[0].re;
     let got_var = ctx.decrypt_values(&var, &sk)?[0].re;
     let took = t0.elapsed().as_secs_f64();

@@ -25,6 +25,12 @@ crate::rlwe_context::rlwe_context! {
         fn max_level(&self) -> usize {
             self.ctx().max_level()
         }
+        /// The scale of ciphertexts at `level` (OpenFHE's FLEXIBLEAUTO): 2^scale_bits at the top,
+        /// Delta_l^2 / q_l one level below l. Operators and methods keep every ciphertext of a level
+        /// at this scale, so ciphertexts of one level add without spending a level.
+        fn scale_at(&self, level: Int<usize>) -> PyResult<f64> {
+            self.ctx().scale_at(level.0).py()
+        }
 
         /// Rotation keys for `steps` (default: every power of two below N/2, enough for `sum_slots`,
         /// `mean` and `variance`) and the conjugation key if `conjugation`; with `for_sum=True`,
@@ -63,7 +69,7 @@ crate::rlwe_context::rlwe_context! {
         }
 
         /// Encodes up to N/2 real or complex values (finite) at `level` (default: the top) and `scale`
-        /// (default: 2^scale_bits).
+        /// (default: the level's scale `scale_at(level)`, 2^scale_bits at the top).
         #[pyo3(signature = (values, *, level=None, scale=None))]
         fn encode(
             &self,
@@ -73,7 +79,10 @@ crate::rlwe_context::rlwe_context! {
         ) -> PyResult<PyCkksPlaintext> {
             let v = complex_values(values)?;
             let level = level.map_or(self.ctx().max_level(), |l| l.0);
-            let scale = scale.unwrap_or(self.ctx().params().scale());
+            let scale = match scale {
+                Some(s) => s,
+                None => self.ctx().scale_at(level).py()?,
+            };
             let pt = self.ctx().encode_at(&v, level, scale).py()?;
             Ok(PyCkksPlaintext {
                 shared: self.shared.clone(),
@@ -121,8 +130,9 @@ crate::rlwe_context::rlwe_context! {
             self.decode(py, &pt, complex)
         }
 
-        /// a and b at one level and one exact scale (what `+` and `-` do before adding): the higher one
-        /// is brought down onto the other's scale; at one level with different scales one level is spent.
+        /// a and b at one level and one scale (what `+` and `-` do before adding): the higher one is
+        /// brought down onto the other's level and scale; ciphertexts of one level already share its
+        /// scale, and only scales chosen by hand that differ at one level spend a level.
         fn align(
             &self,
             py: Python<'_>,
@@ -151,7 +161,8 @@ crate::rlwe_context::rlwe_context! {
             let p = self.plain_at(m, x.level(), x.scale())?;
             Ok(self.wrap(self.ctx().sub_plain(&x, &p).py()?))
         }
-        /// a * m without rescaling (the scale multiplies); values are encoded at the default scale.
+        /// a * m without rescaling (the scale multiplies); values are encoded at the scale that makes
+        /// the product rescale onto the level's scale (the level's own scale for a ciphertext on it).
         fn mul_plain(
             &self,
             py: Python<'_>,
@@ -159,7 +170,8 @@ crate::rlwe_context::rlwe_context! {
             m: &Bound<'_, PyAny>,
         ) -> PyResult<PyCkksCiphertext> {
             let x = self.check(a)?;
-            let p = self.plain_at(m, x.level(), self.ctx().params().scale())?;
+            let delta = self.ctx().scale_at(x.level()).py()?;
+            let p = self.plain_at(m, x.level(), delta * delta / x.scale())?;
             let ctx = self.ctx().clone();
             Ok(self.wrap(py.detach(|| ctx.mul_plain(&x, &p)).py()?))
         }
@@ -168,10 +180,11 @@ crate::rlwe_context::rlwe_context! {
             let x = self.check(a)?;
             Ok(self.wrap(self.ctx().add_const(&x, c).py()?))
         }
-        /// a * c for a real constant c, rescaled back to a's scale (uses one level).
+        /// a * c for a real constant c, rescaled onto the scale of the level below (one level), as
+        /// `a * c`.
         fn mul_const(&self, a: &PyCkksCiphertext, c: f64) -> PyResult<PyCkksCiphertext> {
             let x = self.check(a)?;
-            Ok(self.wrap(self.ctx().mul_const_rescale_to(&x, c, x.scale()).py()?))
+            Ok(self.wrap(self.ctx().mul_const_auto(&x, c).py()?))
         }
         /// a * b relinearised and, if `rescale` (default), rescaled; a and b at the same level.
         #[pyo3(signature = (a, b, rlk=None, *, rescale=true))]
@@ -217,7 +230,8 @@ crate::rlwe_context::rlwe_context! {
         fn rescale(&self, py: Python<'_>, a: &PyCkksCiphertext) -> PyResult<PyCkksCiphertext> {
             self.unary(py, a, |c, x| c.rescale(x))
         }
-        /// The same values at a lower level (no rescaling).
+        /// The same values at a lower level, on that level's scale (a product with 1 and a rescale
+        /// take the last step; a scale chosen by hand is kept).
         fn drop_to_level(&self, a: &PyCkksCiphertext, level: Int<usize>) -> PyResult<PyCkksCiphertext> {
             let x = self.check(a)?;
             Ok(self.wrap(self.ctx().drop_to_level(&x, level.0).py()?))

@@ -27,10 +27,12 @@ crate::rlwe_context::rlwe_values! {
         }
     }
     /// A CKKS ciphertext. Operators: `+ - *` with ciphertexts, plaintexts, real numbers (numpy scalars
-    /// included) and sequences or arrays, on either side (`__array_ufunc__ = None` makes numpy defer);
-    /// sums align levels and scales exactly (`CkksContext.align`), products are relinearised (registered
-    /// key) and rescaled, a product with a constant or vector lands on the scale of the ciphertext's
-    /// square; unary `-`; `**` for small powers.
+    /// included) and sequences or arrays, on either side (`__array_ufunc__ = None` makes numpy defer).
+    /// Every result is at level L minus the circuit's multiplicative depth and at that level's scale
+    /// (`CkksContext.scale_at`, OpenFHE's FLEXIBLEAUTO): sums bring the higher operand down onto the
+    /// lower one's level and scale, so operands of one level add without spending a level; products
+    /// are relinearised (registered key) and rescaled; constants and vectors multiplied in are encoded
+    /// so that the rescaled product lands on the chain's scale; unary `-`; `**` for small powers.
     ciphertext PyCkksCiphertext("CkksCiphertext", CkksCiphertext) {
         /// Levels left (rescalings still possible).
         #[getter]
@@ -81,18 +83,11 @@ crate::rlwe_context::rlwe_values! {
                         "ciphertext * ciphertext",
                         KeyId::join(self.ct.key_id(), b.key_id()).py()?,
                     )?;
-                    py.detach(|| {
-                        let (x, y) = Self::aligned(&ctx, &a, &b, false)?;
-                        ctx.multiply_rescale(&x, &y, &k)
-                    })
+                    py.detach(|| ctx.mul_auto(&a, &b, &k))
                 }
-                Operand::Pt(p) => py.detach(|| ctx.rescale(&ctx.mul_plain(&a, &p)?)),
-                Operand::Real(c) => ctx.mul_const_rescale_to(&a, c, Self::product_scale(&ctx, &a)?),
-                Operand::Values(v) => {
-                    // Encoded at a's scale: the rescaled product lands on a^2's scale, as for constants.
-                    let p = ctx.encode_at(&v, a.level(), a.scale()).py()?;
-                    py.detach(|| ctx.rescale(&ctx.mul_plain(&a, &p)?))
-                }
+                Operand::Pt(p) => py.detach(|| ctx.mul_plain_auto(&a, &p)),
+                Operand::Real(c) => py.detach(|| ctx.mul_const_auto(&a, c)),
+                Operand::Values(v) => py.detach(|| ctx.mul_values_auto(&a, &v)),
             };
             Ok(self.wrap(r.py()?))
         }
@@ -138,10 +133,7 @@ impl PyCkksCiphertext {
         let r = crate::convert::power_by_squaring(
             x,
             k,
-            |a, b| {
-                let (p, q) = Self::aligned(ctx, a, b, false)?;
-                Ok(Arc::new(ctx.multiply_rescale(&p, &q, key)?))
-            },
+            |a, b| Ok(Arc::new(ctx.mul_auto(a, b, key)?)),
             |b| Ok(Arc::new(ctx.multiply_rescale(b, b, key)?)),
         )?;
         Ok(Arc::unwrap_or_clone(r))
@@ -173,40 +165,6 @@ impl PyCkksCiphertext {
             type_name(other)
         )))
     }
-    /// The operands of a sum (`sum`) at one level and one exact scale, or of a product at one level:
-    /// [`CkksContext::align`], the mechanism of the library's polynomial evaluators. The higher one is
-    /// brought down by a rescaled product with 1 that lands exactly on the other's scale (this costs
-    /// nothing the level drop did not already give up); a sum at one level with different scales
-    /// spends one level. A product at one level needs no alignment.
-    pub(crate) fn aligned(
-        ctx: &CkksContext,
-        a: &Arc<CkksCiphertext>,
-        b: &Arc<CkksCiphertext>,
-        sum: bool,
-    ) -> rnsfhe::Result<(Arc<CkksCiphertext>, Arc<CkksCiphertext>)> {
-        if a.level() == b.level() && (!sum || a.scale() == b.scale()) {
-            return Ok((a.clone(), b.clone()));
-        }
-        let (x, y) = ctx.align(a, b)?;
-        Ok((Arc::new(x), Arc::new(y)))
-    }
-    /// The scale of a's product with a constant or a vector: the constant is taken at a's scale and the
-    /// product rescaled by q_level, so `x * c` lands on the scale of `x * x` exactly and the two add
-    /// without alignment.
-    fn product_scale(ctx: &CkksContext, a: &CkksCiphertext) -> PyResult<f64> {
-        let q = ctx
-            .params()
-            .moduli()
-            .get(a.level())
-            .copied()
-            .ok_or_else(|| {
-                crate::err(rnsfhe::Error::Internal(format!(
-                    "ciphertext level {} beyond the chain",
-                    a.level()
-                )))
-            })?;
-        Ok(a.scale() * a.scale() / q as f64)
-    }
     pub(crate) fn add_or_sub(
         &self,
         other: &Bound<'_, PyAny>,
@@ -216,11 +174,10 @@ impl PyCkksCiphertext {
         let a = &self.ct;
         let r = match self.operand(other, if sub { "-" } else { "+" })? {
             Operand::Ct(b) => {
-                let (x, y) = Self::aligned(ctx, a, &b, true).py()?;
                 if sub {
-                    ctx.sub(&x, &y)
+                    ctx.sub_auto(a, &b)
                 } else {
-                    ctx.add(&x, &y)
+                    ctx.add_auto(a, &b)
                 }
             }
             Operand::Pt(p) => {

@@ -4,8 +4,8 @@
 //! With k = 2^ceil(log2 sqrt(d + 1)) baby powers x^1..x^(k-1) and giant powers x^k, x^(2k), x^(4k),
 //! ..., p = p_low + x^(k 2^t) p_high splits recursively until the pieces have degree < k, which are
 //! linear combinations of the baby powers (scalar products only). Every sum meets equal levels and
-//! scales exactly: the shallower operand is brought down by one constant product
-//! (`mul_const_rescale_to`).
+//! scales exactly: every piece is on the chain's scale of its level (issue 22 part 3), and the
+//! shallower operand is brought down by one constant product ([`CkksContext::align`]).
 
 use super::polynomial::{combine, powers, MAX_POLYNOMIAL_DEGREE};
 use crate::ckks::{CkksCiphertext, CkksContext};
@@ -94,9 +94,9 @@ fn leaf(
     if coeffs.iter().skip(1).all(|&c| c == 0.0) {
         // A constant piece: c times x^0, encoded on x^1's zero multiple.
         let zero = ctx.mul_const_rescale_to(
-            &ctx.drop_to_level(&baby[0], level)?,
+            &ctx.drop_to_level_keeping_scale(&baby[0], level)?,
             0.0,
-            ctx.params().scale(),
+            ctx.scale_at(level.saturating_sub(1))?,
         )?;
         return ctx.add_const(&zero, coeffs[0]);
     }

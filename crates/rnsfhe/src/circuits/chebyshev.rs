@@ -88,7 +88,8 @@ pub fn evaluate_chebyshev(
     }
     check_chebyshev_degree(x, d)?;
     let coeffs = chebyshev_coefficients(f, a, b, d);
-    let y = ctx.mul_const_rescale_to(x, 2.0 / (b - a), ctx.params().scale())?;
+    // y on the chain's scale of the level below x's, whatever x's scale (issue 22 part 3).
+    let y = ctx.mul_const_rescale_to(x, 2.0 / (b - a), ctx.scale_at(x.level() - 1)?)?;
     let y = ctx.add_const(&y, -(a + b) / (b - a))?;
     let basis = chebyshev_basis(ctx, &y, d, rlk)?;
     let level = basis.iter().map(CkksCiphertext::level).min().unwrap_or(0);

@@ -125,13 +125,17 @@ fn odd_cubic(
     let cubic = ctx.multiply_rescale(&c3t, &t2, rlk)?;
     let cubic = ctx.set_scale(&cubic, target)?;
     let lin = ctx.mul_const_rescale_to(t, c1, target)?;
-    let lin = ctx.drop_to_level(&lin, cubic.level())?;
+    let lin = ctx.drop_to_level_keeping_scale(&lin, cubic.level())?;
     ctx.add_const(&ctx.add(&cubic, &lin)?, c0)
 }
 
 /// Trains on the encrypted packed data `z` (R F slots, from [`pack`]) of `n` samples and `f`
 /// features; returns the encrypted weights (replicated in every row, so slot j holds beta_j).
 /// Needs 6 levels per iteration (and one spare) and the rotation keys of [`rotation_steps`].
+///
+/// Scales (issue 22 part 3): v, beta, t and g stay on the chain's scale of their levels
+/// ([`CkksContext::scale_at`]); the sigmoid's output a is at the scale that makes a (.) Z rescale onto
+/// the chain (the chain's own scale when z is on it, as from the default encoding).
 pub fn train_logistic(
     ctx: &CkksContext,
     z: &CkksCiphertext,
@@ -167,8 +171,7 @@ pub fn train_logistic(
         .map(|s| Complex::from_real(if s % fp == 0 { 1.0 } else { 0.0 }))
         .collect();
     let zeros = vec![Complex::from_real(0.0); r * fp];
-    let scale = ctx.params().scale();
-    let mut beta = ctx.encrypt_trivial(&zeros, z.level(), z.scale())?;
+    let mut beta = ctx.encrypt_trivial(&zeros, z.level(), ctx.scale_at(z.level())?)?;
     let mut v = beta.clone();
     for (alpha, eta) in schedule(iterations) {
         // t_i = z_i . v in slot i F, copied along the row.
@@ -180,8 +183,7 @@ pub fn train_logistic(
             ctx.add_assign(&mut t, &rot)?;
             s *= 2;
         }
-        let m = ctx.encode_at(&mask, t.level(), scale)?;
-        t = ctx.rescale(&ctx.mul_plain(&t, &m)?)?;
+        t = ctx.mul_values_auto(&t, &mask)?;
         let mut s = 1;
         while s < fp {
             let rot = ctx.rotate(&t, -(s as i64), keys)?;
@@ -189,15 +191,14 @@ pub fn train_logistic(
             s *= 2;
         }
         // a_i = (alpha / n) sigma(-t_i), then g = sum over rows of a (.) Z.
-        // a's scale is chosen so that g = a (.) Z lands on v's scale exactly.
+        // a's scale is chosen so that g = a (.) Z lands on the chain's scale exactly.
         let k = alpha / n as f64;
         let a_level = t.level() - 2;
+        let zl = ctx.drop_to_level(z, a_level)?;
         let q = ctx.ring_at(a_level)?.moduli()[a_level].value() as f64;
-        let a_scale = v.scale() * q / z.scale();
+        let a_scale = ctx.scale_at(a_level - 1)? * q / zl.scale();
         let a = odd_cubic(ctx, &t, (k * 0.5, -k * c1, -k * c3), a_scale, rlk)?;
-        let zl = ctx.drop_to_level(z, a.level())?;
         let mut g = ctx.multiply_rescale(&a, &zl, rlk)?;
-        g = ctx.set_scale(&g, v.scale())?;
         let mut s = fp;
         while s < r * fp {
             let rot = ctx.rotate(&g, s as i64, keys)?;
@@ -206,8 +207,8 @@ pub fn train_logistic(
         }
         let vl = ctx.drop_to_level(&v, g.level())?;
         let new_beta = ctx.add(&vl, &g)?;
-        let old = ctx.drop_to_level(&beta, new_beta.level())?;
-        let s = new_beta.scale();
+        let old = ctx.drop_to_level_keeping_scale(&beta, new_beta.level())?;
+        let s = ctx.scale_at(new_beta.level() - 1)?;
         let mut next_v = ctx.mul_const_rescale_to(&new_beta, 1.0 - eta, s)?;
         let momentum = ctx.mul_const_rescale_to(&old, eta, s)?;
         ctx.add_assign(&mut next_v, &momentum)?;

@@ -1,9 +1,10 @@
 //! Polynomial evaluation on CKKS ciphertexts (paper 004 section 5) by a depth-optimal power tree:
 //! x^i = x^(2^a) x^(i - 2^a) for the largest 2^a < i, so every x^i costs depth ceil(log2 i); each term
 //! is brought to the lowest level, multiplied by its coefficient (one more level) and summed. Depth
-//! ceil(log2 d) + 1 for degree d. Terms reach the lowest level through different rescalings; each is
-//! multiplied by its coefficient with a constant that lands on one target scale exactly
-//! (`mul_const_rescale_to`), so every sum meets equal scales.
+//! ceil(log2 d) + 1 for degree d. Every power is on the chain's scale of its level (products of
+//! operands brought to one level by `drop_to_level`, issue 22 part 3); each term is multiplied by its
+//! coefficient with a constant that lands on the chain's scale of the output level exactly
+//! (`mul_const_rescale_to`), so every sum meets equal scales and the result is on the chain.
 
 use crate::ckks::{CkksCiphertext, CkksContext};
 use crate::rlwe::RelinKey;
@@ -94,23 +95,27 @@ pub fn evaluate_polynomial(
     combine(ctx, &powers, coeffs, level)
 }
 
-/// sum_{i >= 1} coeffs[i] basis[i - 1] + coeffs[0]: every term brought to `level + 1`, multiplied by
-/// its coefficient with the constant chosen so that all terms land on one scale exactly
-/// (`mul_const_rescale_to`), then summed.
+/// sum_{i >= 1} coeffs[i] basis[i - 1] + coeffs[0] at `level - 1`: every term's primes dropped to
+/// `level`, multiplied by its coefficient with the constant chosen so that all terms land exactly on
+/// the chain's scale of `level - 1` (`mul_const_rescale_to`, whatever scale the term had), then
+/// summed.
 pub(crate) fn combine(
     ctx: &CkksContext,
     basis: &[CkksCiphertext],
     coeffs: &[f64],
     level: usize,
 ) -> Result<CkksCiphertext> {
-    let target = ctx.params().scale();
+    let target = ctx.scale_at(level.saturating_sub(1))?;
     let mut acc: Option<CkksCiphertext> = None;
     for (i, c) in coeffs.iter().enumerate().skip(1).take(basis.len()) {
         if *c == 0.0 {
             continue;
         }
-        let term =
-            ctx.mul_const_rescale_to(&ctx.drop_to_level(&basis[i - 1], level)?, *c, target)?;
+        let term = ctx.mul_const_rescale_to(
+            &ctx.drop_to_level_keeping_scale(&basis[i - 1], level)?,
+            *c,
+            target,
+        )?;
         acc = Some(match acc {
             None => term,
             Some(mut a) => {

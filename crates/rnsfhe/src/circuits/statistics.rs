@@ -8,8 +8,8 @@ use crate::{Error, Result};
 /// Every slot set to the sum of the first `count` slots (count a power of two up to N/2):
 /// rotate-and-add ([10] Alg. 2) by 1, 2, 4, ... over the ciphertext's n' slots (at least `count`).
 /// With `count` < n' the other slots are first cleared by a product with the 0/1 mask of the first
-/// `count` slots (one level; the mask is encoded at q_level so the rescale keeps the scale exactly),
-/// so that every slot, not only slot 0, holds the sum. Needs the rotation keys of the powers of two
+/// `count` slots (one level; the rescaled product lands on the chain's scale of the level below,
+/// [`CkksContext::mul_values_auto`]), so that every slot, not only slot 0, holds the sum. Needs the rotation keys of the powers of two
 /// below n'.
 pub fn sum_slots(
     ctx: &CkksContext,
@@ -39,8 +39,8 @@ pub fn sum_slots(
     Ok(acc)
 }
 
-/// x times the mask (1 in the first `count` of `span` slots, 0 elsewhere), rescaled back to x's
-/// scale exactly (the mask is encoded at the prime q_level the rescale divides by).
+/// x times the mask (1 in the first `count` of `span` slots, 0 elsewhere), rescaled onto the chain's
+/// scale of the level below.
 fn mask_first(
     ctx: &CkksContext,
     x: &CkksCiphertext,
@@ -55,15 +55,12 @@ fn mask_first(
     }
     let mut mask = vec![Complex::ZERO; span];
     mask[..count].fill(Complex::from_real(1.0));
-    let q = ctx.ring_at(x.level())?.moduli()[x.level()].value() as f64;
-    let m = ctx.encode_at(&mask, x.level(), q)?;
-    let r = ctx.rescale(&ctx.mul_plain(x, &m)?)?;
-    ctx.set_scale(&r, x.scale())
+    ctx.mul_values_auto(x, &mask)
 }
 
 /// The mean of the first `count` slots in every slot (paper 004 Table 3): the slot sum times
-/// 1/count, landing exactly on x's scale (one level; one more when `count` is below x's slots,
-/// see [`sum_slots`]).
+/// 1/count, landing on the chain's scale of its level (one level; one more when `count` is below x's
+/// slots, see [`sum_slots`]).
 pub fn mean(
     ctx: &CkksContext,
     x: &CkksCiphertext,
@@ -71,15 +68,15 @@ pub fn mean(
     keys: &GaloisKeys,
 ) -> Result<CkksCiphertext> {
     let s = sum_slots(ctx, x, count, keys)?;
-    ctx.mul_const_rescale_to(&s, 1.0 / count as f64, x.scale())
+    ctx.mul_const_auto(&s, 1.0 / count as f64)
 }
 
 /// The variance E[x^2] - E[x]^2 of the first `count` slots, in every slot (paper 004 Table 3).
 ///
-/// Both terms land on the default scale Delta exactly, so the subtraction, which cancels most of
-/// their bits when the spread is small, adds no scale error: E[x^2] is rescaled onto Delta by its
-/// 1/count product, and E[x] onto sqrt(Delta q) for the prime q that the rescale of its square
-/// removes, so that E[x]^2 is at Delta too. Depth 2 (3 when `count` is below x's slots).
+/// Both terms land on the chain's scale of one level (issue 22 part 3: E[x^2] by its 1/count product,
+/// E[x]^2 as the rescaled square of a mean on the chain), so the subtraction, which cancels most of
+/// their bits when the spread is small, adds no scale error. Depth 2 (3 when `count` is below x's
+/// slots).
 pub fn variance(
     ctx: &CkksContext,
     x: &CkksCiphertext,
@@ -87,13 +84,8 @@ pub fn variance(
     rlk: &RelinKey,
     keys: &GaloisKeys,
 ) -> Result<CkksCiphertext> {
-    let delta = ctx.params().scale();
-    let sq = ctx.multiply_rescale(x, x, rlk)?;
-    let m2 = ctx.mul_const_rescale_to(
-        &sum_slots(ctx, &sq, count, keys)?,
-        1.0 / count as f64,
-        delta,
-    )?;
+    let sq = ctx.mul_auto(x, x, rlk)?;
+    let m2 = ctx.mul_const_auto(&sum_slots(ctx, &sq, count, keys)?, 1.0 / count as f64)?;
     let sum = sum_slots(ctx, x, count, keys)?;
     if sum.level() < 2 {
         return Err(Error::InvalidParameters(format!(
@@ -101,12 +93,7 @@ pub fn variance(
             sum.level()
         )));
     }
-    let q = ctx.ring_at(sum.level() - 1)?.moduli()[sum.level() - 1].value() as f64;
-    let m = ctx.mul_const_rescale_to(&sum, 1.0 / count as f64, (delta * q).sqrt())?;
-    // (sqrt(Delta q))^2 / q is Delta up to the last bit of the f64 arithmetic.
-    let m_sq = ctx.set_scale(&ctx.multiply_rescale(&m, &m, rlk)?, delta)?;
-    let level = m2.level().min(m_sq.level());
-    let a = ctx.drop_to_level(&m2, level)?;
-    let b = ctx.drop_to_level(&m_sq, level)?;
-    ctx.sub(&a, &b)
+    let m = ctx.mul_const_auto(&sum, 1.0 / count as f64)?;
+    let m_sq = ctx.mul_auto(&m, &m, rlk)?;
+    ctx.sub_auto(&m2, &m_sq)
 }

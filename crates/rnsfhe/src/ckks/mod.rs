@@ -8,11 +8,16 @@
 //! - [`CkksParameters`] (Setup: q_0, the approximate-basis chain, special primes), [`CkksContext`]
 //!   (keys, encode/encrypt/decrypt) and the operations: add, multiply with ModUp/ModDown key switching
 //!   (shared with BFV in `rlwe`), rescale, level drop, rotations, conjugation.
+//! - Scales: one per level, Delta_{l-1} = Delta_l^2 / q_l (OpenFHE's FLEXIBLEAUTO,
+//!   [`CkksContext::scale_at`]); the methods keep ciphertexts on it, and the operators' forms
+//!   (`add_auto`, `mul_auto`, `mul_const_auto`, ...) align, operate and rescale, so that a circuit spends
+//!   exactly its multiplicative depth in levels.
 //! - Polynomial evaluation, analytic functions, statistics and logistic regression live in
 //!   [`crate::circuits`], built on these operations.
 //! - [`apply_galois_f64`]: X -> X^g on a real coefficient vector (to check rotations without
 //!   encryption).
 
+mod auto;
 mod ciphertext;
 pub mod complex;
 mod context;

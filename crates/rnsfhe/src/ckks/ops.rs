@@ -1,17 +1,31 @@
 //! CKKS homomorphic operations (paper 004 section 3): Add, CMult, Mult (tensor + key switching with
 //! ModUp/ModDown), RS (rescale), level drop, rotations and conjugation.
 //!
-//! Scales: operands must be at the same level (`LevelMismatch` names both levels; use `drop_to_level`
-//! or [`CkksContext::align`]) and have the same scale up to the chain's approximation, relative
-//! difference below 2^-(eta - 2) (paper 004: rescaling by q_l instead of Delta leaves a relative error
-//! below 2^-eta, which the scheme accepts); the result keeps the first operand's scale. Larger
-//! differences are a `ScaleMismatch` naming both scales in full. [`CkksContext::align`] brings two
-//! ciphertexts to one level and one exact scale (the mechanism of the polynomial evaluators).
+//! Scales (issue 22 part 3, after OpenFHE's FLEXIBLEAUTO, `ckksrns-leveledshe.cpp`
+//! `AdjustLevelsAndDepth` / `EvalMult`): every level l has one scale Delta_l
+//! ([`CkksContext::scale_at`]: Delta_L = 2^scale_bits, Delta_{l-1} = Delta_l^2 / q_l), and the methods
+//! keep ciphertexts on it: a product of two ciphertexts at Delta_l is at Delta_l^2 and its rescale at
+//! Delta_{l-1} exactly; `mul_const` encodes its constant at Delta_l^2 / scale (Delta_l on the chain),
+//! so that the rescaled product lands on Delta_{l-1} too; `add_const` at the ciphertext's own scale;
+//! `drop_to_level` brings a ciphertext down onto the lower level's scale by a product with 1 and a
+//! rescale (a level the drop gives up anyway). Two ciphertexts of one level then add without a level
+//! spent, whatever paths they took through paper 004's approximate basis. Scales are f64 and agree
+//! within rounding (`SCALE_TOLERANCE`, 2^-48 relative). The explicit methods stay one step each
+//! (manual mode): `multiply` does not rescale, `rescale` divides by q_l whatever the scale,
+//! [`CkksContext::drop_to_level_keeping_scale`] only drops primes. The operators' forms (align, then
+//! one operation, then rescale) are in `auto.rs`.
+//!
+//! Explicit sums: operands must be at the same level (`LevelMismatch` names both levels; use
+//! `drop_to_level` or [`CkksContext::align`]) and have the same scale up to the approximate basis,
+//! relative difference below 2^-(eta - 2) (paper 004 accepts the relative error 2^-eta of rescaling by
+//! q_l instead of Delta, which manual scale choices can meet); the result keeps the first operand's
+//! scale. Larger differences are a `ScaleMismatch` naming both scales in full.
 
 use rnsfhe_math::arith::vector;
 use rnsfhe_math::parallel;
 use rnsfhe_math::ring::{Poly, Representation};
 
+use super::context::same_scale;
 use super::{CkksCiphertext, CkksContext, CkksPlaintext};
 use crate::rlwe::eval::Evaluate;
 use crate::rlwe::{GaloisKeys, KeyId, RelinKey};
@@ -61,12 +75,13 @@ impl CkksContext {
         Ok(())
     }
 
-    /// a and b at one level and one exact scale, for an addition (the mechanism of `bsgs` and
-    /// `combine`): the higher one is dropped to one level above the other and brought down by a
+    /// a and b at one level and one scale, for an addition (OpenFHE's `AdjustLevelsAndDepth` with
+    /// FLEXIBLEAUTO): the higher one is dropped to one level above the other and brought down by a
     /// rescaled product with 1 whose constant lands exactly on the other's scale
-    /// ([`Self::mul_const_rescale_to`]); at one level with different scales, b is brought one level
-    /// down onto a's scale and a is dropped beside it (one level spent). Equal levels and scales are
-    /// returned as they are.
+    /// ([`Self::mul_const_rescale_to`]; on the chain that is the lower level's scale Delta_l, a level
+    /// the higher operand can afford). Ciphertexts of the chain at one level have one scale and are
+    /// returned as they are. Only scales off the chain (chosen by hand) can differ at one level: then
+    /// both are brought one level down onto that level's scale (one level spent).
     ///
     /// Errors: a `ScaleMismatch` when the scales differ at level 0 (no level left to spend).
     pub fn align(
@@ -77,13 +92,20 @@ impl CkksContext {
         self.check_ct(a)?;
         self.check_ct(b)?;
         let down = |hi: &CkksCiphertext, lo: &CkksCiphertext| {
-            let x = self.drop_to_level(hi, lo.level + 1)?;
-            self.mul_const_rescale_to(&x, 1.0, lo.scale)
+            let x = self.drop_to_level_keeping_scale(hi, lo.level + 1)?;
+            let mut r = self.mul_const_rescale_to(&x, 1.0, lo.scale)?;
+            // On the chain, the lower one's scale is the level's (to the last bit).
+            r.scale = lo.scale;
+            Ok::<_, Error>(r)
         };
         match a.level.cmp(&b.level) {
             core::cmp::Ordering::Greater => Ok((down(a, b)?, b.clone())),
             core::cmp::Ordering::Less => Ok((a.clone(), down(b, a)?)),
-            core::cmp::Ordering::Equal if a.scale == b.scale => Ok((a.clone(), b.clone())),
+            core::cmp::Ordering::Equal if same_scale(a.scale, b.scale) => {
+                let mut b2 = b.clone();
+                b2.scale = a.scale;
+                Ok((a.clone(), b2))
+            }
             core::cmp::Ordering::Equal => {
                 if a.level == 0 {
                     return Err(Error::ScaleMismatch(format!(
@@ -93,8 +115,11 @@ impl CkksContext {
                         scale_text(b.scale)
                     )));
                 }
-                let b2 = self.mul_const_rescale_to(b, 1.0, a.scale)?;
-                Ok((self.drop_to_level(a, a.level - 1)?, b2))
+                let target = self.scale_at(a.level - 1)?;
+                Ok((
+                    self.mul_const_rescale_to(a, 1.0, target)?,
+                    self.mul_const_rescale_to(b, 1.0, target)?,
+                ))
             }
         }
     }
@@ -193,15 +218,24 @@ impl CkksContext {
         Ok(r)
     }
 
-    /// a * c for a real constant c, as the integer round(c Delta) (scale times Delta; rescale after).
+    /// a * c for a real constant c, as the integer round(c f) with f = Delta_l^2 / scale (Delta_l for a
+    /// ciphertext on the chain): the product is at Delta_l^2 and its rescale at Delta_{l-1}, the
+    /// chain's scale (OpenFHE's FLEXIBLEAUTO `EvalMult` by a constant). Not rescaled (manual mode;
+    /// [`Self::mul_const_auto`] rescales). Errors: `OutOfRange` when c f does not fit in 62 bits.
     pub fn mul_const(&self, a: &CkksCiphertext, c: f64) -> Result<CkksCiphertext> {
         self.check_ct(a)?;
-        let delta = self.params().scale();
-        let v = (c * delta).round();
+        let delta = self.scale_at(a.level)?;
+        let product = delta * delta;
+        let factor = product / a.scale;
+        let v = (c * factor).round();
         if !v.is_finite() || v.abs() >= 2f64.powi(62) {
             return Err(Error::OutOfRange(format!(
-                "constant {c} times Delta = 2^{} does not fit in a word",
-                self.params().scale_bits()
+                "constant {c} times its factor 2^{:.2} (the scale 2^{:.2} of level {} squared, over \
+                 the ciphertext's 2^{:.2}) does not fit in a word",
+                factor.log2(),
+                delta.log2(),
+                a.level,
+                a.scale.log2()
             )));
         }
         let mut r = a.clone();
@@ -212,7 +246,7 @@ impl CkksContext {
                 p.neg_assign();
             }
         }
-        r.scale *= delta;
+        r.scale = product;
         Ok(r)
     }
 
@@ -360,11 +394,43 @@ impl CkksContext {
         // Parts side by side on the threads there are; each step runs limb by limb inside.
         let chain = self.chain();
         let parts = parallel::map(a.parts.len(), |k| chain.switch_down(&a.parts[k]))?;
-        Ok((parts, a.scale / ql))
+        // A product at Delta_l^2 lands on Delta_{l-1}: the same f64 steps give the same bits; the
+        // level's scale is kept exactly when they differ only by rounding.
+        let scale = a.scale / ql;
+        let canonical = self.scale_at(l - 1)?;
+        Ok((
+            parts,
+            if same_scale(scale, canonical) {
+                canonical
+            } else {
+                scale
+            },
+        ))
     }
 
-    /// Drops the top primes down to `level` (values and scale unchanged).
+    /// The same values at a lower `level`. A ciphertext on the chain (at its level's scale
+    /// [`Self::scale_at`]) lands on the scale of `level`: its primes are dropped down to `level` + 1
+    /// and a product with 1, encoded so that the rescale lands on Delta_level, takes the last step
+    /// (OpenFHE's FLEXIBLEAUTO `AdjustLevelsAndDepth`; the level spent is one the drop gives up
+    /// anyway). A ciphertext off the chain (a scale chosen by hand) keeps its scale, as
+    /// [`Self::drop_to_level_keeping_scale`]. Equal levels return a copy.
     pub fn drop_to_level(&self, a: &CkksCiphertext, level: usize) -> Result<CkksCiphertext> {
+        self.check_ct(a)?;
+        if level >= a.level || !self.on_chain(a.level, a.scale) {
+            return self.drop_to_level_keeping_scale(a, level);
+        }
+        let x = self.drop_to_level_keeping_scale(a, level + 1)?;
+        self.mul_const_rescale_to(&x, 1.0, self.scale_at(level)?)
+    }
+
+    /// Drops the top primes down to `level`, values and scale unchanged (manual mode: a ciphertext of
+    /// the chain leaves it, Delta_(its level) at `level`; for a product with a constant that chooses
+    /// the scale next, as [`Self::mul_const_rescale_to`]).
+    pub fn drop_to_level_keeping_scale(
+        &self,
+        a: &CkksCiphertext,
+        level: usize,
+    ) -> Result<CkksCiphertext> {
         self.check_ct(a)?;
         if level > a.level {
             return Err(Error::InvalidParameters(format!(
