@@ -23,6 +23,8 @@ DecryptionMethod = Literal[
 # How a general Phi_m ring reduces products (paper 001): Alg. 1, Alg. 2 or Montgomery (Algs. 3-4).
 Reduction = Literal["barrett", "optimized", "montgomery"]
 ModulusSwitching = Literal["auto", "manual"]
+# The default moduli: the scheme's own, or every prime below 2^50 (for CPUs with AVX-512 IFMA).
+ModuliLayout = Literal["default", "narrow"]
 
 class SecretKey:
     @property
@@ -74,6 +76,7 @@ class BfvParameters:
         cyclotomic_index: Optional[int] = None,
         reduction: Optional[Reduction] = None,
         montgomery: Optional[Literal["mixed", "full"]] = None,
+        layout: Optional[ModuliLayout] = None,
     ) -> None: ...
     @staticmethod
     def paper000(degree: int, k: int, bits: int, plain_modulus: int) -> BfvParameters: ...
@@ -249,6 +252,7 @@ class BgvParameters:
         cyclotomic_index: Optional[int] = None,
         reduction: Optional[Reduction] = None,
         modulus_switching: Optional[ModulusSwitching] = None,
+        layout: Optional[ModuliLayout] = None,
     ) -> None: ...
     @staticmethod
     def from_bytes(data: Buffer) -> BgvParameters: ...
@@ -401,12 +405,13 @@ class CkksParameters:
         levels: int = 5,
         scale_bits: int = 40,
         *,
-        first_modulus_bits: int = 60,
+        first_modulus_bits: Optional[int] = None,
         special_moduli_bits: Optional[Sequence[int]] = None,
         sigma: Optional[float] = None,
         hamming_weight: Optional[int] = None,
         digit_primes: Optional[int] = None,
         security: Security = None,
+        layout: Optional[ModuliLayout] = None,
     ) -> None: ...
     @staticmethod
     def from_bytes(data: Buffer) -> CkksParameters: ...
