@@ -83,3 +83,17 @@ fn default_depth_at_n_8192_is_at_least_that_of_seals_default_moduli() {
         assert!(ours >= 4, "seed {seed}: depth {ours}");
     }
 }
+
+/// Issue 22: the narrow layout (every prime below 2^50, for AVX-512 IFMA CPUs) reaches at least the
+/// default's squaring depth at 2^13 (more, narrower digits).
+#[test]
+fn narrow_layout_depth_is_at_least_the_defaults() {
+    let narrow = BfvParameters::builder()
+        .degree(8192)
+        .layout(rnsfhe::params::ModuliLayout::Narrow)
+        .build()
+        .unwrap();
+    let wide = BfvParameters::preset(8192, 65537).unwrap();
+    let (dn, dw) = (squaring_depth(narrow, 3), squaring_depth(wide, 3));
+    assert!(dn >= dw && dw >= 4, "narrow {dn}, default {dw}");
+}

@@ -3,7 +3,7 @@
 //! the widest key-switching digit, and computes as precisely as with 60-bit special primes.
 #![allow(clippy::unwrap_used, clippy::panic)] // test helpers abort loudly
 
-use rnsfhe::bfv::{BfvContext, BfvParameters, Decryption};
+use rnsfhe::bfv::BfvParameters;
 use rnsfhe::ckks::{CkksContext, CkksParameters, Complex};
 use rnsfhe::params::ModuliLayout;
 use rnsfhe_math::sample::Csprng;
@@ -27,7 +27,7 @@ fn layout_names_parse_and_unknown_ones_are_refused() {
 }
 
 #[test]
-fn narrow_bfv_keeps_log_q_and_depth_with_primes_below_2_50() {
+fn narrow_bfv_keeps_log_q_with_primes_below_2_50() {
     for n in [8192usize, 16384] {
         let wide = BfvParameters::builder().degree(n).build().unwrap();
         let narrow = BfvParameters::builder()
@@ -48,27 +48,6 @@ fn narrow_bfv_keeps_log_q_and_depth_with_primes_below_2_50() {
             widths(wide.special_moduli())
         );
     }
-    // Squaring depth of the narrow layout at 2^13: at least the default's (more, narrower digits).
-    let depth = |p: BfvParameters| {
-        let ctx = BfvContext::new(p).unwrap();
-        let mut rng = Csprng::from_seed([3; 32]);
-        let (sk, pk) = ctx.keygen(&mut rng).unwrap();
-        let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
-        let values: Vec<u64> = (0..ctx.params().batching_slots() as u64).collect();
-        let pt = ctx.encode(&values).unwrap();
-        let levels = ctx
-            .measure_squaring_depth(&sk, &pk, &rlk, &pt, Decryption::Hps, 8, &mut rng)
-            .unwrap();
-        levels.iter().filter(|l| l.correct).count()
-    };
-    let narrow = BfvParameters::builder()
-        .degree(8192)
-        .layout(ModuliLayout::Narrow)
-        .build()
-        .unwrap();
-    let wide = BfvParameters::preset(8192, 65537).unwrap();
-    let (dn, dw) = (depth(narrow), depth(wide));
-    assert!(dn >= dw && dw >= 4, "narrow {dn}, default {dw}");
 }
 
 #[test]
@@ -139,6 +118,11 @@ fn ckks_narrow_special_primes_keep_precision() {
             })
             .build()
             .unwrap(),
+    );
+    eprintln!(
+        "ERR narrow 2^{:.2} wide 2^{:.2}",
+        narrow.log2(),
+        wide.log2()
     );
     // Both well inside 2^-20 at scale 2^40, and the 49-bit P no worse than twice the 60-bit one.
     assert!(

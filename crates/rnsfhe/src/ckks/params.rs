@@ -133,8 +133,12 @@ pub(crate) fn default_layout(
 /// The default layout's special primes narrowed to [`NARROW_BITS`] bits where that keeps P at least
 /// 2^8 above the widest digit (the digits of `per` consecutive chain primes, q_0's first), else the
 /// 60-bit `wide` ones. The key-switching term (widest digit) sigma sqrt(dnum N) / P then stays orders
-/// of magnitude below ModDown's rounding term (about sqrt(N h / 12)), so precision is unchanged, and
-/// every special limb runs AVX-512 IFMA's 52-bit kernels. Measured (issue 22, `peer_bench --ckks
+/// of magnitude below ModDown's rounding term (about sqrt(N h / 12)), and every special limb runs
+/// AVX-512 IFMA's 52-bit kernels. Precision measured against 60-bit special primes: x^2 then a
+/// rotation at N = 2^15, L = 10, six key seeds, worst slot error 2^-22.75..-23.24 against
+/// 2^-22.57..-23.16 (`tests/moduli_layout.rs`); random circuits at N = 2^15, L = 12 (`tests/
+/// ckks_scales.rs`, four key seeds), median node error 0.0-0.3 bits higher, worst node within the
+/// spread of the seeds. Measured (issue 22, `peer_bench --ckks
 /// 32768:10`, Intel Xeon with AVX-512 IFMA, one thread, medians): N = 2^15, 60 + 40 x 10 with 4
 /// special primes of 49 instead of 60 bits, mul+relin+rescale 30.6 against 37.7 ms and rotate 24.7
 /// against 31.8 ms on avx512ifma; 54.5 against 55.0 and 43.8 against 44.8 ms on avx2 (no loss).

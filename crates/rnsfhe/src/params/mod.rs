@@ -239,8 +239,11 @@ pub(crate) const BFV_MAX_WIDTH: u32 = 60;
 /// unchanged (329 bits), a fresh rotation costs 4 bits, and the squaring depth stays 12.
 /// Not chosen: two primes per digit (2^13: depth 4 and a slower rotation; 2^14: depth 11), and no
 /// special prime (BV; 4 x 54-55 bits at 2^13 keeps depth 5, but a rotation of a fresh ciphertext
-/// costs ~50 bits and decryption is not faster). On AVX-512 IFMA the 49-bit primes had the faster
-/// 52-bit kernel (not measured here): `moduli_bits` / `special_moduli_bits` give that layout.
+/// costs ~50 bits and decryption is not faster). On AVX-512 IFMA the narrow layout
+/// ([`ModuliLayout::Narrow`], every prime of at most 49 bits) is faster (issue 22, Intel Xeon Ice Lake,
+/// one thread: BFV 2^14 mul+relin 27.3 against 42.8 ms, rotate 7.8 against 10.5 ms) and on AVX2 slower
+/// (56.0 against 47.7, 15.8 against 12.8 ms): no one layout is fastest on both, and this one stays the
+/// default (bench/results/layout-2026-11-25-intel-xeon-ifma/).
 pub(crate) fn default_bfv_moduli_bits(
     n: usize,
     security: Security,
