@@ -45,6 +45,11 @@ for p in "${pieces[@]}"; do
         run "rnsfhe_$b" env RNSFHE_BACKEND=$b RNSFHE_NUM_THREADS=1 "$ROOT/target/release/examples/peer_bench" \
             --bfv "$BFV" --ckks "$CKKS" --ntt "$NTT"
       done
+      # On an IFMA CPU also the layout recommended there (every prime below 2^50; README "Which moduli layout").
+      if [[ " ${backends[*]} " == *" avx512ifma "* ]]; then
+        run rnsfhe_avx512ifma_narrow env RNSFHE_BACKEND=avx512ifma RNSFHE_NUM_THREADS=1 \
+            "$ROOT/target/release/examples/peer_bench" --bfv "$BFV" --ckks "$CKKS" --ntt "" --layout narrow
+      fi
       run rnsfhe_threads2 env RNSFHE_NUM_THREADS=2 "$ROOT/target/release/examples/peer_bench" \
           --bfv 16384 --ckks "$CKKS" --ntt "" ;;
     *) echo "unknown piece $p" >&2 ;;

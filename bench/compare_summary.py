@@ -46,10 +46,11 @@ def library(lib, threads):
         return "fhe.rs"
     if lib.startswith("lattigo"):
         return "Lattigo"
-    m = re.match(r"rnsfhe \S+ \[(\w+)\]", lib)
+    m = re.match(r"rnsfhe \S+ \[(\w+)\]( narrow)?", lib)
     if m:
         t = threads.strip()
-        return f"rnsfhe {m.group(1).lower()}" + ("" if t == "1" else f" x{t}")
+        return (f"rnsfhe {m.group(1).lower()}" + (m.group(2) or "")
+                + ("" if t == "1" else f" x{t}"))
     return lib
 
 

@@ -219,18 +219,23 @@ fn ckks(t: &Table, n: usize, levels: usize, layout: ModuliLayout, rng: &mut Cspr
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().collect();
+    let layout: ModuliLayout = list(&args, "--layout", "default")
+        .first()
+        .map_or(Ok(ModuliLayout::Default), |l| l.parse())?;
     let t = Table {
         library: format!(
-            "rnsfhe {} [{:?}]",
+            "rnsfhe {} [{:?}]{}",
             env!("CARGO_PKG_VERSION"),
-            rnsfhe::backend()
+            rnsfhe::backend(),
+            if layout == ModuliLayout::Narrow {
+                " narrow"
+            } else {
+                ""
+            }
         ),
         threads: rnsfhe::num_threads(),
     };
     let mut rng = Csprng::from_os_entropy()?;
-    let layout: ModuliLayout = list(&args, "--layout", "default")
-        .first()
-        .map_or(Ok(ModuliLayout::Default), |l| l.parse())?;
     println!("| library | scheme | n | modulus | op | median ms | reps | threads | note |");
     println!("|---|---|---|---|---|---|---|---|---|");
     for n in list(&args, "--ntt", "16384") {
