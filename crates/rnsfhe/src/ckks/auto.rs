@@ -14,7 +14,7 @@
 //! - A product still awaiting its rescale (scale Delta_l^2, from the manual `multiply`, `mul_plain`,
 //!   `mul_const`) is rescaled first, as FLEXIBLEAUTO does before the next operation.
 
-use super::context::same_scale;
+use super::scales::same_scale;
 use super::{CkksCiphertext, CkksContext, CkksPlaintext, Complex};
 use crate::rlwe::RelinKey;
 use crate::{Error, Result};

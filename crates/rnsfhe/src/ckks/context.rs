@@ -63,39 +63,7 @@ pub struct CkksContext {
     /// The rings of the levels and RS, the chain's step with t = 1 (paper 004 section 3, Rescale).
     chain: ModulusChain,
     /// The scale of each level, Delta_0..Delta_L ([`CkksContext::scale_at`]).
-    scales: Vec<f64>,
-}
-
-/// Relative difference up to which two scales are one scale ("within floating-point rounding"): a
-/// scale's f64 bookkeeping (a product of two scales, a quotient by a prime, a constant's factor)
-/// rounds at 2^-53 per step over a few steps, and on the chain the scales agree to the last bit;
-/// 2^-48 leaves room for that and stays below the relative precision CKKS reaches.
-pub(crate) const SCALE_TOLERANCE: f64 = 1.0 / (1u64 << 48) as f64;
-
-/// The scales of the levels (OpenFHE's FLEXIBLEAUTO, `CryptoParametersCKKSRNS::PrecomputeCRTTables`):
-/// Delta_L = 2^scale_bits and Delta_{l-1} = Delta_l^2 / q_l, so that a product of two ciphertexts at
-/// Delta_l, rescaled by q_l, is at Delta_{l-1} exactly. Each is computed as `s * s / q` in f64, the
-/// same operations (and roundings) as a product's scale followed by a rescale. Refused (as OpenFHE
-/// does) when a scale leaves [Delta / 2, 2 Delta]: the approximate basis drifted too far.
-fn chain_scales(params: &CkksParameters) -> Result<Vec<f64>> {
-    let top = params.levels();
-    let delta = params.scale();
-    let mut s = vec![delta; top + 1];
-    for l in (1..=top).rev() {
-        s[l - 1] = s[l] * s[l] / params.chain[l] as f64;
-        let ratio = s[l - 1] / delta;
-        if !(0.5..=2.0).contains(&ratio) {
-            return Err(Error::InvalidParameters(format!(
-                "the scale of level {} is 2^{:.3}, more than a factor 2 from 2^{}: the primes \
-                 near 2^{} drift too far over {top} levels (fewer levels or a larger degree)",
-                l - 1,
-                s[l - 1].log2(),
-                params.scale_bits,
-                params.scale_bits
-            )));
-        }
-    }
-    Ok(s)
+    pub(super) scales: Vec<f64>,
 }
 
 impl CkksContext {
@@ -104,7 +72,7 @@ impl CkksContext {
         let rings = Levels::new(params.degree, &params.chain, &params.special)?;
         let sw = KeySwitcher::on(Arc::clone(&rings), params.key_switching)?;
         let chain = ModulusChain::on(rings, 1)?;
-        let scales = chain_scales(&params)?;
+        let scales = super::scales::chain_scales(&params)?;
         Ok(Arc::new(CkksContext {
             scales,
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
@@ -128,27 +96,6 @@ impl CkksContext {
     pub fn max_level(&self) -> usize {
         self.params.levels()
     }
-    /// The scale Delta_level of ciphertexts at `level` (OpenFHE's FLEXIBLEAUTO): Delta_L =
-    /// 2^scale_bits and Delta_{l-1} = Delta_l^2 / q_l. The operators and the methods that land on a
-    /// level (`rescale` of a product, `mul_const`, `drop_to_level`, `align`, the circuits) keep every
-    /// ciphertext of a level at this one scale, so two ciphertexts of one level always add without
-    /// spending a level. Errors: `InvalidParameters` above the top level.
-    pub fn scale_at(&self, level: usize) -> Result<f64> {
-        self.scales.get(level).copied().ok_or_else(|| {
-            Error::InvalidParameters(format!(
-                "level {level} is above the top level {}",
-                self.max_level()
-            ))
-        })
-    }
-
-    /// Whether `scale` is the scale of `level` (within [`SCALE_TOLERANCE`], the f64 bookkeeping).
-    pub(crate) fn on_chain(&self, level: usize, scale: f64) -> bool {
-        self.scales
-            .get(level)
-            .is_some_and(|&s| same_scale(s, scale))
-    }
-
     /// The maximal number of slots, N/2.
     pub fn slots(&self) -> usize {
         self.params.degree / 2
@@ -511,11 +458,6 @@ impl CkksContext {
     pub(crate) fn check_ct(&self, ct: &CkksCiphertext) -> Result<()> {
         crate::params::check_ciphertext(ct.context_id, self.id, ct.parts.len())
     }
-}
-
-/// Whether two scales are one (relative difference within [`SCALE_TOLERANCE`]).
-pub(crate) fn same_scale(a: f64, b: f64) -> bool {
-    (a / b - 1.0).abs() <= SCALE_TOLERANCE
 }
 
 crate::rlwe::key_methods!(CkksContext, relin);

@@ -24,6 +24,7 @@ mod context;
 pub mod encoder;
 mod ops;
 mod params;
+mod scales;
 
 pub use ciphertext::{CkksCiphertext, CkksPlaintext};
 pub use complex::Complex;

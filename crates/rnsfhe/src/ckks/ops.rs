@@ -25,7 +25,7 @@ use rnsfhe_math::arith::vector;
 use rnsfhe_math::parallel;
 use rnsfhe_math::ring::{Poly, Representation};
 
-use super::context::same_scale;
+use super::scales::same_scale;
 use super::{CkksCiphertext, CkksContext, CkksPlaintext};
 use crate::rlwe::eval::Evaluate;
 use crate::rlwe::{GaloisKeys, KeyId, RelinKey};
