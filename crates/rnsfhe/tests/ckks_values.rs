@@ -3,46 +3,19 @@
 //! of large values, one exact scale for sums (`align`, variance), and slot sums over fewer slots.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
-use std::sync::Arc;
-
 use rnsfhe::circuits;
-use rnsfhe::ckks::{CkksCiphertext, CkksContext, CkksParameters, Complex};
+use rnsfhe::ckks::{CkksCiphertext, Complex};
 use rnsfhe::params::Security;
-use rnsfhe::rlwe::{GaloisKeys, PublicKey, RelinKey, SecretKey};
 use rnsfhe::Error;
-use rnsfhe_math::sample::Csprng;
 
-struct Setup {
-    ctx: Arc<CkksContext>,
-    sk: SecretKey,
-    pk: PublicKey,
-    rlk: RelinKey,
-    gk: GaloisKeys,
-    rng: Csprng,
-}
+#[path = "support/ckks.rs"]
+mod ckks_support;
+use ckks_support::Setup;
 
+/// An insecure toy context (seed 7) with power-of-two rotation keys.
 fn setup(log_n: u32, levels: usize) -> Setup {
-    let p = CkksParameters::builder()
-        .degree(1 << log_n)
-        .levels(levels)
-        .scale_bits(40)
-        .security(Security::InsecureResearchOnly)
-        .build()
-        .unwrap();
-    let ctx = CkksContext::new(p).unwrap();
-    let mut rng = Csprng::from_seed([7; 32]);
-    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
-    let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
     let steps: Vec<i64> = (0..log_n - 1).map(|i| 1i64 << i).collect();
-    let gk = ctx.galois_keys(&sk, &steps, false, &mut rng).unwrap();
-    Setup {
-        ctx,
-        sk,
-        pk,
-        rlk,
-        gk,
-        rng,
-    }
+    ckks_support::setup(log_n, levels, Security::InsecureResearchOnly, 7, &steps)
 }
 
 impl Setup {
