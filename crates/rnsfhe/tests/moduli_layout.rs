@@ -12,6 +12,11 @@ fn widths(moduli: &[u64]) -> Vec<u32> {
     moduli.iter().map(|q| 64 - q.leading_zeros()).collect()
 }
 
+/// The widths of the ciphertext primes, then of the special primes.
+fn all_widths(moduli: &[u64], special: &[u64]) -> Vec<u32> {
+    widths(&[moduli, special].concat())
+}
+
 #[test]
 fn layout_names_parse_and_unknown_ones_are_refused() {
     assert_eq!(
@@ -35,11 +40,7 @@ fn narrow_bfv_keeps_log_q_with_primes_below_2_50() {
             .layout(ModuliLayout::Narrow)
             .build()
             .unwrap();
-        let all = |p: &BfvParameters| {
-            let mut w = widths(p.moduli());
-            w.extend(widths(p.special_moduli()));
-            w
-        };
+        let all = |p: &BfvParameters| all_widths(p.moduli(), p.special_moduli());
         assert!(all(&narrow).iter().all(|&w| w <= 49), "{:?}", all(&narrow));
         assert!(all(&wide).iter().any(|&w| w > 50), "{:?}", all(&wide));
         assert!((narrow.log_q() - wide.log_q()).abs() < 1.0, "n = {n}");
@@ -78,8 +79,7 @@ fn ckks_special_primes_narrow_only_where_p_stays_above_the_digits() {
         .layout(ModuliLayout::Narrow)
         .build()
         .unwrap();
-    let mut all = widths(p.moduli());
-    all.extend(widths(p.special_moduli()));
+    let all = all_widths(p.moduli(), p.special_moduli());
     assert!(all.iter().all(|&w| w <= 49), "{all:?}");
 }
 

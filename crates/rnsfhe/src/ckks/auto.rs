@@ -14,6 +14,8 @@
 //! - A product still awaiting its rescale (scale Delta_l^2, from the manual `multiply`, `mul_plain`,
 //!   `mul_const`) is rescaled first, as FLEXIBLEAUTO does before the next operation.
 
+use std::borrow::Cow;
+
 use super::scales::same_scale;
 use super::{CkksCiphertext, CkksContext, CkksPlaintext, Complex};
 use crate::rlwe::RelinKey;
@@ -21,27 +23,48 @@ use crate::{Error, Result};
 
 impl CkksContext {
     /// `a` rescaled when it is a product awaiting its rescale (scale Delta_l^2 at level l > 0),
-    /// else `a` itself.
-    fn settled(&self, a: &CkksCiphertext) -> Result<CkksCiphertext> {
+    /// else `a` itself (borrowed: no copy).
+    fn settled<'a>(&self, a: &'a CkksCiphertext) -> Result<Cow<'a, CkksCiphertext>> {
         self.check_ct(a)?;
         let delta = self.scale_at(a.level())?;
         if a.level() > 0 && same_scale(a.scale(), delta * delta) {
-            return self.rescale(a);
+            return self.rescale(a).map(Cow::Owned);
         }
-        Ok(a.clone())
+        Ok(Cow::Borrowed(a))
     }
 
     /// `a + b` (the operator): aligned ([`Self::align`]), then added; no level is spent for operands
     /// of the chain at one level.
     pub fn add_auto(&self, a: &CkksCiphertext, b: &CkksCiphertext) -> Result<CkksCiphertext> {
-        let (x, y) = self.align(&self.settled(a)?, &self.settled(b)?)?;
-        self.add(&x, &y)
+        self.sum_auto(a, b, false)
     }
 
     /// `a - b` (the operator), as [`Self::add_auto`].
     pub fn sub_auto(&self, a: &CkksCiphertext, b: &CkksCiphertext) -> Result<CkksCiphertext> {
-        let (x, y) = self.align(&self.settled(a)?, &self.settled(b)?)?;
-        self.sub(&x, &y)
+        self.sum_auto(a, b, true)
+    }
+
+    /// `a +- b`: operands already at one level and scale go straight to the sum (what `align` would
+    /// return, without its copies).
+    fn sum_auto(
+        &self,
+        a: &CkksCiphertext,
+        b: &CkksCiphertext,
+        subtract: bool,
+    ) -> Result<CkksCiphertext> {
+        let (a, b) = (self.settled(a)?, self.settled(b)?);
+        let op = |x: &CkksCiphertext, y: &CkksCiphertext| {
+            if subtract {
+                self.sub(x, y)
+            } else {
+                self.add(x, y)
+            }
+        };
+        if a.level() == b.level() && same_scale(a.scale(), b.scale()) {
+            return op(&a, &b);
+        }
+        let (x, y) = self.align(&a, &b)?;
+        op(&x, &y)
     }
 
     /// `a * b` (the operator): the higher operand brought down onto the lower one's level
@@ -54,10 +77,7 @@ impl CkksContext {
     ) -> Result<CkksCiphertext> {
         let (a, b) = (self.settled(a)?, self.settled(b)?);
         let level = a.level().min(b.level());
-        let (x, y) = (
-            self.drop_to_level(&a, level)?,
-            self.drop_to_level(&b, level)?,
-        );
+        let (x, y) = (self.lowered(a, level)?, self.lowered(b, level)?);
         self.multiply_rescale(&x, &y, rlk)
     }
 
@@ -92,6 +112,19 @@ impl CkksContext {
         let a = self.settled(a)?;
         self.level_left(&a, "mul")?;
         self.rescale(&self.mul_plain(&a, m)?)
+    }
+
+    /// `x` at `level` (at or below its own): itself, or brought down ([`Self::drop_to_level`]).
+    fn lowered<'a>(
+        &self,
+        x: Cow<'a, CkksCiphertext>,
+        level: usize,
+    ) -> Result<Cow<'a, CkksCiphertext>> {
+        if x.level() > level {
+            self.drop_to_level(&x, level).map(Cow::Owned)
+        } else {
+            Ok(x)
+        }
     }
 
     fn level_left(&self, a: &CkksCiphertext, op: &str) -> Result<()> {

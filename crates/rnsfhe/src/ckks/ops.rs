@@ -91,13 +91,8 @@ impl CkksContext {
     ) -> Result<(CkksCiphertext, CkksCiphertext)> {
         self.check_ct(a)?;
         self.check_ct(b)?;
-        let down = |hi: &CkksCiphertext, lo: &CkksCiphertext| {
-            let x = self.drop_to_level_keeping_scale(hi, lo.level + 1)?;
-            let mut r = self.mul_const_rescale_to(&x, 1.0, lo.scale)?;
-            // On the chain, the lower one's scale is the level's (to the last bit).
-            r.scale = lo.scale;
-            Ok::<_, Error>(r)
-        };
+        let down =
+            |hi: &CkksCiphertext, lo: &CkksCiphertext| self.lower_onto(hi, lo.level, lo.scale);
         match a.level.cmp(&b.level) {
             core::cmp::Ordering::Greater => Ok((down(a, b)?, b.clone())),
             core::cmp::Ordering::Less => Ok((a.clone(), down(b, a)?)),
@@ -419,8 +414,15 @@ impl CkksContext {
         if level >= a.level || !self.on_chain(a.level, a.scale) {
             return self.drop_to_level_keeping_scale(a, level);
         }
+        self.lower_onto(a, level, self.scale_at(level)?)
+    }
+
+    /// `a` (above `level`) at `level` and exactly `scale`: its primes dropped to `level` + 1, then a
+    /// product with 1 whose rescale lands on `scale` ([`Self::mul_const_rescale_to`]); the step of
+    /// `drop_to_level` and `align`.
+    fn lower_onto(&self, a: &CkksCiphertext, level: usize, scale: f64) -> Result<CkksCiphertext> {
         let x = self.drop_to_level_keeping_scale(a, level + 1)?;
-        self.mul_const_rescale_to(&x, 1.0, self.scale_at(level)?)
+        self.mul_const_rescale_to(&x, 1.0, scale)
     }
 
     /// Drops the top primes down to `level`, values and scale unchanged (manual mode: a ciphertext of
