@@ -226,7 +226,7 @@ fn rotations_and_frobenius_follow_the_hypercube() {
 /// m = 21845 = 5 * 17 * 257, t = 2: 1024 slots of GF(2^16). Run with
 /// `cargo test --release -p rnsfhe-math --test slots -- --ignored`.
 #[test]
-#[ignore]
+#[ignore = "slow (opt-in tier): cargo test --release -p rnsfhe-math --test slots -- --ignored"]
 fn m_21845_slots() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(23);
     let start = std::time::Instant::now();
