@@ -18,7 +18,11 @@ pub struct RelinKey {
     pub(crate) key_id: KeyId,
 }
 
-/// Galois keys: key-switching keys from s(X^g) to s for chosen Galois elements g.
+/// Galois keys for chosen Galois elements g: the key of g switches from s to phi_{g^-1}(s), so that
+/// the automorphism comes after the key product (Lattigo's convention) and one decomposition of c_1
+/// serves every g (hoisting, `rlwe::hoisted`): phi_g(u_0 + c_0) + phi_g(u_1) s = phi_g(c_0 + c_1 s)
+/// for u_0 + u_1 phi_{g^-1}(s) = c_1 s. It is phi_{g^-1} of the key from s(X^g) to s: its k_1
+/// components are phi_{g^-1} of the expansions of their seeds, which the byte format stores.
 #[derive(Clone, Debug)]
 pub struct GaloisKeys {
     pub(crate) keys: BTreeMap<u64, KeySwitchKey>,
@@ -156,7 +160,8 @@ impl GaloisKeys {
                 continue;
             }
             let s_g = sk.ntt_qp().automorphism(e as i64)?;
-            keys.insert(e, KeySwitchKey::generate(sw, sk, &s_g, g, rng)?);
+            let key = KeySwitchKey::generate(sw, sk, &s_g, g, rng)?;
+            keys.insert(e, key.automorphism(inverse_mod(e, two_n)?, true)?);
         }
         Ok(GaloisKeys {
             keys,
@@ -176,8 +181,9 @@ impl GaloisKeys {
     }
 
     /// X -> X^g on 2 ciphertext parts of context `context_id` and key pair `ct_key`, switched back to
-    /// s: the parts of the result, in the input's representation (a copy for g = 1). Shared by BFV
-    /// and CKKS.
+    /// s: the parts of the result, in the input's representation (a copy for g = 1). Shared by BFV,
+    /// BGV (`scaled`: errors times t) and CKKS; the hoisted path with one element
+    /// (`rlwe::hoisted`), so a rotation and the same rotation among many are the same bits.
     pub(crate) fn apply(
         &self,
         sw: &KeySwitcher,
@@ -187,26 +193,26 @@ impl GaloisKeys {
         context_id: u64,
         ct_key: Option<KeyId>,
     ) -> Result<Vec<Poly>> {
-        owned_by(
-            (self.context_id, self.key_id),
-            (context_id, ct_key),
-            "Galois key",
-        )?;
-        if parts.len() != 2 {
-            return Err(Error::InvalidCiphertext(format!(
-                "a rotation needs 2-part ciphertexts, got {} parts; relinearize first",
-                parts.len()
-            )));
-        }
         let g = g % sw.ring_q().cyclotomic_index() as u64;
-        if g == 1 {
-            return Ok(parts.to_vec());
+        if g != 1 {
+            self.get(g)?;
         }
-        let key = self.get(g)?;
-        let form = parts[0].representation();
-        let (mut u0, u1) = switch(sw, scaled, &parts[1].automorphism(g as i64)?, key, form)?;
-        u0.add_assign(&parts[0].automorphism(g as i64)?)?;
-        Ok(vec![u0, u1])
+        super::hoisted::Hoisted::new(sw, scaled, self, parts, context_id, ct_key)?.rotate(g)
+    }
+
+    /// Refuses a missing key before any work: the error names the element and, when given, the
+    /// rotation step it serves.
+    pub(crate) fn require(&self, g: u64, step: Option<i64>) -> Result<()> {
+        if g == 1 || self.keys.contains_key(&g) {
+            return Ok(());
+        }
+        Err(Error::MissingKey(match step {
+            Some(s) => format!(
+                "no Galois key for rotation step {s} (Galois element {g}); generate the Galois keys \
+                 with this step"
+            ),
+            None => format!("no Galois key for element {g}; generate the Galois keys with it"),
+        }))
     }
 
     /// The key of element g, or an error naming the missing key.
@@ -219,9 +225,26 @@ impl GaloisKeys {
     }
 }
 
+/// g^-1 mod m for g in Z_m^* (extended Euclid).
+pub(crate) fn inverse_mod(g: u64, m: u64) -> Result<u64> {
+    let (mut r0, mut r1) = (i128::from(m), i128::from(g % m));
+    let (mut t0, mut t1) = (0i128, 1i128);
+    while r1 != 0 {
+        let q = r0 / r1;
+        (r0, r1) = (r1, r0 - q * r1);
+        (t0, t1) = (t1, t0 - q * t1);
+    }
+    if r0 != 1 {
+        return Err(Error::InvalidParameters(format!(
+            "Galois element {g} is not invertible modulo m = {m}"
+        )));
+    }
+    Ok(t0.rem_euclid(i128::from(m)) as u64)
+}
+
 /// Key switching for every scheme: with the error scaled by the chain's t when given (BGV), plain
 /// otherwise (BFV, CKKS).
-fn switch(
+pub(super) fn switch(
     sw: &KeySwitcher,
     scaled: Option<&ModulusChain>,
     d: &Poly,

@@ -18,6 +18,9 @@ use crate::{Error, Result};
 pub struct Levels {
     /// rings[l] has the moduli q_0..q_l (a selection of `ring_qp`).
     rings: Vec<Arc<RingContext>>,
+    /// rings_qp[l] has the moduli q_0..q_l and then P: where hoisted key switching accumulates
+    /// (the top one is `ring_qp` itself).
+    rings_qp: Vec<Arc<RingContext>>,
     ring_qp: Arc<RingContext>,
 }
 
@@ -64,7 +67,20 @@ impl Levels {
         let rings = (0..k)
             .map(|l| ring_qp.select(&(0..=l).collect::<Vec<_>>()))
             .collect::<Result<Vec<_>>>()?;
-        Ok(Arc::new(Levels { rings, ring_qp }))
+        let all = ring_qp.moduli().len();
+        let rings_qp = (0..k)
+            .map(|l| {
+                if l + 1 == k {
+                    return Ok(Arc::clone(&ring_qp));
+                }
+                ring_qp.select(&(0..=l).chain(k..all).collect::<Vec<_>>())
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Arc::new(Levels {
+            rings,
+            rings_qp,
+            ring_qp,
+        }))
     }
 
     /// The number of levels k (the top level is k - 1).
@@ -90,6 +106,12 @@ impl Levels {
     /// The ring of Q u P.
     pub fn ring_qp(&self) -> &Arc<RingContext> {
         &self.ring_qp
+    }
+
+    /// The ring of Q_l u P (moduli q_0..q_l, then P; Q u P itself at the top level), where hoisted
+    /// key switching keeps its sums; `None` beyond the chain.
+    pub fn ring_qp_at(&self, level: usize) -> Option<&Arc<RingContext>> {
+        self.rings_qp.get(level)
     }
 
     /// The level of a ring of this chain (by identity), if it is one.

@@ -6,7 +6,9 @@ use std::collections::BTreeMap;
 use super::{Kind, Reader, Writer};
 use zeroize::Zeroizing;
 
-use crate::rlwe::{GaloisKeys, KeyId, KeySwitchKey, KeySwitcher, PublicKey, RelinKey, SecretKey};
+use crate::rlwe::{
+    inverse_mod, GaloisKeys, KeyId, KeySwitchKey, KeySwitcher, PublicKey, RelinKey, SecretKey,
+};
 use crate::{Error, Result};
 
 impl Writer {
@@ -147,8 +149,10 @@ fn relin_key_from_bytes(
     })
 }
 
+/// Kind 21: per element g, the k0 components of the key (from s to phi_{g^-1}(s)) and the seeds a of
+/// its k1 components, which are phi_{g^-1}(a) (`rlwe::GaloisKeys`).
 fn galois_keys_to_bytes(gk: &GaloisKeys, fp: u64) -> Vec<u8> {
-    let mut w = Writer::new(Kind::GaloisKeys, fp);
+    let mut w = Writer::new(Kind::GaloisKeysInverse, fp);
     w.u64(gk.key_id.0);
     w.u32(gk.keys.len() as u32);
     for (g, k) in &gk.keys {
@@ -164,7 +168,7 @@ fn galois_keys_from_bytes(
     fp: u64,
     context_id: u64,
 ) -> Result<GaloisKeys> {
-    let mut r = Reader::new(bytes, Kind::GaloisKeys, fp)?;
+    let (mut r, kind) = Reader::new_of(bytes, &[Kind::GaloisKeysInverse, Kind::GaloisKeys], fp)?;
     let key_id = KeyId(r.u64()?);
     let count = r.u32()? as usize;
     // m = 2n for power-of-two rings; elements of Z_m^* in general.
@@ -183,7 +187,13 @@ fn galois_keys_from_bytes(
                 "Galois element {g} (in Z_m^*, below m = {two_n}, not 1, no repeats)"
             )));
         }
-        keys.insert(g, r.key_switch_key(sw)?);
+        // Kind 5 (rnsfhe before hoisting) holds the key from s(X^g) to s: phi_{g^-1} of all of it.
+        let old = kind == Kind::GaloisKeys;
+        keys.insert(
+            g,
+            r.key_switch_key(sw)?
+                .automorphism(inverse_mod(g, two_n)?, old)?,
+        );
     }
     r.end()?;
     Ok(GaloisKeys {

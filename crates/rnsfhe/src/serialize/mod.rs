@@ -68,6 +68,9 @@ pub(crate) enum Kind {
     HprParameters = 18,
     HprSecretKey = 19,
     HprPlaintext = 20,
+    /// Galois keys from s to phi_{g^-1}(s) (the automorphism after the key product, for hoisting);
+    /// kind 5 holds the keys from s(X^g) to s that rnsfhe wrote before, converted on load.
+    GaloisKeysInverse = 21,
 }
 
 /// FNV-1a over a parameter description: scheme tag, degree, t or scale bits, moduli, special moduli.
@@ -167,6 +170,12 @@ fn malformed(what: &str) -> Error {
 impl<'a> Reader<'a> {
     /// Checks the header (magic, version), the checksum, the kind and the fingerprint.
     pub(crate) fn new(data: &'a [u8], kind: Kind, fingerprint: u64) -> Result<Self> {
+        Self::new_of(data, &[kind], fingerprint).map(|(r, _)| r)
+    }
+
+    /// [`Reader::new`] for bytes of any of `kinds` (the first is the one written today, named in
+    /// the error); returns the kind found.
+    pub(crate) fn new_of(data: &'a [u8], kinds: &[Kind], fingerprint: u64) -> Result<(Self, Kind)> {
         let mut r = Reader { data, pos: 0 };
         if r.take(4)? != MAGIC {
             return Err(malformed("not rnsfhe data (bad magic)"));
@@ -196,18 +205,19 @@ impl<'a> Reader<'a> {
         }
         r.data = &data[..body];
         let k = r.u8()?;
-        if k != kind as u8 {
+        let Some(&found) = kinds.iter().find(|&&kind| k == kind as u8) else {
+            let kind = kinds.first().copied().unwrap_or(Kind::BfvCiphertext);
             return Err(malformed(&format!(
                 "the bytes hold object kind {k}, expected {} ({kind:?})",
                 kind as u8
             )));
-        }
+        };
         if r.u64()? != fingerprint {
             return Err(Error::ContextMismatch(
                 "the bytes were written for another parameter set".into(),
             ));
         }
-        Ok(r)
+        Ok((r, found))
     }
     fn take(&mut self, n: usize) -> Result<&'a [u8]> {
         let end = self.pos.checked_add(n).filter(|&e| e <= self.data.len());

@@ -1,0 +1,111 @@
+//! Step 2 of key switching: the gadget product, per limb of Q_l u P the inner product of the digits'
+//! extensions with the key's components, summed lazily and reduced once per word
+//! (`vector::inner_product`; SEAL's lazy dyadic accumulation). [`KeySwitcher::gadget_product`] takes
+//! the digits of [`KeySwitcher::decompose`] (Lattigo's `GadgetProductHoistedLazy`): the result stays
+//! over Q_l u P, in NTT form, P times the switched value, so that sums of several products pay one
+//! ModDown (Bossuat et al., Eurocrypt 2021, section 3.2, "double hoisting").
+
+use super::decompose::Row;
+use super::*;
+
+impl KeySwitcher {
+    /// Refuses a key of another parameter set, and plain-form keys over a Montgomery ring.
+    pub(super) fn check_key(&self, key: &KeySwitchKey) -> Result<()> {
+        if key.parts.len() != self.key_components()
+            || key
+                .parts
+                .first()
+                .zip(self.component_ring(0))
+                .is_some_and(|((k0, _), r)| !Arc::ptr_eq(k0.context(), r))
+        {
+            return Err(Error::ContextMismatch(
+                "key-switching key belongs to another parameter set".into(),
+            ));
+        }
+        if self.ring_qp().reduction() == Some(Reduction::Montgomery)
+            && key.parts.iter().any(|(k0, k1)| {
+                k0.montgomery_form() != Form::Montgomery || k1.montgomery_form() != Form::Montgomery
+            })
+        {
+            return Err(Error::WrongForm(
+                "key switching over a Montgomery ring needs keys in Montgomery form (to_montgomery)"
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Limb i of Q u P of the gadget product: out_c = sum_r ext_r k_c[rows[r].part] (c = 0, 1) in NTT
+    /// form (`limb_len(Ntt)` words; general m: an unreduced sum of products), `ext` holding the
+    /// digits' extensions to the limb ([`KeySwitcher::extend_limb`]).
+    pub(super) fn gadget_limb(
+        &self,
+        key: &KeySwitchKey,
+        i: usize,
+        rows: &[Row],
+        ext: &[u64],
+        out0: &mut [u64],
+        out1: &mut [u64],
+    ) -> Result<()> {
+        let len = self.ring_qp().limb_len(Representation::Ntt);
+        let m = &self.ring_qp().moduli()[i];
+        let digits: Vec<&[u64]> = (0..rows.len())
+            .map(|r| &ext[r * len..(r + 1) * len])
+            .collect();
+        for (c, out) in [out0, out1].into_iter().enumerate() {
+            let keys: Vec<&[u64]> = rows
+                .iter()
+                .map(|row| {
+                    let p = row.part;
+                    let (k0, k1) = &key.parts[p];
+                    let slot = self.components[p].1[i].ok_or_else(|| {
+                        Error::Internal(format!("key component {p} has no limb {i}"))
+                    })?;
+                    Ok(&(if c == 0 { k0 } else { k1 }).residues()[slot * len..(slot + 1) * len])
+                })
+                .collect::<Result<_>>()?;
+            vector::inner_product(m, &digits, &keys, out);
+        }
+        Ok(())
+    }
+
+    /// The gadget product of hoisted digits with one key: (u_0, u_1) over Q_l u P
+    /// ([`Levels::ring_qp_at`]), NTT form, with u_0 + u_1 s = P d s' + sum_j D_j e_j (the ModDown of
+    /// [`KeySwitcher::mod_down_lazy`] divides by P). The same bits, limb by limb, as
+    /// [`KeySwitcher::switch_to`]'s products before its ModDown.
+    pub fn gadget_product(&self, dec: &Decomposed, key: &KeySwitchKey) -> Result<[Poly; 2]> {
+        self.check_key(key)?;
+        let ring = self.ring_qp_at(dec.level)?;
+        let n = ring.degree();
+        let limbs = self.limbs_at(dec.level);
+        let stride = dec.rows * n;
+        if !Arc::ptr_eq(ring, &dec.ring) {
+            return Err(Error::ContextMismatch(
+                "the decomposed digits belong to another parameter set".into(),
+            ));
+        }
+        let mut u0 = Poly::zero(ring, Representation::Ntt);
+        let mut u1 = Poly::zero(ring, Representation::Ntt);
+        parallel::for_each_limb2(
+            u0.residues_mut(),
+            u1.residues_mut(),
+            n,
+            0,
+            |slot, out0, out1, _| {
+                let ext = &dec.ext[slot * stride..(slot + 1) * stride];
+                self.gadget_limb(key, limbs[slot], &dec.used[slot], ext, out0, out1)
+            },
+        )?;
+        Ok([u0, u1])
+    }
+
+    /// The ring of Q_l u P, or an error beyond the chain.
+    pub(crate) fn ring_qp_at(&self, level: usize) -> Result<&Arc<RingContext>> {
+        self.levels.ring_qp_at(level).ok_or_else(|| {
+            Error::LevelMismatch(format!(
+                "level {level} is beyond the modulus chain (levels 0..={})",
+                self.k - 1
+            ))
+        })
+    }
+}
