@@ -22,3 +22,57 @@ impl BfvContext {
 }
 
 crate::encoding::batch::row_rotation_methods!(BfvContext, super::Ciphertext);
+
+impl crate::encoding::rotations::IntegerRotations for BfvContext {
+    type Ct = super::Ciphertext;
+    type Pt = super::Plaintext;
+    fn hoist<'a>(
+        &'a self,
+        a: &'a super::Ciphertext,
+        keys: &'a crate::rlwe::GaloisKeys,
+    ) -> Result<crate::rlwe::hoisted::Hoisted<'a>> {
+        self.check_ct(a)?;
+        let sw = self.key_switcher();
+        crate::rlwe::hoisted::Hoisted::new(sw, None, keys, &a.parts, self.id(), a.key_id)
+    }
+    fn plain_modulus(&self) -> &rnsfhe_math::arith::Modulus {
+        self.t()
+    }
+    fn plain_coefficients<'p>(&self, m: &'p super::Plaintext) -> Result<&'p [u64]> {
+        self.check_plain(m)?;
+        Ok(&m.coeffs)
+    }
+    fn parts_of(a: &super::Ciphertext) -> &[rnsfhe_math::ring::Poly] {
+        &a.parts
+    }
+    fn switched_noise(&self, a: &super::Ciphertext) -> Option<crate::rlwe::noise::Bound> {
+        self.noise.key_switch(a.noise)
+    }
+    fn plain_noise(
+        &self,
+        noise: Option<crate::rlwe::noise::Bound>,
+        m: &super::Plaintext,
+    ) -> Option<crate::rlwe::noise::Bound> {
+        super::noise::NoiseModel::mul_plain(self, noise, m)
+    }
+    fn noise_of(a: &super::Ciphertext) -> Option<crate::rlwe::noise::Bound> {
+        a.noise
+    }
+    fn with_parts(
+        &self,
+        a: &super::Ciphertext,
+        parts: Vec<rnsfhe_math::ring::Poly>,
+        noise: Option<crate::rlwe::noise::Bound>,
+    ) -> super::Ciphertext {
+        self.ciphertext(parts, a.key_id, noise)
+    }
+    fn row_element(&self, step: i64) -> u64 {
+        self.galois_element(step)
+    }
+}
+
+crate::encoding::rotations::hoisted_rotation_methods!(
+    BfvContext,
+    super::Ciphertext,
+    super::Plaintext
+);
