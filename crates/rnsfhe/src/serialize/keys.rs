@@ -202,3 +202,54 @@ fn galois_keys_from_bytes(
         key_id,
     })
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // test
+mod tests {
+    use super::*;
+    use crate::ckks::{CkksContext, CkksParameters};
+    use crate::params::Security;
+    use rnsfhe_math::sample::Csprng;
+
+    /// Bytes of kind 5 (the keys from s(X^g) to s that rnsfhe wrote before hoisting: k0 = phi_g of
+    /// today's) load as today's keys, and rotate the same; today's bytes (kind 21) round-trip.
+    #[test]
+    fn old_galois_key_bytes_are_converted() {
+        let p = CkksParameters::builder()
+            .degree(256)
+            .levels(2)
+            .security(Security::InsecureResearchOnly)
+            .build()
+            .unwrap();
+        let ctx = CkksContext::new(p).unwrap();
+        let mut rng = Csprng::from_seed([9; 32]);
+        let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+        let gk = ctx.galois_keys(&sk, &[1, 3], true, &mut rng).unwrap();
+        let fp = ctx.params_fingerprint();
+        let mut w = Writer::new(Kind::GaloisKeys, fp);
+        w.u64(gk.key_id.0);
+        w.u32(gk.keys.len() as u32);
+        for (g, k) in &gk.keys {
+            w.u64(*g);
+            w.key_switch_key(&k.automorphism(*g, true).unwrap());
+        }
+        let old = w.finish();
+        let new = ctx.galois_keys_to_bytes(&gk);
+        assert_eq!(new[6], Kind::GaloisKeysInverse as u8);
+        for bytes in [old, new] {
+            let back = ctx.galois_keys_from_bytes(&bytes).unwrap();
+            for (g, k) in &gk.keys {
+                for ((a0, a1), (b0, b1)) in k.parts().iter().zip(back.keys[g].parts()) {
+                    assert_eq!(a0.residues(), b0.residues(), "k0 of {g}");
+                    assert_eq!(a1.residues(), b1.residues(), "k1 of {g}");
+                }
+            }
+            let z: Vec<crate::ckks::Complex> =
+                (0..8).map(|i| crate::ckks::Complex::from_real(i as f64)).collect();
+            let ct = ctx.encrypt(&ctx.encode(&z).unwrap(), &pk, &mut rng).unwrap();
+            let r = ctx.rotate(&ct, 3, &back).unwrap();
+            let got = ctx.decrypt_values(&r, &sk).unwrap();
+            assert!((got[0].re - 3.0).abs() < 1e-3, "{:?}", got[0]);
+        }
+    }
+}
