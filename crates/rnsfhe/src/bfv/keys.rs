@@ -42,11 +42,11 @@ impl crate::encoding::rotations::IntegerRotations for BfvContext {
         self.check_plain(m)?;
         Ok(&m.coeffs)
     }
-    fn parts_of(a: &super::Ciphertext) -> &[rnsfhe_math::ring::Poly] {
-        &a.parts
-    }
-    fn switched_noise(&self, a: &super::Ciphertext) -> Option<crate::rlwe::noise::Bound> {
-        self.noise.key_switch(a.noise)
+    fn switched_noise(
+        &self,
+        noise: Option<crate::rlwe::noise::Bound>,
+    ) -> Option<crate::rlwe::noise::Bound> {
+        self.noise.key_switch(noise)
     }
     fn plain_noise(
         &self,
@@ -68,6 +68,40 @@ impl crate::encoding::rotations::IntegerRotations for BfvContext {
     }
     fn row_element(&self, step: i64) -> u64 {
         self.galois_element(step)
+    }
+    fn switcher(&self) -> &crate::rlwe::KeySwitcher {
+        self.key_switcher()
+    }
+    fn level_of(&self, _a: &super::Ciphertext) -> usize {
+        self.top_level()
+    }
+    fn top_level(&self) -> usize {
+        self.key_switcher().levels().count() - 1
+    }
+    fn encode_slots(&self, values: &[u64]) -> crate::Result<super::Plaintext> {
+        self.encode(values)
+    }
+    fn mul_plain_ct(
+        &self,
+        a: &super::Ciphertext,
+        m: &super::Plaintext,
+    ) -> crate::Result<super::Ciphertext> {
+        self.mul_plain(a, m)
+    }
+    fn add_ct(
+        &self,
+        a: &super::Ciphertext,
+        b: &super::Ciphertext,
+    ) -> crate::Result<super::Ciphertext> {
+        self.add(a, b)
+    }
+    fn rotate_ct(
+        &self,
+        a: &super::Ciphertext,
+        step: i64,
+        keys: &crate::rlwe::GaloisKeys,
+    ) -> crate::Result<super::Ciphertext> {
+        self.rotate_rows(a, step, keys)
     }
 }
 

@@ -25,11 +25,11 @@ impl crate::encoding::rotations::IntegerRotations for BgvContext {
         self.check_plain(m)?;
         Ok(&m.coeffs)
     }
-    fn parts_of(a: &super::BgvCiphertext) -> &[rnsfhe_math::ring::Poly] {
-        &a.parts
-    }
-    fn switched_noise(&self, a: &super::BgvCiphertext) -> Option<crate::rlwe::noise::Bound> {
-        self.noise.key_switch(a.noise)
+    fn switched_noise(
+        &self,
+        noise: Option<crate::rlwe::noise::Bound>,
+    ) -> Option<crate::rlwe::noise::Bound> {
+        self.noise.key_switch(noise)
     }
     fn plain_noise(
         &self,
@@ -51,6 +51,40 @@ impl crate::encoding::rotations::IntegerRotations for BgvContext {
     }
     fn row_element(&self, step: i64) -> u64 {
         self.galois_element(step)
+    }
+    fn switcher(&self) -> &crate::rlwe::KeySwitcher {
+        self.key_switcher()
+    }
+    fn level_of(&self, a: &super::BgvCiphertext) -> usize {
+        a.level
+    }
+    fn top_level(&self) -> usize {
+        self.max_level()
+    }
+    fn encode_slots(&self, values: &[u64]) -> crate::Result<super::BgvPlaintext> {
+        self.encode(values)
+    }
+    fn mul_plain_ct(
+        &self,
+        a: &super::BgvCiphertext,
+        m: &super::BgvPlaintext,
+    ) -> crate::Result<super::BgvCiphertext> {
+        self.mul_plain(a, m)
+    }
+    fn add_ct(
+        &self,
+        a: &super::BgvCiphertext,
+        b: &super::BgvCiphertext,
+    ) -> crate::Result<super::BgvCiphertext> {
+        self.add(a, b)
+    }
+    fn rotate_ct(
+        &self,
+        a: &super::BgvCiphertext,
+        step: i64,
+        keys: &crate::rlwe::GaloisKeys,
+    ) -> crate::Result<super::BgvCiphertext> {
+        self.rotate_rows(a, step, keys)
     }
 }
 

@@ -50,10 +50,24 @@ impl CkksContext {
         a: &CkksCiphertext,
         parts: Vec<rnsfhe_math::ring::Poly>,
     ) -> CkksCiphertext {
+        self.ciphertext_like(a, parts, a.scale)
+    }
+
+    /// `a`'s slots and key pair with other parts (over the ring of their level) and `scale`.
+    pub(crate) fn ciphertext_like(
+        &self,
+        a: &CkksCiphertext,
+        parts: Vec<rnsfhe_math::ring::Poly>,
+        scale: f64,
+    ) -> CkksCiphertext {
+        let level = parts
+            .first()
+            .and_then(|p| self.chain().level_of(p.context()))
+            .unwrap_or(a.level);
         CkksCiphertext {
             parts,
-            level: a.level,
-            scale: a.scale,
+            level,
+            scale,
             slots: a.slots,
             context_id: a.context_id,
             key_id: a.key_id,

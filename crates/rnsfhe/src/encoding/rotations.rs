@@ -8,7 +8,7 @@ use rnsfhe_math::ring::{Poly, RingContext};
 
 use crate::rlwe::hoisted::{Hoisted, Weight};
 use crate::rlwe::noise::Bound;
-use crate::rlwe::GaloisKeys;
+use crate::rlwe::{GaloisKeys, KeySwitcher};
 use crate::{Error, Result};
 
 /// The weights of a BFV or BGV sum of rotations, one per step: integers (taken mod t, lifted
@@ -31,10 +31,8 @@ pub(crate) trait IntegerRotations {
     fn plain_modulus(&self) -> &Modulus;
     /// The centred coefficients of a plaintext of this context.
     fn plain_coefficients<'p>(&self, m: &'p Self::Pt) -> Result<&'p [u64]>;
-    /// The parts of a ciphertext.
-    fn parts_of(a: &Self::Ct) -> &[Poly];
-    /// The noise bound of a after one key switch.
-    fn switched_noise(&self, a: &Self::Ct) -> Option<Bound>;
+    /// The noise bound `noise` after one key switch.
+    fn switched_noise(&self, noise: Option<Bound>) -> Option<Bound>;
     /// The noise bound of a product by m.
     fn plain_noise(&self, noise: Option<Bound>, m: &Self::Pt) -> Option<Bound>;
     /// The noise bound a ciphertext carries.
@@ -43,6 +41,20 @@ pub(crate) trait IntegerRotations {
     fn with_parts(&self, a: &Self::Ct, parts: Vec<Poly>, noise: Option<Bound>) -> Self::Ct;
     /// The Galois element of a row rotation by `step`.
     fn row_element(&self, step: i64) -> u64;
+    /// The key switcher of the Galois keys.
+    fn switcher(&self) -> &KeySwitcher;
+    /// The level a ciphertext is at (BFV: the one level, the top).
+    fn level_of(&self, a: &Self::Ct) -> usize;
+    /// The top level.
+    fn top_level(&self) -> usize;
+    /// Batch-encodes n slot values in [0, t).
+    fn encode_slots(&self, values: &[u64]) -> Result<Self::Pt>;
+    /// a * m (the scheme's plaintext product).
+    fn mul_plain_ct(&self, a: &Self::Ct, m: &Self::Pt) -> Result<Self::Ct>;
+    /// a + b.
+    fn add_ct(&self, a: &Self::Ct, b: &Self::Ct) -> Result<Self::Ct>;
+    /// A row rotation by `step`.
+    fn rotate_ct(&self, a: &Self::Ct, step: i64, keys: &GaloisKeys) -> Result<Self::Ct>;
 
     /// [m]_t lifted centred to `ring` (Q_l u P of hoisting), NTT form.
     fn lift_to(&self, m: &Self::Pt, ring: &std::sync::Arc<RingContext>) -> Result<Poly> {
@@ -87,7 +99,7 @@ pub(crate) fn rotate_many<R: IntegerRotations>(
             let noise = if g == 1 {
                 R::noise_of(a)
             } else {
-                ctx.switched_noise(a)
+                ctx.switched_noise(R::noise_of(a))
             };
             Ok(ctx.with_parts(a, h.rotate(g)?, noise))
         })
@@ -137,7 +149,7 @@ pub(crate) fn sum_rotations<R: IntegerRotations>(
         let base = if g == 1 {
             R::noise_of(a)
         } else {
-            ctx.switched_noise(a)
+            ctx.switched_noise(R::noise_of(a))
         };
         let (w, n) = match weights {
             None => (Weight::One, base),

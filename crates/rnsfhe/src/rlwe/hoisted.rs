@@ -114,11 +114,6 @@ impl<'a> Hoisted<'a> {
         })
     }
 
-    /// The level of the ciphertext.
-    pub(crate) fn level(&self) -> usize {
-        self.level
-    }
-
     /// The ring of Q_l u P where the lazy terms live.
     pub(crate) fn ring_qp(&self) -> Result<&Arc<RingContext>> {
         self.sw.ring_qp_at(self.level)
@@ -207,20 +202,28 @@ impl<'a> Hoisted<'a> {
         Ok([u0.automorphism(g as i64)?, u1.automorphism(g as i64)?])
     }
 
-    /// ModDown of a lazy sum (times t for BGV): the ciphertext's parts in representation `form`.
-    pub(crate) fn finish(&self, acc: [Poly; 2], form: Representation) -> Result<Vec<Poly>> {
-        finish(self.sw, self.chain, acc, form)
+    /// ModDown of a lazy sum (times t for BGV): parts in the ciphertext's representation.
+    pub(crate) fn finish(&self, acc: [Poly; 2]) -> Result<Vec<Poly>> {
+        let [a0, a1] = acc;
+        let form = self.form();
+        let mut out = vec![
+            self.sw.mod_down_lazy(a0, form)?,
+            self.sw.mod_down_lazy(a1, form)?,
+        ];
+        if let Some(c) = self.chain {
+            out.iter_mut().for_each(|u| c.mul_t(u));
+        }
+        Ok(out)
     }
 
     /// sum_i w_i phi_{g_i}(ct) with one ModDown per part (double hoisting), in the ciphertext's
     /// representation. On rings that switch one key at a time: the sum of [`Hoisted::rotate`]s,
     /// integer weights only.
     pub(crate) fn sum(&self, terms: &[(u64, Weight<'_>)]) -> Result<Vec<Poly>> {
-        let form = self.parts[0].representation();
         if self.digits.is_none() {
             return self.sum_separately(terms);
         }
-        let c0 = self.lift(&self.parts[0])?;
+        let c0 = self.lift_c0()?;
         let mut acc: Option<[Poly; 2]> = None;
         for &(g, w) in terms {
             let mut term = self.lazy(g, &c0)?;
@@ -236,7 +239,34 @@ impl<'a> Hoisted<'a> {
             }
         }
         let acc = acc.ok_or_else(|| Error::InvalidParameters("a sum of no rotations".into()))?;
-        self.finish(acc, form)
+        self.finish(acc)
+    }
+
+    /// The rotation by g of a lazy pair (a_0, a_1) over Q_l u P (Lattigo's giant steps in
+    /// `MultiplyByDiagMatrixBSGS`): a_1 goes down to Q_l (its ModDown, which for BGV is already the
+    /// t^-1-scaled value that key switching decomposes), is decomposed and switched with the key of
+    /// g, and the result stays lazy: phi_g(a_0 + U_0, U_1). A copy for g = 1.
+    pub(crate) fn rotate_lazy(&self, acc: &[Poly; 2], g: u64) -> Result<[Poly; 2]> {
+        let sw = self.sw;
+        let g = g % sw.ring_q().cyclotomic_index() as u64;
+        if g == 1 {
+            return Ok(acc.clone());
+        }
+        let key = self.keys.get(g)?;
+        let a1 = sw.mod_down_lazy(acc[1].clone(), Representation::Ntt)?;
+        let [mut u0, u1] = sw.gadget_product(&sw.decompose(&a1)?, key)?;
+        u0.add_assign(&acc[0])?;
+        Ok([u0.automorphism(g as i64)?, u1.automorphism(g as i64)?])
+    }
+
+    /// [`Hoisted::lift`] of c_0.
+    pub(crate) fn lift_c0(&self) -> Result<Poly> {
+        self.lift(&self.parts[0])
+    }
+
+    /// The ciphertext's representation.
+    pub(crate) fn form(&self) -> Representation {
+        self.parts[0].representation()
     }
 
     /// The sum of separate rotations (general Phi_m rings).
@@ -287,40 +317,4 @@ pub(crate) fn apply_weight(x: &mut Poly, w: Weight<'_>) -> Result<()> {
         }
         Weight::Plain(p) => x.mul_assign(p),
     }
-}
-
-/// ModDown of a lazy pair over Q_l u P (times t when `chain` has t > 1): parts in `form`.
-pub(crate) fn finish(
-    sw: &KeySwitcher,
-    chain: Option<&ModulusChain>,
-    acc: [Poly; 2],
-    form: Representation,
-) -> Result<Vec<Poly>> {
-    let [a0, a1] = acc;
-    let mut out = vec![sw.mod_down_lazy(a0, form)?, sw.mod_down_lazy(a1, form)?];
-    if let Some(c) = chain {
-        out.iter_mut().for_each(|u| c.mul_t(u));
-    }
-    Ok(out)
-}
-
-/// The rotation by g of a lazy pair (a_0, a_1) over Q_l u P (Lattigo's giant steps in
-/// `MultiplyByDiagMatrixBSGS`): a_1 goes down to Q_l (its ModDown, which for BGV is already the
-/// t^-1-scaled value that key switching decomposes), is decomposed and switched with the key of g,
-/// and the result stays lazy: phi_g(a_0 + U_0, U_1). A copy for g = 1.
-pub(crate) fn rotate_lazy(
-    sw: &KeySwitcher,
-    keys: &GaloisKeys,
-    acc: &[Poly; 2],
-    g: u64,
-) -> Result<[Poly; 2]> {
-    let g = g % sw.ring_q().cyclotomic_index() as u64;
-    if g == 1 {
-        return Ok(acc.clone());
-    }
-    let key = keys.get(g)?;
-    let a1 = sw.mod_down_lazy(acc[1].clone(), Representation::Ntt)?;
-    let [mut u0, u1] = sw.gadget_product(&sw.decompose(&a1)?, key)?;
-    u0.add_assign(&acc[0])?;
-    Ok([u0.automorphism(g as i64)?, u1.automorphism(g as i64)?])
 }

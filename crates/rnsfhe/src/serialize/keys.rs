@@ -244,9 +244,12 @@ mod tests {
                     assert_eq!(a1.residues(), b1.residues(), "k1 of {g}");
                 }
             }
-            let z: Vec<crate::ckks::Complex> =
-                (0..8).map(|i| crate::ckks::Complex::from_real(i as f64)).collect();
-            let ct = ctx.encrypt(&ctx.encode(&z).unwrap(), &pk, &mut rng).unwrap();
+            let z: Vec<crate::ckks::Complex> = (0..8)
+                .map(|i| crate::ckks::Complex::from_real(i as f64))
+                .collect();
+            let ct = ctx
+                .encrypt(&ctx.encode(&z).unwrap(), &pk, &mut rng)
+                .unwrap();
             let r = ctx.rotate(&ct, 3, &back).unwrap();
             let got = ctx.decrypt_values(&r, &sk).unwrap();
             assert!((got[0].re - 3.0).abs() < 1e-3, "{:?}", got[0]);
