@@ -1,4 +1,5 @@
-//! Hoisted key switching against separate rotations, CKKS at N = 2^15, L = 10 (the default layout),
+//! Hoisted key switching against separate rotations, CKKS at N = 2^15, L = 10 (the default layout,
+//! then one prime per digit),
 //! the targets of issue 23: `rotate_many` of 16 steps vs 16 `rotate` calls, `sum_rotations` of 16
 //! weighted steps (double hoisting), and a 64-diagonal linear transform on 2^14 slots by hoisted BSGS
 //! vs 64 rotations and plaintext products. Run with `RNSFHE_NUM_THREADS=1 cargo bench -p rnsfhe
@@ -58,7 +59,7 @@ fn hoisting(c: &mut Criterion) {
         .map(|d| ctx.encode_at(d, level, factor).unwrap())
         .collect();
 
-    let mut g = c.benchmark_group("hoisting_n15_l10");
+    let mut g = c.benchmark_group(name);
     g.sample_size(10).measurement_time(Duration::from_secs(10));
     g.bench_function("rotate_x16", |b| {
         b.iter(|| {

@@ -7,6 +7,7 @@
 
 use rnsfhe::circuits::lintrans::{CkksLinearTransform, Diagonals};
 use rnsfhe::ckks::{CkksContext, CkksParameters, CkksPlaintext, CkksWeights, Complex};
+use rnsfhe::rlwe::KeySwitching;
 use rnsfhe::Result;
 use rnsfhe_math::sample::Csprng;
 
@@ -24,12 +25,23 @@ pub fn run(budget: &Budget, rep: &mut Report) -> Result<()> {
     rep.text(
         "\n### Hoisted rotations and linear transforms (CKKS, N = 2^15, L = 10, one thread)\n",
     );
-    let ctx = CkksContext::new(
-        CkksParameters::builder()
-            .degree(1 << 15)
-            .levels(10)
-            .build()?,
-    )?;
+    // The default layout (3 digits of 4 primes, 4 special primes of 49 bits), then the peers' one
+    // (one prime per digit, one 60-bit special prime: 11 digits).
+    let default = CkksParameters::builder()
+        .degree(1 << 15)
+        .levels(10)
+        .build()?;
+    run_on(budget, rep, CkksContext::new(default)?)?;
+    let peers = CkksParameters::builder()
+        .degree(1 << 15)
+        .levels(10)
+        .special_moduli_bits(&[60])
+        .key_switching(KeySwitching::default())
+        .build()?;
+    run_on(budget, rep, CkksContext::new(peers)?)
+}
+
+fn run_on(budget: &Budget, rep: &mut Report, ctx: std::sync::Arc<CkksContext>) -> Result<()> {
     let mut rng = Csprng::from_seed([23; 32]);
     let (sk, pk) = ctx.keygen(&mut rng)?;
     // 16 rotations, and the transform's baby and giant steps (8 x 8 for 64 consecutive diagonals).

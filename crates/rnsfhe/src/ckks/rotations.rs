@@ -127,8 +127,8 @@ impl CkksContext {
         steps: &[i64],
         keys: &GaloisKeys,
     ) -> Result<Vec<CkksCiphertext>> {
-        let els = self.rotation_elements(steps, keys)?;
         let h = self.hoist(a, keys)?;
+        let els = self.rotation_elements(steps, keys)?;
         els.iter()
             .map(|&g| Ok(self.with_parts(a, h.rotate(g)?)))
             .collect()
@@ -167,8 +167,8 @@ impl CkksContext {
                 got: count,
             });
         }
-        let els = self.rotation_elements(steps, keys)?;
         let h = self.hoist(a, keys)?;
+        let els = self.rotation_elements(steps, keys)?;
         let Some(weights) = weights else {
             let terms: Vec<(u64, Weight<'_>)> = els.iter().map(|&g| (g, Weight::One)).collect();
             return Ok(self.with_parts(a, h.sum(&terms)?));

@@ -92,8 +92,8 @@ pub(crate) fn rotate_many<R: IntegerRotations>(
     steps: &[i64],
     keys: &GaloisKeys,
 ) -> Result<Vec<R::Ct>> {
-    let els = elements(ctx, steps, keys)?;
     let h = ctx.hoist(a, keys)?;
+    let els = elements(ctx, steps, keys)?;
     els.iter()
         .map(|&g| {
             let noise = if g == 1 {
@@ -131,8 +131,8 @@ pub(crate) fn sum_rotations<R: IntegerRotations>(
             got: count,
         });
     }
-    let els = elements(ctx, steps, keys)?;
     let h = ctx.hoist(a, keys)?;
+    let els = elements(ctx, steps, keys)?;
     let t = ctx.plain_modulus();
     let lifted: Vec<Poly> = match weights {
         Some(IntegerWeights::Plaintexts(w)) => {

@@ -182,8 +182,9 @@ impl GaloisKeys {
 
     /// X -> X^g on 2 ciphertext parts of context `context_id` and key pair `ct_key`, switched back to
     /// s: the parts of the result, in the input's representation (a copy for g = 1). Shared by BFV,
-    /// BGV (`scaled`: errors times t) and CKKS; the hoisted path with one element
-    /// (`rlwe::hoisted`), so a rotation and the same rotation among many are the same bits.
+    /// BGV (`scaled`: errors times t) and CKKS: the key switch of c_1, then the automorphism
+    /// (`rlwe::hoisted::rotate_one`), the same bits as the same rotation among many
+    /// (`Hoisted::rotate`).
     pub(crate) fn apply(
         &self,
         sw: &KeySwitcher,
@@ -193,11 +194,8 @@ impl GaloisKeys {
         context_id: u64,
         ct_key: Option<KeyId>,
     ) -> Result<Vec<Poly>> {
-        let g = g % sw.ring_q().cyclotomic_index() as u64;
-        if g != 1 {
-            self.get(g)?;
-        }
-        super::hoisted::Hoisted::new(sw, scaled, self, parts, context_id, ct_key)?.rotate(g)
+        super::hoisted::check(sw, self, parts, context_id, ct_key)?;
+        super::hoisted::rotate_one(sw, scaled, self, parts, g)
     }
 
     /// Refuses a missing key before any work: the error names the element and, when given, the

@@ -8,9 +8,13 @@
 //! The automorphism comes after the key product: the Galois key of g switches from s to
 //! phi_{g^-1}(s) ([`super::GaloisKeys`]), so with (u_0, u_1) = sum_j D_j(c_1) K_j,
 //! u_0 + u_1 phi_{g^-1}(s) = c_1 s + e and phi_g(c_0 + u_0) + phi_g(u_1) s = phi_g(c_0 + c_1 s) + phi_g(e):
-//! the digits D_j(c_1) do not depend on g. Over Q_l u P (NTT form) the automorphism is a permutation
-//! of each limb, so it is applied there, before ModDown; a term of a sum is
-//! phi_g(u_0 + P c_0, u_1) times its weight, and the sum is divided by P once.
+//! the digits D_j(c_1) do not depend on g. A rotation, alone ([`rotate_one`], the key switch limb by
+//! limb) or among many ([`Hoisted::rotate`], the key products of shared digits), divides by P and
+//! then applies phi_g over Q_l: the same bits either way. A term of a sum stays over Q_l u P, where
+//! the automorphism is a permutation of each limb (NTT form) applied before the common ModDown: the
+//! term is phi_g(u_0 + P c_0, u_1) times its weight, and the sum is divided by P once (a sum of one
+//! term equals the rotation after decryption; bit for bit only as far as the rounded FastBconv of
+//! ModDown commutes with the signs of phi_g).
 //!
 //! BGV (a `ModulusChain` with t > 1, paper 001 section 2): the digits are those of t^-1 c_1, c_0 enters
 //! as P t^-1 c_0, and the ModDown is multiplied by t, so the error stays a multiple of t (as
@@ -24,8 +28,10 @@
 
 use std::sync::Arc;
 
-use rnsfhe_math::arith::{Modulus, Shoup};
-use rnsfhe_math::ring::{Poly, Representation, RingContext, RingKind};
+use rnsfhe_math::arith::{vector, Modulus, Shoup};
+use rnsfhe_math::parallel;
+use rnsfhe_math::pool::Buffer;
+use rnsfhe_math::ring::{ntt_automorphism_index, Poly, Representation, RingContext, RingKind};
 
 use super::evalkeys::switch;
 use super::{owned_by, Decomposed, GaloisKeys, KeyId, KeySwitcher, ModulusChain};
@@ -47,6 +53,62 @@ pub(crate) enum Weight<'a> {
 pub(crate) fn hoistable(sw: &KeySwitcher) -> bool {
     let ring = sw.ring_qp();
     ring.kind() == RingKind::PowerOfTwo && ring.reduction().is_none()
+}
+
+/// Refuses keys of another context or key pair and ciphertexts other than 2 parts over one level of
+/// `sw`; returns the level.
+pub(crate) fn check(
+    sw: &KeySwitcher,
+    keys: &GaloisKeys,
+    parts: &[Poly],
+    context_id: u64,
+    ct_key: Option<KeyId>,
+) -> Result<usize> {
+    owned_by(
+        (keys.context_id, keys.key_id),
+        (context_id, ct_key),
+        "Galois key",
+    )?;
+    if parts.len() != 2 {
+        return Err(Error::InvalidCiphertext(format!(
+            "a rotation needs 2-part ciphertexts, got {} parts; relinearize first",
+            parts.len()
+        )));
+    }
+    sw.levels()
+        .level_of(parts[0].context())
+        .filter(|_| Arc::ptr_eq(parts[0].context(), parts[1].context()))
+        .ok_or_else(|| {
+            Error::ContextMismatch(
+                "the ciphertext's parts are not over one level of this context".into(),
+            )
+        })
+}
+
+/// One rotation: c_1 switched by itself with the key of g ([`KeySwitcher::switch_to`], limb by
+/// limb; BGV's t-scaled switch), then [`rotated`]. The same bits as [`Hoisted::rotate`]. Checks as
+/// [`Hoisted::new`]; a copy for g = 1.
+pub(crate) fn rotate_one(
+    sw: &KeySwitcher,
+    chain: Option<&ModulusChain>,
+    keys: &GaloisKeys,
+    parts: &[Poly],
+    g: u64,
+) -> Result<Vec<Poly>> {
+    let g = g % sw.ring_q().cyclotomic_index() as u64;
+    if g == 1 {
+        return Ok(parts.to_vec());
+    }
+    let key = keys.get(g)?;
+    let (u0, u1) = switch(sw, chain, &parts[1], key, parts[0].representation())?;
+    rotated(u0, u1, &parts[0], g)
+}
+
+/// (phi_g(c_0 + u_0), phi_g(u_1)) for (u_0, u_1) the key switch of c_1 by the key of g (from s to
+/// phi_{g^-1}(s)): the rotation of (c_0, c_1) under s.
+fn rotated(mut u0: Poly, u1: Poly, c0: &Poly, g: u64) -> Result<Vec<Poly>> {
+    u0.add_assign(c0)?;
+    Ok(vec![u0.automorphism(g as i64)?, u1.automorphism(g as i64)?])
 }
 
 /// A 2-part ciphertext prepared for many Galois automorphisms: c_1 (t^-1 c_1 for BGV) decomposed once.
@@ -72,26 +134,7 @@ impl<'a> Hoisted<'a> {
         context_id: u64,
         ct_key: Option<KeyId>,
     ) -> Result<Self> {
-        owned_by(
-            (keys.context_id, keys.key_id),
-            (context_id, ct_key),
-            "Galois key",
-        )?;
-        if parts.len() != 2 {
-            return Err(Error::InvalidCiphertext(format!(
-                "a rotation needs 2-part ciphertexts, got {} parts; relinearize first",
-                parts.len()
-            )));
-        }
-        let level = sw
-            .levels()
-            .level_of(parts[0].context())
-            .filter(|_| Arc::ptr_eq(parts[0].context(), parts[1].context()))
-            .ok_or_else(|| {
-                Error::ContextMismatch(
-                    "the ciphertext's parts are not over one level of this context".into(),
-                )
-            })?;
+        let level = check(sw, keys, parts, context_id, ct_key)?;
         let digits = if hoistable(sw) {
             Some(match chain.filter(|c| c.plain_modulus() != 1) {
                 Some(c) => {
@@ -120,31 +163,28 @@ impl<'a> Hoisted<'a> {
     }
 
     /// X -> X^g and key switching back to s: the parts in the ciphertext's representation (a copy
-    /// for g = 1). The same bits as [`Hoisted::sum`] of the one term (g, 1).
+    /// for g = 1). The key product of the shared digits, its ModDown (times t for BGV), then the
+    /// automorphism on Q_l: the same bits as [`rotate_one`], which switches c_1 by itself.
     pub(crate) fn rotate(&self, g: u64) -> Result<Vec<Poly>> {
         let g = g % self.sw.ring_q().cyclotomic_index() as u64;
         if g == 1 {
             return Ok(self.parts.to_vec());
         }
+        let Some(digits) = &self.digits else {
+            return rotate_one(self.sw, self.chain, self.keys, self.parts, g);
+        };
         let key = self.keys.get(g)?;
         let form = self.parts[0].representation();
-        let [mut u0, u1] = match &self.digits {
-            Some(digits) => {
-                let [u0, u1] = self.sw.gadget_product(digits, key)?;
-                let down = |u: &Poly| self.sw.mod_down_lazy(u.automorphism(g as i64)?, form);
-                let mut out = [down(&u0)?, down(&u1)?];
-                if let Some(c) = self.chain {
-                    out.iter_mut().for_each(|u| c.mul_t(u));
-                }
-                out
-            }
-            None => {
-                let (u0, u1) = switch(self.sw, self.chain, &self.parts[1], key, form)?;
-                [u0.automorphism(g as i64)?, u1.automorphism(g as i64)?]
-            }
-        };
-        u0.add_assign(&self.parts[0].automorphism(g as i64)?)?;
-        Ok(vec![u0, u1])
+        let [u0, u1] = self.sw.gadget_product(digits, key)?;
+        let mut u = [
+            self.sw.mod_down_lazy(u0, form)?,
+            self.sw.mod_down_lazy(u1, form)?,
+        ];
+        if let Some(c) = self.chain {
+            u.iter_mut().for_each(|x| c.mul_t(x));
+        }
+        let [u0, u1] = u;
+        rotated(u0, u1, &self.parts[0], g)
     }
 
     /// P t^-1 c (t = 1 but for BGV) over Q_l u P in NTT form, zero on the limbs of P: a part of the
@@ -186,7 +226,8 @@ impl<'a> Hoisted<'a> {
     }
 
     /// The lazy term of g: phi_g(u_0 + P t^-1 c_0, u_1) over Q_l u P, NTT form (`c0` = [`Hoisted::lift`]
-    /// of c_0), or (P t^-1 c_0, P t^-1 c_1) for g = 1. ModDown of it (times t) is the rotation.
+    /// of c_0), or (P t^-1 c_0, P t^-1 c_1) for g = 1. ModDown of it (times t) is the rotation, up to
+    /// the rounding of the ModDown.
     pub(crate) fn lazy(&self, g: u64, c0: &Poly) -> Result<[Poly; 2]> {
         let digits = self.digits.as_ref().ok_or_else(|| {
             Error::InvalidParameters(
@@ -220,43 +261,50 @@ impl<'a> Hoisted<'a> {
     /// representation. On rings that switch one key at a time: the sum of [`Hoisted::rotate`]s,
     /// integer weights only.
     pub(crate) fn sum(&self, terms: &[(u64, Weight<'_>)]) -> Result<Vec<Poly>> {
-        if self.digits.is_none() {
+        let Some(digits) = &self.digits else {
             return self.sum_separately(terms);
-        }
+        };
         let c0 = self.lift_c0()?;
-        let mut acc: Option<[Poly; 2]> = None;
+        let ring = self.ring_qp()?;
+        let n = ring.degree();
+        let m = self.sw.ring_q().cyclotomic_index() as u64;
+        let mut acc = [
+            Poly::zero(ring, Representation::Ntt),
+            Poly::zero(ring, Representation::Ntt),
+        ];
         for &(g, w) in terms {
-            let mut term = self.lazy(g, &c0)?;
-            for x in term.iter_mut() {
-                apply_weight(x, w)?;
-            }
-            match acc.as_mut() {
-                None => acc = Some(term),
-                Some(a) => {
-                    a[0].add_assign(&term[0])?;
-                    a[1].add_assign(&term[1])?;
-                }
+            let g = g % m;
+            let (term, idx) = if g == 1 {
+                ([c0.clone(), self.lift(&self.parts[1])?], None)
+            } else {
+                let [mut u0, u1] = self.sw.gadget_product(digits, self.keys.get(g)?)?;
+                u0.add_assign(&c0)?;
+                ([u0, u1], Some(ntt_automorphism_index(n, g)?))
+            };
+            for (a, x) in acc.iter_mut().zip(&term) {
+                accumulate(a, x, idx.as_deref(), w)?;
             }
         }
-        let acc = acc.ok_or_else(|| Error::InvalidParameters("a sum of no rotations".into()))?;
         self.finish(acc)
     }
 
-    /// The rotation by g of a lazy pair (a_0, a_1) over Q_l u P (Lattigo's giant steps in
-    /// `MultiplyByDiagMatrixBSGS`): a_1 goes down to Q_l (its ModDown, which for BGV is already the
-    /// t^-1-scaled value that key switching decomposes), is decomposed and switched with the key of
-    /// g, and the result stays lazy: phi_g(a_0 + U_0, U_1). A copy for g = 1.
-    pub(crate) fn rotate_lazy(&self, acc: &[Poly; 2], g: u64) -> Result<[Poly; 2]> {
+    /// The key switch by g of a lazy pair (a_0, a_1) over Q_l u P, before its automorphism
+    /// (Lattigo's giant steps in `MultiplyByDiagMatrixBSGS`): a_1 goes down to Q_l (its ModDown,
+    /// which for BGV is already the t^-1-scaled value that key switching decomposes), is decomposed
+    /// and switched with the key of g, and the result stays lazy: (a_0 + U_0, U_1), whose phi_g
+    /// ([`accumulate`]) is the rotation. The pair itself for g = 1.
+    pub(crate) fn switch_lazy(&self, acc: [Poly; 2], g: u64) -> Result<[Poly; 2]> {
         let sw = self.sw;
         let g = g % sw.ring_q().cyclotomic_index() as u64;
         if g == 1 {
-            return Ok(acc.clone());
+            return Ok(acc);
         }
         let key = self.keys.get(g)?;
-        let a1 = sw.mod_down_lazy(acc[1].clone(), Representation::Ntt)?;
+        let [a0, a1] = acc;
+        let a1 = sw.mod_down_lazy(a1, Representation::Ntt)?;
         let [mut u0, u1] = sw.gadget_product(&sw.decompose(&a1)?, key)?;
-        u0.add_assign(&acc[0])?;
-        Ok([u0.automorphism(g as i64)?, u1.automorphism(g as i64)?])
+        u0.add_assign(&a0)?;
+        Ok([u0, u1])
     }
 
     /// [`Hoisted::lift`] of c_0.
@@ -307,14 +355,50 @@ pub(crate) fn mul_integer(x: &mut Poly, c: i64) {
     }
 }
 
-/// x *= w (x over Q_l u P in NTT form).
-pub(crate) fn apply_weight(x: &mut Poly, w: Weight<'_>) -> Result<()> {
-    match w {
-        Weight::One => Ok(()),
-        Weight::Integer(c) => {
-            mul_integer(x, c);
-            Ok(())
-        }
-        Weight::Plain(p) => x.mul_assign(p),
+/// acc += w * phi(x) over Q_l u P (NTT form), phi given by its gather table (`None`: the identity):
+/// limb by limb through one scratch limb, without a permuted copy of x (the terms of a sum).
+pub(crate) fn accumulate(
+    acc: &mut Poly,
+    x: &Poly,
+    idx: Option<&[u32]>,
+    w: Weight<'_>,
+) -> Result<()> {
+    let ring = Arc::clone(x.context());
+    if !Arc::ptr_eq(acc.context(), &ring)
+        || [acc.representation(), x.representation()] != [Representation::Ntt; 2]
+    {
+        return Err(Error::Internal(
+            "a lazy term over another ring or not in NTT form".into(),
+        ));
     }
+    if let Weight::Plain(p) = w {
+        if !Arc::ptr_eq(p.context(), &ring) || p.representation() != Representation::Ntt {
+            return Err(Error::ContextMismatch(
+                "a plaintext weight must be over Q_l u P in NTT form".into(),
+            ));
+        }
+    }
+    let n = ring.degree();
+    let xs = x.residues();
+    parallel::for_each_limb(acc.residues_mut(), n, |l, a| {
+        let q = &ring.moduli()[l];
+        let src = &xs[l * n..(l + 1) * n];
+        let mut t = Buffer::stale(n);
+        match idx {
+            Some(idx) => t
+                .iter_mut()
+                .zip(idx)
+                .for_each(|(o, &j)| *o = src[j as usize]),
+            None => t.copy_from_slice(src),
+        }
+        match w {
+            Weight::One => vector::add_assign(q, a, &t),
+            Weight::Integer(c) => {
+                vector::mul_shoup_scalar_assign(q, &mut t, q.shoup(q.reduce_i64(c)));
+                vector::add_assign(q, a, &t);
+            }
+            Weight::Plain(p) => vector::mul_add_assign(q, a, &t, &p.residues()[l * n..(l + 1) * n]),
+        }
+        Ok(())
+    })
 }

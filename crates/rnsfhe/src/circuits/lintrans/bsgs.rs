@@ -6,9 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rnsfhe_math::arith::vector;
 use rnsfhe_math::parallel;
-use rnsfhe_math::ring::{Poly, Representation};
+use rnsfhe_math::ring::{ntt_automorphism_index, Poly, Representation};
 
-use crate::rlwe::hoisted::Hoisted;
+use crate::rlwe::hoisted::{accumulate, Hoisted, Weight};
 use crate::{Error, Result};
 
 /// Diagonal k = j n1 + i: giant step j n1, baby step i < n1.
@@ -87,7 +87,12 @@ pub(crate) fn evaluate(h: &Hoisted<'_>, enc: &Encoded) -> Result<Vec<Poly>> {
             }
         }
     }
-    let mut acc: Option<[Poly; 2]> = None;
+    let ring = h.ring_qp()?;
+    let n = ring.degree();
+    let mut acc = [
+        Poly::zero(ring, Representation::Ntt),
+        Poly::zero(ring, Representation::Ntt),
+    ];
     for (g, terms) in &enc.giants {
         let rows: Vec<(&[Poly; 2], &Poly)> = terms
             .iter()
@@ -98,17 +103,14 @@ pub(crate) fn evaluate(h: &Hoisted<'_>, enc: &Encoded) -> Result<Vec<Poly>> {
                     .ok_or_else(|| Error::Internal("a baby rotation was not computed".into()))
             })
             .collect::<Result<_>>()?;
-        let inner = inner_sum(&rows)?;
-        let term = h.rotate_lazy(&inner, *g)?;
-        match acc.as_mut() {
-            None => acc = Some(term),
-            Some(a) => {
-                a[0].add_assign(&term[0])?;
-                a[1].add_assign(&term[1])?;
-            }
+        let term = h.switch_lazy(inner_sum(&rows)?, *g)?;
+        let idx = (g % (2 * n as u64) != 1)
+            .then(|| ntt_automorphism_index(n, *g))
+            .transpose()?;
+        for (a, x) in acc.iter_mut().zip(&term) {
+            accumulate(a, x, idx.as_deref(), Weight::One)?;
         }
     }
-    let acc = acc.ok_or_else(|| Error::InvalidParameters("a matrix without diagonals".into()))?;
     h.finish(acc)
 }
 

@@ -165,10 +165,11 @@ impl CkksLinearTransform {
         keys: &GaloisKeys,
     ) -> Result<CkksCiphertext> {
         self.check_input(ctx, ct)?;
+        let h = ctx.hoist(ct, keys)?;
         for s in self.rotation_steps() {
             keys.require(ctx.encoder().rotation_galois_element(s), Some(s))?;
         }
-        let parts = bsgs::evaluate(&ctx.hoist(ct, keys)?, &self.encoded)?;
+        let parts = bsgs::evaluate(&h, &self.encoded)?;
         let mut r = ctx.ciphertext_like(ct, parts, ct.scale() * self.factor);
         ctx.rescale_assign(&mut r)?;
         Ok(ctx.ciphertext_like(&r, r.parts().to_vec(), self.output_scale))

@@ -149,10 +149,11 @@ pub(crate) fn apply<R: IntegerRotations>(
     keys: &GaloisKeys,
 ) -> Result<R::Ct> {
     check_input(lt, ctx, ct)?;
+    let h = ctx.hoist(ct, keys)?;
     for s in lt.rotation_steps() {
         keys.require(ctx.row_element(s), Some(s))?;
     }
-    let parts = bsgs::evaluate(&ctx.hoist(ct, keys)?, &lt.encoded)?;
+    let parts = bsgs::evaluate(&h, &lt.encoded)?;
     // Noise: each term a key switch and a plaintext product, the sum another key switch.
     let base = ctx.switched_noise(R::noise_of(ct));
     let sum = lt

@@ -84,18 +84,19 @@ impl KeySwitcher {
                 "the decomposed digits belong to another parameter set".into(),
             ));
         }
-        let mut u0 = Poly::zero(ring, Representation::Ntt);
-        let mut u1 = Poly::zero(ring, Representation::Ntt);
-        parallel::for_each_limb2(
-            u0.residues_mut(),
-            u1.residues_mut(),
-            n,
-            0,
-            |slot, out0, out1, _| {
-                let ext = &dec.ext[slot * stride..(slot + 1) * stride];
-                self.gadget_limb(key, limbs[slot], &dec.used[slot], ext, out0, out1)
-            },
-        )?;
+        // Every word is written by its limb's inner products.
+        let mut second = None;
+        let u0 = Poly::from_fill(ring, Representation::Ntt, |u0| {
+            let u1 = Poly::from_fill(ring, Representation::Ntt, |u1| {
+                parallel::for_each_limb2(u0, u1, n, 0, |slot, out0, out1, _| {
+                    let ext = &dec.ext[slot * stride..(slot + 1) * stride];
+                    self.gadget_limb(key, limbs[slot], &dec.used[slot], ext, out0, out1)
+                })
+            })?;
+            second = Some(u1);
+            Ok(())
+        })?;
+        let u1 = second.ok_or_else(|| Error::Internal("gadget product: no second part".into()))?;
         Ok([u0, u1])
     }
 

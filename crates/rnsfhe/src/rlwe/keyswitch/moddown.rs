@@ -12,14 +12,18 @@ impl KeySwitcher {
         let ring = &self.levels.rings()[level];
         let n = ring.degree();
         let (xq, xp) = x.split_at((level + 1) * n);
-        let mut out = Poly::zero(ring, Representation::Ntt);
-        match &self.moddown[level] {
-            Some(floor) => floor.apply_transformed(xp, xq, out.residues_mut(), |j, limb| {
-                ring.forward_limb(j, limb)
-            })?,
-            None => out.residues_mut().copy_from_slice(xq),
-        }
-        Ok(out)
+        // Every word is written by the floor (or the copy).
+        Poly::from_fill(ring, Representation::Ntt, |out| {
+            match &self.moddown[level] {
+                Some(floor) => {
+                    floor.apply_transformed(xp, xq, out, |j, limb| ring.forward_limb(j, limb))
+                }
+                None => {
+                    out.copy_from_slice(xq);
+                    Ok(())
+                }
+            }
+        })
     }
 
     /// ModDown of a coefficient-form polynomial over Q u P to Q (a copy of it over Q without special
