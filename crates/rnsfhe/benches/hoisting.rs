@@ -15,14 +15,26 @@ use rnsfhe::ckks::{CkksContext, CkksParameters, CkksPlaintext, CkksWeights, Comp
 use rnsfhe_math::sample::Csprng;
 
 fn hoisting(c: &mut Criterion) {
-    let ctx = CkksContext::new(
-        CkksParameters::builder()
-            .degree(1 << 15)
-            .levels(10)
-            .build()
-            .unwrap(),
-    )
-    .unwrap();
+    // The default layout (3 digits of 4 primes, 4 special primes), then one prime per digit with one
+    // 60-bit special prime (the peers' setting, 11 digits).
+    let default = CkksParameters::builder()
+        .degree(1 << 15)
+        .levels(10)
+        .build()
+        .unwrap();
+    group(c, "hoisting_default_layout", default);
+    let peers = CkksParameters::builder()
+        .degree(1 << 15)
+        .levels(10)
+        .special_moduli_bits(&[60])
+        .key_switching(rnsfhe::rlwe::KeySwitching::default())
+        .build()
+        .unwrap();
+    group(c, "hoisting_1prime_digits", peers);
+}
+
+fn group(c: &mut Criterion, name: &str, params: CkksParameters) {
+    let ctx = CkksContext::new(params).unwrap();
     let mut rng = Csprng::from_seed([23; 32]);
     let (sk, pk) = ctx.keygen(&mut rng).unwrap();
     let steps: Vec<i64> = (1..=16).collect();

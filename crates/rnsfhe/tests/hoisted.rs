@@ -160,7 +160,7 @@ fn check_ckks(s: &Ckks, ct: &CkksCiphertext, what: &str) {
                     CkksWeights::Complex(v) => v[i],
                     CkksWeights::Vectors(v) => v[i][k],
                 };
-                *o = *o + wk * rot[k];
+                *o += wk * rot[k];
             }
         }
         let got = ctx.decrypt_values(&r, &s.sk).unwrap();

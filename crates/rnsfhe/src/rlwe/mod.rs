@@ -1,7 +1,10 @@
 //! The RLWE layer shared by BFV, BGV and CKKS (Lattigo's `core/rlwe` is the anchor):
 //!
 //! - [`Levels`]: the rings of the levels Q_l and of Q u P, built once per parameter set;
-//! - [`KeySwitcher`] (digit tables) and [`ModulusChain`] (modulus switching, rescaling) over them;
+//! - [`KeySwitcher`] (digit tables) and [`ModulusChain`] (modulus switching, rescaling) over them; key
+//!   switching split by step (`keyswitch/`: decompose, gadget product, ModDown), so that one
+//!   decomposition serves many keys (`hoisted`: rotations of one ciphertext and sums of rotations
+//!   with one ModDown, Bossuat et al., Eurocrypt 2021);
 //! - secret and public keys, the encryption of zero, relinearisation and Galois keys;
 //! - scheme-neutral evaluation (`eval`), noise-bound arithmetic (`noise`), and the KeyGen methods
 //!   of the contexts (`key_methods!`). The shared parameters are `crate::params::RlweParameters`.
