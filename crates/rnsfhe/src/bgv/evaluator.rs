@@ -163,7 +163,7 @@ impl BgvContext {
             self.key_switcher(),
             Some(self.chain()),
             &mut a.parts,
-            self.id(),
+            self.fingerprint(),
             a.key_id,
         )?;
         if switched {
@@ -230,7 +230,7 @@ impl BgvContext {
             Some(self.chain()),
             &a.parts,
             g,
-            self.id(),
+            self.fingerprint(),
             a.key_id,
         )?;
         let noise = if g % self.params().cyclotomic_index() as u64 == 1 {

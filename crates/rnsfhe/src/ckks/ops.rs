@@ -318,7 +318,7 @@ impl CkksContext {
             level: a.level,
             scale: a.scale * b.scale,
             slots: a.slots.max(b.slots),
-            context_id: self.id(),
+            fingerprint: self.fingerprint(),
             key_id,
         })
     }
@@ -326,7 +326,7 @@ impl CkksContext {
     /// Relinearisation (Mult steps 2–5: ModUp of d2, product with the evaluation key, ModDown).
     pub fn relinearize_assign(&self, a: &mut CkksCiphertext, rlk: &RelinKey) -> Result<()> {
         self.check_ct(a)?;
-        rlk.relinearize(self.key_switcher(), None, &mut a.parts, self.id(), a.key_id)
+        rlk.relinearize(self.key_switcher(), None, &mut a.parts, self.fingerprint(), a.key_id)
     }
 
     /// a * b relinearised (not rescaled).
@@ -371,7 +371,7 @@ impl CkksContext {
             level: a.level - 1,
             scale,
             slots: a.slots,
-            context_id: a.context_id,
+            fingerprint: a.fingerprint,
             key_id: a.key_id,
         })
     }
@@ -450,7 +450,7 @@ impl CkksContext {
             level,
             scale: a.scale,
             slots: a.slots,
-            context_id: a.context_id,
+            fingerprint: a.fingerprint,
             key_id: a.key_id,
         })
     }
@@ -464,11 +464,11 @@ impl CkksContext {
     ) -> Result<CkksCiphertext> {
         self.check_ct(a)?;
         Ok(CkksCiphertext {
-            parts: keys.apply(self.key_switcher(), None, &a.parts, g, self.id(), a.key_id)?,
+            parts: keys.apply(self.key_switcher(), None, &a.parts, g, self.fingerprint(), a.key_id)?,
             level: a.level,
             scale: a.scale,
             slots: a.slots,
-            context_id: a.context_id,
+            fingerprint: a.fingerprint,
             key_id: a.key_id,
         })
     }
