@@ -515,7 +515,7 @@ fn bytes_round_trip() {
     ));
     // Keys: loaded into a second context of the same parameters, they work there.
     let sk2 = ctx2
-        .secret_key_from_bytes(&ctx.secret_key_to_bytes(&sk))
+        .secret_key_from_bytes(&ctx.secret_key_to_bytes(&sk).unwrap())
         .unwrap();
     assert_eq!(sk2.id(), sk.id());
     let pk2 = ctx2

@@ -374,8 +374,9 @@ fn secret_key_round_trip_and_checks() {
     let mut rng = Csprng::from_seed([5; 32]);
     let ctx = bfv(257);
     let (sk, pk) = ctx.keygen(&mut rng).unwrap();
-    let bytes = ctx.secret_key_to_bytes(&sk);
-    assert_eq!(bytes.len(), 15 + 4 + 64 + 4);
+    let bytes = ctx.secret_key_to_bytes(&sk).unwrap();
+    // Header, identity, body flag, count, one byte per coefficient, checksum.
+    assert_eq!(bytes.len(), 15 + 8 + 1 + 4 + 64 + 4);
     let sk2 = ctx.secret_key_from_bytes(&bytes).unwrap();
     assert_eq!(sk2.coefficients(), sk.coefficients());
     let ct = ctx

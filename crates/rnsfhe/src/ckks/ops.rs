@@ -326,7 +326,13 @@ impl CkksContext {
     /// Relinearisation (Mult steps 2–5: ModUp of d2, product with the evaluation key, ModDown).
     pub fn relinearize_assign(&self, a: &mut CkksCiphertext, rlk: &RelinKey) -> Result<()> {
         self.check_ct(a)?;
-        rlk.relinearize(self.key_switcher(), None, &mut a.parts, self.fingerprint(), a.key_id)
+        rlk.relinearize(
+            self.key_switcher(),
+            None,
+            &mut a.parts,
+            self.fingerprint(),
+            a.key_id,
+        )
     }
 
     /// a * b relinearised (not rescaled).
@@ -464,7 +470,14 @@ impl CkksContext {
     ) -> Result<CkksCiphertext> {
         self.check_ct(a)?;
         Ok(CkksCiphertext {
-            parts: keys.apply(self.key_switcher(), None, &a.parts, g, self.fingerprint(), a.key_id)?,
+            parts: keys.apply(
+                self.key_switcher(),
+                None,
+                &a.parts,
+                g,
+                self.fingerprint(),
+                a.key_id,
+            )?,
             level: a.level,
             scale: a.scale,
             slots: a.slots,

@@ -126,9 +126,11 @@ impl HprContext {
         let levels = crate::rlwe::Levels::new(n, &moduli, &[])?;
         let ring = Arc::clone(levels.ring_qp());
         let k = basis.k();
-        let ring_p = Arc::clone(levels.ring_at(k - 1).ok_or_else(|| {
-            Error::Internal("an HPR basis with no prime in P".into())
-        })?);
+        let ring_p = Arc::clone(
+            levels
+                .ring_at(k - 1)
+                .ok_or_else(|| Error::Internal("an HPR basis with no prime in P".into()))?,
+        );
         let (t, d) = (params.plain_modulus(), params.digits());
         let delta_int = params.q() / t;
         let delta = basis

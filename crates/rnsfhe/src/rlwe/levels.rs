@@ -86,7 +86,11 @@ impl Levels {
         let built = Self::from_ring(ring, d.q.len())?;
         let mut live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
         live.retain(|(_, w)| w.strong_count() > 0);
-        if let Some(l) = live.iter().find(|(x, _)| *x == d).and_then(|(_, w)| w.upgrade()) {
+        if let Some(l) = live
+            .iter()
+            .find(|(x, _)| *x == d)
+            .and_then(|(_, w)| w.upgrade())
+        {
             return Ok(l);
         }
         live.push((d, Arc::downgrade(&built)));
@@ -95,7 +99,9 @@ impl Levels {
 
     fn live(d: &Description) -> Option<Arc<Self>> {
         let live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
-        live.iter().find(|(x, _)| x == d).and_then(|(_, w)| w.upgrade())
+        live.iter()
+            .find(|(x, _)| x == d)
+            .and_then(|(_, w)| w.upgrade())
     }
 
     /// As [`Levels::new`] for power-of-two m (`m` = None, degree `n`) or [`Levels::cyclotomic`].

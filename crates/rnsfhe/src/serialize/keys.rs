@@ -109,8 +109,8 @@ pub trait KeyBytes: KeyContext {
             }
             f => {
                 return Err(Error::Malformed(format!(
-                    "secret key body flag {f}, expected {TERNARY} (ternary) or {RESIDUES} (residues)"
-                )))
+                "secret key body flag {f}, expected {TERNARY} (ternary) or {RESIDUES} (residues)"
+            )))
             }
         };
         Ok(sk.with_id(id))

@@ -21,8 +21,8 @@ use super::KeySwitcher;
 use crate::Result;
 
 pub use evalset::EvaluationKeySet;
-pub use generator::{Crs, KeyGenerator};
 pub(crate) use generator::SeedSource;
+pub use generator::{Crs, KeyGenerator};
 pub(crate) use id::check_params;
 pub use id::KeyId;
 pub use public::PublicKey;

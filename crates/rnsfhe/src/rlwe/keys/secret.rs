@@ -119,7 +119,11 @@ impl SecretKey {
     }
 
     /// [`Self::generate`] with the identity of its public key under `crs` (or its canonical one).
-    pub(crate) fn sample(ctx: &dyn KeyContext, rng: &mut Csprng, crs: Option<&Crs>) -> Result<Self> {
+    pub(crate) fn sample(
+        ctx: &dyn KeyContext,
+        rng: &mut Csprng,
+        crs: Option<&Crs>,
+    ) -> Result<Self> {
         let n = ctx.key_switcher().ring_q().degree();
         let coeffs = match ctx.secret_distribution() {
             SecretDistribution::Ternary => ternary(rng, n),
@@ -307,7 +311,11 @@ impl SecretKey {
     pub fn norm(&self) -> Option<SecretNorm> {
         let c = self.coefficients()?;
         let l1 = c.iter().map(|&x| x.unsigned_abs() as f64).sum();
-        let l2 = c.iter().map(|&x| (x as f64) * (x as f64)).sum::<f64>().sqrt();
+        let l2 = c
+            .iter()
+            .map(|&x| (x as f64) * (x as f64))
+            .sum::<f64>()
+            .sqrt();
         let linf = c.iter().map(|&x| x.unsigned_abs()).max().unwrap_or(0);
         Some(SecretNorm { l1, l2, linf })
     }
