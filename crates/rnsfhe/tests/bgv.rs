@@ -54,6 +54,7 @@ fn exact_phase(ct: &BgvCiphertext, sk: &SecretKey) -> (Vec<BigInt>, BigUint) {
     let qi = BigInt::from(q.clone());
     let s: Vec<BigUint> = sk
         .coefficients()
+        .unwrap()
         .iter()
         .map(|&c| BigInt::from(c).mod_floor(&qi).to_biguint().unwrap())
         .collect();
@@ -391,7 +392,8 @@ fn refusals() {
         ctx.rotate_rows(&a, 2, &gk),
         Err(Error::MissingKey(_))
     ));
-    let other = small();
+    // Other parameters (t); a context of equal parameters would take them (tests/keys_apart.rs).
+    let other = context(64, 257, &[40, 40, 40, 40], &[45], KeySwitching::default());
     assert!(matches!(
         other.decrypt(&a, &sk),
         Err(Error::ContextMismatch(_))

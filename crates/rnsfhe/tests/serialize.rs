@@ -329,7 +329,10 @@ fn parameters_and_plaintexts_round_trip() {
         .unwrap();
     assert_eq!(b.decode(&pt_b).unwrap()[..2], [5, 6]);
     // Keys belong to parameters, not to context objects: a's secret key is b's.
-    assert_eq!(b.decode(&b.decrypt(&ct, &sk).unwrap()).unwrap()[..2], [5, 6]);
+    assert_eq!(
+        b.decode(&b.decrypt(&ct, &sk).unwrap()).unwrap()[..2],
+        [5, 6]
+    );
     for len in 0..bytes.len() {
         assert!(BfvParameters::from_bytes(&bytes[..len]).is_err());
     }
