@@ -449,7 +449,7 @@ impl HprContext {
             for digit in part {
                 if digit.context().id() != self.ring.id() {
                     return Err(Error::ContextMismatch(
-                        "the ciphertext belongs to another HPR context".into(),
+                        "the ciphertext belongs to another HPR parameter set".into(),
                     ));
                 }
                 if digit.representation() != Representation::Coefficient {
