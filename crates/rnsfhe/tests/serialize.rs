@@ -402,6 +402,36 @@ fn secret_key_round_trip_and_checks() {
     ));
 }
 
+/// Format-2 bytes still load: a ternary secret key (no identity stored) takes the identity of
+/// version 1 (a hash of its coefficients), which the ciphertexts and keys written beside it carry,
+/// so it opens them.
+#[test]
+fn format_2_secret_keys_and_ciphertexts_still_load() {
+    let mut rng = Csprng::from_seed([7; 32]);
+    let ctx = bfv(257);
+    let (sk, _) = ctx.keygen(&mut rng).unwrap();
+    let v3 = ctx.secret_key_to_bytes(&sk).unwrap();
+    // Format 2: header (version 2), count, coefficients, checksum; no identity, no body flag.
+    let mut v2 = v3[..15].to_vec();
+    v2[4..6].copy_from_slice(&2u16.to_le_bytes());
+    v2.extend_from_slice(&v3[15 + 8 + 1..]);
+    reseal(&mut v2);
+    let old = ctx.secret_key_from_bytes(&v2).unwrap();
+    assert_eq!(old.coefficients(), sk.coefficients());
+    assert_ne!(old.id(), sk.id(), "format 2 keeps the identity of version 1");
+    // A format-2 ciphertext of that key pair: its stored identity is the old one.
+    let ct = ctx
+        .encrypt_symmetric(&ctx.encode(&[4, 5]).unwrap(), &old, &mut rng)
+        .unwrap();
+    assert_eq!(ct.key_id(), Some(old.id()));
+    let mut b = ctx.ciphertext_to_bytes(&ct).unwrap();
+    b[4..6].copy_from_slice(&2u16.to_le_bytes());
+    reseal(&mut b);
+    let back = ctx.ciphertext_from_bytes(&b).unwrap();
+    assert_eq!(ctx.decode(&ctx.decrypt(&back, &old).unwrap()).unwrap()[..2], [4, 5]);
+    assert!(matches!(ctx.decrypt(&back, &sk), Err(Error::KeyMismatch(_))));
+}
+
 /// Size limits: counts claimed by the bytes are checked against the context before anything is
 /// allocated, so a short input claiming a huge object is refused at once.
 #[test]

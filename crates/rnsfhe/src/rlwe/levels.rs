@@ -117,7 +117,8 @@ impl Levels {
         }
     }
 
-    /// The levels of `ring_qp`, whose first `k` moduli are Q (the rest are P).
+    /// The levels of `ring_qp`, whose first `k` moduli are Q (the rest are P): new levels over the
+    /// caller's ring, not shared with other users of equal moduli (as [`Levels::new`] does).
     pub fn from_ring(ring_qp: Arc<RingContext>, k: usize) -> Result<Arc<Self>> {
         if k == 0 || k > ring_qp.moduli().len() {
             return Err(Error::InvalidParameters(format!(
