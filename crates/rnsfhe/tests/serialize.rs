@@ -418,7 +418,11 @@ fn format_2_secret_keys_and_ciphertexts_still_load() {
     reseal(&mut v2);
     let old = ctx.secret_key_from_bytes(&v2).unwrap();
     assert_eq!(old.coefficients(), sk.coefficients());
-    assert_ne!(old.id(), sk.id(), "format 2 keeps the identity of version 1");
+    assert_ne!(
+        old.id(),
+        sk.id(),
+        "format 2 keeps the identity of version 1"
+    );
     // A format-2 ciphertext of that key pair: its stored identity is the old one.
     let ct = ctx
         .encrypt_symmetric(&ctx.encode(&[4, 5]).unwrap(), &old, &mut rng)
@@ -428,8 +432,14 @@ fn format_2_secret_keys_and_ciphertexts_still_load() {
     b[4..6].copy_from_slice(&2u16.to_le_bytes());
     reseal(&mut b);
     let back = ctx.ciphertext_from_bytes(&b).unwrap();
-    assert_eq!(ctx.decode(&ctx.decrypt(&back, &old).unwrap()).unwrap()[..2], [4, 5]);
-    assert!(matches!(ctx.decrypt(&back, &sk), Err(Error::KeyMismatch(_))));
+    assert_eq!(
+        ctx.decode(&ctx.decrypt(&back, &old).unwrap()).unwrap()[..2],
+        [4, 5]
+    );
+    assert!(matches!(
+        ctx.decrypt(&back, &sk),
+        Err(Error::KeyMismatch(_))
+    ));
 }
 
 /// Size limits: counts claimed by the bytes are checked against the context before anything is
