@@ -75,7 +75,10 @@
 //! BGV ([`bgv::BgvContext`]), HPR-FV ([`hpr::HprContext`]) and the circuits ([`circuits`]) have
 //! examples of their own.
 
-pub use rnsfhe_math::{backend, num_threads, set_backend, set_num_threads, Backend, Error, Result};
+pub use error::{Error, Result};
+pub use rnsfhe_math::{backend, num_threads, set_backend, set_num_threads, Backend};
+
+mod error;
 
 pub mod bfv;
 pub mod bgv;

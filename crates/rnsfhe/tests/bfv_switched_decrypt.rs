@@ -201,7 +201,7 @@ fn switched_decryption_refuses_a_foreign_key() {
     assert!(ctx.decrypt(&ct, &sk).is_ok());
     assert!(matches!(
         ctx.decrypt(&ct, &osk),
-        Err(rnsfhe::Error::ContextMismatch(_))
+        Err(rnsfhe::Error::ParameterMismatch { .. })
     ));
     assert!(ctx.decrypt(&ct, &sk2).is_err());
 }

@@ -261,7 +261,10 @@ fn the_sum_of_two_public_keys_is_a_key_of_the_sum_of_secrets() {
         .unwrap();
     assert_eq!(ctx.decode(&ctx.decrypt(&ct, &sk).unwrap()).unwrap(), x);
     // Each party's own key is refused for the collective ciphertext.
-    assert!(matches!(ctx.decrypt(&ct, &s1), Err(Error::KeyMismatch(_))));
+    assert!(matches!(
+        ctx.decrypt(&ct, &s1),
+        Err(Error::KeyMismatch { .. })
+    ));
     // The collective secret serialises as residues and keeps its identity.
     let back = ctx
         .secret_key_from_bytes(&ctx.secret_key_to_bytes(&sk).unwrap())
@@ -384,7 +387,7 @@ fn evaluation_key_set() {
     assert_eq!(ctx.decode(&ctx.decrypt(&rot, &sk).unwrap()).unwrap(), want);
     assert!(set.galois_key(odd[299]).is_ok());
     match set.galois_key(odd[300]) {
-        Err(Error::MissingKey(m)) => assert!(m.contains(&odd[300].to_string()), "{m}"),
+        Err(Error::MissingGaloisKey { element }) => assert_eq!(element, odd[300]),
         other => panic!("expected a missing key, got {other:?}"),
     }
     // Keys of another pair, or of other parameters, are refused.
@@ -392,14 +395,14 @@ fn evaluation_key_set() {
     let foreign = ctx.galois_keys(&sk2, &[1], false, &mut rng).unwrap();
     assert!(matches!(
         set.add_galois_keys(&foreign),
-        Err(Error::KeyMismatch(_))
+        Err(Error::KeyMismatch { .. })
     ));
     let other = BfvContext::new(bfv_params(45)).unwrap();
     let (osk, _) = other.keygen(&mut rng).unwrap();
     let orlk = Arc::new(other.relin_key(&osk, &mut rng).unwrap());
     assert!(matches!(
         set.set_relin_key(orlk),
-        Err(Error::ContextMismatch(_))
+        Err(Error::ParameterMismatch { .. })
     ));
     // Bytes.
     let back = ctx
@@ -436,7 +439,7 @@ fn foreign_parameters_are_refused() {
     let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
     let pt = ctx.encode(&values(7)).unwrap();
     let ct = ctx.encrypt(&pt, &pk, &mut rng).unwrap();
-    let mismatch = |r: Result<_, Error>| matches!(r, Err(Error::ContextMismatch(_)));
+    let mismatch = |r: Result<_, Error>| matches!(r, Err(Error::ParameterMismatch { .. }));
     assert!(mismatch(ctx.encrypt(&pt, &opk, &mut rng).map(|_| ())));
     assert!(mismatch(ctx.decrypt(&ct, &osk).map(|_| ())));
     assert!(mismatch(other.relin_key(&sk, &mut rng).map(|_| ())));

@@ -214,10 +214,11 @@ impl GaloisKeys {
     fn check_same_pair(&self, other: &GaloisKeys) -> Result<()> {
         super::keys::check_params(other.fingerprint, self.fingerprint, "Galois keys merged")?;
         if other.key_id != self.key_id {
-            return Err(Error::KeyMismatch(format!(
-                "Galois keys of key pair {} cannot join those of key pair {}",
-                other.key_id, self.key_id
-            )));
+            return Err(Error::KeyMismatch {
+                what: "Galois keys (left) merged into Galois keys (right)".into(),
+                left: other.key_id,
+                right: self.key_id,
+            });
         }
         Ok(())
     }
@@ -263,11 +264,10 @@ impl GaloisKeys {
 
     /// The key of element g, or an error naming the missing key.
     pub(crate) fn get(&self, g: u64) -> Result<&KeySwitchKey> {
-        self.keys.get(&g).map(|k| &**k).ok_or_else(|| {
-            Error::MissingKey(format!(
-                "no Galois key for element {g}; generate the Galois keys with this rotation step"
-            ))
-        })
+        self.keys
+            .get(&g)
+            .map(|k| &**k)
+            .ok_or(Error::MissingGaloisKey { element: g })
     }
 }
 

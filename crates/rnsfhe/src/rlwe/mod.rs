@@ -21,11 +21,11 @@ pub(crate) mod noise;
 pub use chain::ModulusChain;
 pub(crate) use evalkeys::owned_by;
 pub use evalkeys::{GaloisKeys, RelinKey, MAX_GALOIS_ELEMENTS};
+pub(crate) use keys::{check_params, key_methods, reduce_product};
 pub use keys::{
     expand_seeded, Crs, EvaluationKeySet, KeyContext, KeyGenerator, KeyId, PublicKey,
     SecretDistribution, SecretKey, SecretNorm,
 };
-pub(crate) use keys::{key_methods, reduce_product};
 pub use keyswitch::{KeySwitchKey, KeySwitcher};
 pub use layout::KeySwitching;
 pub use levels::Levels;

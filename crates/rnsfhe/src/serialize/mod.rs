@@ -212,10 +212,13 @@ impl<'a> Reader<'a> {
                 kind as u8
             )));
         }
-        if r.u64()? != fingerprint {
-            return Err(Error::ContextMismatch(
-                "the bytes were written for another parameter set".into(),
-            ));
+        let found = r.u64()?;
+        if found != fingerprint {
+            return Err(Error::ParameterMismatch {
+                what: format!("{kind:?} bytes"),
+                expected: fingerprint,
+                found,
+            });
         }
         Ok(r)
     }
@@ -331,7 +334,7 @@ impl<'a> Reader<'a> {
                 u64::from_le_bytes(a)
             })
             .collect();
-        Poly::from_residues(ctx, data, form)
+        Ok(Poly::from_residues(ctx, data, form)?)
     }
     /// Errors unless every byte was read.
     pub(crate) fn end(&self) -> Result<()> {

@@ -70,9 +70,11 @@ impl EvaluationKeySet {
             Some((f, i)) => {
                 super::check_params(fp, f, what)?;
                 if i != id {
-                    return Err(Error::KeyMismatch(format!(
-                        "the {what} belongs to key pair {id}, this key set to key pair {i}"
-                    )));
+                    return Err(Error::KeyMismatch {
+                        what: format!("the {what} (left) joining a key set (right)"),
+                        left: id,
+                        right: i,
+                    });
                 }
                 Ok(())
             }
@@ -129,14 +131,11 @@ impl EvaluationKeySet {
     }
 
     /// The Galois key of element g (mod m, as the contexts' `galois_element` methods give it), or
-    /// a `MissingKey` error naming the element.
+    /// a `MissingGaloisKey` error naming the element.
     pub fn galois_key(&self, g: u64) -> Result<&KeySwitchKey> {
         match &self.galois {
             Some(gk) => gk.get(g),
-            None => Err(Error::MissingKey(format!(
-                "no Galois key for element {g}: the key set{} holds no Galois keys",
-                self.pair_text()
-            ))),
+            None => Err(Error::MissingGaloisKey { element: g }),
         }
     }
 

@@ -76,10 +76,11 @@ impl KeyId {
     /// imported ciphertext, compatible with any key); an error naming both when they differ.
     pub fn join(a: Option<KeyId>, b: Option<KeyId>) -> Result<Option<KeyId>> {
         match (a, b) {
-            (Some(x), Some(y)) if x != y => Err(Error::KeyMismatch(format!(
-                "the operands were encrypted under two different key pairs ({x} and {y}); \
-                 combine only ciphertexts of one key pair"
-            ))),
+            (Some(x), Some(y)) if x != y => Err(Error::KeyMismatch {
+                what: "the operands were encrypted under two different key pairs".into(),
+                left: x,
+                right: y,
+            }),
             (Some(x), _) | (_, Some(x)) => Ok(Some(x)),
             (None, None) => Ok(None),
         }
@@ -88,10 +89,11 @@ impl KeyId {
     /// Refuses a `what` (a key) of identity `key` for a ciphertext of identity `ct`.
     pub fn check(ct: Option<KeyId>, key: KeyId, what: &str) -> Result<()> {
         match ct {
-            Some(c) if c != key => Err(Error::KeyMismatch(format!(
-                "the ciphertext was encrypted under key pair {c}, but the {what} belongs to key \
-                 pair {key}"
-            ))),
+            Some(c) if c != key => Err(Error::KeyMismatch {
+                what: format!("the ciphertext (left) against the {what} (right)"),
+                left: c,
+                right: key,
+            }),
             _ => Ok(()),
         }
     }
@@ -103,8 +105,9 @@ pub(crate) fn check_params(theirs: u64, ours: u64, what: &str) -> Result<()> {
     if theirs == ours {
         return Ok(());
     }
-    Err(Error::ContextMismatch(format!(
-        "the {what} belongs to another parameter set (fingerprint {theirs:016x}, this context's is \
-         {ours:016x}); generate it for these parameters"
-    )))
+    Err(Error::ParameterMismatch {
+        what: what.into(),
+        expected: ours,
+        found: theirs,
+    })
 }

@@ -60,7 +60,7 @@ pub(crate) fn gaussian_poly(
     rng: &mut Csprng,
 ) -> Result<Poly> {
     let e = g.sample(rng, ctx.degree());
-    Poly::from_signed(ctx, &e)
+    Ok(Poly::from_signed(ctx, &e)?)
 }
 
 /// A uniform polynomial in NTT form expanded from a fresh seed; returns it with the seed.
@@ -81,7 +81,7 @@ pub(crate) fn uniform_seeded(ctx: &Arc<RingContext>, seed: &[u8; 32], index: u32
     let data =
         rnsfhe_math::sample::uniform_from_seed_indexed(seed, index, ctx.moduli(), ctx.degree());
     if ctx.kind() == RingKind::PowerOfTwo {
-        return Poly::from_residues(ctx, data, Representation::Ntt);
+        return Ok(Poly::from_residues(ctx, data, Representation::Ntt)?);
     }
     let mut a = Poly::from_residues(ctx, data, Representation::Coefficient)?;
     a.to_ntt()?;

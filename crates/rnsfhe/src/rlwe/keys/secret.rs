@@ -247,12 +247,14 @@ impl SecretKey {
             s.residues()[..k * n].to_vec(),
             Representation::Coefficient,
         )
+        .map_err(Error::from)
         .and_then(ntt_form);
         let s_qp = Poly::from_residues(
             sw.ring_qp(),
             s.residues().to_vec(),
             Representation::Coefficient,
         )
+        .map_err(Error::from)
         .and_then(ntt_form);
         (s_q, s_qp)
     }
