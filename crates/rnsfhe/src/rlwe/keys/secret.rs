@@ -94,18 +94,30 @@ fn ntt_form(mut p: Poly) -> Result<Poly> {
 
 /// The signed coefficients of a plain coefficient-form polynomial when every coefficient is one
 /// integer in all limbs (its centred residue modulo the first prime agrees with every other limb),
-/// else `None`. No branch on the residues: the agreement is folded over every limb.
+/// else `None`. No branch on the residues: centring and agreement are masks, folded over every
+/// limb.
 fn small_coefficients(s: &Poly) -> Option<Zeroizing<Vec<i64>>> {
     let ring = s.context();
     let n = ring.degree();
     let res = s.residues();
     let moduli = ring.moduli();
+    let q0 = moduli[0].value();
     let mut coeffs = Zeroizing::new(vec![0i64; n]);
     let mut disagree = 0u64;
     for (j, c) in coeffs.iter_mut().enumerate() {
-        let v = moduli[0].center(res[j]);
+        let a = res[j];
+        // a > q0 / 2: the top bit of q0/2 - a (residues are below 2^62).
+        let above = (q0 >> 1).wrapping_sub(a) >> 63;
+        let v = a as i64 - (above.wrapping_neg() & q0) as i64;
+        let negative = (v >> 63) as u64;
         for (i, m) in moduli.iter().enumerate().skip(1) {
-            disagree |= res[i * n + j] ^ m.reduce_i64(v);
+            // |v| mod q_i; the limb holds it for v >= 0, and q_i - it (or 0 with it) for v < 0.
+            let r = m.reduce(v.unsigned_abs());
+            let x = res[i * n + j];
+            let sum = x + r;
+            let neg_ok = u64::from(sum == 0) | u64::from(sum == m.value());
+            let ok = (negative & neg_ok) | (!negative & u64::from(x == r));
+            disagree |= ok ^ 1;
         }
         *c = v;
     }
