@@ -105,7 +105,18 @@ pub trait KeyBytes: KeyContext {
                 let end = r.end();
                 let sk = end.and_then(|()| SecretKey::from_poly(self.as_key_context(), &p));
                 zeroize::Zeroize::zeroize(p.residues_mut());
-                sk?
+                let sk = sk?;
+                // One encoding per key: a ternary secret is written as ternary bytes.
+                if sk
+                    .coefficients()
+                    .is_some_and(|c| c.iter().all(|x| x.abs() <= 1))
+                {
+                    return Err(Error::Malformed(
+                        "a ternary secret stored as residues (format 3 writes it as ternary bytes)"
+                            .into(),
+                    ));
+                }
+                sk
             }
             f => {
                 return Err(Error::Malformed(format!(
@@ -194,11 +205,11 @@ pub trait KeyBytes: KeyContext {
         r.end()?;
         let mut set = EvaluationKeySet::new();
         let key_id = match (id, relin.is_some() || galois.is_some()) {
-            (Some(id), _) => id,
+            (Some(id), true) => id,
             (None, false) => return Ok(set),
-            (None, true) => {
+            (None, true) | (Some(_), false) => {
                 return Err(Error::Malformed(
-                    "an evaluation key set with keys but no key pair".into(),
+                    "an evaluation key set has a key pair exactly when it has keys".into(),
                 ))
             }
         };
