@@ -82,6 +82,7 @@ pub mod bgv;
 pub mod circuits;
 pub mod ckks;
 pub mod encoding;
+pub mod eval;
 pub mod hpr;
 pub mod params;
 pub mod rlwe;

@@ -31,3 +31,4 @@ pub use complex::Complex;
 pub use context::CkksContext;
 pub use encoder::{apply_galois_f64, CkksEncoder};
 pub use params::{CkksParameters, CkksParametersBuilder};
+pub(crate) use scales::{same_scale, SCALE_TOLERANCE};
