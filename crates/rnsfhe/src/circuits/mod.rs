@@ -53,6 +53,7 @@ pub mod bsgs;
 pub mod chebyshev;
 pub mod functions;
 pub mod logistic;
+pub mod poly;
 pub mod polynomial;
 pub mod statistics;
 

@@ -43,6 +43,9 @@ impl Evaluator for BgvContext {
     fn scalar_from_int(&self, v: i64) -> i64 {
         integer::reduce(self.t().value(), i128::from(v))
     }
+    fn scalar_from_real(&self, v: f64) -> Result<i64> {
+        integer::from_real(self.t().value(), v)
+    }
     fn scalar_mul_add(&self, a: i64, k: i64, b: i64) -> i64 {
         integer::mul_add(self.t().value(), a, k, b)
     }

@@ -78,6 +78,9 @@ impl Evaluator for CkksContext {
     fn scalar_from_int(&self, v: i64) -> Complex {
         Complex::from_real(v as f64)
     }
+    fn scalar_from_real(&self, v: f64) -> Result<Complex> {
+        self.reduce_scalar(Complex::from_real(v))
+    }
     fn scalar_mul_add(&self, a: Complex, k: i64, b: Complex) -> Complex {
         a + b.scale(k as f64)
     }

@@ -50,6 +50,9 @@ impl Evaluator for HprContext {
     fn scalar_from_int(&self, v: i64) -> i64 {
         integer::reduce(self.params().plain_modulus(), i128::from(v))
     }
+    fn scalar_from_real(&self, v: f64) -> Result<i64> {
+        integer::from_real(self.params().plain_modulus(), v)
+    }
     fn scalar_mul_add(&self, a: i64, k: i64, b: i64) -> i64 {
         integer::mul_add(self.params().plain_modulus(), a, k, b)
     }

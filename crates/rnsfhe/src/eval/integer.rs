@@ -10,6 +10,17 @@ pub(super) fn reduce(t: u64, v: i128) -> i64 {
     (if r > t / 2 { r - t } else { r }) as i64
 }
 
+/// The integer v mod t, centred; `InvalidParameters` for a v that is not an integer below 2^63.
+pub(super) fn from_real(t: u64, v: f64) -> Result<i64> {
+    if v.is_finite() && v.fract() == 0.0 && v.abs() < 9.2e18 {
+        Ok(reduce(t, v as i128))
+    } else {
+        Err(Error::InvalidParameters(format!(
+            "the integer schemes take integer constants (mod t), got {v}"
+        )))
+    }
+}
+
 /// a + k b mod t, centred.
 pub(super) fn mul_add(t: u64, a: i64, k: i64, b: i64) -> i64 {
     reduce(t, i128::from(a) + i128::from(k) * i128::from(b))

@@ -86,6 +86,9 @@ pub trait Evaluator {
     fn reduce_scalar(&self, c: Self::Scalar) -> Result<Self::Scalar>;
     /// The constant `v` (an integer; CKKS: the real v).
     fn scalar_from_int(&self, v: i64) -> Self::Scalar;
+    /// The real constant `v`: CKKS takes any finite v; the integer schemes only an integer
+    /// (`InvalidParameters` otherwise).
+    fn scalar_from_real(&self, v: f64) -> Result<Self::Scalar>;
     /// a + k b, reduced (mod t for the integer schemes).
     fn scalar_mul_add(&self, a: Self::Scalar, k: i64, b: Self::Scalar) -> Self::Scalar;
 
