@@ -96,7 +96,13 @@ fn ckks_power_basis_real_and_complex_lands_on_target() {
         .map(|i| Complex::new((i as f64 / n as f64) * 1.8 - 0.9, 0.0))
         .collect();
     let x = encrypt(&mut s, &xs);
-    for (d, complex) in [(1usize, false), (7, false), (7, true), (26, true), (63, false)] {
+    for (d, complex) in [
+        (1usize, false),
+        (7, false),
+        (7, true),
+        (26, true),
+        (63, false),
+    ] {
         let c = coefficients(d, complex);
         let p = Polynomial::monomial(c.clone());
         assert_eq!(levels_needed(&*s.ctx, &p).unwrap(), depth(d));
@@ -108,7 +114,15 @@ fn ckks_power_basis_real_and_complex_lands_on_target() {
     // A target further down than needed: any level below lands as well.
     let c = coefficients(7, true);
     let p = Polynomial::monomial(c.clone());
-    check_ckks(&s, &x, &xs, &p, Target::new(1, 2f64.powi(41)), |v| horner(&c, v), 1e-5);
+    check_ckks(
+        &s,
+        &x,
+        &xs,
+        &p,
+        Target::new(1, 2f64.powi(41)),
+        |v| horner(&c, v),
+        1e-5,
+    );
 }
 
 #[test]
@@ -121,9 +135,25 @@ fn ckks_complex_slots_and_chebyshev_with_complex_coefficients() {
     let x = encrypt(&mut s, &xs);
     let c = coefficients(11, true);
     let p = Polynomial::monomial(c.clone());
-    check_ckks(&s, &x, &xs, &p, Target::new(2, 2f64.powi(38)), |v| horner(&c, v), 1e-5);
+    check_ckks(
+        &s,
+        &x,
+        &xs,
+        &p,
+        Target::new(2, 2f64.powi(38)),
+        |v| horner(&c, v),
+        1e-5,
+    );
     let p = Polynomial::chebyshev(c.clone(), (-1.0, 1.0)).unwrap();
-    check_ckks(&s, &x, &xs, &p, Target::new(2, 2f64.powi(38)), |v| chebyshev_value(&c, v), 1e-4);
+    check_ckks(
+        &s,
+        &x,
+        &xs,
+        &p,
+        Target::new(2, 2f64.powi(38)),
+        |v| chebyshev_value(&c, v),
+        1e-4,
+    );
 }
 
 /// The brief's target: sin on [-1, 1] by its degree-63 Chebyshev interpolant in 6 levels, on the
@@ -142,7 +172,15 @@ fn ckks_sin_degree_63_in_six_levels() {
     assert!(p.is_odd());
     assert_eq!(levels_needed(&*s.ctx, &p).unwrap(), 6);
     let target = Target::new(1, s.ctx.scale_at(1).unwrap());
-    let err = check_ckks(&s, &x, &xs, &p, target, |v| Complex::from_real(v.re.sin()), 1e-6);
+    let err = check_ckks(
+        &s,
+        &x,
+        &xs,
+        &p,
+        target,
+        |v| Complex::from_real(v.re.sin()),
+        1e-6,
+    );
     eprintln!("sin degree 63, 6 levels, 2^12 slots: max error {err:e}");
 }
 
@@ -161,7 +199,15 @@ fn ckks_chebyshev_on_a_wide_interval() {
     let p = Polynomial::chebyshev_real(&c, (-8.0, 8.0)).unwrap();
     assert_eq!(levels_needed(&*s.ctx, &p).unwrap(), 6);
     let target = Target::new(1, 2f64.powi(40));
-    check_ckks(&s, &x, &xs, &p, target, |v| Complex::from_real(sig(v.re)), 1e-4);
+    check_ckks(
+        &s,
+        &x,
+        &xs,
+        &p,
+        target,
+        |v| Complex::from_real(sig(v.re)),
+        1e-4,
+    );
 }
 
 #[test]
@@ -178,21 +224,33 @@ fn ckks_refusals() {
     );
     let p3 = Polynomial::monomial_real(&[0.5; 4]);
     let e = evaluate(ev, &x, &p3, Target::new(2, 2f64.powi(40)), &s.rlk).unwrap_err();
-    assert!(matches!(&e, Error::InvalidParameters(m) if m.contains("levels")), "{e}");
+    assert!(
+        matches!(&e, Error::InvalidParameters(m) if m.contains("levels")),
+        "{e}"
+    );
     for p in [
         Polynomial::monomial_real(&[1.0]),
         Polynomial::monomial_real(&[]),
         Polynomial::monomial_real(&[2.0, 0.0, 0.0]),
     ] {
         let e = evaluate(ev, &x, &p, t, &s.rlk).unwrap_err();
-        assert!(matches!(&e, Error::InvalidParameters(m) if m.contains("degree >= 1")), "{e}");
+        assert!(
+            matches!(&e, Error::InvalidParameters(m) if m.contains("degree >= 1")),
+            "{e}"
+        );
     }
     let e = evaluate(ev, &x, &Polynomial::monomial_real(&[0.5; 1026]), t, &s.rlk).unwrap_err();
-    assert!(matches!(&e, Error::OutOfRange(m) if m.contains("1026")), "{e}");
+    assert!(
+        matches!(&e, Error::OutOfRange(m) if m.contains("1026")),
+        "{e}"
+    );
     for bad in [f64::NAN, f64::INFINITY] {
         let p = Polynomial::monomial_real(&[0.5, bad, 1.0]);
         let e = evaluate(ev, &x, &p, t, &s.rlk).unwrap_err();
-        assert!(matches!(&e, Error::OutOfRange(m) if m.contains("finite")), "{e}");
+        assert!(
+            matches!(&e, Error::OutOfRange(m) if m.contains("finite")),
+            "{e}"
+        );
     }
     for scale in [0.0, -1.0, f64::NAN] {
         let e = evaluate(ev, &x, &p3, Target::new(0, scale), &s.rlk).unwrap_err();
@@ -248,7 +306,9 @@ fn bgv_integer_polynomials_exact_in_log_levels() {
     let (sk, pk) = ctx.keygen(&mut rng).unwrap();
     let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
     let xs: Vec<u64> = (0..2048u64).map(|i| (i * i * 31 + 7) % T).collect();
-    let x = ctx.encrypt(&ctx.encode(&xs).unwrap(), &pk, &mut rng).unwrap();
+    let x = ctx
+        .encrypt(&ctx.encode(&xs).unwrap(), &pk, &mut rng)
+        .unwrap();
     let top = Evaluator::max_level(&*ctx);
     for (d, chebyshev) in [(5usize, false), (13, true), (63, false), (63, true)] {
         let c = int_coefficients(d);
@@ -296,7 +356,9 @@ fn bfv_integer_polynomials_exact() {
     let (sk, pk) = ctx.keygen(&mut rng).unwrap();
     let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
     let xs: Vec<u64> = (0..2048u64).map(|i| (i * 977 + 3) % T).collect();
-    let x = ctx.encrypt(&ctx.encode(&xs).unwrap(), &pk, &mut rng).unwrap();
+    let x = ctx
+        .encrypt(&ctx.encode(&xs).unwrap(), &pk, &mut rng)
+        .unwrap();
     for (d, chebyshev) in [(6usize, true), (63, false)] {
         let c = int_coefficients(d);
         let p = if chebyshev {
@@ -365,15 +427,24 @@ fn hpr_through_the_trait() {
     assert_eq!(dec(&Evaluator::sub(ev, &ca, &cb).unwrap()), want);
     let want: Vec<u64> = a.iter().map(|&x| (t - x) % t).collect();
     assert_eq!(dec(&Evaluator::negate(ev, &ca).unwrap()), want);
-    assert_eq!(dec(&ev.mul_relin(&ca, &cb, &rlk).unwrap()), negacyclic(&a, &b));
+    assert_eq!(
+        dec(&ev.mul_relin(&ca, &cb, &rlk).unwrap()),
+        negacyclic(&a, &b)
+    );
     let mut want = a.clone();
     want[0] = (want[0] + t - 4) % t;
     assert_eq!(dec(&Evaluator::add_const(ev, &ca, -4).unwrap()), want);
     let want: Vec<u64> = a.iter().map(|&x| x * 3 % t).collect();
     assert_eq!(dec(&ev.mul_const_to_scale(&ca, 3, 1.0).unwrap()), want);
     // 2 - a + 3 a^2 by the generic evaluator.
-    let out = evaluate(ev, &ca, &Polynomial::monomial(vec![2, -1, 3]), Target::new(0, 1.0), &rlk)
-        .unwrap();
+    let out = evaluate(
+        ev,
+        &ca,
+        &Polynomial::monomial(vec![2, -1, 3]),
+        Target::new(0, 1.0),
+        &rlk,
+    )
+    .unwrap();
     let sq = negacyclic(&a, &a);
     let mut want: Vec<u64> = (0..N).map(|i| (3 * sq[i] + t - a[i]) % t).collect();
     want[0] = (want[0] + 2) % t;

@@ -3,8 +3,8 @@
 //! scheme-neutral [`super::poly`] evaluates every polynomial this way, this is the same function as
 //! [`super::evaluate_polynomial`], kept under its name.
 
-use super::polynomial::evaluate_real;
 use super::poly::Polynomial;
+use super::polynomial::evaluate_real;
 use crate::ckks::{CkksCiphertext, CkksContext};
 use crate::rlwe::RelinKey;
 use crate::Result;

@@ -75,7 +75,12 @@ pub fn evaluate_chebyshev(
             "Chebyshev interpolation needs a < b finite, got [{a}, {b}]"
         )));
     }
-    check_degree(d, chebyshev_levels(d, (a, b)), x.level(), "Chebyshev interpolation")?;
+    check_degree(
+        d,
+        chebyshev_levels(d, (a, b)),
+        x.level(),
+        "Chebyshev interpolation",
+    )?;
     let mut coeffs = chebyshev_coefficients(f, a, b, d);
     let largest = coeffs.iter().fold(0.0f64, |m, c| m.max(c.abs()));
     for c in coeffs.iter_mut() {

@@ -3,7 +3,7 @@
 //! propagated backwards), landing on the chain's scale of level `x.level() - ceil(log2(d + 1))`,
 //! where the automatic forms (`add_auto`, `mul_auto`, Python's operators) keep ciphertexts.
 
-use super::poly::{self, depth, PowerBasis, Polynomial, Target};
+use super::poly::{self, depth, Polynomial, PowerBasis, Target};
 use crate::ckks::{CkksCiphertext, CkksContext};
 use crate::rlwe::RelinKey;
 use crate::{Error, Result};
@@ -58,7 +58,13 @@ pub fn evaluate_polynomial(
     coeffs: &[f64],
     rlk: &RelinKey,
 ) -> Result<CkksCiphertext> {
-    evaluate_real(ctx, x, Polynomial::monomial_real(coeffs), "evaluate_polynomial", rlk)
+    evaluate_real(
+        ctx,
+        x,
+        Polynomial::monomial_real(coeffs),
+        "evaluate_polynomial",
+        rlk,
+    )
 }
 
 /// `p` at `x`, landing on the chain's scale of the level it reaches (`what` names the caller in

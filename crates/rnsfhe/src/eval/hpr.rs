@@ -45,7 +45,10 @@ impl Evaluator for HprContext {
     }
 
     fn reduce_scalar(&self, c: i64) -> Result<i64> {
-        Ok(integer::reduce(self.params().plain_modulus(), i128::from(c)))
+        Ok(integer::reduce(
+            self.params().plain_modulus(),
+            i128::from(c),
+        ))
     }
     fn scalar_from_int(&self, v: i64) -> i64 {
         integer::reduce(self.params().plain_modulus(), i128::from(v))

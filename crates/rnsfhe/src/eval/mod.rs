@@ -129,8 +129,7 @@ pub trait Evaluator {
     /// relinearised, not rescaled).
     fn mul(&self, a: &Self::Ciphertext, b: &Self::Ciphertext) -> Result<Self::Ciphertext>;
     /// Relinearisation of a 3-part ciphertext (a 2-part one is returned as it is).
-    fn relinearize(&self, a: &Self::Ciphertext, rlk: &Self::RelinKey)
-        -> Result<Self::Ciphertext>;
+    fn relinearize(&self, a: &Self::Ciphertext, rlk: &Self::RelinKey) -> Result<Self::Ciphertext>;
     /// a * b relinearised, not rescaled (Lattigo's `MulRelin`).
     fn mul_relin(
         &self,
@@ -237,6 +236,5 @@ pub trait Evaluator {
         keys: &Self::GaloisKeys,
     ) -> Result<Self::Ciphertext>;
     /// X -> X^(2N-1): CKKS conjugates every slot; BGV/BFV swap the two rows of the slot matrix.
-    fn conjugate(&self, a: &Self::Ciphertext, keys: &Self::GaloisKeys)
-        -> Result<Self::Ciphertext>;
+    fn conjugate(&self, a: &Self::Ciphertext, keys: &Self::GaloisKeys) -> Result<Self::Ciphertext>;
 }

@@ -92,7 +92,11 @@ impl<C: Copy + PartialEq + Default> Polynomial<C> {
 
     /// Whether every odd coefficient is zero.
     pub fn is_even(&self) -> bool {
-        self.coeffs.iter().skip(1).step_by(2).all(|c| *c == C::default())
+        self.coeffs
+            .iter()
+            .skip(1)
+            .step_by(2)
+            .all(|c| *c == C::default())
     }
 }
 

@@ -31,7 +31,13 @@ pub struct PowerBasis<'a, E: Evaluator> {
 impl<'a, E: Evaluator> PowerBasis<'a, E> {
     /// The basis of `x` (B_1 = x) up to degree `d`: powers, or Chebyshev polynomials when
     /// `chebyshev` (x then being y, already mapped onto [-1, 1]).
-    pub fn new(e: &'a E, x: &E::Ciphertext, d: usize, chebyshev: bool, rlk: &'a E::RelinKey) -> Self {
+    pub fn new(
+        e: &'a E,
+        x: &E::Ciphertext,
+        d: usize,
+        chebyshev: bool,
+        rlk: &'a E::RelinKey,
+    ) -> Self {
         let mut value = vec![None; d.max(1) + 1];
         value[1] = Some(x.clone());
         PowerBasis {
@@ -96,7 +102,11 @@ impl<'a, E: Evaluator> PowerBasis<'a, E> {
             let x = e.drop_level(xa, level)?;
             e.mul_relin(&x, &x, self.rlk)?
         } else {
-            e.mul_relin(&e.drop_level(xa, level)?, &e.drop_level(xb, level)?, self.rlk)?
+            e.mul_relin(
+                &e.drop_level(xa, level)?,
+                &e.drop_level(xb, level)?,
+                self.rlk,
+            )?
         };
         let prod = e.rescale(&prod)?;
         if !self.chebyshev {

@@ -26,10 +26,16 @@ impl Target {
 
     /// The deepest level `p` reaches from `x` ([`levels_needed`] below it) at the scheme's scale
     /// of that level (CKKS: the chain's Delta_level, where the automatic forms keep ciphertexts).
-    pub fn after<E: Evaluator>(e: &E, x: &E::Ciphertext, p: &Polynomial<E::Scalar>) -> Result<Self> {
+    pub fn after<E: Evaluator>(
+        e: &E,
+        x: &E::Ciphertext,
+        p: &Polynomial<E::Scalar>,
+    ) -> Result<Self> {
         let need = levels_needed(e, p)?;
         let have = e.level(x);
-        let level = have.checked_sub(need).ok_or_else(|| too_few(p.degree(), need, have))?;
+        let level = have
+            .checked_sub(need)
+            .ok_or_else(|| too_few(p.degree(), need, have))?;
         Ok(Target::new(level, e.default_scale(level)?))
     }
 }
@@ -123,7 +129,11 @@ pub fn evaluate<E: Evaluator>(
     };
     let out = match run.eval(&c, target.level, target.scale)? {
         Some(Piece::Cipher(ct)) => ct,
-        _ => return Err(Error::Internal("a polynomial of degree >= 1 gave a constant".into())),
+        _ => {
+            return Err(Error::Internal(
+                "a polynomial of degree >= 1 gave a constant".into(),
+            ))
+        }
     };
     if e.level(&out) != target.level || !same_scale(e.scale(&out), target.scale) {
         return Err(Error::Internal(format!(
@@ -140,7 +150,11 @@ pub fn evaluate<E: Evaluator>(
 /// y = alpha x + beta for the basis (x itself for the monomial basis and [-1, 1]): an integer alpha
 /// as an integer product (no level), any other through one rescaled product onto the scheme's
 /// scale of the level below.
-fn change_of_variable<E: Evaluator>(e: &E, x: &E::Ciphertext, basis: Basis) -> Result<E::Ciphertext> {
+fn change_of_variable<E: Evaluator>(
+    e: &E,
+    x: &E::Ciphertext,
+    basis: Basis,
+) -> Result<E::Ciphertext> {
     let (alpha, beta) = basis.affine();
     let mut y = if alpha == 1.0 {
         x.clone()
