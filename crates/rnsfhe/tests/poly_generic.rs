@@ -291,6 +291,33 @@ fn int_coefficients(d: usize) -> Vec<i64> {
         .collect()
 }
 
+/// Evaluates the test polynomial of degree d (monomial or Chebyshev) on x (slots `xs`) onto the
+/// deepest level it reaches, checks the levels spent and every slot against the model mod t.
+fn check_integer<E: Evaluator<Scalar = i64>>(
+    e: &E,
+    x: &E::Ciphertext,
+    xs: &[u64],
+    d: usize,
+    chebyshev: bool,
+    rlk: &E::RelinKey,
+    decrypt: impl Fn(&E::Ciphertext) -> Vec<u64>,
+) -> E::Ciphertext {
+    let c = int_coefficients(d);
+    let p = if chebyshev {
+        Polynomial::chebyshev(c.clone(), (-1.0, 1.0)).unwrap()
+    } else {
+        Polynomial::monomial(c.clone())
+    };
+    assert_eq!(levels_needed(e, &p).unwrap(), e.rescale_levels() * depth(d));
+    let target = Target::after(e, x, &p).unwrap();
+    let out = evaluate(e, x, &p, target, rlk).unwrap();
+    assert_eq!(e.level(&out), target.level, "degree {d}");
+    for (i, (&g, &v)) in decrypt(&out).iter().zip(xs).enumerate() {
+        assert_eq!(g, model_mod_t(&c, v, chebyshev, T), "degree {d}, slot {i}");
+    }
+    out
+}
+
 #[test]
 fn bgv_integer_polynomials_exact_in_log_levels() {
     let p = BgvParameters::builder()
@@ -311,20 +338,10 @@ fn bgv_integer_polynomials_exact_in_log_levels() {
         .unwrap();
     let top = Evaluator::max_level(&*ctx);
     for (d, chebyshev) in [(5usize, false), (13, true), (63, false), (63, true)] {
-        let c = int_coefficients(d);
-        let p = if chebyshev {
-            Polynomial::chebyshev(c.clone(), (-1.0, 1.0)).unwrap()
-        } else {
-            Polynomial::monomial(c.clone())
-        };
-        assert_eq!(levels_needed(&*ctx, &p).unwrap(), depth(d));
-        let target = Target::new(top - depth(d), 1.0);
-        let out = evaluate(&*ctx, &x, &p, target, &rlk).unwrap();
+        let out = check_integer(&*ctx, &x, &xs, d, chebyshev, &rlk, |c| {
+            ctx.decode(&ctx.decrypt(c, &sk).unwrap()).unwrap()
+        });
         assert_eq!(out.level(), top - depth(d), "degree {d}");
-        let got = ctx.decode(&ctx.decrypt(&out, &sk).unwrap()).unwrap();
-        for (i, (&g, &v)) in got.iter().zip(&xs).enumerate() {
-            assert_eq!(g, model_mod_t(&c, v, chebyshev, T), "degree {d}, slot {i}");
-        }
     }
     // The integer schemes hold scale 1: another target scale is refused.
     let e = evaluate(
@@ -360,18 +377,9 @@ fn bfv_integer_polynomials_exact() {
         .encrypt(&ctx.encode(&xs).unwrap(), &pk, &mut rng)
         .unwrap();
     for (d, chebyshev) in [(6usize, true), (63, false)] {
-        let c = int_coefficients(d);
-        let p = if chebyshev {
-            Polynomial::chebyshev(c.clone(), (-1.0, 1.0)).unwrap()
-        } else {
-            Polynomial::monomial(c.clone())
-        };
-        assert_eq!(levels_needed(&*ctx, &p).unwrap(), 0);
-        let out = evaluate(&*ctx, &x, &p, Target::new(0, 1.0), &rlk).unwrap();
-        let got = ctx.decode(&ctx.decrypt(&out, &sk).unwrap()).unwrap();
-        for (i, (&g, &v)) in got.iter().zip(&xs).enumerate() {
-            assert_eq!(g, model_mod_t(&c, v, chebyshev, T), "degree {d}, slot {i}");
-        }
+        check_integer(&*ctx, &x, &xs, d, chebyshev, &rlk, |c| {
+            ctx.decode(&ctx.decrypt(c, &sk).unwrap()).unwrap()
+        });
     }
     let e = evaluate(
         &*ctx,

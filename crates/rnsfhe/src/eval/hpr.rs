@@ -21,44 +21,13 @@ impl Evaluator for HprContext {
     type RelinKey = HprRelinKey;
     type GaloisKeys = HprGaloisKeys;
 
-    fn max_level(&self) -> usize {
-        0
-    }
+    integer::single_level_methods!(HprCiphertext);
+
     fn slots(&self) -> usize {
         self.params().degree()
     }
-    fn level(&self, _ct: &HprCiphertext) -> usize {
-        0
-    }
-    fn scale(&self, _ct: &HprCiphertext) -> f64 {
-        1.0
-    }
-    fn default_scale(&self, level: usize) -> Result<f64> {
-        integer::level_zero(level, "default_scale")?;
-        Ok(1.0)
-    }
-    fn rescale_levels(&self) -> usize {
-        0
-    }
-    fn rescale_factor(&self, _level: usize) -> Result<f64> {
-        Ok(1.0)
-    }
 
-    fn reduce_scalar(&self, c: i64) -> Result<i64> {
-        Ok(integer::reduce(
-            self.params().plain_modulus(),
-            i128::from(c),
-        ))
-    }
-    fn scalar_from_int(&self, v: i64) -> i64 {
-        integer::reduce(self.params().plain_modulus(), i128::from(v))
-    }
-    fn scalar_from_real(&self, v: f64) -> Result<i64> {
-        integer::from_real(self.params().plain_modulus(), v)
-    }
-    fn scalar_mul_add(&self, a: i64, k: i64, b: i64) -> i64 {
-        integer::mul_add(self.params().plain_modulus(), a, k, b)
-    }
+    integer::integer_scalars!(|c| c.params().plain_modulus());
 
     fn add_assign(&self, a: &mut HprCiphertext, b: &HprCiphertext) -> Result<()> {
         *a = HprContext::add(self, a, b)?;
@@ -92,15 +61,6 @@ impl Evaluator for HprContext {
         rlk: &HprRelinKey,
     ) -> Result<HprCiphertext> {
         HprContext::mul(self, a, b, rlk)
-    }
-    fn rescale(&self, a: &HprCiphertext) -> Result<HprCiphertext> {
-        self.check_ct(a)?;
-        Ok(a.clone())
-    }
-    fn drop_level(&self, a: &HprCiphertext, level: usize) -> Result<HprCiphertext> {
-        integer::level_zero(level, "drop_level")?;
-        self.check_ct(a)?;
-        Ok(a.clone())
     }
     fn mul_plain(&self, a: &HprCiphertext, m: &Vec<u64>) -> Result<HprCiphertext> {
         HprContext::mul_plain(self, a, m)

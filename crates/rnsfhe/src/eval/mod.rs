@@ -33,7 +33,7 @@ mod bfv;
 mod bgv;
 mod ckks;
 mod hpr;
-mod integer;
+pub(crate) mod integer;
 
 use crate::{Error, Result};
 
