@@ -20,6 +20,11 @@
 //! the same name (`add`, `rescale`, `mul_plain`, ...) a call on a context resolves to the inherent
 //! one; generic code (`E: Evaluator`) calls the trait's.
 //!
+//! Hoisted rotations (one decomposition for many rotations of one ciphertext, `rotate_many`,
+//! `sum_rotations`) and linear transforms are to join the trait as provided methods (a default
+//! through [`Evaluator::rotate`], overridden by the schemes that hoist), so that implementors and
+//! callers of today's methods are unaffected.
+//!
 //! What HPR leaves out: [`Evaluator::mul_values_to_scale`] (its context has no slot encoder), and
 //! rotations act on its coefficients through the Galois elements of the X^n + 1 batch layout.
 //!
