@@ -76,7 +76,10 @@
 //! examples of their own. Every scheme's context implements [`eval::Evaluator`], the operations
 //! circuits are written with ([`circuits::poly`] evaluates polynomials over it for any scheme).
 
-pub use rnsfhe_math::{backend, num_threads, set_backend, set_num_threads, Backend, Error, Result};
+pub use error::{Error, Result};
+pub use rnsfhe_math::{backend, num_threads, set_backend, set_num_threads, Backend};
+
+mod error;
 
 pub mod bfv;
 pub mod bgv;

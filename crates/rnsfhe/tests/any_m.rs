@@ -103,7 +103,7 @@ fn refusals() {
     ));
     assert!(matches!(
         ctx.apply_galois(&ca, 5, &s.gk),
-        Err(Error::MissingKey(_))
+        Err(Error::MissingGaloisKey { .. })
     ));
 }
 

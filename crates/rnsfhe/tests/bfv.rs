@@ -340,7 +340,7 @@ fn batched_arithmetic_and_rotations() {
         assert_eq!(dec(&ctx.sum_slots(&ca, &sum_keys).unwrap()), vec![total; n]);
         assert!(matches!(
             ctx.rotate_rows(&ca, 2, &gk),
-            Err(Error::MissingKey(_))
+            Err(Error::MissingGaloisKey { .. })
         ));
     }
 }

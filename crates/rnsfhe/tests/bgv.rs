@@ -347,13 +347,16 @@ fn refusals() {
     let p = random_plain(&ctx, &mut rng);
     let a = ctx.encrypt(&p, &pk, &mut rng).unwrap();
     let b = ctx.encrypt(&p, &pk2, &mut rng).unwrap();
-    assert!(matches!(ctx.add(&a, &b), Err(Error::KeyMismatch(_))));
-    assert!(matches!(ctx.decrypt(&a, &sk2), Err(Error::KeyMismatch(_))));
+    assert!(matches!(ctx.add(&a, &b), Err(Error::KeyMismatch { .. })));
+    assert!(matches!(
+        ctx.decrypt(&a, &sk2),
+        Err(Error::KeyMismatch { .. })
+    ));
     let rlk2 = ctx.relin_key(&sk2, &mut rng).unwrap();
     let prod = ctx.multiply_no_relin(&a, &a).unwrap();
     assert!(matches!(
         ctx.relinearize(&prod, &rlk2),
-        Err(Error::KeyMismatch(_))
+        Err(Error::KeyMismatch { .. })
     ));
     let low = ctx.mod_switch(&a).unwrap();
     // Operands at different levels: aligned to the lower one by the default automatic mode,
@@ -371,25 +374,29 @@ fn refusals() {
     let mlow = manual.mod_switch(&ma).unwrap();
     assert!(matches!(
         manual.add(&ma, &mlow),
-        Err(Error::LevelMismatch(_))
+        Err(Error::LevelMismatch { .. })
     ));
     assert!(matches!(
         manual.multiply_no_relin(&ma, &mlow),
-        Err(Error::LevelMismatch(_))
+        Err(Error::LevelMismatch { .. })
     ));
     let bottom = ctx.mod_switch_to_level(&a, 0).unwrap();
     assert!(matches!(
         ctx.mod_switch(&bottom),
-        Err(Error::LevelMismatch(_))
+        Err(Error::LevelsExhausted {
+            level: 0,
+            needed: 1,
+            ..
+        })
     ));
     assert!(matches!(
         ctx.mod_switch_to_level(&low, 3),
-        Err(Error::LevelMismatch(_))
+        Err(Error::LevelOutOfRange { level: 3, .. })
     ));
     let gk = ctx.galois_keys(&sk, &[1], false, &mut rng).unwrap();
     assert!(matches!(
         ctx.rotate_rows(&a, 2, &gk),
-        Err(Error::MissingKey(_))
+        Err(Error::MissingGaloisKey { .. })
     ));
     let other = small();
     assert!(matches!(

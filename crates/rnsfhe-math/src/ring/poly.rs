@@ -252,7 +252,7 @@ impl Poly {
         if self.data.len() >= PARALLEL_MIN_WORDS {
             // Limbs on the threads there are (inline with one thread); the kernels cannot fail.
             let (moduli, src) = (self.ctx.moduli(), &other.data);
-            let _ = crate::parallel::for_each_limb(&mut self.data, n, |i, a| {
+            let _: Result<()> = crate::parallel::for_each_limb(&mut self.data, n, |i, a| {
                 f(&moduli[i], a, &src[i * n..(i + 1) * n]);
                 Ok(())
             });

@@ -288,7 +288,7 @@ impl BfvContext {
     /// The l slots of GF(t^d) of a plaintext (general Phi_m).
     pub fn decode_slots(&self, pt: &Plaintext) -> Result<Vec<Vec<u64>>> {
         self.check_plain(pt)?;
-        self.slot_algebra()?.decode(&pt.coeffs)
+        Ok(self.slot_algebra()?.decode(&pt.coeffs)?)
     }
 
     pub(crate) fn check_ct(&self, ct: &Ciphertext) -> Result<()> {
@@ -306,7 +306,7 @@ impl BfvContext {
     pub(crate) fn lift_plain(&self, pt: &Plaintext) -> Result<Poly> {
         self.check_plain(pt)?;
         let centered: Vec<i64> = pt.coeffs.iter().map(|&c| self.t.center(c)).collect();
-        Poly::from_signed(self.ring(), &centered)
+        Ok(Poly::from_signed(self.ring(), &centered)?)
     }
 
     /// Delta [m]_t over Q, coefficient form.
@@ -328,7 +328,7 @@ impl BfvContext {
     /// otherwise.
     pub(crate) fn enter(&self, p: Poly) -> Result<Poly> {
         if self.params.is_full_montgomery() && p.montgomery_form() == Form::Plain {
-            return p.to_montgomery();
+            return Ok(p.to_montgomery()?);
         }
         Ok(p)
     }
@@ -424,7 +424,7 @@ impl BfvContext {
         acc.add_assign(&ct.parts[0])?;
         if self.params.is_full_montgomery() {
             // (c_0 + c_1 s + ...) M, left by a Montgomery reduction (paper 001 section 4).
-            return acc.from_montgomery();
+            return Ok(acc.from_montgomery()?);
         }
         Ok(acc)
     }

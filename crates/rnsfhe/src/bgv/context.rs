@@ -200,7 +200,7 @@ impl BgvContext {
     /// The l slots of GF(t^d) of a plaintext (general Phi_m).
     pub fn decode_slots(&self, pt: &BgvPlaintext) -> Result<Vec<Vec<u64>>> {
         self.check_plain(pt)?;
-        self.slot_algebra()?.decode(&pt.coeffs)
+        Ok(self.slot_algebra()?.decode(&pt.coeffs)?)
     }
 
     pub(crate) fn check_ct(&self, ct: &BgvCiphertext) -> Result<()> {
@@ -231,7 +231,7 @@ impl BgvContext {
         let mut p = Poly::from_signed(self.ring_at(level)?, &centered)?;
         p.to_ntt()?;
         if self.montgomery {
-            return p.to_montgomery();
+            return Ok(p.to_montgomery()?);
         }
         Ok(p)
     }
@@ -359,7 +359,7 @@ impl BgvContext {
         }
         acc.to_coefficient()?;
         if self.montgomery {
-            return acc.from_montgomery();
+            return Ok(acc.from_montgomery()?);
         }
         Ok(acc)
     }

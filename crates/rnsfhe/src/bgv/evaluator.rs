@@ -45,11 +45,14 @@ impl BgvContext {
         self.check_ct(a)?;
         self.check_ct(b)?;
         if a.level != b.level {
-            return Err(Error::LevelMismatch(format!(
-                "{op}: the operands are at levels {} and {}; bring the higher one down with \
-                 mod_switch_to_level first (or let the operators do it: ModulusSwitching::Auto)",
-                a.level, b.level
-            )));
+            return Err(Error::LevelMismatch {
+                op: op.into(),
+                left: a.level,
+                right: b.level,
+                hint: "bring the higher one down with mod_switch_to_level first (or let the \
+                       operators do it: ModulusSwitching::Auto)"
+                    .into(),
+            });
         }
         KeyId::join(a.key_id, b.key_id)
     }
@@ -187,9 +190,11 @@ impl BgvContext {
     pub fn mod_switch(&self, a: &BgvCiphertext) -> Result<BgvCiphertext> {
         self.check_ct(a)?;
         if a.level == 0 {
-            return Err(Error::LevelMismatch(
-                "mod_switch: the ciphertext is at level 0, the modulus chain is exhausted".into(),
-            ));
+            return Err(Error::LevelsExhausted {
+                op: "mod_switch".into(),
+                level: 0,
+                needed: 1,
+            });
         }
         let parts = a
             .parts
@@ -205,10 +210,11 @@ impl BgvContext {
     pub fn mod_switch_to_level(&self, a: &BgvCiphertext, level: usize) -> Result<BgvCiphertext> {
         self.check_ct(a)?;
         if level > a.level {
-            return Err(Error::LevelMismatch(format!(
-                "mod_switch_to_level: level {level} is above the ciphertext's level {}",
-                a.level
-            )));
+            return Err(Error::LevelOutOfRange {
+                op: "mod_switch_to_level (a ciphertext only goes down its chain)".into(),
+                level,
+                max: a.level,
+            });
         }
         let mut r = a.clone();
         while r.level > level {

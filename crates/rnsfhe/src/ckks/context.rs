@@ -312,11 +312,13 @@ impl CkksContext {
     pub fn set_scale(&self, ct: &CkksCiphertext, scale: f64) -> Result<CkksCiphertext> {
         self.check_ct(ct)?;
         if !(scale.is_finite() && scale > 0.0) || (ct.scale / scale - 1.0).abs() > 2f64.powi(-16) {
-            return Err(Error::ScaleMismatch(format!(
-                "set_scale: {} is not within 2^-16 of the ciphertext's scale {}",
-                super::ops::scale_text(scale),
-                super::ops::scale_text(ct.scale)
-            )));
+            return Err(Error::ScaleMismatch {
+                op: "set_scale".into(),
+                left: scale,
+                right: ct.scale,
+                tolerance: 2f64.powi(-16),
+                hint: "set_scale relabels a ciphertext's scale only within the tolerance".into(),
+            });
         }
         let mut r = ct.clone();
         r.scale = scale;

@@ -190,7 +190,7 @@ impl HprContext {
 
     /// A digit from signed coefficients (coefficient form).
     pub(super) fn digit_signed(&self, c: &[i64]) -> Result<Poly> {
-        Poly::from_signed(&self.ring, c)
+        Ok(Poly::from_signed(&self.ring, c)?)
     }
 
     /// d zero digits in `form`.
@@ -203,7 +203,7 @@ impl HprContext {
     /// Carry propagation over coefficient-form digits (paper 002 eq. (6)).
     pub(super) fn propagate(&self, digits: &mut [Poly]) -> Result<()> {
         let mut refs: Vec<&mut [u64]> = digits.iter_mut().map(|p| p.residues_mut()).collect();
-        self.basis.propagate(&mut refs)
+        Ok(self.basis.propagate(&mut refs)?)
     }
 
     /// A uniform element of R_q: uniform digits modulo p (their B_sk residues from the FBE).
@@ -213,7 +213,11 @@ impl HprContext {
             .map(|_| {
                 let mut data = rng.uniform_poly(self.basis.full().moduli(), n);
                 self.basis.normalize(&mut data)?;
-                Poly::from_residues(&self.ring, data, Representation::Coefficient)
+                Ok(Poly::from_residues(
+                    &self.ring,
+                    data,
+                    Representation::Coefficient,
+                )?)
             })
             .collect()
     }
@@ -364,11 +368,11 @@ impl HprContext {
             let last = part
                 .last()
                 .ok_or_else(|| Error::InvalidCiphertext("no digits".into()))?;
-            Poly::from_residues(
+            Ok(Poly::from_residues(
                 &self.ring_p,
                 last.residues()[..k * n].to_vec(),
                 Representation::Coefficient,
-            )
+            )?)
         };
         let parts = ct.parts();
         let mut acc: Option<Poly> = None;

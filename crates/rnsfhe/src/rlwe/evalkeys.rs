@@ -211,11 +211,9 @@ impl GaloisKeys {
 
     /// The key of element g, or an error naming the missing key.
     pub(crate) fn get(&self, g: u64) -> Result<&KeySwitchKey> {
-        self.keys.get(&g).ok_or_else(|| {
-            Error::MissingKey(format!(
-                "no Galois key for element {g}; generate the Galois keys with this rotation step"
-            ))
-        })
+        self.keys
+            .get(&g)
+            .ok_or(Error::MissingGaloisKey { element: g })
     }
 }
 

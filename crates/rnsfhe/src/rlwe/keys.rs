@@ -58,10 +58,11 @@ impl KeyId {
     /// imported ciphertext, compatible with any key); an error naming both when they differ.
     pub fn join(a: Option<KeyId>, b: Option<KeyId>) -> Result<Option<KeyId>> {
         match (a, b) {
-            (Some(x), Some(y)) if x != y => Err(Error::KeyMismatch(format!(
-                "the operands were encrypted under two different key pairs ({x} and {y}); \
-                 combine only ciphertexts of one key pair"
-            ))),
+            (Some(x), Some(y)) if x != y => Err(Error::KeyMismatch {
+                what: "the operands were encrypted under two different key pairs".into(),
+                left: x,
+                right: y,
+            }),
             (Some(x), _) | (_, Some(x)) => Ok(Some(x)),
             (None, None) => Ok(None),
         }
@@ -70,10 +71,11 @@ impl KeyId {
     /// Refuses a `what` (a key) of identity `key` for a ciphertext of identity `ct`.
     pub fn check(ct: Option<KeyId>, key: KeyId, what: &str) -> Result<()> {
         match ct {
-            Some(c) if c != key => Err(Error::KeyMismatch(format!(
-                "the ciphertext was encrypted under key pair {c}, but the {what} belongs to key \
-                 pair {key}"
-            ))),
+            Some(c) if c != key => Err(Error::KeyMismatch {
+                what: format!("the ciphertext (left) against the {what} (right)"),
+                left: c,
+                right: key,
+            }),
             _ => Ok(()),
         }
     }
@@ -106,7 +108,7 @@ fn ntt_of(ctx: &Arc<RingContext>, coeffs: &[i64]) -> Result<Poly> {
     let mut p = Poly::from_signed(ctx, coeffs)?;
     p.to_ntt()?;
     if is_montgomery(ctx) {
-        return p.to_montgomery();
+        return Ok(p.to_montgomery()?);
     }
     Ok(p)
 }
@@ -216,7 +218,7 @@ pub(crate) fn gaussian_poly(
     rng: &mut Csprng,
 ) -> Result<Poly> {
     let e = g.sample(rng, ctx.degree());
-    Poly::from_signed(ctx, &e)
+    Ok(Poly::from_signed(ctx, &e)?)
 }
 
 /// A uniform polynomial in NTT form expanded from a fresh seed; returns it with the seed.
@@ -237,7 +239,7 @@ pub(crate) fn uniform_seeded(ctx: &Arc<RingContext>, seed: &[u8; 32], index: u32
     let data =
         rnsfhe_math::sample::uniform_from_seed_indexed(seed, index, ctx.moduli(), ctx.degree());
     if ctx.kind() == RingKind::PowerOfTwo {
-        return Poly::from_residues(ctx, data, Representation::Ntt);
+        return Ok(Poly::from_residues(ctx, data, Representation::Ntt)?);
     }
     let mut a = Poly::from_residues(ctx, data, Representation::Coefficient)?;
     a.to_ntt()?;

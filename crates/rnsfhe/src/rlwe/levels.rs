@@ -63,7 +63,7 @@ impl Levels {
         }
         let rings = (0..k)
             .map(|l| ring_qp.select(&(0..=l).collect::<Vec<_>>()))
-            .collect::<Result<Vec<_>>>()?;
+            .collect::<rnsfhe_math::Result<Vec<_>>>()?;
         Ok(Arc::new(Levels { rings, ring_qp }))
     }
 

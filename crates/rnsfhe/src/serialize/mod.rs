@@ -317,7 +317,7 @@ impl<'a> Reader<'a> {
                 u64::from_le_bytes(a)
             })
             .collect();
-        Poly::from_residues(ctx, data, form)
+        Ok(Poly::from_residues(ctx, data, form)?)
     }
     /// Errors unless every byte was read.
     pub(crate) fn end(&self) -> Result<()> {

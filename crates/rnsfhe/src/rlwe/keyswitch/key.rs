@@ -9,7 +9,7 @@ use rnsfhe_math::ring::Form;
 fn montgomery_error(e: &Poly) -> Result<Poly> {
     let mut x = e.to_montgomery()?;
     x.relabel_form(Form::Plain)?;
-    x.to_montgomery()
+    Ok(x.to_montgomery()?)
 }
 
 /// A key-switching key from s' to s: per digit j and sub-digit b, (k0, k1) in NTT form over Q u P.

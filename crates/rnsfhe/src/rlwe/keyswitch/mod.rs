@@ -206,7 +206,7 @@ impl KeySwitcher {
             .filter(|(_, s)| s.is_some())
             .flat_map(|(i, _)| res[i * n..(i + 1) * n].iter().copied())
             .collect();
-        Poly::from_residues(ring, data, x.representation())
+        Ok(Poly::from_residues(ring, data, x.representation())?)
     }
 
     /// The rings of the levels and of Q u P this switcher works on.
@@ -411,7 +411,7 @@ impl KeySwitcher {
                     ctx.inverse_limb(i, out, true)?;
                 }
             }
-            Ok(())
+            Ok::<(), Error>(())
         })?;
         if len != n {
             // General m: the n coefficients of each limb to the front, limb-major.
