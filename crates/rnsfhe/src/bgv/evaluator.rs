@@ -124,7 +124,7 @@ impl BgvContext {
     }
 
     /// The tensor product of two 2-part ciphertexts at one level.
-    fn tensor(&self, a: &BgvCiphertext, b: &BgvCiphertext) -> Result<BgvCiphertext> {
+    pub(crate) fn tensor(&self, a: &BgvCiphertext, b: &BgvCiphertext) -> Result<BgvCiphertext> {
         let key_id = self.check_pair(a, b, "multiplication")?;
         two_parts(a, b)?;
         let mut c0 = a.parts[0].mul(&b.parts[0])?;
