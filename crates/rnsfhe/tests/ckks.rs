@@ -173,7 +173,8 @@ fn refused_inputs() {
     let mut rng = Csprng::from_seed([3; 32]);
     let ks = KeySwitching::default();
     let a = context(1 << 8, 3, &[60], ks);
-    let b = context(1 << 8, 3, &[60], ks);
+    // Other parameters (levels); equal ones would share keys and ciphertexts (tests/keys_apart.rs).
+    let b = context(1 << 8, 2, &[60], ks);
     let (sk, pk) = a.keygen(&mut rng).unwrap();
     let (_, pkb) = b.keygen(&mut rng).unwrap();
     let gk = a.galois_keys(&sk, &[1], false, &mut rng).unwrap();
@@ -194,11 +195,11 @@ fn refused_inputs() {
     ));
     assert!(matches!(
         a.encrypt(&a.encode(&x).unwrap(), &pkb, &mut rng),
-        Err(Error::ContextMismatch(_))
+        Err(Error::ParameterMismatch { .. })
     ));
     assert!(matches!(
         b.encrypt(&a.encode(&x).unwrap(), &pkb, &mut rng),
-        Err(Error::ContextMismatch(_))
+        Err(Error::ParameterMismatch { .. })
     ));
     assert!(a.encode(&random(&mut rng, 129)).is_err());
     assert!(a.encode_real(&[f64::NAN]).is_err());

@@ -133,7 +133,7 @@ fn identities_survive_bytes() {
         .unwrap();
     let id = sk.id();
     let sk2 = ctx
-        .secret_key_from_bytes(&ctx.secret_key_to_bytes(&sk))
+        .secret_key_from_bytes(&ctx.secret_key_to_bytes(&sk).unwrap())
         .unwrap();
     assert_eq!(sk2.id(), id);
     let pk2 = ctx
@@ -209,7 +209,7 @@ fn every_single_bit_flip_is_refused() {
         ),
         (
             "secret key",
-            ctx.secret_key_to_bytes(&sk).to_vec(),
+            ctx.secret_key_to_bytes(&sk).unwrap().to_vec(),
             Box::new(|b| ctx.secret_key_from_bytes(b).is_ok()),
         ),
         (

@@ -166,7 +166,7 @@ impl BgvContext {
             self.key_switcher(),
             Some(self.chain()),
             &mut a.parts,
-            self.id(),
+            self.fingerprint(),
             a.key_id,
         )?;
         if switched {
@@ -236,7 +236,7 @@ impl BgvContext {
             Some(self.chain()),
             &a.parts,
             g,
-            self.id(),
+            self.fingerprint(),
             a.key_id,
         )?;
         let noise = if g % self.params().cyclotomic_index() as u64 == 1 {

@@ -3,5 +3,5 @@
 
 use super::BgvContext;
 
-crate::rlwe::key_methods!(BgvContext, relin);
+crate::rlwe::key_methods!(BgvContext);
 crate::encoding::batch::row_rotation_methods!(BgvContext, super::BgvCiphertext);

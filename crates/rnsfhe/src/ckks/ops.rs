@@ -326,7 +326,7 @@ impl CkksContext {
             level: a.level,
             scale: a.scale * b.scale,
             slots: a.slots.max(b.slots),
-            context_id: self.id(),
+            fingerprint: self.fingerprint(),
             key_id,
         })
     }
@@ -334,7 +334,13 @@ impl CkksContext {
     /// Relinearisation (Mult steps 2–5: ModUp of d2, product with the evaluation key, ModDown).
     pub fn relinearize_assign(&self, a: &mut CkksCiphertext, rlk: &RelinKey) -> Result<()> {
         self.check_ct(a)?;
-        rlk.relinearize(self.key_switcher(), None, &mut a.parts, self.id(), a.key_id)
+        rlk.relinearize(
+            self.key_switcher(),
+            None,
+            &mut a.parts,
+            self.fingerprint(),
+            a.key_id,
+        )
     }
 
     /// a * b relinearised (not rescaled).
@@ -379,7 +385,7 @@ impl CkksContext {
             level: a.level - 1,
             scale,
             slots: a.slots,
-            context_id: a.context_id,
+            fingerprint: a.fingerprint,
             key_id: a.key_id,
         })
     }
@@ -458,7 +464,7 @@ impl CkksContext {
             level,
             scale: a.scale,
             slots: a.slots,
-            context_id: a.context_id,
+            fingerprint: a.fingerprint,
             key_id: a.key_id,
         })
     }
@@ -472,11 +478,18 @@ impl CkksContext {
     ) -> Result<CkksCiphertext> {
         self.check_ct(a)?;
         Ok(CkksCiphertext {
-            parts: keys.apply(self.key_switcher(), None, &a.parts, g, self.id(), a.key_id)?,
+            parts: keys.apply(
+                self.key_switcher(),
+                None,
+                &a.parts,
+                g,
+                self.fingerprint(),
+                a.key_id,
+            )?,
             level: a.level,
             scale: a.scale,
             slots: a.slots,
-            context_id: a.context_id,
+            fingerprint: a.fingerprint,
             key_id: a.key_id,
         })
     }

@@ -2,7 +2,9 @@
 //!
 //! - [`Levels`]: the rings of the levels Q_l and of Q u P, built once per parameter set;
 //! - [`KeySwitcher`] (digit tables) and [`ModulusChain`] (modulus switching, rescaling) over them;
-//! - secret and public keys, the encryption of zero, relinearisation and Galois keys;
+//! - keys apart from contexts (`keys`): secret keys as any polynomial mod Q u P, public keys, key
+//!   identities from public keys, [`KeyGenerator`] with an optional common reference string, and
+//!   [`EvaluationKeySet`]; the encryption of zero, relinearisation and Galois keys;
 //! - scheme-neutral evaluation (`eval`), noise-bound arithmetic (`noise`), and the KeyGen methods
 //!   of the contexts (`key_methods!`). The shared parameters are `crate::params::RlweParameters`.
 
@@ -19,8 +21,11 @@ pub(crate) mod noise;
 pub use chain::ModulusChain;
 pub(crate) use evalkeys::owned_by;
 pub use evalkeys::{GaloisKeys, RelinKey, MAX_GALOIS_ELEMENTS};
-pub use keys::{expand_seeded, KeyId, PublicKey, SecretDistribution, SecretKey};
-pub(crate) use keys::{key_methods, reduce_product};
+pub(crate) use keys::{check_params, key_methods, reduce_product};
+pub use keys::{
+    expand_seeded, Crs, EvaluationKeySet, KeyContext, KeyGenerator, KeyId, PublicKey,
+    SecretDistribution, SecretKey, SecretNorm,
+};
 pub use keyswitch::{KeySwitchKey, KeySwitcher};
 pub use layout::KeySwitching;
 pub use levels::Levels;

@@ -20,7 +20,9 @@
 //! the successful read of the bytes it holds, so a loader's memory stays proportional to its input and
 //! to the context's own sizes, whatever the bytes claim (tfhe-rs's safe deserialisation is the anchor).
 //!
-//! Version 1 (before key identities and checksums) is refused with a message saying so.
+//! Version 3 (keys apart from contexts) writes secret keys with their identity and, for a secret
+//! that is no ternary vector, its residues; version 2 is still read. Version 1 (before key
+//! identities and checksums) is refused with a message saying so.
 
 mod bfv;
 mod bgv;
@@ -38,8 +40,9 @@ use crate::{Error, Result};
 
 pub use keys::KeyBytes;
 
-/// The format version written and accepted.
-pub const VERSION: u16 = 2;
+/// The format version written. Version 2 is still read: its layouts are those of version 3 except
+/// the secret key's (see `keys`).
+pub const VERSION: u16 = 3;
 /// Bytes of the CRC-32 trailer.
 const CHECKSUM_LEN: usize = 4;
 const MAGIC: &[u8; 4] = b"RNSF";
@@ -68,6 +71,7 @@ pub(crate) enum Kind {
     HprParameters = 18,
     HprSecretKey = 19,
     HprPlaintext = 20,
+    EvaluationKeySet = 21,
 }
 
 /// FNV-1a over a parameter description: scheme tag, degree, t or scale bits, moduli, special moduli.
@@ -158,6 +162,7 @@ impl Writer {
 pub(crate) struct Reader<'a> {
     data: &'a [u8],
     pos: usize,
+    version: u16,
 }
 
 fn malformed(what: &str) -> Error {
@@ -167,7 +172,11 @@ fn malformed(what: &str) -> Error {
 impl<'a> Reader<'a> {
     /// Checks the header (magic, version), the checksum, the kind and the fingerprint.
     pub(crate) fn new(data: &'a [u8], kind: Kind, fingerprint: u64) -> Result<Self> {
-        let mut r = Reader { data, pos: 0 };
+        let mut r = Reader {
+            data,
+            pos: 0,
+            version: 0,
+        };
         if r.take(4)? != MAGIC {
             return Err(malformed("not rnsfhe data (bad magic)"));
         }
@@ -175,14 +184,15 @@ impl<'a> Reader<'a> {
         if version == 1 {
             return Err(malformed(
                 "format version 1 was written by rnsfhe before key identities and checksums; \
-                 this library reads version 2: serialise the object again with this version",
+                 this library reads versions 2 and 3: serialise the object again with this version",
             ));
         }
-        if version != VERSION {
+        if !(2..=VERSION).contains(&version) {
             return Err(malformed(&format!(
-                "format version {version}, this library reads version {VERSION}"
+                "format version {version}, this library reads versions 2 to {VERSION}"
             )));
         }
+        r.version = version;
         let body = data.len().checked_sub(CHECKSUM_LEN).filter(|&b| b >= r.pos);
         let body = body.ok_or_else(|| malformed("truncated: no room for the checksum"))?;
         let mut stored = [0u8; CHECKSUM_LEN];
@@ -202,12 +212,19 @@ impl<'a> Reader<'a> {
                 kind as u8
             )));
         }
-        if r.u64()? != fingerprint {
-            return Err(Error::ContextMismatch(
-                "the bytes were written for another parameter set".into(),
-            ));
+        let found = r.u64()?;
+        if found != fingerprint {
+            return Err(Error::ParameterMismatch {
+                what: format!("{kind:?} bytes"),
+                expected: fingerprint,
+                found,
+            });
         }
         Ok(r)
+    }
+    /// The format version of the bytes.
+    pub(crate) fn version(&self) -> u16 {
+        self.version
     }
     fn take(&mut self, n: usize) -> Result<&'a [u8]> {
         let end = self.pos.checked_add(n).filter(|&e| e <= self.data.len());

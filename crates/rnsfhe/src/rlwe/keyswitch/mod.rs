@@ -26,7 +26,7 @@ mod key;
 
 pub use key::KeySwitchKey;
 
-use super::keys::{gaussian_poly, reduce_product, uniform_ntt, uniform_seeded};
+use super::keys::{gaussian_poly, reduce_product, uniform_seeded};
 use super::noise::log2_add;
 use super::{KeySwitching, Levels, SecretKey};
 use crate::{Error, Result};
@@ -171,7 +171,7 @@ impl KeySwitcher {
             let ring = if zero.is_empty() {
                 sw.ring_qp().clone()
             } else {
-                sw.ring_qp().select(&kept)?
+                sw.levels.selection(&kept)?
             };
             let mut slots = vec![None; all.len()];
             for (slot, &i) in kept.iter().enumerate() {
