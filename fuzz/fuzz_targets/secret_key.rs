@@ -11,14 +11,14 @@ fuzz_target!(init: write_seeds("secret_key"), |data: &[u8]| {
     let f = fixtures();
     for b in &f.bfv {
         let load = |d: &[u8]| b.ctx.secret_key_from_bytes(d);
-        let save = |k: &_| Ok(b.ctx.secret_key_to_bytes(k).to_vec());
+        let save = |k: &_| Ok(b.ctx.secret_key_to_bytes(k)?.to_vec());
         if let Some(sk) = round_trip(data, true, load, save) {
             let _ = b.ctx.decrypt(&b.ct, &sk);
         }
     }
     for c in &f.ckks {
         let load = |d: &[u8]| c.ctx.secret_key_from_bytes(d);
-        let save = |k: &_| Ok(c.ctx.secret_key_to_bytes(k).to_vec());
+        let save = |k: &_| Ok(c.ctx.secret_key_to_bytes(k)?.to_vec());
         if let Some(sk) = round_trip(data, true, load, save) {
             let _ = c.ctx.decrypt_values(&c.ct, &sk);
         }

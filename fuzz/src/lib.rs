@@ -19,7 +19,9 @@ use rnsfhe::bgv::{BgvCiphertext, BgvContext, BgvParameters};
 use rnsfhe::ckks::{CkksCiphertext, CkksContext, CkksParameters, Complex};
 use rnsfhe::hpr::{HprCiphertext, HprContext, HprParameters, HprSecretKey};
 use rnsfhe::params::Security;
-use rnsfhe::rlwe::{GaloisKeys, KeySwitching, PublicKey, RelinKey, SecretDistribution, SecretKey};
+use rnsfhe::rlwe::{
+    EvaluationKeySet, GaloisKeys, KeySwitching, PublicKey, RelinKey, SecretDistribution, SecretKey,
+};
 use rnsfhe::serialize::KeyBytes;
 use rnsfhe::Result;
 use rnsfhe_math::sample::Csprng;
@@ -300,16 +302,12 @@ pub fn seeds(target: &str) -> Result<Vec<Vec<u8>>> {
             out.extend(f.ckks.iter().map(|c| c.ctx.relin_key_to_bytes(&c.rlk)));
         }
         "secret_key" => {
-            out.extend(
-                f.bfv
-                    .iter()
-                    .map(|b| b.ctx.secret_key_to_bytes(&b.sk).to_vec()),
-            );
-            out.extend(
-                f.ckks
-                    .iter()
-                    .map(|c| c.ctx.secret_key_to_bytes(&c.sk).to_vec()),
-            );
+            for b in &f.bfv {
+                out.push(b.ctx.secret_key_to_bytes(&b.sk)?.to_vec());
+            }
+            for c in &f.ckks {
+                out.push(c.ctx.secret_key_to_bytes(&c.sk)?.to_vec());
+            }
             out.extend(
                 f.hpr
                     .iter()
@@ -319,6 +317,20 @@ pub fn seeds(target: &str) -> Result<Vec<Vec<u8>>> {
         "galois_keys" => {
             out.extend(f.bfv.iter().map(|b| b.ctx.galois_keys_to_bytes(&b.gk)));
             out.extend(f.ckks.iter().map(|c| c.ctx.galois_keys_to_bytes(&c.gk)));
+        }
+        "evaluation_keys" => {
+            for b in &f.bfv {
+                let mut set = EvaluationKeySet::new();
+                out.push(b.ctx.evaluation_keys_to_bytes(&set));
+                set.set_relin_key(std::sync::Arc::new(b.rlk.clone()))?;
+                set.add_galois_keys(&b.gk)?;
+                out.push(b.ctx.evaluation_keys_to_bytes(&set));
+            }
+            for c in &f.ckks {
+                let mut set = EvaluationKeySet::new();
+                set.add_galois_keys(&c.gk)?;
+                out.push(c.ctx.evaluation_keys_to_bytes(&set));
+            }
         }
         _ => {}
     }

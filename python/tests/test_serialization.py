@@ -113,7 +113,8 @@ def test_corrupted_and_truncated_bytes_raise(bfv, ckks):
     other = rnsfhe.BfvContext(rnsfhe.BfvParameters(degree=1024, plain_modulus=65537,
                                                    moduli_bits=[50, 50, 50], special_moduli_bits=[50],
                                                    security="insecure"))
-    with pytest.raises(rnsfhe.ContextMismatchError, match="another parameter set"):
+    # The typed ParameterMismatch names both parameter fingerprints.
+    with pytest.raises(rnsfhe.ContextMismatchError, match="belongs to parameter set [0-9a-f]{16}"):
         other.ciphertext_from_bytes(data)
     with pytest.raises(rnsfhe.ContextMismatchError):
         other.secret_key_from_bytes(sk.to_bytes(allow_secret=True))

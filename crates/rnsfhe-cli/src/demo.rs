@@ -3,17 +3,17 @@
 //! (`demo_ckks`).
 
 use rnsfhe::params::{log2_product, SecurityLevel};
+use rnsfhe::{Error, Result};
 use rnsfhe_math::arith::ntt_primes;
 use rnsfhe_math::ring::reference::negacyclic_product;
 use rnsfhe_math::ring::{Poly, Representation, RingContext};
 use rnsfhe_math::sample::Csprng;
-use rnsfhe_math::{Error, Result};
 
 use crate::timing::{human, Budget};
 
 fn random_poly(ctx: &std::sync::Arc<RingContext>, rng: &mut Csprng) -> Result<Poly> {
     let data = rng.uniform_poly(ctx.moduli(), ctx.degree());
-    Poly::from_residues(ctx, data, Representation::Coefficient)
+    Ok(Poly::from_residues(ctx, data, Representation::Coefficient)?)
 }
 
 /// One ring product by NTT, checked coefficient by coefficient against the schoolbook reference.

@@ -112,8 +112,8 @@ fn bench(
     let rep = &mut rep;
     rep.text(&report::machine_line());
     let result = match suite {
-        Suite::Arith => bench::arith::run(&budget, rep),
-        Suite::Cyclotomic => bench::cyclotomic::run(&budget, rep),
+        Suite::Arith => bench::arith::run(&budget, rep).map_err(rnsfhe::Error::from),
+        Suite::Cyclotomic => bench::cyclotomic::run(&budget, rep).map_err(rnsfhe::Error::from),
         Suite::Bfv => bench::bfv::run(&budget, paper, rep),
         Suite::Ckks => bench::ckks::run(&budget, paper, rep),
         Suite::Bgv => bench::bgv::run(&budget, rep),
@@ -124,6 +124,7 @@ fn bench(
         }
         Suite::All => bench::arith::run(&budget, rep)
             .and_then(|()| bench::cyclotomic::run(&budget, rep))
+            .map_err(rnsfhe::Error::from)
             .and_then(|()| bench::bfv::run(&budget, paper, rep))
             .and_then(|()| bench::bgv::run(&budget, rep))
             .and_then(|()| bench::ckks::run(&budget, paper, rep))

@@ -1,4 +1,5 @@
-//! The one error type of rnsfhe (re-exported by the schemes crate as `rnsfhe::Error`).
+//! The error type of the word-size layer (the schemes crate wraps it in `rnsfhe::Error`, which adds
+//! the scheme-level kinds: key pairs, levels, scales, missing keys, noise, malformed bytes).
 
 use thiserror::Error as ThisError;
 
@@ -37,36 +38,9 @@ pub enum Error {
     /// A parameter set is refused (insecure, inconsistent or unsupported).
     #[error("invalid parameters: {0}")]
     InvalidParameters(String),
-    /// Operands at different levels of a modulus chain (e.g. CKKS ciphertexts before `drop_to_level`).
-    #[error("level mismatch: {0}")]
-    LevelMismatch(String),
-    /// Operands at different scales (CKKS) where one exact scale is needed.
-    #[error("scale mismatch: {0}")]
-    ScaleMismatch(String),
     /// An element has no inverse modulo the given modulus.
     #[error("{value} is not invertible modulo {modulus}")]
     NotInvertible { value: u64, modulus: u64 },
-    /// An operation needs a key that was not generated (e.g. a rotation step without its Galois key).
-    #[error("missing key: {0}")]
-    MissingKey(String),
-
-    /// A ciphertext of the wrong size or shape for the operation (e.g. 3 parts where 2 are required).
-    #[error("invalid ciphertext: {0}")]
-    InvalidCiphertext(String),
-
-    /// A ciphertext or key of one key pair used with a ciphertext or key of another (keys and
-    /// ciphertexts carry their key pair's identity).
-    #[error("key mismatch: {0}")]
-    KeyMismatch(String),
-
-    /// Serialised bytes that cannot be read: bad magic, version or kind, truncated, or a size or residue
-    /// out of range.
-    #[error("malformed bytes: {0}")]
-    Malformed(String),
-
-    /// A ciphertext whose noise has grown too large to decrypt reliably (a BFV noise budget of 0).
-    #[error("noise budget exhausted: {0}")]
-    NoiseBudgetExhausted(String),
 
     /// The operating system's random source failed (e.g. while seeding a CSPRNG).
     #[error("entropy source failed: {0}")]

@@ -85,10 +85,11 @@ fn pool() -> Option<Arc<rayon::ThreadPool>> {
 }
 
 /// Runs `f(i, limb_i)` for every limb of `n` words of `data` (limb-major), in parallel when more than
-/// one thread is set; the first error is returned.
-pub fn for_each_limb<F>(data: &mut [u64], n: usize, f: F) -> Result<()>
+/// one thread is set; the first error is returned (of any error type: the schemes pass their own).
+pub fn for_each_limb<F, E>(data: &mut [u64], n: usize, f: F) -> std::result::Result<(), E>
 where
-    F: Fn(usize, &mut [u64]) -> Result<()> + Sync + Send,
+    F: Fn(usize, &mut [u64]) -> std::result::Result<(), E> + Sync + Send,
+    E: Send,
 {
     let limbs = data.len() / n.max(1);
     match pool() {
@@ -107,16 +108,23 @@ where
 /// [`for_each_limb`] over two arrays of limbs at once (`a` and `b` limb-major with the same limb
 /// count and size), with a zeroed scratch of `scratch` words per task (one for the whole loop on one
 /// thread; one per rayon split otherwise), taken from the buffer pool.
-pub fn for_each_limb2<F>(a: &mut [u64], b: &mut [u64], n: usize, scratch: usize, f: F) -> Result<()>
+pub fn for_each_limb2<F, E>(
+    a: &mut [u64],
+    b: &mut [u64],
+    n: usize,
+    scratch: usize,
+    f: F,
+) -> std::result::Result<(), E>
 where
-    F: Fn(usize, &mut [u64], &mut [u64], &mut [u64]) -> Result<()> + Sync + Send,
+    F: Fn(usize, &mut [u64], &mut [u64], &mut [u64]) -> std::result::Result<(), E> + Sync + Send,
+    E: Send + From<Error>,
 {
     if a.len() != b.len() {
-        return Err(Error::LengthMismatch {
+        return Err(E::from(Error::LengthMismatch {
             what: "limb arrays",
             expected: a.len(),
             got: b.len(),
-        });
+        }));
     }
     let n = n.max(1);
     let limbs = a.len() / n;
@@ -139,10 +147,11 @@ where
 
 /// `f(0), ..., f(count - 1)` in order, computed in parallel when more than one thread is set; the
 /// first error is returned.
-pub fn map<T, F>(count: usize, f: F) -> Result<Vec<T>>
+pub fn map<T, F, E>(count: usize, f: F) -> std::result::Result<Vec<T>, E>
 where
     T: Send,
-    F: Fn(usize) -> Result<T> + Sync + Send,
+    E: Send,
+    F: Fn(usize) -> std::result::Result<T, E> + Sync + Send,
 {
     map_owned((0..count).collect(), f)
 }
@@ -163,11 +172,12 @@ where
 
 /// `f` applied to every item (in order), in parallel when more than one thread is set; the first
 /// error is returned.
-pub fn map_owned<T, U, F>(items: Vec<T>, f: F) -> Result<Vec<U>>
+pub fn map_owned<T, U, F, E>(items: Vec<T>, f: F) -> std::result::Result<Vec<U>, E>
 where
     T: Send,
     U: Send,
-    F: Fn(T) -> Result<U> + Sync + Send,
+    E: Send,
+    F: Fn(T) -> std::result::Result<U, E> + Sync + Send,
 {
     match pool() {
         Some(p) if items.len() > 1 => p.install(|| items.into_par_iter().map(&f).collect()),

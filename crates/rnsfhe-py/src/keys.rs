@@ -129,8 +129,13 @@ macro_rules! owner_key_bytes {
         })*
     };
 }
+impl KeyToBytes<rlwe::SecretKey> for Owner {
+    type Bytes = zeroize::Zeroizing<Vec<u8>>;
+    fn key_to_bytes(&self, key: &rlwe::SecretKey) -> rnsfhe::Result<Self::Bytes> {
+        self.key_bytes().secret_key_to_bytes(key)
+    }
+}
 owner_key_bytes!(
-    rlwe::SecretKey: secret_key_to_bytes -> zeroize::Zeroizing<Vec<u8>>,
     rlwe::PublicKey: public_key_to_bytes -> Vec<u8>,
     rlwe::RelinKey: relin_key_to_bytes -> Vec<u8>,
     rlwe::GaloisKeys: galois_keys_to_bytes -> Vec<u8>

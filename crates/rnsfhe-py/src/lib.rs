@@ -51,14 +51,16 @@ pub(crate) fn err(e: rnsfhe::Error) -> PyErr {
         | E::NotEnoughPrimes(_)
         | E::InvalidParameters(_)
         | E::NotInvertible { .. } => "ParameterError",
-        E::LevelMismatch(_) => "LevelMismatchError",
-        E::ScaleMismatch(_) => "ScaleMismatchError",
+        E::LevelMismatch { .. } | E::LevelsExhausted { .. } | E::LevelOutOfRange { .. } => {
+            "LevelMismatchError"
+        }
+        E::ScaleMismatch { .. } => "ScaleMismatchError",
         E::LengthMismatch { .. } => "LengthMismatchError",
         E::OutOfRange(_) => "OutOfRangeError",
-        E::ContextMismatch(_) => "ContextMismatchError",
-        E::KeyMismatch(_) => "KeyMismatchError",
+        E::ContextMismatch(_) | E::ParameterMismatch { .. } => "ContextMismatchError",
+        E::KeyMismatch { .. } => "KeyMismatchError",
         E::WrongForm(_) => "RepresentationError",
-        E::MissingKey(_) => "MissingKeyError",
+        E::MissingKey(_) | E::MissingGaloisKey { .. } => "MissingKeyError",
         E::InvalidCiphertext(_) => "CiphertextError",
         E::Malformed(_) => "SerializationError",
         E::NoiseBudgetExhausted(_) => "NoiseBudgetExhaustedError",
@@ -91,6 +93,12 @@ pub(crate) trait OrPy<T> {
 impl<T> OrPy<T> for rnsfhe::Result<T> {
     fn py(self) -> PyResult<T> {
         self.map_err(err)
+    }
+}
+
+impl<T> OrPy<T> for rnsfhe_math::Result<T> {
+    fn py(self) -> PyResult<T> {
+        self.map_err(|e| err(e.into()))
     }
 }
 
@@ -180,7 +188,8 @@ fn num_threads() -> usize {
 /// made afterwards use the fastest backend up to it that suits each modulus; existing ones keep theirs.
 #[pyfunction]
 fn set_backend(name: &str) -> PyResult<()> {
-    rnsfhe::set_backend(name.parse().py()?).py()
+    let backend = name.parse::<rnsfhe::Backend>().py()?;
+    rnsfhe::set_backend(backend).py()
 }
 
 /// The SIMD kernel backend in force (the ceiling set by `set_backend` or `RNSFHE_BACKEND`, else the

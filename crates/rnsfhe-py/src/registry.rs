@@ -1,15 +1,16 @@
 //! One live context per parameter set, with the evaluation keys registered for operators, found by
 //! the identity of the key pair a ciphertext is encrypted under (several users may share a parameter
-//! set: each one's keys serve only that user's ciphertexts).
+//! set: each one's keys serve only that user's ciphertexts). The keys of a key pair are the core's
+//! [`EvaluationKeySet`] (BFV, BGV, CKKS; HPR's digit keys sit in a [`KeyPair`] of their own).
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, RwLock, Weak};
 
 use pyo3::prelude::*;
-use rnsfhe::rlwe::{GaloisKeys, KeyId, PublicKey, RelinKey, SecretKey};
+use rnsfhe::rlwe::{EvaluationKeySet, GaloisKeys, KeyId, PublicKey, RelinKey, SecretKey};
 use rnsfhe_math::sample::Csprng;
 
-use crate::raise;
+use crate::{raise, OrPy};
 
 /// What the binding layer needs to know of a scheme's Rust context: its parameters and how a
 /// context is made of them, its key, plaintext and ciphertext types (the RLWE ones, or HPR's digit
@@ -21,6 +22,8 @@ pub(crate) trait Scheme {
     type PublicKey;
     type RelinKey: EvalKey;
     type GaloisKeys: EvalKey;
+    /// The evaluation keys of one key pair.
+    type Keys: KeySet<Relin = Self::RelinKey, Galois = Self::GaloisKeys>;
     type Plaintext;
     type Ciphertext;
     type Extra;
@@ -67,6 +70,69 @@ pub(crate) use eval_keys;
 
 eval_keys!(RelinKey, GaloisKeys);
 
+/// The evaluation keys of one key pair as the registry holds them: registering a key replaces the
+/// one of its kind (as `register_keys` always did).
+pub(crate) trait KeySet: Default + Send + Sync {
+    type Relin;
+    type Galois;
+    fn relin(&self) -> Option<Arc<Self::Relin>>;
+    fn galois(&self) -> Option<Arc<Self::Galois>>;
+    fn set_relin(&mut self, k: Arc<Self::Relin>) -> rnsfhe::Result<()>;
+    fn set_galois(&mut self, k: Arc<Self::Galois>) -> rnsfhe::Result<()>;
+}
+
+impl KeySet for EvaluationKeySet {
+    type Relin = RelinKey;
+    type Galois = GaloisKeys;
+    fn relin(&self) -> Option<Arc<RelinKey>> {
+        self.relin_key().ok().cloned()
+    }
+    fn galois(&self) -> Option<Arc<GaloisKeys>> {
+        self.galois_keys().ok().cloned()
+    }
+    fn set_relin(&mut self, k: Arc<RelinKey>) -> rnsfhe::Result<()> {
+        self.set_relin_key(k)
+    }
+    fn set_galois(&mut self, k: Arc<GaloisKeys>) -> rnsfhe::Result<()> {
+        self.set_galois_keys(k)
+    }
+}
+
+/// A relinearisation key and Galois keys of one key pair, for schemes outside the RLWE key layer
+/// (HPR's digit keys).
+pub(crate) struct KeyPair<R, G> {
+    relin: Option<Arc<R>>,
+    galois: Option<Arc<G>>,
+}
+
+impl<R, G> Default for KeyPair<R, G> {
+    fn default() -> Self {
+        KeyPair {
+            relin: None,
+            galois: None,
+        }
+    }
+}
+
+impl<R: Send + Sync, G: Send + Sync> KeySet for KeyPair<R, G> {
+    type Relin = R;
+    type Galois = G;
+    fn relin(&self) -> Option<Arc<R>> {
+        self.relin.clone()
+    }
+    fn galois(&self) -> Option<Arc<G>> {
+        self.galois.clone()
+    }
+    fn set_relin(&mut self, k: Arc<R>) -> rnsfhe::Result<()> {
+        self.relin = Some(k);
+        Ok(())
+    }
+    fn set_galois(&mut self, k: Arc<G>) -> rnsfhe::Result<()> {
+        self.galois = Some(k);
+        Ok(())
+    }
+}
+
 /// The RLWE schemes: RLWE keys, nothing beside the context, their own operations.
 macro_rules! rlwe_scheme {
     ($($Ctx:ty: $Params:ty, $Pt:ty, $Ct:ty);*) => {
@@ -76,6 +142,7 @@ macro_rules! rlwe_scheme {
             type PublicKey = PublicKey;
             type RelinKey = RelinKey;
             type GaloisKeys = GaloisKeys;
+            type Keys = EvaluationKeySet;
             type Plaintext = $Pt;
             type Ciphertext = $Ct;
             type Extra = ();
@@ -113,18 +180,15 @@ pub(crate) struct Shared<C: Scheme> {
     pub label: String,
     /// The scheme's `Scheme::extra`.
     pub extra: C::Extra,
-    rlk: Keyring<C::RelinKey>,
-    galois: Keyring<C::GaloisKeys>,
+    /// The registered evaluation keys of each key pair.
+    keys: RwLock<BTreeMap<KeyId, C::Keys>>,
 }
-
-/// Registered evaluation keys by key pair.
-type Keyring<K> = RwLock<BTreeMap<KeyId, Arc<K>>>;
 
 impl<C: Scheme> Shared<C> {
     /// The relinearisation key registered for key pair `key` (the ciphertext's), or a
     /// `MissingKeyError` saying how to get one.
     pub fn relin_key(&self, what: &str, key: Option<KeyId>) -> PyResult<Arc<C::RelinKey>> {
-        find(&self.rlk, key).ok_or_else(|| {
+        find(&self.keys, key, KeySet::relin).ok_or_else(|| {
             missing(
                 what,
                 key,
@@ -136,7 +200,7 @@ impl<C: Scheme> Shared<C> {
     }
     /// The Galois keys registered for key pair `key`, or a `MissingKeyError` saying how to get them.
     pub fn galois_keys(&self, what: &str, key: Option<KeyId>) -> PyResult<Arc<C::GaloisKeys>> {
-        find(&self.galois, key).ok_or_else(|| {
+        find(&self.keys, key, KeySet::galois).ok_or_else(|| {
             missing(
                 what,
                 key,
@@ -146,29 +210,41 @@ impl<C: Scheme> Shared<C> {
             )
         })
     }
-    pub fn set_relin_key(&self, k: Arc<C::RelinKey>) {
-        insert(&self.rlk, k.key_pair(), k);
+    pub fn set_relin_key(&self, k: Arc<C::RelinKey>) -> PyResult<()> {
+        self.with_set(k.key_pair(), |s| s.set_relin(k))
     }
-    pub fn set_galois_keys(&self, k: Arc<C::GaloisKeys>) {
-        insert(&self.galois, k.key_pair(), k);
+    pub fn set_galois_keys(&self, k: Arc<C::GaloisKeys>) -> PyResult<()> {
+        self.with_set(k.key_pair(), |s| s.set_galois(k))
+    }
+    /// Runs `f` on the key set of key pair `id` (made empty if there is none).
+    fn with_set(
+        &self,
+        id: KeyId,
+        f: impl FnOnce(&mut C::Keys) -> rnsfhe::Result<()>,
+    ) -> PyResult<()> {
+        let mut map = self.keys.write().unwrap_or_else(|e| e.into_inner());
+        f(map.entry(id).or_default()).py()
     }
 }
 
-/// The key of key pair `key`; for a ciphertext without identity (trivial or imported), the only
-/// registered key if there is exactly one.
-fn find<K>(ring: &Keyring<K>, key: Option<KeyId>) -> Option<Arc<K>> {
-    let map = ring.read().unwrap_or_else(|e| e.into_inner());
+/// The key (`get` of a key set) of key pair `key`; for a ciphertext without identity (trivial or
+/// imported), the only registered key of that kind if there is exactly one.
+fn find<S: KeySet, K>(
+    sets: &RwLock<BTreeMap<KeyId, S>>,
+    key: Option<KeyId>,
+    get: impl Fn(&S) -> Option<Arc<K>>,
+) -> Option<Arc<K>> {
+    let map = sets.read().unwrap_or_else(|e| e.into_inner());
     match key {
-        Some(id) => map.get(&id).cloned(),
-        None if map.len() == 1 => map.values().next().cloned(),
-        None => None,
+        Some(id) => map.get(&id).and_then(get),
+        None => {
+            let mut all = map.values().filter_map(get);
+            match (all.next(), all.next()) {
+                (Some(k), None) => Some(k),
+                _ => None,
+            }
+        }
     }
-}
-
-fn insert<K>(ring: &Keyring<K>, id: KeyId, k: Arc<K>) {
-    ring.write()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(id, k);
 }
 
 /// The `MissingKeyError` of `what` needing `key_kind` for key pair `key`.
@@ -242,8 +318,7 @@ impl<C: Scheme> Registry<C> {
             ctx,
             params_bytes: params_bytes.clone(),
             label,
-            rlk: RwLock::new(BTreeMap::new()),
-            galois: RwLock::new(BTreeMap::new()),
+            keys: RwLock::new(BTreeMap::new()),
         });
         live.push((params_bytes, Arc::downgrade(&shared)));
         Ok(shared)

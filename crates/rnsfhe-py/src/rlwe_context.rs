@@ -195,10 +195,10 @@ macro_rules! scheme_context {
                 galois_keys: Option<&$PyGk>,
             ) -> PyResult<()> {
                 if let Some(k) = relin_key {
-                    self.shared.set_relin_key(k.get(&self.owner())?);
+                    self.shared.set_relin_key(k.get(&self.owner())?)?;
                 }
                 if let Some(k) = galois_keys {
-                    self.shared.set_galois_keys(k.get(&self.owner())?);
+                    self.shared.set_galois_keys(k.get(&self.owner())?)?;
                 }
                 Ok(())
             }
@@ -270,7 +270,7 @@ macro_rules! rlwe_context {
                     let ctx = self.ctx().clone();
                     let k = py.detach(|| self.rng.with(|r| ctx.relin_key(&s, r))).py()?;
                     let k: PyRelinKey = self.key(k).into();
-                    self.shared.set_relin_key(k.key.clone());
+                    self.shared.set_relin_key(k.key.clone())?;
                     Ok(k)
                 }
                 $($extra)*

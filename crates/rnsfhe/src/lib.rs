@@ -73,15 +73,20 @@
 //! ```
 //!
 //! BGV ([`bgv::BgvContext`]), HPR-FV ([`hpr::HprContext`]) and the circuits ([`circuits`]) have
-//! examples of their own.
+//! examples of their own. Every scheme's context implements [`eval::Evaluator`], the operations
+//! circuits are written with ([`circuits::poly`] evaluates polynomials over it for any scheme).
 
-pub use rnsfhe_math::{backend, num_threads, set_backend, set_num_threads, Backend, Error, Result};
+pub use error::{Error, Result};
+pub use rnsfhe_math::{backend, num_threads, set_backend, set_num_threads, Backend};
+
+mod error;
 
 pub mod bfv;
 pub mod bgv;
 pub mod circuits;
 pub mod ckks;
 pub mod encoding;
+pub mod eval;
 pub mod hpr;
 pub mod params;
 pub mod rlwe;

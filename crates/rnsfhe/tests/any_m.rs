@@ -103,7 +103,7 @@ fn refusals() {
     ));
     assert!(matches!(
         ctx.apply_galois(&ca, 5, &s.gk),
-        Err(Error::MissingKey(_))
+        Err(Error::MissingGaloisKey { .. })
     ));
 }
 
@@ -175,7 +175,7 @@ fn bytes_round_trip_keeps_the_ring() {
         .ciphertext_from_bytes(&s.ctx.ciphertext_to_bytes(&cb).unwrap())
         .unwrap();
     let sk2 = ctx2
-        .secret_key_from_bytes(&s.ctx.secret_key_to_bytes(&s.sk))
+        .secret_key_from_bytes(&s.ctx.secret_key_to_bytes(&s.sk).unwrap())
         .unwrap();
     let rlk2 = ctx2
         .relin_key_from_bytes(&s.ctx.relin_key_to_bytes(&s.rlk))

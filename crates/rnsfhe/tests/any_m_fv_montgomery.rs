@@ -111,7 +111,7 @@ fn fv_full_agrees_with_mixed_and_barrett() {
         assert_eq!(ctx2.fingerprint(), ctx.fingerprint());
         use rnsfhe::serialize::KeyBytes;
         let sk2 = ctx2
-            .secret_key_from_bytes(&ctx.secret_key_to_bytes(&sk))
+            .secret_key_from_bytes(&ctx.secret_key_to_bytes(&sk).unwrap())
             .unwrap();
         let rlk2 = ctx2
             .relin_key_from_bytes(&ctx.relin_key_to_bytes(&rlk))

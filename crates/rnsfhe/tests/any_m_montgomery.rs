@@ -69,8 +69,8 @@ fn bgv_montgomery_agrees_with_barrett() {
     // the Barrett ring decrypt to a.
     let ring = ba.ctx.ring_at(ca.level()).unwrap();
     let sk_ba = SecretKey::from_coefficients(
-        ba.ctx.key_switcher(),
-        zeroize::Zeroizing::new(mo.sk.coefficients().to_vec()),
+        &*ba.ctx,
+        zeroize::Zeroizing::new(mo.sk.coefficients().unwrap().to_vec()),
     )
     .unwrap();
     let parts: Vec<Poly> = ca
@@ -116,7 +116,7 @@ fn bgv_montgomery_bytes_round_trip() {
         .ciphertext_from_bytes(&s.ctx.ciphertext_to_bytes(&cb).unwrap())
         .unwrap();
     let sk2 = ctx2
-        .secret_key_from_bytes(&s.ctx.secret_key_to_bytes(&s.sk))
+        .secret_key_from_bytes(&s.ctx.secret_key_to_bytes(&s.sk).unwrap())
         .unwrap();
     let rlk2 = ctx2
         .relin_key_from_bytes(&s.ctx.relin_key_to_bytes(&s.rlk))
@@ -191,7 +191,7 @@ fn fv_mixed_keys_carry_m_and_round_trip() {
         .relin_key_from_bytes(&ctx.relin_key_to_bytes(&rlk))
         .unwrap();
     let sk2 = ctx2
-        .secret_key_from_bytes(&ctx.secret_key_to_bytes(&sk))
+        .secret_key_from_bytes(&ctx.secret_key_to_bytes(&sk).unwrap())
         .unwrap();
     let n = ctx.params().degree();
     let a: Vec<u64> = (0..n).map(|i| (i % 3 == 0) as u64).collect();

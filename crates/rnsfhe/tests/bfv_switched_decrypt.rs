@@ -190,7 +190,8 @@ fn switched_decryption_agrees_near_the_rounding_boundary() {
 fn switched_decryption_refuses_a_foreign_key() {
     let mut rng = Csprng::from_seed([43; 32]);
     let ctx = context(64, &[30; 6], 65537, Decryption::Hps);
-    let other = context(64, &[30; 6], 65537, Decryption::Hps);
+    // Other parameters (t): a context of equal parameters would take the key (tests/keys_apart.rs).
+    let other = context(64, &[30; 6], 257, Decryption::Hps);
     let (sk, pk) = ctx.keygen(&mut rng).unwrap();
     let (sk2, _) = ctx.keygen(&mut rng).unwrap();
     let (osk, _) = other.keygen(&mut rng).unwrap();
@@ -200,7 +201,7 @@ fn switched_decryption_refuses_a_foreign_key() {
     assert!(ctx.decrypt(&ct, &sk).is_ok());
     assert!(matches!(
         ctx.decrypt(&ct, &osk),
-        Err(rnsfhe::Error::ContextMismatch(_))
+        Err(rnsfhe::Error::ParameterMismatch { .. })
     ));
     assert!(ctx.decrypt(&ct, &sk2).is_err());
 }

@@ -342,12 +342,12 @@ fn mixed_circuit_in_auto_mode() {
         manual.sub(&low2, &sq),
         manual.multiply(&sq, &low2, &rlk2),
     ] {
-        assert!(matches!(r, Err(Error::LevelMismatch(_))), "{r:?}");
+        assert!(matches!(r, Err(Error::LevelMismatch { .. })), "{r:?}");
     }
     let mut acc2 = sq.clone();
     assert!(matches!(
         manual.add_assign(&mut acc2, &low2),
-        Err(Error::LevelMismatch(_))
+        Err(Error::LevelMismatch { .. })
     ));
     let ok = manual.multiply(
         &manual.mod_switch(&sq).unwrap(),

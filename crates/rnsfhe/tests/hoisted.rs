@@ -340,12 +340,14 @@ fn errors_name_the_step_and_refuse_foreign_keys_and_three_parts() {
     let ctx = &s.ctx;
     let e = ctx.rotate_many(&s.ct, &[1, 3], &s.gk).unwrap_err();
     assert!(
-        matches!(&e, Error::MissingKey(m) if m.contains("step 3")),
+        matches!(&e, Error::MissingGaloisKey { step: Some(3), .. })
+            && e.to_string().contains("step 3"),
         "{e}"
     );
     let e = ctx.sum_rotations(&s.ct, &[4], None, &s.gk).unwrap_err();
     assert!(
-        matches!(&e, Error::MissingKey(m) if m.contains("step 4")),
+        matches!(&e, Error::MissingGaloisKey { step: Some(4), .. })
+            && e.to_string().contains("step 4"),
         "{e}"
     );
     let e = ctx
@@ -359,14 +361,22 @@ fn errors_name_the_step_and_refuse_foreign_keys_and_three_parts() {
     assert!(matches!(e, Error::InvalidCiphertext(_)), "{e}");
     let e = ctx.sum_rotations(&three, &[1], None, &s.gk).unwrap_err();
     assert!(matches!(e, Error::InvalidCiphertext(_)), "{e}");
-    // Keys of another key pair, and of another context of equal parameters.
+    // Keys of another key pair, and of another parameter set.
     let other = ctx
         .encrypt(&ctx.encode(&s.z).unwrap(), &pk, &mut rng)
         .unwrap();
-    assert!(ctx.rotate_many(&other, &[1], &s.gk).is_err());
-    let s2 = ckks_setup(ckks(2, &[50], ks(1)), 512, 7);
-    assert!(ctx.rotate_many(&s.ct, &[1], &s2.gk).is_err());
-    assert!(ctx.sum_rotations(&s.ct, &[1], None, &s2.gk).is_err());
+    assert!(matches!(
+        ctx.rotate_many(&other, &[1], &s.gk),
+        Err(Error::KeyMismatch { .. })
+    ));
+    // Keys of another parameter set (the same seed, another special prime).
+    let s2 = ckks_setup(ckks(2, &[55], ks(1)), 512, 7);
+    for e in [
+        ctx.rotate_many(&s.ct, &[1], &s2.gk).unwrap_err(),
+        ctx.sum_rotations(&s.ct, &[1], None, &s2.gk).unwrap_err(),
+    ] {
+        assert!(matches!(e, Error::ParameterMismatch { .. }), "{e}");
+    }
     // BFV: the same refusals through the shared methods.
     let b = bfv(ks(1), &[55]);
     let (sk, pk) = b.keygen(&mut rng).unwrap();
@@ -376,7 +386,8 @@ fn errors_name_the_step_and_refuse_foreign_keys_and_three_parts() {
         .unwrap();
     let e = b.rotate_many(&ct, &[1, 2], &gk).unwrap_err();
     assert!(
-        matches!(&e, Error::MissingKey(m) if m.contains("step 2")),
+        matches!(&e, Error::MissingGaloisKey { step: Some(2), .. })
+            && e.to_string().contains("step 2"),
         "{e}"
     );
     let three = b.multiply_no_relin(&ct, &ct).unwrap();

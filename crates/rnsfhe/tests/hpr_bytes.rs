@@ -67,7 +67,7 @@ fn secret_key_round_trip_and_refusals() {
     // Another parameter set, and another kind of object.
     assert!(matches!(
         ctx(1, 4).secret_key_from_bytes(&bytes),
-        Err(Error::ContextMismatch(_))
+        Err(Error::ParameterMismatch { .. })
     ));
     let ct_bytes = c.ciphertext_to_bytes(&ct).unwrap();
     assert!(matches!(
@@ -105,7 +105,7 @@ fn plaintext_round_trip_and_refusals() {
     ));
     assert!(matches!(
         ctx(1, 4).plaintext_from_bytes(&bytes),
-        Err(Error::ContextMismatch(_))
+        Err(Error::ParameterMismatch { .. })
     ));
 }
 

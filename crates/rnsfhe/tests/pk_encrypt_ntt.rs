@@ -4,10 +4,37 @@
 //! `SecretKey::encrypt_zero_ntt` the bits of `encrypt_zero` then `to_ntt`.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
-use rnsfhe::rlwe::{KeySwitcher, KeySwitching, PublicKey, SecretDistribution, SecretKey};
+use rnsfhe::rlwe::{
+    KeyContext, KeyGenerator, KeySwitcher, KeySwitching, SecretDistribution, SecretKey,
+};
 use rnsfhe_math::arith::ntt_primes;
 use rnsfhe_math::ring::Representation;
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian, DEFAULT_TAIL};
+
+/// Keys over a bare key switcher (no scheme context).
+struct Bare {
+    sw: KeySwitcher,
+    dist: SecretDistribution,
+    g: DiscreteGaussian,
+}
+
+impl KeyContext for Bare {
+    fn key_switcher(&self) -> &KeySwitcher {
+        &self.sw
+    }
+    fn params_fingerprint(&self) -> u64 {
+        0
+    }
+    fn secret_distribution(&self) -> SecretDistribution {
+        self.dist
+    }
+    fn error_distribution(&self) -> &DiscreteGaussian {
+        &self.g
+    }
+    fn as_key_context(&self) -> &dyn KeyContext {
+        self
+    }
+}
 
 #[test]
 fn ntt_form_equals_coefficient_form_then_ntt() {
@@ -20,17 +47,22 @@ fn ntt_form_equals_coefficient_form_then_ntt() {
     ] {
         let all = ntt_primes(50, 2 * n as u64, k + special, &[]).unwrap();
         let (q, p) = all.split_at(k);
-        let sw = KeySwitcher::new(n, q, p, KeySwitching::default()).unwrap();
+        let bare = Bare {
+            sw: KeySwitcher::new(n, q, p, KeySwitching::default()).unwrap(),
+            dist,
+            g: g.clone(),
+        };
+        let sw = &bare.sw;
         let mut rng = Csprng::from_seed([7; 32]);
-        let sk = SecretKey::generate(&sw, dist, &mut rng).unwrap();
-        let pk = PublicKey::generate(&sk, &g, &mut rng).unwrap();
+        let sk = SecretKey::generate(&bare, &mut rng).unwrap();
+        let pk = KeyGenerator::new(&bare, &mut rng).public_key(&sk).unwrap();
         for seed in [1u8, 2] {
             let mut r = Csprng::from_seed([seed; 32]);
-            let (mut w0, mut w1) = pk.encrypt_zero(&sw, dist, &g, &mut r).unwrap();
+            let (mut w0, mut w1) = pk.encrypt_zero(sw, dist, &g, &mut r).unwrap();
             w0.to_ntt().unwrap();
             w1.to_ntt().unwrap();
             let mut r = Csprng::from_seed([seed; 32]);
-            let (g0, g1) = pk.encrypt_zero_ntt(&sw, dist, &g, &mut r).unwrap();
+            let (g0, g1) = pk.encrypt_zero_ntt(sw, dist, &g, &mut r).unwrap();
             assert_eq!(g0.representation(), Representation::Ntt);
             assert!(std::sync::Arc::ptr_eq(g0.context(), sw.ring_q()));
             assert_eq!(g0.residues(), w0.residues(), "k = {k}, |P| = {special}");

@@ -102,7 +102,7 @@ fn malformed_bytes_are_refused() {
     let other = bfv(65537 % 128 + 129);
     assert!(matches!(
         other.ciphertext_from_bytes(&bytes),
-        Err(Error::ContextMismatch(_))
+        Err(Error::ParameterMismatch { .. })
     ));
     // A residue at or above its modulus.
     let mut bad = bytes.clone();
@@ -328,9 +328,10 @@ fn parameters_and_plaintexts_round_trip() {
         .plaintext_from_bytes(&a.plaintext_to_bytes(&pt).unwrap())
         .unwrap();
     assert_eq!(b.decode(&pt_b).unwrap()[..2], [5, 6]);
-    assert!(
-        b.decrypt(&ct, &sk).is_err(),
-        "a secret key of context a is not b's"
+    // Keys belong to parameters, not to context objects: a's secret key is b's.
+    assert_eq!(
+        b.decode(&b.decrypt(&ct, &sk).unwrap()).unwrap()[..2],
+        [5, 6]
     );
     for len in 0..bytes.len() {
         assert!(BfvParameters::from_bytes(&bytes[..len]).is_err());
@@ -374,8 +375,9 @@ fn secret_key_round_trip_and_checks() {
     let mut rng = Csprng::from_seed([5; 32]);
     let ctx = bfv(257);
     let (sk, pk) = ctx.keygen(&mut rng).unwrap();
-    let bytes = ctx.secret_key_to_bytes(&sk);
-    assert_eq!(bytes.len(), 15 + 4 + 64 + 4);
+    let bytes = ctx.secret_key_to_bytes(&sk).unwrap();
+    // Header, identity, body flag, count, one byte per coefficient, checksum.
+    assert_eq!(bytes.len(), 15 + 8 + 1 + 4 + 64 + 4);
     let sk2 = ctx.secret_key_from_bytes(&bytes).unwrap();
     assert_eq!(sk2.coefficients(), sk.coefficients());
     let ct = ctx
@@ -386,7 +388,7 @@ fn secret_key_round_trip_and_checks() {
         ctx.decrypt(&ct, &sk).unwrap()
     );
     let mut bad = bytes.to_vec();
-    bad[20] = 2;
+    bad[15 + 8 + 1 + 4 + 1] = 2;
     reseal(&mut bad);
     assert!(
         matches!(ctx.secret_key_from_bytes(&bad), Err(Error::Malformed(m)) if m.contains("coefficient 1"))
@@ -396,7 +398,47 @@ fn secret_key_round_trip_and_checks() {
     }
     assert!(matches!(
         bfv(65537).secret_key_from_bytes(&bytes),
-        Err(Error::ContextMismatch(_))
+        Err(Error::ParameterMismatch { .. })
+    ));
+}
+
+/// Format-2 bytes still load: a ternary secret key (no identity stored) takes the identity of
+/// version 1 (a hash of its coefficients), which the ciphertexts and keys written beside it carry,
+/// so it opens them.
+#[test]
+fn format_2_secret_keys_and_ciphertexts_still_load() {
+    let mut rng = Csprng::from_seed([7; 32]);
+    let ctx = bfv(257);
+    let (sk, _) = ctx.keygen(&mut rng).unwrap();
+    let v3 = ctx.secret_key_to_bytes(&sk).unwrap();
+    // Format 2: header (version 2), count, coefficients, checksum; no identity, no body flag.
+    let mut v2 = v3[..15].to_vec();
+    v2[4..6].copy_from_slice(&2u16.to_le_bytes());
+    v2.extend_from_slice(&v3[15 + 8 + 1..]);
+    reseal(&mut v2);
+    let old = ctx.secret_key_from_bytes(&v2).unwrap();
+    assert_eq!(old.coefficients(), sk.coefficients());
+    assert_ne!(
+        old.id(),
+        sk.id(),
+        "format 2 keeps the identity of version 1"
+    );
+    // A format-2 ciphertext of that key pair: its stored identity is the old one.
+    let ct = ctx
+        .encrypt_symmetric(&ctx.encode(&[4, 5]).unwrap(), &old, &mut rng)
+        .unwrap();
+    assert_eq!(ct.key_id(), Some(old.id()));
+    let mut b = ctx.ciphertext_to_bytes(&ct).unwrap();
+    b[4..6].copy_from_slice(&2u16.to_le_bytes());
+    reseal(&mut b);
+    let back = ctx.ciphertext_from_bytes(&b).unwrap();
+    assert_eq!(
+        ctx.decode(&ctx.decrypt(&back, &old).unwrap()).unwrap()[..2],
+        [4, 5]
+    );
+    assert!(matches!(
+        ctx.decrypt(&back, &sk),
+        Err(Error::KeyMismatch { .. })
     ));
 }
 

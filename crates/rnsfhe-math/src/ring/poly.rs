@@ -75,11 +75,11 @@ impl Poly {
     /// `ctx.limb_len(form)` per modulus, each below its modulus; checked in debug builds): the buffer
     /// comes from the pool without a zero fill, for outputs computed in place (key-switching sums,
     /// ModDown).
-    pub fn from_fill(
+    pub fn from_fill<E>(
         ctx: &Arc<RingContext>,
         form: Representation,
-        fill: impl FnOnce(&mut [u64]) -> Result<()>,
-    ) -> Result<Self> {
+        fill: impl FnOnce(&mut [u64]) -> std::result::Result<(), E>,
+    ) -> std::result::Result<Self, E> {
         let len = ctx.limb_len(form) * ctx.moduli().len();
         let mut data = crate::pool::stale(len);
         fill(&mut data)?;
@@ -268,7 +268,7 @@ impl Poly {
         if self.data.len() >= PARALLEL_MIN_WORDS {
             // Limbs on the threads there are (inline with one thread); the kernels cannot fail.
             let (moduli, src) = (self.ctx.moduli(), &other.data);
-            let _ = crate::parallel::for_each_limb(&mut self.data, n, |i, a| {
+            let _: Result<()> = crate::parallel::for_each_limb(&mut self.data, n, |i, a| {
                 f(&moduli[i], a, &src[i * n..(i + 1) * n]);
                 Ok(())
             });

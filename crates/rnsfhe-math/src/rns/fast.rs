@@ -74,7 +74,7 @@ pub(super) fn scaled_residues_by(
 ) {
     let moduli = basis.moduli();
     // Threads: one limb per task (the closure cannot fail).
-    let _ = crate::parallel::for_each_limb(&mut y[..moduli.len() * n], n, |i, yi| {
+    let _: Result<()> = crate::parallel::for_each_limb(&mut y[..moduli.len() * n], n, |i, yi| {
         yi.copy_from_slice(&input[i * n..(i + 1) * n]);
         crate::arith::vector::mul_shoup_scalar_assign(&moduli[i], yi, consts[i]);
         Ok(())
@@ -185,14 +185,15 @@ pub(super) fn blocked_dots(
     };
     if crate::parallel::num_threads() > 1 && target.len() > 1 {
         // Threads: one target row per task (rows are disjoint); the closure cannot fail.
-        let _ = crate::parallel::for_each_limb(&mut output[..target.len() * n], n, |j, out| {
-            let mut acc = vec![0u128; BLOCK.min(n)];
-            for start in (0..n).step_by(BLOCK) {
-                let bl = BLOCK.min(n - start);
-                row(j, start, &mut out[start..start + bl], &mut acc[..bl]);
-            }
-            Ok(())
-        });
+        let _: Result<()> =
+            crate::parallel::for_each_limb(&mut output[..target.len() * n], n, |j, out| {
+                let mut acc = vec![0u128; BLOCK.min(n)];
+                for start in (0..n).step_by(BLOCK) {
+                    let bl = BLOCK.min(n - start);
+                    row(j, start, &mut out[start..start + bl], &mut acc[..bl]);
+                }
+                Ok(())
+            });
         return;
     }
     // One thread: block by block, every row, so that a block of y stays in cache across the rows.

@@ -60,7 +60,7 @@ crate::rlwe_context::rlwe_context! {
                 })
                 .py()?;
             let k = Arc::new(k);
-            self.shared.set_galois_keys(k.clone());
+            self.shared.set_galois_keys(k.clone())?;
             Ok(PyGaloisKeys {
                 owner: self.owner(),
                 key: k,

@@ -57,7 +57,7 @@ crate::rlwe_context::scheme_context! {
             let ctx = self.ctx().clone();
             let k = py.detach(|| self.rng.with(|r| ctx.relin_key(&s, mode, r))).py()?;
             let k: PyHprRelinKey = self.key(k).into();
-            self.shared.set_relin_key(k.key.clone());
+            self.shared.set_relin_key(k.key.clone())?;
             Ok(k)
         }
         /// Galois keys for row rotations by `steps` (default +1 and -1, or none with `for_sum`)
@@ -93,7 +93,7 @@ crate::rlwe_context::scheme_context! {
             let ctx = self.ctx().clone();
             let k = py.detach(|| self.rng.with(|r| ctx.galois_keys(&s, &gs, r))).py()?;
             let k: PyHprGaloisKeys = self.key(k).into();
-            self.shared.set_galois_keys(k.key.clone());
+            self.shared.set_galois_keys(k.key.clone())?;
             Ok(k)
         }
         /// Batch-encodes integers (|v| < t, negative values mod t) into the slots, or with

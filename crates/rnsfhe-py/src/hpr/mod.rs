@@ -40,6 +40,7 @@ impl Scheme for HprContext {
     type PublicKey = HprPublicKey;
     type RelinKey = HprRelinKey;
     type GaloisKeys = HprGaloisKeys;
+    type Keys = crate::registry::KeyPair<HprRelinKey, HprGaloisKeys>;
     /// The coefficients in [0, t).
     type Plaintext = Vec<u64>;
     type Ciphertext = HprCiphertext;

@@ -207,7 +207,7 @@ macro_rules! integer_scheme {
                         })
                         .py()?;
                     let k: PyGaloisKeys = self.key(k).into();
-                    self.shared.set_galois_keys(k.key.clone());
+                    self.shared.set_galois_keys(k.key.clone())?;
                     Ok(k)
                 }
                 /// Encodes into the slots: integers (|v| < t, negative values mod t) for X^n + 1, an

@@ -8,7 +8,7 @@ use crate::rlwe::KeyId;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plaintext {
     pub(crate) coeffs: Vec<u64>,
-    pub(crate) context_id: u64,
+    pub(crate) fingerprint: u64,
 }
 
 impl Plaintext {
@@ -22,7 +22,7 @@ impl Plaintext {
 #[derive(Clone, Debug)]
 pub struct Ciphertext {
     pub(crate) parts: Vec<Poly>,
-    pub(crate) context_id: u64,
+    pub(crate) fingerprint: u64,
     /// The key pair it is encrypted under (`None`: a trivial or imported ciphertext).
     pub(crate) key_id: Option<KeyId>,
     /// Set while c_1 is still the expansion of this seed (fresh symmetric encryption): it can be

@@ -1,6 +1,5 @@
 //! The BFV context: precomputation, keys, encoding, encryption and decryption.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use num_bigint::BigUint;
@@ -19,8 +18,6 @@ use super::{
 use crate::encoding::Encoders;
 use crate::rlwe::{KeyId, KeySwitcher, Levels, PublicKey, SecretKey};
 use crate::{Error, Result};
-
-static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 /// The multiplication method's tables: one variant per [`Multiplication`], dispatched here only.
 #[derive(Debug)]
@@ -114,7 +111,9 @@ fn keep_montgomery(out: &mut Poly, x: &Poly) -> Result<()> {
 /// ```
 #[derive(Debug)]
 pub struct BfvContext {
-    id: u64,
+    /// The parameter set's fingerprint: ciphertexts, plaintexts and keys carry it, and any context of
+    /// equal parameters accepts them (in any process).
+    fingerprint: u64,
     params: BfvParameters,
     sw: KeySwitcher,
     /// The mixed strategy's relinearisation (paper 001 section 4.4): the same moduli over a ring
@@ -213,7 +212,7 @@ impl BfvContext {
         };
         let mut ctx = BfvContext {
             relin_sw,
-            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            fingerprint: params.fingerprint(),
             gaussian: DiscreteGaussian::new(params.sigma, DEFAULT_TAIL)?,
             t: Modulus::new(t)?,
             dec: Decryptor::new(&q, t)?,
@@ -238,9 +237,10 @@ impl BfvContext {
     pub fn params(&self) -> &BfvParameters {
         &self.params
     }
-    /// A process-unique id; ciphertexts, plaintexts and keys carry it.
-    pub fn id(&self) -> u64 {
-        self.id
+    /// The parameter set's fingerprint (`crate::serialize::fingerprint` of what defines its rings and
+    /// chain): the identity of the context, carried by its ciphertexts, plaintexts and keys.
+    pub fn fingerprint(&self) -> u64 {
+        self.fingerprint
     }
     /// The ring R_Q.
     pub fn ring(&self) -> &Arc<RingContext> {
@@ -258,9 +258,6 @@ impl BfvContext {
     /// The multiplication tool.
     pub fn mul_tool(&self) -> &MulTool {
         &self.mul
-    }
-    pub(crate) fn gaussian(&self) -> &DiscreteGaussian {
-        &self.gaussian
     }
     pub(crate) fn t(&self) -> &Modulus {
         &self.t
@@ -288,11 +285,11 @@ impl BfvContext {
     /// The l slots of GF(t^d) of a plaintext (general Phi_m).
     pub fn decode_slots(&self, pt: &Plaintext) -> Result<Vec<Vec<u64>>> {
         self.check_plain(pt)?;
-        self.slot_algebra()?.decode(&pt.coeffs)
+        Ok(self.slot_algebra()?.decode(&pt.coeffs)?)
     }
 
     pub(crate) fn check_ct(&self, ct: &Ciphertext) -> Result<()> {
-        crate::params::check_ciphertext(ct.context_id, self.id, ct.parts.len())
+        crate::params::check_ciphertext(ct.fingerprint, self.fingerprint, ct.parts.len())
     }
 
     /// A ciphertext of this context and a secret key of it, the one it was encrypted under.
@@ -306,7 +303,7 @@ impl BfvContext {
     pub(crate) fn lift_plain(&self, pt: &Plaintext) -> Result<Poly> {
         self.check_plain(pt)?;
         let centered: Vec<i64> = pt.coeffs.iter().map(|&c| self.t.center(c)).collect();
-        Poly::from_signed(self.ring(), &centered)
+        Ok(Poly::from_signed(self.ring(), &centered)?)
     }
 
     /// Delta [m]_t over Q, coefficient form.
@@ -328,7 +325,7 @@ impl BfvContext {
     /// otherwise.
     pub(crate) fn enter(&self, p: Poly) -> Result<Poly> {
         if self.params.is_full_montgomery() && p.montgomery_form() == Form::Plain {
-            return p.to_montgomery();
+            return Ok(p.to_montgomery()?);
         }
         Ok(p)
     }
@@ -343,7 +340,7 @@ impl BfvContext {
     ) -> Ciphertext {
         Ciphertext {
             parts,
-            context_id: self.id,
+            fingerprint: self.fingerprint,
             key_id,
             seed: None,
             noise,
@@ -373,6 +370,7 @@ impl BfvContext {
 
     /// Public-key encryption (Enc_FV): (Delta [m]_t + p0 u + e1, p1 u + e2).
     pub fn encrypt(&self, pt: &Plaintext, pk: &PublicKey, rng: &mut Csprng) -> Result<Ciphertext> {
+        self.check_public(pk)?;
         let (mut c0, c1) = pk.encrypt_zero(&self.sw, self.params.secret, &self.gaussian, rng)?;
         c0.add_assign(&self.scaled_plain(pt)?)?;
         Ok(self.ciphertext(
@@ -424,7 +422,7 @@ impl BfvContext {
         acc.add_assign(&ct.parts[0])?;
         if self.params.is_full_montgomery() {
             // (c_0 + c_1 s + ...) M, left by a Montgomery reduction (paper 001 section 4).
-            return acc.from_montgomery();
+            return Ok(acc.from_montgomery()?);
         }
         Ok(acc)
     }
@@ -527,4 +525,4 @@ impl BfvContext {
 }
 
 crate::encoding::integer_encoding_methods!(BfvContext, Plaintext);
-crate::rlwe::key_methods!(BfvContext);
+crate::rlwe::key_methods!(BfvContext, relin_switcher: relin_switcher);

@@ -140,7 +140,7 @@ impl Decryptor {
     /// Whether DecRNS-flp uses plain f64 (paper 000 section 3.5: 2 nu + log2 k - log2 t <= 52).
     /// max |t x / q - round(t x / q)| over the coefficients of a phase x: ||[t x]_q|| / q.
     pub(crate) fn noise_fraction(&self, x: &[u64]) -> Result<f64> {
-        self.hps.max_fraction_distance(x)
+        Ok(self.hps.max_fraction_distance(x)?)
     }
 
     pub(crate) fn flp_uses_f64(&self) -> bool {
@@ -257,6 +257,6 @@ impl SwitchedDecryption {
     /// round(q' c / q) over q' for c over q (limb-major residues, n coefficients), into `out`.
     pub(crate) fn switch(&self, c: &[u64], n: usize, out: &mut [u64]) -> Result<()> {
         let (keep, drop) = c.split_at((self.level + 1) * n);
-        self.floor.apply(drop, keep, out)
+        Ok(self.floor.apply(drop, keep, out)?)
     }
 }

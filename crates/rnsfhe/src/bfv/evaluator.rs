@@ -220,7 +220,13 @@ impl BfvContext {
         if self.params().is_mixed_montgomery() && switched {
             self.relinearize_mixed(a, rlk)?;
         } else {
-            rlk.relinearize(self.key_switcher(), None, &mut a.parts, self.id(), a.key_id)?;
+            rlk.relinearize(
+                self.key_switcher(),
+                None,
+                &mut a.parts,
+                self.fingerprint(),
+                a.key_id,
+            )?;
         }
         if switched {
             a.noise = self.noise.key_switch(a.noise);
@@ -232,8 +238,8 @@ impl BfvContext {
     /// over the Montgomery ring with keys carrying M, the plain (u_0, u_1) brought back.
     fn relinearize_mixed(&self, a: &mut Ciphertext, rlk: &RelinKey) -> Result<()> {
         crate::rlwe::owned_by(
-            (rlk.context_id, rlk.id()),
-            (self.id(), a.key_id),
+            (rlk.fingerprint, rlk.id()),
+            (self.fingerprint(), a.key_id),
             "relinearisation key",
         )?;
         if a.parts.len() != 3 {
@@ -278,7 +284,14 @@ impl BfvContext {
     /// Applies X -> X^g and switches back to s with the Galois key of g (g odd, taken mod 2n).
     pub fn apply_galois(&self, a: &Ciphertext, g: u64, keys: &GaloisKeys) -> Result<Ciphertext> {
         self.check_ct(a)?;
-        let parts = keys.apply(self.key_switcher(), None, &a.parts, g, self.id(), a.key_id)?;
+        let parts = keys.apply(
+            self.key_switcher(),
+            None,
+            &a.parts,
+            g,
+            self.fingerprint(),
+            a.key_id,
+        )?;
         Ok(self.ciphertext(parts, a.key_id, self.noise.key_switch(a.noise)))
     }
 

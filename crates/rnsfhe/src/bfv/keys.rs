@@ -1,25 +1,7 @@
-//! Relinearisation and Galois keys of a BFV context (the key types live in `rlwe`).
-
-use rnsfhe_math::sample::Csprng;
+//! The row-rotation methods of a BFV context (the key types live in `rlwe`; `relin_key` with the
+//! other key methods, `crate::rlwe::key_methods!`).
 
 use super::BfvContext;
-use crate::rlwe::{RelinKey, SecretKey};
-use crate::Result;
-
-impl BfvContext {
-    /// The relinearisation key of `sk`.
-    pub fn relin_key(&self, sk: &SecretKey, rng: &mut Csprng) -> Result<RelinKey> {
-        self.check_secret(sk)?;
-        if self.params().is_mixed_montgomery() {
-            // The same s over the Montgomery ring (held as s M there), keys carrying M (section 4.4).
-            let msw = self.relin_switcher();
-            let coeffs = zeroize::Zeroizing::new(sk.coefficients().to_vec());
-            let sk_m = SecretKey::from_coefficients(msw, coeffs)?;
-            return RelinKey::generate_with(msw, &sk_m, self.gaussian(), self.id(), rng, false);
-        }
-        RelinKey::generate(self.key_switcher(), sk, self.gaussian(), self.id(), rng)
-    }
-}
 
 crate::encoding::batch::row_rotation_methods!(BfvContext, super::Ciphertext);
 
@@ -30,15 +12,15 @@ impl crate::encoding::rotations::IntegerRotations for BfvContext {
         &'a self,
         a: &'a super::Ciphertext,
         keys: &'a crate::rlwe::GaloisKeys,
-    ) -> Result<crate::rlwe::hoisted::Hoisted<'a>> {
+    ) -> crate::Result<crate::rlwe::hoisted::Hoisted<'a>> {
         self.check_ct(a)?;
         let sw = self.key_switcher();
-        crate::rlwe::hoisted::Hoisted::new(sw, None, keys, &a.parts, self.id(), a.key_id)
+        crate::rlwe::hoisted::Hoisted::new(sw, None, keys, &a.parts, self.fingerprint(), a.key_id)
     }
     fn plain_modulus(&self) -> &rnsfhe_math::arith::Modulus {
         self.t()
     }
-    fn plain_coefficients<'p>(&self, m: &'p super::Plaintext) -> Result<&'p [u64]> {
+    fn plain_coefficients<'p>(&self, m: &'p super::Plaintext) -> crate::Result<&'p [u64]> {
         self.check_plain(m)?;
         Ok(&m.coeffs)
     }

@@ -53,10 +53,10 @@ impl RingShape {
 
     /// The ring over `moduli`.
     pub(crate) fn ring(&self, moduli: &[u64]) -> crate::Result<Arc<RingContext>> {
-        match self.general {
-            Some((m, r)) => RingContext::cyclotomic(m, moduli, r),
-            None => RingContext::new(self.n, moduli),
-        }
+        Ok(match self.general {
+            Some((m, r)) => RingContext::cyclotomic(m, moduli, r)?,
+            None => RingContext::new(self.n, moduli)?,
+        })
     }
 
     /// delta_R rounded up to an integer (for the exact size bounds).

@@ -8,7 +8,7 @@ use crate::rlwe::KeyId;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BgvPlaintext {
     pub(crate) coeffs: Vec<u64>,
-    pub(crate) context_id: u64,
+    pub(crate) fingerprint: u64,
 }
 
 impl BgvPlaintext {
@@ -23,7 +23,7 @@ impl BgvPlaintext {
 pub struct BgvCiphertext {
     pub(crate) parts: Vec<Poly>,
     pub(crate) level: usize,
-    pub(crate) context_id: u64,
+    pub(crate) fingerprint: u64,
     /// The key pair it is encrypted under (`None`: a trivial or imported ciphertext).
     pub(crate) key_id: Option<KeyId>,
     /// log2 of bounds on ||[c(s)]_{Q_l}||_inf and ||.||_2 (see `noise.rs`); `None` when unknown.

@@ -1,6 +1,5 @@
 //! The BGV context: precomputation, keys, encoding, encryption and decryption.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use num_bigint::BigInt;
@@ -15,8 +14,6 @@ use super::{BgvCiphertext, BgvParameters, BgvPlaintext};
 use crate::encoding::Encoders;
 use crate::rlwe::{reduce_product, KeyId, KeySwitcher, Levels, ModulusChain, PublicKey, SecretKey};
 use crate::{Error, Result};
-
-static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 /// Decryption constants of one level: x = sum_i y_i (Q_l / q_i) - v Q_l with
 /// y_i = [x_i (Q_l / q_i)^-1]_{q_i} and v = round(sum_i y_i / q_i), so [x]_{Q_l} mod t needs
@@ -67,7 +64,9 @@ pub(crate) struct LevelTables {
 /// ```
 #[derive(Debug)]
 pub struct BgvContext {
-    pub(super) id: u64,
+    /// The parameter set's fingerprint: ciphertexts, plaintexts and keys carry it, and any context of
+    /// equal parameters accepts them (in any process).
+    pub(super) fingerprint: u64,
     pub(super) params: BgvParameters,
     pub(super) sw: KeySwitcher,
     chain: ModulusChain,
@@ -138,7 +137,7 @@ impl BgvContext {
         );
         let encoders = Encoders::new(n, t, params.cyclotomic, params.batching_slots() > 0)?;
         Ok(Arc::new(BgvContext {
-            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            fingerprint: params.fingerprint(),
             gaussian: DiscreteGaussian::new(params.sigma, DEFAULT_TAIL)?,
             t: Modulus::new(t)?,
             params,
@@ -155,9 +154,10 @@ impl BgvContext {
     pub fn params(&self) -> &BgvParameters {
         &self.params
     }
-    /// A process-unique id; ciphertexts, plaintexts and keys carry it.
-    pub fn id(&self) -> u64 {
-        self.id
+    /// The parameter set's fingerprint (`crate::serialize::fingerprint` of what defines its rings and
+    /// chain): the identity of the context, carried by its ciphertexts, plaintexts and keys.
+    pub fn fingerprint(&self) -> u64 {
+        self.fingerprint
     }
     /// The modulus chain (per-level rings and switching constants).
     pub fn chain(&self) -> &ModulusChain {
@@ -174,10 +174,6 @@ impl BgvContext {
     /// Key-switching precomputation.
     pub fn key_switcher(&self) -> &KeySwitcher {
         &self.sw
-    }
-    /// The error distribution.
-    pub(crate) fn gaussian(&self) -> &DiscreteGaussian {
-        &self.gaussian
     }
     pub(crate) fn t(&self) -> &Modulus {
         &self.t
@@ -200,11 +196,11 @@ impl BgvContext {
     /// The l slots of GF(t^d) of a plaintext (general Phi_m).
     pub fn decode_slots(&self, pt: &BgvPlaintext) -> Result<Vec<Vec<u64>>> {
         self.check_plain(pt)?;
-        self.slot_algebra()?.decode(&pt.coeffs)
+        Ok(self.slot_algebra()?.decode(&pt.coeffs)?)
     }
 
     pub(crate) fn check_ct(&self, ct: &BgvCiphertext) -> Result<()> {
-        crate::params::check_ciphertext(ct.context_id, self.id, ct.parts.len())?;
+        crate::params::check_ciphertext(ct.fingerprint, self.fingerprint, ct.parts.len())?;
         let ring = self.ring_at(ct.level)?;
         if ct.parts.iter().any(|p| !Arc::ptr_eq(p.context(), ring)) {
             return Err(Error::Internal(
@@ -231,7 +227,7 @@ impl BgvContext {
         let mut p = Poly::from_signed(self.ring_at(level)?, &centered)?;
         p.to_ntt()?;
         if self.montgomery {
-            return p.to_montgomery();
+            return Ok(p.to_montgomery()?);
         }
         Ok(p)
     }
@@ -246,7 +242,7 @@ impl BgvContext {
         BgvCiphertext {
             parts,
             level,
-            context_id: self.id,
+            fingerprint: self.fingerprint,
             key_id,
             noise,
         }
@@ -310,6 +306,7 @@ impl BgvContext {
         rng: &mut Csprng,
     ) -> Result<BgvCiphertext> {
         self.check_plain(pt)?;
+        self.check_public(pk)?;
         let (c0, c1) = pk.encrypt_zero(&self.sw, self.params.secret, &self.gaussian, rng)?;
         let parts = self.finish_encryption(c0, c1, pt)?;
         let noise = self.noise.fresh(true, self.t.value(), pt);
@@ -359,7 +356,7 @@ impl BgvContext {
         }
         acc.to_coefficient()?;
         if self.montgomery {
-            return acc.from_montgomery();
+            return Ok(acc.from_montgomery()?);
         }
         Ok(acc)
     }

@@ -45,11 +45,14 @@ impl BgvContext {
         self.check_ct(a)?;
         self.check_ct(b)?;
         if a.level != b.level {
-            return Err(Error::LevelMismatch(format!(
-                "{op}: the operands are at levels {} and {}; bring the higher one down with \
-                 mod_switch_to_level first (or let the operators do it: ModulusSwitching::Auto)",
-                a.level, b.level
-            )));
+            return Err(Error::LevelMismatch {
+                op: op.into(),
+                left: a.level,
+                right: b.level,
+                hint: "bring the higher one down with mod_switch_to_level first (or let the \
+                       operators do it: ModulusSwitching::Auto)"
+                    .into(),
+            });
         }
         KeyId::join(a.key_id, b.key_id)
     }
@@ -121,7 +124,7 @@ impl BgvContext {
     }
 
     /// The tensor product of two 2-part ciphertexts at one level.
-    fn tensor(&self, a: &BgvCiphertext, b: &BgvCiphertext) -> Result<BgvCiphertext> {
+    pub(crate) fn tensor(&self, a: &BgvCiphertext, b: &BgvCiphertext) -> Result<BgvCiphertext> {
         let key_id = self.check_pair(a, b, "multiplication")?;
         two_parts(a, b)?;
         let mut c0 = a.parts[0].mul(&b.parts[0])?;
@@ -163,7 +166,7 @@ impl BgvContext {
             self.key_switcher(),
             Some(self.chain()),
             &mut a.parts,
-            self.id(),
+            self.fingerprint(),
             a.key_id,
         )?;
         if switched {
@@ -187,9 +190,11 @@ impl BgvContext {
     pub fn mod_switch(&self, a: &BgvCiphertext) -> Result<BgvCiphertext> {
         self.check_ct(a)?;
         if a.level == 0 {
-            return Err(Error::LevelMismatch(
-                "mod_switch: the ciphertext is at level 0, the modulus chain is exhausted".into(),
-            ));
+            return Err(Error::LevelsExhausted {
+                op: "mod_switch".into(),
+                level: 0,
+                needed: 1,
+            });
         }
         let parts = a
             .parts
@@ -205,10 +210,11 @@ impl BgvContext {
     pub fn mod_switch_to_level(&self, a: &BgvCiphertext, level: usize) -> Result<BgvCiphertext> {
         self.check_ct(a)?;
         if level > a.level {
-            return Err(Error::LevelMismatch(format!(
-                "mod_switch_to_level: level {level} is above the ciphertext's level {}",
-                a.level
-            )));
+            return Err(Error::LevelOutOfRange {
+                op: "mod_switch_to_level (a ciphertext only goes down its chain)".into(),
+                level,
+                max: a.level,
+            });
         }
         let mut r = a.clone();
         while r.level > level {
@@ -230,7 +236,7 @@ impl BgvContext {
             Some(self.chain()),
             &a.parts,
             g,
-            self.id(),
+            self.fingerprint(),
             a.key_id,
         )?;
         let noise = if g % self.params().cyclotomic_index() as u64 == 1 {

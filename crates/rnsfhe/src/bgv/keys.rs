@@ -3,7 +3,7 @@
 
 use super::BgvContext;
 
-crate::rlwe::key_methods!(BgvContext, relin);
+crate::rlwe::key_methods!(BgvContext);
 crate::encoding::batch::row_rotation_methods!(BgvContext, super::BgvCiphertext);
 
 impl crate::encoding::rotations::IntegerRotations for BgvContext {
@@ -16,7 +16,7 @@ impl crate::encoding::rotations::IntegerRotations for BgvContext {
     ) -> crate::Result<crate::rlwe::hoisted::Hoisted<'a>> {
         self.check_ct(a)?;
         let (sw, chain) = (self.key_switcher(), Some(self.chain()));
-        crate::rlwe::hoisted::Hoisted::new(sw, chain, keys, &a.parts, self.id(), a.key_id)
+        crate::rlwe::hoisted::Hoisted::new(sw, chain, keys, &a.parts, self.fingerprint(), a.key_id)
     }
     fn plain_modulus(&self) -> &rnsfhe_math::arith::Modulus {
         self.t()

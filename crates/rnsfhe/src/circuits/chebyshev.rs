@@ -1,49 +1,36 @@
 //! Chebyshev interpolation (as OpenFHE's EvalChebyshevFunction): f on [a, b] by its interpolant of
-//! degree d at the Chebyshev nodes, evaluated on the basis T_1..T_d.
+//! degree d at the Chebyshev nodes, evaluated in the Chebyshev basis by the scheme-neutral
+//! [`super::poly`] (baby-step giant-step, Paterson–Stockmeyer).
 
-use super::polynomial::{check_degree, combine};
+use super::poly::{depth, Polynomial};
+use super::polynomial::{check_degree, collect_basis, evaluate_real};
 use crate::ckks::{CkksCiphertext, CkksContext};
 use crate::rlwe::RelinKey;
 use crate::{Error, Result};
 
-/// The checks of [`evaluate_chebyshev`] on the degree (range and levels), for callers that
-/// sample f before evaluating (the Python binding).
+/// The levels [`evaluate_chebyshev`] spends for degree d on [a, b]: ceil(log2(d + 1)), plus one
+/// for the change of variable when 2 / (b - a) is not an integer.
+fn chebyshev_levels(d: usize, (a, b): (f64, f64)) -> usize {
+    depth(d) + usize::from((2.0 / (b - a)).fract() != 0.0)
+}
+
+/// The checks of [`evaluate_chebyshev`] on the degree (range, and the ceil(log2(d + 1)) levels of
+/// any interval; [`evaluate_chebyshev`] checks the change of variable's level too), for callers
+/// that sample f before evaluating (the Python binding).
 pub fn check_chebyshev_degree(x: &CkksCiphertext, d: usize) -> Result<()> {
-    check_degree(d, 2, x.level(), "Chebyshev interpolation")
+    check_degree(d, depth(d), x.level(), "Chebyshev interpolation")
 }
 
 /// Chebyshev polynomials T_1(y)..T_d(y), T_i = 2 T_a T_(i-a) - T_(2a-i) for the largest power of
-/// two a < i (T_0 = 1), so T_i has depth ceil(log2 i).
+/// two a < i (T_0 = 1), so T_i has depth ceil(log2 i) ([`super::poly::PowerBasis`]).
 pub fn chebyshev_basis(
     ctx: &CkksContext,
     y: &CkksCiphertext,
     d: usize,
     rlk: &RelinKey,
 ) -> Result<Vec<CkksCiphertext>> {
-    check_degree(d, 0, y.level(), "chebyshev_basis")?;
-    let mut t: Vec<CkksCiphertext> = vec![y.clone()];
-    for i in 2..=d {
-        let a = 1usize << (usize::BITS - 1 - (i - 1).leading_zeros());
-        let (ta, tb) = (&t[a - 1], &t[i - a - 1]);
-        let level = ta.level().min(tb.level());
-        let prod = ctx.multiply_rescale(
-            &ctx.drop_to_level(ta, level)?,
-            &ctx.drop_to_level(tb, level)?,
-            rlk,
-        )?;
-        let twice = ctx.mul_integer(&prod, 2)?;
-        let next = match 2 * a - i {
-            0 => ctx.add_const(&twice, -1.0)?,
-            j => {
-                // T_j is shallower: one constant product brings it to this level and scale.
-                let low = ctx.drop_to_level(&t[j - 1], twice.level() + 1)?;
-                let low = ctx.mul_const_rescale_to(&low, 1.0, twice.scale())?;
-                ctx.sub(&twice, &low)?
-            }
-        };
-        t.push(next);
-    }
-    Ok(t)
+    check_degree(d, depth(d.saturating_sub(1)), y.level(), "chebyshev_basis")?;
+    collect_basis(ctx, y, d, true, rlk)
 }
 
 /// f's Chebyshev interpolant of degree d on [a, b]: coefficients c_0..c_d of sum c_k T_k(y),
@@ -71,8 +58,10 @@ pub fn chebyshev_coefficients(f: impl Fn(f64) -> f64, a: f64, b: f64, d: usize) 
         .collect()
 }
 
-/// f(x) on [a, b] by its Chebyshev interpolant of degree d: one level for y = (2x - a - b)/(b - a),
-/// ceil(log2 d) for the basis, one for the coefficients.
+/// f(x) on [a, b] by its Chebyshev interpolant of degree d, in ceil(log2(d + 1)) levels (one more
+/// when 2 / (b - a) is not an integer), on the chain's scale of the level reached. Coefficients
+/// below 2^-50 of the largest are interpolation rounding (the even ones of an odd f) and are
+/// dropped, so that an odd or even f evaluates its terms of one parity only.
 pub fn evaluate_chebyshev(
     ctx: &CkksContext,
     x: &CkksCiphertext,
@@ -86,18 +75,19 @@ pub fn evaluate_chebyshev(
             "Chebyshev interpolation needs a < b finite, got [{a}, {b}]"
         )));
     }
-    check_chebyshev_degree(x, d)?;
-    let coeffs = chebyshev_coefficients(f, a, b, d);
-    // y on the chain's scale of the level below x's, whatever x's scale (issue 22 part 3).
-    let y = ctx.mul_const_rescale_to(x, 2.0 / (b - a), ctx.scale_at(x.level() - 1)?)?;
-    let y = ctx.add_const(&y, -(a + b) / (b - a))?;
-    let basis = chebyshev_basis(ctx, &y, d, rlk)?;
-    let level = basis.iter().map(CkksCiphertext::level).min().unwrap_or(0);
-    if level == 0 {
-        return Err(Error::InvalidParameters(format!(
-            "Chebyshev degree {d} needs one more level than the ciphertext has ({})",
-            x.level()
-        )));
+    check_degree(
+        d,
+        chebyshev_levels(d, (a, b)),
+        x.level(),
+        "Chebyshev interpolation",
+    )?;
+    let mut coeffs = chebyshev_coefficients(f, a, b, d);
+    let largest = coeffs.iter().fold(0.0f64, |m, c| m.max(c.abs()));
+    for c in coeffs.iter_mut() {
+        if c.abs() <= largest * 2f64.powi(-50) {
+            *c = 0.0;
+        }
     }
-    combine(ctx, &basis, &coeffs, level)
+    let p = Polynomial::chebyshev_real(&coeffs, (a, b))?;
+    evaluate_real(ctx, x, p, "Chebyshev interpolation", rlk)
 }

@@ -1,9 +1,15 @@
 //! Circuits: computations built from a scheme's public operations, apart from the schemes themselves
-//! (as Lattigo's `circuits` over its `ckks` evaluator). Every function takes the [`CkksContext`]
-//! (the evaluator) and its keys as arguments.
+//! (as Lattigo's `circuits` over its `schemes.Evaluator`).
 //!
-//! - [`polynomial`]: powers and polynomial evaluation by a depth-optimal power tree;
-//! - [`bsgs`]: baby-step giant-step polynomial evaluation;
+//! - [`poly`]: polynomial evaluation over any [`Evaluator`] (CKKS, BGV, BFV, HPR): power and
+//!   Chebyshev bases, baby-step giant-step landing on a requested level and scale, real, complex or
+//!   integer (mod t) coefficients, degree d in ceil(log2(d + 1)) levels.
+//!
+//! The CKKS functions below take the [`CkksContext`] and its keys; the polynomial ones are thin
+//! wrappers over [`poly`] landing on the chain's scale of the level they reach:
+//!
+//! - [`polynomial`]: powers and polynomial evaluation;
+//! - [`bsgs`]: baby-step giant-step polynomial evaluation (the same function, under its name);
 //! - [`chebyshev`]: Chebyshev interpolation of any function on an interval;
 //! - [`functions`]: exp, sigmoid and the inverse (paper 004 section 5);
 //! - [`statistics`]: slot sum, mean and variance (paper 004 Table 3);
@@ -50,12 +56,14 @@
 //! ```
 //!
 //! [`CkksContext`]: crate::ckks::CkksContext
+//! [`Evaluator`]: crate::eval::Evaluator
 
 pub mod bsgs;
 pub mod chebyshev;
 pub mod functions;
 pub mod lintrans;
 pub mod logistic;
+pub mod poly;
 pub mod polynomial;
 pub mod statistics;
 

@@ -11,7 +11,7 @@ pub struct CkksPlaintext {
     pub(crate) level: usize,
     pub(crate) scale: f64,
     pub(crate) slots: usize,
-    pub(crate) context_id: u64,
+    pub(crate) fingerprint: u64,
 }
 
 impl CkksPlaintext {
@@ -36,7 +36,7 @@ pub struct CkksCiphertext {
     pub(crate) level: usize,
     pub(crate) scale: f64,
     pub(crate) slots: usize,
-    pub(crate) context_id: u64,
+    pub(crate) fingerprint: u64,
     /// The key pair it is encrypted under (`None`: a trivial or imported ciphertext).
     pub(crate) key_id: Option<KeyId>,
 }

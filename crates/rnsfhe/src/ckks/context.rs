@@ -1,7 +1,6 @@
 //! The CKKS context (paper 004 section 3): precomputation per level, keys, encoding, encryption and
 //! decryption.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use num_traits::ToPrimitive;
@@ -11,8 +10,6 @@ use rnsfhe_math::sample::{Csprng, DiscreteGaussian, DEFAULT_TAIL};
 use super::{CkksCiphertext, CkksEncoder, CkksParameters, CkksPlaintext, Complex};
 use crate::rlwe::{GaloisKeys, KeyId, KeySwitcher, Levels, ModulusChain, PublicKey, SecretKey};
 use crate::{Error, Result};
-
-static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 /// Everything a CKKS parameter set precomputes; build once with [`CkksContext::new`] and share.
 ///
@@ -55,7 +52,9 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 /// ```
 #[derive(Debug)]
 pub struct CkksContext {
-    id: u64,
+    /// The parameter set's fingerprint: ciphertexts, plaintexts and keys carry it, and any context of
+    /// equal parameters accepts them (in any process).
+    fingerprint: u64,
     params: CkksParameters,
     sw: KeySwitcher,
     encoder: CkksEncoder,
@@ -75,7 +74,7 @@ impl CkksContext {
         let scales = super::scales::chain_scales(&params)?;
         Ok(Arc::new(CkksContext {
             scales,
-            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            fingerprint: params.fingerprint(),
             encoder: CkksEncoder::new(params.degree)?,
             gaussian: DiscreteGaussian::new(params.sigma, DEFAULT_TAIL)?,
             params,
@@ -88,9 +87,10 @@ impl CkksContext {
     pub fn params(&self) -> &CkksParameters {
         &self.params
     }
-    /// A process-unique id carried by ciphertexts, plaintexts and keys.
-    pub fn id(&self) -> u64 {
-        self.id
+    /// The parameter set's fingerprint (`crate::serialize::fingerprint` of what defines its rings and
+    /// chain): the identity of the context, carried by its ciphertexts, plaintexts and keys.
+    pub fn fingerprint(&self) -> u64 {
+        self.fingerprint
     }
     /// The top level L.
     pub fn max_level(&self) -> usize {
@@ -131,7 +131,6 @@ impl CkksContext {
         conjugation: bool,
         rng: &mut Csprng,
     ) -> Result<GaloisKeys> {
-        self.check_secret(sk)?;
         let mut el: Vec<u64> = steps
             .iter()
             .map(|&s| self.encoder.rotation_galois_element(s))
@@ -139,7 +138,7 @@ impl CkksContext {
         if conjugation {
             el.push(self.encoder.conjugation_galois_element());
         }
-        GaloisKeys::generate(&self.sw, sk, &el, &self.gaussian, self.id, rng)
+        crate::rlwe::KeyGenerator::new(self, rng).galois_keys(sk, &el)
     }
 
     /// Encodes up to N/2 complex values at the top level with the default scale.
@@ -165,7 +164,7 @@ impl CkksContext {
             level,
             scale,
             slots: values.len().next_power_of_two(),
-            context_id: self.id,
+            fingerprint: self.fingerprint,
         })
     }
 
@@ -236,7 +235,7 @@ impl CkksContext {
     }
 
     pub(crate) fn check_plain(&self, pt: &CkksPlaintext) -> Result<()> {
-        crate::params::check_plaintext(pt.context_id, self.id)
+        crate::params::check_plaintext(pt.fingerprint, self.fingerprint)
     }
 
     /// Decodes a plaintext (its slots, divided by its scale).
@@ -313,7 +312,7 @@ impl CkksContext {
             level,
             scale,
             slots: pt.slots,
-            context_id: self.id,
+            fingerprint: self.fingerprint,
             key_id: None,
         })
     }
@@ -324,11 +323,13 @@ impl CkksContext {
     pub fn set_scale(&self, ct: &CkksCiphertext, scale: f64) -> Result<CkksCiphertext> {
         self.check_ct(ct)?;
         if !(scale.is_finite() && scale > 0.0) || (ct.scale / scale - 1.0).abs() > 2f64.powi(-16) {
-            return Err(Error::ScaleMismatch(format!(
-                "set_scale: {} is not within 2^-16 of the ciphertext's scale {}",
-                super::ops::scale_text(scale),
-                super::ops::scale_text(ct.scale)
-            )));
+            return Err(Error::ScaleMismatch {
+                op: "set_scale".into(),
+                left: scale,
+                right: ct.scale,
+                tolerance: 2f64.powi(-16),
+                hint: "set_scale relabels a ciphertext's scale only within the tolerance".into(),
+            });
         }
         let mut r = ct.clone();
         r.scale = scale;
@@ -354,7 +355,7 @@ impl CkksContext {
             level,
             scale,
             slots,
-            context_id: self.id,
+            fingerprint: self.fingerprint,
         })
     }
 
@@ -379,7 +380,7 @@ impl CkksContext {
             level,
             scale,
             slots,
-            context_id: self.id,
+            fingerprint: self.fingerprint,
             key_id,
         })
     }
@@ -392,6 +393,7 @@ impl CkksContext {
         rng: &mut Csprng,
     ) -> Result<CkksCiphertext> {
         self.check_plain(pt)?;
+        self.check_public(pk)?;
         let (c0, c1) = pk.encrypt_zero_ntt(&self.sw, self.params.secret, &self.gaussian, rng)?;
         self.finish_encryption(pt, c0, c1, pk.id())
     }
@@ -434,7 +436,7 @@ impl CkksContext {
             level: pt.level,
             scale: pt.scale,
             slots: pt.slots,
-            context_id: self.id,
+            fingerprint: self.fingerprint,
             key_id: Some(key_id),
         })
     }
@@ -458,7 +460,7 @@ impl CkksContext {
             level: ct.level,
             scale: ct.scale,
             slots: ct.slots,
-            context_id: self.id,
+            fingerprint: self.fingerprint,
         })
     }
 
@@ -468,11 +470,11 @@ impl CkksContext {
     }
 
     pub(crate) fn check_ct(&self, ct: &CkksCiphertext) -> Result<()> {
-        crate::params::check_ciphertext(ct.context_id, self.id, ct.parts.len())
+        crate::params::check_ciphertext(ct.fingerprint, self.fingerprint, ct.parts.len())
     }
 }
 
-crate::rlwe::key_methods!(CkksContext, relin);
+crate::rlwe::key_methods!(CkksContext);
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)] // test

@@ -271,10 +271,30 @@ impl CkksEncoder {
         buf
     }
 
+    /// The twiddle of butterfly j (< len / 2) in the special FFT's stage of length `len` (a power
+    /// of two, 4 len <= 2N): xi^(5^j mod 4 len) for xi = zeta^(2N / (4 len)), a primitive
+    /// 4 len-th root of unity ([`Self::special_fft`]; the stages of `fft_stages`).
+    pub(crate) fn twiddle(&self, len: usize, j: usize) -> Complex {
+        let lenq = 4 * len;
+        self.roots[(self.rot_group[j] & (lenq - 1)) * (2 * self.n / lenq)]
+    }
+
+    /// The twiddle of the inverse butterfly: xi^(-(5^j mod 4 len)), the conjugate of
+    /// [`Self::twiddle`] ([`Self::special_fft_inv`]).
+    pub(crate) fn inverse_twiddle(&self, len: usize, j: usize) -> Complex {
+        let lenq = 4 * len;
+        self.roots[(lenq - (self.rot_group[j] & (lenq - 1))) * (2 * self.n / lenq)]
+    }
+
+    /// Bit reversal of i in log2(`count`) bits (`count` a power of two <= N/2): the order the special
+    /// FFT reads its input in.
+    pub(crate) fn bit_reverse(&self, i: usize, count: usize) -> usize {
+        self.bit_rev[i] >> ((self.n / 2).trailing_zeros() - count.trailing_zeros())
+    }
+
     fn bit_reverse_permute(&self, v: &mut [Complex]) {
-        let shift = (self.n / 2).trailing_zeros() - v.len().trailing_zeros();
         for i in 0..v.len() {
-            let r = self.bit_rev[i] >> shift;
+            let r = self.bit_reverse(i, v.len());
             if i < r {
                 v.swap(i, r);
             }
@@ -286,18 +306,14 @@ impl CkksEncoder {
     /// (decimation in time after a bit-reversal; butterflies of length `len` use xi^(5^j mod 4 len)).
     fn special_fft(&self, v: &mut [Complex]) {
         let size = v.len();
-        let m = 2 * self.n;
         self.bit_reverse_permute(v);
         let mut len = 2;
         while len <= size {
             let lenh = len / 2;
-            let lenq = 4 * len;
-            let step = m / lenq;
             for chunk in v.chunks_exact_mut(len) {
                 let (lo, hi) = chunk.split_at_mut(lenh);
                 for (j, (u, w)) in lo.iter_mut().zip(hi.iter_mut()).enumerate() {
-                    let idx = (self.rot_group[j] & (lenq - 1)) * step;
-                    let t = *w * self.roots[idx];
+                    let t = *w * self.twiddle(len, j);
                     let a = *u;
                     *u = a + t;
                     *w = a - t;
@@ -311,19 +327,15 @@ impl CkksEncoder {
     /// conjugate twiddles, then the bit reversal and the division by n').
     fn special_fft_inv(&self, v: &mut [Complex]) {
         let size = v.len();
-        let m = 2 * self.n;
         let mut len = size;
         while len >= 2 {
             let lenh = len / 2;
-            let lenq = 4 * len;
-            let step = m / lenq;
             for chunk in v.chunks_exact_mut(len) {
                 let (lo, hi) = chunk.split_at_mut(lenh);
                 for (j, (u, w)) in lo.iter_mut().zip(hi.iter_mut()).enumerate() {
-                    let idx = (lenq - (self.rot_group[j] & (lenq - 1))) * step;
                     let (a, b) = (*u, *w);
                     *u = a + b;
-                    *w = (a - b) * self.roots[idx];
+                    *w = (a - b) * self.inverse_twiddle(len, j);
                 }
             }
             len /= 2;

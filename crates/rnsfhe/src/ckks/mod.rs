@@ -16,6 +16,8 @@
 //!   exactly its multiplicative depth in levels.
 //! - Polynomial evaluation, analytic functions, statistics and logistic regression live in
 //!   [`crate::circuits`], built on these operations.
+//! - [`fft_stages`]: the special FFT factored into sparse stages (the matrices of a homomorphic
+//!   DFT: SlotsToCoeffs and CoeffsToSlots of bootstrapping).
 //! - [`apply_galois_f64`]: X -> X^g on a real coefficient vector (to check rotations without
 //!   encryption).
 
@@ -24,6 +26,7 @@ mod ciphertext;
 pub mod complex;
 mod context;
 pub mod encoder;
+pub mod fft_stages;
 mod ops;
 mod params;
 mod rotations;
@@ -33,5 +36,7 @@ pub use ciphertext::{CkksCiphertext, CkksPlaintext};
 pub use complex::Complex;
 pub use context::CkksContext;
 pub use encoder::{apply_galois_f64, CkksEncoder};
+pub use fft_stages::{fft_stages, DiagonalMatrix, FftStages};
 pub use params::{CkksParameters, CkksParametersBuilder};
 pub use rotations::CkksWeights;
+pub(crate) use scales::{same_scale, SCALE_TOLERANCE};

@@ -57,20 +57,22 @@ impl Evaluate for CkksContext {
 impl CkksContext {
     fn same_level_scale(&self, l1: usize, s1: f64, l2: usize, s2: f64, op: &str) -> Result<()> {
         if l1 != l2 {
-            return Err(Error::LevelMismatch(format!(
-                "{op}: operands at levels {l1} and {l2}; bring them to one level with drop_to_level \
-                 or align"
-            )));
+            return Err(Error::LevelMismatch {
+                op: op.into(),
+                left: l1,
+                right: l2,
+                hint: "bring them to one level with drop_to_level or align".into(),
+            });
         }
         let tol = 2f64.powi(-(self.params().eta() as i32 - 2).max(8));
         if (s1 / s2 - 1.0).abs() > tol {
-            return Err(Error::ScaleMismatch(format!(
-                "{op}: operands at scales {} and {} (relative difference {:.3e}, tolerance {tol:.1e}); \
-                 bring them to one scale with align",
-                scale_text(s1),
-                scale_text(s2),
-                s1 / s2 - 1.0
-            )));
+            return Err(Error::ScaleMismatch {
+                op: op.into(),
+                left: s1,
+                right: s2,
+                tolerance: tol,
+                hint: "bring them to one scale with align".into(),
+            });
         }
         Ok(())
     }
@@ -103,12 +105,15 @@ impl CkksContext {
             }
             core::cmp::Ordering::Equal => {
                 if a.level == 0 {
-                    return Err(Error::ScaleMismatch(format!(
-                        "align: operands at level 0 with scales {} and {}; no level is left to \
-                         bring them to one scale",
-                        scale_text(a.scale),
-                        scale_text(b.scale)
-                    )));
+                    return Err(Error::ScaleMismatch {
+                        op: "align".into(),
+                        left: a.scale,
+                        right: b.scale,
+                        tolerance: 0.0,
+                        hint: "the operands are at level 0: no level is left to bring them to \
+                               one scale"
+                            .into(),
+                    });
                 }
                 let target = self.scale_at(a.level - 1)?;
                 Ok((
@@ -131,11 +136,12 @@ impl CkksContext {
         self.check_ct(a)?;
         self.check_plain(m)?;
         if a.level != m.level {
-            return Err(Error::LevelMismatch(format!(
-                "{op}: ciphertext at level {}, plaintext at level {}; encode at the ciphertext's level \
-                 (encode_at)",
-                a.level, m.level
-            )));
+            return Err(Error::LevelMismatch {
+                op: format!("{op} (ciphertext, plaintext)"),
+                left: a.level,
+                right: m.level,
+                hint: "encode at the ciphertext's level (encode_at)".into(),
+            });
         }
         Ok(())
     }
@@ -144,7 +150,7 @@ impl CkksContext {
     pub fn add_plain_assign(&self, a: &mut CkksCiphertext, m: &CkksPlaintext) -> Result<()> {
         self.plain_pair(a, m, "add_plain")?;
         self.same_level_scale(a.level, a.scale, m.level, m.scale, "add_plain")?;
-        a.parts[0].add_assign(&m.poly)
+        Ok(a.parts[0].add_assign(&m.poly)?)
     }
 
     /// a + m.
@@ -158,7 +164,7 @@ impl CkksContext {
     pub fn sub_plain_assign(&self, a: &mut CkksCiphertext, m: &CkksPlaintext) -> Result<()> {
         self.plain_pair(a, m, "sub_plain")?;
         self.same_level_scale(a.level, a.scale, m.level, m.scale, "sub_plain")?;
-        a.parts[0].sub_assign(&m.poly)
+        Ok(a.parts[0].sub_assign(&m.poly)?)
     }
 
     /// a - m.
@@ -300,10 +306,12 @@ impl CkksContext {
         self.check_ct(b)?;
         let key_id = KeyId::join(a.key_id, b.key_id)?;
         if a.level != b.level {
-            return Err(Error::LevelMismatch(format!(
-                "mul: operands at levels {} and {}; bring them to one level with drop_to_level",
-                a.level, b.level
-            )));
+            return Err(Error::LevelMismatch {
+                op: "mul".into(),
+                left: a.level,
+                right: b.level,
+                hint: "bring them to one level with drop_to_level".into(),
+            });
         }
         for c in [a, b] {
             if c.parts.len() != 2 {
@@ -318,7 +326,7 @@ impl CkksContext {
             level: a.level,
             scale: a.scale * b.scale,
             slots: a.slots.max(b.slots),
-            context_id: self.id(),
+            fingerprint: self.fingerprint(),
             key_id,
         })
     }
@@ -326,7 +334,13 @@ impl CkksContext {
     /// Relinearisation (Mult steps 2–5: ModUp of d2, product with the evaluation key, ModDown).
     pub fn relinearize_assign(&self, a: &mut CkksCiphertext, rlk: &RelinKey) -> Result<()> {
         self.check_ct(a)?;
-        rlk.relinearize(self.key_switcher(), None, &mut a.parts, self.id(), a.key_id)
+        rlk.relinearize(
+            self.key_switcher(),
+            None,
+            &mut a.parts,
+            self.fingerprint(),
+            a.key_id,
+        )
     }
 
     /// a * b relinearised (not rescaled).
@@ -371,7 +385,7 @@ impl CkksContext {
             level: a.level - 1,
             scale,
             slots: a.slots,
-            context_id: a.context_id,
+            fingerprint: a.fingerprint,
             key_id: a.key_id,
         })
     }
@@ -450,7 +464,7 @@ impl CkksContext {
             level,
             scale: a.scale,
             slots: a.slots,
-            context_id: a.context_id,
+            fingerprint: a.fingerprint,
             key_id: a.key_id,
         })
     }
@@ -488,7 +502,7 @@ fn tensor(a: &[Poly], b: &[Poly]) -> Result<Vec<Poly>> {
             vector::mul_assign(m, o0, &b0[r.clone()]);
             o2.copy_from_slice(&a1[r.clone()]);
             vector::mul_assign(m, o2, &b1[r]);
-            Ok(())
+            Ok::<(), Error>(())
         },
     )?;
     parallel::for_each_limb(d1.residues_mut(), n, |i, o1| {
@@ -496,12 +510,7 @@ fn tensor(a: &[Poly], b: &[Poly]) -> Result<Vec<Poly>> {
         o1.copy_from_slice(&a0[r.clone()]);
         vector::mul_assign(m, o1, &b1[r.clone()]);
         vector::mul_add_assign(m, o1, &a1[r.clone()], &b0[r]);
-        Ok(())
+        Ok::<(), Error>(())
     })?;
     Ok(d.into())
-}
-
-/// A scale in full for messages: its value to 17 significant digits and its log2 to 12 decimals.
-pub(crate) fn scale_text(s: f64) -> String {
-    format!("{s:.16e} (2^{:.12})", s.log2())
 }

@@ -278,8 +278,8 @@ impl CkksParametersBuilder {
         while eta > 1 {
             let found = match approximate_primes(self.scale_bits, eta, m) {
                 Ok(found) => found,
-                Err(Error::NotEnoughPrimes(_)) => Vec::new(),
-                Err(e) => return Err(e),
+                Err(rnsfhe_math::Error::NotEnoughPrimes(_)) => Vec::new(),
+                Err(e) => return Err(e.into()),
             };
             if found.len() >= self.levels {
                 chain_tail = found[..self.levels].to_vec();

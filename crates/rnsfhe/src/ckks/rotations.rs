@@ -40,7 +40,14 @@ impl CkksContext {
         keys: &GaloisKeys,
     ) -> Result<CkksCiphertext> {
         self.check_ct(a)?;
-        let parts = keys.apply(self.key_switcher(), None, &a.parts, g, self.id(), a.key_id)?;
+        let parts = keys.apply(
+            self.key_switcher(),
+            None,
+            &a.parts,
+            g,
+            self.fingerprint(),
+            a.key_id,
+        )?;
         Ok(self.with_parts(a, parts))
     }
 
@@ -69,7 +76,7 @@ impl CkksContext {
             level,
             scale,
             slots: a.slots,
-            context_id: a.context_id,
+            fingerprint: a.fingerprint,
             key_id: a.key_id,
         }
     }
@@ -112,7 +119,7 @@ impl CkksContext {
             None,
             keys,
             &a.parts,
-            self.id(),
+            self.fingerprint(),
             a.key_id,
         )
     }

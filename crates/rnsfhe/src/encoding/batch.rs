@@ -219,7 +219,7 @@ pub(crate) fn row_swap_element(n: usize) -> u64 {
 /// The row-rotation methods of an FV or BGV context `$ctx` with ciphertext `$ct` over X^n + 1 (the
 /// 2 x n/2 slot matrix of [`BatchEncoder`]): Galois elements and keys, row rotations, the row swap
 /// and the sum of all slots. The context provides `params()`, `refuse_general`, `check_secret`,
-/// `key_switcher()`, `gaussian()`, `id()` and `apply_galois`.
+/// `key_switcher()`, `fingerprint()` and `apply_galois`, and implements `crate::rlwe::KeyContext`.
 macro_rules! row_rotation_methods {
     ($ctx:ty, $ct:ty) => {
         impl $ctx {
@@ -278,15 +278,7 @@ macro_rules! row_rotation_methods {
                 elements: &[u64],
                 rng: &mut rnsfhe_math::sample::Csprng,
             ) -> $crate::Result<$crate::rlwe::GaloisKeys> {
-                self.check_secret(sk)?;
-                $crate::rlwe::GaloisKeys::generate(
-                    self.key_switcher(),
-                    sk,
-                    elements,
-                    self.gaussian(),
-                    self.id(),
-                    rng,
-                )
+                $crate::rlwe::KeyGenerator::new(self, rng).galois_keys(sk, elements)
             }
 
             /// Rotates both rows of the slot matrix left by `step` (right when negative).

@@ -93,7 +93,7 @@ impl Encoders {
 }
 
 /// The integer encoding methods of an FV or BGV context `$ctx` with plaintext `$pt` (fields
-/// `coeffs` and `context_id`): batch, coefficient and raw plaintexts in and out over the context's
+/// `coeffs` and `fingerprint`): batch, coefficient and raw plaintexts in and out over the context's
 /// [`Encoders`] (its fields `encoders` and `id`).
 macro_rules! integer_encoding_methods {
     ($ctx:ty, $pt:ident) => {
@@ -101,7 +101,7 @@ macro_rules! integer_encoding_methods {
             fn plaintext(&self, coeffs: Vec<u64>) -> $pt {
                 $pt {
                     coeffs,
-                    context_id: self.id,
+                    fingerprint: self.fingerprint,
                 }
             }
 
@@ -139,7 +139,7 @@ macro_rules! integer_encoding_methods {
             }
 
             pub(crate) fn check_plain(&self, pt: &$pt) -> $crate::Result<()> {
-                $crate::params::check_plaintext(pt.context_id, self.id)
+                $crate::params::check_plaintext(pt.fingerprint, self.fingerprint)
             }
         }
     };

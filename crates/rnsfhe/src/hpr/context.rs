@@ -59,6 +59,8 @@ pub struct HprContext {
     pub(super) ring: Arc<RingContext>,
     /// The ring over P (decryption).
     pub(super) ring_p: Arc<RingContext>,
+    /// The levels `ring` and `ring_p` belong to (kept alive for other contexts of these parameters).
+    _levels: Arc<crate::rlwe::Levels>,
     /// Delta = floor(q / t) as d digits, each as residues over P u B_sk.
     pub(super) delta: Vec<Vec<u64>>,
     /// Alg. 1: gamma = 2^log_gamma, FastBconv(|gamma t x|_p, P, {gamma t}) and |-p^-1|_{gamma t}.
@@ -119,9 +121,16 @@ impl HprContext {
         let basis = HprBasis::new(params.p_moduli(), params.b_sk_moduli())?;
         let moduli: Vec<u64> = basis.full().moduli().iter().map(|m| m.value()).collect();
         let n = params.degree();
-        let ring = RingContext::new(n, &moduli)?;
+        // Shared with every HPR context of equal parameters (`crate::rlwe::Levels`): their keys and
+        // ciphertexts are each other's.
+        let levels = crate::rlwe::Levels::new(n, &moduli, &[])?;
+        let ring = Arc::clone(levels.ring_qp());
         let k = basis.k();
-        let ring_p = ring.select(&(0..k).collect::<Vec<_>>())?;
+        let ring_p = Arc::clone(
+            levels
+                .ring_at(k - 1)
+                .ok_or_else(|| Error::Internal("an HPR basis with no prime in P".into()))?,
+        );
         let (t, d) = (params.plain_modulus(), params.digits());
         let delta_int = params.q() / t;
         let delta = basis
@@ -153,6 +162,7 @@ impl HprContext {
             basis,
             ring,
             ring_p,
+            _levels: levels,
             delta,
             log_gamma,
             gt,
@@ -190,7 +200,7 @@ impl HprContext {
 
     /// A digit from signed coefficients (coefficient form).
     pub(super) fn digit_signed(&self, c: &[i64]) -> Result<Poly> {
-        Poly::from_signed(&self.ring, c)
+        Ok(Poly::from_signed(&self.ring, c)?)
     }
 
     /// d zero digits in `form`.
@@ -203,7 +213,7 @@ impl HprContext {
     /// Carry propagation over coefficient-form digits (paper 002 eq. (6)).
     pub(super) fn propagate(&self, digits: &mut [Poly]) -> Result<()> {
         let mut refs: Vec<&mut [u64]> = digits.iter_mut().map(|p| p.residues_mut()).collect();
-        self.basis.propagate(&mut refs)
+        Ok(self.basis.propagate(&mut refs)?)
     }
 
     /// A uniform element of R_q: uniform digits modulo p (their B_sk residues from the FBE).
@@ -213,7 +223,11 @@ impl HprContext {
             .map(|_| {
                 let mut data = rng.uniform_poly(self.basis.full().moduli(), n);
                 self.basis.normalize(&mut data)?;
-                Poly::from_residues(&self.ring, data, Representation::Coefficient)
+                Ok(Poly::from_residues(
+                    &self.ring,
+                    data,
+                    Representation::Coefficient,
+                )?)
             })
             .collect()
     }
@@ -233,7 +247,7 @@ impl HprContext {
         }
         let mut s = self.digit_signed(&coeffs)?;
         super::depth::fwd(&mut s)?;
-        let id = KeyId::of_secret(&coeffs);
+        let id = KeyId::of_ternary_secret(&coeffs);
         let k = self.basis.k();
         let s_p = Poly::from_residues(
             &self.ring_p,
@@ -364,11 +378,11 @@ impl HprContext {
             let last = part
                 .last()
                 .ok_or_else(|| Error::InvalidCiphertext("no digits".into()))?;
-            Poly::from_residues(
+            Ok(Poly::from_residues(
                 &self.ring_p,
                 last.residues()[..k * n].to_vec(),
                 Representation::Coefficient,
-            )
+            )?)
         };
         let parts = ct.parts();
         let mut acc: Option<Poly> = None;
@@ -439,7 +453,7 @@ impl HprContext {
             for digit in part {
                 if digit.context().id() != self.ring.id() {
                     return Err(Error::ContextMismatch(
-                        "the ciphertext belongs to another HPR context".into(),
+                        "the ciphertext belongs to another HPR parameter set".into(),
                     ));
                 }
                 if digit.representation() != Representation::Coefficient {

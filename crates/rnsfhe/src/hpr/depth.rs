@@ -36,7 +36,7 @@ pub(super) fn fwd(p: &mut Poly) -> Result<()> {
     if p.representation() == rnsfhe_math::ring::Representation::Coefficient {
         FORWARD.fetch_add(p.context().moduli().len() as u64, Ordering::Relaxed);
     }
-    p.to_ntt()
+    Ok(p.to_ntt()?)
 }
 
 /// `p.to_coefficient()`, counted.
@@ -44,7 +44,7 @@ pub(super) fn inv(p: &mut Poly) -> Result<()> {
     if p.representation() == rnsfhe_math::ring::Representation::Ntt {
         INVERSE.fetch_add(p.context().moduli().len() as u64, Ordering::Relaxed);
     }
-    p.to_coefficient()
+    Ok(p.to_coefficient()?)
 }
 
 /// a b in Z_t[X]/(X^n + 1), exactly (NTT over primes whose product exceeds 2 n t^2).

@@ -313,18 +313,18 @@ impl HprContext {
             ));
         }
         let g = g % (2 * self.params.degree() as u64);
-        let key = keys
-            .keys
-            .get(&g)
-            .ok_or_else(|| Error::MissingKey(format!("no Galois key for element {g}")))?;
+        let key = keys.keys.get(&g).ok_or(Error::MissingGaloisKey {
+            element: g,
+            step: None,
+        })?;
         let mut c0: Digits = a.parts()[0]
             .iter()
             .map(|x| x.automorphism(g as i64))
-            .collect::<Result<_>>()?;
+            .collect::<rnsfhe_math::Result<_>>()?;
         let c1: Digits = a.parts()[1]
             .iter()
             .map(|x| x.automorphism(g as i64))
-            .collect::<Result<_>>()?;
+            .collect::<rnsfhe_math::Result<_>>()?;
         c0.iter_mut().try_for_each(super::depth::fwd)?;
         let mut acc1 = self.zero_digits(Representation::Ntt);
         self.key_switch_acc(&c1, key, &mut c0, &mut acc1)?;

@@ -231,7 +231,7 @@ impl HprContext {
             .any(|s| s.len() != d || s.iter().any(|x| x.context().id() != self.ring.id()));
         if foreign || key.a.len() != key.b.len() {
             return Err(Error::ContextMismatch(
-                "the key belongs to another HPR context".into(),
+                "the key belongs to another HPR parameter set".into(),
             ));
         }
         if rs.len() != key.b.len() {

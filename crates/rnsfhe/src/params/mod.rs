@@ -131,23 +131,16 @@ pub(crate) fn check_sigma(sigma: f64) -> Result<()> {
     )))
 }
 
-/// Ok when a plaintext made by context `made_by` may enter context `id`.
+/// Ok when a plaintext made for parameters `made_by` (a fingerprint) may enter a context of
+/// parameters `id`: any context of equal parameters takes it.
 pub(crate) fn check_plaintext(made_by: u64, id: u64) -> Result<()> {
-    if made_by == id {
-        return Ok(());
-    }
-    Err(Error::ContextMismatch(
-        "the plaintext was encoded for another parameter set; encode it with this context".into(),
-    ))
+    crate::rlwe::check_params(made_by, id, "plaintext")
 }
 
-/// Ok when a ciphertext of `parts` polynomials made by context `made_by` may enter context `id`.
+/// Ok when a ciphertext of `parts` polynomials made for parameters `made_by` (a fingerprint) may
+/// enter a context of parameters `id`: any context of equal parameters takes it, in any process.
 pub(crate) fn check_ciphertext(made_by: u64, id: u64, parts: usize) -> Result<()> {
-    if made_by != id {
-        return Err(Error::ContextMismatch(
-            "the ciphertext belongs to another parameter set".into(),
-        ));
-    }
+    crate::rlwe::check_params(made_by, id, "ciphertext")?;
     if parts < 2 {
         return Err(Error::InvalidCiphertext(format!(
             "a ciphertext has at least 2 parts, this one {parts}"

@@ -14,7 +14,7 @@
 //! The bound applies to the largest modulus any key lives under: for key switching with special
 //! primes that is log2(P * Q), not log2(Q).
 
-use rnsfhe_math::{Error, Result};
+use crate::{Error, Result};
 
 use crate::rlwe::SecretDistribution;
 

@@ -99,12 +99,13 @@ impl ModulusChain {
 
     /// The ring of level l (moduli q_0..q_l), or an error beyond the chain.
     pub fn ring_at(&self, level: usize) -> Result<&Arc<RingContext>> {
-        self.levels.ring_at(level).ok_or_else(|| {
-            Error::LevelMismatch(format!(
-                "level {level} is beyond the modulus chain (levels 0..={})",
-                self.levels.count() - 1
-            ))
-        })
+        self.levels
+            .ring_at(level)
+            .ok_or_else(|| Error::LevelOutOfRange {
+                op: "modulus chain".into(),
+                level,
+                max: self.levels.count() - 1,
+            })
     }
 
     /// The level of a ring of this chain (by identity), if it is one.
@@ -118,12 +119,13 @@ impl ModulusChain {
         let l = self.level_of(x.context()).ok_or_else(|| {
             Error::ContextMismatch("modulus switching: the polynomial is not on this chain".into())
         })?;
-        let step = self.steps[l].as_ref().ok_or_else(|| {
-            Error::LevelMismatch(
-                "modulus switching: the ciphertext is at level 0, the modulus chain is exhausted"
-                    .into(),
-            )
-        })?;
+        let step = self.steps[l]
+            .as_ref()
+            .ok_or_else(|| Error::LevelsExhausted {
+                op: "modulus switching".into(),
+                level: 0,
+                needed: 1,
+            })?;
         let lower = &self.levels.rings()[l - 1];
         let form = x.representation();
         // An unreduced general-m product is reduced first (its limbs cannot be split as they are).
@@ -176,7 +178,7 @@ impl ModulusChain {
                 vector::sub_assign(m, o, x);
                 vector::mul_shoup_scalar_assign(m, o, m.shoup(m.neg(step.inv[i].value)));
             }
-            Ok(())
+            Ok::<(), Error>(())
         })?;
         keep_form(&mut out, x)?;
         Ok(out)
@@ -236,10 +238,11 @@ impl ModulusChain {
         };
         let res = x.residues();
         if self.level_of(x.context()).is_none_or(|l| l < level) {
-            return Err(Error::LevelMismatch(format!(
-                "cannot drop a polynomial with {} limbs to level {level}",
-                x.context().moduli().len()
-            )));
+            return Err(Error::LevelOutOfRange {
+                op: format!("drop a polynomial of {} limbs", x.context().moduli().len()),
+                level,
+                max: x.context().moduli().len().saturating_sub(1),
+            });
         }
         let mut out = Poly::from_residues(ring, res[..len].to_vec(), x.representation())?;
         keep_form(&mut out, x)?;

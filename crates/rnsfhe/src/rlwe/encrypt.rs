@@ -59,7 +59,7 @@ impl PublicKey {
             rnsfhe_math::parallel::for_each_limb(&mut res[k * n..], n, |j, limb| {
                 ctx.inverse_limb(k + j, limb, false)?;
                 vector::add_assign(&ctx.moduli()[k + j], limb, &e_p[j * n..(j + 1) * n]);
-                Ok(())
+                Ok::<(), Error>(())
             })?;
             sw.mod_down_qp_ntt_plus(c.residues(), e_q)
         };

@@ -1,11 +1,14 @@
-//! Evaluation keys shared by the schemes: relinearisation (s^2 -> s) and Galois (s(X^g) -> s) keys,
-//! tied to the context that made them by its id and to their key pair by its [`KeyId`].
+//! Evaluation keys shared by the schemes: relinearisation (s^2 -> s) and Galois (s -> phi_{g^-1}(s))
+//! keys, tied to their parameter set by its fingerprint (any context of equal parameters, in any
+//! process, takes them) and to their key pair by its [`KeyId`].
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use rnsfhe_math::ring::{Poly, Representation};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian};
 
+use super::keys::SeedSource;
 use super::{KeyId, KeySwitchKey, KeySwitcher, ModulusChain, SecretKey};
 use crate::{Error, Result};
 
@@ -14,63 +17,56 @@ use crate::{Error, Result};
 #[derive(Clone, Debug)]
 pub struct RelinKey {
     pub(crate) key: KeySwitchKey,
-    pub(crate) context_id: u64,
+    pub(crate) fingerprint: u64,
     pub(crate) key_id: KeyId,
 }
 
-/// Galois keys for chosen Galois elements g: the key of g switches from s to phi_{g^-1}(s), so that
-/// the automorphism comes after the key product (Lattigo's convention) and one decomposition of c_1
-/// serves every g (hoisting, `rlwe::hoisted`): phi_g(u_0 + c_0) + phi_g(u_1) s = phi_g(c_0 + c_1 s)
-/// for u_0 + u_1 phi_{g^-1}(s) = c_1 s. It is phi_{g^-1} of the key from s(X^g) to s: its k_1
-/// components are phi_{g^-1} of the expansions of their seeds, which the byte format stores.
+/// Galois keys for chosen Galois elements g (each shared by `Arc`, so that merged sets do not copy
+/// keys): the key of g switches from s to phi_{g^-1}(s), so that the automorphism comes after the
+/// key product (Lattigo's convention) and one decomposition of c_1 serves every g (hoisting,
+/// `rlwe::hoisted`): phi_g(u_0 + c_0) + phi_g(u_1) s = phi_g(c_0 + c_1 s) for
+/// u_0 + u_1 phi_{g^-1}(s) = c_1 s. It is phi_{g^-1} of the key from s(X^g) to s: its k_1 components
+/// are phi_{g^-1} of the expansions of their seeds (the byte format stores the seeds).
 #[derive(Clone, Debug)]
 pub struct GaloisKeys {
-    pub(crate) keys: BTreeMap<u64, KeySwitchKey>,
-    pub(crate) context_id: u64,
+    pub(crate) keys: BTreeMap<u64, Arc<KeySwitchKey>>,
+    pub(crate) fingerprint: u64,
     pub(crate) key_id: KeyId,
 }
 
-/// Refuses an evaluation key (`what`, of context and key pair `key`) for a ciphertext of context and
-/// key pair `ct` (`None`: a trivial ciphertext, any pair).
+/// Refuses an evaluation key (`what`, of parameters and key pair `key`) for a ciphertext of
+/// parameters and key pair `ct` (`None`: a trivial ciphertext, any pair).
 pub(crate) fn owned_by(key: (u64, KeyId), ct: (u64, Option<KeyId>), what: &str) -> Result<()> {
-    if key.0 != ct.0 {
-        return Err(Error::ContextMismatch(format!(
-            "the {what} belongs to another parameter set"
-        )));
-    }
+    super::keys::check_params(key.0, ct.0, what)?;
     KeyId::check(ct.1, key.1, what)
 }
 
 impl RelinKey {
-    pub(crate) fn generate(
-        sw: &KeySwitcher,
-        sk: &SecretKey,
-        g: &DiscreteGaussian,
-        context_id: u64,
-        rng: &mut Csprng,
-    ) -> Result<Self> {
-        let m_error = crate::rlwe::keys::is_montgomery(sw.ring_qp());
-        Self::generate_with(sw, sk, g, context_id, rng, m_error)
-    }
-
-    /// [`Self::generate`] with the error e M (`m_error`) or e. The mixed strategy's key (paper 001
-    /// section 4.4) is the second over a Montgomery ring: the Montgomery form of the plain key
-    /// (residues (P g s^2 - a s - e) M, "keys carrying M"), so that plain digits reduced by
-    /// Montgomery give the plain relinearisation.
+    /// The key KSGen(s^2, s) of `sk` over `sw` with the error e M (`m_error`) or e, for parameters
+    /// `fingerprint`, a's seeds from `seeds`. The mixed strategy's key (paper 001 section 4.4) is
+    /// the second over a Montgomery ring: the Montgomery form of the plain key (residues
+    /// (P g s^2 - a s - e) M, "keys carrying M"), so that plain digits reduced by Montgomery give
+    /// the plain relinearisation.
     pub(crate) fn generate_with(
         sw: &KeySwitcher,
         sk: &SecretKey,
         g: &DiscreteGaussian,
-        context_id: u64,
+        fingerprint: u64,
         rng: &mut Csprng,
         m_error: bool,
+        seeds: SeedSource<'_>,
     ) -> Result<Self> {
         let s2 = sk.ntt_qp().mul(sk.ntt_qp())?;
         Ok(RelinKey {
-            key: KeySwitchKey::generate_with(sw, sk, &s2, g, rng, m_error)?,
-            context_id,
+            key: KeySwitchKey::generate_with(sw, sk, &s2, g, rng, m_error, seeds)?,
+            fingerprint,
             key_id: sk.id(),
         })
+    }
+
+    /// The fingerprint of the parameters this key belongs to.
+    pub fn fingerprint(&self) -> u64 {
+        self.fingerprint
     }
 
     /// The key-switching key.
@@ -83,7 +79,7 @@ impl RelinKey {
         self.key_id
     }
 
-    /// Relinearises ciphertext parts of context `context_id` and key pair `ct_key` in place: 3 parts
+    /// Relinearises ciphertext parts of parameters `fingerprint` and key pair `ct_key` in place: 3 parts
     /// become 2 (the key switch of the last one, in the parts' representation), 2 stay. Shared by BFV
     /// and CKKS.
     pub(crate) fn relinearize(
@@ -91,12 +87,12 @@ impl RelinKey {
         sw: &KeySwitcher,
         scaled: Option<&ModulusChain>,
         parts: &mut Vec<Poly>,
-        context_id: u64,
+        fingerprint: u64,
         ct_key: Option<KeyId>,
     ) -> Result<()> {
         owned_by(
-            (self.context_id, self.key_id),
-            (context_id, ct_key),
+            (self.fingerprint, self.key_id),
+            (fingerprint, ct_key),
             "relinearisation key",
         )?;
         match parts.len() {
@@ -120,18 +116,21 @@ impl RelinKey {
 }
 
 /// The most Galois keys one call generates (distinct elements other than 1): a bound on a caller's
-/// step list, since every key costs as much time and memory as a relinearisation key.
+/// step list, since every key costs as much time and memory as a relinearisation key. Sets grow
+/// beyond it by [`GaloisKeys::merge`].
 pub const MAX_GALOIS_ELEMENTS: usize = 256;
 
 impl GaloisKeys {
-    /// Keys for the odd Galois elements `elements` (taken mod 2n; 1 needs no key).
+    /// Keys for the odd Galois elements `elements` (taken mod 2n; 1 needs no key), for parameters
+    /// `fingerprint`, a's seeds from `seeds` (its domain set per element).
     pub(crate) fn generate(
         sw: &KeySwitcher,
         sk: &SecretKey,
         elements: &[u64],
         g: &DiscreteGaussian,
-        context_id: u64,
+        fingerprint: u64,
         rng: &mut Csprng,
+        seeds: SeedSource<'_>,
     ) -> Result<Self> {
         // m = 2n for power-of-two rings; any m for the general ones (elements of Z_m^*).
         let two_n = sw.ring_q().cyclotomic_index() as u64;
@@ -160,12 +159,14 @@ impl GaloisKeys {
                 continue;
             }
             let s_g = sk.ntt_qp().automorphism(e as i64)?;
-            let key = KeySwitchKey::generate(sw, sk, &s_g, g, rng)?;
-            keys.insert(e, key.automorphism(inverse_mod(e, two_n)?, true)?);
+            let m_error = crate::rlwe::keys::is_montgomery(sw.ring_qp());
+            let key =
+                KeySwitchKey::generate_with(sw, sk, &s_g, g, rng, m_error, seeds.for_galois(e))?;
+            keys.insert(e, Arc::new(key.automorphism(inverse_mod(e, two_n)?, true)?));
         }
         Ok(GaloisKeys {
             keys,
-            context_id,
+            fingerprint,
             key_id: sk.id(),
         })
     }
@@ -175,14 +176,65 @@ impl GaloisKeys {
         self.key_id
     }
 
+    /// The fingerprint of the parameters these keys belong to.
+    pub fn fingerprint(&self) -> u64 {
+        self.fingerprint
+    }
+
+    /// Adds the keys of `other` (same key pair, same parameters; elements already here are kept:
+    /// a key of one element serves as well as another). The keys are shared, not copied.
+    pub fn merge(&mut self, other: &GaloisKeys) -> Result<()> {
+        self.check_same_pair(other)?;
+        for (&g, k) in &other.keys {
+            self.keys.entry(g).or_insert_with(|| Arc::clone(k));
+        }
+        Ok(())
+    }
+
+    /// [`Self::merge`] taking `other`.
+    pub fn insert(&mut self, other: GaloisKeys) -> Result<()> {
+        self.check_same_pair(&other)?;
+        for (g, k) in other.keys {
+            self.keys.entry(g).or_insert(k);
+        }
+        Ok(())
+    }
+
+    /// Whether there is a key for element g (taken as given: reduce it mod m first).
+    pub fn contains(&self, g: u64) -> bool {
+        self.keys.contains_key(&g)
+    }
+
+    /// The number of keys.
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Whether there is no key.
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    fn check_same_pair(&self, other: &GaloisKeys) -> Result<()> {
+        super::keys::check_params(other.fingerprint, self.fingerprint, "Galois keys merged")?;
+        if other.key_id != self.key_id {
+            return Err(Error::KeyMismatch {
+                what: "Galois keys (left) merged into Galois keys (right)".into(),
+                left: other.key_id,
+                right: self.key_id,
+            });
+        }
+        Ok(())
+    }
+
     /// The Galois elements with a key.
     pub fn elements(&self) -> Vec<u64> {
         self.keys.keys().copied().collect()
     }
 
-    /// X -> X^g on 2 ciphertext parts of context `context_id` and key pair `ct_key`, switched back to
-    /// s: the parts of the result, in the input's representation (a copy for g = 1). Shared by BFV,
-    /// BGV (`scaled`: errors times t) and CKKS: the key switch of c_1, then the automorphism
+    /// X -> X^g on 2 ciphertext parts of parameters `fingerprint` and key pair `ct_key`, switched
+    /// back to s: the parts of the result, in the input's representation (a copy for g = 1). Shared
+    /// by BFV, BGV (`scaled`: errors times t) and CKKS: the key switch of c_1, then the automorphism
     /// (`rlwe::hoisted::rotate_one`), the same bits as the same rotation among many
     /// (`Hoisted::rotate`).
     pub(crate) fn apply(
@@ -191,10 +243,10 @@ impl GaloisKeys {
         scaled: Option<&ModulusChain>,
         parts: &[Poly],
         g: u64,
-        context_id: u64,
+        fingerprint: u64,
         ct_key: Option<KeyId>,
     ) -> Result<Vec<Poly>> {
-        super::hoisted::check(sw, self, parts, context_id, ct_key)?;
+        super::hoisted::check(sw, self, parts, fingerprint, ct_key)?;
         super::hoisted::rotate_one(sw, scaled, self, parts, g)
     }
 
@@ -204,22 +256,18 @@ impl GaloisKeys {
         if g == 1 || self.keys.contains_key(&g) {
             return Ok(());
         }
-        Err(Error::MissingKey(match step {
-            Some(s) => format!(
-                "no Galois key for rotation step {s} (Galois element {g}); generate the Galois keys \
-                 with this step"
-            ),
-            None => format!("no Galois key for element {g}; generate the Galois keys with it"),
-        }))
+        Err(Error::MissingGaloisKey { element: g, step })
     }
 
     /// The key of element g, or an error naming the missing key.
     pub(crate) fn get(&self, g: u64) -> Result<&KeySwitchKey> {
-        self.keys.get(&g).ok_or_else(|| {
-            Error::MissingKey(format!(
-                "no Galois key for element {g}; generate the Galois keys with this rotation step"
-            ))
-        })
+        self.keys
+            .get(&g)
+            .map(|k| &**k)
+            .ok_or(Error::MissingGaloisKey {
+                element: g,
+                step: None,
+            })
     }
 }
 

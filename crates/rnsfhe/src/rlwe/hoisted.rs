@@ -61,12 +61,12 @@ pub(crate) fn check(
     sw: &KeySwitcher,
     keys: &GaloisKeys,
     parts: &[Poly],
-    context_id: u64,
+    fingerprint: u64,
     ct_key: Option<KeyId>,
 ) -> Result<usize> {
     owned_by(
-        (keys.context_id, keys.key_id),
-        (context_id, ct_key),
+        (keys.fingerprint, keys.key_id),
+        (fingerprint, ct_key),
         "Galois key",
     )?;
     if parts.len() != 2 {
@@ -131,10 +131,10 @@ impl<'a> Hoisted<'a> {
         chain: Option<&'a ModulusChain>,
         keys: &'a GaloisKeys,
         parts: &'a [Poly],
-        context_id: u64,
+        fingerprint: u64,
         ct_key: Option<KeyId>,
     ) -> Result<Self> {
-        let level = check(sw, keys, parts, context_id, ct_key)?;
+        let level = check(sw, keys, parts, fingerprint, ct_key)?;
         let digits = if hoistable(sw) {
             Some(match chain.filter(|c| c.plain_modulus() != 1) {
                 Some(c) => {

@@ -5,7 +5,9 @@
 //!   switching split by step (`keyswitch/`: decompose, gadget product, ModDown), so that one
 //!   decomposition serves many keys (`hoisted`: rotations of one ciphertext and sums of rotations
 //!   with one ModDown, Bossuat et al., Eurocrypt 2021);
-//! - secret and public keys, the encryption of zero, relinearisation and Galois keys;
+//! - keys apart from contexts (`keys`): secret keys as any polynomial mod Q u P, public keys, key
+//!   identities from public keys, [`KeyGenerator`] with an optional common reference string, and
+//!   [`EvaluationKeySet`]; the encryption of zero, relinearisation and Galois keys;
 //! - scheme-neutral evaluation (`eval`), noise-bound arithmetic (`noise`), and the KeyGen methods
 //!   of the contexts (`key_methods!`). The shared parameters are `crate::params::RlweParameters`.
 
@@ -23,8 +25,11 @@ pub(crate) mod noise;
 pub use chain::ModulusChain;
 pub(crate) use evalkeys::{inverse_mod, owned_by};
 pub use evalkeys::{GaloisKeys, RelinKey, MAX_GALOIS_ELEMENTS};
-pub use keys::{expand_seeded, KeyId, PublicKey, SecretDistribution, SecretKey};
-pub(crate) use keys::{key_methods, reduce_product};
+pub(crate) use keys::{check_params, key_methods, reduce_product};
+pub use keys::{
+    expand_seeded, Crs, EvaluationKeySet, KeyContext, KeyGenerator, KeyId, PublicKey,
+    SecretDistribution, SecretKey, SecretNorm,
+};
 pub use keyswitch::{Decomposed, KeySwitchKey, KeySwitcher};
 pub use layout::KeySwitching;
 pub use levels::Levels;

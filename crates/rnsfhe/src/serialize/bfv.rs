@@ -1,14 +1,16 @@
 //! BFV ciphertexts to and from bytes.
 
 use super::{fingerprint, Kind, Reader, Writer};
-use crate::bfv::{BfvContext, Ciphertext};
+use crate::bfv::{BfvContext, BfvParameters, Ciphertext};
 use crate::rlwe::expand_seeded;
 use crate::{Error, Result};
 
-impl BfvContext {
-    /// The fingerprint of this parameter set (degree, t, moduli, special moduli).
+impl BfvParameters {
+    /// The fingerprint of this parameter set (FNV-1a over what defines its rings and chain: degree
+    /// word, t or scale bits, moduli, special moduli): the identity that contexts, keys and
+    /// ciphertexts of these parameters share, in any process.
     pub fn fingerprint(&self) -> u64 {
-        let p = self.params();
+        let p = self;
         fingerprint(
             1,
             p.fingerprint_degree(),
@@ -17,7 +19,9 @@ impl BfvContext {
             p.special_moduli(),
         )
     }
+}
 
+impl BfvContext {
     /// A ciphertext as bytes; a fresh symmetric encryption stores its seed for c_1 (half size).
     pub fn ciphertext_to_bytes(&self, ct: &Ciphertext) -> Result<Vec<u8>> {
         self.check_ct(ct)?;
@@ -83,20 +87,5 @@ impl BfvContext {
         r.end()?;
         ct.noise = noise;
         Ok(ct)
-    }
-}
-
-impl super::KeyBytes for BfvContext {
-    fn switcher(&self) -> &crate::rlwe::KeySwitcher {
-        self.key_switcher()
-    }
-    fn relin_switcher(&self) -> &crate::rlwe::KeySwitcher {
-        BfvContext::relin_switcher(self)
-    }
-    fn params_fingerprint(&self) -> u64 {
-        self.fingerprint()
-    }
-    fn context_id(&self) -> u64 {
-        self.id()
     }
 }

@@ -77,10 +77,12 @@ impl BgvParameters {
     }
 }
 
-impl BgvContext {
-    /// The fingerprint of this parameter set (degree, t, moduli, special moduli).
+impl BgvParameters {
+    /// The fingerprint of this parameter set (FNV-1a over what defines its rings and chain: degree
+    /// word, t or scale bits, moduli, special moduli): the identity that contexts, keys and
+    /// ciphertexts of these parameters share, in any process.
     pub fn fingerprint(&self) -> u64 {
-        let p = self.params();
+        let p = self;
         fingerprint(
             3,
             p.fingerprint_degree(),
@@ -89,7 +91,9 @@ impl BgvContext {
             p.special_moduli(),
         )
     }
+}
 
+impl BgvContext {
     /// A plaintext as bytes (its n coefficients modulo t).
     pub fn plaintext_to_bytes(&self, pt: &BgvPlaintext) -> Result<Vec<u8>> {
         self.check_plain(pt)?;
@@ -152,17 +156,5 @@ impl BgvContext {
         let mut ct = self.ciphertext_from_parts(polys, key_id)?;
         ct.noise = noise;
         Ok(ct)
-    }
-}
-
-impl super::KeyBytes for BgvContext {
-    fn switcher(&self) -> &crate::rlwe::KeySwitcher {
-        self.key_switcher()
-    }
-    fn params_fingerprint(&self) -> u64 {
-        self.fingerprint()
-    }
-    fn context_id(&self) -> u64 {
-        self.id()
     }
 }

@@ -1,13 +1,15 @@
 //! CKKS ciphertexts to and from bytes.
 
 use super::{fingerprint, Kind, Reader, Writer};
-use crate::ckks::{CkksCiphertext, CkksContext};
+use crate::ckks::{CkksCiphertext, CkksContext, CkksParameters};
 use crate::{Error, Result};
 
-impl CkksContext {
-    /// The fingerprint of this parameter set (degree, scale, chain, special primes).
+impl CkksParameters {
+    /// The fingerprint of this parameter set (FNV-1a over what defines its rings and chain: degree
+    /// word, t or scale bits, moduli, special moduli): the identity that contexts, keys and
+    /// ciphertexts of these parameters share, in any process.
     pub fn fingerprint(&self) -> u64 {
-        let p = self.params();
+        let p = self;
         fingerprint(
             2,
             p.degree(),
@@ -16,7 +18,9 @@ impl CkksContext {
             p.special_moduli(),
         )
     }
+}
 
+impl CkksContext {
     /// A ciphertext as bytes (level, scale, slot count, polynomials).
     pub fn ciphertext_to_bytes(&self, ct: &CkksCiphertext) -> Result<Vec<u8>> {
         self.check_ct(ct)?;
@@ -66,17 +70,5 @@ impl CkksContext {
             .collect::<Result<Vec<_>>>()?;
         r.end()?;
         self.ciphertext_from_parts(polys, level, scale, slots, key_id)
-    }
-}
-
-impl super::KeyBytes for CkksContext {
-    fn switcher(&self) -> &crate::rlwe::KeySwitcher {
-        self.key_switcher()
-    }
-    fn params_fingerprint(&self) -> u64 {
-        self.fingerprint()
-    }
-    fn context_id(&self) -> u64 {
-        self.id()
     }
 }

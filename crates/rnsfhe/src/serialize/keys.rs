@@ -1,15 +1,32 @@
-//! Public, relinearisation and Galois keys to and from bytes (scheme-independent; the schemes' contexts
-//! supply the key switcher and fingerprint). Uniform components are stored as their seeds.
+//! Secret, public, relinearisation and Galois keys and evaluation key sets to and from bytes
+//! (scheme-independent; the schemes' contexts supply the key switcher and fingerprint through
+//! [`KeyContext`]). Uniform components are stored as their seeds.
+//!
+//! Galois keys: format 4 stores the keys from s to phi_{g^-1}(s) (hoisting: the automorphism after
+//! the key product), k0 as used and the seeds of the k1 components, which are phi_{g^-1} of the
+//! seeds' expansions; formats 2 and 3 hold the keys from s(X^g) to s and are converted on load
+//! (phi_{g^-1} of every component).
+//!
+//! Secret keys: format 3 stores the key pair's identity and either one byte per ternary coefficient
+//! or the residues of s over Q u P (a secret that is no ternary vector); format-2 bytes (ternary,
+//! identity recomputed as a hash of the coefficients) still load, with that identity, so that they
+//! open the ciphertexts and keys written beside them.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use super::{Kind, Reader, Writer};
 use zeroize::Zeroizing;
 
 use crate::rlwe::{
-    inverse_mod, GaloisKeys, KeyId, KeySwitchKey, KeySwitcher, PublicKey, RelinKey, SecretKey,
+    inverse_mod, EvaluationKeySet, GaloisKeys, KeyContext, KeyId, KeySwitchKey, KeySwitcher,
+    PublicKey, RelinKey, SecretKey,
 };
 use crate::{Error, Result};
+
+/// Secret-key body flags (format 3).
+const TERNARY: u8 = 1;
+const RESIDUES: u8 = 2;
 
 impl Writer {
     fn key_switch_key(&mut self, k: &KeySwitchKey) {
@@ -44,175 +61,241 @@ impl Reader<'_> {
 }
 
 /// Key serialisation for a scheme's context (`use rnsfhe::serialize::KeyBytes` to call it on
-/// `BfvContext` and `CkksContext`).
-pub trait KeyBytes {
-    /// The context's key switcher.
-    fn switcher(&self) -> &KeySwitcher;
-    /// The key switcher relinearisation keys belong to (another one under FV's mixed strategy,
-    /// paper 001 section 4.4).
-    fn relin_switcher(&self) -> &KeySwitcher {
-        self.switcher()
-    }
-    /// The context's parameter fingerprint.
-    fn params_fingerprint(&self) -> u64;
-    /// The context's id.
-    fn context_id(&self) -> u64;
-
-    /// A secret key as bytes: one byte per coefficient of s (0, 1 or 255 for -1). Keep these bytes
-    /// secret; whoever holds them can decrypt.
-    fn secret_key_to_bytes(&self, sk: &SecretKey) -> Zeroizing<Vec<u8>> {
+/// `BfvContext`, `BgvContext` and `CkksContext`). Keys of one context load in every context of
+/// equal parameters (the fingerprint is checked), in any process.
+pub trait KeyBytes: KeyContext {
+    /// A secret key as bytes: its key pair's identity, then one byte per coefficient of a ternary s
+    /// (0, 1 or 255 for -1), or the residues of any other s over Q u P. Keep these bytes secret;
+    /// whoever holds them can decrypt.
+    fn secret_key_to_bytes(&self, sk: &SecretKey) -> Result<Zeroizing<Vec<u8>>> {
         let mut w = Writer::new(Kind::SecretKey, self.params_fingerprint());
-        w.ternary(sk.coefficients());
-        Zeroizing::new(w.finish())
+        w.u64(sk.id().0);
+        match sk.coefficients() {
+            Some(c) if c.iter().all(|x| x.abs() <= 1) => {
+                w.u8(TERNARY);
+                w.ternary(c);
+            }
+            _ => {
+                w.u8(RESIDUES);
+                let mut p = rnsfhe_math::ring::Poly::from_residues(
+                    self.key_switcher().ring_qp(),
+                    sk.residues_qp()?.to_vec(),
+                    rnsfhe_math::ring::Representation::Coefficient,
+                )?;
+                w.poly(&p);
+                zeroize::Zeroize::zeroize(p.residues_mut());
+            }
+        }
+        Ok(Zeroizing::new(w.finish()))
     }
-    /// A secret key from bytes written for this parameter set.
+    /// A secret key from bytes written for these parameters (format 3, or 2: ternary).
     fn secret_key_from_bytes(&self, bytes: &[u8]) -> Result<SecretKey> {
         let mut r = Reader::new(bytes, Kind::SecretKey, self.params_fingerprint())?;
-        let coeffs = r.ternary(self.switcher().ring_q().degree())?;
-        r.end()?;
-        SecretKey::from_coefficients(self.switcher(), coeffs)
+        let n = self.key_switcher().ring_q().degree();
+        if r.version() == 2 {
+            let coeffs = r.ternary(n)?;
+            r.end()?;
+            let id = KeyId::of_ternary_secret(&coeffs);
+            return Ok(SecretKey::from_coefficients(self.as_key_context(), coeffs)?.with_id(id));
+        }
+        let id = KeyId(r.u64()?);
+        let sk = match r.u8()? {
+            TERNARY => {
+                let coeffs = r.ternary(n)?;
+                r.end()?;
+                SecretKey::from_coefficients(self.as_key_context(), coeffs)?
+            }
+            RESIDUES => {
+                let mut p = r.poly(self.key_switcher().ring_qp())?;
+                let end = r.end();
+                let sk = end.and_then(|()| SecretKey::from_poly(self.as_key_context(), &p));
+                zeroize::Zeroize::zeroize(p.residues_mut());
+                let sk = sk?;
+                // One encoding per key: a ternary secret is written as ternary bytes.
+                if sk
+                    .coefficients()
+                    .is_some_and(|c| c.iter().all(|x| x.abs() <= 1))
+                {
+                    return Err(Error::Malformed(
+                        "a ternary secret stored as residues (format 3 writes it as ternary bytes)"
+                            .into(),
+                    ));
+                }
+                sk
+            }
+            f => {
+                return Err(Error::Malformed(format!(
+                "secret key body flag {f}, expected {TERNARY} (ternary) or {RESIDUES} (residues)"
+            )))
+            }
+        };
+        Ok(sk.with_id(id))
     }
-    /// A public key as bytes (p0 and the seed of p1).
+    /// A public key as bytes (its key pair's identity, p0 and the seed of p1).
     fn public_key_to_bytes(&self, pk: &PublicKey) -> Vec<u8> {
-        public_key_to_bytes(pk, self.params_fingerprint())
+        let mut w = Writer::new(Kind::PublicKey, pk.fingerprint());
+        w.u64(pk.id().0);
+        w.poly(pk.parts().0);
+        w.bytes(pk.seed());
+        w.finish()
     }
-    /// A public key from bytes written for this parameter set.
+    /// A public key from bytes written for these parameters.
     fn public_key_from_bytes(&self, bytes: &[u8]) -> Result<PublicKey> {
-        public_key_from_bytes(bytes, self.switcher(), self.params_fingerprint())
+        let mut r = Reader::new(bytes, Kind::PublicKey, self.params_fingerprint())?;
+        let id = KeyId(r.u64()?);
+        let p0 = r.poly(self.key_switcher().ring_qp())?;
+        let seed = r.seed()?;
+        r.end()?;
+        PublicKey::from_parts(self.as_key_context(), p0, seed, Some(id))
     }
     /// A relinearisation key as bytes (k0 components and the seeds of k1).
     fn relin_key_to_bytes(&self, rlk: &RelinKey) -> Vec<u8> {
-        relin_key_to_bytes(rlk, self.params_fingerprint())
+        let mut w = Writer::new(Kind::RelinKey, rlk.fingerprint);
+        w.u64(rlk.key_id.0);
+        w.key_switch_key(&rlk.key);
+        w.finish()
     }
-    /// A relinearisation key from bytes written for this parameter set.
+    /// A relinearisation key from bytes written for these parameters.
     fn relin_key_from_bytes(&self, bytes: &[u8]) -> Result<RelinKey> {
-        relin_key_from_bytes(
-            bytes,
-            self.relin_switcher(),
-            self.params_fingerprint(),
-            self.context_id(),
-        )
+        let fingerprint = self.params_fingerprint();
+        let mut r = Reader::new(bytes, Kind::RelinKey, fingerprint)?;
+        let key_id = KeyId(r.u64()?);
+        let key = r.key_switch_key(self.relin_switcher())?;
+        r.end()?;
+        Ok(RelinKey {
+            key,
+            fingerprint,
+            key_id,
+        })
     }
     /// Galois keys as bytes.
     fn galois_keys_to_bytes(&self, gk: &GaloisKeys) -> Vec<u8> {
-        galois_keys_to_bytes(gk, self.params_fingerprint())
+        let mut w = Writer::new(Kind::GaloisKeys, gk.fingerprint);
+        w.u64(gk.key_id.0);
+        w.galois_keys(gk);
+        w.finish()
     }
-    /// Galois keys from bytes written for this parameter set.
+    /// Galois keys from bytes written for these parameters.
     fn galois_keys_from_bytes(&self, bytes: &[u8]) -> Result<GaloisKeys> {
-        galois_keys_from_bytes(
-            bytes,
-            self.switcher(),
-            self.params_fingerprint(),
-            self.context_id(),
-        )
+        let fingerprint = self.params_fingerprint();
+        let mut r = Reader::new(bytes, Kind::GaloisKeys, fingerprint)?;
+        let key_id = KeyId(r.u64()?);
+        let keys = r.galois_keys(self.key_switcher())?;
+        r.end()?;
+        Ok(GaloisKeys {
+            keys,
+            fingerprint,
+            key_id,
+        })
+    }
+    /// An evaluation key set as bytes: its key pair (if any), then its relinearisation key and its
+    /// Galois keys, each optional.
+    fn evaluation_keys_to_bytes(&self, set: &EvaluationKeySet) -> Vec<u8> {
+        let fp = set.owner().map_or(self.params_fingerprint(), |(f, _)| f);
+        let mut w = Writer::new(Kind::EvaluationKeySet, fp);
+        w.key_id(set.id());
+        w.option(set.relin_key().ok(), |w, k| w.key_switch_key(&k.key));
+        w.option(set.galois_keys().ok(), |w, g| w.galois_keys(g));
+        w.finish()
+    }
+    /// An evaluation key set from bytes written for these parameters.
+    fn evaluation_keys_from_bytes(&self, bytes: &[u8]) -> Result<EvaluationKeySet> {
+        let fingerprint = self.params_fingerprint();
+        let mut r = Reader::new(bytes, Kind::EvaluationKeySet, fingerprint)?;
+        let id = r.key_id()?;
+        let relin = r.option("relinearisation key", |r| {
+            r.key_switch_key(self.relin_switcher())
+        })?;
+        let galois = r.option("Galois keys", |r| r.galois_keys(self.key_switcher()))?;
+        r.end()?;
+        let mut set = EvaluationKeySet::new();
+        let key_id = match (id, relin.is_some() || galois.is_some()) {
+            (Some(id), true) => id,
+            (None, false) => return Ok(set),
+            (None, true) | (Some(_), false) => {
+                return Err(Error::Malformed(
+                    "an evaluation key set has a key pair exactly when it has keys".into(),
+                ))
+            }
+        };
+        if let Some(key) = relin {
+            set.set_relin_key(Arc::new(RelinKey {
+                key,
+                fingerprint,
+                key_id,
+            }))?;
+        }
+        if let Some(keys) = galois {
+            set.set_galois_keys(Arc::new(GaloisKeys {
+                keys,
+                fingerprint,
+                key_id,
+            }))?;
+        }
+        Ok(set)
     }
 }
 
-fn public_key_to_bytes(pk: &PublicKey, fp: u64) -> Vec<u8> {
-    let mut w = Writer::new(Kind::PublicKey, fp);
-    w.u64(pk.id().0);
-    w.poly(pk.parts().0);
-    w.bytes(pk.seed());
-    w.finish()
-}
-
-fn public_key_from_bytes(bytes: &[u8], sw: &KeySwitcher, fp: u64) -> Result<PublicKey> {
-    let mut r = Reader::new(bytes, Kind::PublicKey, fp)?;
-    let id = KeyId(r.u64()?);
-    let p0 = r.poly(sw.ring_qp())?;
-    let seed = r.seed()?;
-    r.end()?;
-    PublicKey::from_parts(p0, seed, id)
-}
-
-fn relin_key_to_bytes(rlk: &RelinKey, fp: u64) -> Vec<u8> {
-    let mut w = Writer::new(Kind::RelinKey, fp);
-    w.u64(rlk.key_id.0);
-    w.key_switch_key(&rlk.key);
-    w.finish()
-}
-
-fn relin_key_from_bytes(
-    bytes: &[u8],
-    sw: &KeySwitcher,
-    fp: u64,
-    context_id: u64,
-) -> Result<RelinKey> {
-    let mut r = Reader::new(bytes, Kind::RelinKey, fp)?;
-    let key_id = KeyId(r.u64()?);
-    let key = r.key_switch_key(sw)?;
-    r.end()?;
-    Ok(RelinKey {
-        key,
-        context_id,
-        key_id,
-    })
-}
-
-/// Kind 21: per element g, the k0 components of the key (from s to phi_{g^-1}(s)) and the seeds a of
-/// its k1 components, which are phi_{g^-1}(a) (`rlwe::GaloisKeys`).
-fn galois_keys_to_bytes(gk: &GaloisKeys, fp: u64) -> Vec<u8> {
-    let mut w = Writer::new(Kind::GaloisKeysInverse, fp);
-    w.u64(gk.key_id.0);
-    w.u32(gk.keys.len() as u32);
-    for (g, k) in &gk.keys {
-        w.u64(*g);
-        w.key_switch_key(k);
+impl Writer {
+    /// Galois keys' count, then each element and key.
+    fn galois_keys(&mut self, gk: &GaloisKeys) {
+        self.u32(gk.keys.len() as u32);
+        for (g, k) in &gk.keys {
+            self.u64(*g);
+            self.key_switch_key(k);
+        }
     }
-    w.finish()
 }
 
-fn galois_keys_from_bytes(
-    bytes: &[u8],
-    sw: &KeySwitcher,
-    fp: u64,
-    context_id: u64,
-) -> Result<GaloisKeys> {
-    let (mut r, kind) = Reader::new_of(bytes, &[Kind::GaloisKeysInverse, Kind::GaloisKeys], fp)?;
-    let key_id = KeyId(r.u64()?);
-    let count = r.u32()? as usize;
-    // m = 2n for power-of-two rings; elements of Z_m^* in general.
-    let two_n = sw.ring_q().cyclotomic_index() as u64;
-    if count > sw.ring_q().degree() {
-        return Err(Error::Malformed(format!(
-            "{count} Galois keys for degree {}",
-            sw.ring_q().degree()
-        )));
-    }
-    let mut keys = BTreeMap::new();
-    for _ in 0..count {
-        let g = r.u64()?;
-        if g >= two_n || num_integer::gcd(g, two_n) != 1 || g == 1 || keys.contains_key(&g) {
+impl Reader<'_> {
+    /// Galois keys written by [`Writer::galois_keys`], over `sw`: the k1 components are phi_{g^-1}
+    /// of their seeds' expansions, and before format 4 (keys from s(X^g) to s) the k0 components are
+    /// converted too.
+    fn galois_keys(&mut self, sw: &KeySwitcher) -> Result<BTreeMap<u64, Arc<KeySwitchKey>>> {
+        let old = self.version() < 4;
+        let count = self.u32()? as usize;
+        // m = 2n for power-of-two rings; elements of Z_m^* in general.
+        let two_n = sw.ring_q().cyclotomic_index() as u64;
+        if count > sw.ring_q().degree() {
             return Err(Error::Malformed(format!(
-                "Galois element {g} (in Z_m^*, below m = {two_n}, not 1, no repeats)"
+                "{count} Galois keys for degree {}",
+                sw.ring_q().degree()
             )));
         }
-        // Kind 5 (rnsfhe before hoisting) holds the key from s(X^g) to s: phi_{g^-1} of all of it.
-        let old = kind == Kind::GaloisKeys;
-        keys.insert(
-            g,
-            r.key_switch_key(sw)?
-                .automorphism(inverse_mod(g, two_n)?, old)?,
-        );
+        let mut keys = BTreeMap::new();
+        for _ in 0..count {
+            let g = self.u64()?;
+            if g >= two_n || num_integer::gcd(g, two_n) != 1 || g == 1 || keys.contains_key(&g) {
+                return Err(Error::Malformed(format!(
+                    "Galois element {g} (in Z_m^*, below m = {two_n}, not 1, no repeats)"
+                )));
+            }
+            let key = self.key_switch_key(sw)?;
+            keys.insert(g, Arc::new(key.automorphism(inverse_mod(g, two_n)?, old)?));
+        }
+        Ok(keys)
     }
-    r.end()?;
-    Ok(GaloisKeys {
-        keys,
-        context_id,
-        key_id,
-    })
 }
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)] // test
 mod tests {
     use super::*;
-    use crate::ckks::{CkksContext, CkksParameters};
+    use crate::ckks::{CkksContext, CkksParameters, Complex};
     use crate::params::Security;
     use rnsfhe_math::sample::Csprng;
 
-    /// Bytes of kind 5 (the keys from s(X^g) to s that rnsfhe wrote before hoisting: k0 = phi_g of
-    /// today's) load as today's keys, and rotate the same; today's bytes (kind 21) round-trip.
+    /// The bytes with their header's version set to `version` and the checksum made again.
+    fn as_version(bytes: &[u8], version: u16) -> Vec<u8> {
+        let mut b = bytes[..bytes.len() - 4].to_vec();
+        b[4..6].copy_from_slice(&version.to_le_bytes());
+        let crc = crc32fast::hash(&b);
+        b.extend_from_slice(&crc.to_le_bytes());
+        b
+    }
+
+    /// Galois keys of formats 2 and 3 (from s(X^g) to s: k0 is phi_g of today's) load as today's
+    /// keys and rotate the same, alone and inside an evaluation key set; format-4 bytes round-trip.
     #[test]
     fn old_galois_key_bytes_are_converted() {
         let p = CkksParameters::builder()
@@ -225,18 +308,23 @@ mod tests {
         let mut rng = Csprng::from_seed([9; 32]);
         let (sk, pk) = ctx.keygen(&mut rng).unwrap();
         let gk = ctx.galois_keys(&sk, &[1, 3], true, &mut rng).unwrap();
-        let fp = ctx.params_fingerprint();
-        let mut w = Writer::new(Kind::GaloisKeys, fp);
-        w.u64(gk.key_id.0);
-        w.u32(gk.keys.len() as u32);
-        for (g, k) in &gk.keys {
-            w.u64(*g);
-            w.key_switch_key(&k.automorphism(*g, true).unwrap());
-        }
-        let old = w.finish();
+        // Today's keys written as the old ones were: phi_g of every component, seeds kept.
+        let old_keys = GaloisKeys {
+            keys: gk
+                .keys
+                .iter()
+                .map(|(g, k)| (*g, Arc::new(k.automorphism(*g, true).unwrap())))
+                .collect(),
+            fingerprint: gk.fingerprint,
+            key_id: gk.key_id,
+        };
+        let old = ctx.galois_keys_to_bytes(&old_keys);
         let new = ctx.galois_keys_to_bytes(&gk);
-        assert_eq!(new[6], Kind::GaloisKeysInverse as u8);
-        for bytes in [old, new] {
+        let z: Vec<Complex> = (0..8).map(|i| Complex::from_real(i as f64)).collect();
+        let ct = ctx
+            .encrypt(&ctx.encode(&z).unwrap(), &pk, &mut rng)
+            .unwrap();
+        for bytes in [as_version(&old, 2), as_version(&old, 3), new] {
             let back = ctx.galois_keys_from_bytes(&bytes).unwrap();
             for (g, k) in &gk.keys {
                 for ((a0, a1), (b0, b1)) in k.parts().iter().zip(back.keys[g].parts()) {
@@ -244,12 +332,6 @@ mod tests {
                     assert_eq!(a1.residues(), b1.residues(), "k1 of {g}");
                 }
             }
-            let z: Vec<crate::ckks::Complex> = (0..8)
-                .map(|i| crate::ckks::Complex::from_real(i as f64))
-                .collect();
-            let ct = ctx
-                .encrypt(&ctx.encode(&z).unwrap(), &pk, &mut rng)
-                .unwrap();
             let r = ctx.rotate(&ct, 3, &back).unwrap();
             let got = ctx.decrypt_values(&r, &sk).unwrap();
             assert!((got[0].re - 3.0).abs() < 1e-3, "{:?}", got[0]);

@@ -20,6 +20,10 @@
 //! the successful read of the bytes it holds, so a loader's memory stays proportional to its input and
 //! to the context's own sizes, whatever the bytes claim (tfhe-rs's safe deserialisation is the anchor).
 //!
+//! Version 4 (hoisted key switching) writes Galois keys from s to phi_{g^-1}(s), the automorphism
+//! after the key product; the Galois keys of versions 2 and 3 (from s(X^g) to s) are converted on
+//! load (phi_{g^-1} of every component). Version 3 (keys apart from contexts) writes secret keys with
+//! their identity and, for a secret that is no ternary vector, its residues; version 2 is still read.
 //! Version 1 (before key identities and checksums) is refused with a message saying so.
 
 mod bfv;
@@ -38,8 +42,9 @@ use crate::{Error, Result};
 
 pub use keys::KeyBytes;
 
-/// The format version written and accepted.
-pub const VERSION: u16 = 2;
+/// The format version written. Versions 2 and 3 are still read: their layouts are those of version 4
+/// except the secret key's (version 2) and the form of Galois keys (both; see `keys`).
+pub const VERSION: u16 = 4;
 /// Bytes of the CRC-32 trailer.
 const CHECKSUM_LEN: usize = 4;
 const MAGIC: &[u8; 4] = b"RNSF";
@@ -68,9 +73,7 @@ pub(crate) enum Kind {
     HprParameters = 18,
     HprSecretKey = 19,
     HprPlaintext = 20,
-    /// Galois keys from s to phi_{g^-1}(s) (the automorphism after the key product, for hoisting);
-    /// kind 5 holds the keys from s(X^g) to s that rnsfhe wrote before, converted on load.
-    GaloisKeysInverse = 21,
+    EvaluationKeySet = 21,
 }
 
 /// FNV-1a over a parameter description: scheme tag, degree, t or scale bits, moduli, special moduli.
@@ -161,6 +164,7 @@ impl Writer {
 pub(crate) struct Reader<'a> {
     data: &'a [u8],
     pos: usize,
+    version: u16,
 }
 
 fn malformed(what: &str) -> Error {
@@ -170,13 +174,11 @@ fn malformed(what: &str) -> Error {
 impl<'a> Reader<'a> {
     /// Checks the header (magic, version), the checksum, the kind and the fingerprint.
     pub(crate) fn new(data: &'a [u8], kind: Kind, fingerprint: u64) -> Result<Self> {
-        Self::new_of(data, &[kind], fingerprint).map(|(r, _)| r)
-    }
-
-    /// [`Reader::new`] for bytes of any of `kinds` (the first is the one written today, named in
-    /// the error); returns the kind found.
-    pub(crate) fn new_of(data: &'a [u8], kinds: &[Kind], fingerprint: u64) -> Result<(Self, Kind)> {
-        let mut r = Reader { data, pos: 0 };
+        let mut r = Reader {
+            data,
+            pos: 0,
+            version: 0,
+        };
         if r.take(4)? != MAGIC {
             return Err(malformed("not rnsfhe data (bad magic)"));
         }
@@ -184,14 +186,15 @@ impl<'a> Reader<'a> {
         if version == 1 {
             return Err(malformed(
                 "format version 1 was written by rnsfhe before key identities and checksums; \
-                 this library reads version 2: serialise the object again with this version",
+                 this library reads versions 2 to 4: serialise the object again with this version",
             ));
         }
-        if version != VERSION {
+        if !(2..=VERSION).contains(&version) {
             return Err(malformed(&format!(
-                "format version {version}, this library reads version {VERSION}"
+                "format version {version}, this library reads versions 2 to {VERSION}"
             )));
         }
+        r.version = version;
         let body = data.len().checked_sub(CHECKSUM_LEN).filter(|&b| b >= r.pos);
         let body = body.ok_or_else(|| malformed("truncated: no room for the checksum"))?;
         let mut stored = [0u8; CHECKSUM_LEN];
@@ -205,19 +208,25 @@ impl<'a> Reader<'a> {
         }
         r.data = &data[..body];
         let k = r.u8()?;
-        let Some(&found) = kinds.iter().find(|&&kind| k == kind as u8) else {
-            let kind = kinds.first().copied().unwrap_or(Kind::BfvCiphertext);
+        if k != kind as u8 {
             return Err(malformed(&format!(
                 "the bytes hold object kind {k}, expected {} ({kind:?})",
                 kind as u8
             )));
-        };
-        if r.u64()? != fingerprint {
-            return Err(Error::ContextMismatch(
-                "the bytes were written for another parameter set".into(),
-            ));
         }
-        Ok((r, found))
+        let found = r.u64()?;
+        if found != fingerprint {
+            return Err(Error::ParameterMismatch {
+                what: format!("{kind:?} bytes"),
+                expected: fingerprint,
+                found,
+            });
+        }
+        Ok(r)
+    }
+    /// The format version of the bytes.
+    pub(crate) fn version(&self) -> u16 {
+        self.version
     }
     fn take(&mut self, n: usize) -> Result<&'a [u8]> {
         let end = self.pos.checked_add(n).filter(|&e| e <= self.data.len());
@@ -327,7 +336,7 @@ impl<'a> Reader<'a> {
                 u64::from_le_bytes(a)
             })
             .collect();
-        Poly::from_residues(ctx, data, form)
+        Ok(Poly::from_residues(ctx, data, form)?)
     }
     /// Errors unless every byte was read.
     pub(crate) fn end(&self) -> Result<()> {

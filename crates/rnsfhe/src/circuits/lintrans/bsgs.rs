@@ -145,7 +145,7 @@ fn inner_sum(rows: &[(&[Poly; 2], &Poly)]) -> Result<[Poly; 2]> {
                 .collect();
             let b: Vec<&[u64]> = rows.iter().map(|(_, p)| &p.residues()[r.clone()]).collect();
             vector::inner_product(&ring.moduli()[limb], &a, &b, dst);
-            Ok(())
+            Ok::<(), Error>(())
         })?;
     }
     Ok(out)

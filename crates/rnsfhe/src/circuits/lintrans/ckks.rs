@@ -129,12 +129,12 @@ impl CkksLinearTransform {
     /// step).
     fn check_input(&self, ctx: &CkksContext, ct: &CkksCiphertext) -> Result<()> {
         if ct.level() != self.level {
-            return Err(Error::LevelMismatch(format!(
-                "linear transform for level {}, ciphertext at level {}; bring it there with \
-                 drop_to_level",
-                self.level,
-                ct.level()
-            )));
+            return Err(Error::LevelMismatch {
+                op: "linear transform (ciphertext, transform)".into(),
+                left: ct.level(),
+                right: self.level,
+                hint: "bring the ciphertext to the transform's level with drop_to_level".into(),
+            });
         }
         if ct.slots() != self.slots {
             return Err(Error::LengthMismatch {
@@ -144,13 +144,13 @@ impl CkksLinearTransform {
             });
         }
         if !ctx.on_chain(self.level, ct.scale()) {
-            return Err(Error::ScaleMismatch(format!(
-                "linear transform for inputs at the chain's scale 2^{:.6} of level {}, ciphertext \
-                 at 2^{:.6}",
-                self.input_scale.log2(),
-                self.level,
-                ct.scale().log2()
-            )));
+            return Err(Error::ScaleMismatch {
+                op: "linear transform (ciphertext, the chain's scale of its level)".into(),
+                left: ct.scale(),
+                right: self.input_scale,
+                tolerance: crate::ckks::SCALE_TOLERANCE,
+                hint: "bring the ciphertext onto the chain's scale (drop_to_level or align)".into(),
+            });
         }
         Ok(())
     }

@@ -133,10 +133,12 @@ fn check_input<R: IntegerRotations>(
 ) -> Result<()> {
     let level = ctx.level_of(ct);
     if level != lt.level {
-        return Err(Error::LevelMismatch(format!(
-            "linear transform for level {}, ciphertext at level {level}",
-            lt.level
-        )));
+        return Err(Error::LevelMismatch {
+            op: "linear transform (ciphertext, transform)".into(),
+            left: level,
+            right: lt.level,
+            hint: "build the transform at the ciphertext's level (at_level)".into(),
+        });
     }
     Ok(())
 }

@@ -94,7 +94,7 @@ impl KeySwitcher {
                 })
             })?;
             second = Some(u1);
-            Ok(())
+            Ok::<(), Error>(())
         })?;
         let u1 = second.ok_or_else(|| Error::Internal("gadget product: no second part".into()))?;
         Ok([u0, u1])
@@ -102,11 +102,12 @@ impl KeySwitcher {
 
     /// The ring of Q_l u P, or an error beyond the chain.
     pub(crate) fn ring_qp_at(&self, level: usize) -> Result<&Arc<RingContext>> {
-        self.levels.ring_qp_at(level).ok_or_else(|| {
-            Error::LevelMismatch(format!(
-                "level {level} is beyond the modulus chain (levels 0..={})",
-                self.k - 1
-            ))
-        })
+        self.levels
+            .ring_qp_at(level)
+            .ok_or_else(|| Error::LevelOutOfRange {
+                op: "key switching".into(),
+                level,
+                max: self.k - 1,
+            })
     }
 }

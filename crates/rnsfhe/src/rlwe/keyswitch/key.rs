@@ -2,14 +2,14 @@
 //! sub-digit b, (k0, k1) with k0 + k1 s = P g_j omega^b s' - q_I e, its generation and its parts.
 
 use super::*;
-use crate::rlwe::keys::is_montgomery;
+use crate::rlwe::keys::{is_montgomery, SeedSource};
 use rnsfhe_math::ring::Form;
 
 /// e M as a Montgomery-form polynomial (its residues e M^2): the error of a Montgomery ring's key.
 fn montgomery_error(e: &Poly) -> Result<Poly> {
     let mut x = e.to_montgomery()?;
     x.relabel_form(Form::Plain)?;
-    x.to_montgomery()
+    Ok(x.to_montgomery()?)
 }
 
 /// A key-switching key from s' to s: per digit j and sub-digit b, (k0, k1) in NTT form over Q u P.
@@ -31,7 +31,8 @@ pub struct KeySwitchKey {
 impl KeySwitchKey {
     /// Keys for s' given in NTT form over Q u P:
     /// k0 = P g_j omega^b s' - q_I (a s + e), k1 = q_I a (q_I = 1 unless truncated; g_j is divisible
-    /// by q_I, so k0 + k1 s = P g_j omega^b s' - q_I e).
+    /// by q_I, so k0 + k1 s = P g_j omega^b s' - q_I e). The a of each component expands from a
+    /// fresh seed drawn from `rng`.
     pub fn generate(
         sw: &KeySwitcher,
         sk: &SecretKey,
@@ -39,11 +40,13 @@ impl KeySwitchKey {
         g: &DiscreteGaussian,
         rng: &mut Csprng,
     ) -> Result<Self> {
-        Self::generate_with(sw, sk, s_prime, g, rng, is_montgomery(sw.ring_qp()))
+        let m_error = is_montgomery(sw.ring_qp());
+        Self::generate_with(sw, sk, s_prime, g, rng, m_error, SeedSource::Fresh)
     }
 
     /// [`Self::generate`] with the error e M (`m_error`, Montgomery rings: inputs c M, paper 001
-    /// section 4.2) or e (inputs c, the mixed strategy of section 4.4).
+    /// section 4.2) or e (inputs c, the mixed strategy of section 4.4), and the seed of component c's
+    /// a from `source` (fresh, or a common reference string).
     pub(crate) fn generate_with(
         sw: &KeySwitcher,
         sk: &SecretKey,
@@ -51,6 +54,7 @@ impl KeySwitchKey {
         g: &DiscreteGaussian,
         rng: &mut Csprng,
         m_error: bool,
+        source: SeedSource<'_>,
     ) -> Result<Self> {
         let ctx = sw.ring_qp();
         if !Arc::ptr_eq(s_prime.context(), ctx) || s_prime.representation() != Representation::Ntt {
@@ -72,7 +76,8 @@ impl KeySwitchKey {
                 // P g_j omega^b modulo each limb: P omega^b on the digit's primes, 0 elsewhere.
                 let f = &p << w;
                 let idx = (parts.len() as u32) + 1;
-                let (mut a, seed) = uniform_ntt(ctx, rng, idx)?;
+                let seed = source.seed(rng, idx - 1);
+                let mut a = uniform_seeded(ctx, &seed, idx)?;
                 let mut e = gaussian_poly(ctx, g, rng)?;
                 let mont = is_montgomery(ctx);
                 if mont {

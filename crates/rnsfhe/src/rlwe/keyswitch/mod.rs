@@ -37,7 +37,7 @@ pub use decompose::Decomposed;
 use decompose::ModUp;
 pub use key::KeySwitchKey;
 
-use super::keys::{gaussian_poly, reduce_product, uniform_ntt, uniform_seeded};
+use super::keys::{gaussian_poly, reduce_product, uniform_seeded};
 use super::noise::log2_add;
 use super::{KeySwitching, Levels, SecretKey};
 use crate::{Error, Result};
@@ -174,7 +174,7 @@ impl KeySwitcher {
             let ring = if zero.is_empty() {
                 sw.ring_qp().clone()
             } else {
-                sw.ring_qp().select(&kept)?
+                sw.levels.selection(&kept)?
             };
             let mut slots = vec![None; all.len()];
             for (slot, &i) in kept.iter().enumerate() {
@@ -209,7 +209,7 @@ impl KeySwitcher {
             .filter(|(_, s)| s.is_some())
             .flat_map(|(i, _)| res[i * n..(i + 1) * n].iter().copied())
             .collect();
-        Poly::from_residues(ring, data, x.representation())
+        Ok(Poly::from_residues(ring, data, x.representation())?)
     }
 
     /// The rings of the levels and of Q u P this switcher works on.
@@ -328,7 +328,7 @@ impl KeySwitcher {
                     ctx.inverse_limb(i, out, true)?;
                 }
             }
-            Ok(())
+            Ok::<(), Error>(())
         })?;
         if len != n {
             // General m: the n coefficients of each limb to the front, limb-major.

@@ -13,8 +13,10 @@ impl KeySwitcher {
         let n = ring.degree();
         let (xq, xp) = x.split_at((level + 1) * n);
         // Every word is written by the floor (or the copy).
-        Poly::from_fill(ring, Representation::Ntt, |out| {
-            match &self.moddown[level] {
+        Ok(Poly::from_fill(
+            ring,
+            Representation::Ntt,
+            |out| match &self.moddown[level] {
                 Some(floor) => {
                     floor.apply_transformed(xp, xq, out, |j, limb| ring.forward_limb(j, limb))
                 }
@@ -22,8 +24,8 @@ impl KeySwitcher {
                     out.copy_from_slice(xq);
                     Ok(())
                 }
-            }
-        })
+            },
+        )?)
     }
 
     /// ModDown of a coefficient-form polynomial over Q u P to Q (a copy of it over Q without special

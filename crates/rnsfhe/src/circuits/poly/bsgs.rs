@@ -1,0 +1,129 @@
+//! Baby-step giant-step (Paterson–Stockmeyer) evaluation with the target propagated backwards
+//! (Bossuat et al., Eurocrypt 2021, Alg. 2; Lattigo's `circuits/common/polynomial`): every piece
+//! of the recursion is asked for a (level, scale) and lands on it exactly.
+//!
+//! With baby steps B_1..B_(k-1) (k = 2^ceil(log2(d + 1) / 2)) and giant steps B_m for the powers of
+//! two m, p = low + B_m high (m the largest power of two <= deg p, [`super::basis::split`]):
+//!
+//! - high is asked for (T + r, S q_(T+r) / scale(B_m)) (r = `rescale_levels`), so that
+//!   high * B_m, relinearised and rescaled from level T + r, lands on (T, S);
+//! - low is asked for (T, S) directly;
+//! - a piece of degree < k whose baby steps all sit at level T + r or above is a leaf: each term
+//!   c_i B_i is multiplied at level T + r by a constant chosen so that its product is at exactly
+//!   S q_(T+r) (`mul_const_to_scale`), the terms are summed and rescaled once onto (T, S), and c_0
+//!   is added at S. The leading piece (the one all giant steps multiply) may not have its baby
+//!   steps that high: it is then split again by smaller powers of two (Lattigo's "lead" case), which
+//!   keeps the depth at ceil(log2(d + 1)).
+//!
+//! By induction on the degree, level(B_1) >= T + r ceil(log2(d + 1)) suffices: B_m (m = 2^floor(log2
+//! d)) sits at level(B_1) - r log2 m >= T + r, and high has degree < m. Zero coefficients are
+//! skipped (an odd polynomial evaluates its odd terms only), and a piece that is only a constant
+//! is carried as that constant into its parent's sum.
+
+use super::basis::{degree, split};
+use super::powers::PowerBasis;
+use crate::eval::Evaluator;
+use crate::{Error, Result};
+
+/// The value of one piece: a constant (no ciphertext term), or a ciphertext at the piece's target.
+pub(super) enum Piece<C, Ct> {
+    Const(C),
+    Cipher(Ct),
+}
+
+/// One evaluation: the basis and the baby-step bound.
+pub(super) struct Bsgs<'a, E: Evaluator> {
+    pub(super) e: &'a E,
+    pub(super) basis: PowerBasis<'a, E>,
+    pub(super) rlk: &'a E::RelinKey,
+    pub(super) chebyshev: bool,
+    /// Baby steps are B_1..B_(k-1).
+    pub(super) k: usize,
+}
+
+impl<E: Evaluator> Bsgs<'_, E> {
+    /// The piece with coefficients `c` at exactly (`level`, `scale`); `None` for zero.
+    pub(super) fn eval(
+        &mut self,
+        c: &[E::Scalar],
+        level: usize,
+        scale: f64,
+    ) -> Result<Option<Piece<E::Scalar, E::Ciphertext>>> {
+        let e = self.e;
+        let d = match degree(c) {
+            None => return Ok(None),
+            Some(0) => return Ok(Some(Piece::Const(c[0]))),
+            Some(d) => d,
+        };
+        if d < self.k && self.leaf_fits(&c[..=d], level)? {
+            return self.leaf(&c[..=d], level, scale).map(Some);
+        }
+        let m = 1usize << (usize::BITS - 1 - d.leading_zeros());
+        let r = e.rescale_levels();
+        let (low, high) = split(&c[..=d], m, self.chebyshev, |a, k, b| {
+            e.scalar_mul_add(a, k, b)
+        });
+        if self.basis.level_of(m)? < level + r {
+            return Err(Error::Internal(format!(
+                "giant step {m} below level {}",
+                level + r
+            )));
+        }
+        let bm = e.drop_level(self.basis.get(m)?, level + r)?;
+        let high_scale = scale * e.rescale_factor(level + r)? / e.scale(&bm);
+        let term = match self.eval(&high, level + r, high_scale)? {
+            None => None,
+            Some(Piece::Const(h)) => Some(e.mul_const_rescale_to(&bm, h, scale)?),
+            Some(Piece::Cipher(h)) => Some(e.rescale(&e.mul_relin(&h, &bm, self.rlk)?)?),
+        };
+        let low = self.eval(&low, level, scale)?;
+        Ok(match (low, term) {
+            (low, None) => low,
+            (None, Some(t)) => Some(Piece::Cipher(t)),
+            (Some(Piece::Const(c0)), Some(t)) => Some(Piece::Cipher(e.add_const(&t, c0)?)),
+            (Some(Piece::Cipher(l)), Some(t)) => Some(Piece::Cipher(e.add(&l, &t)?)),
+        })
+    }
+
+    /// Whether every baby step with a non-zero coefficient sits at `level` + r or above.
+    fn leaf_fits(&self, c: &[E::Scalar], level: usize) -> Result<bool> {
+        let from = level + self.e.rescale_levels();
+        for (i, ci) in c.iter().enumerate().skip(1) {
+            if *ci != E::Scalar::default() && self.basis.level_of(i)? < from {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// sum_i c_i B_i at exactly (`level`, `scale`): one constant product per term at level + r onto
+    /// scale q_(level + r) `scale`, one rescale for the sum, then c_0.
+    fn leaf(
+        &mut self,
+        c: &[E::Scalar],
+        level: usize,
+        scale: f64,
+    ) -> Result<Piece<E::Scalar, E::Ciphertext>> {
+        let e = self.e;
+        let from = level + e.rescale_levels();
+        let product_scale = scale * e.rescale_factor(from)?;
+        let mut acc: Option<E::Ciphertext> = None;
+        for (i, ci) in c.iter().enumerate().skip(1) {
+            if *ci == E::Scalar::default() {
+                continue;
+            }
+            let bi = e.drop_level(self.basis.get(i)?, from)?;
+            let term = e.mul_const_to_scale(&bi, *ci, product_scale)?;
+            match acc.as_mut() {
+                None => acc = Some(term),
+                Some(a) => e.add_assign(a, &term)?,
+            }
+        }
+        let acc = acc.ok_or_else(|| Error::Internal("leaf without a term".into()))?;
+        let mut out = e.rescale(&acc)?;
+        if c[0] != E::Scalar::default() {
+            out = e.add_const(&out, c[0])?;
+        }
+        Ok(Piece::Cipher(out))
+    }
+}

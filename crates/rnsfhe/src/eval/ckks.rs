@@ -1,0 +1,193 @@
+//! [`Evaluator`] for CKKS: the explicit (manual-mode) operations of [`CkksContext`], with complex
+//! constants (a + b i multiplies as a - b X^(N/2), since X^(N/2) is -i in every slot of the
+//! encoder's convention, `ckks/encoder.rs`).
+
+use rnsfhe_math::ring::Poly;
+
+use super::Evaluator;
+use crate::ckks::{CkksCiphertext, CkksContext, CkksPlaintext, Complex};
+use crate::rlwe::{GaloisKeys, RelinKey};
+use crate::{Error, Result};
+
+/// Integer constants are held below 2^62 (a word, as `mul_const`).
+const WORD: f64 = 4.611_686_018_427_388e18;
+
+impl CkksContext {
+    /// The polynomial re - im X^(N/2) (the constant re + im i in every slot) at `level`, NTT form.
+    fn complex_constant(&self, level: usize, re: i64, im: i64) -> Result<Poly> {
+        let ring = self.ring_at(level)?;
+        let n = ring.degree();
+        let mut coeffs = vec![0i64; n];
+        coeffs[0] = re;
+        coeffs[n / 2] = -im;
+        let mut p = Poly::from_signed(ring, &coeffs)?;
+        p.to_ntt()?;
+        Ok(p)
+    }
+}
+
+fn check_target(scale: f64, op: &str) -> Result<()> {
+    if scale.is_finite() && scale > 0.0 {
+        Ok(())
+    } else {
+        Err(Error::OutOfRange(format!(
+            "{op}: the target scale must be finite and > 0, got {scale}"
+        )))
+    }
+}
+
+impl Evaluator for CkksContext {
+    type Ciphertext = CkksCiphertext;
+    type Plaintext = CkksPlaintext;
+    type Scalar = Complex;
+    type RelinKey = RelinKey;
+    type GaloisKeys = GaloisKeys;
+
+    fn max_level(&self) -> usize {
+        CkksContext::max_level(self)
+    }
+    fn slots(&self) -> usize {
+        CkksContext::slots(self)
+    }
+    fn level(&self, ct: &CkksCiphertext) -> usize {
+        ct.level()
+    }
+    fn scale(&self, ct: &CkksCiphertext) -> f64 {
+        ct.scale()
+    }
+    fn default_scale(&self, level: usize) -> Result<f64> {
+        self.scale_at(level)
+    }
+    fn rescale_levels(&self) -> usize {
+        1
+    }
+    fn rescale_factor(&self, level: usize) -> Result<f64> {
+        let ring = self.ring_at(level)?;
+        Ok(ring.moduli()[level].value() as f64)
+    }
+
+    fn reduce_scalar(&self, c: Complex) -> Result<Complex> {
+        if c.is_finite() {
+            Ok(c)
+        } else {
+            Err(Error::OutOfRange(format!(
+                "CKKS constants must be finite, got {c:?}"
+            )))
+        }
+    }
+    fn scalar_from_int(&self, v: i64) -> Complex {
+        Complex::from_real(v as f64)
+    }
+    fn scalar_from_real(&self, v: f64) -> Result<Complex> {
+        self.reduce_scalar(Complex::from_real(v))
+    }
+    fn scalar_mul_add(&self, a: Complex, k: i64, b: Complex) -> Complex {
+        a + b.scale(k as f64)
+    }
+
+    fn add_assign(&self, a: &mut CkksCiphertext, b: &CkksCiphertext) -> Result<()> {
+        CkksContext::add_assign(self, a, b)
+    }
+    fn sub_assign(&self, a: &mut CkksCiphertext, b: &CkksCiphertext) -> Result<()> {
+        CkksContext::sub_assign(self, a, b)
+    }
+    fn negate_assign(&self, a: &mut CkksCiphertext) -> Result<()> {
+        CkksContext::negate_assign(self, a)
+    }
+    fn add_const(&self, a: &CkksCiphertext, c: Complex) -> Result<CkksCiphertext> {
+        let c = self.reduce_scalar(c)?;
+        let mut r = CkksContext::add_const(self, a, c.re)?;
+        let v = (c.im * a.scale()).round();
+        if v != 0.0 {
+            if v.abs() >= WORD {
+                return Err(Error::OutOfRange(format!(
+                    "add_const: imaginary part {} at scale 2^{:.1} does not fit in a word",
+                    c.im,
+                    a.scale().log2()
+                )));
+            }
+            self.check_coefficient(v.abs(), a.level(), a.scale(), "add_const")?;
+            let p = self.complex_constant(a.level(), 0, v as i64)?;
+            r.parts[0].add_assign(&p)?;
+        }
+        Ok(r)
+    }
+    fn add_plain(&self, a: &CkksCiphertext, m: &CkksPlaintext) -> Result<CkksCiphertext> {
+        CkksContext::add_plain(self, a, m)
+    }
+
+    fn mul(&self, a: &CkksCiphertext, b: &CkksCiphertext) -> Result<CkksCiphertext> {
+        self.multiply_no_relin(a, b)
+    }
+    fn relinearize(&self, a: &CkksCiphertext, rlk: &RelinKey) -> Result<CkksCiphertext> {
+        let mut r = a.clone();
+        self.relinearize_assign(&mut r, rlk)?;
+        Ok(r)
+    }
+    fn rescale(&self, a: &CkksCiphertext) -> Result<CkksCiphertext> {
+        CkksContext::rescale(self, a)
+    }
+    fn drop_level(&self, a: &CkksCiphertext, level: usize) -> Result<CkksCiphertext> {
+        if level == a.level() {
+            self.check_ct(a)?;
+            return Ok(a.clone());
+        }
+        self.drop_to_level_keeping_scale(a, level)
+    }
+    fn mul_plain(&self, a: &CkksCiphertext, m: &CkksPlaintext) -> Result<CkksCiphertext> {
+        CkksContext::mul_plain(self, a, m)
+    }
+    fn mul_const_to_scale(
+        &self,
+        a: &CkksCiphertext,
+        c: Complex,
+        scale: f64,
+    ) -> Result<CkksCiphertext> {
+        self.check_ct(a)?;
+        check_target(scale, "mul_const_to_scale")?;
+        let c = self.reduce_scalar(c)?;
+        let f = scale / a.scale();
+        let (re, im) = ((c.re * f).round(), (c.im * f).round());
+        if !(re.abs() < WORD && im.abs() < WORD) {
+            return Err(Error::OutOfRange(format!(
+                "mul_const_to_scale: constant {c:?} times its factor 2^{:.2} (scale 2^{:.2} over the \
+                 ciphertext's 2^{:.2}) does not fit in a word",
+                f.log2(),
+                scale.log2(),
+                a.scale().log2()
+            )));
+        }
+        let mut r = if im == 0.0 {
+            self.mul_integer(a, re as i64)?
+        } else {
+            let p = self.complex_constant(a.level(), re as i64, im as i64)?;
+            let mut r = a.clone();
+            for part in r.parts.iter_mut() {
+                part.mul_assign(&p)?;
+            }
+            r
+        };
+        r.scale = scale;
+        Ok(r)
+    }
+    fn mul_values_to_scale(
+        &self,
+        a: &CkksCiphertext,
+        values: &[Complex],
+        scale: f64,
+    ) -> Result<CkksCiphertext> {
+        self.check_ct(a)?;
+        check_target(scale, "mul_values_to_scale")?;
+        let pt = self.encode_at(values, a.level(), scale / a.scale())?;
+        let mut r = CkksContext::mul_plain(self, a, &pt)?;
+        r.scale = scale;
+        Ok(r)
+    }
+
+    fn rotate(&self, a: &CkksCiphertext, step: i64, keys: &GaloisKeys) -> Result<CkksCiphertext> {
+        CkksContext::rotate(self, a, step, keys)
+    }
+    fn conjugate(&self, a: &CkksCiphertext, keys: &GaloisKeys) -> Result<CkksCiphertext> {
+        CkksContext::conjugate(self, a, keys)
+    }
+}

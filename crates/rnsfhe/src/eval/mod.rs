@@ -1,0 +1,245 @@
+//! One evaluator for every scheme (Lattigo v6's `schemes.Evaluator` is the anchor): the operations
+//! that circuits are written with, over [`Evaluator`], implemented by [`CkksContext`],
+//! [`BgvContext`], [`BfvContext`] and [`HprContext`].
+//!
+//! The trait is the scheme-neutral vocabulary of `crate::circuits`: sums, products (tensor, then
+//! relinearisation, then a separate rescale, as Lattigo's `MulRelin` and `Rescale`), products by
+//! constants and slot vectors that land on a chosen scale, levels and scales. It is written in the
+//! explicit ("manual") mode of each scheme, so that a circuit decides every level it spends:
+//!
+//! | operation | CKKS | BGV | BFV, HPR |
+//! |---|---|---|---|
+//! | [`Evaluator::rescale`] | divide by q_l (RS) | modulus switch (scale stays 1) | nothing |
+//! | [`Evaluator::drop_level`] | drop primes, scale kept | modulus switches | level 0 only |
+//! | [`Evaluator::mul`] | tensor, one level | tensor, one level (no automatic switch) | tensor |
+//! | [`Evaluator::scale`] | the tracked scale | 1 | 1 |
+//! | [`Evaluator::Scalar`] | [`Complex`] | `i64` mod t | `i64` mod t |
+//!
+//! The schemes' own methods stay as they are (`ctx.add(&a, &b)`, `ctx.multiply_rescale`, the
+//! operators' automatic forms); the trait's methods delegate to them. Where an inherent method has
+//! the same name (`add`, `rescale`, `mul_plain`, ...) a call on a context resolves to the inherent
+//! one; generic code (`E: Evaluator`) calls the trait's.
+//!
+//! Hoisted rotations (one decomposition for many rotations of one ciphertext, `rotate_many`,
+//! `sum_rotations`) and linear transforms are to join the trait as provided methods (a default
+//! through [`Evaluator::rotate`], overridden by the schemes that hoist), so that implementors and
+//! callers of today's methods are unaffected.
+//!
+//! What HPR leaves out: [`Evaluator::mul_values_to_scale`] (its context has no slot encoder), and
+//! rotations act on its coefficients through the Galois elements of the X^n + 1 batch layout.
+//!
+//! [`CkksContext`]: crate::ckks::CkksContext
+//! [`BgvContext`]: crate::bgv::BgvContext
+//! [`BfvContext`]: crate::bfv::BfvContext
+//! [`HprContext`]: crate::hpr::HprContext
+//! [`Complex`]: crate::ckks::Complex
+
+mod bfv;
+mod bgv;
+mod ckks;
+mod hpr;
+pub(crate) mod integer;
+
+use crate::{Error, Result};
+
+/// Relative difference up to which two scales count as one (the f64 bookkeeping of a few products
+/// and quotients; CKKS's `SCALE_TOLERANCE`).
+pub const SCALE_TOLERANCE: f64 = crate::ckks::SCALE_TOLERANCE;
+
+/// Whether two scales are one within [`SCALE_TOLERANCE`].
+pub fn same_scale(a: f64, b: f64) -> bool {
+    crate::ckks::same_scale(a, b)
+}
+
+/// The operations a circuit is written with, for every scheme (see the module doc for what each
+/// means per scheme). All take `&self` and return a `Result`; no method panics on user input.
+pub trait Evaluator {
+    /// The scheme's ciphertext.
+    type Ciphertext: Clone;
+    /// The scheme's plaintext.
+    type Plaintext;
+    /// A constant: a complex number for CKKS, an integer taken modulo t for BGV, BFV and HPR.
+    type Scalar: Copy + PartialEq + Default + core::fmt::Debug;
+    /// The relinearisation key.
+    type RelinKey;
+    /// The Galois (rotation) keys.
+    type GaloisKeys;
+
+    // ---- queries ----
+
+    /// The top level L (0 for BFV and HPR, which have no levels).
+    fn max_level(&self) -> usize;
+    /// The number of slots of a plaintext vector (CKKS N/2; BGV/BFV the batching slots, 0 when t
+    /// does not batch; HPR the n coefficients).
+    fn slots(&self) -> usize;
+    /// The level of a ciphertext.
+    fn level(&self, ct: &Self::Ciphertext) -> usize;
+    /// The scale of a ciphertext (1 for BGV, BFV and HPR).
+    fn scale(&self, ct: &Self::Ciphertext) -> f64;
+    /// The scale the scheme gives fresh ciphertexts and its automatic forms keep at `level` (CKKS:
+    /// the chain's Delta_level; 1 otherwise).
+    fn default_scale(&self, level: usize) -> Result<f64>;
+    /// The levels one [`Self::rescale`] consumes: 1 for CKKS and BGV, 0 for BFV and HPR.
+    fn rescale_levels(&self) -> usize;
+    /// The factor a rescale from `level` divides the scale by (CKKS: q_level; 1 otherwise).
+    fn rescale_factor(&self, level: usize) -> Result<f64>;
+
+    // ---- constants ----
+
+    /// `c` in the canonical form the scheme computes with: integers reduced to (-t/2, t/2];
+    /// CKKS refuses a non-finite constant (`OutOfRange`).
+    fn reduce_scalar(&self, c: Self::Scalar) -> Result<Self::Scalar>;
+    /// The constant `v` (an integer; CKKS: the real v).
+    fn scalar_from_int(&self, v: i64) -> Self::Scalar;
+    /// The real constant `v`: CKKS takes any finite v; the integer schemes only an integer
+    /// (`InvalidParameters` otherwise).
+    fn scalar_from_real(&self, v: f64) -> Result<Self::Scalar>;
+    /// a + k b, reduced (mod t for the integer schemes).
+    fn scalar_mul_add(&self, a: Self::Scalar, k: i64, b: Self::Scalar) -> Self::Scalar;
+
+    // ---- sums ----
+
+    /// a += b (same level and, for CKKS, the same scale).
+    fn add_assign(&self, a: &mut Self::Ciphertext, b: &Self::Ciphertext) -> Result<()>;
+    /// a -= b.
+    fn sub_assign(&self, a: &mut Self::Ciphertext, b: &Self::Ciphertext) -> Result<()>;
+    /// a = -a.
+    fn negate_assign(&self, a: &mut Self::Ciphertext) -> Result<()>;
+    /// a + b.
+    fn add(&self, a: &Self::Ciphertext, b: &Self::Ciphertext) -> Result<Self::Ciphertext> {
+        let mut r = a.clone();
+        self.add_assign(&mut r, b)?;
+        Ok(r)
+    }
+    /// a - b.
+    fn sub(&self, a: &Self::Ciphertext, b: &Self::Ciphertext) -> Result<Self::Ciphertext> {
+        let mut r = a.clone();
+        self.sub_assign(&mut r, b)?;
+        Ok(r)
+    }
+    /// -a.
+    fn negate(&self, a: &Self::Ciphertext) -> Result<Self::Ciphertext> {
+        let mut r = a.clone();
+        self.negate_assign(&mut r)?;
+        Ok(r)
+    }
+    /// a + c in every slot (CKKS: encoded at a's scale).
+    fn add_const(&self, a: &Self::Ciphertext, c: Self::Scalar) -> Result<Self::Ciphertext>;
+    /// a + m for a plaintext at a's level and scale.
+    fn add_plain(&self, a: &Self::Ciphertext, m: &Self::Plaintext) -> Result<Self::Ciphertext>;
+
+    // ---- products ----
+
+    /// The tensor product of two 2-part ciphertexts at one level (3 parts; scales multiply; not
+    /// relinearised, not rescaled).
+    fn mul(&self, a: &Self::Ciphertext, b: &Self::Ciphertext) -> Result<Self::Ciphertext>;
+    /// Relinearisation of a 3-part ciphertext (a 2-part one is returned as it is).
+    fn relinearize(&self, a: &Self::Ciphertext, rlk: &Self::RelinKey) -> Result<Self::Ciphertext>;
+    /// a * b relinearised, not rescaled (Lattigo's `MulRelin`).
+    fn mul_relin(
+        &self,
+        a: &Self::Ciphertext,
+        b: &Self::Ciphertext,
+        rlk: &Self::RelinKey,
+    ) -> Result<Self::Ciphertext> {
+        self.relinearize(&self.mul(a, b)?, rlk)
+    }
+    /// One rescale (CKKS RS by q_l, BGV modulus switch, nothing for BFV and HPR): the level goes
+    /// down by [`Self::rescale_levels`], the scale is divided by [`Self::rescale_factor`].
+    fn rescale(&self, a: &Self::Ciphertext) -> Result<Self::Ciphertext>;
+    /// The same values and scale at a lower `level` (CKKS drops primes; BGV switches the modulus,
+    /// which keeps the message; BFV and HPR: level 0 only).
+    fn drop_level(&self, a: &Self::Ciphertext, level: usize) -> Result<Self::Ciphertext>;
+    /// a * m for a plaintext at a's level (scales multiply; not rescaled).
+    fn mul_plain(&self, a: &Self::Ciphertext, m: &Self::Plaintext) -> Result<Self::Ciphertext>;
+    /// a * c, not rescaled, with the constant encoded so that the product's scale is exactly `scale`
+    /// (CKKS: c round(scale / scale(a)) as an integer, complex through X^(N/2); the integer schemes
+    /// accept only `scale` 1).
+    fn mul_const_to_scale(
+        &self,
+        a: &Self::Ciphertext,
+        c: Self::Scalar,
+        scale: f64,
+    ) -> Result<Self::Ciphertext>;
+    /// a times `values` slot by slot, not rescaled, the vector encoded so that the product's scale
+    /// is exactly `scale` (as [`Self::mul_const_to_scale`]).
+    fn mul_values_to_scale(
+        &self,
+        a: &Self::Ciphertext,
+        values: &[Self::Scalar],
+        scale: f64,
+    ) -> Result<Self::Ciphertext>;
+    /// a * c, then one rescale that lands exactly on `target` (CKKS: the constant chosen for the
+    /// prime the rescale removes, as `CkksContext::mul_const_rescale_to`).
+    fn mul_const_rescale_to(
+        &self,
+        a: &Self::Ciphertext,
+        c: Self::Scalar,
+        target: f64,
+    ) -> Result<Self::Ciphertext> {
+        let f = self.rescale_factor(self.level(a))?;
+        let r = self.rescale(&self.mul_const_to_scale(a, c, target * f)?)?;
+        self.check_landed(&r, target, "mul_const_rescale_to")?;
+        Ok(r)
+    }
+    /// a times `values`, then one rescale that lands exactly on `target`.
+    fn mul_values_rescale_to(
+        &self,
+        a: &Self::Ciphertext,
+        values: &[Self::Scalar],
+        target: f64,
+    ) -> Result<Self::Ciphertext> {
+        let f = self.rescale_factor(self.level(a))?;
+        let r = self.rescale(&self.mul_values_to_scale(a, values, target * f)?)?;
+        self.check_landed(&r, target, "mul_values_rescale_to")?;
+        Ok(r)
+    }
+    /// Fails with `Internal` when a result meant to land on `target` did not (a bookkeeping bug).
+    fn check_landed(&self, r: &Self::Ciphertext, target: f64, op: &str) -> Result<()> {
+        if same_scale(self.scale(r), target) {
+            Ok(())
+        } else {
+            Err(Error::Internal(format!(
+                "{op}: landed on scale {:e}, not on {target:e}",
+                self.scale(r)
+            )))
+        }
+    }
+    /// `a` at exactly (`level`, `scale`): itself when it is there already, else dropped to
+    /// `level` + [`Self::rescale_levels`] and multiplied by 1 onto `scale` with one rescale (the
+    /// level spent is one the drop gives up anyway). Errors: `InvalidParameters` when `a` is not
+    /// that far above `level`.
+    fn lower_onto(
+        &self,
+        a: &Self::Ciphertext,
+        level: usize,
+        scale: f64,
+    ) -> Result<Self::Ciphertext> {
+        let have = self.level(a);
+        if have == level && same_scale(self.scale(a), scale) {
+            return Ok(a.clone());
+        }
+        let from = level + self.rescale_levels();
+        if have < from {
+            return Err(Error::InvalidParameters(format!(
+                "lower_onto: a ciphertext at level {have} cannot be brought onto level {level} at \
+                 another scale (that needs level {from})"
+            )));
+        }
+        let one = self.scalar_from_int(1);
+        self.mul_const_rescale_to(&self.drop_level(a, from)?, one, scale)
+    }
+
+    // ---- automorphisms ----
+
+    /// Rotates the slots left by `step` (right when negative; BGV/BFV: both rows of the 2 x n/2
+    /// matrix).
+    fn rotate(
+        &self,
+        a: &Self::Ciphertext,
+        step: i64,
+        keys: &Self::GaloisKeys,
+    ) -> Result<Self::Ciphertext>;
+    /// X -> X^(2N-1): CKKS conjugates every slot; BGV/BFV swap the two rows of the slot matrix.
+    fn conjugate(&self, a: &Self::Ciphertext, keys: &Self::GaloisKeys) -> Result<Self::Ciphertext>;
+}

@@ -1,0 +1,232 @@
+//! [`KeyGenerator`]: every key of a parameter set, with an optional common reference string
+//! ([`Crs`]) that the uniform parts of the keys expand from.
+
+use rnsfhe_math::sample::Csprng;
+use sha2::{Digest, Sha256};
+
+use super::{KeyContext, PublicKey, SecretKey};
+use crate::rlwe::{GaloisKeys, RelinKey};
+use crate::Result;
+
+/// A common reference string: a public 32-byte seed that parties agree on (Mouchet et al., PETS
+/// 2021, section 4: "CRS"). The uniform polynomial a of a public key and of every key-switching key
+/// component expands from it with a domain-separated index, so independent parties draw the same
+/// a, the precondition of collective key generation (the sum of their p0 over that a is a key of
+/// the sum of their secrets).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Crs([u8; 32]);
+
+/// What a uniform polynomial drawn from a [`Crs`] belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Domain {
+    /// The public key.
+    PublicKey,
+    /// The relinearisation key.
+    Relin,
+    /// The Galois key of an element.
+    Galois(u64),
+}
+
+impl Crs {
+    /// The CRS of a public seed.
+    pub fn new(seed: [u8; 32]) -> Self {
+        Crs(seed)
+    }
+
+    /// The public seed.
+    pub fn bytes(&self) -> &[u8; 32] {
+        &self.0
+    }
+
+    /// The seed of component `component` of the key `domain` for parameters `fingerprint`:
+    /// SHA-256 over a domain tag, the CRS, the fingerprint, the key's kind (and Galois element) and
+    /// the component.
+    pub(crate) fn seed(&self, fingerprint: u64, domain: Domain, component: u32) -> [u8; 32] {
+        let (kind, element) = match domain {
+            Domain::PublicKey => (0u8, 0u64),
+            Domain::Relin => (1, 0),
+            Domain::Galois(g) => (2, g),
+        };
+        let mut h = Sha256::new();
+        h.update(b"rnsfhe crs expansion v1");
+        h.update(self.0);
+        h.update(fingerprint.to_le_bytes());
+        h.update([kind]);
+        h.update(element.to_le_bytes());
+        h.update(component.to_le_bytes());
+        h.finalize().into()
+    }
+}
+
+/// Where the seeds of a key-switching key's uniform components come from: fresh from the rng (each
+/// key its own), or from a CRS (the same for every party).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum SeedSource<'a> {
+    /// 32 bytes from the rng per component.
+    Fresh,
+    /// [`Crs::seed`] for this fingerprint and key.
+    Crs(&'a Crs, u64, Domain),
+}
+
+impl SeedSource<'_> {
+    /// The seed of component `component`.
+    pub(crate) fn seed(&self, rng: &mut Csprng, component: u32) -> [u8; 32] {
+        match *self {
+            SeedSource::Fresh => {
+                let mut seed = [0u8; 32];
+                rng.fill_bytes(&mut seed);
+                seed
+            }
+            SeedSource::Crs(crs, fingerprint, domain) => crs.seed(fingerprint, domain, component),
+        }
+    }
+
+    /// This source for the Galois key of element g (the same source otherwise).
+    pub(crate) fn for_galois(&self, g: u64) -> Self {
+        match *self {
+            SeedSource::Crs(crs, fp, _) => SeedSource::Crs(crs, fp, Domain::Galois(g)),
+            SeedSource::Fresh => SeedSource::Fresh,
+        }
+    }
+}
+
+/// Every key of a parameter set (a BFV, BGV or CKKS context, through [`KeyContext`]): secret and
+/// public keys, relinearisation and Galois keys, with an optional common reference string.
+///
+/// Without a CRS, key-switching keys draw a fresh seed per component from the rng (stored, so that
+/// keys serialise seeded), as the contexts' `relin_key` and `galois_keys` do (they delegate here).
+/// With a CRS, the uniform part of every key expands from it ([`Crs`]), so parties holding
+/// different secrets produce keys with the same a. Public keys are deterministic either way
+/// ([`KeyGenerator::public_key`]).
+///
+/// # Example
+///
+/// Two parties with one CRS; the sum of their p0 is a public key of the sum of their secrets:
+///
+/// ```
+/// use rnsfhe::ckks::{CkksContext, CkksParameters, Complex};
+/// use rnsfhe::params::Security;
+/// use rnsfhe::rlwe::{Crs, KeyGenerator, PublicKey, SecretKey};
+/// use rnsfhe_math::sample::Csprng;
+///
+/// # fn main() -> rnsfhe::Result<()> {
+/// let params = CkksParameters::builder()
+///     .degree(1024)
+///     .levels(1)
+///     .security(Security::InsecureResearchOnly)
+///     .build()?;
+/// let ctx = CkksContext::new(params)?;
+/// let crs = Crs::new([9; 32]);
+/// let (mut r1, mut r2) = (Csprng::from_seed([1; 32]), Csprng::from_seed([2; 32]));
+/// let (s1, p1) = KeyGenerator::new(&*ctx, &mut r1).with_crs(crs).key_pair()?;
+/// let (s2, p2) = KeyGenerator::new(&*ctx, &mut r2).with_crs(crs).key_pair()?;
+/// assert_eq!(p1.parts().1.residues(), p2.parts().1.residues()); // one a
+///
+/// let p0 = p1.parts().0.add(p2.parts().0)?;
+/// let pk = PublicKey::from_parts(&*ctx, p0, *p1.seed(), None)?;
+/// let s: Vec<i64> = s1.coefficients().unwrap().iter().zip(s2.coefficients().unwrap())
+///     .map(|(a, b)| a + b).collect();
+/// let sk = SecretKey::from_signed(&*ctx, s.into())?.with_identity(&pk)?;
+///
+/// let ct = ctx.encrypt(&ctx.encode(&[Complex::new(0.25, 0.0)])?, &pk, &mut r1)?;
+/// assert!((ctx.decrypt_values(&ct, &sk)?[0].re - 0.25).abs() < 1e-6);
+/// # Ok(())
+/// # }
+/// ```
+pub struct KeyGenerator<'a> {
+    ctx: &'a dyn KeyContext,
+    rng: &'a mut Csprng,
+    crs: Option<Crs>,
+}
+
+impl<'a> KeyGenerator<'a> {
+    /// A generator for `ctx`'s parameters drawing from `rng`.
+    pub fn new(ctx: &'a dyn KeyContext, rng: &'a mut Csprng) -> Self {
+        KeyGenerator {
+            ctx,
+            rng,
+            crs: None,
+        }
+    }
+
+    /// This generator with a common reference string.
+    pub fn with_crs(mut self, crs: Crs) -> Self {
+        self.crs = Some(crs);
+        self
+    }
+
+    /// The common reference string, if any.
+    pub fn crs(&self) -> Option<&Crs> {
+        self.crs.as_ref()
+    }
+
+    /// The source of key-switching seeds for keys of kind `domain` under `crs`.
+    fn source(crs: &Option<Crs>, fingerprint: u64, domain: Domain) -> SeedSource<'_> {
+        match crs {
+            Some(c) => SeedSource::Crs(c, fingerprint, domain),
+            None => SeedSource::Fresh,
+        }
+    }
+
+    /// A secret key of the parameters' distribution, with the identity of its public key under this
+    /// generator ([`Self::public_key`]).
+    pub fn secret_key(&mut self) -> Result<SecretKey> {
+        SecretKey::sample(self.ctx, self.rng, self.crs.as_ref())
+    }
+
+    /// The public key of `sk`: a from the CRS (or, without one, from a hash of s) and the error from
+    /// a stream keyed by s, so the same secret always gives the same key (see [`SecretKey`]). It
+    /// carries `sk`'s identity.
+    pub fn public_key(&mut self, sk: &SecretKey) -> Result<PublicKey> {
+        self.check(sk)?;
+        PublicKey::of_secret(self.ctx, sk, self.crs.as_ref())
+    }
+
+    /// A fresh secret key and its public key (KeyGen of every scheme).
+    pub fn key_pair(&mut self) -> Result<(SecretKey, PublicKey)> {
+        let sk = self.secret_key()?;
+        let pk = self.public_key(&sk)?;
+        Ok((sk, pk))
+    }
+
+    /// The relinearisation key KSGen(s^2, s) of `sk` (BGV scales its error by t at use; FV's mixed
+    /// strategy makes it over its Montgomery ring, paper 001 section 4.4).
+    pub fn relin_key(&mut self, sk: &SecretKey) -> Result<RelinKey> {
+        self.check(sk)?;
+        let (sw, msw) = (self.ctx.key_switcher(), self.ctx.relin_switcher());
+        let fp = self.ctx.params_fingerprint();
+        let g = self.ctx.error_distribution();
+        let seeds = Self::source(&self.crs, fp, Domain::Relin);
+        if std::ptr::eq(sw, msw) {
+            let m_error = super::is_montgomery(sw.ring_qp());
+            return RelinKey::generate_with(sw, sk, g, fp, self.rng, m_error, seeds);
+        }
+        // The same s over the Montgomery ring (held as s M there), keys carrying M (section 4.4).
+        let sk_m = sk.on_switcher(msw)?;
+        RelinKey::generate_with(msw, &sk_m, g, fp, self.rng, false, seeds)
+    }
+
+    /// Galois keys of `sk` for the Galois elements `elements` (in Z_m^*, taken mod m; 1 needs no
+    /// key; at most [`crate::rlwe::MAX_GALOIS_ELEMENTS`] distinct ones per call: merge sets with
+    /// [`GaloisKeys::merge`]).
+    pub fn galois_keys(&mut self, sk: &SecretKey, elements: &[u64]) -> Result<GaloisKeys> {
+        self.check(sk)?;
+        let seeds = Self::source(&self.crs, self.ctx.params_fingerprint(), Domain::Galois(0));
+        GaloisKeys::generate(
+            self.ctx.key_switcher(),
+            sk,
+            elements,
+            self.ctx.error_distribution(),
+            self.ctx.params_fingerprint(),
+            self.rng,
+            seeds,
+        )
+    }
+
+    fn check(&self, sk: &SecretKey) -> Result<()> {
+        sk.check_owner(
+            self.ctx.params_fingerprint(),
+            self.ctx.key_switcher().ring_q(),
+        )
+    }
+}

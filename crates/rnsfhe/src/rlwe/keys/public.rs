@@ -1,0 +1,132 @@
+//! [`PublicKey`]: (p0, p1) = ([-(a s + e)]_{QP}, a), a expanded from a seed.
+
+use rnsfhe_math::ring::{Poly, Representation};
+use rnsfhe_math::sample::Csprng;
+use sha2::{Digest, Sha256};
+use zeroize::Zeroizing;
+
+use super::generator::{Crs, Domain};
+use super::{gaussian_poly, reduce_product, uniform_seeded, KeyContext, KeyId, SecretKey};
+use crate::{Error, Result};
+
+/// A public key (p0, p1) = ([-(a s + e)]_{QP}, a) in NTT form over Q u P (Q alone without special
+/// moduli); a expands from `seed`. Encrypting over Q u P and dividing by P (as SEAL does) leaves a fresh
+/// ciphertext with about the noise of a secret-key encryption instead of e u + e0 + e1 s.
+#[derive(Clone, Debug)]
+pub struct PublicKey {
+    p0: Poly,
+    p1: Poly,
+    seed: [u8; 32],
+    fingerprint: u64,
+    id: KeyId,
+}
+
+/// The seed of a's of s's canonical public key without a common reference string.
+fn canonical_seed(sk: &SecretKey) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(b"rnsfhe canonical public key a v1");
+    h.update(sk.digest());
+    h.finalize().into()
+}
+
+/// The key of the error's ChaCha stream of s's public key with a of seed `a_seed`: secret, and
+/// distinct for every a.
+fn error_seed(sk: &SecretKey, a_seed: &[u8; 32]) -> Zeroizing<[u8; 32]> {
+    let mut h = Sha256::new();
+    h.update(b"rnsfhe public key error v1");
+    h.update(sk.digest());
+    h.update(a_seed);
+    Zeroizing::new(h.finalize().into())
+}
+
+impl PublicKey {
+    /// s's public key under `crs` (a from the CRS), or its canonical one (a from a hash of s):
+    /// deterministic, the error from a ChaCha stream keyed by a hash of s and of a's seed (see
+    /// [`SecretKey`] for the argument). Its identity is the secret key's (during `SecretKey::build`,
+    /// a placeholder the builder replaces by the hash of this key).
+    pub(crate) fn of_secret(
+        ctx: &dyn KeyContext,
+        sk: &SecretKey,
+        crs: Option<&Crs>,
+    ) -> Result<Self> {
+        let fingerprint = ctx.params_fingerprint();
+        let seed = match crs {
+            Some(c) => c.seed(fingerprint, Domain::PublicKey, 0),
+            None => canonical_seed(sk),
+        };
+        let ring = sk.ntt_qp().context();
+        let a = uniform_seeded(ring, &seed, 0)?;
+        let mut erng = Csprng::from_seed(*error_seed(sk, &seed));
+        let mut e = gaussian_poly(ring, ctx.error_distribution(), &mut erng)?;
+        e.to_ntt()?;
+        let mut p0 = a.mul(sk.ntt_qp())?;
+        p0.add_assign(&e)?;
+        p0.neg_assign();
+        reduce_product(&mut p0)?;
+        Ok(PublicKey {
+            p0,
+            p1: a,
+            seed,
+            fingerprint,
+            id: sk.id(),
+        })
+    }
+
+    /// The identity of the key pair.
+    pub fn id(&self) -> KeyId {
+        self.id
+    }
+
+    /// The fingerprint of the parameters this key belongs to.
+    pub fn fingerprint(&self) -> u64 {
+        self.fingerprint
+    }
+
+    /// The two components in NTT form.
+    pub fn parts(&self) -> (&Poly, &Poly) {
+        (&self.p0, &self.p1)
+    }
+
+    /// The seed that a expands from (`uniform_from_seed`).
+    pub fn seed(&self) -> &[u8; 32] {
+        &self.seed
+    }
+
+    /// Rebuilds a public key of `ctx`'s parameters from p0 (NTT form over Q u P), the seed of p1 and
+    /// the identity of its key pair; `None`: the key starts a key pair of its own, whose identity is
+    /// its hash ([`KeyId::of_public_key`]), e.g. a collective public key (sum of the parties' p0
+    /// over a common a, Mouchet et al., PETS 2021).
+    pub fn from_parts(
+        ctx: &dyn KeyContext,
+        p0: Poly,
+        seed: [u8; 32],
+        id: Option<KeyId>,
+    ) -> Result<Self> {
+        if p0.representation() != Representation::Ntt {
+            return Err(Error::WrongForm("a public key's p0 is in NTT form".into()));
+        }
+        if !std::sync::Arc::ptr_eq(p0.context(), ctx.key_switcher().ring_qp()) {
+            return Err(Error::ContextMismatch(
+                "a public key's p0 is over the context's ring Q u P".into(),
+            ));
+        }
+        let fingerprint = ctx.params_fingerprint();
+        let id = match id {
+            Some(id) => id,
+            None => KeyId::of_public_key(fingerprint, &seed, &p0)?,
+        };
+        let p1 = uniform_seeded(p0.context(), &seed, 0)?;
+        Ok(PublicKey {
+            p0,
+            p1,
+            seed,
+            fingerprint,
+            id,
+        })
+    }
+
+    /// Refuses this key in a context of parameters `fingerprint`.
+    pub(crate) fn check_params(&self, fingerprint: u64) -> Result<()> {
+        super::id::check_params(self.fingerprint, fingerprint, "public key")
+    }
+}

@@ -1,0 +1,390 @@
+//! [`SecretKey`]: any polynomial s mod Q u P (a ternary secret, a sum of secrets, a share), with the
+//! identity of its key pair.
+
+use std::sync::Arc;
+
+use rnsfhe_math::ring::{Form, Poly, Representation, RingContext};
+use rnsfhe_math::sample::{ternary, ternary_hamming, Csprng};
+use sha2::{Digest, Sha256};
+use zeroize::{Zeroize, Zeroizing};
+
+use super::generator::Crs;
+use super::{is_montgomery, KeyContext, KeyId, PublicKey};
+use crate::rlwe::KeySwitcher;
+use crate::{Error, Result};
+
+/// The secret-key distribution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SecretDistribution {
+    /// Uniform in {-1, 0, 1} (what the HE-standard security table assumes).
+    Ternary,
+    /// Exactly h non-zero coefficients in {-1, 1} (paper 004 uses h = 64).
+    HammingWeight(usize),
+}
+
+/// Norms of a secret with small coefficients ([`SecretKey::norm`]): what noise bounds that involve
+/// s need. The contexts' noise models assume the parameter set's distribution (ternary:
+/// ||s||_1 <= n; Hamming weight h: ||s||_1 = h); a secret of larger norm (a sum of k ternary secrets
+/// has ||s||_1 up to k n) makes their tracked bounds optimistic by about the ratio of the norms.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SecretNorm {
+    /// ||s||_1.
+    pub l1: f64,
+    /// ||s||_2.
+    pub l2: f64,
+    /// ||s||_inf.
+    pub linf: u64,
+}
+
+/// A secret key s: any polynomial mod Q u P, in NTT form over Q and over Q u P (Montgomery rings:
+/// s M), its signed coefficients when they are small, and the identity of its key pair. Zeroized on
+/// drop.
+///
+/// Identity. A secret key made alone (sampled, imported from coefficients or residues) has the
+/// identity of its canonical public key ([`super::KeyGenerator::public_key`]): a expands from a
+/// seed derived from a hash of s (or from a common reference string, when the generator has one)
+/// and the error from a ChaCha stream keyed by a second, domain-separated hash of s and of a's seed.
+/// So `public_key(&sk)` always returns the same key, and loading or importing s gives back the same
+/// identity. A secret given with an external public key (the collective secret of Mouchet et al.,
+/// PETS 2021, a Shamir share) takes that key's identity ([`SecretKey::with_identity`]).
+///
+/// Security: this is the argument of deterministic nonces in signatures (RFC 6979). The seeds are
+/// outputs of SHA-256 keyed by s (n log2 3 bits of entropy for a ternary secret), a PRF of s: a's
+/// seed is published with the key and reveals only a hash of s; the error's seed is never
+/// published, and it also hashes a's seed, so two public keys of one secret (canonical, or under a
+/// common reference string) never share an error (equal errors under different a would give
+/// (a1 - a2) s, and s).
+pub struct SecretKey {
+    /// The signed coefficients when they are small (each exact in every limb).
+    coeffs: Option<Zeroizing<Vec<i64>>>,
+    s_q: Poly,
+    s_qp: Poly,
+    /// SHA-256 of a domain tag, the fingerprint and s's residues: the key of the PRF that makes the
+    /// seeds of s's canonical public keys.
+    digest: Zeroizing<[u8; 32]>,
+    fingerprint: u64,
+    id: KeyId,
+}
+
+impl core::fmt::Debug for SecretKey {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "SecretKey({})", self.id)
+    }
+}
+
+impl Drop for SecretKey {
+    fn drop(&mut self) {
+        self.s_q.residues_mut().zeroize();
+        self.s_qp.residues_mut().zeroize();
+    }
+}
+
+/// A plain coefficient-form polynomial of `ring` into NTT form, and into the Montgomery form s M of
+/// a Montgomery ring (paper 001 section 4), so that products with Montgomery ciphertexts and keys
+/// keep their form and products with plain uniform a give a s.
+fn ntt_form(mut p: Poly) -> Result<Poly> {
+    p.to_ntt()?;
+    if is_montgomery(p.context()) {
+        let m = p.to_montgomery()?;
+        p.residues_mut().zeroize();
+        return Ok(m);
+    }
+    Ok(p)
+}
+
+/// The signed coefficients of a plain coefficient-form polynomial when every coefficient is one
+/// integer in all limbs (its centred residue modulo the first prime agrees with every other limb),
+/// else `None`. No branch on the residues: centring and agreement are masks, folded over every
+/// limb.
+fn small_coefficients(s: &Poly) -> Option<Zeroizing<Vec<i64>>> {
+    let ring = s.context();
+    let n = ring.degree();
+    let res = s.residues();
+    let moduli = ring.moduli();
+    let q0 = moduli[0].value();
+    let mut coeffs = Zeroizing::new(vec![0i64; n]);
+    let mut disagree = 0u64;
+    for (j, c) in coeffs.iter_mut().enumerate() {
+        let a = res[j];
+        // a > q0 / 2: the top bit of q0/2 - a (residues are below 2^62).
+        let above = (q0 >> 1).wrapping_sub(a) >> 63;
+        let v = a as i64 - (above.wrapping_neg() & q0) as i64;
+        let negative = (v >> 63) as u64;
+        for (i, m) in moduli.iter().enumerate().skip(1) {
+            // |v| mod q_i; the limb holds it for v >= 0, and q_i - it (or 0 with it) for v < 0.
+            let r = m.reduce(v.unsigned_abs());
+            let x = res[i * n + j];
+            let sum = x + r;
+            let neg_ok = u64::from(sum == 0) | u64::from(sum == m.value());
+            let ok = (negative & neg_ok) | (!negative & u64::from(x == r));
+            disagree |= ok ^ 1;
+        }
+        *c = v;
+    }
+    (disagree == 0).then_some(coeffs)
+}
+
+impl SecretKey {
+    /// Samples a secret from the context's distribution.
+    pub fn generate(ctx: &dyn KeyContext, rng: &mut Csprng) -> Result<Self> {
+        Self::sample(ctx, rng, None)
+    }
+
+    /// [`Self::generate`] with the identity of its public key under `crs` (or its canonical one).
+    pub(crate) fn sample(
+        ctx: &dyn KeyContext,
+        rng: &mut Csprng,
+        crs: Option<&Crs>,
+    ) -> Result<Self> {
+        let n = ctx.key_switcher().ring_q().degree();
+        let coeffs = match ctx.secret_distribution() {
+            SecretDistribution::Ternary => ternary(rng, n),
+            SecretDistribution::HammingWeight(h) => ternary_hamming(rng, n, h)?,
+        };
+        let s = Poly::from_signed(ctx.key_switcher().ring_qp(), &coeffs)?;
+        Self::build(ctx, s, Some(coeffs), crs)
+    }
+
+    /// A ternary secret key from given coefficients (tests and key import); each must be in
+    /// {-1, 0, 1}.
+    pub fn from_coefficients(ctx: &dyn KeyContext, coeffs: Zeroizing<Vec<i64>>) -> Result<Self> {
+        if coeffs.iter().any(|c| c.abs() > 1) {
+            return Err(Error::OutOfRange(
+                "secret key coefficients must be in {-1, 0, 1} (from_signed takes any)".into(),
+            ));
+        }
+        Self::from_signed(ctx, coeffs)
+    }
+
+    /// A secret key from any signed coefficients, e.g. a sum of the parties' ternary secrets.
+    pub fn from_signed(ctx: &dyn KeyContext, coeffs: Zeroizing<Vec<i64>>) -> Result<Self> {
+        let ring = ctx.key_switcher().ring_qp();
+        if coeffs.len() != ring.degree() {
+            return Err(Error::LengthMismatch {
+                what: "secret key coefficients",
+                expected: ring.degree(),
+                got: coeffs.len(),
+            });
+        }
+        let s = Poly::from_signed(ring, &coeffs)?;
+        // Coefficients beyond the smallest prime are not one integer in every limb.
+        let small = small_coefficients(&s);
+        Self::build(ctx, s, small.map(|_| coeffs), None)
+    }
+
+    /// A secret key from a polynomial over the context's ring Q u P (`key_switcher().ring_qp()`),
+    /// in either representation (plain form): any residues, e.g. a Shamir share uniform mod Q u P.
+    pub fn from_poly(ctx: &dyn KeyContext, s: &Poly) -> Result<Self> {
+        let ring = ctx.key_switcher().ring_qp();
+        if !Arc::ptr_eq(s.context(), ring) {
+            return Err(Error::ContextMismatch(
+                "a secret key's polynomial must be over the context's ring Q u P".into(),
+            ));
+        }
+        let mut p = match s.montgomery_form() {
+            Form::Plain => s.clone(),
+            Form::Montgomery => s.from_montgomery()?,
+        };
+        p.to_coefficient()?;
+        let small = small_coefficients(&p);
+        Self::build(ctx, p, small, None)
+    }
+
+    /// A secret key from limb-major residues over Q u P (`ring_qp().limb_len(form)` per modulus) in
+    /// representation `form`.
+    pub fn from_residues(
+        ctx: &dyn KeyContext,
+        residues: Zeroizing<Vec<u64>>,
+        form: Representation,
+    ) -> Result<Self> {
+        let mut p = Poly::from_residues(ctx.key_switcher().ring_qp(), residues.to_vec(), form)?;
+        let sk = Self::from_poly(ctx, &p);
+        p.residues_mut().zeroize();
+        sk
+    }
+
+    /// This secret with the identity of the key pair of `pk` (a collective public key, or the public
+    /// key of the secret a share belongs to): the ciphertexts and keys of that pair are then this
+    /// key's. Not checked against s (a share does not decrypt alone).
+    pub fn with_identity(mut self, pk: &PublicKey) -> Result<Self> {
+        super::id::check_params(pk.fingerprint(), self.fingerprint, "public key")?;
+        self.id = pk.id();
+        Ok(self)
+    }
+
+    /// This secret with identity `id` (bytes that store it; format-2 bytes' legacy identity).
+    pub(crate) fn with_id(mut self, id: KeyId) -> Self {
+        self.id = id;
+        self
+    }
+
+    /// The secret key of coefficient-form residues `s` (plain, over Q u P, zeroized here), with
+    /// the identity of its public key under `crs` (or of its canonical public key).
+    fn build(
+        ctx: &dyn KeyContext,
+        mut s: Poly,
+        coeffs: Option<Zeroizing<Vec<i64>>>,
+        crs: Option<&Crs>,
+    ) -> Result<Self> {
+        let sw = ctx.key_switcher();
+        let fingerprint = ctx.params_fingerprint();
+        let mut h = Sha256::new();
+        h.update(b"rnsfhe secret digest v1");
+        h.update(fingerprint.to_le_bytes());
+        for r in s.residues() {
+            h.update(r.to_le_bytes());
+        }
+        let digest = Zeroizing::new(<[u8; 32]>::from(h.finalize()));
+        let (s_q, s_qp) = Self::ntt_pair(sw, &s);
+        s.residues_mut().zeroize();
+        let mut sk = SecretKey {
+            coeffs,
+            s_q: s_q?,
+            s_qp: s_qp?,
+            digest,
+            fingerprint,
+            id: KeyId(0),
+        };
+        let pk = PublicKey::of_secret(ctx, &sk, crs)?;
+        sk.id = KeyId::of_public_key(fingerprint, pk.seed(), pk.parts().0)?;
+        Ok(sk)
+    }
+
+    /// s (plain coefficient form over Q u P) in NTT form over Q and over Q u P of `sw`.
+    fn ntt_pair(sw: &KeySwitcher, s: &Poly) -> (Result<Poly>, Result<Poly>) {
+        let k = sw.ring_q().moduli().len();
+        let n = sw.ring_q().degree();
+        let s_q = Poly::from_residues(
+            sw.ring_q(),
+            s.residues()[..k * n].to_vec(),
+            Representation::Coefficient,
+        )
+        .map_err(Error::from)
+        .and_then(ntt_form);
+        let s_qp = Poly::from_residues(
+            sw.ring_qp(),
+            s.residues().to_vec(),
+            Representation::Coefficient,
+        )
+        .map_err(Error::from)
+        .and_then(ntt_form);
+        (s_q, s_qp)
+    }
+
+    /// The same secret (identity, fingerprint) over the rings of another key switcher of the same
+    /// moduli: FV's mixed strategy keeps its relinearisation key over a Montgomery ring (paper 001
+    /// section 4.4).
+    pub(crate) fn on_switcher(&self, sw: &KeySwitcher) -> Result<Self> {
+        let mut s = Poly::from_residues(
+            sw.ring_qp(),
+            self.residues_qp()?.to_vec(),
+            Representation::Coefficient,
+        )?;
+        let (s_q, s_qp) = Self::ntt_pair(sw, &s);
+        s.residues_mut().zeroize();
+        Ok(SecretKey {
+            coeffs: self.coeffs.clone(),
+            s_q: s_q?,
+            s_qp: s_qp?,
+            digest: self.digest.clone(),
+            fingerprint: self.fingerprint,
+            id: self.id,
+        })
+    }
+
+    /// s's plain coefficient-form residues over Q u P (limb-major), e.g. to store or share it.
+    pub fn residues_qp(&self) -> Result<Zeroizing<Vec<u64>>> {
+        let mut p = match self.s_qp.montgomery_form() {
+            Form::Plain => self.s_qp.clone(),
+            Form::Montgomery => self.s_qp.from_montgomery()?,
+        };
+        p.to_coefficient()?;
+        let out = Zeroizing::new(p.residues().to_vec());
+        p.residues_mut().zeroize();
+        Ok(out)
+    }
+
+    /// The identity of this key pair.
+    pub fn id(&self) -> KeyId {
+        self.id
+    }
+
+    /// The fingerprint of the parameters this key belongs to.
+    pub fn fingerprint(&self) -> u64 {
+        self.fingerprint
+    }
+
+    /// The signed coefficients of s when they are small (ternary, a sum of secrets); `None` for a
+    /// secret given by residues that are no small integers (a share uniform mod Q u P).
+    pub fn coefficients(&self) -> Option<&[i64]> {
+        self.coeffs.as_deref().map(|c| &c[..])
+    }
+
+    /// The norms of s when its coefficients are small (`None` otherwise: no noise bound through
+    /// ||s|| holds for a uniform s).
+    pub fn norm(&self) -> Option<SecretNorm> {
+        let c = self.coefficients()?;
+        let l1 = c.iter().map(|&x| x.unsigned_abs() as f64).sum();
+        let l2 = c
+            .iter()
+            .map(|&x| (x as f64) * (x as f64))
+            .sum::<f64>()
+            .sqrt();
+        let linf = c.iter().map(|&x| x.unsigned_abs()).max().unwrap_or(0);
+        Some(SecretNorm { l1, l2, linf })
+    }
+
+    /// The PRF key of the canonical public keys (never leaves the crate).
+    pub(crate) fn digest(&self) -> &[u8; 32] {
+        &self.digest
+    }
+
+    /// s in NTT form over Q.
+    pub fn ntt_q(&self) -> &Poly {
+        &self.s_q
+    }
+
+    /// s in NTT form over `ring`, a level of Q (its first moduli, the same NTT tables): the
+    /// decryptions at a level of CKKS and BGV and BFV's switched one.
+    pub fn ntt_at(&self, ring: &Arc<RingContext>) -> Result<Poly> {
+        let own = self.s_q.context();
+        let k = ring.moduli().len();
+        let len = ring.limb_len(Representation::Ntt);
+        if k > own.moduli().len()
+            || ring.moduli() != &own.moduli()[..k]
+            || len != own.limb_len(Representation::Ntt)
+        {
+            return Err(Error::ContextMismatch(
+                "the secret key's modulus Q does not start with this ring's moduli".into(),
+            ));
+        }
+        let mut s = Poly::zero(ring, Representation::Ntt);
+        s.residues_mut()
+            .copy_from_slice(&self.s_q.residues()[..k * len]);
+        Ok(s)
+    }
+
+    /// s in NTT form over Q u P.
+    pub fn ntt_qp(&self) -> &Poly {
+        &self.s_qp
+    }
+
+    /// The ring context of Q this key belongs to.
+    pub fn ring(&self) -> &Arc<RingContext> {
+        self.s_q.context()
+    }
+
+    /// Ok when the key is of parameters `fingerprint` and over `ring` (a context's ring Q; equal
+    /// parameters share their rings, `crate::rlwe::Levels`).
+    pub(crate) fn check_owner(&self, fingerprint: u64, ring: &Arc<RingContext>) -> Result<()> {
+        super::id::check_params(self.fingerprint, fingerprint, "secret key")?;
+        if Arc::ptr_eq(self.ring(), ring) {
+            return Ok(());
+        }
+        Err(Error::ContextMismatch(
+            "the secret key is of these parameters but over other ring tables (another reduction \
+             method); move it through bytes"
+                .into(),
+        ))
+    }
+}
