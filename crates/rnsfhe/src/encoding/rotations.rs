@@ -172,6 +172,55 @@ pub(crate) fn sum_rotations<R: IntegerRotations>(
     Ok(ctx.with_parts(a, parts, noise.flatten()))
 }
 
+/// The [`IntegerRotations`] items BFV and BGV share (forwards to their own methods), inside an
+/// `impl IntegerRotations for` block of a context with ciphertext `$ct` and plaintext `$pt`.
+macro_rules! integer_rotation_forwards {
+    ($ct:ty, $pt:ty) => {
+        type Ct = $ct;
+        type Pt = $pt;
+        fn plain_modulus(&self) -> &rnsfhe_math::arith::Modulus {
+            self.t()
+        }
+        fn plain_coefficients<'p>(&self, m: &'p $pt) -> $crate::Result<&'p [u64]> {
+            self.check_plain(m)?;
+            Ok(&m.coeffs)
+        }
+        fn switched_noise(
+            &self,
+            noise: Option<$crate::rlwe::noise::Bound>,
+        ) -> Option<$crate::rlwe::noise::Bound> {
+            self.noise.key_switch(noise)
+        }
+        fn noise_of(a: &$ct) -> Option<$crate::rlwe::noise::Bound> {
+            a.noise
+        }
+        fn row_element(&self, step: i64) -> u64 {
+            self.galois_element(step)
+        }
+        fn switcher(&self) -> &$crate::rlwe::KeySwitcher {
+            self.key_switcher()
+        }
+        fn encode_slots(&self, values: &[u64]) -> $crate::Result<$pt> {
+            self.encode(values)
+        }
+        fn mul_plain_ct(&self, a: &$ct, m: &$pt) -> $crate::Result<$ct> {
+            self.mul_plain(a, m)
+        }
+        fn add_ct(&self, a: &$ct, b: &$ct) -> $crate::Result<$ct> {
+            self.add(a, b)
+        }
+        fn rotate_ct(
+            &self,
+            a: &$ct,
+            step: i64,
+            keys: &$crate::rlwe::GaloisKeys,
+        ) -> $crate::Result<$ct> {
+            self.rotate_rows(a, step, keys)
+        }
+    };
+}
+pub(crate) use integer_rotation_forwards;
+
 /// The hoisted rotation methods of a BFV or BGV context `$ctx` (ciphertext `$ct`, plaintext `$pt`)
 /// over its [`IntegerRotations`] implementation.
 macro_rules! hoisted_rotation_methods {
