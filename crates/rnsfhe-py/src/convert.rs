@@ -181,12 +181,9 @@ pub(crate) enum WeightItem<'py> {
     Vector(Bound<'py, PyAny>),
 }
 
-/// The weights of `sum_rotations`, one per step (`steps` of them), classified item by item: Python
-/// and numpy real or complex numbers, else vectors (values or plaintexts).
-pub(crate) fn weight_items<'py>(
-    obj: &Bound<'py, PyAny>,
-    steps: usize,
-) -> PyResult<Vec<WeightItem<'py>>> {
+/// The weights of `sum_rotations`, one per step, classified item by item: Python and numpy integers,
+/// real or complex numbers, else vectors (values or plaintexts).
+pub(crate) fn weight_items<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Vec<WeightItem<'py>>> {
     if !is_vector(obj) {
         return Err(PyTypeError::new_err(format!(
             "weights must be a sequence with one weight per step, got {}",
@@ -213,12 +210,7 @@ pub(crate) fn weight_items<'py>(
             Ok(WeightItem::Vector(item))
         })
         .collect::<PyResult<Vec<_>>>()?;
-    if items.len() != steps {
-        return Err(PyValueError::new_err(format!(
-            "{} weights for {steps} steps: give one weight per step",
-            items.len()
-        )));
-    }
+    // A count other than the step count is the core's `LengthMismatch`.
     Ok(items)
 }
 

@@ -281,7 +281,7 @@ crate::rlwe_context::rlwe_context! {
         ) -> PyResult<PyCkksCiphertext> {
             let steps = ints(steps);
             let w = weights
-                .map(|w| Weights::parse(w, steps.len()))
+                .map(Weights::parse)
                 .transpose()?;
             let k = self.gk(keys, "sum_rotations", a.ct.key_id())?;
             self.unary(py, a, move |c, x| {

@@ -33,9 +33,9 @@ pub(crate) enum Weights {
 }
 
 impl Weights {
-    /// One weight per step (`steps` of them) from Python: numbers, or value vectors.
-    pub(crate) fn parse(obj: &Bound<'_, PyAny>, steps: usize) -> PyResult<Self> {
-        let items = weight_items(obj, steps)?;
+    /// One weight per step from Python: numbers, or value vectors.
+    pub(crate) fn parse(obj: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let items = weight_items(obj)?;
         let real = |w: &WeightItem<'_>| match w {
             WeightItem::Int(x) => Some(*x as f64),
             WeightItem::Real(x) => Some(*x),

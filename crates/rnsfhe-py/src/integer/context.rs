@@ -42,11 +42,10 @@ macro_rules! integer_scheme {
         fn int_weights(
             shared: &Arc<$Shared>,
             obj: &Bound<'_, PyAny>,
-            steps: usize,
         ) -> PyResult<(Vec<i64>, Vec<$Pt>)> {
             use $crate::convert::WeightItem;
             let (mut ints, mut plains) = (Vec::new(), Vec::new());
-            for item in $crate::convert::weight_items(obj, steps)? {
+            for item in $crate::convert::weight_items(obj)? {
                 match item {
                     WeightItem::Int(x) => ints.push(x),
                     WeightItem::Vector(v) => plains.push((*plain_of(shared, &v)?).clone()),
@@ -351,7 +350,7 @@ macro_rules! integer_scheme {
                     use rnsfhe::encoding::IntegerWeights;
                     let steps = ints(steps);
                     let w = weights
-                        .map(|w| int_weights(&self.shared, w, steps.len()))
+                        .map(|w| int_weights(&self.shared, w))
                         .transpose()?;
                     let k = self.gk(keys, "sum_rotations", a.ct.key_id())?;
                     self.unary(py, a, move |c, x| {
