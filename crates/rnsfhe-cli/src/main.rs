@@ -94,6 +94,8 @@ enum Suite {
     Ckks,
     /// HPR-FV vs BEHZ vs HPS only (paper 002 Fig. 2, Tables 1-3; also part of `bfv`).
     Hpr,
+    /// Hoisted rotations, double-hoisted sums and a hoisted BSGS linear transform (CKKS, N = 2^15).
+    Hoisting,
     /// Every suite.
     All,
 }
@@ -115,6 +117,7 @@ fn bench(
         Suite::Bfv => bench::bfv::run(&budget, paper, rep),
         Suite::Ckks => bench::ckks::run(&budget, paper, rep),
         Suite::Bgv => bench::bgv::run(&budget, rep),
+        Suite::Hoisting => bench::ckks_hoisting::run(&budget, rep),
         Suite::Hpr => {
             let mut rng = rnsfhe_math::sample::Csprng::from_seed([42; 32]);
             bench::bfv_hpr::run(&budget, &mut rng, paper, rep)
@@ -124,7 +127,8 @@ fn bench(
             .map_err(rnsfhe::Error::from)
             .and_then(|()| bench::bfv::run(&budget, paper, rep))
             .and_then(|()| bench::bgv::run(&budget, rep))
-            .and_then(|()| bench::ckks::run(&budget, paper, rep)),
+            .and_then(|()| bench::ckks::run(&budget, paper, rep))
+            .and_then(|()| bench::ckks_hoisting::run(&budget, rep)),
     };
     let command = std::iter::once("rnsfhe".to_string())
         .chain(std::env::args().skip(1))

@@ -92,6 +92,18 @@ pub fn filled(len: usize, fill: impl FnOnce(&mut Vec<u64>)) -> Vec<u64> {
     v
 }
 
+/// A vector of `len` words of unspecified value (a pooled vector's old words, zeros beyond them): for
+/// outputs the caller overwrites entirely before reading, without the zero fill.
+pub fn stale(len: usize) -> Vec<u64> {
+    let mut v = take(len);
+    if v.len() >= len {
+        v.truncate(len);
+    } else {
+        v.resize(len, 0);
+    }
+    v
+}
+
 /// A copy of `src`, in a pooled vector when one fits.
 pub fn copied(src: &[u64]) -> Vec<u64> {
     take_with(src.len(), |v| v.extend_from_slice(src))
@@ -147,13 +159,7 @@ impl Buffer {
     /// `len` words of unspecified value (a pooled buffer's old words, zeros beyond them): scratch that
     /// the caller overwrites entirely before reading, without the zero fill.
     pub fn stale(len: usize) -> Self {
-        let mut v = take(len);
-        if v.len() >= len {
-            v.truncate(len);
-        } else {
-            v.resize(len, 0);
-        }
-        Buffer(v)
+        Buffer(stale(len))
     }
 }
 

@@ -172,6 +172,48 @@ pub(crate) fn real_scalar(obj: &Bound<'_, PyAny>) -> PyResult<Option<f64>> {
     })
 }
 
+/// One weight of `sum_rotations`: an integer, a real or complex number, or a vector (any other
+/// operand).
+pub(crate) enum WeightItem<'py> {
+    Int(i64),
+    Real(f64),
+    Complex(Complex),
+    Vector(Bound<'py, PyAny>),
+}
+
+/// The weights of `sum_rotations`, one per step, classified item by item: Python and numpy integers,
+/// real or complex numbers, else vectors (values or plaintexts).
+pub(crate) fn weight_items<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Vec<WeightItem<'py>>> {
+    if !is_vector(obj) {
+        return Err(PyTypeError::new_err(format!(
+            "weights must be a sequence with one weight per step, got {}",
+            type_name(obj)
+        )));
+    }
+    let items = obj
+        .try_iter()?
+        .map(|item| {
+            let item = item?;
+            if is_int(&item) {
+                if let Ok(x) = item.extract::<i64>() {
+                    return Ok(WeightItem::Int(x));
+                }
+            }
+            if let Some(x) = real_scalar(&item)? {
+                return Ok(WeightItem::Real(x));
+            }
+            if item.is_instance_of::<PyComplex>() || is_number(&item, "Complex") {
+                let re: f64 = item.getattr("real")?.extract()?;
+                let im: f64 = item.getattr("imag")?.extract()?;
+                return Ok(WeightItem::Complex(Complex::new(re, im)));
+            }
+            Ok(WeightItem::Vector(item))
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    // A count other than the step count is the core's `LengthMismatch`.
+    Ok(items)
+}
+
 /// True for Python ints (not bools) and numpy integer scalars.
 pub(crate) fn is_int(obj: &Bound<'_, PyAny>) -> bool {
     !obj.is_instance_of::<PyBool>() && (obj.is_instance_of::<PyInt>() || is_number(obj, "Integral"))

@@ -116,12 +116,14 @@ pub enum Error {
         tolerance: f64,
         hint: String,
     },
-    /// A rotation or automorphism whose Galois key was not generated.
+    /// A rotation or automorphism whose Galois key was not generated: its element and, where the
+    /// operation took rotation steps (`rotate_many`, `sum_rotations`, linear transforms), the step.
     #[error(
-        "missing key: no Galois key for element {element}; generate the Galois keys with this \
-         rotation step (or element)"
+        "missing key: no Galois key for {}; generate the Galois keys with this rotation step (or \
+         element)",
+        missing_galois(*element, *step)
     )]
-    MissingGaloisKey { element: u64 },
+    MissingGaloisKey { element: u64, step: Option<i64> },
     /// Another evaluation key an operation needs and did not get.
     #[error("missing key: {0}")]
     MissingKey(String),
@@ -167,5 +169,13 @@ impl From<rnsfhe_math::Error> for Error {
             M::Internal(s) => Error::Internal(s),
             other => Error::Internal(format!("unmapped arithmetic error: {other}")),
         }
+    }
+}
+
+/// "rotation step s (Galois element g)" or "element g".
+fn missing_galois(element: u64, step: Option<i64>) -> String {
+    match step {
+        Some(s) => format!("rotation step {s} (Galois element {element})"),
+        None => format!("element {element}"),
     }
 }

@@ -387,7 +387,7 @@ fn evaluation_key_set() {
     assert_eq!(ctx.decode(&ctx.decrypt(&rot, &sk).unwrap()).unwrap(), want);
     assert!(set.galois_key(odd[299]).is_ok());
     match set.galois_key(odd[300]) {
-        Err(Error::MissingGaloisKey { element }) => assert_eq!(element, odd[300]),
+        Err(Error::MissingGaloisKey { element, .. }) => assert_eq!(element, odd[300]),
         other => panic!("expected a missing key, got {other:?}"),
     }
     // Keys of another pair, or of other parameters, are refused.

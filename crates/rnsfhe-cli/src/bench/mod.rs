@@ -9,5 +9,6 @@ pub mod bfv_mp;
 pub mod bgv;
 pub mod ckks;
 pub mod ckks_functions;
+pub mod ckks_hoisting;
 pub mod ckks_lr;
 pub mod cyclotomic;

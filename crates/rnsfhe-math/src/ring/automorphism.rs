@@ -30,6 +30,27 @@ fn permute(q: &Modulus, idx: &[u64], src: &[u64], dst: &mut [u64]) {
     }
 }
 
+/// The gather table of X -> X^g on the NTT form of X^n + 1 (n a power of two up to 2^31, g odd, taken
+/// mod 2n): the automorphism's value at slot i is the input's at slot `table[i]` (slot i holds
+/// A(psi^(2 bitrev(i) + 1)), so it reads slot j with 2 bitrev(j) + 1 = (2 bitrev(i) + 1) g mod 2n).
+/// For loops that fuse the permutation with other work (hoisted key switching's sums).
+pub fn ntt_automorphism_index(n: usize, g: u64) -> Result<Vec<u32>> {
+    if !n.is_power_of_two() || !(2..=1 << 31).contains(&n) || g.is_multiple_of(2) {
+        return Err(Error::OutOfRange(format!(
+            "NTT automorphism table: n = {n} must be a power of two in 2..=2^31 and g = {g} odd"
+        )));
+    }
+    let log_n = n.trailing_zeros();
+    let mask = 2 * n - 1;
+    let g = (g % (2 * n as u64)) as usize;
+    Ok((0..n)
+        .map(|i| {
+            let e = ((2 * bit_reverse(i, log_n) + 1) * g) & mask;
+            bit_reverse((e - 1) / 2, log_n) as u32
+        })
+        .collect())
+}
+
 impl Poly {
     /// X -> X^g for an odd g (any integer; taken mod 2n): the Galois automorphism behind rotations.
     /// Coefficient form: X^j -> ±X^(jg mod n), sign from jg mod 2n. NTT form: a permutation of the
@@ -49,17 +70,16 @@ impl Poly {
                 "automorphism exponent must be odd (coprime to 2n = {two_n}); got {g} mod {two_n}"
             )));
         }
-        let mut out = Poly::zero(self.context(), self.representation());
-        let src = self.residues();
-        let (ctx, dst, form) = out.parts_mut();
+        let form = self.representation();
         let mask = 2 * n - 1;
-        // Destination i reads source idx[i] & !NEG, negated where NEG is set.
-        let idx: Vec<u64> = match form {
+        let src = self.residues();
+        let moduli = self.context().moduli();
+        let out = match form {
             // X^j -> sign X^(jg mod n): destination e reads j = e g^-1 mod 2n, negated when j >= n
             // (then (j - n) g = e + n mod 2n).
             Representation::Coefficient => {
                 let g_inv = inverse_mod_pow2(g, 2 * n);
-                (0..n)
+                let idx: Vec<u64> = (0..n)
                     .map(|e| {
                         let j = (e * g_inv) & mask;
                         if j < n {
@@ -68,23 +88,29 @@ impl Poly {
                             (j - n) as u64 | NEG
                         }
                     })
-                    .collect()
-            }
-            Representation::Ntt => {
-                let log_n = n.trailing_zeros();
-                (0..n)
-                    .map(|i| {
-                        let e = ((2 * bit_reverse(i, log_n) + 1) * g) & mask;
-                        bit_reverse((e - 1) / 2, log_n) as u64
+                    .collect();
+                Poly::from_fill(self.context(), form, |dst| {
+                    crate::parallel::for_each_limb(dst, n, |i, limb| {
+                        permute(&moduli[i], &idx, &src[i * n..(i + 1) * n], limb);
+                        Ok(())
                     })
-                    .collect()
+                })?
+            }
+            // A permutation of the evaluations, no signs: one pass per limb into a buffer without
+            // zero fill (the gathers are the cost: n of them per limb).
+            Representation::Ntt => {
+                let idx = ntt_automorphism_index(n, g as u64)?;
+                Poly::from_fill(self.context(), form, |dst| {
+                    crate::parallel::for_each_limb(dst, n, |i, limb| {
+                        let s = &src[i * n..(i + 1) * n];
+                        for (d, &j) in limb.iter_mut().zip(&idx) {
+                            *d = s[j as usize];
+                        }
+                        Ok(())
+                    })
+                })?
             }
         };
-        let moduli = ctx.moduli();
-        crate::parallel::for_each_limb(dst, n, |i, limb| {
-            permute(&moduli[i], &idx, &src[i * n..(i + 1) * n], limb);
-            Ok(())
-        })?;
         Ok(out)
     }
 }

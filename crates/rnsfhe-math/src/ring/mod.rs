@@ -9,6 +9,7 @@ pub mod cyclotomic;
 mod poly;
 pub mod reference;
 
+pub use automorphism::ntt_automorphism_index;
 pub use context::{RingContext, RingKind};
 pub use cyclotomic::{Form, Reduction};
 pub use poly::{Poly, Representation};

@@ -71,6 +71,22 @@ impl Poly {
         Poly::from_parts(ctx, crate::pool::zeroed(len), form)
     }
 
+    /// A polynomial whose residues `fill` writes, every word of them (limb-major,
+    /// `ctx.limb_len(form)` per modulus, each below its modulus; checked in debug builds): the buffer
+    /// comes from the pool without a zero fill, for outputs computed in place (key-switching sums,
+    /// ModDown).
+    pub fn from_fill<E>(
+        ctx: &Arc<RingContext>,
+        form: Representation,
+        fill: impl FnOnce(&mut [u64]) -> std::result::Result<(), E>,
+    ) -> std::result::Result<Self, E> {
+        let len = ctx.limb_len(form) * ctx.moduli().len();
+        let mut data = crate::pool::stale(len);
+        fill(&mut data)?;
+        debug_assert!(super::check_residues(ctx.moduli(), ctx.limb_len(form), &data).is_ok());
+        Ok(Poly::from_parts(ctx, data, form))
+    }
+
     pub(super) fn from_parts(ctx: &Arc<RingContext>, data: Vec<u64>, form: Representation) -> Self {
         Poly {
             ctx: Arc::clone(ctx),

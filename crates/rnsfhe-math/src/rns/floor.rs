@@ -149,7 +149,8 @@ impl FastRnsFloor {
         // T(x_B) f q^-1.
         crate::parallel::for_each_limb(out, n, |j, o| {
             let m = &self.b.moduli()[j];
-            let mut t = crate::pool::Buffer::zeroed(n);
+            // Every use below writes t in full before reading it.
+            let mut t = crate::pool::Buffer::stale(n);
             if let Some((_, hb)) = &self.half {
                 t.fill(m.mul(hb[j], self.own[j]));
                 vector::add_assign(m, o, &t);

@@ -249,6 +249,45 @@ crate::rlwe_context::rlwe_context! {
             let k = self.gk(keys, "rotate", a.ct.key_id())?;
             self.unary(py, a, move |c, x| c.rotate(x, step, &k))
         }
+        /// The rotations of `a` left by every step (a list, one ciphertext per step; step 0 gives a
+        /// copy), from one decomposition of the ciphertext (hoisting): each equals `rotate(a, step)`.
+        #[pyo3(signature = (a, steps, keys=None))]
+        fn rotate_many(
+            &self,
+            py: Python<'_>,
+            a: &PyCkksCiphertext,
+            steps: Vec<Int<i64>>,
+            keys: Option<&PyGaloisKeys>,
+        ) -> PyResult<Vec<PyCkksCiphertext>> {
+            let steps = ints(steps);
+            let k = self.gk(keys, "rotate_many", a.ct.key_id())?;
+            let x = self.check(a)?;
+            let ctx = self.ctx().clone();
+            let out = py.detach(|| ctx.rotate_many(&x, &steps, &k)).py()?;
+            Ok(out.into_iter().map(|c| self.wrap(c)).collect())
+        }
+        /// sum_i weights[i] * rotate(a, steps[i]) with one decomposition and one ModDown for the whole
+        /// sum (double hoisting). `weights`: None (all 1: same level and scale), or one per step,
+        /// real or complex numbers or slot vectors; weighted sums spend one level and land on the
+        /// scale of the level below (`scale_at(level - 1)`).
+        #[pyo3(signature = (a, steps, weights=None, keys=None))]
+        fn sum_rotations(
+            &self,
+            py: Python<'_>,
+            a: &PyCkksCiphertext,
+            steps: Vec<Int<i64>>,
+            weights: Option<&Bound<'_, PyAny>>,
+            keys: Option<&PyGaloisKeys>,
+        ) -> PyResult<PyCkksCiphertext> {
+            let steps = ints(steps);
+            let w = weights
+                .map(Weights::parse)
+                .transpose()?;
+            let k = self.gk(keys, "sum_rotations", a.ct.key_id())?;
+            self.unary(py, a, move |c, x| {
+                c.sum_rotations(x, &steps, w.as_ref().map(Weights::view), &k)
+            })
+        }
         /// Complex conjugation of every slot (needs `galois_keys(..., conjugation=True)`).
         #[pyo3(signature = (a, keys=None))]
         fn conjugate(

@@ -23,3 +23,55 @@ impl PyCkksContext {
         Ok(Arc::new(self.ctx().encode_at(&v, level, scale).py()?))
     }
 }
+
+/// The weights of `sum_rotations`, owned: all real numbers, real and complex numbers, or all slot
+/// vectors.
+pub(crate) enum Weights {
+    Real(Vec<f64>),
+    Complex(Vec<Complex>),
+    Vectors(Vec<Vec<Complex>>),
+}
+
+impl Weights {
+    /// One weight per step from Python: numbers, or value vectors.
+    pub(crate) fn parse(obj: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let items = weight_items(obj)?;
+        let real = |w: &WeightItem<'_>| match w {
+            WeightItem::Int(x) => Some(*x as f64),
+            WeightItem::Real(x) => Some(*x),
+            _ => None,
+        };
+        if items.iter().all(|w| real(w).is_some()) {
+            return Ok(Weights::Real(items.iter().filter_map(real).collect()));
+        }
+        if items.iter().all(|w| !matches!(w, WeightItem::Vector(_))) {
+            let v = items.iter().filter_map(|w| match w {
+                WeightItem::Int(_) | WeightItem::Real(_) => real(w).map(|x| Complex::new(x, 0.0)),
+                WeightItem::Complex(z) => Some(*z),
+                WeightItem::Vector(_) => None,
+            });
+            return Ok(Weights::Complex(v.collect()));
+        }
+        let mut out = Vec::with_capacity(items.len());
+        for w in &items {
+            match w {
+                WeightItem::Vector(v) => out.push(complex_values(v)?),
+                _ => {
+                    return Err(PyTypeError::new_err(
+                        "weights must be all numbers or all vectors, not a mix",
+                    ))
+                }
+            }
+        }
+        Ok(Weights::Vectors(out))
+    }
+
+    /// The borrowed form the library takes.
+    pub(crate) fn view(&self) -> CkksWeights<'_> {
+        match self {
+            Weights::Real(v) => CkksWeights::Real(v),
+            Weights::Complex(v) => CkksWeights::Complex(v),
+            Weights::Vectors(v) => CkksWeights::Vectors(v),
+        }
+    }
+}

@@ -12,6 +12,7 @@ mod values;
 
 use chebyshev::*;
 pub(crate) use context::PyCkksContext;
+use helpers::Weights;
 pub(crate) use params::PyCkksParameters;
 use params::*;
 pub(crate) use values::{PyCkksCiphertext, PyCkksPlaintext};
@@ -22,12 +23,14 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use rnsfhe::circuits;
-use rnsfhe::ckks::{CkksCiphertext, CkksContext, CkksParameters, CkksPlaintext};
+use rnsfhe::ckks::{
+    CkksCiphertext, CkksContext, CkksParameters, CkksPlaintext, CkksWeights, Complex,
+};
 use rnsfhe::rlwe::KeyId;
 
 use crate::convert::{
-    complex_values, ints, is_vector, real_scalar, security_out, slots_array, type_name, ByteData,
-    Int, LockedRng,
+    complex_values, ints, is_vector, real_scalar, security_out, slots_array, type_name,
+    weight_items, ByteData, Int, LockedRng, WeightItem,
 };
 use crate::keys::{self, CkksShared, Owner, PyGaloisKeys, PyPublicKey, PyRelinKey, PySecretKey};
 use crate::registry::{same, Registry};

@@ -37,6 +37,33 @@ macro_rules! integer_scheme {
             }
         }
 
+        /// The weights of `sum_rotations`, one per step: integers (taken mod t), or plaintexts or
+        /// slot values to encode (not a mix).
+        fn int_weights(
+            shared: &Arc<$Shared>,
+            obj: &Bound<'_, PyAny>,
+        ) -> PyResult<(Vec<i64>, Vec<$Pt>)> {
+            use $crate::convert::WeightItem;
+            let (mut ints, mut plains) = (Vec::new(), Vec::new());
+            for item in $crate::convert::weight_items(obj)? {
+                match item {
+                    WeightItem::Int(x) => ints.push(x),
+                    WeightItem::Vector(v) => plains.push((*plain_of(shared, &v)?).clone()),
+                    _ => {
+                        return Err(pyo3::exceptions::PyTypeError::new_err(
+                            "integer-scheme weights are integers, or plaintexts or slot values",
+                        ))
+                    }
+                }
+            }
+            if !ints.is_empty() && !plains.is_empty() {
+                return Err(pyo3::exceptions::PyTypeError::new_err(
+                    "weights must be all integers or all plaintexts / slot values, not a mix",
+                ));
+            }
+            Ok((ints, plains))
+        }
+
         /// Applies `steps` of an automorphism: `one` is one step, `g` the direct element.
         fn apply_steps(
             ctx: &$Ctx,
@@ -289,6 +316,53 @@ macro_rules! integer_scheme {
                     let step = step.0;
                     let k = self.gk(keys, "rotate_rows", a.ct.key_id())?;
                     self.unary(py, a, move |c, x| c.rotate_rows(x, step, &k))
+                }
+                /// The row rotations of `a` by every step (a list, one ciphertext per step; step 0 gives
+                /// a copy), from one decomposition of the ciphertext (hoisting): each equals
+                /// `rotate_rows(a, step)`.
+                #[pyo3(signature = (a, steps, keys=None))]
+                fn rotate_many(
+                    &self,
+                    py: Python<'_>,
+                    a: &$PyCt,
+                    steps: Vec<Int<i64>>,
+                    keys: Option<&PyGaloisKeys>,
+                ) -> PyResult<Vec<$PyCt>> {
+                    let steps = ints(steps);
+                    let k = self.gk(keys, "rotate_many", a.ct.key_id())?;
+                    let x = self.check(a)?;
+                    let ctx = self.ctx().clone();
+                    let out = py.detach(|| ctx.rotate_many(&x, &steps, &k)).py()?;
+                    Ok(out.into_iter().map(|c| self.wrap(c)).collect())
+                }
+                /// sum_i weights[i] * rotate_rows(a, steps[i]) with one decomposition and one ModDown
+                /// for the whole sum (double hoisting). `weights`: None (all 1), or one per step:
+                /// integers (taken mod t), or plaintexts or slot values (slot-wise products).
+                #[pyo3(signature = (a, steps, weights=None, keys=None))]
+                fn sum_rotations(
+                    &self,
+                    py: Python<'_>,
+                    a: &$PyCt,
+                    steps: Vec<Int<i64>>,
+                    weights: Option<&Bound<'_, PyAny>>,
+                    keys: Option<&PyGaloisKeys>,
+                ) -> PyResult<$PyCt> {
+                    use rnsfhe::encoding::IntegerWeights;
+                    let steps = ints(steps);
+                    let w = weights
+                        .map(|w| int_weights(&self.shared, w))
+                        .transpose()?;
+                    let k = self.gk(keys, "sum_rotations", a.ct.key_id())?;
+                    self.unary(py, a, move |c, x| {
+                        let w = w.as_ref().map(|(i, p)| {
+                            if p.is_empty() {
+                                IntegerWeights::Scalars(i)
+                            } else {
+                                IntegerWeights::Plaintexts(p)
+                            }
+                        });
+                        c.sum_rotations(x, &steps, w, &k)
+                    })
                 }
                 /// Swaps the two rows of the slot matrix.
                 #[pyo3(signature = (a, keys=None))]

@@ -4,3 +4,43 @@
 use super::BfvContext;
 
 crate::encoding::batch::row_rotation_methods!(BfvContext, super::Ciphertext);
+
+impl crate::encoding::rotations::IntegerRotations for BfvContext {
+    crate::encoding::rotations::integer_rotation_forwards!(super::Ciphertext, super::Plaintext);
+    fn hoist<'a>(
+        &'a self,
+        a: &'a super::Ciphertext,
+        keys: &'a crate::rlwe::GaloisKeys,
+    ) -> crate::Result<crate::rlwe::hoisted::Hoisted<'a>> {
+        self.check_ct(a)?;
+        let sw = self.key_switcher();
+        crate::rlwe::hoisted::Hoisted::new(sw, None, keys, &a.parts, self.fingerprint(), a.key_id)
+    }
+    fn plain_noise(
+        &self,
+        noise: Option<crate::rlwe::noise::Bound>,
+        m: &super::Plaintext,
+    ) -> Option<crate::rlwe::noise::Bound> {
+        super::noise::NoiseModel::mul_plain(self, noise, m)
+    }
+    fn with_parts(
+        &self,
+        a: &super::Ciphertext,
+        parts: Vec<rnsfhe_math::ring::Poly>,
+        noise: Option<crate::rlwe::noise::Bound>,
+    ) -> super::Ciphertext {
+        self.ciphertext(parts, a.key_id, noise)
+    }
+    fn level_of(&self, _a: &super::Ciphertext) -> usize {
+        self.top_level()
+    }
+    fn top_level(&self) -> usize {
+        self.key_switcher().levels().count() - 1
+    }
+}
+
+crate::encoding::rotations::hoisted_rotation_methods!(
+    BfvContext,
+    super::Ciphertext,
+    super::Plaintext
+);

@@ -13,7 +13,9 @@
 //! - [`chebyshev`]: Chebyshev interpolation of any function on an interval;
 //! - [`functions`]: exp, sigmoid and the inverse (paper 004 section 5);
 //! - [`statistics`]: slot sum, mean and variance (paper 004 Table 3);
-//! - [`logistic`]: encrypted logistic-regression training (paper 004 section 5.3).
+//! - [`logistic`]: encrypted logistic-regression training (paper 004 section 5.3);
+//! - [`lintrans`]: linear transforms by their diagonals, baby-step giant-step with hoisting (CKKS,
+//!   BFV, BGV).
 //!
 //! # Example
 //!
@@ -59,6 +61,7 @@
 pub mod bsgs;
 pub mod chebyshev;
 pub mod functions;
+pub mod lintrans;
 pub mod logistic;
 pub mod poly;
 pub mod polynomial;

@@ -158,7 +158,25 @@ impl CkksContext {
     /// `OutOfRange` for a coefficient beyond [`Self::coefficient_bound`] of the level (it would wrap
     /// modulo Q_level), naming the largest value the level holds at this scale.
     pub fn encode_at(&self, values: &[Complex], level: usize, scale: f64) -> Result<CkksPlaintext> {
-        let ring = self.ring_at(level)?;
+        let poly = self.encode_over(self.ring_at(level)?, values, level, scale)?;
+        Ok(CkksPlaintext {
+            poly,
+            level,
+            scale,
+            slots: values.len().next_power_of_two(),
+            fingerprint: self.fingerprint,
+        })
+    }
+
+    /// round(scale tau^-1(z)) in NTT form over `ring` (Q_level, or Q_level u P for hoisted products),
+    /// its coefficients checked against the bound of `level`.
+    pub(crate) fn encode_over(
+        &self,
+        ring: &Arc<RingContext>,
+        values: &[Complex],
+        level: usize,
+        scale: f64,
+    ) -> Result<Poly> {
         let coeffs = self.encoder.encode(values, scale)?;
         let largest = coeffs.iter().map(|c| c.unsigned_abs()).max().unwrap_or(0);
         self.check_coefficient(largest as f64, level, scale, "encode")?;
@@ -178,13 +196,7 @@ impl CkksContext {
             poly
         };
         poly.to_ntt()?;
-        Ok(CkksPlaintext {
-            poly,
-            level,
-            scale,
-            slots: values.len().next_power_of_two(),
-            fingerprint: self.fingerprint,
-        })
+        Ok(poly)
     }
 
     /// log2 of the bound B_level = Q_level / 4 on the coefficients of an encoding at `level`: half of

@@ -7,7 +7,9 @@
 //! - [`Complex`]: the slot type.
 //! - [`CkksParameters`] (Setup: q_0, the approximate-basis chain, special primes), [`CkksContext`]
 //!   (keys, encode/encrypt/decrypt) and the operations: add, multiply with ModUp/ModDown key switching
-//!   (shared with BFV in `rlwe`), rescale, level drop, rotations, conjugation.
+//!   (shared with BFV in `rlwe`), rescale, level drop, rotations, conjugation; many rotations of one
+//!   ciphertext and weighted sums of rotations, hoisted ([`CkksContext::rotate_many`],
+//!   [`CkksContext::sum_rotations`]).
 //! - Scales: one per level, Delta_{l-1} = Delta_l^2 / q_l (OpenFHE's FLEXIBLEAUTO,
 //!   [`CkksContext::scale_at`]); the methods keep ciphertexts on it, and the operators' forms
 //!   (`add_auto`, `mul_auto`, `mul_const_auto`, ...) align, operate and rescale, so that a circuit spends
@@ -27,6 +29,7 @@ pub mod encoder;
 pub mod fft_stages;
 mod ops;
 mod params;
+mod rotations;
 mod scales;
 
 pub use ciphertext::{CkksCiphertext, CkksPlaintext};
@@ -35,4 +38,5 @@ pub use context::CkksContext;
 pub use encoder::{apply_galois_f64, CkksEncoder};
 pub use fft_stages::{fft_stages, DiagonalMatrix, FftStages};
 pub use params::{CkksParameters, CkksParametersBuilder};
+pub use rotations::CkksWeights;
 pub(crate) use scales::{same_scale, SCALE_TOLERANCE};

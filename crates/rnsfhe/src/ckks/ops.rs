@@ -1,5 +1,5 @@
 //! CKKS homomorphic operations (paper 004 section 3): Add, CMult, Mult (tensor + key switching with
-//! ModUp/ModDown), RS (rescale), level drop, rotations and conjugation.
+//! ModUp/ModDown), RS (rescale), level drop (rotations and conjugation: `rotations.rs`).
 //!
 //! Scales (issue 22 part 3, after OpenFHE's FLEXIBLEAUTO, `ckksrns-leveledshe.cpp`
 //! `AdjustLevelsAndDepth` / `EvalMult`): every level l has one scale Delta_l
@@ -28,7 +28,7 @@ use rnsfhe_math::ring::{Poly, Representation};
 use super::scales::same_scale;
 use super::{CkksCiphertext, CkksContext, CkksPlaintext};
 use crate::rlwe::eval::Evaluate;
-use crate::rlwe::{GaloisKeys, KeyId, RelinKey};
+use crate::rlwe::{KeyId, RelinKey};
 use crate::{Error, Result};
 
 crate::rlwe::eval::evaluation_methods!(CkksContext, CkksCiphertext);
@@ -467,46 +467,6 @@ impl CkksContext {
             fingerprint: a.fingerprint,
             key_id: a.key_id,
         })
-    }
-
-    /// X -> X^g, then key switching back to s.
-    fn apply_galois(
-        &self,
-        a: &CkksCiphertext,
-        g: u64,
-        keys: &GaloisKeys,
-    ) -> Result<CkksCiphertext> {
-        self.check_ct(a)?;
-        Ok(CkksCiphertext {
-            parts: keys.apply(
-                self.key_switcher(),
-                None,
-                &a.parts,
-                g,
-                self.fingerprint(),
-                a.key_id,
-            )?,
-            level: a.level,
-            scale: a.scale,
-            slots: a.slots,
-            fingerprint: a.fingerprint,
-            key_id: a.key_id,
-        })
-    }
-
-    /// Rotates the slots left by `step` (right when negative).
-    pub fn rotate(
-        &self,
-        a: &CkksCiphertext,
-        step: i64,
-        keys: &GaloisKeys,
-    ) -> Result<CkksCiphertext> {
-        self.apply_galois(a, self.encoder().rotation_galois_element(step), keys)
-    }
-
-    /// Complex conjugation of every slot.
-    pub fn conjugate(&self, a: &CkksCiphertext, keys: &GaloisKeys) -> Result<CkksCiphertext> {
-        self.apply_galois(a, self.encoder().conjugation_galois_element(), keys)
     }
 }
 

@@ -6,15 +6,18 @@
 //! - [`hypercube`]: the Galois elements that rotate the many slots of a general Phi_m along its
 //!   hypercube, and Frobenius.
 //! - [`apply_galois`]: X -> X^g on a plaintext coefficient vector.
+//! - [`rotations`]: many row rotations of one ciphertext, and weighted sums of them, hoisted.
 
 pub mod batch;
 mod encoders;
 pub mod hypercube;
 pub mod integer;
+pub mod rotations;
 
 pub use batch::BatchEncoder;
 pub(crate) use encoders::{integer_encoding_methods, Encoders};
 pub use integer::CoefficientEncoder;
+pub use rotations::IntegerWeights;
 
 use crate::{Error, Result};
 

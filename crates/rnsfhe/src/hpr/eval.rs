@@ -313,10 +313,10 @@ impl HprContext {
             ));
         }
         let g = g % (2 * self.params.degree() as u64);
-        let key = keys
-            .keys
-            .get(&g)
-            .ok_or(Error::MissingGaloisKey { element: g })?;
+        let key = keys.keys.get(&g).ok_or(Error::MissingGaloisKey {
+            element: g,
+            step: None,
+        })?;
         let mut c0: Digits = a.parts()[0]
             .iter()
             .map(|x| x.automorphism(g as i64))

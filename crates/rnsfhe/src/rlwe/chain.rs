@@ -189,6 +189,11 @@ impl ModulusChain {
         scale_limbs(x, &self.t_mod);
     }
 
+    /// x *= t^-1 modulo the moduli of x's level (no-op for t = 1).
+    pub(crate) fn div_t(&self, x: &mut Poly) {
+        scale_limbs(x, &self.t_inv);
+    }
+
     /// Key switching of d with the error scaled by t (BGV; paper 001 section 2): the switcher's
     /// (u_0, u_1) for t^-1 d, times t, so t u_0 + t u_1 s = d s' + t e_ks (mod Q_l) and the phase keeps
     /// [m]_t with the keys of BFV and CKKS unchanged (as Lattigo's BGV). For t = 1 it is

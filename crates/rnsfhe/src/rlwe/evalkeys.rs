@@ -1,6 +1,6 @@
-//! Evaluation keys shared by the schemes: relinearisation (s^2 -> s) and Galois (s(X^g) -> s) keys,
-//! tied to their parameter set by its fingerprint (any context of equal parameters, in any process,
-//! takes them) and to their key pair by its [`KeyId`].
+//! Evaluation keys shared by the schemes: relinearisation (s^2 -> s) and Galois (s -> phi_{g^-1}(s))
+//! keys, tied to their parameter set by its fingerprint (any context of equal parameters, in any
+//! process, takes them) and to their key pair by its [`KeyId`].
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -21,8 +21,12 @@ pub struct RelinKey {
     pub(crate) key_id: KeyId,
 }
 
-/// Galois keys: key-switching keys from s(X^g) to s for chosen Galois elements g (each shared by
-/// `Arc`, so that merged sets do not copy keys).
+/// Galois keys for chosen Galois elements g (each shared by `Arc`, so that merged sets do not copy
+/// keys): the key of g switches from s to phi_{g^-1}(s), so that the automorphism comes after the
+/// key product (Lattigo's convention) and one decomposition of c_1 serves every g (hoisting,
+/// `rlwe::hoisted`): phi_g(u_0 + c_0) + phi_g(u_1) s = phi_g(c_0 + c_1 s) for
+/// u_0 + u_1 phi_{g^-1}(s) = c_1 s. It is phi_{g^-1} of the key from s(X^g) to s: its k_1 components
+/// are phi_{g^-1} of the expansions of their seeds (the byte format stores the seeds).
 #[derive(Clone, Debug)]
 pub struct GaloisKeys {
     pub(crate) keys: BTreeMap<u64, Arc<KeySwitchKey>>,
@@ -158,7 +162,7 @@ impl GaloisKeys {
             let m_error = crate::rlwe::keys::is_montgomery(sw.ring_qp());
             let key =
                 KeySwitchKey::generate_with(sw, sk, &s_g, g, rng, m_error, seeds.for_galois(e))?;
-            keys.insert(e, Arc::new(key));
+            keys.insert(e, Arc::new(key.automorphism(inverse_mod(e, two_n)?, true)?));
         }
         Ok(GaloisKeys {
             keys,
@@ -228,9 +232,11 @@ impl GaloisKeys {
         self.keys.keys().copied().collect()
     }
 
-    /// X -> X^g on 2 ciphertext parts of parameters `fingerprint` and key pair `ct_key`, switched back to
-    /// s: the parts of the result, in the input's representation (a copy for g = 1). Shared by BFV
-    /// and CKKS.
+    /// X -> X^g on 2 ciphertext parts of parameters `fingerprint` and key pair `ct_key`, switched
+    /// back to s: the parts of the result, in the input's representation (a copy for g = 1). Shared
+    /// by BFV, BGV (`scaled`: errors times t) and CKKS: the key switch of c_1, then the automorphism
+    /// (`rlwe::hoisted::rotate_one`), the same bits as the same rotation among many
+    /// (`Hoisted::rotate`).
     pub(crate) fn apply(
         &self,
         sw: &KeySwitcher,
@@ -240,26 +246,17 @@ impl GaloisKeys {
         fingerprint: u64,
         ct_key: Option<KeyId>,
     ) -> Result<Vec<Poly>> {
-        owned_by(
-            (self.fingerprint, self.key_id),
-            (fingerprint, ct_key),
-            "Galois key",
-        )?;
-        if parts.len() != 2 {
-            return Err(Error::InvalidCiphertext(format!(
-                "a rotation needs 2-part ciphertexts, got {} parts; relinearize first",
-                parts.len()
-            )));
+        super::hoisted::check(sw, self, parts, fingerprint, ct_key)?;
+        super::hoisted::rotate_one(sw, scaled, self, parts, g)
+    }
+
+    /// Refuses a missing key before any work: the error names the element and, when given, the
+    /// rotation step it serves.
+    pub(crate) fn require(&self, g: u64, step: Option<i64>) -> Result<()> {
+        if g == 1 || self.keys.contains_key(&g) {
+            return Ok(());
         }
-        let g = g % sw.ring_q().cyclotomic_index() as u64;
-        if g == 1 {
-            return Ok(parts.to_vec());
-        }
-        let key = self.get(g)?;
-        let form = parts[0].representation();
-        let (mut u0, u1) = switch(sw, scaled, &parts[1].automorphism(g as i64)?, key, form)?;
-        u0.add_assign(&parts[0].automorphism(g as i64)?)?;
-        Ok(vec![u0, u1])
+        Err(Error::MissingGaloisKey { element: g, step })
     }
 
     /// The key of element g, or an error naming the missing key.
@@ -267,13 +264,33 @@ impl GaloisKeys {
         self.keys
             .get(&g)
             .map(|k| &**k)
-            .ok_or(Error::MissingGaloisKey { element: g })
+            .ok_or(Error::MissingGaloisKey {
+                element: g,
+                step: None,
+            })
     }
+}
+
+/// g^-1 mod m for g in Z_m^* (extended Euclid).
+pub(crate) fn inverse_mod(g: u64, m: u64) -> Result<u64> {
+    let (mut r0, mut r1) = (i128::from(m), i128::from(g % m));
+    let (mut t0, mut t1) = (0i128, 1i128);
+    while r1 != 0 {
+        let q = r0 / r1;
+        (r0, r1) = (r1, r0 - q * r1);
+        (t0, t1) = (t1, t0 - q * t1);
+    }
+    if r0 != 1 {
+        return Err(Error::InvalidParameters(format!(
+            "Galois element {g} is not invertible modulo m = {m}"
+        )));
+    }
+    Ok(t0.rem_euclid(i128::from(m)) as u64)
 }
 
 /// Key switching for every scheme: with the error scaled by the chain's t when given (BGV), plain
 /// otherwise (BFV, CKKS).
-fn switch(
+pub(super) fn switch(
     sw: &KeySwitcher,
     scaled: Option<&ModulusChain>,
     d: &Poly,

@@ -39,6 +39,9 @@ static LIVE: Mutex<Vec<(Description, Weak<Levels>)>> = Mutex::new(Vec::new());
 pub struct Levels {
     /// rings[l] has the moduli q_0..q_l (a selection of `ring_qp`).
     rings: Vec<Arc<RingContext>>,
+    /// rings_qp[l] has the moduli q_0..q_l and then P: where hoisted key switching accumulates
+    /// (the top one is `ring_qp` itself).
+    rings_qp: Vec<Arc<RingContext>>,
     ring_qp: Arc<RingContext>,
     /// Other limb selections of `ring_qp` made once and shared ([`Levels::selection`]).
     selections: Mutex<Vec<(Vec<usize>, Arc<RingContext>)>>,
@@ -129,8 +132,18 @@ impl Levels {
         let rings = (0..k)
             .map(|l| ring_qp.select(&(0..=l).collect::<Vec<_>>()))
             .collect::<rnsfhe_math::Result<Vec<_>>>()?;
+        let all = ring_qp.moduli().len();
+        let rings_qp = (0..k)
+            .map(|l| {
+                if l + 1 == k {
+                    return Ok(Arc::clone(&ring_qp));
+                }
+                ring_qp.select(&(0..=l).chain(k..all).collect::<Vec<_>>())
+            })
+            .collect::<rnsfhe_math::Result<Vec<_>>>()?;
         Ok(Arc::new(Levels {
             rings,
+            rings_qp,
             ring_qp,
             selections: Mutex::new(Vec::new()),
         }))
@@ -171,6 +184,12 @@ impl Levels {
     /// The ring of Q u P.
     pub fn ring_qp(&self) -> &Arc<RingContext> {
         &self.ring_qp
+    }
+
+    /// The ring of Q_l u P (moduli q_0..q_l, then P; Q u P itself at the top level), where hoisted
+    /// key switching keeps its sums; `None` beyond the chain.
+    pub fn ring_qp_at(&self, level: usize) -> Option<&Arc<RingContext>> {
+        self.rings_qp.get(level)
     }
 
     /// The level of a ring of this chain (by identity), if it is one.

@@ -1,7 +1,10 @@
 //! The RLWE layer shared by BFV, BGV and CKKS (Lattigo's `core/rlwe` is the anchor):
 //!
 //! - [`Levels`]: the rings of the levels Q_l and of Q u P, built once per parameter set;
-//! - [`KeySwitcher`] (digit tables) and [`ModulusChain`] (modulus switching, rescaling) over them;
+//! - [`KeySwitcher`] (digit tables) and [`ModulusChain`] (modulus switching, rescaling) over them; key
+//!   switching split by step (`keyswitch/`: decompose, gadget product, ModDown), so that one
+//!   decomposition serves many keys (`hoisted`: rotations of one ciphertext and sums of rotations
+//!   with one ModDown, Bossuat et al., Eurocrypt 2021);
 //! - keys apart from contexts (`keys`): secret keys as any polynomial mod Q u P, public keys, key
 //!   identities from public keys, [`KeyGenerator`] with an optional common reference string, and
 //!   [`EvaluationKeySet`]; the encryption of zero, relinearisation and Galois keys;
@@ -12,6 +15,7 @@ mod chain;
 mod encrypt;
 pub(crate) mod eval;
 mod evalkeys;
+pub(crate) mod hoisted;
 mod keys;
 mod keyswitch;
 mod layout;
@@ -19,14 +23,14 @@ mod levels;
 pub(crate) mod noise;
 
 pub use chain::ModulusChain;
-pub(crate) use evalkeys::owned_by;
+pub(crate) use evalkeys::{inverse_mod, owned_by};
 pub use evalkeys::{GaloisKeys, RelinKey, MAX_GALOIS_ELEMENTS};
 pub(crate) use keys::{check_params, key_methods, reduce_product};
 pub use keys::{
     expand_seeded, Crs, EvaluationKeySet, KeyContext, KeyGenerator, KeyId, PublicKey,
     SecretDistribution, SecretKey, SecretNorm,
 };
-pub use keyswitch::{KeySwitchKey, KeySwitcher};
+pub use keyswitch::{Decomposed, KeySwitchKey, KeySwitcher};
 pub use layout::KeySwitching;
 pub use levels::Levels;
 pub(crate) use noise::log2_add;

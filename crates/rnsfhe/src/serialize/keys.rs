@@ -2,6 +2,11 @@
 //! (scheme-independent; the schemes' contexts supply the key switcher and fingerprint through
 //! [`KeyContext`]). Uniform components are stored as their seeds.
 //!
+//! Galois keys: format 4 stores the keys from s to phi_{g^-1}(s) (hoisting: the automorphism after
+//! the key product), k0 as used and the seeds of the k1 components, which are phi_{g^-1} of the
+//! seeds' expansions; formats 2 and 3 hold the keys from s(X^g) to s and are converted on load
+//! (phi_{g^-1} of every component).
+//!
 //! Secret keys: format 3 stores the key pair's identity and either one byte per ternary coefficient
 //! or the residues of s over Q u P (a secret that is no ternary vector); format-2 bytes (ternary,
 //! identity recomputed as a hash of the coefficients) still load, with that identity, so that they
@@ -14,8 +19,8 @@ use super::{Kind, Reader, Writer};
 use zeroize::Zeroizing;
 
 use crate::rlwe::{
-    EvaluationKeySet, GaloisKeys, KeyContext, KeyId, KeySwitchKey, KeySwitcher, PublicKey,
-    RelinKey, SecretKey,
+    inverse_mod, EvaluationKeySet, GaloisKeys, KeyContext, KeyId, KeySwitchKey, KeySwitcher,
+    PublicKey, RelinKey, SecretKey,
 };
 use crate::{Error, Result};
 
@@ -243,8 +248,11 @@ impl Writer {
 }
 
 impl Reader<'_> {
-    /// Galois keys written by [`Writer::galois_keys`], over `sw`.
+    /// Galois keys written by [`Writer::galois_keys`], over `sw`: the k1 components are phi_{g^-1}
+    /// of their seeds' expansions, and before format 4 (keys from s(X^g) to s) the k0 components are
+    /// converted too.
     fn galois_keys(&mut self, sw: &KeySwitcher) -> Result<BTreeMap<u64, Arc<KeySwitchKey>>> {
+        let old = self.version() < 4;
         let count = self.u32()? as usize;
         // m = 2n for power-of-two rings; elements of Z_m^* in general.
         let two_n = sw.ring_q().cyclotomic_index() as u64;
@@ -262,8 +270,71 @@ impl Reader<'_> {
                     "Galois element {g} (in Z_m^*, below m = {two_n}, not 1, no repeats)"
                 )));
             }
-            keys.insert(g, Arc::new(self.key_switch_key(sw)?));
+            let key = self.key_switch_key(sw)?;
+            keys.insert(g, Arc::new(key.automorphism(inverse_mod(g, two_n)?, old)?));
         }
         Ok(keys)
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // test
+mod tests {
+    use super::*;
+    use crate::ckks::{CkksContext, CkksParameters, Complex};
+    use crate::params::Security;
+    use rnsfhe_math::sample::Csprng;
+
+    /// The bytes with their header's version set to `version` and the checksum made again.
+    fn as_version(bytes: &[u8], version: u16) -> Vec<u8> {
+        let mut b = bytes[..bytes.len() - 4].to_vec();
+        b[4..6].copy_from_slice(&version.to_le_bytes());
+        let crc = crc32fast::hash(&b);
+        b.extend_from_slice(&crc.to_le_bytes());
+        b
+    }
+
+    /// Galois keys of formats 2 and 3 (from s(X^g) to s: k0 is phi_g of today's) load as today's
+    /// keys and rotate the same, alone and inside an evaluation key set; format-4 bytes round-trip.
+    #[test]
+    fn old_galois_key_bytes_are_converted() {
+        let p = CkksParameters::builder()
+            .degree(256)
+            .levels(2)
+            .security(Security::InsecureResearchOnly)
+            .build()
+            .unwrap();
+        let ctx = CkksContext::new(p).unwrap();
+        let mut rng = Csprng::from_seed([9; 32]);
+        let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+        let gk = ctx.galois_keys(&sk, &[1, 3], true, &mut rng).unwrap();
+        // Today's keys written as the old ones were: phi_g of every component, seeds kept.
+        let old_keys = GaloisKeys {
+            keys: gk
+                .keys
+                .iter()
+                .map(|(g, k)| (*g, Arc::new(k.automorphism(*g, true).unwrap())))
+                .collect(),
+            fingerprint: gk.fingerprint,
+            key_id: gk.key_id,
+        };
+        let old = ctx.galois_keys_to_bytes(&old_keys);
+        let new = ctx.galois_keys_to_bytes(&gk);
+        let z: Vec<Complex> = (0..8).map(|i| Complex::from_real(i as f64)).collect();
+        let ct = ctx
+            .encrypt(&ctx.encode(&z).unwrap(), &pk, &mut rng)
+            .unwrap();
+        for bytes in [as_version(&old, 2), as_version(&old, 3), new] {
+            let back = ctx.galois_keys_from_bytes(&bytes).unwrap();
+            for (g, k) in &gk.keys {
+                for ((a0, a1), (b0, b1)) in k.parts().iter().zip(back.keys[g].parts()) {
+                    assert_eq!(a0.residues(), b0.residues(), "k0 of {g}");
+                    assert_eq!(a1.residues(), b1.residues(), "k1 of {g}");
+                }
+            }
+            let r = ctx.rotate(&ct, 3, &back).unwrap();
+            let got = ctx.decrypt_values(&r, &sk).unwrap();
+            assert!((got[0].re - 3.0).abs() < 1e-3, "{:?}", got[0]);
+        }
     }
 }

@@ -20,9 +20,11 @@
 //! the successful read of the bytes it holds, so a loader's memory stays proportional to its input and
 //! to the context's own sizes, whatever the bytes claim (tfhe-rs's safe deserialisation is the anchor).
 //!
-//! Version 3 (keys apart from contexts) writes secret keys with their identity and, for a secret
-//! that is no ternary vector, its residues; version 2 is still read. Version 1 (before key
-//! identities and checksums) is refused with a message saying so.
+//! Version 4 (hoisted key switching) writes Galois keys from s to phi_{g^-1}(s), the automorphism
+//! after the key product; the Galois keys of versions 2 and 3 (from s(X^g) to s) are converted on
+//! load (phi_{g^-1} of every component). Version 3 (keys apart from contexts) writes secret keys with
+//! their identity and, for a secret that is no ternary vector, its residues; version 2 is still read.
+//! Version 1 (before key identities and checksums) is refused with a message saying so.
 
 mod bfv;
 mod bgv;
@@ -40,9 +42,9 @@ use crate::{Error, Result};
 
 pub use keys::KeyBytes;
 
-/// The format version written. Version 2 is still read: its layouts are those of version 3 except
-/// the secret key's (see `keys`).
-pub const VERSION: u16 = 3;
+/// The format version written. Versions 2 and 3 are still read: their layouts are those of version 4
+/// except the secret key's (version 2) and the form of Galois keys (both; see `keys`).
+pub const VERSION: u16 = 4;
 /// Bytes of the CRC-32 trailer.
 const CHECKSUM_LEN: usize = 4;
 const MAGIC: &[u8; 4] = b"RNSF";
@@ -184,7 +186,7 @@ impl<'a> Reader<'a> {
         if version == 1 {
             return Err(malformed(
                 "format version 1 was written by rnsfhe before key identities and checksums; \
-                 this library reads versions 2 and 3: serialise the object again with this version",
+                 this library reads versions 2 to 4: serialise the object again with this version",
             ));
         }
         if !(2..=VERSION).contains(&version) {

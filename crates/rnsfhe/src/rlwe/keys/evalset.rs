@@ -135,7 +135,10 @@ impl EvaluationKeySet {
     pub fn galois_key(&self, g: u64) -> Result<&KeySwitchKey> {
         match &self.galois {
             Some(gk) => gk.get(g),
-            None => Err(Error::MissingGaloisKey { element: g }),
+            None => Err(Error::MissingGaloisKey {
+                element: g,
+                step: None,
+            }),
         }
     }
 

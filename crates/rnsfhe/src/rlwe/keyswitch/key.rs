@@ -177,6 +177,28 @@ impl KeySwitchKey {
         Ok(KeySwitchKey { parts, seeds })
     }
 
+    /// X -> X^h applied to every k1 component and, if `k0`, to every k0 component (NTT form kept;
+    /// the seeds still name the k1 components before the automorphism). A Galois key is
+    /// phi_{g^-1} of the key from phi_g(s) to s ([`crate::rlwe::GaloisKeys`]).
+    pub(crate) fn automorphism(&self, h: u64, k0: bool) -> Result<Self> {
+        let parts = self
+            .parts
+            .iter()
+            .map(|(a, b)| {
+                let a = if k0 {
+                    a.automorphism(h as i64)?
+                } else {
+                    a.clone()
+                };
+                Ok((a, b.automorphism(h as i64)?))
+            })
+            .collect::<Result<_>>()?;
+        Ok(KeySwitchKey {
+            parts,
+            seeds: self.seeds.clone(),
+        })
+    }
+
     /// The seeds of the k1 components (before truncation factors).
     pub fn seeds(&self) -> &[[u8; 32]] {
         &self.seeds

@@ -10,6 +10,12 @@
 //! moduli P the digits are extended to Q_l u P by FastBconv (ModUp, paper 004 Alg. 1) and the sum is
 //! divided by P (ModDown, Alg. 2, here fastRNSFloor); the extension's overflows are multiples of Q_j,
 //! which g_j P sends to 0 modulo every limb.
+//!
+//! The steps live apart: `decompose` (digits and ModUp), `gadget` (the key's inner products) and
+//! `moddown`. [`KeySwitcher::switch_to`] runs them limb by limb for one key; hoisted key switching
+//! ([`KeySwitcher::decompose`] once, [`KeySwitcher::gadget_product`] per key,
+//! [`KeySwitcher::mod_down_lazy`] per output or per sum) shares the digits of one polynomial among
+//! many keys, with the same bits per key.
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -22,22 +28,19 @@ use rnsfhe_math::ring::{Form, Poly, Reduction, Representation, RingContext, Ring
 use rnsfhe_math::rns::{BaseConverter, FastBaseConverter, FastRnsFloor, RnsBasis};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian};
 
+mod decompose;
+mod gadget;
 mod key;
+mod moddown;
 
+pub use decompose::Decomposed;
+use decompose::ModUp;
 pub use key::KeySwitchKey;
 
 use super::keys::{gaussian_poly, reduce_product, uniform_seeded};
 use super::noise::log2_add;
 use super::{KeySwitching, Levels, SecretKey};
 use crate::{Error, Result};
-
-/// One digit's extension at one level: FastBconv from the digit's primes to the other limbs.
-#[derive(Debug)]
-struct ModUp {
-    conv: FastBaseConverter,
-    /// Limb indices (in Q u P) of the converter's target, in order.
-    limbs: Vec<usize>,
-}
 
 /// The precomputation of key switching for a modulus chain Q = q_0..q_{k-1} and special moduli P.
 #[derive(Debug)]
@@ -295,67 +298,19 @@ impl KeySwitcher {
         form: Representation,
     ) -> Result<(Poly, Poly)> {
         let to_ntt = form == Representation::Ntt;
-        let level = d.context().moduli().len().wrapping_sub(1);
-        if !self
-            .ring_at(level)
-            .is_some_and(|r| Arc::ptr_eq(r, d.context()))
-        {
-            return Err(Error::ContextMismatch(
-                "key switching input is not over a level of this context's modulus chain".into(),
-            ));
-        }
-        if key.parts.len() != self.key_components()
-            || key
-                .parts
-                .first()
-                .zip(self.component_ring(0))
-                .is_some_and(|((k0, _), r)| !Arc::ptr_eq(k0.context(), r))
-        {
-            return Err(Error::ContextMismatch(
-                "key-switching key belongs to another parameter set".into(),
-            ));
-        }
-        let owned;
-        let (d, d_ntt) = if d.representation() == Representation::Coefficient {
-            (d, None)
-        } else {
-            let mut c = d.clone();
-            c.to_coefficient()?;
-            owned = c;
-            (&owned, Some(d.residues()))
-        };
+        self.check_key(key)?;
+        let src = self.digit_source(d)?;
+        let level = src.level;
         let ctx = self.ring_qp();
         let n = ctx.degree();
         // Words per limb in NTT form: n, or N = N2(2n) for general m (paper 001).
         let len = ctx.limb_len(Representation::Ntt);
         // Output straight in NTT form, the limbs of Q_l never leaving it: power-of-two rings only.
         let ntt_out = to_ntt && len == n;
-        if ctx.reduction() == Some(Reduction::Montgomery)
-            && key.parts.iter().any(|(k0, k1)| {
-                k0.montgomery_form() != Form::Montgomery || k1.montgomery_form() != Form::Montgomery
-            })
-        {
-            return Err(Error::WrongForm(
-                "key switching over a Montgomery ring needs keys in Montgomery form (to_montgomery)"
-                    .into(),
-            ));
-        }
-        let dres = d.residues();
-        // Digits of several primes at this level: their ModUp to the other limbs.
-        let ups: Vec<Option<Buffer>> = parallel::map(self.digits.len(), |j| {
-            match (&self.modup[level][j], &self.digits[j]) {
-                (Some(up), r) => {
-                    let src = &dres[r.start * n..(r.end.min(level + 1)) * n];
-                    let mut out = Buffer::zeroed(up.limbs.len() * n);
-                    up.conv.convert(src, &mut out).map(|()| Some(out))
-                }
-                (None, _) => Ok(None),
-            }
-        })?;
         // The limbs of Q_l u P, their sums (NTT form), limb by limb: every digit's extension to the
         // limb, in NTT form, then one lazy inner product with each key component, and back to
         // coefficients (general m: the sum of products reduced modulo Phi_m once, paper 001 section 3).
-        let limbs: Vec<usize> = (0..=level).chain(self.k..ctx.moduli().len()).collect();
+        let limbs = self.limbs_at(level);
         // Every word is written by the limb's inner product below.
         let mut u0 = Buffer::stale(limbs.len() * len);
         let mut u1 = Buffer::stale(limbs.len() * len);
@@ -364,48 +319,10 @@ impl KeySwitcher {
         let ext_len = key.parts.len() * len;
         parallel::for_each_limb2(&mut u0, &mut u1, len, ext_len, |slot, out0, out1, ext| {
             let i = limbs[slot];
-            let m = &ctx.moduli()[i];
-            let mut used = Vec::with_capacity(key.parts.len());
-            let mut part = 0usize;
-            for (j, dig) in self.digits.iter().enumerate() {
-                let skip = dig.start > level || self.truncated(j).contains(&i);
-                for b in 0..self.subdigits[j] {
-                    part += 1;
-                    if skip {
-                        continue;
-                    }
-                    let tmp = &mut ext[used.len() * len..(used.len() + 1) * len];
-                    match d_ntt {
-                        // The digit's own limb, already in NTT form (power-of-two rings).
-                        Some(x)
-                            if len == n && self.layout.omega_bits.is_none() && dig.contains(&i) =>
-                        {
-                            tmp.copy_from_slice(&x[i * n..(i + 1) * n]);
-                        }
-                        _ => {
-                            self.digit_limb(dres, &ups, level, (j, b), i, &mut tmp[..n])?;
-                            ctx.forward_limb(i, tmp)?;
-                        }
-                    }
-                    used.push(part - 1);
-                }
-            }
-            let rows: Vec<&[u64]> = (0..used.len())
-                .map(|t| &ext[t * len..(t + 1) * len])
-                .collect();
-            for (c, out) in [out0, out1].into_iter().enumerate() {
-                let keys: Vec<&[u64]> =
-                    used.iter()
-                        .map(|&p| {
-                            let (k0, k1) = &key.parts[p];
-                            let slot = self.components[p].1[i].ok_or_else(|| {
-                                Error::Internal(format!("key component {p} has no limb {i}"))
-                            })?;
-                            Ok(&(if c == 0 { k0 } else { k1 }).residues()
-                                [slot * len..(slot + 1) * len])
-                        })
-                        .collect::<Result<_>>()?;
-                vector::inner_product(m, &rows, &keys, out);
+            let rows = self.rows_at(level, i);
+            self.extend_limb(&src, i, &rows, ext)?;
+            self.gadget_limb(key, i, &rows, ext, out0, out1)?;
+            for out in [out0, out1] {
                 // NTT form out (power-of-two): the limbs of Q_l stay in it for ModDown.
                 if !(ntt_out && i < self.k) {
                     ctx.inverse_limb(i, out, true)?;
@@ -437,127 +354,8 @@ impl KeySwitcher {
         Ok((d0?, d1?))
     }
 
-    /// Digit (j, b) of d (coefficients `dres` over level `level`) modulo limb i of Q u P, into `tmp`
-    /// (coefficient form): the omega-bit window, the residue itself on the digit's primes, its ModUp
-    /// (`ups`) elsewhere, or the centred lift of a one-prime digit.
-    #[inline(always)]
-    fn digit_limb(
-        &self,
-        dres: &[u64],
-        ups: &[Option<Buffer>],
-        level: usize,
-        (j, b): (usize, usize),
-        i: usize,
-        tmp: &mut [u64],
-    ) -> Result<()> {
-        let ctx = self.ring_qp();
-        let n = ctx.degree();
-        let m = &ctx.moduli()[i];
-        let dig = &self.digits[j];
-        let own = &dres[dig.start * n..(dig.start + 1) * n];
-        if let Some(w) = self.layout.omega_bits {
-            let mask = (1u64 << w) - 1;
-            for (o, &x) in tmp.iter_mut().zip(own) {
-                *o = m.reduce((x >> (w * b as u32)) & mask);
-            }
-        } else if dig.contains(&i) {
-            tmp.copy_from_slice(&dres[i * n..(i + 1) * n]);
-        } else if let (Some(out), Some(mu)) = (&ups[j], &self.modup[level][j]) {
-            let t = mu.limbs.iter().position(|&l| l == i).ok_or_else(|| {
-                Error::Internal(format!(
-                    "key switching: limb {i} missing from the ModUp target of digit {j}"
-                ))
-            })?;
-            tmp.copy_from_slice(&out[t * n..(t + 1) * n]);
-        } else {
-            // The centred digit in (-q_j/2, q_j/2]: a digit in [0, q_j) has mean q_j/2, whose
-            // all-ones pattern times the key's error is sqrt(n) times larger in the canonical
-            // embedding than a centred digit's.
-            vector::lift_centered(&ctx.moduli()[dig.start], m, own, tmp);
-        }
-        Ok(())
-    }
-
-    /// [`KeySwitcher::mod_down`] with the limbs of Q_l in NTT form (those of P in coefficient form);
-    /// the output in NTT form.
-    fn mod_down_ntt(&self, x: &[u64], level: usize) -> Result<Poly> {
-        let ring = &self.levels.rings()[level];
-        let n = ring.degree();
-        let (xq, xp) = x.split_at((level + 1) * n);
-        let mut out = Poly::zero(ring, Representation::Ntt);
-        match &self.moddown[level] {
-            Some(floor) => floor.apply_transformed(xp, xq, out.residues_mut(), |j, limb| {
-                ring.forward_limb(j, limb)
-            })?,
-            None => out.residues_mut().copy_from_slice(xq),
-        }
-        Ok(out)
-    }
-
-    /// ModDown of a coefficient-form polynomial over Q u P to Q (a copy of it over Q without special
-    /// moduli).
-    pub(crate) fn mod_down_qp(&self, x: &Poly) -> Result<Poly> {
-        if !Arc::ptr_eq(x.context(), self.ring_qp())
-            || x.representation() != Representation::Coefficient
-        {
-            return Err(Error::ContextMismatch(
-                "ModDown needs a coefficient-form polynomial over Q u P".into(),
-            ));
-        }
-        self.mod_down(x.residues(), self.k - 1)
-    }
-
-    /// ModDown at level l: fastRNSFloor_P(x, Q_l) = (x_Q - FastBconv(x_P, P, Q_l)) P^-1 (the Q_l part
-    /// unchanged without special moduli). `x` holds the limbs of Q_l, then those of P.
-    fn mod_down(&self, x: &[u64], level: usize) -> Result<Poly> {
-        let ring = &self.levels.rings()[level];
-        let n = ring.degree();
-        let (xq, xp) = x.split_at((level + 1) * n);
-        let mut out = Poly::zero(ring, Representation::Coefficient);
-        match &self.moddown[level] {
-            Some(floor) => floor.apply(xp, xq, out.residues_mut())?,
-            None => out.residues_mut().copy_from_slice(xq),
-        }
-        Ok(out)
-    }
-}
-
-impl KeySwitcher {
-    /// ModDown over Q u P of x + e, in NTT form over Q: `x` holds the limbs of Q in NTT form and those
-    /// of P in coefficient form (e's P part already added), `e_q` the limbs of Q of e in coefficient
-    /// form. The same bits as NTT(ModDown(x + e)) with x in coefficient form (public-key encryption,
-    /// which keeps the product p u in NTT form on Q: no inverse and forward NTT of those limbs).
-    pub(crate) fn mod_down_qp_ntt_plus(&self, x: &[u64], e_q: &[u64]) -> Result<Poly> {
-        let level = self.k - 1;
-        let ring = &self.levels.rings()[level];
-        let n = ring.degree();
-        if ring.kind() != RingKind::PowerOfTwo || x.len() != self.ring_qp().moduli().len() * n {
-            return Err(Error::ContextMismatch(
-                "ModDown in NTT form needs a power-of-two ring and residues over Q u P".into(),
-            ));
-        }
-        let (xq, xp) = x.split_at((level + 1) * n);
-        let mut out = Poly::zero(ring, Representation::Ntt);
-        match &self.moddown[level] {
-            Some(floor) => {
-                floor.apply_transformed_plus(xp, xq, e_q, out.residues_mut(), |j, l| {
-                    ring.forward_limb(j, l)
-                })?
-            }
-            None => {
-                let mut e = Poly::from_residues(ring, e_q.to_vec(), Representation::Coefficient)?;
-                e.to_ntt()?;
-                let o = out.residues_mut();
-                o.copy_from_slice(xq);
-                for ((o, e), m) in o
-                    .chunks_exact_mut(n)
-                    .zip(e.residues().chunks_exact(n))
-                    .zip(ring.moduli())
-                {
-                    vector::add_assign(m, o, e);
-                }
-            }
-        }
-        Ok(out)
+    /// The number of special primes |P|.
+    pub(super) fn special_count(&self) -> usize {
+        self.ring_qp().moduli().len() - self.k
     }
 }

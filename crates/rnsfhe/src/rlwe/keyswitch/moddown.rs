@@ -1,0 +1,133 @@
+//! Step 3 of key switching: ModDown, the division by P of a sum over Q_l u P (paper 004 Alg. 2,
+//! fastRNSFloor_P with rounding), in coefficient form or with the limbs of Q_l in NTT form
+//! (`FastRnsFloor::apply_transformed`: the NTT of FastBconv's part only), and for a sum kept in NTT
+//! form over Q_l u P by hoisted key switching ([`KeySwitcher::mod_down_lazy`]).
+
+use super::*;
+
+impl KeySwitcher {
+    /// [`KeySwitcher::mod_down`] with the limbs of Q_l in NTT form (those of P in coefficient form);
+    /// the output in NTT form.
+    pub(super) fn mod_down_ntt(&self, x: &[u64], level: usize) -> Result<Poly> {
+        let ring = &self.levels.rings()[level];
+        let n = ring.degree();
+        let (xq, xp) = x.split_at((level + 1) * n);
+        // Every word is written by the floor (or the copy).
+        Ok(Poly::from_fill(
+            ring,
+            Representation::Ntt,
+            |out| match &self.moddown[level] {
+                Some(floor) => {
+                    floor.apply_transformed(xp, xq, out, |j, limb| ring.forward_limb(j, limb))
+                }
+                None => {
+                    out.copy_from_slice(xq);
+                    Ok(())
+                }
+            },
+        )?)
+    }
+
+    /// ModDown of a coefficient-form polynomial over Q u P to Q (a copy of it over Q without special
+    /// moduli).
+    pub(crate) fn mod_down_qp(&self, x: &Poly) -> Result<Poly> {
+        if !Arc::ptr_eq(x.context(), self.ring_qp())
+            || x.representation() != Representation::Coefficient
+        {
+            return Err(Error::ContextMismatch(
+                "ModDown needs a coefficient-form polynomial over Q u P".into(),
+            ));
+        }
+        self.mod_down(x.residues(), self.k - 1)
+    }
+
+    /// ModDown at level l: fastRNSFloor_P(x, Q_l) = (x_Q - FastBconv(x_P, P, Q_l)) P^-1 (the Q_l part
+    /// unchanged without special moduli). `x` holds the limbs of Q_l, then those of P.
+    pub(super) fn mod_down(&self, x: &[u64], level: usize) -> Result<Poly> {
+        let ring = &self.levels.rings()[level];
+        let n = ring.degree();
+        let (xq, xp) = x.split_at((level + 1) * n);
+        let mut out = Poly::zero(ring, Representation::Coefficient);
+        match &self.moddown[level] {
+            Some(floor) => floor.apply(xp, xq, out.residues_mut())?,
+            None => out.residues_mut().copy_from_slice(xq),
+        }
+        Ok(out)
+    }
+
+    /// ModDown of x over Q_l u P ([`Levels::ring_qp_at`], NTT form, such as the sums of
+    /// [`KeySwitcher::gadget_product`]) to Q_l, in representation `form`: the limbs of P leave the
+    /// NTT form, and in NTT form out those of Q_l never do (the same bits as the ModDown of
+    /// [`KeySwitcher::switch_to`]).
+    pub fn mod_down_lazy(&self, mut x: Poly, form: Representation) -> Result<Poly> {
+        let level = x
+            .context()
+            .moduli()
+            .len()
+            .wrapping_sub(self.special_count() + 1);
+        if self
+            .levels
+            .ring_qp_at(level)
+            .is_none_or(|r| !Arc::ptr_eq(r, x.context()))
+            || x.representation() != Representation::Ntt
+        {
+            return Err(Error::ContextMismatch(
+                "ModDown needs an NTT-form polynomial over Q_l u P of this chain".into(),
+            ));
+        }
+        let ring = Arc::clone(x.context());
+        let n = ring.degree();
+        let data = x.residues_mut();
+        let from = if form == Representation::Ntt {
+            level + 1
+        } else {
+            0
+        };
+        parallel::for_each_limb(&mut data[from * n..], n, |s, limb| {
+            ring.inverse_limb(from + s, limb, false)
+        })?;
+        if form == Representation::Ntt {
+            self.mod_down_ntt(data, level)
+        } else {
+            self.mod_down(data, level)
+        }
+    }
+
+    /// ModDown over Q u P of x + e, in NTT form over Q: `x` holds the limbs of Q in NTT form and those
+    /// of P in coefficient form (e's P part already added), `e_q` the limbs of Q of e in coefficient
+    /// form. The same bits as NTT(ModDown(x + e)) with x in coefficient form (public-key encryption,
+    /// which keeps the product p u in NTT form on Q: no inverse and forward NTT of those limbs).
+    pub(crate) fn mod_down_qp_ntt_plus(&self, x: &[u64], e_q: &[u64]) -> Result<Poly> {
+        let level = self.k - 1;
+        let ring = &self.levels.rings()[level];
+        let n = ring.degree();
+        if ring.kind() != RingKind::PowerOfTwo || x.len() != self.ring_qp().moduli().len() * n {
+            return Err(Error::ContextMismatch(
+                "ModDown in NTT form needs a power-of-two ring and residues over Q u P".into(),
+            ));
+        }
+        let (xq, xp) = x.split_at((level + 1) * n);
+        let mut out = Poly::zero(ring, Representation::Ntt);
+        match &self.moddown[level] {
+            Some(floor) => {
+                floor.apply_transformed_plus(xp, xq, e_q, out.residues_mut(), |j, l| {
+                    ring.forward_limb(j, l)
+                })?
+            }
+            None => {
+                let mut e = Poly::from_residues(ring, e_q.to_vec(), Representation::Coefficient)?;
+                e.to_ntt()?;
+                let o = out.residues_mut();
+                o.copy_from_slice(xq);
+                for ((o, e), m) in o
+                    .chunks_exact_mut(n)
+                    .zip(e.residues().chunks_exact(n))
+                    .zip(ring.moduli())
+                {
+                    vector::add_assign(m, o, e);
+                }
+            }
+        }
+        Ok(out)
+    }
+}
