@@ -7,18 +7,18 @@
 //!   becomes one whose plaintext has the coefficients v (in the encoder's layout);
 //! - CoeffsToSlots evaluates U^-1: the inverse.
 //!
-//! [`fft_stages`] factors U and U^-1 into `budget` sparse matrices (radix-2 butterflies merged as
+//! [`fft_stages()`] factors U and U^-1 into `budget` sparse matrices (radix-2 butterflies merged as
 //! evenly as possible); [`HomomorphicDft`] turns each into a [`CkksLinearTransform`] (hoisted BSGS)
 //! at its level, so that a DFT of `budget` stages consumes `budget` levels and uses about
 //! 2^(log2(slots) / budget + 1) diagonals per stage: fewer levels cost more rotations (CCS19's
 //! level collapsing).
 //!
-//! Bit reversal is left out as in [`fft_stages`]: SlotsToCoeffs takes its input in bit-reversed
+//! Bit reversal is left out as in [`fft_stages()`]: SlotsToCoeffs takes its input in bit-reversed
 //! order and CoeffsToSlots gives its output in bit-reversed order, so that
 //! CoeffsToSlots(SlotsToCoeffs(z)) = z and SlotsToCoeffs(CoeffsToSlots(z)) = z (bootstrapping's
 //! slot-wise EvalMod between the two does not see the order). The stages' diagonal convention,
-//! out[i] = sum_k diag_k[i] v[(i + k) mod n], is the linear transforms' diag_k[t] =
-//! M[t][(t + k) mod slots]: the diagonals pass over unchanged.
+//! `out[i] = sum_k diag_k[i] v[(i + k) mod n]`, is the linear transforms'
+//! `diag_k[t] = M[t][(t + k) mod slots]`: the diagonals pass over unchanged.
 //!
 //! Left out (bootstrapping's own steps): the conjugation that splits CoeffsToSlots's output into
 //! real and imaginary parts, the repacking of sparse slots, and the scaling constants EvalMod wants
@@ -32,9 +32,9 @@ use crate::{Error, Result};
 /// The map a [`HomomorphicDft`] evaluates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DftDirection {
-    /// The decoding map U ([`fft_stages`]' `decode` stages; input in bit-reversed order).
+    /// The decoding map U ([`fft_stages()`]' `decode` stages; input in bit-reversed order).
     SlotsToCoeffs,
-    /// The encoding map U^-1 ([`fft_stages`]' `encode` stages; output in bit-reversed order).
+    /// The encoding map U^-1 ([`fft_stages()`]' `encode` stages; output in bit-reversed order).
     CoeffsToSlots,
 }
 
@@ -52,7 +52,7 @@ pub struct HomomorphicDft {
 
 impl HomomorphicDft {
     /// The DFT in `direction` on `slots` slots, factored into `budget` stages
-    /// ([`fft_stages`]), for inputs at `level`.
+    /// ([`fft_stages()`]), for inputs at `level`.
     ///
     /// Errors: `OutOfRange` for a slot count that is not a power of two in 2..=N/2 or a budget
     /// outside 1..=log2(slots); `InvalidParameters` for a `level` above the top or below `budget`

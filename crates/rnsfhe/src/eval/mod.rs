@@ -260,7 +260,7 @@ pub trait Evaluator {
         rotations::rotate_many_separately(self, a, steps, keys)
     }
 
-    /// sum_i w_i rot_{steps[i]}(a), every w_i = 1 for `weights` `None`. Default: separate rotations,
+    /// `sum_i w_i rot_{steps[i]}(a)`, every w_i = 1 for `weights` `None`. Default: separate rotations,
     /// products by constants and sums ([`rotations::sum_rotations_separately`]); CKKS, BGV and BFV
     /// decompose c_1 once and ModDown once for the whole sum (double hoisting, Bossuat et al.,
     /// Eurocrypt 2021, section 3.2).

@@ -26,7 +26,7 @@ pub fn rotate_many_separately<E: Evaluator + ?Sized>(
         .collect()
 }
 
-/// sum_i w_i rot_{steps[i]}(a) from [`rotate_many_separately`], the products by
+/// `sum_i w_i rot_{steps[i]}(a)` from [`rotate_many_separately`], the products by
 /// [`Evaluator::mul_const_to_scale`] and [`Evaluator::add_assign`], with the levels and scales of
 /// [`Evaluator::sum_rotations`]: without weights `a`'s level and scale; with weights, on a scheme
 /// whose rescale divides the scale (CKKS) every product is encoded at Delta_{l-1} q_l / scale(a) and
