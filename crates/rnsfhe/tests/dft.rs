@@ -7,6 +7,9 @@
 //! refusals.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
+#[path = "support/slots.rs"]
+mod slots;
+
 use std::sync::Arc;
 
 use rnsfhe::circuits::dft::{DftDirection, HomomorphicDft};
@@ -15,6 +18,8 @@ use rnsfhe::params::Security;
 use rnsfhe::rlwe::{GaloisKeys, KeySwitching, PublicKey, SecretKey};
 use rnsfhe::Error;
 use rnsfhe_math::sample::Csprng;
+
+use slots::values;
 
 const LEVELS: usize = 10;
 const TOL: f64 = 1e-5;
@@ -66,16 +71,6 @@ impl Fixture {
         v.truncate(ct.slots());
         v
     }
-}
-
-fn values(n: usize, seed: u64) -> Vec<Complex> {
-    (0..n as u64)
-        .map(|i| {
-            let x = ((i * 7919 + seed * 104_729) % 1000) as f64 / 500.0 - 1.0;
-            let y = ((i * 6271 + seed * 3) % 1000) as f64 / 500.0 - 1.0;
-            Complex::new(x, y)
-        })
-        .collect()
 }
 
 fn max_abs(v: &[Complex]) -> f64 {

@@ -6,6 +6,9 @@
 //! scale for CKKS and at the input's level for BGV; HPR through the defaults; the refusals.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
+#[path = "support/slots.rs"]
+mod slots;
+
 use std::sync::Arc;
 
 use rnsfhe::bfv::{BfvContext, BfvParameters};
@@ -18,6 +21,8 @@ use rnsfhe::hpr::{HprContext, HprParameters};
 use rnsfhe::params::Security;
 use rnsfhe::Error;
 use rnsfhe_math::sample::Csprng;
+
+use slots::{rotl, values};
 
 const T: u64 = 65537;
 const STEPS: [i64; 6] = [0, 1, 2, 5, -3, 17];
@@ -50,17 +55,6 @@ fn both<E: Evaluator>(
     (pairs, (sum, reference))
 }
 
-/// v rotated left by `step` within blocks of `len`.
-fn rotl<T: Copy>(v: &[T], step: i64, len: usize) -> Vec<T> {
-    let mut out = v.to_vec();
-    for (b, block) in out.chunks_mut(len).enumerate() {
-        for (i, o) in block.iter_mut().enumerate() {
-            *o = v[b * len + (i as i64 + step).rem_euclid(len as i64) as usize];
-        }
-    }
-    out
-}
-
 fn close(got: &[Complex], want: &[Complex], tol: f64, what: &str) {
     for (i, (g, w)) in got.iter().zip(want).enumerate() {
         assert!((*g - *w).abs() <= tol, "{what}: slot {i}: {g:?} vs {w:?}");
@@ -77,16 +71,6 @@ fn ckks() -> Arc<CkksContext> {
         .build()
         .unwrap();
     CkksContext::new(p).unwrap()
-}
-
-fn values(n: usize, seed: u64) -> Vec<Complex> {
-    (0..n as u64)
-        .map(|i| {
-            let x = ((i * 7919 + seed * 104_729) % 1000) as f64 / 500.0 - 1.0;
-            let y = ((i * 6271 + seed * 3) % 1000) as f64 / 500.0 - 1.0;
-            Complex::new(x, y)
-        })
-        .collect()
 }
 
 fn check_ckks(ctx: &CkksContext, slots: usize, level: usize, seed: u8) {
