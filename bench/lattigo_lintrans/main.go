@@ -5,6 +5,11 @@
 // 4 primes, the decomposition Lattigo derives from |P| = 4). Prints the parameters, Lattigo's baby-step
 // count n1, the Galois keys, the median over -reps of Evaluate and of Evaluate + Rescale (rnsfhe's
 // `apply` rescales), and the largest error against the plaintext matrix product.
+//
+// Build and run (one thread; -logp 60 for the one-prime digits of rnsfhe's second table):
+//
+//	cd bench/lattigo_lintrans && go build -o /tmp/lattigo-lintrans . && GOMAXPROCS=1 /tmp/lattigo-lintrans
+//	GOMAXPROCS=1 /tmp/lattigo-lintrans -logp 60
 package main
 
 import (

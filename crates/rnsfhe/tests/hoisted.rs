@@ -1,9 +1,10 @@
 //! Hoisted rotations (`rotate_many`) and double-hoisted sums (`sum_rotations`) of CKKS, BFV and BGV
 //! against separate rotations and against the plaintext model (slots rotated left, weighted sums
 //! computed in f64 / mod t): the same bits as `rotate` per step (one result whether the digits are
-//! shared or not), sums equal after decryption (exactly for BFV and BGV, within 2^-20 relative for CKKS), at several levels, with
-//! one and several primes per digit, omega digits, and without special primes; the errors: a missing
-//! Galois key names its step, 3-part ciphertexts and foreign keys are refused.
+//! shared or not), sums equal after decryption (exactly for BFV and BGV, within 2^-20 relative for
+//! CKKS), at several levels, with one and several primes per digit, omega digits, truncated key
+//! columns, and without special primes; the errors: a missing Galois key names its step, 3-part
+//! ciphertexts and foreign keys are refused.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
 use std::sync::Arc;
@@ -286,6 +287,14 @@ fn bfv_hoisted_rotations_match_separate_ones() {
             },
             &[][..],
             "omega digits",
+        ),
+        (
+            KeySwitching {
+                truncation: 1,
+                ..KeySwitching::default()
+            },
+            &[][..],
+            "truncated key columns",
         ),
     ] {
         let ctx = bfv(layout, special);

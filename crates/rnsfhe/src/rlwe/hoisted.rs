@@ -268,23 +268,63 @@ impl<'a> Hoisted<'a> {
         let ring = self.ring_qp()?;
         let n = ring.degree();
         let m = self.sw.ring_q().cyclotomic_index() as u64;
+        // Per term: its key and gather table (none for g = 1), checked and made once.
+        let mut c1 = None;
+        let mut prepared = Vec::with_capacity(terms.len());
+        for &(g, w) in terms {
+            let g = g % m;
+            if g == 1 {
+                if c1.is_none() {
+                    c1 = Some(self.lift(&self.parts[1])?);
+                }
+                prepared.push((None, w));
+                continue;
+            }
+            let key = self.keys.get(g)?;
+            self.sw.check_gadget(digits, key)?;
+            prepared.push((Some((key, ntt_automorphism_index(n, g)?)), w));
+        }
+        for (_, w) in &prepared {
+            check_weight(*w, ring)?;
+        }
+        // Limb by limb: every term's key product on this limb, permuted, weighted and summed while
+        // the limb's sums stay in cache (no term over all of Q_l u P is ever stored).
         let mut acc = [
             Poly::zero(ring, Representation::Ntt),
             Poly::zero(ring, Representation::Ntt),
         ];
-        for &(g, w) in terms {
-            let g = g % m;
-            let (term, idx) = if g == 1 {
-                ([c0.clone(), self.lift(&self.parts[1])?], None)
-            } else {
-                let [mut u0, u1] = self.sw.gadget_product(digits, self.keys.get(g)?)?;
-                u0.add_assign(&c0)?;
-                ([u0, u1], Some(ntt_automorphism_index(n, g)?))
-            };
-            for (a, x) in acc.iter_mut().zip(&term) {
-                accumulate(a, x, idx.as_deref(), w)?;
-            }
-        }
+        let [a0, a1] = &mut acc;
+        let (c0r, c1r) = (c0.residues(), c1.as_ref().map(Poly::residues));
+        parallel::for_each_limb2(
+            a0.residues_mut(),
+            a1.residues_mut(),
+            n,
+            3 * n,
+            |slot, a0, a1, scratch| {
+                let q = &ring.moduli()[slot];
+                let r = slot * n..(slot + 1) * n;
+                let (u0, rest) = scratch.split_at_mut(n);
+                let (u1, t) = rest.split_at_mut(n);
+                for (key, w) in &prepared {
+                    let w = LimbWeight::of(*w, q, slot, n);
+                    match key {
+                        None => {
+                            add_term(q, a0, &c0r[r.clone()], None, w, t);
+                            if let Some(c1) = c1r {
+                                add_term(q, a1, &c1[r.clone()], None, w, t);
+                            }
+                        }
+                        Some((key, idx)) => {
+                            self.sw.gadget_product_limb(digits, key, slot, u0, u1)?;
+                            vector::add_assign(q, u0, &c0r[r.clone()]);
+                            add_term(q, a0, u0, Some(idx), w, t);
+                            add_term(q, a1, u1, Some(idx), w, t);
+                        }
+                    }
+                }
+                Ok::<(), Error>(())
+            },
+        )?;
         self.finish(acc)
     }
 
@@ -355,50 +395,85 @@ pub(crate) fn mul_integer(x: &mut Poly, c: i64) {
     }
 }
 
-/// acc += w * phi(x) over Q_l u P (NTT form), phi given by its gather table (`None`: the identity):
-/// limb by limb through one scratch limb, without a permuted copy of x (the terms of a sum).
-pub(crate) fn accumulate(
-    acc: &mut Poly,
-    x: &Poly,
+/// Refuses a plaintext weight that is not over `ring` (Q_l u P) in NTT form.
+fn check_weight(w: Weight<'_>, ring: &Arc<RingContext>) -> Result<()> {
+    match w {
+        Weight::Plain(p)
+            if !Arc::ptr_eq(p.context(), ring) || p.representation() != Representation::Ntt =>
+        {
+            Err(Error::ContextMismatch(
+                "a plaintext weight must be over Q_l u P in NTT form".into(),
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A weight on one limb: 1, a Shoup constant, or the plaintext's limb.
+#[derive(Clone, Copy)]
+enum LimbWeight<'a> {
+    One,
+    Constant(Shoup),
+    Plain(&'a [u64]),
+}
+
+impl<'a> LimbWeight<'a> {
+    fn of(w: Weight<'a>, q: &Modulus, slot: usize, n: usize) -> Self {
+        match w {
+            Weight::One => LimbWeight::One,
+            Weight::Integer(c) => LimbWeight::Constant(q.shoup(q.reduce_i64(c))),
+            Weight::Plain(p) => LimbWeight::Plain(&p.residues()[slot * n..(slot + 1) * n]),
+        }
+    }
+}
+
+/// a += w * phi(x) on one limb modulo q, phi by its gather table (`None`: the identity): the
+/// gather into the scratch `t` (n words), then the vector product and sum.
+fn add_term(
+    q: &Modulus,
+    a: &mut [u64],
+    x: &[u64],
     idx: Option<&[u32]>,
-    w: Weight<'_>,
-) -> Result<()> {
+    w: LimbWeight<'_>,
+    t: &mut [u64],
+) {
+    let y: &[u64] = match idx {
+        Some(idx) => {
+            t.iter_mut().zip(idx).for_each(|(o, &j)| *o = x[j as usize]);
+            t
+        }
+        None => x,
+    };
+    match w {
+        LimbWeight::One => vector::add_assign(q, a, y),
+        LimbWeight::Constant(ws) => {
+            if idx.is_none() {
+                t.copy_from_slice(x);
+            }
+            vector::mul_shoup_scalar_assign(q, t, ws);
+            vector::add_assign(q, a, t);
+        }
+        LimbWeight::Plain(p) => vector::mul_add_assign(q, a, y, p),
+    }
+}
+
+/// acc += phi(x) over Q_l u P (NTT form), phi by its gather table (`None`: the identity), limb by
+/// limb (the giant steps of a linear transform).
+pub(crate) fn accumulate(acc: &mut Poly, x: &Poly, idx: Option<&[u32]>) -> Result<()> {
     let ring = Arc::clone(x.context());
-    if !Arc::ptr_eq(acc.context(), &ring)
-        || [acc.representation(), x.representation()] != [Representation::Ntt; 2]
-    {
+    let same =
+        |p: &Poly| Arc::ptr_eq(p.context(), &ring) && p.representation() == Representation::Ntt;
+    if !same(acc) || !same(x) {
         return Err(Error::Internal(
             "a lazy term over another ring or not in NTT form".into(),
         ));
-    }
-    if let Weight::Plain(p) = w {
-        if !Arc::ptr_eq(p.context(), &ring) || p.representation() != Representation::Ntt {
-            return Err(Error::ContextMismatch(
-                "a plaintext weight must be over Q_l u P in NTT form".into(),
-            ));
-        }
     }
     let n = ring.degree();
     let xs = x.residues();
     parallel::for_each_limb(acc.residues_mut(), n, |l, a| {
         let q = &ring.moduli()[l];
-        let src = &xs[l * n..(l + 1) * n];
         let mut t = Buffer::stale(n);
-        match idx {
-            Some(idx) => t
-                .iter_mut()
-                .zip(idx)
-                .for_each(|(o, &j)| *o = src[j as usize]),
-            None => t.copy_from_slice(src),
-        }
-        match w {
-            Weight::One => vector::add_assign(q, a, &t),
-            Weight::Integer(c) => {
-                vector::mul_shoup_scalar_assign(q, &mut t, q.shoup(q.reduce_i64(c)));
-                vector::add_assign(q, a, &t);
-            }
-            Weight::Plain(p) => vector::mul_add_assign(q, a, &t, &p.residues()[l * n..(l + 1) * n]),
-        }
-        Ok(())
+        add_term(q, a, &xs[l * n..(l + 1) * n], idx, LimbWeight::One, &mut t);
+        Ok::<(), Error>(())
     })
 }

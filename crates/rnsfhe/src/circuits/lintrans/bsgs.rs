@@ -8,7 +8,7 @@ use rnsfhe_math::arith::vector;
 use rnsfhe_math::parallel;
 use rnsfhe_math::ring::{ntt_automorphism_index, Poly, Representation};
 
-use crate::rlwe::hoisted::{accumulate, Hoisted, Weight};
+use crate::rlwe::hoisted::{accumulate, Hoisted};
 use crate::{Error, Result};
 
 /// Diagonal k = j n1 + i: giant step j n1, baby step i < n1.
@@ -108,7 +108,7 @@ pub(crate) fn evaluate(h: &Hoisted<'_>, enc: &Encoded) -> Result<Vec<Poly>> {
             .then(|| ntt_automorphism_index(n, *g))
             .transpose()?;
         for (a, x) in acc.iter_mut().zip(&term) {
-            accumulate(a, x, idx.as_deref(), Weight::One)?;
+            accumulate(a, x, idx.as_deref())?;
         }
     }
     h.finish(acc)

@@ -61,6 +61,13 @@ pub(crate) fn build<R: IntegerRotations>(
     n1: Option<usize>,
 ) -> Result<IntegerLinearTransform<R::Pt>> {
     let sw = ctx.switcher();
+    if sw.ring_q().kind() != rnsfhe_math::ring::RingKind::PowerOfTwo {
+        return Err(Error::InvalidParameters(
+            "linear transforms act on the 2 x n/2 slot matrix of X^n + 1 (row rotations); a \
+             general Phi_m ring has no such rows"
+                .into(),
+        ));
+    }
     let n = sw.ring_q().degree();
     let half = n / 2;
     if diagonals.is_empty() {

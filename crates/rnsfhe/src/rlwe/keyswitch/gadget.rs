@@ -74,23 +74,15 @@ impl KeySwitcher {
     /// [`KeySwitcher::mod_down_lazy`] divides by P). The same bits, limb by limb, as
     /// [`KeySwitcher::switch_to`]'s products before its ModDown.
     pub fn gadget_product(&self, dec: &Decomposed, key: &KeySwitchKey) -> Result<[Poly; 2]> {
-        self.check_key(key)?;
-        let ring = self.ring_qp_at(dec.level)?;
+        self.check_gadget(dec, key)?;
+        let ring = &dec.ring;
         let n = ring.degree();
-        let limbs = self.limbs_at(dec.level);
-        let stride = dec.rows * n;
-        if !Arc::ptr_eq(ring, &dec.ring) {
-            return Err(Error::ContextMismatch(
-                "the decomposed digits belong to another parameter set".into(),
-            ));
-        }
         // Every word is written by its limb's inner products.
         let mut second = None;
         let u0 = Poly::from_fill(ring, Representation::Ntt, |u0| {
             let u1 = Poly::from_fill(ring, Representation::Ntt, |u1| {
                 parallel::for_each_limb2(u0, u1, n, 0, |slot, out0, out1, _| {
-                    let ext = &dec.ext[slot * stride..(slot + 1) * stride];
-                    self.gadget_limb(key, limbs[slot], &dec.used[slot], ext, out0, out1)
+                    self.gadget_product_limb(dec, key, slot, out0, out1)
                 })
             })?;
             second = Some(u1);
@@ -98,6 +90,39 @@ impl KeySwitcher {
         })?;
         let u1 = second.ok_or_else(|| Error::Internal("gadget product: no second part".into()))?;
         Ok([u0, u1])
+    }
+
+    /// Refuses a key of another parameter set and digits of another switcher.
+    pub(crate) fn check_gadget(&self, dec: &Decomposed, key: &KeySwitchKey) -> Result<()> {
+        self.check_key(key)?;
+        if !Arc::ptr_eq(self.ring_qp_at(dec.level)?, &dec.ring) {
+            return Err(Error::ContextMismatch(
+                "the decomposed digits belong to another parameter set".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Limb `slot` of Q_l u P (q_0..q_l, then P) of [`KeySwitcher::gadget_product`], into `out0`
+    /// and `out1` (n words each): for loops that consume the products limb by limb (sums of
+    /// rotations). Checks: [`KeySwitcher::check_gadget`] once before.
+    pub(crate) fn gadget_product_limb(
+        &self,
+        dec: &Decomposed,
+        key: &KeySwitchKey,
+        slot: usize,
+        out0: &mut [u64],
+        out1: &mut [u64],
+    ) -> Result<()> {
+        let n = dec.ring.degree();
+        let stride = dec.rows * n;
+        let i = if slot <= dec.level {
+            slot
+        } else {
+            self.k + slot - dec.level - 1
+        };
+        let ext = &dec.ext[slot * stride..(slot + 1) * stride];
+        self.gadget_limb(key, i, &dec.used[slot], ext, out0, out1)
     }
 
     /// The ring of Q_l u P, or an error beyond the chain.
