@@ -16,6 +16,8 @@
 //! - [`logistic`]: encrypted logistic-regression training (paper 004 section 5.3);
 //! - [`lintrans`]: linear transforms by their diagonals, baby-step giant-step with hoisting (CKKS,
 //!   BFV, BGV).
+//! - [`dft`]: the homomorphic DFT of CKKS bootstrapping (CoeffsToSlots, SlotsToCoeffs), one
+//!   [`lintrans`] transform per sparse stage of the encoder's FFT (`ckks::fft_stages`).
 //!
 //! # Example
 //!
@@ -60,6 +62,7 @@
 
 pub mod bsgs;
 pub mod chebyshev;
+pub mod dft;
 pub mod functions;
 pub mod lintrans;
 pub mod logistic;
@@ -71,6 +74,7 @@ pub use bsgs::evaluate_polynomial_bsgs;
 pub use chebyshev::{
     chebyshev_basis, chebyshev_coefficients, check_chebyshev_degree, evaluate_chebyshev,
 };
+pub use dft::{DftDirection, HomomorphicDft};
 pub use functions::{exp, inverse, sigmoid, SIGMOID_TAYLOR_7};
 pub use logistic::train_logistic;
 pub use polynomial::{evaluate_polynomial, powers, MAX_POLYNOMIAL_DEGREE};

@@ -5,7 +5,7 @@
 use rnsfhe_math::ring::Poly;
 
 use super::Evaluator;
-use crate::ckks::{CkksCiphertext, CkksContext, CkksPlaintext, Complex};
+use crate::ckks::{CkksCiphertext, CkksContext, CkksPlaintext, CkksWeights, Complex};
 use crate::rlwe::{GaloisKeys, RelinKey};
 use crate::{Error, Result};
 
@@ -189,5 +189,22 @@ impl Evaluator for CkksContext {
     }
     fn conjugate(&self, a: &CkksCiphertext, keys: &GaloisKeys) -> Result<CkksCiphertext> {
         CkksContext::conjugate(self, a, keys)
+    }
+    fn rotate_many(
+        &self,
+        a: &CkksCiphertext,
+        steps: &[i64],
+        keys: &GaloisKeys,
+    ) -> Result<Vec<CkksCiphertext>> {
+        CkksContext::rotate_many(self, a, steps, keys)
+    }
+    fn sum_rotations(
+        &self,
+        a: &CkksCiphertext,
+        steps: &[i64],
+        weights: Option<&[Complex]>,
+        keys: &GaloisKeys,
+    ) -> Result<CkksCiphertext> {
+        CkksContext::sum_rotations(self, a, steps, weights.map(CkksWeights::Complex), keys)
     }
 }

@@ -90,7 +90,7 @@ pub(super) use integer_scalars;
 /// The operations BGV and BFV share in their [`super::Evaluator`] (`$ctx` with ciphertext `$ct`
 /// and plaintext `$pt`): sums and products by plaintexts through the inherent methods, constants
 /// through the constant polynomial, slot vectors batch-encoded, rotations of the rows and the row
-/// swap.
+/// swap, and the hoisted `rotate_many` and `sum_rotations` (integer weights, level and scale kept).
 macro_rules! batched_integer_methods {
     ($ctx:ty, $ct:ty, $pt:ty) => {
         $crate::eval::integer::integer_scalars!(|c| c.t().value());
@@ -137,6 +137,24 @@ macro_rules! batched_integer_methods {
         }
         fn conjugate(&self, a: &$ct, keys: &$crate::rlwe::GaloisKeys) -> $crate::Result<$ct> {
             self.rotate_columns(a, keys)
+        }
+        fn rotate_many(
+            &self,
+            a: &$ct,
+            steps: &[i64],
+            keys: &$crate::rlwe::GaloisKeys,
+        ) -> $crate::Result<Vec<$ct>> {
+            <$ctx>::rotate_many(self, a, steps, keys)
+        }
+        fn sum_rotations(
+            &self,
+            a: &$ct,
+            steps: &[i64],
+            weights: Option<&[i64]>,
+            keys: &$crate::rlwe::GaloisKeys,
+        ) -> $crate::Result<$ct> {
+            let w = weights.map($crate::encoding::rotations::IntegerWeights::Scalars);
+            <$ctx>::sum_rotations(self, a, steps, w, keys)
         }
     };
 }

@@ -20,10 +20,13 @@
 //! the same name (`add`, `rescale`, `mul_plain`, ...) a call on a context resolves to the inherent
 //! one; generic code (`E: Evaluator`) calls the trait's.
 //!
-//! Hoisted rotations (one decomposition for many rotations of one ciphertext, `rotate_many`,
-//! `sum_rotations`) and linear transforms are to join the trait as provided methods (a default
-//! through [`Evaluator::rotate`], overridden by the schemes that hoist), so that implementors and
-//! callers of today's methods are unaffected.
+//! Many rotations of one ciphertext, [`Evaluator::rotate_many`] and [`Evaluator::sum_rotations`],
+//! are provided methods: the default is one [`Evaluator::rotate`] per step ([`rotations`], which HPR
+//! uses), and CKKS, BGV and BFV override them with their hoisted methods (one decomposition of c_1
+//! for all the steps, one ModDown for a sum: `CkksContext::rotate_many`, `BgvContext::sum_rotations`,
+//! ...), so that implementors and callers of the other methods are unaffected. A weighted sum keeps
+//! the level and scale on the integer schemes and spends one rescale on CKKS (see
+//! [`Evaluator::sum_rotations`]).
 //!
 //! What HPR leaves out: [`Evaluator::mul_values_to_scale`] (its context has no slot encoder), and
 //! rotations act on its coefficients through the Galois elements of the X^n + 1 batch layout.
@@ -39,6 +42,7 @@ mod bgv;
 mod ckks;
 mod hpr;
 pub(crate) mod integer;
+pub mod rotations;
 
 use crate::{Error, Result};
 
@@ -242,4 +246,42 @@ pub trait Evaluator {
     ) -> Result<Self::Ciphertext>;
     /// X -> X^(2N-1): CKKS conjugates every slot; BGV/BFV swap the two rows of the slot matrix.
     fn conjugate(&self, a: &Self::Ciphertext, keys: &Self::GaloisKeys) -> Result<Self::Ciphertext>;
+
+    /// The rotations of `a` left by every step (one ciphertext per step, at `a`'s level and scale;
+    /// step 0 gives a copy). Default: one [`Self::rotate`] per step
+    /// ([`rotations::rotate_many_separately`]); CKKS, BGV and BFV decompose c_1 once for all the
+    /// steps (hoisting, Halevi and Shoup, CRYPTO 2018, section 5), with the same decryption.
+    fn rotate_many(
+        &self,
+        a: &Self::Ciphertext,
+        steps: &[i64],
+        keys: &Self::GaloisKeys,
+    ) -> Result<Vec<Self::Ciphertext>> {
+        rotations::rotate_many_separately(self, a, steps, keys)
+    }
+
+    /// `sum_i w_i rot_{steps[i]}(a)`, every w_i = 1 for `weights` `None`. Default: separate rotations,
+    /// products by constants and sums ([`rotations::sum_rotations_separately`]); CKKS, BGV and BFV
+    /// decompose c_1 once and ModDown once for the whole sum (double hoisting, Bossuat et al.,
+    /// Eurocrypt 2021, section 3.2).
+    ///
+    /// Levels and scales (the schemes' inherent `sum_rotations`):
+    /// - without weights, `a`'s level and scale;
+    /// - with weights, CKKS spends one level and lands exactly on the chain's scale there,
+    ///   [`Self::default_scale`](l - 1) (each weight encoded at Delta_{l-1} q_l / scale(a), one
+    ///   rescale by q_l for the sum, as [`Self::mul_const_rescale_to`]);
+    /// - with weights, BGV, BFV and HPR keep the level and the scale 1 (weights are integers mod t,
+    ///   exact).
+    ///
+    /// Errors: `InvalidParameters` for no steps, or for weights on a CKKS ciphertext at level 0;
+    /// `LengthMismatch` for a weight count other than the step count; a missing Galois key.
+    fn sum_rotations(
+        &self,
+        a: &Self::Ciphertext,
+        steps: &[i64],
+        weights: Option<&[Self::Scalar]>,
+        keys: &Self::GaloisKeys,
+    ) -> Result<Self::Ciphertext> {
+        rotations::sum_rotations_separately(self, a, steps, weights, keys)
+    }
 }
