@@ -267,8 +267,7 @@ impl CkksContext {
                     .into(),
             ));
         }
-        let ql = self.ring_at(a.level)?.moduli()[a.level].value() as f64;
-        let factor = target * ql / a.scale;
+        let factor = self.factor_onto(a.level, a.scale, target)?;
         let v = (c * factor).round();
         if !v.is_finite() || v.abs() >= 2f64.powi(62) || !(target.is_finite() && target > 0.0) {
             return Err(Error::OutOfRange(format!(

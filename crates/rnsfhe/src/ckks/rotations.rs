@@ -186,8 +186,7 @@ impl CkksContext {
             ));
         }
         let target = self.scale_at(a.level - 1)?;
-        let ql = self.ring_at(a.level)?.moduli()[a.level].value() as f64;
-        let factor = target * ql / a.scale;
+        let factor = self.factor_onto(a.level, a.scale, target)?;
         let ring = h.ring_qp()?;
         // Complex and vector weights as plaintexts over Q_l u P; real ones as integers.
         let constant = |w: Complex| vec![w; a.slots];

@@ -57,6 +57,15 @@ impl CkksContext {
         })
     }
 
+    /// The factor f that a ciphertext at (`level` >= 1, `scale`) is multiplied by so that the
+    /// rescale by q_level lands exactly on `target`: f = target q_level / scale (the encoding scale
+    /// of the constants, weights and diagonals of `mul_const_rescale_to`, `sum_rotations` and the
+    /// linear transforms).
+    pub(crate) fn factor_onto(&self, level: usize, scale: f64, target: f64) -> Result<f64> {
+        let ql = self.ring_at(level)?.moduli()[level].value() as f64;
+        Ok(target * ql / scale)
+    }
+
     /// Whether `scale` is the scale of `level` (within [`SCALE_TOLERANCE`], the f64 bookkeeping).
     pub(crate) fn on_chain(&self, level: usize, scale: f64) -> bool {
         self.scales

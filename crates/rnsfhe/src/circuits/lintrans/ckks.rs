@@ -68,8 +68,7 @@ impl CkksLinearTransform {
     ) -> Result<Self> {
         let input_scale = ctx.scale_at(level)?;
         let output_scale = ctx.scale_at(level - 1)?;
-        let ql = ctx.ring_at(level)?.moduli()[level].value() as f64;
-        let factor = output_scale * ql / input_scale;
+        let factor = ctx.factor_onto(level, input_scale, output_scale)?;
         let ring = ctx.key_switcher().ring_qp_at(level)?;
         let enc = ctx.encoder();
         let mut giants = Vec::with_capacity(split.giants.len());

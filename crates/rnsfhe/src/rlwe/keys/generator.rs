@@ -171,7 +171,7 @@ impl<'a> KeyGenerator<'a> {
     /// A secret key of the parameters' distribution, with the identity of its public key under this
     /// generator ([`Self::public_key`]).
     pub fn secret_key(&mut self) -> Result<SecretKey> {
-        SecretKey::sample(self.ctx, self.rng, self.crs.as_ref())
+        Ok(SecretKey::sample(self.ctx, self.rng, self.crs.as_ref())?.0)
     }
 
     /// The public key of `sk`: a from the CRS (or, without one, from a hash of s) and the error from
@@ -184,9 +184,8 @@ impl<'a> KeyGenerator<'a> {
 
     /// A fresh secret key and its public key (KeyGen of every scheme).
     pub fn key_pair(&mut self) -> Result<(SecretKey, PublicKey)> {
-        let sk = self.secret_key()?;
-        let pk = self.public_key(&sk)?;
-        Ok((sk, pk))
+        // The public key that gave the secret key its identity: the one `public_key` returns.
+        SecretKey::sample(self.ctx, self.rng, self.crs.as_ref())
     }
 
     /// The relinearisation key KSGen(s^2, s) of `sk` (BGV scales its error by t at use; FV's mixed

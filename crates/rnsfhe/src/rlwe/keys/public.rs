@@ -42,13 +42,31 @@ fn error_seed(sk: &SecretKey, a_seed: &[u8; 32]) -> Zeroizing<[u8; 32]> {
 impl PublicKey {
     /// s's public key under `crs` (a from the CRS), or its canonical one (a from a hash of s):
     /// deterministic, the error from a ChaCha stream keyed by a hash of s and of a's seed (see
-    /// [`SecretKey`] for the argument). Its identity is the secret key's (during `SecretKey::build`,
-    /// a placeholder the builder replaces by the hash of this key).
+    /// [`SecretKey`] for the argument). It carries the secret key's identity.
     pub(crate) fn of_secret(
         ctx: &dyn KeyContext,
         sk: &SecretKey,
         crs: Option<&Crs>,
     ) -> Result<Self> {
+        let mut pk = Self::unidentified(ctx, sk, crs)?;
+        pk.id = sk.id();
+        Ok(pk)
+    }
+
+    /// [`Self::of_secret`] with the identity of a new key pair: the hash of this key
+    /// ([`KeyId::of_public_key`]), which `SecretKey`'s constructors give the secret key too.
+    pub(crate) fn starting_pair(
+        ctx: &dyn KeyContext,
+        sk: &SecretKey,
+        crs: Option<&Crs>,
+    ) -> Result<Self> {
+        let mut pk = Self::unidentified(ctx, sk, crs)?;
+        pk.id = KeyId::of_public_key(pk.fingerprint, &pk.seed, &pk.p0)?;
+        Ok(pk)
+    }
+
+    /// The key of [`Self::of_secret`], its identity not yet set (`KeyId(0)`).
+    fn unidentified(ctx: &dyn KeyContext, sk: &SecretKey, crs: Option<&Crs>) -> Result<Self> {
         let fingerprint = ctx.params_fingerprint();
         let seed = match crs {
             Some(c) => c.seed(fingerprint, Domain::PublicKey, 0),
@@ -68,7 +86,7 @@ impl PublicKey {
             p1: a,
             seed,
             fingerprint,
-            id: sk.id(),
+            id: KeyId(0),
         })
     }
 

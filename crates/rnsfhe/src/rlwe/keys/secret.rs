@@ -127,15 +127,16 @@ fn small_coefficients(s: &Poly) -> Option<Zeroizing<Vec<i64>>> {
 impl SecretKey {
     /// Samples a secret from the context's distribution.
     pub fn generate(ctx: &dyn KeyContext, rng: &mut Csprng) -> Result<Self> {
-        Self::sample(ctx, rng, None)
+        Ok(Self::sample(ctx, rng, None)?.0)
     }
 
-    /// [`Self::generate`] with the identity of its public key under `crs` (or its canonical one).
+    /// [`Self::generate`] with its public key under `crs` (or its canonical one), whose identity
+    /// both carry.
     pub(crate) fn sample(
         ctx: &dyn KeyContext,
         rng: &mut Csprng,
         crs: Option<&Crs>,
-    ) -> Result<Self> {
+    ) -> Result<(Self, PublicKey)> {
         let n = ctx.key_switcher().ring_q().degree();
         let coeffs = match ctx.secret_distribution() {
             SecretDistribution::Ternary => ternary(rng, n),
@@ -169,7 +170,7 @@ impl SecretKey {
         let s = Poly::from_signed(ring, &coeffs)?;
         // Coefficients beyond the smallest prime are not one integer in every limb.
         let small = small_coefficients(&s);
-        Self::build(ctx, s, small.map(|_| coeffs), None)
+        Ok(Self::build(ctx, s, small.map(|_| coeffs), None)?.0)
     }
 
     /// A secret key from a polynomial over the context's ring Q u P (`key_switcher().ring_qp()`),
@@ -187,7 +188,7 @@ impl SecretKey {
         };
         p.to_coefficient()?;
         let small = small_coefficients(&p);
-        Self::build(ctx, p, small, None)
+        Ok(Self::build(ctx, p, small, None)?.0)
     }
 
     /// A secret key from limb-major residues over Q u P (`ring_qp().limb_len(form)` per modulus) in
@@ -218,14 +219,14 @@ impl SecretKey {
         self
     }
 
-    /// The secret key of coefficient-form residues `s` (plain, over Q u P, zeroized here), with
-    /// the identity of its public key under `crs` (or of its canonical public key).
+    /// The secret key of coefficient-form residues `s` (plain, over Q u P, zeroized here) and its
+    /// public key under `crs` (or its canonical public key), whose hash is the pair's identity.
     fn build(
         ctx: &dyn KeyContext,
         mut s: Poly,
         coeffs: Option<Zeroizing<Vec<i64>>>,
         crs: Option<&Crs>,
-    ) -> Result<Self> {
+    ) -> Result<(Self, PublicKey)> {
         let sw = ctx.key_switcher();
         let fingerprint = ctx.params_fingerprint();
         let mut h = Sha256::new();
@@ -245,9 +246,9 @@ impl SecretKey {
             fingerprint,
             id: KeyId(0),
         };
-        let pk = PublicKey::of_secret(ctx, &sk, crs)?;
-        sk.id = KeyId::of_public_key(fingerprint, pk.seed(), pk.parts().0)?;
-        Ok(sk)
+        let pk = PublicKey::starting_pair(ctx, &sk, crs)?;
+        sk.id = pk.id();
+        Ok((sk, pk))
     }
 
     /// s (plain coefficient form over Q u P) in NTT form over Q and over Q u P of `sw`.
