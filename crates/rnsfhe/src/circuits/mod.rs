@@ -60,6 +60,7 @@
 //! [`CkksContext`]: crate::ckks::CkksContext
 //! [`Evaluator`]: crate::eval::Evaluator
 
+pub mod bootstrapping;
 pub mod bsgs;
 pub mod chebyshev;
 pub mod dft;
