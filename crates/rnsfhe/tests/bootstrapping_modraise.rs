@@ -11,40 +11,20 @@
 //! - refusals.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
+#[path = "support/phase.rs"]
+mod phase;
 #[path = "support/slots.rs"]
 mod slots;
 
 use num_bigint::BigInt;
 use num_traits::{ToPrimitive, Zero};
+use phase::phase;
 use rnsfhe::circuits::bootstrapping::{mod_raise, ModRaiseBound};
-use rnsfhe::ckks::{CkksCiphertext, CkksContext, CkksParameters};
+use rnsfhe::ckks::{CkksContext, CkksParameters};
 use rnsfhe::params::Security;
-use rnsfhe::rlwe::{SecretDistribution, SecretKey};
+use rnsfhe::rlwe::SecretDistribution;
 use rnsfhe::Error;
-use rnsfhe_math::ring::Poly;
 use rnsfhe_math::sample::Csprng;
-
-/// c_0 + c_1 s at the ciphertext's level, centred modulo Q_level, as big integers.
-fn phase(ctx: &CkksContext, ct: &CkksCiphertext, sk: &SecretKey) -> Vec<BigInt> {
-    let ring = ctx.ring_at(ct.level()).unwrap();
-    let s = sk.ntt_at(ring).unwrap();
-    let mut v: Poly = ct.parts()[1].mul(&s).unwrap();
-    v.add_assign(&ct.parts()[0]).unwrap();
-    v.to_coefficient().unwrap();
-    let q = BigInt::from(ring.basis().product().clone());
-    v.to_biguint()
-        .unwrap()
-        .into_iter()
-        .map(|x| {
-            let x = BigInt::from(x);
-            if &x * 2 > q {
-                x - &q
-            } else {
-                x
-            }
-        })
-        .collect()
-}
 
 /// The measured I_j of `count` raised ciphertexts (checking v = m' + q_0 I exactly on the way) and
 /// the secret's Hamming weight.

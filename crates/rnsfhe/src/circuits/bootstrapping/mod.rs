@@ -4,7 +4,15 @@
 //! top level.
 //!
 //! - [`modraise`]: ModRaise and the bound on I(X);
+//! - [`CoeffsToSlots`], [`SlotsToCoeffs`]: the homomorphic DFTs with bootstrapping's constants,
+//!   SubSum for sparse packing, and the formats EvalMod reads ([`SlotsFormat`]).
 
+mod coeffs_to_slots;
 pub mod modraise;
+mod slots_to_coeffs;
+mod stages;
 
+pub use coeffs_to_slots::CoeffsToSlots;
 pub use modraise::{mod_raise, ModRaiseBound};
+pub use slots_to_coeffs::SlotsToCoeffs;
+pub use stages::SlotsFormat;
