@@ -9,10 +9,12 @@
 
 mod coeffs_to_slots;
 pub mod modraise;
+mod pipeline;
 mod slots_to_coeffs;
 mod stages;
 
 pub use coeffs_to_slots::CoeffsToSlots;
 pub use modraise::{mod_raise, ModRaiseBound};
+pub use pipeline::BootstrappingOrder;
 pub use slots_to_coeffs::SlotsToCoeffs;
 pub use stages::SlotsFormat;
