@@ -16,10 +16,11 @@ mod phase;
 #[path = "support/slots.rs"]
 mod slots;
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use rnsfhe::circuits::bootstrapping::{mod_raise, CoeffsToSlots, SlotsFormat, SlotsToCoeffs};
+use rnsfhe::circuits::bootstrapping::{
+    mod_raise, CoeffsToSlots, GaloisRequirement, SlotsFormat, SlotsToCoeffs,
+};
 use rnsfhe::ckks::{CkksCiphertext, CkksContext, CkksParameters, Complex};
 use rnsfhe::params::Security;
 use rnsfhe::rlwe::{GaloisKeys, KeyGenerator, KeySwitching, PublicKey, SecretKey};
@@ -57,8 +58,8 @@ fn fixture(seed: u8) -> Fixture {
 
 impl Fixture {
     /// Keys for the elements of `needs` (any level: full-level keys).
-    fn keys(&mut self, needs: &[(u64, usize)]) -> GaloisKeys {
-        let el: Vec<u64> = needs.iter().map(|&(g, _)| g).collect();
+    fn keys(&mut self, needs: &[GaloisRequirement]) -> GaloisKeys {
+        let el: Vec<u64> = needs.iter().map(|g| g.element).collect();
         KeyGenerator::new(&*self.ctx, &mut self.rng)
             .galois_keys(&self.sk, &el)
             .unwrap()
@@ -98,7 +99,7 @@ fn cts_on_raised(f: &mut Fixture, slots: usize, budget: usize, format: SlotsForm
     let q0 = f.ctx.params().moduli()[0] as f64;
     let cts = CoeffsToSlots::new(&f.ctx, slots, budget, top, 1.0 / (q0 * K), format).unwrap();
     assert_eq!(cts.output_level(), top - budget);
-    let gk = f.keys(&cts.galois_levels(&f.ctx));
+    let gk = f.keys(&cts.galois_uses(&f.ctx));
     let z = slots::values(slots, slots as u64 + budget as u64);
     let low = f.encrypt(&z, 0);
     let raised = mod_raise(&f.ctx, &low, top).unwrap();
@@ -134,7 +135,7 @@ fn coeffs_to_slots_sparse() {
 fn stc_model(f: &mut Fixture, slots: usize, budget: usize, format: SlotsFormat) {
     let level = budget + 1;
     let stc = SlotsToCoeffs::new(&f.ctx, slots, budget, level, 3.0, format).unwrap();
-    let gk = f.keys(&stc.galois_levels(&f.ctx));
+    let gk = f.keys(&stc.galois_uses(&f.ctx));
     let width = if format == SlotsFormat::Packed {
         2 * slots
     } else {
@@ -175,15 +176,8 @@ fn identity(f: &mut Fixture, slots: usize, format: SlotsFormat) {
     let delta = f.ctx.scale_at(top).unwrap();
     let cts = CoeffsToSlots::new(&f.ctx, slots, 3, top, 64.0 / delta, format).unwrap();
     let stc = SlotsToCoeffs::new(&f.ctx, slots, 3, top - 3, 1.0 / 64.0, format).unwrap();
-    let mut needs: BTreeMap<u64, usize> = BTreeMap::new();
-    for (g, l) in cts
-        .galois_levels(&f.ctx)
-        .into_iter()
-        .chain(stc.galois_levels(&f.ctx))
-    {
-        needs.insert(g, l);
-    }
-    let needs: Vec<(u64, usize)> = needs.into_iter().collect();
+    let mut needs = cts.galois_uses(&f.ctx);
+    needs.extend(stc.galois_uses(&f.ctx));
     let gk = f.keys(&needs);
     let mut z = slots::values(slots, 11);
     if format == SlotsFormat::Real {
@@ -221,7 +215,7 @@ fn refusals() {
     assert!(SlotsToCoeffs::new(&f.ctx, 16, 3, 2, 1.0, SlotsFormat::Split).is_err());
     let cts = CoeffsToSlots::new(&f.ctx, 16, 2, top, 1.0, SlotsFormat::Split).unwrap();
     let ct = f.encrypt(&slots::values(32, 1), top);
-    let gk = f.keys(&cts.galois_levels(&f.ctx));
+    let gk = f.keys(&cts.galois_uses(&f.ctx));
     assert!(matches!(
         cts.apply(&f.ctx, &ct, &gk),
         Err(Error::LengthMismatch { .. })

@@ -20,6 +20,7 @@
 //!    z = [c | i c] and z + conj z = [2 Re c | 2 Re(i c)] = [2 lo | 2 hi]: the real and imaginary
 //!    parts packed side by side by the one conjugation, without Lattigo's extra rotation.
 
+use super::keys::{stage_uses, GaloisRequirement};
 use super::stages::{lift, scale_rows, scaled_stages, SlotsFormat};
 use crate::circuits::dft::{DftDirection, HomomorphicDft};
 use crate::ckks::{CkksCiphertext, CkksContext, Complex};
@@ -129,22 +130,17 @@ impl CoeffsToSlots {
         self.format != SlotsFormat::Complex
     }
 
-    /// The Galois elements [`Self::apply`] uses, each with the highest level it is used at: SubSum
-    /// at the input level, each DFT stage's steps at its level, the conjugation at the output level.
-    pub fn galois_levels(&self, ctx: &CkksContext) -> Vec<(u64, usize)> {
-        let enc = ctx.encoder();
-        let mut out: Vec<(u64, usize)> = self
+    /// The Galois keys [`Self::apply`] uses, each at the highest level it is used at: SubSum's at
+    /// the input level, each DFT stage's steps at its level, the conjugation at the output level.
+    pub fn galois_uses(&self, ctx: &CkksContext) -> Vec<GaloisRequirement> {
+        let mut out: Vec<GaloisRequirement> = self
             .trace_steps
             .iter()
-            .map(|&s| (enc.rotation_galois_element(s), self.level()))
+            .map(|&s| GaloisRequirement::rotation(ctx, s, self.level()))
             .collect();
-        for stage in self.dft.stages() {
-            for s in stage.rotation_steps() {
-                out.push((enc.rotation_galois_element(s), stage.level()));
-            }
-        }
+        out.extend(stage_uses(ctx, &self.dft));
         if self.needs_conjugation() {
-            out.push((enc.conjugation_galois_element(), self.output_level()));
+            out.push(GaloisRequirement::conjugation(ctx, self.output_level()));
         }
         out
     }
@@ -167,7 +163,7 @@ impl CoeffsToSlots {
 
     /// CoeffsToSlots of `ct` (at [`Self::level`] on the chain's scale, [`Self::slots`] slots): the
     /// ciphertexts of the format ([`SlotsFormat`]: lo and hi for `Split`, one otherwise), at
-    /// [`Self::output_level`] on the chain's scale. Keys: [`Self::galois_levels`].
+    /// [`Self::output_level`] on the chain's scale. Keys: [`Self::galois_uses`].
     ///
     /// Errors: `LengthMismatch` for another slot count; those of [`HomomorphicDft::apply`] (level,
     /// scale, a missing key names its step).

@@ -8,12 +8,14 @@
 //!   SubSum for sparse packing, and the formats EvalMod reads ([`SlotsFormat`]).
 
 mod coeffs_to_slots;
+mod keys;
 pub mod modraise;
 mod pipeline;
 mod slots_to_coeffs;
 mod stages;
 
 pub use coeffs_to_slots::CoeffsToSlots;
+pub use keys::{BootstrappingKeys, GaloisRequirement, KeyRequirements};
 pub use modraise::{mod_raise, ModRaiseBound};
 pub use pipeline::BootstrappingOrder;
 pub use slots_to_coeffs::SlotsToCoeffs;

@@ -80,8 +80,8 @@ fn run(f: &Fixture, order: BootstrappingOrder, slots: usize, real: bool) -> f64 
         gain: GAIN,
     };
     let p = Pipeline::new(ctx, shape).unwrap();
-    let mut el: Vec<u64> = p.cts.galois_levels(ctx).iter().map(|x| x.0).collect();
-    el.extend(p.stc.galois_levels(ctx).iter().map(|x| x.0));
+    let mut el: Vec<u64> = p.cts.galois_uses(ctx).iter().map(|x| x.element).collect();
+    el.extend(p.stc.galois_uses(ctx).iter().map(|x| x.element));
     let gk = KeyGenerator::new(&**ctx, &mut f.rng.borrow_mut())
         .galois_keys(&f.sk, &el)
         .unwrap();

@@ -21,6 +21,7 @@
 //! (q_0 / (gain Delta_0) in bootstrapping: EvalMod's gain and the message ratio undone), at the
 //! input level minus the budget, on the chain's scale there.
 
+use super::keys::{stage_uses, GaloisRequirement};
 use super::stages::{lift, scale_column, scaled_stages, unpack, SlotsFormat};
 use crate::circuits::dft::{DftDirection, HomomorphicDft};
 use crate::ckks::{CkksCiphertext, CkksContext, Complex};
@@ -109,17 +110,12 @@ impl SlotsToCoeffs {
         &self.dft
     }
 
-    /// The Galois elements [`Self::apply`] uses, each with the highest level it is used at.
-    pub fn galois_levels(&self, ctx: &CkksContext) -> Vec<(u64, usize)> {
-        let enc = ctx.encoder();
-        let mut out: Vec<(u64, usize)> = Vec::new();
-        for stage in self.dft.stages() {
-            for s in stage.rotation_steps() {
-                out.push((enc.rotation_galois_element(s), stage.level()));
-            }
-        }
+    /// The Galois keys [`Self::apply`] uses, each at the highest level it is used at: each DFT
+    /// stage's steps at its level, the conjugation of `Real` at the output level.
+    pub fn galois_uses(&self, ctx: &CkksContext) -> Vec<GaloisRequirement> {
+        let mut out = stage_uses(ctx, &self.dft);
         if self.format == SlotsFormat::Real {
-            out.push((enc.conjugation_galois_element(), self.output_level()));
+            out.push(GaloisRequirement::conjugation(ctx, self.output_level()));
         }
         out
     }
