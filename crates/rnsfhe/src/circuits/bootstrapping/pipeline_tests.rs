@@ -52,7 +52,9 @@ fn fixture() -> Fixture {
 }
 
 const K: f64 = 16.0;
-const GAIN: f64 = 256.0;
+const GAIN: f64 = 1.0;
+/// q_0 / Delta_0 ~ 2^10 on the fixture's chain.
+const LOG_RATIO: u32 = 10;
 
 /// The values in the unit square, deterministic.
 fn values(n: usize, seed: u64, real: bool) -> Vec<Complex> {
@@ -78,6 +80,7 @@ fn run(f: &Fixture, order: BootstrappingOrder, slots: usize, real: bool) -> f64 
         eval_depth: 1,
         k: K,
         gain: GAIN,
+        log_message_ratio: LOG_RATIO,
     };
     let p = Pipeline::new(ctx, shape).unwrap();
     let mut el: Vec<u64> = p.cts.galois_uses(ctx).iter().map(|x| x.element).collect();
