@@ -228,8 +228,8 @@ mod tests {
         let (got, eta) = nearest_primes(40, 12, m, &[]).unwrap();
         assert_eq!(got, all[..12]);
         let widest = got.iter().map(|&q| q.abs_diff(center)).max().unwrap() as f64;
-        assert!(widest / center as f64 < 2f64.powi(-(eta as i32)));
-        assert!(widest / center as f64 >= 2f64.powi(-(eta as i32 + 1)) || eta == 39);
+        assert!(widest / (center as f64) < 2f64.powi(-(eta as i32)));
+        assert!(widest / (center as f64) >= 2f64.powi(-(eta as i32 + 1)) || eta == 39);
         // Excluded primes are skipped; the next closest take their place.
         let (skip, _) = nearest_primes(40, 11, m, &all[..1]).unwrap();
         assert_eq!(skip, all[1..12]);
