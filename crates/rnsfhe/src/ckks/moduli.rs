@@ -92,8 +92,8 @@ pub(super) fn default_layout(
 
 /// The default layout's special primes narrowed to [`NARROW_BITS`] bits where that keeps P at least
 /// 2^8 above the widest digit (the digits of `per` consecutive chain primes, q_0's first), else the
-/// 60-bit `wide` ones. The key-switching term (widest digit) sigma sqrt(dnum N) / P then stays orders
-/// of magnitude below ModDown's rounding term (about sqrt(N h / 12)), and every special limb runs
+/// `wide` ones ([`special_width`]). The key-switching term (widest digit) sigma sqrt(dnum N) / P then
+/// stays orders of magnitude below ModDown's rounding term (about sqrt(N h / 12)), and every special limb runs
 /// AVX-512 IFMA's 52-bit kernels. Precision measured against 60-bit special primes: x^2 then a
 /// rotation at N = 2^15, L = 10, six key seeds, worst slot error 2^-22.75..-23.24 against
 /// 2^-22.57..-23.16 (`tests/moduli_layout.rs`); random circuits at N = 2^15, L = 12 (`tests/

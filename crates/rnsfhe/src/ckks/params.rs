@@ -76,9 +76,10 @@ impl CkksParameters {
     }
 
     /// The achieved eta: every |q_j / 2^bits_j - 1| < 2^-eta (j >= 1), bits_j the width of q_j in
-    /// [`Self::chain_bits`] (2^scale_bits for a uniform chain, paper 004's eta). Over a chain of several
-    /// widths it is the smallest of their etas, so that it bounds every scaling prime's distance to a
-    /// power of two (the drift of the scales below R, the tolerance of additions at one level).
+    /// [`Self::chain_bits`] (scale_bits for every j of a uniform chain: paper 004's eta). Over a chain
+    /// of several widths it is the smallest of their etas, so that it bounds every scaling prime's
+    /// distance to its power of two (the drift of the scales below R, the tolerance of additions at
+    /// one level).
     pub fn eta(&self) -> u32 {
         self.eta
     }
