@@ -217,7 +217,7 @@ fn bad_chains_refused() {
         .chain_bits(vec![60, 40, 20, 20, 20, 20, 20, 20, 20, 20])
         .build();
     assert!(matches!(few, Err(Error::NotEnoughPrimes(_))));
-    assert!(msg(few).contains("entries [2, 3, 4, 5, 6, 7, 8, 9]"));
+    assert!(msg(few).contains("levels [2, 3, 4, 5, 6, 7, 8, 9]"));
     let far = b()
         .chain_bits(vec![60, 30, 40, 40])
         .scale_level(3)

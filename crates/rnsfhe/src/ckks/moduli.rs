@@ -29,7 +29,7 @@ pub(super) fn chain_primes(bits: &[u32], m: u64) -> Result<(Vec<u64>, u32)> {
         let levels: Vec<usize> = (j..bits.len()).filter(|&l| bits[l] == w).collect();
         let (primes, e) = nearest_primes(w, levels.len(), m, &taken).map_err(|_| {
             Error::NotEnoughPrimes(format!(
-                "no {} primes = 1 mod 2N = {m} near 2^{w} (chain_bits entries {levels:?})",
+                "no {} primes = 1 mod 2N = {m} near 2^{w} for the levels {levels:?}",
                 levels.len()
             ))
         })?;
