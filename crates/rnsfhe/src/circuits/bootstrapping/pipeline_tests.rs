@@ -1,13 +1,15 @@
 //! The pipeline with an exact secret-key reduction in EvalMod's place (decrypt, reduce, encrypt
 //! again at EvalMod's output level): ModRaise, SubSum, CoeffsToSlots, SlotsToCoeffs and their
-//! constants in both orders and every format, at N = 2^11 (insecure toy parameters: a uniform
-//! chain of 50-bit primes, q_0 of 60 bits, so a message ratio of 2^10).
+//! constants in both orders and every format, at N = 2^11 (insecure toy parameters: q_0 of 60 bits,
+//! one residual level of 50 bits (the scale 2^50 exact there, so a message ratio of 2^10), two StC,
+//! one reduction and three CtS levels of 60 bits; a secret of Hamming weight 32).
 //!
-//! Measured worst-slot errors: CtS-first 2^-16.1 (full), 2^-15.8 (full, real), 2^-21.6 (16 slots),
-//! 2^-17.5 (256 slots); StC-first 2^-23.1 (full), 2^-27.1 (16 slots). CtS-first's error is the
-//! coefficient-domain error of CoeffsToSlots (the rounding of its 50-bit diagonals, about 2^-35 on
-//! y = x / K) times K q_0 / Delta_0 = 2^14 and summed over the coefficients into each slot
-//! (sqrt(N) = 2^5.5); StC-first reads the coefficients as the slots (no sqrt(N)).
+//! Measured worst-slot errors: CtS-first 2^-28.0 (full), 2^-27.6 (full, real), 2^-33.5 (16 slots),
+//! 2^-29.4 (256 slots); StC-first 2^-29.9 (full), 2^-35.4 (16 slots). On a uniform chain of 50-bit
+//! primes CtS-first gave 2^-16: its error is the coefficient-domain error of CoeffsToSlots (the
+//! rounding of its diagonals, encoded at about the level's prime, on y = x / K) times K q_0 / Delta_0
+//! and summed over the coefficients into each slot (sqrt(N)); StC-first reads the coefficients as
+//! the slots (no sqrt(N)).
 #![allow(clippy::unwrap_used)] // test
 
 use std::sync::Arc;
@@ -28,9 +30,9 @@ struct Fixture {
 fn fixture() -> Fixture {
     let p = CkksParameters::builder()
         .degree(1 << 11)
-        .levels(6)
+        .chain_bits(vec![60, 50, 60, 60, 60, 60, 60])
         .scale_bits(50)
-        .first_modulus_bits(60)
+        .scale_level(1)
         .special_moduli_bits(&[61, 61])
         .key_switching(KeySwitching {
             digit_primes: 2,
@@ -135,7 +137,7 @@ fn coeffs_to_slots_first() {
         (256, false),
     ] {
         let e = run(&f, BootstrappingOrder::CoeffsToSlotsFirst, slots, real);
-        assert!(e < -14.0, "CtS-first {slots} slots real {real}: 2^{e:.1}");
+        assert!(e < -25.0, "CtS-first {slots} slots real {real}: 2^{e:.1}");
     }
 }
 
@@ -144,6 +146,6 @@ fn slots_to_coeffs_first() {
     let f = fixture();
     for (slots, real) in [(1024, false), (1024, true), (16, false), (16, true)] {
         let e = run(&f, BootstrappingOrder::SlotsToCoeffsFirst, slots, real);
-        assert!(e < -20.0, "StC-first {slots} slots real {real}: 2^{e:.1}");
+        assert!(e < -27.0, "StC-first {slots} slots real {real}: 2^{e:.1}");
     }
 }
