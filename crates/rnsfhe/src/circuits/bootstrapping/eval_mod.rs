@@ -5,8 +5,10 @@
 //! # What is evaluated
 //!
 //! The scaled sine of Cheon et al. (Eurocrypt 2018, section 4), sin(2 pi x) / (2 pi) = eps -
-//! (2 pi)^2 eps^3 / 6 + ..., as Han and Ki (CT-RSA 2020) compute it: a cosine of a shrunk argument,
-//! then r double angles; with Bossuat et al.'s optional arcsine (Eurocrypt 2021, section 4.2).
+//! (2 pi)^2 eps^3 / 6 + ..., interpolated on y = x / K in [-1, 1] (Chen, Chillotti, Song,
+//! Eurocrypt 2019) and computed as Han and Ki do ("Better bootstrapping for approximate HE",
+//! CT-RSA 2020): a cosine of a shrunk argument, then r double angles; with the optional arcsine
+//! correction (Lee, Lee, Lee, Kim, No, Eurocrypt 2021; Bossuat et al., Eurocrypt 2021).
 //! With a = 2 pi K / 2^r and the origin x_0 = 1/4 - 2^(r-2) for r <= 2 (-3/4 at r = 2), x_0 = 1/4
 //! for r >= 3, the variable is z = y - x_0 / K = (x - x_0) / K, in [-1, 1] for |I| < K (a constant
 //! added to the input y = x / K, no level):
@@ -53,12 +55,13 @@
 //!   -> 0 at z = 0: the origin x_0 = 1/4 - 2^(r-2), where the cosine is a sine, gains 1.4 bits in
 //!   the worst slot and about 1 on average over I in -2..2 (measured, 31 values of I at N = 2^12),
 //!   for 2 more products (T_3, T_5, T_7 against T_6). For r >= 3 that origin leaves [-1, 1].
-//!   The K^2 is why K = 512 (a dense secret without encapsulation) loses 8 bits to K = 16.
+//!   The K^2 is why K = 512 (a dense secret without encapsulation) loses 8 bits to K = 16 below.
 //!
 //! # Measured (`cargo test -p rnsfhe --test eval_mod table -- --ignored --nocapture`)
 //!
 //! Model: worst |apply_plain(y) - eps| over 200 000 random (I, eps), |eps| <= 2^-ratio, and the
-//! edges (f64 floor about K 2^-54 from the rounding of z, times 4^r / (2 pi) on Clenshaw's).
+//! edges; its f64 floor is the rounding of z (K 2^-54 in x units) and Clenshaw's rounding times
+//! 4^r / (2 pi).
 //! Encrypted: worst of 2^11 random slots at N = 2^12 (dense secret, 60-bit primes, fresh input at
 //! 2^60 whose own noise is 2^-43.4 in x units) against x - round(x). Products: non-scalar.
 //!
@@ -79,8 +82,8 @@
 //!
 //! K = 16, r = 3, degree 30 is Lattigo's default shape: there it works because Han and Ki place
 //! the nodes near the integers only; a series on the whole interval needs degree 38 (one level
-//! more). The default, r = 2 with degree 60, has the depth of Lattigo's (8) and a factor 4 less
-//! noise amplification in the double angles.
+//! more). The default, r = 2 with degree 60, has the depth of Lattigo's (8) and is 1.1 bits more
+//! precise encrypted than r = 3 with degree 38 (9 levels, 4 products fewer).
 //!
 //! # Failure
 //!
@@ -102,6 +105,10 @@ use std::f64::consts::TAU;
 const MAX_K: u32 = 1 << 16;
 const MAX_DOUBLE_ANGLE: u32 = 16;
 const MAX_ARCSINE_DEGREE: usize = 15;
+
+/// How far (relative) the input's scale may be from the chain's at [`EvalMod::level`]: the powers'
+/// scales drift by 2^j times that up to T_(2^j) (see [`EvalMod::apply`]).
+const INPUT_SCALE_TOLERANCE: f64 = 1.0 / 1024.0;
 
 /// The choices of [`EvalMod`] (Lattigo's `mod1.ParametersLiteral`, OpenFHE's `EvalBootstrapSetup`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -348,10 +355,21 @@ impl EvalMod {
         w
     }
 
-    /// EvalMod of `ct` (slots y = x / K, real, |y| <= 1, at [`Self::level`] or above, where it is
-    /// dropped to [`Self::level`]; any scale): [`Self::gain`] (x - round(x)) at
-    /// [`Self::output_level`], on the chain's scale there. Errors: `LevelMismatch` below
-    /// [`Self::level`]; the evaluator's errors (a key or parameter mismatch).
+    /// EvalMod of `ct` (slots y = x / K, real, |y| <= 1): [`Self::gain`] (x - round(x)) at
+    /// [`Self::output_level`], on the chain's scale there.
+    ///
+    /// The input is at [`Self::level`] on the chain's scale of that level (where CoeffsToSlots'
+    /// linear transforms land; within 2^-10 relative), or above [`Self::level`]: it is then
+    /// brought onto that scale by [`Evaluator::lower_onto`] (a constant and a rescale, with the
+    /// level that dropping to [`Self::level`] gives up anyway; its scale S must leave the constant
+    /// Delta q / S below 2^62).
+    /// Why the scale matters: the powers T_(2^j) of the baby-step giant-step sit at
+    /// q (S / q)^(2^j) from a scale S; from the chain's scale they stay on the chain's scales, from
+    /// another one they drift until a coefficient no longer fits a word (at S = 2^59.5 on 60-bit
+    /// primes already).
+    ///
+    /// Errors: `LevelMismatch` below [`Self::level`]; `ScaleMismatch` at [`Self::level`] off the
+    /// chain's scale; the evaluator's errors (a key or parameter mismatch).
     pub fn apply(
         &self,
         ctx: &CkksContext,
@@ -369,7 +387,7 @@ impl EvalMod {
         ct: &E::Ciphertext,
         rlk: &E::RelinKey,
     ) -> Result<E::Ciphertext> {
-        let have = e.level(ct);
+        let (have, chain) = (e.level(ct), e.default_scale(self.level)?);
         if have < self.level {
             return Err(Error::LevelMismatch {
                 op: "EvalMod".into(),
@@ -378,7 +396,23 @@ impl EvalMod {
                 hint: format!("this EvalMod takes inputs at level {} or above", self.level),
             });
         }
-        let x = e.drop_level(ct, self.level)?;
+        let x = if have > self.level {
+            e.lower_onto(ct, self.level, chain)?
+        } else if (e.scale(ct) / chain - 1.0).abs() <= INPUT_SCALE_TOLERANCE {
+            ct.clone()
+        } else {
+            return Err(Error::ScaleMismatch {
+                op: "EvalMod".into(),
+                left: e.scale(ct),
+                right: chain,
+                tolerance: INPUT_SCALE_TOLERANCE,
+                hint: format!(
+                    "EvalMod takes its input on the chain's scale of level {} (or from a higher \
+                     level)",
+                    self.level
+                ),
+            });
+        };
         let shift = -self.origin / f64::from(self.params.k);
         let z = e.add_const(&x, Complex::from_real(shift))?;
         let out = self.output_level();
