@@ -423,9 +423,22 @@ fn n16_time_and_precision() {
         let ctx = CkksContext::new(params).unwrap();
         let em = EvalMod::new(&ctx, EvalModParameters::default(), 21).unwrap();
         let (_, worst, took) = run(&ctx, &em, 8);
+        // One product at the input's level, in the same run (the time's unit on a loaded machine).
+        let mut rng = Csprng::from_seed([9; 32]);
+        let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+        let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
+        let ct = ctx
+            .encrypt(&ctx.encode_real(&[0.5]).unwrap(), &pk, &mut rng)
+            .unwrap();
+        let t = std::time::Instant::now();
+        ctx.rescale(&Evaluator::mul_relin(&*ctx, &ct, &ct, &rlk).unwrap())
+            .unwrap();
+        let product = t.elapsed();
         println!(
-            "N = 2^16, {secret:?}, level 21 -> {}: {took:?}, worst 2^{:.2} in x units",
+            "N = 2^16, {secret:?}, level 21 -> {}: {took:?} ({:.1} products at level 21 of \
+             {product:?}), worst 2^{:.2} in x units",
             em.output_level(),
+            took.as_secs_f64() / product.as_secs_f64(),
             worst.log2()
         );
     }
