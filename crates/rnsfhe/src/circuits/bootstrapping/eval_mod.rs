@@ -1,6 +1,6 @@
 //! EvalMod, the homomorphic modular reduction of CKKS bootstrapping: x -> x - round(x) for
-//! x = I + eps in the slots, I an integer with |I| < K and |eps| <= 2^-log_message_ratio (x = v / q_0
-//! after ModRaise and CoeffsToSlots, v = m + q_0 I, eps = m / q_0).
+//! x = I + eps in the slots, I an integer with |I| < K and |eps| <= 2^-log_message_ratio
+//! (x = v / q_0 after ModRaise and CoeffsToSlots, v = m + q_0 I, eps = m / q_0).
 //!
 //! # What is evaluated
 //!
@@ -13,13 +13,13 @@
 //! for r >= 3, the variable is z = y - x_0 / K = (x - x_0) / K, in [-1, 1] for |I| < K (a constant
 //! added to the input y = x / K, no level):
 //!
-//! 1. p(z) = beta_0 cos(2 pi (x - 1/4) / 2^r) = beta_0 cos(a z + phi), phi = 2 pi (x_0 - 1/4) / 2^r:
-//!    beta_0 sin(a z) (odd, phi = -pi/2) for r <= 2, beta_0 cos(a z) (even) for r >= 3, so that
-//!    only terms of one parity are evaluated. p is the Chebyshev series of degree `sine_degree` on
-//!    [-1, 1] ([`cosine_series`], Jacobi-Anger: the f64 samples of `chebyshev_coefficients`'
-//!    interpolant cost 1.6 bits of model precision at K = 16, r = 2, degree 60, 2^-46.7 against
-//!    2^-48.3 measured with the even form), evaluated by the baby-step giant-step of [`poly`] in
-//!    ceil(log2(d + 1)) levels;
+//! 1. p(z) = beta_0 cos(2 pi (x - 1/4) / 2^r) = beta_0 cos(a z + phi), with phi = 2 pi (x_0 - 1/4)
+//!    / 2^r: beta_0 sin(a z) (odd, phi = -pi/2) for r <= 2, beta_0 cos(a z) (even) for r >= 3, so
+//!    that only terms of one parity are evaluated. p is the Chebyshev series of degree
+//!    `sine_degree` on [-1, 1] ([`cosine_series`], Jacobi-Anger: the f64 samples of
+//!    `chebyshev_coefficients`' interpolant cost 1.6 bits of model precision at K = 16, r = 2,
+//!    degree 60, 2^-46.7 against 2^-48.3 measured with the even form), evaluated by the baby-step
+//!    giant-step of [`poly`] in ceil(log2(d + 1)) levels;
 //! 2. r = `double_angle` steps w -> 2 w^2 - beta_j (a square, a doubling, a rescale, a constant),
 //!    beta_j = (2 pi)^(-2^(j - r)): w_j = beta_j cos(2 pi (x - 1/4) / 2^(r - j)) by cos(2u) =
 //!    2 cos(u)^2 - 1 with the 1 / (2 pi) folded into the beta_j (Lattigo's `mod1` folds it the same
@@ -43,19 +43,20 @@
 //!   then / (2 pi) in x units (w_r = sin / (2 pi) has slope 1 in x at eps = 0). The noise of a
 //!   step's own rescale is amplified by the steps after it only.
 //! - The sine: sin(2 pi eps) / (2 pi) - eps = -(2 pi)^2 eps^3 / 6 + ..., 2^-57.3 at |eps| = 2^-20,
-//!   2^-33.3 at 2^-12. The arcsine of degree d_a leaves its first omitted Taylor term a_n (2 pi)^(2n)
-//!   |eps|^(2n + 1), n = (d_a + 1) / 2, a_n = (2n)! / (4^n n!^2 (2n + 1)): degree 3, 3 (2 pi)^4
-//!   eps^5 / 40, 2^-53.1 at 2^-12; degree 5 at 2^-8, 2^-44.6. Its slope at 0 is 1.
+//!   2^-33.3 at 2^-12. The arcsine of degree d_a leaves its first omitted Taylor term
+//!   a_n (2 pi)^(2n) |eps|^(2n + 1), n = (d_a + 1) / 2, a_n = (2n)! / (4^n n!^2 (2n + 1)):
+//!   degree 3, 3 (2 pi)^4 eps^5 / 40, 2^-53.1 at 2^-12; degree 5 at 2^-8, 2^-44.6. Its slope at
+//!   0 is 1.
 //! - Input noise e_y: K e_y in x units, not amplified (x - round(x) has slope 1).
-//! - Noise of the basis: a polynomial evaluates z^2 (T_2) first; its absolute rescale noise n (about
-//!   2^-50 of the scale at N = 2^12 with a dense secret) reaches p through d p / d(z^2). For an even
-//!   p = g(z^2) that is p'(z) / (2z), up to beta_0 a^2 / 2 at z near 0, where the input x = 0 lies
-//!   (z = -1/(4K) for x_0 = 1/4): n pi K^2 / 2 in x units after the double angles, whatever r
-//!   (2^8.65 n at K = 16); the slots with I = 0 are the worst. An odd p = z h(z^2) has z h'(z^2)
-//!   -> 0 at z = 0: the origin x_0 = 1/4 - 2^(r-2), where the cosine is a sine, gains 1.4 bits in
-//!   the worst slot and about 1 on average over I in -2..2 (measured, 31 values of I at N = 2^12),
-//!   for 2 more products (T_3, T_5, T_7 against T_6). For r >= 3 that origin leaves [-1, 1].
-//!   The K^2 is why K = 512 (a dense secret without encapsulation) loses 8 bits to K = 16 below.
+//! - Noise of the basis: a polynomial evaluates z^2 (T_2) first; its absolute rescale noise n
+//!   (about 2^-50 of the scale at N = 2^12, dense secret) reaches p through d p / d(z^2). For an
+//!   even p = g(z^2) that is p'(z) / (2z), up to beta_0 a^2 / 2 at z near 0, where the input x = 0
+//!   lies (z = -1/(4K) for x_0 = 1/4): n pi K^2 / 2 in x units after the double angles, whatever r
+//!   (2^8.65 n at K = 16); the slots with I = 0 are the worst. An odd p = z h(z^2) has z h'(z^2) ->
+//!   0 at z = 0: the origin x_0 = 1/4 - 2^(r-2), where the cosine is a sine, gains 1.4 bits in the
+//!   worst slot and about 1 on average over I in -2..2 (measured, 31 values of I at N = 2^12), for
+//!   2 more products (T_3, T_5, T_7 against T_6). For r >= 3 that origin leaves [-1, 1]. The K^2 is
+//!   why K = 512 (a dense secret without encapsulation) loses 8 bits to K = 16 below.
 //!
 //! # Measured (`cargo test -p rnsfhe --test eval_mod table -- --ignored --nocapture`)
 //!
@@ -67,18 +68,18 @@
 //!
 //! | K | r | degree | arcsine | log ratio | depth | products | model | encrypted |
 //! |---|---|---|---|---|---|---|---|---|
-//! | 16 | 2 | 60 | 0 | 20 | 8 | 17 | 2^-48.5 | 2^-41.0 |
+//! | 16 | 2 | 60 | 0 | 20 | 8 | 17 | 2^-48.6 | 2^-40.9 |
 //! | 16 | 3 | 30 | 0 | 20 | 8 | 12 | 2^-31.0 | 2^-31.0 |
-//! | 16 | 3 | 38 | 0 | 20 | 9 | 13 | 2^-47.4 | 2^-39.9 |
-//! | 16 | 3 | 62 | 0 | 20 | 9 | 17 | 2^-47.3 | 2^-39.9 |
+//! | 16 | 3 | 38 | 0 | 20 | 9 | 13 | 2^-47.3 | 2^-39.9 |
+//! | 16 | 3 | 62 | 0 | 20 | 9 | 17 | 2^-47.0 | 2^-39.9 |
 //! | 16 | 1 | 88 | 0 | 20 | 8 | 19 | 2^-48.5 | 2^-40.7 |
 //! | 16 | 2 | 60 | 0 | 12 | 8 | 17 | 2^-33.3 | 2^-33.3 |
 //! | 16 | 2 | 60 | 3 | 12 | 10 | 19 | 2^-48.6 | 2^-41.0 |
 //! | 16 | 2 | 60 | 5 | 8 | 11 | 21 | 2^-44.5 | 2^-40.8 |
-//! | 32 | 2 | 88 | 0 | 20 | 9 | 20 | 2^-46.8 | 2^-39.4 |
-//! | 32 | 3 | 56 | 0 | 20 | 9 | 15 | 2^-46.7 | 2^-38.3 |
+//! | 32 | 2 | 88 | 0 | 20 | 9 | 20 | 2^-46.9 | 2^-39.4 |
+//! | 32 | 3 | 56 | 0 | 20 | 9 | 15 | 2^-46.6 | 2^-38.3 |
 //! | 512 | 6 | 94 | 0 | 20 | 13 | 21 | 2^-40.0 | 2^-32.7 |
-//! | 512 | 7 | 60 | 0 | 20 | 13 | 20 | 2^-38.8 | 2^-32.6 |
+//! | 512 | 7 | 60 | 0 | 20 | 13 | 20 | 2^-39.0 | 2^-32.6 |
 //!
 //! K = 16, r = 3, degree 30 is Lattigo's default shape: there it works because Han and Ki place
 //! the nodes near the integers only; a series on the whole interval needs degree 38 (one level
@@ -122,14 +123,15 @@ pub struct EvalModParameters {
     pub sine_degree: usize,
     /// The degree of the arcsine's Taylor polynomial (0: none; else odd, 3..=15).
     pub arcsine_degree: usize,
-    /// log2(q_0 / Delta): |eps| = |m / q_0| <= 2^-log_message_ratio is where the result is accurate.
+    /// log2(q_0 / Delta): |eps| = |m / q_0| <= 2^-log_message_ratio is where the result is
+    /// accurate (and the arcsine's input scaling).
     pub log_message_ratio: u32,
 }
 
 impl Default for EvalModParameters {
     /// K = 16 (a sparse secret, or sparse-secret encapsulation), r = 2 double angles, degree 60
-    /// (6 levels), no arcsine, log_message_ratio 20: 8 levels, 17 products, model error 2^-48.5 in
-    /// x units for |eps| <= 2^-20 (28.5 bits of message precision; see the module doc's table).
+    /// (6 levels), no arcsine, log_message_ratio 20: 8 levels, 17 products, model error 2^-48.6 in
+    /// x units for |eps| <= 2^-20 (28.6 bits of message precision; see the module doc's table).
     fn default() -> Self {
         EvalModParameters {
             k: 16,
@@ -267,7 +269,8 @@ impl EvalMod {
             .collect();
         let mut arcsine = Vec::new();
         if params.arcsine_degree > 0 {
-            // a_n (2 pi)^(2n) 2^(-(2n + 1) rho) for v^(2n + 1), a_n = a_(n-1) (2n - 1)^2 / (2n (2n + 1)).
+            // a_n (2 pi)^(2n) 2^(-(2n + 1) rho) for v^(2n + 1),
+            // a_n = a_(n-1) (2n - 1)^2 / (2n (2n + 1)).
             let shrink = 2f64.powi(-(params.log_message_ratio as i32));
             arcsine = vec![0.0; params.arcsine_degree + 1];
             let mut c = shrink;
@@ -356,17 +359,16 @@ impl EvalMod {
     }
 
     /// EvalMod of `ct` (slots y = x / K, real, |y| <= 1): [`Self::gain`] (x - round(x)) at
-    /// [`Self::output_level`], on the chain's scale there.
+    /// [`Self::output_level`], on the chain's scale there ([`Self::apply_with`] lands on another).
     ///
     /// The input is at [`Self::level`] on the chain's scale of that level (where CoeffsToSlots'
     /// linear transforms land; within 2^-10 relative), or above [`Self::level`]: it is then
     /// brought onto that scale by [`Evaluator::lower_onto`] (a constant and a rescale, with the
     /// level that dropping to [`Self::level`] gives up anyway; its scale S must leave the constant
-    /// Delta q / S below 2^62).
-    /// Why the scale matters: the powers T_(2^j) of the baby-step giant-step sit at
-    /// q (S / q)^(2^j) from a scale S; from the chain's scale they stay on the chain's scales, from
-    /// another one they drift until a coefficient no longer fits a word (at S = 2^59.5 on 60-bit
-    /// primes already).
+    /// Delta q / S below 2^62). Why the scale matters: the powers T_(2^j) of the baby-step
+    /// giant-step sit at q (S / q)^(2^j) from a scale S; from the chain's scale they stay on the
+    /// chain's scales, from another one they drift until a coefficient no longer fits a word (at
+    /// S = 2^59.5 on 60-bit primes already).
     ///
     /// Errors: `LevelMismatch` below [`Self::level`]; `ScaleMismatch` at [`Self::level`] off the
     /// chain's scale; the evaluator's errors (a key or parameter mismatch).
@@ -376,17 +378,38 @@ impl EvalMod {
         ct: &CkksCiphertext,
         rlk: &RelinKey,
     ) -> Result<CkksCiphertext> {
-        self.apply_with(ctx, ct, rlk)
+        self.apply_with(ctx, ct, rlk, ctx.scale_at(self.output_level())?)
+    }
+
+    /// The scale that keeps every scale of EvalMod near its primes: q_(l+1) for the output level l,
+    /// the last prime EvalMod rescales by (then S_(j-1) = sqrt(S_j q) stays at q through the
+    /// double angles). Where the chain's scales at EvalMod's lower levels are well below its
+    /// primes (a `chain_bits` chain whose scale level is below: there Delta_l =
+    /// sqrt(Delta_(l-1) q_l) nears the primes from below), landing here rather than on the chain's
+    /// scale keeps the rescale noise of the last double angles small: measured on
+    /// `tests/eval_mod.rs`'s mixed chain (60-bit EvalMod primes above 50-bit ones, scale level at
+    /// 2^40), 2^-41.2 instead of 2^-35.6 in x units. SlotsToCoeffs lands on its own target from
+    /// any scale.
+    pub fn prime_output_scale<E: Evaluator>(&self, e: &E) -> Result<f64> {
+        e.rescale_factor(self.output_level() + 1)
     }
 
     /// [`Self::apply`] over any evaluator with complex constants (a [`CkksContext`], or a wrapper
-    /// of one, as the tests' product counter).
+    /// of one, as the tests' product counter), landing on `scale` at [`Self::output_level`] (the
+    /// chain's, [`Self::prime_output_scale`], or any other). Errors: as [`Self::apply`], and
+    /// `OutOfRange` for a `scale` that is not finite and > 0.
     pub fn apply_with<E: Evaluator<Scalar = Complex>>(
         &self,
         e: &E,
         ct: &E::Ciphertext,
         rlk: &E::RelinKey,
+        scale: f64,
     ) -> Result<E::Ciphertext> {
+        if !(scale.is_finite() && scale > 0.0) {
+            return Err(Error::OutOfRange(format!(
+                "EvalMod: the output scale must be finite and > 0, got {scale}"
+            )));
+        }
         let (have, chain) = (e.level(ct), e.default_scale(self.level)?);
         if have < self.level {
             return Err(Error::LevelMismatch {
@@ -418,8 +441,13 @@ impl EvalMod {
         let out = self.output_level();
         let l0 = self.level - self.cosine_depth;
         let lr = l0 - self.beta.len();
-        // S_(j-1) = sqrt(S_j q_(l_(j-1))): the squares land on the chain's scale at level lr.
-        let mut s0 = e.default_scale(lr)?;
+        // The double angles end on `scale`, or on q_lr before the arcsine (its powers then keep
+        // their scales); S_(j-1) = sqrt(S_j q_(l_(j-1))) before each square.
+        let mut s0 = if self.arcsine.is_empty() {
+            scale
+        } else {
+            e.rescale_factor(lr)?
+        };
         for l in lr + 1..=l0 {
             s0 = (s0 * e.rescale_factor(l)?).sqrt();
         }
@@ -432,10 +460,9 @@ impl EvalMod {
         if !self.arcsine.is_empty() {
             let shrink = 2f64.powi(self.params.log_message_ratio as i32);
             let v = e.mul_const_to_scale(&w, Complex::from_real(shrink), e.scale(&w))?;
-            let target = Target::new(out, e.default_scale(out)?);
-            w = poly::evaluate(e, &v, &self.arcsine_poly, target, rlk)?;
+            w = poly::evaluate(e, &v, &self.arcsine_poly, Target::new(out, scale), rlk)?;
         }
-        e.check_landed(&w, e.default_scale(out)?, "EvalMod")?;
+        e.check_landed(&w, scale, "EvalMod")?;
         Ok(w)
     }
 }
