@@ -3,16 +3,18 @@
 //! against the model and the exact reduction, its product count, and the refusals.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
-use std::cell::Cell;
 use std::sync::Arc;
 
 use rnsfhe::circuits::bootstrapping::{EvalMod, EvalModParameters};
-use rnsfhe::ckks::{CkksCiphertext, CkksContext, CkksParameters, CkksPlaintext, Complex};
+use rnsfhe::ckks::{CkksContext, CkksParameters, Complex};
 use rnsfhe::eval::Evaluator;
 use rnsfhe::params::Security;
-use rnsfhe::rlwe::{GaloisKeys, RelinKey};
-use rnsfhe::{Error, Result};
+use rnsfhe::Error;
 use rnsfhe_math::sample::Csprng;
+
+#[path = "support/counting.rs"]
+mod counting;
+use counting::Counting;
 
 fn chain(degree: usize, levels: usize, scale_bits: u32) -> Arc<CkksContext> {
     let p = CkksParameters::builder()
@@ -185,101 +187,6 @@ fn encrypted_even_and_arcsine() {
     }
 }
 
-/// CKKS with every tensor product counted (the non-scalar products of an evaluation).
-struct Counting<'a> {
-    ctx: &'a CkksContext,
-    products: Cell<usize>,
-}
-
-impl Evaluator for Counting<'_> {
-    type Ciphertext = CkksCiphertext;
-    type Plaintext = CkksPlaintext;
-    type Scalar = Complex;
-    type RelinKey = RelinKey;
-    type GaloisKeys = GaloisKeys;
-    fn max_level(&self) -> usize {
-        Evaluator::max_level(self.ctx)
-    }
-    fn slots(&self) -> usize {
-        Evaluator::slots(self.ctx)
-    }
-    fn level(&self, ct: &CkksCiphertext) -> usize {
-        ct.level()
-    }
-    fn scale(&self, ct: &CkksCiphertext) -> f64 {
-        ct.scale()
-    }
-    fn default_scale(&self, level: usize) -> Result<f64> {
-        self.ctx.default_scale(level)
-    }
-    fn rescale_levels(&self) -> usize {
-        1
-    }
-    fn rescale_factor(&self, level: usize) -> Result<f64> {
-        self.ctx.rescale_factor(level)
-    }
-    fn reduce_scalar(&self, c: Complex) -> Result<Complex> {
-        self.ctx.reduce_scalar(c)
-    }
-    fn scalar_from_int(&self, v: i64) -> Complex {
-        self.ctx.scalar_from_int(v)
-    }
-    fn scalar_from_real(&self, v: f64) -> Result<Complex> {
-        self.ctx.scalar_from_real(v)
-    }
-    fn scalar_mul_add(&self, a: Complex, k: i64, b: Complex) -> Complex {
-        self.ctx.scalar_mul_add(a, k, b)
-    }
-    fn add_assign(&self, a: &mut CkksCiphertext, b: &CkksCiphertext) -> Result<()> {
-        Evaluator::add_assign(self.ctx, a, b)
-    }
-    fn sub_assign(&self, a: &mut CkksCiphertext, b: &CkksCiphertext) -> Result<()> {
-        Evaluator::sub_assign(self.ctx, a, b)
-    }
-    fn negate_assign(&self, a: &mut CkksCiphertext) -> Result<()> {
-        Evaluator::negate_assign(self.ctx, a)
-    }
-    fn add_const(&self, a: &CkksCiphertext, c: Complex) -> Result<CkksCiphertext> {
-        Evaluator::add_const(self.ctx, a, c)
-    }
-    fn add_plain(&self, a: &CkksCiphertext, m: &CkksPlaintext) -> Result<CkksCiphertext> {
-        Evaluator::add_plain(self.ctx, a, m)
-    }
-    fn mul(&self, a: &CkksCiphertext, b: &CkksCiphertext) -> Result<CkksCiphertext> {
-        self.products.set(self.products.get() + 1);
-        Evaluator::mul(self.ctx, a, b)
-    }
-    fn relinearize(&self, a: &CkksCiphertext, rlk: &RelinKey) -> Result<CkksCiphertext> {
-        Evaluator::relinearize(self.ctx, a, rlk)
-    }
-    fn rescale(&self, a: &CkksCiphertext) -> Result<CkksCiphertext> {
-        Evaluator::rescale(self.ctx, a)
-    }
-    fn drop_level(&self, a: &CkksCiphertext, level: usize) -> Result<CkksCiphertext> {
-        Evaluator::drop_level(self.ctx, a, level)
-    }
-    fn mul_plain(&self, a: &CkksCiphertext, m: &CkksPlaintext) -> Result<CkksCiphertext> {
-        Evaluator::mul_plain(self.ctx, a, m)
-    }
-    fn mul_const_to_scale(&self, a: &CkksCiphertext, c: Complex, s: f64) -> Result<CkksCiphertext> {
-        self.ctx.mul_const_to_scale(a, c, s)
-    }
-    fn mul_values_to_scale(
-        &self,
-        a: &CkksCiphertext,
-        v: &[Complex],
-        s: f64,
-    ) -> Result<CkksCiphertext> {
-        self.ctx.mul_values_to_scale(a, v, s)
-    }
-    fn rotate(&self, a: &CkksCiphertext, step: i64, k: &GaloisKeys) -> Result<CkksCiphertext> {
-        Evaluator::rotate(self.ctx, a, step, k)
-    }
-    fn conjugate(&self, a: &CkksCiphertext, k: &GaloisKeys) -> Result<CkksCiphertext> {
-        Evaluator::conjugate(self.ctx, a, k)
-    }
-}
-
 /// The non-scalar products of EvalMod (each a tensor, a relinearisation and a rescale). The
 /// default, odd of degree 59 in the baby-step giant-step of `circuits::poly` (baby steps T_1..T_7:
 /// T_2, T_3, T_4, T_5, T_7; giant steps T_8, T_16, T_32; 7 products of the giant-step tree) and 2
@@ -307,10 +214,7 @@ fn products(p: EvalModParameters) -> usize {
     let ct = ctx
         .encrypt(&ctx.encode_real(&[0.25, -0.5]).unwrap(), &pk, &mut rng)
         .unwrap();
-    let counter = Counting {
-        ctx: &ctx,
-        products: Cell::new(0),
-    };
+    let counter = Counting::new(&ctx);
     let scale = ctx.scale_at(em.output_level()).unwrap();
     let counted = em.apply_with(&counter, &ct, &rlk, scale).unwrap();
     let plain = em.apply(&ctx, &ct, &rlk).unwrap();
