@@ -300,7 +300,11 @@ impl BfvContext {
     /// target secret has the parameters' distribution (the noise model's ||s||), else dropped
     /// (`None`). Refuses another key pair than the key's source; BFV ciphertexts are at the top
     /// level, so the key must be too.
-    pub fn switch_key(&self, a: &Ciphertext, key: &crate::rlwe::SwitchingKey) -> Result<Ciphertext> {
+    pub fn switch_key(
+        &self,
+        a: &Ciphertext,
+        key: &crate::rlwe::SwitchingKey,
+    ) -> Result<Ciphertext> {
         self.check_ct(a)?;
         let parts = key.apply(
             self.key_switcher(),

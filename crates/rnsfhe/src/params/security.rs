@@ -367,6 +367,42 @@ mod tests {
         assert!(Security::InsecureResearchOnly.check(16, f64::NAN).is_err());
     }
 
+    /// The modulus a secret may be exposed at: the ternary bound, 89% of it for h in [192, 2n/3),
+    /// the cited estimates below 192 (h >= 32 at n >= 2^16: 121 bits at 128-bit; h >= 128: 300
+    /// bits at every level), nothing elsewhere; unbounded for research parameters.
+    #[test]
+    fn max_log_q_for_each_distribution() {
+        use SecretDistribution::{HammingWeight as H, Ternary};
+        let std = Security::Standard(Bits128);
+        let n16 = 65536;
+        assert_eq!(std.max_log_q_for(n16, Ternary), 1747.0);
+        assert_eq!(std.max_log_q_for(n16, H(50_000)), 1747.0);
+        assert!((std.max_log_q_for(n16, H(192)) - 1747.0 * SPARSE_LOG_Q_SHARE).abs() < 1e-9);
+        assert_eq!(std.max_log_q_for(n16, H(32)), 121.0);
+        assert_eq!(std.max_log_q_for(n16, H(64)), 121.0);
+        assert_eq!(std.max_log_q_for(n16, H(128)), 300.0);
+        assert_eq!(std.max_log_q_for(2 * n16, H(32)), 121.0);
+        assert_eq!(std.max_log_q_for(n16 / 2, H(32)), 0.0);
+        assert_eq!(std.max_log_q_for(n16, H(31)), 0.0);
+        assert_eq!(Security::Standard(Bits192).max_log_q_for(n16, H(32)), 0.0);
+        assert_eq!(
+            Security::Standard(Bits256).max_log_q_for(n16, H(128)),
+            300.0
+        );
+        assert_eq!(
+            Security::InsecureResearchOnly.max_log_q_for(1024, H(1)),
+            f64::INFINITY
+        );
+        // The parameter gate follows it: h = 32 at 2^16 with 121 bits passes, 122 is refused.
+        std.check_distributions(n16, 121.0, 3.2, H(32)).unwrap();
+        let err = std.check_distributions(n16, 122.0, 3.2, H(32)).unwrap_err();
+        assert!(err.to_string().contains("at most 121 bits"), "{err}");
+        let err = std
+            .check_distributions(n16 / 2, 60.0, 3.2, H(32))
+            .unwrap_err();
+        assert!(err.to_string().contains("Hamming weight 32"), "{err}");
+    }
+
     #[test]
     fn bad_degree_or_log_q() {
         for n in [0usize, 1000, 3000, 12288] {

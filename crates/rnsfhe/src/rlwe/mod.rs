@@ -40,8 +40,8 @@ pub(crate) use keyswitch::KeyOptions;
 pub use keyswitch::{Decomposed, KeySwitchKey, KeySwitcher};
 pub use layout::KeySwitching;
 pub use levels::Levels;
-pub use switching::SwitchingKey;
 pub(crate) use noise::log2_add;
+pub use switching::SwitchingKey;
 
 use std::sync::Arc;
 

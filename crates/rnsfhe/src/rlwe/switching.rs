@@ -139,7 +139,10 @@ impl SwitchingKey {
         }
         if special == 0 && all.len() > k {
             let one = (0..=level).chain([k]).map(lg).sum::<f64>();
-            to.check_exposure(one, "a switching key to this secret (q_0..q_l and one special prime)")?;
+            to.check_exposure(
+                one,
+                "a switching key to this secret (q_0..q_l and one special prime)",
+            )?;
         }
         Ok(special)
     }

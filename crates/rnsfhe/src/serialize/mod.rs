@@ -36,10 +36,10 @@ mod bgv;
 mod ckks;
 mod hpr;
 mod keys;
-mod params;
-mod switching;
 #[cfg(test)]
 mod old_formats;
+mod params;
+mod switching;
 
 use std::sync::Arc;
 

@@ -22,7 +22,8 @@ struct Old<'a> {
 
 impl Old<'_> {
     fn copy(&mut self, n: usize) {
-        self.out.extend_from_slice(&self.src[self.pos..self.pos + n]);
+        self.out
+            .extend_from_slice(&self.src[self.pos..self.pos + n]);
         self.pos += n;
     }
     fn word(&self) -> u32 {

@@ -64,9 +64,10 @@ impl Reader<'_> {
     pub(super) fn secret_distribution(&mut self) -> Result<SecretDistribution> {
         Ok(match self.u64()? {
             0 => SecretDistribution::Ternary,
-            h => SecretDistribution::HammingWeight(usize::try_from(h - 1).map_err(|_| {
-                bad(&format!("Hamming weight {} beyond a word", h - 1))
-            })?),
+            h => SecretDistribution::HammingWeight(
+                usize::try_from(h - 1)
+                    .map_err(|_| bad(&format!("Hamming weight {} beyond a word", h - 1)))?,
+            ),
         })
     }
     pub(super) fn list(&mut self, max: usize) -> Result<Vec<u64>> {

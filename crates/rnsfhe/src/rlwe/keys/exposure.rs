@@ -15,14 +15,21 @@ use crate::{Error, Result};
 
 /// log2 of the product of a ring's moduli.
 pub(crate) fn log2_modulus(ring: &Arc<RingContext>) -> f64 {
-    ring.moduli().iter().map(|m| (m.value() as f64).log2()).sum()
+    ring.moduli()
+        .iter()
+        .map(|m| (m.value() as f64).log2())
+        .sum()
 }
 
 /// The distribution of an imported secret: the parameters' own when its weight fits it (a ternary
 /// secret has about 2n/3 non-zero coefficients, far above n/2), else a dense or sparse
 /// distribution by its weight h (dense from 2n/3, as the security gate has it). Coefficients that
 /// are not small integers (a share uniform mod Q u P) count as the parameters' distribution.
-pub(crate) fn classify(ctx: &dyn KeyContext, coeffs: Option<&[i64]>, n: usize) -> SecretDistribution {
+pub(crate) fn classify(
+    ctx: &dyn KeyContext,
+    coeffs: Option<&[i64]>,
+    n: usize,
+) -> SecretDistribution {
     let own = ctx.secret_distribution();
     let Some(c) = coeffs else { return own };
     let h = c.iter().filter(|&&x| x != 0).count();

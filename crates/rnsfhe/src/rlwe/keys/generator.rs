@@ -230,7 +230,14 @@ impl<'a> KeyGenerator<'a> {
             "a relinearisation key",
         )?;
         if std::ptr::eq(sw, msw) {
-            return RelinKey::generate_with(sw, sk, g, fp, self.rng, KeyOptions::of(sw, seeds, level));
+            return RelinKey::generate_with(
+                sw,
+                sk,
+                g,
+                fp,
+                self.rng,
+                KeyOptions::of(sw, seeds, level),
+            );
         }
         // The same s over the Montgomery ring (held as s M there), keys carrying M (section 4.4).
         let sk_m = sk.on_switcher(msw)?;

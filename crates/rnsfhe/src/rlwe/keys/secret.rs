@@ -249,8 +249,8 @@ impl SecretKey {
         let (s_q, s_qp) = Self::ntt_pair(sw, &s);
         s.residues_mut().zeroize();
         let n = sw.ring_q().degree();
-        let distribution =
-            dist.unwrap_or_else(|| super::exposure::classify(ctx, coeffs.as_ref().map(|c| &c[..]), n));
+        let distribution = dist
+            .unwrap_or_else(|| super::exposure::classify(ctx, coeffs.as_ref().map(|c| &c[..]), n));
         let mut sk = SecretKey {
             coeffs,
             s_q: s_q?,
