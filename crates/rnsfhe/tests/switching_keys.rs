@@ -333,3 +333,42 @@ fn n16_sparse_secret_is_exposed_at_q0_p0_only() {
     let back = ctx.switch_key(&down, keys.sparse_to_dense()).unwrap();
     close((&ctx, &back), &sk, &z, 2e-6, "back under the dense secret");
 }
+
+/// The bytes with their CRC-32 trailer made again.
+fn reseal(b: &mut Vec<u8>) {
+    b.truncate(b.len() - 4);
+    let crc = crc32fast::hash(b);
+    b.extend_from_slice(&crc.to_le_bytes());
+}
+
+/// Malformed switching-key bytes are refused, never loaded or panicking: every truncation, and
+/// resealed bytes claiming another special-prime count, level or target weight.
+#[test]
+fn malformed_switching_key_bytes_are_refused() {
+    let ctx = ckks(1 << 10, &[50, 50], Security::InsecureResearchOnly);
+    let mut rng = Csprng::from_seed([8; 32]);
+    let (sk, _) = ctx.keygen(&mut rng).unwrap();
+    let mut kg = KeyGenerator::new(&*ctx, &mut rng);
+    let sparse = kg.secret_key_with(SPARSE).unwrap();
+    let key = kg.switching_key_with(&sk, &sparse, 1, 1).unwrap();
+    let bytes = ctx.switching_key_to_bytes(&key);
+    for len in 0..bytes.len() {
+        assert!(ctx.switching_key_from_bytes(&bytes[..len]).is_err(), "{len}");
+    }
+    // Header 15, identities 16, distribution 8, special primes 4, level 4.
+    let (dist, special, level) = (15 + 16, 15 + 16 + 8, 15 + 16 + 8 + 4);
+    for (at, value) in [
+        (special, 0u64),
+        (special, 3),
+        (level, 0),
+        (level, 2),
+        (level, 99),
+        (dist, 5000),
+    ] {
+        let mut b = bytes.clone();
+        let width = if at == dist { 8 } else { 4 };
+        b[at..at + width].copy_from_slice(&value.to_le_bytes()[..width]);
+        reseal(&mut b);
+        assert!(ctx.switching_key_from_bytes(&b).is_err(), "field at {at} = {value}");
+    }
+}
