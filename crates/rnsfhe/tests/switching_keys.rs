@@ -353,7 +353,10 @@ fn malformed_switching_key_bytes_are_refused() {
     let key = kg.switching_key_with(&sk, &sparse, 1, 1).unwrap();
     let bytes = ctx.switching_key_to_bytes(&key);
     for len in 0..bytes.len() {
-        assert!(ctx.switching_key_from_bytes(&bytes[..len]).is_err(), "{len}");
+        assert!(
+            ctx.switching_key_from_bytes(&bytes[..len]).is_err(),
+            "{len}"
+        );
     }
     // Header 15, identities 16, distribution 8, special primes 4, level 4.
     let (dist, special, level) = (15 + 16, 15 + 16 + 8, 15 + 16 + 8 + 4);
@@ -369,6 +372,9 @@ fn malformed_switching_key_bytes_are_refused() {
         let width = if at == dist { 8 } else { 4 };
         b[at..at + width].copy_from_slice(&value.to_le_bytes()[..width]);
         reseal(&mut b);
-        assert!(ctx.switching_key_from_bytes(&b).is_err(), "field at {at} = {value}");
+        assert!(
+            ctx.switching_key_from_bytes(&b).is_err(),
+            "field at {at} = {value}"
+        );
     }
 }

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use rnsfhe_math::ring::{Poly, Representation};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian};
 
+use super::keyswitch::within_key_level;
 use super::{KeyId, KeyOptions, KeySwitchKey, KeySwitcher, ModulusChain, SecretKey};
 use crate::{Error, Result};
 
@@ -103,16 +104,11 @@ impl RelinKey {
             2 => Ok(()),
             3 => {
                 let level = parts[2].context().moduli().len().wrapping_sub(1);
-                if level > self.level() {
-                    return Err(Error::LevelOutOfRange {
-                        op: format!(
-                            "relinearisation: the relinearisation key is for levels <= {}",
-                            self.level()
-                        ),
-                        level,
-                        max: self.level(),
-                    });
-                }
+                within_key_level(
+                    "relinearisation: the relinearisation key",
+                    level,
+                    self.level(),
+                )?;
                 let c2 = parts
                     .pop()
                     .ok_or_else(|| Error::InvalidCiphertext("empty".into()))?;
@@ -304,14 +300,10 @@ impl GaloisKeys {
             .ok_or(Error::MissingGaloisKey { element: g, step })?;
         if level > key.level() {
             let what = match step {
-                Some(s) => format!("rotate by {s}"),
-                None => format!("automorphism X -> X^{g}"),
+                Some(s) => format!("rotate by {s}: the Galois key"),
+                None => format!("automorphism X -> X^{g}: the Galois key"),
             };
-            return Err(Error::LevelOutOfRange {
-                op: format!("{what}: the Galois key is for levels <= {}", key.level()),
-                level,
-                max: key.level(),
-            });
+            within_key_level(&what, level, key.level())?;
         }
         Ok(key)
     }

@@ -17,7 +17,7 @@ use rnsfhe_math::sample::Csprng;
 
 use super::evalkeys::switch;
 use super::keys::{log2_modulus, SeedSource};
-use super::keyswitch::select_limbs;
+use super::keyswitch::{select_limbs, within_key_level};
 use super::{
     owned_by, KeyContext, KeyId, KeyOptions, KeySwitchKey, KeySwitcher, KeySwitching, Levels,
     ModulusChain, SecretDistribution, SecretKey,
@@ -221,16 +221,7 @@ impl SwitchingKey {
         let level = main.levels().level_of(parts[0].context()).ok_or_else(|| {
             Error::ContextMismatch("the ciphertext is not over a level of this context".into())
         })?;
-        if level > self.level() {
-            return Err(Error::LevelOutOfRange {
-                op: format!(
-                    "switch keys: the switching key is for levels <= {}",
-                    self.level()
-                ),
-                level,
-                max: self.level(),
-            });
-        }
+        within_key_level("switch keys: the switching key", level, self.level())?;
         let sw = self.key_switcher(main);
         let form = parts[0].representation();
         let c1 = rehome(Cow::Borrowed(&parts[1]), sw.ring_at(level))?;

@@ -23,13 +23,7 @@ impl KeySwitcher {
                 "key-switching key belongs to another parameter set".into(),
             ));
         }
-        if level > key.level {
-            return Err(Error::LevelOutOfRange {
-                op: format!("key switching: the key is for levels <= {}", key.level),
-                level,
-                max: key.level,
-            });
-        }
+        within_key_level("key switching: the key", level, key.level)?;
         if self.ring_qp().reduction() == Some(Reduction::Montgomery)
             && key.parts.iter().any(|(k0, k1)| {
                 k0.montgomery_form() != Form::Montgomery || k1.montgomery_form() != Form::Montgomery

@@ -322,6 +322,19 @@ impl KeySwitchKey {
     }
 }
 
+/// Refuses a ciphertext at `level` for a key of level `max` (`what`: the operation and the key,
+/// e.g. "rotate by 5: the Galois key"): `LevelOutOfRange` with "{what} is for levels <= {max}".
+pub(crate) fn within_key_level(what: &str, level: usize, max: usize) -> Result<()> {
+    if level <= max {
+        return Ok(());
+    }
+    Err(Error::LevelOutOfRange {
+        op: format!("{what} is for levels <= {max}"),
+        level,
+        max,
+    })
+}
+
 /// x *= c limb by limb (c a big integer, e.g. the truncation factor q_I).
 fn scale_by(x: &mut Poly, c: &BigUint) {
     let ctx = Arc::clone(x.context());
