@@ -351,3 +351,35 @@ fn key_bytes_of_an_n16_chain() {
     );
     assert!(top > 7 * low, "{top} vs {low}");
 }
+
+/// Generation cost by level: a Galois key at level 3 of a 25-prime chain at N = 2^16 (default
+/// layout; 50-bit primes, which keep the chain's scales near 2^50 where 40-bit ones drift)
+/// against the top-level key. Timing: run alone, `cargo test --release -p rnsfhe --test
+/// keys_levels generation_time -- --ignored --nocapture`.
+#[test]
+#[ignore = "timing, N = 2^16: run alone"]
+fn generation_time_by_level() {
+    let p = CkksParameters::builder()
+        .degree(1 << 16)
+        .levels(24)
+        .scale_bits(50)
+        .security(Security::InsecureResearchOnly)
+        .build()
+        .unwrap();
+    let ctx = CkksContext::new(p).unwrap();
+    let mut rng = Csprng::from_seed([1; 32]);
+    let (sk, _) = ctx.keygen(&mut rng).unwrap();
+    for level in [24, 3] {
+        let start = std::time::Instant::now();
+        let gk = ctx
+            .galois_keys_at(&sk, &[1, 2, 3, 4], false, level, &mut rng)
+            .unwrap();
+        let t = start.elapsed().as_secs_f64() / 4.0;
+        let bytes = ctx.galois_keys_to_bytes(&gk).len() / 4;
+        println!(
+            "level {level}: {:.1} ms and {:.1} MB per Galois key",
+            t * 1e3,
+            bytes as f64 / 1e6
+        );
+    }
+}
