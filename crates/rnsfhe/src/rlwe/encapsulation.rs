@@ -42,7 +42,7 @@ use crate::{Error, Result};
 /// (hybrid attacks recover s' from such instances), and with s' the key itself reveals s (its
 /// limbs of P give e_j = b_j + a_j s', then P g_j s = b_j + a_j s' - e_j on q_j). v6.1.1
 /// (CHANGELOG: "the evaluation key for switching from dense to sparse key must be generated at
-/// the lowest level") makes it with `kgenSparse`, whose parameters are Q[:1] and P[:1]. Here the
+/// the lowest level") makes it with `kgenSparse`, whose parameters are `Q[:1]` and `P[:1]`. Here the
 /// key's modulus is not a convention of the caller: [`KeyGenerator::switching_key`] chooses the
 /// modulus from the target secret's exposure bound and refuses one that would exceed it, so the
 /// full-modulus key cannot be made at a standard security level (tested in `tests/keys_levels.rs`).

@@ -46,7 +46,9 @@ pub struct SecretNorm {
 /// and the error from a ChaCha stream keyed by a second, domain-separated hash of s and of a's seed.
 /// So `public_key(&sk)` always returns the same key, and loading or importing s gives back the same
 /// identity. A secret given with an external public key (the collective secret of Mouchet et al.,
-/// PETS 2021, a Shamir share) takes that key's identity ([`SecretKey::with_identity`]).
+/// PETS 2021, a Shamir share) takes that key's identity ([`SecretKey::with_identity`]). A secret
+/// that may not be exposed at Q u P (a sparse ephemeral secret, `exposure.rs`) has no public key:
+/// its identity is a hash of s (`KeyId::of_secret_digest`).
 ///
 /// Security: this is the argument of deterministic nonces in signatures (RFC 6979). The seeds are
 /// outputs of SHA-256 keyed by s (n log2 3 bits of entropy for a ternary secret), a PRF of s: a's
@@ -137,7 +139,7 @@ impl SecretKey {
 
     /// A secret of distribution `dist` with its public key under `crs` (or its canonical one),
     /// whose identity both carry; no public key when `dist` is not secure at Q u P (an ephemeral
-    /// sparse secret: its identity is then a hash of s, [`KeyId::of_secret_digest`]).
+    /// sparse secret: its identity is then a hash of s, `KeyId::of_secret_digest`).
     pub(crate) fn sample(
         ctx: &dyn KeyContext,
         rng: &mut Csprng,
@@ -229,7 +231,7 @@ impl SecretKey {
     /// The secret key of coefficient-form residues `s` (plain, over Q u P, zeroized here) of
     /// distribution `dist` (`None`: from its coefficients) and its public key under `crs` (or its
     /// canonical public key), whose hash is the pair's identity; when s may not be exposed at
-    /// Q u P, no public key and the identity [`KeyId::of_secret_digest`].
+    /// Q u P, no public key and the identity `KeyId::of_secret_digest`.
     fn build(
         ctx: &dyn KeyContext,
         mut s: Poly,
