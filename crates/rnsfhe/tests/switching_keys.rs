@@ -378,3 +378,25 @@ fn malformed_switching_key_bytes_are_refused() {
         );
     }
 }
+
+/// A general Phi_m ring at 128-bit security (m = 7 * 2^11, n = phi(m) = 6144, read at 4096 in the
+/// table as the parameters' gate does): secrets of the parameters' distribution keep their public,
+/// relinearisation and Galois keys; a sparse one gets none at Q u P.
+#[test]
+fn general_m_secrets_follow_the_parameter_gate() {
+    let p = BfvParameters::builder()
+        .cyclotomic_index(7 << 11)
+        .plain_modulus(65537)
+        .moduli_bits(&[50])
+        .special_moduli_bits(&[50])
+        .build()
+        .unwrap();
+    let ctx = BfvContext::new(p).unwrap();
+    let mut rng = Csprng::from_seed([9; 32]);
+    let (sk, _) = ctx.keygen(&mut rng).unwrap();
+    assert_eq!(sk.max_log_modulus(), 109.0);
+    let mut kg = KeyGenerator::new(&*ctx, &mut rng);
+    kg.relin_key(&sk).unwrap();
+    let sparse = kg.secret_key_with(SPARSE).unwrap();
+    assert!(kg.public_key(&sparse).is_err());
+}

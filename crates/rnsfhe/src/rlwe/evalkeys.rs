@@ -26,7 +26,10 @@ pub struct RelinKey {
 /// key product (Lattigo's convention) and one decomposition of c_1 serves every g (hoisting,
 /// `rlwe::hoisted`): phi_g(u_0 + c_0) + phi_g(u_1) s = phi_g(c_0 + c_1 s) for
 /// u_0 + u_1 phi_{g^-1}(s) = c_1 s. It is phi_{g^-1} of the key from s(X^g) to s: its k_1 components
-/// are phi_{g^-1} of the expansions of their seeds (the byte format stores the seeds).
+/// are phi_{g^-1} of the expansions of their seeds (the byte format stores the seeds). Each key has
+/// its level ([`KeySwitchKey::level`]): a set may hold keys of several levels (e.g. CoeffsToSlots'
+/// rotations at the top, SlotsToCoeffs' near the bottom), and a rotation of a ciphertext above its
+/// key's level is refused naming the rotation.
 #[derive(Clone, Debug)]
 pub struct GaloisKeys {
     pub(crate) keys: BTreeMap<u64, Arc<KeySwitchKey>>,

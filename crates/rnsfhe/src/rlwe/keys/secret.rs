@@ -261,7 +261,10 @@ impl SecretKey {
             digest,
             fingerprint,
             distribution,
-            max_log_modulus: ctx.security().max_log_q_for(n, distribution),
+            // The degree the security table is read at, as the parameters' gate does.
+            max_log_modulus: ctx
+                .security()
+                .max_log_q_for(crate::params::security_degree(n), distribution),
         };
         if sk.max_log_modulus < super::exposure::log2_modulus(sw.ring_qp()) {
             return Ok((sk, None));
