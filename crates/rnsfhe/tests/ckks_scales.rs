@@ -5,7 +5,7 @@
 //! decrypted slots match an f64 evaluation of the same circuit.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
-use rnsfhe::ckks::{CkksCiphertext, CkksContext, Complex};
+use rnsfhe::ckks::{CkksCiphertext, Complex};
 use rnsfhe::params::Security;
 
 /// Slots in use (sparse packing: rotations act on these 16 cyclically).
@@ -19,19 +19,6 @@ use ckks_support::Setup;
 
 fn setup(log_n: u32, levels: usize, security: Security) -> Setup {
     ckks_support::setup(log_n, levels, security, 22, &STEPS)
-}
-
-/// The chain's scales recomputed from the primes, independently of the library: Delta_L =
-/// 2^scale_bits, Delta_{l-1} = Delta_l^2 / q_l (OpenFHE's FLEXIBLEAUTO).
-fn chain_scales(ctx: &CkksContext) -> Vec<f64> {
-    let q = ctx.params().moduli();
-    let top = ctx.max_level();
-    let mut s = vec![0.0; top + 1];
-    s[top] = ctx.params().scale();
-    for l in (1..=top).rev() {
-        s[l - 1] = s[l] * s[l] / q[l] as f64;
-    }
-    s
 }
 
 /// splitmix64: the circuit's shape and values, seeded.
@@ -124,7 +111,7 @@ struct Report {
 fn run(s: &mut Setup, seed: u64, nodes: usize) -> Report {
     let mut r = Rng(seed);
     let top = s.ctx.max_level();
-    let canon = chain_scales(&s.ctx);
+    let canon = ckks_support::top_down_scales(s.ctx.params());
     let mut pool: Vec<Node> = Vec::new();
     for _ in 0..3 {
         let v = r.vector();

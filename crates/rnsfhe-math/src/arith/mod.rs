@@ -20,5 +20,5 @@ pub use backend::{
     Backend,
 };
 pub use modulus::{Modulus, Shoup, MAX_MODULUS_BITS};
-pub use primes::{approximate_primes, is_prime, ntt_primes};
+pub use primes::{approximate_primes, is_prime, nearest_primes, ntt_primes};
 pub use roots::{minimal_primitive_root, primitive_root};

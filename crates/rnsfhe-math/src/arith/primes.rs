@@ -123,6 +123,35 @@ pub fn approximate_primes(kappa: u32, eta: u32, m: u64) -> Result<Vec<u64>> {
     Ok(primes)
 }
 
+/// The `count` primes q = 1 mod `m` closest to 2^`kappa` that are not in `exclude`, closest first (ties:
+/// smaller first), with the largest eta such that every one satisfies |q / 2^kappa - 1| < 2^-eta: the
+/// approximate basis of paper 004, Appendix B ([`approximate_primes`] at the largest eta that still
+/// offers `count` primes). They alternate above and below 2^kappa as their distance grows, so that
+/// consecutive levels of a CKKS chain built from them keep scales near 2^kappa.
+pub fn nearest_primes(
+    kappa: u32,
+    count: usize,
+    m: u64,
+    exclude: &[u64],
+) -> Result<(Vec<u64>, u32)> {
+    let mut eta = kappa.saturating_sub(1);
+    while eta > 1 {
+        let found = match approximate_primes(kappa, eta, m) {
+            Ok(found) => found,
+            Err(Error::NotEnoughPrimes(_)) => Vec::new(),
+            Err(e) => return Err(e),
+        };
+        let found: Vec<u64> = found.into_iter().filter(|q| !exclude.contains(q)).collect();
+        if found.len() >= count {
+            return Ok((found[..count].to_vec(), eta));
+        }
+        eta -= 1;
+    }
+    Err(Error::NotEnoughPrimes(format!(
+        "no {count} primes = 1 mod {m} near 2^{kappa}"
+    )))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,6 +211,31 @@ mod tests {
         ));
         assert!(matches!(
             ntt_primes(20, 1 << 15, 50, &[]),
+            Err(Error::NotEnoughPrimes(_))
+        ));
+    }
+
+    #[test]
+    fn nearest_primes_by_distance() {
+        let m = 1u64 << 12;
+        // Every prime = 1 mod m within 2^20 of 2^40, by trial: the closest ones first.
+        let center = 1u64 << 40;
+        let mut all: Vec<u64> = (0..(1u64 << 21) / m)
+            .map(|k| center - (1 << 20) + k * m + 1)
+            .filter(|&q| is_prime(q))
+            .collect();
+        all.sort_by_key(|&q| (q.abs_diff(center), q));
+        let (got, eta) = nearest_primes(40, 12, m, &[]).unwrap();
+        assert_eq!(got, all[..12]);
+        let widest = got.iter().map(|&q| q.abs_diff(center)).max().unwrap() as f64;
+        assert!(widest / (center as f64) < 2f64.powi(-(eta as i32)));
+        assert!(widest / (center as f64) >= 2f64.powi(-(eta as i32 + 1)) || eta == 39);
+        // Excluded primes are skipped; the next closest take their place.
+        let (skip, _) = nearest_primes(40, 11, m, &all[..1]).unwrap();
+        assert_eq!(skip, all[1..12]);
+        assert!(got.iter().any(|&q| q > center) && got.iter().any(|&q| q < center));
+        assert!(matches!(
+            nearest_primes(20, 100, 1 << 17, &[]),
             Err(Error::NotEnoughPrimes(_))
         ));
     }

@@ -25,8 +25,9 @@ crate::rlwe_context::rlwe_context! {
         fn max_level(&self) -> usize {
             self.ctx().max_level()
         }
-        /// The scale of ciphertexts at `level` (OpenFHE's FLEXIBLEAUTO): 2^scale_bits at the top,
-        /// Delta_l^2 / q_l one level below l. Operators and methods keep every ciphertext of a level
+        /// The scale of ciphertexts at `level` (OpenFHE's FLEXIBLEAUTO): 2^scale_bits at the scale
+        /// level R (`params.scale_level`, the top by default), Delta_l^2 / q_l one level below l
+        /// (and sqrt(Delta_{l-1} q_l) above R). Operators and methods keep every ciphertext of a level
         /// at this scale, so ciphertexts of one level add without spending a level.
         fn scale_at(&self, level: Int<usize>) -> PyResult<f64> {
             self.ctx().scale_at(level.0).py()
@@ -69,7 +70,7 @@ crate::rlwe_context::rlwe_context! {
         }
 
         /// Encodes up to N/2 real or complex values (finite) at `level` (default: the top) and `scale`
-        /// (default: the level's scale `scale_at(level)`, 2^scale_bits at the top).
+        /// (default: the level's scale `scale_at(level)`).
         #[pyo3(signature = (values, *, level=None, scale=None))]
         fn encode(
             &self,

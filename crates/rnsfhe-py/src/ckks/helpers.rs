@@ -4,9 +4,10 @@
 use super::*;
 
 impl PyCkksContext {
-    /// A plaintext given, or values encoded for encryption (top level, default scale).
+    /// A plaintext given, or values encoded for encryption (top level, its scale).
     pub(crate) fn plain(&self, x: &Bound<'_, PyAny>) -> PyResult<Arc<CkksPlaintext>> {
-        self.plain_at(x, self.ctx().max_level(), self.ctx().params().scale())
+        let top = self.ctx().max_level();
+        self.plain_at(x, top, self.ctx().scale_at(top).py()?)
     }
     /// A plaintext given, or values encoded at `level` and `scale`.
     pub(crate) fn plain_at(

@@ -9,13 +9,17 @@ crate::rlwe_params::rlwe_params! {
     /// within the security bound; more digits where the bound needs it; the special primes have 49 bits
     /// where P stays 2^8 above the widest digit, else 60). `first_modulus_bits` defaults to 60;
     /// `layout="narrow"` makes q_0 and P 49 bits (every prime below 2^50, for AVX-512 IFMA CPUs).
+    /// `chain_bits` gives the widths of q_0, q_1, ..., q_L instead (bottom first, each 20..=61: the
+    /// chains of bootstrapping, whose top levels want wider primes), overriding `levels` and
+    /// `first_modulus_bits`; `scale_level` is the level R whose scale is 2^scale_bits (default: the
+    /// top level; the others follow, see `CkksContext.scale_at`).
     class PyCkksParameters("CkksParameters", CkksParameters, CkksContext, CkksShared);
     moduli moduli, special special_moduli;
     methods {
         #[new]
         #[pyo3(signature = (degree=Int(16384), levels=Int(5), scale_bits=Int(40), *,
             first_modulus_bits=None, special_moduli_bits=None, sigma=None, hamming_weight=None, digit_primes=None, security=None,
-            layout=None))]
+            layout=None, chain_bits=None, scale_level=None))]
         #[allow(clippy::too_many_arguments)]
         fn new(
             degree: Int<usize>,
@@ -28,6 +32,8 @@ crate::rlwe_params::rlwe_params! {
             digit_primes: Option<Int<usize>>,
             security: Option<&Bound<'_, PyAny>>,
             layout: Option<&str>,
+            chain_bits: Option<Vec<Int<u32>>>,
+            scale_level: Option<Int<usize>>,
         ) -> PyResult<Self> {
             let mut b = CkksParameters::builder()
                 .degree(degree.0)
@@ -36,6 +42,12 @@ crate::rlwe_params::rlwe_params! {
                 .security(crate::convert::security(security)?);
             if let Some(bits) = first_modulus_bits {
                 b = b.first_modulus_bits(bits.0);
+            }
+            if let Some(bits) = chain_bits {
+                b = b.chain_bits(bits.into_iter().map(|x| x.0).collect());
+            }
+            if let Some(r) = scale_level {
+                b = b.scale_level(r.0);
             }
             crate::rlwe_params::builder_options!(b; special_moduli_bits: special_moduli_bits,
                 sigma: sigma, hamming_weight: hamming_weight, digit_primes: digit_primes,
@@ -53,12 +65,23 @@ crate::rlwe_params::rlwe_params! {
         fn scale_bits(&self) -> u32 {
             self.inner.scale_bits()
         }
-        /// The default scale Delta = 2^scale_bits.
+        /// The scale 2^scale_bits of the scale level (the top level by default).
         #[getter]
         fn scale(&self) -> f64 {
             self.inner.scale()
         }
-        /// The approximate basis' eta: |q_j / 2^scale_bits - 1| < 2^-eta.
+        /// The level R whose scale is 2^scale_bits.
+        #[getter]
+        fn scale_level(&self) -> usize {
+            self.inner.scale_level()
+        }
+        /// The widths of q_0, q_1, ..., q_L (log2 q rounded).
+        #[getter]
+        fn chain_bits(&self) -> Vec<u32> {
+            self.inner.chain_bits()
+        }
+        /// The approximate basis' eta: |q_j / 2^bits_j - 1| < 2^-eta for every q_j, j >= 1, bits_j
+        /// its width (`chain_bits`).
         #[getter]
         fn eta(&self) -> u32 {
             self.inner.eta()

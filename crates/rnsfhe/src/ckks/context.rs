@@ -134,12 +134,14 @@ impl CkksContext {
         self.galois_keys_at(sk, steps, conjugation, self.max_level(), rng)
     }
 
-    /// Encodes up to N/2 complex values at the top level with the default scale.
+    /// Encodes up to N/2 complex values at the top level L with its scale Delta_L
+    /// ([`Self::scale_at`]: 2^scale_bits unless the parameters' scale level is below L).
     pub fn encode(&self, values: &[Complex]) -> Result<CkksPlaintext> {
-        self.encode_at(values, self.max_level(), self.params.scale())
+        let top = self.max_level();
+        self.encode_at(values, top, self.scale_at(top)?)
     }
 
-    /// Encodes real values at the top level with the default scale.
+    /// Encodes real values at the top level with its scale (as [`Self::encode`]).
     pub fn encode_real(&self, values: &[f64]) -> Result<CkksPlaintext> {
         let v: Vec<Complex> = values.iter().map(|&x| Complex::from_real(x)).collect();
         self.encode(&v)

@@ -27,6 +27,7 @@ pub mod complex;
 mod context;
 pub mod encoder;
 pub mod fft_stages;
+mod moduli;
 mod ops;
 mod params;
 mod rotations;

@@ -1,8 +1,13 @@
 //! CKKS parameters (paper 004 section 3, Setup(q, L, eta)): the base modulus q_0, the approximate-basis
-//! chain q_1..q_L with |q_j / 2^scale_bits - 1| < 2^-eta, the special primes P, all = 1 mod 2N.
+//! chain q_1..q_L with |q_j / 2^bits_j - 1| < 2^-eta, the special primes P, all = 1 mod 2N. The chain's
+//! widths are one (`scale_bits`, paper 004) or given per level (`chain_bits`: the chains of
+//! bootstrapping, whose EvalMod and CoeffsToSlots levels want wider primes than the levels computed on;
+//! Bossuat et al., Eurocrypt 2021, section 6), with the scale 2^scale_bits at one level
+//! (`scale_level`; the scales of the others follow, `scales.rs`).
 
-use rnsfhe_math::arith::{approximate_primes, ntt_primes};
+use rnsfhe_math::arith::ntt_primes;
 
+use super::moduli::{chain_primes, default_layout, narrow_specials, special_width, CHAIN_WIDTHS};
 use crate::params::{log2_product, ModuliLayout, Security, SecurityLevel, NARROW_BITS};
 use crate::rlwe::{KeySwitching, SecretDistribution};
 use crate::{Error, Result};
@@ -16,6 +21,8 @@ pub struct CkksParameters {
     pub(crate) chain: Vec<u64>,
     pub(crate) special: Vec<u64>,
     pub(crate) eta: u32,
+    /// The level R whose scale is 2^scale_bits (L by default).
+    pub(crate) scale_level: usize,
     pub(crate) sigma: f64,
     pub(crate) secret: SecretDistribution,
     pub(crate) key_switching: KeySwitching,
@@ -33,17 +40,27 @@ impl CkksParameters {
     pub fn degree(&self) -> usize {
         self.degree
     }
-    /// log2 of the default scale Delta.
+    /// log2 of the scale Delta_R of the scale level R ([`Self::scale_level`]).
     pub fn scale_bits(&self) -> u32 {
         self.scale_bits
     }
-    /// The default scale Delta = 2^scale_bits.
+    /// The scale Delta_R = 2^scale_bits of the scale level R: the scale of fresh ciphertexts when R
+    /// is the top level L (the default); the scale of level l is `CkksContext::scale_at(l)`.
     pub fn scale(&self) -> f64 {
         2f64.powi(self.scale_bits as i32)
     }
     /// The number of rescalings L.
     pub fn levels(&self) -> usize {
         self.chain.len() - 1
+    }
+    /// The level R whose scale is exactly 2^scale_bits (the top level L unless the builder's
+    /// `scale_level` chose a lower one).
+    pub fn scale_level(&self) -> usize {
+        self.scale_level
+    }
+    /// The widths of q_0, q_1, ..., q_L (log2 q rounded to the nearest integer).
+    pub fn chain_bits(&self) -> Vec<u32> {
+        super::moduli::widths(&self.chain)
     }
     /// q_0, q_1, ..., q_L.
     pub fn moduli(&self) -> &[u64] {
@@ -58,7 +75,11 @@ impl CkksParameters {
         self.security
     }
 
-    /// The achieved eta: every |q_j / 2^scale_bits - 1| < 2^-eta (j >= 1).
+    /// The achieved eta: every |q_j / 2^bits_j - 1| < 2^-eta (j >= 1), bits_j the width of q_j in
+    /// [`Self::chain_bits`] (scale_bits for every j of a uniform chain: paper 004's eta). Over a chain
+    /// of several widths it is the smallest of their etas, so that it bounds every scaling prime's
+    /// distance to its power of two (the drift of the scales below R, the tolerance of additions at
+    /// one level).
     pub fn eta(&self) -> u32 {
         self.eta
     }
@@ -88,6 +109,10 @@ pub struct CkksParametersBuilder {
     scale_bits: u32,
     /// Width of q_0; `None`: 60 bits, or 49 with [`ModuliLayout::Narrow`].
     first_bits: Option<u32>,
+    /// Widths of q_0, q_1, ..., q_L; `None`: `first_bits` and L of `scale_bits`.
+    chain_bits: Option<Vec<u32>>,
+    /// The level whose scale is 2^scale_bits; `None`: L.
+    scale_level: Option<usize>,
     /// The default primes' widths (q_0 and P when not given).
     layout: ModuliLayout,
     /// Special primes and layout; `None`: chosen by [`default_layout`].
@@ -98,64 +123,6 @@ pub struct CkksParametersBuilder {
     security: Security,
 }
 
-/// Digit counts tried for the default key-switching layout, fewest first.
-const DEFAULT_DIGITS: usize = 3;
-
-/// The default key-switching layout for a chain of `k` primes (issue 12: chosen by measured cost within
-/// the security bound, not only by noise). Fewer digits mean fewer NTTs and inner products per key
-/// switch, but each digit needs special primes P at least as wide as the digit, which costs log QP.
-/// Measured (`examples/ckks_ops 15 10 40 6 rot|mulrs D D`, AMD EPYC Zen 3, AVX2, one thread), N = 2^15,
-/// 60 + 40 x 10: 11 digits of 1 prime and 1 special prime 96 / 95 ms (rotate / mul+relin+rescale),
-/// 6 digits of 2 and 2 specials 64 / 73 ms, 3 digits of 4 and 4 specials 51 / 62 ms, 2 digits of 6 and
-/// 6 specials 49 / 60 ms. Rule: the fewest digits from 3 up (OpenFHE's default; below 3 the gain is
-/// small and the specials' cost in security budget large) such that ceil(k / digits) 60-bit special
-/// primes keep log QP within `fits`; else one prime per digit and one 60-bit special prime.
-/// The special primes are `width` bits wide (60, or 49 for [`ModuliLayout::Narrow`]); `fits` gets their
-/// number.
-pub(crate) fn default_layout(
-    k: usize,
-    width: u32,
-    fits: impl Fn(usize) -> bool,
-) -> (KeySwitching, Vec<u32>) {
-    for digits in DEFAULT_DIGITS.min(k)..=k {
-        let per = k.div_ceil(digits);
-        if fits(per) {
-            let ks = KeySwitching {
-                digit_primes: per,
-                ..KeySwitching::default()
-            };
-            return (ks, vec![width; per]);
-        }
-    }
-    (KeySwitching::default(), vec![width])
-}
-
-/// The default layout's special primes narrowed to [`NARROW_BITS`] bits where that keeps P at least
-/// 2^8 above the widest digit (the digits of `per` consecutive chain primes, q_0's first), else the
-/// 60-bit `wide` ones. The key-switching term (widest digit) sigma sqrt(dnum N) / P then stays orders
-/// of magnitude below ModDown's rounding term (about sqrt(N h / 12)), and every special limb runs
-/// AVX-512 IFMA's 52-bit kernels. Precision measured against 60-bit special primes: x^2 then a
-/// rotation at N = 2^15, L = 10, six key seeds, worst slot error 2^-22.75..-23.24 against
-/// 2^-22.57..-23.16 (`tests/moduli_layout.rs`); random circuits at N = 2^15, L = 12 (`tests/
-/// ckks_scales.rs`, four key seeds), median node error 0.0-0.3 bits higher, worst node within the
-/// spread of the seeds. Measured (issue 22, `peer_bench --ckks
-/// 32768:10`, Intel Xeon with AVX-512 IFMA, one thread, medians): N = 2^15, 60 + 40 x 10 with 4
-/// special primes of 49 instead of 60 bits, mul+relin+rescale 30.6 against 37.7 ms and rotate 24.7
-/// against 31.8 ms on avx512ifma; 54.5 against 55.0 and 43.8 against 44.8 ms on avx2 (no loss).
-fn narrow_specials(chain: &[u64], per: usize, wide: Vec<u32>, m: u64) -> Result<Vec<u32>> {
-    let widest_digit = chain
-        .chunks(per.max(1))
-        .map(log2_product)
-        .fold(0.0, f64::max);
-    let narrow = vec![NARROW_BITS; wide.len()];
-    let p = ntt_primes(NARROW_BITS, m, narrow.len(), chain)?;
-    Ok(if log2_product(&p) >= widest_digit + 8.0 {
-        narrow
-    } else {
-        wide
-    })
-}
-
 impl Default for CkksParametersBuilder {
     fn default() -> Self {
         CkksParametersBuilder {
@@ -163,6 +130,8 @@ impl Default for CkksParametersBuilder {
             levels: 10,
             scale_bits: 40,
             first_bits: None,
+            chain_bits: None,
+            scale_level: None,
             layout: ModuliLayout::Default,
             special_bits: None,
             sigma: rnsfhe_math::sample::DEFAULT_SIGMA,
@@ -184,7 +153,8 @@ impl CkksParametersBuilder {
         self.levels = l;
         self
     }
-    /// log2 of the scale; the chain primes q_1..q_L are NTT primes closest to 2^scale_bits.
+    /// log2 of the scale of the scale level R (20..=60); without `chain_bits` the chain primes
+    /// q_1..q_L are NTT primes closest to 2^scale_bits.
     pub fn scale_bits(mut self, b: u32) -> Self {
         self.scale_bits = b;
         self
@@ -192,6 +162,25 @@ impl CkksParametersBuilder {
     /// Width of q_0 (decryption happens modulo q_0: values below q_0 / (2 Delta) in magnitude).
     pub fn first_modulus_bits(mut self, b: u32) -> Self {
         self.first_bits = Some(b);
+        self
+    }
+    /// The widths of q_0, q_1, ..., q_L, bottom first (each in 20..=61; at least q_0 and one level):
+    /// a chain whose primes differ in width per level, as bootstrapping needs (q_0, the levels
+    /// computed on, then SlotsToCoeffs, EvalMod and CoeffsToSlots levels of their own widths).
+    /// Overrides `levels` and `first_modulus_bits`; `scale_bits` still gives the scale, at
+    /// [`Self::scale_level`]. The primes are = 1 mod 2N, distinct, and each width's nearest to
+    /// 2^width (paper 004's approximate basis per width, the nearest at the lowest level; q_0 the
+    /// largest below 2^bits_0).
+    pub fn chain_bits(mut self, bits: Vec<u32>) -> Self {
+        self.chain_bits = Some(bits);
+        self
+    }
+    /// The level R whose scale is exactly 2^scale_bits (default: the top level L; R <= L). The
+    /// scales below R follow from Delta_{l-1} = Delta_l^2 / q_l and those above from Delta_l =
+    /// sqrt(Delta_{l-1} q_l) (`CkksContext::scale_at`): with R the last level computed on, the levels
+    /// above it (bootstrapping's) take scales near their own primes.
+    pub fn scale_level(mut self, r: usize) -> Self {
+        self.scale_level = Some(r);
         self
     }
     /// Widths of the primes not given explicitly: `Default` a 60-bit q_0 and special primes of 49 bits
@@ -233,37 +222,41 @@ impl CkksParametersBuilder {
         self
     }
 
-    /// Picks the primes and validates.
+    /// Picks the primes and validates. Errors: `InvalidDegree`, `InvalidParameters` naming the
+    /// setting out of range (a `chain_bits` entry by its index), `NotEnoughPrimes` naming the width
+    /// and the entries without primes, and the security bound's refusals.
     pub fn build(self) -> Result<CkksParameters> {
         let n = self.degree;
         let width = match self.layout {
             ModuliLayout::Default => 60,
             ModuliLayout::Narrow => NARROW_BITS.max(self.scale_bits),
         };
-        let first_bits = self.first_bits.unwrap_or(width);
         if !n.is_power_of_two() || !(4..=1 << 17).contains(&n) {
             return Err(Error::InvalidDegree {
                 degree: n,
                 reason: "CKKS needs N a power of two in 2^2..2^17".into(),
             });
         }
-        if self.levels == 0 || self.levels > 60 {
-            return Err(Error::InvalidParameters(format!(
-                "levels L = {} must be in 1..=60",
-                self.levels
-            )));
-        }
+        let bits = self.widths(width)?;
+        let top = bits.len() - 1;
+        let first_bits = bits[0];
         if !(20..=60).contains(&self.scale_bits) || !(self.scale_bits..=61).contains(&first_bits) {
             return Err(Error::InvalidParameters(format!(
                 "scale of {} bits and q_0 of {} bits: need 20 <= scale <= q_0 <= 61 bits",
                 self.scale_bits, first_bits
             )));
         }
+        let scale_level = self.scale_level.unwrap_or(top);
+        if scale_level > top {
+            return Err(Error::InvalidParameters(format!(
+                "scale_level R = {scale_level} is above the top level L = {top}"
+            )));
+        }
         if self
             .special_bits
             .iter()
             .flatten()
-            .any(|b| !(20..=61).contains(b))
+            .any(|b| !CHAIN_WIDTHS.contains(b))
         {
             return Err(Error::InvalidParameters(
                 "special primes must have 20..=61 bits".into(),
@@ -271,34 +264,12 @@ impl CkksParametersBuilder {
         }
         crate::params::check_sigma(self.sigma)?;
         let m = 2 * n as u64;
-        // q_1..q_L: the approximate basis, closest to 2^scale first, with the largest eta that still
-        // offers L primes.
-        let mut chain_tail = Vec::new();
-        let mut eta = self.scale_bits - 1;
-        while eta > 1 {
-            let found = match approximate_primes(self.scale_bits, eta, m) {
-                Ok(found) => found,
-                Err(rnsfhe_math::Error::NotEnoughPrimes(_)) => Vec::new(),
-                Err(e) => return Err(e.into()),
-            };
-            if found.len() >= self.levels {
-                chain_tail = found[..self.levels].to_vec();
-                break;
-            }
-            eta -= 1;
-        }
-        if chain_tail.len() < self.levels {
-            return Err(Error::NotEnoughPrimes(format!(
-                "no {} primes = 1 mod 2N = {m} near 2^{}",
-                self.levels, self.scale_bits
-            )));
-        }
-        let mut chosen = chain_tail.clone();
-        let q0 = ntt_primes(first_bits, m, 1, &chosen)?[0];
-        chosen.push(q0);
-        let log_q = log2_product(&chain_tail) + log2_product(&[q0]);
+        let (chain, eta) = chain_primes(&bits, m)?;
+        let mut chosen = chain.clone();
+        let width = special_width(width, &chain);
+        let log_q = log2_product(&chain[1..]) + log2_product(&chain[..1]);
         let (key_switching, special_bits) = match (self.key_switching, self.special_bits.clone()) {
-            (None, None) => default_layout(self.levels + 1, width, |specials| {
+            (None, None) => default_layout(top + 1, width, |specials| {
                 let log_qp = log_q + f64::from(width) * specials as f64;
                 self.security.check(n, log_qp).is_ok()
                     && self
@@ -308,8 +279,6 @@ impl CkksParametersBuilder {
             }),
             (ks, bits) => (ks.unwrap_or_default(), bits.unwrap_or_else(|| vec![width])),
         };
-        let mut chain = vec![q0];
-        chain.extend(chain_tail);
         let special_bits = match (self.layout, self.key_switching, &self.special_bits) {
             (ModuliLayout::Default, None, None) => {
                 narrow_specials(&chain, key_switching.digit_primes, special_bits, m)?
@@ -333,10 +302,44 @@ impl CkksParametersBuilder {
             chain,
             special,
             eta,
+            scale_level,
             sigma: self.sigma,
             secret: self.secret,
             key_switching,
             security: self.security,
         })
+    }
+
+    /// The widths of q_0..q_L: `chain_bits`, or q_0's (`first_modulus_bits`, else the layout's
+    /// `width`) and L of `scale_bits`; checked (1..=60 levels, entries in [`CHAIN_WIDTHS`]).
+    fn widths(&self, width: u32) -> Result<Vec<u32>> {
+        let Some(bits) = &self.chain_bits else {
+            if self.levels == 0 || self.levels > 60 {
+                return Err(Error::InvalidParameters(format!(
+                    "levels L = {} must be in 1..=60",
+                    self.levels
+                )));
+            }
+            let mut bits = vec![self.first_bits.unwrap_or(width)];
+            bits.extend(std::iter::repeat_n(self.scale_bits, self.levels));
+            return Ok(bits);
+        };
+        if !(2..=61).contains(&bits.len()) {
+            return Err(Error::InvalidParameters(format!(
+                "chain_bits has {} entries: need q_0 and 1..=60 levels",
+                bits.len()
+            )));
+        }
+        if let Some((j, b)) = bits
+            .iter()
+            .enumerate()
+            .find(|(_, b)| !CHAIN_WIDTHS.contains(b))
+        {
+            return Err(Error::InvalidParameters(format!(
+                "chain_bits[{j}] = {b} bits is outside 20..=61 (primes = 1 mod 2N up to N = 2^17 \
+                 need 20 bits; the nearest primes to 2^bits must stay below 2^62)"
+            )));
+        }
+        Ok(bits.clone())
     }
 }

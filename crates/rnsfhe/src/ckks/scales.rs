@@ -1,6 +1,14 @@
-//! One scale per level (OpenFHE's FLEXIBLEAUTO): the chain of scales Delta_L = 2^scale_bits,
-//! Delta_{l-1} = Delta_l^2 / q_l that a context precomputes, the query of a level's scale, and when two
-//! scales count as one.
+//! One scale per level (OpenFHE's FLEXIBLEAUTO): the chain of scales that a context precomputes, the
+//! query of a level's scale, and when two scales count as one.
+//!
+//! The rule: Delta_{l-1} = Delta_l^2 / q_l at every level l >= 1, so that a product of two ciphertexts
+//! at Delta_l, rescaled by q_l, lands on Delta_{l-1}; and Delta_R = 2^scale_bits at the scale level R
+//! (`CkksParameters::scale_level`, the top level L by default). Below R the relation is solved
+//! downward, Delta_{l-1} = Delta_l^2 / q_l (each q_l's distance to 2^scale_bits doubles into the
+//! next scale, so the drift is bounded: paper 004's approximate basis); above R upward, Delta_l =
+//! sqrt(Delta_{l-1} q_l), which halves the relative distance of Delta_{l-1} to q_l at each step, so
+//! that the levels of wider primes above R (bootstrapping's EvalMod and CoeffsToSlots) take scales
+//! that approach their own primes, and nothing drifts.
 
 use super::{CkksContext, CkksParameters};
 use crate::{Error, Result};
@@ -11,28 +19,34 @@ use crate::{Error, Result};
 /// 2^-48 leaves room for that and stays below the relative precision CKKS reaches.
 pub(crate) const SCALE_TOLERANCE: f64 = 1.0 / (1u64 << 48) as f64;
 
-/// The scales of the levels (OpenFHE's FLEXIBLEAUTO, `CryptoParametersCKKSRNS::PrecomputeCRTTables`):
-/// Delta_L = 2^scale_bits and Delta_{l-1} = Delta_l^2 / q_l, so that a product of two ciphertexts at
-/// Delta_l, rescaled by q_l, is at Delta_{l-1} exactly. Each is computed as `s * s / q` in f64, the
-/// same operations (and roundings) as a product's scale followed by a rescale. Refused (as OpenFHE
-/// does) when a scale leaves [Delta / 2, 2 Delta]: the approximate basis drifted too far.
+/// The scales Delta_0..Delta_L of the levels (module documentation; OpenFHE's FLEXIBLEAUTO,
+/// `CryptoParametersCKKSRNS::PrecomputeCRTTables`, for R = L). Below R each is computed as `s * s /
+/// q` in f64, the same operations (and roundings) as a product's scale followed by a rescale, so a
+/// rescaled product lands on it to the last bit; above R a rescaled product lands on it within a few
+/// roundings (within [`SCALE_TOLERANCE`], where `rescale` keeps the level's scale). Refused (as
+/// OpenFHE does) when a scale of a level <= R leaves [Delta / 2, 2 Delta]: the primes below R drifted
+/// too far from 2^scale_bits.
 pub(super) fn chain_scales(params: &CkksParameters) -> Result<Vec<f64>> {
     let top = params.levels();
+    let r = params.scale_level;
     let delta = params.scale();
     let mut s = vec![delta; top + 1];
-    for l in (1..=top).rev() {
+    for l in (1..=r).rev() {
         s[l - 1] = s[l] * s[l] / params.chain[l] as f64;
         let ratio = s[l - 1] / delta;
         if !(0.5..=2.0).contains(&ratio) {
+            let b = params.scale_bits;
             return Err(Error::InvalidParameters(format!(
-                "the scale of level {} is 2^{:.3}, more than a factor 2 from 2^{}: the primes \
-                 near 2^{} drift too far over {top} levels (fewer levels or a larger degree)",
+                "the scale of level {} is 2^{:.3}, more than a factor 2 from 2^{b}: the primes \
+                 near 2^{b} drift too far over {r} levels (fewer levels or a larger degree; the \
+                 primes of levels 1..={r} must be near 2^{b})",
                 l - 1,
                 s[l - 1].log2(),
-                params.scale_bits,
-                params.scale_bits
             )));
         }
+    }
+    for l in r + 1..=top {
+        s[l] = (s[l - 1] * params.chain[l] as f64).sqrt();
     }
     Ok(s)
 }
@@ -43,8 +57,9 @@ pub(crate) fn same_scale(a: f64, b: f64) -> bool {
 }
 
 impl CkksContext {
-    /// The scale Delta_level of ciphertexts at `level` (OpenFHE's FLEXIBLEAUTO): Delta_L =
-    /// 2^scale_bits and Delta_{l-1} = Delta_l^2 / q_l. The operators and the methods that land on a
+    /// The scale Delta_level of ciphertexts at `level` (OpenFHE's FLEXIBLEAUTO): Delta_{l-1} =
+    /// Delta_l^2 / q_l, and Delta_R = 2^scale_bits at the scale level R (the top level L unless the
+    /// parameters chose a lower one; the module documentation has the rule). The operators and the methods that land on a
     /// level (`rescale` of a product, `mul_const`, `drop_to_level`, `align`, the circuits) keep every
     /// ciphertext of a level at this one scale, so two ciphertexts of one level always add without
     /// spending a level. Errors: `InvalidParameters` above the top level.

@@ -6,19 +6,29 @@ use crate::{Error, Result};
 
 impl CkksParameters {
     /// The fingerprint of this parameter set (FNV-1a over what defines its rings and chain: degree
-    /// word, t or scale bits, moduli, special moduli): the identity that contexts, keys and
-    /// ciphertexts of these parameters share, in any process.
+    /// word, the scale word [`Self::scale_word`], moduli, special moduli): the identity that
+    /// contexts, keys and ciphertexts of these parameters share, in any process.
     pub fn fingerprint(&self) -> u64 {
         let p = self;
         fingerprint(
             2,
             p.degree(),
-            u64::from(p.scale_bits()),
+            u64::from(p.scale_word()),
             p.moduli(),
             p.special_moduli(),
         )
     }
+
+    /// The scale word of the bytes and the fingerprint: scale_bits in the low 8 bits and L - R (the
+    /// levels above the scale level R) above them, so that parameters with R = L (every set before
+    /// `scale_level`) keep their bytes and fingerprints, and sets that differ only in R differ.
+    pub(crate) fn scale_word(&self) -> u32 {
+        self.scale_bits | ((self.levels() - self.scale_level) as u32) << SCALE_BITS_WIDTH
+    }
 }
+
+/// The bits of scale_bits in [`CkksParameters::scale_word`].
+pub(super) const SCALE_BITS_WIDTH: u32 = 8;
 
 impl CkksContext {
     /// A ciphertext as bytes (level, scale, slot count, polynomials).

@@ -192,7 +192,7 @@ impl CkksParameters {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut w = Writer::new(Kind::CkksParameters, NO_CONTEXT);
         w.u64(self.degree as u64);
-        w.u32(self.scale_bits);
+        w.u32(self.scale_word());
         w.u32(self.eta);
         w.list(&self.chain);
         w.list(&self.special);
@@ -200,12 +200,15 @@ impl CkksParameters {
         w.finish()
     }
 
-    /// A parameter set from bytes: primes = 1 mod 2N, distinct, the security bound and the layout
-    /// checked as at build time.
+    /// A parameter set from bytes: primes = 1 mod 2N, distinct, the security bound (with the
+    /// secret's) and the layout checked as at build time; the scale level at most L. Bytes written
+    /// before `scale_level` existed read with R = L.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
         let mut r = Reader::new(bytes, Kind::CkksParameters, NO_CONTEXT)?;
         let degree = r.u64()? as usize;
-        let (scale_bits, eta) = (r.u32()?, r.u32()?);
+        let (scale_word, eta) = (r.u32()?, r.u32()?);
+        let scale_bits = scale_word & ((1 << super::ckks::SCALE_BITS_WIDTH) - 1);
+        let above = (scale_word >> super::ckks::SCALE_BITS_WIDTH) as usize;
         let (chain, special) = (r.list(256)?, r.list(256)?);
         let (sigma, secret, key_switching, security) = r.common()?;
         r.end()?;
@@ -229,12 +232,21 @@ impl CkksParameters {
         if all.len() != chain.len() + special.len() || !(20..=60).contains(&scale_bits) {
             return Err(bad("repeated moduli or a scale outside 20..=60 bits"));
         }
+        if above >= chain.len() {
+            return Err(bad(&format!(
+                "a scale level {above} levels below the top of {} levels",
+                chain.len() - 1
+            )));
+        }
         crate::params::check_sigma(sigma)?;
-        security.check(degree, log2_product(&chain) + log2_product(&special))?;
+        let log_qp = log2_product(&chain) + log2_product(&special);
+        security.check(degree, log_qp)?;
+        security.check_distributions(degree, log_qp, sigma, secret)?;
         key_switching.validate(chain.len(), special.len())?;
         Ok(CkksParameters {
             degree,
             scale_bits,
+            scale_level: chain.len() - 1 - above,
             chain,
             special,
             eta,

@@ -41,3 +41,14 @@ pub fn setup(log_n: u32, levels: usize, security: Security, seed: u8, steps: &[i
         rng,
     }
 }
+
+/// The chain's scales of a uniform chain (R = L), recomputed from the primes independently of the
+/// library: Delta_L = 2^scale_bits, Delta_{l-1} = Delta_l^2 / q_l (OpenFHE's FLEXIBLEAUTO).
+pub fn top_down_scales(p: &CkksParameters) -> Vec<f64> {
+    let q = p.moduli();
+    let mut s = vec![p.scale(); q.len()];
+    for l in (1..q.len()).rev() {
+        s[l - 1] = s[l] * s[l] / q[l] as f64;
+    }
+    s
+}
