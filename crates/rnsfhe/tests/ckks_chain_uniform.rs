@@ -140,6 +140,17 @@ fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
+/// Parameter bytes with the header's format version set to 4 and the CRC made again: format 5
+/// (key-switching keys at a level) left the parameters' layout as it was, so the pins of format 4
+/// hold for the rest of the bytes.
+fn as_format_4(bytes: &[u8]) -> Vec<u8> {
+    let mut b = bytes[..bytes.len() - 4].to_vec();
+    b[4..6].copy_from_slice(&4u16.to_le_bytes());
+    let crc = crc32fast::hash(&b);
+    b.extend_from_slice(&crc.to_le_bytes());
+    b
+}
+
 fn unhex(s: &str) -> Vec<u8> {
     (0..s.len())
         .step_by(2)
@@ -154,7 +165,7 @@ fn unhex(s: &str) -> Vec<u8> {
 fn uniform_chains_unchanged() {
     for ((name, p), pin) in uniform_sets().into_iter().zip(PINNED) {
         assert_eq!(name, pin.0);
-        let bytes = p.to_bytes();
+        let bytes = as_format_4(&p.to_bytes());
         let crc = u32::from_le_bytes(bytes[bytes.len() - 4..].try_into().unwrap());
         let got = (
             p.fingerprint(),
@@ -210,5 +221,5 @@ fn old_bytes_load() {
     let want = &uniform_sets()[6].1;
     assert_eq!(&p, want);
     assert_eq!(p.scale_level(), 3);
-    assert_eq!(p.to_bytes(), old);
+    assert_eq!(as_format_4(&p.to_bytes()), old);
 }

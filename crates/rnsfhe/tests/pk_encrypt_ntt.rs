@@ -4,6 +4,7 @@
 //! `SecretKey::encrypt_zero_ntt` the bits of `encrypt_zero` then `to_ntt`.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
+use rnsfhe::params::Security;
 use rnsfhe::rlwe::{
     KeyContext, KeyGenerator, KeySwitcher, KeySwitching, SecretDistribution, SecretKey,
 };
@@ -27,6 +28,10 @@ impl KeyContext for Bare {
     }
     fn secret_distribution(&self) -> SecretDistribution {
         self.dist
+    }
+    fn security(&self) -> Security {
+        // Toy moduli at n = 2^10, no parameter set: no security gate.
+        Security::InsecureResearchOnly
     }
     fn error_distribution(&self) -> &DiscreteGaussian {
         &self.g

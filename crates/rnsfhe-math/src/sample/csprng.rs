@@ -151,9 +151,24 @@ pub fn uniform_from_seed_indexed(
     moduli: &[Modulus],
     n: usize,
 ) -> Vec<u64> {
-    let mut out = vec![0u64; moduli.len() * n];
-    for (i, m) in moduli.iter().enumerate() {
-        let stream = (u64::from(index) << 32) | (i as u64 & 0xffff_ffff);
+    let positions: Vec<usize> = (0..moduli.len()).collect();
+    uniform_from_seed_at(seed, index, moduli, &positions, n)
+}
+
+/// The limbs at `positions` of the expansion [`uniform_from_seed_indexed`] over a larger basis: limb
+/// j is drawn on the stream of position `positions[j]` with modulus `moduli[j]`, so a sub-basis (the
+/// primes of a level and the special primes) gets the same residues as the full basis has there.
+/// One limb per pair (`moduli[j]`, `positions[j]`): the longer slice's extra entries are ignored.
+pub fn uniform_from_seed_at(
+    seed: &[u8; 32],
+    index: u32,
+    moduli: &[Modulus],
+    positions: &[usize],
+    n: usize,
+) -> Vec<u64> {
+    let mut out = vec![0u64; moduli.len().min(positions.len()) * n];
+    for ((i, m), &pos) in moduli.iter().enumerate().zip(positions) {
+        let stream = (u64::from(index) << 32) | (pos as u64 & 0xffff_ffff);
         let mut rng = Csprng::expansion(seed, stream);
         for x in &mut out[i * n..(i + 1) * n] {
             *x = rng.uniform_mod(m);
@@ -322,5 +337,13 @@ mod tests {
         let same = [ms[1], ms[1]];
         let c = uniform_from_seed(&s, &same, n);
         assert_ne!(c[..n], c[n..]);
+        // A sub-basis at its positions in the full basis (limbs 0, 2, 4) reproduces those limbs.
+        let sub = [ms[0], ms[2], ms[4]];
+        let d = uniform_from_seed_at(&s, 3, &sub, &[0, 2, 4], n);
+        let full = uniform_from_seed_indexed(&s, 3, &ms, n);
+        for (j, i) in [0usize, 2, 4].into_iter().enumerate() {
+            assert_eq!(d[j * n..(j + 1) * n], full[i * n..(i + 1) * n]);
+        }
+        assert_ne!(d, uniform_from_seed_indexed(&s, 3, &sub, n));
     }
 }

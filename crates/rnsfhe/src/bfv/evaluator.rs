@@ -295,6 +295,30 @@ impl BfvContext {
         Ok(self.ciphertext(parts, a.key_id, self.noise.key_switch(a.noise)))
     }
 
+    /// The ciphertext under the switching key's target secret ([`crate::rlwe::SwitchingKey`]):
+    /// (c_0 + u_0, u_1) for (u_0, u_1) the key switch of c_1. The noise bound is tracked when the
+    /// target secret has the parameters' distribution (the noise model's ||s||), else dropped
+    /// (`None`). Refuses another key pair than the key's source; BFV ciphertexts are at the top
+    /// level, so the key must be too.
+    pub fn switch_key(
+        &self,
+        a: &Ciphertext,
+        key: &crate::rlwe::SwitchingKey,
+    ) -> Result<Ciphertext> {
+        self.check_ct(a)?;
+        let parts = key.apply(
+            self.key_switcher(),
+            None,
+            &a.parts,
+            self.fingerprint(),
+            a.key_id,
+        )?;
+        let noise = (key.to_distribution() == self.params().secret_distribution())
+            .then(|| self.noise.key_switch(a.noise))
+            .flatten();
+        Ok(self.ciphertext(parts, a.key_id.map(|_| key.to_id()), noise))
+    }
+
     /// In-place form of [`BfvContext::apply_galois`].
     pub fn apply_galois_assign(&self, a: &mut Ciphertext, g: u64, keys: &GaloisKeys) -> Result<()> {
         *a = self.apply_galois(a, g, keys)?;

@@ -248,6 +248,32 @@ impl BgvContext {
     }
 }
 
+impl BgvContext {
+    /// The ciphertext under the switching key's target secret ([`crate::rlwe::SwitchingKey`]):
+    /// (c_0, c_1) + t KS(t^-1 c_1) at `a`'s level, as a relinearisation with another key. The noise
+    /// bound is tracked when the target secret has the parameters' distribution (the noise model's
+    /// ||s||), else dropped (`None`). Refuses another key pair than the key's source and a
+    /// ciphertext above the key's level.
+    pub fn switch_key(
+        &self,
+        a: &BgvCiphertext,
+        key: &crate::rlwe::SwitchingKey,
+    ) -> Result<BgvCiphertext> {
+        self.check_ct(a)?;
+        let parts = key.apply(
+            self.key_switcher(),
+            Some(self.chain()),
+            &a.parts,
+            self.fingerprint(),
+            a.key_id,
+        )?;
+        let noise = (key.to_distribution() == self.params().secret_distribution())
+            .then(|| self.noise.key_switch(a.noise))
+            .flatten();
+        Ok(self.ciphertext(parts, a.level, a.key_id.map(|_| key.to_id()), noise))
+    }
+}
+
 /// Refuses operands of a product that are not 2-part.
 fn two_parts(a: &BgvCiphertext, b: &BgvCiphertext) -> Result<()> {
     for x in [a, b] {

@@ -16,6 +16,8 @@
 //! - [`logistic`]: encrypted logistic-regression training (paper 004 section 5.3);
 //! - [`lintrans`]: linear transforms by their diagonals, baby-step giant-step with hoisting (CKKS,
 //!   BFV, BGV).
+//! - [`bootstrapping`]: the stages of CKKS bootstrapping (EvalMod, the homomorphic modular
+//!   reduction).
 //! - [`dft`]: the homomorphic DFT of CKKS bootstrapping (CoeffsToSlots, SlotsToCoeffs), one
 //!   [`lintrans`] transform per sparse stage of the encoder's FFT (`ckks::fft_stages`).
 //!
@@ -73,7 +75,8 @@ pub mod statistics;
 
 pub use bsgs::evaluate_polynomial_bsgs;
 pub use chebyshev::{
-    chebyshev_basis, chebyshev_coefficients, check_chebyshev_degree, evaluate_chebyshev,
+    chebyshev_basis, chebyshev_coefficients, chebyshev_value, check_chebyshev_degree,
+    cosine_series, evaluate_chebyshev,
 };
 pub use dft::{DftDirection, HomomorphicDft};
 pub use functions::{exp, inverse, sigmoid, SIGMOID_TAYLOR_7};

@@ -131,14 +131,7 @@ impl CkksContext {
         conjugation: bool,
         rng: &mut Csprng,
     ) -> Result<GaloisKeys> {
-        let mut el: Vec<u64> = steps
-            .iter()
-            .map(|&s| self.encoder.rotation_galois_element(s))
-            .collect();
-        if conjugation {
-            el.push(self.encoder.conjugation_galois_element());
-        }
-        crate::rlwe::KeyGenerator::new(self, rng).galois_keys(sk, &el)
+        self.galois_keys_at(sk, steps, conjugation, self.max_level(), rng)
     }
 
     /// Encodes up to N/2 complex values at the top level L with its scale Delta_L

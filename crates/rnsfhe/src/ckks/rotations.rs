@@ -7,7 +7,7 @@
 
 use super::{CkksCiphertext, CkksContext, Complex};
 use crate::rlwe::hoisted::{Hoisted, Weight};
-use crate::rlwe::GaloisKeys;
+use crate::rlwe::{GaloisKeys, SwitchingKey};
 use crate::{Error, Result};
 
 /// The weights of [`CkksContext::sum_rotations`], one per step.
@@ -81,6 +81,45 @@ impl CkksContext {
         }
     }
 
+    /// The ciphertext under the switching key's target secret: (c_0 + u_0, u_1) for (u_0, u_1) the
+    /// key switch of c_1 (e.g. from the dense secret to a sparse one before ModRaise, Bossuat et
+    /// al., ACNS 2022), at `a`'s level and scale. Refuses a ciphertext of another key pair than the
+    /// key's source, above the key's level, or of 3 parts.
+    pub fn switch_key(&self, a: &CkksCiphertext, key: &SwitchingKey) -> Result<CkksCiphertext> {
+        self.check_ct(a)?;
+        let parts = key.apply(
+            self.key_switcher(),
+            None,
+            &a.parts,
+            self.fingerprint(),
+            a.key_id,
+        )?;
+        let mut r = self.with_parts(a, parts);
+        r.key_id = a.key_id.map(|_| key.to_id());
+        Ok(r)
+    }
+
+    /// Rotation keys at `level` (ciphertexts at levels <= `level`; keys over q_0..q_level and P,
+    /// [`crate::rlwe::KeyGenerator::galois_keys_at`]) for `steps` and, if `conjugation`, the
+    /// conjugation key.
+    pub fn galois_keys_at(
+        &self,
+        sk: &crate::rlwe::SecretKey,
+        steps: &[i64],
+        conjugation: bool,
+        level: usize,
+        rng: &mut rnsfhe_math::sample::Csprng,
+    ) -> Result<GaloisKeys> {
+        let mut el: Vec<u64> = steps
+            .iter()
+            .map(|&s| self.encoder().rotation_galois_element(s))
+            .collect();
+        if conjugation {
+            el.push(self.encoder().conjugation_galois_element());
+        }
+        crate::rlwe::KeyGenerator::new(self, rng).galois_keys_at(sk, &el, level)
+    }
+
     /// Rotates the slots left by `step` (right when negative).
     pub fn rotate(
         &self,
@@ -96,13 +135,19 @@ impl CkksContext {
         self.apply_galois(a, self.encoder().conjugation_galois_element(), keys)
     }
 
-    /// The Galois elements of `steps`, every key checked before any work (the error names the step).
-    fn rotation_elements(&self, steps: &[i64], keys: &GaloisKeys) -> Result<Vec<u64>> {
+    /// The Galois elements of `steps` for a ciphertext at `level`, every key checked before any
+    /// work (the error names the step).
+    fn rotation_elements(
+        &self,
+        steps: &[i64],
+        keys: &GaloisKeys,
+        level: usize,
+    ) -> Result<Vec<u64>> {
         steps
             .iter()
             .map(|&s| {
                 let g = self.encoder().rotation_galois_element(s);
-                keys.require(g, Some(s)).map(|()| g)
+                keys.require(g, Some(s), level).map(|()| g)
             })
             .collect()
     }
@@ -135,7 +180,7 @@ impl CkksContext {
         keys: &GaloisKeys,
     ) -> Result<Vec<CkksCiphertext>> {
         let h = self.hoist(a, keys)?;
-        let els = self.rotation_elements(steps, keys)?;
+        let els = self.rotation_elements(steps, keys, a.level)?;
         els.iter()
             .map(|&g| Ok(self.with_parts(a, h.rotate(g)?)))
             .collect()
@@ -175,7 +220,7 @@ impl CkksContext {
             });
         }
         let h = self.hoist(a, keys)?;
-        let els = self.rotation_elements(steps, keys)?;
+        let els = self.rotation_elements(steps, keys, a.level)?;
         let Some(weights) = weights else {
             let terms: Vec<(u64, Weight<'_>)> = els.iter().map(|&g| (g, Weight::One)).collect();
             return Ok(self.with_parts(a, h.sum(&terms)?));

@@ -75,12 +75,13 @@ pub(crate) fn elements<R: IntegerRotations>(
     ctx: &R,
     steps: &[i64],
     keys: &GaloisKeys,
+    level: usize,
 ) -> Result<Vec<u64>> {
     steps
         .iter()
         .map(|&s| {
             let g = ctx.row_element(s);
-            keys.require(g, Some(s)).map(|()| g)
+            keys.require(g, Some(s), level).map(|()| g)
         })
         .collect()
 }
@@ -93,7 +94,7 @@ pub(crate) fn rotate_many<R: IntegerRotations>(
     keys: &GaloisKeys,
 ) -> Result<Vec<R::Ct>> {
     let h = ctx.hoist(a, keys)?;
-    let els = elements(ctx, steps, keys)?;
+    let els = elements(ctx, steps, keys, h.level())?;
     els.iter()
         .map(|&g| {
             let noise = if g == 1 {
@@ -132,7 +133,7 @@ pub(crate) fn sum_rotations<R: IntegerRotations>(
         });
     }
     let h = ctx.hoist(a, keys)?;
-    let els = elements(ctx, steps, keys)?;
+    let els = elements(ctx, steps, keys, h.level())?;
     let t = ctx.plain_modulus();
     let lifted: Vec<Poly> = match weights {
         Some(IntegerWeights::Plaintexts(w)) => {

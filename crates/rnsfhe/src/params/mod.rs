@@ -6,7 +6,7 @@ pub(crate) mod shared;
 
 pub use security::{
     check_security, log2_product, max_log_q, min_degree, Security, SecurityLevel,
-    MIN_SPARSE_WEIGHT, SPARSE_LOG_Q_SHARE, STANDARD_SIGMA,
+    MIN_SPARSE_WEIGHT, SPARSE_ESTIMATES, SPARSE_LOG_Q_SHARE, STANDARD_SIGMA,
 };
 pub use shared::RlweParameters;
 

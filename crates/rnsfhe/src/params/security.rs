@@ -35,11 +35,27 @@ pub const STANDARD_SIGMA: f64 = 3.19;
 /// [`SPARSE_LOG_Q_SHARE`] of the ternary bound (the same share at 192 and 256 bits: an
 /// extrapolation), and h >= 2n/3 (the ternary secret's mean weight) with the ternary bound. Weights
 /// below 192 (paper 004's HWT(64), for which the paper itself claims only 80 bits) are refused
-/// unless security is explicitly `InsecureResearchOnly`.
+/// unless security is explicitly `InsecureResearchOnly`, or an estimate of [`SPARSE_ESTIMATES`]
+/// covers the modulus (the small moduli of sparse-secret encapsulation).
 pub const MIN_SPARSE_WEIGHT: usize = 192;
 
 /// The share of the ternary log q bound a sparse secret of weight in [192, 2n/3) may use.
 pub const SPARSE_LOG_Q_SHARE: f64 = 0.89;
+
+/// Estimates for sparse secrets of weight below [`MIN_SPARSE_WEIGHT`] at small moduli, as
+/// (n at least, h at least, log2 q at most, estimated classical bits): an RLWE instance with
+/// n >= n_0, h >= h_0 and log q <= log q_0 is taken to be at least as hard as the estimated one
+/// (hardness grows with n and h and falls with q).
+///
+/// Source: the lattice estimator (commit 6019056, sigma 3.2) as run by HomomorphicEncryption.org's
+/// SparseLWEkit (`src/data/lattice_estimator_estimates.csv`): n = 2^16, log q 121, h = 32, best
+/// attack bdd_mitm_hybrid 2^171.9 (log q 117: 2^172.9) — the modulus q_0 p_0 of the dense-to-sparse
+/// key of sparse-secret encapsulation in Bossuat, Troncoso-Pastoriza and Hubaux (ACNS 2022) and
+/// Lattigo (60 + 61 bits); n = 2^16, log q 300, h = 128, bdd_mitm_hybrid 2^326.9. No estimate we
+/// can cite covers h = 32 at larger q (e.g. the 250 bits of q_0 and three special primes), nor
+/// n = 2^15: those are refused at a standard level.
+pub const SPARSE_ESTIMATES: [(usize, usize, f64, u32); 2] =
+    [(65536, 32, 121.0, 171), (65536, 128, 300.0, 326)];
 
 /// Target classical security of the RLWE instance.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -123,28 +139,53 @@ impl Security {
             )));
         }
         let Some(h) = h else { return Ok(()) };
-        if 3 * h >= 2 * n {
+        let max = self.max_log_q_for(n, secret);
+        if log_q <= max {
             return Ok(());
         }
         let fix = "use a uniform ternary secret (no hamming_weight), or security = insecure for \
                    research";
-        if h < MIN_SPARSE_WEIGHT {
+        if h < MIN_SPARSE_WEIGHT && max == 0.0 {
             return Err(Error::InvalidParameters(format!(
                 "a secret of Hamming weight {h} is not {bits}-bit secure (hybrid and \
                  meet-in-the-middle attacks on sparse secrets; weights below {MIN_SPARSE_WEIGHT} \
-                 are refused): {fix}"
+                 are refused but at the small moduli of SPARSE_ESTIMATES): {fix}"
             )));
         }
-        let max = max_log_q(n, level).map_or(0.0, |m| f64::from(m) * SPARSE_LOG_Q_SHARE);
-        if log_q > max {
-            return Err(Error::InvalidParameters(format!(
-                "a secret of Hamming weight {h} at n = {n} allows at most {max:.0} bits of q at \
-                 {bits}-bit security ({SPARSE_LOG_Q_SHARE} of the ternary bound), got {}: shrink \
-                 q, or {fix}",
-                fmt_bits(log_q)
-            )));
+        let rule = if h < MIN_SPARSE_WEIGHT {
+            "SPARSE_ESTIMATES".to_string()
+        } else {
+            format!("{SPARSE_LOG_Q_SHARE} of the ternary bound")
+        };
+        Err(Error::InvalidParameters(format!(
+            "a secret of Hamming weight {h} at n = {n} allows at most {max:.0} bits of q at \
+             {bits}-bit security ({rule}), got {}: shrink q, or {fix}",
+            fmt_bits(log_q)
+        )))
+    }
+
+    /// The largest log2 q of an RLWE instance of degree n whose secret follows `secret` that this
+    /// requirement accepts: unbounded for [`Security::InsecureResearchOnly`]; at a standard level
+    /// the ternary bound for a dense secret (a uniform ternary one, or h >= 2n/3),
+    /// [`SPARSE_LOG_Q_SHARE`] of it for h in [192, 2n/3), and below 192 the largest log q of the
+    /// [`SPARSE_ESTIMATES`] that cover (n, h) at this level (0 where none does: nothing).
+    pub fn max_log_q_for(self, n: usize, secret: SecretDistribution) -> f64 {
+        let Security::Standard(level) = self else {
+            return f64::INFINITY;
+        };
+        let dense = max_log_q(n, level).map_or(0.0, f64::from);
+        match secret {
+            SecretDistribution::Ternary => dense,
+            SecretDistribution::HammingWeight(h) if 3 * h >= 2 * n => dense,
+            SecretDistribution::HammingWeight(h) if h >= MIN_SPARSE_WEIGHT => {
+                dense * SPARSE_LOG_Q_SHARE
+            }
+            SecretDistribution::HammingWeight(h) => SPARSE_ESTIMATES
+                .iter()
+                .filter(|&&(n0, h0, _, b)| n >= n0 && h >= h0 && b >= level.bits())
+                .map(|&(_, _, q, _)| q)
+                .fold(0.0, f64::max),
         }
-        Ok(())
     }
 
     /// Checks (n, log2 q): the standard bound via [`check_security`], or for
@@ -324,6 +365,42 @@ mod tests {
         assert!(Security::InsecureResearchOnly.check(1000, 60.0).is_err());
         assert!(Security::InsecureResearchOnly.check(1, 60.0).is_err());
         assert!(Security::InsecureResearchOnly.check(16, f64::NAN).is_err());
+    }
+
+    /// The modulus a secret may be exposed at: the ternary bound, 89% of it for h in [192, 2n/3),
+    /// the cited estimates below 192 (h >= 32 at n >= 2^16: 121 bits at 128-bit; h >= 128: 300
+    /// bits at every level), nothing elsewhere; unbounded for research parameters.
+    #[test]
+    fn max_log_q_for_each_distribution() {
+        use SecretDistribution::{HammingWeight as H, Ternary};
+        let std = Security::Standard(Bits128);
+        let n16 = 65536;
+        assert_eq!(std.max_log_q_for(n16, Ternary), 1747.0);
+        assert_eq!(std.max_log_q_for(n16, H(50_000)), 1747.0);
+        assert!((std.max_log_q_for(n16, H(192)) - 1747.0 * SPARSE_LOG_Q_SHARE).abs() < 1e-9);
+        assert_eq!(std.max_log_q_for(n16, H(32)), 121.0);
+        assert_eq!(std.max_log_q_for(n16, H(64)), 121.0);
+        assert_eq!(std.max_log_q_for(n16, H(128)), 300.0);
+        assert_eq!(std.max_log_q_for(2 * n16, H(32)), 121.0);
+        assert_eq!(std.max_log_q_for(n16 / 2, H(32)), 0.0);
+        assert_eq!(std.max_log_q_for(n16, H(31)), 0.0);
+        assert_eq!(Security::Standard(Bits192).max_log_q_for(n16, H(32)), 0.0);
+        assert_eq!(
+            Security::Standard(Bits256).max_log_q_for(n16, H(128)),
+            300.0
+        );
+        assert_eq!(
+            Security::InsecureResearchOnly.max_log_q_for(1024, H(1)),
+            f64::INFINITY
+        );
+        // The parameter gate follows it: h = 32 at 2^16 with 121 bits passes, 122 is refused.
+        std.check_distributions(n16, 121.0, 3.2, H(32)).unwrap();
+        let err = std.check_distributions(n16, 122.0, 3.2, H(32)).unwrap_err();
+        assert!(err.to_string().contains("at most 121 bits"), "{err}");
+        let err = std
+            .check_distributions(n16 / 2, 60.0, 3.2, H(32))
+            .unwrap_err();
+        assert!(err.to_string().contains("Hamming weight 32"), "{err}");
     }
 
     #[test]

@@ -109,6 +109,7 @@ impl SecretKey {
         rng: &mut Csprng,
     ) -> Result<(Poly, Poly, [u8; 32])> {
         let ctx = self.ring();
+        self.check_exposure(super::keys::log2_modulus(ctx), "a symmetric encryption")?;
         let (mut a, seed) = uniform_ntt(ctx, rng, 0)?;
         let mut c0 = a.mul(self.ntt_q())?;
         c0.neg_assign();
@@ -133,6 +134,7 @@ impl SecretKey {
             a.to_ntt()?;
             return Ok((c0, a, seed));
         }
+        self.check_exposure(super::keys::log2_modulus(ctx), "a symmetric encryption")?;
         let (a, seed) = uniform_ntt(ctx, rng, 0)?;
         let mut c0 = a.mul(self.ntt_q())?;
         c0.neg_assign();

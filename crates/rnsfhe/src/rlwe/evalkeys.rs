@@ -8,8 +8,8 @@ use std::sync::Arc;
 use rnsfhe_math::ring::{Poly, Representation};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian};
 
-use super::keys::SeedSource;
-use super::{KeyId, KeySwitchKey, KeySwitcher, ModulusChain, SecretKey};
+use super::keyswitch::within_key_level;
+use super::{KeyId, KeyOptions, KeySwitchKey, KeySwitcher, ModulusChain, SecretKey};
 use crate::{Error, Result};
 
 /// The relinearisation key: a key-switching key from s^2 to s (paper 000 rlk_RNS, eq. (17); paper 004
@@ -26,7 +26,10 @@ pub struct RelinKey {
 /// key product (Lattigo's convention) and one decomposition of c_1 serves every g (hoisting,
 /// `rlwe::hoisted`): phi_g(u_0 + c_0) + phi_g(u_1) s = phi_g(c_0 + c_1 s) for
 /// u_0 + u_1 phi_{g^-1}(s) = c_1 s. It is phi_{g^-1} of the key from s(X^g) to s: its k_1 components
-/// are phi_{g^-1} of the expansions of their seeds (the byte format stores the seeds).
+/// are phi_{g^-1} of the expansions of their seeds (the byte format stores the seeds). Each key has
+/// its level ([`KeySwitchKey::level`]): a set may hold keys of several levels (e.g. CoeffsToSlots'
+/// rotations at the top, SlotsToCoeffs' near the bottom), and a rotation of a ciphertext above its
+/// key's level is refused naming the rotation.
 #[derive(Clone, Debug)]
 pub struct GaloisKeys {
     pub(crate) keys: BTreeMap<u64, Arc<KeySwitchKey>>,
@@ -42,26 +45,31 @@ pub(crate) fn owned_by(key: (u64, KeyId), ct: (u64, Option<KeyId>), what: &str) 
 }
 
 impl RelinKey {
-    /// The key KSGen(s^2, s) of `sk` over `sw` with the error e M (`m_error`) or e, for parameters
-    /// `fingerprint`, a's seeds from `seeds`. The mixed strategy's key (paper 001 section 4.4) is
-    /// the second over a Montgomery ring: the Montgomery form of the plain key (residues
-    /// (P g s^2 - a s - e) M, "keys carrying M"), so that plain digits reduced by Montgomery give
-    /// the plain relinearisation.
+    /// The key KSGen(s^2, s) of `sk` over `sw` at the level of `opts`, with its error e M
+    /// (`m_error`) or e, for parameters `fingerprint`, a's seeds from its source. The mixed
+    /// strategy's key (paper 001 section 4.4) is the second over a Montgomery ring: the Montgomery
+    /// form of the plain key (residues (P g s^2 - a s - e) M, "keys carrying M"), so that plain
+    /// digits reduced by Montgomery give the plain relinearisation.
     pub(crate) fn generate_with(
         sw: &KeySwitcher,
         sk: &SecretKey,
         g: &DiscreteGaussian,
         fingerprint: u64,
         rng: &mut Csprng,
-        m_error: bool,
-        seeds: SeedSource<'_>,
+        opts: KeyOptions<'_>,
     ) -> Result<Self> {
-        let s2 = sk.ntt_qp().mul(sk.ntt_qp())?;
+        let s = sw.restrict_qp(sk.ntt_qp(), opts.level)?;
+        let s2 = s.mul(&s)?;
         Ok(RelinKey {
-            key: KeySwitchKey::generate_with(sw, sk, &s2, g, rng, m_error, seeds)?,
+            key: KeySwitchKey::generate_with(sw, &s, &s2, g, rng, opts)?,
             fingerprint,
             key_id: sk.id(),
         })
+    }
+
+    /// The level l of the key: it relinearises ciphertexts at levels 0..=l.
+    pub fn level(&self) -> usize {
+        self.key.level()
     }
 
     /// The fingerprint of the parameters this key belongs to.
@@ -98,6 +106,12 @@ impl RelinKey {
         match parts.len() {
             2 => Ok(()),
             3 => {
+                let level = parts[2].context().moduli().len().wrapping_sub(1);
+                within_key_level(
+                    "relinearisation: the relinearisation key",
+                    level,
+                    self.level(),
+                )?;
                 let c2 = parts
                     .pop()
                     .ok_or_else(|| Error::InvalidCiphertext("empty".into()))?;
@@ -121,8 +135,9 @@ impl RelinKey {
 pub const MAX_GALOIS_ELEMENTS: usize = 256;
 
 impl GaloisKeys {
-    /// Keys for the odd Galois elements `elements` (taken mod 2n; 1 needs no key), for parameters
-    /// `fingerprint`, a's seeds from `seeds` (its domain set per element).
+    /// Keys for the odd Galois elements `elements` (taken mod 2n; 1 needs no key) at the level of
+    /// `opts`, for parameters `fingerprint`, a's seeds from its source (its domain set per
+    /// element).
     pub(crate) fn generate(
         sw: &KeySwitcher,
         sk: &SecretKey,
@@ -130,7 +145,7 @@ impl GaloisKeys {
         g: &DiscreteGaussian,
         fingerprint: u64,
         rng: &mut Csprng,
-        seeds: SeedSource<'_>,
+        opts: KeyOptions<'_>,
     ) -> Result<Self> {
         // m = 2n for power-of-two rings; any m for the general ones (elements of Z_m^*).
         let two_n = sw.ring_q().cyclotomic_index() as u64;
@@ -147,6 +162,8 @@ impl GaloisKeys {
             )));
         }
         let mut keys = BTreeMap::new();
+        // s over Q_l u P once; each key's s' is an automorphism of it.
+        let s = sw.restrict_qp(sk.ntt_qp(), opts.level)?;
         for &e in elements {
             let e = e % two_n;
             if num_integer::gcd(e, two_n) != 1 {
@@ -158,10 +175,12 @@ impl GaloisKeys {
             if e == 1 || keys.contains_key(&e) {
                 continue;
             }
-            let s_g = sk.ntt_qp().automorphism(e as i64)?;
-            let m_error = crate::rlwe::keys::is_montgomery(sw.ring_qp());
-            let key =
-                KeySwitchKey::generate_with(sw, sk, &s_g, g, rng, m_error, seeds.for_galois(e))?;
+            let s_g = s.automorphism(e as i64)?;
+            let opts = KeyOptions {
+                source: opts.source.for_galois(e),
+                ..opts
+            };
+            let key = KeySwitchKey::generate_with(sw, &s, &s_g, g, rng, opts)?;
             keys.insert(e, Arc::new(key.automorphism(inverse_mod(e, two_n)?, true)?));
         }
         Ok(GaloisKeys {
@@ -181,12 +200,13 @@ impl GaloisKeys {
         self.fingerprint
     }
 
-    /// Adds the keys of `other` (same key pair, same parameters; elements already here are kept:
-    /// a key of one element serves as well as another). The keys are shared, not copied.
+    /// Adds the keys of `other` (same key pair, same parameters). Of two keys of one element the
+    /// one of the higher level is kept (it switches every ciphertext the other does, at the same
+    /// cost per switch), the one held on a tie. The keys are shared, not copied.
     pub fn merge(&mut self, other: &GaloisKeys) -> Result<()> {
         self.check_same_pair(other)?;
         for (&g, k) in &other.keys {
-            self.keys.entry(g).or_insert_with(|| Arc::clone(k));
+            self.put(g, Arc::clone(k));
         }
         Ok(())
     }
@@ -195,9 +215,24 @@ impl GaloisKeys {
     pub fn insert(&mut self, other: GaloisKeys) -> Result<()> {
         self.check_same_pair(&other)?;
         for (g, k) in other.keys {
-            self.keys.entry(g).or_insert(k);
+            self.put(g, k);
         }
         Ok(())
+    }
+
+    /// Holds `k` for g unless a key of g of at least its level is held.
+    fn put(&mut self, g: u64, k: Arc<KeySwitchKey>) {
+        match self.keys.get(&g) {
+            Some(held) if held.level() >= k.level() => {}
+            _ => {
+                self.keys.insert(g, k);
+            }
+        }
+    }
+
+    /// The level of the key of element g (it switches ciphertexts at levels 0..=level), if held.
+    pub fn level(&self, g: u64) -> Option<usize> {
+        self.keys.get(&g).map(|k| k.level())
     }
 
     /// Whether there is a key for element g (taken as given: reduce it mod m first).
@@ -246,17 +281,34 @@ impl GaloisKeys {
         fingerprint: u64,
         ct_key: Option<KeyId>,
     ) -> Result<Vec<Poly>> {
-        super::hoisted::check(sw, self, parts, fingerprint, ct_key)?;
-        super::hoisted::rotate_one(sw, scaled, self, parts, g)
+        let level = super::hoisted::check(sw, self, parts, fingerprint, ct_key)?;
+        super::hoisted::rotate_one(sw, scaled, self, parts, (g, level))
     }
 
-    /// Refuses a missing key before any work: the error names the element and, when given, the
-    /// rotation step it serves.
-    pub(crate) fn require(&self, g: u64, step: Option<i64>) -> Result<()> {
-        if g == 1 || self.keys.contains_key(&g) {
+    /// Refuses a missing key, or one below `level` (the ciphertext's), before any work: the error
+    /// names the element and, when given, the rotation step it serves.
+    pub(crate) fn require(&self, g: u64, step: Option<i64>, level: usize) -> Result<()> {
+        if g == 1 {
             return Ok(());
         }
-        Err(Error::MissingGaloisKey { element: g, step })
+        self.get_at(g, level, step).map(|_| ())
+    }
+
+    /// The key of element g for a ciphertext at `level`: `MissingGaloisKey`, or `LevelOutOfRange`
+    /// naming the rotation (`step`) or the element when the key's level is below `level`.
+    pub(crate) fn get_at(&self, g: u64, level: usize, step: Option<i64>) -> Result<&KeySwitchKey> {
+        let key = self
+            .keys
+            .get(&g)
+            .ok_or(Error::MissingGaloisKey { element: g, step })?;
+        if level > key.level() {
+            let what = match step {
+                Some(s) => format!("rotate by {s}: the Galois key"),
+                None => format!("automorphism X -> X^{g}: the Galois key"),
+            };
+            within_key_level(&what, level, key.level())?;
+        }
+        Ok(key)
     }
 
     /// The key of element g, or an error naming the missing key.

@@ -85,21 +85,21 @@ pub(crate) fn check(
         })
 }
 
-/// One rotation: c_1 switched by itself with the key of g ([`KeySwitcher::switch_to`], limb by
-/// limb; BGV's t-scaled switch), then [`rotated`]. The same bits as [`Hoisted::rotate`]. Checks as
-/// [`Hoisted::new`]; a copy for g = 1.
+/// One rotation of a ciphertext at `level`: c_1 switched by itself with the key of g
+/// ([`KeySwitcher::switch_to`], limb by limb; BGV's t-scaled switch), then [`rotated`]. The same
+/// bits as [`Hoisted::rotate`]. Checks as [`Hoisted::new`]; a copy for g = 1.
 pub(crate) fn rotate_one(
     sw: &KeySwitcher,
     chain: Option<&ModulusChain>,
     keys: &GaloisKeys,
     parts: &[Poly],
-    g: u64,
+    (g, level): (u64, usize),
 ) -> Result<Vec<Poly>> {
     let g = g % sw.ring_q().cyclotomic_index() as u64;
     if g == 1 {
         return Ok(parts.to_vec());
     }
-    let key = keys.get(g)?;
+    let key = keys.get_at(g, level, None)?;
     let (u0, u1) = switch(sw, chain, &parts[1], key, parts[0].representation())?;
     rotated(u0, u1, &parts[0], g)
 }
@@ -157,6 +157,11 @@ impl<'a> Hoisted<'a> {
         })
     }
 
+    /// The level l of the ciphertext.
+    pub(crate) fn level(&self) -> usize {
+        self.level
+    }
+
     /// The ring of Q_l u P where the lazy terms live.
     pub(crate) fn ring_qp(&self) -> Result<&Arc<RingContext>> {
         self.sw.ring_qp_at(self.level)
@@ -171,9 +176,9 @@ impl<'a> Hoisted<'a> {
             return Ok(self.parts.to_vec());
         }
         let Some(digits) = &self.digits else {
-            return rotate_one(self.sw, self.chain, self.keys, self.parts, g);
+            return rotate_one(self.sw, self.chain, self.keys, self.parts, (g, self.level));
         };
-        let key = self.keys.get(g)?;
+        let key = self.keys.get_at(g, self.level, None)?;
         let form = self.parts[0].representation();
         let [u0, u1] = self.sw.gadget_product(digits, key)?;
         let mut u = [
@@ -238,7 +243,9 @@ impl<'a> Hoisted<'a> {
         if g == 1 {
             return Ok([c0.clone(), self.lift(&self.parts[1])?]);
         }
-        let [mut u0, u1] = self.sw.gadget_product(digits, self.keys.get(g)?)?;
+        let [mut u0, u1] = self
+            .sw
+            .gadget_product(digits, self.keys.get_at(g, self.level, None)?)?;
         u0.add_assign(c0)?;
         Ok([u0.automorphism(g as i64)?, u1.automorphism(g as i64)?])
     }
@@ -280,7 +287,7 @@ impl<'a> Hoisted<'a> {
                 prepared.push((None, w));
                 continue;
             }
-            let key = self.keys.get(g)?;
+            let key = self.keys.get_at(g, self.level, None)?;
             self.sw.check_gadget(digits, key)?;
             prepared.push((Some((key, ntt_automorphism_index(n, g)?)), w));
         }
@@ -339,7 +346,7 @@ impl<'a> Hoisted<'a> {
         if g == 1 {
             return Ok(acc);
         }
-        let key = self.keys.get(g)?;
+        let key = self.keys.get_at(g, self.level, None)?;
         let [a0, a1] = acc;
         let a1 = sw.mod_down_lazy(a1, Representation::Ntt)?;
         let [mut u0, u1] = sw.gadget_product(&sw.decompose(&a1)?, key)?;

@@ -7,11 +7,15 @@
 //!   with one ModDown, Bossuat et al., Eurocrypt 2021);
 //! - keys apart from contexts (`keys`): secret keys as any polynomial mod Q u P, public keys, key
 //!   identities from public keys, [`KeyGenerator`] with an optional common reference string, and
-//!   [`EvaluationKeySet`]; the encryption of zero, relinearisation and Galois keys;
+//!   [`EvaluationKeySet`]; the encryption of zero, relinearisation and Galois keys, each at a level
+//!   (over q_0..q_l and P only); [`SwitchingKey`]s between two secrets and the
+//!   [`EncapsulationKeys`] of sparse-secret encapsulation; the exposure bound of every secret
+//!   (`keys/exposure.rs`);
 //! - scheme-neutral evaluation (`eval`), noise-bound arithmetic (`noise`), and the KeyGen methods
 //!   of the contexts (`key_methods!`). The shared parameters are `crate::params::RlweParameters`.
 
 mod chain;
+mod encapsulation;
 mod encrypt;
 pub(crate) mod eval;
 mod evalkeys;
@@ -21,8 +25,10 @@ mod keyswitch;
 mod layout;
 mod levels;
 pub(crate) mod noise;
+mod switching;
 
 pub use chain::ModulusChain;
+pub use encapsulation::EncapsulationKeys;
 pub(crate) use evalkeys::{inverse_mod, owned_by};
 pub use evalkeys::{GaloisKeys, RelinKey, MAX_GALOIS_ELEMENTS};
 pub(crate) use keys::{check_params, key_methods, reduce_product};
@@ -30,10 +36,12 @@ pub use keys::{
     expand_seeded, Crs, EvaluationKeySet, KeyContext, KeyGenerator, KeyId, PublicKey,
     SecretDistribution, SecretKey, SecretNorm,
 };
+pub(crate) use keyswitch::KeyOptions;
 pub use keyswitch::{Decomposed, KeySwitchKey, KeySwitcher};
 pub use layout::KeySwitching;
 pub use levels::Levels;
 pub(crate) use noise::log2_add;
+pub use switching::SwitchingKey;
 
 use std::sync::Arc;
 

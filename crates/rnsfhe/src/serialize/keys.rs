@@ -2,6 +2,9 @@
 //! (scheme-independent; the schemes' contexts supply the key switcher and fingerprint through
 //! [`KeyContext`]). Uniform components are stored as their seeds.
 //!
+//! Key-switching keys (relinearisation, Galois): format 5 stores each key's level; the keys of
+//! formats 2 to 4 load as top-level keys.
+//!
 //! Galois keys: format 4 stores the keys from s to phi_{g^-1}(s) (hoisting: the automorphism after
 //! the key product), k0 as used and the seeds of the k1 components, which are phi_{g^-1} of the
 //! seeds' expansions; formats 2 and 3 hold the keys from s(X^g) to s and are converted on load
@@ -19,8 +22,8 @@ use super::{Kind, Reader, Writer};
 use zeroize::Zeroizing;
 
 use crate::rlwe::{
-    inverse_mod, EvaluationKeySet, GaloisKeys, KeyContext, KeyId, KeySwitchKey, KeySwitcher,
-    PublicKey, RelinKey, SecretKey,
+    inverse_mod, EncapsulationKeys, EvaluationKeySet, GaloisKeys, KeyContext, KeyId, KeySwitchKey,
+    KeySwitcher, PublicKey, RelinKey, SecretKey, SwitchingKey,
 };
 use crate::{Error, Result};
 
@@ -29,7 +32,10 @@ const TERNARY: u8 = 1;
 const RESIDUES: u8 = 2;
 
 impl Writer {
-    fn key_switch_key(&mut self, k: &KeySwitchKey) {
+    /// A key-switching key: its level (format 5), its component count, then each component's k0
+    /// (over q_0..q_l and P) and the seed of its k1.
+    pub(super) fn key_switch_key(&mut self, k: &KeySwitchKey) {
+        self.u32(k.level() as u32);
         self.u32(k.parts().len() as u32);
         for ((k0, _), seed) in k.parts().iter().zip(k.seeds()) {
             self.poly(k0);
@@ -39,24 +45,45 @@ impl Writer {
 }
 
 impl Reader<'_> {
-    fn key_switch_key(&mut self, sw: &KeySwitcher) -> Result<KeySwitchKey> {
+    /// A key written by [`Writer::key_switch_key`] over `sw`; before format 5, a top-level key
+    /// without its level.
+    pub(super) fn key_switch_key(&mut self, sw: &KeySwitcher) -> Result<KeySwitchKey> {
+        let level = if self.version() >= 5 {
+            self.key_level(sw)?
+        } else {
+            sw.top_level()
+        };
+        self.key_switch_body(sw, level)
+    }
+
+    /// A key's level, checked against `sw` (within its chain, the top for truncated keys).
+    pub(super) fn key_level(&mut self, sw: &KeySwitcher) -> Result<usize> {
+        let level = self.u32()? as usize;
+        sw.key_ring(0, level)
+            .map_err(|e| Error::Malformed(format!("a key-switching key at level {level}: {e}")))?;
+        Ok(level)
+    }
+
+    /// A key's components at `level` over `sw`.
+    pub(super) fn key_switch_body(
+        &mut self,
+        sw: &KeySwitcher,
+        level: usize,
+    ) -> Result<KeySwitchKey> {
         let count = self.u32()? as usize;
-        if count != sw.key_components() {
+        let expected = sw.key_components_at(level);
+        if count != expected {
             return Err(Error::Malformed(format!(
-                "a key of {count} components, this parameter set uses {}",
-                sw.key_components()
+                "a key of {count} components at level {level}, this parameter set uses {expected}"
             )));
         }
         let (mut k0, mut seeds) = (Vec::with_capacity(count), Vec::with_capacity(count));
         for c in 0..count {
             // A truncated component is stored without its zero limbs (paper 000 section 4.6).
-            let ring = sw
-                .component_ring(c)
-                .ok_or_else(|| Error::Internal(format!("key component {c} beyond the layout")))?;
-            k0.push(self.poly(ring)?);
+            k0.push(self.poly(sw.key_ring(c, level)?)?);
             seeds.push(self.seed()?);
         }
-        KeySwitchKey::from_parts(sw, k0, seeds)
+        KeySwitchKey::from_parts_at(sw, k0, seeds, level)
     }
 }
 
@@ -188,6 +215,23 @@ pub trait KeyBytes: KeyContext {
             key_id,
         })
     }
+    /// A switching key as bytes: the identities of both key pairs, the target's distribution, the
+    /// number of special primes, then the key (level first).
+    fn switching_key_to_bytes(&self, key: &SwitchingKey) -> Vec<u8> {
+        super::switching::to_bytes(key)
+    }
+    /// A switching key from bytes written for these parameters.
+    fn switching_key_from_bytes(&self, bytes: &[u8]) -> Result<SwitchingKey> {
+        super::switching::from_bytes(self.as_key_context(), bytes)
+    }
+    /// The encapsulation key pair as bytes: its two switching keys.
+    fn encapsulation_keys_to_bytes(&self, keys: &EncapsulationKeys) -> Vec<u8> {
+        super::switching::pair_to_bytes(keys)
+    }
+    /// The encapsulation key pair from bytes written for these parameters.
+    fn encapsulation_keys_from_bytes(&self, bytes: &[u8]) -> Result<EncapsulationKeys> {
+        super::switching::pair_from_bytes(self.as_key_context(), bytes)
+    }
     /// An evaluation key set as bytes: its key pair (if any), then its relinearisation key and its
     /// Galois keys, each optional.
     fn evaluation_keys_to_bytes(&self, set: &EvaluationKeySet) -> Vec<u8> {
@@ -274,67 +318,5 @@ impl Reader<'_> {
             keys.insert(g, Arc::new(key.automorphism(inverse_mod(g, two_n)?, old)?));
         }
         Ok(keys)
-    }
-}
-
-#[cfg(test)]
-#[allow(clippy::unwrap_used)] // test
-mod tests {
-    use super::*;
-    use crate::ckks::{CkksContext, CkksParameters, Complex};
-    use crate::params::Security;
-    use rnsfhe_math::sample::Csprng;
-
-    /// The bytes with their header's version set to `version` and the checksum made again.
-    fn as_version(bytes: &[u8], version: u16) -> Vec<u8> {
-        let mut b = bytes[..bytes.len() - 4].to_vec();
-        b[4..6].copy_from_slice(&version.to_le_bytes());
-        let crc = crc32fast::hash(&b);
-        b.extend_from_slice(&crc.to_le_bytes());
-        b
-    }
-
-    /// Galois keys of formats 2 and 3 (from s(X^g) to s: k0 is phi_g of today's) load as today's
-    /// keys and rotate the same, alone and inside an evaluation key set; format-4 bytes round-trip.
-    #[test]
-    fn old_galois_key_bytes_are_converted() {
-        let p = CkksParameters::builder()
-            .degree(256)
-            .levels(2)
-            .security(Security::InsecureResearchOnly)
-            .build()
-            .unwrap();
-        let ctx = CkksContext::new(p).unwrap();
-        let mut rng = Csprng::from_seed([9; 32]);
-        let (sk, pk) = ctx.keygen(&mut rng).unwrap();
-        let gk = ctx.galois_keys(&sk, &[1, 3], true, &mut rng).unwrap();
-        // Today's keys written as the old ones were: phi_g of every component, seeds kept.
-        let old_keys = GaloisKeys {
-            keys: gk
-                .keys
-                .iter()
-                .map(|(g, k)| (*g, Arc::new(k.automorphism(*g, true).unwrap())))
-                .collect(),
-            fingerprint: gk.fingerprint,
-            key_id: gk.key_id,
-        };
-        let old = ctx.galois_keys_to_bytes(&old_keys);
-        let new = ctx.galois_keys_to_bytes(&gk);
-        let z: Vec<Complex> = (0..8).map(|i| Complex::from_real(i as f64)).collect();
-        let ct = ctx
-            .encrypt(&ctx.encode(&z).unwrap(), &pk, &mut rng)
-            .unwrap();
-        for bytes in [as_version(&old, 2), as_version(&old, 3), new] {
-            let back = ctx.galois_keys_from_bytes(&bytes).unwrap();
-            for (g, k) in &gk.keys {
-                for ((a0, a1), (b0, b1)) in k.parts().iter().zip(back.keys[g].parts()) {
-                    assert_eq!(a0.residues(), b0.residues(), "k0 of {g}");
-                    assert_eq!(a1.residues(), b1.residues(), "k1 of {g}");
-                }
-            }
-            let r = ctx.rotate(&ct, 3, &back).unwrap();
-            let got = ctx.decrypt_values(&r, &sk).unwrap();
-            assert!((got[0].re - 3.0).abs() < 1e-3, "{:?}", got[0]);
-        }
     }
 }

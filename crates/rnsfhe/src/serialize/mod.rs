@@ -20,6 +20,11 @@
 //! the successful read of the bytes it holds, so a loader's memory stays proportional to its input and
 //! to the context's own sizes, whatever the bytes claim (tfhe-rs's safe deserialisation is the anchor).
 //!
+//! Version 5 (keys at a level) writes every key-switching key (relinearisation, Galois, switching
+//! keys) with its level l before its components, which then span q_0..q_l and P and the digits
+//! that meet q_0..q_l only; keys of versions 2 to 4 load as top-level keys. It adds switching keys
+//! and encapsulation key pairs (kinds 22 and 23).
+//!
 //! Version 4 (hoisted key switching) writes Galois keys from s to phi_{g^-1}(s), the automorphism
 //! after the key product; the Galois keys of versions 2 and 3 (from s(X^g) to s) are converted on
 //! load (phi_{g^-1} of every component). Version 3 (keys apart from contexts) writes secret keys with
@@ -31,7 +36,10 @@ mod bgv;
 mod ckks;
 mod hpr;
 mod keys;
+#[cfg(test)]
+mod old_formats;
 mod params;
+mod switching;
 
 use std::sync::Arc;
 
@@ -42,9 +50,10 @@ use crate::{Error, Result};
 
 pub use keys::KeyBytes;
 
-/// The format version written. Versions 2 and 3 are still read: their layouts are those of version 4
-/// except the secret key's (version 2) and the form of Galois keys (both; see `keys`).
-pub const VERSION: u16 = 4;
+/// The format version written. Versions 2 to 4 are still read: their layouts are those of version 5
+/// except the secret key's (version 2), the form of Galois keys (2 and 3) and the level of
+/// key-switching keys (2 to 4: top-level keys; see `keys`).
+pub const VERSION: u16 = 5;
 /// Bytes of the CRC-32 trailer.
 const CHECKSUM_LEN: usize = 4;
 const MAGIC: &[u8; 4] = b"RNSF";
@@ -74,6 +83,8 @@ pub(crate) enum Kind {
     HprSecretKey = 19,
     HprPlaintext = 20,
     EvaluationKeySet = 21,
+    SwitchingKey = 22,
+    EncapsulationKeys = 23,
 }
 
 /// FNV-1a over a parameter description: scheme tag, degree, t or scale bits, moduli, special moduli.
@@ -186,7 +197,7 @@ impl<'a> Reader<'a> {
         if version == 1 {
             return Err(malformed(
                 "format version 1 was written by rnsfhe before key identities and checksums; \
-                 this library reads versions 2 to 4: serialise the object again with this version",
+                 this library reads versions 2 to 5: serialise the object again with this version",
             ));
         }
         if !(2..=VERSION).contains(&version) {

@@ -27,6 +27,13 @@ pub(super) fn check_hamming(secret: SecretDistribution, degree: usize) -> Result
 }
 
 impl Writer {
+    /// A secret distribution: 0 for ternary, h + 1 for Hamming weight h.
+    pub(super) fn secret_distribution(&mut self, secret: SecretDistribution) {
+        match secret {
+            SecretDistribution::Ternary => self.u64(0),
+            SecretDistribution::HammingWeight(h) => self.u64(h as u64 + 1),
+        }
+    }
     pub(super) fn list(&mut self, v: &[u64]) {
         self.u32(v.len() as u32);
         v.iter().for_each(|&x| self.u64(x));
@@ -39,10 +46,7 @@ impl Writer {
         sec: Security,
     ) {
         self.f64(sigma);
-        match secret {
-            SecretDistribution::Ternary => self.u64(0),
-            SecretDistribution::HammingWeight(h) => self.u64(h as u64 + 1),
-        }
+        self.secret_distribution(secret);
         self.u32(ks.digit_primes as u32);
         self.u32(ks.omega_bits.unwrap_or(0));
         self.u32(ks.truncation as u32);
@@ -56,6 +60,16 @@ impl Writer {
 }
 
 impl Reader<'_> {
+    /// A secret distribution written by [`Writer::secret_distribution`].
+    pub(super) fn secret_distribution(&mut self) -> Result<SecretDistribution> {
+        Ok(match self.u64()? {
+            0 => SecretDistribution::Ternary,
+            h => SecretDistribution::HammingWeight(
+                usize::try_from(h - 1)
+                    .map_err(|_| bad(&format!("Hamming weight {} beyond a word", h - 1)))?,
+            ),
+        })
+    }
     pub(super) fn list(&mut self, max: usize) -> Result<Vec<u64>> {
         let len = self.u32()? as usize;
         if len > max {
@@ -65,10 +79,7 @@ impl Reader<'_> {
     }
     pub(super) fn common(&mut self) -> Result<(f64, SecretDistribution, KeySwitching, Security)> {
         let sigma = self.f64()?;
-        let secret = match self.u64()? {
-            0 => SecretDistribution::Ternary,
-            h => SecretDistribution::HammingWeight(h as usize - 1),
-        };
+        let secret = self.secret_distribution()?;
         let ks = KeySwitching {
             digit_primes: self.u32()? as usize,
             omega_bits: Some(self.u32()?).filter(|&w| w != 0),

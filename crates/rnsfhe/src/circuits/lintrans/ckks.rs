@@ -166,7 +166,7 @@ impl CkksLinearTransform {
         self.check_input(ctx, ct)?;
         let h = ctx.hoist(ct, keys)?;
         for s in self.rotation_steps() {
-            keys.require(ctx.encoder().rotation_galois_element(s), Some(s))?;
+            keys.require(ctx.encoder().rotation_galois_element(s), Some(s), h.level())?;
         }
         let parts = bsgs::evaluate(&h, &self.encoded)?;
         let mut r = ctx.ciphertext_like(ct, parts, ct.scale() * self.factor);

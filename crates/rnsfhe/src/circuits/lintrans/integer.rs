@@ -160,7 +160,7 @@ pub(crate) fn apply<R: IntegerRotations>(
     check_input(lt, ctx, ct)?;
     let h = ctx.hoist(ct, keys)?;
     for s in lt.rotation_steps() {
-        keys.require(ctx.row_element(s), Some(s))?;
+        keys.require(ctx.row_element(s), Some(s), h.level())?;
     }
     let parts = bsgs::evaluate(&h, &lt.encoded)?;
     // Noise: each term a key switch and a plaintext product, the sum another key switch.

@@ -4,9 +4,9 @@
 use rnsfhe_math::sample::Csprng;
 use sha2::{Digest, Sha256};
 
-use super::{KeyContext, PublicKey, SecretKey};
-use crate::rlwe::{GaloisKeys, RelinKey};
-use crate::Result;
+use super::{KeyContext, PublicKey, SecretDistribution, SecretKey};
+use crate::rlwe::{GaloisKeys, KeyOptions, RelinKey, SwitchingKey};
+use crate::{Error, Result};
 
 /// A common reference string: a public 32-byte seed that parties agree on (Mouchet et al., PETS
 /// 2021, section 4: "CRS"). The uniform polynomial a of a public key and of every key-switching key
@@ -171,7 +171,24 @@ impl<'a> KeyGenerator<'a> {
     /// A secret key of the parameters' distribution, with the identity of its public key under this
     /// generator ([`Self::public_key`]).
     pub fn secret_key(&mut self) -> Result<SecretKey> {
-        Ok(SecretKey::sample(self.ctx, self.rng, self.crs.as_ref())?.0)
+        self.secret_key_with(self.ctx.secret_distribution())
+    }
+
+    /// A secret key of distribution `dist`, e.g. an ephemeral sparse secret
+    /// (`SecretDistribution::HammingWeight(32)`) for parameters whose secrets are ternary. Its
+    /// [`SecretKey::max_log_modulus`] follows `dist`: a distribution that the parameters' security
+    /// does not admit at Q u P gets no public key (identity: a hash of s), and every key or
+    /// ciphertext under it above that modulus is refused.
+    pub fn secret_key_with(&mut self, dist: SecretDistribution) -> Result<SecretKey> {
+        let n = self.ctx.key_switcher().ring_q().degree();
+        if let SecretDistribution::HammingWeight(h) = dist {
+            if h == 0 || h > n {
+                return Err(Error::InvalidParameters(format!(
+                    "hamming_weight = {h} must be in 1..=n = {n}"
+                )));
+            }
+        }
+        Ok(SecretKey::sample(self.ctx, self.rng, self.crs.as_ref(), dist)?.0)
     }
 
     /// The public key of `sk`: a from the CRS (or, without one, from a hash of s) and the error from
@@ -185,41 +202,119 @@ impl<'a> KeyGenerator<'a> {
     /// A fresh secret key and its public key (KeyGen of every scheme).
     pub fn key_pair(&mut self) -> Result<(SecretKey, PublicKey)> {
         // The public key that gave the secret key its identity: the one `public_key` returns.
-        SecretKey::sample(self.ctx, self.rng, self.crs.as_ref())
+        let dist = self.ctx.secret_distribution();
+        let (sk, pk) = SecretKey::sample(self.ctx, self.rng, self.crs.as_ref(), dist)?;
+        let pk = pk.ok_or_else(|| {
+            Error::Internal("the parameters' own secret distribution has no public key".into())
+        })?;
+        Ok((sk, pk))
     }
 
     /// The relinearisation key KSGen(s^2, s) of `sk` (BGV scales its error by t at use; FV's mixed
     /// strategy makes it over its Montgomery ring, paper 001 section 4.4).
     pub fn relin_key(&mut self, sk: &SecretKey) -> Result<RelinKey> {
+        let top = self.ctx.key_switcher().top_level();
+        self.relin_key_at(sk, top)
+    }
+
+    /// [`Self::relin_key`] at `level`: over q_0..q_level and P with the digits that meet
+    /// q_0..q_level only, for ciphertexts at levels <= `level` (generation and size in proportion).
+    pub fn relin_key_at(&mut self, sk: &SecretKey, level: usize) -> Result<RelinKey> {
         self.check(sk)?;
         let (sw, msw) = (self.ctx.key_switcher(), self.ctx.relin_switcher());
         let fp = self.ctx.params_fingerprint();
         let g = self.ctx.error_distribution();
         let seeds = Self::source(&self.crs, fp, Domain::Relin);
+        sk.check_exposure(
+            super::log2_modulus(sw.key_ring(0, level)?),
+            "a relinearisation key",
+        )?;
         if std::ptr::eq(sw, msw) {
-            let m_error = super::is_montgomery(sw.ring_qp());
-            return RelinKey::generate_with(sw, sk, g, fp, self.rng, m_error, seeds);
+            return RelinKey::generate_with(
+                sw,
+                sk,
+                g,
+                fp,
+                self.rng,
+                KeyOptions::of(sw, seeds, level),
+            );
         }
         // The same s over the Montgomery ring (held as s M there), keys carrying M (section 4.4).
         let sk_m = sk.on_switcher(msw)?;
-        RelinKey::generate_with(msw, &sk_m, g, fp, self.rng, false, seeds)
+        let opts = KeyOptions {
+            m_error: false,
+            source: seeds,
+            level,
+        };
+        RelinKey::generate_with(msw, &sk_m, g, fp, self.rng, opts)
     }
 
     /// Galois keys of `sk` for the Galois elements `elements` (in Z_m^*, taken mod m; 1 needs no
     /// key; at most [`crate::rlwe::MAX_GALOIS_ELEMENTS`] distinct ones per call: merge sets with
     /// [`GaloisKeys::merge`]).
     pub fn galois_keys(&mut self, sk: &SecretKey, elements: &[u64]) -> Result<GaloisKeys> {
+        let top = self.ctx.key_switcher().top_level();
+        self.galois_keys_at(sk, elements, top)
+    }
+
+    /// [`Self::galois_keys`] at `level`: each key over q_0..q_level and P with the digits that
+    /// meet q_0..q_level only, for ciphertexts at levels <= `level` (e.g. the rotations of
+    /// SlotsToCoeffs near the bottom of the chain). Keys of several levels merge into one set.
+    pub fn galois_keys_at(
+        &mut self,
+        sk: &SecretKey,
+        elements: &[u64],
+        level: usize,
+    ) -> Result<GaloisKeys> {
         self.check(sk)?;
+        let sw = self.ctx.key_switcher();
+        sk.check_exposure(super::log2_modulus(sw.key_ring(0, level)?), "a Galois key")?;
         let seeds = Self::source(&self.crs, self.ctx.params_fingerprint(), Domain::Galois(0));
         GaloisKeys::generate(
-            self.ctx.key_switcher(),
+            sw,
             sk,
             elements,
             self.ctx.error_distribution(),
             self.ctx.params_fingerprint(),
             self.rng,
-            seeds,
+            KeyOptions::of(sw, seeds, level),
         )
+    }
+
+    /// A key that switches a ciphertext at a level <= `level` from `from` to `to`
+    /// ([`SwitchingKey`]; e.g. between a dense and a sparse secret), over q_0..q_level and the
+    /// longest prefix P' of the special primes with log2(Q_level P') within `to`'s
+    /// [`SecretKey::max_log_modulus`] (all of P for a secret of the parameters' distribution). The
+    /// key is RLWE samples under `to` at Q_level P': refused when even one special prime is too
+    /// many. Seeds are always fresh (never from a CRS: two keys to one secret with one a would
+    /// leak the difference of their sources).
+    pub fn switching_key(
+        &mut self,
+        from: &SecretKey,
+        to: &SecretKey,
+        level: usize,
+    ) -> Result<SwitchingKey> {
+        let special = SwitchingKey::admissible_special(self.ctx.key_switcher(), to, level)?;
+        self.switching_key_with(from, to, level, special)
+    }
+
+    /// [`Self::switching_key`] over the first `special` special primes (all of them: the
+    /// parameters' key switcher; fewer: a key switcher of q_0..q_level and P' of its own).
+    pub fn switching_key_with(
+        &mut self,
+        from: &SecretKey,
+        to: &SecretKey,
+        level: usize,
+        special: usize,
+    ) -> Result<SwitchingKey> {
+        self.check(from)?;
+        self.check(to)?;
+        SwitchingKey::generate(self.ctx, from, to, (level, special), self.rng)
+    }
+
+    /// The top level of the parameters' chain.
+    pub(crate) fn top_level(&self) -> usize {
+        self.ctx.key_switcher().top_level()
     }
 
     fn check(&self, sk: &SecretKey) -> Result<()> {

@@ -59,6 +59,18 @@ impl KeyId {
         Ok(first_word(&h.finalize()))
     }
 
+    /// The identity of a secret that has no public key at these parameters (a sparse ephemeral
+    /// secret, exposed only at small moduli): the first 8 bytes of SHA-256 over a domain tag, the
+    /// fingerprint and `digest`, the secret's PRF key (a hash of s), so it reveals nothing of s
+    /// that the PRF does not.
+    pub(crate) fn of_secret_digest(fingerprint: u64, digest: &[u8; 32]) -> KeyId {
+        let mut h = Sha256::new();
+        h.update(b"rnsfhe secret identity v1");
+        h.update(fingerprint.to_le_bytes());
+        h.update(digest);
+        first_word(&h.finalize())
+    }
+
     /// The identity of version 1 (format-2 bytes, HPR keys): a hash of a ternary secret's
     /// coefficients. HPR keeps it (its keys are digit vectors outside the RLWE key layer); secret
     /// keys read from format-2 bytes take it, so that they still open the ciphertexts and keys

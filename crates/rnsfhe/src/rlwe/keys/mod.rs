@@ -7,6 +7,7 @@
 //! [`crate::rlwe::Levels`]).
 
 mod evalset;
+mod exposure;
 mod generator;
 mod id;
 mod public;
@@ -21,6 +22,7 @@ use super::KeySwitcher;
 use crate::Result;
 
 pub use evalset::EvaluationKeySet;
+pub(crate) use exposure::log2_modulus;
 pub(crate) use generator::SeedSource;
 pub use generator::{Crs, KeyGenerator};
 pub(crate) use id::check_params;
@@ -42,6 +44,9 @@ pub trait KeyContext {
     fn params_fingerprint(&self) -> u64;
     /// The distribution of secrets (and of the u of public-key encryption).
     fn secret_distribution(&self) -> SecretDistribution;
+    /// The security requirement the parameters were validated against: it bounds the modulus of
+    /// every RLWE sample published under a secret ([`SecretKey::max_log_modulus`]).
+    fn security(&self) -> crate::params::Security;
     /// The error distribution.
     fn error_distribution(&self) -> &DiscreteGaussian;
     /// This context as a trait object (`key_methods!` writes it).
@@ -78,8 +83,26 @@ pub(crate) fn uniform_ntt(
 /// directly; a general-m ring draws the n coefficients and transforms them (its NTT_N form has
 /// N > n values per limb, and only those of a polynomial of degree < n are valid, paper 001 section 3).
 pub(crate) fn uniform_seeded(ctx: &Arc<RingContext>, seed: &[u8; 32], index: u32) -> Result<Poly> {
-    let data =
-        rnsfhe_math::sample::uniform_from_seed_indexed(seed, index, ctx.moduli(), ctx.degree());
+    let positions: Vec<usize> = (0..ctx.moduli().len()).collect();
+    uniform_seeded_at(ctx, seed, index, &positions)
+}
+
+/// [`uniform_seeded`] over a selection of a larger basis: limb j is the limb at `positions[j]` of the
+/// expansion over the larger basis (`rnsfhe_math::sample::uniform_from_seed_at`), so a key at a
+/// level has the limbs of the top-level key of the same seed.
+pub(crate) fn uniform_seeded_at(
+    ctx: &Arc<RingContext>,
+    seed: &[u8; 32],
+    index: u32,
+    positions: &[usize],
+) -> Result<Poly> {
+    let data = rnsfhe_math::sample::uniform_from_seed_at(
+        seed,
+        index,
+        ctx.moduli(),
+        positions,
+        ctx.degree(),
+    );
     if ctx.kind() == RingKind::PowerOfTwo {
         return Ok(Poly::from_residues(ctx, data, Representation::Ntt)?);
     }
@@ -116,6 +139,9 @@ macro_rules! key_methods {
             }
             fn secret_distribution(&self) -> $crate::rlwe::SecretDistribution {
                 self.params.secret
+            }
+            fn security(&self) -> $crate::params::Security {
+                self.params.security
             }
             fn error_distribution(&self) -> &rnsfhe_math::sample::DiscreteGaussian {
                 &self.gaussian

@@ -73,6 +73,7 @@ impl PublicKey {
             None => canonical_seed(sk),
         };
         let ring = sk.ntt_qp().context();
+        sk.check_exposure(super::log2_modulus(ring), "a public key")?;
         let a = uniform_seeded(ring, &seed, 0)?;
         let mut erng = Csprng::from_seed(*error_seed(sk, &seed));
         let mut e = gaussian_poly(ring, ctx.error_distribution(), &mut erng)?;

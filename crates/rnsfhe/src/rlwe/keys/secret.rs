@@ -46,7 +46,9 @@ pub struct SecretNorm {
 /// and the error from a ChaCha stream keyed by a second, domain-separated hash of s and of a's seed.
 /// So `public_key(&sk)` always returns the same key, and loading or importing s gives back the same
 /// identity. A secret given with an external public key (the collective secret of Mouchet et al.,
-/// PETS 2021, a Shamir share) takes that key's identity ([`SecretKey::with_identity`]).
+/// PETS 2021, a Shamir share) takes that key's identity ([`SecretKey::with_identity`]). A secret
+/// that may not be exposed at Q u P (a sparse ephemeral secret, `exposure.rs`) has no public key:
+/// its identity is a hash of s (`KeyId::of_secret_digest`).
 ///
 /// Security: this is the argument of deterministic nonces in signatures (RFC 6979). The seeds are
 /// outputs of SHA-256 keyed by s (n log2 3 bits of entropy for a ternary secret), a PRF of s: a's
@@ -64,6 +66,11 @@ pub struct SecretKey {
     digest: Zeroizing<[u8; 32]>,
     fingerprint: u64,
     id: KeyId,
+    /// The distribution s was drawn from (imported: from its weight, `exposure::classify`).
+    pub(super) distribution: SecretDistribution,
+    /// The largest log2 modulus of an RLWE sample under s that keeps the parameters' security
+    /// ([`crate::params::Security::max_log_q_for`]; infinite for research parameters).
+    pub(super) max_log_modulus: f64,
 }
 
 impl core::fmt::Debug for SecretKey {
@@ -127,23 +134,25 @@ fn small_coefficients(s: &Poly) -> Option<Zeroizing<Vec<i64>>> {
 impl SecretKey {
     /// Samples a secret from the context's distribution.
     pub fn generate(ctx: &dyn KeyContext, rng: &mut Csprng) -> Result<Self> {
-        Ok(Self::sample(ctx, rng, None)?.0)
+        Ok(Self::sample(ctx, rng, None, ctx.secret_distribution())?.0)
     }
 
-    /// [`Self::generate`] with its public key under `crs` (or its canonical one), whose identity
-    /// both carry.
+    /// A secret of distribution `dist` with its public key under `crs` (or its canonical one),
+    /// whose identity both carry; no public key when `dist` is not secure at Q u P (an ephemeral
+    /// sparse secret: its identity is then a hash of s, `KeyId::of_secret_digest`).
     pub(crate) fn sample(
         ctx: &dyn KeyContext,
         rng: &mut Csprng,
         crs: Option<&Crs>,
-    ) -> Result<(Self, PublicKey)> {
+        dist: SecretDistribution,
+    ) -> Result<(Self, Option<PublicKey>)> {
         let n = ctx.key_switcher().ring_q().degree();
-        let coeffs = match ctx.secret_distribution() {
+        let coeffs = match dist {
             SecretDistribution::Ternary => ternary(rng, n),
             SecretDistribution::HammingWeight(h) => ternary_hamming(rng, n, h)?,
         };
         let s = Poly::from_signed(ctx.key_switcher().ring_qp(), &coeffs)?;
-        Self::build(ctx, s, Some(coeffs), crs)
+        Self::build(ctx, s, Some(coeffs), crs, Some(dist))
     }
 
     /// A ternary secret key from given coefficients (tests and key import); each must be in
@@ -170,7 +179,7 @@ impl SecretKey {
         let s = Poly::from_signed(ring, &coeffs)?;
         // Coefficients beyond the smallest prime are not one integer in every limb.
         let small = small_coefficients(&s);
-        Ok(Self::build(ctx, s, small.map(|_| coeffs), None)?.0)
+        Ok(Self::build(ctx, s, small.map(|_| coeffs), None, None)?.0)
     }
 
     /// A secret key from a polynomial over the context's ring Q u P (`key_switcher().ring_qp()`),
@@ -188,7 +197,7 @@ impl SecretKey {
         };
         p.to_coefficient()?;
         let small = small_coefficients(&p);
-        Ok(Self::build(ctx, p, small, None)?.0)
+        Ok(Self::build(ctx, p, small, None, None)?.0)
     }
 
     /// A secret key from limb-major residues over Q u P (`ring_qp().limb_len(form)` per modulus) in
@@ -219,14 +228,17 @@ impl SecretKey {
         self
     }
 
-    /// The secret key of coefficient-form residues `s` (plain, over Q u P, zeroized here) and its
-    /// public key under `crs` (or its canonical public key), whose hash is the pair's identity.
+    /// The secret key of coefficient-form residues `s` (plain, over Q u P, zeroized here) of
+    /// distribution `dist` (`None`: from its coefficients) and its public key under `crs` (or its
+    /// canonical public key), whose hash is the pair's identity; when s may not be exposed at
+    /// Q u P, no public key and the identity `KeyId::of_secret_digest`.
     fn build(
         ctx: &dyn KeyContext,
         mut s: Poly,
         coeffs: Option<Zeroizing<Vec<i64>>>,
         crs: Option<&Crs>,
-    ) -> Result<(Self, PublicKey)> {
+        dist: Option<SecretDistribution>,
+    ) -> Result<(Self, Option<PublicKey>)> {
         let sw = ctx.key_switcher();
         let fingerprint = ctx.params_fingerprint();
         let mut h = Sha256::new();
@@ -238,17 +250,28 @@ impl SecretKey {
         let digest = Zeroizing::new(<[u8; 32]>::from(h.finalize()));
         let (s_q, s_qp) = Self::ntt_pair(sw, &s);
         s.residues_mut().zeroize();
+        let n = sw.ring_q().degree();
+        let distribution = dist
+            .unwrap_or_else(|| super::exposure::classify(ctx, coeffs.as_ref().map(|c| &c[..]), n));
         let mut sk = SecretKey {
             coeffs,
             s_q: s_q?,
             s_qp: s_qp?,
+            id: KeyId::of_secret_digest(fingerprint, &digest),
             digest,
             fingerprint,
-            id: KeyId(0),
+            distribution,
+            // The degree the security table is read at, as the parameters' gate does.
+            max_log_modulus: ctx
+                .security()
+                .max_log_q_for(crate::params::security_degree(n), distribution),
         };
+        if sk.max_log_modulus < super::exposure::log2_modulus(sw.ring_qp()) {
+            return Ok((sk, None));
+        }
         let pk = PublicKey::starting_pair(ctx, &sk, crs)?;
         sk.id = pk.id();
-        Ok((sk, pk))
+        Ok((sk, Some(pk)))
     }
 
     /// s (plain coefficient form over Q u P) in NTT form over Q and over Q u P of `sw`.
@@ -290,6 +313,8 @@ impl SecretKey {
             digest: self.digest.clone(),
             fingerprint: self.fingerprint,
             id: self.id,
+            distribution: self.distribution,
+            max_log_modulus: self.max_log_modulus,
         })
     }
 

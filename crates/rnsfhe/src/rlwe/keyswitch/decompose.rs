@@ -139,8 +139,9 @@ impl KeySwitcher {
         }
         let src = self.digit_source(d)?;
         let n = ctx.degree();
-        let rows = self.key_components();
         let level = src.level;
+        // The digits that meet q_0..q_l: the rows of a key at any level >= l.
+        let rows = self.key_components_at(level);
         let limbs = self.limbs_at(level);
         let used: Vec<Vec<Row>> = limbs.iter().map(|&i| self.rows_at(level, i)).collect();
         // Every row a limb uses is written below; the others are never read.

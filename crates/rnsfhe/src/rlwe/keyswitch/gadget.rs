@@ -9,19 +9,21 @@ use super::decompose::Row;
 use super::*;
 
 impl KeySwitcher {
-    /// Refuses a key of another parameter set, and plain-form keys over a Montgomery ring.
-    pub(super) fn check_key(&self, key: &KeySwitchKey) -> Result<()> {
-        if key.parts.len() != self.key_components()
+    /// Refuses a key of another parameter set, a key whose level is below `level` (the level of
+    /// the polynomial to switch), and plain-form keys over a Montgomery ring.
+    pub(crate) fn check_key(&self, key: &KeySwitchKey, level: usize) -> Result<()> {
+        let ring = self.key_ring(0, key.level).ok();
+        if key.parts.len() != self.key_components_at(key.level)
             || key
                 .parts
                 .first()
-                .zip(self.component_ring(0))
-                .is_some_and(|((k0, _), r)| !Arc::ptr_eq(k0.context(), r))
+                .is_some_and(|(k0, _)| ring.is_none_or(|r| !Arc::ptr_eq(k0.context(), r)))
         {
             return Err(Error::ContextMismatch(
                 "key-switching key belongs to another parameter set".into(),
             ));
         }
+        within_key_level("key switching: the key", level, key.level)?;
         if self.ring_qp().reduction() == Some(Reduction::Montgomery)
             && key.parts.iter().any(|(k0, k1)| {
                 k0.montgomery_form() != Form::Montgomery || k1.montgomery_form() != Form::Montgomery
@@ -58,7 +60,7 @@ impl KeySwitcher {
                 .map(|row| {
                     let p = row.part;
                     let (k0, k1) = &key.parts[p];
-                    let slot = self.components[p].1[i].ok_or_else(|| {
+                    let slot = self.key_slot(key.level, p, i).ok_or_else(|| {
                         Error::Internal(format!("key component {p} has no limb {i}"))
                     })?;
                     Ok(&(if c == 0 { k0 } else { k1 }).residues()[slot * len..(slot + 1) * len])
@@ -94,7 +96,7 @@ impl KeySwitcher {
 
     /// Refuses a key of another parameter set and digits of another switcher.
     pub(crate) fn check_gadget(&self, dec: &Decomposed, key: &KeySwitchKey) -> Result<()> {
-        self.check_key(key)?;
+        self.check_key(key, dec.level)?;
         if !Arc::ptr_eq(self.ring_qp_at(dec.level)?, &dec.ring) {
             return Err(Error::ContextMismatch(
                 "the decomposed digits belong to another parameter set".into(),

@@ -1,8 +1,15 @@
 //! The key-switching key (paper 000 eq. (17), in the gadget form of `super`): per digit j and
 //! sub-digit b, (k0, k1) with k0 + k1 s = P g_j omega^b s' - q_I e, its generation and its parts.
+//!
+//! A key has a level l: it lives over Q_l u P (the primes q_0..q_l and P) and holds only the
+//! components of the digits that meet q_0..q_l, so it switches ciphertexts at levels <= l. Its
+//! components are the limbs of Q_l u P of the top-level key of the same seeds and errors (the gadget
+//! g_j is 1 on the digit's primes and 0 on the others at every level, and a's limbs expand from their
+//! positions in Q u P, `uniform_seeded_at`): a key at level l costs (l + 1 + |P|) / (k + |P|) of the
+//! top-level key's limbs for each of its components, to generate, store and serialise.
 
 use super::*;
-use crate::rlwe::keys::{is_montgomery, SeedSource};
+use crate::rlwe::keys::{is_montgomery, uniform_seeded_at, SeedSource};
 use rnsfhe_math::ring::Form;
 
 /// e M as a Montgomery-form polynomial (its residues e M^2): the error of a Montgomery ring's key.
@@ -12,7 +19,8 @@ fn montgomery_error(e: &Poly) -> Result<Poly> {
     Ok(x.to_montgomery()?)
 }
 
-/// A key-switching key from s' to s: per digit j and sub-digit b, (k0, k1) in NTT form over Q u P.
+/// A key-switching key from s' to s: per digit j and sub-digit b, (k0, k1) in NTT form over
+/// Q_l u P for its level l (Q u P at the top).
 ///
 /// Montgomery rings (paper 001 sections 4.1-4.2): components are held in Montgomery form, with
 /// value k0 + k1 s = P g_j omega^b s' - M e, and a uniform (its residues read in Montgomery form: the
@@ -26,10 +34,33 @@ fn montgomery_error(e: &Poly) -> Result<Poly> {
 pub struct KeySwitchKey {
     pub(super) parts: Vec<(Poly, Poly)>,
     pub(super) seeds: Vec<[u8; 32]>,
+    pub(super) level: usize,
+}
+
+/// How a key is made: the error e M (`m_error`, Montgomery rings: inputs c M, paper 001 section
+/// 4.2) or e (inputs c, the mixed strategy of section 4.4), where the seeds of the a come from
+/// (fresh, or a common reference string), and the key's level.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct KeyOptions<'a> {
+    pub(crate) m_error: bool,
+    pub(crate) source: SeedSource<'a>,
+    pub(crate) level: usize,
+}
+
+impl<'a> KeyOptions<'a> {
+    /// The options of a plain key over `sw` (e M on Montgomery rings) at `level`, seeds from
+    /// `source`.
+    pub(crate) fn of(sw: &KeySwitcher, source: SeedSource<'a>, level: usize) -> Self {
+        KeyOptions {
+            m_error: is_montgomery(sw.ring_qp()),
+            source,
+            level,
+        }
+    }
 }
 
 impl KeySwitchKey {
-    /// Keys for s' given in NTT form over Q u P:
+    /// Keys for s' given in NTT form over Q u P, at the top level:
     /// k0 = P g_j omega^b s' - q_I (a s + e), k1 = q_I a (q_I = 1 unless truncated; g_j is divisible
     /// by q_I, so k0 + k1 s = P g_j omega^b s' - q_I e). The a of each component expands from a
     /// fresh seed drawn from `rng`.
@@ -40,141 +71,226 @@ impl KeySwitchKey {
         g: &DiscreteGaussian,
         rng: &mut Csprng,
     ) -> Result<Self> {
-        let m_error = is_montgomery(sw.ring_qp());
-        Self::generate_with(sw, sk, s_prime, g, rng, m_error, SeedSource::Fresh)
+        Self::generate_at(sw, sk, s_prime, g, rng, sw.top_level())
     }
 
-    /// [`Self::generate`] with the error e M (`m_error`, Montgomery rings: inputs c M, paper 001
-    /// section 4.2) or e (inputs c, the mixed strategy of section 4.4), and the seed of component c's
-    /// a from `source` (fresh, or a common reference string).
-    pub(crate) fn generate_with(
+    /// [`Self::generate`] at `level`: only the limbs of Q_level u P and the digits that meet
+    /// q_0..q_level are computed (s' over Q u P or over Q_level u P). With the same rng, the
+    /// components are those of the top-level key restricted to these limbs, bit for bit.
+    pub fn generate_at(
         sw: &KeySwitcher,
         sk: &SecretKey,
         s_prime: &Poly,
         g: &DiscreteGaussian,
         rng: &mut Csprng,
-        m_error: bool,
-        source: SeedSource<'_>,
+        level: usize,
     ) -> Result<Self> {
-        let ctx = sw.ring_qp();
-        if !Arc::ptr_eq(s_prime.context(), ctx) || s_prime.representation() != Representation::Ntt {
+        sk.check_exposure(
+            crate::rlwe::keys::log2_modulus(sw.key_ring(0, level)?),
+            "a key-switching key",
+        )?;
+        let opts = KeyOptions::of(sw, SeedSource::Fresh, level);
+        Self::generate_with(sw, sk.ntt_qp(), s_prime, g, rng, opts)
+    }
+
+    /// [`Self::generate_at`] for the secret s (NTT form over Q u P or over the level's ring; the
+    /// caller checks its exposure) with the error, seed source and level of `opts`.
+    pub(crate) fn generate_with(
+        sw: &KeySwitcher,
+        s: &Poly,
+        s_prime: &Poly,
+        g: &DiscreteGaussian,
+        rng: &mut Csprng,
+        opts: KeyOptions<'_>,
+    ) -> Result<Self> {
+        let level = opts.level;
+        let (ctx, limbs) = sw.work_ring(level)?;
+        let s_prime = sw.restrict_qp(s_prime, level)?;
+        let s = sw.restrict_qp(s, level)?;
+        if s_prime.representation() != Representation::Ntt
+            || s.representation() != Representation::Ntt
+        {
             return Err(Error::ContextMismatch(
-                "key switching needs s' in NTT form over Q u P".into(),
+                "key switching needs s and s' in NTT form over Q u P".into(),
             ));
         }
         let n = ctx.limb_len(Representation::Ntt);
         let p = sw.special_product();
+        let mont = is_montgomery(ctx);
         let mut parts = Vec::new();
         let mut seeds = Vec::new();
-        for (j, r) in sw.digits.iter().enumerate() {
-            let q_i: BigUint = sw
-                .truncated(j)
-                .iter()
-                .fold(BigUint::from(1u32), |a, &i| a * ctx.moduli()[i].value());
+        for (j, r) in sw
+            .digits
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.start <= level)
+        {
+            let q_i = sw.truncation_factor(j);
             for b in 0..sw.subdigits[j] {
                 let w = sw.layout.omega_bits.map_or(0, |w| w * b as u32);
                 // P g_j omega^b modulo each limb: P omega^b on the digit's primes, 0 elsewhere.
                 let f = &p << w;
                 let idx = (parts.len() as u32) + 1;
-                let seed = source.seed(rng, idx - 1);
-                let mut a = uniform_seeded(ctx, &seed, idx)?;
+                let seed = opts.source.seed(rng, idx - 1);
+                let mut a = uniform_seeded_at(ctx, &seed, idx, &limbs)?;
                 let mut e = gaussian_poly(ctx, g, rng)?;
-                let mont = is_montgomery(ctx);
                 if mont {
                     a.relabel_form(Form::Montgomery)?;
-                    e = if m_error {
+                    e = if opts.m_error {
                         montgomery_error(&e)?
                     } else {
                         e.to_montgomery()?
                     };
                 }
                 e.to_ntt()?;
-                let mut k0 = a.mul(sk.ntt_qp())?;
+                let mut k0 = a.mul(&s)?;
                 k0.add_assign(&e)?;
                 let mut fs = if mont && s_prime.montgomery_form() == Form::Plain {
                     s_prime.to_montgomery()?
                 } else {
-                    s_prime.clone()
+                    Poly::clone(&s_prime)
                 };
-                for (i, (limb, m)) in fs
+                for ((limb, m), &i) in fs
                     .residues_mut()
                     .chunks_exact_mut(n)
                     .zip(ctx.moduli())
-                    .enumerate()
+                    .zip(&limbs)
                 {
                     let c = if r.contains(&i) { big_mod(&f, m) } else { 0 };
                     vector::mul_shoup_scalar_assign(m, limb, m.shoup(c));
                 }
-                if q_i != BigUint::from(1u32) {
+                if let Some(q_i) = &q_i {
                     for poly in [&mut k0, &mut a] {
-                        for (limb, m) in poly.residues_mut().chunks_exact_mut(n).zip(ctx.moduli()) {
-                            vector::mul_shoup_scalar_assign(m, limb, m.shoup(big_mod(&q_i, m)));
-                        }
+                        scale_by(poly, q_i);
                     }
                 }
                 fs.sub_assign(&k0)?;
                 reduce_product(&mut fs)?;
                 let c = parts.len();
-                parts.push((sw.compact(c, fs)?, sw.compact(c, a)?));
+                parts.push((sw.compact(c, level, fs)?, sw.compact(c, level, a)?));
                 seeds.push(seed);
             }
         }
-        Ok(KeySwitchKey { parts, seeds })
+        Ok(KeySwitchKey {
+            parts,
+            seeds,
+            level,
+        })
     }
 
-    /// The key components (k0, k1), NTT form over Q u P less the component's zero limbs (over
-    /// [`KeySwitcher::component_ring`]: a truncated key is stored without its zero columns).
+    /// The key components (k0, k1), NTT form over Q_l u P less the component's zero limbs (over
+    /// [`KeySwitcher::key_ring`]: a truncated key is stored without its zero columns).
     pub fn parts(&self) -> &[(Poly, Poly)] {
         &self.parts
     }
 
-    /// Rebuilds a key from its k0 components and the seeds of its k1 components (deserialisation):
-    /// k1 of component i expands from seed i with index i + 1, times q_I when truncated.
+    /// The level l: the key switches ciphertexts at levels 0..=l.
+    pub fn level(&self) -> usize {
+        self.level
+    }
+
+    /// Rebuilds a top-level key from its k0 components and the seeds of its k1 components
+    /// (deserialisation): k1 of component i expands from seed i with index i + 1, times q_I when
+    /// truncated.
     pub fn from_parts(sw: &KeySwitcher, k0: Vec<Poly>, seeds: Vec<[u8; 32]>) -> Result<Self> {
-        if k0.len() != sw.key_components() || seeds.len() != k0.len() {
+        Self::from_parts_at(sw, k0, seeds, sw.top_level())
+    }
+
+    /// [`Self::from_parts`] for a key at `level` (k0 over [`KeySwitcher::key_ring`] of the level).
+    pub fn from_parts_at(
+        sw: &KeySwitcher,
+        k0: Vec<Poly>,
+        seeds: Vec<[u8; 32]>,
+        level: usize,
+    ) -> Result<Self> {
+        let (ctx, limbs) = sw.work_ring(level)?;
+        let count = sw.key_components_at(level);
+        if k0.len() != count || seeds.len() != k0.len() {
             return Err(Error::LengthMismatch {
                 what: "key-switching key components",
-                expected: sw.key_components(),
+                expected: count,
                 got: k0.len().min(seeds.len()),
             });
         }
-        let ctx = sw.ring_qp();
-        let n = ctx.limb_len(Representation::Ntt);
-        let mut parts = Vec::with_capacity(k0.len());
+        let mut parts = Vec::with_capacity(count);
         let mut idx = 0usize;
-        for (j, _) in sw.digits.iter().enumerate() {
-            let q_i: BigUint = sw
-                .truncated(j)
-                .iter()
-                .fold(BigUint::from(1u32), |a, &i| a * ctx.moduli()[i].value());
+        for (j, _) in sw
+            .digits
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.start <= level)
+        {
+            let q_i = sw.truncation_factor(j);
             for _ in 0..sw.subdigits[j] {
-                if !sw
-                    .component_ring(idx)
-                    .is_some_and(|r| Arc::ptr_eq(k0[idx].context(), r))
+                let ring = sw.key_ring(idx, level)?;
+                if !Arc::ptr_eq(k0[idx].context(), ring)
                     || k0[idx].representation() != Representation::Ntt
                 {
                     return Err(Error::ContextMismatch(
-                        "key-switching key components must be in NTT form over Q u P (less their \
-                         zero limbs)"
+                        "key-switching key components must be in NTT form over Q_l u P (less \
+                         their zero limbs)"
                             .into(),
                     ));
                 }
-                let mut a = uniform_seeded(ctx, &seeds[idx], idx as u32 + 1)?;
+                let mut a = uniform_seeded_at(ctx, &seeds[idx], idx as u32 + 1, &limbs)?;
                 let mut k0i = k0[idx].clone();
                 if is_montgomery(ctx) {
                     a.relabel_form(Form::Montgomery)?;
                     k0i.relabel_form(Form::Montgomery)?;
                 }
-                if q_i != BigUint::from(1u32) {
-                    for (limb, m) in a.residues_mut().chunks_exact_mut(n).zip(ctx.moduli()) {
-                        vector::mul_shoup_scalar_assign(m, limb, m.shoup(big_mod(&q_i, m)));
-                    }
+                if let Some(q_i) = &q_i {
+                    scale_by(&mut a, q_i);
                 }
-                parts.push((k0i, sw.compact(idx, a)?));
+                parts.push((k0i, sw.compact(idx, level, a)?));
                 idx += 1;
             }
         }
-        Ok(KeySwitchKey { parts, seeds })
+        Ok(KeySwitchKey {
+            parts,
+            seeds,
+            level,
+        })
+    }
+
+    /// This key at a lower `level`: its first [`KeySwitcher::key_components_at`] components on the
+    /// limbs of Q_level u P (no arithmetic: the same bits as a key generated at that level with the
+    /// same seeds and errors, and the same key products there). Errors above the key's level.
+    pub fn at_level(&self, sw: &KeySwitcher, level: usize) -> Result<Self> {
+        if level > self.level {
+            return Err(Error::LevelOutOfRange {
+                op: format!("lower a key of level {} to another level", self.level),
+                level,
+                max: self.level,
+            });
+        }
+        if level == self.level {
+            return Ok(self.clone());
+        }
+        let (ring, limbs) = sw.work_ring(level)?;
+        let count = sw.key_components_at(level);
+        let parts = self.parts[..count.min(self.parts.len())]
+            .iter()
+            .enumerate()
+            .map(|(c, (k0, k1))| {
+                let slots = limbs
+                    .iter()
+                    .map(|&i| {
+                        sw.key_slot(self.level, c, i).ok_or_else(|| {
+                            Error::Internal(format!("key component {c} has no limb {i}"))
+                        })
+                    })
+                    .collect::<Result<Vec<_>>>()?;
+                Ok((
+                    select_limbs(k0, ring, &slots)?,
+                    select_limbs(k1, ring, &slots)?,
+                ))
+            })
+            .collect::<Result<_>>()?;
+        Ok(KeySwitchKey {
+            parts,
+            seeds: self.seeds[..count.min(self.seeds.len())].to_vec(),
+            level,
+        })
     }
 
     /// X -> X^h applied to every k1 component and, if `k0`, to every k0 component (NTT form kept;
@@ -196,11 +312,50 @@ impl KeySwitchKey {
         Ok(KeySwitchKey {
             parts,
             seeds: self.seeds.clone(),
+            level: self.level,
         })
     }
 
     /// The seeds of the k1 components (before truncation factors).
     pub fn seeds(&self) -> &[[u8; 32]] {
         &self.seeds
+    }
+}
+
+/// Refuses a ciphertext at `level` for a key of level `max` (`what`: the operation and the key,
+/// e.g. "rotate by 5: the Galois key"): `LevelOutOfRange` with "{what} is for levels <= {max}".
+pub(crate) fn within_key_level(what: &str, level: usize, max: usize) -> Result<()> {
+    if level <= max {
+        return Ok(());
+    }
+    Err(Error::LevelOutOfRange {
+        op: format!("{what} is for levels <= {max}"),
+        level,
+        max,
+    })
+}
+
+/// x *= c limb by limb (c a big integer, e.g. the truncation factor q_I).
+fn scale_by(x: &mut Poly, c: &BigUint) {
+    let ctx = Arc::clone(x.context());
+    let n = ctx.limb_len(x.representation());
+    for (limb, m) in x.residues_mut().chunks_exact_mut(n).zip(ctx.moduli()) {
+        vector::mul_shoup_scalar_assign(m, limb, m.shoup(big_mod(c, m)));
+    }
+}
+
+impl KeySwitcher {
+    /// q_I, the product of digit j's truncated columns (paper 000 section 4.6); `None` without
+    /// truncation.
+    fn truncation_factor(&self, j: usize) -> Option<BigUint> {
+        let cols = self.truncated(j);
+        if cols.is_empty() {
+            return None;
+        }
+        let m = self.ring_qp().moduli();
+        Some(
+            cols.iter()
+                .fold(BigUint::from(1u32), |a, &i| a * m[i].value()),
+        )
     }
 }

@@ -17,6 +17,7 @@
 //! [`KeySwitcher::mod_down_lazy`] per output or per sum) shares the digits of one polynomial among
 //! many keys, with the same bits per key.
 
+use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -31,13 +32,16 @@ use rnsfhe_math::sample::{Csprng, DiscreteGaussian};
 mod decompose;
 mod gadget;
 mod key;
+mod levels;
 mod moddown;
 
 pub use decompose::Decomposed;
 use decompose::ModUp;
 pub use key::KeySwitchKey;
+pub(crate) use key::{within_key_level, KeyOptions};
+pub(crate) use levels::select_limbs;
 
-use super::keys::{gaussian_poly, reduce_product, uniform_seeded};
+use super::keys::{gaussian_poly, reduce_product};
 use super::noise::log2_add;
 use super::{KeySwitching, Levels, SecretKey};
 use crate::{Error, Result};
@@ -192,11 +196,10 @@ impl KeySwitcher {
         self.components.get(c).map(|(r, _)| r)
     }
 
-    /// Drops the zero limbs of component `c` from a polynomial over Q u P (NTT form kept).
-    fn compact(&self, c: usize, x: Poly) -> Result<Poly> {
-        let ring = self
-            .component_ring(c)
-            .ok_or_else(|| Error::Internal(format!("key component {c} beyond the layout")))?;
+    /// Drops the zero limbs of component `c` of a key at `level` from a polynomial over its
+    /// [`Self::work_ring`] (NTT form kept; only truncated top-level keys have zero limbs).
+    fn compact(&self, c: usize, level: usize, x: Poly) -> Result<Poly> {
+        let ring = self.key_ring(c, level)?;
         if Arc::ptr_eq(ring, x.context()) {
             return Ok(x);
         }
@@ -298,7 +301,7 @@ impl KeySwitcher {
         form: Representation,
     ) -> Result<(Poly, Poly)> {
         let to_ntt = form == Representation::Ntt;
-        self.check_key(key)?;
+        self.check_key(key, self.level_of_input(d)?)?;
         let src = self.digit_source(d)?;
         let level = src.level;
         let ctx = self.ring_qp();
