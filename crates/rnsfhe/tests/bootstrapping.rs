@@ -180,6 +180,76 @@ fn sparse_packing() {
     );
 }
 
+/// Sparse-secret encapsulation: a dense ternary secret, ModRaise under an ephemeral secret of
+/// Hamming weight 32 (K = 16 holds for it, not for the dense one), both orders.
+#[test]
+fn encapsulation() {
+    for order in [
+        BootstrappingOrder::CoeffsToSlotsFirst,
+        BootstrappingOrder::SlotsToCoeffsFirst,
+    ] {
+        let mut p = toy(11, order, 1024, false);
+        p.secret = rnsfhe::rlwe::SecretDistribution::Ternary;
+        p.encapsulation = Some(32);
+        let mut f = fixture(p, 12);
+        assert_eq!(f.boot.key_requirements().encapsulation, Some(32));
+        let e = f.keys.encapsulation().unwrap();
+        assert_eq!(e.hamming_weight(), 32);
+        assert_eq!(e.dense_to_sparse().level(), 0);
+        assert_eq!(e.sparse_to_dense().level(), f.ctx.max_level());
+        let level = f.boot.input_level();
+        let (mean, worst) = f.precision(level);
+        assert!(
+            mean >= 24.0 && worst >= 21.0,
+            "{order:?}: {mean:.1} mean, {worst:.1} worst"
+        );
+        // Without the encapsulation keys: refused by name.
+        let set = f.keys.evaluation_keys().clone();
+        let without = BootstrappingKeys::from_parts(set, None);
+        let z = unit_square(&mut f.rng, 1024, false);
+        let ct = f.encrypt_at(&z, level);
+        assert!(matches!(
+            f.ctx.bootstrap(&ct, &f.boot, &without),
+            Err(Error::MissingKey(_))
+        ));
+    }
+}
+
+/// The keys through bytes (seeded, each at its level, the encapsulation pair after the set):
+/// the loaded keys bootstrap as the generated ones; each Galois key is smaller below the top.
+#[test]
+fn keys_through_bytes() {
+    let mut p = toy(11, BootstrappingOrder::CoeffsToSlotsFirst, 1024, false);
+    p.secret = rnsfhe::rlwe::SecretDistribution::Ternary;
+    p.encapsulation = Some(32);
+    let mut f = fixture(p, 13);
+    let bytes = f.keys.to_bytes(&f.ctx);
+    let loaded = BootstrappingKeys::from_bytes(&f.ctx, &bytes).unwrap();
+    assert!(loaded.encapsulation().is_some());
+    f.keys = loaded;
+    let (mean, _) = f.precision(0);
+    assert!(mean >= 22.0, "{mean:.1}");
+    assert!(BootstrappingKeys::from_bytes(&f.ctx, &bytes[..bytes.len() / 2]).is_err());
+    assert!(BootstrappingKeys::from_bytes(&f.ctx, &bytes[..4]).is_err());
+    // Keys at their levels: the whole set is smaller than as many keys at the top level.
+    let req = f.boot.key_requirements();
+    let top = f.ctx.max_level();
+    let el: Vec<u64> = req.galois.iter().map(|g| g.element).collect();
+    let full = rnsfhe::rlwe::KeyGenerator::new(&*f.ctx, &mut f.rng)
+        .galois_keys_at(&f.sk, &el, top)
+        .unwrap();
+    use rnsfhe::serialize::KeyBytes;
+    let full_bytes = f.ctx.galois_keys_to_bytes(&full).len();
+    let ours = f
+        .ctx
+        .galois_keys_to_bytes(f.keys.galois_keys().unwrap())
+        .len();
+    assert!(
+        ours < full_bytes,
+        "{ours} bytes at their levels, {full_bytes} at the top"
+    );
+}
+
 /// EvalMod inside the pipeline: CoeffsToSlots of a raised ciphertext, then EvalMod, against
 /// gain (x - round(x)) for x = K y, y the model of CoeffsToSlots on the exact coefficients.
 #[test]
@@ -282,7 +352,7 @@ fn refusals() {
     set.set_relin_key(Arc::clone(f.keys.relin_key().unwrap()))
         .unwrap();
     set.add_galois_keys(&gk).unwrap();
-    let missing = BootstrappingKeys::from_set(set);
+    let missing = BootstrappingKeys::from_parts(set, None);
     let ct = f.encrypt_at(&z, 3);
     let e = f.ctx.bootstrap(&ct, &f.boot, &missing).unwrap_err();
     assert!(

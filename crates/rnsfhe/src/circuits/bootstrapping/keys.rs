@@ -8,7 +8,10 @@ use rnsfhe_math::sample::Csprng;
 
 use crate::circuits::dft::HomomorphicDft;
 use crate::ckks::CkksContext;
-use crate::rlwe::{EvaluationKeySet, GaloisKeys, KeyGenerator, RelinKey, SecretKey};
+use crate::rlwe::{
+    EncapsulationKeys, EvaluationKeySet, GaloisKeys, KeyGenerator, RelinKey, SecretKey,
+};
+use crate::serialize::KeyBytes;
 use crate::{Error, Result};
 
 /// One Galois key a bootstrap uses.
@@ -92,9 +95,25 @@ impl KeyRequirements {
     }
 
     /// Refuses `keys` when one is missing: a `MissingGaloisKey` naming the element and its
-    /// rotation step, or a `MissingKey`.
+    /// rotation step, or a `MissingKey` (the relinearisation or the encapsulation keys); encapsulation
+    /// keys of another Hamming weight are an `InvalidParameters` (the bound on I was chosen for
+    /// this one).
     pub(crate) fn check(&self, keys: &BootstrappingKeys) -> Result<()> {
         keys.set.relin_key()?;
+        match (self.encapsulation, &keys.encapsulation) {
+            (Some(_), None) => {
+                return Err(Error::MissingKey(
+                    "the encapsulation keys of this bootstrapper (generate_keys makes them)".into(),
+                ))
+            }
+            (Some(h), Some(e)) if e.hamming_weight() != h => {
+                return Err(Error::InvalidParameters(format!(
+                    "encapsulation keys of Hamming weight {}, this bootstrapper's K is chosen for {h}",
+                    e.hamming_weight()
+                )))
+            }
+            _ => {}
+        }
         let gk = keys.set.galois_keys()?;
         for g in &self.galois {
             if !gk.contains(g.element) {
@@ -109,17 +128,61 @@ impl KeyRequirements {
 }
 
 /// The evaluation keys of a bootstrap: a relinearisation key and the Galois keys of
-/// [`KeyRequirements`] in one [`EvaluationKeySet`] (its serialisation, registry and sharing).
+/// [`KeyRequirements`] in one [`EvaluationKeySet`] (its serialisation, registry and sharing), each
+/// at the level it is used at, and the [`EncapsulationKeys`] when the bootstrap encapsulates.
 #[derive(Clone, Debug)]
 pub struct BootstrappingKeys {
     set: EvaluationKeySet,
+    encapsulation: Option<EncapsulationKeys>,
 }
 
 impl BootstrappingKeys {
-    /// Keys from an evaluation key set (e.g. loaded from bytes with
-    /// `evaluation_keys_from_bytes`); checked against a bootstrapper when it uses them.
-    pub fn from_set(set: EvaluationKeySet) -> Self {
-        BootstrappingKeys { set }
+    /// Keys from an evaluation key set and the encapsulation keys (e.g. loaded from bytes);
+    /// checked against a bootstrapper when it uses them.
+    pub fn from_parts(set: EvaluationKeySet, encapsulation: Option<EncapsulationKeys>) -> Self {
+        BootstrappingKeys { set, encapsulation }
+    }
+
+    /// The encapsulation keys, if any.
+    pub fn encapsulation(&self) -> Option<&EncapsulationKeys> {
+        self.encapsulation.as_ref()
+    }
+
+    /// The keys as bytes: the length of the evaluation key set's bytes (u64, little endian), those
+    /// bytes (`evaluation_keys_to_bytes`: seeded, each key at its level), then the encapsulation
+    /// pair's (`encapsulation_keys_to_bytes`), if any. Each part carries its own header and
+    /// checksum.
+    pub fn to_bytes(&self, ctx: &CkksContext) -> Vec<u8> {
+        let set = ctx.evaluation_keys_to_bytes(&self.set);
+        let mut out = (set.len() as u64).to_le_bytes().to_vec();
+        out.extend_from_slice(&set);
+        if let Some(e) = &self.encapsulation {
+            out.extend_from_slice(&ctx.encapsulation_keys_to_bytes(e));
+        }
+        out
+    }
+
+    /// The keys from [`Self::to_bytes`]. Errors: `Malformed` for a length beyond the bytes, and the
+    /// errors of the parts' loaders.
+    pub fn from_bytes(ctx: &CkksContext, bytes: &[u8]) -> Result<Self> {
+        let head: [u8; 8] = bytes
+            .get(..8)
+            .and_then(|h| h.try_into().ok())
+            .ok_or_else(|| Error::Malformed("bootstrapping keys: no length".into()))?;
+        let len = usize::try_from(u64::from_le_bytes(head))
+            .ok()
+            .filter(|&l| l <= bytes.len() - 8)
+            .ok_or_else(|| {
+                Error::Malformed("bootstrapping keys: a length beyond the bytes".into())
+            })?;
+        let set = ctx.evaluation_keys_from_bytes(&bytes[8..8 + len])?;
+        let rest = &bytes[8 + len..];
+        let encapsulation = if rest.is_empty() {
+            None
+        } else {
+            Some(ctx.encapsulation_keys_from_bytes(rest)?)
+        };
+        Ok(BootstrappingKeys { set, encapsulation })
     }
 
     /// The keys as an evaluation key set (serialise it with `evaluation_keys_to_bytes`).
@@ -156,11 +219,11 @@ pub(crate) fn generate(
     };
     let mut set = EvaluationKeySet::new();
     let mut gen = KeyGenerator::new(ctx, rng);
-    set.set_relin_key(Arc::new(gen.relin_key(sk)?))?;
+    set.set_relin_key(Arc::new(gen.relin_key_at(sk, req.relin_level)?))?;
     tick(&mut done);
     let mut galois: Option<GaloisKeys> = None;
     for g in &req.galois {
-        let k = gen.galois_keys(sk, &[g.element])?;
+        let k = gen.galois_keys_at(sk, &[g.element], g.level)?;
         match galois.as_mut() {
             Some(all) => all.insert(k)?,
             None => galois = Some(k),
@@ -170,5 +233,14 @@ pub(crate) fn generate(
     if let Some(all) = galois {
         set.set_galois_keys(Arc::new(all))?;
     }
-    Ok(BootstrappingKeys { set })
+    let encapsulation = match req.encapsulation {
+        Some(h) => {
+            let e = gen.encapsulation_keys(sk, h)?;
+            tick(&mut done);
+            tick(&mut done);
+            Some(e)
+        }
+        None => None,
+    };
+    Ok(BootstrappingKeys { set, encapsulation })
 }

@@ -93,11 +93,6 @@ impl Bootstrapper {
                 found: want.fingerprint(),
             });
         }
-        if params.encapsulation.is_some() {
-            return Err(Error::InvalidParameters(
-                "sparse-secret encapsulation is not available yet".into(),
-            ));
-        }
         let eval_in = ctx.max_level() - params.cts_budget;
         let eval_mod = EvalMod::new(ctx, params.eval_mod, eval_in)?;
         if eval_mod.depth() != params.eval_mod_depth() {
@@ -194,7 +189,16 @@ impl Bootstrapper {
         crate::rlwe::check_params(ctx.fingerprint(), self.ctx.fingerprint(), "bootstrapper")?;
         self.requirements.check(keys)?;
         let (gk, rlk) = (keys.galois_keys()?, keys.relin_key()?);
-        let raise = |c: &CkksCiphertext| Pipeline::raise(ctx, c);
+        let encapsulation = keys.encapsulation();
+        // Encapsulation (Bossuat et al., ACNS 2022): ModRaise under the ephemeral sparse secret.
+        let raise = |c: &CkksCiphertext| match encapsulation {
+            Some(e) => {
+                let sparse = ctx.switch_key(c, e.dense_to_sparse())?;
+                let raised = Pipeline::raise(ctx, &sparse)?;
+                ctx.switch_key(&raised, e.sparse_to_dense())
+            }
+            None => Pipeline::raise(ctx, c),
+        };
         let reduce = |c: &CkksCiphertext| self.eval_mod.apply(ctx, c, rlk);
         self.pipeline.run(ctx, ct, gk, &raise, &reduce)
     }
