@@ -286,3 +286,51 @@ impl BootstrappingParameters {
             .build()
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // test
+mod tests {
+    use super::*;
+
+    /// The 128-bit presets pass the library's security gate; their chains have the bands of the
+    /// module doc and at least 10 residual levels of 40 bits.
+    #[test]
+    fn presets_pass_the_gate() {
+        for p in [
+            BootstrappingParameters::n16(),
+            BootstrappingParameters::n16_slots_to_coeffs_first(),
+        ] {
+            let c = p.ckks_parameters().unwrap();
+            eprintln!(
+                "{:?} {} {:?} QP {:.1}",
+                p.order,
+                c.levels(),
+                c.chain_bits(),
+                c.log_qp()
+            );
+            assert_eq!(c.chain_bits(), p.chain_bits());
+            assert!(c.log_qp() <= f64::from(p.log_qp()) + 1.0);
+            assert!(p.residual_levels >= 10 && p.scale_bits >= 40);
+            assert_eq!(c.scale_level(), p.scale_level());
+        }
+        for log in 11..=13 {
+            assert!(BootstrappingParameters::toy(log).ckks_parameters().is_ok());
+        }
+    }
+
+    #[test]
+    fn refusals() {
+        let mut p = BootstrappingParameters::toy(11);
+        p.slots = 3;
+        assert!(p.validate().is_err());
+        let mut p = BootstrappingParameters::toy(11);
+        p.cts_budget = 11;
+        assert!(p.validate().is_err());
+        let mut p = BootstrappingParameters::toy(11);
+        p.eval_mod.log_message_ratio = 20;
+        assert!(p.validate().is_err()); // q_0 of 65 bits
+        let mut p = BootstrappingParameters::n16();
+        p.residual_levels = 14;
+        assert!(p.ckks_parameters().is_err()); // beyond the security bound
+    }
+}
