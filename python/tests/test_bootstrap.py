@@ -3,8 +3,10 @@ their refusals, keys registered per key pair, bytes and pickles (another process
 and the refusals of bootstrap (non-bootstrappable parameters, missing keys, another key pair)."""
 
 import pickle
+import runpy
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -196,3 +198,26 @@ def test_keys_in_another_process(boot, tmp_path):
     out = rnsfhe.CkksCiphertext.from_bytes(ctx, paths[3].read_bytes())
     assert out.level == ctx.bootstrap_level
     assert np.max(np.abs(ctx.decrypt(out, sk, complex=True) - z)) < WORST
+
+
+def test_logistic_training_refreshed_by_bootstrapping():
+    """Paper 004's training past its levels: 5 iterations at a toy preset with 7 residual levels
+    (3 iterations from the top, then one iteration per bootstrap) equal the clear training."""
+    example = Path(__file__).resolve().parents[2] / "examples" / "python" / "logistic_regression.py"
+    x, y = runpy.run_path(str(example))["load"]()
+    x, y = x[::3], y[::3]  # 63 mothers: 64 x 16 = 1024 slots, the toy preset's
+    z, samples, features = rnsfhe.logistic.pack(x, y)
+    ctx = rnsfhe.CkksContext(toy(residual_levels=7), seed=bytes([3] * 32))
+    sk, pk = ctx.keygen()
+    ctx.relin_key(sk)
+    ctx.galois_keys(sk, steps=rnsfhe.logistic.rotation_steps(samples, features), conjugation=True)
+    ctx.bootstrapping_keys(sk, progress=False)
+    seen = []
+    enc = ctx.train_logistic(ctx.encrypt(z, pk), samples, features, 5, bootstrap=True,
+                             progress=lambda d, t: seen.append(d))
+    assert seen == [1, 2, 3, 4, 5]
+    w = ctx.decrypt(enc, sk)[:features]
+    clear = rnsfhe.logistic.train_plain(x, y, 5)
+    assert np.max(np.abs(w - clear)) < 1e-3, (w, clear)
+    with pytest.raises(rnsfhe.errors.ParameterError):  # without bootstrapping: out of levels
+        ctx.train_logistic(ctx.encrypt(z, pk), samples, features, 5)
