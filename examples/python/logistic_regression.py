@@ -70,7 +70,9 @@ def bootstrapped(x, y, z, samples, features, toy, iterations):
     keygen = time.perf_counter() - start
     print(f"{params!r}: keys in {keygen:.1f} s, bootstrapping keys {keys.nbytes / 2**20:.0f} MiB")
     start = time.perf_counter()
-    enc = ctx.train_logistic(ctx.encrypt(z, pk), samples, features, iterations, bootstrap=True)
+    # The data at the residual top level (where the training runs between bootstraps).
+    data = ctx.encrypt(ctx.encode(z, level=ctx.bootstrap_level), pk)
+    enc = ctx.train_logistic(data, samples, features, iterations, bootstrap=True, progress=True)
     w = ctx.decrypt(enc, sk)[:features]
     return w, iterations, time.perf_counter() - start
 

@@ -403,6 +403,14 @@ pub(crate) fn train(
     let progress = Progress::new(py, progress, "training")?;
     let ctx = shared.ctx.clone();
     progress.run(py, |tick| {
+        // The training runs in the residual band (the levels above hold scales near their wide
+        // primes, where its constants would not fit a word).
+        let top = boot.output_level();
+        let z = if z.level() > top {
+            Arc::new(ctx.drop_to_level(&z, top)?)
+        } else {
+            z
+        };
         let mut refresh = |c: &CkksCiphertext| boot.bootstrap(&ctx, c, &bk);
         circuits::logistic::train_logistic_refreshed(
             &ctx,

@@ -172,7 +172,8 @@ pub const WEIGHT_BOUND: f64 = 8.0;
 /// v = (B/2) (p + conj p) (an integer product: no level) and beta = -i (B/2) (p - conj p) (one
 /// level). The refreshed v needs 7 levels (an iteration and the packing): a bootstrap whose residual
 /// levels are at least 7. Needs the conjugation key besides [`rotation_steps`]' keys; calls
-/// `progress(done, total)` after each iteration.
+/// `progress(done, total)` after each iteration. Give `z` at the bootstrap's output level: the levels
+/// above it hold scales near their wide primes, where the iteration's constants do not fit a word.
 #[allow(clippy::too_many_arguments)]
 pub fn train_logistic_refreshed(
     ctx: &CkksContext,
