@@ -321,7 +321,9 @@ pub(crate) fn load(py: Python<'_>, owner: Owner, class: &str, data: &[u8]) -> Py
         "RelinKey" => loaded::<_, PyRelinKey, _>(py, kb.relin_key_from_bytes(data), owner),
         "GaloisKeys" => loaded::<_, PyGaloisKeys, _>(py, kb.galois_keys_from_bytes(data), owner),
         "BootstrappingKeys" => match owner {
-            Owner::Ckks(s) => Ok(Py::new(py, crate::ckks::PyBootstrappingKeys::load(s, data)?)?.into_any()),
+            Owner::Ckks(s) => {
+                Ok(Py::new(py, crate::ckks::PyBootstrappingKeys::load(s, data)?)?.into_any())
+            }
             _ => Err(raise(
                 "SerializationError",
                 "bootstrapping keys are CKKS keys".into(),

@@ -170,7 +170,10 @@ pub fn run(opts: &Options, rep: &mut Report) -> Result<()> {
             format!("{} ({} reps)", human(median), times.len()),
         ),
         ("precision, mean (bits)", format!("{mean_bits:.1}")),
-        ("precision, worst slot (bits)", format!("{:.1}", -worst.log2())),
+        (
+            "precision, worst slot (bits)",
+            format!("{:.1}", -worst.log2()),
+        ),
         ("peak RSS", peak_rss_text()),
     ] {
         table.row(vec![q.into(), v]);
@@ -233,7 +236,11 @@ pub fn showcase(opts: &Options, rep: &mut Report) -> Result<()> {
         .map(Complex::from_real)
         .collect();
     let top = boot.output_level();
-    let z = ctx.encrypt(&ctx.encode_at(&packed, top, ctx.scale_at(top)?)?, &pk, &mut rng)?;
+    let z = ctx.encrypt(
+        &ctx.encode_at(&packed, top, ctx.scale_at(top)?)?,
+        &pk,
+        &mut rng,
+    )?;
     let start = Instant::now();
     let mut boots = 0;
     let mut refresh = |c: &rnsfhe::ckks::CkksCiphertext| {
@@ -261,7 +268,11 @@ pub fn showcase(opts: &Options, rep: &mut Report) -> Result<()> {
     let clear = logistic::train_plain(&data.z, opts.iterations);
     let (acc, auc) = super::ckks_lr::accuracy_auc(&data.z, &w);
     let (clear_acc, clear_auc) = super::ckks_lr::accuracy_auc(&data.z, &clear);
-    let diff = w.iter().zip(&clear).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+    let diff = w
+        .iter()
+        .zip(&clear)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
     rep.text(&format!(
         "\n### Logistic regression trained past its levels by bootstrapping (lbw, {n} x {f}, N = \
          2^{}, {} slots, {} residual levels, {} thread(s))\n",
