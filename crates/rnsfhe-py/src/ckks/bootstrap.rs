@@ -36,29 +36,30 @@ impl Preset {
     /// default), N = 2^11..2^13 the insecure `toy` presets for tests and notebooks (refused unless
     /// `security="insecure"` is asked for).
     pub(crate) fn parameters(&self) -> PyResult<BootstrappingParameters> {
-        let mut p =
-            match self.log_degree {
-                16 => BootstrappingParameters::n16(),
-                11..=13 if self.security == Security::InsecureResearchOnly => {
-                    BootstrappingParameters::toy(self.log_degree)
-                }
-                11..=13 => {
-                    return Err(raise(
-                        "ParameterError",
-                        format!(
-                            "the bootstrappable presets at N = 2^{} are insecure (for tests and \
+        let mut p = match self.log_degree {
+            16 => BootstrappingParameters::n16(),
+            11..=13 if self.security == Security::InsecureResearchOnly => {
+                BootstrappingParameters::toy(self.log_degree)
+            }
+            11..=13 => {
+                return Err(raise(
+                    "ParameterError",
+                    format!(
+                        "the bootstrappable presets at N = 2^{} are insecure (for tests and \
                          notebooks): ask for them with security=\"insecure\"",
-                            self.log_degree
-                        ),
-                    ))
-                }
-                n => return Err(raise(
+                        self.log_degree
+                    ),
+                ))
+            }
+            n => {
+                return Err(raise(
                     "ParameterError",
                     format!(
                         "no bootstrappable preset at N = 2^{n}: logn is 16, or 11..=13 (insecure)"
                     ),
-                )),
-            };
+                ))
+            }
+        };
         p.security = self.security;
         if let Some(s) = self.slots {
             p.slots = s;
