@@ -23,7 +23,7 @@ use crate::Result;
 
 pub use evalset::EvaluationKeySet;
 pub(crate) use exposure::log2_modulus;
-pub(crate) use generator::SeedSource;
+pub(crate) use generator::{Domain, SeedSource};
 pub use generator::{Crs, KeyGenerator};
 pub(crate) use id::check_params;
 pub use id::KeyId;

@@ -1,0 +1,116 @@
+//! RTG, collective Galois-key generation (Mouchet et al., PETS 2021, Protocol 3) for any set of
+//! Galois elements (rotations, conjugation, bootstrapping's), at any level, in this library's
+//! convention: the key of g switches s to phi_{g^-1}(s) ([`crate::rlwe::GaloisKeys`]), so the
+//! collective keys serve hoisted rotations as single-party keys do.
+//!
+//! Party i's share for g is k0 of its Galois key under the common reference string (every party's
+//! k1 = phi_{g^-1}(a_c) is the same): phi_{g^-1}(P g_j omega^b phi_g(s_i) - a_c s_i - e_i), linear
+//! in s_i, so the sum of the shares is k0 of the key of s = sum_i s_i, with the error
+//! sum_i phi_{g^-1}(e_i).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use rnsfhe_math::sample::Csprng;
+
+use super::share::crs_id;
+use super::{Group, Party, Protocol, Round, Share};
+use crate::rlwe::{
+    inverse_mod, Crs, Domain, GaloisKeys, KeyContext, KeyGenerator, KeySwitchKey, PublicKey,
+    MAX_GALOIS_ELEMENTS,
+};
+use crate::{Error, Result};
+
+/// The distinct elements of `elements` other than 1, reduced mod m and sorted (the order of the
+/// shares' keys); refused when none is left, or more than [`MAX_GALOIS_ELEMENTS`].
+fn normalize(ctx: &dyn KeyContext, elements: &[u64]) -> Result<Vec<u64>> {
+    let m = ctx.key_switcher().ring_q().cyclotomic_index() as u64;
+    let set: BTreeSet<u64> = elements.iter().map(|e| e % m).filter(|&e| e != 1).collect();
+    if set.is_empty() || set.len() > MAX_GALOIS_ELEMENTS {
+        return Err(Error::InvalidParameters(format!(
+            "RTG: {} Galois elements other than 1; give 1..={MAX_GALOIS_ELEMENTS}",
+            set.len()
+        )));
+    }
+    Ok(set.into_iter().collect())
+}
+
+/// The round of RTG for `elements` (any order, mod m; 1 dropped) at `level` in the session of
+/// `crs`.
+pub fn round(
+    ctx: &dyn KeyContext,
+    crs: &Crs,
+    elements: &[u64],
+    level: usize,
+    group: Option<&Group>,
+) -> Result<Round> {
+    ctx.key_switcher().key_ring(0, level)?;
+    Ok(Round {
+        protocol: Protocol::Galois,
+        round: 1,
+        crs: crs_id(crs),
+        binding: 0,
+        group: group.cloned(),
+        level,
+        elements: normalize(ctx, elements)?,
+    })
+}
+
+/// Party `party`'s share: for each element (sorted), the k0 components of its Galois key of s_i
+/// under `crs` at `level`.
+pub fn share(
+    ctx: &dyn KeyContext,
+    party: &Party,
+    crs: &Crs,
+    elements: &[u64],
+    level: usize,
+    rng: &mut Csprng,
+) -> Result<Share> {
+    party.check(ctx)?;
+    let round = round(ctx, crs, elements, level, party.group.as_ref())?;
+    let keys = KeyGenerator::new(ctx, rng)
+        .with_crs(*crs)
+        .galois_keys_at(&party.secret, &round.elements, level)?;
+    let mut polys = Vec::new();
+    for (_, key) in keys.keys {
+        let key = Arc::try_unwrap(key).unwrap_or_else(|k| KeySwitchKey::clone(&k));
+        polys.extend(key.into_parts().into_iter().map(|(k0, _)| k0));
+    }
+    Ok(Share::of_party(ctx, round, party.index, polys))
+}
+
+/// The collective Galois keys from the complete aggregate: per element g, the summed k0 and
+/// k1 = phi_{g^-1} of the expansions of the CRS's seeds; of the key pair of `collective`.
+pub fn galois_keys(
+    ctx: &dyn KeyContext,
+    crs: &Crs,
+    aggregate: &Share,
+    collective: &PublicKey,
+) -> Result<GaloisKeys> {
+    super::party::supported(ctx)?;
+    let r = &aggregate.round;
+    let expected = round(ctx, crs, &r.elements, r.level, r.group.as_ref())?;
+    aggregate.check_aggregate(ctx, &expected)?;
+    crate::rlwe::check_params(
+        collective.fingerprint(),
+        ctx.params_fingerprint(),
+        "collective public key",
+    )?;
+    let sw = ctx.key_switcher();
+    let fp = ctx.params_fingerprint();
+    let m = sw.ring_q().cyclotomic_index() as u64;
+    let count = sw.key_components_at(r.level);
+    let mut keys = BTreeMap::new();
+    for (&g, k0) in r.elements.iter().zip(aggregate.polys.chunks_exact(count)) {
+        let seeds = (0..count as u32)
+            .map(|c| crs.seed(fp, Domain::Galois(g), c))
+            .collect();
+        let key = KeySwitchKey::from_parts_at(sw, k0.to_vec(), seeds, r.level)?;
+        keys.insert(g, Arc::new(key.automorphism(inverse_mod(g, m)?, false)?));
+    }
+    Ok(GaloisKeys {
+        keys,
+        fingerprint: fp,
+        key_id: collective.id(),
+    })
+}
