@@ -30,7 +30,9 @@ fn collective_public_key_encrypts_under_the_sum() {
     assert_eq!(s.id(), pk.id());
     assert!(s.norm().unwrap().linf >= 2, "a sum of 3 ternary secrets");
     let x = mp::values(2048, 1);
-    let ct = ctx.encrypt(&ctx.encode(&x).unwrap(), &pk, &mut rng).unwrap();
+    let ct = ctx
+        .encrypt(&ctx.encode(&x).unwrap(), &pk, &mut rng)
+        .unwrap();
     assert_eq!(ctx.decode(&ctx.decrypt(&ct, &s).unwrap()).unwrap(), x);
     assert!(matches!(
         ctx.decrypt(&ct, ps[0].secret()),
@@ -43,7 +45,9 @@ fn collective_public_key_encrypts_under_the_sum() {
     let mut ps = parties(&*ctx, 3, &mut rng);
     let pk = collective_pk(&*ctx, &crs, &mut ps);
     let s = sum_secret(&*ctx, &ps, &pk);
-    let ct = ctx.encrypt(&ctx.encode(&x).unwrap(), &pk, &mut rng).unwrap();
+    let ct = ctx
+        .encrypt(&ctx.encode(&x).unwrap(), &pk, &mut rng)
+        .unwrap();
     assert_eq!(ctx.decode(&ctx.decrypt(&ct, &s).unwrap()).unwrap(), x);
 
     let ctx = ckks(2048, 2);
@@ -51,7 +55,9 @@ fn collective_public_key_encrypts_under_the_sum() {
     let pk = collective_pk(&*ctx, &crs, &mut ps);
     let s = sum_secret(&*ctx, &ps, &pk);
     let v: Vec<Complex> = (0..8).map(|i| Complex::new(i as f64 / 8.0, -0.5)).collect();
-    let ct = ctx.encrypt(&ctx.encode(&v).unwrap(), &pk, &mut rng).unwrap();
+    let ct = ctx
+        .encrypt(&ctx.encode(&v).unwrap(), &pk, &mut rng)
+        .unwrap();
     let got = ctx.decrypt_values(&ct, &s).unwrap();
     for (g, w) in got.iter().zip(&v) {
         assert!((g.re - w.re).abs() < 1e-6 && (g.im - w.im).abs() < 1e-6);
@@ -67,19 +73,32 @@ fn collective_relin_key_bfv() {
     let ctx = bfv(2048, &[55, 55, 55]);
     let mut ps = parties(&*ctx, 3, &mut rng);
     let pk = collective_pk(&*ctx, &crs, &mut ps);
-    let rlk = collective_rlk(&*ctx, &crs, &ps, &pk, ctx.key_switcher().top_level(), &mut rng);
+    let rlk = collective_rlk(
+        &*ctx,
+        &crs,
+        &ps,
+        &pk,
+        ctx.key_switcher().top_level(),
+        &mut rng,
+    );
     assert_eq!(rlk.id(), pk.id());
     assert!(!rlk.key().is_seeded());
     let s = sum_secret(&*ctx, &ps, &pk);
     let (x, y) = (mp::values(2048, 3), mp::values(2048, 4));
-    let cx = ctx.encrypt(&ctx.encode(&x).unwrap(), &pk, &mut rng).unwrap();
-    let cy = ctx.encrypt(&ctx.encode(&y).unwrap(), &pk, &mut rng).unwrap();
+    let cx = ctx
+        .encrypt(&ctx.encode(&x).unwrap(), &pk, &mut rng)
+        .unwrap();
+    let cy = ctx
+        .encrypt(&ctx.encode(&y).unwrap(), &pk, &mut rng)
+        .unwrap();
     let prod = ctx.multiply(&cx, &cy, &rlk).unwrap();
     assert_eq!(prod.size(), 2);
     let want: Vec<u64> = x.iter().zip(&y).map(|(a, b)| a * b % T).collect();
     assert_eq!(ctx.decode(&ctx.decrypt(&prod, &s).unwrap()).unwrap(), want);
 
-    let back = ctx.relin_key_from_bytes(&ctx.relin_key_to_bytes(&rlk)).unwrap();
+    let back = ctx
+        .relin_key_from_bytes(&ctx.relin_key_to_bytes(&rlk))
+        .unwrap();
     assert_eq!(back.id(), rlk.id());
     let again = ctx.multiply(&cx, &cy, &back).unwrap();
     assert_eq!(again.parts()[0].residues(), prod.parts()[0].residues());
@@ -132,7 +151,14 @@ fn collective_relin_key_noise_within_the_bound() {
     let parties_n = 3usize;
     let mut ps = parties(&*ctx, parties_n as u32, &mut rng);
     let pk = collective_pk(&*ctx, &crs, &mut ps);
-    let rlk = collective_rlk(&*ctx, &crs, &ps, &pk, ctx.key_switcher().top_level(), &mut rng);
+    let rlk = collective_rlk(
+        &*ctx,
+        &crs,
+        &ps,
+        &pk,
+        ctx.key_switcher().top_level(),
+        &mut rng,
+    );
     let s = sum_secret(&*ctx, &ps, &pk);
     let e = relin_key_error(&*ctx, &rlk, &s);
     let worst = e.iter().map(|v| v.unsigned_abs()).max().unwrap() as f64;
@@ -150,12 +176,20 @@ fn collective_relin_key_noise_within_the_bound() {
         bound.log2()
     );
     assert!(worst <= bound);
-    assert!((measured_sd / sd - 1.0).abs() < 0.1, "sd {measured_sd} against {sd}");
+    assert!(
+        (measured_sd / sd - 1.0).abs() < 0.1,
+        "sd {measured_sd} against {sd}"
+    );
     assert!(worst <= 7.0 * sd);
 }
 
 /// The largest number of squarings x -> x^2 (BFV, relinearised by `rlk`) that still decrypt.
-fn bfv_depth(ctx: &BfvContext, rlk: &RelinKey, pk: &rnsfhe::rlwe::PublicKey, s: &SecretKey) -> usize {
+fn bfv_depth(
+    ctx: &BfvContext,
+    rlk: &RelinKey,
+    pk: &rnsfhe::rlwe::PublicKey,
+    s: &SecretKey,
+) -> usize {
     let mut rng = Csprng::from_seed([9; 32]);
     let x = mp::values(2048, 5);
     let mut want = x.clone();
@@ -181,7 +215,14 @@ fn collective_depth_bfv() {
     let single = bfv_depth(&ctx, &ctx.relin_key(&sk, &mut rng).unwrap(), &pk1, &sk);
     let mut ps = parties(&*ctx, 3, &mut rng);
     let pk = collective_pk(&*ctx, &crs, &mut ps);
-    let rlk = collective_rlk(&*ctx, &crs, &ps, &pk, ctx.key_switcher().top_level(), &mut rng);
+    let rlk = collective_rlk(
+        &*ctx,
+        &crs,
+        &ps,
+        &pk,
+        ctx.key_switcher().top_level(),
+        &mut rng,
+    );
     let collective = bfv_depth(&ctx, &rlk, &pk, &sum_secret(&*ctx, &ps, &pk));
     eprintln!("BFV depth: single-party key {single}, collective (3 parties) {collective}");
     assert!(single >= 2);
@@ -189,7 +230,12 @@ fn collective_depth_bfv() {
 }
 
 /// log2 of the worst slot error after each squaring and rescale (CKKS), down the chain.
-fn ckks_errors(ctx: &CkksContext, rlk: &RelinKey, pk: &rnsfhe::rlwe::PublicKey, s: &SecretKey) -> Vec<f64> {
+fn ckks_errors(
+    ctx: &CkksContext,
+    rlk: &RelinKey,
+    pk: &rnsfhe::rlwe::PublicKey,
+    s: &SecretKey,
+) -> Vec<f64> {
     let mut rng = Csprng::from_seed([10; 32]);
     let mut want: Vec<f64> = (0..64).map(|i| 0.5 + i as f64 / 256.0).collect();
     let v: Vec<Complex> = want.iter().map(|&x| Complex::new(x, 0.0)).collect();
@@ -199,7 +245,11 @@ fn ckks_errors(ctx: &CkksContext, rlk: &RelinKey, pk: &rnsfhe::rlwe::PublicKey, 
         ct = ctx.multiply_rescale(&ct, &ct, rlk).unwrap();
         want.iter_mut().for_each(|x| *x *= *x);
         let got = ctx.decrypt_values(&ct, s).unwrap();
-        let err = got.iter().zip(&want).map(|(g, w)| (g.re - w).abs()).fold(0.0, f64::max);
+        let err = got
+            .iter()
+            .zip(&want)
+            .map(|(g, w)| (g.re - w).abs())
+            .fold(0.0, f64::max);
         out.push(err.log2());
     }
     out
@@ -242,7 +292,9 @@ fn collective_galois_keys_rotate() {
     let gk = collective_gk(&*ctx, &crs, &ps, &pk, &elements, top, &mut rng);
     assert_eq!(gk.id(), pk.id());
     let x = mp::values(2048, 6);
-    let ct = ctx.encrypt(&ctx.encode(&x).unwrap(), &pk, &mut rng).unwrap();
+    let ct = ctx
+        .encrypt(&ctx.encode(&x).unwrap(), &pk, &mut rng)
+        .unwrap();
     for step in [1i64, -3] {
         let r = ctx.rotate_rows(&ct, step, &gk).unwrap();
         let h = 1024usize;
@@ -257,12 +309,20 @@ fn collective_galois_keys_rotate() {
     let pk = collective_pk(&*ctx, &crs, &mut ps);
     let s = sum_secret(&*ctx, &ps, &pk);
     let steps = [1i64, 2, 5];
-    let el: Vec<u64> = steps.iter().map(|&k| ctx.encoder().rotation_galois_element(k)).collect();
+    let el: Vec<u64> = steps
+        .iter()
+        .map(|&k| ctx.encoder().rotation_galois_element(k))
+        .collect();
     let mut gk = collective_gk(&*ctx, &crs, &ps, &pk, &el[..2], 2, &mut rng);
-    gk.merge(&collective_gk(&*ctx, &crs, &ps, &pk, &el[2..], 1, &mut rng)).unwrap();
+    gk.merge(&collective_gk(&*ctx, &crs, &ps, &pk, &el[2..], 1, &mut rng))
+        .unwrap();
     assert_eq!(gk.level(el[2]), Some(1));
-    let v: Vec<Complex> = (0..ctx.slots()).map(|i| Complex::new((i % 13) as f64 / 13.0, 0.0)).collect();
-    let ct = ctx.encrypt(&ctx.encode(&v).unwrap(), &pk, &mut rng).unwrap();
+    let v: Vec<Complex> = (0..ctx.slots())
+        .map(|i| Complex::new((i % 13) as f64 / 13.0, 0.0))
+        .collect();
+    let ct = ctx
+        .encrypt(&ctx.encode(&v).unwrap(), &pk, &mut rng)
+        .unwrap();
     let check = |got: &[Complex], k: usize| {
         for (i, g) in got.iter().enumerate().take(64) {
             let w = v[(i + k) % v.len()].re;
@@ -273,12 +333,28 @@ fn collective_galois_keys_rotate() {
     for (r, &k) in many.iter().zip(&steps) {
         check(&ctx.decrypt_values(r, &s).unwrap(), k as usize);
     }
-    assert!(ctx.rotate(&ct, 5, &gk).is_err(), "the key of step 5 is at level 1");
+    assert!(
+        ctx.rotate(&ct, 5, &gk).is_err(),
+        "the key of step 5 is at level 1"
+    );
     let rlk = collective_rlk(&*ctx, &crs, &ps, &pk, 1, &mut rng);
     let low = ctx.multiply_rescale(&ct, &ct, &rlk);
-    assert!(low.is_err(), "a level-1 relinearisation key refuses level 2");
-    let ct1 = ctx.encrypt(&ctx.encode_at(&v, 1, ctx.scale_at(1).unwrap()).unwrap(), &pk, &mut rng).unwrap();
-    check(&ctx.decrypt_values(&ctx.rotate(&ct1, 5, &gk).unwrap(), &s).unwrap(), 5);
+    assert!(
+        low.is_err(),
+        "a level-1 relinearisation key refuses level 2"
+    );
+    let ct1 = ctx
+        .encrypt(
+            &ctx.encode_at(&v, 1, ctx.scale_at(1).unwrap()).unwrap(),
+            &pk,
+            &mut rng,
+        )
+        .unwrap();
+    check(
+        &ctx.decrypt_values(&ctx.rotate(&ct1, 5, &gk).unwrap(), &s)
+            .unwrap(),
+        5,
+    );
     let sq = ctx.multiply_rescale(&ct1, &ct1, &rlk).unwrap();
     let got = ctx.decrypt_values(&sq, &s).unwrap();
     for (g, w) in got.iter().zip(&v).take(64) {

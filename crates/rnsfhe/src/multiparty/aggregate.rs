@@ -193,10 +193,7 @@ impl Aggregator {
             return Err(Error::ShareRefused {
                 share: format!("{} aggregate", self.round.name()),
                 fault: ShareFault::Missing,
-                detail: format!(
-                    "no share from parties {missing:?} (of {:?})",
-                    self.expected
-                ),
+                detail: format!("no share from parties {missing:?} (of {:?})", self.expected),
             });
         }
         Ok(Share {

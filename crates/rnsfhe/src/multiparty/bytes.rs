@@ -39,7 +39,9 @@ impl Reader<'_> {
     fn parties(&mut self, what: &str) -> Result<Vec<u32>> {
         let count = self.u32()? as usize;
         if count == 0 || count > MAX_PARTIES {
-            return Err(malformed(format!("{count} {what}, 1..={MAX_PARTIES} expected")));
+            return Err(malformed(format!(
+                "{count} {what}, 1..={MAX_PARTIES} expected"
+            )));
         }
         let mut v = Vec::with_capacity(count);
         for _ in 0..count {

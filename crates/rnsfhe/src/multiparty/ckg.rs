@@ -31,7 +31,12 @@ pub fn share(ctx: &dyn KeyContext, party: &Party, crs: &Crs) -> Result<Share> {
     party.check(ctx)?;
     let pk = PublicKey::of_secret(ctx, &party.secret, Some(crs))?;
     let round = round(ctx, crs, party.group.as_ref());
-    Ok(Share::of_party(ctx, round, party.index, vec![pk.parts().0.clone()]))
+    Ok(Share::of_party(
+        ctx,
+        round,
+        party.index,
+        vec![pk.parts().0.clone()],
+    ))
 }
 
 /// The collective public key (sum_i p0_i, a) from the complete aggregate of the shares; its

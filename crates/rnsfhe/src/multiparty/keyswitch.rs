@@ -43,7 +43,13 @@ pub fn pcks_round<C: Collective + ?Sized>(
     group: Option<&Group>,
 ) -> Result<Round> {
     let view = ctx.view(ct)?;
-    bound_round(Protocol::PublicKeySwitch, crs, &view, Some(receiver.id()), group)
+    bound_round(
+        Protocol::PublicKeySwitch,
+        crs,
+        &view,
+        Some(receiver.id()),
+        group,
+    )
 }
 
 /// A round bound to a ciphertext (its level, key pair and c_1) and a target key pair.
@@ -136,8 +142,19 @@ pub fn cks_share<C: Collective + ?Sized>(
     let mut h = secret_product(&v, party, target)?;
     let e = smudging.sample(h.context().degree(), rng);
     add_error(&mut h, &e, v.factor, v.c1.representation())?;
-    let round = bound_round(Protocol::KeySwitch, crs, &v, target_id, party.group.as_ref())?;
-    Ok(Share::of_party(ctx.as_key_context(), round, party.index, vec![h]))
+    let round = bound_round(
+        Protocol::KeySwitch,
+        crs,
+        &v,
+        target_id,
+        party.group.as_ref(),
+    )?;
+    Ok(Share::of_party(
+        ctx.as_key_context(),
+        round,
+        party.index,
+        vec![h],
+    ))
 }
 
 /// Party `party`'s PCKS share of `ct` for `receiver` (see the module doc).
@@ -153,7 +170,11 @@ pub fn pcks_share<C: Collective + ?Sized>(
     party.check(ctx.as_key_context())?;
     let v = ctx.view(ct)?;
     check_owner(party, &v)?;
-    crate::rlwe::check_params(receiver.fingerprint(), ctx.params_fingerprint(), "receiver's key")?;
+    crate::rlwe::check_params(
+        receiver.fingerprint(),
+        ctx.params_fingerprint(),
+        "receiver's key",
+    )?;
     let form = v.c1.representation();
     let sw = ctx.key_switcher();
     let dist = ctx.secret_distribution();
@@ -165,7 +186,10 @@ pub fn pcks_share<C: Collective + ?Sized>(
     };
     let ring = v.c1.context();
     let limbs: Vec<usize> = (0..ring.moduli().len()).collect();
-    let (mut z0, mut z1) = (select_limbs(&z0, ring, &limbs)?, select_limbs(&z1, ring, &limbs)?);
+    let (mut z0, mut z1) = (
+        select_limbs(&z0, ring, &limbs)?,
+        select_limbs(&z1, ring, &limbs)?,
+    );
     if v.factor != 1 {
         z0.mul_scalar_assign(v.factor);
         z1.mul_scalar_assign(v.factor);
@@ -175,8 +199,19 @@ pub fn pcks_share<C: Collective + ?Sized>(
     add_error(&mut h0, &e, v.factor, form)?;
     h0.add_assign(&z0)?;
     let target = Some(receiver.id());
-    let round = bound_round(Protocol::PublicKeySwitch, crs, &v, target, party.group.as_ref())?;
-    Ok(Share::of_party(ctx.as_key_context(), round, party.index, vec![h0, z1]))
+    let round = bound_round(
+        Protocol::PublicKeySwitch,
+        crs,
+        &v,
+        target,
+        party.group.as_ref(),
+    )?;
+    Ok(Share::of_party(
+        ctx.as_key_context(),
+        round,
+        party.index,
+        vec![h0, z1],
+    ))
 }
 
 /// The checked aggregate's polynomials for `ct`: refused unless complete, of this round and in
@@ -188,7 +223,11 @@ fn sums<'a>(
     v: &CiphertextView<'_>,
 ) -> Result<&'a [Poly]> {
     aggregate.check_aggregate(ctx, expected)?;
-    if aggregate.polys.iter().any(|p| p.representation() != v.c0.representation()) {
+    if aggregate
+        .polys
+        .iter()
+        .any(|p| p.representation() != v.c0.representation())
+    {
         return Err(aggregate.refused(
             ShareFault::Corrupted,
             "the shares are in another representation than the ciphertext".into(),
@@ -227,7 +266,13 @@ pub fn decrypt<C: Collective + ?Sized>(
     smudging: &Smudging,
 ) -> Result<C::Plaintext> {
     let v = ctx.view(ct)?;
-    let expected = bound_round(Protocol::KeySwitch, crs, &v, None, aggregate.round.group.as_ref())?;
+    let expected = bound_round(
+        Protocol::KeySwitch,
+        crs,
+        &v,
+        None,
+        aggregate.round.group.as_ref(),
+    )?;
     let h = sums(ctx.as_key_context(), aggregate, &expected, &v)?;
     let mut phase = v.c0.clone();
     phase.add_assign(&h[0])?;

@@ -101,6 +101,7 @@ mod share;
 mod smudging;
 pub mod threshold;
 
+pub use crate::ShareFault;
 pub use aggregate::Aggregator;
 pub use keyswitch::{
     cks_round, cks_share, decrypt, key_switch, pcks_round, pcks_share, public_key_switch,
@@ -110,4 +111,3 @@ pub use schemes::{CiphertextView, Collective};
 pub use share::{crs_id, Group, Protocol, Round, Share, MAX_PARTIES};
 pub use smudging::{Smudging, DEFAULT_LAMBDA};
 pub use threshold::{ShamirPolynomial, ThresholdSecret};
-pub use crate::ShareFault;

@@ -35,7 +35,11 @@ pub struct RelinEphemeral {
 
 impl core::fmt::Debug for RelinEphemeral {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "RelinEphemeral(party {}, level {})", self.party, self.level)
+        write!(
+            f,
+            "RelinEphemeral(party {}, level {})",
+            self.party, self.level
+        )
     }
 }
 

@@ -68,9 +68,11 @@ pub fn share(
 ) -> Result<Share> {
     party.check(ctx)?;
     let round = round(ctx, crs, elements, level, party.group.as_ref())?;
-    let keys = KeyGenerator::new(ctx, rng)
-        .with_crs(*crs)
-        .galois_keys_at(&party.secret, &round.elements, level)?;
+    let keys = KeyGenerator::new(ctx, rng).with_crs(*crs).galois_keys_at(
+        &party.secret,
+        &round.elements,
+        level,
+    )?;
     let mut polys = Vec::new();
     for (_, key) in keys.keys {
         let key = Arc::try_unwrap(key).unwrap_or_else(|k| KeySwitchKey::clone(&k));

@@ -172,7 +172,11 @@ impl Round {
     /// The first field in which `other` differs from this round, said in words.
     pub(crate) fn difference(&self, other: &Round) -> Option<String> {
         if (self.protocol, self.round) != (other.protocol, other.round) {
-            return Some(format!("it is a {} share, {} expected", other.name(), self.name()));
+            return Some(format!(
+                "it is a {} share, {} expected",
+                other.name(),
+                self.name()
+            ));
         }
         if self.crs != other.crs {
             return Some(format!(
@@ -240,11 +244,13 @@ impl Round {
             Ok(())
         };
         let ct_ring = || {
-            sw.ring_at(self.level).cloned().ok_or(Error::LevelOutOfRange {
-                op: format!("a {} share", self.name()),
-                level: self.level,
-                max: top,
-            })
+            sw.ring_at(self.level)
+                .cloned()
+                .ok_or(Error::LevelOutOfRange {
+                    op: format!("a {} share", self.name()),
+                    level: self.level,
+                    max: top,
+                })
         };
         match self.protocol {
             Protocol::PublicKey | Protocol::Shamir => {
@@ -290,7 +296,12 @@ impl Drop for Share {
 
 impl Share {
     /// A single party's share.
-    pub(crate) fn of_party(ctx: &dyn KeyContext, round: Round, party: u32, polys: Vec<Poly>) -> Self {
+    pub(crate) fn of_party(
+        ctx: &dyn KeyContext,
+        round: Round,
+        party: u32,
+        polys: Vec<Poly>,
+    ) -> Self {
         Share {
             fingerprint: ctx.params_fingerprint(),
             round,

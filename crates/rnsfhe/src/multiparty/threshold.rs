@@ -34,7 +34,12 @@ pub struct ShamirPolynomial {
 
 impl core::fmt::Debug for ShamirPolynomial {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "ShamirPolynomial(party {}, t = {})", self.party, self.coeffs.len())
+        write!(
+            f,
+            "ShamirPolynomial(party {}, t = {})",
+            self.party,
+            self.coeffs.len()
+        )
     }
 }
 
@@ -112,7 +117,11 @@ impl ShamirPolynomial {
         group: &Group,
         recipient: u32,
     ) -> Result<Share> {
-        crate::rlwe::check_params(self.fingerprint, ctx.params_fingerprint(), "Shamir polynomial")?;
+        crate::rlwe::check_params(
+            self.fingerprint,
+            ctx.params_fingerprint(),
+            "Shamir polynomial",
+        )?;
         if group.t() != self.t() || !group.contains(self.party) {
             return Err(Error::InvalidParameters(format!(
                 "party {}'s Shamir polynomial of threshold {} for the group {group:?}",
@@ -187,9 +196,17 @@ impl ThresholdSecret {
     /// The additive share lambda_j F(x_j) of s among the parties `present` (at least t members of
     /// the group, this one among them), as a [`Party`] acting in that set.
     pub fn combine(&self, ctx: &dyn KeyContext, present: &[u32]) -> Result<Party> {
-        crate::rlwe::check_params(self.fingerprint, ctx.params_fingerprint(), "threshold secret")?;
+        crate::rlwe::check_params(
+            self.fingerprint,
+            ctx.params_fingerprint(),
+            "threshold secret",
+        )?;
         let present = sorted_parties(present, "the parties present")?;
-        let stray: Vec<u32> = present.iter().filter(|&&p| !self.group.contains(p)).copied().collect();
+        let stray: Vec<u32> = present
+            .iter()
+            .filter(|&&p| !self.group.contains(p))
+            .copied()
+            .collect();
         if present.len() < self.group.t() || !present.contains(&self.index) || !stray.is_empty() {
             return Err(Error::InvalidParameters(format!(
                 "combining party {}'s threshold share among {present:?}: need at least t = {} \

@@ -96,7 +96,11 @@ pub fn collective_rlk(
         .iter()
         .map(|p| rkg::share_round1(ctx, p, crs, level, rng).unwrap())
         .unzip();
-    let a1 = aggregate(ctx, rkg::round1(ctx, crs, level, group.as_ref()).unwrap(), &r1);
+    let a1 = aggregate(
+        ctx,
+        rkg::round1(ctx, crs, level, group.as_ref()).unwrap(),
+        &r1,
+    );
     let r2: Vec<Share> = parties
         .iter()
         .zip(&eph)
@@ -165,5 +169,7 @@ pub fn centred(p: &rnsfhe_math::ring::Poly) -> Vec<i64> {
 
 /// Batched values below t.
 pub fn values(n: usize, seed: u64) -> Vec<u64> {
-    (0..n as u64).map(|i| (i * i + seed * 7919 + 3) % T).collect()
+    (0..n as u64)
+        .map(|i| (i * i + seed * 7919 + 3) % T)
+        .collect()
 }
