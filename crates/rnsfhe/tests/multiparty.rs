@@ -7,7 +7,7 @@
 #[path = "support/multiparty.rs"]
 mod mp;
 
-use mp::{bfv, bgv, ckks, collective_gk, collective_pk, collective_rlk, parties, sum_secret, T};
+use mp::{bfv, bgv, ckks, collective_gk, collective_rlk, session, T};
 use rnsfhe::bfv::BfvContext;
 use rnsfhe::ckks::{CkksContext, Complex};
 use rnsfhe::rlwe::{Crs, KeyContext, RelinKey, SecretKey};
@@ -24,9 +24,7 @@ fn collective_public_key_encrypts_under_the_sum() {
     let mut rng = Csprng::from_seed([1; 32]);
 
     let ctx = bfv(2048, &[50, 50]);
-    let mut ps = parties(&*ctx, 3, &mut rng);
-    let pk = collective_pk(&*ctx, &crs, &mut ps);
-    let s = sum_secret(&*ctx, &ps, &pk);
+    let (ps, pk, s) = session(&*ctx, &crs, 3, &mut rng);
     assert_eq!(s.id(), pk.id());
     assert!(s.norm().unwrap().linf >= 2, "a sum of 3 ternary secrets");
     let x = mp::values(2048, 1);
@@ -42,18 +40,14 @@ fn collective_public_key_encrypts_under_the_sum() {
     assert_ne!(plain.id(), pk.id(), "identity only through with_identity");
 
     let ctx = bgv(2048);
-    let mut ps = parties(&*ctx, 3, &mut rng);
-    let pk = collective_pk(&*ctx, &crs, &mut ps);
-    let s = sum_secret(&*ctx, &ps, &pk);
+    let (_, pk, s) = session(&*ctx, &crs, 3, &mut rng);
     let ct = ctx
         .encrypt(&ctx.encode(&x).unwrap(), &pk, &mut rng)
         .unwrap();
     assert_eq!(ctx.decode(&ctx.decrypt(&ct, &s).unwrap()).unwrap(), x);
 
     let ctx = ckks(2048, 2);
-    let mut ps = parties(&*ctx, 4, &mut rng);
-    let pk = collective_pk(&*ctx, &crs, &mut ps);
-    let s = sum_secret(&*ctx, &ps, &pk);
+    let (_, pk, s) = session(&*ctx, &crs, 4, &mut rng);
     let v: Vec<Complex> = (0..8).map(|i| Complex::new(i as f64 / 8.0, -0.5)).collect();
     let ct = ctx
         .encrypt(&ctx.encode(&v).unwrap(), &pk, &mut rng)
@@ -71,8 +65,7 @@ fn collective_relin_key_bfv() {
     let crs = Crs::new([2; 32]);
     let mut rng = Csprng::from_seed([2; 32]);
     let ctx = bfv(2048, &[55, 55, 55]);
-    let mut ps = parties(&*ctx, 3, &mut rng);
-    let pk = collective_pk(&*ctx, &crs, &mut ps);
+    let (ps, pk, s) = session(&*ctx, &crs, 3, &mut rng);
     let rlk = collective_rlk(
         &*ctx,
         &crs,
@@ -83,7 +76,6 @@ fn collective_relin_key_bfv() {
     );
     assert_eq!(rlk.id(), pk.id());
     assert!(!rlk.key().is_seeded());
-    let s = sum_secret(&*ctx, &ps, &pk);
     let (x, y) = (mp::values(2048, 3), mp::values(2048, 4));
     let cx = ctx
         .encrypt(&ctx.encode(&x).unwrap(), &pk, &mut rng)
@@ -149,8 +141,7 @@ fn collective_relin_key_noise_within_the_bound() {
     let mut rng = Csprng::from_seed([3; 32]);
     let ctx = bfv(2048, &[55, 55, 55]);
     let parties_n = 3usize;
-    let mut ps = parties(&*ctx, parties_n as u32, &mut rng);
-    let pk = collective_pk(&*ctx, &crs, &mut ps);
+    let (ps, pk, s) = session(&*ctx, &crs, parties_n as u32, &mut rng);
     let rlk = collective_rlk(
         &*ctx,
         &crs,
@@ -159,7 +150,6 @@ fn collective_relin_key_noise_within_the_bound() {
         ctx.key_switcher().top_level(),
         &mut rng,
     );
-    let s = sum_secret(&*ctx, &ps, &pk);
     let e = relin_key_error(&*ctx, &rlk, &s);
     let worst = e.iter().map(|v| v.unsigned_abs()).max().unwrap() as f64;
     let n = 2048f64;
@@ -213,8 +203,7 @@ fn collective_depth_bfv() {
     let ctx = bfv(2048, &[55, 55, 55, 55]);
     let (sk, pk1) = ctx.keygen(&mut rng).unwrap();
     let single = bfv_depth(&ctx, &ctx.relin_key(&sk, &mut rng).unwrap(), &pk1, &sk);
-    let mut ps = parties(&*ctx, 3, &mut rng);
-    let pk = collective_pk(&*ctx, &crs, &mut ps);
+    let (ps, pk, s) = session(&*ctx, &crs, 3, &mut rng);
     let rlk = collective_rlk(
         &*ctx,
         &crs,
@@ -223,7 +212,7 @@ fn collective_depth_bfv() {
         ctx.key_switcher().top_level(),
         &mut rng,
     );
-    let collective = bfv_depth(&ctx, &rlk, &pk, &sum_secret(&*ctx, &ps, &pk));
+    let collective = bfv_depth(&ctx, &rlk, &pk, &s);
     eprintln!("BFV depth: single-party key {single}, collective (3 parties) {collective}");
     assert!(single >= 2);
     assert!(collective + 1 >= single);
@@ -264,10 +253,9 @@ fn collective_depth_ckks() {
     let ctx = ckks(2048, 4);
     let (sk, pk1) = ctx.keygen(&mut rng).unwrap();
     let single = ckks_errors(&ctx, &ctx.relin_key(&sk, &mut rng).unwrap(), &pk1, &sk);
-    let mut ps = parties(&*ctx, 3, &mut rng);
-    let pk = collective_pk(&*ctx, &crs, &mut ps);
+    let (ps, pk, s) = session(&*ctx, &crs, 3, &mut rng);
     let rlk = collective_rlk(&*ctx, &crs, &ps, &pk, ctx.max_level(), &mut rng);
-    let collective = ckks_errors(&ctx, &rlk, &pk, &sum_secret(&*ctx, &ps, &pk));
+    let collective = ckks_errors(&ctx, &rlk, &pk, &s);
     eprintln!("CKKS log2 errors per level: single {single:.1?}, collective {collective:.1?}");
     let depth = |e: &[f64]| e.iter().take_while(|&&x| x < -20.0).count();
     assert_eq!(single.len(), 4);
@@ -284,9 +272,7 @@ fn collective_galois_keys_rotate() {
     let crs = Crs::new([6; 32]);
     let mut rng = Csprng::from_seed([6; 32]);
     let ctx = bfv(2048, &[55, 55]);
-    let mut ps = parties(&*ctx, 3, &mut rng);
-    let pk = collective_pk(&*ctx, &crs, &mut ps);
-    let s = sum_secret(&*ctx, &ps, &pk);
+    let (ps, pk, s) = session(&*ctx, &crs, 3, &mut rng);
     let elements = [ctx.galois_element(1), ctx.galois_element(-3)];
     let top = ctx.key_switcher().top_level();
     let gk = collective_gk(&*ctx, &crs, &ps, &pk, &elements, top, &mut rng);
@@ -305,9 +291,7 @@ fn collective_galois_keys_rotate() {
     }
 
     let ctx = ckks(2048, 2);
-    let mut ps = parties(&*ctx, 3, &mut rng);
-    let pk = collective_pk(&*ctx, &crs, &mut ps);
-    let s = sum_secret(&*ctx, &ps, &pk);
+    let (ps, pk, s) = session(&*ctx, &crs, 3, &mut rng);
     let steps = [1i64, 2, 5];
     let el: Vec<u64> = steps
         .iter()

@@ -7,7 +7,9 @@
 #[path = "support/multiparty.rs"]
 mod mp;
 
-use mp::{aggregate, bfv, bgv, ckks, collective_pk, collective_rlk, parties, sum_secret, T};
+use mp::{
+    aggregate, bfv, bgv, ckks, collective_pk, collective_rlk, parties, session, sum_secret, T,
+};
 use rnsfhe::ckks::Complex;
 use rnsfhe::multiparty::{
     cks_round, cks_share, decrypt, key_switch, pcks_round, pcks_share, public_key_switch,
@@ -34,6 +36,24 @@ fn cks_decrypt<C: Collective>(
     decrypt(ctx, crs, ct, &aggregate(ctx, round, &shares), sm).unwrap()
 }
 
+/// PCKS of `ct` by `ps` to `receiver`.
+fn pcks<C: Collective>(
+    ctx: &C,
+    crs: &Crs,
+    ps: &[Party],
+    ct: &C::Ciphertext,
+    receiver: &rnsfhe::rlwe::PublicKey,
+    sm: &Smudging,
+    rng: &mut Csprng,
+) -> C::Ciphertext {
+    let shares: Vec<Share> = ps
+        .iter()
+        .map(|p| pcks_share(ctx, p, receiver, ct, crs, sm, rng).unwrap())
+        .collect();
+    let round = pcks_round(ctx, crs, ct, receiver, None).unwrap();
+    public_key_switch(ctx, crs, ct, &aggregate(ctx, round, &shares), receiver).unwrap()
+}
+
 /// CKS to s' = 0 for BFV, BGV and CKKS: the plaintext.
 #[test]
 fn collective_decryption() {
@@ -42,8 +62,7 @@ fn collective_decryption() {
     let x = mp::values(2048, 7);
 
     let ctx = bfv(2048, &[55, 55, 55]);
-    let mut ps = parties(&*ctx, 3, &mut rng);
-    let pk = collective_pk(&*ctx, &crs, &mut ps);
+    let (ps, pk, _) = session(&*ctx, &crs, 3, &mut rng);
     let ct = ctx
         .encrypt(&ctx.encode(&x).unwrap(), &pk, &mut rng)
         .unwrap();
@@ -53,8 +72,7 @@ fn collective_decryption() {
     assert_eq!(ctx.decode(&pt).unwrap(), x);
 
     let ctx = bgv(2048);
-    let mut ps = parties(&*ctx, 3, &mut rng);
-    let pk = collective_pk(&*ctx, &crs, &mut ps);
+    let (ps, pk, _) = session(&*ctx, &crs, 3, &mut rng);
     let ct = ctx
         .encrypt(&ctx.encode(&x).unwrap(), &pk, &mut rng)
         .unwrap();
@@ -64,8 +82,7 @@ fn collective_decryption() {
     assert_eq!(ctx.decode(&pt).unwrap(), x);
 
     let ctx = ckks(2048, 2);
-    let mut ps = parties(&*ctx, 3, &mut rng);
-    let pk = collective_pk(&*ctx, &crs, &mut ps);
+    let (ps, pk, _) = session(&*ctx, &crs, 3, &mut rng);
     let v: Vec<Complex> = (0..1024)
         .map(|i| Complex::new((i % 17) as f64 / 17.0, 0.25))
         .collect();
@@ -94,9 +111,7 @@ fn smudging_noise_measured() {
     let crs = Crs::new([22; 32]);
     let mut rng = Csprng::from_seed([22; 32]);
     let ctx = bfv(4096, &[55, 55, 55]);
-    let mut ps = parties(&*ctx, 3, &mut rng);
-    let pk = collective_pk(&*ctx, &crs, &mut ps);
-    let s = sum_secret(&*ctx, &ps, &pk);
+    let (ps, pk, s) = session(&*ctx, &crs, 3, &mut rng);
     let ct = ctx
         .encrypt(&ctx.encode(&[1, 2, 3]).unwrap(), &pk, &mut rng)
         .unwrap();
@@ -132,8 +147,7 @@ fn smudging_noise_measured() {
 
     // CKKS: slot errors of about sqrt(N n / 2) sigma / Delta per component.
     let ctx = ckks(4096, 1);
-    let mut ps = parties(&*ctx, 3, &mut rng);
-    let pk = collective_pk(&*ctx, &crs, &mut ps);
+    let (ps, pk, _) = session(&*ctx, &crs, 3, &mut rng);
     let v: Vec<Complex> = (0..2048)
         .map(|i| Complex::new((i % 29) as f64 / 29.0, 0.0))
         .collect();
@@ -166,8 +180,7 @@ fn key_switch_and_public_key_switch() {
     let sm = Smudging::new(40, 12.0, 2048, 1).unwrap();
 
     let ctx = bfv(2048, &[55, 55, 55]);
-    let mut ps = parties(&*ctx, 3, &mut rng);
-    let pk = collective_pk(&*ctx, &crs, &mut ps);
+    let (ps, pk, s) = session(&*ctx, &crs, 3, &mut rng);
     let mut qs = parties(&*ctx, 3, &mut rng);
     let pk2 = collective_pk(&*ctx, &crs2, &mut qs);
     let ct = ctx
@@ -192,45 +205,24 @@ fn key_switch_and_public_key_switch() {
     );
 
     let (rsk, rpk) = ctx.keygen(&mut rng).unwrap();
-    let shares: Vec<Share> = ps
-        .iter()
-        .map(|p| pcks_share(&*ctx, p, &rpk, &ct, &crs, &sm, &mut rng).unwrap())
-        .collect();
-    let agg = aggregate(
-        &*ctx,
-        pcks_round(&*ctx, &crs, &ct, &rpk, None).unwrap(),
-        &shares,
-    );
-    let out = public_key_switch(&*ctx, &crs, &ct, &agg, &rpk).unwrap();
+    let out = pcks(&*ctx, &crs, &ps, &ct, &rpk, &sm, &mut rng);
     assert_eq!(ctx.decode(&ctx.decrypt(&out, &rsk).unwrap()).unwrap(), x);
-    let s = sum_secret(&*ctx, &ps, &pk);
     assert!(
         ctx.decrypt(&out, &s).is_err(),
         "only the receiver's key pair"
     );
 
     let ctx = bgv(2048);
-    let mut ps = parties(&*ctx, 3, &mut rng);
-    let pk = collective_pk(&*ctx, &crs, &mut ps);
+    let (ps, pk, _) = session(&*ctx, &crs, 3, &mut rng);
     let ct = ctx
         .encrypt(&ctx.encode(&x).unwrap(), &pk, &mut rng)
         .unwrap();
     let (rsk, rpk) = ctx.keygen(&mut rng).unwrap();
-    let shares: Vec<Share> = ps
-        .iter()
-        .map(|p| pcks_share(&*ctx, p, &rpk, &ct, &crs, &sm, &mut rng).unwrap())
-        .collect();
-    let agg = aggregate(
-        &*ctx,
-        pcks_round(&*ctx, &crs, &ct, &rpk, None).unwrap(),
-        &shares,
-    );
-    let out = public_key_switch(&*ctx, &crs, &ct, &agg, &rpk).unwrap();
+    let out = pcks(&*ctx, &crs, &ps, &ct, &rpk, &sm, &mut rng);
     assert_eq!(ctx.decode(&ctx.decrypt(&out, &rsk).unwrap()).unwrap(), x);
 
     let ctx = ckks(2048, 2);
-    let mut ps = parties(&*ctx, 3, &mut rng);
-    let pk = collective_pk(&*ctx, &crs, &mut ps);
+    let (ps, pk, _) = session(&*ctx, &crs, 3, &mut rng);
     let v: Vec<Complex> = (0..1024)
         .map(|i| Complex::new((i % 11) as f64 / 11.0, 0.0))
         .collect();
@@ -238,16 +230,7 @@ fn key_switch_and_public_key_switch() {
     let ct = ctx.encrypt(&pt, &pk, &mut rng).unwrap();
     let sm = Smudging::new(40, 5.0, 2048, 1).unwrap();
     let (rsk, rpk) = ctx.keygen(&mut rng).unwrap();
-    let shares: Vec<Share> = ps
-        .iter()
-        .map(|p| pcks_share(&*ctx, p, &rpk, &ct, &crs, &sm, &mut rng).unwrap())
-        .collect();
-    let agg = aggregate(
-        &*ctx,
-        pcks_round(&*ctx, &crs, &ct, &rpk, None).unwrap(),
-        &shares,
-    );
-    let out = public_key_switch(&*ctx, &crs, &ct, &agg, &rpk).unwrap();
+    let out = pcks(&*ctx, &crs, &ps, &ct, &rpk, &sm, &mut rng);
     let got = ctx.decrypt_values(&out, &rsk).unwrap();
     for (g, w) in got.iter().zip(&v) {
         assert!((g.re - w.re).abs() < 0.05);
@@ -370,8 +353,7 @@ fn threshold_decryption_ckks() {
     let crs = Crs::new([27; 32]);
     let mut rng = Csprng::from_seed([27; 32]);
     let ctx = ckks(2048, 1);
-    let mut ps = parties(&*ctx, 3, &mut rng);
-    let pk = collective_pk(&*ctx, &crs, &mut ps);
+    let (ps, pk, _) = session(&*ctx, &crs, 3, &mut rng);
     let tsk = deal(&*ctx, &crs, &ps, 2, &mut rng);
     let v: Vec<Complex> = (0..64)
         .map(|i| Complex::new(i as f64 / 64.0, 0.0))

@@ -76,12 +76,19 @@ fn bound_round(
     })
 }
 
-/// Refuses a ciphertext of another key pair than the party's collective one (when known).
-fn check_owner(party: &Party, v: &CiphertextView<'_>) -> Result<()> {
-    match party.collective {
-        Some(id) => KeyId::check(v.key_id, id, "collective key pair of the party"),
-        None => Ok(()),
+/// The view of `ct` for a share of `party`: refused for a party of other parameters, and for a
+/// ciphertext of another key pair than the party's collective one (when known).
+fn view_for<'a, C: Collective + ?Sized>(
+    ctx: &C,
+    party: &Party,
+    ct: &'a C::Ciphertext,
+) -> Result<CiphertextView<'a>> {
+    party.check(ctx.as_key_context())?;
+    let v = ctx.view(ct)?;
+    if let Some(id) = party.collective {
+        KeyId::check(v.key_id, id, "collective key pair of the party")?;
     }
+    Ok(v)
 }
 
 /// x (NTT form) in representation `form`, plus f e for the signed e (its coefficients).
@@ -100,18 +107,44 @@ fn add_error(x: &mut Poly, e: &[i64], f: u64, form: Representation) -> Result<()
     Ok(())
 }
 
-/// (s_in - s_out) c_1 in NTT form over the ciphertext's ring.
-fn secret_product(v: &CiphertextView<'_>, s_in: &Party, s_out: Option<&Party>) -> Result<Poly> {
+/// (s_i - s'_i) c_1 + f e_i in the ciphertext's representation, e_i the smudging noise.
+fn smudged_product(
+    v: &CiphertextView<'_>,
+    party: &Party,
+    target: Option<&Party>,
+    smudging: &Smudging,
+    rng: &mut Csprng,
+) -> Result<Poly> {
     let ring = v.c1.context();
-    let mut d = s_in.secret.ntt_at(ring)?;
-    if let Some(t) = s_out {
+    let mut d = party.secret.ntt_at(ring)?;
+    if let Some(t) = target {
         d.sub_assign(&t.secret.ntt_at(ring)?)?;
     }
     let mut h = v.c1.clone();
     h.to_ntt()?;
     h.mul_assign(&d)?;
     d.residues_mut().zeroize();
+    let e = smudging.sample(ring.degree(), rng);
+    add_error(&mut h, &e, v.factor, v.c1.representation())?;
     Ok(h)
+}
+
+/// Party `party`'s share `polys` of `protocol` for the ciphertext of `v` and the target key pair.
+fn bound_share<C: Collective + ?Sized>(
+    ctx: &C,
+    (protocol, crs): (Protocol, &Crs),
+    v: &CiphertextView<'_>,
+    target: Option<KeyId>,
+    party: &Party,
+    polys: Vec<Poly>,
+) -> Result<Share> {
+    let round = bound_round(protocol, crs, v, target, party.group.as_ref())?;
+    Ok(Share::of_party(
+        ctx.as_key_context(),
+        round,
+        party.index,
+        polys,
+    ))
 }
 
 /// Party `party`'s CKS share of `ct`: (s_i - s'_i) c_1 + f e_i with s'_i the secret of `target`
@@ -125,9 +158,7 @@ pub fn cks_share<C: Collective + ?Sized>(
     smudging: &Smudging,
     rng: &mut Csprng,
 ) -> Result<Share> {
-    party.check(ctx.as_key_context())?;
-    let v = ctx.view(ct)?;
-    check_owner(party, &v)?;
+    let v = view_for(ctx, party, ct)?;
     let target_id = match target {
         None => None,
         Some(t) => {
@@ -139,22 +170,15 @@ pub fn cks_share<C: Collective + ?Sized>(
             })?)
         }
     };
-    let mut h = secret_product(&v, party, target)?;
-    let e = smudging.sample(h.context().degree(), rng);
-    add_error(&mut h, &e, v.factor, v.c1.representation())?;
-    let round = bound_round(
-        Protocol::KeySwitch,
-        crs,
+    let h = smudged_product(&v, party, target, smudging, rng)?;
+    bound_share(
+        ctx,
+        (Protocol::KeySwitch, crs),
         &v,
         target_id,
-        party.group.as_ref(),
-    )?;
-    Ok(Share::of_party(
-        ctx.as_key_context(),
-        round,
-        party.index,
+        party,
         vec![h],
-    ))
+    )
 }
 
 /// Party `party`'s PCKS share of `ct` for `receiver` (see the module doc).
@@ -167,51 +191,38 @@ pub fn pcks_share<C: Collective + ?Sized>(
     smudging: &Smudging,
     rng: &mut Csprng,
 ) -> Result<Share> {
-    party.check(ctx.as_key_context())?;
-    let v = ctx.view(ct)?;
-    check_owner(party, &v)?;
-    crate::rlwe::check_params(
-        receiver.fingerprint(),
-        ctx.params_fingerprint(),
-        "receiver's key",
-    )?;
-    let form = v.c1.representation();
-    let sw = ctx.key_switcher();
-    let dist = ctx.secret_distribution();
-    let g = ctx.error_distribution();
-    let (z0, z1) = if form == Representation::Ntt {
+    let v = view_for(ctx, party, ct)?;
+    let fp = ctx.params_fingerprint();
+    crate::rlwe::check_params(receiver.fingerprint(), fp, "receiver's key")?;
+    let (sw, dist, g) = (
+        ctx.key_switcher(),
+        ctx.secret_distribution(),
+        ctx.error_distribution(),
+    );
+    let (z0, z1) = if v.c1.representation() == Representation::Ntt {
         receiver.encrypt_zero_ntt(sw, dist, g, rng)?
     } else {
         receiver.encrypt_zero(sw, dist, g, rng)?
     };
     let ring = v.c1.context();
     let limbs: Vec<usize> = (0..ring.moduli().len()).collect();
-    let (mut z0, mut z1) = (
-        select_limbs(&z0, ring, &limbs)?,
-        select_limbs(&z1, ring, &limbs)?,
-    );
+    let mut h = smudged_product(&v, party, None, smudging, rng)?;
+    let mut z1 = select_limbs(&z1, ring, &limbs)?;
+    let mut z0 = select_limbs(&z0, ring, &limbs)?;
     if v.factor != 1 {
         z0.mul_scalar_assign(v.factor);
         z1.mul_scalar_assign(v.factor);
     }
-    let mut h0 = secret_product(&v, party, None)?;
-    let e = smudging.sample(ring.degree(), rng);
-    add_error(&mut h0, &e, v.factor, form)?;
-    h0.add_assign(&z0)?;
+    h.add_assign(&z0)?;
     let target = Some(receiver.id());
-    let round = bound_round(
-        Protocol::PublicKeySwitch,
-        crs,
+    bound_share(
+        ctx,
+        (Protocol::PublicKeySwitch, crs),
         &v,
         target,
-        party.group.as_ref(),
-    )?;
-    Ok(Share::of_party(
-        ctx.as_key_context(),
-        round,
-        party.index,
-        vec![h0, z1],
-    ))
+        party,
+        vec![h, z1],
+    )
 }
 
 /// The checked aggregate's polynomials for `ct`: refused unless complete, of this round and in

@@ -47,6 +47,13 @@ pub trait Collective: KeyContext {
     fn decode(&self, ct: &Self::Ciphertext, phase: Poly, added: f64) -> Result<Self::Plaintext>;
 }
 
+/// Carried bounds (log2 of ||.||_inf and ||.||_2) grown by 2^(added + shift) each; unknown
+/// stays unknown, and so does a bound grown by an unknown amount.
+fn grow(noise: Option<[f64; 2]>, added: Option<f64>, shift: f64) -> Option<[f64; 2]> {
+    let (b, a) = (noise?, added? + shift);
+    Some(b.map(|x| log2_add(x, a)))
+}
+
 /// Refuses a ciphertext of other than 2 parts.
 fn two_parts(parts: &[Poly]) -> Result<(&Poly, &Poly)> {
     match parts {
@@ -84,12 +91,9 @@ impl Collective for BfvContext {
         key_id: Option<KeyId>,
         added: Option<f64>,
     ) -> Ciphertext {
+        // The invariant noise nu = t v / q.
         let shift = (self.params().plain_modulus() as f64).log2() - log2_modulus(self.ring());
-        let noise = match (ct.noise, added) {
-            (Some([i, l]), Some(a)) => Some([log2_add(i, a + shift), log2_add(l, a + shift)]),
-            _ => None,
-        };
-        self.ciphertext(vec![c0, c1], key_id, noise)
+        self.ciphertext(vec![c0, c1], key_id, grow(ct.noise, added, shift))
     }
 
     fn decode(&self, _ct: &Ciphertext, mut phase: Poly, _added: f64) -> Result<Plaintext> {
@@ -128,16 +132,12 @@ impl Collective for BgvContext {
         added: Option<f64>,
     ) -> BgvCiphertext {
         let t = (self.params().plain_modulus() as f64).log2();
-        let noise = match (ct.noise, added) {
-            (Some([i, l]), Some(a)) => Some([log2_add(i, a + t), log2_add(l, a + t)]),
-            _ => None,
-        };
         BgvCiphertext {
             parts: vec![c0, c1],
             level: ct.level,
             fingerprint: ct.fingerprint,
             key_id,
-            noise,
+            noise: grow(ct.noise, added, t),
         }
     }
 
@@ -150,9 +150,7 @@ impl Collective for BgvContext {
             level: ct.level,
             fingerprint: ct.fingerprint,
             key_id: None,
-            noise: ct
-                .noise
-                .map(|[i, l]| [log2_add(i, added + t), log2_add(l, added + t)]),
+            noise: grow(ct.noise, Some(added), t),
         };
         self.decrypt_phase(&grown, &phase)
     }

@@ -82,6 +82,19 @@ pub fn collective_pk(ctx: &dyn KeyContext, crs: &Crs, parties: &mut [Party]) -> 
     pk
 }
 
+/// `count` parties, their collective public key (joined) and the sum of their secrets.
+pub fn session(
+    ctx: &dyn KeyContext,
+    crs: &Crs,
+    count: u32,
+    rng: &mut Csprng,
+) -> (Vec<Party>, PublicKey, SecretKey) {
+    let mut ps = parties(ctx, count, rng);
+    let pk = collective_pk(ctx, crs, &mut ps);
+    let s = sum_secret(ctx, &ps, &pk);
+    (ps, pk, s)
+}
+
 /// RKG among `parties` at `level`.
 pub fn collective_rlk(
     ctx: &dyn KeyContext,
