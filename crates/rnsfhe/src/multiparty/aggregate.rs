@@ -207,9 +207,12 @@ impl Aggregator {
 }
 
 impl Drop for Aggregator {
+    /// A sum of Shamir shares (a threshold secret) is zeroized.
     fn drop(&mut self) {
-        for p in &mut self.sum {
-            zeroize::Zeroize::zeroize(p.residues_mut());
+        if self.round.protocol == super::Protocol::Shamir {
+            for p in &mut self.sum {
+                zeroize::Zeroize::zeroize(p.residues_mut());
+            }
         }
     }
 }

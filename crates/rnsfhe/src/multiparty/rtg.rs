@@ -3,10 +3,10 @@
 //! convention: the key of g switches s to phi_{g^-1}(s) ([`crate::rlwe::GaloisKeys`]), so the
 //! collective keys serve hoisted rotations as single-party keys do.
 //!
-//! Party i's share for g is k0 of its Galois key under the common reference string (every party's
-//! k1 = phi_{g^-1}(a_c) is the same): phi_{g^-1}(P g_j omega^b phi_g(s_i) - a_c s_i - e_i), linear
-//! in s_i, so the sum of the shares is k0 of the key of s = sum_i s_i, with the error
-//! sum_i phi_{g^-1}(e_i).
+//! Party i's share for g is k0 of its key from phi_g(s_i) to s_i under the common reference
+//! string, P g_j omega^b phi_g(s_i) - a_c s_i - e_i (every party's a_c is the same), linear in
+//! s_i: the sum of the shares is k0 of that key for s = sum_i s_i, with the error sum_i e_i. The
+//! last step applies phi_{g^-1} to the sum and to the a_c once (not once per party).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -16,8 +16,8 @@ use rnsfhe_math::sample::Csprng;
 use super::share::crs_id;
 use super::{Group, Party, Protocol, Round, Share};
 use crate::rlwe::{
-    inverse_mod, Crs, Domain, GaloisKeys, KeyContext, KeyGenerator, KeySwitchKey, PublicKey,
-    MAX_GALOIS_ELEMENTS,
+    inverse_mod, log2_modulus, Crs, Domain, GaloisKeys, KeyContext, KeyOptions, KeySwitchKey,
+    PublicKey, SeedSource, MAX_GALOIS_ELEMENTS,
 };
 use crate::{Error, Result};
 
@@ -26,6 +26,11 @@ use crate::{Error, Result};
 fn normalize(ctx: &dyn KeyContext, elements: &[u64]) -> Result<Vec<u64>> {
     let m = ctx.key_switcher().ring_q().cyclotomic_index() as u64;
     let set: BTreeSet<u64> = elements.iter().map(|e| e % m).filter(|&e| e != 1).collect();
+    if let Some(e) = set.iter().find(|&&e| num_integer::gcd(e, m) != 1) {
+        return Err(Error::InvalidParameters(format!(
+            "RTG: Galois element {e} is not in Z_m^* (m = {m})"
+        )));
+    }
     if set.is_empty() || set.len() > MAX_GALOIS_ELEMENTS {
         return Err(Error::InvalidParameters(format!(
             "RTG: {} Galois elements other than 1; give 1..={MAX_GALOIS_ELEMENTS}",
@@ -56,8 +61,8 @@ pub fn round(
     })
 }
 
-/// Party `party`'s share: for each element (sorted), the k0 components of its Galois key of s_i
-/// under `crs` at `level`.
+/// Party `party`'s share: for each element g (sorted), the k0 components of its key from
+/// phi_g(s_i) to s_i under `crs` at `level`.
 pub fn share(
     ctx: &dyn KeyContext,
     party: &Party,
@@ -68,21 +73,26 @@ pub fn share(
 ) -> Result<Share> {
     party.check(ctx)?;
     let round = round(ctx, crs, elements, level, party.group.as_ref())?;
-    let keys = KeyGenerator::new(ctx, rng).with_crs(*crs).galois_keys_at(
-        &party.secret,
-        &round.elements,
-        level,
-    )?;
-    let mut polys = Vec::new();
-    for (_, key) in keys.keys {
-        let key = Arc::try_unwrap(key).unwrap_or_else(|k| KeySwitchKey::clone(&k));
+    let sw = ctx.key_switcher();
+    let ring = sw.key_ring(0, level)?;
+    party
+        .secret
+        .check_exposure(log2_modulus(ring), "a Galois-key share")?;
+    let s = sw.restrict_qp(party.secret.ntt_qp(), level)?;
+    let fp = ctx.params_fingerprint();
+    let mut polys = Vec::with_capacity(round.elements.len() * sw.key_components_at(level));
+    for &g in &round.elements {
+        let s_g = s.automorphism(g as i64)?;
+        let opts = KeyOptions::of(sw, SeedSource::Crs(crs, fp, Domain::Galois(g)), level);
+        let key = KeySwitchKey::generate_with(sw, &s, &s_g, ctx.error_distribution(), rng, opts)?;
         polys.extend(key.into_parts().into_iter().map(|(k0, _)| k0));
     }
     Ok(Share::of_party(ctx, round, party.index, polys))
 }
 
-/// The collective Galois keys from the complete aggregate: per element g, the summed k0 and
-/// k1 = phi_{g^-1} of the expansions of the CRS's seeds; of the key pair of `collective`.
+/// The collective Galois keys from the complete aggregate: per element g, phi_{g^-1} of the
+/// summed k0 and of the expansions a_c of the CRS's seeds (the library's convention, the same
+/// key as a single party's of s); of the key pair of `collective`.
 pub fn galois_keys(
     ctx: &dyn KeyContext,
     crs: &Crs,
@@ -108,7 +118,7 @@ pub fn galois_keys(
             .map(|c| crs.seed(fp, Domain::Galois(g), c))
             .collect();
         let key = KeySwitchKey::from_parts_at(sw, k0.to_vec(), seeds, r.level)?;
-        keys.insert(g, Arc::new(key.automorphism(inverse_mod(g, m)?, false)?));
+        keys.insert(g, Arc::new(key.automorphism(inverse_mod(g, m)?, true)?));
     }
     Ok(GaloisKeys {
         keys,

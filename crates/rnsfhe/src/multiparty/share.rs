@@ -276,7 +276,7 @@ pub(crate) type Slot = (Arc<RingContext>, Option<Representation>);
 /// A party's share of a protocol round, or a sum of shares ([`super::Aggregator`]): the
 /// parameter fingerprint, the [`Round`], the parties it covers (sorted), whether it is the
 /// complete aggregate of its round, and its polynomials. Serialisable ([`Self::to_bytes`]) with
-/// the format's header and checksum. Zeroized on drop (Shamir shares are secret).
+/// the format's header and checksum. A Shamir share (secret) is zeroized on drop.
 #[derive(Clone, Debug)]
 pub struct Share {
     pub(crate) fingerprint: u64,
@@ -288,8 +288,10 @@ pub struct Share {
 
 impl Drop for Share {
     fn drop(&mut self) {
-        for p in &mut self.polys {
-            p.residues_mut().zeroize();
+        if self.round.protocol == Protocol::Shamir {
+            self.polys
+                .iter_mut()
+                .for_each(|p| p.residues_mut().zeroize());
         }
     }
 }

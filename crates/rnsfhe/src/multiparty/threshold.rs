@@ -223,7 +223,7 @@ impl ThresholdSecret {
             let lambda = lagrange(q, &present, self.index)?;
             rnsfhe_math::arith::vector::mul_shoup_scalar_assign(q, limb, q.shoup(lambda));
         }
-        let secret = SecretKey::from_poly(ctx, &p);
+        let secret = SecretKey::share_from_poly(ctx, &p);
         p.residues_mut().zeroize();
         Ok(Party {
             index: self.index,
