@@ -345,3 +345,40 @@ fn collective_galois_keys_rotate() {
         assert!((g.re - w.re * w.re).abs() < 1e-4);
     }
 }
+
+/// BGV (errors scaled by t at key switching): a product relinearised with the collective key and
+/// a row rotation with a collective Galois key decrypt to the plaintext results.
+#[test]
+fn collective_keys_bgv() {
+    let crs = Crs::new([7; 32]);
+    let mut rng = Csprng::from_seed([7; 32]);
+    let ctx = bgv(2048);
+    let (ps, pk, s) = session(&*ctx, &crs, 3, &mut rng);
+    let top = ctx.key_switcher().top_level();
+    let rlk = collective_rlk(&*ctx, &crs, &ps, &pk, top, &mut rng);
+    let gk = collective_gk(
+        &*ctx,
+        &crs,
+        &ps,
+        &pk,
+        &[ctx.galois_element(2)],
+        top,
+        &mut rng,
+    );
+    let (x, y) = (mp::values(2048, 11), mp::values(2048, 12));
+    let cx = ctx
+        .encrypt(&ctx.encode(&x).unwrap(), &pk, &mut rng)
+        .unwrap();
+    let cy = ctx
+        .encrypt(&ctx.encode(&y).unwrap(), &pk, &mut rng)
+        .unwrap();
+    let prod = ctx.multiply(&cx, &cy, &rlk).unwrap();
+    let want: Vec<u64> = x.iter().zip(&y).map(|(a, b)| a * b % T).collect();
+    assert_eq!(ctx.decode(&ctx.decrypt(&prod, &s).unwrap()).unwrap(), want);
+    let r = ctx.rotate_rows(&prod, 2, &gk).unwrap();
+    let h = 1024usize;
+    let rotated: Vec<u64> = (0..2048)
+        .map(|i| want[i / h * h + (i % h + 2) % h])
+        .collect();
+    assert_eq!(ctx.decode(&ctx.decrypt(&r, &s).unwrap()).unwrap(), rotated);
+}

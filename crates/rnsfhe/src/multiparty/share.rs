@@ -407,9 +407,7 @@ pub(crate) fn digest(tag: &str, words: &[u64], polys: &[&Poly]) -> Result<u64> {
     }
     for p in polys {
         h.update([u8::from(p.representation() == Representation::Ntt)]);
-        for r in p.limb(0)? {
-            h.update(r.to_le_bytes());
-        }
+        crate::rlwe::hash_words(&mut h, p.limb(0)?);
     }
     Ok(first_word(&h.finalize()))
 }

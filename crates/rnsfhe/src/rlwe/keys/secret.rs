@@ -257,9 +257,7 @@ impl SecretKey {
         let mut h = Sha256::new();
         h.update(b"rnsfhe secret digest v1");
         h.update(fingerprint.to_le_bytes());
-        for r in s.residues() {
-            h.update(r.to_le_bytes());
-        }
+        super::id::hash_words(&mut h, s.residues());
         let digest = Zeroizing::new(<[u8; 32]>::from(h.finalize()));
         let (s_q, s_qp) = Self::ntt_pair(sw, &s);
         s.residues_mut().zeroize();
