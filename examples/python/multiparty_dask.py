@@ -25,7 +25,7 @@ def params(small: bool) -> rnsfhe.BfvParameters:
     if small:
         return rnsfhe.BfvParameters(2048, 65537, moduli_bits=[60, 60, 60], special_moduli_bits=[60],
                                     security="insecure")
-    return rnsfhe.BfvParameters(8192, 65537, moduli_bits=[50] * 3 + [60], special_moduli_bits=[60])
+    return rnsfhe.BfvParameters(8192, 65537, moduli_bits=[50, 50, 50], special_moduli_bits=[60])
 
 
 def counts_of(i: int) -> np.ndarray:
@@ -82,10 +82,6 @@ def decryption_share(h, ct, present, sigma):
     return mpc.cks_share(me, ct, h.crs, mpc.Smudging.with_sigma(sigma)).to_bytes()
 
 
-def noise_sigma(ct):
-    return mpc.Smudging.for_ciphertext(ct).sigma
-
-
 def run(client: Client, small: bool) -> np.ndarray:
     workers = sorted(client.scheduler_info()["workers"])[:HOSPITALS]
     assert len(workers) == HOSPITALS, "one worker per hospital"
@@ -104,7 +100,9 @@ def run(client: Client, small: bool) -> np.ndarray:
     t0 = time.perf_counter()
     cts = [client.submit(join_and_encrypt, hs[i], pk.to_bytes(), **on[i]) for i in all3]
     total = client.submit(add, client.submit(add, cts[0], cts[1], **on[1]), cts[2], **on[2])
-    sigma = client.submit(noise_sigma, total, **on[2]).result()
+    # A ciphertext from bytes carries no noise bound: take the circuit's from a twin on zeros.
+    z = ctx.encrypt(np.zeros(1, dtype=np.int64), pk)
+    sigma = mpc.Smudging.for_ciphertext(z + z + z).sigma
     present = [0, 2]
     dec = client.gather([client.submit(decryption_share, hs[i], total, present, sigma, **on[i])
                          for i in present])

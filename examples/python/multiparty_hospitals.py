@@ -47,7 +47,7 @@ def params(small: bool) -> rnsfhe.BfvParameters:
     if small:
         return rnsfhe.BfvParameters(2048, 65537, moduli_bits=[60, 60, 60], special_moduli_bits=[60],
                                     security="insecure")
-    return rnsfhe.BfvParameters(8192, 65537, moduli_bits=[50] * 3 + [60], special_moduli_bits=[60])
+    return rnsfhe.BfvParameters(8192, 65537, moduli_bits=[50, 50, 50], special_moduli_bits=[60])
 
 
 def counts_of(i: int) -> np.ndarray:
@@ -84,7 +84,7 @@ def hospital(i: int, conn) -> None:
     conn.send_bytes(pack(*cts))
     # Decryption requests: (present parties, sigma, ciphertexts) until an empty message.
     while msg := conn.recv_bytes():
-        present, sigma, *blobs = unpack(msg)
+        present, sigmas, *blobs = unpack(msg)
         present = list(present)
         try:
             me = secret.combine(present)
@@ -92,9 +92,9 @@ def hospital(i: int, conn) -> None:
             conn.send_bytes(b"refused: " + str(e).encode())
             continue
         me.join(pk)
-        smudging = mpc.Smudging.with_sigma(float(sigma.decode()))
-        shares = [mpc.cks_share(me, rnsfhe.BfvCiphertext.from_bytes(ctx, b), crs, smudging).to_bytes()
-                  for b in blobs]
+        shares = [mpc.cks_share(me, rnsfhe.BfvCiphertext.from_bytes(ctx, b), crs,
+                                mpc.Smudging.with_sigma(float(sigma))).to_bytes()
+                  for b, sigma in zip(blobs, sigmas.decode().split(","))]
         conn.send_bytes(pack(*shares))
 
 
@@ -135,7 +135,7 @@ class Aggregator:
             boxes = [unpack(self.recv(i)) for i in all3]
             for j in all3:  # hospital i's share for j goes to j
                 self.conns[j].send_bytes(pack(*(boxes[i][j] for i in all3)))
-        self.step("Shamir shares (t = 2)", shamir)
+        self.step("process start-up and Shamir shares (t = 2)", shamir)
 
         def ckg():
             agg = mpc.aggregate(ctx, mpc.ckg_round(ctx, crs), all3, [self.recv(i) for i in all3])
@@ -163,18 +163,22 @@ class Aggregator:
 
         expected_total = sum(counts_of(i) for i in all3)
         expected_weighted = expected_total * WEIGHTS
-        # The aggregator knows the circuit, so the noise bound its ciphertexts carry.
-        sigma = max(mpc.Smudging.for_ciphertext(c).sigma for c in (total, weighted))
+        # Smudging: ciphertexts from bytes carry no noise bound, so the sum's is that of a twin
+        # computed here on encryptions of zero (lambda = 40). The product's worst-case bound is
+        # beyond the sampler's range (sigma <= 2^48) at lambda = 40: it gets sigma = 2^48.
+        z = ctx.encrypt(np.zeros(1, dtype=np.int64), pk)
+        sigmas = [mpc.Smudging.for_ciphertext(z + z + z).sigma, 2.0 ** 48]
+        sigma_text = ",".join(map(repr, sigmas)).encode()
         for pair in ([0, 1], [1, 2]):
             def decrypt(pair=pair):
-                msg = pack(bytes(pair), repr(sigma).encode(), total.to_bytes(), weighted.to_bytes())
+                msg = pack(bytes(pair), sigma_text, total.to_bytes(), weighted.to_bytes())
                 for i in pair:
                     self.conns[i].send_bytes(msg)
                 replies = [unpack(self.recv(i)) for i in pair]
-                smudging = mpc.Smudging.with_sigma(sigma)
                 group = mpc.Group(T, pair)
                 out = []
                 for k, ct in enumerate((total, weighted)):
+                    smudging = mpc.Smudging.with_sigma(sigmas[k])
                     agg = mpc.aggregate(ctx, mpc.cks_round(ctx, crs, ct, group), pair,
                                         [r[k] for r in replies])
                     out.append(mpc.decrypt(ctx, crs, ct, agg, smudging)[:DIAGNOSES])
@@ -186,7 +190,7 @@ class Aggregator:
 
         # One hospital alone: its threshold secret refuses to act without t = 2 present, and an
         # aggregation with one share is missing the other.
-        self.conns[0].send_bytes(pack(bytes([0]), repr(sigma).encode(), total.to_bytes()))
+        self.conns[0].send_bytes(pack(bytes([0]), sigma_text, total.to_bytes()))
         print("hospital 0 alone:", self.recv(0).decode()[:90], "...")
         agg = mpc.Aggregator(ctx, mpc.cks_round(ctx, crs, total, mpc.Group(T, [0, 1])), [0, 1])
         try:
@@ -199,7 +203,8 @@ class Aggregator:
             c.send_bytes(b"")
         for p in self.procs:
             p.join(timeout=30)
-        print(f"\nN = {ctx.params.degree}, log2 Q = {ctx.params.log_q:.0f}, sigma of smudging = 2^{np.log2(sigma):.1f}")
+        print(f"\nN = {ctx.params.degree}, log2 Q = {ctx.params.log_q:.0f}, smudging sigma 2^{np.log2(sigmas[0]):.1f} (sum), "
+              f"2^{np.log2(sigmas[1]):.1f} (product)")
         for i in all3:
             print(f"hospital {i} sent {self.sent[i]:>10,} bytes")
         for name, t in self.timings.items():

@@ -90,7 +90,7 @@ macro_rules! with_scheme {
 
 /// `Smudging.for_ciphertext`.
 pub(super) fn smudging_for(ct: &Bound<'_, PyAny>, lambda: u32) -> PyResult<mp::Smudging> {
-    let ctx = ct.call_method0("context")?;
+    let ctx = ct.getattr("context")?;
     let o = Owner::of(&ctx)?;
     with_scheme!(&o, S, s => {
         let c = S::ciphertext(ct, s)?;
