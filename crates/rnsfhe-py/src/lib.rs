@@ -45,7 +45,12 @@ use pyo3::types::{PyBytes, PyMemoryView, PyType};
 /// Maps a Rust error to the `rnsfhe.errors` class of its kind.
 pub(crate) fn err(e: rnsfhe::Error) -> PyErr {
     use rnsfhe::Error as E;
-    if let E::ShareRefused { share, fault, detail } = &e {
+    if let E::ShareRefused {
+        share,
+        fault,
+        detail,
+    } = &e
+    {
         return multiparty::refused(share, *fault, detail, e.to_string());
     }
     let class = match &e {

@@ -1,14 +1,16 @@
 //! `rnsfhe.multiparty` (issue 25): the multiparty protocols of `rnsfhe::multiparty` (Mouchet et
 //! al., PETS 2021; the thresholdizer of Mouchet, Bertrand and Hubaux, 2022) over the BFV, BGV and
 //! CKKS contexts. This file holds the session objects (`Crs`, `Group`, `Round`, `Share`,
-//! `Aggregator`, `Smudging`) and the refusal exception; `party.rs` the parties and key
-//! generation (CKG, RKG, RTG, Shamir); `switch.rs` collective decryption and key switching.
+//! `Aggregator`) and the refusal exception; `party.rs` the parties and key generation (CKG, RKG,
+//! RTG); `threshold.rs` the Shamir shares; `switch.rs` collective decryption and key switching
+//! with their `Smudging`.
 //!
 //! Shares go between processes as bytes (`Share.to_bytes`, `Share.from_bytes`): a Shamir share is
 //! secret, so its bytes need `allow_secret=True`, and no share pickles.
 
 mod party;
 mod switch;
+mod threshold;
 
 use std::sync::{Arc, Mutex};
 
@@ -81,7 +83,10 @@ impl PyCrs {
     fn id(&self) -> u64 {
         mp::crs_id(&self.0)
     }
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
         let cls = py.import("rnsfhe.multiparty")?.getattr("Crs")?;
         Ok((cls, (bytes_out(py, self.0.bytes()),)))
     }
@@ -99,7 +104,9 @@ pub(crate) struct PyGroup(pub mp::Group);
 impl PyGroup {
     #[new]
     fn new(t: Int<usize>, members: Vec<Int<u32>>) -> PyResult<Self> {
-        Ok(PyGroup(mp::Group::new(t.0, &crate::convert::ints(members)).py()?))
+        Ok(PyGroup(
+            mp::Group::new(t.0, &crate::convert::ints(members)).py()?,
+        ))
     }
     #[getter]
     fn t(&self) -> usize {
@@ -158,7 +165,12 @@ impl PyRound {
         self.0.group().cloned().map(PyGroup)
     }
     fn __repr__(&self) -> String {
-        format!("Round({} round {}, crs {:016x})", self.protocol(), self.0.round(), self.0.crs())
+        format!(
+            "Round({} round {}, crs {:016x})",
+            self.protocol(),
+            self.0.round(),
+            self.0.crs()
+        )
     }
 }
 
@@ -210,7 +222,12 @@ impl PyShare {
                 _ => rnsfhe::ShareFault::Corrupted,
             };
             let what = format!("share bytes ({} bytes)", data.0.len());
-            refused(&what, fault, &e.to_string(), format!("{what} refused ({fault}): {e}"))
+            refused(
+                &what,
+                fault,
+                &e.to_string(),
+                format!("{what} refused ({fault}): {e}"),
+            )
         })?;
         Ok(PyShare::new(&owner, s))
     }
@@ -348,51 +365,12 @@ impl PyAggregator {
     }
 }
 
-/// The smudging noise of collective decryption and key switching (Gaussian of deviation sigma
-/// per party), sized for statistical security 2^-lambda over a ciphertext noise of 2^noise_log2.
-#[pyclass(frozen, module = "rnsfhe.multiparty", name = "Smudging")]
-#[derive(Clone)]
-pub(crate) struct PySmudging(pub mp::Smudging);
-
-#[pymethods]
-impl PySmudging {
-    #[new]
-    #[pyo3(signature = (noise_log2, degree, *, lambda_=mp::DEFAULT_LAMBDA, decryptions=1))]
-    fn new(noise_log2: f64, degree: Int<usize>, lambda_: u32, decryptions: u64) -> PyResult<Self> {
-        Ok(PySmudging(mp::Smudging::new(lambda_, noise_log2, degree.0, decryptions).py()?))
-    }
-    /// Smudging of deviation `sigma` (its security is the caller's).
-    #[staticmethod]
-    fn with_sigma(sigma: f64) -> PyResult<Self> {
-        Ok(PySmudging(mp::Smudging::with_sigma(sigma).py()?))
-    }
-    /// For one decryption of `ct` from the noise bound it carries (BFV, BGV; CKKS: use the
-    /// constructor with a stated bound).
-    #[staticmethod]
-    #[pyo3(signature = (ct, *, lambda_=mp::DEFAULT_LAMBDA))]
-    fn for_ciphertext(ct: &Bound<'_, PyAny>, lambda_: u32) -> PyResult<Self> {
-        switch::smudging_for(ct, lambda_).map(PySmudging)
-    }
-    #[getter]
-    fn sigma(&self) -> f64 {
-        self.0.sigma()
-    }
-    /// log2 of the bound on the sum of `parties` parties' smudging noise.
-    fn bound_log2(&self, parties: Int<usize>) -> f64 {
-        self.0.bound_log2(parties.0)
-    }
-    fn __repr__(&self) -> String {
-        format!("Smudging(sigma=2^{:.2})", self.0.sigma().log2())
-    }
-}
-
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyCrs>()?;
     m.add_class::<PyGroup>()?;
     m.add_class::<PyRound>()?;
     m.add_class::<PyShare>()?;
     m.add_class::<PyAggregator>()?;
-    m.add_class::<PySmudging>()?;
     party::register(m)?;
     switch::register(m)
 }

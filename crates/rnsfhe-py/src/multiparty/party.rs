@@ -6,15 +6,14 @@
 use std::sync::{Arc, RwLock};
 
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
 use rnsfhe::multiparty::{self as mp, ckg, rkg, rtg};
 use rnsfhe::rlwe::KeyContext;
 
 use super::{key_context, PyCrs, PyGroup, PyRound, PyShare};
-use crate::convert::{ints, ByteData, Int, LockedRng};
+use crate::convert::{ints, Int, LockedRng};
 use crate::keys::{KeyOwner, Made, Owner, PyGaloisKeys, PyPublicKey, PyRelinKey, PySecretKey};
 use crate::registry::Shared;
-use crate::{bytes_out, OrPy};
+use crate::OrPy;
 
 /// A party: its index and secret share, which never leave the process (no pickling; the secret
 /// key only through `secret_key()`, whose bytes need `allow_secret=True`).
@@ -43,7 +42,7 @@ impl PyParty {
         let p = self.party.read().unwrap_or_else(|e| e.into_inner());
         Ok(self.rng.with(|r| f(&p, r)))
     }
-    fn ctx(&self) -> &(dyn KeyContext + Sync) {
+    pub(crate) fn ctx(&self) -> &(dyn KeyContext + Sync) {
         key_context(&self.owner)
     }
 }
@@ -97,7 +96,12 @@ impl PyParty {
     fn secret_key(&self) -> PyResult<PySecretKey> {
         let p = self.party.read().unwrap_or_else(|e| e.into_inner());
         let key = Arc::new(copy_secret(&self.owner, p.secret())?);
-        Ok(Made { owner: self.owner.clone(), key, seeded: false }.into())
+        Ok(Made {
+            owner: self.owner.clone(),
+            key,
+            seeded: false,
+        }
+        .into())
     }
     fn __reduce__(&self) -> PyResult<()> {
         Err(crate::keys::secret_export_refused("pickling a party"))
@@ -114,7 +118,8 @@ fn copy_secret(o: &Owner, sk: &rnsfhe::rlwe::SecretKey) -> PyResult<rnsfhe::rlwe
         Owner::Bgv(s) => s.ctx.as_ref(),
         Owner::Ckks(s) => s.ctx.as_ref(),
     };
-    kb.secret_key_from_bytes(&kb.secret_key_to_bytes(sk).py()?).py()
+    kb.secret_key_from_bytes(&kb.secret_key_to_bytes(sk).py()?)
+        .py()
 }
 
 /// The top key level (the default of RKG and RTG).
@@ -129,9 +134,17 @@ fn group_of(g: Option<&PyGroup>) -> Option<&mp::Group> {
 /// The round of CKG.
 #[pyfunction]
 #[pyo3(signature = (context, crs, group=None))]
-fn ckg_round(context: &Bound<'_, PyAny>, crs: &PyCrs, group: Option<&PyGroup>) -> PyResult<PyRound> {
+fn ckg_round(
+    context: &Bound<'_, PyAny>,
+    crs: &PyCrs,
+    group: Option<&PyGroup>,
+) -> PyResult<PyRound> {
     let o = Owner::of(context)?;
-    Ok(PyRound(ckg::round(key_context(&o), &crs.0, group_of(group))))
+    Ok(PyRound(ckg::round(
+        key_context(&o),
+        &crs.0,
+        group_of(group),
+    )))
 }
 
 /// The party's CKG share p0_i = -(s_i a + e_i).
@@ -144,10 +157,19 @@ fn ckg_share(py: Python<'_>, party: &PyParty, crs: &PyCrs) -> PyResult<PyShare> 
 
 /// The collective public key from the complete CKG aggregate.
 #[pyfunction]
-fn ckg_public_key(context: &Bound<'_, PyAny>, crs: &PyCrs, aggregate: &PyShare) -> PyResult<PyPublicKey> {
+fn ckg_public_key(
+    context: &Bound<'_, PyAny>,
+    crs: &PyCrs,
+    aggregate: &PyShare,
+) -> PyResult<PyPublicKey> {
     let o = Owner::of(context)?;
     let pk = ckg::public_key(key_context(&o), &crs.0, aggregate.get(&o)?).py()?;
-    Ok(Made { owner: o, key: Arc::new(pk), seeded: false }.into())
+    Ok(Made {
+        owner: o,
+        key: Arc::new(pk),
+        seeded: false,
+    }
+    .into())
 }
 
 /// The first round of RKG at `level` (default: the top).
@@ -161,7 +183,9 @@ fn rkg_round1(
 ) -> PyResult<PyRound> {
     let o = Owner::of(context)?;
     let ctx = key_context(&o);
-    Ok(PyRound(rkg::round1(ctx, &crs.0, level_or_top(ctx, level), group_of(group)).py()?))
+    Ok(PyRound(
+        rkg::round1(ctx, &crs.0, level_or_top(ctx, level), group_of(group)).py()?,
+    ))
 }
 
 /// The second round of RKG, bound to the round-1 aggregate.
@@ -177,7 +201,9 @@ pub(crate) struct PyRelinEphemeral(rkg::RelinEphemeral);
 #[pymethods]
 impl PyRelinEphemeral {
     fn __reduce__(&self) -> PyResult<()> {
-        Err(crate::keys::secret_export_refused("pickling an RKG ephemeral secret"))
+        Err(crate::keys::secret_export_refused(
+            "pickling an RKG ephemeral secret",
+        ))
     }
 }
 
@@ -192,7 +218,11 @@ fn rkg_share_round1(
 ) -> PyResult<(PyShare, PyRelinEphemeral)> {
     let ctx = party.ctx();
     let level = level_or_top(ctx, level);
-    let r = py.detach(|| party.with(&party.owner, |p, r| rkg::share_round1(ctx, p, &crs.0, level, r)))?;
+    let r = py.detach(|| {
+        party.with(&party.owner, |p, r| {
+            rkg::share_round1(ctx, p, &crs.0, level, r)
+        })
+    })?;
     let (s, e) = r.py()?;
     Ok((PyShare::new(&party.owner, s), PyRelinEphemeral(e)))
 }
@@ -208,14 +238,25 @@ fn rkg_share_round2(
     let ctx = party.ctx();
     let agg = round1_aggregate.get(&party.owner)?;
     let s = py.detach(|| {
-        party.with(&party.owner, |p, r| rkg::share_round2(ctx, p, &ephemeral.0, agg, r))
+        party.with(&party.owner, |p, r| {
+            rkg::share_round2(ctx, p, &ephemeral.0, agg, r)
+        })
     })?;
     Ok(PyShare::new(&party.owner, s.py()?))
 }
 
 /// Registers a collective relinearisation key or Galois keys with their context.
-fn register_keys(o: &Owner, relin: Option<&Arc<rnsfhe::rlwe::RelinKey>>, galois: Option<&Arc<rnsfhe::rlwe::GaloisKeys>>) -> PyResult<()> {
-    fn reg<C: crate::registry::Scheme<RelinKey = rnsfhe::rlwe::RelinKey, GaloisKeys = rnsfhe::rlwe::GaloisKeys>>(
+fn register_keys(
+    o: &Owner,
+    relin: Option<&Arc<rnsfhe::rlwe::RelinKey>>,
+    galois: Option<&Arc<rnsfhe::rlwe::GaloisKeys>>,
+) -> PyResult<()> {
+    fn reg<
+        C: crate::registry::Scheme<
+            RelinKey = rnsfhe::rlwe::RelinKey,
+            GaloisKeys = rnsfhe::rlwe::GaloisKeys,
+        >,
+    >(
         s: &Shared<C>,
         relin: Option<&Arc<rnsfhe::rlwe::RelinKey>>,
         galois: Option<&Arc<rnsfhe::rlwe::GaloisKeys>>,
@@ -245,10 +286,19 @@ fn rkg_relin_key(
     pk: &PyPublicKey,
 ) -> PyResult<PyRelinKey> {
     let o = Owner::of(context)?;
-    let (a1, a2, pk) = (round1_aggregate.get(&o)?, round2_aggregate.get(&o)?, pk.get(&o)?);
+    let (a1, a2, pk) = (
+        round1_aggregate.get(&o)?,
+        round2_aggregate.get(&o)?,
+        pk.get(&o)?,
+    );
     let k = Arc::new(rkg::relin_key(key_context(&o), a1, a2, &pk).py()?);
     register_keys(&o, Some(&k), None)?;
-    Ok(Made { owner: o, key: k, seeded: false }.into())
+    Ok(Made {
+        owner: o,
+        key: k,
+        seeded: false,
+    }
+    .into())
 }
 
 /// The round of RTG for Galois `elements` at `level` (default: the top).
@@ -263,7 +313,13 @@ fn rtg_round(
 ) -> PyResult<PyRound> {
     let o = Owner::of(context)?;
     let ctx = key_context(&o);
-    let r = rtg::round(ctx, &crs.0, &elements, level_or_top(ctx, level), group_of(group));
+    let r = rtg::round(
+        ctx,
+        &crs.0,
+        &elements,
+        level_or_top(ctx, level),
+        group_of(group),
+    );
     Ok(PyRound(r.py()?))
 }
 
@@ -280,7 +336,9 @@ fn rtg_share(
     let ctx = party.ctx();
     let level = level_or_top(ctx, level);
     let s = py.detach(|| {
-        party.with(&party.owner, |p, r| rtg::share(ctx, p, &crs.0, &elements, level, r))
+        party.with(&party.owner, |p, r| {
+            rtg::share(ctx, p, &crs.0, &elements, level, r)
+        })
     })?;
     Ok(PyShare::new(&party.owner, s.py()?))
 }
@@ -297,21 +355,42 @@ fn rtg_galois_keys(
     let (agg, pk) = (aggregate.get(&o)?, pk.get(&o)?);
     let k = Arc::new(rtg::galois_keys(key_context(&o), &crs.0, agg, &pk).py()?);
     register_keys(&o, None, Some(&k))?;
-    Ok(Made { owner: o, key: k, seeded: false }.into())
+    Ok(Made {
+        owner: o,
+        key: k,
+        seeded: false,
+    }
+    .into())
 }
 
 /// The Galois elements of slot rotations by `steps` (BFV, BGV: rows; CKKS: slots), with the row
 /// swap (BFV, BGV) or the conjugation (CKKS) if `swap`.
 #[pyfunction]
 #[pyo3(signature = (context, steps, *, swap=false))]
-fn galois_elements(context: &Bound<'_, PyAny>, steps: Vec<Int<i64>>, swap: bool) -> PyResult<Vec<u64>> {
+fn galois_elements(
+    context: &Bound<'_, PyAny>,
+    steps: Vec<Int<i64>>,
+    swap: bool,
+) -> PyResult<Vec<u64>> {
     let steps = ints(steps);
     let mut v: Vec<u64> = match Owner::of(context)? {
-        Owner::Bfv(s) => steps.iter().map(|&k| s.ctx.galois_element(k)).chain(swap.then(|| s.ctx.row_swap_element())).collect(),
-        Owner::Bgv(s) => steps.iter().map(|&k| s.ctx.galois_element(k)).chain(swap.then(|| s.ctx.row_swap_element())).collect(),
+        Owner::Bfv(s) => steps
+            .iter()
+            .map(|&k| s.ctx.galois_element(k))
+            .chain(swap.then(|| s.ctx.row_swap_element()))
+            .collect(),
+        Owner::Bgv(s) => steps
+            .iter()
+            .map(|&k| s.ctx.galois_element(k))
+            .chain(swap.then(|| s.ctx.row_swap_element()))
+            .collect(),
         Owner::Ckks(s) => {
             let e = s.ctx.encoder();
-            steps.iter().map(|&k| e.rotation_galois_element(k)).chain(swap.then(|| e.conjugation_galois_element())).collect()
+            steps
+                .iter()
+                .map(|&k| e.rotation_galois_element(k))
+                .chain(swap.then(|| e.conjugation_galois_element()))
+                .collect()
         }
     };
     v.sort_unstable();
@@ -319,101 +398,9 @@ fn galois_elements(context: &Bound<'_, PyAny>, steps: Vec<Int<i64>>, swap: bool)
     Ok(v)
 }
 
-/// A party's Shamir polynomial of threshold t (its secret as the constant term; secret).
-#[pyclass(frozen, module = "rnsfhe.multiparty", name = "ShamirPolynomial")]
-pub(crate) struct PyShamirPolynomial {
-    owner: Owner,
-    poly: mp::ShamirPolynomial,
-}
-
-#[pymethods]
-impl PyShamirPolynomial {
-    /// The Shamir share of this polynomial for party `recipient` of `group` (secret: send its
-    /// bytes only to the recipient).
-    fn share_for(&self, py: Python<'_>, crs: &PyCrs, group: &PyGroup, recipient: Int<u32>) -> PyResult<PyShare> {
-        let ctx = key_context(&self.owner);
-        let s = py.detach(|| self.poly.share_for(ctx, &crs.0, &group.0, recipient.0)).py()?;
-        Ok(PyShare::new(&self.owner, s))
-    }
-    #[getter]
-    fn t(&self) -> usize {
-        self.poly.t()
-    }
-    fn __reduce__(&self) -> PyResult<()> {
-        Err(crate::keys::secret_export_refused("pickling a Shamir polynomial"))
-    }
-}
-
-/// The party's Shamir polynomial of threshold `t`.
-#[pyfunction]
-fn shamir_polynomial(py: Python<'_>, party: &PyParty, t: Int<usize>) -> PyResult<PyShamirPolynomial> {
-    let ctx = party.ctx();
-    let poly = py.detach(|| party.with(&party.owner, |p, r| mp::threshold::shamir_polynomial(ctx, p, t.0, r)))?;
-    Ok(PyShamirPolynomial { owner: party.owner.clone(), poly: poly.py()? })
-}
-
-/// The round of the Shamir shares for party `recipient` of `group`.
-#[pyfunction]
-fn shamir_round(context: &Bound<'_, PyAny>, crs: &PyCrs, group: &PyGroup, recipient: Int<u32>) -> PyResult<PyRound> {
-    let o = Owner::of(context)?;
-    Ok(PyRound(mp::threshold::shamir_round(key_context(&o), &crs.0, &group.0, recipient.0).py()?))
-}
-
-/// A party's threshold secret: the sum of the Shamir shares it received (secret).
-#[pyclass(frozen, module = "rnsfhe.multiparty", name = "ThresholdSecret")]
-pub(crate) struct PyThresholdSecret {
-    owner: Owner,
-    secret: mp::ThresholdSecret,
-}
-
-#[pymethods]
-impl PyThresholdSecret {
-    /// Party `index`'s threshold secret from the complete aggregate of its Shamir shares.
-    #[staticmethod]
-    fn from_aggregate(context: &Bound<'_, PyAny>, crs: &PyCrs, aggregate: &PyShare, index: Int<u32>) -> PyResult<Self> {
-        let o = Owner::of(context)?;
-        let secret = mp::ThresholdSecret::from_aggregate(key_context(&o), &crs.0, aggregate.get(&o)?, index.0).py()?;
-        Ok(PyThresholdSecret { owner: o, secret })
-    }
-    /// The party acting among the t or more parties `present` (its share times its Lagrange
-    /// coefficient): its shares of those parties' rounds sum to shares of the collective secret.
-    #[pyo3(signature = (present, *, seed=None))]
-    fn combine(&self, present: Vec<Int<u32>>, seed: Option<&[u8]>) -> PyResult<PyParty> {
-        let p = self.secret.combine(key_context(&self.owner), &ints(present)).py()?;
-        PyParty::wrap(self.owner.clone(), p, seed)
-    }
-    #[getter]
-    fn index(&self) -> u32 {
-        self.secret.index()
-    }
-    #[getter]
-    fn group(&self) -> PyGroup {
-        PyGroup(self.secret.group().clone())
-    }
-    /// The secret's bytes: refused unless `allow_secret=True`.
-    #[pyo3(signature = (*, allow_secret=false))]
-    fn to_bytes<'py>(&self, py: Python<'py>, allow_secret: bool) -> PyResult<Bound<'py, PyBytes>> {
-        if !allow_secret {
-            return Err(crate::keys::secret_export_refused("ThresholdSecret.to_bytes()"));
-        }
-        Ok(bytes_out(py, &self.secret.to_bytes()))
-    }
-    #[staticmethod]
-    fn from_bytes(context: &Bound<'_, PyAny>, data: ByteData) -> PyResult<Self> {
-        let o = Owner::of(context)?;
-        let secret = mp::ThresholdSecret::from_bytes(key_context(&o), &data.0).py()?;
-        Ok(PyThresholdSecret { owner: o, secret })
-    }
-    fn __reduce__(&self) -> PyResult<()> {
-        Err(crate::keys::secret_export_refused("pickling a threshold secret"))
-    }
-}
-
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyParty>()?;
     m.add_class::<PyRelinEphemeral>()?;
-    m.add_class::<PyShamirPolynomial>()?;
-    m.add_class::<PyThresholdSecret>()?;
     for f in [
         wrap_pyfunction!(ckg_round, m)?,
         wrap_pyfunction!(ckg_share, m)?,
@@ -427,10 +414,8 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(rtg_share, m)?,
         wrap_pyfunction!(rtg_galois_keys, m)?,
         wrap_pyfunction!(galois_elements, m)?,
-        wrap_pyfunction!(shamir_polynomial, m)?,
-        wrap_pyfunction!(shamir_round, m)?,
     ] {
         m.add_function(f)?;
     }
-    Ok(())
+    super::threshold::register(m)
 }

@@ -6,10 +6,11 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use rnsfhe::multiparty::{self as mp, Collective};
 
-use super::{PyCrs, PyGroup, PyRound, PyShare, PySmudging};
+use super::{PyCrs, PyGroup, PyRound, PyShare};
 use crate::bfv::{PyBfvCiphertext, PyBfvPlaintext};
 use crate::bgv::{PyBgvCiphertext, PyBgvPlaintext};
 use crate::ckks::{PyCkksCiphertext, PyCkksPlaintext};
+use crate::convert::Int;
 use crate::keys::{KeyOwner, Owner, PyPublicKey};
 use crate::registry::{same, Shared};
 use crate::OrPy;
@@ -101,7 +102,12 @@ pub(super) fn smudging_for(ct: &Bound<'_, PyAny>, lambda: u32) -> PyResult<mp::S
 /// The round of a collective decryption of `ct`.
 #[pyfunction]
 #[pyo3(signature = (context, crs, ct, group=None))]
-fn cks_round(context: &Bound<'_, PyAny>, crs: &PyCrs, ct: &Bound<'_, PyAny>, group: Option<&PyGroup>) -> PyResult<PyRound> {
+fn cks_round(
+    context: &Bound<'_, PyAny>,
+    crs: &PyCrs,
+    ct: &Bound<'_, PyAny>,
+    group: Option<&PyGroup>,
+) -> PyResult<PyRound> {
     let o = Owner::of(context)?;
     with_scheme!(&o, S, s => {
         let c = S::ciphertext(ct, s)?;
@@ -111,7 +117,13 @@ fn cks_round(context: &Bound<'_, PyAny>, crs: &PyCrs, ct: &Bound<'_, PyAny>, gro
 
 /// The party's share of a collective decryption of `ct` (its secret times c1, plus smudging).
 #[pyfunction]
-fn cks_share(py: Python<'_>, party: &PyParty, ct: &Bound<'_, PyAny>, crs: &PyCrs, smudging: &PySmudging) -> PyResult<PyShare> {
+fn cks_share(
+    py: Python<'_>,
+    party: &PyParty,
+    ct: &Bound<'_, PyAny>,
+    crs: &PyCrs,
+    smudging: &PySmudging,
+) -> PyResult<PyShare> {
     let o = party.owner.clone();
     let share = with_scheme!(&o, S, s => {
         let c = S::ciphertext(ct, s)?;
@@ -198,8 +210,48 @@ fn pcks_switch(
         S::wrap_ct(py, s, out)
     })
 }
+/// The smudging noise of collective decryption and key switching (Gaussian of deviation sigma
+/// per party), sized for statistical security 2^-lambda over a ciphertext noise of 2^noise_log2.
+#[pyclass(frozen, module = "rnsfhe.multiparty", name = "Smudging")]
+#[derive(Clone)]
+pub(crate) struct PySmudging(pub mp::Smudging);
+
+#[pymethods]
+impl PySmudging {
+    #[new]
+    #[pyo3(signature = (noise_log2, degree, *, lambda_=mp::DEFAULT_LAMBDA, decryptions=1))]
+    fn new(noise_log2: f64, degree: Int<usize>, lambda_: u32, decryptions: u64) -> PyResult<Self> {
+        Ok(PySmudging(
+            mp::Smudging::new(lambda_, noise_log2, degree.0, decryptions).py()?,
+        ))
+    }
+    /// Smudging of deviation `sigma` (its security is the caller's).
+    #[staticmethod]
+    fn with_sigma(sigma: f64) -> PyResult<Self> {
+        Ok(PySmudging(mp::Smudging::with_sigma(sigma).py()?))
+    }
+    /// For one decryption of `ct` from the noise bound it carries (BFV, BGV; CKKS: use the
+    /// constructor with a stated bound).
+    #[staticmethod]
+    #[pyo3(signature = (ct, *, lambda_=mp::DEFAULT_LAMBDA))]
+    fn for_ciphertext(ct: &Bound<'_, PyAny>, lambda_: u32) -> PyResult<Self> {
+        smudging_for(ct, lambda_).map(PySmudging)
+    }
+    #[getter]
+    fn sigma(&self) -> f64 {
+        self.0.sigma()
+    }
+    /// log2 of the bound on the sum of `parties` parties' smudging noise.
+    fn bound_log2(&self, parties: Int<usize>) -> f64 {
+        self.0.bound_log2(parties.0)
+    }
+    fn __repr__(&self) -> String {
+        format!("Smudging(sigma=2^{:.2})", self.0.sigma().log2())
+    }
+}
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PySmudging>()?;
     for f in [
         wrap_pyfunction!(cks_round, m)?,
         wrap_pyfunction!(cks_share, m)?,
