@@ -210,3 +210,28 @@ def test_stubs_cover_multiparty():
         assert obj.__doc__ or name in classes, name
         if callable(obj) and not isinstance(obj, type) and obj.__module__ != mpc.__name__:
             assert name in functions, name
+
+
+def test_secrets_stay_and_load(bfv):
+    ctx, crs = bfv.ctx, bfv.crs
+    group = mpc.Group(2, [0, 1, 2])
+    polys = [mpc.shamir_polynomial(p, 2) for p in bfv.parties]
+    secret = mpc.threshold_secret(ctx, crs, group, 1, [q.share_for(crs, group, 1) for q in polys])
+    back = mpc.ThresholdSecret.from_bytes(ctx, secret.to_bytes(allow_secret=True))
+    assert (back.index, back.group.members, back.group.t) == (1, [0, 1, 2], 2)
+    for obj in (secret, polys[0], mpc.rkg_share_round1(bfv.parties[0], crs)[1]):
+        with pytest.raises(rnsfhe.SecretKeyExportError):
+            pickle.dumps(obj)
+    # A party from a given secret key gives the same CKG share as the party of that key.
+    sk = bfv.parties[2].secret_key()
+    twin = mpc.Party(ctx, 2, secret_key=sk)
+    assert mpc.ckg_share(twin, crs).to_bytes() == mpc.ckg_share(bfv.parties[2], crs).to_bytes()
+    # Corrupted bytes are refused as such by Share.from_bytes too; a finished aggregator is spent.
+    bad = bytearray(mpc.ckg_share(twin, crs).to_bytes())
+    bad[-3] ^= 0x10
+    assert refusal(lambda: mpc.Share.from_bytes(ctx, bytes(bad))).fault == "corrupted"
+    agg = mpc.Aggregator(ctx, mpc.ckg_round(ctx, crs), [2])
+    agg.add(mpc.ckg_share(twin, crs))
+    agg.finish()
+    with pytest.raises(RuntimeError):
+        agg.finish()
