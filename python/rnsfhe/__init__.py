@@ -11,7 +11,7 @@ Quickstart::
     print(ctx.decrypt(y, sk)[:3])          # ~ [1.25, 2.5625, 5.0]
 """
 
-from . import errors, logistic
+from . import errors, logistic, multiparty
 from ._rnsfhe import (
     FORMAT_VERSION,
     BfvCiphertext,
@@ -60,6 +60,7 @@ from .errors import (
     ScaleMismatchError,
     SecretKeyExportError,
     SerializationError,
+    ShareRefusedError,
 )
 
 __all__ = [
@@ -94,5 +95,6 @@ __all__ = [
     "backend",
     "errors",
     "logistic",
+    "multiparty",
     *errors.__all__,
 ]
