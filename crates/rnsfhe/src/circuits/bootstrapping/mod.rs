@@ -70,6 +70,8 @@ pub struct Bootstrapper {
     params: BootstrappingParameters,
     pipeline: Pipeline,
     eval_mod: EvalMod,
+    /// EvalMod's output scale: rho times the chain's at its output level ([`Self::landing`]).
+    landing_scale: f64,
     requirements: KeyRequirements,
 }
 
@@ -102,6 +104,16 @@ impl Bootstrapper {
                 params.eval_mod_depth()
             )));
         }
+        let out = eval_mod.output_level();
+        let chain_out = ctx.scale_at(out)?;
+        let landing = match params.order {
+            BootstrappingOrder::CoeffsToSlotsFirst => {
+                eval_mod.prime_output_scale(&**ctx)? / chain_out
+            }
+            BootstrappingOrder::SlotsToCoeffsFirst => {
+                2f64.powi(params.eval_mod.log_message_ratio as i32) / eval_mod.gain()
+            }
+        };
         let shape = Shape {
             order: params.order,
             slots: params.slots,
@@ -111,7 +123,7 @@ impl Bootstrapper {
             eval_depth: eval_mod.depth(),
             k: f64::from(params.eval_mod.k),
             gain: eval_mod.gain(),
-            log_message_ratio: params.eval_mod.log_message_ratio,
+            landing,
         };
         let pipeline = Pipeline::new(ctx, shape)?;
         let uses = pipeline
@@ -125,6 +137,7 @@ impl Bootstrapper {
             params,
             pipeline,
             eval_mod,
+            landing_scale: landing * chain_out,
             requirements,
         })
     }
@@ -199,7 +212,12 @@ impl Bootstrapper {
             }
             None => Pipeline::raise(ctx, c),
         };
-        let reduce = |c: &CkksCiphertext| self.eval_mod.apply(ctx, c, rlk);
+        // EvalMod lands on rho Delta_out and is read at Delta_out: its values times rho for free.
+        let reduce = |c: &CkksCiphertext| {
+            let mut r = self.eval_mod.apply_with(ctx, c, rlk, self.landing_scale)?;
+            r.scale = ctx.scale_at(r.level())?;
+            Ok(r)
+        };
         self.pipeline.run(ctx, ct, gk, &raise, &reduce)
     }
 }
