@@ -96,6 +96,9 @@ enum Suite {
     Hpr,
     /// Hoisted rotations, double-hoisted sums and a hoisted BSGS linear transform (CKKS, N = 2^15).
     Hoisting,
+    /// Multiparty keys: share generation and aggregation per protocol step, bytes per share (BFV
+    /// and CKKS, N = 2^14, Q 7 x 55 bits, P 55 bits, one thread; Lattigo's anchor).
+    Multiparty,
     /// Every suite.
     All,
 }
@@ -118,6 +121,7 @@ fn bench(
         Suite::Ckks => bench::ckks::run(&budget, paper, rep),
         Suite::Bgv => bench::bgv::run(&budget, rep),
         Suite::Hoisting => bench::ckks_hoisting::run(&budget, rep),
+        Suite::Multiparty => bench::multiparty::run(&budget, rep),
         Suite::Hpr => {
             let mut rng = rnsfhe_math::sample::Csprng::from_seed([42; 32]);
             bench::bfv_hpr::run(&budget, &mut rng, paper, rep)
@@ -128,7 +132,8 @@ fn bench(
             .and_then(|()| bench::bfv::run(&budget, paper, rep))
             .and_then(|()| bench::bgv::run(&budget, rep))
             .and_then(|()| bench::ckks::run(&budget, paper, rep))
-            .and_then(|()| bench::ckks_hoisting::run(&budget, rep)),
+            .and_then(|()| bench::ckks_hoisting::run(&budget, rep))
+            .and_then(|()| bench::multiparty::run(&budget, rep)),
     };
     let command = std::iter::once("rnsfhe".to_string())
         .chain(std::env::args().skip(1))

@@ -12,3 +12,4 @@ pub mod ckks_functions;
 pub mod ckks_hoisting;
 pub mod ckks_lr;
 pub mod cyclotomic;
+pub mod multiparty;
