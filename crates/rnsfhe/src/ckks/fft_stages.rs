@@ -71,7 +71,7 @@ impl DiagonalMatrix {
     }
 
     /// self * other (other applied first): diagonal k + l gets self_k[i] other_l[(i + k) mod n].
-    fn after(&self, other: &DiagonalMatrix) -> DiagonalMatrix {
+    pub(crate) fn after(&self, other: &DiagonalMatrix) -> DiagonalMatrix {
         let n = self.slots;
         let mut out = DiagonalMatrix::empty(n);
         for (&k, a) in &self.diagonals {
@@ -85,7 +85,7 @@ impl DiagonalMatrix {
     }
 
     /// Every value multiplied by `c`.
-    fn scaled(mut self, c: f64) -> DiagonalMatrix {
+    pub(crate) fn scaled(mut self, c: f64) -> DiagonalMatrix {
         for d in self.diagonals.values_mut() {
             d.iter_mut().for_each(|x| *x = x.scale(c));
         }

@@ -1,0 +1,172 @@
+//! CKKS bootstrapping end to end (`circuits::bootstrapping`): `cargo run --release --example
+//! ckks_bootstrap -- [preset] [slots] [reps] [threads]`.
+//!
+//! - `preset`: `n16` (128-bit, N = 2^16, CoeffsToSlots first; the default), `n16-stc` (the same
+//!   chain budget SlotsToCoeffs first), `toy11`, `toy12`, `toy13` (insecure, N = 2^11..2^13), or a
+//!   number 11..=16 (the toy preset of that degree; 16 is `n16`); add `-real` for real inputs.
+//! - `slots`: the slot count (default: N/2);
+//! - `reps`: timed bootstraps (default 3); `threads`: worker threads (default 1).
+//!
+//! Prints the parameters (chain widths, log QP, levels), key generation time, the key count and
+//! bytes (serialised: seeded, each key at the level it is used), the time per bootstrap (best and
+//! median), the precision against the input values uniform in the unit square of C (-log2 of the
+//! mean and of the worst slot error, real and imaginary parts apart as Lattigo reports them) and the
+//! peak resident memory (VmHWM of /proc/self/status).
+
+use std::time::Instant;
+
+use rnsfhe::circuits::bootstrapping::{Bootstrapper, BootstrappingOrder, BootstrappingParameters};
+use rnsfhe::ckks::{CkksContext, Complex};
+use rnsfhe::{Error, Result};
+use rnsfhe_math::sample::Csprng;
+
+fn preset(name: &str) -> Result<BootstrappingParameters> {
+    let (base, real) = match name.strip_suffix("-real") {
+        Some(b) => (b, true),
+        None => (name, false),
+    };
+    let mut p = match base {
+        "n16" | "16" => BootstrappingParameters::n16(),
+        "n16-stc" => BootstrappingParameters::n16_slots_to_coeffs_first(),
+        other => {
+            let log: u32 = other
+                .trim_start_matches("toy")
+                .parse()
+                .map_err(|_| Error::InvalidParameters(format!("unknown preset {other}")))?;
+            BootstrappingParameters::toy(log)
+        }
+    };
+    p.real_only = real;
+    Ok(p)
+}
+
+/// The peak resident set size in MiB (VmHWM), if the system reports it.
+fn peak_rss_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024.0)
+}
+
+/// Resets VmHWM to the current RSS (Linux: `5` to /proc/self/clear_refs), so that the next reading
+/// is the peak of the bootstrap alone, not of key generation and serialisation.
+fn reset_peak_rss() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+/// -log2 of the mean and of the largest absolute difference.
+fn precision(errors: &[f64]) -> (f64, f64) {
+    let mean = errors.iter().sum::<f64>() / errors.len().max(1) as f64;
+    let worst = errors.iter().copied().fold(0.0, f64::max);
+    (-mean.log2(), -worst.log2())
+}
+
+fn main() -> Result<()> {
+    let a: Vec<String> = std::env::args().collect();
+    let mut params = preset(a.get(1).map_or("n16", String::as_str))?;
+    let arg = |i: usize, d: usize| a.get(i).and_then(|s| s.parse().ok()).unwrap_or(d);
+    params.slots = arg(2, params.degree() / 2);
+    let (reps, threads) = (arg(3, 3), arg(4, 1));
+    rnsfhe_math::parallel::set_num_threads(threads)?;
+    println!(
+        "N = 2^{}, {} slots, {:?}, real {}, encapsulation {:?}, EvalMod {:?}",
+        params.log_degree,
+        params.slots,
+        params.order,
+        params.real_only,
+        params.encapsulation,
+        params.eval_mod
+    );
+    println!(
+        "chain bits {:?} + P {} x 61, log QP {}, residual levels {}, {} threads",
+        params.chain_bits(),
+        params.digit_primes,
+        params.log_qp(),
+        params.residual_levels,
+        threads
+    );
+    let t = Instant::now();
+    let ctx = CkksContext::new(params.ckks_parameters()?)?;
+    let boot = Bootstrapper::new(&ctx, params.clone())?;
+    println!("context and bootstrapper: {:.2?}", t.elapsed());
+
+    let mut rng = Csprng::from_seed([42; 32]);
+    let (sk, pk) = ctx.keygen(&mut rng)?;
+    let t = Instant::now();
+    let mut last = 0;
+    let mut progress = |done: usize, total: usize| {
+        let pct = 100 * done / total;
+        if pct >= last + 10 || done == total {
+            eprintln!("  keys {done}/{total}");
+            last = pct;
+        }
+    };
+    let keys = boot.generate_keys(&sk, &mut rng, Some(&mut progress))?;
+    let keygen = t.elapsed();
+    let bytes = keys.to_bytes(&ctx).len();
+    let peak_keys = peak_rss_mib();
+    reset_peak_rss();
+    let req = boot.key_requirements();
+    println!(
+        "key generation: {keygen:.2?}, {} keys ({} Galois), {:.1} MiB serialised",
+        req.count(),
+        req.galois.len(),
+        bytes as f64 / (1 << 20) as f64
+    );
+
+    // Uniform in [-1, 1) from 53 random bits.
+    let mut unit = || (rng.next_u64() >> 11) as f64 / (1u64 << 52) as f64 - 1.0;
+    let z: Vec<Complex> = (0..params.slots)
+        .map(|_| {
+            let re = unit();
+            let im = if params.real_only { 0.0 } else { unit() };
+            Complex::new(re, im)
+        })
+        .collect();
+    let level = match params.order {
+        BootstrappingOrder::CoeffsToSlotsFirst => 0,
+        BootstrappingOrder::SlotsToCoeffsFirst => params.stc_budget,
+    };
+    let pt = ctx.encode_at(&z, level, ctx.scale_at(level)?)?;
+    let ct = ctx.encrypt(&pt, &pk, &mut rng)?;
+    let mut times = Vec::new();
+    let mut out = None;
+    for _ in 0..reps.max(1) {
+        let t = Instant::now();
+        out = Some(ctx.bootstrap(&ct, &boot, &keys)?);
+        times.push(t.elapsed().as_secs_f64());
+    }
+    times.sort_by(f64::total_cmp);
+    let out = out.ok_or_else(|| Error::Internal("no bootstrap".into()))?;
+    let got = ctx.decrypt_values(&out, &sk)?;
+    let re: Vec<f64> = got
+        .iter()
+        .zip(&z)
+        .map(|(g, w)| (g.re - w.re).abs())
+        .collect();
+    let im: Vec<f64> = got
+        .iter()
+        .zip(&z)
+        .map(|(g, w)| (g.im - w.im).abs())
+        .collect();
+    let ((re_mean, re_worst), (im_mean, im_worst)) = (precision(&re), precision(&im));
+    println!(
+        "bootstrap: best {:.3} s, median {:.3} s ({} runs), output level {}",
+        times[0],
+        times[times.len() / 2],
+        times.len(),
+        out.level()
+    );
+    println!(
+        "precision (bits): real mean {re_mean:.2} worst {re_worst:.2}; imaginary mean \
+         {im_mean:.2} worst {im_worst:.2}"
+    );
+    match (peak_keys, peak_rss_mib()) {
+        (Some(k), Some(b)) => println!(
+            "peak RSS (VmHWM): {k:.0} MiB through key generation and serialisation, {b:.0} MiB \
+             while bootstrapping (keys and precomputed stages resident)"
+        ),
+        _ => println!("peak RSS: not reported by this system"),
+    }
+    Ok(())
+}

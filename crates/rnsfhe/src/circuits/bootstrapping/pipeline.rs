@@ -1,0 +1,193 @@
+//! The steps of a bootstrap in either order, around a modular reduction given as a map (EvalMod in
+//! [`super::Bootstrapper`]; an exact secret-key reduction in tests).
+
+use super::{mod_raise, CoeffsToSlots, SlotsFormat, SlotsToCoeffs};
+use crate::ckks::{CkksCiphertext, CkksContext};
+use crate::rlwe::GaloisKeys;
+use crate::{Error, Result};
+
+/// The order of the steps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum BootstrappingOrder {
+    /// ModRaise, CoeffsToSlots, EvalMod, SlotsToCoeffs: any input level; the output at the
+    /// residual top R (Cheon et al. 2018).
+    #[default]
+    CoeffsToSlotsFirst,
+    /// SlotsToCoeffs on the input while it holds its last StC levels, then ModRaise, CoeffsToSlots,
+    /// EvalMod: the output comes out of EvalMod with the StC levels still to spend (Lattigo's
+    /// `DecodeThenModUp`; Bossuat et al. 2022's "slim" bootstrapping).
+    SlotsToCoeffsFirst,
+}
+
+/// The modular reduction step: each of CoeffsToSlots's outputs (slots y = x / K at the
+/// reduction's input level) to rho gain (x - round(x)) at its output level on the chain's scale
+/// there (EvalMod landing on rho times that scale, the ciphertext read at the chain's: its values
+/// times rho, for free).
+pub(crate) type ModStep<'a> = &'a dyn Fn(&CkksCiphertext) -> Result<CkksCiphertext>;
+
+/// CoeffsToSlots and SlotsToCoeffs placed on the chain for one order, and the levels between.
+#[derive(Clone, Debug)]
+pub(crate) struct Pipeline {
+    pub(crate) order: BootstrappingOrder,
+    pub(crate) cts: CoeffsToSlots,
+    pub(crate) stc: SlotsToCoeffs,
+    /// The level EvalMod reads (CoeffsToSlots's output level) and the one it lands on.
+    pub(crate) eval_levels: (usize, usize),
+}
+
+/// The format CoeffsToSlots hands to EvalMod: `Packed` for sparse slots of CtS-first (one EvalMod;
+/// real inputs gain nothing more there), `Real` for real inputs otherwise (one EvalMod instead of
+/// two), else `Split`.
+pub(crate) fn format(
+    order: BootstrappingOrder,
+    slots: usize,
+    max_slots: usize,
+    real: bool,
+) -> SlotsFormat {
+    match order {
+        BootstrappingOrder::CoeffsToSlotsFirst if 2 * slots <= max_slots => SlotsFormat::Packed,
+        _ if real => SlotsFormat::Real,
+        _ => SlotsFormat::Split,
+    }
+}
+
+/// The shape of a pipeline: slot count, real inputs, the DFT budgets, EvalMod's depth, K and gain.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Shape {
+    pub(crate) order: BootstrappingOrder,
+    pub(crate) slots: usize,
+    pub(crate) real: bool,
+    pub(crate) cts_budget: usize,
+    pub(crate) stc_budget: usize,
+    pub(crate) eval_depth: usize,
+    pub(crate) k: f64,
+    pub(crate) gain: f64,
+    /// rho, the factor on the reduction's outputs ([`ModStep`]).
+    pub(crate) landing: f64,
+}
+
+impl Pipeline {
+    /// The transforms for `shape` on `ctx`'s chain: CoeffsToSlots at the top level L with the
+    /// factor 1 / (q_0 K), EvalMod below it, and SlotsToCoeffs with q_0 / (rho gain Delta_0), after
+    /// EvalMod (CtS-first: rho gain (m Delta_0 / q_0) back to m) or at level `stc_budget` on the
+    /// input (StC-first: the plaintext at level 0 is m q_0 / (rho gain), so that EvalMod reads
+    /// x = I + m / (rho gain), small for rho gain = 2^r, and gives m exactly: the message ratio is
+    /// 2^r whatever q_0 / Delta_0 is).
+    pub(crate) fn new(ctx: &CkksContext, shape: Shape) -> Result<Self> {
+        let top = ctx.max_level();
+        let (c, d, s) = (shape.cts_budget, shape.eval_depth, shape.stc_budget);
+        let first = shape.order == BootstrappingOrder::CoeffsToSlotsFirst;
+        let needed = c + d + if first { s } else { 0 };
+        if needed > top || (!first && s > top - needed) {
+            return Err(Error::InvalidParameters(format!(
+                "bootstrapping needs {} levels (CoeffsToSlots {c}, EvalMod {d}, SlotsToCoeffs {s}); \
+                 the chain has {top}",
+                c + d + s
+            )));
+        }
+        let q0 = ctx.ring_at(0)?.moduli()[0].value() as f64;
+        let format = format(shape.order, shape.slots, ctx.slots(), shape.real);
+        let cts = CoeffsToSlots::new(ctx, shape.slots, c, top, 1.0 / (q0 * shape.k), format)?;
+        let eval_levels = (top - c, top - c - d);
+        let (stc_level, stc_format) = if first {
+            (eval_levels.1, format)
+        } else {
+            (s, SlotsFormat::Complex)
+        };
+        let factor = q0 / (shape.gain * shape.landing * ctx.scale_at(0)?);
+        let stc = SlotsToCoeffs::new(ctx, shape.slots, s, stc_level, factor, stc_format)?;
+        Ok(Pipeline {
+            order: shape.order,
+            cts,
+            stc,
+            eval_levels,
+        })
+    }
+
+    /// The level of the outputs: R (CtS-first) or EvalMod's output level (StC-first).
+    pub(crate) fn output_level(&self) -> usize {
+        match self.order {
+            BootstrappingOrder::CoeffsToSlotsFirst => self.stc.output_level(),
+            BootstrappingOrder::SlotsToCoeffsFirst => self.eval_levels.1,
+        }
+    }
+
+    /// The bootstrap of `ct` with `reduce` as EvalMod and `raise` as ModRaise (the plain one, or the
+    /// one with encapsulation's key switches around it).
+    pub(crate) fn run(
+        &self,
+        ctx: &CkksContext,
+        ct: &CkksCiphertext,
+        keys: &GaloisKeys,
+        raise: &dyn Fn(&CkksCiphertext) -> Result<CkksCiphertext>,
+        reduce: ModStep<'_>,
+    ) -> Result<CkksCiphertext> {
+        if ct.slots() != self.cts.slots() {
+            return Err(Error::LengthMismatch {
+                what: "bootstrapping slots (the ciphertext's slot count)",
+                expected: self.cts.slots(),
+                got: ct.slots(),
+            });
+        }
+        match self.order {
+            BootstrappingOrder::CoeffsToSlotsFirst => {
+                let low = onto_chain(ctx, ct, 0)?;
+                let parts = self.cts.apply(ctx, &raise(&low)?, keys)?;
+                let reduced = parts.iter().map(reduce).collect::<Result<Vec<_>>>()?;
+                self.stc.apply(ctx, &reduced, keys)
+            }
+            BootstrappingOrder::SlotsToCoeffsFirst => {
+                let input = onto_chain(ctx, ct, self.stc.level())?;
+                let low = self.stc.apply(ctx, std::slice::from_ref(&input), keys)?;
+                let parts = self.cts.apply(ctx, &raise(&low)?, keys)?;
+                let reduced = parts.iter().map(reduce).collect::<Result<Vec<_>>>()?;
+                match reduced.as_slice() {
+                    [lo, hi] => super::slots_to_coeffs::combine(ctx, lo, hi),
+                    [lo] => Ok(lo.clone()),
+                    _ => Err(Error::Internal("EvalMod outputs of no format".into())),
+                }
+            }
+        }
+    }
+
+    /// The default ModRaise: `ct` (level 0) to the top level.
+    pub(crate) fn raise(ctx: &CkksContext, ct: &CkksCiphertext) -> Result<CkksCiphertext> {
+        mod_raise(ctx, ct, ctx.max_level())
+    }
+}
+
+/// `ct` at `level` on the chain's scale there: dropped (a ciphertext off the chain is brought onto it
+/// by the last level it drops, as `align` does). Errors: `LevelsExhausted` below `level`;
+/// `ScaleMismatch` at `level` off the chain.
+pub(crate) fn onto_chain(
+    ctx: &CkksContext,
+    ct: &CkksCiphertext,
+    level: usize,
+) -> Result<CkksCiphertext> {
+    let target = ctx.scale_at(level)?;
+    if ct.level() < level {
+        return Err(Error::LevelsExhausted {
+            op: "SlotsToCoeffs-first bootstrapping (SlotsToCoeffs runs on the input)".into(),
+            level: ct.level(),
+            needed: level,
+        });
+    }
+    if ctx.on_chain(ct.level(), ct.scale()) {
+        return ctx.drop_to_level(ct, level);
+    }
+    if ct.level() == level {
+        return Err(Error::ScaleMismatch {
+            op: "bootstrap (the ciphertext, the chain's scale of its level)".into(),
+            left: ct.scale(),
+            right: target,
+            tolerance: crate::ckks::SCALE_TOLERANCE,
+            hint: "bootstrap a ciphertext on the chain's scale, or one level higher".into(),
+        });
+    }
+    let x = ctx.drop_to_level_keeping_scale(ct, level + 1)?;
+    ctx.mul_const_rescale_to(&x, 1.0, target)
+}
+
+#[cfg(test)]
+#[path = "pipeline_tests.rs"]
+mod tests;
