@@ -11,7 +11,7 @@ Quickstart::
     print(ctx.decrypt(y, sk)[:3])          # ~ [1.25, 2.5625, 5.0]
 """
 
-from . import errors, logistic
+from . import errors, logistic, multiparty
 from ._rnsfhe import (
     FORMAT_VERSION,
     BfvCiphertext,
@@ -61,6 +61,7 @@ from .errors import (
     ScaleMismatchError,
     SecretKeyExportError,
     SerializationError,
+    ShareRefusedError,
 )
 
 __all__ = [
@@ -96,5 +97,6 @@ __all__ = [
     "backend",
     "errors",
     "logistic",
+    "multiparty",
     *errors.__all__,
 ]

@@ -70,6 +70,18 @@ class EntropyError(RnsfheError, OSError):
     """The operating system's random source failed."""
 
 
+class ShareRefusedError(RnsfheError, ValueError):
+    """A multiparty share refused by an aggregator or a protocol step: duplicated, stale (another
+    round, session, input or group), corrupted, foreign (another parameter set), from an
+    unexpected party, or missing. ``share`` names it, ``fault`` is one of ``"duplicate"``,
+    ``"stale"``, ``"corrupted"``, ``"foreign"``, ``"unexpected"``, ``"missing"``, and ``detail``
+    says why."""
+
+    share: str = ""
+    fault: str = ""
+    detail: str = ""
+
+
 __all__ = [
     "RnsfheError",
     "ParameterError",
@@ -87,4 +99,5 @@ __all__ = [
     "SecretKeyExportError",
     "EntropyError",
     "InternalError",
+    "ShareRefusedError",
 ]

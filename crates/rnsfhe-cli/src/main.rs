@@ -115,6 +115,9 @@ enum Suite {
     Bootstrap,
     /// Paper 004's logistic regression trained past its levels by bootstrapping (issue 24).
     Showcase,
+    /// Multiparty keys: share generation and aggregation per protocol step, bytes per share (BFV
+    /// and CKKS, N = 2^14, Q 7 x 55 bits, P 55 bits, one thread; Lattigo's anchor).
+    Multiparty,
     /// Every suite (bootstrap and showcase apart: run them on their own).
     All,
 }
@@ -140,6 +143,7 @@ fn bench(
         Suite::Hoisting => bench::ckks_hoisting::run(&budget, rep),
         Suite::Bootstrap => bench::ckks_bootstrap::run(boot, rep),
         Suite::Showcase => bench::ckks_bootstrap::showcase(boot, rep),
+        Suite::Multiparty => bench::multiparty::run(&budget, rep),
         Suite::Hpr => {
             let mut rng = rnsfhe_math::sample::Csprng::from_seed([42; 32]);
             bench::bfv_hpr::run(&budget, &mut rng, paper, rep)
@@ -150,7 +154,8 @@ fn bench(
             .and_then(|()| bench::bfv::run(&budget, paper, rep))
             .and_then(|()| bench::bgv::run(&budget, rep))
             .and_then(|()| bench::ckks::run(&budget, paper, rep))
-            .and_then(|()| bench::ckks_hoisting::run(&budget, rep)),
+            .and_then(|()| bench::ckks_hoisting::run(&budget, rep))
+            .and_then(|()| bench::multiparty::run(&budget, rep)),
     };
     let command = std::iter::once("rnsfhe".to_string())
         .chain(std::env::args().skip(1))

@@ -33,6 +33,7 @@ mod convert;
 mod hpr;
 mod integer;
 mod keys;
+mod multiparty;
 mod registry;
 mod rlwe_context;
 mod rlwe_params;
@@ -44,6 +45,14 @@ use pyo3::types::{PyBytes, PyMemoryView, PyType};
 /// Maps a Rust error to the `rnsfhe.errors` class of its kind.
 pub(crate) fn err(e: rnsfhe::Error) -> PyErr {
     use rnsfhe::Error as E;
+    if let E::ShareRefused {
+        share,
+        fault,
+        detail,
+    } = &e
+    {
+        return multiparty::refused(share, *fault, detail, e.to_string());
+    }
     let class = match &e {
         E::InvalidModulus { .. }
         | E::InvalidDegree { .. }
@@ -212,5 +221,6 @@ fn _rnsfhe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     ckks::register(m)?;
     hpr::register(m)?;
     keys::register(m)?;
+    multiparty::register(m)?;
     Ok(())
 }

@@ -17,7 +17,6 @@ use std::time::Instant;
 
 use rnsfhe::circuits::bootstrapping::{Bootstrapper, BootstrappingOrder, BootstrappingParameters};
 use rnsfhe::ckks::{CkksContext, Complex};
-use rnsfhe::serialize::KeyBytes;
 use rnsfhe::{Error, Result};
 use rnsfhe_math::sample::Csprng;
 
@@ -47,6 +46,12 @@ fn peak_rss_mib() -> Option<f64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib / 1024.0)
+}
+
+/// Resets VmHWM to the current RSS (Linux: `5` to /proc/self/clear_refs), so that the next reading
+/// is the peak of the bootstrap alone, not of key generation and serialisation.
+fn reset_peak_rss() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
 }
 
 /// -log2 of the mean and of the largest absolute difference.
@@ -98,7 +103,9 @@ fn main() -> Result<()> {
     };
     let keys = boot.generate_keys(&sk, &mut rng, Some(&mut progress))?;
     let keygen = t.elapsed();
-    let bytes = ctx.evaluation_keys_to_bytes(keys.evaluation_keys()).len();
+    let bytes = keys.to_bytes(&ctx).len();
+    let peak_keys = peak_rss_mib();
+    reset_peak_rss();
     let req = boot.key_requirements();
     println!(
         "key generation: {keygen:.2?}, {} keys ({} Galois), {:.1} MiB serialised",
@@ -154,9 +161,12 @@ fn main() -> Result<()> {
         "precision (bits): real mean {re_mean:.2} worst {re_worst:.2}; imaginary mean \
          {im_mean:.2} worst {im_worst:.2}"
     );
-    match peak_rss_mib() {
-        Some(m) => println!("peak RSS (VmHWM): {m:.0} MiB"),
-        None => println!("peak RSS: not reported by this system"),
+    match (peak_keys, peak_rss_mib()) {
+        (Some(k), Some(b)) => println!(
+            "peak RSS (VmHWM): {k:.0} MiB through key generation and serialisation, {b:.0} MiB \
+             while bootstrapping (keys and precomputed stages resident)"
+        ),
+        _ => println!("peak RSS: not reported by this system"),
     }
     Ok(())
 }

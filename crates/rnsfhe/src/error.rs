@@ -133,6 +133,46 @@ pub enum Error {
     /// A ciphertext whose noise has grown too large to decrypt reliably.
     #[error("noise budget exhausted: {0}")]
     NoiseBudgetExhausted(String),
+    /// A multiparty share refused by an aggregator or a protocol step (`crate::multiparty`):
+    /// `share` names it (protocol, round, parties), `fault` says what is wrong with it.
+    #[error("share refused ({fault}): {share}: {detail}")]
+    ShareRefused {
+        share: String,
+        fault: ShareFault,
+        detail: String,
+    },
+}
+
+/// Why a multiparty share was refused ([`Error::ShareRefused`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ShareFault {
+    /// A party whose share was already counted.
+    Duplicate,
+    /// A share of another protocol, round, reference string, input or threshold group.
+    Stale,
+    /// Bytes that fail their checksum or do not parse.
+    Corrupted,
+    /// A share of another parameter set.
+    Foreign,
+    /// A party the aggregation does not expect.
+    Unexpected,
+    /// Parties whose shares never arrived (an aggregation finished early), or a partial sum where
+    /// the complete one is needed.
+    Missing,
+}
+
+impl core::fmt::Display for ShareFault {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            ShareFault::Duplicate => "duplicated",
+            ShareFault::Stale => "stale",
+            ShareFault::Corrupted => "corrupted",
+            ShareFault::Foreign => "foreign",
+            ShareFault::Unexpected => "unexpected party",
+            ShareFault::Missing => "missing",
+        })
+    }
 }
 
 /// `Result` with the schemes' [`Error`].

@@ -76,7 +76,7 @@
 //! examples of their own. Every scheme's context implements [`eval::Evaluator`], the operations
 //! circuits are written with ([`circuits::poly`] evaluates polynomials over it for any scheme).
 
-pub use error::{Error, Result};
+pub use error::{Error, Result, ShareFault};
 pub use rnsfhe_math::{backend, num_threads, set_backend, set_num_threads, Backend};
 
 mod error;
@@ -88,6 +88,7 @@ pub mod ckks;
 pub mod encoding;
 pub mod eval;
 pub mod hpr;
+pub mod multiparty;
 pub mod params;
 pub mod rlwe;
 pub mod serialize;

@@ -13,3 +13,4 @@ pub mod ckks_functions;
 pub mod ckks_hoisting;
 pub mod ckks_lr;
 pub mod cyclotomic;
+pub mod multiparty;

@@ -392,8 +392,13 @@ impl BgvContext {
     /// wrapped past Q_l / 2: a measured ||x|| >= Q_l / 4, a carried bound >= Q_l / 2, or a measurement
     /// above the carried bound (see `noise.rs`).
     pub fn decrypt(&self, ct: &BgvCiphertext, sk: &SecretKey) -> Result<BgvPlaintext> {
-        let x = self.phase(ct, sk)?;
-        let (m, worst) = self.reduce_phase(&x, ct.level)?;
+        self.decrypt_phase(ct, &self.phase(ct, sk)?)
+    }
+
+    /// [`Self::decrypt`] of a phase x = [c(s)]_{Q_l} of `ct` computed elsewhere (coefficient form,
+    /// plain): collective decryption (`crate::multiparty`) adds the parties' shares to c_0.
+    pub(crate) fn decrypt_phase(&self, ct: &BgvCiphertext, x: &Poly) -> Result<BgvPlaintext> {
+        let (m, worst) = self.reduce_phase(x, ct.level)?;
         if let Some(why) = self.verdict(ct, worst) {
             let switch = match self.params.modulus_switching() {
                 super::ModulusSwitching::Auto => "",

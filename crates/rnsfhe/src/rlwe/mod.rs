@@ -31,12 +31,15 @@ pub use chain::ModulusChain;
 pub use encapsulation::EncapsulationKeys;
 pub(crate) use evalkeys::{inverse_mod, owned_by};
 pub use evalkeys::{GaloisKeys, RelinKey, MAX_GALOIS_ELEMENTS};
-pub(crate) use keys::{check_params, key_methods, reduce_product};
+pub(crate) use keys::{
+    check_params, gaussian_poly, hash_words, key_methods, log2_modulus, reduce_product, Domain,
+    SeedSource,
+};
 pub use keys::{
     expand_seeded, Crs, EvaluationKeySet, KeyContext, KeyGenerator, KeyId, PublicKey,
     SecretDistribution, SecretKey, SecretNorm,
 };
-pub(crate) use keyswitch::KeyOptions;
+pub(crate) use keyswitch::{select_limbs, KeyOptions};
 pub use keyswitch::{Decomposed, KeySwitchKey, KeySwitcher};
 pub use layout::KeySwitching;
 pub use levels::Levels;

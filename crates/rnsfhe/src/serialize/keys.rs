@@ -31,11 +31,23 @@ use crate::{Error, Result};
 const TERNARY: u8 = 1;
 const RESIDUES: u8 = 2;
 
+/// The top bit of a key's component count (format 5): each k0 is followed by its k1 in full
+/// instead of a seed (a key whose k1 is no seed's expansion: the collective relinearisation key).
+const EXPLICIT_K1: u32 = 1 << 31;
+
 impl Writer {
     /// A key-switching key: its level (format 5), its component count, then each component's k0
-    /// (over q_0..q_l and P) and the seed of its k1.
+    /// (over q_0..q_l and P) and the seed of its k1 (or, count flagged [`EXPLICIT_K1`], its k1).
     pub(super) fn key_switch_key(&mut self, k: &KeySwitchKey) {
         self.u32(k.level() as u32);
+        if !k.is_seeded() {
+            self.u32(k.parts().len() as u32 | EXPLICIT_K1);
+            for (k0, k1) in k.parts() {
+                self.poly(k0);
+                self.poly(k1);
+            }
+            return;
+        }
         self.u32(k.parts().len() as u32);
         for ((k0, _), seed) in k.parts().iter().zip(k.seeds()) {
             self.poly(k0);
@@ -70,12 +82,22 @@ impl Reader<'_> {
         sw: &KeySwitcher,
         level: usize,
     ) -> Result<KeySwitchKey> {
-        let count = self.u32()? as usize;
+        let raw = self.u32()?;
+        let explicit = self.version() >= 5 && raw & EXPLICIT_K1 != 0;
+        let count = (if explicit { raw & !EXPLICIT_K1 } else { raw }) as usize;
         let expected = sw.key_components_at(level);
         if count != expected {
             return Err(Error::Malformed(format!(
                 "a key of {count} components at level {level}, this parameter set uses {expected}"
             )));
+        }
+        if explicit {
+            let mut pairs = Vec::with_capacity(count);
+            for c in 0..count {
+                let ring = sw.key_ring(c, level)?;
+                pairs.push((self.poly(ring)?, self.poly(ring)?));
+            }
+            return KeySwitchKey::from_pairs_at(sw, pairs, level);
         }
         let (mut k0, mut seeds) = (Vec::with_capacity(count), Vec::with_capacity(count));
         for c in 0..count {
@@ -315,7 +337,13 @@ impl Reader<'_> {
                 )));
             }
             let key = self.key_switch_key(sw)?;
-            keys.insert(g, Arc::new(key.automorphism(inverse_mod(g, two_n)?, old)?));
+            // A key held in full is stored as used; a seeded k1 is phi_{g^-1} of its expansion.
+            let key = if key.is_seeded() {
+                key.automorphism(inverse_mod(g, two_n)?, old)?
+            } else {
+                key
+            };
+            keys.insert(g, Arc::new(key));
         }
         Ok(keys)
     }

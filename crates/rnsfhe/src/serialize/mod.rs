@@ -23,7 +23,9 @@
 //! Version 5 (keys at a level) writes every key-switching key (relinearisation, Galois, switching
 //! keys) with its level l before its components, which then span q_0..q_l and P and the digits
 //! that meet q_0..q_l only; keys of versions 2 to 4 load as top-level keys. It adds switching keys
-//! and encapsulation key pairs (kinds 22 and 23).
+//! and encapsulation key pairs (kinds 22 and 23), keys whose k1 is stored in full (the collective
+//! relinearisation key: the top bit of the component count set), and the multiparty shares and
+//! threshold secrets of `crate::multiparty` (kinds 24 and 25).
 //!
 //! Version 4 (hoisted key switching) writes Galois keys from s to phi_{g^-1}(s), the automorphism
 //! after the key product; the Galois keys of versions 2 and 3 (from s(X^g) to s) are converted on
@@ -85,6 +87,8 @@ pub(crate) enum Kind {
     EvaluationKeySet = 21,
     SwitchingKey = 22,
     EncapsulationKeys = 23,
+    MultipartyShare = 24,
+    ThresholdSecret = 25,
 }
 
 /// FNV-1a over a parameter description: scheme tag, degree, t or scale bits, moduli, special moduli.

@@ -21,7 +21,7 @@
 //!    parts packed side by side by the one conjugation, without Lattigo's extra rotation.
 
 use super::keys::{stage_uses, GaloisRequirement};
-use super::stages::{lift, scale_rows, scaled_stages, SlotsFormat};
+use super::stages::{lift, scale_rows, scaled_stages, SlotsFormat, Spread};
 use crate::circuits::dft::{DftDirection, HomomorphicDft};
 use crate::ckks::{CkksCiphertext, CkksContext, Complex};
 use crate::eval::Evaluator;
@@ -77,7 +77,7 @@ impl CoeffsToSlots {
         };
         let scaling = ctx.scale_at(level)? * factor * split / gap as f64;
         let dir = DftDirection::CoeffsToSlots;
-        let mut stages = scaled_stages(ctx.encoder(), dir, slots, budget, scaling)?;
+        let mut stages = scaled_stages(ctx.encoder(), dir, slots, budget, scaling, Spread::Even)?;
         if format == SlotsFormat::Packed {
             stages = stages.iter().map(lift).collect();
             if let Some(last) = stages.last_mut() {

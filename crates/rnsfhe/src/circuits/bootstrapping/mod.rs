@@ -11,11 +11,61 @@
 //!   (the precomputed steps, [`KeyRequirements`], key generation, `bootstrap`) and
 //!   [`CkksContext::bootstrap`].
 //!
+//! # The steps
+//!
+//! CoeffsToSlots-first (the default): the input is brought to level 0 on the chain's scale
+//! Delta_0; [ModRaise](mod_raise) reads it modulo Q_L (plaintext m' + q_0 I); [`CoeffsToSlots`]
+//! (SubSum for sparse slots, the inverse DFT with the factor 1 / (q_0 K), the split into real
+//! parts) puts x / K in the slots, x = m' / q_0 + I; [`EvalMod`] computes x - round(x); and
+//! [`SlotsToCoeffs`] (the DFT with q_0 / (rho gain Delta_0)) puts m' back into the coefficients, at
+//! the residual top R. SlotsToCoeffs-first runs SlotsToCoeffs on the input (it must hold the StC
+//! budget's levels), then ModRaise, CoeffsToSlots and EvalMod: the output is EvalMod's, at R + stc.
+//!
+//! EvalMod lands on rho times the chain's scale of its output level and the result is read at the
+//! chain's scale: its values times rho for nothing (CtS-first: rho = q_(out+1) / Delta_out, the
+//! last EvalMod prime over the chain's scale, so its rescale noise is that of a 60-bit scale;
+//! StC-first: rho = 2^r / gain, which turns EvalMod's m 2^-r into m).
+//!
+//! # Packing, real inputs and their cost ([`SlotsFormat`])
+//!
+//! - Full packing (N/2 slots): the N coefficients do not fit N/2 slots as real values, so
+//!   CoeffsToSlots splits them into two ciphertexts (one conjugation) and EvalMod runs twice.
+//! - Sparse packing, n <= N/4 slots, CtS-first: SubSum keeps the 2n coefficients of the subring,
+//!   and CoeffsToSlots packs them as 2n real slots with the same conjugation (its last stage's rows
+//!   n..2n carry a factor i; Lattigo's `RepackImagAsReal` rotates instead): EvalMod runs once, and
+//!   SlotsToCoeffs unpacks within its first stage. SubSum costs log2(N / 2n) rotations at the top.
+//! - Real inputs (`real_only`), full packing, CtS-first: EvalMod runs on the low half only (one
+//!   EvalMod instead of two) and SlotsToCoeffs completes the high half by the symmetry of a real
+//!   message (one conjugation at the output level); the imaginary part of the input (noise) is
+//!   dropped. Sparse CtS-first: nothing is cheaper than the packed form, which already runs
+//!   EvalMod once (the real form would add a conjugation): real inputs take it.
+//! - SlotsToCoeffs-first: the input's slots become the coefficients; complex inputs need both halves
+//!   reduced (two EvalMods, in any packing: the packed form would need a level to unpack after
+//!   EvalMod), real ones have only q_0 I in the high half and reduce the low half alone.
+//!
+//! # Secrets and failure
+//!
+//! ModRaise adds q_0 I with ||I||_inf growing with the Hamming weight h of the secret
+//! ([`ModRaiseBound`]): K = 16 holds for h = 32 (failure 2^-105 at N = 2^16) but not for h = 192
+//! (K = 36 for 2^-40) or a dense secret (K = 537). With `encapsulation: Some(h)` (Bossuat,
+//! Troncoso-Pastoriza and Hubaux, ACNS 2022) the level-0 ciphertext is switched to an ephemeral
+//! secret of weight h before ModRaise and back to the parameters' secret right after, at the top
+//! level ([`crate::rlwe::EncapsulationKeys`] has the security argument and Lattigo's v6.1.1
+//! pitfall): any secret bootstraps with K = 16.
+//!
+//! # Keys
+//!
+//! [`KeyRequirements`] lists exactly what [`Bootstrapper::bootstrap`] uses: the rotation steps of
+//! each DFT stage (its BSGS split) at that stage's level, SubSum's log2(N / 2n) steps at the top,
+//! the conjugation at CoeffsToSlots' output level (and SlotsToCoeffs' for real inputs), the
+//! relinearisation key at EvalMod's level, the encapsulation pair. Each key holds q_0..q_level and
+//! P only; [`BootstrappingKeys::to_bytes`] stores them seeded.
+//!
 //! # Example
 //!
 //! A toy bootstrap (insecure parameters): a ciphertext at level 0 comes back at the residual top.
 //!
-//! ```no_run
+//! ```
 //! use rnsfhe::circuits::bootstrapping::{Bootstrapper, BootstrappingParameters};
 //! use rnsfhe::ckks::{CkksContext, Complex};
 //! use rnsfhe_math::sample::Csprng;
@@ -31,6 +81,8 @@
 //! let ct = ctx.drop_to_level(&ctx.encrypt(&ctx.encode(&z)?, &pk, &mut rng)?, 0)?;
 //! let fresh = ctx.bootstrap(&ct, &boot, &keys)?;
 //! assert_eq!(fresh.level(), boot.output_level());
+//! let got = ctx.decrypt_values(&fresh, &sk)?;
+//! assert!(got.iter().all(|v| (*v - z[0]).abs() < 1e-6));
 //! # Ok(())
 //! # }
 //! ```
@@ -70,6 +122,8 @@ pub struct Bootstrapper {
     params: BootstrappingParameters,
     pipeline: Pipeline,
     eval_mod: EvalMod,
+    /// EvalMod's output scale: rho times the chain's at its output level ([`Self::landing`]).
+    landing_scale: f64,
     requirements: KeyRequirements,
 }
 
@@ -102,6 +156,16 @@ impl Bootstrapper {
                 params.eval_mod_depth()
             )));
         }
+        let out = eval_mod.output_level();
+        let chain_out = ctx.scale_at(out)?;
+        let landing = match params.order {
+            BootstrappingOrder::CoeffsToSlotsFirst => {
+                eval_mod.prime_output_scale(&**ctx)? / chain_out
+            }
+            BootstrappingOrder::SlotsToCoeffsFirst => {
+                2f64.powi(params.eval_mod.log_message_ratio as i32) / eval_mod.gain()
+            }
+        };
         let shape = Shape {
             order: params.order,
             slots: params.slots,
@@ -111,7 +175,7 @@ impl Bootstrapper {
             eval_depth: eval_mod.depth(),
             k: f64::from(params.eval_mod.k),
             gain: eval_mod.gain(),
-            log_message_ratio: params.eval_mod.log_message_ratio,
+            landing,
         };
         let pipeline = Pipeline::new(ctx, shape)?;
         let uses = pipeline
@@ -125,6 +189,7 @@ impl Bootstrapper {
             params,
             pipeline,
             eval_mod,
+            landing_scale: landing * chain_out,
             requirements,
         })
     }
@@ -199,7 +264,12 @@ impl Bootstrapper {
             }
             None => Pipeline::raise(ctx, c),
         };
-        let reduce = |c: &CkksCiphertext| self.eval_mod.apply(ctx, c, rlk);
+        // EvalMod lands on rho Delta_out and is read at Delta_out: its values times rho for free.
+        let reduce = |c: &CkksCiphertext| {
+            let mut r = self.eval_mod.apply_with(ctx, c, rlk, self.landing_scale)?;
+            r.scale = ctx.scale_at(r.level())?;
+            Ok(r)
+        };
         self.pipeline.run(ctx, ct, gk, &raise, &reduce)
     }
 }

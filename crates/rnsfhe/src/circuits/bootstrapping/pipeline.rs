@@ -20,7 +20,9 @@ pub enum BootstrappingOrder {
 }
 
 /// The modular reduction step: each of CoeffsToSlots's outputs (slots y = x / K at the
-/// reduction's input level) to gain (x - round(x)) at its output level.
+/// reduction's input level) to rho gain (x - round(x)) at its output level on the chain's scale
+/// there (EvalMod landing on rho times that scale, the ciphertext read at the chain's: its values
+/// times rho, for free).
 pub(crate) type ModStep<'a> = &'a dyn Fn(&CkksCiphertext) -> Result<CkksCiphertext>;
 
 /// CoeffsToSlots and SlotsToCoeffs placed on the chain for one order, and the levels between.
@@ -31,8 +33,6 @@ pub(crate) struct Pipeline {
     pub(crate) stc: SlotsToCoeffs,
     /// The level EvalMod reads (CoeffsToSlots's output level) and the one it lands on.
     pub(crate) eval_levels: (usize, usize),
-    /// 2^r, the integer StC-first's output is multiplied by.
-    pub(crate) ratio: i64,
 }
 
 /// The format CoeffsToSlots hands to EvalMod: `Packed` for sparse slots of CtS-first (one EvalMod;
@@ -62,20 +62,17 @@ pub(crate) struct Shape {
     pub(crate) eval_depth: usize,
     pub(crate) k: f64,
     pub(crate) gain: f64,
-    /// r of the message ratio q_0 / Delta_0 ~ 2^r that EvalMod is accurate for.
-    pub(crate) log_message_ratio: u32,
+    /// rho, the factor on the reduction's outputs ([`ModStep`]).
+    pub(crate) landing: f64,
 }
 
 impl Pipeline {
     /// The transforms for `shape` on `ctx`'s chain: CoeffsToSlots at the top level L with the
-    /// factor 1 / (q_0 K), EvalMod below it, and SlotsToCoeffs:
-    ///
-    /// - CtS-first: after EvalMod, with q_0 / (gain Delta_0): EvalMod's gain (m Delta_0 / q_0) back to
-    ///   m;
-    /// - StC-first: at level `stc_budget` on the input, with q_0 / (gain 2^r Delta_0): the plaintext
-    ///   at level 0 is m q_0 / (gain 2^r), so that EvalMod reads x = I + m 2^-r / gain (small, as it
-    ///   must be) and gives m 2^-r exactly, which the product by the integer 2^r (no level) makes m
-    ///   on the chain's scale. The message ratio is exactly 2^r whatever q_0 / Delta_0 is.
+    /// factor 1 / (q_0 K), EvalMod below it, and SlotsToCoeffs with q_0 / (rho gain Delta_0), after
+    /// EvalMod (CtS-first: rho gain (m Delta_0 / q_0) back to m) or at level `stc_budget` on the
+    /// input (StC-first: the plaintext at level 0 is m q_0 / (rho gain), so that EvalMod reads
+    /// x = I + m / (rho gain), small for rho gain = 2^r, and gives m exactly: the message ratio is
+    /// 2^r whatever q_0 / Delta_0 is).
     pub(crate) fn new(ctx: &CkksContext, shape: Shape) -> Result<Self> {
         let top = ctx.max_level();
         let (c, d, s) = (shape.cts_budget, shape.eval_depth, shape.stc_budget);
@@ -97,25 +94,13 @@ impl Pipeline {
         } else {
             (s, SlotsFormat::Complex)
         };
-        let ratio = if first {
-            1.0
-        } else {
-            2f64.powi(shape.log_message_ratio as i32)
-        };
-        let factor = q0 / (shape.gain * ratio * ctx.scale_at(0)?);
+        let factor = q0 / (shape.gain * shape.landing * ctx.scale_at(0)?);
         let stc = SlotsToCoeffs::new(ctx, shape.slots, s, stc_level, factor, stc_format)?;
-        if shape.log_message_ratio > 61 {
-            return Err(Error::InvalidParameters(format!(
-                "a message ratio of 2^{} does not fit in a word",
-                shape.log_message_ratio
-            )));
-        }
         Ok(Pipeline {
             order: shape.order,
             cts,
             stc,
             eval_levels,
-            ratio: 1 << shape.log_message_ratio,
         })
     }
 
@@ -156,12 +141,11 @@ impl Pipeline {
                 let low = self.stc.apply(ctx, std::slice::from_ref(&input), keys)?;
                 let parts = self.cts.apply(ctx, &raise(&low)?, keys)?;
                 let reduced = parts.iter().map(reduce).collect::<Result<Vec<_>>>()?;
-                let m = match reduced.as_slice() {
-                    [lo, hi] => super::slots_to_coeffs::combine(ctx, lo, hi)?,
-                    [lo] => lo.clone(),
-                    _ => return Err(Error::Internal("EvalMod outputs of no format".into())),
-                };
-                ctx.mul_integer(&m, self.ratio)
+                match reduced.as_slice() {
+                    [lo, hi] => super::slots_to_coeffs::combine(ctx, lo, hi),
+                    [lo] => Ok(lo.clone()),
+                    _ => Err(Error::Internal("EvalMod outputs of no format".into())),
+                }
             }
         }
     }

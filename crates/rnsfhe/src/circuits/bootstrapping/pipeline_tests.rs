@@ -56,7 +56,15 @@ fn fixture() -> Fixture {
 const K: f64 = 16.0;
 const GAIN: f64 = 1.0;
 /// q_0 / Delta_0 ~ 2^10 on the fixture's chain.
-const LOG_RATIO: u32 = 10;
+const LOG_RATIO: i32 = 10;
+
+/// rho: 2^r for StC-first (EvalMod's input m 2^-r), any factor for CtS-first.
+fn landing(order: BootstrappingOrder) -> f64 {
+    match order {
+        BootstrappingOrder::CoeffsToSlotsFirst => 37.5,
+        BootstrappingOrder::SlotsToCoeffsFirst => 2f64.powi(LOG_RATIO),
+    }
+}
 
 /// The values in the unit square, deterministic.
 fn values(n: usize, seed: u64, real: bool) -> Vec<Complex> {
@@ -82,7 +90,7 @@ fn run(f: &Fixture, order: BootstrappingOrder, slots: usize, real: bool) -> f64 
         eval_depth: 1,
         k: K,
         gain: GAIN,
-        log_message_ratio: LOG_RATIO,
+        landing: landing(order),
     };
     let p = Pipeline::new(ctx, shape).unwrap();
     let mut el: Vec<u64> = p.cts.galois_uses(ctx).iter().map(|x| x.element).collect();
@@ -106,7 +114,7 @@ fn run(f: &Fixture, order: BootstrappingOrder, slots: usize, real: bool) -> f64 
             .iter()
             .map(|v| {
                 let x = K * v.re;
-                Complex::from_real(GAIN * (x - x.round()))
+                Complex::from_real(landing(order) * GAIN * (x - x.round()))
             })
             .collect();
         let pt = ctx.encode_at(&r, out_level, ctx.scale_at(out_level)?)?;

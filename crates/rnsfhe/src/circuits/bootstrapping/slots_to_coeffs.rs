@@ -22,7 +22,7 @@
 //! input level minus the budget, on the chain's scale there.
 
 use super::keys::{stage_uses, GaloisRequirement};
-use super::stages::{lift, scale_column, scaled_stages, unpack, SlotsFormat};
+use super::stages::{lift, scale_column, scaled_stages, unpack, SlotsFormat, Spread};
 use crate::circuits::dft::{DftDirection, HomomorphicDft};
 use crate::ckks::{CkksCiphertext, CkksContext, Complex};
 use crate::eval::Evaluator;
@@ -69,7 +69,14 @@ impl SlotsToCoeffs {
             )));
         }
         let dir = DftDirection::SlotsToCoeffs;
-        let mut stages = scaled_stages(ctx.encoder(), dir, slots, budget, factor)?;
+        let mut stages = scaled_stages(
+            ctx.encoder(),
+            dir,
+            slots,
+            budget,
+            factor,
+            Spread::FrontLoaded,
+        )?;
         match format {
             SlotsFormat::Real => scale_column(&mut stages[0], 0, Complex::from_real(0.5)),
             SlotsFormat::Packed => {

@@ -37,23 +37,55 @@ impl SlotsFormat {
     }
 }
 
+/// How a DFT's constant is shared among its stages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Spread {
+    /// scaling^(1/budget) on each stage: no stage's diagonals carry a large or small constant
+    /// alone (CoeffsToSlots, whose values stay of one order from input to output).
+    Even,
+    /// The whole constant and the growth of the later stages (about sqrt(2) per butterfly on
+    /// random inputs) on the first stage, each later stage divided by its growth: the values reach
+    /// their final size after the first stage, so the later stages' rescale noise is small against
+    /// them (SlotsToCoeffs after EvalMod, whose inputs are coefficients, sqrt(n) times smaller than
+    /// the slots they make).
+    FrontLoaded,
+}
+
 /// The stages of `direction` on `slots` values in `budget` groups ([`fft_stages`]), times
-/// `scaling` spread evenly (scaling^(1/budget) on each, so that no stage's diagonals carry a large
-/// or small constant alone).
+/// `scaling` shared as `spread` says.
 pub(super) fn scaled_stages(
     enc: &CkksEncoder,
     direction: DftDirection,
     slots: usize,
     budget: usize,
     scaling: f64,
+    spread: Spread,
 ) -> Result<Vec<DiagonalMatrix>> {
     let st = fft_stages(enc, slots, budget)?;
     let stages = match direction {
         DftDirection::SlotsToCoeffs => st.decode,
         DftDirection::CoeffsToSlots => st.encode,
     };
-    let per = scaling.powf(1.0 / budget as f64);
-    Ok(stages.into_iter().map(|m| m.scaled(per)).collect())
+    let factors: Vec<f64> = match spread {
+        Spread::Even => vec![scaling.powf(1.0 / budget as f64); budget],
+        Spread::FrontLoaded => {
+            // The butterflies per stage, as fft_stages merges them (the first groups one larger).
+            let log = slots.trailing_zeros() as usize;
+            let (q, r) = (log / budget, log % budget);
+            let growth: Vec<f64> = (0..budget)
+                .map(|g| 2f64.powf((q + usize::from(g < r)) as f64 / 2.0))
+                .collect();
+            let later: f64 = growth.iter().skip(1).product();
+            std::iter::once(scaling * later)
+                .chain(growth.iter().skip(1).map(|g| 1.0 / g))
+                .collect()
+        }
+    };
+    Ok(stages
+        .into_iter()
+        .zip(factors)
+        .map(|(m, f)| m.scaled(f))
+        .collect())
 }
 
 /// `m` (n slots) on 2n slots for n-periodic inputs [v | v]: diagonal k keeps its index and repeats
@@ -118,7 +150,8 @@ mod tests {
     #[test]
     fn lift_acts_on_periodic_inputs() {
         let enc = CkksEncoder::new(64).unwrap();
-        let m = &scaled_stages(&enc, DftDirection::CoeffsToSlots, 8, 2, 3.0).unwrap()[1];
+        let m =
+            &scaled_stages(&enc, DftDirection::CoeffsToSlots, 8, 2, 3.0, Spread::Even).unwrap()[1];
         let x = v(8);
         let want = m.apply(&x).unwrap();
         let twice: Vec<Complex> = x.iter().chain(&x).copied().collect();
@@ -138,7 +171,16 @@ mod tests {
             assert!((got[i] - want).abs() < 1e-12);
         }
         let enc = CkksEncoder::new(64).unwrap();
-        let mut m = scaled_stages(&enc, DftDirection::SlotsToCoeffs, 8, 1, 1.0).unwrap()[0].clone();
+        let mut m = scaled_stages(
+            &enc,
+            DftDirection::SlotsToCoeffs,
+            8,
+            1,
+            1.0,
+            Spread::FrontLoaded,
+        )
+        .unwrap()[0]
+            .clone();
         let before = m.clone();
         scale_column(&mut m, 0, Complex::from_real(0.5));
         let mut x = v(8);

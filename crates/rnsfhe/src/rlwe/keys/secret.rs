@@ -152,7 +152,7 @@ impl SecretKey {
             SecretDistribution::HammingWeight(h) => ternary_hamming(rng, n, h)?,
         };
         let s = Poly::from_signed(ctx.key_switcher().ring_qp(), &coeffs)?;
-        Self::build(ctx, s, Some(coeffs), crs, Some(dist))
+        Self::build(ctx, s, Some(coeffs), (true, crs), Some(dist))
     }
 
     /// A ternary secret key from given coefficients (tests and key import); each must be in
@@ -179,12 +179,24 @@ impl SecretKey {
         let s = Poly::from_signed(ring, &coeffs)?;
         // Coefficients beyond the smallest prime are not one integer in every limb.
         let small = small_coefficients(&s);
-        Ok(Self::build(ctx, s, small.map(|_| coeffs), None, None)?.0)
+        Ok(Self::build(ctx, s, small.map(|_| coeffs), (true, None), None)?.0)
     }
 
     /// A secret key from a polynomial over the context's ring Q u P (`key_switcher().ring_qp()`),
     /// in either representation (plain form): any residues, e.g. a Shamir share uniform mod Q u P.
     pub fn from_poly(ctx: &dyn KeyContext, s: &Poly) -> Result<Self> {
+        Self::of_poly(ctx, s, true)
+    }
+
+    /// [`Self::from_poly`] without a key pair of its own (identity: a hash of s,
+    /// `KeyId::of_secret_digest`), for an additive share of a collective secret that never
+    /// publishes a key of its own (`crate::multiparty::ThresholdSecret::combine`): no canonical
+    /// public key, a product and a Gaussian over Q u P saved.
+    pub(crate) fn share_from_poly(ctx: &dyn KeyContext, s: &Poly) -> Result<Self> {
+        Self::of_poly(ctx, s, false)
+    }
+
+    fn of_poly(ctx: &dyn KeyContext, s: &Poly, pair: bool) -> Result<Self> {
         let ring = ctx.key_switcher().ring_qp();
         if !Arc::ptr_eq(s.context(), ring) {
             return Err(Error::ContextMismatch(
@@ -197,7 +209,7 @@ impl SecretKey {
         };
         p.to_coefficient()?;
         let small = small_coefficients(&p);
-        Ok(Self::build(ctx, p, small, None, None)?.0)
+        Ok(Self::build(ctx, p, small, (pair, None), None)?.0)
     }
 
     /// A secret key from limb-major residues over Q u P (`ring_qp().limb_len(form)` per modulus) in
@@ -229,14 +241,15 @@ impl SecretKey {
     }
 
     /// The secret key of coefficient-form residues `s` (plain, over Q u P, zeroized here) of
-    /// distribution `dist` (`None`: from its coefficients) and its public key under `crs` (or its
-    /// canonical public key), whose hash is the pair's identity; when s may not be exposed at
-    /// Q u P, no public key and the identity `KeyId::of_secret_digest`.
+    /// distribution `dist` (`None`: from its coefficients) and, with `pair`, its public key under
+    /// `crs` (or its canonical public key), whose hash is the pair's identity; without `pair`, or
+    /// when s may not be exposed at Q u P, no public key and the identity
+    /// `KeyId::of_secret_digest`.
     fn build(
         ctx: &dyn KeyContext,
         mut s: Poly,
         coeffs: Option<Zeroizing<Vec<i64>>>,
-        crs: Option<&Crs>,
+        (pair, crs): (bool, Option<&Crs>),
         dist: Option<SecretDistribution>,
     ) -> Result<(Self, Option<PublicKey>)> {
         let sw = ctx.key_switcher();
@@ -244,9 +257,7 @@ impl SecretKey {
         let mut h = Sha256::new();
         h.update(b"rnsfhe secret digest v1");
         h.update(fingerprint.to_le_bytes());
-        for r in s.residues() {
-            h.update(r.to_le_bytes());
-        }
+        super::id::hash_words(&mut h, s.residues());
         let digest = Zeroizing::new(<[u8; 32]>::from(h.finalize()));
         let (s_q, s_qp) = Self::ntt_pair(sw, &s);
         s.residues_mut().zeroize();
@@ -266,7 +277,7 @@ impl SecretKey {
                 .security()
                 .max_log_q_for(crate::params::security_degree(n), distribution),
         };
-        if sk.max_log_modulus < super::exposure::log2_modulus(sw.ring_qp()) {
+        if !pair || sk.max_log_modulus < super::exposure::log2_modulus(sw.ring_qp()) {
             return Ok((sk, None));
         }
         let pk = PublicKey::starting_pair(ctx, &sk, crs)?;

@@ -252,6 +252,55 @@ impl KeySwitchKey {
         })
     }
 
+    /// A key at `level` from its components (k0, k1) given in full, NTT form over
+    /// [`KeySwitcher::key_ring`]: a key whose k1 is no expansion of a seed, e.g. the collective
+    /// relinearisation key of Mouchet et al. (PETS 2021, RKG), whose k1 is the sum of the parties'
+    /// s_i a + e_i. It has no seeds ([`Self::is_seeded`]); the byte format stores its k1.
+    pub fn from_pairs_at(sw: &KeySwitcher, pairs: Vec<(Poly, Poly)>, level: usize) -> Result<Self> {
+        let count = sw.key_components_at(level);
+        if pairs.len() != count {
+            return Err(Error::LengthMismatch {
+                what: "key-switching key components",
+                expected: count,
+                got: pairs.len(),
+            });
+        }
+        let mont = is_montgomery(sw.ring_qp());
+        let mut parts = Vec::with_capacity(count);
+        for (c, (mut k0, mut k1)) in pairs.into_iter().enumerate() {
+            let ring = sw.key_ring(c, level)?;
+            for k in [&mut k0, &mut k1] {
+                if !Arc::ptr_eq(k.context(), ring) || k.representation() != Representation::Ntt {
+                    return Err(Error::ContextMismatch(
+                        "key-switching key components must be in NTT form over Q_l u P (less \
+                         their zero limbs)"
+                            .into(),
+                    ));
+                }
+                if mont {
+                    k.relabel_form(Form::Montgomery)?;
+                }
+            }
+            parts.push((k0, k1));
+        }
+        Ok(KeySwitchKey {
+            parts,
+            seeds: Vec::new(),
+            level,
+        })
+    }
+
+    /// The components (k0, k1), taken.
+    pub(crate) fn into_parts(self) -> Vec<(Poly, Poly)> {
+        self.parts
+    }
+
+    /// Whether every k1 component is the expansion of a stored seed (keys made by one party); a
+    /// key from [`Self::from_pairs_at`] holds its k1 in full.
+    pub fn is_seeded(&self) -> bool {
+        self.seeds.len() == self.parts.len()
+    }
+
     /// This key at a lower `level`: its first [`KeySwitcher::key_components_at`] components on the
     /// limbs of Q_level u P (no arithmetic: the same bits as a key generated at that level with the
     /// same seeds and errors, and the same key products there). Errors above the key's level.
@@ -316,7 +365,8 @@ impl KeySwitchKey {
         })
     }
 
-    /// The seeds of the k1 components (before truncation factors).
+    /// The seeds of the k1 components (before truncation factors); empty for a key whose k1 is held
+    /// in full ([`Self::is_seeded`]).
     pub fn seeds(&self) -> &[[u8; 32]] {
         &self.seeds
     }

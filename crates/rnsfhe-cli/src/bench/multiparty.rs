@@ -1,0 +1,249 @@
+//! `rnsfhe bench multiparty`: the targets of issue 25, one thread, at Lattigo's anchor (N = 2^14,
+//! Q 7 x 55 bits, P 1 x 55 bits, one prime per digit), BFV and CKKS: time per share and per
+//! aggregation (two shares summed) of CKG, RKG rounds 1 and 2, RTG (one element), the
+//! thresholdizer at t = 17 (polynomial, one recipient's share, combination) and CKS / PCKS, and
+//! the bytes of each share. Lattigo v6.2.0's own figures (Zen 4, IFMA, one thread, from the issue)
+//! stand beside them; `../shared/peers/lattigo_multiparty.sh` reruns Lattigo on this machine.
+
+use rnsfhe::bfv::{BfvContext, BfvParameters};
+use rnsfhe::ckks::{CkksContext, CkksParameters, Complex};
+use rnsfhe::multiparty::{
+    ckg, cks_round, cks_share, pcks_share, rkg, rtg, threshold, Aggregator, Collective, Group,
+    Party, Round, Share, Smudging, ThresholdSecret,
+};
+use rnsfhe::params::Security;
+use rnsfhe::rlwe::{Crs, KeyContext, KeyGenerator, KeySwitching, PublicKey};
+use rnsfhe::Result;
+use rnsfhe_math::sample::Csprng;
+
+use crate::report::Report;
+use crate::table::Table;
+use crate::timing::{human, kib, Budget};
+
+/// The thresholdizer's t (Lattigo's benchmark goes up to t = 17).
+const T: usize = 17;
+
+pub fn run(budget: &Budget, rep: &mut Report) -> Result<()> {
+    rep.text(
+        "\n### Multiparty keys (issue 25): N = 2^14, Q 7 x 55 bits, P 1 x 55 bits, one thread\n",
+    );
+    let ks = KeySwitching::default();
+    let insecure = Security::InsecureResearchOnly; // log QP = 440 > 438: Lattigo's anchor as it is
+    let bfv = BfvContext::new(
+        BfvParameters::builder()
+            .degree(1 << 14)
+            .plain_modulus(65537)
+            .moduli_bits(&[55; 7])
+            .special_moduli_bits(&[55])
+            .key_switching(ks)
+            .security(insecure)
+            .build()?,
+    )?;
+    let ckks = CkksContext::new(
+        CkksParameters::builder()
+            .degree(1 << 14)
+            .chain_bits(vec![55; 7])
+            .scale_bits(55)
+            .special_moduli_bits(&[55])
+            .key_switching(ks)
+            .security(insecure)
+            .build()?,
+    )?;
+    let mut rng = Csprng::from_seed([25; 32]);
+    let x = bfv.encode(&[1, 2, 3])?;
+    let v = ckks.encode(&[Complex::new(0.5, 0.0)])?;
+    let mut table = Table::new(&["step", "BFV", "CKKS", "bytes per share", "Lattigo (Zen 4)"]);
+    let (b, c) = (
+        keys_rows(budget, &*bfv, &mut rng, |pk, rng| bfv.encrypt(&x, pk, rng))?,
+        keys_rows(budget, &*ckks, &mut rng, |pk, rng| {
+            ckks.encrypt(&v, pk, rng)
+        })?,
+    );
+    for ((name, tb, bytes, lattigo), (_, tc, _, _)) in b.iter().zip(&c) {
+        table.row(vec![
+            name.clone(),
+            human(*tb),
+            human(*tc),
+            bytes.map_or_else(String::new, kib),
+            lattigo.to_string(),
+        ]);
+    }
+    rep.table(&table);
+    Ok(())
+}
+
+/// (step, seconds, bytes of its share, Lattigo's figure).
+type Row = (String, f64, Option<usize>, &'static str);
+
+/// Every row for one scheme; `encrypt` gives a ciphertext under the collective key.
+fn keys_rows<C: Collective>(
+    budget: &Budget,
+    ctx: &C,
+    rng: &mut Csprng,
+    encrypt: impl Fn(&PublicKey, &mut Csprng) -> Result<C::Ciphertext>,
+) -> Result<Vec<Row>> {
+    let kc = ctx.as_key_context();
+    let crs = Crs::new([17; 32]);
+    let p0 = Party::generate(kc, 0, rng)?;
+    let p1 = Party::generate(kc, 1, rng)?;
+    let top = kc.key_switcher().top_level();
+    let mut rows = Vec::new();
+    let time = |f: &mut dyn FnMut()| budget.seconds_per_call(f);
+
+    // CKG.
+    let s0 = ckg::share(kc, &p0, &crs)?;
+    let s1 = ckg::share(kc, &p1, &crs)?;
+    let round = ckg::round(kc, &crs, None);
+    let t_share = time(&mut || sink(ckg::share(kc, &p0, &crs)));
+    let t_agg = time(&mut || sink(sum(kc, &round, &[&s0, &s1])));
+    let agg = sum(kc, &round, &[&s0, &s1])?;
+    let t_key = time(&mut || sink(ckg::public_key(kc, &crs, &agg)));
+    let pk = ckg::public_key(kc, &crs, &agg)?;
+    rows.push(("CKG share".into(), t_share, Some(bytes(&s0)), "2.53 ms"));
+    rows.push(("CKG aggregation (2 shares)".into(), t_agg, None, ""));
+    rows.push(("CKG public key from the aggregate".into(), t_key, None, ""));
+
+    // RKG.
+    let (r0, e0) = rkg::share_round1(kc, &p0, &crs, top, rng)?;
+    let (r1, e1) = rkg::share_round1(kc, &p1, &crs, top, rng)?;
+    let round1 = rkg::round1(kc, &crs, top, None)?;
+    let mut scratch = Csprng::from_seed([1; 32]);
+    let t1 = time(&mut || sink(rkg::share_round1(kc, &p0, &crs, top, &mut scratch)));
+    let t_agg = time(&mut || sink(sum(kc, &round1, &[&r0, &r1])));
+    let a1 = sum(kc, &round1, &[&r0, &r1])?;
+    let t2 = time(&mut || sink(rkg::share_round2(kc, &p0, &e0, &a1, &mut scratch)));
+    let q0 = rkg::share_round2(kc, &p0, &e0, &a1, rng)?;
+    let q1 = rkg::share_round2(kc, &p1, &e1, &a1, rng)?;
+    let a2 = sum(kc, &rkg::round2(&a1)?, &[&q0, &q1])?;
+    let t_key = time(&mut || sink(rkg::relin_key(kc, &a1, &a2, &pk)));
+    rows.push(("RKG round 1 share".into(), t1, Some(bytes(&r0)), "36.7 ms"));
+    rows.push(("RKG round 2 share".into(), t2, Some(bytes(&q0)), "19.0 ms"));
+    rows.push(("RKG aggregation (2 round-1 shares)".into(), t_agg, None, ""));
+    rows.push((
+        "RKG relinearisation key from the aggregates".into(),
+        t_key,
+        None,
+        "",
+    ));
+
+    // RTG, one element (rotation by 1).
+    let el = [5u64];
+    let g0 = rtg::share(kc, &p0, &crs, &el, top, rng)?;
+    let g1 = rtg::share(kc, &p1, &crs, &el, top, rng)?;
+    let round = rtg::round(kc, &crs, &el, top, None)?;
+    let t_share = time(&mut || sink(rtg::share(kc, &p0, &crs, &el, top, &mut scratch)));
+    let t_agg = time(&mut || sink(sum(kc, &round, &[&g0, &g1])));
+    let agg = sum(kc, &round, &[&g0, &g1])?;
+    let t_key = time(&mut || sink(rtg::galois_keys(kc, &crs, &agg, &pk)));
+    rows.push((
+        "RTG share (one element)".into(),
+        t_share,
+        Some(bytes(&g0)),
+        "18.3 ms",
+    ));
+    rows.push(("RTG aggregation (2 shares)".into(), t_agg, None, ""));
+    rows.push(("RTG Galois key from the aggregate".into(), t_key, None, ""));
+
+    rows.extend(threshold_rows(budget, kc, &crs, rng)?);
+
+    // CKS and PCKS of a fresh ciphertext (smudging for lambda = 40 and errors below 2^10).
+    let ct = encrypt(&pk, rng)?;
+    let sm = Smudging::new(40, 10.0, kc.key_switcher().ring_q().degree(), 1)?;
+    let c0 = cks_share(ctx, &p0, None, &ct, &crs, &sm, rng)?;
+    let c1 = cks_share(ctx, &p1, None, &ct, &crs, &sm, rng)?;
+    let round = cks_round(ctx, &crs, &ct, None, None)?;
+    let t_cks = time(&mut || sink(cks_share(ctx, &p0, None, &ct, &crs, &sm, &mut scratch)));
+    let t_agg = time(&mut || sink(sum(kc, &round, &[&c0, &c1])));
+    let (_, receiver) = KeyGenerator::new(kc, rng).key_pair()?;
+    let pc = pcks_share(ctx, &p0, &receiver, &ct, &crs, &sm, rng)?;
+    let t_pcks = time(&mut || {
+        sink(pcks_share(
+            ctx,
+            &p0,
+            &receiver,
+            &ct,
+            &crs,
+            &sm,
+            &mut scratch,
+        ))
+    });
+    rows.push(("CKS share (decryption)".into(), t_cks, Some(bytes(&c0)), ""));
+    rows.push(("CKS aggregation (2 shares)".into(), t_agg, None, ""));
+    rows.push(("PCKS share".into(), t_pcks, Some(bytes(&pc)), ""));
+    Ok(rows)
+}
+
+/// The thresholdizer at t = 17 among 17 parties: one party's polynomial, its share for one
+/// recipient, the sum of two shares, and the combination into an additive share.
+fn threshold_rows(
+    budget: &Budget,
+    kc: &dyn KeyContext,
+    crs: &Crs,
+    rng: &mut Csprng,
+) -> Result<Vec<Row>> {
+    let members: Vec<u32> = (0..T as u32).collect();
+    let group = Group::new(T, &members)?;
+    let mut shares = Vec::with_capacity(T);
+    let mut first = None;
+    for &i in &members {
+        let p = Party::generate(kc, i, rng)?;
+        let f = threshold::shamir_polynomial(kc, &p, T, rng)?;
+        shares.push(f.share_for(kc, crs, &group, 0)?);
+        if first.is_none() {
+            first = Some((p, f));
+        }
+    }
+    let (p, f) = first.ok_or_else(|| rnsfhe::Error::Internal("no party".into()))?;
+    let mut scratch = Csprng::from_seed([2; 32]);
+    let t_poly =
+        budget.seconds_per_call(|| sink(threshold::shamir_polynomial(kc, &p, T, &mut scratch)));
+    let t_share = budget.seconds_per_call(|| sink(f.share_for(kc, crs, &group, 0)));
+    let round = threshold::shamir_round(kc, crs, &group, 0)?;
+    // Two of the 17 shares recipient 0 expects: a partial sum.
+    let two = || -> Result<Share> {
+        let mut agg = Aggregator::new(kc, round.clone(), &members)?;
+        agg.add(&shares[0])?;
+        agg.add(&shares[1])?;
+        agg.partial()
+    };
+    two()?;
+    let t_agg = budget.seconds_per_call(|| sink(two()));
+    let all: Vec<&Share> = shares.iter().collect();
+    let tsk = ThresholdSecret::from_aggregate(kc, crs, &sum(kc, &round, &all)?, 0)?;
+    let t_combine = budget.seconds_per_call(|| sink(tsk.combine(kc, &members)));
+    Ok(vec![
+        ("Shamir polynomial, t = 17".into(), t_poly, None, ""),
+        (
+            "Shamir share for one party, t = 17".into(),
+            t_share,
+            Some(bytes(&shares[0])),
+            "3.68 ms (Shamir shares)",
+        ),
+        ("Shamir aggregation (2 shares)".into(), t_agg, None, ""),
+        (
+            "combination into an additive share, t = 17".into(),
+            t_combine,
+            None,
+            "",
+        ),
+    ])
+}
+
+/// The sum of `shares` for `round` (the aggregate when they cover its parties).
+fn sum(kc: &dyn KeyContext, round: &Round, shares: &[&Share]) -> Result<Share> {
+    let who: Vec<u32> = shares.iter().flat_map(|s| s.parties().to_vec()).collect();
+    let mut agg = Aggregator::new(kc, round.clone(), &who)?;
+    for s in shares {
+        agg.add(s)?;
+    }
+    agg.finish()
+}
+
+/// Keeps a result from being optimised away, and drops it.
+fn sink<T>(x: T) {
+    let _ = std::hint::black_box(x);
+}
+
+fn bytes(s: &Share) -> usize {
+    s.to_bytes().len()
+}

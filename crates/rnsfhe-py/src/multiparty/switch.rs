@@ -1,0 +1,266 @@
+//! Collective decryption (CKS to s' = 0, PETS 2021 Prot. 4) and public-key switching (PCKS,
+//! Prot. 5) over the Python ciphertexts of BFV, BGV and CKKS, with smudging noise.
+
+use std::sync::Arc;
+
+use pyo3::prelude::*;
+use rnsfhe::multiparty::{self as mp, Collective};
+
+use super::{PyCrs, PyGroup, PyRound, PyShare};
+use crate::bfv::{PyBfvCiphertext, PyBfvPlaintext};
+use crate::bgv::{PyBgvCiphertext, PyBgvPlaintext};
+use crate::ckks::{PyCkksCiphertext, PyCkksPlaintext};
+use crate::convert::Int;
+use crate::keys::{KeyOwner, Owner, PyPublicKey};
+use crate::registry::{same, Shared};
+use crate::OrPy;
+
+use super::party::PyParty;
+
+/// A scheme's Python ciphertext and plaintext classes, for the generic protocol calls.
+trait PyValues: Collective + crate::registry::Scheme + Sized + Send + Sync {
+    /// The ciphertext of Python object `obj`, checked to be of `shared`'s context.
+    fn ciphertext(
+        obj: &Bound<'_, PyAny>,
+        shared: &Arc<Shared<Self>>,
+    ) -> PyResult<Arc<<Self as Collective>::Ciphertext>>;
+    fn wrap_ct(
+        py: Python<'_>,
+        shared: &Arc<Shared<Self>>,
+        ct: <Self as Collective>::Ciphertext,
+    ) -> PyResult<Py<PyAny>>;
+    fn wrap_pt(
+        py: Python<'_>,
+        shared: &Arc<Shared<Self>>,
+        pt: <Self as Collective>::Plaintext,
+    ) -> PyResult<Py<PyAny>>;
+}
+
+macro_rules! py_values {
+    ($($Ctx:ty: $PyCt:ident, $PyPt:ident);*) => {
+        $(impl PyValues for $Ctx {
+            fn ciphertext(
+                obj: &Bound<'_, PyAny>,
+                shared: &Arc<Shared<Self>>,
+            ) -> PyResult<Arc<<Self as Collective>::Ciphertext>> {
+                let c = obj.cast::<$PyCt>().map_err(|_| {
+                    pyo3::exceptions::PyTypeError::new_err(format!(
+                        "expected a {} of the party's context, got {}",
+                        <$PyCt as pyo3::PyClass>::NAME,
+                        crate::convert::type_name(obj)
+                    ))
+                })?;
+                same(&c.get().shared, shared, "ciphertext")?;
+                Ok(c.get().ct.clone())
+            }
+            fn wrap_ct(py: Python<'_>, shared: &Arc<Shared<Self>>, ct: <Self as Collective>::Ciphertext) -> PyResult<Py<PyAny>> {
+                Ok(Py::new(py, $PyCt { shared: shared.clone(), ct: Arc::new(ct) })?.into_any())
+            }
+            fn wrap_pt(py: Python<'_>, shared: &Arc<Shared<Self>>, pt: <Self as Collective>::Plaintext) -> PyResult<Py<PyAny>> {
+                Ok(Py::new(py, $PyPt { shared: shared.clone(), pt: Arc::new(pt) })?.into_any())
+            }
+        })*
+    };
+}
+
+py_values!(
+    rnsfhe::bfv::BfvContext: PyBfvCiphertext, PyBfvPlaintext;
+    rnsfhe::bgv::BgvContext: PyBgvCiphertext, PyBgvPlaintext;
+    rnsfhe::ckks::CkksContext: PyCkksCiphertext, PyCkksPlaintext
+);
+
+/// Runs `$body` with `$S` the scheme's context type and `$s` its shared context.
+macro_rules! with_scheme {
+    ($owner:expr, $S:ident, $s:ident => $body:expr) => {
+        match $owner {
+            Owner::Bfv($s) => {
+                type $S = rnsfhe::bfv::BfvContext;
+                $body
+            }
+            Owner::Bgv($s) => {
+                type $S = rnsfhe::bgv::BgvContext;
+                $body
+            }
+            Owner::Ckks($s) => {
+                type $S = rnsfhe::ckks::CkksContext;
+                $body
+            }
+        }
+    };
+}
+
+/// `Smudging.for_ciphertext`.
+pub(super) fn smudging_for(ct: &Bound<'_, PyAny>, lambda: u32) -> PyResult<mp::Smudging> {
+    let ctx = ct.getattr("context")?;
+    let o = Owner::of(&ctx)?;
+    with_scheme!(&o, S, s => {
+        let c = S::ciphertext(ct, s)?;
+        mp::Smudging::for_ciphertext(&*s.ctx, &*c, lambda).py()
+    })
+}
+
+/// The round of a collective decryption of `ct`.
+#[pyfunction]
+#[pyo3(signature = (context, crs, ct, group=None))]
+fn cks_round(
+    context: &Bound<'_, PyAny>,
+    crs: &PyCrs,
+    ct: &Bound<'_, PyAny>,
+    group: Option<&PyGroup>,
+) -> PyResult<PyRound> {
+    let o = Owner::of(context)?;
+    with_scheme!(&o, S, s => {
+        let c = S::ciphertext(ct, s)?;
+        Ok(PyRound(mp::cks_round(&*s.ctx, &crs.0, &*c, None, group.map(|g| &g.0)).py()?))
+    })
+}
+
+/// The party's share of a collective decryption of `ct` (its secret times c1, plus smudging).
+#[pyfunction]
+fn cks_share(
+    py: Python<'_>,
+    party: &PyParty,
+    ct: &Bound<'_, PyAny>,
+    crs: &PyCrs,
+    smudging: &PySmudging,
+) -> PyResult<PyShare> {
+    let o = party.owner.clone();
+    let share = with_scheme!(&o, S, s => {
+        let c = S::ciphertext(ct, s)?;
+        let ctx = s.ctx.clone();
+        py.detach(|| party.with(&o, |p, r| mp::cks_share(&*ctx, p, None, &*c, &crs.0, &smudging.0, r)))?
+    });
+    Ok(PyShare::new(&o, share.py()?))
+}
+
+/// The plaintext of `ct` from the complete aggregate of the decryption shares.
+#[pyfunction]
+fn cks_decrypt(
+    py: Python<'_>,
+    context: &Bound<'_, PyAny>,
+    crs: &PyCrs,
+    ct: &Bound<'_, PyAny>,
+    aggregate: &PyShare,
+    smudging: &PySmudging,
+) -> PyResult<Py<PyAny>> {
+    let o = Owner::of(context)?;
+    let agg = aggregate.get(&o)?;
+    with_scheme!(&o, S, s => {
+        let c = S::ciphertext(ct, s)?;
+        let ctx = s.ctx.clone();
+        let pt = py.detach(|| mp::decrypt(&*ctx, &crs.0, &*c, agg, &smudging.0)).py()?;
+        S::wrap_pt(py, s, pt)
+    })
+}
+
+/// The round of a public-key switch of `ct` to `receiver`'s public key.
+#[pyfunction]
+#[pyo3(signature = (context, crs, ct, receiver, group=None))]
+fn pcks_round(
+    context: &Bound<'_, PyAny>,
+    crs: &PyCrs,
+    ct: &Bound<'_, PyAny>,
+    receiver: &PyPublicKey,
+    group: Option<&PyGroup>,
+) -> PyResult<PyRound> {
+    let o = Owner::of(context)?;
+    let pk = receiver.get(&o)?;
+    with_scheme!(&o, S, s => {
+        let c = S::ciphertext(ct, s)?;
+        Ok(PyRound(mp::pcks_round(&*s.ctx, &crs.0, &*c, &pk, group.map(|g| &g.0)).py()?))
+    })
+}
+
+/// The party's share of a public-key switch of `ct` to `receiver`'s public key.
+#[pyfunction]
+fn pcks_share(
+    py: Python<'_>,
+    party: &PyParty,
+    receiver: &PyPublicKey,
+    ct: &Bound<'_, PyAny>,
+    crs: &PyCrs,
+    smudging: &PySmudging,
+) -> PyResult<PyShare> {
+    let o = party.owner.clone();
+    let pk = receiver.get(&o)?;
+    let share = with_scheme!(&o, S, s => {
+        let c = S::ciphertext(ct, s)?;
+        let ctx = s.ctx.clone();
+        py.detach(|| party.with(&o, |p, r| mp::pcks_share(&*ctx, p, &pk, &*c, &crs.0, &smudging.0, r)))?
+    });
+    Ok(PyShare::new(&o, share.py()?))
+}
+
+/// `ct` re-encrypted under `receiver`'s public key from the complete PCKS aggregate.
+#[pyfunction]
+fn pcks_switch(
+    py: Python<'_>,
+    context: &Bound<'_, PyAny>,
+    crs: &PyCrs,
+    ct: &Bound<'_, PyAny>,
+    aggregate: &PyShare,
+    receiver: &PyPublicKey,
+) -> PyResult<Py<PyAny>> {
+    let o = Owner::of(context)?;
+    let (agg, pk) = (aggregate.get(&o)?, receiver.get(&o)?);
+    with_scheme!(&o, S, s => {
+        let c = S::ciphertext(ct, s)?;
+        let ctx = s.ctx.clone();
+        let out = py.detach(|| mp::public_key_switch(&*ctx, &crs.0, &*c, agg, &pk)).py()?;
+        S::wrap_ct(py, s, out)
+    })
+}
+/// The smudging noise of collective decryption and key switching (Gaussian of deviation sigma
+/// per party), sized for statistical security 2^-lambda over a ciphertext noise of 2^noise_log2.
+#[pyclass(frozen, module = "rnsfhe.multiparty", name = "Smudging")]
+#[derive(Clone)]
+pub(crate) struct PySmudging(pub mp::Smudging);
+
+#[pymethods]
+impl PySmudging {
+    #[new]
+    #[pyo3(signature = (noise_log2, degree, *, lambda_=mp::DEFAULT_LAMBDA, decryptions=1))]
+    fn new(noise_log2: f64, degree: Int<usize>, lambda_: u32, decryptions: u64) -> PyResult<Self> {
+        Ok(PySmudging(
+            mp::Smudging::new(lambda_, noise_log2, degree.0, decryptions).py()?,
+        ))
+    }
+    /// Smudging of deviation `sigma` (its security is the caller's).
+    #[staticmethod]
+    fn with_sigma(sigma: f64) -> PyResult<Self> {
+        Ok(PySmudging(mp::Smudging::with_sigma(sigma).py()?))
+    }
+    /// For one decryption of `ct` from the noise bound it carries (BFV, BGV; CKKS: use the
+    /// constructor with a stated bound).
+    #[staticmethod]
+    #[pyo3(signature = (ct, *, lambda_=mp::DEFAULT_LAMBDA))]
+    fn for_ciphertext(ct: &Bound<'_, PyAny>, lambda_: u32) -> PyResult<Self> {
+        smudging_for(ct, lambda_).map(PySmudging)
+    }
+    #[getter]
+    fn sigma(&self) -> f64 {
+        self.0.sigma()
+    }
+    /// log2 of the bound on the sum of `parties` parties' smudging noise.
+    fn bound_log2(&self, parties: Int<usize>) -> f64 {
+        self.0.bound_log2(parties.0)
+    }
+    fn __repr__(&self) -> String {
+        format!("Smudging(sigma=2^{:.2})", self.0.sigma().log2())
+    }
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PySmudging>()?;
+    for f in [
+        wrap_pyfunction!(cks_round, m)?,
+        wrap_pyfunction!(cks_share, m)?,
+        wrap_pyfunction!(cks_decrypt, m)?,
+        wrap_pyfunction!(pcks_round, m)?,
+        wrap_pyfunction!(pcks_share, m)?,
+        wrap_pyfunction!(pcks_switch, m)?,
+    ] {
+        m.add_function(f)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,50 @@
+//! CKG, collective public-key generation (Mouchet et al., PETS 2021, Protocol 1): with a from the
+//! common reference string, party i sends p0_i = -(s_i a + e_i) over Q u P; the sum
+//! p0 = -(s a + e) for s = sum_i s_i and e = sum_i e_i is the public key (p0, a) of s, usable by
+//! every scheme of the parameters (BFV, BGV, CKKS).
+//!
+//! A share is p0 of the party's public key under the CRS (`KeyGenerator::with_crs`, the same a
+//! for every party; its error from a stream keyed by s_i, so one secret and CRS always give one
+//! share).
+
+use super::share::crs_id;
+use super::{Group, Party, Protocol, Round, Share};
+use crate::rlwe::{Crs, Domain, KeyContext, PublicKey};
+use crate::Result;
+
+/// The round of CKG in the session of `crs` (`group`: the threshold group of combined secrets,
+/// `None` for the parties' own secrets).
+pub fn round(ctx: &dyn KeyContext, crs: &Crs, group: Option<&Group>) -> Round {
+    Round {
+        protocol: Protocol::PublicKey,
+        round: 1,
+        crs: crs_id(crs),
+        binding: 0,
+        group: group.cloned(),
+        level: ctx.key_switcher().top_level(),
+        elements: Vec::new(),
+    }
+}
+
+/// Party `party`'s share p0_i = -(s_i a + e_i) (NTT form over Q u P), a from `crs`.
+pub fn share(ctx: &dyn KeyContext, party: &Party, crs: &Crs) -> Result<Share> {
+    party.check(ctx)?;
+    let pk = PublicKey::of_secret(ctx, &party.secret, Some(crs))?;
+    let round = round(ctx, crs, party.group.as_ref());
+    Ok(Share::of_party(
+        ctx,
+        round,
+        party.index,
+        vec![pk.parts().0.clone()],
+    ))
+}
+
+/// The collective public key (sum_i p0_i, a) from the complete aggregate of the shares; its
+/// identity is its hash ([`crate::rlwe::KeyId::of_public_key`]), which a holder of s = sum_i s_i
+/// takes with [`crate::rlwe::SecretKey::with_identity`].
+pub fn public_key(ctx: &dyn KeyContext, crs: &Crs, aggregate: &Share) -> Result<PublicKey> {
+    super::party::supported(ctx)?;
+    aggregate.check_aggregate(ctx, &round(ctx, crs, aggregate.round.group.as_ref()))?;
+    let seed = crs.seed(ctx.params_fingerprint(), Domain::PublicKey, 0);
+    PublicKey::from_parts(ctx, aggregate.polys[0].clone(), seed, None)
+}

@@ -1,0 +1,113 @@
+//! Keys held by many parties (issue 25): the N-out-of-N protocols of Mouchet,
+//! Troncoso-Pastoriza, Bossuat and Hubaux, "Multiparty Homomorphic Encryption from
+//! Ring-Learning-With-Errors" (PETS 2021), and the t-out-of-N thresholdizer of Mouchet, Bertrand
+//! and Hubaux (2022), over the RLWE layer, for BFV, BGV and CKKS (power-of-two rings).
+//!
+//! The collective secret is s = sum_i s_i, never held by anyone. Every step is a plain function
+//! that returns a [`Share`] (serialisable: [`Share::to_bytes`]); every aggregation is an
+//! [`Aggregator`] (the sum of the shares of one [`Round`], refusing duplicated, stale, corrupted,
+//! foreign and unexpected shares); a last function turns the complete aggregate into the key or
+//! the result:
+//!
+//! | protocol | shares | result |
+//! |---|---|---|
+//! | [`ckg`] (PETS Prot. 1) | [`ckg::share`] | [`ckg::public_key`]: the collective [`PublicKey`](crate::rlwe::PublicKey) |
+//! | [`rkg`] (Prot. 2, two rounds) | [`rkg::share_round1`], [`rkg::share_round2`] | [`rkg::relin_key`] |
+//! | [`rtg`] (Prot. 3) | [`rtg::share`] | [`rtg::galois_keys`] |
+//! | CKS (Prot. 4) | [`cks_share`] | [`decrypt`], [`key_switch`] |
+//! | PCKS (Prot. 5) | [`pcks_share`] | [`public_key_switch`] |
+//! | [`threshold`] (2022, sec. 4) | [`ShamirPolynomial::share_for`] | [`ThresholdSecret`], then [`ThresholdSecret::combine`] |
+//!
+//! The uniform polynomials come from a common reference string ([`Crs`](crate::rlwe::Crs)),
+//! domain-separated per key kind and Galois element; the keys are the library's own
+//! ([`PublicKey`](crate::rlwe::PublicKey), [`RelinKey`](crate::rlwe::RelinKey),
+//! [`GaloisKeys`](crate::rlwe::GaloisKeys)), of the key pair of the collective public key, so the
+//! contexts evaluate with them as with single-party keys (hoisted rotations included).
+//!
+//! # Threat model
+//!
+//! Semi-honest (honest but curious) parties, as in both papers: every party follows the
+//! protocol, and any coalition of up to N - 1 parties (t - 1 in the threshold setting) learns
+//! nothing about the others' secrets beyond the protocols' outputs. Collective decryption and key
+//! switching add smudging noise ([`Smudging`]) so that their outputs reveal a ciphertext's
+//! plaintext but not its error, which depends on the secrets. The channels are assumed
+//! authenticated, and private for Shamir shares.
+//!
+//! What a malicious party can do: send a wrong share. Nothing here detects it (there are no
+//! proofs of correct computation): the key or decryption comes out wrong, or, for a party that
+//! chooses its share after seeing the others' (rushing), biased (e.g. a public key whose secret
+//! it partly controls). It can withhold its share (in N-out-of-N, that stops the protocol; with
+//! a threshold, t others still finish), and it can decrypt with the others anything they agree to
+//! decrypt. What it cannot do: decrypt alone, learn another party's secret from the shares
+//! (each is an RLWE sample under that secret, or smudged), or have an aggregator count a
+//! duplicated, replayed (stale), corrupted or foreign share: those are refused with an error
+//! naming the share ([`crate::Error::ShareRefused`]). Verifiable variants need zero-knowledge
+//! proofs of the shares' well-formedness, out of this module's scope.
+//!
+//! # Example
+//!
+//! Three parties: a collective public key, an encryption, a collective decryption.
+//!
+//! ```
+//! use rnsfhe::bfv::{BfvContext, BfvParameters};
+//! use rnsfhe::multiparty::{ckg, cks_share, decrypt, cks_round, Aggregator, Party, Smudging};
+//! use rnsfhe::params::Security;
+//! use rnsfhe::rlwe::Crs;
+//! use rnsfhe_math::sample::Csprng;
+//!
+//! # fn main() -> rnsfhe::Result<()> {
+//! let params = BfvParameters::builder()
+//!     .degree(1024)
+//!     .plain_modulus(12289)
+//!     .moduli_bits(&[50, 50])
+//!     .special_moduli_bits(&[50])
+//!     .security(Security::InsecureResearchOnly)
+//!     .build()?;
+//! let ctx = BfvContext::new(params)?;
+//! let crs = Crs::new([7; 32]);
+//! let mut rng = Csprng::from_seed([1; 32]);
+//! let mut parties = (0..3)
+//!     .map(|i| Party::generate(&*ctx, i, &mut rng))
+//!     .collect::<rnsfhe::Result<Vec<_>>>()?;
+//!
+//! let mut agg = Aggregator::new(&*ctx, ckg::round(&*ctx, &crs, None), &[0, 1, 2])?;
+//! for p in &parties {
+//!     agg.add(&ckg::share(&*ctx, p, &crs)?)?;
+//! }
+//! let pk = ckg::public_key(&*ctx, &crs, &agg.finish()?)?;
+//! parties.iter_mut().try_for_each(|p| p.join(&pk))?;
+//!
+//! let ct = ctx.encrypt(&ctx.encode(&[5, 7, 11])?, &pk, &mut rng)?;
+//! let smudging = Smudging::new(40, 10.0, 1024, 1)?;
+//! let mut agg = Aggregator::new(&*ctx, cks_round(&*ctx, &crs, &ct, None, None)?, &[0, 1, 2])?;
+//! for p in &parties {
+//!     agg.add(&cks_share(&*ctx, p, None, &ct, &crs, &smudging, &mut rng)?)?;
+//! }
+//! let pt = decrypt(&*ctx, &crs, &ct, &agg.finish()?, &smudging)?;
+//! assert_eq!(&ctx.decode(&pt)?[..3], &[5, 7, 11]);
+//! # Ok(())
+//! # }
+//! ```
+
+mod aggregate;
+mod bytes;
+pub mod ckg;
+mod keyswitch;
+mod party;
+pub mod rkg;
+pub mod rtg;
+mod schemes;
+mod share;
+mod smudging;
+pub mod threshold;
+
+pub use crate::ShareFault;
+pub use aggregate::Aggregator;
+pub use keyswitch::{
+    cks_round, cks_share, decrypt, key_switch, pcks_round, pcks_share, public_key_switch,
+};
+pub use party::Party;
+pub use schemes::{CiphertextView, Collective};
+pub use share::{crs_id, Group, Protocol, Round, Share, MAX_PARTIES};
+pub use smudging::{Smudging, DEFAULT_LAMBDA};
+pub use threshold::{ShamirPolynomial, ThresholdSecret};

@@ -1,0 +1,212 @@
+//! RKG, the two-round relinearisation-key generation of Mouchet et al. (PETS 2021, Protocol 2),
+//! in this library's gadget layout: per key component c (digit j, sub-digit b), w_c = P g_j
+//! omega^b and a_c from the common reference string (the a of a relinearisation key under that CRS).
+//!
+//! - Round 1: party i draws an ephemeral u_i (the secret distribution) and sends, per component,
+//!   h0_i = -u_i a + s_i w + e0_i and h1_i = s_i a + e1_i. The aggregate is
+//!   (h0, h1) = (-u a + s w + e0, s a + e1) with u = sum u_i, s = sum s_i.
+//! - Round 2: party i sends h0_i' + h1_i' = s_i h0 + (u_i - s_i) h1 + e2_i (the paper's two
+//!   polynomials, summed: the aggregate only needs their sum).
+//! - The key: k0 = sum_i (s_i h0 + (u_i - s_i) h1 + e2_i), k1 = h1; then
+//!   k0 + k1 s = s^2 w + s e0 + u e1 + e2 (the paper's bound on ||e_rlk||), an exact sum of
+//!   shares. k1 is no seed's expansion: the key holds it in full
+//!   ([`crate::rlwe::KeySwitchKey::from_pairs_at`]).
+
+use rnsfhe_math::ring::Poly;
+use rnsfhe_math::sample::{ternary, ternary_hamming, Csprng};
+use zeroize::Zeroize;
+
+use super::share::{crs_id, digest};
+use super::{Group, Party, Protocol, Round, Share};
+use crate::rlwe::{
+    gaussian_poly, log2_modulus, Crs, Domain, KeyContext, KeyOptions, KeySwitchKey, PublicKey,
+    RelinKey, SecretDistribution, SeedSource,
+};
+use crate::{Error, Result};
+
+/// A party's ephemeral secret u_i between the rounds (NTT form over the key's ring Q_l u P),
+/// zeroized on drop; it never leaves the party.
+pub struct RelinEphemeral {
+    u: Poly,
+    party: u32,
+    crs: u64,
+    level: usize,
+}
+
+impl core::fmt::Debug for RelinEphemeral {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "RelinEphemeral(party {}, level {})",
+            self.party, self.level
+        )
+    }
+}
+
+impl Drop for RelinEphemeral {
+    fn drop(&mut self) {
+        self.u.residues_mut().zeroize();
+    }
+}
+
+/// The round 1 of RKG for a key at `level` in the session of `crs`.
+pub fn round1(
+    ctx: &dyn KeyContext,
+    crs: &Crs,
+    level: usize,
+    group: Option<&Group>,
+) -> Result<Round> {
+    ctx.key_switcher().key_ring(0, level)?;
+    Ok(first_round(crs_id(crs), level, group))
+}
+
+fn first_round(crs: u64, level: usize, group: Option<&Group>) -> Round {
+    Round {
+        protocol: Protocol::Relin,
+        round: 1,
+        crs,
+        binding: 0,
+        group: group.cloned(),
+        level,
+        elements: Vec::new(),
+    }
+}
+
+/// The round 2 of RKG after the complete round-1 aggregate `round1` (its binding: a hash of it).
+pub fn round2(round1: &Share) -> Result<Round> {
+    let polys: Vec<&Poly> = round1.polys.iter().collect();
+    Ok(Round {
+        round: 2,
+        binding: digest("rnsfhe rkg round 1 aggregate v1", &[], &polys)?,
+        ..round1.round.clone()
+    })
+}
+
+/// Party `party`'s round-1 share for a key at `level` (per component: h0_i, then h1_i), and its
+/// ephemeral secret u_i for round 2.
+pub fn share_round1(
+    ctx: &dyn KeyContext,
+    party: &Party,
+    crs: &Crs,
+    level: usize,
+    rng: &mut Csprng,
+) -> Result<(Share, RelinEphemeral)> {
+    party.check(ctx)?;
+    let sw = ctx.key_switcher();
+    let ring = sw.key_ring(0, level)?;
+    party
+        .secret
+        .check_exposure(log2_modulus(ring), "a relinearisation-key share")?;
+    let s = sw.restrict_qp(party.secret.ntt_qp(), level)?;
+    let n = ring.degree();
+    let mut coeffs = match ctx.secret_distribution() {
+        SecretDistribution::Ternary => ternary(rng, n),
+        SecretDistribution::HammingWeight(h) => ternary_hamming(rng, n, h)?,
+    };
+    let mut u = Poly::from_signed(ring, &coeffs)?;
+    coeffs.zeroize();
+    u.to_ntt()?;
+    let fp = ctx.params_fingerprint();
+    let opts = KeyOptions {
+        m_error: false,
+        source: SeedSource::Crs(crs, fp, Domain::Relin),
+        level,
+    };
+    // KSGen(s_i, u_i) = (s_i w - u_i a - e0_i, a) per component: h0_i and the CRS's a.
+    let g = ctx.error_distribution();
+    let key = KeySwitchKey::generate_with(sw, &u, &s, g, rng, opts)?;
+    let mut polys = Vec::with_capacity(2 * key.parts().len());
+    for (h0, a) in key.into_parts() {
+        let mut e1 = gaussian_poly(a.context(), g, rng)?;
+        e1.to_ntt()?;
+        let mut h1 = a.mul(&s)?;
+        h1.add_assign(&e1)?;
+        polys.push(h0);
+        polys.push(h1);
+    }
+    let round = first_round(crs_id(crs), level, party.group.as_ref());
+    let eph = RelinEphemeral {
+        u,
+        party: party.index,
+        crs: round.crs,
+        level,
+    };
+    Ok((Share::of_party(ctx, round, party.index, polys), eph))
+}
+
+/// Party `party`'s round-2 share from the complete round-1 aggregate: per component,
+/// s_i h0 + (u_i - s_i) h1 + e2_i.
+pub fn share_round2(
+    ctx: &dyn KeyContext,
+    party: &Party,
+    ephemeral: &RelinEphemeral,
+    round1_aggregate: &Share,
+    rng: &mut Csprng,
+) -> Result<Share> {
+    party.check(ctx)?;
+    let r1 = &round1_aggregate.round;
+    let expected = first_round(ephemeral.crs, ephemeral.level, party.group.as_ref());
+    round1_aggregate.check_aggregate(ctx, &expected)?;
+    if ephemeral.party != party.index {
+        return Err(Error::InvalidParameters(format!(
+            "RKG round 2: the ephemeral secret is party {}'s, not party {}'s",
+            ephemeral.party, party.index
+        )));
+    }
+    let sw = ctx.key_switcher();
+    let s = sw.restrict_qp(party.secret.ntt_qp(), r1.level)?;
+    let mut d = ephemeral.u.clone();
+    d.sub_assign(&s)?;
+    let g = ctx.error_distribution();
+    let mut polys = Vec::with_capacity(round1_aggregate.polys.len() / 2);
+    for pair in round1_aggregate.polys.chunks_exact(2) {
+        let mut r = gaussian_poly(pair[0].context(), g, rng)?;
+        r.to_ntt()?;
+        r.mul_add_assign(&pair[0], &s)?;
+        r.mul_add_assign(&pair[1], &d)?;
+        polys.push(r);
+    }
+    d.residues_mut().zeroize();
+    Ok(Share::of_party(
+        ctx,
+        round2(round1_aggregate)?,
+        party.index,
+        polys,
+    ))
+}
+
+/// The collective relinearisation key (k0 = round-2 aggregate, k1 = h1 of the round-1
+/// aggregate), of the key pair of the collective public key `collective`.
+pub fn relin_key(
+    ctx: &dyn KeyContext,
+    round1_aggregate: &Share,
+    round2_aggregate: &Share,
+    collective: &PublicKey,
+) -> Result<RelinKey> {
+    super::party::supported(ctx)?;
+    let r1 = &round1_aggregate.round;
+    if (r1.protocol, r1.round) != (Protocol::Relin, 1) {
+        return Err(round1_aggregate.refused(
+            crate::ShareFault::Stale,
+            "an RKG round-1 aggregate is needed".into(),
+        ));
+    }
+    round1_aggregate.check_aggregate(ctx, r1)?;
+    round2_aggregate.check_aggregate(ctx, &round2(round1_aggregate)?)?;
+    crate::rlwe::check_params(
+        collective.fingerprint(),
+        ctx.params_fingerprint(),
+        "collective public key",
+    )?;
+    let pairs = round2_aggregate
+        .polys
+        .iter()
+        .zip(round1_aggregate.polys.chunks_exact(2))
+        .map(|(k0, h)| (k0.clone(), h[1].clone()))
+        .collect();
+    Ok(RelinKey {
+        key: KeySwitchKey::from_pairs_at(ctx.key_switcher(), pairs, r1.level)?,
+        fingerprint: ctx.params_fingerprint(),
+        key_id: collective.id(),
+    })
+}

@@ -1,0 +1,250 @@
+//! The thresholdizer of Mouchet, Bertrand and Hubaux ("An Efficient Threshold Access-Structure
+//! for RLWE-Based Multiparty Homomorphic Encryption", 2022, section 4): t-out-of-N from the
+//! N-out-of-N secret s = sum_i s_i.
+//!
+//! - Party i draws f_i(X) = s_i + c_1 X + ... + c_{t-1} X^{t-1}, each c_k uniform mod Q u P (a
+//!   polynomial of degree t - 1 over Z_QP per coefficient of the ring element; in RNS, over each
+//!   prime), and sends f_i(x_j) to party j (x_j = j + 1, public and non-zero: [`Group::point`]).
+//! - Party j sums what it receives: its threshold share F(x_j) for F = sum_i f_i, F(0) = s.
+//! - Any set T of at least t parties: party j in T holds lambda_j F(x_j) with the Lagrange
+//!   coefficient lambda_j = prod_{k in T, k != j} x_k / (x_k - x_j), computed per prime (word
+//!   size; x_k - x_j is invertible since the points are distinct and below every prime); the sum
+//!   over T is F(0) = s. These additive shares run every N-out-of-N protocol among T
+//!   ([`Party::group`] records T: the shares of one run must agree on it), so a party that drops
+//!   out does not stop the others.
+//!
+//! The dealing needs every party (s has every s_i in it); afterwards t suffice.
+
+use rnsfhe_math::ring::{Poly, Representation};
+use rnsfhe_math::sample::Csprng;
+use zeroize::Zeroize;
+
+use super::share::{crs_id, sorted_parties};
+use super::{Group, Party, Protocol, Round, Share};
+use crate::rlwe::{Crs, KeyContext, SecretKey};
+use crate::{Error, Result};
+
+/// Party i's Shamir polynomial f_i (its t coefficients in NTT form over Q u P, the first its
+/// secret s_i), zeroized on drop; it never leaves the party.
+pub struct ShamirPolynomial {
+    party: u32,
+    coeffs: Vec<Poly>,
+    fingerprint: u64,
+}
+
+impl core::fmt::Debug for ShamirPolynomial {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "ShamirPolynomial(party {}, t = {})",
+            self.party,
+            self.coeffs.len()
+        )
+    }
+}
+
+impl Drop for ShamirPolynomial {
+    fn drop(&mut self) {
+        for c in &mut self.coeffs {
+            c.residues_mut().zeroize();
+        }
+    }
+}
+
+/// Party `party`'s Shamir polynomial of threshold t (degree t - 1), its secret the constant term.
+pub fn shamir_polynomial(
+    ctx: &dyn KeyContext,
+    party: &Party,
+    t: usize,
+    rng: &mut Csprng,
+) -> Result<ShamirPolynomial> {
+    party.check(ctx)?;
+    if t == 0 || t > super::share::MAX_PARTIES {
+        return Err(Error::InvalidParameters(format!(
+            "threshold t = {t}: must be at least 1"
+        )));
+    }
+    let ring = ctx.key_switcher().ring_qp();
+    let mut coeffs = Vec::with_capacity(t);
+    coeffs.push(party.secret.ntt_qp().clone());
+    for _ in 1..t {
+        let data = rng.uniform_poly(ring.moduli(), ring.degree());
+        coeffs.push(Poly::from_residues(ring, data, Representation::Ntt)?);
+    }
+    Ok(ShamirPolynomial {
+        party: party.index,
+        coeffs,
+        fingerprint: ctx.params_fingerprint(),
+    })
+}
+
+/// The round of the Shamir shares for `recipient` among `group` (the N parties, threshold t) in
+/// the session of `crs`: what `recipient`'s aggregator expects from every member.
+pub fn shamir_round(
+    ctx: &dyn KeyContext,
+    crs: &Crs,
+    group: &Group,
+    recipient: u32,
+) -> Result<Round> {
+    if !group.contains(recipient) {
+        return Err(Error::InvalidParameters(format!(
+            "Shamir share for party {recipient}, not a member of {:?}",
+            group.members
+        )));
+    }
+    Ok(Round {
+        protocol: Protocol::Shamir,
+        round: 1,
+        crs: crs_id(crs),
+        binding: Group::point(recipient),
+        group: Some(group.clone()),
+        level: ctx.key_switcher().top_level(),
+        elements: Vec::new(),
+    })
+}
+
+impl ShamirPolynomial {
+    /// The threshold t.
+    pub fn t(&self) -> usize {
+        self.coeffs.len()
+    }
+
+    /// The share f_i(x_j) for party `recipient` of `group` (secret: send it to that party only).
+    pub fn share_for(
+        &self,
+        ctx: &dyn KeyContext,
+        crs: &Crs,
+        group: &Group,
+        recipient: u32,
+    ) -> Result<Share> {
+        crate::rlwe::check_params(
+            self.fingerprint,
+            ctx.params_fingerprint(),
+            "Shamir polynomial",
+        )?;
+        if group.t() != self.t() || !group.contains(self.party) {
+            return Err(Error::InvalidParameters(format!(
+                "party {}'s Shamir polynomial of threshold {} for the group {group:?}",
+                self.party,
+                self.t()
+            )));
+        }
+        let round = shamir_round(ctx, crs, group, recipient)?;
+        // Horner: f(x) = (...(c_{t-1} x + c_{t-2}) x + ...) x + c_0, limb by limb.
+        let x = Group::point(recipient);
+        let mut acc = self.coeffs[self.t() - 1].clone();
+        for c in self.coeffs[..self.t() - 1].iter().rev() {
+            acc.mul_scalar_assign(x);
+            acc.add_assign(c)?;
+        }
+        Ok(Share::of_party(ctx, round, self.party, vec![acc]))
+    }
+}
+
+/// Party j's threshold share F(x_j) (NTT form over Q u P) of the group it was dealt in; zeroized
+/// on drop. Serialisable as secret bytes ([`Self::to_bytes`]).
+pub struct ThresholdSecret {
+    pub(crate) index: u32,
+    pub(crate) group: Group,
+    pub(crate) share: Poly,
+    pub(crate) fingerprint: u64,
+}
+
+impl core::fmt::Debug for ThresholdSecret {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "ThresholdSecret(party {}, {:?})", self.index, self.group)
+    }
+}
+
+impl Drop for ThresholdSecret {
+    fn drop(&mut self) {
+        self.share.residues_mut().zeroize();
+    }
+}
+
+impl ThresholdSecret {
+    /// Party `index`'s threshold share from the complete aggregate of the Shamir shares it
+    /// received (one from every member of the group).
+    pub fn from_aggregate(
+        ctx: &dyn KeyContext,
+        crs: &Crs,
+        aggregate: &Share,
+        index: u32,
+    ) -> Result<Self> {
+        let group = aggregate.round.group.clone().ok_or_else(|| {
+            aggregate.refused(crate::ShareFault::Stale, "not a Shamir aggregate".into())
+        })?;
+        aggregate.check_aggregate(ctx, &shamir_round(ctx, crs, &group, index)?)?;
+        Ok(ThresholdSecret {
+            index,
+            share: aggregate.polys[0].clone(),
+            group,
+            fingerprint: ctx.params_fingerprint(),
+        })
+    }
+
+    /// The party's index.
+    pub fn index(&self) -> u32 {
+        self.index
+    }
+
+    /// The group it was dealt in (the N parties and t).
+    pub fn group(&self) -> &Group {
+        &self.group
+    }
+
+    /// The additive share lambda_j F(x_j) of s among the parties `present` (at least t members of
+    /// the group, this one among them), as a [`Party`] acting in that set.
+    pub fn combine(&self, ctx: &dyn KeyContext, present: &[u32]) -> Result<Party> {
+        crate::rlwe::check_params(
+            self.fingerprint,
+            ctx.params_fingerprint(),
+            "threshold secret",
+        )?;
+        let present = sorted_parties(present, "the parties present")?;
+        let stray: Vec<u32> = present
+            .iter()
+            .filter(|&&p| !self.group.contains(p))
+            .copied()
+            .collect();
+        if present.len() < self.group.t() || !present.contains(&self.index) || !stray.is_empty() {
+            return Err(Error::InvalidParameters(format!(
+                "combining party {}'s threshold share among {present:?}: need at least t = {} \
+                 members of {:?}, this party among them (strangers: {stray:?})",
+                self.index,
+                self.group.t(),
+                self.group.members
+            )));
+        }
+        let mut p = self.share.clone();
+        let n = p.context().limb_len(Representation::Ntt);
+        let moduli = p.context().moduli().to_vec();
+        for (limb, q) in p.residues_mut().chunks_exact_mut(n).zip(&moduli) {
+            let lambda = lagrange(q, &present, self.index)?;
+            rnsfhe_math::arith::vector::mul_shoup_scalar_assign(q, limb, q.shoup(lambda));
+        }
+        let secret = SecretKey::share_from_poly(ctx, &p);
+        p.residues_mut().zeroize();
+        Ok(Party {
+            index: self.index,
+            secret: secret?,
+            group: Some(Group {
+                t: self.group.t,
+                members: present,
+            }),
+            collective: None,
+        })
+    }
+}
+
+/// lambda_j = prod_{k in T, k != j} x_k / (x_k - x_j) modulo q (Group::point for x).
+fn lagrange(q: &rnsfhe_math::arith::Modulus, present: &[u32], j: u32) -> Result<u64> {
+    let xj = q.reduce(Group::point(j));
+    let (mut num, mut den) = (1u64, 1u64);
+    for &k in present.iter().filter(|&&k| k != j) {
+        let xk = q.reduce(Group::point(k));
+        num = q.mul(num, xk);
+        den = q.mul(den, q.sub(xk, xj));
+    }
+    Ok(q.mul(num, q.inv(den)?))
+}

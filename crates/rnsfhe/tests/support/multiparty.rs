@@ -1,0 +1,188 @@
+//! Helpers of the multiparty tests: small parameter sets, parties, whole protocol runs, and the
+//! collective secret s = sum_i s_i that the tests decrypt with (nobody holds it in a real run).
+#![allow(dead_code)] // each test file uses a part
+
+use std::sync::Arc;
+
+use rnsfhe::bfv::{BfvContext, BfvParameters};
+use rnsfhe::bgv::{BgvContext, BgvParameters};
+use rnsfhe::ckks::{CkksContext, CkksParameters};
+use rnsfhe::multiparty::{ckg, rkg, rtg, Aggregator, Party, Round, Share};
+use rnsfhe::params::Security;
+use rnsfhe::rlwe::{Crs, GaloisKeys, KeyContext, PublicKey, RelinKey, SecretKey};
+use rnsfhe_math::ring::Representation;
+use rnsfhe_math::sample::Csprng;
+use zeroize::Zeroizing;
+
+pub const T: u64 = 65537;
+
+pub fn bfv(n: usize, bits: &[u32]) -> Arc<BfvContext> {
+    let p = BfvParameters::builder()
+        .degree(n)
+        .plain_modulus(T)
+        .moduli_bits(bits)
+        .special_moduli_bits(&[55])
+        .security(Security::InsecureResearchOnly)
+        .build()
+        .unwrap();
+    BfvContext::new(p).unwrap()
+}
+
+pub fn bgv(n: usize) -> Arc<BgvContext> {
+    let p = BgvParameters::builder()
+        .degree(n)
+        .plain_modulus(T)
+        .moduli_bits(&[50, 50, 50])
+        .special_moduli_bits(&[55])
+        .security(Security::InsecureResearchOnly)
+        .build()
+        .unwrap();
+    BgvContext::new(p).unwrap()
+}
+
+pub fn ckks(n: usize, levels: usize) -> Arc<CkksContext> {
+    let p = CkksParameters::builder()
+        .degree(n)
+        .levels(levels)
+        .scale_bits(45)
+        .security(Security::InsecureResearchOnly)
+        .build()
+        .unwrap();
+    CkksContext::new(p).unwrap()
+}
+
+pub fn parties(ctx: &dyn KeyContext, count: u32, rng: &mut Csprng) -> Vec<Party> {
+    (0..count)
+        .map(|i| Party::generate(ctx, i, rng).unwrap())
+        .collect()
+}
+
+/// The complete aggregate of `shares` for `round` (the parties: those of the shares).
+pub fn aggregate(ctx: &dyn KeyContext, round: Round, shares: &[Share]) -> Share {
+    let who: Vec<u32> = shares.iter().flat_map(|s| s.parties().to_vec()).collect();
+    let mut agg = Aggregator::new(ctx, round, &who).unwrap();
+    for s in shares {
+        agg.add(s).unwrap();
+    }
+    agg.finish().unwrap()
+}
+
+/// CKG among `parties`, who join the key.
+pub fn collective_pk(ctx: &dyn KeyContext, crs: &Crs, parties: &mut [Party]) -> PublicKey {
+    let shares: Vec<Share> = parties
+        .iter()
+        .map(|p| ckg::share(ctx, p, crs).unwrap())
+        .collect();
+    let group = parties[0].group().cloned();
+    let agg = aggregate(ctx, ckg::round(ctx, crs, group.as_ref()), &shares);
+    let pk = ckg::public_key(ctx, crs, &agg).unwrap();
+    for p in parties.iter_mut() {
+        p.join(&pk).unwrap();
+    }
+    pk
+}
+
+/// `count` parties, their collective public key (joined) and the sum of their secrets.
+pub fn session(
+    ctx: &dyn KeyContext,
+    crs: &Crs,
+    count: u32,
+    rng: &mut Csprng,
+) -> (Vec<Party>, PublicKey, SecretKey) {
+    let mut ps = parties(ctx, count, rng);
+    let pk = collective_pk(ctx, crs, &mut ps);
+    let s = sum_secret(ctx, &ps, &pk);
+    (ps, pk, s)
+}
+
+/// RKG among `parties` at `level`.
+pub fn collective_rlk(
+    ctx: &dyn KeyContext,
+    crs: &Crs,
+    parties: &[Party],
+    pk: &PublicKey,
+    level: usize,
+    rng: &mut Csprng,
+) -> RelinKey {
+    let group = parties[0].group().cloned();
+    let (r1, eph): (Vec<Share>, Vec<_>) = parties
+        .iter()
+        .map(|p| rkg::share_round1(ctx, p, crs, level, rng).unwrap())
+        .unzip();
+    let a1 = aggregate(
+        ctx,
+        rkg::round1(ctx, crs, level, group.as_ref()).unwrap(),
+        &r1,
+    );
+    let r2: Vec<Share> = parties
+        .iter()
+        .zip(&eph)
+        .map(|(p, e)| rkg::share_round2(ctx, p, e, &a1, rng).unwrap())
+        .collect();
+    let a2 = aggregate(ctx, rkg::round2(&a1).unwrap(), &r2);
+    rkg::relin_key(ctx, &a1, &a2, pk).unwrap()
+}
+
+/// RTG among `parties` for `elements` at `level`.
+pub fn collective_gk(
+    ctx: &dyn KeyContext,
+    crs: &Crs,
+    parties: &[Party],
+    pk: &PublicKey,
+    elements: &[u64],
+    level: usize,
+    rng: &mut Csprng,
+) -> GaloisKeys {
+    let group = parties[0].group().cloned();
+    let shares: Vec<Share> = parties
+        .iter()
+        .map(|p| rtg::share(ctx, p, crs, elements, level, rng).unwrap())
+        .collect();
+    let round = rtg::round(ctx, crs, elements, level, group.as_ref()).unwrap();
+    rtg::galois_keys(ctx, crs, &aggregate(ctx, round, &shares), pk).unwrap()
+}
+
+/// s = sum of the parties' secrets (residues mod Q u P: also for threshold shares), with the
+/// identity of the collective key `pk`.
+pub fn sum_secret(ctx: &dyn KeyContext, parties: &[Party], pk: &PublicKey) -> SecretKey {
+    let ring = ctx.key_switcher().ring_qp();
+    let n = ring.degree();
+    let mut acc = vec![0u64; ring.moduli().len() * n];
+    for p in parties {
+        let r = p.secret().residues_qp().unwrap();
+        for (i, q) in ring.moduli().iter().enumerate() {
+            for j in 0..n {
+                acc[i * n + j] = q.add(acc[i * n + j], r[i * n + j]);
+            }
+        }
+    }
+    SecretKey::from_residues(ctx, Zeroizing::new(acc), Representation::Coefficient)
+        .unwrap()
+        .with_identity(pk)
+        .unwrap()
+}
+
+/// The centred value of coefficient j of a coefficient-form polynomial, from its first limb
+/// (checked against every other limb: the value is small).
+pub fn centred(p: &rnsfhe_math::ring::Poly) -> Vec<i64> {
+    let ring = p.context();
+    let n = ring.degree();
+    let q0 = &ring.moduli()[0];
+    (0..n)
+        .map(|j| {
+            let v = q0.center(p.residues()[j]);
+            for (i, q) in ring.moduli().iter().enumerate().skip(1) {
+                let r = i128::from(v).rem_euclid(i128::from(q.value())) as u64;
+                assert_eq!(r, p.residues()[i * n + j], "coefficient {j} is not small");
+            }
+            v
+        })
+        .collect()
+}
+
+/// Batched values below t.
+pub fn values(n: usize, seed: u64) -> Vec<u64> {
+    (0..n as u64)
+        .map(|i| (i * i + seed * 7919 + 3) % T)
+        .collect()
+}

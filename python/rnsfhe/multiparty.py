@@ -1,0 +1,150 @@
+"""Keys held by many parties (issue 25): the protocols of Mouchet, Troncoso-Pastoriza, Bossuat and
+Hubaux, "Multiparty Homomorphic Encryption from Ring-Learning-With-Errors" (PETS 2021), and the
+t-out-of-N thresholdizer of Mouchet, Bertrand and Hubaux (2022), over BFV, BGV and CKKS contexts.
+
+Every protocol step is a plain function. A party's step returns a :class:`Share` (send
+``share.to_bytes()``; load with ``Share.from_bytes(ctx, data)``); an :class:`Aggregator` sums one
+round's shares and refuses a duplicated, stale, corrupted, foreign or unexpected one with
+:class:`~rnsfhe.errors.ShareRefusedError`; a last function turns the aggregate into the key or the
+result. The collective keys are the context's own key classes and are registered with it, so
+``ctx.encrypt(values, pk)``, ``a * b`` and rotations work as with single-party keys::
+
+    crs = Crs(seed)                                   # public, agreed on by every party
+    parties = [Party(ctx, i) for i in range(3)]      # each in its own process
+    agg = Aggregator(ctx, ckg_round(ctx, crs), [0, 1, 2])
+    for p in parties:
+        agg.add_bytes(ckg_share(p, crs).to_bytes())
+    pk = ckg_public_key(ctx, crs, agg.finish())
+
+Threshold t-of-N: each party sends ``shamir_polynomial(party, t).share_for(crs, group, j)`` to
+every party j (secret bytes, ``to_bytes(allow_secret=True)``); party j aggregates the shares it
+received into a :class:`ThresholdSecret`, and any t parties present act as
+``secret.combine(present)``: their shares of any round sum to shares of the collective secret.
+
+Threat model: semi-honest parties (see the Rust module ``rnsfhe::multiparty``). A party's secret
+(:class:`Party`, :class:`ThresholdSecret`, :class:`ShamirPolynomial`, :class:`RelinEphemeral`)
+never pickles; its bytes leave the process only with ``allow_secret=True``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Optional, Sequence
+
+from ._rnsfhe import (
+    Aggregator,
+    Crs,
+    Group,
+    Party,
+    PublicKey,
+    RelinEphemeral,
+    Round,
+    ShamirPolynomial,
+    Share,
+    Smudging,
+    ThresholdSecret,
+    ckg_public_key,
+    ckg_round,
+    ckg_share,
+    cks_round,
+    cks_share,
+    galois_elements,
+    pcks_round,
+    pcks_share,
+    rkg_relin_key,
+    rkg_round1,
+    rkg_round2,
+    rkg_share_round1,
+    rkg_share_round2,
+    rtg_galois_keys,
+    rtg_round,
+    rtg_share,
+    shamir_polynomial,
+    shamir_round,
+)
+from ._rnsfhe import cks_decrypt as _cks_decrypt
+from ._rnsfhe import pcks_switch as _pcks_switch
+from .errors import ShareRefusedError
+
+
+def aggregate(ctx: Any, round: Round, parties: Sequence[int], shares: Iterable[Share | bytes]) -> Share:
+    """The complete aggregate of ``round`` from ``shares`` (objects or bytes) of ``parties``."""
+    agg = Aggregator(ctx, round, list(parties))
+    for s in shares:
+        if isinstance(s, Share):
+            agg.add(s)
+        else:
+            agg.add_bytes(s)
+    return agg.finish()
+
+
+def decrypt(ctx: Any, crs: Crs, ct: Any, aggregate: Share, smudging: Smudging,
+            **decode: Any) -> Any:
+    """The values of ``ct`` from the complete aggregate of the parties' :func:`cks_share`
+    (``decode`` keywords go to ``ctx.decode``, e.g. ``signed=True`` for BFV)."""
+    return ctx.decode(_cks_decrypt(ctx, crs, ct, aggregate, smudging), **decode)
+
+
+def decrypt_plaintext(ctx: Any, crs: Crs, ct: Any, aggregate: Share, smudging: Smudging) -> Any:
+    """:func:`decrypt`, to the plaintext."""
+    return _cks_decrypt(ctx, crs, ct, aggregate, smudging)
+
+
+def public_key_switch(ctx: Any, crs: Crs, ct: Any, aggregate: Share, receiver: PublicKey) -> Any:
+    """``ct`` re-encrypted under ``receiver``'s public key from the complete aggregate of the
+    parties' :func:`pcks_share`: only the receiver's secret key decrypts it."""
+    return _pcks_switch(ctx, crs, ct, aggregate, receiver)
+
+
+def threshold_secret(ctx: Any, crs: Crs, group: Group, index: int,
+                     shares: Iterable[Share | bytes]) -> ThresholdSecret:
+    """Party ``index``'s threshold secret from the Shamir shares it received from every member
+    of ``group`` (objects or bytes)."""
+    agg = aggregate(ctx, shamir_round(ctx, crs, group, index), group.members, shares)
+    return ThresholdSecret.from_aggregate(ctx, crs, agg, index)
+
+
+def smudging_for(ct: Any, noise_log2: Optional[float] = None, *, lambda_: int = 40) -> Smudging:
+    """The smudging of one decryption of ``ct``: from the noise bound it carries (BFV, BGV), or
+    from ``noise_log2`` (CKKS: a stated bound on its error, in bits)."""
+    if noise_log2 is None:
+        return Smudging.for_ciphertext(ct, lambda_=lambda_)
+    return Smudging(noise_log2, ct.context().params.degree, lambda_=lambda_)
+
+
+__all__ = [
+    "Aggregator",
+    "Crs",
+    "Group",
+    "Party",
+    "RelinEphemeral",
+    "Round",
+    "ShamirPolynomial",
+    "Share",
+    "ShareRefusedError",
+    "Smudging",
+    "ThresholdSecret",
+    "aggregate",
+    "ckg_public_key",
+    "ckg_round",
+    "ckg_share",
+    "cks_round",
+    "cks_share",
+    "decrypt",
+    "decrypt_plaintext",
+    "galois_elements",
+    "pcks_round",
+    "pcks_share",
+    "public_key_switch",
+    "rkg_relin_key",
+    "rkg_round1",
+    "rkg_round2",
+    "rkg_share_round1",
+    "rkg_share_round2",
+    "rtg_galois_keys",
+    "rtg_round",
+    "rtg_share",
+    "shamir_polynomial",
+    "shamir_round",
+    "smudging_for",
+    "threshold_secret",
+]
