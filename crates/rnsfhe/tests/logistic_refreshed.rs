@@ -9,29 +9,12 @@ use rnsfhe::ckks::{CkksCiphertext, CkksContext, Complex};
 use rnsfhe::Error;
 use rnsfhe_math::sample::Csprng;
 
-/// 100 samples, a bias and 3 features in [-1, 1], labels from a noisy linear rule (z_i = y_i x_i).
-fn data() -> Vec<Vec<f64>> {
-    (0..100)
-        .map(|i| {
-            let x = [
-                1.0,
-                ((i * 7) % 11) as f64 / 5.5 - 1.0,
-                ((i * 3) % 7) as f64 / 3.5 - 1.0,
-                ((i * 5) % 13) as f64 / 6.5 - 1.0,
-            ];
-            let y = if x[1] + 0.5 * x[2] - 0.2 > ((i % 3) as f64 - 1.0) * 0.3 {
-                1.0
-            } else {
-                -1.0
-            };
-            x.iter().map(|v| v * y).collect()
-        })
-        .collect()
-}
+#[path = "support/logistic.rs"]
+mod logistic_data;
 
 #[test]
 fn training_refreshed_by_bootstrapping_equals_the_clear_one() {
-    let z = data();
+    let z = logistic_data::data(100);
     let (r, f) = logistic::layout(z.len(), 4);
     let mut p = BootstrappingParameters::toy(11);
     p.slots = r * f; // 128 x 4 = 512: sparse packing
