@@ -7,6 +7,7 @@ import numpy.typing as npt
 
 FORMAT_VERSION: int
 LOGISTIC_LEVELS_PER_ITERATION: int
+LOGISTIC_WEIGHT_BOUND: float
 
 def logistic_rotation_steps(samples: int, features: int) -> list[int]: ...
 def logistic_train_plain(z: Sequence[Sequence[float]], iterations: int) -> list[float]: ...
@@ -641,6 +642,9 @@ class CkksContext:
         iterations: int,
         rlk: Optional[RelinKey] = None,
         keys: Optional[GaloisKeys] = None,
+        *,
+        bootstrap: bool = False,
+        progress: ProgressArg = None,
     ) -> CkksCiphertext: ...
     def ciphertext_from_bytes(self, data: Buffer) -> CkksCiphertext: ...
     def plaintext_from_bytes(self, data: Buffer) -> CkksPlaintext: ...
