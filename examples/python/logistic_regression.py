@@ -65,7 +65,9 @@ def bootstrapped(x, y, z, samples, features, toy, iterations):
     sk, pk = ctx.keygen()
     start = time.perf_counter()
     ctx.relin_key(sk)
-    ctx.galois_keys(sk, steps=logistic.rotation_steps(samples, features), conjugation=True)
+    # The training runs between bootstraps: its rotation keys only up to the bootstrap's level.
+    ctx.galois_keys(sk, steps=logistic.rotation_steps(samples, features), conjugation=True,
+                    level=ctx.bootstrap_level)
     keys = ctx.bootstrapping_keys(sk)  # a progress bar
     keygen = time.perf_counter() - start
     print(f"{params!r}: keys in {keygen:.1f} s, bootstrapping keys {keys.nbytes / 2**20:.0f} MiB")

@@ -560,6 +560,7 @@ class CkksContext:
         *,
         conjugation: bool = False,
         for_sum: bool = False,
+        level: Optional[int] = None,
     ) -> GaloisKeys: ...
     def register_keys(
         self, *, relin_key: Optional[RelinKey] = None, galois_keys: Optional[GaloisKeys] = None

@@ -210,7 +210,11 @@ def test_logistic_training_refreshed_by_bootstrapping():
     ctx = rnsfhe.CkksContext(toy(residual_levels=7), seed=bytes([3] * 32))
     sk, pk = ctx.keygen()
     ctx.relin_key(sk)
-    ctx.galois_keys(sk, steps=rnsfhe.logistic.rotation_steps(samples, features), conjugation=True)
+    gk = ctx.galois_keys(sk, steps=rnsfhe.logistic.rotation_steps(samples, features),
+                         conjugation=True, level=ctx.bootstrap_level)
+    full = ctx.galois_keys(sk, steps=[1])
+    assert len(gk.to_bytes()) < len(full.to_bytes()) * len(gk.elements) * 0.6  # keys at a level
+    ctx.register_keys(galois_keys=gk)
     ctx.bootstrapping_keys(sk, progress=False)
     seen = []
     enc = ctx.train_logistic(ctx.encrypt(z, pk), samples, features, 5, bootstrap=True,

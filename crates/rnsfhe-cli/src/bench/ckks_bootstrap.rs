@@ -229,13 +229,14 @@ pub fn showcase(opts: &Options, rep: &mut Report) -> Result<()> {
     let mut rng = Csprng::from_seed([25; 32]);
     let (ctx, boot, sk, pk, bk, keygen) = setup(p.clone(), &mut rng)?;
     let rlk = ctx.relin_key(&sk, &mut rng)?;
-    let gk = ctx.galois_keys(&sk, &logistic::rotation_steps(r, fp), true, &mut rng)?;
+    let top = boot.output_level();
+    let steps = logistic::rotation_steps(r, fp);
+    let gk = ctx.galois_keys_at(&sk, &steps, true, top, &mut rng)?;
     // The data at the residual top: the training runs in the residual band.
     let packed: Vec<Complex> = logistic::pack(&data.z)?
         .into_iter()
         .map(Complex::from_real)
         .collect();
-    let top = boot.output_level();
     let z = ctx.encrypt(
         &ctx.encode_at(&packed, top, ctx.scale_at(top)?)?,
         &pk,

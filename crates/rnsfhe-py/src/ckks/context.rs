@@ -35,8 +35,10 @@ crate::rlwe_context::rlwe_context! {
 
         /// Rotation keys for `steps` (default: every power of two below N/2, enough for `sum_slots`,
         /// `mean` and `variance`) and the conjugation key if `conjugation`; with `for_sum=True`,
-        /// the powers of two as well as `steps` (the union). Also registered.
-        #[pyo3(signature = (sk, steps=None, *, conjugation=false, for_sum=false))]
+        /// the powers of two as well as `steps` (the union). With `level`, keys for ciphertexts at
+        /// levels <= `level` only (smaller: e.g. `ctx.bootstrap_level` for work between bootstraps).
+        /// Also registered.
+        #[pyo3(signature = (sk, steps=None, *, conjugation=false, for_sum=false, level=None))]
         fn galois_keys(
             &self,
             py: Python<'_>,
@@ -44,6 +46,7 @@ crate::rlwe_context::rlwe_context! {
             steps: Option<Vec<Int<i64>>>,
             conjugation: bool,
             for_sum: bool,
+            level: Option<Int<usize>>,
         ) -> PyResult<PyGaloisKeys> {
             let s = sk.get(&self.owner())?;
             let slots = self.ctx().slots() as i64;
@@ -56,8 +59,10 @@ crate::rlwe_context::rlwe_context! {
             let ctx = self.ctx().clone();
             let k = py
                 .detach(|| {
-                    self.rng
-                        .with(|r| ctx.galois_keys(&s, &steps, conjugation, r))
+                    self.rng.with(|r| match level {
+                        Some(l) => ctx.galois_keys_at(&s, &steps, conjugation, l.0, r),
+                        None => ctx.galois_keys(&s, &steps, conjugation, r),
+                    })
                 })
                 .py()?;
             let k = Arc::new(k);
