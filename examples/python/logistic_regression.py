@@ -102,7 +102,8 @@ def main():
           f"{seconds:.1f} s: accuracy {100 * acc:.1f}% (clear training {100 * acc_clear:.1f}%), "
           f"AUC {area:.4f} (clear {area_clear:.4f}), weights within "
           f"{np.max(np.abs(w - clear)):.0e} of the clear training")
-    assert np.max(np.abs(w - clear)) < 1e-3, (w, clear)
+    # Each refresh adds the bootstrap's error (about 2^-20 at N = 2^16, times 4 in the unpacking).
+    assert np.max(np.abs(w - clear)) < (1e-2 if args.bootstrap else 1e-4), (w, clear)
     assert acc == acc_clear and area == area_clear
 
 
