@@ -30,7 +30,7 @@ import numpy as np
 from distributed import Client, Future
 from distributed.diagnostics.plugin import WorkerPlugin
 
-from ._rnsfhe import GaloisKeys, RelinKey, SecretKey
+from ._rnsfhe import BootstrappingKeys, GaloisKeys, RelinKey, SecretKey
 from .errors import SecretKeyExportError
 
 __all__ = ["EvaluationKeys", "publish_keys", "encrypt_partitions", "map_ciphertexts", "tree_sum"]
@@ -41,13 +41,16 @@ _HELD: dict = {}
 
 
 class EvaluationKeys(WorkerPlugin):
-    """Registers a key pair's relinearisation and/or Galois keys with their context on every worker
-    (once per worker, and on workers that join later). A secret key is refused: it never leaves the
-    client. The plugin name is per key pair, so publishing a pair's keys again replaces them."""
+    """Registers a key pair's relinearisation, Galois and/or bootstrapping keys (CKKS) with their
+    context on every worker (once per worker, and on workers that join later), so that tasks call
+    ``ct.bootstrap()``. A secret key is refused: it never leaves the client. The plugin name is per
+    key pair, so publishing a pair's keys again replaces them."""
 
     def __init__(self, context, *, relin_key: Optional[RelinKey] = None,
-                 galois_keys: Optional[GaloisKeys] = None):
-        for arg, cls in [(relin_key, RelinKey), (galois_keys, GaloisKeys)]:
+                 galois_keys: Optional[GaloisKeys] = None,
+                 bootstrapping_keys: Optional[BootstrappingKeys] = None):
+        for arg, cls in [(relin_key, RelinKey), (galois_keys, GaloisKeys),
+                         (bootstrapping_keys, BootstrappingKeys)]:
             if isinstance(arg, SecretKey):
                 raise SecretKeyExportError(
                     "a SecretKey must not be shipped to Dask workers (whoever holds it can decrypt); "
@@ -55,31 +58,42 @@ class EvaluationKeys(WorkerPlugin):
                     "galois_keys=ctx.galois_keys(sk, ...)")
             if arg is not None and not isinstance(arg, cls):
                 raise TypeError(f"expected a {cls.__name__} or None, got {type(arg).__name__}")
-        keys = [k for k in (relin_key, galois_keys) if k is not None]
+        keys = [k for k in (relin_key, galois_keys, bootstrapping_keys) if k is not None]
         if not keys:
-            raise ValueError("publish at least one evaluation key (relin_key= or galois_keys=)")
+            raise ValueError("publish at least one evaluation key (relin_key=, galois_keys= or "
+                             "bootstrapping_keys=)")
         if len({k.key_id for k in keys}) != 1:
-            raise ValueError("relin_key and galois_keys belong to different key pairs; publish "
-                             "each pair's keys separately")
-        context.register_keys(relin_key=relin_key, galois_keys=galois_keys)  # checks the context
+            raise ValueError("the keys belong to different key pairs; publish each pair's keys "
+                             "separately")
         self.context = context
         self.relin_key = relin_key
         self.galois_keys = galois_keys
+        self.bootstrapping_keys = bootstrapping_keys
+        self._register()  # checks the context
         self.name = f"rnsfhe-keys-{keys[0].key_id}"
 
+    def _register(self):
+        if self.relin_key is not None or self.galois_keys is not None:
+            self.context.register_keys(relin_key=self.relin_key, galois_keys=self.galois_keys)
+        if self.bootstrapping_keys is not None:
+            self.context.register_bootstrapping_keys(self.bootstrapping_keys)
+
     def setup(self, worker=None):
-        self.context.register_keys(relin_key=self.relin_key, galois_keys=self.galois_keys)
-        _HELD[self.name] = (self.context, self.relin_key, self.galois_keys)
+        self._register()
+        _HELD[self.name] = (self.context, self.relin_key, self.galois_keys,
+                            self.bootstrapping_keys)
 
     def teardown(self, worker=None):
         _HELD.pop(self.name, None)
 
 
 def publish_keys(client: Client, context, *, relin_key: Optional[RelinKey] = None,
-                 galois_keys: Optional[GaloisKeys] = None) -> str:
+                 galois_keys: Optional[GaloisKeys] = None,
+                 bootstrapping_keys: Optional[BootstrappingKeys] = None) -> str:
     """Ships evaluation keys to every worker of `client`'s cluster once (an `EvaluationKeys`
     plugin); returns the plugin's name."""
-    plugin = EvaluationKeys(context, relin_key=relin_key, galois_keys=galois_keys)
+    plugin = EvaluationKeys(context, relin_key=relin_key, galois_keys=galois_keys,
+                            bootstrapping_keys=bootstrapping_keys)
     client.register_plugin(plugin)
     return plugin.name
 

@@ -10,13 +10,25 @@ Example::
     ctx.galois_keys(sk, steps=rnsfhe.logistic.rotation_steps(samples, features))
     w = ctx.decrypt(ctx.train_logistic(ctx.encrypt(z, pk), samples, features, 2), sk)[:features]
     p = rnsfhe.logistic.predict_proba(w, x)
+
+Past the levels (issue 24): bootstrappable parameters, ``ctx.bootstrapping_keys(sk)``, the conjugation key
+(``galois_keys(..., conjugation=True)``), the data encoded at ``ctx.bootstrap_level``, then
+``ctx.train_logistic(z, samples, features, 40, bootstrap=True)``: the weights (|w| <= ``WEIGHT_BOUND``) are
+bootstrapped, one bootstrap per refresh, when their levels run out (examples/python/logistic_regression.py).
 """
 
 import numpy as np
 
-from ._rnsfhe import LOGISTIC_LEVELS_PER_ITERATION, logistic_rotation_steps, logistic_train_plain
+from ._rnsfhe import (
+    LOGISTIC_LEVELS_PER_ITERATION,
+    LOGISTIC_WEIGHT_BOUND,
+    logistic_rotation_steps,
+    logistic_train_plain,
+)
 
-__all__ = ["pack", "rows", "rotation_steps", "levels_needed", "train_plain", "predict_proba"]
+WEIGHT_BOUND = LOGISTIC_WEIGHT_BOUND
+
+__all__ = ["WEIGHT_BOUND", "pack", "rows", "rotation_steps", "levels_needed", "train_plain", "predict_proba"]
 
 
 def rows(x, y):

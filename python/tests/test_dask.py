@@ -206,3 +206,28 @@ def test_a_worker_killed_mid_job_loses_nothing(client, bfv, rng):
     assert _polynomials(result) == _polynomials(_local_sum([c * c for c in local]))
     t = ctx.params.plain_modulus
     assert np.array_equal(ctx.decrypt(result, sk), (values.reshape(16, -1) ** 2).sum(axis=0) % t)
+
+
+def test_bootstrapping_on_workers(client, rng):
+    """Bootstrapping keys reach each worker once (through the plugin, carrying their preset: the
+    workers never call `bootstrappable`), and `ct.bootstrap()` runs in a mapped function."""
+    params = rnsfhe.CkksParameters.bootstrappable(logn=11, security="insecure")
+    ctx = rnsfhe.CkksContext(params)
+    sk, pk = ctx.keygen()
+    keys = ctx.bootstrapping_keys(sk, progress=False)
+    client.run(_install_restore_counter)
+    try:
+        publish_keys(client, ctx, bootstrapping_keys=keys)
+        values = rng.uniform(-1, 1, 4 * ctx.slots)
+        cts = [ctx.drop_to_level(ctx.encrypt(values[i * ctx.slots:(i + 1) * ctx.slots], pk), 0)
+               for i in range(4)]
+        out = client.gather(map_ciphertexts(client, lambda c: c.bootstrap(), cts))
+        per_worker = client.run(_restore_counts)
+    finally:
+        client.run(_remove_restore_counter)
+    for counts, sizes in per_worker.values():
+        assert counts.get("ckks:BootstrappingKeys") == 1, counts
+        assert sizes["ckks:BootstrappingKeys"] == keys.nbytes
+    for i, c in enumerate(out):
+        assert c.level == ctx.bootstrap_level
+        assert np.max(np.abs(ctx.decrypt(c, sk) - values[i * ctx.slots:(i + 1) * ctx.slots])) < 2e-5

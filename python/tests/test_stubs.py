@@ -12,7 +12,7 @@ CLASSES = ["BfvParameters", "BfvContext", "BfvPlaintext", "BfvCiphertext", "BgvP
            "BgvContext", "BgvPlaintext", "BgvCiphertext", "CkksParameters",
            "CkksContext", "CkksPlaintext", "CkksCiphertext", "SecretKey", "PublicKey", "RelinKey",
            "GaloisKeys", "HprParameters", "HprContext", "HprCiphertext", "HprSecretKey",
-           "HprPublicKey", "HprRelinKey", "HprGaloisKeys"]
+           "HprPublicKey", "HprRelinKey", "HprGaloisKeys", "BootstrappingKeys"]
 
 
 def stub_members():

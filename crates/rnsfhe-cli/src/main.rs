@@ -49,6 +49,21 @@ enum Command {
         /// Where to write report.md (every table of the run, the machine) and its PNG plots.
         #[arg(long, value_name = "DIR", default_value = "target/bench-report")]
         out: PathBuf,
+        /// bootstrap, showcase: the bootstrapping preset (default n16; toy12 / toy13 with --quick).
+        #[arg(long, value_enum)]
+        preset: Option<bench::ckks_bootstrap::Preset>,
+        /// bootstrap, showcase: the slots (a power of two; default N/2, the data's for showcase).
+        #[arg(long)]
+        slots: Option<usize>,
+        /// bootstrap, showcase: threads per operation.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// bootstrap: bootstraps timed (the median is reported).
+        #[arg(long, default_value_t = 3)]
+        reps: usize,
+        /// showcase: training iterations.
+        #[arg(long, default_value_t = 40)]
+        iterations: usize,
     },
 }
 
@@ -96,10 +111,14 @@ enum Suite {
     Hpr,
     /// Hoisted rotations, double-hoisted sums and a hoisted BSGS linear transform (CKKS, N = 2^15).
     Hoisting,
+    /// CKKS bootstrapping (issue 24): key generation, key bytes, time, precision histogram, peak RSS.
+    Bootstrap,
+    /// Paper 004's logistic regression trained past its levels by bootstrapping (issue 24).
+    Showcase,
     /// Multiparty keys: share generation and aggregation per protocol step, bytes per share (BFV
     /// and CKKS, N = 2^14, Q 7 x 55 bits, P 55 bits, one thread; Lattigo's anchor).
     Multiparty,
-    /// Every suite.
+    /// Every suite (bootstrap and showcase apart: run them on their own).
     All,
 }
 
@@ -109,6 +128,7 @@ fn bench(
     quick: bool,
     paper: bool,
     out: &std::path::Path,
+    boot: &bench::ckks_bootstrap::Options,
 ) -> report::ReportResult<()> {
     let budget = timing::Budget::new(quick);
     let mut rep = report::Report::collecting();
@@ -121,6 +141,8 @@ fn bench(
         Suite::Ckks => bench::ckks::run(&budget, paper, rep),
         Suite::Bgv => bench::bgv::run(&budget, rep),
         Suite::Hoisting => bench::ckks_hoisting::run(&budget, rep),
+        Suite::Bootstrap => bench::ckks_bootstrap::run(boot, rep),
+        Suite::Showcase => bench::ckks_bootstrap::showcase(boot, rep),
         Suite::Multiparty => bench::multiparty::run(&budget, rep),
         Suite::Hpr => {
             let mut rng = rnsfhe_math::sample::Csprng::from_seed([42; 32]);
@@ -168,7 +190,22 @@ fn main() -> ExitCode {
             quick,
             paper,
             out,
-        } => bench(suite, quick, paper, &out),
+            preset,
+            slots,
+            threads,
+            reps,
+            iterations,
+        } => {
+            let boot = bench::ckks_bootstrap::Options {
+                preset,
+                slots,
+                threads,
+                reps,
+                quick,
+                iterations,
+            };
+            bench(suite, quick, paper, &out, &boot)
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

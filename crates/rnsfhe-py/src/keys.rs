@@ -320,6 +320,15 @@ pub(crate) fn load(py: Python<'_>, owner: Owner, class: &str, data: &[u8]) -> Py
         "PublicKey" => loaded::<_, PyPublicKey, _>(py, kb.public_key_from_bytes(data), owner),
         "RelinKey" => loaded::<_, PyRelinKey, _>(py, kb.relin_key_from_bytes(data), owner),
         "GaloisKeys" => loaded::<_, PyGaloisKeys, _>(py, kb.galois_keys_from_bytes(data), owner),
+        "BootstrappingKeys" => match owner {
+            Owner::Ckks(s) => {
+                Ok(Py::new(py, crate::ckks::PyBootstrappingKeys::load(s, data)?)?.into_any())
+            }
+            _ => Err(raise(
+                "SerializationError",
+                "bootstrapping keys are CKKS keys".into(),
+            )),
+        },
         other => Err(raise(
             "SerializationError",
             format!("unknown pickled key class {other:?}"),

@@ -133,9 +133,10 @@ impl<R: Send + Sync, G: Send + Sync> KeySet for KeyPair<R, G> {
     }
 }
 
-/// The RLWE schemes: RLWE keys, nothing beside the context, their own operations.
+/// The RLWE schemes: RLWE keys, what is kept beside the context (CKKS: its bootstrapping), their own
+/// operations.
 macro_rules! rlwe_scheme {
-    ($($Ctx:ty: $Params:ty, $Pt:ty, $Ct:ty);*) => {
+    ($($Ctx:ty: $Params:ty, $Pt:ty, $Ct:ty, $Extra:ty);*) => {
         $(impl Scheme for $Ctx {
             type Params = $Params;
             type SecretKey = SecretKey;
@@ -145,11 +146,13 @@ macro_rules! rlwe_scheme {
             type Keys = EvaluationKeySet;
             type Plaintext = $Pt;
             type Ciphertext = $Ct;
-            type Extra = ();
+            type Extra = $Extra;
             fn new_context(p: &$Params) -> rnsfhe::Result<Arc<Self>> {
                 <$Ctx>::new(p.clone())
             }
-            fn extra(&self) {}
+            fn extra(&self) -> $Extra {
+                <$Extra>::default()
+            }
             fn key_pair(&self, rng: &mut Csprng) -> rnsfhe::Result<(SecretKey, PublicKey)> {
                 self.keygen(rng)
             }
@@ -166,9 +169,10 @@ macro_rules! rlwe_scheme {
     };
 }
 rlwe_scheme!(
-    rnsfhe::bfv::BfvContext: rnsfhe::bfv::BfvParameters, rnsfhe::bfv::Plaintext, rnsfhe::bfv::Ciphertext;
-    rnsfhe::bgv::BgvContext: rnsfhe::bgv::BgvParameters, rnsfhe::bgv::BgvPlaintext, rnsfhe::bgv::BgvCiphertext;
-    rnsfhe::ckks::CkksContext: rnsfhe::ckks::CkksParameters, rnsfhe::ckks::CkksPlaintext, rnsfhe::ckks::CkksCiphertext
+    rnsfhe::bfv::BfvContext: rnsfhe::bfv::BfvParameters, rnsfhe::bfv::Plaintext, rnsfhe::bfv::Ciphertext, ();
+    rnsfhe::bgv::BgvContext: rnsfhe::bgv::BgvParameters, rnsfhe::bgv::BgvPlaintext, rnsfhe::bgv::BgvCiphertext, ();
+    rnsfhe::ckks::CkksContext: rnsfhe::ckks::CkksParameters, rnsfhe::ckks::CkksPlaintext, rnsfhe::ckks::CkksCiphertext,
+        crate::ckks::Bootstrapping
 );
 
 /// A scheme context shared by every Python object of its parameter set.

@@ -11,6 +11,9 @@ use rnsfhe::rlwe::{KeySwitching, SecretDistribution};
 use rnsfhe::Error;
 use rnsfhe_math::sample::Csprng;
 
+#[path = "support/logistic.rs"]
+mod logistic_data;
+
 fn context(n: usize, levels: usize, special: &[u32], ks: KeySwitching) -> Arc<CkksContext> {
     let p = CkksParameters::builder()
         .degree(n)
@@ -283,23 +286,7 @@ fn functions_match_plaintext() {
 #[test]
 fn logistic_regression_matches_plaintext_training() {
     let mut rng = Csprng::from_seed([5; 32]);
-    // 20 samples, a bias and 3 features in [-1, 1], labels from a noisy linear rule.
-    let z: Vec<Vec<f64>> = (0..20)
-        .map(|i| {
-            let x = [
-                1.0,
-                ((i * 7) % 11) as f64 / 5.5 - 1.0,
-                ((i * 3) % 7) as f64 / 3.5 - 1.0,
-                ((i * 5) % 13) as f64 / 6.5 - 1.0,
-            ];
-            let y = if x[1] + 0.5 * x[2] - 0.2 > ((i % 3) as f64 - 1.0) * 0.3 {
-                1.0
-            } else {
-                -1.0
-            };
-            x.iter().map(|v| v * y).collect()
-        })
-        .collect();
+    let z = logistic_data::data(20);
     let iterations = 2;
     let ctx = small(
         12,

@@ -35,8 +35,10 @@ crate::rlwe_context::rlwe_context! {
 
         /// Rotation keys for `steps` (default: every power of two below N/2, enough for `sum_slots`,
         /// `mean` and `variance`) and the conjugation key if `conjugation`; with `for_sum=True`,
-        /// the powers of two as well as `steps` (the union). Also registered.
-        #[pyo3(signature = (sk, steps=None, *, conjugation=false, for_sum=false))]
+        /// the powers of two as well as `steps` (the union). With `level`, keys for ciphertexts at
+        /// levels <= `level` only (smaller: e.g. `ctx.bootstrap_level` for work between bootstraps).
+        /// Also registered.
+        #[pyo3(signature = (sk, steps=None, *, conjugation=false, for_sum=false, level=None))]
         fn galois_keys(
             &self,
             py: Python<'_>,
@@ -44,6 +46,7 @@ crate::rlwe_context::rlwe_context! {
             steps: Option<Vec<Int<i64>>>,
             conjugation: bool,
             for_sum: bool,
+            level: Option<Int<usize>>,
         ) -> PyResult<PyGaloisKeys> {
             let s = sk.get(&self.owner())?;
             let slots = self.ctx().slots() as i64;
@@ -56,8 +59,10 @@ crate::rlwe_context::rlwe_context! {
             let ctx = self.ctx().clone();
             let k = py
                 .detach(|| {
-                    self.rng
-                        .with(|r| ctx.galois_keys(&s, &steps, conjugation, r))
+                    self.rng.with(|r| match level {
+                        Some(l) => ctx.galois_keys_at(&s, &steps, conjugation, l.0, r),
+                        None => ctx.galois_keys(&s, &steps, conjugation, r),
+                    })
                 })
                 .py()?;
             let k = Arc::new(k);
@@ -67,6 +72,45 @@ crate::rlwe_context::rlwe_context! {
                 key: k,
                 seeded: self.rng.seeded(),
             })
+        }
+
+        /// The keys of this context's bootstrap for `sk` (parameters from
+        /// `CkksParameters.bootstrappable`): only the rotations its stages use, each at its level,
+        /// seeded. Registered for the key pair, like `relin_key`. `progress`: True (default: a tqdm
+        /// bar when tqdm is installed, else a line on stderr), False, or a callable(done, total).
+        #[pyo3(signature = (sk, *, progress=None))]
+        fn bootstrapping_keys(
+            &self,
+            py: Python<'_>,
+            sk: &PySecretKey,
+            progress: Option<&Bound<'_, PyAny>>,
+        ) -> PyResult<PyBootstrappingKeys> {
+            super::bootstrap::generate(py, self, sk, progress)
+        }
+        /// Registers loaded bootstrapping keys for their key pair.
+        fn register_bootstrapping_keys(&self, keys: &PyBootstrappingKeys) -> PyResult<()> {
+            super::bootstrap::register_loaded(self, keys)
+        }
+        /// Bootstrapping keys from `BootstrappingKeys.to_bytes` output (not registered).
+        fn bootstrapping_keys_from_bytes(&self, data: ByteData) -> PyResult<PyBootstrappingKeys> {
+            PyBootstrappingKeys::load(self.shared.clone(), &data.0)
+        }
+        /// A ciphertext at any level refreshed to `bootstrap_level` (the same slots): with `keys`, or
+        /// the bootstrapping keys registered for its key pair.
+        #[pyo3(signature = (ct, keys=None))]
+        fn bootstrap(
+            &self,
+            py: Python<'_>,
+            ct: &PyCkksCiphertext,
+            keys: Option<&PyBootstrappingKeys>,
+        ) -> PyResult<PyCkksCiphertext> {
+            let x = self.check(ct)?;
+            Ok(self.wrap(super::bootstrap::run(py, &self.shared, x, keys)?))
+        }
+        /// The level of bootstrapped ciphertexts (the residual top level).
+        #[getter]
+        fn bootstrap_level(&self, py: Python<'_>) -> PyResult<usize> {
+            super::bootstrap::output_level(py, &self.shared)
         }
 
         /// Encodes up to N/2 real or complex values (finite) at `level` (default: the top) and `scale`
@@ -439,8 +483,13 @@ crate::rlwe_context::rlwe_context! {
         /// Logistic-regression training on encrypted data (paper 004 section 5.3, Nesterov's accelerated
         /// gradient): `z` encrypts `rnsfhe.logistic.pack(x, y)` (samples x features, bias included);
         /// returns the encrypted weights (slot j holds beta_j). Needs 6 levels per iteration plus one and
-        /// the rotation keys of `rnsfhe.logistic.rotation_steps(samples, features)`.
-        #[pyo3(signature = (z, samples, features, iterations, rlk=None, keys=None))]
+        /// the rotation keys of `rnsfhe.logistic.rotation_steps(samples, features)`. With
+        /// `bootstrap=True` (bootstrappable parameters, registered bootstrapping keys, the conjugation
+        /// key), any number of iterations: the weights are bootstrapped, one bootstrap per refresh,
+        /// when their levels run out (|weights| <= `rnsfhe.logistic.WEIGHT_BOUND`); `progress` as for
+        /// `bootstrapping_keys`, over the iterations.
+        #[pyo3(signature = (z, samples, features, iterations, rlk=None, keys=None, *, bootstrap=false,
+            progress=None))]
         #[allow(clippy::too_many_arguments)]
         fn train_logistic(
             &self,
@@ -451,10 +500,17 @@ crate::rlwe_context::rlwe_context! {
             iterations: Int<usize>,
             rlk: Option<&PyRelinKey>,
             keys: Option<&PyGaloisKeys>,
+            bootstrap: bool,
+            progress: Option<&Bound<'_, PyAny>>,
         ) -> PyResult<PyCkksCiphertext> {
             let (samples, features, iterations) = (samples.0, features.0, iterations.0);
             let r = self.rlk(rlk, "train_logistic", z.ct.key_id())?;
             let k = self.gk(keys, "train_logistic", z.ct.key_id())?;
+            if bootstrap {
+                let x = self.check(z)?;
+                let shape = (samples, features, iterations);
+                return Ok(self.wrap(super::bootstrap::train(py, &self.shared, x, shape, &r, &k, progress)?));
+            }
             self.unary(py, z, move |c, x| {
                 circuits::train_logistic(c, x, samples, features, iterations, &r, &k)
             })

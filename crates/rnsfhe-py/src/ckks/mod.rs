@@ -2,14 +2,16 @@
 //! plaintexts and ciphertexts with operators that align levels and rescale.
 //!
 //! `params` holds the parameter class, `context` the context class, `values` plaintexts and
-//! ciphertexts with their operators.
+//! ciphertexts with their operators, `bootstrap` bootstrapping (presets, keys, progress).
 
+mod bootstrap;
 mod chebyshev;
 mod context;
 mod helpers;
 mod params;
 mod values;
 
+pub(crate) use bootstrap::{Bootstrapping, PyBootstrappingKeys};
 use chebyshev::*;
 pub(crate) use context::PyCkksContext;
 use helpers::Weights;
@@ -99,9 +101,11 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "LOGISTIC_LEVELS_PER_ITERATION",
         circuits::logistic::LEVELS_PER_ITERATION,
     )?;
+    m.add("LOGISTIC_WEIGHT_BOUND", circuits::logistic::WEIGHT_BOUND)?;
     m.add_class::<PyCkksParameters>()?;
     m.add_class::<PyCkksContext>()?;
     m.add_class::<PyCkksPlaintext>()?;
     m.add_class::<PyCkksCiphertext>()?;
+    m.add_class::<PyBootstrappingKeys>()?;
     Ok(())
 }

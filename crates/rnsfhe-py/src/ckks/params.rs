@@ -57,6 +57,32 @@ crate::rlwe_params::rlwe_params! {
             })
         }
 
+        /// Bootstrappable parameters (issue 24): the 128-bit preset at N = 2^16 (`logn=16`: 2^15
+        /// slots, 10 residual levels of 40 bits, dense ternary secret with sparse-secret
+        /// encapsulation), or, with `security="insecure"`, the small INSECURE presets at
+        /// `logn` 11..13 for tests and notebooks (2 residual levels of 45 bits). `slots` (a power of
+        /// two: sparse packing below N/2), `residual_levels` and `scale_bits` override the preset's;
+        /// `secret` is "ternary" or a Hamming weight. Checked by the security gate.
+        #[staticmethod]
+        #[pyo3(signature = (slots=None, residual_levels=None, scale_bits=None, *, security=None,
+            secret=None, logn=Int(16)))]
+        fn bootstrappable(
+            slots: Option<Int<usize>>,
+            residual_levels: Option<Int<usize>>,
+            scale_bits: Option<Int<u32>>,
+            security: Option<&Bound<'_, PyAny>>,
+            secret: Option<&Bound<'_, PyAny>>,
+            logn: Int<u32>,
+        ) -> PyResult<Self> {
+            super::bootstrap::bootstrappable(
+                slots.map(|x| x.0),
+                residual_levels.map(|x| x.0),
+                scale_bits.map(|x| x.0),
+                security,
+                secret,
+                logn.0,
+            )
+        }
         #[getter]
         fn levels(&self) -> usize {
             self.inner.levels()

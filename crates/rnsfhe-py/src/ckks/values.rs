@@ -106,6 +106,12 @@ crate::rlwe_context::rlwe_values! {
             let (ctx, x) = (self.ctx().clone(), self.ct.clone());
             Ok(self.wrap(py.detach(|| ctx.rotate(&x, step, &k)).py()?))
         }
+        /// The bootstrap with the bootstrapping keys registered for this ciphertext's key pair
+        /// (`CkksContext.bootstrap`).
+        fn bootstrap(&self, py: Python<'_>) -> PyResult<PyCkksCiphertext> {
+            let r = super::bootstrap::run(py, &self.shared, self.ct.clone(), None)?;
+            Ok(self.wrap(r))
+        }
         /// Conjugates every slot with the registered Galois keys.
         fn conjugate(&self, py: Python<'_>) -> PyResult<PyCkksCiphertext> {
             let k = self.shared.galois_keys("conjugate", self.ct.key_id())?;

@@ -145,45 +145,152 @@ pub fn train_logistic(
     rlk: &RelinKey,
     keys: &GaloisKeys,
 ) -> Result<CkksCiphertext> {
-    let (r, fp) = layout(n.min(ctx.slots()), f.min(ctx.slots()));
-    if n > ctx.slots() || f > ctx.slots() || z.slots() != r * fp {
-        return Err(Error::InvalidParameters(format!(
-            "the data ciphertext holds {} slots, the layout needs R F = {}",
-            z.slots(),
-            r * fp
-        )));
-    }
-    if LEVELS_PER_ITERATION
+    let t = Trainer::new(ctx, z, n, f, rlk, keys)?;
+    let need = LEVELS_PER_ITERATION
         .saturating_mul(iterations)
-        .saturating_add(1)
-        > z.level()
-    {
+        .saturating_add(1);
+    if need > z.level() {
         return Err(Error::InvalidParameters(format!(
-            "{iterations} iterations need {} levels, the data ciphertext has {}",
-            LEVELS_PER_ITERATION
-                .saturating_mul(iterations)
-                .saturating_add(1),
+            "{iterations} iterations need {need} levels, the data ciphertext has {}",
             z.level()
         )));
     }
-    let (c1, c3) = sigmoid_cubic();
-    let mask: Vec<Complex> = (0..r * fp)
-        .map(|s| Complex::from_real(if s % fp == 0 { 1.0 } else { 0.0 }))
-        .collect();
-    let zeros = vec![Complex::from_real(0.0); r * fp];
-    let mut beta = ctx.encrypt_trivial(&zeros, z.level(), ctx.scale_at(z.level())?)?;
-    let mut v = beta.clone();
-    for (alpha, eta) in schedule(iterations) {
+    let (mut beta, mut v) = t.start()?;
+    for step in schedule(iterations) {
+        (beta, v) = t.iteration(&beta, &v, step)?;
+    }
+    Ok(beta)
+}
+
+/// The bound on |beta_j| and |v_j| that [`train_logistic_refreshed`] assumes: the pair travels
+/// through the bootstrap as (v + i beta) / WEIGHT_BOUND, inside the unit square EvalMod is made for.
+pub const WEIGHT_BOUND: f64 = 8.0;
+
+/// [`train_logistic`] for any number of iterations: before an iteration that the weights' levels no
+/// longer allow, `refresh` (a bootstrap) brings them back up. beta and v travel in one ciphertext,
+/// p = (v + i beta) / [`WEIGHT_BOUND`] (one level), so each refresh is one bootstrap; after it
+/// v = (B/2) (p + conj p) (an integer product: no level) and beta = -i (B/2) (p - conj p) (one
+/// level). The refreshed v needs 7 levels (an iteration and the packing): a bootstrap whose residual
+/// levels are at least 7. Needs the conjugation key besides [`rotation_steps`]' keys; calls
+/// `progress(done, total)` after each iteration. Give `z` at the bootstrap's output level: the levels
+/// above it hold scales near their wide primes, where the iteration's constants do not fit a word.
+#[allow(clippy::too_many_arguments)]
+pub fn train_logistic_refreshed(
+    ctx: &CkksContext,
+    z: &CkksCiphertext,
+    n: usize,
+    f: usize,
+    iterations: usize,
+    rlk: &RelinKey,
+    keys: &GaloisKeys,
+    refresh: &mut dyn FnMut(&CkksCiphertext) -> Result<CkksCiphertext>,
+    mut progress: Option<&mut dyn FnMut(usize, usize)>,
+) -> Result<CkksCiphertext> {
+    let t = Trainer::new(ctx, z, n, f, rlk, keys)?;
+    let (mut beta, mut v) = t.start()?;
+    let half = (WEIGHT_BOUND / 2.0) as i64;
+    let slots = z.slots();
+    let times = |c: Complex| vec![c; slots];
+    for (done, step) in schedule(iterations).into_iter().enumerate() {
+        if v.level() < LEVELS_PER_ITERATION + 1 {
+            let vb = ctx.mul_const_auto(&v, 1.0 / WEIGHT_BOUND)?;
+            let ib = ctx.mul_values_auto(&beta, &times(Complex::new(0.0, 1.0 / WEIGHT_BOUND)))?;
+            let p = refresh(&ctx.add(&vb, &ib)?)?;
+            let pc = ctx.conjugate(&p, keys)?;
+            if p.level() < LEVELS_PER_ITERATION + 1 {
+                return Err(Error::LevelsExhausted {
+                    op: "logistic training: the refreshed weights (an iteration and the packing)"
+                        .into(),
+                    level: p.level(),
+                    needed: LEVELS_PER_ITERATION + 1,
+                });
+            }
+            v = ctx.mul_integer(&ctx.add(&p, &pc)?, half)?;
+            let diff = ctx.sub_auto(&p, &pc)?;
+            beta = ctx.mul_values_auto(&diff, &times(Complex::new(0.0, -(half as f64))))?;
+        }
+        (beta, v) = t.iteration(&beta, &v, step)?;
+        if let Some(p) = progress.as_mut() {
+            p(done + 1, iterations);
+        }
+    }
+    Ok(beta)
+}
+
+/// One training run's constants: the data, its layout, the row mask and the sigmoid's cubic.
+pub(crate) struct Trainer<'a> {
+    pub(crate) ctx: &'a CkksContext,
+    z: &'a CkksCiphertext,
+    n: usize,
+    fp: usize,
+    slots: usize,
+    mask: Vec<Complex>,
+    cubic: (f64, f64),
+    pub(crate) rlk: &'a RelinKey,
+    pub(crate) keys: &'a GaloisKeys,
+}
+
+impl<'a> Trainer<'a> {
+    /// Checks the layout of `z` for `n` x `f`.
+    pub(crate) fn new(
+        ctx: &'a CkksContext,
+        z: &'a CkksCiphertext,
+        n: usize,
+        f: usize,
+        rlk: &'a RelinKey,
+        keys: &'a GaloisKeys,
+    ) -> Result<Self> {
+        let (r, fp) = layout(n.min(ctx.slots()), f.min(ctx.slots()));
+        if n > ctx.slots() || f > ctx.slots() || z.slots() != r * fp {
+            return Err(Error::InvalidParameters(format!(
+                "the data ciphertext holds {} slots, the layout needs R F = {}",
+                z.slots(),
+                r * fp
+            )));
+        }
+        let mask = (0..r * fp)
+            .map(|s| Complex::from_real(if s % fp == 0 { 1.0 } else { 0.0 }))
+            .collect();
+        Ok(Trainer {
+            ctx,
+            z,
+            n,
+            fp,
+            slots: r * fp,
+            mask,
+            cubic: sigmoid_cubic(),
+            rlk,
+            keys,
+        })
+    }
+
+    /// beta = v = 0 at the data's level.
+    pub(crate) fn start(&self) -> Result<(CkksCiphertext, CkksCiphertext)> {
+        let ctx = self.ctx;
+        let zeros = vec![Complex::from_real(0.0); self.slots];
+        let beta = ctx.encrypt_trivial(&zeros, self.z.level(), ctx.scale_at(self.z.level())?)?;
+        Ok((beta.clone(), beta))
+    }
+
+    /// One iteration from (beta, v) with step (alpha, eta): the next (beta, v), 6 levels below v.
+    pub(crate) fn iteration(
+        &self,
+        beta: &CkksCiphertext,
+        v: &CkksCiphertext,
+        (alpha, eta): (f64, f64),
+    ) -> Result<(CkksCiphertext, CkksCiphertext)> {
+        let (ctx, z, fp, rlk, keys) = (self.ctx, self.z, self.fp, self.rlk, self.keys);
+        let (c1, c3) = self.cubic;
         // t_i = z_i . v in slot i F, copied along the row.
         let zl = ctx.drop_to_level(z, v.level())?;
-        let mut t = ctx.multiply_rescale(&zl, &v, rlk)?;
+        let mut t = ctx.multiply_rescale(&zl, v, rlk)?;
         let mut s = 1;
         while s < fp {
             let rot = ctx.rotate(&t, s as i64, keys)?;
             ctx.add_assign(&mut t, &rot)?;
             s *= 2;
         }
-        t = ctx.mul_values_auto(&t, &mask)?;
+        t = ctx.mul_values_auto(&t, &self.mask)?;
         let mut s = 1;
         while s < fp {
             let rot = ctx.rotate(&t, -(s as i64), keys)?;
@@ -192,7 +299,7 @@ pub fn train_logistic(
         }
         // a_i = (alpha / n) sigma(-t_i), then g = sum over rows of a (.) Z.
         // a's scale is chosen so that g = a (.) Z lands on the chain's scale exactly.
-        let k = alpha / n as f64;
+        let k = alpha / self.n as f64;
         let a_level = t.level() - 2;
         let zl = ctx.drop_to_level(z, a_level)?;
         let q = ctx.ring_at(a_level)?.moduli()[a_level].value() as f64;
@@ -200,20 +307,19 @@ pub fn train_logistic(
         let a = odd_cubic(ctx, &t, (k * 0.5, -k * c1, -k * c3), a_scale, rlk)?;
         let mut g = ctx.multiply_rescale(&a, &zl, rlk)?;
         let mut s = fp;
-        while s < r * fp {
+        while s < self.slots {
             let rot = ctx.rotate(&g, s as i64, keys)?;
             ctx.add_assign(&mut g, &rot)?;
             s *= 2;
         }
-        let vl = ctx.drop_to_level(&v, g.level())?;
+        let vl = ctx.drop_to_level(v, g.level())?;
         let new_beta = ctx.add(&vl, &g)?;
-        let old = ctx.drop_to_level_keeping_scale(&beta, new_beta.level())?;
+        let old = ctx.drop_to_level_keeping_scale(beta, new_beta.level())?;
         let s = ctx.scale_at(new_beta.level() - 1)?;
         let mut next_v = ctx.mul_const_rescale_to(&new_beta, 1.0 - eta, s)?;
         let momentum = ctx.mul_const_rescale_to(&old, eta, s)?;
         ctx.add_assign(&mut next_v, &momentum)?;
-        beta = ctx.drop_to_level(&new_beta, next_v.level())?;
-        v = next_v;
+        let beta = ctx.drop_to_level(&new_beta, next_v.level())?;
+        Ok((beta, next_v))
     }
-    Ok(beta)
 }

@@ -1,0 +1,299 @@
+//! `rnsfhe bench bootstrap` and `rnsfhe bench showcase` (issue 24): key generation time, the keys'
+//! serialised bytes, the time per bootstrap (median of the repetitions), the precision against
+//! inputs uniform in the unit square of C (mean and worst slot, a histogram of the slots' bits) and
+//! the peak RSS; the showcase times paper 004's logistic regression trained past its levels by
+//! bootstrapping the weights, against the clear training.
+
+use std::time::Instant;
+
+use clap::ValueEnum;
+use rnsfhe::circuits::bootstrapping::{Bootstrapper, BootstrappingParameters};
+use rnsfhe::circuits::logistic;
+use rnsfhe::ckks::{CkksContext, Complex};
+use rnsfhe::Result;
+use rnsfhe_math::sample::Csprng;
+
+use crate::report::{Plot, Report, Scale, Series};
+use crate::table::Table;
+use crate::timing::{human, kib};
+
+/// The bootstrapping presets (`BootstrappingParameters`).
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Preset {
+    /// 128-bit, N = 2^16, 10 residual levels of 40 bits, CoeffsToSlots first.
+    N16,
+    /// 128-bit, N = 2^16, SlotsToCoeffs first.
+    N16StcFirst,
+    /// INSECURE toy, N = 2^11.
+    Toy11,
+    /// INSECURE toy, N = 2^12.
+    Toy12,
+    /// INSECURE toy, N = 2^13.
+    Toy13,
+}
+
+impl Preset {
+    fn parameters(self) -> BootstrappingParameters {
+        match self {
+            Preset::N16 => BootstrappingParameters::n16(),
+            Preset::N16StcFirst => BootstrappingParameters::n16_slots_to_coeffs_first(),
+            Preset::Toy11 => BootstrappingParameters::toy(11),
+            Preset::Toy12 => BootstrappingParameters::toy(12),
+            Preset::Toy13 => BootstrappingParameters::toy(13),
+        }
+    }
+}
+
+/// The command line of both suites.
+pub struct Options {
+    /// The preset (default: `n16`, or `toy12` with --quick).
+    pub preset: Option<Preset>,
+    /// The slots (default: the preset's, N/2).
+    pub slots: Option<usize>,
+    pub threads: usize,
+    pub reps: usize,
+    pub quick: bool,
+    /// Training iterations of the showcase.
+    pub iterations: usize,
+}
+
+impl Options {
+    fn parameters(&self, default: Preset, quick: Preset) -> BootstrappingParameters {
+        let preset = self
+            .preset
+            .unwrap_or(if self.quick { quick } else { default });
+        let mut p = preset.parameters();
+        if let Some(s) = self.slots {
+            p.slots = s;
+        }
+        p
+    }
+}
+
+/// The peak resident set of this process (VmHWM), if the system says.
+fn peak_rss() -> Option<usize> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+fn peak_rss_text() -> String {
+    peak_rss().map_or_else(|| "n/a".into(), kib)
+}
+
+/// A context, its bootstrapper and keys, with the key generation's time (progress on stderr).
+fn setup(
+    p: BootstrappingParameters,
+    rng: &mut Csprng,
+) -> Result<(
+    std::sync::Arc<CkksContext>,
+    Bootstrapper,
+    rnsfhe::rlwe::SecretKey,
+    rnsfhe::rlwe::PublicKey,
+    rnsfhe::circuits::bootstrapping::BootstrappingKeys,
+    f64,
+)> {
+    let ctx = CkksContext::new(p.ckks_parameters()?)?;
+    let start = Instant::now();
+    let boot = Bootstrapper::new(&ctx, p)?;
+    let (sk, pk) = ctx.keygen(rng)?;
+    let mut progress = |done: usize, total: usize| {
+        eprint!("\rbootstrapping keys: {done}/{total}");
+        if done == total {
+            eprintln!();
+        }
+    };
+    let keys = boot.generate_keys(&sk, rng, Some(&mut progress))?;
+    let keygen = start.elapsed().as_secs_f64();
+    Ok((ctx, boot, sk, pk, keys, keygen))
+}
+
+/// n values uniform in the unit square of C.
+fn unit_square(rng: &mut Csprng, n: usize) -> Vec<Complex> {
+    let mut unit = || (rng.next_u64() >> 11) as f64 / (1u64 << 52) as f64 * 2.0 - 1.0;
+    (0..n).map(|_| Complex::new(unit(), unit())).collect()
+}
+
+/// `rnsfhe bench bootstrap`.
+pub fn run(opts: &Options, rep: &mut Report) -> Result<()> {
+    rnsfhe::set_num_threads(opts.threads)?;
+    let p = opts.parameters(Preset::N16, Preset::Toy12);
+    let shape = format!(
+        "N = 2^{}, {} slots, {} residual levels of {} bits, CtS {} / StC {} levels, {:?}, \
+         encapsulation {:?}, log QP {}, security {:?}, {} thread(s)",
+        p.log_degree,
+        p.slots,
+        p.residual_levels,
+        p.scale_bits,
+        p.cts_budget,
+        p.stc_budget,
+        p.order,
+        p.encapsulation,
+        p.log_qp(),
+        p.security,
+        opts.threads
+    );
+    rep.text(&format!("\n### CKKS bootstrapping ({shape})\n"));
+    let mut rng = Csprng::from_seed([24; 32]);
+    let slots = p.slots;
+    let (ctx, boot, sk, pk, keys, keygen) = setup(p, &mut rng)?;
+    let level = boot.input_level();
+    let (mut times, mut bits) = (Vec::new(), Vec::new());
+    let (mut sum_err, mut worst) = (0.0, 0.0f64);
+    for r in 0..opts.reps.max(1) {
+        let z = unit_square(&mut rng, slots);
+        let pt = ctx.encode_at(&z, level, ctx.scale_at(level)?)?;
+        let ct = ctx.encrypt(&pt, &pk, &mut rng)?;
+        let start = Instant::now();
+        let out = ctx.bootstrap(&ct, &boot, &keys)?;
+        times.push(start.elapsed().as_secs_f64());
+        eprintln!("bootstrap {}: {}", r + 1, human(times[r]));
+        let got = ctx.decrypt_values(&out, &sk)?;
+        for (g, w) in got.iter().zip(&z) {
+            let e = (*g - *w).abs();
+            sum_err += e;
+            worst = worst.max(e);
+            bits.push(-e.max(f64::MIN_POSITIVE).log2());
+        }
+    }
+    // The peak before the keys are serialised (a copy of their bytes would count).
+    let peak = peak_rss_text();
+    let key_bytes = keys.to_bytes(&ctx).len();
+    times.sort_by(f64::total_cmp);
+    let median = times[times.len() / 2];
+    let mean_bits = -(sum_err / bits.len() as f64).log2();
+    let mut table = Table::new(&["quantity", "value"]);
+    for (q, v) in [
+        ("key generation", human(keygen)),
+        ("bootstrapping keys (serialised)", kib(key_bytes)),
+        (
+            "time per bootstrap (median)",
+            format!("{} ({} reps)", human(median), times.len()),
+        ),
+        ("precision, mean (bits)", format!("{mean_bits:.1}")),
+        (
+            "precision, worst slot (bits)",
+            format!("{:.1}", -worst.log2()),
+        ),
+        ("peak RSS (key generation and bootstraps)", peak),
+    ] {
+        table.row(vec![q.into(), v]);
+    }
+    rep.table(&table);
+    histogram(&bits, &shape, rep);
+    Ok(())
+}
+
+/// The slots' bits of precision by whole bits: text bars, and a plot in the report.
+fn histogram(bits: &[f64], shape: &str, rep: &mut Report) {
+    let lo = bits.iter().copied().fold(f64::INFINITY, f64::min).floor() as i64;
+    let hi = bits.iter().copied().fold(0.0, f64::max).floor() as i64;
+    let mut counts = vec![0usize; (hi - lo + 1).max(1) as usize];
+    for b in bits {
+        counts[(b.floor() as i64 - lo) as usize] += 1;
+    }
+    let most = counts.iter().copied().max().unwrap_or(1).max(1);
+    let mut text = String::from("\nPrecision per slot (bits, slots):\n\n```\n");
+    let mut series = Series::new("slots");
+    for (i, c) in counts.iter().enumerate() {
+        let b = lo + i as i64;
+        text += &format!("{b:>3} {:<50} {c}\n", "#".repeat(c * 50 / most));
+        series.push(b as f64, *c as f64);
+    }
+    text += "```\n";
+    rep.text(&text);
+    let mut plot = Plot {
+        y_label: "slots".into(),
+        y_scale: Scale::Linear,
+        ..Plot::time(
+            "ckks_bootstrap_precision",
+            "CKKS bootstrapping: precision per slot",
+            "bits of precision (-log2 |error|)",
+            Scale::Linear,
+            shape,
+        )
+    };
+    plot.add(series);
+    rep.plot(plot);
+}
+
+/// `rnsfhe bench showcase`: paper 004's logistic regression on lbw, trained for `iterations` with the
+/// weights bootstrapped when their levels run out (sparse slots: the data's R F).
+pub fn showcase(opts: &Options, rep: &mut Report) -> Result<()> {
+    rnsfhe::set_num_threads(opts.threads)?;
+    let data = super::ckks_lr::lbw()?;
+    let (f, n) = (data.z[0].len(), data.z.len());
+    let (r, fp) = logistic::layout(n, f);
+    let mut p = opts.parameters(Preset::N16, Preset::Toy13);
+    p.slots = opts.slots.unwrap_or(r * fp);
+    p.residual_levels = p.residual_levels.max(logistic::LEVELS_PER_ITERATION + 1);
+    let mut rng = Csprng::from_seed([25; 32]);
+    let (ctx, boot, sk, pk, bk, keygen) = setup(p.clone(), &mut rng)?;
+    let rlk = ctx.relin_key(&sk, &mut rng)?;
+    let top = boot.output_level();
+    let steps = logistic::rotation_steps(r, fp);
+    let gk = ctx.galois_keys_at(&sk, &steps, true, top, &mut rng)?;
+    // The data at the residual top: the training runs in the residual band.
+    let packed: Vec<Complex> = logistic::pack(&data.z)?
+        .into_iter()
+        .map(Complex::from_real)
+        .collect();
+    let z = ctx.encrypt(
+        &ctx.encode_at(&packed, top, ctx.scale_at(top)?)?,
+        &pk,
+        &mut rng,
+    )?;
+    let start = Instant::now();
+    let mut boots = 0;
+    let mut refresh = |c: &rnsfhe::ckks::CkksCiphertext| {
+        boots += 1;
+        boot.bootstrap(&ctx, c, &bk)
+    };
+    let mut progress = |done: usize, total: usize| eprint!("\rtraining: {done}/{total}");
+    let beta = logistic::train_logistic_refreshed(
+        &ctx,
+        &z,
+        n,
+        f,
+        opts.iterations,
+        &rlk,
+        &gk,
+        &mut refresh,
+        Some(&mut progress),
+    )?;
+    eprintln!();
+    let seconds = start.elapsed().as_secs_f64();
+    let w: Vec<f64> = ctx.decrypt_values(&beta, &sk)?[..f]
+        .iter()
+        .map(|c| c.re)
+        .collect();
+    let clear = logistic::train_plain(&data.z, opts.iterations);
+    let (acc, auc) = super::ckks_lr::accuracy_auc(&data.z, &w);
+    let (clear_acc, clear_auc) = super::ckks_lr::accuracy_auc(&data.z, &clear);
+    let diff = w
+        .iter()
+        .zip(&clear)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
+    rep.text(&format!(
+        "\n### Logistic regression trained past its levels by bootstrapping (lbw, {n} x {f}, N = \
+         2^{}, {} slots, {} residual levels, {} thread(s))\n",
+        p.log_degree, p.slots, p.residual_levels, opts.threads
+    ));
+    let mut table = Table::new(&["quantity", "value"]);
+    for (q, v) in [
+        ("key generation (bootstrapping)", human(keygen)),
+        ("iterations", opts.iterations.to_string()),
+        ("bootstraps", boots.to_string()),
+        ("training time", human(seconds)),
+        ("accuracy (clear)", format!("{acc:.4} ({clear_acc:.4})")),
+        ("AUC (clear)", format!("{auc:.4} ({clear_auc:.4})")),
+        ("max |beta - beta_clear|", format!("{diff:.1e}")),
+        ("peak RSS", peak_rss_text()),
+    ] {
+        table.row(vec![q.into(), v]);
+    }
+    rep.table(&table);
+    Ok(())
+}

@@ -1,0 +1,227 @@
+"""CKKS bootstrapping from Python (issue 24) at the small INSECURE presets (N = 2^11): the presets and
+their refusals, keys registered per key pair, bytes and pickles (another process too), progress,
+and the refusals of bootstrap (non-bootstrappable parameters, missing keys, another key pair)."""
+
+import pickle
+import runpy
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import rnsfhe
+from rnsfhe.errors import (
+    ContextMismatchError,
+    KeyMismatchError,
+    MissingKeyError,
+    ParameterError,
+    SerializationError,
+)
+
+# Precision of the toy preset (the Rust tests ask 24 bits in the worst slot; a margin here).
+WORST = 2.0 ** -18
+
+
+def toy(**kw):
+    return rnsfhe.CkksParameters.bootstrappable(logn=11, security="insecure", **kw)
+
+
+@pytest.fixture(scope="module")
+def boot():
+    """A context, a key pair and its bootstrapping keys (with the progress seen)."""
+    ctx = rnsfhe.CkksContext(toy(), seed=bytes(32))
+    sk, pk = ctx.keygen()
+    seen = []
+    keys = ctx.bootstrapping_keys(sk, progress=lambda d, t: seen.append((d, t)))
+    return ctx, sk, pk, keys, seen
+
+
+def unit_square(n, seed):
+    rng = np.random.default_rng(seed)
+    return rng.uniform(-1, 1, n) + 1j * rng.uniform(-1, 1, n)
+
+
+def bootstrapped(ctx, sk, pk, z, how):
+    ct = ctx.drop_to_level(ctx.encrypt(z, pk), 0)
+    out = how(ct)
+    assert out.level == ctx.bootstrap_level
+    assert out.scale == ctx.scale_at(out.level)
+    return np.max(np.abs(ctx.decrypt(out, sk, complex=True) - z))
+
+
+def test_presets():
+    p = toy()
+    assert p.security == "insecure" and p.degree == 2048
+    assert p.scale_level == 2 and p.scale_bits == 45
+    p3 = toy(residual_levels=3)
+    assert p3.scale_level == 3 and len(p3.chain_bits) == len(p.chain_bits) + 1
+    secure = rnsfhe.CkksParameters.bootstrappable()
+    assert secure.degree == 65536 and secure.security == "128"
+    assert secure.scale_level == 10 and secure.chain_bits[1:11] == [40] * 10
+    assert rnsfhe.CkksParameters.bootstrappable(secret="ternary") == secure
+    with pytest.raises(ParameterError, match="Hamming weight 192"):  # the security gate
+        rnsfhe.CkksParameters.bootstrappable(secret=192)
+
+
+def test_preset_refusals():
+    with pytest.raises(ParameterError, match="insecure"):
+        rnsfhe.CkksParameters.bootstrappable(logn=11)
+    with pytest.raises(ParameterError, match="no bootstrappable preset"):
+        rnsfhe.CkksParameters.bootstrappable(logn=14, security="insecure")
+    with pytest.raises(ParameterError, match="slots"):
+        toy(slots=3)
+    with pytest.raises(ParameterError, match="secret"):
+        toy(secret="binary")
+
+
+def test_bootstrap_context_and_ciphertext(boot):
+    ctx, sk, pk, keys, _ = boot
+    z = unit_square(ctx.slots, 1)
+    assert bootstrapped(ctx, sk, pk, z, ctx.bootstrap) < WORST
+    assert bootstrapped(ctx, sk, pk, z, lambda c: c.bootstrap()) < WORST
+    assert bootstrapped(ctx, sk, pk, z, lambda c: ctx.bootstrap(c, keys)) < WORST
+
+
+def test_bootstrap_from_a_higher_level_then_compute(boot):
+    ctx, sk, pk, _, _ = boot
+    z = unit_square(ctx.slots, 2).real
+    out = ctx.encrypt(z, pk).bootstrap()
+    ctx.relin_key(sk)  # the bootstrapping keys' relinearisation key sits low: not the pair's
+    sq = out * out  # the residual levels serve
+    assert sq.level == ctx.bootstrap_level - 1
+    assert np.max(np.abs(ctx.decrypt(sq, sk) - z * z)) < 8 * WORST
+
+
+def test_progress_callable(boot):
+    _, _, _, _, seen = boot
+    total = seen[-1][1]
+    assert [d for d, _ in seen] == list(range(1, total + 1))
+    assert all(t == total for _, t in seen)
+
+
+def test_progress_default_and_off(capfd):
+    ctx = rnsfhe.CkksContext(toy(), seed=bytes([1] * 32))
+    sk, _ = ctx.keygen()
+    ctx.bootstrapping_keys(sk, progress=False)
+    assert capfd.readouterr().err == ""
+    try:
+        import tqdm  # noqa: F401
+    except ImportError:
+        ctx.bootstrapping_keys(sk)
+        assert "bootstrapping keys" in capfd.readouterr().err
+    with pytest.raises(TypeError, match="progress"):
+        ctx.bootstrapping_keys(sk, progress=3)
+
+
+def test_progress_callback_error_surfaces():
+    ctx = rnsfhe.CkksContext(toy(), seed=bytes([2] * 32))
+    sk, _ = ctx.keygen()
+
+    def fail(done, total):
+        raise RuntimeError("stop")
+
+    with pytest.raises(RuntimeError, match="stop"):
+        ctx.bootstrapping_keys(sk, progress=fail)
+
+
+def test_keys_size_and_elements(boot):
+    _, _, _, keys, seen = boot
+    assert keys.nbytes == len(keys.to_bytes()) > 0
+    assert 0 < len(keys.elements) == seen[-1][1] - 1  # the relinearisation key besides
+    assert "BootstrappingKeys" in repr(keys) and keys.key_id in repr(keys)
+
+
+def test_not_bootstrappable():
+    ctx = rnsfhe.CkksContext(rnsfhe.CkksParameters(degree=2048, levels=3, security="insecure"))
+    sk, pk = ctx.keygen()
+    with pytest.raises(ParameterError, match="not bootstrappable"):
+        ctx.bootstrapping_keys(sk)
+    ct = ctx.encrypt([0.5], pk)
+    with pytest.raises(ParameterError, match="bootstrappable"):
+        ct.bootstrap()
+    with pytest.raises(ParameterError, match="bootstrappable"):
+        ctx.bootstrap_level
+
+
+def test_missing_and_foreign_keys(boot):
+    ctx, _, _, keys, _ = boot
+    _, pk2 = ctx.keygen()  # another user of the same parameters
+    ct2 = ctx.drop_to_level(ctx.encrypt([0.25], pk2), 0)
+    with pytest.raises(MissingKeyError, match="bootstrapping_keys"):
+        ct2.bootstrap()
+    with pytest.raises(KeyMismatchError):
+        ctx.bootstrap(ct2, keys)
+
+
+def test_keys_of_another_context_refused(boot):
+    _, _, _, keys, _ = boot
+    other = rnsfhe.CkksContext(toy(residual_levels=3))
+    with pytest.raises(ContextMismatchError):
+        other.register_bootstrapping_keys(keys)
+    with pytest.raises(ContextMismatchError):
+        other.bootstrapping_keys_from_bytes(keys.to_bytes())
+    with pytest.raises(SerializationError):
+        other.bootstrapping_keys_from_bytes(b"not keys")
+
+
+def test_bytes_and_pickle_round_trip(boot):
+    ctx, sk, pk, keys, _ = boot
+    for loaded in [rnsfhe.BootstrappingKeys.from_bytes(ctx, keys.to_bytes()),
+                   ctx.bootstrapping_keys_from_bytes(keys.to_bytes()),
+                   pickle.loads(pickle.dumps(keys, protocol=5))]:
+        assert loaded.key_id == keys.key_id and loaded.to_bytes() == keys.to_bytes()
+        z = unit_square(ctx.slots, 3)
+        assert bootstrapped(ctx, sk, pk, z, lambda c: ctx.bootstrap(c, loaded)) < WORST
+
+
+CHILD = """
+import sys, rnsfhe
+params, keys, ct = (open(p, 'rb').read() for p in sys.argv[1:4])
+ctx = rnsfhe.CkksContext(rnsfhe.CkksParameters.from_bytes(params))  # bootstrappable(): not called
+ctx.register_bootstrapping_keys(ctx.bootstrapping_keys_from_bytes(keys))
+out = rnsfhe.CkksCiphertext.from_bytes(ctx, ct).bootstrap()
+open(sys.argv[4], 'wb').write(out.to_bytes())
+"""
+
+
+def test_keys_in_another_process(boot, tmp_path):
+    """The keys carry their preset: a process that never called `bootstrappable` bootstraps."""
+    ctx, sk, pk, keys, _ = boot
+    z = unit_square(ctx.slots, 4)
+    ct = ctx.drop_to_level(ctx.encrypt(z, pk), 0)
+    paths = [tmp_path / n for n in ("params", "keys", "ct", "out")]
+    for p, b in zip(paths, [ctx.params.to_bytes(), keys.to_bytes(), ct.to_bytes()]):
+        p.write_bytes(b)
+    subprocess.run([sys.executable, "-c", CHILD, *map(str, paths)], check=True)
+    out = rnsfhe.CkksCiphertext.from_bytes(ctx, paths[3].read_bytes())
+    assert out.level == ctx.bootstrap_level
+    assert np.max(np.abs(ctx.decrypt(out, sk, complex=True) - z)) < WORST
+
+
+def test_logistic_training_refreshed_by_bootstrapping():
+    """Paper 004's training past its levels: 5 iterations at a toy preset with 7 residual levels
+    (3 iterations from the top, then one iteration per bootstrap) equal the clear training."""
+    example = Path(__file__).resolve().parents[2] / "examples" / "python" / "logistic_regression.py"
+    x, y = runpy.run_path(str(example))["load"]()
+    x, y = x[::3], y[::3]  # 63 mothers: 64 x 16 = 1024 slots, the toy preset's
+    z, samples, features = rnsfhe.logistic.pack(x, y)
+    ctx = rnsfhe.CkksContext(toy(residual_levels=7), seed=bytes([3] * 32))
+    sk, pk = ctx.keygen()
+    ctx.relin_key(sk)
+    gk = ctx.galois_keys(sk, steps=rnsfhe.logistic.rotation_steps(samples, features),
+                         conjugation=True, level=ctx.bootstrap_level)
+    full = ctx.galois_keys(sk, steps=[1])
+    assert len(gk.to_bytes()) < len(full.to_bytes()) * len(gk.elements) * 0.6  # keys at a level
+    ctx.register_keys(galois_keys=gk)
+    ctx.bootstrapping_keys(sk, progress=False)
+    seen = []
+    enc = ctx.train_logistic(ctx.encrypt(z, pk), samples, features, 5, bootstrap=True,
+                             progress=lambda d, t: seen.append(d))
+    assert seen == [1, 2, 3, 4, 5]
+    w = ctx.decrypt(enc, sk)[:features]
+    clear = rnsfhe.logistic.train_plain(x, y, 5)
+    assert np.max(np.abs(w - clear)) < 1e-3, (w, clear)
+    with pytest.raises(rnsfhe.errors.ParameterError):  # without bootstrapping: out of levels
+        ctx.train_logistic(ctx.encrypt(z, pk), samples, features, 5)
