@@ -21,7 +21,7 @@
 //!    parts packed side by side by the one conjugation, without Lattigo's extra rotation.
 
 use super::keys::{stage_uses, GaloisRequirement};
-use super::stages::{lift, scale_rows, scaled_stages, SlotsFormat, Spread};
+use super::stages::{check_arguments, lift, scale_rows, scaled_stages, SlotsFormat, Spread};
 use crate::circuits::dft::{DftDirection, HomomorphicDft};
 use crate::ckks::{CkksCiphertext, CkksContext, Complex};
 use crate::eval::Evaluator;
@@ -54,21 +54,7 @@ impl CoeffsToSlots {
         format: SlotsFormat,
     ) -> Result<Self> {
         let half = ctx.slots();
-        if !slots.is_power_of_two() || !(2..=half).contains(&slots) {
-            return Err(Error::InvalidParameters(format!(
-                "CoeffsToSlots: {slots} slots; a power of two in 2..={half}"
-            )));
-        }
-        if format == SlotsFormat::Packed && 2 * slots > half {
-            return Err(Error::InvalidParameters(format!(
-                "CoeffsToSlots: packing real and imaginary parts needs 2n <= N/2 slots, n = {slots}"
-            )));
-        }
-        if !(factor.is_finite() && factor > 0.0) {
-            return Err(Error::InvalidParameters(format!(
-                "CoeffsToSlots: factor {factor} must be finite and > 0"
-            )));
-        }
+        check_arguments("CoeffsToSlots", half, slots, factor, format)?;
         let gap = half / slots;
         let split = if format == SlotsFormat::Complex {
             1.0

@@ -22,7 +22,9 @@
 //! input level minus the budget, on the chain's scale there.
 
 use super::keys::{stage_uses, GaloisRequirement};
-use super::stages::{lift, scale_column, scaled_stages, unpack, SlotsFormat, Spread};
+use super::stages::{
+    check_arguments, lift, scale_column, scaled_stages, unpack, SlotsFormat, Spread,
+};
 use crate::circuits::dft::{DftDirection, HomomorphicDft};
 use crate::ckks::{CkksCiphertext, CkksContext, Complex};
 use crate::eval::Evaluator;
@@ -53,21 +55,7 @@ impl SlotsToCoeffs {
         format: SlotsFormat,
     ) -> Result<Self> {
         let half = ctx.slots();
-        if !slots.is_power_of_two() || !(2..=half).contains(&slots) {
-            return Err(Error::InvalidParameters(format!(
-                "SlotsToCoeffs: {slots} slots; a power of two in 2..={half}"
-            )));
-        }
-        if format == SlotsFormat::Packed && 2 * slots > half {
-            return Err(Error::InvalidParameters(format!(
-                "SlotsToCoeffs: packed real and imaginary parts need 2n <= N/2 slots, n = {slots}"
-            )));
-        }
-        if !(factor.is_finite() && factor > 0.0) {
-            return Err(Error::InvalidParameters(format!(
-                "SlotsToCoeffs: factor {factor} must be finite and > 0"
-            )));
-        }
+        check_arguments("SlotsToCoeffs", half, slots, factor, format)?;
         let dir = DftDirection::SlotsToCoeffs;
         let mut stages = scaled_stages(
             ctx.encoder(),

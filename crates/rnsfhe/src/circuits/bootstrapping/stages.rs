@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use crate::circuits::dft::DftDirection;
 use crate::ckks::{fft_stages, CkksEncoder, Complex, DiagonalMatrix};
-use crate::Result;
+use crate::{Error, Result};
 
 /// How CoeffsToSlots hands the coefficients of a plaintext to EvalMod (which reduces real values)
 /// and SlotsToCoeffs takes them back. With n slots, the coefficients the slots depend on are
@@ -134,6 +134,34 @@ pub(super) fn unpack(n: usize) -> DiagonalMatrix {
             .into_iter()
             .collect(),
     }
+}
+
+/// The checks both DFTs of bootstrapping make on their arguments (`op` names the caller): `slots` a
+/// power of two in 2..=`half` (N/2), 2 `slots` <= `half` for [`SlotsFormat::Packed`], and a finite,
+/// positive `factor`. Errors: `InvalidParameters` naming the argument.
+pub(super) fn check_arguments(
+    op: &str,
+    half: usize,
+    slots: usize,
+    factor: f64,
+    format: SlotsFormat,
+) -> Result<()> {
+    if !slots.is_power_of_two() || !(2..=half).contains(&slots) {
+        return Err(Error::InvalidParameters(format!(
+            "{op}: {slots} slots; a power of two in 2..={half}"
+        )));
+    }
+    if format == SlotsFormat::Packed && 2 * slots > half {
+        return Err(Error::InvalidParameters(format!(
+            "{op}: packing real and imaginary parts needs 2n <= N/2 slots, n = {slots}"
+        )));
+    }
+    if !(factor.is_finite() && factor > 0.0) {
+        return Err(Error::InvalidParameters(format!(
+            "{op}: factor {factor} must be finite and > 0"
+        )));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
