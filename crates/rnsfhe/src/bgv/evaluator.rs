@@ -267,9 +267,9 @@ impl BgvContext {
             self.fingerprint(),
             a.key_id,
         )?;
-        let noise = (key.to_distribution() == self.params().secret_distribution())
-            .then(|| self.noise.key_switch(a.noise))
-            .flatten();
+        let noise = key.tracked_noise(self.params().secret_distribution(), || {
+            self.noise.key_switch(a.noise)
+        });
         Ok(self.ciphertext(parts, a.level, a.key_id.map(|_| key.to_id()), noise))
     }
 }

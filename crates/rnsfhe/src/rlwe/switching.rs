@@ -162,6 +162,17 @@ impl SwitchingKey {
         self.to_distribution
     }
 
+    /// A switched ciphertext's noise bound (`tracked`, the scheme's key-switching model) when the
+    /// target secret has the parameters' distribution `params` (what the noise models assume), else
+    /// `None`: the one rule of every scheme's `switch_key`.
+    pub(crate) fn tracked_noise<N>(
+        &self,
+        params: SecretDistribution,
+        tracked: impl FnOnce() -> Option<N>,
+    ) -> Option<N> {
+        (self.to_distribution == params).then(tracked).flatten()
+    }
+
     /// The fingerprint of the parameters.
     pub fn fingerprint(&self) -> u64 {
         self.fingerprint
