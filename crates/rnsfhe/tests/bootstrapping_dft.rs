@@ -16,44 +16,23 @@ mod phase;
 #[path = "support/slots.rs"]
 mod slots;
 
-use std::sync::Arc;
+#[path = "support/ckks.rs"]
+mod ckks_support;
 
 use rnsfhe::circuits::bootstrapping::{
     mod_raise, CoeffsToSlots, GaloisRequirement, SlotsFormat, SlotsToCoeffs,
 };
-use rnsfhe::ckks::{CkksCiphertext, CkksContext, CkksParameters, Complex};
-use rnsfhe::params::Security;
-use rnsfhe::rlwe::{GaloisKeys, KeyGenerator, KeySwitching, PublicKey, SecretKey};
+use rnsfhe::ckks::{CkksCiphertext, Complex};
+use rnsfhe::rlwe::{GaloisKeys, KeyGenerator};
 use rnsfhe::Error;
-use rnsfhe_math::sample::Csprng;
+
+use ckks_support::{toy_dft, Toy as Fixture};
 
 const LEVELS: usize = 8;
 const K: f64 = 16.0;
 
-struct Fixture {
-    ctx: Arc<CkksContext>,
-    sk: SecretKey,
-    pk: PublicKey,
-    rng: Csprng,
-}
-
 fn fixture(seed: u8) -> Fixture {
-    let p = CkksParameters::builder()
-        .degree(1 << 11)
-        .levels(LEVELS)
-        .scale_bits(45)
-        .special_moduli_bits(&[61, 61])
-        .key_switching(KeySwitching {
-            digit_primes: 2,
-            ..KeySwitching::default()
-        })
-        .security(Security::InsecureResearchOnly)
-        .build()
-        .unwrap();
-    let ctx = CkksContext::new(p).unwrap();
-    let mut rng = Csprng::from_seed([seed; 32]);
-    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
-    Fixture { ctx, sk, pk, rng }
+    toy_dft(LEVELS, 45, seed)
 }
 
 impl Fixture {
@@ -63,14 +42,6 @@ impl Fixture {
         KeyGenerator::new(&*self.ctx, &mut self.rng)
             .galois_keys(&self.sk, &el)
             .unwrap()
-    }
-
-    fn encrypt(&mut self, z: &[Complex], level: usize) -> CkksCiphertext {
-        let ct = self
-            .ctx
-            .encrypt(&self.ctx.encode(z).unwrap(), &self.pk, &mut self.rng)
-            .unwrap();
-        self.ctx.drop_to_level(&ct, level).unwrap()
     }
 
     fn decrypt(&self, ct: &CkksCiphertext) -> Vec<Complex> {

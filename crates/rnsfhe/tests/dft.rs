@@ -10,44 +10,23 @@
 #[path = "support/slots.rs"]
 mod slots;
 
-use std::sync::Arc;
+#[path = "support/ckks.rs"]
+mod ckks_support;
 
 use rnsfhe::circuits::dft::{DftDirection, HomomorphicDft};
-use rnsfhe::ckks::{fft_stages, CkksCiphertext, CkksContext, CkksParameters, Complex};
-use rnsfhe::params::Security;
-use rnsfhe::rlwe::{GaloisKeys, KeySwitching, PublicKey, SecretKey};
+use rnsfhe::ckks::{fft_stages, CkksCiphertext, Complex};
+use rnsfhe::rlwe::GaloisKeys;
 use rnsfhe::Error;
-use rnsfhe_math::sample::Csprng;
+
+use ckks_support::{toy_dft, Toy as Fixture};
 
 use slots::values;
 
 const LEVELS: usize = 10;
 const TOL: f64 = 1e-5;
 
-struct Fixture {
-    ctx: Arc<CkksContext>,
-    sk: SecretKey,
-    pk: PublicKey,
-    rng: Csprng,
-}
-
 fn fixture(seed: u8) -> Fixture {
-    let p = CkksParameters::builder()
-        .degree(1 << 11)
-        .levels(LEVELS)
-        .scale_bits(40)
-        .special_moduli_bits(&[61, 61])
-        .key_switching(KeySwitching {
-            digit_primes: 2,
-            ..KeySwitching::default()
-        })
-        .security(Security::InsecureResearchOnly)
-        .build()
-        .unwrap();
-    let ctx = CkksContext::new(p).unwrap();
-    let mut rng = Csprng::from_seed([seed; 32]);
-    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
-    Fixture { ctx, sk, pk, rng }
+    toy_dft(LEVELS, 40, seed)
 }
 
 impl Fixture {
@@ -55,15 +34,6 @@ impl Fixture {
         self.ctx
             .galois_keys(&self.sk, steps, false, &mut self.rng)
             .unwrap()
-    }
-
-    /// `z` encrypted and brought to `level` (on the chain's scale there).
-    fn encrypt(&mut self, z: &[Complex], level: usize) -> CkksCiphertext {
-        let ct = self
-            .ctx
-            .encrypt(&self.ctx.encode(z).unwrap(), &self.pk, &mut self.rng)
-            .unwrap();
-        self.ctx.drop_to_level(&ct, level).unwrap()
     }
 
     fn decrypt(&self, ct: &CkksCiphertext) -> Vec<Complex> {

@@ -5,9 +5,9 @@
 
 use std::sync::Arc;
 
-use rnsfhe::ckks::{CkksContext, CkksParameters};
+use rnsfhe::ckks::{CkksCiphertext, CkksContext, CkksParameters, Complex};
 use rnsfhe::params::Security;
-use rnsfhe::rlwe::{GaloisKeys, PublicKey, RelinKey, SecretKey};
+use rnsfhe::rlwe::{GaloisKeys, KeySwitching, PublicKey, RelinKey, SecretKey};
 use rnsfhe_math::sample::Csprng;
 
 pub struct Setup {
@@ -51,4 +51,43 @@ pub fn top_down_scales(p: &CkksParameters) -> Vec<f64> {
         s[l - 1] = s[l] * s[l] / q[l] as f64;
     }
     s
+}
+
+/// A toy context of the homomorphic-DFT tests (insecure): N = 2^11, `levels` levels at
+/// 2^`scale_bits`, two 61-bit special primes, digits of 2 primes, keys from a seed.
+pub struct Toy {
+    pub ctx: Arc<CkksContext>,
+    pub sk: SecretKey,
+    pub pk: PublicKey,
+    pub rng: Csprng,
+}
+
+pub fn toy_dft(levels: usize, scale_bits: u32, seed: u8) -> Toy {
+    let p = CkksParameters::builder()
+        .degree(1 << 11)
+        .levels(levels)
+        .scale_bits(scale_bits)
+        .special_moduli_bits(&[61, 61])
+        .key_switching(KeySwitching {
+            digit_primes: 2,
+            ..KeySwitching::default()
+        })
+        .security(Security::InsecureResearchOnly)
+        .build()
+        .unwrap();
+    let ctx = CkksContext::new(p).unwrap();
+    let mut rng = Csprng::from_seed([seed; 32]);
+    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+    Toy { ctx, sk, pk, rng }
+}
+
+impl Toy {
+    /// `z` encrypted and brought to `level` (on the chain's scale there).
+    pub fn encrypt(&mut self, z: &[Complex], level: usize) -> CkksCiphertext {
+        let ct = self
+            .ctx
+            .encrypt(&self.ctx.encode(z).unwrap(), &self.pk, &mut self.rng)
+            .unwrap();
+        self.ctx.drop_to_level(&ct, level).unwrap()
+    }
 }
