@@ -97,7 +97,13 @@ def main(n=1_000_000, workers=2):
 
 
 def _peak_rss_mb():
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: KiB
+    """This process's peak RSS: VmHWM (Linux), which starts afresh at exec, unlike ru_maxrss, which
+    a child started by fork + exec inherits from its parent."""
+    try:
+        with open("/proc/self/status") as f:
+            return next(int(line.split()[1]) for line in f if line.startswith("VmHWM")) / 1024
+    except (OSError, StopIteration):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
 
 
 def _stats(row):
@@ -123,6 +129,7 @@ def from_files(directory, n=1_000_000, worker_counts=(1, 2)):
     for k in worker_counts:
         with SubprocessCluster(n_workers=k, threads_per_worker=1, dashboard_address=":0") as cluster, \
                 Client(cluster) as client:
+            client.wait_for_workers(k)
             publish_keys(client, ctx, relin_key=rlk)        # once per worker; sk stays here
             start = time.perf_counter()
             rows = read_encrypted(directory, ctx, key=sk)   # the footers only, on the client

@@ -175,6 +175,29 @@ def tree_sum(client: Optional[Client], items, *, fan_in: int = 8):
     return level[0]
 
 
+def _context_ref(context):
+    """A context as its class name and parameter bytes: what tasks carry, so that the scheduler,
+    which unpickles task graphs, never builds a context (its tables take 100+ MB at n = 8192)."""
+    return type(context).__name__, context.to_bytes()
+
+
+@functools.lru_cache(maxsize=8)
+def _context(ref):
+    """The context of a `_context_ref` (equal parameters give the one registered context, so keys
+    published to the worker serve it)."""
+    from . import _rnsfhe
+
+    kind, params = ref
+    return getattr(_rnsfhe, kind).from_bytes(params)
+
+
+def _read(ref, path, row_group, key_id, columns, storage_options):
+    from . import io
+
+    return io.read_part(path, row_group, _context(ref), key=key_id, columns=columns,
+                        storage_options=storage_options)
+
+
 def read_encrypted(path: str, context, *, key=None, columns: Optional[Sequence[str]] = None,
                    storage_options: Optional[dict] = None):
     """A directory written by `rnsfhe.io.write_encrypted` as a `dask.bag.Bag` of rows ``{column:
@@ -191,10 +214,10 @@ def read_encrypted(path: str, context, *, key=None, columns: Optional[Sequence[s
     ds = io.open_dataset(path, context, key=key, storage_options=storage_options)
     cols = None if columns is None else list(columns)
     token = tokenize(str(path), context.fingerprint, ds.key_id, cols, ds.parts)
-    read = dask.delayed(io.read_part, pure=True)
+    read, ref = dask.delayed(_read, pure=True), _context_ref(context)
     return db.from_delayed([
-        read(p.path, p.row_group, context, key=ds.key_id, columns=cols,
-             storage_options=storage_options, dask_key_name=f"rnsfhe-read-{token}-{i}")
+        read(ref, p.path, p.row_group, ds.key_id, cols, storage_options,
+             dask_key_name=f"rnsfhe-read-{token}-{i}")
         for i, p in enumerate(ds.parts)])
 
 
@@ -211,9 +234,10 @@ def group_sums(rows, value: str, groups: Dict[str, str], *, fan_in: int = 8):
                     fan_in=fan_in)
 
 
-def _write_partition(items, path: str, context, column: str, storage_options):
+def _write_partition(items, path: str, ref, column: str, storage_options):
     from . import io
 
+    context = _context(ref)
     items = items if isinstance(items, list) else [items]
     rows = [i if isinstance(i, dict) else {column: i} for i in items]
     names = [c for c in rows[0] if c not in ("ciphertext", "records")] if rows else [column]
@@ -236,7 +260,8 @@ def to_parquet(collection, path: str, context, *, column: str = "result",
     parts = collection.to_delayed()
     parts = parts if isinstance(parts, list) else [parts]
     write = dask.delayed(_write_partition, pure=False)
-    return [write(p, posixpath.join(str(path), f"part-{i:05d}.parquet"), context, column,
+    ref = _context_ref(context)
+    return [write(p, posixpath.join(str(path), f"part-{i:05d}.parquet"), ref, column,
                   storage_options) for i, p in enumerate(parts)]
 
 

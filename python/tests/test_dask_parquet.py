@@ -178,3 +178,17 @@ def test_a_worker_killed_mid_job_loses_nothing(cluster, bfv, data):
     assert victim not in client.scheduler_info()["workers"]
     assert np.array_equal(_slots(ctx, sk, result),
                           _want(weight * weight, ctx.params.plain_modulus))
+
+
+def test_the_example_from_files(tmp_path, capsys, monkeypatch):
+    """examples/python/dask_statistics.py --files: written to Parquet, computed from the files with
+    1 and 2 worker processes, every figure checked against numpy by the example itself."""
+    import runpy
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "python" / "dask_statistics.py"
+    monkeypatch.setattr("sys.argv", [str(example), "--files", str(tmp_path / "births"),
+                                     "--records", "20000"])
+    runpy.run_path(str(example), run_name="__main__")
+    out = capsys.readouterr().out
+    assert out.count("every figure equals numpy's") == 2 and "bytes on disk per record" in out
