@@ -54,6 +54,12 @@ def _fs(path: str, storage_options: Optional[dict]):
     return fsspec.core.url_to_fs(str(path), **(storage_options or {}))
 
 
+def _url(path: str, found: str) -> str:
+    """`found` (a path on `path`'s file system, as fsspec lists it) with `path`'s protocol."""
+    path = str(path)
+    return path.split("://")[0] + "://" + found if "://" in path and "://" not in found else found
+
+
 def _library_version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -191,7 +197,7 @@ def write_encrypted(path: str, context, data, key, *, columns: Optional[List[str
                 meta = _metadata(context, {c: _kind(ct) for c, ct in cts.items()},
                                  _key_id(key), layout, None)
                 writer, group = _FileWriter(fs, name, meta), {c: [] for c in cts}
-                files.append(name)
+                files.append(_url(path, name))
             m = len(next(iter(block.values())))
             for c, ct in cts.items():
                 group[c].append(ct.to_bytes())
@@ -301,15 +307,13 @@ class Dataset:
 
     def __init__(self, path: str, context, *, key=None, storage_options: Optional[dict] = None):
         fs, root = _fs(path, storage_options)
-        proto = path.split("://")[0] + "://" if "://" in str(path) else ""
-        found = sorted(fs.glob(posixpath.join(root, "*.parquet")))
+        found = sorted(_url(path, f) for f in fs.glob(posixpath.join(root, "*.parquet")))
         if not found:
             raise FileNotFoundError(f"no Parquet files in {path}")
         self.context, self.storage_options = context, storage_options
         self.key_id, self.parts, self.files = _key_id(key), [], []
         self.metadata: Dict[str, Any] = {}
         for f in found:
-            f = proto + f if proto and "://" not in f else f
             pf, meta = _parquet(f, storage_options)
             _check(meta, f, context, self.key_id)
             if self.key_id is None:

@@ -173,3 +173,15 @@ def test_bad_arguments(bfv, tmp_path):
         sk2, _ = ctx.keygen()
         io.write_objects(str(tmp_path / "f.parquet"), ctx,
                          {"a": [ctx.encrypt([1], sk), ctx.encrypt([1], sk2)]})
+
+
+def test_fsspec_paths(bfv):
+    """Any fsspec URL (here the in-memory file system; s3://... where s3fs is installed)."""
+    ctx, sk, *_ = bfv
+    x = np.arange(3000) % 97
+    summary = io.write_encrypted("memory://rnsfhe-test/ds", ctx, {"x": x}, sk, file_size=1,
+                                 progress=False)
+    assert len(summary["files"]) == 3 and summary["files"][0].startswith("memory://")
+    ds = io.open_dataset("memory://rnsfhe-test/ds", ctx, key=sk)
+    assert all(f.startswith("memory://") for f in ds.files)
+    assert np.array_equal(_decrypted(ds, ctx, sk, "x"), x)
