@@ -91,6 +91,22 @@ def test_statistics_from_files_equal_numpy(cluster, bfv, data):
     assert np.array_equal(got, weight * weight % t)
 
 
+def test_ckks_statistics_from_files_to_stated_precision(cluster, ckks, tmp_path):
+    """CKKS: mean and mean square of 5000 reals in [-1, 1] from 5 files, within 1e-6 of numpy's."""
+    _, client = cluster
+    ctx, sk, pk, rlk, gk = ckks
+    x = np.random.default_rng(5).uniform(-1, 1, 5000)
+    io.write_encrypted(str(tmp_path), ctx, {"x": x}, pk, row_group_size=1, file_size=1,
+                       progress=False)
+    rd.publish_keys(client, ctx, relin_key=rlk)
+    rows = rd.read_encrypted(str(tmp_path), ctx, key=sk)
+    assert rows.npartitions == 5  # 1024 slots per ciphertext, one per file
+    total = rd.gather(client, rd.tree_sum(None, rows.map(lambda r: {"s": r["x"],
+                                                                    "s2": r["x"] * r["x"]})))
+    assert abs(ctx.decrypt(total["s"], sk).real.sum() / 5000 - x.mean()) < 1e-6
+    assert abs(ctx.decrypt(total["s2"], sk).real.sum() / 5000 - (x * x).mean()) < 1e-6
+
+
 def _install_scheduler_counter(dask_scheduler):
     """Counts the bytes of every graph the scheduler receives and its gathers and scatters."""
     counts = {"graph_bytes": 0, "gather": 0, "scatter": 0}
