@@ -24,7 +24,6 @@ import csv
 import operator
 import os
 import resource
-import shutil
 import time
 from pathlib import Path
 
@@ -116,10 +115,10 @@ def from_files(directory, n=1_000_000, worker_counts=(1, 2)):
     from distributed.deploy.subprocess import SubprocessCluster
 
     weight, group, ctx, sk, rlk = setup(n)
-    shutil.rmtree(directory, ignore_errors=True)
     columns = {"w": weight, **{f"g{g}": (group == g).astype(np.int64) for g in range(len(GROUPS))}}
     start = time.perf_counter()
-    summary = rnsfhe.io.write_encrypted(directory, ctx, columns, sk, progress=False)
+    # overwrite: replaces the Parquet files of an earlier run in `directory`.
+    summary = rnsfhe.io.write_encrypted(directory, ctx, columns, sk, progress=False, overwrite=True)
     written = time.perf_counter() - start
     on_disk = sum(os.path.getsize(f) for f in summary["files"])
     print(f"wrote {n} records ({len(columns)} columns, {summary['ciphertexts']} rows of "
@@ -127,8 +126,8 @@ def from_files(directory, n=1_000_000, worker_counts=(1, 2)):
           f"{n / written:,.0f} records/s, {on_disk / n:.1f} bytes on disk per record, "
           f"client peak RSS {_peak_rss_mb():.0f} MB")
     for k in worker_counts:
-        with SubprocessCluster(n_workers=k, threads_per_worker=1, dashboard_address=":0") as cluster, \
-                Client(cluster) as client:
+        cluster = SubprocessCluster(n_workers=k, threads_per_worker=1, dashboard_address=":0")
+        with cluster, Client(cluster) as client:
             client.wait_for_workers(k)
             publish_keys(client, ctx, relin_key=rlk)        # once per worker; sk stays here
             start = time.perf_counter()

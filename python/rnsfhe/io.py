@@ -127,6 +127,9 @@ def write_objects(path: str, context, columns: Dict[str, List[Any]], *,
     if len(lengths) != 1:
         raise ValueError(f"columns of different lengths {sorted(lengths)}")
     n = lengths.pop()
+    records = records or [0] * n
+    if len(records) != n:
+        raise ValueError(f"{len(records)} record counts for {n} rows")
     kinds, ids = {}, set()
     for name, objs in columns.items():
         if name in _INDEX:
@@ -144,7 +147,7 @@ def write_objects(path: str, context, columns: Dict[str, List[Any]], *,
     try:
         for s in range(0, max(n, 1), row_group_size):
             rows = range(s, min(s + row_group_size, n))
-            w.write([first + i for i in rows], [(records or [0] * n)[i] for i in rows],
+            w.write([first + i for i in rows], [records[i] for i in rows],
                     {c: [columns[c][i].to_bytes() for i in rows] for c in columns})
     finally:
         w.close()
@@ -153,14 +156,15 @@ def write_objects(path: str, context, columns: Dict[str, List[Any]], *,
 
 def write_encrypted(path: str, context, data, key, *, columns: Optional[List[str]] = None,
                     records_per_ciphertext: Optional[int] = None, row_group_size: int = 16,
-                    file_size: int = 256, progress=None,
+                    file_size: int = 256, progress=None, overwrite: bool = False,
                     storage_options: Optional[dict] = None) -> Dict[str, Any]:
     """Encrypts `data` (a 1-D or 2-D numpy array, a dict of 1-D arrays, a pandas or Dask DataFrame,
     or an iterable of such chunks) column by column into directory `path`: ``part-NNNNN.parquet``
     files of `file_size` ciphertext rows in row groups of `row_group_size`, records per ciphertext
     `records_per_ciphertext` (default: every slot). Memory holds one row group. With the
     `SecretKey` (which stays here) BFV ciphertexts are seeded, half the bytes of a public-key
-    encryption. Returns a summary: files, records, ciphertexts, bytes of the objects."""
+    encryption. A directory that holds Parquet files already is refused unless `overwrite` (which
+    deletes them first). Returns a summary: files, records, ciphertexts, bytes of the objects."""
     n = context.slots if records_per_ciphertext is None else records_per_ciphertext
     if not 0 < n <= context.slots:
         raise ValueError(f"records_per_ciphertext must be in 1..{context.slots}, got {n}")
@@ -170,6 +174,12 @@ def write_encrypted(path: str, context, data, key, *, columns: Optional[List[str
     total = known_length(data)
     fs, root = _fs(path, storage_options)
     fs.makedirs(root, exist_ok=True)
+    old = fs.glob(posixpath.join(root, "*.parquet"))
+    if old and not overwrite:
+        raise FileExistsError(f"{path} holds Parquet files already ({len(old)}); pass "
+                              "overwrite=True to replace them")
+    for f in old:
+        fs.rm(f)
     layout = {"records_per_ciphertext": n, "slots": [0, n], "padding": 0,
               "record": "record i*n+j of a column is slot j of row i's ciphertext"}
     writer: Optional[_FileWriter] = None
@@ -180,7 +190,7 @@ def write_encrypted(path: str, context, data, key, *, columns: Optional[List[str
     counts: List[int] = []
 
     def flush():
-        nonlocal writer, group, rows, counts
+        nonlocal group, rows, counts
         if rows and writer is not None:
             writer.write(rows, counts, group)
         group, rows, counts = {c: [] for c in group}, [], []

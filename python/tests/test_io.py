@@ -138,14 +138,16 @@ def test_foreign_and_corrupted_files_are_refused(bfv, tmp_path, rng):
         ds.read(ds.parts[0])
 
     # One flipped bit inside a row: its CRC-32 refuses it.
-    io.write_encrypted(path, ctx, {"x": x}, sk, progress=False)
+    with pytest.raises(FileExistsError, match="overwrite=True"):
+        io.write_encrypted(path, ctx, {"x": x}, sk, progress=False)
+    io.write_encrypted(path, ctx, {"x": x}, sk, progress=False, overwrite=True)
     _rewrite(part, lambda b: b[:500] + bytes([b[500] ^ 4]) + b[501:])
     with pytest.raises(rnsfhe.SerializationError, match="row 1 column 'x'.*checksum"):
         ds.read(ds.parts[0])
 
     # A flipped byte in the file itself (Parquet's page checksum or the row's CRC), a truncated
     # file and a Parquet file that is no rnsfhe data set.
-    io.write_encrypted(path, ctx, {"x": x}, sk, progress=False)
+    io.write_encrypted(path, ctx, {"x": x}, sk, progress=False, overwrite=True)
     raw = bytearray(open(part, "rb").read())
     raw[len(raw) // 2] ^= 1
     open(part, "wb").write(bytes(raw))
