@@ -139,7 +139,7 @@ def _remove_scheduler_counter(dask_scheduler):
     return dict(dask_scheduler._rnsfhe_counts)
 
 
-def test_no_ciphertext_byte_passes_through_the_scheduler(cluster, bfv, data, rng):
+def test_no_ciphertext_byte_passes_through_the_scheduler(cluster, bfv, data):
     _, client = cluster
     ctx, sk, pk, rlk, gk = bfv
     path, weight, _ = data
