@@ -49,7 +49,10 @@ def _pa():
 
 
 def _fs(path: str, storage_options: Optional[dict]):
-    import fsspec
+    try:
+        import fsspec
+    except ImportError as e:  # pragma: no cover - the dask extra installs it
+        raise ImportError('rnsfhe.io needs fsspec: pip install "rnsfhe[dask]"') from e
 
     return fsspec.core.url_to_fs(str(path), **(storage_options or {}))
 
