@@ -41,6 +41,7 @@ mod keys;
 #[cfg(test)]
 mod old_formats;
 mod params;
+mod parts;
 mod switching;
 
 use std::sync::Arc;
