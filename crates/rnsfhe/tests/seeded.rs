@@ -1,54 +1,19 @@
-//! Seeded (half-size) symmetric ciphertexts of CKKS, BGV and BFV: every evaluator operation, started
-//! from seeded ciphertexts, gives a result that survives bytes (serialise, load, decrypt) and matches
-//! the plaintext model; a result that still carries a seed is written half size and loads bit for bit;
-//! a corrupted seed is refused by the checksum.
+//! Seeded (half-size) symmetric ciphertexts of CKKS and BFV: every evaluator operation, started from
+//! seeded ciphertexts, gives a result that survives bytes (serialise, load, decrypt) and matches the
+//! plaintext model; a result that still carries a seed is written half size and loads bit for bit; a
+//! corrupted seed is refused by the checksum. BGV: `seeded_bgv.rs`.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
 #[path = "support/ckks.rs"]
 mod ckks_support;
-
-use std::sync::Arc;
+#[path = "support/seeded.rs"]
+mod seeded_support;
 
 use rnsfhe::bfv::{BfvContext, BfvParameters};
-use rnsfhe::bgv::{BgvCiphertext, BgvContext, BgvParameters};
 use rnsfhe::ckks::{CkksCiphertext, Complex};
 use rnsfhe::params::Security;
-use rnsfhe::Error;
-use rnsfhe_math::ring::{Poly, Reduction, Representation};
 use rnsfhe_math::sample::Csprng;
-
-/// The residues and representation of every part.
-fn bits(parts: &[Poly]) -> Vec<(Vec<u64>, bool)> {
-    parts
-        .iter()
-        .map(|p| {
-            (
-                p.residues().to_vec(),
-                p.representation() == Representation::Ntt,
-            )
-        })
-        .collect()
-}
-
-/// Checks the bytes of a ciphertext of `seed` / `parts` (length `len`) against a full one of the
-/// same shape (`full_len`): half size and a bit-exact load when seeded.
-fn check_seeded_bytes(
-    seed: Option<&[u8; 32]>,
-    back_seed: Option<&[u8; 32]>,
-    parts: &[Poly],
-    back: &[Poly],
-    len: usize,
-    full_len: usize,
-    op: &str,
-) {
-    assert_eq!(back_seed, seed, "{op}: the seed after loading");
-    assert!(bits(back) == bits(parts), "{op}: loaded parts differ");
-    if seed.is_some() {
-        assert!(len * 2 < full_len + 400, "{op}: {len} bytes vs {full_len}");
-    } else {
-        assert!(len * 2 > full_len, "{op}: {len} bytes vs {full_len}");
-    }
-}
+use seeded_support::{flip_seed, refused_by_crc, round_trip};
 
 #[test]
 fn ckks_every_operation_from_seeded_ciphertexts_survives_bytes() {
@@ -198,18 +163,9 @@ fn ckks_every_operation_from_seeded_ciphertexts_survives_bytes() {
         // Kept where c_1 is unchanged (half-size bytes); a seed kept over a changed c_1 would fail
         // the bit-exact load below.
         assert!(!kept || ct.seed().is_some(), "{op}: seed dropped");
-        let bytes = ctx.ciphertext_to_bytes(ct).unwrap();
-        let back = ctx.ciphertext_from_bytes(&bytes).unwrap();
         let full = full_len * ct.size() / 2 * (ct.level() + 1) / (ctx.max_level() + 1);
-        check_seeded_bytes(
-            ct.seed(),
-            back.seed(),
-            ct.parts(),
-            back.parts(),
-            bytes.len(),
-            full,
-            op,
-        );
+        let to = |c: &_| ctx.ciphertext_to_bytes(c);
+        let back = round_trip(ct, to, |b| ctx.ciphertext_from_bytes(b), full, op);
         assert_eq!(
             (back.level(), back.scale()),
             (ct.level(), ct.scale()),
@@ -224,219 +180,13 @@ fn ckks_every_operation_from_seeded_ciphertexts_survives_bytes() {
         assert!(err < 1e-5, "{op}: error {err}");
     }
 
-    // A corrupted seed (a flipped bit: another c_1, a wrong decryption) is refused by the CRC.
-    let mut bad = ctx.ciphertext_to_bytes(&a).unwrap();
-    let at = bad.len() - 4 - 32;
-    bad[at] ^= 1;
-    assert!(
-        matches!(ctx.ciphertext_from_bytes(&bad), Err(Error::Malformed(m)) if m.contains("checksum"))
-    );
-}
-
-fn bgv(reduction: Option<Reduction>) -> Arc<BgvContext> {
-    let mut b = BgvParameters::builder();
-    b = match reduction {
-        None => b
-            .degree(64)
-            .plain_modulus(65537)
-            .moduli_bits(&[40, 40, 40, 40]),
-        Some(r) => b
-            .cyclotomic_index(255)
-            .plain_modulus(2)
-            .moduli_bits(&[50, 50])
-            .reduction(r),
-    };
-    let p = b
-        .special_moduli_bits(&[45])
-        .security(Security::InsecureResearchOnly)
-        .build()
-        .unwrap();
-    BgvContext::new(p).unwrap()
-}
-
-#[test]
-fn bgv_every_operation_from_seeded_ciphertexts_survives_bytes() {
-    let mut rng = Csprng::from_seed([42; 32]);
-    let ctx = bgv(None);
-    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
-    let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
-    let gk = ctx
-        .galois_keys(&sk, &ctx.sum_slots_steps(), true, &mut rng)
-        .unwrap();
-    let (n, t) = (64usize, 65537u64);
-    let x: Vec<u64> = (0..n as u64).map(|i| (i * 977 + 5) % t).collect();
-    let y: Vec<u64> = (0..n as u64).map(|i| (t - 1 - i * 31) % t).collect();
-    let (px, py) = (ctx.encode(&x).unwrap(), ctx.encode(&y).unwrap());
-    let a = ctx.encrypt_symmetric(&px, &sk, &mut rng).unwrap();
-    let b = ctx.encrypt_symmetric(&py, &sk, &mut rng).unwrap();
-    assert!(a.seed().is_some() && b.seed().is_some());
-    let public = ctx.encrypt(&px, &pk, &mut rng).unwrap();
-    assert!(public.seed().is_none());
-    let full_len = ctx.ciphertext_to_bytes(&public).unwrap().len();
-
-    let zip = |f: &dyn Fn(u64, u64) -> u64| -> Vec<u64> {
-        x.iter().zip(&y).map(|(&u, &v)| f(u, v) % t).collect()
-    };
-    let half = n / 2;
-    let rows = |v: &[u64], k: usize| -> Vec<u64> {
-        (0..n)
-            .map(|i| v[(i / half) * half + (i % half + k) % half])
-            .collect()
-    };
-    let sum = x.iter().fold(0, |s, v| (s + v) % t);
-    let m = ctx.mod_switch(&a).unwrap();
-    let cases: Vec<(&str, BgvCiphertext, Vec<u64>)> = vec![
-        ("fresh", a.clone(), x.clone()),
-        ("add", ctx.add(&a, &b).unwrap(), zip(&|u, v| u + v)),
-        ("sub", ctx.sub(&a, &b).unwrap(), zip(&|u, v| u + t - v)),
-        ("negate", ctx.negate(&a).unwrap(), zip(&|u, _| t - u)),
-        (
-            "add_plain",
-            ctx.add_plain(&a, &py).unwrap(),
-            zip(&|u, v| u + v),
-        ),
-        (
-            "sub_plain",
-            ctx.sub_plain(&a, &py).unwrap(),
-            zip(&|u, v| u + t - v),
-        ),
-        (
-            "mul_plain",
-            ctx.mul_plain(&a, &py).unwrap(),
-            zip(&|u, v| u * v),
-        ),
-        (
-            "mul_scalar",
-            ctx.mul_scalar(&a, -3).unwrap(),
-            zip(&|u, _| (t - 3) * u),
-        ),
-        (
-            "multiply_no_relin",
-            ctx.multiply_no_relin(&a, &b).unwrap(),
-            zip(&|u, v| u * v),
-        ),
-        (
-            "multiply",
-            ctx.multiply(&a, &b, &rlk).unwrap(),
-            zip(&|u, v| u * v),
-        ),
-        ("relinearize", ctx.relinearize(&a, &rlk).unwrap(), x.clone()),
-        ("mod_switch", m.clone(), x.clone()),
-        (
-            "mod_switch_to_level",
-            ctx.mod_switch_to_level(&a, 1).unwrap(),
-            x.clone(),
-        ),
-        (
-            "add across levels",
-            ctx.add(&a, &m).unwrap(),
-            zip(&|u, _| 2 * u),
-        ),
-        (
-            "rotate_rows",
-            ctx.rotate_rows(&a, 1, &gk).unwrap(),
-            rows(&x, 1),
-        ),
-        (
-            "rotate_columns",
-            ctx.rotate_columns(&a, &gk).unwrap(),
-            (0..n).map(|i| x[(i + half) % n]).collect(),
-        ),
-        ("sum_slots", ctx.sum_slots(&a, &gk).unwrap(), vec![sum; n]),
-    ];
-    let mut cases = cases;
-    let mut r = a.clone();
-    ctx.add_assign(&mut r, &b).unwrap();
-    cases.push(("add_assign", r, zip(&|u, v| u + v)));
-    let mut r = a.clone();
-    ctx.negate_assign(&mut r).unwrap();
-    cases.push(("negate_assign", r, zip(&|u, _| t - u)));
-    let mut r = ctx.multiply_no_relin(&a, &b).unwrap();
-    ctx.relinearize_assign(&mut r, &rlk).unwrap();
-    cases.push(("relinearize_assign", r, zip(&|u, v| u * v)));
-
-    for (op, ct, want) in &cases {
-        let kept = matches!(*op, "fresh" | "add_plain" | "sub_plain");
-        // Kept where c_1 is unchanged (half-size bytes); a seed kept over a changed c_1 would fail
-        // the bit-exact load below.
-        assert!(!kept || ct.seed().is_some(), "{op}: seed dropped");
-        let bytes = ctx.ciphertext_to_bytes(ct).unwrap();
-        let back = ctx.ciphertext_from_bytes(&bytes).unwrap();
-        let full = full_len * ct.size() / 2 * (ct.level() + 1) / (ctx.max_level() + 1);
-        check_seeded_bytes(
-            ct.seed(),
-            back.seed(),
-            ct.parts(),
-            back.parts(),
-            bytes.len(),
-            full,
-            op,
-        );
-        assert_eq!(back.level(), ct.level(), "{op}");
-        assert_eq!(
-            &ctx.decode(&ctx.decrypt(&back, &sk).unwrap()).unwrap(),
-            want,
-            "{op}"
-        );
-    }
-
-    // A corrupted seed is refused by the CRC; resealed, it loads as another c_1 and decrypts wrong.
-    let mut bad = ctx.ciphertext_to_bytes(&a).unwrap();
-    let at = bad.len() - 4 - 32;
-    bad[at] ^= 1;
-    assert!(
-        matches!(ctx.ciphertext_from_bytes(&bad), Err(Error::Malformed(m)) if m.contains("checksum"))
-    );
-    let body = bad.len() - 4;
-    let crc = crc32fast::hash(&bad[..body]);
-    bad[body..].copy_from_slice(&crc.to_le_bytes());
-    let wrong = ctx.ciphertext_from_bytes(&bad).unwrap();
-    assert!(ctx
-        .decrypt(&wrong, &sk)
-        .map_or(true, |p| ctx.decode(&p).unwrap() != x));
-}
-
-/// General Phi_m with the Montgomery and Barrett reductions: c_1 = t a M rebuilt from the seed bit
-/// for bit.
-#[test]
-fn bgv_seeded_bytes_under_every_reduction() {
-    let mut rng = Csprng::from_seed([43; 32]);
-    for r in [Reduction::Montgomery, Reduction::Barrett] {
-        let ctx = bgv(Some(r));
-        let (sk, pk) = ctx.keygen(&mut rng).unwrap();
-        let m: Vec<u64> = (0..ctx.params().degree() as u64)
-            .map(|i| (i * 7 / 3) % 2)
-            .collect();
-        let pt = ctx.plaintext_from_coefficients(&m).unwrap();
-        let a = ctx.encrypt_symmetric(&pt, &sk, &mut rng).unwrap();
-        let full_len = ctx
-            .ciphertext_to_bytes(&ctx.encrypt(&pt, &pk, &mut rng).unwrap())
-            .unwrap()
-            .len();
-        for (op, ct) in [("fresh", a.clone()), ("add", ctx.add(&a, &a).unwrap())] {
-            let bytes = ctx.ciphertext_to_bytes(&ct).unwrap();
-            let back = ctx.ciphertext_from_bytes(&bytes).unwrap();
-            check_seeded_bytes(
-                ct.seed(),
-                back.seed(),
-                ct.parts(),
-                back.parts(),
-                bytes.len(),
-                full_len,
-                op,
-            );
-            let want: Vec<u64> = if op == "add" {
-                vec![0; m.len()]
-            } else {
-                m.clone()
-            };
-            assert_eq!(
-                ctx.decrypt(&back, &sk).unwrap().coefficients(),
-                &want[..],
-                "{r:?} {op}"
-            );
-        }
-    }
+    // A corrupted seed (a flipped bit) is refused by the CRC; resealed, it loads as another c_1 and
+    // decrypts wrong.
+    let (bad, resealed) = flip_seed(&ctx.ciphertext_to_bytes(&a).unwrap());
+    assert!(refused_by_crc(ctx.ciphertext_from_bytes(&bad)));
+    let wrong = ctx.ciphertext_from_bytes(&resealed).unwrap();
+    let got = ctx.decrypt_values(&wrong, &s.sk).unwrap();
+    assert!(got.iter().zip(&x).any(|(g, w)| (*g - *w).abs() > 1.0));
 }
 
 /// BFV's seed now lives in the shared parts: plaintext addition keeps it, any other operation drops it.
@@ -469,17 +219,8 @@ fn bfv_seed_follows_c1() {
         ("add", &sum, false),
     ] {
         assert_eq!(ct.seed().is_some(), seeded, "{op}");
-        let bytes = ctx.ciphertext_to_bytes(ct).unwrap();
-        let back = ctx.ciphertext_from_bytes(&bytes).unwrap();
-        check_seeded_bytes(
-            ct.seed(),
-            back.seed(),
-            ct.parts(),
-            back.parts(),
-            bytes.len(),
-            full_len,
-            op,
-        );
+        let to = |c: &_| ctx.ciphertext_to_bytes(c);
+        let back = round_trip(ct, to, |b| ctx.ciphertext_from_bytes(b), full_len, op);
         let want: Vec<u64> = x.iter().map(|v| 2 * v % 257).collect();
         assert_eq!(
             ctx.decode(&ctx.decrypt(&back, &sk).unwrap()).unwrap(),
