@@ -82,6 +82,10 @@ pub struct BootstrappingParameters {
     /// Inputs with real slots (see [`super::SlotsToCoeffs`]: one EvalMod instead of two where that
     /// is cheaper).
     pub real_only: bool,
+    /// META-BTS (Bae et al. 2022; Lattigo's `IterationsParameters`): `Some(k)` bootstraps the
+    /// residual of a first bootstrap, scaled up by 2^k, a second time ([`super::meta_bts`]), with
+    /// one reserved prime of `scale_bits` above the residual levels; `None`: one bootstrap.
+    pub meta_bts: Option<u32>,
     /// log2 of the scale of the residual levels (their primes' width).
     pub scale_bits: u32,
     /// The widths of the SlotsToCoeffs band, bottom first (`stc_budget` entries).
@@ -123,6 +127,7 @@ impl BootstrappingParameters {
             encapsulation: Some(32),
             residual_levels: 10,
             real_only: false,
+            meta_bts: None,
             scale_bits: 40,
             stc_bits: vec![40, 40, 60],
             eval_mod_bits: 60,
@@ -170,6 +175,7 @@ impl BootstrappingParameters {
             encapsulation: None,
             residual_levels: 2,
             real_only: false,
+            meta_bts: None,
             scale_bits: 45,
             stc_bits: vec![55, 60],
             eval_mod_bits: 60,
@@ -213,7 +219,8 @@ impl BootstrappingParameters {
 
     /// The chain's widths, q_0 first (module doc).
     pub fn chain_bits(&self) -> Vec<u32> {
-        let residual = std::iter::repeat_n(self.scale_bits, self.residual_levels);
+        let reserved = usize::from(self.meta_bts.is_some());
+        let residual = std::iter::repeat_n(self.scale_bits, self.residual_levels + reserved);
         let stc = self.stc_bits.iter().copied();
         let tail = std::iter::repeat_n(self.eval_mod_bits, self.eval_mod_depth())
             .chain(std::iter::repeat_n(self.cts_bits, self.cts_budget));
@@ -275,6 +282,9 @@ impl BootstrappingParameters {
                 self.scale_bits,
                 self.eval_mod.log_message_ratio
             ));
+        }
+        if let Some(k) = self.meta_bts.filter(|k| !(1..=40).contains(k)) {
+            return bad(format!("META-BTS residual factor 2^{k}: k in 1..=40"));
         }
         if self.digit_primes == 0 {
             return bad("no prime per digit".into());
