@@ -111,16 +111,14 @@ fn refusals() {
     );
 }
 
-/// N = 2^16 (dense ternary secret, encapsulation h = 32): `n16` with 9 residual levels and the
-/// reserved prime (the same log QP), k = 16 (the first bootstrap's worst slot is near 2^-19.5).
-/// The dense secret's rescale noise at 2^40 (sqrt(N) sigma / Delta = 2^-26 per slot) is the floor.
+/// N = 2^16 (dense ternary secret, encapsulation h = 32), `n16_meta_bts`: the residual scale 2^53
+/// puts the floor near 2^-39 (three rescales: about 38.6 bits mean measured); with `n16`'s 2^40
+/// (9 residual levels and the reserved prime, k = 16) META-BTS measured 23.0 / 19.0 -> 25.6 / 22.7,
+/// held by the dense secret's 2^-26.
 #[test]
 #[ignore = "N = 2^16: minutes and about 12 GiB; run with --ignored under the heavy lock"]
 fn n16_meta_bts() {
-    let mut meta = BootstrappingParameters::n16();
-    meta.residual_levels = 9;
-    meta.meta_bts = Some(16);
-    let ((m1, w1), (m2, w2)) = compare(meta, 4);
+    let ((m1, w1), (m2, w2)) = compare(BootstrappingParameters::n16_meta_bts(), 4);
     eprintln!("n16: one bootstrap {m1:.1} / {w1:.1} bits, META-BTS {m2:.1} / {w2:.1}");
-    assert!(m2 >= m1 && w2 >= w1);
+    assert!(m2 >= 37.0 && w2 >= 33.0 && m2 >= m1 + 10.0);
 }
