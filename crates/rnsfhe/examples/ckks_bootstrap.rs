@@ -2,8 +2,8 @@
 //! ckks_bootstrap -- [preset] [slots] [reps] [threads]`.
 //!
 //! - `preset`: `n16` (128-bit, N = 2^16, CoeffsToSlots first; the default), `n16-stc` (the same
-//!   chain budget SlotsToCoeffs first), `n16-h192` (the sparse secret of weight 192), `toy11`, `toy12`, `toy13` (insecure, N = 2^11..2^13), or a
-//!   number 11..=16 (the toy preset of that degree; 16 is `n16`); add `-real` for real inputs.
+//!   chain budget SlotsToCoeffs first), `n16-h192` (the sparse secret of weight 192), `toy11`,
+//!   `toy12`, `toy13` (insecure, N = 2^11..2^13), or a number 11..=16 (the toy preset of that degree; 16 is `n16`); add `-real` for real inputs.
 //! - `slots`: the slot count (default: N/2);
 //! - `reps`: timed bootstraps (default 3); `threads`: worker threads (default 1);
 //! - then any `name=value` overrides of the preset, for trying shapes: `ratio`, `degree`, `angles`,
