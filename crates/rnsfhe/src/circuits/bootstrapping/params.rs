@@ -46,8 +46,12 @@
 //! | same, real inputs | dense | 1733 | 52 keys, 3.6 GiB | 22.8 s loaded | 23.1 / 19.3 |
 //! | same, 2^12 slots | dense | 1733 | 43 keys, 2.8 GiB | 22.4 s loaded | 25.8 / 21.9 |
 //! | [`Self::n16_slots_to_coeffs_first`] (r = 15) | dense | 1645 | 52 keys, 2.4 GiB | 23.5 s loaded | 24.3 / 20.5 |
-//! | [`Self::n16_h192`] (StC-first, r = 15, 4 primes per digit) | h = 192 | 1539 | 52 keys, 3.2 GiB | loaded only | 27.9 / 22.5 |
+//! | [`Self::n16_h192`] (StC-first, r = 15, 4 primes per digit) | h = 192 | 1539 | 52 keys, 3.2 GiB | 37.1 s loaded | 27.9 / 22.5 |
 //!
+//! Loaded, the same hour: [`Self::n16`] 44.4 and 48.5 s, [`Self::n16_h192`] 37.1 s (StC 1.7 s at
+//! the bottom levels against 4.9-6.4 s, CtS 12.9 s against 14.6-16.4 s, the EvalMods 21.9 s
+//! against 21.7-26.8 s): about 0.8x, so near issue 24's 18 s if that holds on a quiet machine
+//! (not measured quietly yet). Peak RSS while bootstrapping 10.1 GB against 12.4 GB.
 //! Where the time goes ([`super::Bootstrapper::bootstrap_timed`], [`Self::n16`], loaded, 44-48 s
 //! in all): CoeffsToSlots 30-37 %, the two EvalMods 50-55 %, SlotsToCoeffs 11-13 %, ModRaise with
 //! encapsulation 2 %. A profile of the bootstrap alone (`perf`, same run): the RNS basis
