@@ -24,7 +24,7 @@
 //! real and imaginary parts, the repacking of sparse slots, and the scaling constants EvalMod wants
 //! folded into the matrices.
 
-use super::lintrans::{CkksLinearTransform, Diagonals};
+use super::lintrans::{CkksLinearTransform, DiagonalStorage, Diagonals};
 use crate::ckks::{fft_stages, CkksCiphertext, CkksContext, Complex, DiagonalMatrix};
 use crate::rlwe::GaloisKeys;
 use crate::{Error, Result};
@@ -77,11 +77,26 @@ impl HomomorphicDft {
     ///
     /// Errors: `InvalidParameters` for no stages, stages of different sizes, or a `level` above the
     /// top or below the stage count; those of [`CkksLinearTransform::new`].
+    ///
+    /// The diagonals are held compact ([`DiagonalStorage::Compact`]: bootstrapping's 3.4 GB of
+    /// diagonals at N = 2^16 become 0.1 GB); [`Self::from_matrices_with`] chooses.
     pub fn from_matrices(
         ctx: &CkksContext,
         direction: DftDirection,
         matrices: Vec<DiagonalMatrix>,
         level: usize,
+    ) -> Result<Self> {
+        Self::from_matrices_with(ctx, direction, matrices, level, DiagonalStorage::Compact)
+    }
+
+    /// [`Self::from_matrices`] with the diagonals held as `storage` says (the same results bit for
+    /// bit).
+    pub fn from_matrices_with(
+        ctx: &CkksContext,
+        direction: DftDirection,
+        matrices: Vec<DiagonalMatrix>,
+        level: usize,
+        storage: DiagonalStorage,
     ) -> Result<Self> {
         let slots = matrices
             .first()
@@ -103,7 +118,10 @@ impl HomomorphicDft {
         let stages = matrices
             .iter()
             .enumerate()
-            .map(|(k, m)| CkksLinearTransform::new(ctx, &lintrans_diagonals(m), level - k, slots))
+            .map(|(k, m)| {
+                let d = lintrans_diagonals(m);
+                CkksLinearTransform::with_storage(ctx, &d, level - k, slots, storage)
+            })
             .collect::<Result<_>>()?;
         Ok(HomomorphicDft {
             direction,
@@ -141,6 +159,13 @@ impl HomomorphicDft {
     /// The stages as linear transforms, in the order applied (their splits, levels and steps).
     pub fn stages(&self) -> &[CkksLinearTransform] {
         &self.stages
+    }
+    /// The bytes the stages' encoded diagonals hold.
+    pub fn encoded_bytes(&self) -> usize {
+        self.stages
+            .iter()
+            .map(CkksLinearTransform::encoded_bytes)
+            .sum()
     }
     /// The rotation steps [`Self::apply`] needs Galois keys for: the union over the stages, sorted.
     pub fn rotation_steps(&self) -> Vec<i64> {
