@@ -4,7 +4,7 @@
 //! (the centred representative, exact while every |c| < M/2) and transformed at each use. Both
 //! give the same residues, bit for bit: each limb is the canonical residue of the same integers.
 //!
-//! At N = 2^16 the bootstrapping DFTs' diagonals take 3.4 GB in NTT form and 0.1 GB compact; the
+//! At N = 2^16 the bootstrapping DFTs' diagonals take 2.8 GiB in NTT form and 0.1 GiB compact; the
 //! price is one lift and one NTT per limb and diagonal at each use (Lattigo keeps them in NTT form).
 
 use std::sync::Arc;
