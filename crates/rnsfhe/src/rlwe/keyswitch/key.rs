@@ -386,7 +386,7 @@ pub(crate) fn within_key_level(what: &str, level: usize, max: usize) -> Result<(
 }
 
 /// Key components in buffers of their exact length: a key is kept for the session, and a pooled
-/// buffer may be up to twice its length (at N = 2^16, 0.8 GiB over bootstrapping's 7 GiB of keys).
+/// buffer (`rnsfhe_math::pool`) may be up to twice its length.
 fn exact(mut parts: Vec<(Poly, Poly)>) -> Vec<(Poly, Poly)> {
     for (k0, k1) in &mut parts {
         k0.shrink_to_fit();
