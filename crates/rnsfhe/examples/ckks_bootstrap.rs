@@ -164,7 +164,7 @@ fn main() -> Result<()> {
     };
     let keys = boot.generate_keys(&sk, &mut rng, Some(&mut progress))?;
     let keygen = t.elapsed();
-    let bytes = keys.to_bytes(&ctx).len();
+    let bytes = keys.serialized_len(&ctx);
     let peak_keys = peak_rss_mib();
     reset_peak_rss();
     let req = boot.key_requirements();
@@ -225,7 +225,7 @@ fn main() -> Result<()> {
     );
     match (peak_keys, peak_rss_mib()) {
         (Some(k), Some(b)) => println!(
-            "peak RSS (VmHWM): {k:.0} MiB through key generation and serialisation, {b:.0} MiB \
+            "peak RSS (VmHWM): {k:.0} MiB through key generation, {b:.0} MiB \
              while bootstrapping (keys and precomputed stages resident)"
         ),
         _ => println!("peak RSS: not reported by this system"),

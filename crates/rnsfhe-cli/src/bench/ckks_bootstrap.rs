@@ -161,9 +161,8 @@ pub fn run(opts: &Options, rep: &mut Report) -> Result<()> {
             bits.push(-e.max(f64::MIN_POSITIVE).log2());
         }
     }
-    // The peak before the keys are serialised (a copy of their bytes would count).
     let peak = peak_rss_text();
-    let key_bytes = keys.to_bytes(&ctx).len();
+    let key_bytes = keys.serialized_len(&ctx);
     times.sort_by(f64::total_cmp);
     let median = times[times.len() / 2];
     let mean_bits = -(sum_err / bits.len() as f64).log2();
