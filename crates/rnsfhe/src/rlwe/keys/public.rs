@@ -72,16 +72,8 @@ impl PublicKey {
             Some(c) => c.seed(fingerprint, Domain::PublicKey, 0),
             None => canonical_seed(sk),
         };
-        let ring = sk.ntt_qp().context();
-        sk.check_exposure(super::log2_modulus(ring), "a public key")?;
-        let a = uniform_seeded(ring, &seed, 0)?;
-        let mut erng = Csprng::from_seed(*error_seed(sk, &seed));
-        let mut e = gaussian_poly(ring, ctx.error_distribution(), &mut erng)?;
-        e.to_ntt()?;
-        let mut p0 = a.mul(sk.ntt_qp())?;
-        p0.add_assign(&e)?;
-        p0.neg_assign();
-        reduce_product(&mut p0)?;
+        let a = uniform_seeded(sk.ntt_qp().context(), &seed, 0)?;
+        let p0 = Self::p0_of(ctx, sk, &a, &seed)?;
         Ok(PublicKey {
             p0,
             p1: a,
@@ -89,6 +81,26 @@ impl PublicKey {
             fingerprint,
             id: KeyId(0),
         })
+    }
+
+    /// p0 = -(a s + e) of s's public key with a (NTT form over Q u P) of seed `seed`, the error
+    /// from the stream of [`error_seed`]: the part of [`Self::of_secret`] that depends on s.
+    pub(crate) fn p0_of(
+        ctx: &dyn KeyContext,
+        sk: &SecretKey,
+        a: &Poly,
+        seed: &[u8; 32],
+    ) -> Result<Poly> {
+        let ring = sk.ntt_qp().context();
+        sk.check_exposure(super::log2_modulus(ring), "a public key")?;
+        let mut erng = Csprng::from_seed(*error_seed(sk, seed));
+        let mut e = gaussian_poly(ring, ctx.error_distribution(), &mut erng)?;
+        e.to_ntt()?;
+        let mut p0 = a.mul(sk.ntt_qp())?;
+        p0.add_assign(&e)?;
+        p0.neg_assign();
+        reduce_product(&mut p0)?;
+        Ok(p0)
     }
 
     /// The identity of the key pair.

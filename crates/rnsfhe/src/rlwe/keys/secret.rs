@@ -207,9 +207,13 @@ impl SecretKey {
             Form::Plain => s.clone(),
             Form::Montgomery => s.from_montgomery()?,
         };
+        // Given in plain NTT form over a plain ring, s is already its NTT forms (no NTT back).
+        let ntt =
+            (p.representation() == Representation::Ntt && !is_montgomery(ring)).then(|| p.clone());
         p.to_coefficient()?;
         let small = small_coefficients(&p);
-        Ok(Self::build(ctx, p, small, (pair, None), None)?.0)
+        let sk = Self::build_with(ctx, p, ntt, small, (pair, None), None);
+        Ok(sk?.0)
     }
 
     /// A secret key from limb-major residues over Q u P (`ring_qp().limb_len(form)` per modulus) in
@@ -247,7 +251,20 @@ impl SecretKey {
     /// `KeyId::of_secret_digest`.
     fn build(
         ctx: &dyn KeyContext,
+        s: Poly,
+        coeffs: Option<Zeroizing<Vec<i64>>>,
+        pc: (bool, Option<&Crs>),
+        dist: Option<SecretDistribution>,
+    ) -> Result<(Self, Option<PublicKey>)> {
+        Self::build_with(ctx, s, None, coeffs, pc, dist)
+    }
+
+    /// [`Self::build`] with s's NTT form over Q u P when known (`ntt`, plain ring): its NTT forms
+    /// are then its limbs, not two more transforms.
+    fn build_with(
+        ctx: &dyn KeyContext,
         mut s: Poly,
+        ntt: Option<Poly>,
         coeffs: Option<Zeroizing<Vec<i64>>>,
         (pair, crs): (bool, Option<&Crs>),
         dist: Option<SecretDistribution>,
@@ -259,7 +276,20 @@ impl SecretKey {
         h.update(fingerprint.to_le_bytes());
         super::id::hash_words(&mut h, s.residues());
         let digest = Zeroizing::new(<[u8; 32]>::from(h.finalize()));
-        let (s_q, s_qp) = Self::ntt_pair(sw, &s);
+        let (s_q, s_qp) = match ntt {
+            Some(p) => (
+                Poly::from_residues(
+                    sw.ring_q(),
+                    p.residues()
+                        [..sw.ring_q().limb_len(Representation::Ntt) * sw.ring_q().moduli().len()]
+                        .to_vec(),
+                    Representation::Ntt,
+                )
+                .map_err(Error::from),
+                Ok(p),
+            ),
+            None => Self::ntt_pair(sw, &s),
+        };
         s.residues_mut().zeroize();
         let n = sw.ring_q().degree();
         let distribution = dist
