@@ -137,3 +137,31 @@ fn ckks_shares_are_pinned() {
         ],
     );
 }
+
+/// Reference polynomials serve only the key they were expanded for, under their parameters.
+#[test]
+fn crp_of_another_key_or_context_is_refused() {
+    let ctx = bfv(1024, &[50, 50]);
+    let other = bfv(1024, &[50, 50, 50]);
+    let crs = Crs::new([5; 32]);
+    let mut rng = Csprng::from_seed([6; 32]);
+    let p = rnsfhe::multiparty::Party::generate(&*ctx, 0, &mut rng).unwrap();
+    let top = ctx.key_switcher().top_level();
+    let relin = rkg::crp(&*ctx, &crs, top).unwrap();
+    assert!(ckg::share_with(&*ctx, &p, &relin).is_err());
+    assert!(rtg::share_with(&*ctx, &p, &relin, &mut rng).is_err());
+    let galois = rtg::crp(&*ctx, &crs, &[5], top).unwrap();
+    assert!(rkg::share_round1_with(&*ctx, &p, &galois, &mut rng).is_err());
+    let foreign = ckg::crp(&*other, &crs).unwrap();
+    assert!(ckg::share_with(&*ctx, &p, &foreign).is_err());
+    // One expansion serves every party and share of the instance.
+    let pk = ckg::crp(&*ctx, &crs).unwrap();
+    let q = rnsfhe::multiparty::Party::generate(&*ctx, 1, &mut rng).unwrap();
+    for party in [&p, &q] {
+        let with = ckg::share_with(&*ctx, party, &pk).unwrap();
+        assert_eq!(
+            with.to_bytes(),
+            ckg::share(&*ctx, party, &crs).unwrap().to_bytes()
+        );
+    }
+}
