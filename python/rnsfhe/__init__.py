@@ -11,7 +11,7 @@ Quickstart::
     print(ctx.decrypt(y, sk)[:3])          # ~ [1.25, 2.5625, 5.0]
 """
 
-from . import errors, logistic, multiparty
+from . import errors, io, logistic, multiparty
 from ._rnsfhe import (
     FORMAT_VERSION,
     BfvCiphertext,
@@ -96,6 +96,7 @@ __all__ = [
     "set_backend",
     "backend",
     "errors",
+    "io",
     "logistic",
     "multiparty",
     *errors.__all__,

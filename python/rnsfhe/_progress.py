@@ -1,5 +1,6 @@
 """Progress of long Rust calls (bootstrapping key generation, the training showcase): the Rust side
-calls a Python callable with (done, total) and takes the GIL back only for that call."""
+calls a Python callable with (done, total) and takes the GIL back only for that call. A total of
+None (a stream of unknown length) shows the count alone; a last call with done == total ends it."""
 
 import sys
 import time
@@ -17,11 +18,13 @@ class _StderrBar:
 
     def __call__(self, done, total):
         now = time.perf_counter()
-        if done < total and now - self.last < 0.5:
+        finished = total is not None and done >= total
+        if not finished and now - self.last < 0.5:
             return
         self.last = now
-        end = "\n" if done >= total else ""
-        sys.stderr.write(f"\r{self.desc}: {done}/{total} ({now - self.start:.1f} s){end}")
+        end = "\n" if finished else ""
+        of = "" if total is None else f"/{total}"
+        sys.stderr.write(f"\r{self.desc}: {done}{of} ({now - self.start:.1f} s){end}")
         sys.stderr.flush()
 
 
@@ -37,7 +40,7 @@ class _TqdmBar:
         if self.bar is None:
             self.bar = self.tqdm(total=total, desc=self.desc)
         self.bar.update(done - self.bar.n)
-        if done >= total:
+        if total is not None and done >= total:
             self.bar.close()
 
 

@@ -28,6 +28,8 @@ pub(crate) trait Scheme {
     type Ciphertext;
     type Extra;
     fn new_context(p: &Self::Params) -> rnsfhe::Result<Arc<Self>>;
+    /// The parameter set's fingerprint, which its objects' bytes carry.
+    fn fingerprint(&self) -> u64;
     fn extra(&self) -> Self::Extra;
     /// A fresh secret key and its public key.
     fn key_pair(&self, rng: &mut Csprng) -> rnsfhe::Result<(Self::SecretKey, Self::PublicKey)>;
@@ -149,6 +151,9 @@ macro_rules! rlwe_scheme {
             type Extra = $Extra;
             fn new_context(p: &$Params) -> rnsfhe::Result<Arc<Self>> {
                 <$Ctx>::new(p.clone())
+            }
+            fn fingerprint(&self) -> u64 {
+                <$Ctx>::fingerprint(self)
             }
             fn extra(&self) -> $Extra {
                 <$Extra>::default()

@@ -239,6 +239,12 @@ macro_rules! scheme_context {
             fn security(&self) -> String {
                 crate::convert::context_security(self.ctx().params().security(), &self.rng)
             }
+            /// The parameter set's fingerprint (16 hex digits): every plaintext, ciphertext and key
+            /// of these parameters carries it in its bytes, and loading refuses another.
+            #[getter]
+            fn fingerprint(&self) -> String {
+                format!("{:016x}", crate::registry::Scheme::fingerprint(&**self.ctx()))
+            }
             $($extra)*
         }
     };

@@ -48,6 +48,9 @@ impl Scheme for HprContext {
     fn new_context(p: &HprParameters) -> rnsfhe::Result<Arc<Self>> {
         HprContext::new(p)
     }
+    fn fingerprint(&self) -> u64 {
+        self.params().fingerprint()
+    }
     fn extra(&self) -> Option<BatchEncoder> {
         BatchEncoder::new(self.params().degree(), self.params().plain_modulus()).ok()
     }
