@@ -203,6 +203,14 @@ impl Poly {
         &mut self.data
     }
 
+    /// Moves the residues into a buffer of their exact length when the one held is larger (a pooled
+    /// buffer may be up to twice the length): for polynomials kept long, e.g. key components.
+    pub fn shrink_to_fit(&mut self) {
+        if self.data.capacity() > self.data.len() {
+            self.data = self.data.to_vec();
+        }
+    }
+
     /// Whether the polynomial holds a or a M (Montgomery rings, see [`Poly::to_montgomery`]).
     pub fn montgomery_form(&self) -> Form {
         self.mform

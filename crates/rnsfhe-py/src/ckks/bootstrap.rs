@@ -255,7 +255,9 @@ fn key_pair(k: &BootstrappingKeys) -> PyResult<KeyId> {
 
 impl PyBootstrappingKeys {
     fn bytes(&self) -> Vec<u8> {
-        let mut out = self.preset.to_bytes();
+        let preset = self.preset.to_bytes();
+        let mut out = Vec::with_capacity(preset.len() + self.keys.serialized_len(&self.shared.ctx));
+        out.extend_from_slice(&preset);
         out.extend_from_slice(&self.keys.to_bytes(&self.shared.ctx));
         out
     }
@@ -293,7 +295,7 @@ impl PyBootstrappingKeys {
     /// The size of `to_bytes()` (seeded keys, each at the level it is used at).
     #[getter]
     fn nbytes(&self) -> usize {
-        self.bytes().len()
+        self.preset.to_bytes().len() + self.keys.serialized_len(&self.shared.ctx)
     }
     /// The Galois elements g (X -> X^g) of the rotation keys: only those the bootstrap's stages use.
     #[getter]

@@ -105,7 +105,7 @@ pub use eval_mod::{EvalMod, EvalModParameters};
 pub use keys::{BootstrappingKeys, GaloisRequirement, KeyRequirements};
 pub use modraise::{mod_raise, ModRaiseBound};
 pub use params::BootstrappingParameters;
-pub use pipeline::BootstrappingOrder;
+pub use pipeline::{BootstrappingOrder, StageTimings};
 pub use slots_to_coeffs::SlotsToCoeffs;
 pub use stages::SlotsFormat;
 
@@ -251,6 +251,16 @@ impl Bootstrapper {
         ct: &CkksCiphertext,
         keys: &BootstrappingKeys,
     ) -> Result<CkksCiphertext> {
+        Ok(self.bootstrap_timed(ctx, ct, keys)?.0)
+    }
+
+    /// [`Self::bootstrap`] with the wall time of each step (for benchmarks).
+    pub fn bootstrap_timed(
+        &self,
+        ctx: &CkksContext,
+        ct: &CkksCiphertext,
+        keys: &BootstrappingKeys,
+    ) -> Result<(CkksCiphertext, StageTimings)> {
         crate::rlwe::check_params(ctx.fingerprint(), self.ctx.fingerprint(), "bootstrapper")?;
         self.requirements.check(keys)?;
         let (gk, rlk) = (keys.galois_keys()?, keys.relin_key()?);
@@ -270,7 +280,11 @@ impl Bootstrapper {
             r.scale = ctx.scale_at(r.level())?;
             Ok(r)
         };
-        self.pipeline.run(ctx, ct, gk, &raise, &reduce)
+        let mut times = StageTimings::default();
+        let out = self
+            .pipeline
+            .run(ctx, ct, gk, &raise, &reduce, &mut times)?;
+        Ok((out, times))
     }
 }
 

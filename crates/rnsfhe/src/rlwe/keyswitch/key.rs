@@ -173,7 +173,7 @@ impl KeySwitchKey {
             }
         }
         Ok(KeySwitchKey {
-            parts,
+            parts: exact(parts),
             seeds,
             level,
         })
@@ -263,7 +263,7 @@ impl KeySwitchKey {
             }
         }
         Ok(KeySwitchKey {
-            parts,
+            parts: exact(parts),
             seeds,
             level,
         })
@@ -301,7 +301,7 @@ impl KeySwitchKey {
             parts.push((k0, k1));
         }
         Ok(KeySwitchKey {
-            parts,
+            parts: exact(parts),
             seeds: Vec::new(),
             level,
         })
@@ -376,7 +376,7 @@ impl KeySwitchKey {
             })
             .collect::<Result<_>>()?;
         Ok(KeySwitchKey {
-            parts,
+            parts: exact(parts),
             seeds: self.seeds.clone(),
             level: self.level,
         })
@@ -400,6 +400,16 @@ pub(crate) fn within_key_level(what: &str, level: usize, max: usize) -> Result<(
         level,
         max,
     })
+}
+
+/// Key components in buffers of their exact length: a key is kept for the session, and a pooled
+/// buffer (`rnsfhe_math::pool`) may be up to twice its length.
+fn exact(mut parts: Vec<(Poly, Poly)>) -> Vec<(Poly, Poly)> {
+    for (k0, k1) in &mut parts {
+        k0.shrink_to_fit();
+        k1.shrink_to_fit();
+    }
+    parts
 }
 
 /// x *= c limb by limb (c a big integer, e.g. the truncation factor q_I).
