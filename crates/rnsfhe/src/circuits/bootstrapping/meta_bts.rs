@@ -32,7 +32,7 @@ pub(super) fn second_iteration(
     x: &CkksCiphertext,
     first: &CkksCiphertext,
     k: u32,
-    bootstrap: &dyn Fn(&CkksCiphertext) -> Result<CkksCiphertext>,
+    bootstrap: &mut dyn FnMut(&CkksCiphertext) -> Result<CkksCiphertext>,
 ) -> Result<CkksCiphertext> {
     let factor = 1i64
         .checked_shl(k)

@@ -112,7 +112,7 @@ pub use eval_mod::{EvalMod, EvalModParameters};
 pub use keys::{BootstrappingKeys, GaloisRequirement, KeyRequirements};
 pub use modraise::{mod_raise, ModRaiseBound};
 pub use params::BootstrappingParameters;
-pub use pipeline::BootstrappingOrder;
+pub use pipeline::{BootstrappingOrder, StageTimings};
 pub use slots_to_coeffs::SlotsToCoeffs;
 pub use stages::SlotsFormat;
 
@@ -259,6 +259,16 @@ impl Bootstrapper {
         ct: &CkksCiphertext,
         keys: &BootstrappingKeys,
     ) -> Result<CkksCiphertext> {
+        Ok(self.bootstrap_timed(ctx, ct, keys)?.0)
+    }
+
+    /// [`Self::bootstrap`] with the wall time of each step (for benchmarks).
+    pub fn bootstrap_timed(
+        &self,
+        ctx: &CkksContext,
+        ct: &CkksCiphertext,
+        keys: &BootstrappingKeys,
+    ) -> Result<(CkksCiphertext, StageTimings)> {
         crate::rlwe::check_params(ctx.fingerprint(), self.ctx.fingerprint(), "bootstrapper")?;
         self.requirements.check(keys)?;
         let (gk, rlk) = (keys.galois_keys()?, keys.relin_key()?);
@@ -278,14 +288,18 @@ impl Bootstrapper {
             r.scale = ctx.scale_at(r.level())?;
             Ok(r)
         };
-        let once = |c: &CkksCiphertext| self.pipeline.run(ctx, c, gk, &raise, &reduce);
-        match self.params.meta_bts {
-            None => once(ct),
+        let mut times = StageTimings::default();
+        let mut once =
+            |c: &CkksCiphertext| self.pipeline.run(ctx, c, gk, &raise, &reduce, &mut times);
+        let out = match self.params.meta_bts {
+            None => once(ct)?,
             Some(k) => {
                 let x = pipeline::onto_chain(ctx, ct, self.input_level())?;
-                meta_bts::second_iteration(ctx, &x, &once(&x)?, k, &once)
+                let first = once(&x)?;
+                meta_bts::second_iteration(ctx, &x, &first, k, &mut once)?
             }
-        }
+        };
+        Ok((out, times))
     }
 }
 
