@@ -2,21 +2,28 @@
 //! ckks_bootstrap -- [preset] [slots] [reps] [threads]`.
 //!
 //! - `preset`: `n16` (128-bit, N = 2^16, CoeffsToSlots first; the default), `n16-stc` (the same
-//!   chain budget SlotsToCoeffs first), `toy11`, `toy12`, `toy13` (insecure, N = 2^11..2^13), or a
-//!   number 11..=16 (the toy preset of that degree; 16 is `n16`); add `-real` for real inputs.
+//!   chain budget SlotsToCoeffs first), `n16-h192` (the sparse secret of weight 192), `toy11`,
+//!   `toy12`, `toy13` (insecure, N = 2^11..2^13), or a number 11..=16 (the toy preset of that degree; 16 is `n16`); add `-real` for real inputs.
 //! - `slots`: the slot count (default: N/2);
-//! - `reps`: timed bootstraps (default 3); `threads`: worker threads (default 1).
+//! - `reps`: timed bootstraps (default 3); `threads`: worker threads (default 1);
+//! - then any `name=value` overrides of the preset, for trying shapes: `ratio`, `degree`, `angles`,
+//!   `arcsine`, `k` (EvalMod), `cts`, `stc` (budgets), `stc_bits` (comma-separated), `eval_bits`,
+//!   `cts_bits`, `digits`, `residual`, `scale_bits`, `h` (the secret's Hamming weight, 0: dense
+//!   ternary), `encapsulation` (a weight, 0: none).
 //!
 //! Prints the parameters (chain widths, log QP, levels), key generation time, the key count and
 //! bytes (serialised: seeded, each key at the level it is used), the time per bootstrap (best and
 //! median), the precision against the input values uniform in the unit square of C (-log2 of the
-//! mean and of the worst slot error, real and imaginary parts apart as Lattigo reports them) and the
-//! peak resident memory (VmHWM of /proc/self/status).
+//! mean and of the worst slot error, real and imaginary parts apart as Lattigo reports them), the
+//! time of each step of the median run and the peak resident memory (VmHWM of /proc/self/status).
 
 use std::time::Instant;
 
-use rnsfhe::circuits::bootstrapping::{Bootstrapper, BootstrappingOrder, BootstrappingParameters};
+use rnsfhe::circuits::bootstrapping::{
+    Bootstrapper, BootstrappingOrder, BootstrappingParameters, StageTimings,
+};
 use rnsfhe::ckks::{CkksContext, Complex};
+use rnsfhe::rlwe::SecretDistribution;
 use rnsfhe::{Error, Result};
 use rnsfhe_math::sample::Csprng;
 
@@ -28,6 +35,7 @@ fn preset(name: &str) -> Result<BootstrappingParameters> {
     let mut p = match base {
         "n16" | "16" => BootstrappingParameters::n16(),
         "n16-stc" => BootstrappingParameters::n16_slots_to_coeffs_first(),
+        "n16-h192" => BootstrappingParameters::n16_h192(),
         other => {
             let log: u32 = other
                 .trim_start_matches("toy")
@@ -38,6 +46,55 @@ fn preset(name: &str) -> Result<BootstrappingParameters> {
     };
     p.real_only = real;
     Ok(p)
+}
+
+/// Applies one `name=value` override (module doc).
+fn set(p: &mut BootstrappingParameters, arg: &str) -> Result<()> {
+    let bad = || Error::InvalidParameters(format!("override {arg}: name=value (module doc)"));
+    let (name, value) = arg.split_once('=').ok_or_else(bad)?;
+    let n = |v: &str| v.parse::<usize>().map_err(|_| bad());
+    let v = n(value).unwrap_or(0);
+    let bits = |v: usize| u32::try_from(v).map_err(|_| bad());
+    match name {
+        "ratio" => p.eval_mod.log_message_ratio = bits(v)?,
+        "degree" => p.eval_mod.sine_degree = v,
+        "angles" => p.eval_mod.double_angle = bits(v)?,
+        "arcsine" => p.eval_mod.arcsine_degree = v,
+        "k" => p.eval_mod.k = bits(v)?,
+        "cts" => p.cts_budget = v,
+        "stc" => p.stc_budget = v,
+        "stc_bits" => {
+            p.stc_bits = value
+                .split(',')
+                .map(|b| n(b).and_then(bits))
+                .collect::<Result<_>>()?
+        }
+        "eval_bits" => p.eval_mod_bits = bits(v)?,
+        "cts_bits" => p.cts_bits = bits(v)?,
+        "digits" => p.digit_primes = v,
+        "residual" => p.residual_levels = v,
+        "scale_bits" => p.scale_bits = bits(v)?,
+        "h" if v == 0 => p.secret = SecretDistribution::Ternary,
+        "h" => p.secret = SecretDistribution::HammingWeight(v),
+        "encapsulation" => p.encapsulation = (v > 0).then_some(v),
+        _ => return Err(bad()),
+    }
+    Ok(())
+}
+
+/// One line per step of a bootstrap.
+fn print_stages(t: &StageTimings) {
+    let evalmod: Vec<String> = t.eval_mod.iter().map(|d| format!("{d:.2?}")).collect();
+    println!(
+        "steps of the median run: ModRaise+encapsulation {:.2?}, CoeffsToSlots {:.2?}, EvalMod \
+         [{}], SlotsToCoeffs {:.2?}, other {:.2?} (total {:.2?})",
+        t.mod_raise,
+        t.coeffs_to_slots,
+        evalmod.join(", "),
+        t.slots_to_coeffs,
+        t.other,
+        t.total()
+    );
 }
 
 /// The peak resident set size in MiB (VmHWM), if the system reports it.
@@ -66,6 +123,9 @@ fn main() -> Result<()> {
     let mut params = preset(a.get(1).map_or("n16", String::as_str))?;
     let arg = |i: usize, d: usize| a.get(i).and_then(|s| s.parse().ok()).unwrap_or(d);
     params.slots = arg(2, params.degree() / 2);
+    for o in a.iter().skip(5) {
+        set(&mut params, o)?;
+    }
     let (reps, threads) = (arg(3, 3), arg(4, 1));
     rnsfhe_math::parallel::set_num_threads(threads)?;
     println!(
@@ -78,7 +138,8 @@ fn main() -> Result<()> {
         params.eval_mod
     );
     println!(
-        "chain bits {:?} + P {} x 61, log QP {}, residual levels {}, {} threads",
+        "secret {:?}, chain bits {:?} + P {} x 61, log QP {}, residual levels {}, {} threads",
+        params.secret,
         params.chain_bits(),
         params.digit_primes,
         params.log_qp(),
@@ -103,7 +164,7 @@ fn main() -> Result<()> {
     };
     let keys = boot.generate_keys(&sk, &mut rng, Some(&mut progress))?;
     let keygen = t.elapsed();
-    let bytes = keys.to_bytes(&ctx).len();
+    let bytes = keys.serialized_len(&ctx);
     let peak_keys = peak_rss_mib();
     reset_peak_rss();
     let req = boot.key_requirements();
@@ -129,15 +190,15 @@ fn main() -> Result<()> {
     };
     let pt = ctx.encode_at(&z, level, ctx.scale_at(level)?)?;
     let ct = ctx.encrypt(&pt, &pk, &mut rng)?;
-    let mut times = Vec::new();
-    let mut out = None;
+    let mut runs = Vec::new();
     for _ in 0..reps.max(1) {
         let t = Instant::now();
-        out = Some(ctx.bootstrap(&ct, &boot, &keys)?);
-        times.push(t.elapsed().as_secs_f64());
+        let (out, steps) = boot.bootstrap_timed(&ctx, &ct, &keys)?;
+        runs.push((t.elapsed().as_secs_f64(), steps, out));
     }
-    times.sort_by(f64::total_cmp);
-    let out = out.ok_or_else(|| Error::Internal("no bootstrap".into()))?;
+    runs.sort_by(|x, y| x.0.total_cmp(&y.0));
+    let times: Vec<f64> = runs.iter().map(|r| r.0).collect();
+    let (_, steps, out) = runs.swap_remove(runs.len() / 2);
     let got = ctx.decrypt_values(&out, &sk)?;
     let re: Vec<f64> = got
         .iter()
@@ -157,13 +218,14 @@ fn main() -> Result<()> {
         times.len(),
         out.level()
     );
+    print_stages(&steps);
     println!(
         "precision (bits): real mean {re_mean:.2} worst {re_worst:.2}; imaginary mean \
          {im_mean:.2} worst {im_worst:.2}"
     );
     match (peak_keys, peak_rss_mib()) {
         (Some(k), Some(b)) => println!(
-            "peak RSS (VmHWM): {k:.0} MiB through key generation and serialisation, {b:.0} MiB \
+            "peak RSS (VmHWM): {k:.0} MiB through key generation, {b:.0} MiB \
              while bootstrapping (keys and precomputed stages resident)"
         ),
         _ => println!("peak RSS: not reported by this system"),

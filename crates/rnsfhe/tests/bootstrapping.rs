@@ -224,6 +224,7 @@ fn keys_through_bytes() {
     p.encapsulation = Some(32);
     let mut f = fixture(p, 13);
     let bytes = f.keys.to_bytes(&f.ctx);
+    assert_eq!(f.keys.serialized_len(&f.ctx), bytes.len());
     let loaded = BootstrappingKeys::from_bytes(&f.ctx, &bytes).unwrap();
     assert!(loaded.encapsulation().is_some());
     f.keys = loaded;

@@ -217,3 +217,48 @@ fn refusals() {
     );
     assert!(dft.apply_plain(&z[..8]).is_err());
 }
+
+/// Compact diagonals (`DiagonalStorage::Compact`, the default of `from_matrices`) give the same
+/// ciphertexts as diagonals held in NTT form, bit for bit, in both directions, full and sparse
+/// slots, and hold 1 / (l + 1 + |P|) of their bytes.
+#[test]
+fn compact_diagonals_are_bit_identical() {
+    use rnsfhe::circuits::lintrans::DiagonalStorage;
+    let mut f = fixture(31);
+    for (direction, slots, budget) in [
+        (DftDirection::CoeffsToSlots, 1024, 3),
+        (DftDirection::SlotsToCoeffs, 1024, 2),
+        (DftDirection::CoeffsToSlots, 16, 2),
+    ] {
+        let what = format!("{direction:?}, {slots} slots, budget {budget}");
+        let st = fft_stages(f.ctx.encoder(), slots, budget).unwrap();
+        let matrices = match direction {
+            DftDirection::SlotsToCoeffs => st.decode,
+            DftDirection::CoeffsToSlots => st.encode,
+        };
+        let build = |s| {
+            HomomorphicDft::from_matrices_with(&f.ctx, direction, matrices.clone(), LEVELS, s)
+                .unwrap()
+        };
+        let (ntt, compact) = (build(DiagonalStorage::Ntt), build(DiagonalStorage::Compact));
+        let limbs = LEVELS + 1 + 2;
+        assert!(
+            compact.encoded_bytes() * (limbs - budget) <= ntt.encoded_bytes(),
+            "{what}: {} compact bytes, {} in NTT form",
+            compact.encoded_bytes(),
+            ntt.encoded_bytes()
+        );
+        let keys = f.keys(&ntt.rotation_steps());
+        let z = values(slots, 5);
+        let ct = f.encrypt(&z, LEVELS);
+        let (a, b) = (
+            ntt.apply(&f.ctx, &ct, &keys).unwrap(),
+            compact.apply(&f.ctx, &ct, &keys).unwrap(),
+        );
+        assert_eq!(a.level(), b.level(), "{what}");
+        for (x, y) in a.parts().iter().zip(b.parts()) {
+            assert!(x.residues() == y.residues(), "{what}: the parts differ");
+        }
+        close(&f.decrypt(&b), &ntt.apply_plain(&z).unwrap(), &z, &what);
+    }
+}

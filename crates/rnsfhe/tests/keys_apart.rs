@@ -404,7 +404,13 @@ fn evaluation_key_set() {
         set.set_relin_key(orlk),
         Err(Error::ParameterMismatch { .. })
     ));
-    // Bytes.
+    // Bytes, and their length without them.
+    for s in [&set, &EvaluationKeySet::new()] {
+        assert_eq!(
+            ctx.evaluation_keys_len(s),
+            ctx.evaluation_keys_to_bytes(s).len()
+        );
+    }
     let back = ctx
         .evaluation_keys_from_bytes(&ctx.evaluation_keys_to_bytes(&set))
         .unwrap();

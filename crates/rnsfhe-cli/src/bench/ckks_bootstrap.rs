@@ -24,6 +24,9 @@ pub enum Preset {
     N16,
     /// 128-bit, N = 2^16, SlotsToCoeffs first.
     N16StcFirst,
+    /// 128-bit, N = 2^16, the sparse secret of Hamming weight 192, SlotsToCoeffs first.
+    #[value(name = "n16-h192")]
+    N16H192,
     /// INSECURE toy, N = 2^11.
     Toy11,
     /// INSECURE toy, N = 2^12.
@@ -37,6 +40,7 @@ impl Preset {
         match self {
             Preset::N16 => BootstrappingParameters::n16(),
             Preset::N16StcFirst => BootstrappingParameters::n16_slots_to_coeffs_first(),
+            Preset::N16H192 => BootstrappingParameters::n16_h192(),
             Preset::Toy11 => BootstrappingParameters::toy(11),
             Preset::Toy12 => BootstrappingParameters::toy(12),
             Preset::Toy13 => BootstrappingParameters::toy(13),
@@ -157,9 +161,8 @@ pub fn run(opts: &Options, rep: &mut Report) -> Result<()> {
             bits.push(-e.max(f64::MIN_POSITIVE).log2());
         }
     }
-    // The peak before the keys are serialised (a copy of their bytes would count).
     let peak = peak_rss_text();
-    let key_bytes = keys.to_bytes(&ctx).len();
+    let key_bytes = keys.serialized_len(&ctx);
     times.sort_by(f64::total_cmp);
     let median = times[times.len() / 2];
     let mean_bits = -(sum_err / bits.len() as f64).log2();

@@ -203,6 +203,14 @@ impl Poly {
         &mut self.data
     }
 
+    /// Moves the residues into a buffer of their exact length when the one held is larger (a pooled
+    /// buffer may be up to twice the length): for polynomials kept long, e.g. key components.
+    pub fn shrink_to_fit(&mut self) {
+        if self.data.capacity() > self.data.len() {
+            self.data = self.data.to_vec();
+        }
+    }
+
     /// Whether the polynomial holds a or a M (Montgomery rings, see [`Poly::to_montgomery`]).
     pub fn montgomery_form(&self) -> Form {
         self.mform
@@ -345,6 +353,7 @@ impl Poly {
             }
         }
         let n = self.limb_len();
+        let general = self.ctx.general().is_some();
         for (((x, y), z), q) in self
             .data
             .chunks_exact_mut(n)
@@ -352,8 +361,13 @@ impl Poly {
             .zip(b.data.chunks_exact(n))
             .zip(self.ctx.moduli())
         {
-            for ((x, &y), &z) in x.iter_mut().zip(y).zip(z) {
-                *x = q.mul_add(y, z, *x);
+            if general {
+                for ((x, &y), &z) in x.iter_mut().zip(y).zip(z) {
+                    *x = q.mul_add(y, z, *x);
+                }
+            } else {
+                // Residues in [0, q): the backend's kernel, the same values.
+                vector::mul_add_assign(q, x, y, z);
             }
         }
         Ok(())

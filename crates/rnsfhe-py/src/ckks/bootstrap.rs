@@ -33,10 +33,15 @@ const PRESET_BYTES: usize = 8 + 6 * 8;
 
 impl Preset {
     /// The bootstrapping parameters: N = 2^16 is `BootstrappingParameters::n16` (128-bit by
-    /// default), N = 2^11..2^13 the insecure `toy` presets for tests and notebooks (refused unless
+    /// default, dense ternary secret) or, for a sparse secret (`secret=192`),
+    /// `BootstrappingParameters::n16_h192` (its chain fits the sparse secret's smaller bound);
+    /// N = 2^11..2^13 the insecure `toy` presets for tests and notebooks (refused unless
     /// `security="insecure"` is asked for).
     pub(crate) fn parameters(&self) -> PyResult<BootstrappingParameters> {
         let mut p = match self.log_degree {
+            16 if matches!(self.secret, Some(SecretDistribution::HammingWeight(_))) => {
+                BootstrappingParameters::n16_h192()
+            }
             16 => BootstrappingParameters::n16(),
             11..=13 if self.security == Security::InsecureResearchOnly => {
                 BootstrappingParameters::toy(self.log_degree)
@@ -255,7 +260,9 @@ fn key_pair(k: &BootstrappingKeys) -> PyResult<KeyId> {
 
 impl PyBootstrappingKeys {
     fn bytes(&self) -> Vec<u8> {
-        let mut out = self.preset.to_bytes();
+        let preset = self.preset.to_bytes();
+        let mut out = Vec::with_capacity(preset.len() + self.keys.serialized_len(&self.shared.ctx));
+        out.extend_from_slice(&preset);
         out.extend_from_slice(&self.keys.to_bytes(&self.shared.ctx));
         out
     }
@@ -293,7 +300,7 @@ impl PyBootstrappingKeys {
     /// The size of `to_bytes()` (seeded keys, each at the level it is used at).
     #[getter]
     fn nbytes(&self) -> usize {
-        self.bytes().len()
+        self.preset.to_bytes().len() + self.keys.serialized_len(&self.shared.ctx)
     }
     /// The Galois elements g (X -> X^g) of the rotation keys: only those the bootstrap's stages use.
     #[getter]

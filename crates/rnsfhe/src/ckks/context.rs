@@ -175,26 +175,22 @@ impl CkksContext {
         level: usize,
         scale: f64,
     ) -> Result<Poly> {
+        let coeffs = self.encode_integers(values, level, scale)?;
+        integers_to_ntt(ring, &coeffs)
+    }
+
+    /// The integers round(scale tau^-1(z)) of an encoding, checked against the bound of `level`
+    /// (before their reduction modulo a basis: [`integers_to_ntt`]).
+    pub(crate) fn encode_integers(
+        &self,
+        values: &[Complex],
+        level: usize,
+        scale: f64,
+    ) -> Result<Vec<i128>> {
         let coeffs = self.encoder.encode(values, scale)?;
         let largest = coeffs.iter().map(|c| c.unsigned_abs()).max().unwrap_or(0);
         self.check_coefficient(largest as f64, level, scale, "encode")?;
-        let mut poly = if largest < 1 << 63 {
-            // The usual case: i64 residues by Barrett (the i128 remainder is a library call).
-            let c64: Vec<i64> = coeffs.iter().map(|&c| c as i64).collect();
-            Poly::from_signed(ring, &c64)?
-        } else {
-            let n = ring.degree();
-            let mut poly = Poly::zero(ring, Representation::Coefficient);
-            for (limb, m) in poly.residues_mut().chunks_exact_mut(n).zip(ring.moduli()) {
-                let q = i128::from(m.value());
-                for (o, &c) in limb.iter_mut().zip(&coeffs) {
-                    *o = c.rem_euclid(q) as u64;
-                }
-            }
-            poly
-        };
-        poly.to_ntt()?;
-        Ok(poly)
+        Ok(coeffs)
     }
 
     /// log2 of the bound B_level = Q_level / 4 on the coefficients of an encoding at `level`: half of
@@ -489,6 +485,28 @@ impl CkksContext {
 }
 
 crate::rlwe::key_methods!(CkksContext);
+
+/// Integer coefficients in NTT form over `ring`: each residue the canonical one in [0, q).
+pub(crate) fn integers_to_ntt(ring: &Arc<RingContext>, coeffs: &[i128]) -> Result<Poly> {
+    let largest = coeffs.iter().map(|c| c.unsigned_abs()).max().unwrap_or(0);
+    let mut poly = if largest < 1 << 63 {
+        // The usual case: i64 residues by Barrett (the i128 remainder is a library call).
+        let c64: Vec<i64> = coeffs.iter().map(|&c| c as i64).collect();
+        Poly::from_signed(ring, &c64)?
+    } else {
+        let n = ring.degree();
+        let mut poly = Poly::zero(ring, Representation::Coefficient);
+        for (limb, m) in poly.residues_mut().chunks_exact_mut(n).zip(ring.moduli()) {
+            let q = i128::from(m.value());
+            for (o, &c) in limb.iter_mut().zip(coeffs) {
+                *o = c.rem_euclid(q) as u64;
+            }
+        }
+        poly
+    };
+    poly.to_ntt()?;
+    Ok(poly)
+}
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)] // test

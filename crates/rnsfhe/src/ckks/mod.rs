@@ -35,6 +35,7 @@ mod scales;
 
 pub use ciphertext::{CkksCiphertext, CkksPlaintext};
 pub use complex::Complex;
+pub(crate) use context::integers_to_ntt;
 pub use context::CkksContext;
 pub use encoder::{apply_galois_f64, CkksEncoder};
 pub use fft_stages::{fft_stages, DiagonalMatrix, FftStages};

@@ -257,12 +257,14 @@ pub trait KeyBytes: KeyContext {
     /// An evaluation key set as bytes: its key pair (if any), then its relinearisation key and its
     /// Galois keys, each optional.
     fn evaluation_keys_to_bytes(&self, set: &EvaluationKeySet) -> Vec<u8> {
+        let out = Vec::with_capacity(self.evaluation_keys_len(set));
+        append_evaluation_keys(self.params_fingerprint(), set, out)
+    }
+    /// The length of [`Self::evaluation_keys_to_bytes`], from the keys' shapes: no bytes are made
+    /// (bootstrapping's keys at N = 2^16 take 3.5 GiB).
+    fn evaluation_keys_len(&self, set: &EvaluationKeySet) -> usize {
         let fp = set.owner().map_or(self.params_fingerprint(), |(f, _)| f);
-        let mut w = Writer::new(Kind::EvaluationKeySet, fp);
-        w.key_id(set.id());
-        w.option(set.relin_key().ok(), |w, k| w.key_switch_key(&k.key));
-        w.option(set.galois_keys().ok(), |w, g| w.galois_keys(g));
-        w.finish()
+        write_evaluation_keys(Writer::counting(Kind::EvaluationKeySet, fp), set).finish_len()
     }
     /// An evaluation key set from bytes written for these parameters.
     fn evaluation_keys_from_bytes(&self, bytes: &[u8]) -> Result<EvaluationKeySet> {
@@ -300,6 +302,26 @@ pub trait KeyBytes: KeyContext {
         }
         Ok(set)
     }
+}
+
+/// [`KeyBytes::evaluation_keys_to_bytes`] appended to `out` (`fingerprint`: the parameters'; its
+/// CRC covers the appended bytes), without a copy of gigabytes of keys.
+pub(crate) fn append_evaluation_keys(
+    fingerprint: u64,
+    set: &EvaluationKeySet,
+    out: Vec<u8>,
+) -> Vec<u8> {
+    let fp = set.owner().map_or(fingerprint, |(f, _)| f);
+    write_evaluation_keys(Writer::append(out, Kind::EvaluationKeySet, fp), set).finish()
+}
+
+/// An evaluation key set's body: its key pair (if any), then its relinearisation key and its Galois
+/// keys, each optional.
+fn write_evaluation_keys(mut w: Writer, set: &EvaluationKeySet) -> Writer {
+    w.key_id(set.id());
+    w.option(set.relin_key().ok(), |w, k| w.key_switch_key(&k.key));
+    w.option(set.galois_keys().ok(), |w, g| w.galois_keys(g));
+    w
 }
 
 impl Writer {

@@ -52,6 +52,7 @@ use rnsfhe_math::ring::{Poly, Representation, RingContext};
 use crate::rlwe::KeyId;
 use crate::{Error, Result};
 
+pub(crate) use keys::append_evaluation_keys;
 pub use keys::KeyBytes;
 
 /// The format version written. Versions 2 to 4 are still read: their layouts are those of version 5
@@ -110,40 +111,80 @@ pub(crate) fn fingerprint(tag: u64, degree: usize, x: u64, moduli: &[u64], speci
     h
 }
 
-/// An appending writer.
-pub(crate) struct Writer(Vec<u8>);
+/// An appending writer, or a counting one ([`Writer::counting`]: the length of the bytes without
+/// them, e.g. to size a buffer or report the size of keys of gigabytes).
+pub(crate) struct Writer {
+    out: Vec<u8>,
+    /// Where this object's bytes start in `out` (its CRC covers them).
+    start: usize,
+    /// `Some(length)` when counting.
+    count: Option<usize>,
+}
 
 impl Writer {
     pub(crate) fn new(kind: Kind, fingerprint: u64) -> Self {
-        let mut w = Writer(Vec::new());
-        w.0.extend_from_slice(MAGIC);
-        w.0.extend_from_slice(&VERSION.to_le_bytes());
-        w.0.push(kind as u8);
+        Self::append(Vec::new(), kind, fingerprint)
+    }
+    /// A writer that appends to `out` (its CRC covers the appended bytes only).
+    pub(crate) fn append(out: Vec<u8>, kind: Kind, fingerprint: u64) -> Self {
+        Self::header(
+            Writer {
+                start: out.len(),
+                out,
+                count: None,
+            },
+            kind,
+            fingerprint,
+        )
+    }
+    /// A writer that only counts: [`Self::finish_len`] is the length [`Self::finish`] would return.
+    pub(crate) fn counting(kind: Kind, fingerprint: u64) -> Self {
+        Self::header(
+            Writer {
+                out: Vec::new(),
+                start: 0,
+                count: Some(0),
+            },
+            kind,
+            fingerprint,
+        )
+    }
+    fn header(mut w: Self, kind: Kind, fingerprint: u64) -> Self {
+        w.bytes(MAGIC);
+        w.bytes(&VERSION.to_le_bytes());
+        w.u8(kind as u8);
         w.u64(fingerprint);
         w
     }
     pub(crate) fn u8(&mut self, v: u8) {
-        self.0.push(v);
+        self.bytes(&[v]);
     }
     pub(crate) fn u32(&mut self, v: u32) {
-        self.0.extend_from_slice(&v.to_le_bytes());
+        self.bytes(&v.to_le_bytes());
     }
     pub(crate) fn u64(&mut self, v: u64) {
-        self.0.extend_from_slice(&v.to_le_bytes());
+        self.bytes(&v.to_le_bytes());
     }
     pub(crate) fn f64(&mut self, v: f64) {
         self.u64(v.to_bits());
     }
     pub(crate) fn bytes(&mut self, b: &[u8]) {
-        self.0.extend_from_slice(b);
+        match self.count.as_mut() {
+            Some(c) => *c += b.len(),
+            None => self.out.extend_from_slice(b),
+        }
     }
     pub(crate) fn poly(&mut self, p: &Poly) {
         self.u8(u8::from(p.representation() == Representation::Ntt));
         self.u32(p.context().moduli().len() as u32);
         self.u32(p.context().degree() as u32);
-        self.0.reserve(p.residues().len() * 8);
+        if let Some(c) = self.count.as_mut() {
+            *c += p.residues().len() * 8;
+            return;
+        }
+        self.out.reserve(p.residues().len() * 8);
         for &r in p.residues() {
-            self.u64(r);
+            self.out.extend_from_slice(&r.to_le_bytes());
         }
     }
     /// An optional field: a flag byte (0 or 1), then the value written by `put` when there is one.
@@ -171,9 +212,13 @@ impl Writer {
     }
     /// The bytes with their CRC-32 trailer.
     pub(crate) fn finish(mut self) -> Vec<u8> {
-        let crc = crc32fast::hash(&self.0);
-        self.0.extend_from_slice(&crc.to_le_bytes());
-        self.0
+        let crc = crc32fast::hash(&self.out[self.start..]);
+        self.out.extend_from_slice(&crc.to_le_bytes());
+        self.out
+    }
+    /// The length of the bytes with their trailer (of this object only, when appending).
+    pub(crate) fn finish_len(&self) -> usize {
+        self.count.unwrap_or(self.out.len() - self.start) + 4
     }
 }
 

@@ -11,7 +11,7 @@ use crate::ckks::CkksContext;
 use crate::rlwe::{
     EncapsulationKeys, EvaluationKeySet, GaloisKeys, KeyGenerator, RelinKey, SecretKey,
 };
-use crate::serialize::KeyBytes;
+use crate::serialize::{append_evaluation_keys, KeyBytes};
 use crate::{Error, Result};
 
 /// One Galois key a bootstrap uses.
@@ -152,14 +152,31 @@ impl BootstrappingKeys {
     /// bytes (`evaluation_keys_to_bytes`: seeded, each key at its level), then the encapsulation
     /// pair's (`encapsulation_keys_to_bytes`), if any. Each part carries its own header and
     /// checksum.
+    /// The bytes are written once, into a buffer of [`Self::serialized_len`] (no copy of the keys'
+    /// gigabytes).
     pub fn to_bytes(&self, ctx: &CkksContext) -> Vec<u8> {
-        let set = ctx.evaluation_keys_to_bytes(&self.set);
-        let mut out = (set.len() as u64).to_le_bytes().to_vec();
-        out.extend_from_slice(&set);
-        if let Some(e) = &self.encapsulation {
-            out.extend_from_slice(&ctx.encapsulation_keys_to_bytes(e));
+        let set = ctx.evaluation_keys_len(&self.set);
+        let enc = self
+            .encapsulation
+            .as_ref()
+            .map(|e| ctx.encapsulation_keys_to_bytes(e));
+        let mut out = Vec::with_capacity(8 + set + enc.as_ref().map_or(0, Vec::len));
+        out.extend_from_slice(&(set as u64).to_le_bytes());
+        let mut out = append_evaluation_keys(ctx.fingerprint(), &self.set, out);
+        if let Some(e) = enc {
+            out.extend_from_slice(&e);
         }
         out
+    }
+
+    /// The length of [`Self::to_bytes`], from the keys' shapes (no bytes made but the
+    /// encapsulation pair's, a few MB).
+    pub fn serialized_len(&self, ctx: &CkksContext) -> usize {
+        let enc = self
+            .encapsulation
+            .as_ref()
+            .map_or(0, |e| ctx.encapsulation_keys_to_bytes(e).len());
+        8 + ctx.evaluation_keys_len(&self.set) + enc
     }
 
     /// The keys from [`Self::to_bytes`]. Errors: `Malformed` for a length beyond the bytes, and the

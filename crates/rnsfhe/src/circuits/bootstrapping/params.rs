@@ -37,15 +37,36 @@
 //! 2^-50 relative (the constants are spread over the stages; SlotsToCoeffs front-loads its own,
 //! see [`super::SlotsToCoeffs`]).
 //!
-//! # Measured at N = 2^16 (dense ternary secret, encapsulation h = 32, 2^15 slots, one thread,
-//! Intel Xeon Ice Lake with AVX-512 IFMA shared with other builds: `ckks_bootstrap` example)
+//! # Measured at N = 2^16 (encapsulation h = 32, 2^15 slots, one thread, Intel Xeon Ice Lake with
+//! AVX-512 IFMA: `ckks_bootstrap` example; "loaded": other builds ran, times 1.5-5x the quiet ones)
 //!
-//! | preset | log QP | keys (serialised) | time | precision mean / worst (bits) |
-//! |---|---|---|---|---|
-//! | [`Self::n16`] (CtS-first, r = 8, arcsine 3) | 1733 | 52 keys, 3.6 GiB | 22-26 s | 23.7 / 19.5 |
-//! | same, real inputs | 1733 | 52 keys, 3.6 GiB | 22.8 s | 23.1 / 19.3 |
-//! | same, 2^12 slots | 1733 | 43 keys, 2.8 GiB | 22.4 s | 25.8 / 21.9 |
-//! | [`Self::n16_slots_to_coeffs_first`] (r = 15) | 1645 | 52 keys, 2.4 GiB | 23.5 s | 24.3 / 20.5 |
+//! | preset | secret | log QP | keys (serialised) | time | precision mean / worst (bits) |
+//! |---|---|---|---|---|---|
+//! | [`Self::n16`] (CtS-first, r = 8, arcsine 3) | dense | 1733 | 52 keys, 3.6 GiB | 23.9 s quiet | 23.7 / 19.5 |
+//! | same, real inputs | dense | 1733 | 52 keys, 3.6 GiB | 22.8 s loaded | 23.1 / 19.3 |
+//! | same, 2^12 slots | dense | 1733 | 43 keys, 2.8 GiB | 22.4 s loaded | 25.8 / 21.9 |
+//! | [`Self::n16_slots_to_coeffs_first`] (r = 15) | dense | 1645 | 52 keys, 2.4 GiB | 23.5 s loaded | 24.3 / 20.5 |
+//! | [`Self::n16_h192`] (StC-first, r = 15, 4 primes per digit) | h = 192 | 1539 | 52 keys, 3.2 GiB | 37.1 s loaded | 27.9 / 22.5 |
+//!
+//! Loaded, the same hour: [`Self::n16`] 44.4 and 48.5 s, [`Self::n16_h192`] 37.1 s (StC 1.7 s at
+//! the bottom levels against 4.9-6.4 s, CtS 12.9 s against 14.6-16.4 s, the EvalMods 21.9 s
+//! against 21.7-26.8 s): about 0.8x, so near issue 24's 18 s if that holds on a quiet machine
+//! (not measured quietly yet). Peak RSS while bootstrapping 10.1 GB against 12.4 GB.
+//! Where the time goes ([`super::Bootstrapper::bootstrap_timed`], [`Self::n16`], loaded, 44-48 s
+//! in all): CoeffsToSlots 30-37 %, the two EvalMods 50-55 %, SlotsToCoeffs 11-13 %, ModRaise with
+//! encapsulation 2 %. A profile of the bootstrap alone (`perf`, same run): the RNS basis
+//! extension's dot products 18 % (their AVX2 kernel: the 60-bit primes are beyond IFMA and have no
+//! AVX-512 twin), key switching's inner products 17 % (AVX2 and lazy scalar), NTTs 25 %, memory
+//! copies and zero fills 15 %, page faults 5 %. Levers not taken yet, with these numbers: an
+//! AVX-512 twin of the 60-bit dot and inner-product kernels, fewer copies in key switching.
+//!
+//! Decisions. The secret: h = 192 buys 4 bits (27.9 / 22.5, issue 24's 24 / 20 met) in a chain
+//! that fits its 1554 bits only SlotsToCoeffs-first (no arcsine: 8 EvalMod levels) with 4 primes
+//! per digit; CoeffsToSlots-first needs 10 EvalMod levels (arcsine, r = 8) and does not fit. The
+//! dense CtS-first [`Self::n16`] stays the default (any input level). EvalMod's polynomial: r = 3
+//! with degree 38 saves 4 of 17 products but costs a level (EvalMod's table), which neither chain
+//! has room for. Two threads: the EvalMods of the real and imaginary parts run side by side
+//! ([`super::StageTimings::eval_mod`]).
 //!
 //! CoeffsToSlots-first at N = 2^16 is held to 23.7 bits by the budget: the dense secret's rescale
 //! noise (sigma = 60) times sqrt(N) K 2^r leaves r = 8, where the arcsine of degree 3 is the
@@ -82,6 +103,10 @@ pub struct BootstrappingParameters {
     /// Inputs with real slots (see [`super::SlotsToCoeffs`]: one EvalMod instead of two where that
     /// is cheaper).
     pub real_only: bool,
+    /// META-BTS (Bae et al. 2022; Lattigo's `IterationsParameters`): `Some(k)` bootstraps the
+    /// residual of a first bootstrap, scaled up by 2^k, a second time ([`super::meta_bts`]), with
+    /// one reserved prime of `scale_bits` above the residual levels; `None`: one bootstrap.
+    pub meta_bts: Option<u32>,
     /// log2 of the scale of the residual levels (their primes' width).
     pub scale_bits: u32,
     /// The widths of the SlotsToCoeffs band, bottom first (`stc_budget` entries).
@@ -123,6 +148,7 @@ impl BootstrappingParameters {
             encapsulation: Some(32),
             residual_levels: 10,
             real_only: false,
+            meta_bts: None,
             scale_bits: 40,
             stc_bits: vec![40, 40, 60],
             eval_mod_bits: 60,
@@ -150,6 +176,37 @@ impl BootstrappingParameters {
         .slots_to_coeffs_first()
     }
 
+    /// [`Self::n16`] with META-BTS ([`super::meta_bts`]): residual scale 2^53 (the dense secret's
+    /// rescale noise, sqrt(N) sigma / Delta per slot, at 2^-39), message ratio 2^7 (q_0 of 60 bits:
+    /// the encapsulation key's q_0 P stays within the gate's 121 bits for h = 32), 6 residual
+    /// levels and the reserved prime, k = 17; log QP 1716. Measured (loaded machine): 38.6 / 35.5
+    /// bits mean / worst against the decrypted input, one bootstrap on this chain 24.2 / 22.2.
+    pub fn n16_meta_bts() -> Self {
+        BootstrappingParameters {
+            eval_mod: EvalModParameters {
+                log_message_ratio: 7,
+                ..Self::n16().eval_mod
+            },
+            residual_levels: 6,
+            meta_bts: Some(17),
+            scale_bits: 53,
+            ..Self::n16()
+        }
+    }
+
+    /// The 128-bit preset with the sparse secret of Hamming weight 192 (issue 24's second secret;
+    /// sparse-secret encapsulation at h = 32 as in [`Self::n16`]): [`Self::n16_slots_to_coeffs_first`]
+    /// with 4 primes per digit, log QP 1539 of the 1554 the gate allows h = 192 at N = 2^16. The
+    /// rescale noise of h = 192 (sigma = 4 against 60) gives 4 bits over the dense preset: 27.9 mean
+    /// / 22.5 worst (module doc's table).
+    pub fn n16_h192() -> Self {
+        BootstrappingParameters {
+            digit_primes: 4,
+            secret: SecretDistribution::HammingWeight(192),
+            ..Self::n16_slots_to_coeffs_first()
+        }
+    }
+
     /// A small preset for tests, labelled [`Security::InsecureResearchOnly`]: N = 2^`log_degree`
     /// (11..=13), full slots, 2 residual levels, budgets 3 and 2, a secret of Hamming weight 32
     /// (K = 16 without encapsulation).
@@ -170,6 +227,7 @@ impl BootstrappingParameters {
             encapsulation: None,
             residual_levels: 2,
             real_only: false,
+            meta_bts: None,
             scale_bits: 45,
             stc_bits: vec![55, 60],
             eval_mod_bits: 60,
@@ -213,7 +271,8 @@ impl BootstrappingParameters {
 
     /// The chain's widths, q_0 first (module doc).
     pub fn chain_bits(&self) -> Vec<u32> {
-        let residual = std::iter::repeat_n(self.scale_bits, self.residual_levels);
+        let reserved = usize::from(self.meta_bts.is_some());
+        let residual = std::iter::repeat_n(self.scale_bits, self.residual_levels + reserved);
         let stc = self.stc_bits.iter().copied();
         let tail = std::iter::repeat_n(self.eval_mod_bits, self.eval_mod_depth())
             .chain(std::iter::repeat_n(self.cts_bits, self.cts_budget));
@@ -276,6 +335,9 @@ impl BootstrappingParameters {
                 self.eval_mod.log_message_ratio
             ));
         }
+        if let Some(k) = self.meta_bts.filter(|k| !(1..=40).contains(k)) {
+            return bad(format!("META-BTS residual factor 2^{k}: k in 1..=40"));
+        }
         if self.digit_primes == 0 {
             return bad("no prime per digit".into());
         }
@@ -316,6 +378,8 @@ mod tests {
         for p in [
             BootstrappingParameters::n16(),
             BootstrappingParameters::n16_slots_to_coeffs_first(),
+            BootstrappingParameters::n16_meta_bts(),
+            BootstrappingParameters::n16_h192(),
         ] {
             let c = p.ckks_parameters().unwrap();
             eprintln!(
@@ -327,7 +391,8 @@ mod tests {
             );
             assert_eq!(c.chain_bits(), p.chain_bits());
             assert!(c.log_qp() <= f64::from(p.log_qp()) + 1.0);
-            assert!(p.residual_levels >= 10 && p.scale_bits >= 40);
+            assert!(p.residual_levels >= 10 || p.meta_bts.is_some());
+            assert!(p.scale_bits >= 40);
             assert_eq!(c.scale_level(), p.scale_level());
         }
         for log in 11..=13 {

@@ -1,6 +1,8 @@
 //! The steps of a bootstrap in either order, around a modular reduction given as a map (EvalMod in
 //! [`super::Bootstrapper`]; an exact secret-key reduction in tests).
 
+use std::time::{Duration, Instant};
+
 use super::{mod_raise, CoeffsToSlots, SlotsFormat, SlotsToCoeffs};
 use crate::ckks::{CkksCiphertext, CkksContext};
 use crate::rlwe::GaloisKeys;
@@ -19,11 +21,59 @@ pub enum BootstrappingOrder {
     SlotsToCoeffsFirst,
 }
 
+/// Wall time of each step of one bootstrap ([`super::Bootstrapper::bootstrap_timed`]): a
+/// measurement hook at the step boundaries, nothing inside the steps.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StageTimings {
+    /// SlotsToCoeffs (after EvalMod, or on the input in SlotsToCoeffs-first order).
+    pub slots_to_coeffs: Duration,
+    /// ModRaise with encapsulation's two key switches around it.
+    pub mod_raise: Duration,
+    /// CoeffsToSlots.
+    pub coeffs_to_slots: Duration,
+    /// Each EvalMod (one per CoeffsToSlots output), in order; side by side with two threads or
+    /// more, so their sum may exceed the wall time ([`Self::total`] counts the longest).
+    pub eval_mod: Vec<Duration>,
+    /// The rest: bringing the input onto the chain, combining EvalMod's outputs.
+    pub other: Duration,
+}
+
+impl StageTimings {
+    /// EvalMod's wall time: the sum of its runs with one thread, the longest with more (they run
+    /// side by side).
+    pub fn eval_mod_wall(&self) -> Duration {
+        if rnsfhe_math::parallel::num_threads() > 1 {
+            self.eval_mod.iter().copied().max().unwrap_or_default()
+        } else {
+            self.eval_mod.iter().sum()
+        }
+    }
+
+    /// The wall time of the steps.
+    pub fn total(&self) -> Duration {
+        self.slots_to_coeffs
+            + self.mod_raise
+            + self.coeffs_to_slots
+            + self.eval_mod_wall()
+            + self.other
+    }
+}
+
+/// `f()` with its wall time added to `into`.
+fn timed<T>(into: &mut Duration, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    let t = Instant::now();
+    let out = f();
+    *into += t.elapsed();
+    out
+}
+
 /// The modular reduction step: each of CoeffsToSlots's outputs (slots y = x / K at the
 /// reduction's input level) to rho gain (x - round(x)) at its output level on the chain's scale
 /// there (EvalMod landing on rho times that scale, the ciphertext read at the chain's: its values
 /// times rho, for free).
-pub(crate) type ModStep<'a> = &'a dyn Fn(&CkksCiphertext) -> Result<CkksCiphertext>;
+/// `Sync`: the reductions of CoeffsToSlots' outputs (two for full complex slots) run side by side
+/// when more than one thread is set.
+pub(crate) type ModStep<'a> = &'a (dyn Fn(&CkksCiphertext) -> Result<CkksCiphertext> + Sync);
 
 /// CoeffsToSlots and SlotsToCoeffs placed on the chain for one order, and the levels between.
 #[derive(Clone, Debug)]
@@ -113,7 +163,7 @@ impl Pipeline {
     }
 
     /// The bootstrap of `ct` with `reduce` as EvalMod and `raise` as ModRaise (the plain one, or the
-    /// one with encapsulation's key switches around it).
+    /// one with encapsulation's key switches around it), each step's time added to `times`.
     pub(crate) fn run(
         &self,
         ctx: &CkksContext,
@@ -121,6 +171,7 @@ impl Pipeline {
         keys: &GaloisKeys,
         raise: &dyn Fn(&CkksCiphertext) -> Result<CkksCiphertext>,
         reduce: ModStep<'_>,
+        times: &mut StageTimings,
     ) -> Result<CkksCiphertext> {
         if ct.slots() != self.cts.slots() {
             return Err(Error::LengthMismatch {
@@ -129,25 +180,40 @@ impl Pipeline {
                 got: ct.slots(),
             });
         }
-        match self.order {
-            BootstrappingOrder::CoeffsToSlotsFirst => {
-                let low = onto_chain(ctx, ct, 0)?;
-                let parts = self.cts.apply(ctx, &raise(&low)?, keys)?;
-                let reduced = parts.iter().map(reduce).collect::<Result<Vec<_>>>()?;
+        let first = self.order == BootstrappingOrder::CoeffsToSlotsFirst;
+        let low = if first {
+            timed(&mut times.other, || onto_chain(ctx, ct, 0))?
+        } else {
+            let input = timed(&mut times.other, || onto_chain(ctx, ct, self.stc.level()))?;
+            timed(&mut times.slots_to_coeffs, || {
+                self.stc.apply(ctx, std::slice::from_ref(&input), keys)
+            })?
+        };
+        let raised = timed(&mut times.mod_raise, || raise(&low))?;
+        let parts = timed(&mut times.coeffs_to_slots, || {
+            self.cts.apply(ctx, &raised, keys)
+        })?;
+        // Side by side with two threads or more: the limb loops inside one EvalMod leave the
+        // second thread idle between them (small products, rescales, constants).
+        let timed_reduce = |i: usize| {
+            let t = Instant::now();
+            reduce(&parts[i]).map(|r| (r, t.elapsed()))
+        };
+        let (reduced, spent): (Vec<_>, Vec<_>) =
+            rnsfhe_math::parallel::map(parts.len(), timed_reduce)?
+                .into_iter()
+                .unzip();
+        times.eval_mod = spent;
+        if first {
+            return timed(&mut times.slots_to_coeffs, || {
                 self.stc.apply(ctx, &reduced, keys)
-            }
-            BootstrappingOrder::SlotsToCoeffsFirst => {
-                let input = onto_chain(ctx, ct, self.stc.level())?;
-                let low = self.stc.apply(ctx, std::slice::from_ref(&input), keys)?;
-                let parts = self.cts.apply(ctx, &raise(&low)?, keys)?;
-                let reduced = parts.iter().map(reduce).collect::<Result<Vec<_>>>()?;
-                match reduced.as_slice() {
-                    [lo, hi] => super::slots_to_coeffs::combine(ctx, lo, hi),
-                    [lo] => Ok(lo.clone()),
-                    _ => Err(Error::Internal("EvalMod outputs of no format".into())),
-                }
-            }
+            });
         }
+        timed(&mut times.other, || match reduced.as_slice() {
+            [lo, hi] => super::slots_to_coeffs::combine(ctx, lo, hi),
+            [lo] => Ok(lo.clone()),
+            _ => Err(Error::Internal("EvalMod outputs of no format".into())),
+        })
     }
 
     /// The default ModRaise: `ct` (level 0) to the top level.

@@ -108,8 +108,11 @@ fn run(f: &Fixture, order: BootstrappingOrder, slots: usize, real: bool) -> f64 
         .unwrap();
     let ct = ctx.encrypt(&pt, &f.pk, &mut f.rng.borrow_mut()).unwrap();
     let (_, out_level) = p.eval_levels;
+    // The reduction must be Sync (the pipeline may run the reductions side by side).
+    let rng = std::sync::Mutex::new(rnsfhe_math::sample::Csprng::from_seed([11; 32]));
+    let (sk, pk) = (&f.sk, &f.pk);
     let reduce = |c: &CkksCiphertext| -> Result<CkksCiphertext> {
-        let y = ctx.decrypt_values(c, &f.sk)?;
+        let y = ctx.decrypt_values(c, sk)?;
         let r: Vec<Complex> = y[..c.slots()]
             .iter()
             .map(|v| {
@@ -118,10 +121,13 @@ fn run(f: &Fixture, order: BootstrappingOrder, slots: usize, real: bool) -> f64 
             })
             .collect();
         let pt = ctx.encode_at(&r, out_level, ctx.scale_at(out_level)?)?;
-        ctx.encrypt(&pt, &f.pk, &mut f.rng.borrow_mut())
+        let mut rng = rng.lock().map_err(|_| Error::Internal("rng lock".into()))?;
+        ctx.encrypt(&pt, pk, &mut rng)
     };
     let raise = |c: &CkksCiphertext| Pipeline::raise(ctx, c);
-    let out = p.run(ctx, &ct, &gk, &raise, &reduce).unwrap();
+    let out = p
+        .run(ctx, &ct, &gk, &raise, &reduce, &mut Default::default())
+        .unwrap();
     assert_eq!(out.level(), p.output_level());
     assert_eq!(out.scale(), ctx.scale_at(p.output_level()).unwrap());
     assert_eq!(out.slots(), slots);

@@ -8,6 +8,7 @@ use rnsfhe_math::arith::vector;
 use rnsfhe_math::parallel;
 use rnsfhe_math::ring::{ntt_automorphism_index, Poly, Representation};
 
+use super::storage::Diagonal;
 use crate::rlwe::hoisted::{accumulate, Hoisted};
 use crate::{Error, Result};
 
@@ -67,10 +68,20 @@ impl BsgsSplit {
 }
 
 /// Diagonals encoded for the hoisted evaluation: per giant step (its Galois element) the baby
-/// steps' elements and the pre-rotated diagonals over Q_l u P (NTT form).
+/// steps' elements and the pre-rotated diagonals over Q_l u P.
 #[derive(Clone, Debug)]
 pub(crate) struct Encoded {
-    pub(crate) giants: Vec<(u64, Vec<(u64, Poly)>)>,
+    pub(crate) giants: Vec<(u64, Vec<(u64, Diagonal)>)>,
+}
+
+impl Encoded {
+    /// The bytes the diagonals hold.
+    pub(crate) fn bytes(&self) -> usize {
+        self.giants
+            .iter()
+            .flat_map(|(_, t)| t.iter().map(|(_, d)| d.bytes()))
+            .sum()
+    }
 }
 
 /// y = sum_j phi_{g_j}( sum_i p_{j,i} * phi_{h_i}(x) ) for the ciphertext hoisted in `h`, with one
@@ -94,7 +105,7 @@ pub(crate) fn evaluate(h: &Hoisted<'_>, enc: &Encoded) -> Result<Vec<Poly>> {
         Poly::zero(ring, Representation::Ntt),
     ];
     for (g, terms) in &enc.giants {
-        let rows: Vec<(&[Poly; 2], &Poly)> = terms
+        let rows: Vec<(&[Poly; 2], &Diagonal)> = terms
             .iter()
             .map(|(b, p)| {
                 babies
@@ -115,16 +126,17 @@ pub(crate) fn evaluate(h: &Hoisted<'_>, enc: &Encoded) -> Result<Vec<Poly>> {
 }
 
 /// sum_r p_r * x_r for lazy pairs x_r over Q_l u P: per limb one inner product (lazy sums, one
-/// reduction), as Lattigo's `MulCoeffsMontgomeryLazyThenAddLazy`.
-fn inner_sum(rows: &[(&[Poly; 2], &Poly)]) -> Result<[Poly; 2]> {
+/// reduction), as Lattigo's `MulCoeffsMontgomeryLazyThenAddLazy`; a compact diagonal's limb is
+/// computed once per limb for both parts.
+fn inner_sum(rows: &[(&[Poly; 2], &Diagonal)]) -> Result<[Poly; 2]> {
     let first = rows
         .first()
         .ok_or_else(|| Error::Internal("a giant step without baby steps".into()))?;
-    let ring = first.1.context().clone();
+    let ring = first.1.ring().clone();
     if rows.iter().any(|(x, p)| {
-        x.iter()
-            .chain([*p])
-            .any(|q| !std::sync::Arc::ptr_eq(q.context(), &ring))
+        !std::sync::Arc::ptr_eq(p.ring(), &ring)
+            || x.iter()
+                .any(|q| !std::sync::Arc::ptr_eq(q.context(), &ring))
     }) {
         return Err(Error::Internal(
             "BSGS terms over different rings (the transform's level is not the ciphertext's)"
@@ -132,21 +144,38 @@ fn inner_sum(rows: &[(&[Poly; 2], &Poly)]) -> Result<[Poly; 2]> {
         ));
     }
     let n = ring.degree();
-    let mut out = [
+    let compact = rows.iter().filter(|(_, p)| p.is_compact()).count();
+    let [mut o0, mut o1] = [
         Poly::zero(&ring, Representation::Ntt),
         Poly::zero(&ring, Representation::Ntt),
     ];
-    for (c, o) in out.iter_mut().enumerate() {
-        parallel::for_each_limb(o.residues_mut(), n, |limb, dst| {
+    parallel::for_each_limb2(
+        o0.residues_mut(),
+        o1.residues_mut(),
+        n,
+        compact * n,
+        |limb, d0, d1, scratch| {
             let r = limb * n..(limb + 1) * n;
-            let a: Vec<&[u64]> = rows
+            let mut bufs = scratch.chunks_exact_mut(n.max(1));
+            let b: Vec<&[u64]> = rows
                 .iter()
-                .map(|(x, _)| &x[c].residues()[r.clone()])
-                .collect();
-            let b: Vec<&[u64]> = rows.iter().map(|(_, p)| &p.residues()[r.clone()]).collect();
-            vector::inner_product(&ring.moduli()[limb], &a, &b, dst);
+                .map(|(_, p)| {
+                    let buf = match p.is_compact() {
+                        true => bufs.next().unwrap_or_default(),
+                        false => &mut [],
+                    };
+                    p.limb(limb, buf)
+                })
+                .collect::<Result<_>>()?;
+            for (c, dst) in [d0, d1].into_iter().enumerate() {
+                let a: Vec<&[u64]> = rows
+                    .iter()
+                    .map(|(x, _)| &x[c].residues()[r.clone()])
+                    .collect();
+                vector::inner_product(&ring.moduli()[limb], &a, &b, dst);
+            }
             Ok::<(), Error>(())
-        })?;
-    }
-    Ok(out)
+        },
+    )?;
+    Ok([o0, o1])
 }

@@ -4,6 +4,7 @@
 use std::collections::BTreeSet;
 
 use super::bsgs::{self, BsgsSplit, Encoded};
+use super::storage::{Diagonal, DiagonalStorage};
 use super::Diagonals;
 use crate::ckks::{CkksCiphertext, CkksContext, Complex};
 use crate::rlwe::GaloisKeys;
@@ -38,8 +39,20 @@ impl CkksLinearTransform {
         level: usize,
         slots: usize,
     ) -> Result<Self> {
+        Self::with_storage(ctx, diagonals, level, slots, DiagonalStorage::Ntt)
+    }
+
+    /// [`Self::new`] with the diagonals held as `storage` says ([`DiagonalStorage::Compact`]: one
+    /// word per coefficient, the same results bit for bit, a lift and an NTT per limb at each use).
+    pub fn with_storage(
+        ctx: &CkksContext,
+        diagonals: &Diagonals<Complex>,
+        level: usize,
+        slots: usize,
+        storage: DiagonalStorage,
+    ) -> Result<Self> {
         let split = BsgsSplit::new(&check(ctx, diagonals, level, slots)?, slots);
-        Self::with_split(ctx, diagonals, level, slots, split)
+        Self::with_split(ctx, diagonals, level, slots, split, storage)
     }
 
     /// [`Self::new`] with n1 baby steps (a power of two) instead of the cheapest split.
@@ -56,7 +69,7 @@ impl CkksLinearTransform {
             )));
         }
         let split = BsgsSplit::with_n1(&check(ctx, diagonals, level, slots)?, n1);
-        Self::with_split(ctx, diagonals, level, slots, split)
+        Self::with_split(ctx, diagonals, level, slots, split, DiagonalStorage::Ntt)
     }
 
     fn with_split(
@@ -65,6 +78,7 @@ impl CkksLinearTransform {
         level: usize,
         slots: usize,
         split: BsgsSplit,
+        storage: DiagonalStorage,
     ) -> Result<Self> {
         let input_scale = ctx.scale_at(level)?;
         let output_scale = ctx.scale_at(level - 1)?;
@@ -78,7 +92,8 @@ impl CkksLinearTransform {
                 let d = ctx.padded(&diagonals[&(j + i)], slots)?;
                 // rot_{-j}(diag_{j+i}): slot t holds diag[(t - j) mod slots].
                 let v: Vec<Complex> = (0..slots).map(|t| d[(t + slots - j) % slots]).collect();
-                let p = ctx.encode_over(ring, &v, level, factor)?;
+                let c = ctx.encode_integers(&v, level, factor)?;
+                let p = Diagonal::new(ring, &c, storage)?;
                 terms.push((enc.rotation_galois_element(i as i64), p));
             }
             giants.push((enc.rotation_galois_element(j as i64), terms));
@@ -106,6 +121,10 @@ impl CkksLinearTransform {
     /// The output's scale, Delta_{l-1}.
     pub fn output_scale(&self) -> f64 {
         self.output_scale
+    }
+    /// The bytes the encoded diagonals hold (see [`DiagonalStorage`]).
+    pub fn encoded_bytes(&self) -> usize {
+        self.encoded.bytes()
     }
     /// The BSGS split.
     pub fn split(&self) -> &BsgsSplit {

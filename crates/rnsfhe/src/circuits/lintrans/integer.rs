@@ -6,6 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::bsgs::{self, BsgsSplit, Encoded};
+use super::storage::Diagonal;
 use super::Diagonals;
 use crate::encoding::rotations::IntegerRotations;
 use crate::rlwe::noise::{add, Bound};
@@ -115,7 +116,10 @@ pub(crate) fn build<R: IntegerRotations>(
                 })
                 .collect();
             let pt = ctx.encode_slots(&v)?;
-            terms.push((ctx.row_element(i as i64), ctx.lift_to(&pt, ring)?));
+            terms.push((
+                ctx.row_element(i as i64),
+                Diagonal::Ntt(ctx.lift_to(&pt, ring)?),
+            ));
             rotated.push(pt);
         }
         giants.push((ctx.row_element(j as i64), terms));

@@ -23,12 +23,14 @@
 mod bsgs;
 mod ckks;
 mod integer;
+mod storage;
 
 use std::collections::BTreeMap;
 
 pub use bsgs::BsgsSplit;
 pub use ckks::CkksLinearTransform;
 pub use integer::{BfvLinearTransform, BgvLinearTransform, IntegerLinearTransform};
+pub use storage::DiagonalStorage;
 
 /// A matrix by its non-zero diagonals: diagonal index k in [0, slots) -> its slot values.
 pub type Diagonals<T> = BTreeMap<usize, Vec<T>>;

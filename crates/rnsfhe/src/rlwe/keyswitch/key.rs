@@ -10,6 +10,7 @@
 
 use super::*;
 use crate::rlwe::keys::{is_montgomery, uniform_seeded_at, SeedSource};
+use crate::rlwe::{Crs, Domain};
 use rnsfhe_math::ring::Form;
 
 /// e M as a Montgomery-form polynomial (its residues e M^2): the error of a Montgomery ring's key.
@@ -132,7 +133,7 @@ impl KeySwitchKey {
                 let f = &p << w;
                 let idx = (parts.len() as u32) + 1;
                 let seed = opts.source.seed(rng, idx - 1);
-                let mut a = uniform_seeded_at(ctx, &seed, idx, &limbs)?;
+                let mut a = opts.source.uniform_at(ctx, &seed, idx - 1, &limbs)?;
                 let mut e = gaussian_poly(ctx, g, rng)?;
                 if mont {
                     a.relabel_form(Form::Montgomery)?;
@@ -172,10 +173,26 @@ impl KeySwitchKey {
             }
         }
         Ok(KeySwitchKey {
-            parts,
+            parts: exact(parts),
             seeds,
             level,
         })
+    }
+
+    /// The uniform polynomials a of every component of a key at `level` under `crs` (the k1 of
+    /// [`Self::generate_with`] before any compaction), in order: what [`SeedSource::Expanded`]
+    /// carries.
+    pub(crate) fn crs_uniforms(
+        sw: &KeySwitcher,
+        crs: &Crs,
+        fingerprint: u64,
+        domain: Domain,
+        level: usize,
+    ) -> Result<Vec<Poly>> {
+        let (ctx, limbs) = sw.work_ring(level)?;
+        (0..sw.key_components_at(level) as u32)
+            .map(|c| uniform_seeded_at(ctx, &crs.seed(fingerprint, domain, c), c + 1, &limbs))
+            .collect()
     }
 
     /// The key components (k0, k1), NTT form over Q_l u P less the component's zero limbs (over
@@ -246,7 +263,7 @@ impl KeySwitchKey {
             }
         }
         Ok(KeySwitchKey {
-            parts,
+            parts: exact(parts),
             seeds,
             level,
         })
@@ -284,7 +301,7 @@ impl KeySwitchKey {
             parts.push((k0, k1));
         }
         Ok(KeySwitchKey {
-            parts,
+            parts: exact(parts),
             seeds: Vec::new(),
             level,
         })
@@ -359,7 +376,7 @@ impl KeySwitchKey {
             })
             .collect::<Result<_>>()?;
         Ok(KeySwitchKey {
-            parts,
+            parts: exact(parts),
             seeds: self.seeds.clone(),
             level: self.level,
         })
@@ -383,6 +400,16 @@ pub(crate) fn within_key_level(what: &str, level: usize, max: usize) -> Result<(
         level,
         max,
     })
+}
+
+/// Key components in buffers of their exact length: a key is kept for the session, and a pooled
+/// buffer (`rnsfhe_math::pool`) may be up to twice its length.
+fn exact(mut parts: Vec<(Poly, Poly)>) -> Vec<(Poly, Poly)> {
+    for (k0, k1) in &mut parts {
+        k0.shrink_to_fit();
+        k1.shrink_to_fit();
+    }
+    parts
 }
 
 /// x *= c limb by limb (c a big integer, e.g. the truncation factor q_I).
