@@ -9,7 +9,8 @@
 //! - then any `name=value` overrides of the preset, for trying shapes: `ratio`, `degree`, `angles`,
 //!   `arcsine`, `k` (EvalMod), `cts`, `stc` (budgets), `stc_bits` (comma-separated), `eval_bits`,
 //!   `cts_bits`, `digits`, `residual`, `scale_bits`, `h` (the secret's Hamming weight, 0: dense
-//!   ternary), `encapsulation` (a weight, 0: none).
+//!   ternary), `encapsulation` (a weight, 0: none), `storage` (`ntt` or `compact`: how the DFTs hold
+//!   their diagonals).
 //!
 //! Prints the parameters (chain widths, log QP, levels), key generation time, the key count and
 //! bytes (serialised: seeded, each key at the level it is used), the time per bootstrap (best and
@@ -22,6 +23,7 @@ use std::time::Instant;
 use rnsfhe::circuits::bootstrapping::{
     Bootstrapper, BootstrappingOrder, BootstrappingParameters, StageTimings,
 };
+use rnsfhe::circuits::lintrans::DiagonalStorage;
 use rnsfhe::ckks::{CkksContext, Complex};
 use rnsfhe::rlwe::SecretDistribution;
 use rnsfhe::{Error, Result};
@@ -77,6 +79,13 @@ fn set(p: &mut BootstrappingParameters, arg: &str) -> Result<()> {
         "h" if v == 0 => p.secret = SecretDistribution::Ternary,
         "h" => p.secret = SecretDistribution::HammingWeight(v),
         "encapsulation" => p.encapsulation = (v > 0).then_some(v),
+        "storage" => {
+            p.diagonal_storage = match value {
+                "ntt" => DiagonalStorage::Ntt,
+                "compact" => DiagonalStorage::Compact,
+                _ => return Err(bad()),
+            }
+        }
         _ => return Err(bad()),
     }
     Ok(())

@@ -14,6 +14,7 @@ use std::sync::Arc;
 use rnsfhe::circuits::bootstrapping::{
     mod_raise, Bootstrapper, BootstrappingKeys, BootstrappingOrder, BootstrappingParameters,
 };
+use rnsfhe::circuits::lintrans::DiagonalStorage;
 use rnsfhe::ckks::{CkksCiphertext, CkksContext, Complex};
 use rnsfhe::rlwe::{PublicKey, SecretKey};
 use rnsfhe::Error;
@@ -140,6 +141,29 @@ fn full_packing_slots_to_coeffs_first() {
         24.0,
         22.0,
     );
+}
+
+/// Compact diagonals (`diagonal_storage`) bootstrap to the same ciphertext, bit for bit, with the
+/// same keys, in both orders.
+#[test]
+fn diagonal_storage_is_bit_identical() {
+    for order in [
+        BootstrappingOrder::CoeffsToSlotsFirst,
+        BootstrappingOrder::SlotsToCoeffsFirst,
+    ] {
+        let mut f = fixture(toy(11, order, 1024, false), 7);
+        let z = unit_square(&mut f.rng, 1024, false);
+        let ct = f.encrypt_at(&z, f.boot.input_level());
+        let mut p = f.boot.params().clone();
+        p.diagonal_storage = DiagonalStorage::Compact;
+        let compact = Bootstrapper::new(&f.ctx, p).unwrap();
+        let a = f.ctx.bootstrap(&ct, &f.boot, &f.keys).unwrap();
+        let b = f.ctx.bootstrap(&ct, &compact, &f.keys).unwrap();
+        assert_eq!(a.parts().len(), b.parts().len());
+        for (x, y) in a.parts().iter().zip(b.parts()) {
+            assert!(x.residues() == y.residues(), "{order:?}: the parts differ");
+        }
+    }
 }
 
 #[test]

@@ -22,6 +22,7 @@ mod ckks_support;
 use rnsfhe::circuits::bootstrapping::{
     mod_raise, CoeffsToSlots, GaloisRequirement, SlotsFormat, SlotsToCoeffs,
 };
+use rnsfhe::circuits::lintrans::DiagonalStorage;
 use rnsfhe::ckks::{CkksCiphertext, Complex};
 use rnsfhe::rlwe::{GaloisKeys, KeyGenerator};
 use rnsfhe::Error;
@@ -68,7 +69,16 @@ fn real(z: &[Complex]) -> Vec<Complex> {
 fn cts_on_raised(f: &mut Fixture, slots: usize, budget: usize, format: SlotsFormat) {
     let top = f.ctx.max_level();
     let q0 = f.ctx.params().moduli()[0] as f64;
-    let cts = CoeffsToSlots::new(&f.ctx, slots, budget, top, 1.0 / (q0 * K), format).unwrap();
+    let cts = CoeffsToSlots::new(
+        &f.ctx,
+        slots,
+        budget,
+        top,
+        1.0 / (q0 * K),
+        format,
+        DiagonalStorage::Ntt,
+    )
+    .unwrap();
     assert_eq!(cts.output_level(), top - budget);
     let gk = f.keys(&cts.galois_uses(&f.ctx));
     let z = slots::values(slots, slots as u64 + budget as u64);
@@ -105,7 +115,16 @@ fn coeffs_to_slots_sparse() {
 /// SlotsToCoeffs of encrypted real vectors against the decoding map.
 fn stc_model(f: &mut Fixture, slots: usize, budget: usize, format: SlotsFormat) {
     let level = budget + 1;
-    let stc = SlotsToCoeffs::new(&f.ctx, slots, budget, level, 3.0, format).unwrap();
+    let stc = SlotsToCoeffs::new(
+        &f.ctx,
+        slots,
+        budget,
+        level,
+        3.0,
+        format,
+        DiagonalStorage::Ntt,
+    )
+    .unwrap();
     let gk = f.keys(&stc.galois_uses(&f.ctx));
     let width = if format == SlotsFormat::Packed {
         2 * slots
@@ -145,8 +164,26 @@ fn slots_to_coeffs_models() {
 fn identity(f: &mut Fixture, slots: usize, format: SlotsFormat) {
     let top = f.ctx.max_level();
     let delta = f.ctx.scale_at(top).unwrap();
-    let cts = CoeffsToSlots::new(&f.ctx, slots, 3, top, 64.0 / delta, format).unwrap();
-    let stc = SlotsToCoeffs::new(&f.ctx, slots, 3, top - 3, 1.0 / 64.0, format).unwrap();
+    let cts = CoeffsToSlots::new(
+        &f.ctx,
+        slots,
+        3,
+        top,
+        64.0 / delta,
+        format,
+        DiagonalStorage::Compact,
+    )
+    .unwrap();
+    let stc = SlotsToCoeffs::new(
+        &f.ctx,
+        slots,
+        3,
+        top - 3,
+        1.0 / 64.0,
+        format,
+        DiagonalStorage::Compact,
+    )
+    .unwrap();
     let mut needs = cts.galois_uses(&f.ctx);
     needs.extend(stc.galois_uses(&f.ctx));
     let gk = f.keys(&needs);
@@ -178,13 +215,57 @@ fn refusals() {
     let mut f = fixture(5);
     let top = f.ctx.max_level();
     assert!(matches!(
-        CoeffsToSlots::new(&f.ctx, 1024, 2, top, 1.0, SlotsFormat::Packed),
+        CoeffsToSlots::new(
+            &f.ctx,
+            1024,
+            2,
+            top,
+            1.0,
+            SlotsFormat::Packed,
+            DiagonalStorage::Ntt
+        ),
         Err(Error::InvalidParameters(_))
     ));
-    assert!(CoeffsToSlots::new(&f.ctx, 24, 2, top, 1.0, SlotsFormat::Split).is_err());
-    assert!(CoeffsToSlots::new(&f.ctx, 16, 2, top, -1.0, SlotsFormat::Split).is_err());
-    assert!(SlotsToCoeffs::new(&f.ctx, 16, 3, 2, 1.0, SlotsFormat::Split).is_err());
-    let cts = CoeffsToSlots::new(&f.ctx, 16, 2, top, 1.0, SlotsFormat::Split).unwrap();
+    assert!(CoeffsToSlots::new(
+        &f.ctx,
+        24,
+        2,
+        top,
+        1.0,
+        SlotsFormat::Split,
+        DiagonalStorage::Ntt
+    )
+    .is_err());
+    assert!(CoeffsToSlots::new(
+        &f.ctx,
+        16,
+        2,
+        top,
+        -1.0,
+        SlotsFormat::Split,
+        DiagonalStorage::Ntt
+    )
+    .is_err());
+    assert!(SlotsToCoeffs::new(
+        &f.ctx,
+        16,
+        3,
+        2,
+        1.0,
+        SlotsFormat::Split,
+        DiagonalStorage::Ntt
+    )
+    .is_err());
+    let cts = CoeffsToSlots::new(
+        &f.ctx,
+        16,
+        2,
+        top,
+        1.0,
+        SlotsFormat::Split,
+        DiagonalStorage::Ntt,
+    )
+    .unwrap();
     let ct = f.encrypt(&slots::values(32, 1), top);
     let gk = f.keys(&cts.galois_uses(&f.ctx));
     assert!(matches!(
@@ -197,7 +278,16 @@ fn refusals() {
         cts.apply(&f.ctx, &ct, &none),
         Err(Error::MissingGaloisKey { .. })
     ));
-    let stc = SlotsToCoeffs::new(&f.ctx, 16, 2, 3, 1.0, SlotsFormat::Split).unwrap();
+    let stc = SlotsToCoeffs::new(
+        &f.ctx,
+        16,
+        2,
+        3,
+        1.0,
+        SlotsFormat::Split,
+        DiagonalStorage::Ntt,
+    )
+    .unwrap();
     let one = f.encrypt(&slots::values(16, 2), 3);
     assert!(matches!(
         stc.apply(&f.ctx, &[one], &gk),

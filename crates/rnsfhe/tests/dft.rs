@@ -218,7 +218,7 @@ fn refusals() {
     assert!(dft.apply_plain(&z[..8]).is_err());
 }
 
-/// Compact diagonals (`DiagonalStorage::Compact`, the default of `from_matrices`) give the same
+/// Compact diagonals (`DiagonalStorage::Compact`, `from_matrices_with`) give the same
 /// ciphertexts as diagonals held in NTT form, bit for bit, in both directions, full and sparse
 /// slots, and hold 1 / (l + 1 + |P|) of their bytes.
 #[test]

@@ -29,12 +29,6 @@ use crate::ckks::{fft_stages, CkksCiphertext, CkksContext, Complex, DiagonalMatr
 use crate::rlwe::GaloisKeys;
 use crate::{Error, Result};
 
-/// How [`HomomorphicDft::new`] and [`HomomorphicDft::from_matrices`] (so bootstrapping) hold the
-/// stages' diagonals. Compact: at N = 2^16 the `n16` preset's DFT diagonals take 2.8 GiB in NTT form
-/// and 0.1 GiB compact, for one lift and one NTT per limb and diagonal at each use (5806 limbs per
-/// bootstrap at `n16`).
-pub const DFT_STORAGE: DiagonalStorage = DiagonalStorage::Compact;
-
 /// The map a [`HomomorphicDft`] evaluates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DftDirection {
@@ -84,14 +78,15 @@ impl HomomorphicDft {
     /// Errors: `InvalidParameters` for no stages, stages of different sizes, or a `level` above the
     /// top or below the stage count; those of [`CkksLinearTransform::new`].
     ///
-    /// The diagonals are held as [`DFT_STORAGE`] says; [`Self::from_matrices_with`] chooses.
+    /// The diagonals are held in NTT form ([`DiagonalStorage::Ntt`]); [`Self::from_matrices_with`]
+    /// chooses.
     pub fn from_matrices(
         ctx: &CkksContext,
         direction: DftDirection,
         matrices: Vec<DiagonalMatrix>,
         level: usize,
     ) -> Result<Self> {
-        Self::from_matrices_with(ctx, direction, matrices, level, DFT_STORAGE)
+        Self::from_matrices_with(ctx, direction, matrices, level, DiagonalStorage::Ntt)
     }
 
     /// [`Self::from_matrices`] with the diagonals held as `storage` says (the same results bit for

@@ -23,6 +23,7 @@
 use super::keys::{stage_uses, GaloisRequirement};
 use super::stages::{check_arguments, lift, scale_rows, scaled_stages, SlotsFormat, Spread};
 use crate::circuits::dft::{DftDirection, HomomorphicDft};
+use crate::circuits::lintrans::DiagonalStorage;
 use crate::ckks::{CkksCiphertext, CkksContext, Complex};
 use crate::eval::Evaluator;
 use crate::rlwe::GaloisKeys;
@@ -52,6 +53,7 @@ impl CoeffsToSlots {
         level: usize,
         factor: f64,
         format: SlotsFormat,
+        storage: DiagonalStorage,
     ) -> Result<Self> {
         let half = ctx.slots();
         check_arguments("CoeffsToSlots", half, slots, factor, format)?;
@@ -70,7 +72,7 @@ impl CoeffsToSlots {
                 scale_rows(last, slots..2 * slots, Complex::new(0.0, 1.0));
             }
         }
-        let dft = HomomorphicDft::from_matrices(ctx, dir, stages, level)?;
+        let dft = HomomorphicDft::from_matrices_with(ctx, dir, stages, level, storage)?;
         let trace_steps = (0..gap.trailing_zeros())
             .map(|i| (slots << i) as i64)
             .collect();

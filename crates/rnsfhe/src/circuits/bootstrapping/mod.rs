@@ -183,6 +183,7 @@ impl Bootstrapper {
             k: f64::from(params.eval_mod.k),
             gain: eval_mod.gain(),
             landing,
+            storage: params.diagonal_storage,
         };
         let pipeline = Pipeline::new(ctx, shape)?;
         let uses = pipeline

@@ -4,6 +4,7 @@
 use std::time::{Duration, Instant};
 
 use super::{mod_raise, CoeffsToSlots, SlotsFormat, SlotsToCoeffs};
+use crate::circuits::lintrans::DiagonalStorage;
 use crate::ckks::{CkksCiphertext, CkksContext};
 use crate::rlwe::GaloisKeys;
 use crate::{Error, Result};
@@ -114,6 +115,8 @@ pub(crate) struct Shape {
     pub(crate) gain: f64,
     /// rho, the factor on the reduction's outputs ([`ModStep`]).
     pub(crate) landing: f64,
+    /// How the DFTs hold their diagonals.
+    pub(crate) storage: DiagonalStorage,
 }
 
 impl Pipeline {
@@ -137,7 +140,15 @@ impl Pipeline {
         }
         let q0 = ctx.ring_at(0)?.moduli()[0].value() as f64;
         let format = format(shape.order, shape.slots, ctx.slots(), shape.real);
-        let cts = CoeffsToSlots::new(ctx, shape.slots, c, top, 1.0 / (q0 * shape.k), format)?;
+        let cts = CoeffsToSlots::new(
+            ctx,
+            shape.slots,
+            c,
+            top,
+            1.0 / (q0 * shape.k),
+            format,
+            shape.storage,
+        )?;
         let eval_levels = (top - c, top - c - d);
         let (stc_level, stc_format) = if first {
             (eval_levels.1, format)
@@ -145,7 +156,15 @@ impl Pipeline {
             (s, SlotsFormat::Complex)
         };
         let factor = q0 / (shape.gain * shape.landing * ctx.scale_at(0)?);
-        let stc = SlotsToCoeffs::new(ctx, shape.slots, s, stc_level, factor, stc_format)?;
+        let stc = SlotsToCoeffs::new(
+            ctx,
+            shape.slots,
+            s,
+            stc_level,
+            factor,
+            stc_format,
+            shape.storage,
+        )?;
         Ok(Pipeline {
             order: shape.order,
             cts,

@@ -91,6 +91,7 @@ fn run(f: &Fixture, order: BootstrappingOrder, slots: usize, real: bool) -> f64 
         k: K,
         gain: GAIN,
         landing: landing(order),
+        storage: Default::default(),
     };
     let p = Pipeline::new(ctx, shape).unwrap();
     let mut el: Vec<u64> = p.cts.galois_uses(ctx).iter().map(|x| x.element).collect();

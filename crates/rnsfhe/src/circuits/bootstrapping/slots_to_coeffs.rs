@@ -26,6 +26,7 @@ use super::stages::{
     check_arguments, lift, scale_column, scaled_stages, unpack, SlotsFormat, Spread,
 };
 use crate::circuits::dft::{DftDirection, HomomorphicDft};
+use crate::circuits::lintrans::DiagonalStorage;
 use crate::ckks::{CkksCiphertext, CkksContext, Complex};
 use crate::eval::Evaluator;
 use crate::rlwe::GaloisKeys;
@@ -53,6 +54,7 @@ impl SlotsToCoeffs {
         level: usize,
         factor: f64,
         format: SlotsFormat,
+        storage: DiagonalStorage,
     ) -> Result<Self> {
         let half = ctx.slots();
         check_arguments("SlotsToCoeffs", half, slots, factor, format)?;
@@ -75,7 +77,7 @@ impl SlotsToCoeffs {
             }
             SlotsFormat::Complex | SlotsFormat::Split => {}
         }
-        let dft = HomomorphicDft::from_matrices(ctx, dir, stages, level)?;
+        let dft = HomomorphicDft::from_matrices_with(ctx, dir, stages, level, storage)?;
         Ok(SlotsToCoeffs {
             slots,
             format,
