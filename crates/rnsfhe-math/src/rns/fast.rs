@@ -126,8 +126,9 @@ pub(super) struct Extras<'a> {
 
 /// out_j = sum_i y_i * consts[j k + i] (+ extras) mod p_j for every target p_j (the FastBconv sum),
 /// block by block of coefficients; y holds k rows of n values below `y_max`. Targets that allow it
-/// (odd, below 2^51, with IFMA present) use the AVX-512 IFMA kernel; with the AVX2 backend, the AVX2
-/// kernel while the 128-bit sums cannot overflow.
+/// (odd, below 2^51, with IFMA present) use the AVX-512 IFMA kernel; other targets with the AVX-512
+/// backends the AVX-512F kernel, with the AVX2 backend the AVX2 kernel, while the 128-bit sums cannot
+/// overflow.
 pub(super) fn blocked_dots(
     target: &RnsBasis,
     y: &[u64],
@@ -147,6 +148,11 @@ pub(super) fn blocked_dots(
                 && super::dot_ifma::available(y_max, std::slice::from_ref(p), k + own_max + 1)
         })
         .collect();
+    let avx512: Vec<bool> = target
+        .moduli()
+        .iter()
+        .map(|p| super::dot_avx512::available(y_max, p, k + own_max + 1))
+        .collect();
     let avx2: Vec<bool> = target
         .moduli()
         .iter()
@@ -162,6 +168,12 @@ pub(super) fn blocked_dots(
         #[cfg(target_arch = "x86_64")]
         if ifma[j] {
             super::dot_ifma::dot(p, y, n, start, &consts[j * k..(j + 1) * k], add, own, out);
+            return;
+        }
+        #[cfg(target_arch = "x86_64")]
+        if avx512[j]
+            && super::dot_avx512::dot(p, y, n, start, &consts[j * k..(j + 1) * k], add, own, out)
+        {
             return;
         }
         #[cfg(target_arch = "x86_64")]

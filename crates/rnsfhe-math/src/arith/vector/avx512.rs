@@ -5,6 +5,9 @@ use std::arch::x86_64::*;
 use crate::arith::Backend;
 use crate::arith::{Modulus, Shoup};
 
+mod inner;
+pub(super) use inner::inner_product;
+
 /// Whether the kernel may run for q on this CPU (the features are detected at run time).
 fn supported(q: &Modulus, ifma: bool) -> bool {
     let b = if ifma {
