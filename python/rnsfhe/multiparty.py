@@ -62,6 +62,7 @@ from ._rnsfhe import (
     shamir_round,
 )
 from ._rnsfhe import cks_decrypt as _cks_decrypt
+from ._rnsfhe import cks_switch as _cks_switch
 from ._rnsfhe import pcks_switch as _pcks_switch
 from .errors import ShareRefusedError
 
@@ -89,10 +90,21 @@ def decrypt_plaintext(ctx: Any, crs: Crs, ct: Any, aggregate: Share, smudging: S
     return _cks_decrypt(ctx, crs, ct, aggregate, smudging)
 
 
-def public_key_switch(ctx: Any, crs: Crs, ct: Any, aggregate: Share, receiver: PublicKey) -> Any:
+def key_switch(ctx: Any, crs: Crs, ct: Any, aggregate: Share, target: PublicKey,
+               smudging: Smudging) -> Any:
+    """``ct`` switched to the collective key pair of ``target`` (its collective public key) from
+    the complete aggregate of the parties' ``cks_share(p, ct, crs, smudging, target=q)``, each
+    party p with its counterpart q among the target's parties (aggregated for
+    ``cks_round(ctx, crs, ct, target=target)``); the noise bound grows by the smudging."""
+    return _cks_switch(ctx, crs, ct, aggregate, target, smudging)
+
+
+def public_key_switch(ctx: Any, crs: Crs, ct: Any, aggregate: Share, receiver: PublicKey,
+                      smudging: Smudging) -> Any:
     """``ct`` re-encrypted under ``receiver``'s public key from the complete aggregate of the
-    parties' :func:`pcks_share`: only the receiver's secret key decrypts it."""
-    return _pcks_switch(ctx, crs, ct, aggregate, receiver)
+    parties' :func:`pcks_share` (``smudging``: what they drew, for the noise bound): only the
+    receiver's secret key decrypts it."""
+    return _pcks_switch(ctx, crs, ct, aggregate, receiver, smudging)
 
 
 def threshold_secret(ctx: Any, crs: Crs, group: Group, index: int,
@@ -132,6 +144,7 @@ __all__ = [
     "decrypt",
     "decrypt_plaintext",
     "galois_elements",
+    "key_switch",
     "pcks_round",
     "pcks_share",
     "public_key_switch",

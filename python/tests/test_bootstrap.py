@@ -61,8 +61,12 @@ def test_presets():
     assert secure.degree == 65536 and secure.security == "128"
     assert secure.scale_level == 10 and secure.chain_bits[1:11] == [40] * 10
     assert rnsfhe.CkksParameters.bootstrappable(secret="ternary") == secure
-    with pytest.raises(ParameterError, match="Hamming weight 192"):  # the security gate
-        rnsfhe.CkksParameters.bootstrappable(secret=192)
+    sparse = rnsfhe.CkksParameters.bootstrappable(secret=192)  # the n16_h192 chain
+    assert sparse.degree == 65536 and sparse.security == "128"
+    assert sum(sparse.chain_bits) < sum(secure.chain_bits)
+    assert sparse.chain_bits[1:4] == [40] * 3  # SlotsToCoeffs first: its band at the bottom
+    with pytest.raises(ParameterError, match="Hamming weight 32"):  # the security gate
+        rnsfhe.CkksParameters.bootstrappable(secret=32)
 
 
 def test_preset_refusals():

@@ -31,9 +31,9 @@ def ckks_ctx():
 class Session:
     """N parties of one context with a collective public key (CKG over bytes)."""
 
-    def __init__(self, ctx, seed=SEED):
+    def __init__(self, ctx, seed=SEED, salt=0):
         self.ctx, self.crs = ctx, mpc.Crs(seed)
-        self.parties = [mpc.Party(ctx, i, seed=bytes([i]) * 32) for i in range(N)]
+        self.parties = [mpc.Party(ctx, i, seed=bytes([i + salt]) * 32) for i in range(N)]
         agg = mpc.Aggregator(ctx, mpc.ckg_round(ctx, self.crs), list(range(N)))
         for p in self.parties:
             agg.add_bytes(mpc.ckg_share(p, self.crs).to_bytes())
@@ -130,9 +130,28 @@ def test_public_key_switch(bfv):
     sm = mpc.Smudging.with_sigma(2.0 ** 20)
     shares = [mpc.pcks_share(p, pk_r, ct, bfv.crs, sm) for p in bfv.parties]
     agg = mpc.aggregate(ctx, mpc.pcks_round(ctx, bfv.crs, ct, pk_r), range(N), shares)
-    out = mpc.public_key_switch(ctx, bfv.crs, ct, agg, pk_r)
+    out = mpc.public_key_switch(ctx, bfv.crs, ct, agg, pk_r, sm)
     assert out.key_id == pk_r.key_id
-    assert np.array_equal(ctx.decrypt(out, sk_r, check_noise=False)[:16], a)
+    assert np.array_equal(ctx.decrypt(out, sk_r)[:16], a)
+
+
+def test_key_switch(bfv):
+    """CKS from the session's collective key to another one: the target parties' collective
+    decryption gives the values back, the session's key pair no longer decrypts it."""
+    ctx = bfv.ctx
+    other = Session(ctx, seed=bytes([7]) * 32, salt=N)
+    a = values(seed=5)
+    ct = ctx.encrypt(a, bfv.pk)
+    sm = mpc.Smudging.with_sigma(2.0 ** 20)
+    shares = [mpc.cks_share(p, ct, bfv.crs, sm, target=q)
+              for p, q in zip(bfv.parties, other.parties)]
+    rnd = mpc.cks_round(ctx, bfv.crs, ct, target=other.pk)
+    agg = mpc.aggregate(ctx, rnd, range(N), shares)
+    out = mpc.key_switch(ctx, bfv.crs, ct, agg, other.pk, sm)
+    assert out.key_id == other.pk.key_id
+    assert np.array_equal(other.decrypt(out)[:16], a)
+    with pytest.raises(rnsfhe.ShareRefusedError):
+        mpc.aggregate(ctx, mpc.cks_round(ctx, bfv.crs, ct), range(N), shares)
 
 
 def test_share_attributes_and_bytes(bfv):

@@ -46,6 +46,31 @@ impl Budget {
             })
             .fold(f64::INFINITY, f64::min)
     }
+
+    /// Seconds per call of `f` on a fresh state from `setup` (untimed, as is dropping the state):
+    /// each call timed alone, until the row's budget of timed calls is spent (at least 8 calls);
+    /// the fastest call, as [`Self::seconds_per_call`] reads its batches.
+    pub fn seconds_per_prepared_call<S>(
+        &self,
+        mut setup: impl FnMut() -> S,
+        mut f: impl FnMut(&mut S),
+    ) -> f64 {
+        let (mut spent, mut best, mut calls) = (0.0, f64::INFINITY, 0u32);
+        while calls < 8 || spent < self.per_row.as_secs_f64() {
+            let mut state = setup();
+            let start = Instant::now();
+            f(&mut state);
+            let took = start.elapsed().as_secs_f64();
+            drop(state);
+            spent += took;
+            best = best.min(took);
+            calls += 1;
+            if calls >= 1 << 20 {
+                break;
+            }
+        }
+        best
+    }
 }
 
 /// A duration in seconds, printed with a unit that keeps 3 significant digits.

@@ -51,7 +51,7 @@ fn pcks<C: Collective>(
         .map(|p| pcks_share(ctx, p, receiver, ct, crs, sm, rng).unwrap())
         .collect();
     let round = pcks_round(ctx, crs, ct, receiver, None).unwrap();
-    public_key_switch(ctx, crs, ct, &aggregate(ctx, round, &shares), receiver).unwrap()
+    public_key_switch(ctx, crs, ct, &aggregate(ctx, round, &shares), receiver, sm).unwrap()
 }
 
 /// CKS to s' = 0 for BFV, BGV and CKKS: the plaintext.
@@ -211,6 +211,11 @@ fn key_switch_and_public_key_switch() {
         ctx.decrypt(&out, &s).is_err(),
         "only the receiver's key pair"
     );
+    // The switched ciphertext keeps a noise bound, grown from the input's; a positive budget says
+    // the measured noise is within it (the checked decryption refuses a measurement above it).
+    let bound = out.noise_bound_log2().expect("PCKS keeps a noise bound");
+    assert!(bound > ct.noise_bound_log2().unwrap());
+    assert!(ctx.noise_budget(&out, &rsk).unwrap() > 0);
 
     let ctx = bgv(2048);
     let (ps, pk, _) = session(&*ctx, &crs, 3, &mut rng);
@@ -220,6 +225,9 @@ fn key_switch_and_public_key_switch() {
     let (rsk, rpk) = ctx.keygen(&mut rng).unwrap();
     let out = pcks(&*ctx, &crs, &ps, &ct, &rpk, &sm, &mut rng);
     assert_eq!(ctx.decode(&ctx.decrypt(&out, &rsk).unwrap()).unwrap(), x);
+    let bound = out.noise_bound_log2().expect("PCKS keeps a noise bound");
+    assert!(bound > ct.noise_bound_log2().unwrap());
+    assert!(ctx.noise_budget(&out, &rsk).unwrap() > 0.0);
 
     let ctx = ckks(2048, 2);
     let (ps, pk, _) = session(&*ctx, &crs, 3, &mut rng);

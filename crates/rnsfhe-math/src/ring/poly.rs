@@ -353,6 +353,7 @@ impl Poly {
             }
         }
         let n = self.limb_len();
+        let general = self.ctx.general().is_some();
         for (((x, y), z), q) in self
             .data
             .chunks_exact_mut(n)
@@ -360,8 +361,13 @@ impl Poly {
             .zip(b.data.chunks_exact(n))
             .zip(self.ctx.moduli())
         {
-            for ((x, &y), &z) in x.iter_mut().zip(y).zip(z) {
-                *x = q.mul_add(y, z, *x);
+            if general {
+                for ((x, &y), &z) in x.iter_mut().zip(y).zip(z) {
+                    *x = q.mul_add(y, z, *x);
+                }
+            } else {
+                // Residues in [0, q): the backend's kernel, the same values.
+                vector::mul_add_assign(q, x, y, z);
             }
         }
         Ok(())

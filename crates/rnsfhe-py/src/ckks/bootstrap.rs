@@ -33,10 +33,15 @@ const PRESET_BYTES: usize = 8 + 6 * 8;
 
 impl Preset {
     /// The bootstrapping parameters: N = 2^16 is `BootstrappingParameters::n16` (128-bit by
-    /// default), N = 2^11..2^13 the insecure `toy` presets for tests and notebooks (refused unless
+    /// default, dense ternary secret) or, for a sparse secret (`secret=192`),
+    /// `BootstrappingParameters::n16_h192` (its chain fits the sparse secret's smaller bound);
+    /// N = 2^11..2^13 the insecure `toy` presets for tests and notebooks (refused unless
     /// `security="insecure"` is asked for).
     pub(crate) fn parameters(&self) -> PyResult<BootstrappingParameters> {
         let mut p = match self.log_degree {
+            16 if matches!(self.secret, Some(SecretDistribution::HammingWeight(_))) => {
+                BootstrappingParameters::n16_h192()
+            }
             16 => BootstrappingParameters::n16(),
             11..=13 if self.security == Security::InsecureResearchOnly => {
                 BootstrappingParameters::toy(self.log_degree)

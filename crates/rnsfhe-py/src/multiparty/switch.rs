@@ -99,38 +99,73 @@ pub(super) fn smudging_for(ct: &Bound<'_, PyAny>, lambda: u32) -> PyResult<mp::S
     })
 }
 
-/// The round of a collective decryption of `ct`.
+/// The round of a collective decryption of `ct` (`target`: of a key switch to that collective
+/// public key's key pair instead).
 #[pyfunction]
-#[pyo3(signature = (context, crs, ct, group=None))]
+#[pyo3(signature = (context, crs, ct, group=None, *, target=None))]
 fn cks_round(
     context: &Bound<'_, PyAny>,
     crs: &PyCrs,
     ct: &Bound<'_, PyAny>,
     group: Option<&PyGroup>,
+    target: Option<&PyPublicKey>,
 ) -> PyResult<PyRound> {
     let o = Owner::of(context)?;
+    let target = target.map(|t| t.get(&o).map(|k| k.id())).transpose()?;
     with_scheme!(&o, S, s => {
         let c = S::ciphertext(ct, s)?;
-        Ok(PyRound(mp::cks_round(&*s.ctx, &crs.0, &*c, None, group.map(|g| &g.0)).py()?))
+        Ok(PyRound(mp::cks_round(&*s.ctx, &crs.0, &*c, target, group.map(|g| &g.0)).py()?))
     })
 }
 
-/// The party's share of a collective decryption of `ct` (its secret times c1, plus smudging).
+/// The party's share of a collective decryption of `ct` (its secret times c1, plus smudging), or
+/// of a key switch to the collective key pair of `target` (the party's counterpart there, which
+/// has joined it): (s_i - s'_i) c1 plus smudging.
 #[pyfunction]
+#[pyo3(signature = (party, ct, crs, smudging, *, target=None))]
 fn cks_share(
     py: Python<'_>,
     party: &PyParty,
     ct: &Bound<'_, PyAny>,
     crs: &PyCrs,
     smudging: &PySmudging,
+    target: Option<&PyParty>,
 ) -> PyResult<PyShare> {
     let o = party.owner.clone();
+    if let Some(t) = target {
+        t.owner.check(&o, "target party")?;
+    }
     let share = with_scheme!(&o, S, s => {
         let c = S::ciphertext(ct, s)?;
         let ctx = s.ctx.clone();
-        py.detach(|| party.with(&o, |p, r| mp::cks_share(&*ctx, p, None, &*c, &crs.0, &smudging.0, r)))?
+        py.detach(|| party.with(&o, |p, r| {
+            let t = target.map(|t| t.party.read().unwrap_or_else(|e| e.into_inner()));
+            mp::cks_share(&*ctx, p, t.as_deref(), &*c, &crs.0, &smudging.0, r)
+        }))?
     });
     Ok(PyShare::new(&o, share.py()?))
+}
+
+/// `ct` switched to the collective key pair of `target` (its collective public key) from the
+/// complete aggregate of the parties' key-switch shares.
+#[pyfunction]
+fn cks_switch(
+    py: Python<'_>,
+    context: &Bound<'_, PyAny>,
+    crs: &PyCrs,
+    ct: &Bound<'_, PyAny>,
+    aggregate: &PyShare,
+    target: &PyPublicKey,
+    smudging: &PySmudging,
+) -> PyResult<Py<PyAny>> {
+    let o = Owner::of(context)?;
+    let (agg, id) = (aggregate.get(&o)?, target.get(&o)?.id());
+    with_scheme!(&o, S, s => {
+        let c = S::ciphertext(ct, s)?;
+        let ctx = s.ctx.clone();
+        let out = py.detach(|| mp::key_switch(&*ctx, &crs.0, &*c, agg, id, &smudging.0)).py()?;
+        S::wrap_ct(py, s, out)
+    })
 }
 
 /// The plaintext of `ct` from the complete aggregate of the decryption shares.
@@ -200,13 +235,16 @@ fn pcks_switch(
     ct: &Bound<'_, PyAny>,
     aggregate: &PyShare,
     receiver: &PyPublicKey,
+    smudging: &PySmudging,
 ) -> PyResult<Py<PyAny>> {
     let o = Owner::of(context)?;
     let (agg, pk) = (aggregate.get(&o)?, receiver.get(&o)?);
     with_scheme!(&o, S, s => {
         let c = S::ciphertext(ct, s)?;
         let ctx = s.ctx.clone();
-        let out = py.detach(|| mp::public_key_switch(&*ctx, &crs.0, &*c, agg, &pk)).py()?;
+        let out = py
+            .detach(|| mp::public_key_switch(&*ctx, &crs.0, &*c, agg, &pk, &smudging.0))
+            .py()?;
         S::wrap_ct(py, s, out)
     })
 }
@@ -256,6 +294,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(cks_round, m)?,
         wrap_pyfunction!(cks_share, m)?,
         wrap_pyfunction!(cks_decrypt, m)?,
+        wrap_pyfunction!(cks_switch, m)?,
         wrap_pyfunction!(pcks_round, m)?,
         wrap_pyfunction!(pcks_share, m)?,
         wrap_pyfunction!(pcks_switch, m)?,

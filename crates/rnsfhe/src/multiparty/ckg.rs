@@ -8,7 +8,7 @@
 //! share).
 
 use super::share::crs_id;
-use super::{Group, Party, Protocol, Round, Share};
+use super::{Crp, Group, Party, Protocol, Round, Share};
 use crate::rlwe::{Crs, Domain, KeyContext, PublicKey};
 use crate::Result;
 
@@ -26,17 +26,26 @@ pub fn round(ctx: &dyn KeyContext, crs: &Crs, group: Option<&Group>) -> Round {
     }
 }
 
+/// The common reference polynomial a of CKG under `crs` (expanded once: [`share_with`] reuses it).
+pub fn crp(ctx: &dyn KeyContext, crs: &Crs) -> Result<Crp> {
+    super::party::supported(ctx)?;
+    Crp::public_key(ctx, crs)
+}
+
 /// Party `party`'s share p0_i = -(s_i a + e_i) (NTT form over Q u P), a from `crs`.
 pub fn share(ctx: &dyn KeyContext, party: &Party, crs: &Crs) -> Result<Share> {
     party.check(ctx)?;
-    let pk = PublicKey::of_secret(ctx, &party.secret, Some(crs))?;
-    let round = round(ctx, crs, party.group.as_ref());
-    Ok(Share::of_party(
-        ctx,
-        round,
-        party.index,
-        vec![pk.parts().0.clone()],
-    ))
+    share_with(ctx, party, &crp(ctx, crs)?)
+}
+
+/// [`share`] with a already expanded ([`crp`]): the same share.
+pub fn share_with(ctx: &dyn KeyContext, party: &Party, crp: &Crp) -> Result<Share> {
+    party.check(ctx)?;
+    crp.check(ctx, Domain::PublicKey, "a CKG share")?;
+    let seed = crp.crs.seed(ctx.params_fingerprint(), Domain::PublicKey, 0);
+    let p0 = PublicKey::p0_of(ctx, &party.secret, &crp.keys[0].1[0], &seed)?;
+    let round = round(ctx, &crp.crs, party.group.as_ref());
+    Ok(Share::of_party(ctx, round, party.index, vec![p0]))
 }
 
 /// The collective public key (sum_i p0_i, a) from the complete aggregate of the shares; its

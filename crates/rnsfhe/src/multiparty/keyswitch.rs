@@ -291,18 +291,21 @@ pub fn decrypt<C: Collective + ?Sized>(
 }
 
 /// The ciphertext (c_0 + sum_i h0_i, sum_i h1_i) under `receiver`'s key pair from the complete
-/// PCKS aggregate (noise bound unknown from now on: the receiver's key's error enters it).
+/// PCKS aggregate, its noise bound grown by the parties' smudging and encryptions of zero
+/// ([`Smudging`]: what they drew; the receiver's secret taken of the parameters' distribution).
 pub fn public_key_switch<C: Collective + ?Sized>(
     ctx: &C,
     crs: &Crs,
     ct: &C::Ciphertext,
     aggregate: &Share,
     receiver: &PublicKey,
+    smudging: &Smudging,
 ) -> Result<C::Ciphertext> {
     let v = ctx.view(ct)?;
     let expected = pcks_round(ctx, crs, ct, receiver, aggregate.round.group.as_ref())?;
     let h = sums(ctx.as_key_context(), aggregate, &expected, &v)?;
     let mut c0 = v.c0.clone();
     c0.add_assign(&h[0])?;
-    Ok(ctx.rebuild(ct, [c0, h[1].clone()], Some(receiver.id()), None))
+    let added = smudging.public_switch_bound_log2(ctx.as_key_context(), aggregate.parties.len());
+    Ok(ctx.rebuild(ct, [c0, h[1].clone()], Some(receiver.id()), Some(added)))
 }

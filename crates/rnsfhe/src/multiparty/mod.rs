@@ -19,7 +19,10 @@
 //! | [`threshold`] (2022, sec. 4) | [`ShamirPolynomial::share_for`] | [`ThresholdSecret`], then [`ThresholdSecret::combine`] |
 //!
 //! The uniform polynomials come from a common reference string ([`Crs`](crate::rlwe::Crs)),
-//! domain-separated per key kind and Galois element; the keys are the library's own
+//! domain-separated per key kind and Galois element; a party expands those of one protocol
+//! instance once ([`Crp`]: [`ckg::crp`], [`rkg::crp`], [`rtg::crp`]) and makes its shares with
+//! them ([`ckg::share_with`], [`rkg::share_round1_with`], [`rtg::share_with`]; the same shares
+//! as from the CRS, which the plain functions expand each time); the keys are the library's own
 //! ([`PublicKey`](crate::rlwe::PublicKey), [`RelinKey`](crate::rlwe::RelinKey),
 //! [`GaloisKeys`](crate::rlwe::GaloisKeys)), of the key pair of the collective public key, so the
 //! contexts evaluate with them as with single-party keys (hoisted rotations included).
@@ -92,6 +95,7 @@
 mod aggregate;
 mod bytes;
 pub mod ckg;
+mod crp;
 mod keyswitch;
 mod party;
 pub mod rkg;
@@ -103,6 +107,7 @@ pub mod threshold;
 
 pub use crate::ShareFault;
 pub use aggregate::Aggregator;
+pub use crp::Crp;
 pub use keyswitch::{
     cks_round, cks_share, decrypt, key_switch, pcks_round, pcks_share, public_key_switch,
 };

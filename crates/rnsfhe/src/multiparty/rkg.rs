@@ -17,7 +17,7 @@ use rnsfhe_math::sample::{ternary, ternary_hamming, Csprng};
 use zeroize::Zeroize;
 
 use super::share::{crs_id, digest};
-use super::{Group, Party, Protocol, Round, Share};
+use super::{Crp, Group, Party, Protocol, Round, Share};
 use crate::rlwe::{
     gaussian_poly, log2_modulus, Crs, Domain, KeyContext, KeyOptions, KeySwitchKey, PublicKey,
     RelinKey, SecretDistribution, SeedSource,
@@ -82,6 +82,13 @@ pub fn round2(round1: &Share) -> Result<Round> {
     })
 }
 
+/// The common reference polynomials of RKG for a key at `level` under `crs`: the a_c of every
+/// component (expanded once: [`share_round1_with`] reuses them).
+pub fn crp(ctx: &dyn KeyContext, crs: &Crs, level: usize) -> Result<Crp> {
+    super::party::supported(ctx)?;
+    Crp::switching_keys(ctx, crs, [Domain::Relin], level)
+}
+
 /// Party `party`'s round-1 share for a key at `level` (per component: h0_i, then h1_i), and its
 /// ephemeral secret u_i for round 2.
 pub fn share_round1(
@@ -92,6 +99,19 @@ pub fn share_round1(
     rng: &mut Csprng,
 ) -> Result<(Share, RelinEphemeral)> {
     party.check(ctx)?;
+    share_round1_with(ctx, party, &crp(ctx, crs, level)?, rng)
+}
+
+/// [`share_round1`] with the a_c already expanded ([`crp`], its level the key's): the same share.
+pub fn share_round1_with(
+    ctx: &dyn KeyContext,
+    party: &Party,
+    crp: &Crp,
+    rng: &mut Csprng,
+) -> Result<(Share, RelinEphemeral)> {
+    party.check(ctx)?;
+    crp.check(ctx, Domain::Relin, "an RKG round-1 share")?;
+    let (crs, level) = (&crp.crs, crp.level);
     let sw = ctx.key_switcher();
     let ring = sw.key_ring(0, level)?;
     party
@@ -109,7 +129,7 @@ pub fn share_round1(
     let fp = ctx.params_fingerprint();
     let opts = KeyOptions {
         m_error: false,
-        source: SeedSource::Crs(crs, fp, Domain::Relin),
+        source: SeedSource::Expanded(crs, fp, Domain::Relin, &crp.keys[0].1),
         level,
     };
     // KSGen(s_i, u_i) = (s_i w - u_i a - e0_i, a) per component: h0_i and the CRS's a.

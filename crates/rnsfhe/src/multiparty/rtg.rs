@@ -14,7 +14,7 @@ use std::sync::Arc;
 use rnsfhe_math::sample::Csprng;
 
 use super::share::crs_id;
-use super::{Group, Party, Protocol, Round, Share};
+use super::{Crp, Group, Party, Protocol, Round, Share};
 use crate::rlwe::{
     inverse_mod, log2_modulus, Crs, Domain, GaloisKeys, KeyContext, KeyOptions, KeySwitchKey,
     PublicKey, SeedSource, MAX_GALOIS_ELEMENTS,
@@ -61,6 +61,15 @@ pub fn round(
     })
 }
 
+/// The common reference polynomials of RTG for `elements` (as [`round`] normalises them) at
+/// `level` under `crs`: the a_c of every component of every element's key (expanded once:
+/// [`share_with`] reuses them).
+pub fn crp(ctx: &dyn KeyContext, crs: &Crs, elements: &[u64], level: usize) -> Result<Crp> {
+    super::party::supported(ctx)?;
+    let elements = normalize(ctx, elements)?;
+    Crp::switching_keys(ctx, crs, elements.into_iter().map(Domain::Galois), level)
+}
+
 /// Party `party`'s share: for each element g (sorted), the k0 components of its key from
 /// phi_g(s_i) to s_i under `crs` at `level`.
 pub fn share(
@@ -72,7 +81,29 @@ pub fn share(
     rng: &mut Csprng,
 ) -> Result<Share> {
     party.check(ctx)?;
-    let round = round(ctx, crs, elements, level, party.group.as_ref())?;
+    share_with(ctx, party, &crp(ctx, crs, elements, level)?, rng)
+}
+
+/// [`share`] for the elements and level of `crp` ([`crp`]), the a_c already expanded: the same
+/// share.
+pub fn share_with(
+    ctx: &dyn KeyContext,
+    party: &Party,
+    crp: &Crp,
+    rng: &mut Csprng,
+) -> Result<Share> {
+    party.check(ctx)?;
+    crp.check(ctx, Domain::Galois(0), "an RTG share")?;
+    let elements: Vec<u64> = crp
+        .keys
+        .iter()
+        .filter_map(|(d, _)| match d {
+            Domain::Galois(g) => Some(*g),
+            _ => None,
+        })
+        .collect();
+    let (crs, level) = (&crp.crs, crp.level);
+    let round = round(ctx, crs, &elements, level, party.group.as_ref())?;
     let sw = ctx.key_switcher();
     let ring = sw.key_ring(0, level)?;
     party
@@ -81,9 +112,12 @@ pub fn share(
     let s = sw.restrict_qp(party.secret.ntt_qp(), level)?;
     let fp = ctx.params_fingerprint();
     let mut polys = Vec::with_capacity(round.elements.len() * sw.key_components_at(level));
-    for &g in &round.elements {
+    for (domain, a) in &crp.keys {
+        let Domain::Galois(g) = *domain else {
+            continue;
+        };
         let s_g = s.automorphism(g as i64)?;
-        let opts = KeyOptions::of(sw, SeedSource::Crs(crs, fp, Domain::Galois(g)), level);
+        let opts = KeyOptions::of(sw, SeedSource::Expanded(crs, fp, *domain, a), level);
         let key = KeySwitchKey::generate_with(sw, &s, &s_g, ctx.error_distribution(), rng, opts)?;
         polys.extend(key.into_parts().into_iter().map(|(k0, _)| k0));
     }

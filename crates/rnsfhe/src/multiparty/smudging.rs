@@ -50,6 +50,7 @@ use rnsfhe_math::sample::Csprng;
 use zeroize::Zeroizing;
 
 use super::Collective;
+use crate::rlwe::{log2_add, KeyContext, SecretDistribution};
 use crate::{Error, Result};
 
 /// The default statistical security lambda in bits (a divergence of 2^-40 per decryption).
@@ -59,6 +60,8 @@ pub const DEFAULT_LAMBDA: u32 = 40;
 const Z_MAX: f64 = 9.42;
 /// z of a 2^-70 tail of a standard Gaussian.
 const Z_TAIL: f64 = 9.6;
+/// Standard deviations of the schemes' heuristic bound on fresh errors (BFV's and BGV's Z).
+const Z_FRESH: f64 = 10.0;
 /// The largest sigma: z sigma stays below 2^52.
 const MAX_LOG_SIGMA: f64 = 48.0;
 
@@ -122,6 +125,27 @@ impl Smudging {
     pub fn bound_log2(&self, parties: usize) -> f64 {
         let n = parties.max(1) as f64;
         (self.sigma * (Z_MAX * n).min(Z_TAIL * n.sqrt())).log2()
+    }
+
+    /// log2 of the bound on each coefficient of what PCKS adds to the error for `parties`
+    /// parties: their smudging ([`Self::bound_log2`]) and their encryptions of zero under the
+    /// receiver's key, each (e u_i + e0_i + e1_i s') / P plus ModDown's rounding, of standard
+    /// deviation at most sigma sqrt(1 + 2 S2) + (|P| + 1) sqrt((1 + S2) / 12) (S2 >= ||s'||_2^2:
+    /// n for a ternary s', h for weight h; BGV's fresh bound, without dividing by P). The sum of
+    /// N is within Z = 10 sqrt(N) of those deviations (the schemes' heuristic for fresh errors).
+    /// The receiver's secret is taken of the parameters' distribution: its public key cannot tell.
+    pub(crate) fn public_switch_bound_log2(&self, ctx: &dyn KeyContext, parties: usize) -> f64 {
+        let sw = ctx.key_switcher();
+        let n = sw.ring_q().degree() as f64;
+        let s2 = match ctx.secret_distribution() {
+            SecretDistribution::Ternary => n,
+            SecretDistribution::HammingWeight(h) => h as f64,
+        };
+        let special = (sw.ring_qp().moduli().len() - sw.ring_q().moduli().len()) as f64;
+        let sigma = ctx.error_distribution().sigma();
+        let sd = sigma * (1.0 + 2.0 * s2).sqrt() + (special + 1.0) * ((1.0 + s2) / 12.0).sqrt();
+        let zeros = (Z_FRESH * (parties.max(1) as f64).sqrt() * sd).log2();
+        log2_add(self.bound_log2(parties), zeros)
     }
 
     /// n samples (see the module doc), zeroized on drop.

@@ -223,11 +223,18 @@ impl ThresholdSecret {
             let lambda = lagrange(q, &present, self.index)?;
             rnsfhe_math::arith::vector::mul_shoup_scalar_assign(q, limb, q.shoup(lambda));
         }
-        let secret = SecretKey::share_from_poly(ctx, &p);
-        p.residues_mut().zeroize();
+        // t >= 2: lambda_j F(x_j) is uniform, kept in NTT form (the scaling is all the work, as in
+        // Lattigo's combiner); t = 1: F is constant, the share may be small (checked).
+        let secret = if self.group.t() >= 2 {
+            SecretKey::share_from_ntt(ctx, p)?
+        } else {
+            let secret = SecretKey::share_from_poly(ctx, &p);
+            p.residues_mut().zeroize();
+            secret?
+        };
         Ok(Party {
             index: self.index,
-            secret: secret?,
+            secret,
             group: Some(Group {
                 t: self.group.t,
                 members: present,
@@ -247,4 +254,47 @@ fn lagrange(q: &rnsfhe_math::arith::Modulus, present: &[u32], j: u32) -> Result<
         den = q.mul(den, q.sub(xk, xj));
     }
     Ok(q.mul(num, q.inv(den)?))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // test
+mod tests {
+    use super::*;
+    use crate::bfv::{BfvContext, BfvParameters};
+    use crate::params::Security;
+
+    /// The combined share kept in NTT form is the secret key the coefficient form gives: the same
+    /// NTT forms, digest and identity (computed on first use), distribution and exposure bound.
+    #[test]
+    fn share_in_ntt_form_is_the_full_key() {
+        let params = BfvParameters::builder()
+            .degree(1024)
+            .plain_modulus(65537)
+            .moduli_bits(&[50, 50])
+            .special_moduli_bits(&[55])
+            .security(Security::InsecureResearchOnly)
+            .build()
+            .unwrap();
+        let ctx = BfvContext::new(params).unwrap();
+        let ring = ctx.key_switcher().ring_qp();
+        let mut rng = Csprng::from_seed([3; 32]);
+        let data = rng.uniform_poly(ring.moduli(), ring.degree());
+        let p = Poly::from_residues(ring, data, Representation::Ntt).unwrap();
+        let full = SecretKey::share_from_poly(&*ctx, &p).unwrap();
+        let lazy = SecretKey::share_from_ntt(&*ctx, p).unwrap();
+        assert_eq!(lazy.ntt_qp().residues(), full.ntt_qp().residues());
+        assert_eq!(lazy.ntt_q().residues(), full.ntt_q().residues());
+        assert_eq!(lazy.digest().unwrap(), full.digest().unwrap());
+        assert_eq!(lazy.id(), full.id());
+        assert_eq!(lazy.distribution(), full.distribution());
+        assert_eq!(lazy.coefficients(), None);
+        assert_eq!(full.coefficients(), None);
+        let coeff = Poly::from_residues(
+            ring,
+            vec![1; ring.moduli().len() * 1024],
+            Representation::Coefficient,
+        )
+        .unwrap();
+        assert!(SecretKey::share_from_ntt(&*ctx, coeff).is_err());
+    }
 }

@@ -1,6 +1,9 @@
 //! [`KeyGenerator`]: every key of a parameter set, with an optional common reference string
 //! ([`Crs`]) that the uniform parts of the keys expand from.
 
+use std::sync::Arc;
+
+use rnsfhe_math::ring::{Poly, RingContext};
 use rnsfhe_math::sample::Csprng;
 use sha2::{Digest, Sha256};
 
@@ -66,6 +69,9 @@ pub(crate) enum SeedSource<'a> {
     Fresh,
     /// [`Crs::seed`] for this fingerprint and key.
     Crs(&'a Crs, u64, Domain),
+    /// [`Self::Crs`] with the uniform polynomials already expanded ([`uniform_at`](Self::uniform_at)
+    /// of every component, in order): a party's shares reuse them (Lattigo's CRP).
+    Expanded(&'a Crs, u64, Domain, &'a [Poly]),
 }
 
 impl SeedSource<'_> {
@@ -77,14 +83,44 @@ impl SeedSource<'_> {
                 rng.fill_bytes(&mut seed);
                 seed
             }
-            SeedSource::Crs(crs, fingerprint, domain) => crs.seed(fingerprint, domain, component),
+            SeedSource::Crs(crs, fingerprint, domain)
+            | SeedSource::Expanded(crs, fingerprint, domain, _) => {
+                crs.seed(fingerprint, domain, component)
+            }
+        }
+    }
+
+    /// The uniform polynomial of component `component` of seed `seed` over `ctx` (limb j: limb
+    /// `limbs[j]` of the expansion over Q u P), or its copy when already expanded.
+    pub(crate) fn uniform_at(
+        &self,
+        ctx: &Arc<RingContext>,
+        seed: &[u8; 32],
+        component: u32,
+        limbs: &[usize],
+    ) -> Result<Poly> {
+        match *self {
+            SeedSource::Expanded(.., polys) => {
+                let a = polys.get(component as usize).ok_or_else(|| {
+                    Error::Internal(format!("no expanded uniform polynomial {component}"))
+                })?;
+                if !Arc::ptr_eq(a.context(), ctx) {
+                    return Err(Error::ContextMismatch(
+                        "expanded reference polynomials of another level".into(),
+                    ));
+                }
+                Ok(a.clone())
+            }
+            _ => super::uniform_seeded_at(ctx, seed, component + 1, limbs),
         }
     }
 
     /// This source for the Galois key of element g (the same source otherwise).
     pub(crate) fn for_galois(&self, g: u64) -> Self {
         match *self {
-            SeedSource::Crs(crs, fp, _) => SeedSource::Crs(crs, fp, Domain::Galois(g)),
+            SeedSource::Crs(crs, fp, _) | SeedSource::Expanded(crs, fp, ..) => {
+                SeedSource::Crs(crs, fp, Domain::Galois(g))
+            }
             SeedSource::Fresh => SeedSource::Fresh,
         }
     }

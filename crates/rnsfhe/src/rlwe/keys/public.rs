@@ -22,21 +22,21 @@ pub struct PublicKey {
 }
 
 /// The seed of a's of s's canonical public key without a common reference string.
-fn canonical_seed(sk: &SecretKey) -> [u8; 32] {
+fn canonical_seed(sk: &SecretKey) -> Result<[u8; 32]> {
     let mut h = Sha256::new();
     h.update(b"rnsfhe canonical public key a v1");
-    h.update(sk.digest());
-    h.finalize().into()
+    h.update(sk.digest()?);
+    Ok(h.finalize().into())
 }
 
 /// The key of the error's ChaCha stream of s's public key with a of seed `a_seed`: secret, and
 /// distinct for every a.
-fn error_seed(sk: &SecretKey, a_seed: &[u8; 32]) -> Zeroizing<[u8; 32]> {
+fn error_seed(sk: &SecretKey, a_seed: &[u8; 32]) -> Result<Zeroizing<[u8; 32]>> {
     let mut h = Sha256::new();
     h.update(b"rnsfhe public key error v1");
-    h.update(sk.digest());
+    h.update(sk.digest()?);
     h.update(a_seed);
-    Zeroizing::new(h.finalize().into())
+    Ok(Zeroizing::new(h.finalize().into()))
 }
 
 impl PublicKey {
@@ -70,18 +70,10 @@ impl PublicKey {
         let fingerprint = ctx.params_fingerprint();
         let seed = match crs {
             Some(c) => c.seed(fingerprint, Domain::PublicKey, 0),
-            None => canonical_seed(sk),
+            None => canonical_seed(sk)?,
         };
-        let ring = sk.ntt_qp().context();
-        sk.check_exposure(super::log2_modulus(ring), "a public key")?;
-        let a = uniform_seeded(ring, &seed, 0)?;
-        let mut erng = Csprng::from_seed(*error_seed(sk, &seed));
-        let mut e = gaussian_poly(ring, ctx.error_distribution(), &mut erng)?;
-        e.to_ntt()?;
-        let mut p0 = a.mul(sk.ntt_qp())?;
-        p0.add_assign(&e)?;
-        p0.neg_assign();
-        reduce_product(&mut p0)?;
+        let a = uniform_seeded(sk.ntt_qp().context(), &seed, 0)?;
+        let p0 = Self::p0_of(ctx, sk, &a, &seed)?;
         Ok(PublicKey {
             p0,
             p1: a,
@@ -89,6 +81,26 @@ impl PublicKey {
             fingerprint,
             id: KeyId(0),
         })
+    }
+
+    /// p0 = -(a s + e) of s's public key with a (NTT form over Q u P) of seed `seed`, the error
+    /// from the stream of [`error_seed`]: the part of [`Self::of_secret`] that depends on s.
+    pub(crate) fn p0_of(
+        ctx: &dyn KeyContext,
+        sk: &SecretKey,
+        a: &Poly,
+        seed: &[u8; 32],
+    ) -> Result<Poly> {
+        let ring = sk.ntt_qp().context();
+        sk.check_exposure(super::log2_modulus(ring), "a public key")?;
+        let mut erng = Csprng::from_seed(*error_seed(sk, seed)?);
+        let mut e = gaussian_poly(ring, ctx.error_distribution(), &mut erng)?;
+        e.to_ntt()?;
+        let mut p0 = a.mul(sk.ntt_qp())?;
+        p0.add_assign(&e)?;
+        p0.neg_assign();
+        reduce_product(&mut p0)?;
+        Ok(p0)
     }
 
     /// The identity of the key pair.

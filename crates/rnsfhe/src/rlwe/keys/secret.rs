@@ -1,7 +1,7 @@
 //! [`SecretKey`]: any polynomial s mod Q u P (a ternary secret, a sum of secrets, a share), with the
 //! identity of its key pair.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use rnsfhe_math::ring::{Form, Poly, Representation, RingContext};
 use rnsfhe_math::sample::{ternary, ternary_hamming, Csprng};
@@ -62,10 +62,11 @@ pub struct SecretKey {
     s_q: Poly,
     s_qp: Poly,
     /// SHA-256 of a domain tag, the fingerprint and s's residues: the key of the PRF that makes the
-    /// seeds of s's canonical public keys.
-    digest: Zeroizing<[u8; 32]>,
+    /// seeds of s's canonical public keys (computed on first use for [`Self::share_from_ntt`]).
+    digest: OnceLock<Zeroizing<[u8; 32]>>,
     fingerprint: u64,
-    id: KeyId,
+    /// The identity (on first use for [`Self::share_from_ntt`]: the hash of the digest).
+    id: OnceLock<KeyId>,
     /// The distribution s was drawn from (imported: from its weight, `exposure::classify`).
     pub(super) distribution: SecretDistribution,
     /// The largest log2 modulus of an RLWE sample under s that keeps the parameters' security
@@ -75,7 +76,7 @@ pub struct SecretKey {
 
 impl core::fmt::Debug for SecretKey {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "SecretKey({})", self.id)
+        write!(f, "SecretKey({})", self.id())
     }
 }
 
@@ -97,6 +98,22 @@ fn ntt_form(mut p: Poly) -> Result<Poly> {
         return Ok(m);
     }
     Ok(p)
+}
+
+/// SHA-256 of a domain tag, the fingerprint and the plain coefficient-form residues of s over Q u P.
+fn digest_of(fingerprint: u64, residues: &[u64]) -> Zeroizing<[u8; 32]> {
+    let mut h = Sha256::new();
+    h.update(b"rnsfhe secret digest v1");
+    h.update(fingerprint.to_le_bytes());
+    super::id::hash_words(&mut h, residues);
+    Zeroizing::new(<[u8; 32]>::from(h.finalize()))
+}
+
+/// The largest log2 modulus of an RLWE sample under a secret of `dist` at `ctx`'s security, read
+/// at the degree the parameters' gate reads the table at.
+fn max_log_modulus(ctx: &dyn KeyContext, n: usize, dist: SecretDistribution) -> f64 {
+    ctx.security()
+        .max_log_q_for(crate::params::security_degree(n), dist)
 }
 
 /// The signed coefficients of a plain coefficient-form polynomial when every coefficient is one
@@ -196,6 +213,40 @@ impl SecretKey {
         Self::of_poly(ctx, s, false)
     }
 
+    /// [`Self::share_from_poly`] of a share in plain NTT form over Q u P (a plain ring) that is no
+    /// small polynomial (a threshold share times its Lagrange coefficient, t >= 2): its NTT forms
+    /// are its limbs, and its digest and identity, the same, are computed on first use, so that
+    /// making it costs a copy of its Q limbs (Lattigo's combiner only scales the share).
+    pub(crate) fn share_from_ntt(ctx: &dyn KeyContext, mut s: Poly) -> Result<Self> {
+        let sw = ctx.key_switcher();
+        let (ring, ring_q) = (sw.ring_qp(), sw.ring_q());
+        let plain_ntt = s.representation() == Representation::Ntt
+            && s.montgomery_form() == Form::Plain
+            && !is_montgomery(ring);
+        let len = ring_q.limb_len(Representation::Ntt) * ring_q.moduli().len();
+        let s_q = if Arc::ptr_eq(s.context(), ring) && plain_ntt {
+            Poly::from_residues(ring_q, s.residues()[..len].to_vec(), Representation::Ntt)
+                .map_err(Error::from)
+        } else {
+            Err(Error::ContextMismatch(
+                "a share in NTT form needs the context's plain ring Q u P".into(),
+            ))
+        };
+        let s_q = s_q.inspect_err(|_| s.residues_mut().zeroize())?;
+        let n = ring.degree();
+        let distribution = super::exposure::classify(ctx, None, n);
+        Ok(SecretKey {
+            coeffs: None,
+            s_q,
+            s_qp: s,
+            digest: OnceLock::new(),
+            fingerprint: ctx.params_fingerprint(),
+            id: OnceLock::new(),
+            distribution,
+            max_log_modulus: max_log_modulus(ctx, n, distribution),
+        })
+    }
+
     fn of_poly(ctx: &dyn KeyContext, s: &Poly, pair: bool) -> Result<Self> {
         let ring = ctx.key_switcher().ring_qp();
         if !Arc::ptr_eq(s.context(), ring) {
@@ -207,9 +258,13 @@ impl SecretKey {
             Form::Plain => s.clone(),
             Form::Montgomery => s.from_montgomery()?,
         };
+        // Given in plain NTT form over a plain ring, s is already its NTT forms (no NTT back).
+        let ntt =
+            (p.representation() == Representation::Ntt && !is_montgomery(ring)).then(|| p.clone());
         p.to_coefficient()?;
         let small = small_coefficients(&p);
-        Ok(Self::build(ctx, p, small, (pair, None), None)?.0)
+        let sk = Self::build_with(ctx, p, ntt, small, (pair, None), None);
+        Ok(sk?.0)
     }
 
     /// A secret key from limb-major residues over Q u P (`ring_qp().limb_len(form)` per modulus) in
@@ -230,13 +285,13 @@ impl SecretKey {
     /// key's. Not checked against s (a share does not decrypt alone).
     pub fn with_identity(mut self, pk: &PublicKey) -> Result<Self> {
         super::id::check_params(pk.fingerprint(), self.fingerprint, "public key")?;
-        self.id = pk.id();
+        self.id = OnceLock::from(pk.id());
         Ok(self)
     }
 
     /// This secret with identity `id` (bytes that store it; format-2 bytes' legacy identity).
     pub(crate) fn with_id(mut self, id: KeyId) -> Self {
-        self.id = id;
+        self.id = OnceLock::from(id);
         self
     }
 
@@ -247,19 +302,41 @@ impl SecretKey {
     /// `KeyId::of_secret_digest`.
     fn build(
         ctx: &dyn KeyContext,
+        s: Poly,
+        coeffs: Option<Zeroizing<Vec<i64>>>,
+        pc: (bool, Option<&Crs>),
+        dist: Option<SecretDistribution>,
+    ) -> Result<(Self, Option<PublicKey>)> {
+        Self::build_with(ctx, s, None, coeffs, pc, dist)
+    }
+
+    /// [`Self::build`] with s's NTT form over Q u P when known (`ntt`, plain ring): its NTT forms
+    /// are then its limbs, not two more transforms.
+    fn build_with(
+        ctx: &dyn KeyContext,
         mut s: Poly,
+        ntt: Option<Poly>,
         coeffs: Option<Zeroizing<Vec<i64>>>,
         (pair, crs): (bool, Option<&Crs>),
         dist: Option<SecretDistribution>,
     ) -> Result<(Self, Option<PublicKey>)> {
         let sw = ctx.key_switcher();
         let fingerprint = ctx.params_fingerprint();
-        let mut h = Sha256::new();
-        h.update(b"rnsfhe secret digest v1");
-        h.update(fingerprint.to_le_bytes());
-        super::id::hash_words(&mut h, s.residues());
-        let digest = Zeroizing::new(<[u8; 32]>::from(h.finalize()));
-        let (s_q, s_qp) = Self::ntt_pair(sw, &s);
+        let digest = digest_of(fingerprint, s.residues());
+        let (s_q, s_qp) = match ntt {
+            Some(p) => (
+                Poly::from_residues(
+                    sw.ring_q(),
+                    p.residues()
+                        [..sw.ring_q().limb_len(Representation::Ntt) * sw.ring_q().moduli().len()]
+                        .to_vec(),
+                    Representation::Ntt,
+                )
+                .map_err(Error::from),
+                Ok(p),
+            ),
+            None => Self::ntt_pair(sw, &s),
+        };
         s.residues_mut().zeroize();
         let n = sw.ring_q().degree();
         let distribution = dist
@@ -268,20 +345,17 @@ impl SecretKey {
             coeffs,
             s_q: s_q?,
             s_qp: s_qp?,
-            id: KeyId::of_secret_digest(fingerprint, &digest),
-            digest,
+            id: OnceLock::from(KeyId::of_secret_digest(fingerprint, &digest)),
+            digest: OnceLock::from(digest),
             fingerprint,
             distribution,
-            // The degree the security table is read at, as the parameters' gate does.
-            max_log_modulus: ctx
-                .security()
-                .max_log_q_for(crate::params::security_degree(n), distribution),
+            max_log_modulus: max_log_modulus(ctx, n, distribution),
         };
         if !pair || sk.max_log_modulus < super::exposure::log2_modulus(sw.ring_qp()) {
             return Ok((sk, None));
         }
         let pk = PublicKey::starting_pair(ctx, &sk, crs)?;
-        sk.id = pk.id();
+        sk.id = OnceLock::from(pk.id());
         Ok((sk, Some(pk)))
     }
 
@@ -323,7 +397,7 @@ impl SecretKey {
             s_qp: s_qp?,
             digest: self.digest.clone(),
             fingerprint: self.fingerprint,
-            id: self.id,
+            id: self.id.clone(),
             distribution: self.distribution,
             max_log_modulus: self.max_log_modulus,
         })
@@ -343,7 +417,11 @@ impl SecretKey {
 
     /// The identity of this key pair.
     pub fn id(&self) -> KeyId {
-        self.id
+        *self.id.get_or_init(|| {
+            // The digest of the key's own residues cannot fail (its ring and form are its own).
+            self.digest()
+                .map_or(KeyId(0), |d| KeyId::of_secret_digest(self.fingerprint, d))
+        })
     }
 
     /// The fingerprint of the parameters this key belongs to.
@@ -372,8 +450,12 @@ impl SecretKey {
     }
 
     /// The PRF key of the canonical public keys (never leaves the crate).
-    pub(crate) fn digest(&self) -> &[u8; 32] {
-        &self.digest
+    pub(crate) fn digest(&self) -> Result<&[u8; 32]> {
+        if let Some(d) = self.digest.get() {
+            return Ok(d);
+        }
+        let d = digest_of(self.fingerprint, &self.residues_qp()?);
+        Ok(&**self.digest.get_or_init(|| d))
     }
 
     /// s in NTT form over Q.

@@ -10,6 +10,7 @@
 
 use super::*;
 use crate::rlwe::keys::{is_montgomery, uniform_seeded_at, SeedSource};
+use crate::rlwe::{Crs, Domain};
 use rnsfhe_math::ring::Form;
 
 /// e M as a Montgomery-form polynomial (its residues e M^2): the error of a Montgomery ring's key.
@@ -132,7 +133,7 @@ impl KeySwitchKey {
                 let f = &p << w;
                 let idx = (parts.len() as u32) + 1;
                 let seed = opts.source.seed(rng, idx - 1);
-                let mut a = uniform_seeded_at(ctx, &seed, idx, &limbs)?;
+                let mut a = opts.source.uniform_at(ctx, &seed, idx - 1, &limbs)?;
                 let mut e = gaussian_poly(ctx, g, rng)?;
                 if mont {
                     a.relabel_form(Form::Montgomery)?;
@@ -176,6 +177,22 @@ impl KeySwitchKey {
             seeds,
             level,
         })
+    }
+
+    /// The uniform polynomials a of every component of a key at `level` under `crs` (the k1 of
+    /// [`Self::generate_with`] before any compaction), in order: what [`SeedSource::Expanded`]
+    /// carries.
+    pub(crate) fn crs_uniforms(
+        sw: &KeySwitcher,
+        crs: &Crs,
+        fingerprint: u64,
+        domain: Domain,
+        level: usize,
+    ) -> Result<Vec<Poly>> {
+        let (ctx, limbs) = sw.work_ring(level)?;
+        (0..sw.key_components_at(level) as u32)
+            .map(|c| uniform_seeded_at(ctx, &crs.seed(fingerprint, domain, c), c + 1, &limbs))
+            .collect()
     }
 
     /// The key components (k0, k1), NTT form over Q_l u P less the component's zero limbs (over

@@ -1,0 +1,167 @@
+//! The shares of every multiparty step are deterministic given the seeds: their digests are pinned
+//! here (taken at main a236cbb, before the speed work of session 12, identical under
+//! every backend), so that a faster implementation (the common
+//! reference polynomials expanded once, the Lagrange-scaled share of a combination) is proven to
+//! give the same bytes, on every backend (`RNSFHE_BACKEND`).
+#![allow(clippy::unwrap_used)] // test helpers abort loudly
+
+#[path = "support/multiparty.rs"]
+mod mp;
+
+use mp::{aggregate, bfv, ckks, session};
+use rnsfhe::multiparty::{
+    ckg, cks_share, pcks_share, rkg, rtg, threshold, Collective, Group, Share, Smudging,
+    ThresholdSecret,
+};
+use rnsfhe::rlwe::{Crs, KeyGenerator};
+use rnsfhe_math::sample::Csprng;
+use sha2::{Digest, Sha256};
+
+/// The first 8 bytes of SHA-256 over the bytes of `shares`, in hex.
+fn digest(shares: &[&Share]) -> String {
+    let mut h = Sha256::new();
+    for s in shares {
+        h.update(s.to_bytes());
+    }
+    h.finalize()[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// One share of each step of every protocol among three parties (and a 2-of-3 threshold group),
+/// named, with the digest of its bytes.
+fn digests<C: Collective>(
+    ctx: &C,
+    ct: impl Fn(&rnsfhe::rlwe::PublicKey, &mut Csprng) -> C::Ciphertext,
+) -> Vec<(&'static str, String)> {
+    let kc = ctx.as_key_context();
+    let crs = Crs::new([12; 32]);
+    let mut rng = Csprng::from_seed([34; 32]);
+    let (ps, pk, _) = session(kc, &crs, 3, &mut rng);
+    let top = kc.key_switcher().top_level();
+    let mut out = Vec::new();
+    out.push(("ckg", digest(&[&ckg::share(kc, &ps[1], &crs).unwrap()])));
+    let (r1, eph): (Vec<Share>, Vec<_>) = ps
+        .iter()
+        .map(|p| rkg::share_round1(kc, p, &crs, top, &mut rng).unwrap())
+        .unzip();
+    out.push(("rkg round 1", digest(&[&r1[1]])));
+    let a1 = aggregate(kc, rkg::round1(kc, &crs, top, None).unwrap(), &r1);
+    let r2 = rkg::share_round2(kc, &ps[1], &eph[1], &a1, &mut rng).unwrap();
+    out.push(("rkg round 2", digest(&[&r2])));
+    let g = rtg::share(kc, &ps[2], &crs, &[5, 25, 3], top, &mut rng).unwrap();
+    out.push(("rtg", digest(&[&g])));
+    let g0 = rtg::share(kc, &ps[0], &crs, &[5], 0, &mut rng).unwrap();
+    out.push(("rtg level 0", digest(&[&g0])));
+    let sm = Smudging::new(40, 10.0, kc.key_switcher().ring_q().degree(), 1).unwrap();
+    let c = ct(&pk, &mut rng);
+    let cks = cks_share(ctx, &ps[0], None, &c, &crs, &sm, &mut rng).unwrap();
+    out.push(("cks", digest(&[&cks])));
+    let (_, receiver) = KeyGenerator::new(kc, &mut rng).key_pair().unwrap();
+    let pcks = pcks_share(ctx, &ps[1], &receiver, &c, &crs, &sm, &mut rng).unwrap();
+    out.push(("pcks", digest(&[&pcks])));
+
+    // Thresholdizer, 2 of 3: every party's share for party 1, its threshold secret, the
+    // combination among {1, 2}, and that party's CKG and RKG round-1 shares.
+    let group = Group::new(2, &[0, 1, 2]).unwrap();
+    let to1: Vec<Share> = ps
+        .iter()
+        .map(|p| {
+            let f = threshold::shamir_polynomial(kc, p, 2, &mut rng).unwrap();
+            f.share_for(kc, &crs, &group, 1).unwrap()
+        })
+        .collect();
+    out.push(("shamir", digest(&[&to1[0], &to1[2]])));
+    let round = threshold::shamir_round(kc, &crs, &group, 1).unwrap();
+    let tsk = ThresholdSecret::from_aggregate(kc, &crs, &aggregate(kc, round, &to1), 1).unwrap();
+    let q = tsk.combine(kc, &[1, 2]).unwrap();
+    out.push((
+        "combined ckg",
+        digest(&[&ckg::share(kc, &q, &crs).unwrap()]),
+    ));
+    let (qr1, _) = rkg::share_round1(kc, &q, &crs, top, &mut rng).unwrap();
+    out.push(("combined rkg round 1", digest(&[&qr1])));
+    out
+}
+
+fn check(got: Vec<(&'static str, String)>, want: &[(&str, &str)]) {
+    for (g, w) in got.iter().zip(want) {
+        assert_eq!((g.0, g.1.as_str()), *w, "the {} share changed", g.0);
+    }
+    assert_eq!(got.len(), want.len());
+}
+
+#[test]
+fn bfv_shares_are_pinned() {
+    let ctx = bfv(1024, &[50, 50]);
+    let x = ctx.encode(&[1, 2, 3]).unwrap();
+    let got = digests(&*ctx, |pk, rng| ctx.encrypt(&x, pk, rng).unwrap());
+    check(
+        got,
+        &[
+            ("ckg", "d7b08d8a683d1f73"),
+            ("rkg round 1", "745d3dc02008b977"),
+            ("rkg round 2", "1ad99416313d1edf"),
+            ("rtg", "7db9dfbca6448371"),
+            ("rtg level 0", "08836b4dfe1d279b"),
+            ("cks", "c7cccdba23f1cd4b"),
+            ("pcks", "ae1237af37be8a9a"),
+            ("shamir", "549076d9d2a59548"),
+            ("combined ckg", "a02a9caecbedf887"),
+            ("combined rkg round 1", "9e34f3b5d6713ed1"),
+        ],
+    );
+}
+
+#[test]
+fn ckks_shares_are_pinned() {
+    let ctx = ckks(1024, 2);
+    let v = ctx
+        .encode(&[rnsfhe::ckks::Complex::new(0.5, -0.25)])
+        .unwrap();
+    let got = digests(&*ctx, |pk, rng| ctx.encrypt(&v, pk, rng).unwrap());
+    check(
+        got,
+        &[
+            ("ckg", "88bb1b2343e2bf2c"),
+            ("rkg round 1", "246c18c035777dbb"),
+            ("rkg round 2", "c8bf425c6f178bb2"),
+            ("rtg", "c93a41146a0eaa4d"),
+            ("rtg level 0", "c6e17e3fb8d57feb"),
+            ("cks", "af67a38a1c8c3058"),
+            ("pcks", "def4a2314a72cd8b"),
+            ("shamir", "7d94b13e2f514742"),
+            ("combined ckg", "5c0aa737a12a34e7"),
+            ("combined rkg round 1", "e4473075ed14ca70"),
+        ],
+    );
+}
+
+/// Reference polynomials serve only the key they were expanded for, under their parameters.
+#[test]
+fn crp_of_another_key_or_context_is_refused() {
+    let ctx = bfv(1024, &[50, 50]);
+    let other = bfv(1024, &[50, 50, 50]);
+    let crs = Crs::new([5; 32]);
+    let mut rng = Csprng::from_seed([6; 32]);
+    let p = rnsfhe::multiparty::Party::generate(&*ctx, 0, &mut rng).unwrap();
+    let top = ctx.key_switcher().top_level();
+    let relin = rkg::crp(&*ctx, &crs, top).unwrap();
+    assert!(ckg::share_with(&*ctx, &p, &relin).is_err());
+    assert!(rtg::share_with(&*ctx, &p, &relin, &mut rng).is_err());
+    let galois = rtg::crp(&*ctx, &crs, &[5], top).unwrap();
+    assert!(rkg::share_round1_with(&*ctx, &p, &galois, &mut rng).is_err());
+    let foreign = ckg::crp(&*other, &crs).unwrap();
+    assert!(ckg::share_with(&*ctx, &p, &foreign).is_err());
+    // One expansion serves every party and share of the instance.
+    let pk = ckg::crp(&*ctx, &crs).unwrap();
+    let q = rnsfhe::multiparty::Party::generate(&*ctx, 1, &mut rng).unwrap();
+    for party in [&p, &q] {
+        let with = ckg::share_with(&*ctx, party, &pk).unwrap();
+        assert_eq!(
+            with.to_bytes(),
+            ckg::share(&*ctx, party, &crs).unwrap().to_bytes()
+        );
+    }
+}
