@@ -12,6 +12,7 @@
 
 use core::arch::x86_64::*;
 
+use super::vector::avx512::{mul_hi_approx, mul_lo, reduce_once};
 use super::Modulus;
 
 #[inline]
@@ -129,42 +130,19 @@ impl Reduce128 {
     #[inline]
     #[target_feature(enable = "avx512f")]
     pub(crate) fn reduce(&self, lo: __m512i, hi: __m512i) -> __m512i {
-        let qhat = mul_hi_approx(hi, self.wq, self.wq_hi);
-        let h = _mm512_sub_epi64(
-            mul_lo(hi, self.w, self.w_hi),
-            mul_lo(qhat, self.q, self.q_hi),
-        );
-        let est = mul_hi_approx(lo, self.ratio, self.ratio_hi);
-        let l = _mm512_sub_epi64(lo, mul_lo(est, self.q, self.q_hi));
-        let s = _mm512_add_epi64(reduce_once(h, self.two_q), reduce_once(l, self.two_q));
-        reduce_once(reduce_once(s, self.two_q), self.q)
+        // SAFETY: the helpers need avx512f, enabled here.
+        unsafe {
+            let qhat = mul_hi_approx(hi, self.wq, self.wq_hi);
+            let h = _mm512_sub_epi64(
+                mul_lo(hi, self.w, self.w_hi),
+                mul_lo(qhat, self.q, self.q_hi),
+            );
+            let est = mul_hi_approx(lo, self.ratio, self.ratio_hi);
+            let l = _mm512_sub_epi64(lo, mul_lo(est, self.q, self.q_hi));
+            let s = _mm512_add_epi64(reduce_once(h, self.two_q), reduce_once(l, self.two_q));
+            reduce_once(reduce_once(s, self.two_q), self.q)
+        }
     }
-}
-
-/// [0, 2r) to [0, r): x - r wraps to a huge value when x < r, so the minimum is right.
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn reduce_once(x: __m512i, r: __m512i) -> __m512i {
-    _mm512_min_epu64(x, _mm512_sub_epi64(x, r))
-}
-
-/// a b mod 2^64 from three 32 x 32-bit products; b_hi = b >> 32.
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn mul_lo(a: __m512i, b: __m512i, b_hi: __m512i) -> __m512i {
-    let a_hi = _mm512_srli_epi64::<32>(a);
-    let cross = _mm512_add_epi64(_mm512_mul_epu32(a, b_hi), _mm512_mul_epu32(a_hi, b));
-    _mm512_add_epi64(_mm512_mul_epu32(a, b), _mm512_slli_epi64::<32>(cross))
-}
-
-/// floor(a b / 2^64) - e with e in {0, 1, 2} (a_lo b_lo and the middle column's low halves dropped).
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn mul_hi_approx(a: __m512i, b: __m512i, b_hi: __m512i) -> __m512i {
-    let a_hi = _mm512_srli_epi64::<32>(a);
-    let lh = _mm512_srli_epi64::<32>(_mm512_mul_epu32(a, b_hi));
-    let hl = _mm512_srli_epi64::<32>(_mm512_mul_epu32(a_hi, b));
-    _mm512_add_epi64(_mm512_add_epi64(_mm512_mul_epu32(a_hi, b_hi), lh), hl)
 }
 
 #[cfg(test)]

@@ -38,9 +38,7 @@ pub(super) fn dot(
     out: &mut [u64],
 ) -> bool {
     let len = out.len();
-    if add.is_some_and(|a| a.len() != len)
-        || own.is_some_and(|o| o.0.len() != len)
-        || (!c.is_empty() && (c.len() - 1) * stride + start + len > y.len())
+    if !super::fast::dot_args_fit(y, stride, start, c, add, own, len)
         || !is_x86_feature_detected!("avx512f")
     {
         return false;

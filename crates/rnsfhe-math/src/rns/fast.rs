@@ -115,6 +115,23 @@ pub(super) fn dot_lazy(
     }
 }
 
+/// Whether the arguments of a SIMD dot kernel (`dot_avx2::dot`, `dot_avx512::dot`) are in range for
+/// `len` outputs: the rows of y at i * stride + start (one per constant) inside y, and `add` and the
+/// own row of len values.
+pub(super) fn dot_args_fit(
+    y: &[u64],
+    stride: usize,
+    start: usize,
+    c: &[u64],
+    add: Option<&[u64]>,
+    own: Option<(&[u64], u64)>,
+    len: usize,
+) -> bool {
+    add.is_none_or(|a| a.len() == len)
+        && own.is_none_or(|o| o.0.len() == len)
+        && (c.is_empty() || (c.len() - 1) * stride + start + len <= y.len())
+}
+
 /// Terms added to the FastBconv sums of [`blocked_dots`].
 #[derive(Clone, Copy, Default)]
 pub(super) struct Extras<'a> {

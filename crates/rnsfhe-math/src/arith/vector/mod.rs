@@ -585,4 +585,4 @@ fn avx512_kind(backend: Backend) -> Option<bool> {
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 #[cfg(target_arch = "x86_64")]
-mod avx512;
+pub(crate) mod avx512;
