@@ -165,7 +165,7 @@ def write_encrypted(path: str, context, data, key, *, columns: Optional[List[str
     or an iterable of such chunks) column by column into directory `path`: ``part-NNNNN.parquet``
     files of `file_size` ciphertext rows in row groups of `row_group_size`, records per ciphertext
     `records_per_ciphertext` (default: every slot). Memory holds one row group. With the
-    `SecretKey` (which stays here) BFV ciphertexts are seeded, half the bytes of a public-key
+    `SecretKey` (which stays here) ciphertexts are seeded, half the bytes of a public-key
     encryption. A directory that holds Parquet files already is refused unless `overwrite` (which
     deletes them first). Returns a summary: files, records, ciphertexts, bytes of the objects."""
     n = context.slots if records_per_ciphertext is None else records_per_ciphertext

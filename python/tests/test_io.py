@@ -102,10 +102,24 @@ def test_write_from_every_source_decrypts_to_the_records(bfv, tmp_path, rng):
         if name != "numpy":
             assert np.array_equal(_decrypted(ds, ctx, sk, "b"), b), name
     assert calls[-1] == (2500, 2500) and all(d <= 2500 for d, _ in calls)
-    # Seeded: the secret key's ciphertexts take about half the bytes of the public key's.
-    seeded = io.write_encrypted(str(tmp_path / "s"), ctx, a, sk, progress=False)["bytes"]
-    public = io.write_encrypted(str(tmp_path / "p"), ctx, a, bfv[2], progress=False)["bytes"]
-    assert seeded * 2 < public + 1000
+
+
+@pytest.mark.parametrize("scheme", ["bfv", "bgv", "ckks"])
+def test_secret_key_writes_are_seeded_half_size(scheme, request, tmp_path, rng):
+    """Seeded: the secret key's ciphertexts take about half the bytes of the public key's, and decrypt
+    to the records."""
+    ctx, sk, pk, *_ = request.getfixturevalue(scheme) if scheme != "bgv" else _bgv()
+    a = rng.integers(0, 1000, 2500) if scheme != "ckks" else rng.uniform(-1, 1, 2500)
+    sizes = {}
+    for name, key in (("s", sk), ("p", pk)):
+        path = str(tmp_path / name)
+        sizes[name] = io.write_encrypted(path, ctx, {"x": a}, key, progress=False)["bytes"]
+        got = _decrypted(io.open_dataset(path, ctx, key=sk), ctx, sk, "x")
+        if scheme == "ckks":
+            assert np.allclose(got, a, atol=1e-6), name
+        else:
+            assert np.array_equal(got, a), name
+    assert sizes["s"] * 2 < sizes["p"] + 1000, sizes
 
 
 def _rewrite(path, edit):

@@ -2,7 +2,7 @@
 
 use rnsfhe_math::ring::Poly;
 
-use crate::rlwe::KeyId;
+use crate::rlwe::{KeyId, Parts};
 
 /// A plaintext: n coefficients of Z_t[X]/(X^n + 1), in [0, t), tied to one context.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,13 +21,11 @@ impl Plaintext {
 /// A ciphertext (c_0, c_1[, c_2, ...]) over Q in coefficient form, with ct(s) = Delta m + v (mod Q).
 #[derive(Clone, Debug)]
 pub struct Ciphertext {
-    pub(crate) parts: Vec<Poly>,
+    /// The polynomials, with the seed of c_1 of a fresh symmetric encryption (half-size bytes).
+    pub(crate) parts: Parts,
     pub(crate) fingerprint: u64,
     /// The key pair it is encrypted under (`None`: a trivial or imported ciphertext).
     pub(crate) key_id: Option<KeyId>,
-    /// Set while c_1 is still the expansion of this seed (fresh symmetric encryption): it can be
-    /// stored as the seed.
-    pub(crate) seed: Option<[u8; 32]>,
     /// log2 of bounds on the invariant noise ||nu||_inf and ||nu||_2 (see `noise.rs`); `None` when
     /// the history is unknown (built from parts; bytes keep the bounds).
     pub(crate) noise: Option<[f64; 2]>,
@@ -59,6 +57,6 @@ impl Ciphertext {
 
     /// The seed of c_1 for a fresh symmetric encryption (half-size serialisation).
     pub fn seed(&self) -> Option<&[u8; 32]> {
-        self.seed.as_ref()
+        self.parts.seed()
     }
 }

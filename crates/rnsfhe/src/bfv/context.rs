@@ -16,7 +16,7 @@ use super::{
     BehzTool, BfvParameters, Ciphertext, Decryption, HpsTool, Multiplication, Plaintext, RingShape,
 };
 use crate::encoding::Encoders;
-use crate::rlwe::{KeyId, KeySwitcher, Levels, PublicKey, SecretKey};
+use crate::rlwe::{KeyId, KeySwitcher, Levels, Parts, PublicKey, SecretKey};
 use crate::{Error, Result};
 
 /// The multiplication method's tables: one variant per [`Multiplication`], dispatched here only.
@@ -334,15 +334,14 @@ impl BfvContext {
     /// `noise.rs`).
     pub(crate) fn ciphertext(
         &self,
-        parts: Vec<Poly>,
+        parts: impl Into<Parts>,
         key_id: Option<KeyId>,
         noise: Option<[f64; 2]>,
     ) -> Ciphertext {
         Ciphertext {
-            parts,
+            parts: parts.into(),
             fingerprint: self.fingerprint,
             key_id,
-            seed: None,
             noise,
         }
     }
@@ -390,16 +389,14 @@ impl BfvContext {
         self.check_secret(sk)?;
         let (mut c0, c1, seed) = sk.encrypt_zero(&self.gaussian, rng)?;
         c0.add_assign(&self.scaled_plain(pt)?)?;
-        let mut ct = self.ciphertext(
-            vec![self.enter(c0)?, self.enter(c1)?],
-            Some(sk.id()),
-            self.noise.fresh(self, false, pt),
-        );
+        let (c0, c1) = (self.enter(c0)?, self.enter(c1)?);
         // c_1 M is not the seed's expansion: full Montgomery ciphertexts keep both parts.
-        if !self.params.is_full_montgomery() {
-            ct.seed = Some(seed);
-        }
-        Ok(ct)
+        let parts = if self.params.is_full_montgomery() {
+            vec![c0, c1].into()
+        } else {
+            Parts::seeded(c0, c1, seed)
+        };
+        Ok(self.ciphertext(parts, Some(sk.id()), self.noise.fresh(self, false, pt)))
     }
 
     /// The phase [ct(s)]_q = c0 + c1 s + c2 s^2 + ... = Delta m + v (mod q), coefficient form.

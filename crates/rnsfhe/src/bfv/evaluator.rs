@@ -40,7 +40,7 @@ impl Evaluate for BfvContext {
         &ct.parts
     }
     fn parts_mut(ct: &mut Ciphertext) -> &mut Vec<Poly> {
-        &mut ct.parts
+        ct.parts.polys_mut()
     }
     fn check_one(&self, ct: &Ciphertext) -> Result<()> {
         self.check_ct(ct)
@@ -50,11 +50,7 @@ impl Evaluate for BfvContext {
     }
     fn record_sum(&self, a: &mut Ciphertext, b: &Ciphertext, key: Option<KeyId>) {
         a.key_id = key;
-        a.seed = None;
         a.noise = crate::rlwe::noise::add(a.noise, b.noise);
-    }
-    fn record_negate(&self, a: &mut Ciphertext) {
-        a.seed = None;
     }
 }
 
@@ -79,7 +75,9 @@ impl BfvContext {
     /// a += m (adds Delta [m]_t to c0).
     pub fn add_plain_assign(&self, a: &mut Ciphertext, m: &Plaintext) -> Result<()> {
         self.check_ct(a)?;
-        a.parts[0].add_assign(&self.enter(self.scaled_plain(m)?)?)?;
+        a.parts
+            .c0_mut()
+            .add_assign(&self.enter(self.scaled_plain(m)?)?)?;
         a.noise = self.noise.add_plain(self, a.noise, m);
         Ok(())
     }
@@ -94,7 +92,9 @@ impl BfvContext {
     /// a -= m.
     pub fn sub_plain_assign(&self, a: &mut Ciphertext, m: &Plaintext) -> Result<()> {
         self.check_ct(a)?;
-        a.parts[0].sub_assign(&self.enter(self.scaled_plain(m)?)?)?;
+        a.parts
+            .c0_mut()
+            .sub_assign(&self.enter(self.scaled_plain(m)?)?)?;
         a.noise = self.noise.add_plain(self, a.noise, m);
         Ok(())
     }
@@ -111,9 +111,8 @@ impl BfvContext {
         self.check_ct(a)?;
         let mut mp = self.enter(self.lift_plain(m)?)?;
         mp.to_ntt()?;
-        a.seed = None;
         a.noise = NoiseModel::mul_plain(self, a.noise, m);
-        for p in a.parts.iter_mut() {
+        for p in a.parts.polys_mut().iter_mut() {
             p.to_ntt()?;
             p.mul_assign(&mp)?;
             p.to_coefficient()?;
@@ -133,9 +132,8 @@ impl BfvContext {
         self.check_ct(a)?;
         let t = self.t();
         let c = t.center(t.reduce_i64(c));
-        a.seed = None;
         a.noise = crate::rlwe::noise::scale(a.noise, c.unsigned_abs() as f64);
-        for p in a.parts.iter_mut() {
+        for p in a.parts.polys_mut().iter_mut() {
             p.mul_scalar_assign(c.unsigned_abs());
             if c < 0 {
                 p.neg_assign();
@@ -215,7 +213,6 @@ impl BfvContext {
     /// Relinearisation (paper 000 S5, eq. (17)): a 3-part ciphertext to 2 parts (2 parts: unchanged).
     pub fn relinearize_assign(&self, a: &mut Ciphertext, rlk: &RelinKey) -> Result<()> {
         self.check_ct(a)?;
-        a.seed = None;
         let switched = a.parts.len() > 2;
         if self.params().is_mixed_montgomery() && switched {
             self.relinearize_mixed(a, rlk)?;
@@ -223,7 +220,7 @@ impl BfvContext {
             rlk.relinearize(
                 self.key_switcher(),
                 None,
-                &mut a.parts,
+                a.parts.polys_mut(),
                 self.fingerprint(),
                 a.key_id,
             )?;
@@ -251,6 +248,7 @@ impl BfvContext {
         let msw = self.relin_switcher();
         let mut c2 = a
             .parts
+            .polys_mut()
             .pop()
             .ok_or_else(|| Error::InvalidCiphertext("empty".into()))?;
         c2.to_coefficient()?;
@@ -260,7 +258,7 @@ impl BfvContext {
             Representation::Coefficient,
         )?;
         let (u0, u1) = msw.switch(&c2, rlk.key())?;
-        for (p, u) in a.parts.iter_mut().zip([u0, u1]) {
+        for (p, u) in a.parts.polys_mut().iter_mut().zip([u0, u1]) {
             let mut u = Poly::from_residues(
                 self.ring(),
                 u.residues().to_vec(),

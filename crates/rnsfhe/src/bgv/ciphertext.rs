@@ -2,7 +2,7 @@
 
 use rnsfhe_math::ring::Poly;
 
-use crate::rlwe::KeyId;
+use crate::rlwe::{KeyId, Parts};
 
 /// A plaintext: n coefficients of Z_t[X]/(Phi_m), in [0, t), tied to one context.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,7 +21,8 @@ impl BgvPlaintext {
 /// A ciphertext (c_0, c_1[, c_2]) over Q_l in NTT form with [c(s)]_{Q_l} = [m]_t + t v.
 #[derive(Clone, Debug)]
 pub struct BgvCiphertext {
-    pub(crate) parts: Vec<Poly>,
+    /// The polynomials, with the seed of c_1 of a fresh symmetric encryption (half-size bytes).
+    pub(crate) parts: Parts,
     pub(crate) level: usize,
     pub(crate) fingerprint: u64,
     /// The key pair it is encrypted under (`None`: a trivial or imported ciphertext).
@@ -50,5 +51,11 @@ impl BgvCiphertext {
     /// log2 of the carried bound on ||[c(s)]_{Q_l}||_inf (`None` when unknown).
     pub fn noise_bound_log2(&self) -> Option<f64> {
         self.noise.map(|[i, _]| i)
+    }
+
+    /// The seed of c_1 for a fresh symmetric encryption (half-size serialisation); any operation
+    /// that changes c_1 drops it.
+    pub fn seed(&self) -> Option<&[u8; 32]> {
+        self.parts.seed()
     }
 }

@@ -12,7 +12,10 @@ use rnsfhe_math::sample::{Csprng, DiscreteGaussian, DEFAULT_TAIL};
 use super::noise::NoiseModel;
 use super::{BgvCiphertext, BgvParameters, BgvPlaintext};
 use crate::encoding::Encoders;
-use crate::rlwe::{reduce_product, KeyId, KeySwitcher, Levels, ModulusChain, PublicKey, SecretKey};
+use crate::rlwe::{
+    expand_seeded, reduce_product, KeyId, KeySwitcher, Levels, ModulusChain, Parts, PublicKey,
+    SecretKey,
+};
 use crate::{Error, Result};
 
 /// Decryption constants of one level: x = sum_i y_i (Q_l / q_i) - v Q_l with
@@ -234,13 +237,13 @@ impl BgvContext {
 
     pub(crate) fn ciphertext(
         &self,
-        parts: Vec<Poly>,
+        parts: impl Into<Parts>,
         level: usize,
         key_id: Option<KeyId>,
         noise: Option<[f64; 2]>,
     ) -> BgvCiphertext {
         BgvCiphertext {
-            parts,
+            parts: parts.into(),
             level,
             fingerprint: self.fingerprint,
             key_id,
@@ -282,20 +285,38 @@ impl BgvContext {
     }
 
     /// (t c_0 + [m]_t, t c_1) for an encryption of zero (c_0, c_1) over the top level, NTT form
-    /// (Montgomery: entered here, as (t c_0 + [m]_t) M, t c_1 M).
-    fn finish_encryption(&self, c0: Poly, c1: Poly, pt: &BgvPlaintext) -> Result<Vec<Poly>> {
-        let level = self.max_level();
-        let mut parts = Vec::with_capacity(2);
-        for mut c in [c0, c1] {
-            c.to_ntt()?;
-            self.mul_t(&mut c, level)?;
-            if self.montgomery {
-                c = c.to_montgomery()?;
-            }
-            parts.push(c);
+    /// (Montgomery: entered here, as (t c_0 + [m]_t) M, t c_1 M); `seed`: the seed c_1 was expanded
+    /// from (symmetric encryption).
+    fn finish_encryption(
+        &self,
+        c0: Poly,
+        c1: Poly,
+        pt: &BgvPlaintext,
+        seed: Option<[u8; 32]>,
+    ) -> Result<Parts> {
+        let mut c0 = self.enter_top(c0)?;
+        c0.add_assign(&self.lift_plain(pt, self.max_level())?)?;
+        let c1 = self.enter_top(c1)?;
+        Ok(match seed {
+            Some(seed) => Parts::seeded(c0, c1, seed),
+            None => vec![c0, c1].into(),
+        })
+    }
+
+    /// t c, NTT form (Montgomery: t c M), for a part c of a top-level encryption of zero.
+    fn enter_top(&self, mut c: Poly) -> Result<Poly> {
+        c.to_ntt()?;
+        self.mul_t(&mut c, self.max_level())?;
+        if self.montgomery {
+            c = c.to_montgomery()?;
         }
-        parts[0].add_assign(&self.lift_plain(pt, level)?)?;
-        Ok(parts)
+        Ok(c)
+    }
+
+    /// c_1 of a symmetric encryption from its seed (the bits [`Self::encrypt_symmetric`] gives
+    /// it), for seeded bytes.
+    pub(crate) fn seeded_c1(&self, seed: &[u8; 32]) -> Result<Poly> {
+        self.enter_top(expand_seeded(self.ring_at(self.max_level())?, seed)?)
     }
 
     /// Public-key encryption: t (p_0 u + e_0, p_1 u + e_1) + ([m]_t, 0) (errors scaled by t).
@@ -308,12 +329,13 @@ impl BgvContext {
         self.check_plain(pt)?;
         self.check_public(pk)?;
         let (c0, c1) = pk.encrypt_zero(&self.sw, self.params.secret, &self.gaussian, rng)?;
-        let parts = self.finish_encryption(c0, c1, pt)?;
+        let parts = self.finish_encryption(c0, c1, pt, None)?;
         let noise = self.noise.fresh(true, self.t.value(), pt);
         Ok(self.ciphertext(parts, self.max_level(), Some(pk.id()), Some(noise)))
     }
 
-    /// Symmetric encryption: t (-a s + e, a) + ([m]_t, 0).
+    /// Symmetric encryption: t (-a s + e, a) + ([m]_t, 0), a from a seed kept in the ciphertext
+    /// (half-size bytes until an operation changes a).
     pub fn encrypt_symmetric(
         &self,
         pt: &BgvPlaintext,
@@ -322,8 +344,8 @@ impl BgvContext {
     ) -> Result<BgvCiphertext> {
         self.check_plain(pt)?;
         self.check_secret(sk)?;
-        let (c0, c1, _) = sk.encrypt_zero(&self.gaussian, rng)?;
-        let parts = self.finish_encryption(c0, c1, pt)?;
+        let (c0, c1, seed) = sk.encrypt_zero(&self.gaussian, rng)?;
+        let parts = self.finish_encryption(c0, c1, pt, Some(seed))?;
         let noise = self.noise.fresh(false, self.t.value(), pt);
         Ok(self.ciphertext(parts, self.max_level(), Some(sk.id()), Some(noise)))
     }

@@ -22,7 +22,7 @@ impl Evaluate for BgvContext {
         &ct.parts
     }
     fn parts_mut(ct: &mut BgvCiphertext) -> &mut Vec<Poly> {
-        &mut ct.parts
+        ct.parts.polys_mut()
     }
     fn check_one(&self, ct: &BgvCiphertext) -> Result<()> {
         self.check_ct(ct)
@@ -61,7 +61,7 @@ impl BgvContext {
     pub fn add_plain(&self, a: &BgvCiphertext, m: &BgvPlaintext) -> Result<BgvCiphertext> {
         self.check_ct(a)?;
         let mut r = a.clone();
-        r.parts[0].add_assign(&self.lift_plain(m, a.level)?)?;
+        r.parts.c0_mut().add_assign(&self.lift_plain(m, a.level)?)?;
         r.noise = NoiseModel::add_plain(self.t().value(), a.noise, m);
         Ok(r)
     }
@@ -70,7 +70,7 @@ impl BgvContext {
     pub fn sub_plain(&self, a: &BgvCiphertext, m: &BgvPlaintext) -> Result<BgvCiphertext> {
         self.check_ct(a)?;
         let mut r = a.clone();
-        r.parts[0].sub_assign(&self.lift_plain(m, a.level)?)?;
+        r.parts.c0_mut().sub_assign(&self.lift_plain(m, a.level)?)?;
         r.noise = NoiseModel::add_plain(self.t().value(), a.noise, m);
         Ok(r)
     }
@@ -80,7 +80,7 @@ impl BgvContext {
         self.check_ct(a)?;
         let p = self.lift_plain(m, a.level)?;
         let mut r = a.clone();
-        for c in r.parts.iter_mut() {
+        for c in r.parts.polys_mut().iter_mut() {
             c.mul_assign(&p)?;
             reduce_product(c)?;
         }
@@ -94,7 +94,7 @@ impl BgvContext {
         let t = self.t();
         let c = t.center(t.reduce_i64(c));
         let mut r = a.clone();
-        for p in r.parts.iter_mut() {
+        for p in r.parts.polys_mut().iter_mut() {
             p.mul_scalar_assign(c.unsigned_abs());
             if c < 0 {
                 p.neg_assign();
@@ -165,7 +165,7 @@ impl BgvContext {
         rlk.relinearize(
             self.key_switcher(),
             Some(self.chain()),
-            &mut a.parts,
+            a.parts.polys_mut(),
             self.fingerprint(),
             a.key_id,
         )?;

@@ -2,7 +2,7 @@
 
 use rnsfhe_math::ring::Poly;
 
-use crate::rlwe::KeyId;
+use crate::rlwe::{KeyId, Parts};
 
 /// An encoded vector: Delta tau^-1(z) at a level, NTT form.
 #[derive(Clone, Debug)]
@@ -32,7 +32,8 @@ impl CkksPlaintext {
 /// A ciphertext (c_0, c_1[, c_2]) at a level, NTT form, with ct(s) = Delta m + e (mod Q_level).
 #[derive(Clone, Debug)]
 pub struct CkksCiphertext {
-    pub(crate) parts: Vec<Poly>,
+    /// The polynomials, with the seed of c_1 of a fresh symmetric encryption (half-size bytes).
+    pub(crate) parts: Parts,
     pub(crate) level: usize,
     pub(crate) scale: f64,
     pub(crate) slots: usize,
@@ -66,5 +67,11 @@ impl CkksCiphertext {
     /// The polynomials, NTT form over Q_level.
     pub fn parts(&self) -> &[Poly] {
         &self.parts
+    }
+
+    /// The seed of c_1 for a fresh symmetric encryption (half-size serialisation); any operation
+    /// that changes c_1 drops it.
+    pub fn seed(&self) -> Option<&[u8; 32]> {
+        self.parts.seed()
     }
 }

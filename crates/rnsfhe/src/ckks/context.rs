@@ -8,7 +8,10 @@ use rnsfhe_math::ring::{Poly, Representation, RingContext};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian, DEFAULT_TAIL};
 
 use super::{CkksCiphertext, CkksEncoder, CkksParameters, CkksPlaintext, Complex};
-use crate::rlwe::{GaloisKeys, KeyId, KeySwitcher, Levels, ModulusChain, PublicKey, SecretKey};
+use crate::rlwe::{
+    expand_seeded_ntt, GaloisKeys, KeyId, KeySwitcher, Levels, ModulusChain, Parts, PublicKey,
+    SecretKey,
+};
 use crate::{Error, Result};
 
 /// Everything a CKKS parameter set precomputes; build once with [`CkksContext::new`] and share.
@@ -299,7 +302,7 @@ impl CkksContext {
         let pt = self.encode_at(values, level, scale)?;
         let zero = Poly::zero(pt.poly.context(), Representation::Ntt);
         Ok(CkksCiphertext {
-            parts: vec![pt.poly, zero],
+            parts: vec![pt.poly, zero].into(),
             level,
             scale,
             slots: pt.slots,
@@ -367,7 +370,7 @@ impl CkksContext {
             &format!("this context's ring of level {level}"),
         )?;
         Ok(CkksCiphertext {
-            parts: out,
+            parts: out.into(),
             level,
             scale,
             slots,
@@ -386,10 +389,11 @@ impl CkksContext {
         self.check_plain(pt)?;
         self.check_public(pk)?;
         let (c0, c1) = pk.encrypt_zero_ntt(&self.sw, self.params.secret, &self.gaussian, rng)?;
-        self.finish_encryption(pt, c0, c1, pk.id())
+        self.finish_encryption(pt, c0, c1, pk.id(), None)
     }
 
-    /// Symmetric encryption: (-a s + e + m, a).
+    /// Symmetric encryption: (-a s + e + m, a), a from a seed kept in the ciphertext (half-size
+    /// bytes until an operation changes a).
     pub fn encrypt_symmetric(
         &self,
         pt: &CkksPlaintext,
@@ -398,30 +402,27 @@ impl CkksContext {
     ) -> Result<CkksCiphertext> {
         self.check_plain(pt)?;
         self.check_secret(sk)?;
-        let (c0, c1, _) = sk.encrypt_zero_ntt(&self.gaussian, rng)?;
-        self.finish_encryption(pt, c0, c1, sk.id())
+        let (c0, c1, seed) = sk.encrypt_zero_ntt(&self.gaussian, rng)?;
+        self.finish_encryption(pt, c0, c1, sk.id(), Some(seed))
     }
 
-    /// Top-level encryption of zero (coefficient or NTT form) + m at the plaintext's level.
+    /// Top-level encryption of zero (coefficient or NTT form) + m at the plaintext's level; `seed`:
+    /// the seed c_1 was expanded from (symmetric encryption).
     fn finish_encryption(
         &self,
         pt: &CkksPlaintext,
         c0: Poly,
         c1: Poly,
         key_id: KeyId,
+        seed: Option<[u8; 32]>,
     ) -> Result<CkksCiphertext> {
-        let ring = self.ring_at(pt.level)?;
-        let mut parts = Vec::with_capacity(2);
-        for c in [c0, c1] {
-            let mut p = if Arc::ptr_eq(c.context(), ring) {
-                c
-            } else {
-                self.chain().drop_to(&c, pt.level)?
-            };
-            p.to_ntt()?;
-            parts.push(p);
-        }
-        parts[0].add_assign(&pt.poly)?;
+        let mut c0 = self.part_at(c0, pt.level)?;
+        c0.add_assign(&pt.poly)?;
+        let c1 = self.part_at(c1, pt.level)?;
+        let parts = match seed {
+            Some(seed) => Parts::seeded(c0, c1, seed),
+            None => vec![c0, c1].into(),
+        };
         Ok(CkksCiphertext {
             parts,
             level: pt.level,
@@ -430,6 +431,24 @@ impl CkksContext {
             fingerprint: self.fingerprint,
             key_id: Some(key_id),
         })
+    }
+
+    /// A top-level part of an encryption of zero taken to `level`, NTT form.
+    fn part_at(&self, c: Poly, level: usize) -> Result<Poly> {
+        let mut p = if Arc::ptr_eq(c.context(), self.ring_at(level)?) {
+            c
+        } else {
+            self.chain().drop_to(&c, level)?
+        };
+        p.to_ntt()?;
+        Ok(p)
+    }
+
+    /// c_1 of a symmetric encryption at `level` from its seed (the bits [`Self::encrypt_symmetric`]
+    /// gives it), for seeded bytes.
+    pub(crate) fn seeded_c1(&self, seed: &[u8; 32], level: usize) -> Result<Poly> {
+        let a = expand_seeded_ntt(self.ring_at(self.max_level())?, seed)?;
+        self.part_at(a, level)
     }
 
     /// Decryption: m = c0 + c1 s (+ c2 s^2) at the ciphertext's level, as a plaintext.

@@ -40,7 +40,7 @@ impl Evaluate for CkksContext {
         &ct.parts
     }
     fn parts_mut(ct: &mut CkksCiphertext) -> &mut Vec<Poly> {
-        &mut ct.parts
+        ct.parts.polys_mut()
     }
     fn check_one(&self, ct: &CkksCiphertext) -> Result<()> {
         self.check_ct(ct)
@@ -150,7 +150,7 @@ impl CkksContext {
     pub fn add_plain_assign(&self, a: &mut CkksCiphertext, m: &CkksPlaintext) -> Result<()> {
         self.plain_pair(a, m, "add_plain")?;
         self.same_level_scale(a.level, a.scale, m.level, m.scale, "add_plain")?;
-        Ok(a.parts[0].add_assign(&m.poly)?)
+        Ok(a.parts.c0_mut().add_assign(&m.poly)?)
     }
 
     /// a + m.
@@ -164,7 +164,7 @@ impl CkksContext {
     pub fn sub_plain_assign(&self, a: &mut CkksCiphertext, m: &CkksPlaintext) -> Result<()> {
         self.plain_pair(a, m, "sub_plain")?;
         self.same_level_scale(a.level, a.scale, m.level, m.scale, "sub_plain")?;
-        Ok(a.parts[0].sub_assign(&m.poly)?)
+        Ok(a.parts.c0_mut().sub_assign(&m.poly)?)
     }
 
     /// a - m.
@@ -177,7 +177,7 @@ impl CkksContext {
     /// a *= m (scales multiply; rescale afterwards).
     pub fn mul_plain_assign(&self, a: &mut CkksCiphertext, m: &CkksPlaintext) -> Result<()> {
         self.plain_pair(a, m, "mul_plain")?;
-        for p in a.parts.iter_mut() {
+        for p in a.parts.polys_mut().iter_mut() {
             p.mul_assign(&m.poly)?;
         }
         a.scale *= m.scale;
@@ -208,7 +208,9 @@ impl CkksContext {
         let n = r.parts[0].context().degree();
         let ring = r.parts[0].context().clone();
         // A constant polynomial is the same value at every NTT point.
-        for (limb, m) in r.parts[0]
+        for (limb, m) in r
+            .parts
+            .c0_mut()
             .residues_mut()
             .chunks_exact_mut(n)
             .zip(ring.moduli())
@@ -241,7 +243,7 @@ impl CkksContext {
         }
         let mut r = a.clone();
         let neg = v < 0.0;
-        for p in r.parts.iter_mut() {
+        for p in r.parts.polys_mut().iter_mut() {
             p.mul_scalar_assign(v.abs() as u64);
             if neg {
                 p.neg_assign();
@@ -286,7 +288,7 @@ impl CkksContext {
     pub fn mul_integer(&self, a: &CkksCiphertext, c: i64) -> Result<CkksCiphertext> {
         self.check_ct(a)?;
         let mut r = a.clone();
-        for p in r.parts.iter_mut() {
+        for p in r.parts.polys_mut().iter_mut() {
             p.mul_scalar_assign(c.unsigned_abs());
             if c < 0 {
                 p.neg_assign();
@@ -321,7 +323,7 @@ impl CkksContext {
             }
         }
         Ok(CkksCiphertext {
-            parts: tensor(&a.parts, &b.parts)?,
+            parts: tensor(&a.parts, &b.parts)?.into(),
             level: a.level,
             scale: a.scale * b.scale,
             slots: a.slots.max(b.slots),
@@ -336,7 +338,7 @@ impl CkksContext {
         rlk.relinearize(
             self.key_switcher(),
             None,
-            &mut a.parts,
+            a.parts.polys_mut(),
             self.fingerprint(),
             a.key_id,
         )
@@ -370,7 +372,7 @@ impl CkksContext {
     /// chain's step with t = 1 ([`crate::rlwe::ModulusChain::switch_down`]).
     pub fn rescale_assign(&self, a: &mut CkksCiphertext) -> Result<()> {
         let (parts, scale) = self.rescaled_parts(a)?;
-        a.parts = parts;
+        a.parts = parts.into();
         a.level -= 1;
         a.scale = scale;
         Ok(())
@@ -380,7 +382,7 @@ impl CkksContext {
     pub fn rescale(&self, a: &CkksCiphertext) -> Result<CkksCiphertext> {
         let (parts, scale) = self.rescaled_parts(a)?;
         Ok(CkksCiphertext {
-            parts,
+            parts: parts.into(),
             level: a.level - 1,
             scale,
             slots: a.slots,
@@ -459,7 +461,7 @@ impl CkksContext {
             .map(|p| self.chain().drop_to(p, level))
             .collect::<Result<Vec<_>>>()?;
         Ok(CkksCiphertext {
-            parts,
+            parts: parts.into(),
             level,
             scale: a.scale,
             slots: a.slots,

@@ -72,7 +72,7 @@ impl CkksContext {
             .and_then(|p| self.chain().level_of(p.context()))
             .unwrap_or(a.level);
         CkksCiphertext {
-            parts,
+            parts: parts.into(),
             level,
             scale,
             slots: a.slots,

@@ -108,7 +108,7 @@ impl Evaluator for CkksContext {
             }
             self.check_coefficient(v.abs(), a.level(), a.scale(), "add_const")?;
             let p = self.complex_constant(a.level(), 0, v as i64)?;
-            r.parts[0].add_assign(&p)?;
+            r.parts.c0_mut().add_assign(&p)?;
         }
         Ok(r)
     }
@@ -162,7 +162,7 @@ impl Evaluator for CkksContext {
         } else {
             let p = self.complex_constant(a.level(), re as i64, im as i64)?;
             let mut r = a.clone();
-            for part in r.parts.iter_mut() {
+            for part in r.parts.polys_mut().iter_mut() {
                 part.mul_assign(&p)?;
             }
             r

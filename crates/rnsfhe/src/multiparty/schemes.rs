@@ -133,7 +133,7 @@ impl Collective for BgvContext {
     ) -> BgvCiphertext {
         let t = (self.params().plain_modulus() as f64).log2();
         BgvCiphertext {
-            parts: vec![c0, c1],
+            parts: vec![c0, c1].into(),
             level: ct.level,
             fingerprint: ct.fingerprint,
             key_id,
@@ -146,7 +146,7 @@ impl Collective for BgvContext {
         let t = (self.params().plain_modulus() as f64).log2();
         // The decryption's verdict reads the level and the grown noise bound only.
         let grown = BgvCiphertext {
-            parts: Vec::new(),
+            parts: Vec::new().into(),
             level: ct.level,
             fingerprint: ct.fingerprint,
             key_id: None,
@@ -181,7 +181,7 @@ impl Collective for CkksContext {
         _added: Option<f64>,
     ) -> CkksCiphertext {
         CkksCiphertext {
-            parts: vec![c0, c1],
+            parts: vec![c0, c1].into(),
             level: ct.level,
             scale: ct.scale,
             slots: ct.slots,

@@ -25,6 +25,7 @@ mod keyswitch;
 mod layout;
 mod levels;
 pub(crate) mod noise;
+mod parts;
 mod switching;
 
 pub use chain::ModulusChain;
@@ -32,8 +33,8 @@ pub use encapsulation::EncapsulationKeys;
 pub(crate) use evalkeys::{inverse_mod, owned_by};
 pub use evalkeys::{GaloisKeys, RelinKey, MAX_GALOIS_ELEMENTS};
 pub(crate) use keys::{
-    check_params, gaussian_poly, hash_words, key_methods, log2_modulus, reduce_product,
-    uniform_seeded, Domain, SeedSource,
+    check_params, expand_seeded_ntt, gaussian_poly, hash_words, key_methods, log2_modulus,
+    reduce_product, uniform_seeded, Domain, SeedSource,
 };
 pub use keys::{
     expand_seeded, Crs, EvaluationKeySet, KeyContext, KeyGenerator, KeyId, PublicKey,
@@ -44,6 +45,7 @@ pub use keyswitch::{Decomposed, KeySwitchKey, KeySwitcher};
 pub use layout::KeySwitching;
 pub use levels::Levels;
 pub(crate) use noise::log2_add;
+pub(crate) use parts::Parts;
 pub use switching::SwitchingKey;
 
 use std::sync::Arc;

@@ -1,5 +1,6 @@
 //! BFV ciphertexts to and from bytes.
 
+use super::parts::seeded_parts;
 use super::{fingerprint, Kind, Reader, Writer};
 use crate::bfv::{BfvContext, BfvParameters, Ciphertext};
 use crate::rlwe::expand_seeded;
@@ -29,7 +30,7 @@ impl BfvContext {
         w.key_id(ct.key_id);
         w.noise_bound(ct.noise);
         w.u32(ct.parts.len() as u32);
-        match (&ct.seed, ct.parts.len()) {
+        match (ct.seed(), ct.parts.len()) {
             (Some(seed), 2) => {
                 w.u8(1);
                 w.poly(&ct.parts[0]);
@@ -69,7 +70,7 @@ impl BfvContext {
                 let seed = r.seed()?;
                 let mut ct =
                     self.ciphertext_from_parts(vec![c0, expand_seeded(ring, &seed)?], key_id)?;
-                ct.seed = Some(seed);
+                ct.parts = seeded_parts(ct.parts, Some(seed))?;
                 ct
             }
             0 => {

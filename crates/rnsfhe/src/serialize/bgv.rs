@@ -1,6 +1,7 @@
 //! BGV parameter sets, plaintexts and ciphertexts to and from bytes (keys through [`super::KeyBytes`]).
 
 use super::params::{check_hamming, NO_CONTEXT};
+use super::parts::seeded_parts;
 use super::{fingerprint, Kind, Reader, Writer};
 use crate::bgv::{BgvCiphertext, BgvContext, BgvParameters, BgvPlaintext, ModulusSwitching};
 use crate::params::{barrett_flag, read_degree_word, BARRETT_FLAG, MONTGOMERY_FLAG};
@@ -110,15 +111,15 @@ impl BgvContext {
         self.plaintext_from_coefficients(&coeffs)
     }
 
-    /// A ciphertext as bytes: key identity, noise bound, level, polynomials (NTT form).
+    /// A ciphertext as bytes: key identity, noise bound, level, polynomials (NTT form; a fresh
+    /// symmetric encryption: c_0 and the seed of c_1, half size).
     pub fn ciphertext_to_bytes(&self, ct: &BgvCiphertext) -> Result<Vec<u8>> {
         self.check_ct(ct)?;
         let mut w = Writer::new(Kind::BgvCiphertext, self.fingerprint());
         w.key_id(ct.key_id);
         w.noise_bound(ct.noise);
         w.u32(ct.level as u32);
-        w.u32(ct.parts.len() as u32);
-        ct.parts.iter().for_each(|p| w.poly(p));
+        w.parts(&ct.parts);
         Ok(w.finish())
     }
 
@@ -128,32 +129,35 @@ impl BgvContext {
         let key_id = r.key_id()?;
         let noise = r.noise_bound()?;
         let level = r.u32()? as usize;
-        let parts = r.u32()? as usize;
         if level > self.max_level() {
             return Err(Error::InvalidCiphertext(format!(
                 "level {level} is above the top level {}",
                 self.max_level()
             )));
         }
-        if !(2..=3).contains(&parts) {
-            return Err(Error::InvalidCiphertext(format!(
-                "{parts} polynomials, 2 or 3 expected"
-            )));
-        }
         let ring = self.ring_at(level)?.clone();
         // The residues written are c M in the Montgomery representation: read them as such.
         let montgomery = self.params().is_montgomery();
-        let polys = (0..parts)
-            .map(|_| {
-                let mut p = r.poly(&ring)?;
-                if montgomery {
-                    p.relabel_form(rnsfhe_math::ring::Form::Montgomery)?;
-                }
-                Ok(p)
-            })
-            .collect::<Result<Vec<_>>>()?;
+        let read = |r: &mut Reader| {
+            let mut p = r.poly(&ring)?;
+            if montgomery {
+                p.relabel_form(rnsfhe_math::ring::Form::Montgomery)?;
+            }
+            Ok(p)
+        };
+        let expand = |seed: &[u8; 32]| {
+            if level != self.max_level() {
+                return Err(Error::InvalidCiphertext(format!(
+                    "seeded bytes at level {level}, below the top level {}",
+                    self.max_level()
+                )));
+            }
+            self.seeded_c1(seed)
+        };
+        let (polys, seed) = r.parts(read, expand)?;
         r.end()?;
         let mut ct = self.ciphertext_from_parts(polys, key_id)?;
+        ct.parts = seeded_parts(ct.parts, seed)?;
         ct.noise = noise;
         Ok(ct)
     }

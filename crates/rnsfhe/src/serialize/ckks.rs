@@ -1,5 +1,6 @@
 //! CKKS ciphertexts to and from bytes.
 
+use super::parts::seeded_parts;
 use super::{fingerprint, Kind, Reader, Writer};
 use crate::ckks::{CkksCiphertext, CkksContext, CkksParameters};
 use crate::{Error, Result};
@@ -31,7 +32,8 @@ impl CkksParameters {
 pub(super) const SCALE_BITS_WIDTH: u32 = 8;
 
 impl CkksContext {
-    /// A ciphertext as bytes (level, scale, slot count, polynomials).
+    /// A ciphertext as bytes (level, scale, slot count, polynomials; a fresh symmetric encryption:
+    /// c_0 and the seed of c_1, half size).
     pub fn ciphertext_to_bytes(&self, ct: &CkksCiphertext) -> Result<Vec<u8>> {
         self.check_ct(ct)?;
         let mut w = Writer::new(Kind::CkksCiphertext, self.fingerprint());
@@ -39,8 +41,7 @@ impl CkksContext {
         w.u32(ct.level() as u32);
         w.f64(ct.scale());
         w.u32(ct.slots() as u32);
-        w.u32(ct.size() as u32);
-        ct.parts().iter().for_each(|p| w.poly(p));
+        w.parts(&ct.parts);
         Ok(w.finish())
     }
 
@@ -51,7 +52,6 @@ impl CkksContext {
         let level = r.u32()? as usize;
         let scale = r.f64()?;
         let slots = r.u32()? as usize;
-        let parts = r.u32()? as usize;
         if level > self.max_level() {
             return Err(Error::InvalidCiphertext(format!(
                 "level {level} is above the top level {}",
@@ -69,16 +69,11 @@ impl CkksContext {
                 self.slots()
             )));
         }
-        if !(2..=3).contains(&parts) {
-            return Err(Error::InvalidCiphertext(format!(
-                "{parts} polynomials, 2 or 3 expected"
-            )));
-        }
         let ring = self.ring_at(level)?.clone();
-        let polys = (0..parts)
-            .map(|_| r.poly(&ring))
-            .collect::<Result<Vec<_>>>()?;
+        let (polys, seed) = r.parts(|r| r.poly(&ring), |s| self.seeded_c1(s, level))?;
         r.end()?;
-        self.ciphertext_from_parts(polys, level, scale, slots, key_id)
+        let mut ct = self.ciphertext_from_parts(polys, level, scale, slots, key_id)?;
+        ct.parts = seeded_parts(ct.parts, seed)?;
+        Ok(ct)
     }
 }

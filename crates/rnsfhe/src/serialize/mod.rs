@@ -4,9 +4,10 @@
 //! Layout (little endian): magic `RNSF`, format version (u16), object kind (u8), the parameter set's
 //! fingerprint (u64, FNV-1a over its description), then the object, then a CRC-32 (IEEE) of every
 //! byte before it. A polynomial is its representation (u8), limb count (u32), degree (u32) and the
-//! residues (u64 each). A fresh symmetric BFV ciphertext stores its 32-byte seed instead of c_1 (half
-//! size), and every key stores the seeds of its uniform components; a BFV ciphertext stores its noise
-//! bounds (see `bfv/noise.rs`) so that a loaded one keeps its budget. Ciphertexts, public keys and
+//! residues (u64 each). A fresh symmetric BFV, BGV or CKKS ciphertext stores its 32-byte seed instead
+//! of c_1 (half size; BFV by a flag byte, BGV and CKKS by the top bit of the part count, `parts.rs`),
+//! and every key stores the seeds of its uniform components; a BFV ciphertext stores its noise bounds
+//! (see `bfv/noise.rs`) so that a loaded one keeps its budget. Ciphertexts, public keys and
 //! evaluation keys store the [`KeyId`](crate::rlwe::KeyId) of their key pair (a secret key's is
 //! recomputed from it).
 //!
@@ -41,6 +42,7 @@ mod keys;
 #[cfg(test)]
 mod old_formats;
 mod params;
+mod parts;
 mod switching;
 
 use std::sync::Arc;

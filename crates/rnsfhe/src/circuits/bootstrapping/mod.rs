@@ -53,6 +53,12 @@
 //! level ([`crate::rlwe::EncapsulationKeys`] has the security argument and Lattigo's v6.1.1
 //! pitfall): any secret bootstraps with K = 16.
 //!
+//! # A second iteration
+//!
+//! With `meta_bts: Some(k)` ([`meta_bts`], Bae et al. 2022) the bootstrap runs twice: on the input,
+//! then on its residual scaled up by 2^k, one reserved prime above the residual levels paying for
+//! the correction; the result reaches the precision floor of the residual scale.
+//!
 //! # Keys
 //!
 //! [`KeyRequirements`] lists exactly what [`Bootstrapper::bootstrap`] uses: the rotation steps of
@@ -90,6 +96,7 @@
 mod coeffs_to_slots;
 pub mod eval_mod;
 mod keys;
+pub mod meta_bts;
 pub mod modraise;
 mod params;
 mod pipeline;
@@ -205,7 +212,8 @@ impl Bootstrapper {
     /// The level of the outputs: R (CtS-first) or R + stc (StC-first, where the StC levels are still
     /// to be spent before the next bootstrap).
     pub fn output_level(&self) -> usize {
-        self.pipeline.output_level()
+        // META-BTS's correction spends the reserved prime above R.
+        self.pipeline.output_level() - usize::from(self.params.meta_bts.is_some())
     }
     /// The lowest level an input may have: 0 (CtS-first) or the StC budget (StC-first).
     pub fn input_level(&self) -> usize {
@@ -281,9 +289,16 @@ impl Bootstrapper {
             Ok(r)
         };
         let mut times = StageTimings::default();
-        let out = self
-            .pipeline
-            .run(ctx, ct, gk, &raise, &reduce, &mut times)?;
+        let mut once =
+            |c: &CkksCiphertext| self.pipeline.run(ctx, c, gk, &raise, &reduce, &mut times);
+        let out = match self.params.meta_bts {
+            None => once(ct)?,
+            Some(k) => {
+                let x = pipeline::onto_chain(ctx, ct, self.input_level())?;
+                let first = once(&x)?;
+                meta_bts::second_iteration(ctx, &x, &first, k, &mut once)?
+            }
+        };
         Ok((out, times))
     }
 }

@@ -192,6 +192,16 @@ pub fn expand_seeded(ctx: &Arc<RingContext>, seed: &[u8; 32]) -> Result<Poly> {
     Ok(a)
 }
 
+/// [`expand_seeded`] in NTT form, the bits of [`SecretKey::encrypt_zero_ntt`]'s second part.
+pub(crate) fn expand_seeded_ntt(ctx: &Arc<RingContext>, seed: &[u8; 32]) -> Result<Poly> {
+    if ctx.kind() == RingKind::PowerOfTwo {
+        return uniform_seeded(ctx, seed, 0);
+    }
+    let mut a = expand_seeded(ctx, seed)?;
+    a.to_ntt()?;
+    Ok(a)
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)] // test
 mod tests {
