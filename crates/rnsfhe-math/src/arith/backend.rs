@@ -210,6 +210,12 @@ pub(crate) fn avx2_allowed(q: &Modulus) -> bool {
     backend_for(q).rank() >= Backend::Avx2.rank() && Backend::Avx2.is_supported()
 }
 
+/// Whether the AVX-512F kernels may run for q: the knob's backend for q is AVX-512F or AVX-512 IFMA
+/// (which runs AVX-512F for q above 2^50), so the CPU has avx512f.
+pub(crate) fn avx512_allowed(q: &Modulus) -> bool {
+    matches!(backend_for(q), Backend::Avx512 | Backend::Avx512Ifma)
+}
+
 /// Whether the knob allows the AVX-512 IFMA kernels and the CPU has them (the lazy IFMA sums and dot
 /// products, which have no other SIMD twin yet, ask this).
 #[cfg(target_arch = "x86_64")]

@@ -11,14 +11,16 @@ mod modulus;
 pub mod primes;
 pub mod roots;
 pub mod vector;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod wide512;
 
-pub(crate) use backend::avx2_allowed;
 #[cfg(target_arch = "x86_64")]
 pub(crate) use backend::ifma_allowed;
 pub use backend::{
     available_backends, backend, backend_for, backend_from_env, detected_backend, set_backend,
     Backend,
 };
+pub(crate) use backend::{avx2_allowed, avx512_allowed};
 pub use modulus::{Modulus, Shoup, MAX_MODULUS_BITS};
 pub use primes::{approximate_primes, is_prime, nearest_primes, ntt_primes};
 pub use roots::{minimal_primitive_root, primitive_root};

@@ -39,9 +39,7 @@ pub(super) fn dot(
 ) -> bool {
     let len = out.len();
     if !len.is_multiple_of(8)
-        || add.is_some_and(|a| a.len() != len)
-        || own.is_some_and(|o| o.0.len() != len)
-        || (!c.is_empty() && (c.len() - 1) * stride + start + len > y.len())
+        || !super::fast::dot_args_fit(y, stride, start, c, add, own, len)
         || !is_x86_feature_detected!("avx2")
     {
         return false;

@@ -115,6 +115,23 @@ pub(super) fn dot_lazy(
     }
 }
 
+/// Whether the arguments of a SIMD dot kernel (`dot_avx2::dot`, `dot_avx512::dot`) are in range for
+/// `len` outputs: the rows of y at i * stride + start (one per constant) inside y, and `add` and the
+/// own row of len values.
+pub(super) fn dot_args_fit(
+    y: &[u64],
+    stride: usize,
+    start: usize,
+    c: &[u64],
+    add: Option<&[u64]>,
+    own: Option<(&[u64], u64)>,
+    len: usize,
+) -> bool {
+    add.is_none_or(|a| a.len() == len)
+        && own.is_none_or(|o| o.0.len() == len)
+        && (c.is_empty() || (c.len() - 1) * stride + start + len <= y.len())
+}
+
 /// Terms added to the FastBconv sums of [`blocked_dots`].
 #[derive(Clone, Copy, Default)]
 pub(super) struct Extras<'a> {
@@ -126,8 +143,9 @@ pub(super) struct Extras<'a> {
 
 /// out_j = sum_i y_i * consts[j k + i] (+ extras) mod p_j for every target p_j (the FastBconv sum),
 /// block by block of coefficients; y holds k rows of n values below `y_max`. Targets that allow it
-/// (odd, below 2^51, with IFMA present) use the AVX-512 IFMA kernel; with the AVX2 backend, the AVX2
-/// kernel while the 128-bit sums cannot overflow.
+/// (odd, below 2^51, with IFMA present) use the AVX-512 IFMA kernel; other targets with the AVX-512
+/// backends the AVX-512F kernel, with the AVX2 backend the AVX2 kernel, while the 128-bit sums cannot
+/// overflow.
 pub(super) fn blocked_dots(
     target: &RnsBasis,
     y: &[u64],
@@ -147,6 +165,11 @@ pub(super) fn blocked_dots(
                 && super::dot_ifma::available(y_max, std::slice::from_ref(p), k + own_max + 1)
         })
         .collect();
+    let avx512: Vec<bool> = target
+        .moduli()
+        .iter()
+        .map(|p| super::dot_avx512::available(y_max, p, k + own_max + 1))
+        .collect();
     let avx2: Vec<bool> = target
         .moduli()
         .iter()
@@ -162,6 +185,12 @@ pub(super) fn blocked_dots(
         #[cfg(target_arch = "x86_64")]
         if ifma[j] {
             super::dot_ifma::dot(p, y, n, start, &consts[j * k..(j + 1) * k], add, own, out);
+            return;
+        }
+        #[cfg(target_arch = "x86_64")]
+        if avx512[j]
+            && super::dot_avx512::dot(p, y, n, start, &consts[j * k..(j + 1) * k], add, own, out)
+        {
             return;
         }
         #[cfg(target_arch = "x86_64")]

@@ -9,6 +9,7 @@
 mod basis;
 mod converter;
 mod dot_avx2;
+mod dot_avx512;
 mod dot_ifma;
 mod fast;
 mod fhbe;

@@ -5,6 +5,9 @@ use std::arch::x86_64::*;
 use crate::arith::Backend;
 use crate::arith::{Modulus, Shoup};
 
+mod inner;
+pub(super) use inner::inner_product;
+
 /// Whether the kernel may run for q on this CPU (the features are detected at run time).
 fn supported(q: &Modulus, ifma: bool) -> bool {
     let b = if ifma {
@@ -184,7 +187,7 @@ unsafe fn store(p: *mut u64, i: usize, m: __mmask8, v: __m512i) {
 
 /// Maps [0, 2r) to [0, r) lane-wise: x - r wraps to a huge value when x < r, so the minimum is right.
 #[inline(always)]
-unsafe fn reduce_once(x: __m512i, r: __m512i) -> __m512i {
+pub(crate) unsafe fn reduce_once(x: __m512i, r: __m512i) -> __m512i {
     // SAFETY: the caller runs with avx512f.
     unsafe { _mm512_min_epu64(x, _mm512_sub_epi64(x, r)) }
 }
@@ -216,7 +219,7 @@ unsafe fn mul_wide(a: __m512i, b: __m512i, b_hi: __m512i, c: &Vc) -> (__m512i, _
 
 /// a * b mod 2^64 from three 32 x 32-bit products; b_hi = b >> 32.
 #[inline(always)]
-unsafe fn mul_lo(a: __m512i, b: __m512i, b_hi: __m512i) -> __m512i {
+pub(crate) unsafe fn mul_lo(a: __m512i, b: __m512i, b_hi: __m512i) -> __m512i {
     // SAFETY: the caller runs with avx512f.
     unsafe {
         let a_hi = _mm512_srli_epi64::<32>(a);
@@ -227,7 +230,7 @@ unsafe fn mul_lo(a: __m512i, b: __m512i, b_hi: __m512i) -> __m512i {
 
 /// floor(a * b / 2^64) - e with e in {0, 1, 2}, from three 32 x 32-bit products; b_hi = b >> 32.
 #[inline(always)]
-unsafe fn mul_hi_approx(a: __m512i, b: __m512i, b_hi: __m512i) -> __m512i {
+pub(crate) unsafe fn mul_hi_approx(a: __m512i, b: __m512i, b_hi: __m512i) -> __m512i {
     // SAFETY: the caller runs with avx512f.
     unsafe {
         let a_hi = _mm512_srli_epi64::<32>(a);

@@ -155,8 +155,8 @@ pub fn mul_shoup_scalar_assign_with(
 }
 
 /// `out[t] = sum_j a[j][t] * b[j][t] mod q`: the pointwise inner product of key switching, summed lazily
-/// and reduced once per element (AVX-512 IFMA for odd q < 2^51 and fewer than 2^10 rows; AVX2 with
-/// 128-bit sums while rows * (q - 1)^2 < 2^128; otherwise one
+/// and reduced once per element (AVX-512 IFMA for odd q < 2^51 and fewer than 2^10 rows; AVX-512F, or
+/// AVX2, with 128-bit sums while rows * (q - 1)^2 < 2^128; otherwise one
 /// reduced multiply-add per row with the fastest kernel for q). Preconditions (`debug_assert!`): as many a rows as b rows, each at least out.len() long,
 /// inputs in [0, q). Output in [0, q).
 pub fn inner_product(q: &Modulus, a: &[&[u64]], b: &[&[u64]], out: &mut [u64]) {
@@ -171,6 +171,8 @@ pub fn inner_product(q: &Modulus, a: &[&[u64]], b: &[&[u64]], out: &mut [u64]) {
         // SAFETY: `usable` checked the CPU features; the kernel checks the row lengths.
         unsafe { super::lazy::inner_product(q, a, b, out) };
         done = out.len() & !7;
+    } else if avx512::inner_product(q, a, b, out) {
+        done = out.len();
     } else if avx2_allowed(q) && avx2::inner_product(q, a, b, out) {
         done = out.len() & !3;
     }
@@ -346,7 +348,7 @@ fn lift_scalar(
 /// Whether the AVX-512F kernels may run for q (the CPU has them and the knob allows them).
 #[cfg(target_arch = "x86_64")]
 fn avx512f(q: &Modulus) -> bool {
-    matches!(backend_for(q), Backend::Avx512 | Backend::Avx512Ifma)
+    super::avx512_allowed(q)
 }
 
 /// dst[i] = dst[i] - c mod q where src[i] > half.
@@ -583,4 +585,4 @@ fn avx512_kind(backend: Backend) -> Option<bool> {
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 #[cfg(target_arch = "x86_64")]
-mod avx512;
+pub(crate) mod avx512;
