@@ -89,22 +89,25 @@ impl Encoded {
 /// representation.
 pub(crate) fn evaluate(h: &Hoisted<'_>, enc: &Encoded) -> Result<Vec<Poly>> {
     let c0 = &h.lift_c0()?;
-    // The baby rotations, lazy over Q_l u P, each computed once (Lattigo's `ctPreRot`).
-    let mut babies: BTreeMap<u64, [Poly; 2]> = BTreeMap::new();
-    for (_, terms) in &enc.giants {
-        for (g, _) in terms {
-            if !babies.contains_key(g) {
-                babies.insert(*g, h.lazy(*g, c0)?);
-            }
-        }
-    }
+    // The baby rotations, lazy over Q_l u P, each computed once (Lattigo's `ctPreRot`), side by
+    // side with several threads.
+    let elements: Vec<u64> = enc
+        .giants
+        .iter()
+        .flat_map(|(_, terms)| terms.iter().map(|(g, _)| *g))
+        .collect::<BTreeSet<u64>>()
+        .into_iter()
+        .collect();
+    let rotated = parallel::map(elements.len(), |i| h.lazy(elements[i], c0))?;
+    let babies: BTreeMap<u64, [Poly; 2]> = elements.into_iter().zip(rotated).collect();
     let ring = h.ring_qp()?;
     let n = ring.degree();
     let mut acc = [
         Poly::zero(ring, Representation::Ntt),
         Poly::zero(ring, Representation::Ntt),
     ];
-    for (g, terms) in &enc.giants {
+    // The giant steps, as many side by side as there are threads (one term each in memory).
+    let giant = |(g, terms): &(u64, Vec<(u64, Diagonal)>)| {
         let rows: Vec<(&[Poly; 2], &Diagonal)> = terms
             .iter()
             .map(|(b, p)| {
@@ -114,12 +117,17 @@ pub(crate) fn evaluate(h: &Hoisted<'_>, enc: &Encoded) -> Result<Vec<Poly>> {
                     .ok_or_else(|| Error::Internal("a baby rotation was not computed".into()))
             })
             .collect::<Result<_>>()?;
-        let term = h.switch_lazy(inner_sum(&rows)?, *g)?;
-        let idx = (g % (2 * n as u64) != 1)
-            .then(|| ntt_automorphism_index(n, *g))
-            .transpose()?;
-        for (a, x) in acc.iter_mut().zip(&term) {
-            accumulate(a, x, idx.as_deref())?;
+        h.switch_lazy(inner_sum(&rows)?, *g)
+    };
+    for chunk in enc.giants.chunks(parallel::num_threads().max(1)) {
+        let terms = parallel::map(chunk.len(), |j| giant(&chunk[j]))?;
+        for ((g, _), term) in chunk.iter().zip(&terms) {
+            let idx = (g % (2 * n as u64) != 1)
+                .then(|| ntt_automorphism_index(n, *g))
+                .transpose()?;
+            for (a, x) in acc.iter_mut().zip(term) {
+                accumulate(a, x, idx.as_deref())?;
+            }
         }
     }
     h.finish(acc)
