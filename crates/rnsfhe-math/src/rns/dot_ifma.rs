@@ -27,8 +27,10 @@ pub(super) fn available(y_max: u64, targets: &[Modulus], terms: usize) -> bool {
 /// out[b] = (sum_i y[i * stride + start + b] c[i] + row[b] c_own + add[b]) mod p, for out.len() a
 /// multiple of 16; `add`, when given, holds out.len() values below 2^62, and `own` = (row, c_own) a row
 /// below 2^52 with its constant below p (one more term).
-/// Preconditions (checked by [`available`] and the caller): IFMA present, every y below 2^52, every c
-/// below p < 2^51, c.len() < 2^10, out.len() % 16 == 0, and the rows in range of y.
+/// Preconditions (checked by [`available`]): IFMA present, every y below 2^52, every c below
+/// p < 2^51, c.len() < 2^10. Returns false, doing nothing, when out.len() is not a multiple of 16, c
+/// is empty, a length does not match or a row lies outside y (`fast::dot_args_fit`, the check of
+/// the AVX2 and AVX-512 twins).
 #[cfg(target_arch = "x86_64")]
 #[allow(clippy::too_many_arguments)] // a kernel: plain slices and scalars
 pub(super) fn dot(
@@ -40,21 +42,18 @@ pub(super) fn dot(
     add: Option<&[u64]>,
     own: Option<(&[u64], u64)>,
     out: &mut [u64],
-) {
+) -> bool {
     let len = out.len();
-    if add.is_some_and(|a| a.len() != len) || own.is_some_and(|o| o.0.len() != len) {
-        out.iter_mut().for_each(|o| *o = 0);
-        return;
+    if !len.is_multiple_of(16)
+        || c.is_empty()
+        || !super::fast::dot_args_fit(y, stride, start, c, add, own, len)
+    {
+        return false;
     }
-    debug_assert!(len.is_multiple_of(16));
-    debug_assert!(c.is_empty() || (c.len() - 1) * stride + start + len <= y.len());
-    if c.is_empty() || (c.len() - 1) * stride + start + len > y.len() {
-        out.iter_mut().for_each(|o| *o = 0);
-        return;
-    }
-    // SAFETY: the caller checked IFMA support through `available`; the bounds check above keeps every
-    // load inside y and every store inside out.
-    unsafe { dot_kernel(p, y, stride, start, c, add, own, out) }
+    // SAFETY: the caller checked IFMA support through `available`; the checks above keep every load
+    // inside y, row and add, and every store inside out.
+    unsafe { dot_kernel(p, y, stride, start, c, add, own, out) };
+    true
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -115,7 +115,7 @@ pub(super) fn dot_lazy(
     }
 }
 
-/// Whether the arguments of a SIMD dot kernel (`dot_avx2::dot`, `dot_avx512::dot`) are in range for
+/// Whether the arguments of a SIMD dot kernel (`dot_ifma::dot`, `dot_avx2::dot`, `dot_avx512::dot`) are in range for
 /// `len` outputs: the rows of y at i * stride + start (one per constant) inside y, and `add` and the
 /// own row of len values.
 pub(super) fn dot_args_fit(
@@ -183,8 +183,9 @@ pub(super) fn blocked_dots(
             .own
             .map(|(rows, c)| (&rows[j * n + start..j * n + start + bl], c[j]));
         #[cfg(target_arch = "x86_64")]
-        if ifma[j] {
-            super::dot_ifma::dot(p, y, n, start, &consts[j * k..(j + 1) * k], add, own, out);
+        if ifma[j]
+            && super::dot_ifma::dot(p, y, n, start, &consts[j * k..(j + 1) * k], add, own, out)
+        {
             return;
         }
         #[cfg(target_arch = "x86_64")]
