@@ -135,8 +135,8 @@ pub fn share_round1_with(
     // KSGen(s_i, u_i) = (s_i w - u_i a - e0_i, a) per component: h0_i and the CRS's a.
     let g = ctx.error_distribution();
     let key = KeySwitchKey::generate_with(sw, &u, &s, g, rng, opts)?;
-    let mut polys = Vec::with_capacity(2 * key.parts().len());
-    for (h0, a) in key.into_parts() {
+    let mut polys = Vec::with_capacity(2 * key.components());
+    for (h0, a) in key.into_parts()? {
         let mut e1 = gaussian_poly(a.context(), g, rng)?;
         e1.to_ntt()?;
         let mut h1 = a.mul(&s)?;

@@ -119,7 +119,7 @@ pub fn share_with(
         let s_g = s.automorphism(g as i64)?;
         let opts = KeyOptions::of(sw, SeedSource::Expanded(crs, fp, *domain, a), level);
         let key = KeySwitchKey::generate_with(sw, &s, &s_g, ctx.error_distribution(), rng, opts)?;
-        polys.extend(key.into_parts().into_iter().map(|(k0, _)| k0));
+        polys.extend(key.into_parts()?.into_iter().map(|(k0, _)| k0));
     }
     Ok(Share::of_party(ctx, round, party.index, polys))
 }

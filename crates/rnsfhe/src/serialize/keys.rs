@@ -41,15 +41,15 @@ impl Writer {
     pub(super) fn key_switch_key(&mut self, k: &KeySwitchKey) {
         self.u32(k.level() as u32);
         if !k.is_seeded() {
-            self.u32(k.parts().len() as u32 | EXPLICIT_K1);
+            self.u32(k.components() as u32 | EXPLICIT_K1);
             for (k0, k1) in k.parts() {
                 self.poly(k0);
                 self.poly(k1);
             }
             return;
         }
-        self.u32(k.parts().len() as u32);
-        for ((k0, _), seed) in k.parts().iter().zip(k.seeds()) {
+        self.u32(k.components() as u32);
+        for (k0, seed) in k.k0().iter().zip(k.seeds()) {
             self.poly(k0);
             self.bytes(seed);
         }

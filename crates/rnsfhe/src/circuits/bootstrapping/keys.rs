@@ -9,7 +9,8 @@ use rnsfhe_math::sample::Csprng;
 use crate::circuits::dft::HomomorphicDft;
 use crate::ckks::CkksContext;
 use crate::rlwe::{
-    EncapsulationKeys, EvaluationKeySet, GaloisKeys, KeyGenerator, RelinKey, SecretKey,
+    EncapsulationKeys, EvaluationKeySet, GaloisKeys, KeyContext, KeyGenerator, KeyStorage,
+    RelinKey, SecretKey,
 };
 use crate::serialize::{append_evaluation_keys, KeyBytes};
 use crate::{Error, Result};
@@ -216,6 +217,33 @@ impl BootstrappingKeys {
     pub fn galois_keys(&self) -> Result<&Arc<GaloisKeys>> {
         self.set.galois_keys()
     }
+
+    /// The keys in `storage` (`KeySwitchKey::with_storage`: the same bootstraps bit for bit),
+    /// converted one at a time; e.g. [`KeyStorage::Seeded`] after [`Self::from_bytes`].
+    pub fn with_storage(self, ctx: &CkksContext, storage: KeyStorage) -> Result<Self> {
+        let mut set = EvaluationKeySet::new();
+        let relin = self.set.relin_key().ok().cloned();
+        let galois = self.set.galois_keys().ok().cloned();
+        drop(self.set);
+        if let Some(r) = relin {
+            let r = Arc::try_unwrap(r).unwrap_or_else(|r| RelinKey::clone(&r));
+            set.set_relin_key(Arc::new(r.with_storage(ctx.relin_switcher(), storage)?))?;
+        }
+        if let Some(g) = galois {
+            let g = Arc::try_unwrap(g).unwrap_or_else(|g| GaloisKeys::clone(&g));
+            set.set_galois_keys(Arc::new(g.with_storage(ctx.key_switcher(), storage)?))?;
+        }
+        Ok(BootstrappingKeys {
+            set,
+            encapsulation: self.encapsulation,
+        })
+    }
+
+    /// The bytes the relinearisation and Galois keys take in memory (k0, and k1 when expanded).
+    pub fn resident_bytes(&self) -> usize {
+        let relin = self.set.relin_key().map_or(0, |r| r.key().resident_bytes());
+        relin + self.set.galois_keys().map_or(0, |g| g.resident_bytes())
+    }
 }
 
 /// The keys of `req` for `sk`, one at a time, calling `progress(done, total)` after each.
@@ -224,6 +252,7 @@ pub(crate) fn generate(
     req: &KeyRequirements,
     sk: &SecretKey,
     rng: &mut Csprng,
+    storage: KeyStorage,
     mut progress: Option<&mut dyn FnMut(usize, usize)>,
 ) -> Result<BootstrappingKeys> {
     let total = req.count();
@@ -236,11 +265,15 @@ pub(crate) fn generate(
     };
     let mut set = EvaluationKeySet::new();
     let mut gen = KeyGenerator::new(ctx, rng);
-    set.set_relin_key(Arc::new(gen.relin_key_at(sk, req.relin_level)?))?;
+    // Each key is converted to `storage` as soon as it is made: at most one expanded key is held.
+    let rlk = gen.relin_key_at(sk, req.relin_level)?;
+    set.set_relin_key(Arc::new(rlk.with_storage(ctx.relin_switcher(), storage)?))?;
     tick(&mut done);
     let mut galois: Option<GaloisKeys> = None;
     for g in &req.galois {
-        let k = gen.galois_keys_at(sk, &[g.element], g.level)?;
+        let k = gen
+            .galois_keys_at(sk, &[g.element], g.level)?
+            .with_storage(ctx.key_switcher(), storage)?;
         match galois.as_mut() {
             Some(all) => all.insert(k)?,
             None => galois = Some(k),

@@ -34,10 +34,12 @@ mod gadget;
 mod key;
 mod levels;
 mod moddown;
+mod seeded;
 
 pub use decompose::Decomposed;
 use decompose::ModUp;
 pub use key::KeySwitchKey;
+pub use seeded::KeyStorage;
 pub(crate) use key::{within_key_level, KeyOptions};
 pub(crate) use levels::select_limbs;
 
@@ -319,7 +321,7 @@ impl KeySwitcher {
         let mut u1 = Buffer::stale(limbs.len() * len);
         // One task per limb (threads across limbs; see rnsfhe_math::parallel), each with a scratch for
         // the digits' extensions to its limb.
-        let ext_len = key.parts.len() * len;
+        let ext_len = key.k0.len() * len;
         parallel::for_each_limb2(&mut u0, &mut u1, len, ext_len, |slot, out0, out1, ext| {
             let i = limbs[slot];
             let rows = self.rows_at(level, i);
