@@ -9,8 +9,8 @@ use rnsfhe_math::sample::Csprng;
 use crate::circuits::dft::HomomorphicDft;
 use crate::ckks::CkksContext;
 use crate::rlwe::{
-    EncapsulationKeys, EvaluationKeySet, GaloisKeys, KeyContext, KeyGenerator, KeyStorage,
-    RelinKey, SecretKey,
+    EncapsulationKeys, EvaluationKeySet, GaloisKeys, KeyGenerator, KeyStorage, RelinKey,
+    SecretKey,
 };
 use crate::serialize::{append_evaluation_keys, KeyBytes};
 use crate::{Error, Result};
@@ -218,16 +218,16 @@ impl BootstrappingKeys {
         self.set.galois_keys()
     }
 
-    /// The keys in `storage` (`KeySwitchKey::with_storage`: the same bootstraps bit for bit),
-    /// converted one at a time; e.g. [`KeyStorage::Seeded`] after [`Self::from_bytes`].
+    /// The Galois keys in `storage` (`KeySwitchKey::with_storage`: the same bootstraps bit for
+    /// bit), converted one at a time; e.g. [`KeyStorage::Seeded`] after [`Self::from_bytes`]. The
+    /// relinearisation key stays as it is (expanded: EvalMod's every product uses it).
     pub fn with_storage(self, ctx: &CkksContext, storage: KeyStorage) -> Result<Self> {
         let mut set = EvaluationKeySet::new();
         let relin = self.set.relin_key().ok().cloned();
         let galois = self.set.galois_keys().ok().cloned();
         drop(self.set);
         if let Some(r) = relin {
-            let r = Arc::try_unwrap(r).unwrap_or_else(|r| RelinKey::clone(&r));
-            set.set_relin_key(Arc::new(r.with_storage(ctx.relin_switcher(), storage)?))?;
+            set.set_relin_key(r)?;
         }
         if let Some(g) = galois {
             let g = Arc::try_unwrap(g).unwrap_or_else(|g| GaloisKeys::clone(&g));
@@ -265,9 +265,10 @@ pub(crate) fn generate(
     };
     let mut set = EvaluationKeySet::new();
     let mut gen = KeyGenerator::new(ctx, rng);
-    // Each key is converted to `storage` as soon as it is made: at most one expanded key is held.
-    let rlk = gen.relin_key_at(sk, req.relin_level)?;
-    set.set_relin_key(Arc::new(rlk.with_storage(ctx.relin_switcher(), storage)?))?;
+    // The relinearisation key stays expanded: every EvalMod product uses it, and it is one key of
+    // many. Each Galois key is converted to `storage` as soon as it is made: at most one expanded
+    // Galois key is held.
+    set.set_relin_key(Arc::new(gen.relin_key_at(sk, req.relin_level)?))?;
     tick(&mut done);
     let mut galois: Option<GaloisKeys> = None;
     for g in &req.galois {

@@ -112,9 +112,9 @@ pub struct BootstrappingParameters {
     /// N = 2^16) or compact (one word per coefficient, lifted and transformed at each use: about
     /// 0.1 GiB, for about 10 % more time per bootstrap). The ciphertexts are the same bit for bit.
     pub diagonal_storage: DiagonalStorage,
-    /// How the keys of [`super::Bootstrapper::generate_keys`] hold their uniform halves: expanded
-    /// (fastest) or seeded (half the key memory, each k1 limb expanded from its seed at each use).
-    /// The ciphertexts are the same bit for bit.
+    /// How the Galois keys of [`super::Bootstrapper::generate_keys`] hold their uniform halves:
+    /// expanded (fastest) or seeded (half their memory, each k1 limb expanded from its seed at each
+    /// use). The relinearisation key stays expanded. The ciphertexts are the same bit for bit.
     pub key_storage: KeyStorage,
     /// log2 of the scale of the residual levels (their primes' width).
     pub scale_bits: u32,
