@@ -76,7 +76,10 @@ fn ckks_rotations_and_relinearisation_are_bit_identical() {
         let (sk, pk) = ctx.keygen(&mut rng).unwrap();
         let gk = ctx.galois_keys(&sk, &STEPS, true, &mut rng).unwrap();
         let sgk = seeded_galois(&ctx, &gk);
-        assert!(2 * sgk.resident_bytes() < gk.resident_bytes() + 64 * 1024, "{what}");
+        assert!(
+            2 * sgk.resident_bytes() < gk.resident_bytes() + 64 * 1024,
+            "{what}"
+        );
         let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
         let srlk = rlk
             .clone()
@@ -86,7 +89,9 @@ fn ckks_rotations_and_relinearisation_are_bit_identical() {
         let z: Vec<Complex> = (0..512)
             .map(|i| Complex::new((i % 7) as f64 / 7.0, -((i % 5) as f64) / 5.0))
             .collect();
-        let top = ctx.encrypt(&ctx.encode(&z).unwrap(), &pk, &mut rng).unwrap();
+        let top = ctx
+            .encrypt(&ctx.encode(&z).unwrap(), &pk, &mut rng)
+            .unwrap();
         let low = ctx.drop_to_level(&top, 1).unwrap();
         for ct in [&top, &low] {
             let w = format!("{what}, level {}", ct.level());
@@ -216,8 +221,14 @@ fn round_trip(sw: &rnsfhe::rlwe::KeySwitcher, key: &KeySwitchKey, what: &str) {
             .unwrap();
         assert_eq!(got.components(), want.components(), "{what}");
         for ((a0, a1), (b0, b1)) in got.parts().iter().zip(want.parts()) {
-            assert!(a0.residues() == b0.residues(), "{what}: k0 at level {level}");
-            assert!(a1.residues() == b1.residues(), "{what}: k1 at level {level}");
+            assert!(
+                a0.residues() == b0.residues(),
+                "{what}: k0 at level {level}"
+            );
+            assert!(
+                a1.residues() == b1.residues(),
+                "{what}: k1 at level {level}"
+            );
         }
     }
 }
@@ -277,7 +288,11 @@ fn bootstraps_are_bit_identical() {
             .generate_keys(&sk, &mut Csprng::from_seed([12; 32]), None)
             .unwrap();
         assert!(seeded.resident_bytes() < keys.resident_bytes() * 3 / 5);
-        assert_eq!(seeded.to_bytes(&ctx), keys.to_bytes(&ctx), "{order:?}: bytes");
+        assert_eq!(
+            seeded.to_bytes(&ctx),
+            keys.to_bytes(&ctx),
+            "{order:?}: bytes"
+        );
         let loaded = BootstrappingKeys::from_bytes(&ctx, &keys.to_bytes(&ctx))
             .unwrap()
             .with_storage(&ctx, KeyStorage::Seeded)
@@ -286,10 +301,15 @@ fn bootstraps_are_bit_identical() {
             .map(|i| Complex::new((i % 9) as f64 / 9.0 - 0.5, (i % 4) as f64 / 8.0))
             .collect();
         let level = boot.input_level();
-        let pt = ctx.encode_at(&z, level, ctx.scale_at(level).unwrap()).unwrap();
+        let pt = ctx
+            .encode_at(&z, level, ctx.scale_at(level).unwrap())
+            .unwrap();
         let ct = ctx.encrypt(&pt, &pk, &mut rng).unwrap();
         let want = ctx.bootstrap(&ct, &boot, &keys).unwrap();
-        for (k, what) in [(&seeded, "generated seeded"), (&loaded, "loaded, then seeded")] {
+        for (k, what) in [
+            (&seeded, "generated seeded"),
+            (&loaded, "loaded, then seeded"),
+        ] {
             let got = ctx.bootstrap(&ct, &boot, k).unwrap();
             same(want.parts(), got.parts(), &format!("{order:?}: {what}"));
         }

@@ -9,8 +9,7 @@ use rnsfhe_math::sample::Csprng;
 use crate::circuits::dft::HomomorphicDft;
 use crate::ckks::CkksContext;
 use crate::rlwe::{
-    EncapsulationKeys, EvaluationKeySet, GaloisKeys, KeyGenerator, KeyStorage, RelinKey,
-    SecretKey,
+    EncapsulationKeys, EvaluationKeySet, GaloisKeys, KeyGenerator, KeyStorage, RelinKey, SecretKey,
 };
 use crate::serialize::{append_evaluation_keys, KeyBytes};
 use crate::{Error, Result};

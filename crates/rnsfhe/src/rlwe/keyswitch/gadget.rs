@@ -26,7 +26,10 @@ impl KeySwitcher {
         }
         within_key_level("key switching: the key", level, key.level)?;
         if self.ring_qp().reduction() == Some(Reduction::Montgomery)
-            && (key.k0.iter().any(|k| k.montgomery_form() != Form::Montgomery)
+            && (key
+                .k0
+                .iter()
+                .any(|k| k.montgomery_form() != Form::Montgomery)
                 || match &key.k1 {
                     K1::Full(k1) => k1.iter().any(|k| k.montgomery_form() != Form::Montgomery),
                     K1::Seeded(_) => true,

@@ -8,8 +8,8 @@
 //! positions in Q u P, `uniform_seeded_at`): a key at level l costs (l + 1 + |P|) / (k + |P|) of the
 //! top-level key's limbs for each of its components, to generate, store and serialise.
 
-use super::*;
 use super::seeded::K1;
+use super::*;
 use crate::rlwe::keys::{is_montgomery, uniform_seeded_at, SeedSource};
 use crate::rlwe::{Crs, Domain};
 use rnsfhe_math::ring::Form;
@@ -362,8 +362,9 @@ impl KeySwitchKey {
             let slots = limbs
                 .iter()
                 .map(|&i| {
-                    sw.key_slot(self.level, c, i)
-                        .ok_or_else(|| Error::Internal(format!("key component {c} has no limb {i}")))
+                    sw.key_slot(self.level, c, i).ok_or_else(|| {
+                        Error::Internal(format!("key component {c} has no limb {i}"))
+                    })
                 })
                 .collect::<Result<Vec<_>>>()?;
             select_limbs(k, ring, &slots)

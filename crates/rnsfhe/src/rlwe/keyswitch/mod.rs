@@ -39,9 +39,9 @@ mod seeded;
 pub use decompose::Decomposed;
 use decompose::ModUp;
 pub use key::KeySwitchKey;
-pub use seeded::KeyStorage;
 pub(crate) use key::{within_key_level, KeyOptions};
 pub(crate) use levels::select_limbs;
+pub use seeded::KeyStorage;
 
 use super::keys::{gaussian_poly, reduce_product};
 use super::noise::log2_add;
