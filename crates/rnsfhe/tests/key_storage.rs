@@ -261,7 +261,7 @@ fn galois_round_trip_and_refusals() {
     ));
 }
 
-/// Bootstrapping keys generated seeded, or converted after loading, bootstrap to the same
+/// Bootstrapping keys generated seeded, loaded seeded or converted after loading bootstrap to the same
 /// ciphertext as the expanded ones, in both orders.
 #[test]
 fn bootstraps_are_bit_identical() {
@@ -293,7 +293,10 @@ fn bootstraps_are_bit_identical() {
             keys.to_bytes(&ctx),
             "{order:?}: bytes"
         );
-        let loaded = BootstrappingKeys::from_bytes(&ctx, &keys.to_bytes(&ctx))
+        let bytes = keys.to_bytes(&ctx);
+        let loaded = BootstrappingKeys::from_bytes_with(&ctx, &bytes, KeyStorage::Seeded).unwrap();
+        assert_eq!(loaded.resident_bytes(), seeded.resident_bytes());
+        let converted = BootstrappingKeys::from_bytes(&ctx, &bytes)
             .unwrap()
             .with_storage(&ctx, KeyStorage::Seeded)
             .unwrap();
@@ -308,7 +311,8 @@ fn bootstraps_are_bit_identical() {
         let want = ctx.bootstrap(&ct, &boot, &keys).unwrap();
         for (k, what) in [
             (&seeded, "generated seeded"),
-            (&loaded, "loaded, then seeded"),
+            (&loaded, "loaded seeded"),
+            (&converted, "loaded, then seeded"),
         ] {
             let got = ctx.bootstrap(&ct, &boot, k).unwrap();
             same(want.parts(), got.parts(), &format!("{order:?}: {what}"));

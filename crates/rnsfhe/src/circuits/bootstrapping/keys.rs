@@ -182,6 +182,12 @@ impl BootstrappingKeys {
     /// The keys from [`Self::to_bytes`]. Errors: `Malformed` for a length beyond the bytes, and the
     /// errors of the parts' loaders.
     pub fn from_bytes(ctx: &CkksContext, bytes: &[u8]) -> Result<Self> {
+        Self::from_bytes_with(ctx, bytes, KeyStorage::Expanded)
+    }
+
+    /// [`Self::from_bytes`] with the Galois keys in `storage`, each converted as it is read (the
+    /// relinearisation key expanded, as [`super::BootstrappingParameters::key_storage`] makes it).
+    pub fn from_bytes_with(ctx: &CkksContext, bytes: &[u8], storage: KeyStorage) -> Result<Self> {
         let head: [u8; 8] = bytes
             .get(..8)
             .and_then(|h| h.try_into().ok())
@@ -192,7 +198,7 @@ impl BootstrappingKeys {
             .ok_or_else(|| {
                 Error::Malformed("bootstrapping keys: a length beyond the bytes".into())
             })?;
-        let set = ctx.evaluation_keys_from_bytes(&bytes[8..8 + len])?;
+        let set = ctx.evaluation_keys_from_bytes_with(&bytes[8..8 + len], storage)?;
         let rest = &bytes[8 + len..];
         let encapsulation = if rest.is_empty() {
             None
