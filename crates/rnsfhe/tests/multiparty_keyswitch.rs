@@ -13,7 +13,7 @@ use mp::{
 use rnsfhe::ckks::Complex;
 use rnsfhe::multiparty::{
     cks_round, cks_share, decrypt, key_switch, pcks_round, pcks_share, public_key_switch,
-    threshold, Collective, Group, Party, Share, Smudging, ThresholdSecret,
+    threshold, Collective, Group, Party, ReceiverSecret, Share, Smudging, ThresholdSecret,
 };
 use rnsfhe::rlwe::{Crs, KeyContext};
 use rnsfhe_math::sample::Csprng;
@@ -51,7 +51,16 @@ fn pcks<C: Collective>(
         .map(|p| pcks_share(ctx, p, receiver, ct, crs, sm, rng).unwrap())
         .collect();
     let round = pcks_round(ctx, crs, ct, receiver, None).unwrap();
-    public_key_switch(ctx, crs, ct, &aggregate(ctx, round, &shares), receiver, sm).unwrap()
+    public_key_switch(
+        ctx,
+        crs,
+        ct,
+        &aggregate(ctx, round, &shares),
+        receiver,
+        ReceiverSecret::Single,
+        sm,
+    )
+    .unwrap()
 }
 
 /// CKS to s' = 0 for BFV, BGV and CKKS: the plaintext.

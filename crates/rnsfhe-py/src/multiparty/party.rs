@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 use rnsfhe::multiparty::{self as mp, ckg, rkg, rtg};
 use rnsfhe::rlwe::KeyContext;
 
+use super::crp::{Ref, Reference};
 use super::{key_context, PyCrs, PyGroup, PyRound, PyShare};
 use crate::convert::{ints, Int, LockedRng};
 use crate::keys::{KeyOwner, Made, Owner, PyGaloisKeys, PyPublicKey, PyRelinKey, PySecretKey};
@@ -123,7 +124,7 @@ fn copy_secret(o: &Owner, sk: &rnsfhe::rlwe::SecretKey) -> PyResult<rnsfhe::rlwe
 }
 
 /// The top key level (the default of RKG and RTG).
-fn level_or_top(ctx: &dyn KeyContext, level: Option<Int<usize>>) -> usize {
+pub(super) fn level_or_top(ctx: &dyn KeyContext, level: Option<Int<usize>>) -> usize {
     level.map_or(ctx.key_switcher().top_level(), |l| l.0)
 }
 
@@ -147,23 +148,34 @@ fn ckg_round(
     )))
 }
 
-/// The party's CKG share p0_i = -(s_i a + e_i).
+/// The party's CKG share p0_i = -(s_i a + e_i) (`crs`: a `Crs` or its `ckg_crp`).
 #[pyfunction]
-fn ckg_share(py: Python<'_>, party: &PyParty, crs: &PyCrs) -> PyResult<PyShare> {
+fn ckg_share(py: Python<'_>, party: &PyParty, crs: Reference<'_>) -> PyResult<PyShare> {
     let ctx = party.ctx();
-    let s = py.detach(|| party.with(&party.owner, |p, _| ckg::share(ctx, p, &crs.0)))?;
+    let r = crs.resolve(&party.owner)?;
+    let s = py.detach(|| {
+        party.with(&party.owner, |p, _| match &r {
+            Ref::Crs(c) => ckg::share(ctx, p, c),
+            Ref::Crp(c) => ckg::share_with(ctx, p, c),
+        })
+    })?;
     Ok(PyShare::new(&party.owner, s.py()?))
 }
 
-/// The collective public key from the complete CKG aggregate.
+/// The collective public key from the complete CKG aggregate (`crs`: a `Crs` or its `ckg_crp`).
 #[pyfunction]
 fn ckg_public_key(
     context: &Bound<'_, PyAny>,
-    crs: &PyCrs,
+    crs: Reference<'_>,
     aggregate: &PyShare,
 ) -> PyResult<PyPublicKey> {
     let o = Owner::of(context)?;
-    let pk = ckg::public_key(key_context(&o), &crs.0, aggregate.get(&o)?).py()?;
+    let (ctx, agg) = (key_context(&o), aggregate.get(&o)?);
+    let pk = match crs.resolve(&o)? {
+        Ref::Crs(c) => ckg::public_key(ctx, &c, agg),
+        Ref::Crp(c) => ckg::public_key_with(ctx, &c, agg),
+    }
+    .py()?;
     Ok(Made {
         owner: o,
         key: Arc::new(pk),
@@ -207,20 +219,32 @@ impl PyRelinEphemeral {
     }
 }
 
-/// The party's RKG round-1 share and its ephemeral secret (keep it for round 2).
+/// The party's RKG round-1 share and its ephemeral secret (keep it for round 2); `crs`: a `Crs`
+/// or its `rkg_crp` (whose level is the key's: `level`, if given, must agree).
 #[pyfunction]
 #[pyo3(signature = (party, crs, level=None))]
 fn rkg_share_round1(
     py: Python<'_>,
     party: &PyParty,
-    crs: &PyCrs,
+    crs: Reference<'_>,
     level: Option<Int<usize>>,
 ) -> PyResult<(PyShare, PyRelinEphemeral)> {
     let ctx = party.ctx();
+    let reference = crs.resolve(&party.owner)?;
+    if let (Ref::Crp(c), Some(l)) = (&reference, &level) {
+        if c.level() != l.0 {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "rkg_share_round1: level {} given, the Crp's is {}",
+                l.0,
+                c.level()
+            )));
+        }
+    }
     let level = level_or_top(ctx, level);
     let r = py.detach(|| {
-        party.with(&party.owner, |p, r| {
-            rkg::share_round1(ctx, p, &crs.0, level, r)
+        party.with(&party.owner, |p, r| match &reference {
+            Ref::Crs(c) => rkg::share_round1(ctx, p, c, level, r),
+            Ref::Crp(c) => rkg::share_round1_with(ctx, p, c, r),
         })
     })?;
     let (s, e) = r.py()?;
@@ -323,37 +347,70 @@ fn rtg_round(
     Ok(PyRound(r.py()?))
 }
 
-/// The party's RTG share for Galois `elements`.
+/// The party's RTG share for Galois `elements` at `level` (default: the top); `crs`: a `Crs`, or
+/// its `rtg_crp`, which fixes the elements and level (if given, they must agree).
 #[pyfunction]
-#[pyo3(signature = (party, crs, elements, level=None))]
+#[pyo3(signature = (party, crs, elements=None, level=None))]
 fn rtg_share(
     py: Python<'_>,
     party: &PyParty,
-    crs: &PyCrs,
-    elements: Vec<u64>,
+    crs: Reference<'_>,
+    elements: Option<Vec<u64>>,
     level: Option<Int<usize>>,
 ) -> PyResult<PyShare> {
     let ctx = party.ctx();
-    let level = level_or_top(ctx, level);
-    let s = py.detach(|| {
-        party.with(&party.owner, |p, r| {
-            rtg::share(ctx, p, &crs.0, &elements, level, r)
-        })
-    })?;
+    let reference = crs.resolve(&party.owner)?;
+    let s = match (&reference, elements) {
+        (Ref::Crs(c), Some(elements)) => {
+            let level = level_or_top(ctx, level);
+            py.detach(|| {
+                party.with(&party.owner, |p, r| {
+                    rtg::share(ctx, p, c, &elements, level, r)
+                })
+            })?
+        }
+        (Ref::Crs(_), None) => {
+            return Err(pyo3::exceptions::PyTypeError::new_err(
+                "rtg_share: the Galois elements are needed with a Crs",
+            ))
+        }
+        (Ref::Crp(c), elements) => {
+            let given = elements.unwrap_or_else(|| c.elements());
+            let want = rtg::round(ctx, c.crs(), &given, level.map_or(c.level(), |l| l.0), None);
+            let want = want.py()?;
+            if want.elements() != c.elements() || want.level() != c.level() {
+                return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                    "rtg_share: elements {:?} at level {} given, the Crp's are {:?} at level {}",
+                    want.elements(),
+                    want.level(),
+                    c.elements(),
+                    c.level()
+                )));
+            }
+            py.detach(|| party.with(&party.owner, |p, r| rtg::share_with(ctx, p, c, r)))?
+        }
+    };
     Ok(PyShare::new(&party.owner, s.py()?))
 }
 
-/// The collective Galois keys from the complete RTG aggregate, registered with the context.
+/// The collective Galois keys from the complete RTG aggregate, registered with the context
+/// (`crs`: a `Crs` or its `rtg_crp`).
 #[pyfunction]
 fn rtg_galois_keys(
+    py: Python<'_>,
     context: &Bound<'_, PyAny>,
-    crs: &PyCrs,
+    crs: Reference<'_>,
     aggregate: &PyShare,
     pk: &PyPublicKey,
 ) -> PyResult<PyGaloisKeys> {
     let o = Owner::of(context)?;
-    let (agg, pk) = (aggregate.get(&o)?, pk.get(&o)?);
-    let k = Arc::new(rtg::galois_keys(key_context(&o), &crs.0, agg, &pk).py()?);
+    let (ctx, agg, pk) = (key_context(&o), aggregate.get(&o)?, pk.get(&o)?);
+    let reference = crs.resolve(&o)?;
+    let k = py.detach(|| match &reference {
+        Ref::Crs(c) => rtg::galois_keys(ctx, c, agg, &pk),
+        Ref::Crp(c) => rtg::galois_keys_with(ctx, c, agg, &pk),
+    });
+    let k = Arc::new(k.py()?);
     register_keys(&o, None, Some(&k))?;
     Ok(Made {
         owner: o,
