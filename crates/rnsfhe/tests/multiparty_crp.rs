@@ -6,11 +6,9 @@
 #[path = "support/multiparty.rs"]
 mod mp;
 
-use mp::{aggregate, bfv, ckks, collective_pk, parties, session, sum_secret};
-use rnsfhe::multiparty::{
-    ckg, pcks_round, pcks_share, public_key_switch, rkg, rtg, Crp, ReceiverSecret, Share, Smudging,
-};
-use rnsfhe::rlwe::{Crs, KeyContext, PublicKey};
+use mp::{aggregate, bfv, ckks, collective_pk, parties, pcks, session, sum_secret};
+use rnsfhe::multiparty::{ckg, rkg, rtg, Crp, ReceiverSecret, Share, Smudging};
+use rnsfhe::rlwe::{Crs, KeyContext};
 use rnsfhe::serialize::KeyBytes;
 use rnsfhe::Error;
 use rnsfhe_math::sample::Csprng;
@@ -169,34 +167,6 @@ fn crp_of_another_instance_is_refused_when_finalising() {
     assert!(rtg::galois_keys_with(&*ctx, &crp, &ckg_agg, &pk).is_err());
 }
 
-/// PCKS of `ct` by `ps` to `receiver`, finished with the stated `secret`.
-#[allow(clippy::too_many_arguments)] // a test helper: the protocol's inputs, spelled out
-fn pcks(
-    ctx: &rnsfhe::bfv::BfvContext,
-    crs: &Crs,
-    ps: &[rnsfhe::multiparty::Party],
-    ct: &rnsfhe::bfv::Ciphertext,
-    receiver: &PublicKey,
-    secret: ReceiverSecret,
-    sm: &Smudging,
-    rng: &mut Csprng,
-) -> rnsfhe::Result<rnsfhe::bfv::Ciphertext> {
-    let shares: Vec<Share> = ps
-        .iter()
-        .map(|p| pcks_share(ctx, p, receiver, ct, crs, sm, rng).unwrap())
-        .collect();
-    let round = pcks_round(ctx, crs, ct, receiver, None).unwrap();
-    public_key_switch(
-        ctx,
-        crs,
-        ct,
-        &aggregate(ctx, round, &shares),
-        receiver,
-        secret,
-        sm,
-    )
-}
-
 /// PCKS's noise bound follows the stated receiver secret: a collective receiver of k parties
 /// widens it, and so does a stated norm above the parameters'; the result decrypts under the
 /// receiver's secret within its bound. Refused: `Single` for the ciphertext's own collective
@@ -227,7 +197,7 @@ fn pcks_bound_follows_the_receiver_secret() {
             error_sigma: 3.2 * 8f64.sqrt(),
         },
     ] {
-        let out = pcks(&ctx, &crs, &ps, &ct, &rpk, secret, &sm, &mut rng).unwrap();
+        let out = pcks(&*ctx, (&crs, &ps), &ct, &rpk, secret, &sm, &mut rng).unwrap();
         assert_eq!(out.key_id(), Some(rpk.id()));
         assert_eq!(ctx.decode(&ctx.decrypt(&out, &rsk).unwrap()).unwrap(), x);
         assert!(ctx.noise_budget(&out, &rsk).unwrap() > 0);
@@ -240,9 +210,8 @@ fn pcks_bound_follows_the_receiver_secret() {
 
     let m = invalid(
         pcks(
-            &ctx,
-            &crs,
-            &ps,
+            &*ctx,
+            (&crs, &ps),
             &ct,
             &pk,
             ReceiverSecret::Single,
@@ -253,7 +222,7 @@ fn pcks_bound_follows_the_receiver_secret() {
     );
     assert!(m.contains("own collective key pair"), "{m}");
     let own = ReceiverSecret::Collective { parties: 3 };
-    assert!(pcks(&ctx, &crs, &ps, &ct, &pk, own, &sm, &mut rng).is_ok());
+    assert!(pcks(&*ctx, (&crs, &ps), &ct, &pk, own, &sm, &mut rng).is_ok());
     for bad in [
         ReceiverSecret::Collective { parties: 0 },
         ReceiverSecret::Stated {
@@ -265,7 +234,7 @@ fn pcks_bound_follows_the_receiver_secret() {
             error_sigma: -1.0,
         },
     ] {
-        let m = invalid(pcks(&ctx, &crs, &ps, &ct, &rpk, bad, &sm, &mut rng).unwrap_err());
+        let m = invalid(pcks(&*ctx, (&crs, &ps), &ct, &rpk, bad, &sm, &mut rng).unwrap_err());
         assert!(m.contains("PCKS receiver"), "{m}");
     }
 }
