@@ -10,6 +10,7 @@
 
 mod crp;
 mod party;
+mod rtg;
 mod switch;
 mod threshold;
 
@@ -374,5 +375,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyAggregator>()?;
     party::register(m)?;
     crp::register(m)?;
+    rtg::register(m)?;
     switch::register(m)
 }
