@@ -137,10 +137,9 @@ pub fn share_round1_with(
     let key = KeySwitchKey::generate_with(sw, &u, &s, g, rng, opts)?;
     let mut polys = Vec::with_capacity(2 * key.parts().len());
     for (h0, a) in key.into_parts() {
-        let mut e1 = gaussian_poly(a.context(), g, rng)?;
-        e1.to_ntt()?;
-        let mut h1 = a.mul(&s)?;
-        h1.add_assign(&e1)?;
+        let mut h1 = gaussian_poly(a.context(), g, rng)?;
+        h1.to_ntt()?;
+        h1.mul_add_assign(&a, &s)?;
         polys.push(h0);
         polys.push(h1);
     }

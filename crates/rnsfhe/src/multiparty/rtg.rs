@@ -118,8 +118,8 @@ pub fn share_with(
         };
         let s_g = s.automorphism(g as i64)?;
         let opts = KeyOptions::of(sw, SeedSource::Expanded(crs, fp, *domain, a), level);
-        let key = KeySwitchKey::generate_with(sw, &s, &s_g, ctx.error_distribution(), rng, opts)?;
-        polys.extend(key.into_parts().into_iter().map(|(k0, _)| k0));
+        let g = ctx.error_distribution();
+        polys.extend(KeySwitchKey::k0_with(sw, &s, &s_g, g, rng, opts)?);
     }
     Ok(Share::of_party(ctx, round, party.index, polys))
 }

@@ -264,7 +264,8 @@ mod tests {
     use crate::params::Security;
 
     /// The combined share kept in NTT form is the secret key the coefficient form gives: the same
-    /// NTT forms, digest and identity (computed on first use), distribution and exposure bound.
+    /// NTT forms, digest (computed on first use), distribution and exposure bound; its identity
+    /// is a hash of its NTT residues.
     #[test]
     fn share_in_ntt_form_is_the_full_key() {
         let params = BfvParameters::builder()
@@ -281,11 +282,19 @@ mod tests {
         let data = rng.uniform_poly(ring.moduli(), ring.degree());
         let p = Poly::from_residues(ring, data, Representation::Ntt).unwrap();
         let full = SecretKey::share_from_poly(&*ctx, &p).unwrap();
-        let lazy = SecretKey::share_from_ntt(&*ctx, p).unwrap();
+        let lazy = SecretKey::share_from_ntt(&*ctx, p.clone()).unwrap();
         assert_eq!(lazy.ntt_qp().residues(), full.ntt_qp().residues());
         assert_eq!(lazy.ntt_q().residues(), full.ntt_q().residues());
         assert_eq!(lazy.digest().unwrap(), full.digest().unwrap());
-        assert_eq!(lazy.id(), full.id());
+        // The identity of an NTT-form share: a hash of its NTT residues, the same for the same
+        // share, another for another share (no fallback value).
+        let again = SecretKey::share_from_ntt(&*ctx, p.clone()).unwrap();
+        let mut other = p;
+        other.residues_mut()[0] ^= 1;
+        let other = SecretKey::share_from_ntt(&*ctx, other).unwrap();
+        assert_eq!(lazy.id(), again.id());
+        assert_ne!(lazy.id(), other.id());
+        assert_ne!(lazy.id(), full.id());
         assert_eq!(lazy.distribution(), full.distribution());
         assert_eq!(lazy.coefficients(), None);
         assert_eq!(full.coefficients(), None);
