@@ -62,8 +62,11 @@ pub struct SecretNorm {
 pub struct SecretKey {
     /// The signed coefficients when they are small (each exact in every limb).
     coeffs: Option<Zeroizing<Vec<i64>>>,
-    s_q: Poly,
+    /// s in NTT form over Q (on first use for [`Self::share_from_ntt`]: the first limbs of s_qp).
+    s_q: OnceLock<Poly>,
     s_qp: Poly,
+    /// The ring of Q.
+    ring_q: Arc<RingContext>,
     /// SHA-256 of a domain tag, the fingerprint and s's residues: the key of the PRF that makes the
     /// seeds of s's canonical public keys (computed on first use for [`Self::share_from_ntt`]).
     digest: OnceLock<Zeroizing<[u8; 32]>>,
@@ -86,7 +89,9 @@ impl core::fmt::Debug for SecretKey {
 
 impl Drop for SecretKey {
     fn drop(&mut self) {
-        self.s_q.residues_mut().zeroize();
+        if let Some(s_q) = self.s_q.get_mut() {
+            s_q.residues_mut().zeroize();
+        }
         self.s_qp.residues_mut().zeroize();
     }
 }
@@ -192,31 +197,28 @@ impl SecretKey {
 
     /// [`Self::share_from_poly`] of a share in plain NTT form over Q u P (a plain ring) that is no
     /// small polynomial (a threshold share times its Lagrange coefficient, t >= 2): its NTT forms
-    /// are its limbs, and its digest (the same as [`Self::share_from_poly`]'s) and its identity (a
-    /// hash of the NTT residues) are computed on first use, so that making it costs a copy of its
-    /// Q limbs (Lattigo's combiner only scales the share).
+    /// are its limbs (over Q: on first use), and its digest (the same as [`Self::share_from_poly`]'s) and its identity (a
+    /// hash of the NTT residues) are computed on first use, so that making it costs nothing
+    /// (Lattigo's combiner only scales the share).
     pub(crate) fn share_from_ntt(ctx: &dyn KeyContext, mut s: Poly) -> Result<Self> {
         let sw = ctx.key_switcher();
         let (ring, ring_q) = (sw.ring_qp(), sw.ring_q());
         let plain_ntt = s.representation() == Representation::Ntt
             && s.montgomery_form() == Form::Plain
             && !is_montgomery(ring);
-        let len = ring_q.limb_len(Representation::Ntt) * ring_q.moduli().len();
-        let s_q = if Arc::ptr_eq(s.context(), ring) && plain_ntt {
-            Poly::from_residues(ring_q, s.residues()[..len].to_vec(), Representation::Ntt)
-                .map_err(Error::from)
-        } else {
-            Err(Error::ContextMismatch(
+        if !(Arc::ptr_eq(s.context(), ring) && plain_ntt) {
+            s.residues_mut().zeroize();
+            return Err(Error::ContextMismatch(
                 "a share in NTT form needs the context's plain ring Q u P".into(),
-            ))
-        };
-        let s_q = s_q.inspect_err(|_| s.residues_mut().zeroize())?;
+            ));
+        }
         let n = ring.degree();
         let distribution = super::exposure::classify(ctx, None, n);
         Ok(SecretKey {
             coeffs: None,
-            s_q,
+            s_q: OnceLock::new(),
             s_qp: s,
+            ring_q: Arc::clone(ring_q),
             digest: OnceLock::new(),
             fingerprint: ctx.params_fingerprint(),
             id: OnceLock::new(),
@@ -321,8 +323,9 @@ impl SecretKey {
             .unwrap_or_else(|| super::exposure::classify(ctx, coeffs.as_ref().map(|c| &c[..]), n));
         let mut sk = SecretKey {
             coeffs,
-            s_q: s_q?,
+            s_q: OnceLock::from(s_q?),
             s_qp: s_qp?,
+            ring_q: Arc::clone(sw.ring_q()),
             id: OnceLock::from(KeyId::of_secret_digest(fingerprint, &digest)),
             digest: OnceLock::from(digest),
             fingerprint,

@@ -70,8 +70,9 @@ impl SecretKey {
         s.residues_mut().zeroize();
         Ok(SecretKey {
             coeffs: self.coeffs.clone(),
-            s_q: s_q?,
+            s_q: OnceLock::from(s_q?),
             s_qp: s_qp?,
+            ring_q: Arc::clone(sw.ring_q()),
             digest: self.digest.clone(),
             fingerprint: self.fingerprint,
             id: OnceLock::from(self.id()),
@@ -138,13 +139,20 @@ impl SecretKey {
 
     /// s in NTT form over Q.
     pub fn ntt_q(&self) -> &Poly {
-        &self.s_q
+        self.s_q.get_or_init(|| {
+            // Only a share made in plain NTT form over Q u P starts without it: its first limbs.
+            let mut s = Poly::zero(&self.ring_q, Representation::Ntt);
+            let len = s.residues().len();
+            s.residues_mut()
+                .copy_from_slice(&self.s_qp.residues()[..len]);
+            s
+        })
     }
 
     /// s in NTT form over `ring`, a level of Q (its first moduli, the same NTT tables): the
     /// decryptions at a level of CKKS and BGV and BFV's switched one.
     pub fn ntt_at(&self, ring: &Arc<RingContext>) -> Result<Poly> {
-        let own = self.s_q.context();
+        let own = &self.ring_q;
         let k = ring.moduli().len();
         let len = ring.limb_len(Representation::Ntt);
         if k > own.moduli().len()
@@ -157,7 +165,7 @@ impl SecretKey {
         }
         let mut s = Poly::zero(ring, Representation::Ntt);
         s.residues_mut()
-            .copy_from_slice(&self.s_q.residues()[..k * len]);
+            .copy_from_slice(&self.ntt_q().residues()[..k * len]);
         Ok(s)
     }
 
@@ -168,7 +176,7 @@ impl SecretKey {
 
     /// The ring context of Q this key belongs to.
     pub fn ring(&self) -> &Arc<RingContext> {
-        self.s_q.context()
+        &self.ring_q
     }
 
     /// Ok when the key is of parameters `fingerprint` and over `ring` (a context's ring Q; equal
