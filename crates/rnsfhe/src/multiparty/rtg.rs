@@ -119,7 +119,10 @@ pub fn share_with(
         let s_g = s.automorphism(g as i64)?;
         let opts = KeyOptions::of(sw, SeedSource::Expanded(crs, fp, *domain, a), level);
         let g = ctx.error_distribution();
-        polys.extend(KeySwitchKey::k0_with(sw, &s, &s_g, g, rng, opts)?);
+        KeySwitchKey::components_with(sw, &s, &s_g, g, rng, opts, |_, k0, _| {
+            polys.push(k0);
+            Ok(())
+        })?;
     }
     Ok(Share::of_party(ctx, round, party.index, polys))
 }

@@ -165,11 +165,6 @@ impl KeySwitchKey {
         })
     }
 
-    /// The components (k0, k1), taken.
-    pub(crate) fn into_parts(self) -> Vec<(Poly, Poly)> {
-        self.parts
-    }
-
     /// Whether every k1 component is the expansion of a stored seed (keys made by one party); a
     /// key from [`Self::from_pairs_at`] holds its k1 in full.
     pub fn is_seeded(&self) -> bool {

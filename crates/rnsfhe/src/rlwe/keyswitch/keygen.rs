@@ -253,46 +253,51 @@ impl KeySwitchKey {
         rng: &mut Csprng,
         opts: KeyOptions<'_>,
     ) -> Result<Self> {
-        let plan = KeyPlan::new(sw, s, s_prime, opts)?;
-        let (level, mont) = (opts.level, plan.mont);
         let mut parts = Vec::new();
         let mut seeds = Vec::new();
-        plan.for_each(g, rng, |c, seed, a, k0, q_i| {
-            let mut a = a.into_owned();
-            if mont {
-                a.relabel_form(Form::Montgomery)?;
-            }
-            if let Some(q_i) = q_i {
-                scale_by(&mut a, q_i);
-            }
-            parts.push((sw.compact(c, level, k0)?, sw.compact(c, level, a)?));
+        Self::components_with(sw, s, s_prime, g, rng, opts, |seed, k0, k1| {
+            parts.push((k0, k1.into_owned()));
             seeds.push(seed);
             Ok(())
         })?;
         Ok(KeySwitchKey {
             parts: exact(parts),
             seeds,
-            level,
+            level: opts.level,
         })
     }
 
-    /// The k0 components of [`Self::generate_with`]'s key, the same bits, without copying its k1
-    /// (a multiparty share, whose a come from the common reference string).
-    pub(crate) fn k0_with(
-        sw: &KeySwitcher,
-        s: &Poly,
-        s_prime: &Poly,
+    /// The components of [`Self::generate_with`]'s key in order, the same bits, given to `f` as
+    /// (seed, k0, k1) without keeping them: k1 is borrowed when it is the source's expanded a as
+    /// it is (a multiparty share, whose a come from the common reference string, copies none).
+    pub(crate) fn components_with<'a>(
+        sw: &'a KeySwitcher,
+        s: &'a Poly,
+        s_prime: &'a Poly,
         g: &DiscreteGaussian,
         rng: &mut Csprng,
-        opts: KeyOptions<'_>,
-    ) -> Result<Vec<Poly>> {
+        opts: KeyOptions<'a>,
+        mut f: impl FnMut([u8; 32], Poly, Cow<'a, Poly>) -> Result<()>,
+    ) -> Result<()> {
         let plan = KeyPlan::new(sw, s, s_prime, opts)?;
-        let mut k0s = Vec::new();
-        plan.for_each(g, rng, |c, _, _, k0, _| {
-            k0s.push(sw.compact(c, opts.level, k0)?);
-            Ok(())
-        })?;
-        Ok(k0s)
+        let (level, mont) = (opts.level, plan.mont);
+        plan.for_each(g, rng, |c, seed, a, k0, q_i| {
+            let k1 = if mont || q_i.is_some() {
+                let mut a = a.into_owned();
+                if mont {
+                    a.relabel_form(Form::Montgomery)?;
+                }
+                if let Some(q_i) = q_i {
+                    scale_by(&mut a, q_i);
+                }
+                Cow::Owned(sw.compact(c, level, a)?)
+            } else if Arc::ptr_eq(sw.key_ring(c, level)?, a.context()) {
+                a
+            } else {
+                Cow::Owned(sw.compact(c, level, a.into_owned())?)
+            };
+            f(seed, sw.compact(c, level, k0)?, k1)
+        })
     }
 
     /// The uniform polynomials a of every component of a key at `level` under `crs` (the k1 of
