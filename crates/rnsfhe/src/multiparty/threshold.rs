@@ -15,7 +15,7 @@
 //!
 //! The dealing needs every party (s has every s_i in it); afterwards t suffice.
 
-use rnsfhe_math::ring::{Poly, Representation};
+use rnsfhe_math::ring::{Form, Poly, Representation};
 use rnsfhe_math::sample::Csprng;
 use zeroize::Zeroize;
 
@@ -216,13 +216,7 @@ impl ThresholdSecret {
                 self.group.members
             )));
         }
-        let mut p = self.share.clone();
-        let n = p.context().limb_len(Representation::Ntt);
-        let moduli = p.context().moduli().to_vec();
-        for (limb, q) in p.residues_mut().chunks_exact_mut(n).zip(&moduli) {
-            let lambda = lagrange(q, &present, self.index)?;
-            rnsfhe_math::arith::vector::mul_shoup_scalar_assign(q, limb, q.shoup(lambda));
-        }
+        let mut p = self.scaled(&present)?;
         // t >= 2: lambda_j F(x_j) is uniform, kept in NTT form (the scaling is all the work, as in
         // Lattigo's combiner); t = 1: F is constant, the share may be small (checked).
         let secret = if self.group.t() >= 2 {
@@ -241,6 +235,36 @@ impl ThresholdSecret {
             }),
             collective: None,
         })
+    }
+}
+
+impl ThresholdSecret {
+    /// lambda_j F(x_j) for the parties `present`, copied and scaled in blocks that stay in the
+    /// first-level cache: one read of the share and one write of the result.
+    fn scaled(&self, present: &[u32]) -> Result<Poly> {
+        const BLOCK: usize = 1024;
+        let ring = self.share.context();
+        if self.share.representation() != Representation::Ntt
+            || self.share.montgomery_form() != Form::Plain
+        {
+            return Err(Error::ContextMismatch(
+                "a threshold share is held in plain NTT form".into(),
+            ));
+        }
+        let lambdas = (ring.moduli().iter())
+            .map(|q| Ok(q.shoup(lagrange(q, present, self.index)?)))
+            .collect::<Result<Vec<_>>>()?;
+        let n = ring.limb_len(Representation::Ntt);
+        let src = self.share.residues();
+        let mut data = rnsfhe_math::pool::stale(src.len());
+        let limbs = data.chunks_exact_mut(n).zip(src.chunks_exact(n));
+        for ((dst, src), (q, &w)) in limbs.zip(ring.moduli().iter().zip(&lambdas)) {
+            for (d, x) in dst.chunks_mut(BLOCK).zip(src.chunks(BLOCK)) {
+                d.copy_from_slice(x);
+                rnsfhe_math::arith::vector::mul_shoup_scalar_assign(q, d, w);
+            }
+        }
+        Ok(Poly::from_residues(ring, data, Representation::Ntt)?)
     }
 }
 

@@ -21,6 +21,11 @@ fn montgomery_error(e: &Poly) -> Result<Poly> {
     Ok(x.to_montgomery()?)
 }
 
+/// The error distribution and the rng that draws from it.
+type Errors<'r> = (&'r DiscreteGaussian, &'r mut Csprng);
+/// A component's digit: its primes (limb indices), P g_j omega^b, and q_I when truncated.
+type Digit<'r> = (&'r Range<usize>, &'r BigUint, Option<&'r BigUint>);
+
 /// What is fixed for every component of one key: the work ring and its limbs, s and -s, s', P.
 struct KeyPlan<'a> {
     sw: &'a KeySwitcher,
@@ -98,10 +103,11 @@ impl<'a> KeyPlan<'a> {
                 let fac = &self.p << w;
                 let seed = self.opts.source.seed(rng, c as u32);
                 let a = self.uniform(&seed, c as u32)?;
+                let digit = (r, &fac, q_i.as_ref());
                 let k0 = if self.mont {
-                    self.k0_montgomery(&a, g, rng, r, &fac, q_i.as_ref())?
+                    self.k0_montgomery(&a, (g, &mut *rng), digit)?
                 } else {
-                    self.k0_plain(&a, g, rng, r, &fac, q_i.as_ref())?
+                    self.k0_plain(&a, (g, &mut *rng), digit)?
                 };
                 f(c, seed, a, k0, q_i.as_ref())?;
                 c += 1;
@@ -128,15 +134,8 @@ impl<'a> KeyPlan<'a> {
     }
 
     /// k0 = q_I (a (-s) - e) + P g_j omega^b s' on a plain ring (the module doc).
-    fn k0_plain(
-        &self,
-        a: &Poly,
-        g: &DiscreteGaussian,
-        rng: &mut Csprng,
-        r: &Range<usize>,
-        fac: &BigUint,
-        q_i: Option<&BigUint>,
-    ) -> Result<Poly> {
+    fn k0_plain(&self, a: &Poly, err: Errors<'_>, digit: Digit<'_>) -> Result<Poly> {
+        let ((g, rng), (r, fac, q_i)) = (err, digit);
         let s_neg = self
             .s_neg
             .as_ref()
@@ -165,15 +164,8 @@ impl<'a> KeyPlan<'a> {
 
     /// k0 on a Montgomery ring (paper 001 sections 4.1-4.2): a read as Montgomery, the error e M
     /// (or e), the product reduced at the end.
-    fn k0_montgomery(
-        &self,
-        a: &Poly,
-        g: &DiscreteGaussian,
-        rng: &mut Csprng,
-        r: &Range<usize>,
-        fac: &BigUint,
-        q_i: Option<&BigUint>,
-    ) -> Result<Poly> {
+    fn k0_montgomery(&self, a: &Poly, err: Errors<'_>, digit: Digit<'_>) -> Result<Poly> {
+        let ((g, rng), (r, fac, q_i)) = (err, digit);
         let n = self.ctx.limb_len(Representation::Ntt);
         let mut a = a.clone();
         a.relabel_form(Form::Montgomery)?;
