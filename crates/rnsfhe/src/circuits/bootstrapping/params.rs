@@ -200,6 +200,21 @@ impl BootstrappingParameters {
         }
     }
 
+    /// META-BTS on the sparse secret of Hamming weight 192 ([`super::meta_bts`]'s error budget):
+    /// [`Self::n16_meta_bts`]'s CoeffsToSlots-first chain (residual scale 2^53, message ratio 2^7,
+    /// arcsine of degree 3, k = 20) with the secret of [`Self::n16_h192`], whose rescale noise
+    /// (sigma = 4 against 60) puts the floor near 2^-43 instead of 2^-39; 4 residual levels and
+    /// the reserved prime, 4 primes per digit: log QP 1549 of the 1554 the gate allows h = 192.
+    pub fn n16_h192_meta_bts() -> Self {
+        BootstrappingParameters {
+            residual_levels: 4,
+            meta_bts: Some(20),
+            digit_primes: 4,
+            secret: SecretDistribution::HammingWeight(192),
+            ..Self::n16_meta_bts()
+        }
+    }
+
     /// The 128-bit preset with the sparse secret of Hamming weight 192 (issue 24's second secret;
     /// sparse-secret encapsulation at h = 32 as in [`Self::n16`]): [`Self::n16_slots_to_coeffs_first`]
     /// with 4 primes per digit, log QP 1539 of the 1554 the gate allows h = 192 at N = 2^16. The
@@ -387,6 +402,7 @@ mod tests {
             BootstrappingParameters::n16_slots_to_coeffs_first(),
             BootstrappingParameters::n16_meta_bts(),
             BootstrappingParameters::n16_h192(),
+            BootstrappingParameters::n16_h192_meta_bts(),
         ] {
             let c = p.ckks_parameters().unwrap();
             eprintln!(
