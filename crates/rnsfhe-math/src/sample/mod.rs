@@ -7,6 +7,7 @@
 //!   [`ternary_hamming`], [`DiscreteGaussian`]; constant time in the sampled values.
 //! - [`to_rns`]: lift signed coefficients to the limb-major layout `data[i*n + j]` = coeff j mod q_i.
 
+mod cdt;
 mod csprng;
 mod ct;
 mod gaussian;
