@@ -1,0 +1,97 @@
+//! AVX-512F ChaCha20: 16 blocks at once, lane b of vector i holding word i of block `counter + b`
+//! (`vprold` rotates), then a 16 x 16 transpose of 32-bit words back to stream order.
+
+use std::arch::x86_64::*;
+
+use super::{block, counters};
+
+/// Blocks `counter .. counter + 16` of the keystream of `state` (counter words ignored) into `out` as
+/// u64 words, stream order. Falls back to the scalar reference when the CPU lacks avx512f.
+pub(super) fn blocks16(state: &[u32; 16], counter: u64, out: &mut [u64; 128]) {
+    if !is_x86_feature_detected!("avx512f") {
+        for (b, o) in out.chunks_exact_mut(8).enumerate() {
+            block(state, counter.wrapping_add(b as u64), o);
+        }
+        return;
+    }
+    // SAFETY: avx512f was detected just above; `out` is 128 writable u64 = 16 blocks.
+    unsafe { blocks16_f(state, counter, out) }
+}
+
+/// The quarter round on four vectors of words (16 independent blocks). Safety: avx512f.
+#[inline(always)]
+unsafe fn quarter(x: &mut [__m512i; 16], a: usize, b: usize, c: usize, d: usize) {
+    // SAFETY: the caller runs with avx512f; the intrinsics touch registers only.
+    unsafe {
+        x[a] = _mm512_add_epi32(x[a], x[b]);
+        x[d] = _mm512_rol_epi32::<16>(_mm512_xor_si512(x[d], x[a]));
+        x[c] = _mm512_add_epi32(x[c], x[d]);
+        x[b] = _mm512_rol_epi32::<12>(_mm512_xor_si512(x[b], x[c]));
+        x[a] = _mm512_add_epi32(x[a], x[b]);
+        x[d] = _mm512_rol_epi32::<8>(_mm512_xor_si512(x[d], x[a]));
+        x[c] = _mm512_add_epi32(x[c], x[d]);
+        x[b] = _mm512_rol_epi32::<7>(_mm512_xor_si512(x[b], x[c]));
+    }
+}
+
+#[target_feature(enable = "avx512f")]
+unsafe fn blocks16_f(state: &[u32; 16], counter: u64, out: &mut [u64; 128]) {
+    let (lo, hi) = counters::<16>(counter);
+    // SAFETY: avx512f is enabled (caller); `lo` and `hi` are 16 readable u32 each, `out` 128 writable
+    // u64 = 16 stores of 64 bytes at offsets 8b, b < 16.
+    unsafe {
+        let mut input = [_mm512_setzero_si512(); 16];
+        for (v, &w) in input.iter_mut().zip(state) {
+            *v = _mm512_set1_epi32(w as i32);
+        }
+        input[12] = _mm512_loadu_si512(lo.as_ptr().cast());
+        input[13] = _mm512_loadu_si512(hi.as_ptr().cast());
+        let mut x = input;
+        for _ in 0..10 {
+            quarter(&mut x, 0, 4, 8, 12);
+            quarter(&mut x, 1, 5, 9, 13);
+            quarter(&mut x, 2, 6, 10, 14);
+            quarter(&mut x, 3, 7, 11, 15);
+            quarter(&mut x, 0, 5, 10, 15);
+            quarter(&mut x, 1, 6, 11, 12);
+            quarter(&mut x, 2, 7, 8, 13);
+            quarter(&mut x, 3, 4, 9, 14);
+        }
+        for (v, i) in x.iter_mut().zip(input) {
+            *v = _mm512_add_epi32(*v, i);
+        }
+        // Words (2i, 2i+1) interleaved: t[2i] holds blocks 4l, 4l+1 of 128-bit lane l, t[2i+1] 4l+2, 4l+3.
+        let mut t = [_mm512_setzero_si512(); 16];
+        for i in 0..8 {
+            t[2 * i] = _mm512_unpacklo_epi32(x[2 * i], x[2 * i + 1]);
+            t[2 * i + 1] = _mm512_unpackhi_epi32(x[2 * i], x[2 * i + 1]);
+        }
+        // v[4g + j], lane l: words 4g..4g+4 of block 4l + j.
+        let mut v = [_mm512_setzero_si512(); 16];
+        for g in 0..4 {
+            let (a, b, c, d) = (t[4 * g], t[4 * g + 1], t[4 * g + 2], t[4 * g + 3]);
+            v[4 * g] = _mm512_unpacklo_epi64(a, c);
+            v[4 * g + 1] = _mm512_unpackhi_epi64(a, c);
+            v[4 * g + 2] = _mm512_unpacklo_epi64(b, d);
+            v[4 * g + 3] = _mm512_unpackhi_epi64(b, d);
+        }
+        // 4 x 4 transpose of 128-bit lanes: block 4l + j = lane l of v[j], v[4 + j], v[8 + j], v[12 + j].
+        let p = out.as_mut_ptr();
+        for j in 0..4 {
+            let (a, b, c, d) = (v[j], v[4 + j], v[8 + j], v[12 + j]);
+            let ab02 = _mm512_shuffle_i32x4::<0x88>(a, b);
+            let ab13 = _mm512_shuffle_i32x4::<0xdd>(a, b);
+            let cd02 = _mm512_shuffle_i32x4::<0x88>(c, d);
+            let cd13 = _mm512_shuffle_i32x4::<0xdd>(c, d);
+            let blocks = [
+                _mm512_shuffle_i32x4::<0x88>(ab02, cd02),
+                _mm512_shuffle_i32x4::<0x88>(ab13, cd13),
+                _mm512_shuffle_i32x4::<0xdd>(ab02, cd02),
+                _mm512_shuffle_i32x4::<0xdd>(ab13, cd13),
+            ];
+            for (l, blk) in blocks.into_iter().enumerate() {
+                _mm512_storeu_si512(p.add(8 * (4 * l + j)).cast(), blk);
+            }
+        }
+    }
+}
