@@ -58,7 +58,6 @@ impl Csprng {
     }
 
     /// Generator on a seed-expansion stream (top bit of the stream id set).
-    #[cfg(test)]
     pub(crate) fn expansion(seed: &[u8; 32], stream: u64) -> Self {
         let mut rng = ChaCha20Rng::from_seed(*seed);
         rng.set_stream(EXPAND_STREAM | stream);
@@ -96,7 +95,7 @@ impl Csprng {
     /// Fills `out` (limb-major, `out[i*n + j]` in [0, q_i)) with independent uniform residues, which by
     /// the CRT is a uniform polynomial modulo Q = prod q_i. Errors if `out.len() != moduli.len() * n`.
     /// Draws the same words as repeated [`Csprng::uniform_mod`], from the multi-block ChaCha20 kernel
-    /// when `out` is long.
+    /// (AVX2 or AVX-512F within the `RNSFHE_BACKEND` ceiling) when `out` is long.
     pub fn fill_uniform(&mut self, moduli: &[Modulus], n: usize, out: &mut [u64]) -> Result<()> {
         check_len(moduli.len(), n, out.len())?;
         self.fill_limbs(moduli, n, out);
@@ -115,10 +114,11 @@ impl Csprng {
         if n == 0 {
             return;
         }
-        if out.len() >= BULK_MIN {
+        let kernel = Kernel::current();
+        if kernel != Kernel::Scalar && out.len() >= BULK_MIN {
             let seed = Zeroizing::new(self.rng.get_seed());
             let (stream, pos) = (self.rng.get_stream(), self.rng.get_word_pos());
-            if let Some(mut ks) = Keystream::at_word(&seed, stream, pos, Kernel::current()) {
+            if let Some(mut ks) = Keystream::at_word(&seed, stream, pos, kernel) {
                 for (limb, m) in out.chunks_exact_mut(n).zip(moduli) {
                     ks.fill_uniform(m, limb);
                 }
@@ -179,8 +179,9 @@ pub fn uniform_from_seed_indexed(
 /// j is drawn on the stream of position `positions[j]` with modulus `moduli[j]`, so a sub-basis (the
 /// primes of a level and the special primes) gets the same residues as the full basis has there.
 /// One limb per pair (`moduli[j]`, `positions[j]`): the longer slice's extra entries are ignored.
-/// The keystream comes from the multi-block ChaCha20 kernel of the `RNSFHE_BACKEND` ceiling (the output
-/// does not depend on it).
+/// The keystream comes from the multi-block ChaCha20 kernel of the `RNSFHE_BACKEND` ceiling (AVX-512F,
+/// AVX2), or from `rand_chacha` under `scalar` (faster than the portable kernel, as `rand_chacha`
+/// vectorises internally); the output is the same.
 pub fn uniform_from_seed_at(
     seed: &[u8; 32],
     index: u32,
@@ -192,8 +193,8 @@ pub fn uniform_from_seed_at(
 }
 
 /// [`uniform_from_seed_at`] on the ChaCha20 kernel of backend `b` (AVX-512F for `avx512` and
-/// `avx512ifma`, AVX2, scalar), to compare backends; the output is the same on every backend. Errors
-/// with `InvalidParameters` when this CPU lacks the backend's instructions.
+/// `avx512ifma`, AVX2; `rand_chacha` for scalar), to compare backends; the output is the same on every
+/// backend. Errors with `InvalidParameters` when this CPU lacks the backend's instructions.
 pub fn uniform_from_seed_at_with(
     b: Backend,
     seed: &[u8; 32],
@@ -222,7 +223,14 @@ fn expand_at(
     }
     for ((limb, m), &pos) in out.chunks_exact_mut(n).zip(moduli).zip(positions) {
         let stream = (u64::from(index) << 32) | (pos as u64 & 0xffff_ffff);
-        Keystream::new(seed, EXPAND_STREAM | stream, kernel).fill_uniform(m, limb);
+        if kernel == Kernel::Scalar {
+            let mut rng = Csprng::expansion(seed, stream);
+            for x in limb {
+                *x = rng.uniform_mod(m);
+            }
+        } else {
+            Keystream::new(seed, EXPAND_STREAM | stream, kernel).fill_uniform(m, limb);
+        }
     }
     out
 }

@@ -3,14 +3,14 @@
 
 use std::arch::x86_64::*;
 
-use super::{block, counters};
+use super::{blocks4, counters, LANES};
 
 /// Blocks `counter .. counter + 16` of the keystream of `state` (counter words ignored) into `out` as
 /// u64 words, stream order. Falls back to the scalar reference when the CPU lacks avx512f.
 pub(super) fn blocks16(state: &[u32; 16], counter: u64, out: &mut [u64; 128]) {
     if !is_x86_feature_detected!("avx512f") {
-        for (b, o) in out.chunks_exact_mut(8).enumerate() {
-            block(state, counter.wrapping_add(b as u64), o);
+        for (b, o) in out.chunks_exact_mut(8 * LANES).enumerate() {
+            blocks4(state, counter.wrapping_add((LANES * b) as u64), o);
         }
         return;
     }
