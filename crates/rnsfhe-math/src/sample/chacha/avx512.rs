@@ -1,5 +1,6 @@
 //! AVX-512F ChaCha20: 16 blocks at once, lane b of vector i holding word i of block `counter + b`
-//! (`vprold` rotates), then a 16 x 16 transpose of 32-bit words back to stream order.
+//! (`vprold` rotates), then a 16 x 16 transpose of 32-bit words back to stream order; and the rejection
+//! step of seed expansion, 8 draws per `vpcompressq`.
 
 use std::arch::x86_64::*;
 
@@ -94,4 +95,34 @@ unsafe fn blocks16_f(state: &[u32; 16], counter: u64, out: &mut [u64; 128]) {
             }
         }
     }
+}
+
+/// Rejection sampling 8 words at a time: draws `words[i] >> shift`, keeps those < q, packed in order
+/// into `out`, while 8 words and 8 free slots remain. Returns (words used, residues written); the caller
+/// finishes the rest word by word. Does nothing when the CPU lacks avx512f.
+pub(super) fn reject(words: &[u64], shift: u32, q: u64, out: &mut [u64]) -> (usize, usize) {
+    if !is_x86_feature_detected!("avx512f") {
+        return (0, 0);
+    }
+    // SAFETY: avx512f was detected just above.
+    unsafe { reject_f(words, shift, q, out) }
+}
+
+#[target_feature(enable = "avx512f")]
+unsafe fn reject_f(words: &[u64], shift: u32, q: u64, out: &mut [u64]) -> (usize, usize) {
+    let (mut i, mut k) = (0, 0);
+    // SAFETY: avx512f is enabled (caller); each load reads words[i..i + 8] and each compressed store
+    // writes popcount(m) <= 8 words at out[k..], both in bounds by the loop condition.
+    unsafe {
+        let vq = _mm512_set1_epi64(q as i64);
+        let vs = _mm_cvtsi64_si128(i64::from(shift));
+        while i + 8 <= words.len() && k + 8 <= out.len() {
+            let x = _mm512_srl_epi64(_mm512_loadu_si512(words.as_ptr().add(i).cast()), vs);
+            let m = _mm512_cmplt_epu64_mask(x, vq);
+            _mm512_mask_compressstoreu_epi64(out.as_mut_ptr().add(k).cast(), m, x);
+            i += 8;
+            k += m.count_ones() as usize;
+        }
+    }
+    (i, k)
 }

@@ -171,7 +171,8 @@ impl Keystream {
 
     /// Fills `out` with uniform residues mod q by rejection, word by word as `Csprng::uniform_mod`: the
     /// top `bits(q)` bits of the next word, kept if < q. Branch-free: every draw is stored at the next
-    /// free slot and the slot advances only on acceptance.
+    /// free slot and the slot advances only on acceptance (AVX-512F: 8 draws at a time, the accepted
+    /// ones packed by `vpcompressq`).
     pub(crate) fn fill_uniform(&mut self, modulus: &Modulus, out: &mut [u64]) {
         let (q, shift) = (modulus.value(), 64 - modulus.bits());
         let n = out.len();
@@ -179,6 +180,16 @@ impl Keystream {
         while k < n {
             if self.pos == BATCH_WORDS {
                 self.refill();
+            }
+            #[cfg(target_arch = "x86_64")]
+            if self.kernel == Kernel::Avx512 {
+                let (used, kept) =
+                    avx512::reject(&self.buf[self.pos..], shift, q, &mut out[k..]);
+                self.pos += used;
+                k += kept;
+                if self.pos == BATCH_WORDS {
+                    continue;
+                }
             }
             // At most n - k draws are taken, so k < n at every store.
             let take = (BATCH_WORDS - self.pos).min(n - k);
