@@ -3,7 +3,7 @@
 
 use std::arch::x86_64::*;
 
-use super::{blocks4, counters, LANES};
+use super::{blocks4, counters, rounds, LANES};
 
 /// Blocks `counter .. counter + 8` of the keystream of `state` (counter words ignored) into `out[..64]`
 /// as u64 words, stream order. Falls back to the scalar reference when the CPU lacks avx2.
@@ -19,7 +19,7 @@ pub(super) fn blocks8(state: &[u32; 16], counter: u64, out: &mut [u64]) {
     unsafe { blocks8_f(state, counter, out) }
 }
 
-/// Rotation of every 32-bit lane left by R (R = 8, 16 by byte shuffle `shuf`). Safety: avx2.
+/// Rotation of every 32-bit lane left by R (by 8 and 16 as byte shuffles rot8, rot16). Safety: avx2.
 #[inline(always)]
 unsafe fn rol<const R: i32, const L: i32>(x: __m256i, rot8: __m256i, rot16: __m256i) -> __m256i {
     // SAFETY: the caller runs with avx2; L = 32 - R.
@@ -71,16 +71,7 @@ unsafe fn blocks8_f(state: &[u32; 16], counter: u64, out: &mut [u64]) {
         input[12] = _mm256_loadu_si256(lo.as_ptr().cast());
         input[13] = _mm256_loadu_si256(hi.as_ptr().cast());
         let mut x = input;
-        for _ in 0..10 {
-            quarter(&mut x, [0, 4, 8, 12], rot8, rot16);
-            quarter(&mut x, [1, 5, 9, 13], rot8, rot16);
-            quarter(&mut x, [2, 6, 10, 14], rot8, rot16);
-            quarter(&mut x, [3, 7, 11, 15], rot8, rot16);
-            quarter(&mut x, [0, 5, 10, 15], rot8, rot16);
-            quarter(&mut x, [1, 6, 11, 12], rot8, rot16);
-            quarter(&mut x, [2, 7, 8, 13], rot8, rot16);
-            quarter(&mut x, [3, 4, 9, 14], rot8, rot16);
-        }
+        rounds(|i| quarter(&mut x, i, rot8, rot16));
         for (v, i) in x.iter_mut().zip(input) {
             *v = _mm256_add_epi32(*v, i);
         }

@@ -4,7 +4,7 @@
 
 use std::arch::x86_64::*;
 
-use super::{blocks4, counters, LANES};
+use super::{blocks4, counters, rounds, LANES};
 
 /// Blocks `counter .. counter + 16` of the keystream of `state` (counter words ignored) into `out` as
 /// u64 words, stream order. Falls back to the scalar reference when the CPU lacks avx512f.
@@ -21,7 +21,7 @@ pub(super) fn blocks16(state: &[u32; 16], counter: u64, out: &mut [u64; 128]) {
 
 /// The quarter round on four vectors of words (16 independent blocks). Safety: avx512f.
 #[inline(always)]
-unsafe fn quarter(x: &mut [__m512i; 16], a: usize, b: usize, c: usize, d: usize) {
+unsafe fn quarter(x: &mut [__m512i; 16], [a, b, c, d]: [usize; 4]) {
     // SAFETY: the caller runs with avx512f; the intrinsics touch registers only.
     unsafe {
         x[a] = _mm512_add_epi32(x[a], x[b]);
@@ -48,16 +48,7 @@ unsafe fn blocks16_f(state: &[u32; 16], counter: u64, out: &mut [u64; 128]) {
         input[12] = _mm512_loadu_si512(lo.as_ptr().cast());
         input[13] = _mm512_loadu_si512(hi.as_ptr().cast());
         let mut x = input;
-        for _ in 0..10 {
-            quarter(&mut x, 0, 4, 8, 12);
-            quarter(&mut x, 1, 5, 9, 13);
-            quarter(&mut x, 2, 6, 10, 14);
-            quarter(&mut x, 3, 7, 11, 15);
-            quarter(&mut x, 0, 5, 10, 15);
-            quarter(&mut x, 1, 6, 11, 12);
-            quarter(&mut x, 2, 7, 8, 13);
-            quarter(&mut x, 3, 4, 9, 14);
-        }
+        rounds(|i| quarter(&mut x, i));
         for (v, i) in x.iter_mut().zip(input) {
             *v = _mm512_add_epi32(*v, i);
         }

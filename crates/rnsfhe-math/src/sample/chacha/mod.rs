@@ -183,8 +183,7 @@ impl Keystream {
             }
             #[cfg(target_arch = "x86_64")]
             if self.kernel == Kernel::Avx512 {
-                let (used, kept) =
-                    avx512::reject(&self.buf[self.pos..], shift, q, &mut out[k..]);
+                let (used, kept) = avx512::reject(&self.buf[self.pos..], shift, q, &mut out[k..]);
                 self.pos += used;
                 k += kept;
                 if self.pos == BATCH_WORDS {
@@ -219,9 +218,25 @@ fn xor_rol(a: Lanes, b: Lanes, r: u32) -> Lanes {
     core::array::from_fn(|l| (a[l] ^ b[l]).rotate_left(r))
 }
 
+/// The 20 rounds of ChaCha20: 10 times the four column then the four diagonal quarter rounds, each
+/// given to `qr` as the indices of its words (a, b, c, d).
+#[inline(always)]
+fn rounds(mut qr: impl FnMut([usize; 4])) {
+    for _ in 0..10 {
+        qr([0, 4, 8, 12]);
+        qr([1, 5, 9, 13]);
+        qr([2, 6, 10, 14]);
+        qr([3, 7, 11, 15]);
+        qr([0, 5, 10, 15]);
+        qr([1, 6, 11, 12]);
+        qr([2, 7, 8, 13]);
+        qr([3, 4, 9, 14]);
+    }
+}
+
 /// The ChaCha quarter round on words a, b, c, d of `x`, lane-wise.
 #[inline(always)]
-fn quarter(x: &mut [Lanes; 16], a: usize, b: usize, c: usize, d: usize) {
+fn quarter(x: &mut [Lanes; 16], [a, b, c, d]: [usize; 4]) {
     x[a] = add(x[a], x[b]);
     x[d] = xor_rol(x[d], x[a], 16);
     x[c] = add(x[c], x[d]);
@@ -238,16 +253,7 @@ fn blocks4(state: &[u32; 16], counter: u64, out: &mut [u64]) {
     let mut input: [Lanes; 16] = core::array::from_fn(|i| [state[i]; LANES]);
     (input[12], input[13]) = counters::<LANES>(counter);
     let mut x = input;
-    for _ in 0..10 {
-        quarter(&mut x, 0, 4, 8, 12);
-        quarter(&mut x, 1, 5, 9, 13);
-        quarter(&mut x, 2, 6, 10, 14);
-        quarter(&mut x, 3, 7, 11, 15);
-        quarter(&mut x, 0, 5, 10, 15);
-        quarter(&mut x, 1, 6, 11, 12);
-        quarter(&mut x, 2, 7, 8, 13);
-        quarter(&mut x, 3, 4, 9, 14);
-    }
+    rounds(|i| quarter(&mut x, i));
     for (b, blk) in out[..8 * LANES].chunks_exact_mut(8).enumerate() {
         for (i, o) in blk.iter_mut().enumerate() {
             let lo = x[2 * i][b].wrapping_add(input[2 * i][b]);
