@@ -16,6 +16,14 @@ result. The collective keys are the context's own key classes and are registered
         agg.add_bytes(ckg_share(p, crs).to_bytes())
     pk = ckg_public_key(ctx, crs, agg.finish())
 
+A party or aggregator that runs an instance's steps expands its reference polynomials once:
+``crp = ckg_crp(ctx, crs)`` (``rkg_crp``, ``rtg_crp``), then passes ``crp`` where ``crs`` goes in
+that protocol's shares and last step (the same shares and keys; RKG's last step needs none).
+
+Public-key switching (PCKS) states what its noise bound assumes of the receiver's key pair, which
+its public key cannot show: :class:`ReceiverSecret` (``single()``, ``collective(parties)``,
+``stated(l2, error_sigma)``).
+
 Threshold t-of-N: each party sends ``shamir_polynomial(party, t).share_for(crs, group, j)`` to
 every party j (secret bytes, ``to_bytes(allow_secret=True)``); party j aggregates the shares it
 received into a :class:`ThresholdSecret`, and any t parties present act as
@@ -32,16 +40,19 @@ from typing import Any, Iterable, Optional, Sequence
 
 from ._rnsfhe import (
     Aggregator,
+    Crp,
     Crs,
     Group,
     Party,
     PublicKey,
+    ReceiverSecret,
     RelinEphemeral,
     Round,
     ShamirPolynomial,
     Share,
     Smudging,
     ThresholdSecret,
+    ckg_crp,
     ckg_public_key,
     ckg_round,
     ckg_share,
@@ -50,11 +61,13 @@ from ._rnsfhe import (
     galois_elements,
     pcks_round,
     pcks_share,
+    rkg_crp,
     rkg_relin_key,
     rkg_round1,
     rkg_round2,
     rkg_share_round1,
     rkg_share_round2,
+    rtg_crp,
     rtg_galois_keys,
     rtg_round,
     rtg_share,
@@ -100,11 +113,14 @@ def key_switch(ctx: Any, crs: Crs, ct: Any, aggregate: Share, target: PublicKey,
 
 
 def public_key_switch(ctx: Any, crs: Crs, ct: Any, aggregate: Share, receiver: PublicKey,
-                      smudging: Smudging) -> Any:
+                      smudging: Smudging, receiver_secret: ReceiverSecret) -> Any:
     """``ct`` re-encrypted under ``receiver``'s public key from the complete aggregate of the
-    parties' :func:`pcks_share` (``smudging``: what they drew, for the noise bound): only the
-    receiver's secret key decrypts it."""
-    return _pcks_switch(ctx, crs, ct, aggregate, receiver, smudging)
+    parties' :func:`pcks_share`: only the receiver's secret key decrypts it. The noise bound
+    grows by ``smudging`` (what the parties drew) and their encryptions of zero, which depend on
+    the receiver's secret: ``receiver_secret`` states it (``ReceiverSecret.single()`` for a key
+    pair of ``ctx.keygen()``, ``ReceiverSecret.collective(n)`` for a collective key of n
+    parties); refused when it says ``single()`` of the ciphertext's own collective key."""
+    return _pcks_switch(ctx, crs, ct, aggregate, receiver, smudging, receiver_secret)
 
 
 def threshold_secret(ctx: Any, crs: Crs, group: Group, index: int,
@@ -125,9 +141,11 @@ def smudging_for(ct: Any, noise_log2: Optional[float] = None, *, lambda_: int = 
 
 __all__ = [
     "Aggregator",
+    "Crp",
     "Crs",
     "Group",
     "Party",
+    "ReceiverSecret",
     "RelinEphemeral",
     "Round",
     "ShamirPolynomial",
@@ -136,6 +154,7 @@ __all__ = [
     "Smudging",
     "ThresholdSecret",
     "aggregate",
+    "ckg_crp",
     "ckg_public_key",
     "ckg_round",
     "ckg_share",
@@ -148,11 +167,13 @@ __all__ = [
     "pcks_round",
     "pcks_share",
     "public_key_switch",
+    "rkg_crp",
     "rkg_relin_key",
     "rkg_round1",
     "rkg_round2",
     "rkg_share_round1",
     "rkg_share_round2",
+    "rtg_crp",
     "rtg_galois_keys",
     "rtg_round",
     "rtg_share",

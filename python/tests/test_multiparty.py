@@ -130,7 +130,7 @@ def test_public_key_switch(bfv):
     sm = mpc.Smudging.with_sigma(2.0 ** 20)
     shares = [mpc.pcks_share(p, pk_r, ct, bfv.crs, sm) for p in bfv.parties]
     agg = mpc.aggregate(ctx, mpc.pcks_round(ctx, bfv.crs, ct, pk_r), range(N), shares)
-    out = mpc.public_key_switch(ctx, bfv.crs, ct, agg, pk_r, sm)
+    out = mpc.public_key_switch(ctx, bfv.crs, ct, agg, pk_r, sm, mpc.ReceiverSecret.single())
     assert out.key_id == pk_r.key_id
     assert np.array_equal(ctx.decrypt(out, sk_r)[:16], a)
 

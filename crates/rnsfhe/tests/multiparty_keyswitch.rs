@@ -8,12 +8,12 @@
 mod mp;
 
 use mp::{
-    aggregate, bfv, bgv, ckks, collective_pk, collective_rlk, parties, session, sum_secret, T,
+    aggregate, bfv, bgv, ckks, collective_pk, collective_rlk, parties, pcks, session, sum_secret, T,
 };
 use rnsfhe::ckks::Complex;
 use rnsfhe::multiparty::{
-    cks_round, cks_share, decrypt, key_switch, pcks_round, pcks_share, public_key_switch,
-    threshold, Collective, Group, Party, Share, Smudging, ThresholdSecret,
+    cks_round, cks_share, decrypt, key_switch, threshold, Collective, Group, Party, ReceiverSecret,
+    Share, Smudging, ThresholdSecret,
 };
 use rnsfhe::rlwe::{Crs, KeyContext};
 use rnsfhe_math::sample::Csprng;
@@ -34,24 +34,6 @@ fn cks_decrypt<C: Collective>(
     let group = ps[0].group().cloned();
     let round = cks_round(ctx, crs, ct, None, group.as_ref()).unwrap();
     decrypt(ctx, crs, ct, &aggregate(ctx, round, &shares), sm).unwrap()
-}
-
-/// PCKS of `ct` by `ps` to `receiver`.
-fn pcks<C: Collective>(
-    ctx: &C,
-    crs: &Crs,
-    ps: &[Party],
-    ct: &C::Ciphertext,
-    receiver: &rnsfhe::rlwe::PublicKey,
-    sm: &Smudging,
-    rng: &mut Csprng,
-) -> C::Ciphertext {
-    let shares: Vec<Share> = ps
-        .iter()
-        .map(|p| pcks_share(ctx, p, receiver, ct, crs, sm, rng).unwrap())
-        .collect();
-    let round = pcks_round(ctx, crs, ct, receiver, None).unwrap();
-    public_key_switch(ctx, crs, ct, &aggregate(ctx, round, &shares), receiver, sm).unwrap()
 }
 
 /// CKS to s' = 0 for BFV, BGV and CKKS: the plaintext.
@@ -205,7 +187,16 @@ fn key_switch_and_public_key_switch() {
     );
 
     let (rsk, rpk) = ctx.keygen(&mut rng).unwrap();
-    let out = pcks(&*ctx, &crs, &ps, &ct, &rpk, &sm, &mut rng);
+    let out = pcks(
+        &*ctx,
+        (&crs, &ps),
+        &ct,
+        &rpk,
+        ReceiverSecret::Single,
+        &sm,
+        &mut rng,
+    )
+    .unwrap();
     assert_eq!(ctx.decode(&ctx.decrypt(&out, &rsk).unwrap()).unwrap(), x);
     assert!(
         ctx.decrypt(&out, &s).is_err(),
@@ -223,7 +214,16 @@ fn key_switch_and_public_key_switch() {
         .encrypt(&ctx.encode(&x).unwrap(), &pk, &mut rng)
         .unwrap();
     let (rsk, rpk) = ctx.keygen(&mut rng).unwrap();
-    let out = pcks(&*ctx, &crs, &ps, &ct, &rpk, &sm, &mut rng);
+    let out = pcks(
+        &*ctx,
+        (&crs, &ps),
+        &ct,
+        &rpk,
+        ReceiverSecret::Single,
+        &sm,
+        &mut rng,
+    )
+    .unwrap();
     assert_eq!(ctx.decode(&ctx.decrypt(&out, &rsk).unwrap()).unwrap(), x);
     let bound = out.noise_bound_log2().expect("PCKS keeps a noise bound");
     assert!(bound > ct.noise_bound_log2().unwrap());
@@ -238,7 +238,16 @@ fn key_switch_and_public_key_switch() {
     let ct = ctx.encrypt(&pt, &pk, &mut rng).unwrap();
     let sm = Smudging::new(40, 5.0, 2048, 1).unwrap();
     let (rsk, rpk) = ctx.keygen(&mut rng).unwrap();
-    let out = pcks(&*ctx, &crs, &ps, &ct, &rpk, &sm, &mut rng);
+    let out = pcks(
+        &*ctx,
+        (&crs, &ps),
+        &ct,
+        &rpk,
+        ReceiverSecret::Single,
+        &sm,
+        &mut rng,
+    )
+    .unwrap();
     let got = ctx.decrypt_values(&out, &rsk).unwrap();
     for (g, w) in got.iter().zip(&v) {
         assert!((g.re - w.re).abs() < 0.05);

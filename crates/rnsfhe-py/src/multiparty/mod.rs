@@ -1,14 +1,16 @@
 //! `rnsfhe.multiparty` (issue 25): the multiparty protocols of `rnsfhe::multiparty` (Mouchet et
 //! al., PETS 2021; the thresholdizer of Mouchet, Bertrand and Hubaux, 2022) over the BFV, BGV and
 //! CKKS contexts. This file holds the session objects (`Crs`, `Group`, `Round`, `Share`,
-//! `Aggregator`) and the refusal exception; `party.rs` the parties and key generation (CKG, RKG,
-//! RTG); `threshold.rs` the Shamir shares; `switch.rs` collective decryption and key switching
+//! `Aggregator`) and the refusal exception; `crp.rs` the reference polynomials (`Crp`);
+//! `party.rs` the parties and key generation (CKG, RKG, RTG); `threshold.rs` the Shamir shares; `switch.rs` collective decryption and key switching
 //! with their `Smudging`.
 //!
 //! Shares go between processes as bytes (`Share.to_bytes`, `Share.from_bytes`): a Shamir share is
 //! secret, so its bytes need `allow_secret=True`, and no share pickles.
 
+mod crp;
 mod party;
+mod rtg;
 mod switch;
 mod threshold;
 
@@ -372,5 +374,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyShare>()?;
     m.add_class::<PyAggregator>()?;
     party::register(m)?;
+    crp::register(m)?;
+    rtg::register(m)?;
     switch::register(m)
 }

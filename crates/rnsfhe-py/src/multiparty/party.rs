@@ -1,17 +1,18 @@
 //! Parties and collective key generation: `Party` (its secret stays in the process), CKG
 //! (PETS 2021, Prot. 1), RKG (Prot. 2, two rounds), RTG (Prot. 3) and the thresholdizer's Shamir
-//! shares (Mouchet, Bertrand and Hubaux, 2022, sec. 4). The collective keys are the context's own
+//! shares (Mouchet, Bertrand and Hubaux, 2022, sec. 4); RTG (Prot. 3) is in `rtg.rs`. The collective keys are the context's own
 //! key classes, registered like single-party keys.
 
 use std::sync::{Arc, RwLock};
 
 use pyo3::prelude::*;
-use rnsfhe::multiparty::{self as mp, ckg, rkg, rtg};
+use rnsfhe::multiparty::{self as mp, ckg, rkg};
 use rnsfhe::rlwe::KeyContext;
 
+use super::crp::{Ref, Reference};
 use super::{key_context, PyCrs, PyGroup, PyRound, PyShare};
-use crate::convert::{ints, Int, LockedRng};
-use crate::keys::{KeyOwner, Made, Owner, PyGaloisKeys, PyPublicKey, PyRelinKey, PySecretKey};
+use crate::convert::{Int, LockedRng};
+use crate::keys::{KeyOwner, Made, Owner, PyPublicKey, PyRelinKey, PySecretKey};
 use crate::registry::Shared;
 use crate::OrPy;
 
@@ -123,11 +124,11 @@ fn copy_secret(o: &Owner, sk: &rnsfhe::rlwe::SecretKey) -> PyResult<rnsfhe::rlwe
 }
 
 /// The top key level (the default of RKG and RTG).
-fn level_or_top(ctx: &dyn KeyContext, level: Option<Int<usize>>) -> usize {
+pub(super) fn level_or_top(ctx: &dyn KeyContext, level: Option<Int<usize>>) -> usize {
     level.map_or(ctx.key_switcher().top_level(), |l| l.0)
 }
 
-fn group_of(g: Option<&PyGroup>) -> Option<&mp::Group> {
+pub(super) fn group_of(g: Option<&PyGroup>) -> Option<&mp::Group> {
     g.map(|g| &g.0)
 }
 
@@ -147,23 +148,34 @@ fn ckg_round(
     )))
 }
 
-/// The party's CKG share p0_i = -(s_i a + e_i).
+/// The party's CKG share p0_i = -(s_i a + e_i) (`crs`: a `Crs` or its `ckg_crp`).
 #[pyfunction]
-fn ckg_share(py: Python<'_>, party: &PyParty, crs: &PyCrs) -> PyResult<PyShare> {
+fn ckg_share(py: Python<'_>, party: &PyParty, crs: Reference<'_>) -> PyResult<PyShare> {
     let ctx = party.ctx();
-    let s = py.detach(|| party.with(&party.owner, |p, _| ckg::share(ctx, p, &crs.0)))?;
+    let r = crs.resolve(&party.owner)?;
+    let s = py.detach(|| {
+        party.with(&party.owner, |p, _| match &r {
+            Ref::Crs(c) => ckg::share(ctx, p, c),
+            Ref::Crp(c) => ckg::share_with(ctx, p, c),
+        })
+    })?;
     Ok(PyShare::new(&party.owner, s.py()?))
 }
 
-/// The collective public key from the complete CKG aggregate.
+/// The collective public key from the complete CKG aggregate (`crs`: a `Crs` or its `ckg_crp`).
 #[pyfunction]
 fn ckg_public_key(
     context: &Bound<'_, PyAny>,
-    crs: &PyCrs,
+    crs: Reference<'_>,
     aggregate: &PyShare,
 ) -> PyResult<PyPublicKey> {
     let o = Owner::of(context)?;
-    let pk = ckg::public_key(key_context(&o), &crs.0, aggregate.get(&o)?).py()?;
+    let (ctx, agg) = (key_context(&o), aggregate.get(&o)?);
+    let pk = match crs.resolve(&o)? {
+        Ref::Crs(c) => ckg::public_key(ctx, &c, agg),
+        Ref::Crp(c) => ckg::public_key_with(ctx, &c, agg),
+    }
+    .py()?;
     Ok(Made {
         owner: o,
         key: Arc::new(pk),
@@ -207,20 +219,32 @@ impl PyRelinEphemeral {
     }
 }
 
-/// The party's RKG round-1 share and its ephemeral secret (keep it for round 2).
+/// The party's RKG round-1 share and its ephemeral secret (keep it for round 2); `crs`: a `Crs`
+/// or its `rkg_crp` (whose level is the key's: `level`, if given, must agree).
 #[pyfunction]
 #[pyo3(signature = (party, crs, level=None))]
 fn rkg_share_round1(
     py: Python<'_>,
     party: &PyParty,
-    crs: &PyCrs,
+    crs: Reference<'_>,
     level: Option<Int<usize>>,
 ) -> PyResult<(PyShare, PyRelinEphemeral)> {
     let ctx = party.ctx();
+    let reference = crs.resolve(&party.owner)?;
+    if let (Ref::Crp(c), Some(l)) = (&reference, &level) {
+        if c.level() != l.0 {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "rkg_share_round1: level {} given, the Crp's is {}",
+                l.0,
+                c.level()
+            )));
+        }
+    }
     let level = level_or_top(ctx, level);
     let r = py.detach(|| {
-        party.with(&party.owner, |p, r| {
-            rkg::share_round1(ctx, p, &crs.0, level, r)
+        party.with(&party.owner, |p, r| match &reference {
+            Ref::Crs(c) => rkg::share_round1(ctx, p, c, level, r),
+            Ref::Crp(c) => rkg::share_round1_with(ctx, p, c, r),
         })
     })?;
     let (s, e) = r.py()?;
@@ -246,7 +270,7 @@ fn rkg_share_round2(
 }
 
 /// Registers a collective relinearisation key or Galois keys with their context.
-fn register_keys(
+pub(super) fn register_keys(
     o: &Owner,
     relin: Option<&Arc<rnsfhe::rlwe::RelinKey>>,
     galois: Option<&Arc<rnsfhe::rlwe::GaloisKeys>>,
@@ -301,103 +325,6 @@ fn rkg_relin_key(
     .into())
 }
 
-/// The round of RTG for Galois `elements` at `level` (default: the top).
-#[pyfunction]
-#[pyo3(signature = (context, crs, elements, level=None, group=None))]
-fn rtg_round(
-    context: &Bound<'_, PyAny>,
-    crs: &PyCrs,
-    elements: Vec<u64>,
-    level: Option<Int<usize>>,
-    group: Option<&PyGroup>,
-) -> PyResult<PyRound> {
-    let o = Owner::of(context)?;
-    let ctx = key_context(&o);
-    let r = rtg::round(
-        ctx,
-        &crs.0,
-        &elements,
-        level_or_top(ctx, level),
-        group_of(group),
-    );
-    Ok(PyRound(r.py()?))
-}
-
-/// The party's RTG share for Galois `elements`.
-#[pyfunction]
-#[pyo3(signature = (party, crs, elements, level=None))]
-fn rtg_share(
-    py: Python<'_>,
-    party: &PyParty,
-    crs: &PyCrs,
-    elements: Vec<u64>,
-    level: Option<Int<usize>>,
-) -> PyResult<PyShare> {
-    let ctx = party.ctx();
-    let level = level_or_top(ctx, level);
-    let s = py.detach(|| {
-        party.with(&party.owner, |p, r| {
-            rtg::share(ctx, p, &crs.0, &elements, level, r)
-        })
-    })?;
-    Ok(PyShare::new(&party.owner, s.py()?))
-}
-
-/// The collective Galois keys from the complete RTG aggregate, registered with the context.
-#[pyfunction]
-fn rtg_galois_keys(
-    context: &Bound<'_, PyAny>,
-    crs: &PyCrs,
-    aggregate: &PyShare,
-    pk: &PyPublicKey,
-) -> PyResult<PyGaloisKeys> {
-    let o = Owner::of(context)?;
-    let (agg, pk) = (aggregate.get(&o)?, pk.get(&o)?);
-    let k = Arc::new(rtg::galois_keys(key_context(&o), &crs.0, agg, &pk).py()?);
-    register_keys(&o, None, Some(&k))?;
-    Ok(Made {
-        owner: o,
-        key: k,
-        seeded: false,
-    }
-    .into())
-}
-
-/// The Galois elements of slot rotations by `steps` (BFV, BGV: rows; CKKS: slots), with the row
-/// swap (BFV, BGV) or the conjugation (CKKS) if `swap`.
-#[pyfunction]
-#[pyo3(signature = (context, steps, *, swap=false))]
-fn galois_elements(
-    context: &Bound<'_, PyAny>,
-    steps: Vec<Int<i64>>,
-    swap: bool,
-) -> PyResult<Vec<u64>> {
-    let steps = ints(steps);
-    let mut v: Vec<u64> = match Owner::of(context)? {
-        Owner::Bfv(s) => steps
-            .iter()
-            .map(|&k| s.ctx.galois_element(k))
-            .chain(swap.then(|| s.ctx.row_swap_element()))
-            .collect(),
-        Owner::Bgv(s) => steps
-            .iter()
-            .map(|&k| s.ctx.galois_element(k))
-            .chain(swap.then(|| s.ctx.row_swap_element()))
-            .collect(),
-        Owner::Ckks(s) => {
-            let e = s.ctx.encoder();
-            steps
-                .iter()
-                .map(|&k| e.rotation_galois_element(k))
-                .chain(swap.then(|| e.conjugation_galois_element()))
-                .collect()
-        }
-    };
-    v.sort_unstable();
-    v.dedup();
-    Ok(v)
-}
-
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyParty>()?;
     m.add_class::<PyRelinEphemeral>()?;
@@ -410,10 +337,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(rkg_share_round1, m)?,
         wrap_pyfunction!(rkg_share_round2, m)?,
         wrap_pyfunction!(rkg_relin_key, m)?,
-        wrap_pyfunction!(rtg_round, m)?,
-        wrap_pyfunction!(rtg_share, m)?,
-        wrap_pyfunction!(rtg_galois_keys, m)?,
-        wrap_pyfunction!(galois_elements, m)?,
     ] {
         m.add_function(f)?;
     }

@@ -226,8 +226,10 @@ fn pcks_share(
     Ok(PyShare::new(&o, share.py()?))
 }
 
-/// `ct` re-encrypted under `receiver`'s public key from the complete PCKS aggregate.
+/// `ct` re-encrypted under `receiver`'s public key from the complete PCKS aggregate; the noise
+/// bound assumes `receiver_secret` of the receiver's key pair (its public key cannot show it).
 #[pyfunction]
+#[allow(clippy::too_many_arguments)]
 fn pcks_switch(
     py: Python<'_>,
     context: &Bound<'_, PyAny>,
@@ -236,6 +238,7 @@ fn pcks_switch(
     aggregate: &PyShare,
     receiver: &PyPublicKey,
     smudging: &PySmudging,
+    receiver_secret: &PyReceiverSecret,
 ) -> PyResult<Py<PyAny>> {
     let o = Owner::of(context)?;
     let (agg, pk) = (aggregate.get(&o)?, receiver.get(&o)?);
@@ -243,11 +246,43 @@ fn pcks_switch(
         let c = S::ciphertext(ct, s)?;
         let ctx = s.ctx.clone();
         let out = py
-            .detach(|| mp::public_key_switch(&*ctx, &crs.0, &*c, agg, &pk, &smudging.0))
+            .detach(|| {
+                let rs = receiver_secret.0;
+                mp::public_key_switch(&*ctx, &crs.0, &*c, agg, &pk, rs, &smudging.0)
+            })
             .py()?;
         S::wrap_ct(py, s, out)
     })
 }
+/// What PCKS's noise bound assumes of the receiver's key pair: one key pair of the parameters'
+/// distributions (`single()`), the collective key pair of `parties` parties (`collective`), or
+/// norms the receiver states (`stated`: ||s'||_2 and the deviation of its public key's error).
+#[pyclass(frozen, module = "rnsfhe.multiparty", name = "ReceiverSecret")]
+#[derive(Clone)]
+pub(crate) struct PyReceiverSecret(mp::ReceiverSecret);
+
+#[pymethods]
+impl PyReceiverSecret {
+    /// One key pair of the parameters' distributions (`ctx.keygen()`).
+    #[staticmethod]
+    fn single() -> Self {
+        PyReceiverSecret(mp::ReceiverSecret::Single)
+    }
+    /// The collective key pair of `parties` parties (a CKG public key).
+    #[staticmethod]
+    fn collective(parties: Int<usize>) -> Self {
+        PyReceiverSecret(mp::ReceiverSecret::Collective { parties: parties.0 })
+    }
+    /// Stated by the receiver: ||s'||_2 and the standard deviation of its public key's error.
+    #[staticmethod]
+    fn stated(l2: f64, error_sigma: f64) -> Self {
+        PyReceiverSecret(mp::ReceiverSecret::Stated { l2, error_sigma })
+    }
+    fn __repr__(&self) -> String {
+        format!("ReceiverSecret({:?})", self.0)
+    }
+}
+
 /// The smudging noise of collective decryption and key switching (Gaussian of deviation sigma
 /// per party), sized for statistical security 2^-lambda over a ciphertext noise of 2^noise_log2.
 #[pyclass(frozen, module = "rnsfhe.multiparty", name = "Smudging")]
@@ -290,6 +325,7 @@ impl PySmudging {
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySmudging>()?;
+    m.add_class::<PyReceiverSecret>()?;
     for f in [
         wrap_pyfunction!(cks_round, m)?,
         wrap_pyfunction!(cks_share, m)?,

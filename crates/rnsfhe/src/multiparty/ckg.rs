@@ -57,3 +57,15 @@ pub fn public_key(ctx: &dyn KeyContext, crs: &Crs, aggregate: &Share) -> Result<
     let seed = crs.seed(ctx.params_fingerprint(), Domain::PublicKey, 0);
     PublicKey::from_parts(ctx, aggregate.polys[0].clone(), seed, None)
 }
+
+/// [`public_key`] with a already expanded ([`crp`]): the same key, without expanding a again.
+/// Refused for reference polynomials of another instance (parameters, protocol, reference string).
+pub fn public_key_with(ctx: &dyn KeyContext, crp: &Crp, aggregate: &Share) -> Result<PublicKey> {
+    super::party::supported(ctx)?;
+    let expected = round(ctx, &crp.crs, aggregate.round.group.as_ref());
+    crp.check_for(ctx, &aggregate.round, "the collective public key")?;
+    aggregate.check_aggregate(ctx, &expected)?;
+    let seed = crp.crs.seed(ctx.params_fingerprint(), Domain::PublicKey, 0);
+    let a = crp.keys[0].1[0].clone();
+    PublicKey::from_parts_expanded(ctx, aggregate.polys[0].clone(), seed, a, None)
+}

@@ -6,6 +6,7 @@
 
 use rnsfhe_math::ring::Poly;
 
+use super::{crs_id, Protocol, Round};
 use crate::rlwe::{Crs, Domain, KeyContext, KeySwitchKey};
 use crate::{Error, Result};
 
@@ -64,6 +65,62 @@ impl Crp {
     /// The level of the keys.
     pub fn level(&self) -> usize {
         self.level
+    }
+
+    /// The Galois elements of an RTG instance's keys, sorted (empty for CKG and RKG).
+    pub fn elements(&self) -> Vec<u64> {
+        self.keys
+            .iter()
+            .filter_map(|(d, _)| match d {
+                Domain::Galois(g) => Some(*g),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The expansions of key `domain`'s components, if this instance has that key.
+    pub(crate) fn uniforms(&self, domain: Domain) -> Option<&[Poly]> {
+        self.keys.iter().find(|k| k.0 == domain).map(|k| &k.1[..])
+    }
+
+    /// Ok when these are the reference polynomials of the aggregate's round `round` under `ctx`'s
+    /// parameters (what a last step takes with them): refused, naming them, when of other
+    /// parameters, another protocol, reference string, level or Galois elements.
+    pub(crate) fn check_for(&self, ctx: &dyn KeyContext, round: &Round, what: &str) -> Result<()> {
+        let domain = match round.protocol {
+            Protocol::PublicKey => Domain::PublicKey,
+            Protocol::Relin => Domain::Relin,
+            Protocol::Galois => Domain::Galois(0),
+            p => {
+                return Err(Error::InvalidParameters(format!(
+                    "{what}: a {p:?} round has no reference polynomials"
+                )))
+            }
+        };
+        self.check(ctx, domain, what)?;
+        let why = if crs_id(&self.crs) != round.crs {
+            format!(
+                "expanded from the reference string {:016x}, the aggregate's is {:016x}",
+                crs_id(&self.crs),
+                round.crs
+            )
+        } else if self.level != round.level {
+            format!(
+                "at level {}, the aggregate's is {}",
+                self.level, round.level
+            )
+        } else if self.elements() != round.elements {
+            format!(
+                "for the Galois elements {:?}, the aggregate's are {:?}",
+                self.elements(),
+                round.elements
+            )
+        } else {
+            return Ok(());
+        };
+        Err(Error::InvalidParameters(format!(
+            "{what}: reference polynomials (Crp) of another instance: {why}"
+        )))
     }
 
     /// Ok when these are of `ctx`'s parameters and of the key `what` expects (`domain` of the

@@ -19,7 +19,7 @@ use zeroize::Zeroize;
 
 use super::schemes::CiphertextView;
 use super::share::{crs_id, digest};
-use super::{Collective, Group, Party, Protocol, Round, Share, Smudging};
+use super::{Collective, Group, Party, Protocol, ReceiverSecret, Round, Share, Smudging};
 use crate::rlwe::{select_limbs, Crs, KeyId, PublicKey};
 use crate::{Error, Result, ShareFault};
 
@@ -292,20 +292,31 @@ pub fn decrypt<C: Collective + ?Sized>(
 
 /// The ciphertext (c_0 + sum_i h0_i, sum_i h1_i) under `receiver`'s key pair from the complete
 /// PCKS aggregate, its noise bound grown by the parties' smudging and encryptions of zero
-/// ([`Smudging`]: what they drew; the receiver's secret taken of the parameters' distribution).
+/// ([`Smudging`]: what they drew; `secret`: what is assumed of the receiver's secret and error,
+/// which its public key cannot show). Refused when `secret` says [`ReceiverSecret::Single`] of a
+/// receiver that is the ciphertext's own collective key pair (a sum of the parties' secrets).
 pub fn public_key_switch<C: Collective + ?Sized>(
     ctx: &C,
     crs: &Crs,
     ct: &C::Ciphertext,
     aggregate: &Share,
     receiver: &PublicKey,
+    secret: ReceiverSecret,
     smudging: &Smudging,
 ) -> Result<C::Ciphertext> {
     let v = ctx.view(ct)?;
+    if secret == ReceiverSecret::Single && v.key_id == Some(receiver.id()) {
+        return Err(Error::InvalidParameters(
+            "PCKS to the ciphertext's own collective key pair: its secret is a sum of the \
+             parties' secrets, not ReceiverSecret::Single (state ReceiverSecret::Collective)"
+                .into(),
+        ));
+    }
     let expected = pcks_round(ctx, crs, ct, receiver, aggregate.round.group.as_ref())?;
     let h = sums(ctx.as_key_context(), aggregate, &expected, &v)?;
+    let added =
+        smudging.public_switch_bound_log2(ctx.as_key_context(), secret, aggregate.parties.len())?;
     let mut c0 = v.c0.clone();
     c0.add_assign(&h[0])?;
-    let added = smudging.public_switch_bound_log2(ctx.as_key_context(), aggregate.parties.len());
     Ok(ctx.rebuild(ct, [c0, h[1].clone()], Some(receiver.id()), Some(added)))
 }

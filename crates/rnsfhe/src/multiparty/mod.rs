@@ -15,14 +15,18 @@
 //! | [`rkg`] (Prot. 2, two rounds) | [`rkg::share_round1`], [`rkg::share_round2`] | [`rkg::relin_key`] |
 //! | [`rtg`] (Prot. 3) | [`rtg::share`] | [`rtg::galois_keys`] |
 //! | CKS (Prot. 4) | [`cks_share`] | [`decrypt`], [`key_switch`] |
-//! | PCKS (Prot. 5) | [`pcks_share`] | [`public_key_switch`] |
+//! | PCKS (Prot. 5) | [`pcks_share`] | [`public_key_switch`] (with a stated [`ReceiverSecret`]) |
 //! | [`threshold`] (2022, sec. 4) | [`ShamirPolynomial::share_for`] | [`ThresholdSecret`], then [`ThresholdSecret::combine`] |
 //!
 //! The uniform polynomials come from a common reference string ([`Crs`](crate::rlwe::Crs)),
 //! domain-separated per key kind and Galois element; a party expands those of one protocol
 //! instance once ([`Crp`]: [`ckg::crp`], [`rkg::crp`], [`rtg::crp`]) and makes its shares with
-//! them ([`ckg::share_with`], [`rkg::share_round1_with`], [`rtg::share_with`]; the same shares
-//! as from the CRS, which the plain functions expand each time); the keys are the library's own
+//! them ([`ckg::share_with`], [`rkg::share_round1_with`], [`rtg::share_with`]), and the last step
+//! takes them too ([`ckg::public_key_with`], [`rtg::galois_keys_with`]; RKG's last step uses no
+//! reference polynomial: its k1 is the round-1 aggregate's). The same shares and keys as from the
+//! CRS, which the plain functions expand each time; reference polynomials of another instance
+//! (parameters, protocol, reference string, level, Galois elements) are refused, naming them. The
+//! keys are the library's own
 //! ([`PublicKey`](crate::rlwe::PublicKey), [`RelinKey`](crate::rlwe::RelinKey),
 //! [`GaloisKeys`](crate::rlwe::GaloisKeys)), of the key pair of the collective public key, so the
 //! contexts evaluate with them as with single-party keys (hoisted rotations included).
@@ -46,6 +50,25 @@
 //! duplicated, replayed (stale), corrupted or foreign share: those are refused with an error
 //! naming the share ([`crate::Error::ShareRefused`]). Verifiable variants need zero-knowledge
 //! proofs of the shares' well-formedness, out of this module's scope.
+//!
+//! # HPR (paper 002): not supported, and why
+//!
+//! HPR-FV's keys are RLWE samples modulo q = p^d, so the protocols are sound for it in principle
+//! (every key and share is linear in the secret). They do not carry over through this module's
+//! code, which works on the RLWE layer ([`KeyContext`](crate::rlwe::KeyContext)): keys over the
+//! RNS chain Q u P with the gadget key switching of [`crate::rlwe::KeySwitcher`], uniform
+//! polynomials expanded per limb of Q u P from the CRS, shares laid out per key-ring component
+//! ([`Round`]), and ciphertexts seen as (c_0, c_1) over Q_l ([`Collective`]). `HprContext`
+//! implements none of that: an HPR polynomial is d carried base-p digits over P u B_sk
+//! (`rnsfhe_math::rns::HprBasis`), sums need carry propagation mod p^d, its keys are
+//! `rlwe_sample`s with a drawn from the rng (no seed, no CRS) in its own relinearisation layout
+//! (d k samples of p^i (p / p_j) s^2, or d per digit), decryption reads the top digit, and its
+//! secret has coefficients in {-1, 0, 1} only (`HprSecretKey`: not even the collective secret
+//! sum_i s_i, nor a Shamir share or combined threshold secret, which are uniform mod q). As
+//! `HprContext` is no `KeyContext`, no function here accepts it (a type error, not a runtime
+//! refusal). Supporting it means a second implementation of every protocol, share
+//! layout, smudged decryption and byte format on digit arithmetic: the contortion issue 25 rules
+//! out ("HPR if it fits without contortions").
 //!
 //! # Example
 //!
@@ -114,5 +137,5 @@ pub use keyswitch::{
 pub use party::Party;
 pub use schemes::{CiphertextView, Collective};
 pub use share::{crs_id, Group, Protocol, Round, Share, MAX_PARTIES};
-pub use smudging::{Smudging, DEFAULT_LAMBDA};
+pub use smudging::{ReceiverSecret, Smudging, DEFAULT_LAMBDA};
 pub use threshold::{ShamirPolynomial, ThresholdSecret};

@@ -94,14 +94,7 @@ pub fn share_with(
 ) -> Result<Share> {
     party.check(ctx)?;
     crp.check(ctx, Domain::Galois(0), "an RTG share")?;
-    let elements: Vec<u64> = crp
-        .keys
-        .iter()
-        .filter_map(|(d, _)| match d {
-            Domain::Galois(g) => Some(*g),
-            _ => None,
-        })
-        .collect();
+    let elements = crp.elements();
     let (crs, level) = (&crp.crs, crp.level);
     let round = round(ctx, crs, &elements, level, party.group.as_ref())?;
     let sw = ctx.key_switcher();
@@ -133,6 +126,31 @@ pub fn galois_keys(
     aggregate: &Share,
     collective: &PublicKey,
 ) -> Result<GaloisKeys> {
+    keys_of(ctx, crs, None, aggregate, collective)
+}
+
+/// [`galois_keys`] with the a_c already expanded ([`crp`] of the aggregate's elements and level):
+/// the same keys, without expanding the a_c again. Refused for reference polynomials of another
+/// instance (parameters, protocol, reference string, level, elements).
+pub fn galois_keys_with(
+    ctx: &dyn KeyContext,
+    crp: &Crp,
+    aggregate: &Share,
+    collective: &PublicKey,
+) -> Result<GaloisKeys> {
+    super::party::supported(ctx)?;
+    crp.check_for(ctx, &aggregate.round, "the collective Galois keys")?;
+    keys_of(ctx, &crp.crs, Some(crp), aggregate, collective)
+}
+
+/// The keys of [`galois_keys`], the a_c taken from `crp` when given.
+fn keys_of(
+    ctx: &dyn KeyContext,
+    crs: &Crs,
+    crp: Option<&Crp>,
+    aggregate: &Share,
+    collective: &PublicKey,
+) -> Result<GaloisKeys> {
     super::party::supported(ctx)?;
     let r = &aggregate.round;
     let expected = round(ctx, crs, &r.elements, r.level, r.group.as_ref())?;
@@ -151,7 +169,8 @@ pub fn galois_keys(
         let seeds = (0..count as u32)
             .map(|c| crs.seed(fp, Domain::Galois(g), c))
             .collect();
-        let key = KeySwitchKey::from_parts_at(sw, k0.to_vec(), seeds, r.level)?;
+        let uniforms = crp.and_then(|c| c.uniforms(Domain::Galois(g)));
+        let key = KeySwitchKey::from_parts_expanded(sw, k0.to_vec(), seeds, uniforms, r.level)?;
         keys.insert(g, Arc::new(key.automorphism(inverse_mod(g, m)?, true)?));
     }
     Ok(GaloisKeys {

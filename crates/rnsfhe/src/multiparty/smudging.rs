@@ -129,23 +129,31 @@ impl Smudging {
 
     /// log2 of the bound on each coefficient of what PCKS adds to the error for `parties`
     /// parties: their smudging ([`Self::bound_log2`]) and their encryptions of zero under the
-    /// receiver's key, each (e u_i + e0_i + e1_i s') / P plus ModDown's rounding, of standard
-    /// deviation at most sigma sqrt(1 + 2 S2) + (|P| + 1) sqrt((1 + S2) / 12) (S2 >= ||s'||_2^2:
-    /// n for a ternary s', h for weight h; BGV's fresh bound, without dividing by P). The sum of
-    /// N is within Z = 10 sqrt(N) of those deviations (the schemes' heuristic for fresh errors).
-    /// The receiver's secret is taken of the parameters' distribution: its public key cannot tell.
-    pub(crate) fn public_switch_bound_log2(&self, ctx: &dyn KeyContext, parties: usize) -> f64 {
+    /// receiver's key (p0, p1) = (-(a s' + e'), a), each (-e' u_i + e0_i + e1_i s') / P plus
+    /// ModDown's rounding r0 + r1 s', of standard deviation at most
+    /// sqrt(sigma'^2 S_u + sigma^2 (1 + S')) + (|P| + 1) sqrt((1 + S') / 12) (S_u >= ||u_i||_2^2:
+    /// n for a ternary u_i, h for weight h; S' >= ||s'||_2^2 and sigma' the deviation of e', from
+    /// `receiver`; BGV's fresh bound, without dividing by P). The sum of N is within
+    /// Z = 10 sqrt(N) of those deviations (the schemes' heuristic for fresh errors).
+    pub(crate) fn public_switch_bound_log2(
+        &self,
+        ctx: &dyn KeyContext,
+        receiver: ReceiverSecret,
+        parties: usize,
+    ) -> Result<f64> {
         let sw = ctx.key_switcher();
         let n = sw.ring_q().degree() as f64;
-        let s2 = match ctx.secret_distribution() {
+        let s_u = match ctx.secret_distribution() {
             SecretDistribution::Ternary => n,
             SecretDistribution::HammingWeight(h) => h as f64,
         };
-        let special = (sw.ring_qp().moduli().len() - sw.ring_q().moduli().len()) as f64;
         let sigma = ctx.error_distribution().sigma();
-        let sd = sigma * (1.0 + 2.0 * s2).sqrt() + (special + 1.0) * ((1.0 + s2) / 12.0).sqrt();
+        let (s2, sigma_pk) = receiver.norms(s_u, sigma)?;
+        let special = (sw.ring_qp().moduli().len() - sw.ring_q().moduli().len()) as f64;
+        let sd = (sigma_pk * sigma_pk * s_u + sigma * sigma * (1.0 + s2)).sqrt()
+            + (special + 1.0) * ((1.0 + s2) / 12.0).sqrt();
         let zeros = (Z_FRESH * (parties.max(1) as f64).sqrt() * sd).log2();
-        log2_add(self.bound_log2(parties), zeros)
+        Ok(log2_add(self.bound_log2(parties), zeros))
     }
 
     /// n samples (see the module doc), zeroized on drop.
@@ -162,5 +170,53 @@ impl Smudging {
             }
         }
         out
+    }
+}
+
+/// What PCKS's noise bound takes of the receiver's key pair (s', (-(a s' + e'), a)): ||s'||_2 and
+/// the deviation of e'. Its public key cannot tell them (it is an RLWE sample: s' and e' are
+/// hidden), so the caller of [`super::public_key_switch`] states them; a wrong statement makes the
+/// result's tracked noise bound optimistic, never its decryption wrong by itself.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ReceiverSecret {
+    /// One key pair of the parameters' distributions (`SecretKey::generate` and its public key):
+    /// ||s'||_2^2 <= n for a ternary s' (h for weight h), e' of the parameters' sigma.
+    Single,
+    /// The collective key pair of `parties` parties (CKG): s' and e' sums of that many.
+    Collective {
+        /// The number of parties whose secrets s' sums.
+        parties: usize,
+    },
+    /// Stated by the receiver: ||s'||_2 ([`crate::rlwe::SecretKey::norm`]) and the standard
+    /// deviation of e'.
+    Stated {
+        /// ||s'||_2.
+        l2: f64,
+        /// The standard deviation of e'.
+        error_sigma: f64,
+    },
+}
+
+impl ReceiverSecret {
+    /// (S' >= ||s'||_2^2, sigma') for the parameters' one-secret bound `single` and `sigma`.
+    fn norms(self, single: f64, sigma: f64) -> Result<(f64, f64)> {
+        match self {
+            ReceiverSecret::Single => Ok((single, sigma)),
+            ReceiverSecret::Collective { parties }
+                if (1..=super::MAX_PARTIES).contains(&parties) =>
+            {
+                let k = parties as f64;
+                Ok((k * single, k.sqrt() * sigma))
+            }
+            ReceiverSecret::Stated { l2, error_sigma }
+                if l2.is_finite() && l2 >= 0.0 && error_sigma.is_finite() && error_sigma >= 0.0 =>
+            {
+                Ok((l2 * l2, error_sigma))
+            }
+            other => Err(Error::InvalidParameters(format!(
+                "PCKS receiver {other:?}: give 1..={} parties, or finite non-negative norms",
+                super::MAX_PARTIES
+            ))),
+        }
     }
 }

@@ -7,7 +7,10 @@ use std::sync::Arc;
 use rnsfhe::bfv::{BfvContext, BfvParameters};
 use rnsfhe::bgv::{BgvContext, BgvParameters};
 use rnsfhe::ckks::{CkksContext, CkksParameters};
-use rnsfhe::multiparty::{ckg, rkg, rtg, Aggregator, Party, Round, Share};
+use rnsfhe::multiparty::{
+    ckg, pcks_round, pcks_share, public_key_switch, rkg, rtg, Aggregator, Collective, Party,
+    ReceiverSecret, Round, Share, Smudging,
+};
 use rnsfhe::params::Security;
 use rnsfhe::rlwe::{Crs, GaloisKeys, KeyContext, PublicKey, RelinKey, SecretKey};
 use rnsfhe_math::ring::Representation;
@@ -140,6 +143,26 @@ pub fn collective_gk(
         .collect();
     let round = rtg::round(ctx, crs, elements, level, group.as_ref()).unwrap();
     rtg::galois_keys(ctx, crs, &aggregate(ctx, round, &shares), pk).unwrap()
+}
+
+/// PCKS of `ct` by the parties `ps` of session `crs` to `receiver`, finished with the stated
+/// receiver `secret`.
+pub fn pcks<C: Collective>(
+    ctx: &C,
+    (crs, ps): (&Crs, &[Party]),
+    ct: &C::Ciphertext,
+    receiver: &PublicKey,
+    secret: ReceiverSecret,
+    sm: &Smudging,
+    rng: &mut Csprng,
+) -> rnsfhe::Result<C::Ciphertext> {
+    let shares: Vec<Share> = ps
+        .iter()
+        .map(|p| pcks_share(ctx, p, receiver, ct, crs, sm, rng).unwrap())
+        .collect();
+    let round = pcks_round(ctx, crs, ct, receiver, None).unwrap();
+    let agg = aggregate(ctx.as_key_context(), round, &shares);
+    public_key_switch(ctx, crs, ct, &agg, receiver, secret, sm)
 }
 
 /// s = sum of the parties' secrets (residues mod Q u P: also for threshold shares), with the

@@ -100,17 +100,7 @@ impl SeedSource<'_> {
         limbs: &[usize],
     ) -> Result<Poly> {
         match *self {
-            SeedSource::Expanded(.., polys) => {
-                let a = polys.get(component as usize).ok_or_else(|| {
-                    Error::Internal(format!("no expanded uniform polynomial {component}"))
-                })?;
-                if !Arc::ptr_eq(a.context(), ctx) {
-                    return Err(Error::ContextMismatch(
-                        "expanded reference polynomials of another level".into(),
-                    ));
-                }
-                Ok(a.clone())
-            }
+            SeedSource::Expanded(.., polys) => expanded_at(ctx, polys, component),
             _ => super::uniform_seeded_at(ctx, seed, component + 1, limbs),
         }
     }
@@ -124,6 +114,20 @@ impl SeedSource<'_> {
             SeedSource::Fresh => SeedSource::Fresh,
         }
     }
+}
+
+/// A copy of the expanded uniform polynomial of component `component` (refused when missing or
+/// over another ring than `ctx`, the key's level).
+pub(crate) fn expanded_at(ctx: &Arc<RingContext>, polys: &[Poly], component: u32) -> Result<Poly> {
+    let a = polys
+        .get(component as usize)
+        .ok_or_else(|| Error::Internal(format!("no expanded uniform polynomial {component}")))?;
+    if !Arc::ptr_eq(a.context(), ctx) {
+        return Err(Error::ContextMismatch(
+            "expanded reference polynomials of another level".into(),
+        ));
+    }
+    Ok(a.clone())
 }
 
 /// Every key of a parameter set (a BFV, BGV or CKKS context, through [`KeyContext`]): secret and

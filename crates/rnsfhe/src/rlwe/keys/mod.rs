@@ -23,8 +23,8 @@ use crate::Result;
 
 pub use evalset::EvaluationKeySet;
 pub(crate) use exposure::log2_modulus;
+pub(crate) use generator::{expanded_at, Domain, SeedSource};
 pub use generator::{Crs, KeyGenerator};
-pub(crate) use generator::{Domain, SeedSource};
 pub use id::KeyId;
 pub(crate) use id::{check_params, hash_words};
 pub use public::PublicKey;

@@ -133,12 +133,27 @@ impl PublicKey {
         seed: [u8; 32],
         id: Option<KeyId>,
     ) -> Result<Self> {
-        if p0.representation() != Representation::Ntt {
-            return Err(Error::WrongForm("a public key's p0 is in NTT form".into()));
+        let p1 = uniform_seeded(ctx.key_switcher().ring_qp(), &seed, 0)?;
+        Self::from_parts_expanded(ctx, p0, seed, p1, id)
+    }
+
+    /// [`Self::from_parts`] with p1, the expansion of `seed`, given (a collective public key from
+    /// reference polynomials already expanded, `multiparty::ckg::public_key_with`).
+    pub(crate) fn from_parts_expanded(
+        ctx: &dyn KeyContext,
+        p0: Poly,
+        seed: [u8; 32],
+        p1: Poly,
+        id: Option<KeyId>,
+    ) -> Result<Self> {
+        if p0.representation() != Representation::Ntt || p1.representation() != Representation::Ntt
+        {
+            return Err(Error::WrongForm("a public key is in NTT form".into()));
         }
-        if !std::sync::Arc::ptr_eq(p0.context(), ctx.key_switcher().ring_qp()) {
+        let qp = ctx.key_switcher().ring_qp();
+        if !std::sync::Arc::ptr_eq(p0.context(), qp) || !std::sync::Arc::ptr_eq(p1.context(), qp) {
             return Err(Error::ContextMismatch(
-                "a public key's p0 is over the context's ring Q u P".into(),
+                "a public key is over the context's ring Q u P".into(),
             ));
         }
         let fingerprint = ctx.params_fingerprint();
@@ -146,7 +161,6 @@ impl PublicKey {
             Some(id) => id,
             None => KeyId::of_public_key(fingerprint, &seed, &p0)?,
         };
-        let p1 = uniform_seeded(p0.context(), &seed, 0)?;
         Ok(PublicKey {
             p0,
             p1,

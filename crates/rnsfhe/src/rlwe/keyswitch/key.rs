@@ -9,7 +9,7 @@
 //! top-level key's limbs for each of its components, to generate, store and serialise.
 
 use super::*;
-use crate::rlwe::keys::{is_montgomery, uniform_seeded_at, SeedSource};
+use crate::rlwe::keys::{expanded_at, is_montgomery, uniform_seeded_at, SeedSource};
 use crate::rlwe::{Crs, Domain};
 use rnsfhe_math::ring::Form;
 
@@ -220,6 +220,19 @@ impl KeySwitchKey {
         seeds: Vec<[u8; 32]>,
         level: usize,
     ) -> Result<Self> {
+        Self::from_parts_expanded(sw, k0, seeds, None, level)
+    }
+
+    /// [`Self::from_parts_at`] with the expansions of the seeds given when `uniforms` is some
+    /// (what [`Self::crs_uniforms`] returns: a collective key from reference polynomials already
+    /// expanded, `multiparty::rtg::galois_keys_with`).
+    pub(crate) fn from_parts_expanded(
+        sw: &KeySwitcher,
+        k0: Vec<Poly>,
+        seeds: Vec<[u8; 32]>,
+        uniforms: Option<&[Poly]>,
+        level: usize,
+    ) -> Result<Self> {
         let (ctx, limbs) = sw.work_ring(level)?;
         let count = sw.key_components_at(level);
         if k0.len() != count || seeds.len() != k0.len() {
@@ -249,7 +262,10 @@ impl KeySwitchKey {
                             .into(),
                     ));
                 }
-                let mut a = uniform_seeded_at(ctx, &seeds[idx], idx as u32 + 1, &limbs)?;
+                let mut a = match uniforms {
+                    Some(u) => expanded_at(ctx, u, idx as u32)?,
+                    None => uniform_seeded_at(ctx, &seeds[idx], idx as u32 + 1, &limbs)?,
+                };
                 let mut k0i = k0[idx].clone();
                 if is_montgomery(ctx) {
                     a.relabel_form(Form::Montgomery)?;
