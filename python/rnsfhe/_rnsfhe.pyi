@@ -450,6 +450,7 @@ class CkksParameters:
         security: Security = None,
         secret: Union[str, int, None] = None,
         logn: int = 16,
+        meta_bts: Union[bool, int, None] = None,
     ) -> CkksParameters: ...
     def __init__(
         self,

@@ -229,3 +229,37 @@ def test_logistic_training_refreshed_by_bootstrapping():
     assert np.max(np.abs(w - clear)) < 1e-3, (w, clear)
     with pytest.raises(rnsfhe.errors.ParameterError):  # without bootstrapping: out of levels
         ctx.train_logistic(ctx.encrypt(z, pk), samples, features, 5)
+
+
+def test_meta_bts_presets_and_refusals():
+    dense = rnsfhe.CkksParameters.bootstrappable(meta_bts=True)  # n16_meta_bts
+    assert dense.security == "128" and dense.chain_bits[1:8] == [53] * 7
+    sparse = rnsfhe.CkksParameters.bootstrappable(secret=192, meta_bts=True)  # n16_h192_meta_bts
+    assert sparse.security == "128" and sparse.chain_bits[1:6] == [53] * 5
+    assert rnsfhe.CkksParameters.bootstrappable(meta_bts=False) == rnsfhe.CkksParameters.bootstrappable()
+    for bad in [0, 41, -1, "yes", 2.5]:
+        with pytest.raises(ParameterError, match="meta_bts"):
+            toy(meta_bts=bad)
+    with pytest.raises(ParameterError, match="security"):  # beyond the gate's bound for h = 192
+        rnsfhe.CkksParameters.bootstrappable(secret=192, meta_bts=True, residual_levels=6)
+    with pytest.raises(ParameterError, match="q_0"):  # scale 2^55 times the message ratio 2^10
+        toy(meta_bts=True, scale_bits=55)
+
+
+def test_meta_bts_second_iteration_gains():
+    """META-BTS at the toy preset (k = 20): against the decrypted input (what a bootstrap refreshes)
+    one bootstrap leaves about 2^-27 on average; the second iteration brings it to the floor of the
+    residual scale, about 2^-38 (the Rust tests' figures). Skipped or with the wrong sign, the error
+    stays at one bootstrap's or doubles. The keys' bytes carry the preset."""
+    ctx = rnsfhe.CkksContext(toy(meta_bts=20), seed=bytes([5] * 32))
+    sk, pk = ctx.keygen()
+    keys = ctx.bootstrapping_keys(sk, progress=False)
+    assert ctx.bootstrap_level == 2  # the reserved prime above the residual levels is spent
+    z = unit_square(ctx.slots, 5)
+    ct = ctx.drop_to_level(ctx.encrypt(z, pk), 0)
+    want = ctx.decrypt(ct, sk, complex=True)
+    loaded = ctx.bootstrapping_keys_from_bytes(keys.to_bytes())
+    for out in [ct.bootstrap(), ctx.bootstrap(ct, loaded)]:
+        assert out.level == 2 and out.scale == ctx.scale_at(2)
+        err = np.abs(ctx.decrypt(out, sk, complex=True) - want)
+        assert np.max(err) < 2.0 ** -33 and np.mean(err) < 2.0 ** -35, np.log2([np.mean(err), np.max(err)])

@@ -64,6 +64,10 @@ enum Command {
         /// showcase: training iterations.
         #[arg(long, default_value_t = 40)]
         iterations: usize,
+        /// bootstrap, showcase: META-BTS, a second bootstrap of the residual scaled by 2^K (0: one
+        /// bootstrap; default: the preset's, e.g. n16-h192-meta).
+        #[arg(long, value_name = "K")]
+        meta_bts: Option<u32>,
     },
 }
 
@@ -195,6 +199,7 @@ fn main() -> ExitCode {
             threads,
             reps,
             iterations,
+            meta_bts,
         } => {
             let boot = bench::ckks_bootstrap::Options {
                 preset,
@@ -203,6 +208,7 @@ fn main() -> ExitCode {
                 reps,
                 quick,
                 iterations,
+                meta_bts,
             };
             bench(suite, quick, paper, &out, &boot)
         }

@@ -2,7 +2,8 @@
 //! ckks_bootstrap -- [preset] [slots] [reps] [threads]`.
 //!
 //! - `preset`: `n16` (128-bit, N = 2^16, CoeffsToSlots first; the default), `n16-stc` (the same
-//!   chain budget SlotsToCoeffs first), `n16-h192` (the sparse secret of weight 192), `toy11`,
+//!   chain budget SlotsToCoeffs first), `n16-h192` (the sparse secret of weight 192), `n16-meta`
+//!   and `n16-h192-meta` (META-BTS, a second iteration, on the dense and the h = 192 secret), `toy11`,
 //!   `toy12`, `toy13` (insecure, N = 2^11..2^13), or a number 11..=16 (the toy preset of that degree; 16 is `n16`); add `-real` for real inputs.
 //! - `slots`: the slot count (default: N/2);
 //! - `reps`: timed bootstraps (default 3); `threads`: worker threads (default 1);
@@ -11,13 +12,15 @@
 //!   `cts_bits`, `digits`, `residual`, `scale_bits`, `order` (`cts` or `stc`: which DFT runs
 //!   first), `h` (the secret's Hamming weight, 0: dense
 //!   ternary), `encapsulation` (a weight, 0: none), `storage` (`ntt` or `compact`: how the DFTs hold
-//!   their diagonals).
+//!   their diagonals), `meta` (META-BTS's 2^k: k, 0: one bootstrap).
 //!
 //! Prints the parameters (chain widths, log QP, levels), key generation time, the key count and
 //! bytes (serialised: seeded, each key at the level it is used), the time per bootstrap (best and
 //! median), the precision against the input values uniform in the unit square of C (-log2 of the
-//! mean and of the worst slot error, real and imaginary parts apart as Lattigo reports them), the
-//! time of each step of the median run and the peak resident memory (VmHWM of /proc/self/status).
+//! mean and of the worst slot error, real and imaginary parts apart as Lattigo reports them) and
+//! against the decrypted input (what a bootstrap refreshes: without the encryption noise, which
+//! META-BTS cannot remove), the time of each step of the median run (each iteration's with
+//! META-BTS) and the peak resident memory (VmHWM of /proc/self/status).
 
 use std::time::Instant;
 
@@ -39,6 +42,8 @@ fn preset(name: &str) -> Result<BootstrappingParameters> {
         "n16" | "16" => BootstrappingParameters::n16(),
         "n16-stc" => BootstrappingParameters::n16_slots_to_coeffs_first(),
         "n16-h192" => BootstrappingParameters::n16_h192(),
+        "n16-meta" => BootstrappingParameters::n16_meta_bts(),
+        "n16-h192-meta" => BootstrappingParameters::n16_h192_meta_bts(),
         other => {
             let log: u32 = other
                 .trim_start_matches("toy")
@@ -82,6 +87,7 @@ fn set(p: &mut BootstrappingParameters, arg: &str) -> Result<()> {
         "h" if v == 0 => p.secret = SecretDistribution::Ternary,
         "h" => p.secret = SecretDistribution::HammingWeight(v),
         "encapsulation" => p.encapsulation = (v > 0).then_some(v),
+        "meta" => p.meta_bts = (v > 0).then_some(bits(v)?),
         "storage" => {
             p.diagonal_storage = match value {
                 "ntt" => DiagonalStorage::Ntt,
@@ -94,19 +100,28 @@ fn set(p: &mut BootstrappingParameters, arg: &str) -> Result<()> {
     Ok(())
 }
 
-/// One line per step of a bootstrap.
+/// One line per step of a bootstrap (and one for META-BTS's second iteration).
 fn print_stages(t: &StageTimings) {
-    let evalmod: Vec<String> = t.eval_mod.iter().map(|d| format!("{d:.2?}")).collect();
-    println!(
-        "steps of the median run: ModRaise+encapsulation {:.2?}, CoeffsToSlots {:.2?}, EvalMod \
-         [{}], SlotsToCoeffs {:.2?}, other {:.2?} (total {:.2?})",
-        t.mod_raise,
-        t.coeffs_to_slots,
-        evalmod.join(", "),
-        t.slots_to_coeffs,
-        t.other,
-        t.total()
-    );
+    let line = |what: &str, t: &StageTimings| {
+        let evalmod: Vec<String> = t.eval_mod.iter().map(|d| format!("{d:.2?}")).collect();
+        println!(
+            "{what}: ModRaise+encapsulation {:.2?}, CoeffsToSlots {:.2?}, EvalMod [{}], \
+             SlotsToCoeffs {:.2?}, other {:.2?}",
+            t.mod_raise,
+            t.coeffs_to_slots,
+            evalmod.join(", "),
+            t.slots_to_coeffs,
+            t.other,
+        )
+    };
+    match &t.second_iteration {
+        None => line("steps of the median run", t),
+        Some(second) => {
+            line("steps of the median run, first bootstrap", t);
+            line("second bootstrap (META-BTS)", second);
+        }
+    }
+    println!("steps in all: {:.2?}", t.total());
 }
 
 /// The peak resident set size in MiB (VmHWM), if the system reports it.
@@ -220,6 +235,13 @@ fn main() -> Result<()> {
         .map(|(g, w)| (g.im - w.im).abs())
         .collect();
     let ((re_mean, re_worst), (im_mean, im_worst)) = (precision(&re), precision(&im));
+    let input = ctx.decrypt_values(&ct, &sk)?;
+    let refreshed: Vec<f64> = got
+        .iter()
+        .zip(&input)
+        .map(|(g, w)| (*g - *w).abs())
+        .collect();
+    let (in_mean, in_worst) = precision(&refreshed);
     println!(
         "bootstrap: best {:.3} s, median {:.3} s ({} runs), output level {}",
         times[0],
@@ -230,7 +252,8 @@ fn main() -> Result<()> {
     print_stages(&steps);
     println!(
         "precision (bits): real mean {re_mean:.2} worst {re_worst:.2}; imaginary mean \
-         {im_mean:.2} worst {im_worst:.2}"
+         {im_mean:.2} worst {im_worst:.2}; against the decrypted input (complex) mean \
+         {in_mean:.2} worst {in_worst:.2}"
     );
     match (peak_keys, peak_rss_mib()) {
         (Some(k), Some(b)) => println!(

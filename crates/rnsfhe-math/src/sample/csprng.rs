@@ -7,12 +7,13 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::{OsRng, RngCore, SeedableRng, TryRngCore};
 use zeroize::Zeroizing;
 
-use crate::arith::Modulus;
+use super::chacha::{Kernel, Keystream};
+use crate::arith::{Backend, Modulus};
 use crate::{Error, Result};
 
 /// Top bit of a ChaCha stream id: set for every stream used by seed expansion, clear for a [`Csprng`]
 /// built with [`Csprng::from_seed`] (stream 0), so the two never share keystream even under one seed.
-const EXPAND_STREAM: u64 = 1 << 63;
+pub(crate) const EXPAND_STREAM: u64 = 1 << 63;
 
 /// A ChaCha20 CSPRNG. Not `Clone` (a clone would repeat the stream); its state is wiped on drop.
 pub struct Csprng {
@@ -57,7 +58,7 @@ impl Csprng {
     }
 
     /// Generator on a seed-expansion stream (top bit of the stream id set).
-    fn expansion(seed: &[u8; 32], stream: u64) -> Self {
+    pub(crate) fn expansion(seed: &[u8; 32], stream: u64) -> Self {
         let mut rng = ChaCha20Rng::from_seed(*seed);
         rng.set_stream(EXPAND_STREAM | stream);
         Csprng { rng }
@@ -93,30 +94,49 @@ impl Csprng {
 
     /// Fills `out` (limb-major, `out[i*n + j]` in [0, q_i)) with independent uniform residues, which by
     /// the CRT is a uniform polynomial modulo Q = prod q_i. Errors if `out.len() != moduli.len() * n`.
+    /// Draws the same words as repeated [`Csprng::uniform_mod`], from the multi-block ChaCha20 kernel
+    /// (AVX2 or AVX-512F within the `RNSFHE_BACKEND` ceiling) when `out` is long.
     pub fn fill_uniform(&mut self, moduli: &[Modulus], n: usize, out: &mut [u64]) -> Result<()> {
         check_len(moduli.len(), n, out.len())?;
-        if n == 0 {
-            return Ok(());
-        }
-        for (limb, m) in out.chunks_exact_mut(n).zip(moduli) {
-            for x in limb {
-                *x = self.uniform_mod(m);
-            }
-        }
+        self.fill_limbs(moduli, n, out);
         Ok(())
     }
 
     /// A new uniform RNS polynomial of `moduli.len() * n` words; see [`Csprng::fill_uniform`].
     pub fn uniform_poly(&mut self, moduli: &[Modulus], n: usize) -> Vec<u64> {
         let mut out = vec![0u64; moduli.len() * n];
-        for (i, m) in moduli.iter().enumerate() {
-            for x in &mut out[i * n..(i + 1) * n] {
+        self.fill_limbs(moduli, n, &mut out);
+        out
+    }
+
+    /// Limb i of `out` (n words) uniform mod `moduli[i]`; `out.len() == moduli.len() * n`.
+    fn fill_limbs(&mut self, moduli: &[Modulus], n: usize, out: &mut [u64]) {
+        if n == 0 {
+            return;
+        }
+        let kernel = Kernel::current();
+        if kernel != Kernel::Scalar && out.len() >= BULK_MIN {
+            let seed = Zeroizing::new(self.rng.get_seed());
+            let (stream, pos) = (self.rng.get_stream(), self.rng.get_word_pos());
+            if let Some(mut ks) = Keystream::at_word(&seed, stream, pos, kernel) {
+                for (limb, m) in out.chunks_exact_mut(n).zip(moduli) {
+                    ks.fill_uniform(m, limb);
+                }
+                self.rng.set_word_pos(ks.word_pos());
+                return;
+            }
+        }
+        for (limb, m) in out.chunks_exact_mut(n).zip(moduli) {
+            for x in limb {
                 *x = self.uniform_mod(m);
             }
         }
-        out
     }
 }
+
+/// Requests of at least this many residues go through the multi-block kernel (below, its 1 KiB refill
+/// and the resynchronisation of `rand_chacha` cost more than they save).
+const BULK_MIN: usize = 512;
 
 fn check_len(k: usize, n: usize, got: usize) -> Result<()> {
     let expected = k
@@ -159,6 +179,9 @@ pub fn uniform_from_seed_indexed(
 /// j is drawn on the stream of position `positions[j]` with modulus `moduli[j]`, so a sub-basis (the
 /// primes of a level and the special primes) gets the same residues as the full basis has there.
 /// One limb per pair (`moduli[j]`, `positions[j]`): the longer slice's extra entries are ignored.
+/// The keystream comes from the multi-block ChaCha20 kernel of the `RNSFHE_BACKEND` ceiling (AVX-512F,
+/// AVX2), or from `rand_chacha` under `scalar` (faster than the portable kernel, as `rand_chacha`
+/// vectorises internally); the output is the same.
 pub fn uniform_from_seed_at(
     seed: &[u8; 32],
     index: u32,
@@ -166,12 +189,47 @@ pub fn uniform_from_seed_at(
     positions: &[usize],
     n: usize,
 ) -> Vec<u64> {
+    expand_at(Kernel::current(), seed, index, moduli, positions, n)
+}
+
+/// [`uniform_from_seed_at`] on the ChaCha20 kernel of backend `b` (AVX-512F for `avx512` and
+/// `avx512ifma`, AVX2; `rand_chacha` for scalar), to compare backends; the output is the same on every
+/// backend. Errors with `InvalidParameters` when this CPU lacks the backend's instructions.
+pub fn uniform_from_seed_at_with(
+    b: Backend,
+    seed: &[u8; 32],
+    index: u32,
+    moduli: &[Modulus],
+    positions: &[usize],
+    n: usize,
+) -> Result<Vec<u64>> {
+    let kernel = Kernel::of(b).ok_or_else(|| {
+        Error::InvalidParameters(format!("backend {b} is not supported by this CPU"))
+    })?;
+    Ok(expand_at(kernel, seed, index, moduli, positions, n))
+}
+
+fn expand_at(
+    kernel: Kernel,
+    seed: &[u8; 32],
+    index: u32,
+    moduli: &[Modulus],
+    positions: &[usize],
+    n: usize,
+) -> Vec<u64> {
     let mut out = vec![0u64; moduli.len().min(positions.len()) * n];
-    for ((i, m), &pos) in moduli.iter().enumerate().zip(positions) {
+    if n == 0 {
+        return out;
+    }
+    for ((limb, m), &pos) in out.chunks_exact_mut(n).zip(moduli).zip(positions) {
         let stream = (u64::from(index) << 32) | (pos as u64 & 0xffff_ffff);
-        let mut rng = Csprng::expansion(seed, stream);
-        for x in &mut out[i * n..(i + 1) * n] {
-            *x = rng.uniform_mod(m);
+        if kernel == Kernel::Scalar {
+            let mut rng = Csprng::expansion(seed, stream);
+            for x in limb {
+                *x = rng.uniform_mod(m);
+            }
+        } else {
+            Keystream::new(seed, EXPAND_STREAM | stream, kernel).fill_uniform(m, limb);
         }
     }
     out

@@ -15,7 +15,7 @@ use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use zeroize::Zeroizing;
 
-use super::ct::{mask, opaque_zero};
+use super::ct::opaque_zero;
 use super::Csprng;
 use crate::{Error, Result};
 
@@ -31,7 +31,6 @@ pub const MAX_BOUND: u64 = 4096;
 
 /// Fraction bits of the fixed-point arithmetic used to build the table.
 const FRAC: u64 = 256;
-const MASK127: u128 = (1 << 127) - 1;
 
 /// A discrete Gaussian sampler with its precomputed table. Public parameters only (no secret state).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -142,24 +141,20 @@ impl DiscreteGaussian {
     /// One sample in [-B, B]; constant time in the value (see the module doc).
     #[inline]
     pub fn sample_one(&self, rng: &mut Csprng) -> i64 {
-        let r = (u128::from(rng.next_u64()) << 64) | u128::from(rng.next_u64());
-        let neg = (r >> 127) as u64;
-        let u = r & MASK127;
-        let mut mag = 0u64;
-        for &t in &self.table {
-            // u >= t exactly when u - t does not borrow.
-            let (_, borrow) = u.overflowing_sub(t);
-            mag += 1 - u64::from(borrow);
-        }
-        let m = mask(neg, opaque_zero()) as i64;
-        (mag as i64 ^ m).wrapping_sub(m)
+        let (hi, lo) = (rng.next_u64(), rng.next_u64());
+        super::cdt::scan_one(&self.table, hi, lo, opaque_zero())
     }
 
-    /// Fills `out` with independent samples.
+    /// Fills `out` with independent samples: those of [`Self::sample_one`] in order, the rng's
+    /// words drawn in bulk and the table scanned for many at once (`cdt.rs`).
     pub fn fill(&self, rng: &mut Csprng, out: &mut [i64]) {
-        for x in out {
-            *x = self.sample_one(rng);
-        }
+        super::cdt::fill(&self.table, rng, out);
+    }
+
+    /// The table (`cdt.rs`).
+    #[cfg(test)]
+    pub(super) fn table(&self) -> &[u128] {
+        &self.table
     }
 
     /// n independent samples, zeroized on drop.

@@ -7,13 +7,18 @@
 //!   [`ternary_hamming`], [`DiscreteGaussian`]; constant time in the sampled values.
 //! - [`to_rns`]: lift signed coefficients to the limb-major layout `data[i*n + j]` = coeff j mod q_i.
 
+mod cdt;
+mod chacha;
 mod csprng;
 mod ct;
 mod gaussian;
 mod lift;
 mod ternary;
 
-pub use csprng::{uniform_from_seed, uniform_from_seed_at, uniform_from_seed_indexed, Csprng};
+pub use csprng::{
+    uniform_from_seed, uniform_from_seed_at, uniform_from_seed_at_with, uniform_from_seed_indexed,
+    Csprng,
+};
 pub use gaussian::{DiscreteGaussian, DEFAULT_SIGMA, DEFAULT_TAIL, MAX_BOUND, MIN_SIGMA};
 pub use lift::{to_rns, to_rns_into};
 pub use ternary::{ternary, ternary_hamming};

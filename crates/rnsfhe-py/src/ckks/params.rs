@@ -62,10 +62,14 @@ crate::rlwe_params::rlwe_params! {
         /// encapsulation), or, with `security="insecure"`, the small INSECURE presets at
         /// `logn` 11..13 for tests and notebooks (2 residual levels of 45 bits). `slots` (a power of
         /// two: sparse packing below N/2), `residual_levels` and `scale_bits` override the preset's;
-        /// `secret` is "ternary" or a Hamming weight. Checked by the security gate.
+        /// `secret` is "ternary" or a Hamming weight. `meta_bts` (True, or k in 1..=40): META-BTS, a
+        /// second bootstrap of the first one's residual scaled by 2^k (Bae et al., CCS 2022), on its
+        /// own preset at N = 2^16 (residual scale 2^53, 6 residual levels dense, 4 with
+        /// `secret=192`, the one that reaches 40 bits); at the toy presets k = 20 and the chain's
+        /// prime above the residual levels reserved. Checked by the security gate.
         #[staticmethod]
         #[pyo3(signature = (slots=None, residual_levels=None, scale_bits=None, *, security=None,
-            secret=None, logn=Int(16)))]
+            secret=None, logn=Int(16), meta_bts=None))]
         fn bootstrappable(
             slots: Option<Int<usize>>,
             residual_levels: Option<Int<usize>>,
@@ -73,6 +77,7 @@ crate::rlwe_params::rlwe_params! {
             security: Option<&Bound<'_, PyAny>>,
             secret: Option<&Bound<'_, PyAny>>,
             logn: Int<u32>,
+            meta_bts: Option<&Bound<'_, PyAny>>,
         ) -> PyResult<Self> {
             super::bootstrap::bootstrappable(
                 slots.map(|x| x.0),
@@ -80,6 +85,7 @@ crate::rlwe_params::rlwe_params! {
                 scale_bits.map(|x| x.0),
                 security,
                 secret,
+                meta_bts,
                 logn.0,
             )
         }

@@ -134,13 +134,17 @@ pub fn share_round1_with(
     };
     // KSGen(s_i, u_i) = (s_i w - u_i a - e0_i, a) per component: h0_i and the CRS's a.
     let g = ctx.error_distribution();
-    let key = KeySwitchKey::generate_with(sw, &u, &s, g, rng, opts)?;
-    let mut polys = Vec::with_capacity(2 * key.parts().len());
-    for (h0, a) in key.into_parts() {
-        let mut e1 = gaussian_poly(a.context(), g, rng)?;
-        e1.to_ntt()?;
-        let mut h1 = a.mul(&s)?;
-        h1.add_assign(&e1)?;
+    let mut pairs = Vec::with_capacity(sw.key_components_at(level));
+    KeySwitchKey::components_with(sw, &u, &s, g, rng, opts, |_, h0, a| {
+        pairs.push((h0, a));
+        Ok(())
+    })?;
+    // h1_i = s_i a + e1_i, its errors drawn after every h0_i's.
+    let mut polys = Vec::with_capacity(2 * pairs.len());
+    for (h0, a) in pairs {
+        let mut h1 = gaussian_poly(a.context(), g, rng)?;
+        h1.to_ntt()?;
+        h1.mul_add_assign(&a, &s)?;
         polys.push(h0);
         polys.push(h1);
     }

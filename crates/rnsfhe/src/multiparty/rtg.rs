@@ -111,8 +111,11 @@ pub fn share_with(
         };
         let s_g = s.automorphism(g as i64)?;
         let opts = KeyOptions::of(sw, SeedSource::Expanded(crs, fp, *domain, a), level);
-        let key = KeySwitchKey::generate_with(sw, &s, &s_g, ctx.error_distribution(), rng, opts)?;
-        polys.extend(key.into_parts().into_iter().map(|(k0, _)| k0));
+        let g = ctx.error_distribution();
+        KeySwitchKey::components_with(sw, &s, &s_g, g, rng, opts, |_, k0, _| {
+            polys.push(k0);
+            Ok(())
+        })?;
     }
     Ok(Share::of_party(ctx, round, party.index, polys))
 }

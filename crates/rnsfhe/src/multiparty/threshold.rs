@@ -15,7 +15,7 @@
 //!
 //! The dealing needs every party (s has every s_i in it); afterwards t suffice.
 
-use rnsfhe_math::ring::{Poly, Representation};
+use rnsfhe_math::ring::{Form, Poly, Representation};
 use rnsfhe_math::sample::Csprng;
 use zeroize::Zeroize;
 
@@ -216,13 +216,7 @@ impl ThresholdSecret {
                 self.group.members
             )));
         }
-        let mut p = self.share.clone();
-        let n = p.context().limb_len(Representation::Ntt);
-        let moduli = p.context().moduli().to_vec();
-        for (limb, q) in p.residues_mut().chunks_exact_mut(n).zip(&moduli) {
-            let lambda = lagrange(q, &present, self.index)?;
-            rnsfhe_math::arith::vector::mul_shoup_scalar_assign(q, limb, q.shoup(lambda));
-        }
+        let mut p = self.scaled(&present)?;
         // t >= 2: lambda_j F(x_j) is uniform, kept in NTT form (the scaling is all the work, as in
         // Lattigo's combiner); t = 1: F is constant, the share may be small (checked).
         let secret = if self.group.t() >= 2 {
@@ -241,6 +235,36 @@ impl ThresholdSecret {
             }),
             collective: None,
         })
+    }
+}
+
+impl ThresholdSecret {
+    /// lambda_j F(x_j) for the parties `present`, copied and scaled in blocks that stay in the
+    /// first-level cache: one read of the share and one write of the result.
+    fn scaled(&self, present: &[u32]) -> Result<Poly> {
+        const BLOCK: usize = 1024;
+        let ring = self.share.context();
+        if self.share.representation() != Representation::Ntt
+            || self.share.montgomery_form() != Form::Plain
+        {
+            return Err(Error::ContextMismatch(
+                "a threshold share is held in plain NTT form".into(),
+            ));
+        }
+        let lambdas = (ring.moduli().iter())
+            .map(|q| Ok(q.shoup(lagrange(q, present, self.index)?)))
+            .collect::<Result<Vec<_>>>()?;
+        let n = ring.limb_len(Representation::Ntt);
+        let src = self.share.residues();
+        let mut data = rnsfhe_math::pool::stale(src.len());
+        let limbs = data.chunks_exact_mut(n).zip(src.chunks_exact(n));
+        for ((dst, src), (q, &w)) in limbs.zip(ring.moduli().iter().zip(&lambdas)) {
+            for (d, x) in dst.chunks_mut(BLOCK).zip(src.chunks(BLOCK)) {
+                d.copy_from_slice(x);
+                rnsfhe_math::arith::vector::mul_shoup_scalar_assign(q, d, w);
+            }
+        }
+        Ok(Poly::from_residues(ring, data, Representation::Ntt)?)
     }
 }
 
@@ -264,7 +288,8 @@ mod tests {
     use crate::params::Security;
 
     /// The combined share kept in NTT form is the secret key the coefficient form gives: the same
-    /// NTT forms, digest and identity (computed on first use), distribution and exposure bound.
+    /// NTT forms, digest (computed on first use), distribution and exposure bound; its identity
+    /// is a hash of its NTT residues.
     #[test]
     fn share_in_ntt_form_is_the_full_key() {
         let params = BfvParameters::builder()
@@ -281,11 +306,19 @@ mod tests {
         let data = rng.uniform_poly(ring.moduli(), ring.degree());
         let p = Poly::from_residues(ring, data, Representation::Ntt).unwrap();
         let full = SecretKey::share_from_poly(&*ctx, &p).unwrap();
-        let lazy = SecretKey::share_from_ntt(&*ctx, p).unwrap();
+        let lazy = SecretKey::share_from_ntt(&*ctx, p.clone()).unwrap();
         assert_eq!(lazy.ntt_qp().residues(), full.ntt_qp().residues());
         assert_eq!(lazy.ntt_q().residues(), full.ntt_q().residues());
         assert_eq!(lazy.digest().unwrap(), full.digest().unwrap());
-        assert_eq!(lazy.id(), full.id());
+        // The identity of an NTT-form share: a hash of its NTT residues, the same for the same
+        // share, another for another share (no fallback value).
+        let again = SecretKey::share_from_ntt(&*ctx, p.clone()).unwrap();
+        let mut other = p;
+        other.residues_mut()[0] ^= 1;
+        let other = SecretKey::share_from_ntt(&*ctx, other).unwrap();
+        assert_eq!(lazy.id(), again.id());
+        assert_ne!(lazy.id(), other.id());
+        assert_ne!(lazy.id(), full.id());
         assert_eq!(lazy.distribution(), full.distribution());
         assert_eq!(lazy.coefficients(), None);
         assert_eq!(full.coefficients(), None);

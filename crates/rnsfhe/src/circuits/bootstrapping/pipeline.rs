@@ -37,8 +37,12 @@ pub struct StageTimings {
     /// Each EvalMod (one per CoeffsToSlots output), in order; side by side with two threads or
     /// more, so their sum may exceed the wall time ([`Self::total`] counts the longest).
     pub eval_mod: Vec<Duration>,
-    /// The rest: bringing the input onto the chain, combining EvalMod's outputs.
+    /// The rest: bringing the input onto the chain, combining EvalMod's outputs (with META-BTS:
+    /// the residual and the final sum too).
     pub other: Duration,
+    /// META-BTS ([`super::meta_bts`]): the steps of the second bootstrap (of the residual); the
+    /// fields above are the first's.
+    pub second_iteration: Option<Box<StageTimings>>,
 }
 
 impl StageTimings {
@@ -52,13 +56,17 @@ impl StageTimings {
         }
     }
 
-    /// The wall time of the steps.
+    /// The wall time of the steps (both iterations with META-BTS).
     pub fn total(&self) -> Duration {
         self.slots_to_coeffs
             + self.mod_raise
             + self.coeffs_to_slots
             + self.eval_mod_wall()
             + self.other
+            + self
+                .second_iteration
+                .as_ref()
+                .map_or(Duration::ZERO, |s| s.total())
     }
 }
 

@@ -13,6 +13,9 @@ use super::{is_montgomery, KeyContext, KeyId, PublicKey};
 use crate::rlwe::KeySwitcher;
 use crate::{Error, Result};
 
+mod forms;
+use forms::small_coefficients;
+
 /// The secret-key distribution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SecretDistribution {
@@ -59,13 +62,17 @@ pub struct SecretNorm {
 pub struct SecretKey {
     /// The signed coefficients when they are small (each exact in every limb).
     coeffs: Option<Zeroizing<Vec<i64>>>,
-    s_q: Poly,
+    /// s in NTT form over Q (on first use for [`Self::share_from_ntt`]: the first limbs of s_qp).
+    s_q: OnceLock<Poly>,
     s_qp: Poly,
+    /// The ring of Q.
+    ring_q: Arc<RingContext>,
     /// SHA-256 of a domain tag, the fingerprint and s's residues: the key of the PRF that makes the
     /// seeds of s's canonical public keys (computed on first use for [`Self::share_from_ntt`]).
     digest: OnceLock<Zeroizing<[u8; 32]>>,
     fingerprint: u64,
-    /// The identity (on first use for [`Self::share_from_ntt`]: the hash of the digest).
+    /// The identity, set when the key is made (on first use for [`Self::share_from_ntt`]: a hash
+    /// of its NTT residues, which cannot fail).
     id: OnceLock<KeyId>,
     /// The distribution s was drawn from (imported: from its weight, `exposure::classify`).
     pub(super) distribution: SecretDistribution,
@@ -82,7 +89,9 @@ impl core::fmt::Debug for SecretKey {
 
 impl Drop for SecretKey {
     fn drop(&mut self) {
-        self.s_q.residues_mut().zeroize();
+        if let Some(s_q) = self.s_q.get_mut() {
+            s_q.residues_mut().zeroize();
+        }
         self.s_qp.residues_mut().zeroize();
     }
 }
@@ -100,10 +109,15 @@ fn ntt_form(mut p: Poly) -> Result<Poly> {
     Ok(p)
 }
 
-/// SHA-256 of a domain tag, the fingerprint and the plain coefficient-form residues of s over Q u P.
-fn digest_of(fingerprint: u64, residues: &[u64]) -> Zeroizing<[u8; 32]> {
+/// The domain tag of the digest of s's plain coefficient-form residues over Q u P (the PRF key).
+const COEFF_DIGEST: &[u8] = b"rnsfhe secret digest v1";
+/// The domain tag of the identity of a share made in NTT form (a hash of its NTT residues).
+const NTT_DIGEST: &[u8] = b"rnsfhe secret ntt identity v1";
+
+/// SHA-256 of a domain tag, the fingerprint and residues of s over Q u P.
+fn digest_of(tag: &[u8], fingerprint: u64, residues: &[u64]) -> Zeroizing<[u8; 32]> {
     let mut h = Sha256::new();
-    h.update(b"rnsfhe secret digest v1");
+    h.update(tag);
     h.update(fingerprint.to_le_bytes());
     super::id::hash_words(&mut h, residues);
     Zeroizing::new(<[u8; 32]>::from(h.finalize()))
@@ -114,38 +128,6 @@ fn digest_of(fingerprint: u64, residues: &[u64]) -> Zeroizing<[u8; 32]> {
 fn max_log_modulus(ctx: &dyn KeyContext, n: usize, dist: SecretDistribution) -> f64 {
     ctx.security()
         .max_log_q_for(crate::params::security_degree(n), dist)
-}
-
-/// The signed coefficients of a plain coefficient-form polynomial when every coefficient is one
-/// integer in all limbs (its centred residue modulo the first prime agrees with every other limb),
-/// else `None`. No branch on the residues: centring and agreement are masks, folded over every
-/// limb.
-fn small_coefficients(s: &Poly) -> Option<Zeroizing<Vec<i64>>> {
-    let ring = s.context();
-    let n = ring.degree();
-    let res = s.residues();
-    let moduli = ring.moduli();
-    let q0 = moduli[0].value();
-    let mut coeffs = Zeroizing::new(vec![0i64; n]);
-    let mut disagree = 0u64;
-    for (j, c) in coeffs.iter_mut().enumerate() {
-        let a = res[j];
-        // a > q0 / 2: the top bit of q0/2 - a (residues are below 2^62).
-        let above = (q0 >> 1).wrapping_sub(a) >> 63;
-        let v = a as i64 - (above.wrapping_neg() & q0) as i64;
-        let negative = (v >> 63) as u64;
-        for (i, m) in moduli.iter().enumerate().skip(1) {
-            // |v| mod q_i; the limb holds it for v >= 0, and q_i - it (or 0 with it) for v < 0.
-            let r = m.reduce(v.unsigned_abs());
-            let x = res[i * n + j];
-            let sum = x + r;
-            let neg_ok = u64::from(sum == 0) | u64::from(sum == m.value());
-            let ok = (negative & neg_ok) | (!negative & u64::from(x == r));
-            disagree |= ok ^ 1;
-        }
-        *c = v;
-    }
-    (disagree == 0).then_some(coeffs)
 }
 
 impl SecretKey {
@@ -215,30 +197,28 @@ impl SecretKey {
 
     /// [`Self::share_from_poly`] of a share in plain NTT form over Q u P (a plain ring) that is no
     /// small polynomial (a threshold share times its Lagrange coefficient, t >= 2): its NTT forms
-    /// are its limbs, and its digest and identity, the same, are computed on first use, so that
-    /// making it costs a copy of its Q limbs (Lattigo's combiner only scales the share).
+    /// are its limbs (over Q: on first use), and its digest (the same as [`Self::share_from_poly`]'s) and its identity (a
+    /// hash of the NTT residues) are computed on first use, so that making it costs nothing
+    /// (Lattigo's combiner only scales the share).
     pub(crate) fn share_from_ntt(ctx: &dyn KeyContext, mut s: Poly) -> Result<Self> {
         let sw = ctx.key_switcher();
         let (ring, ring_q) = (sw.ring_qp(), sw.ring_q());
         let plain_ntt = s.representation() == Representation::Ntt
             && s.montgomery_form() == Form::Plain
             && !is_montgomery(ring);
-        let len = ring_q.limb_len(Representation::Ntt) * ring_q.moduli().len();
-        let s_q = if Arc::ptr_eq(s.context(), ring) && plain_ntt {
-            Poly::from_residues(ring_q, s.residues()[..len].to_vec(), Representation::Ntt)
-                .map_err(Error::from)
-        } else {
-            Err(Error::ContextMismatch(
+        if !(Arc::ptr_eq(s.context(), ring) && plain_ntt) {
+            s.residues_mut().zeroize();
+            return Err(Error::ContextMismatch(
                 "a share in NTT form needs the context's plain ring Q u P".into(),
-            ))
-        };
-        let s_q = s_q.inspect_err(|_| s.residues_mut().zeroize())?;
+            ));
+        }
         let n = ring.degree();
         let distribution = super::exposure::classify(ctx, None, n);
         Ok(SecretKey {
             coeffs: None,
-            s_q,
+            s_q: OnceLock::new(),
             s_qp: s,
+            ring_q: Arc::clone(ring_q),
             digest: OnceLock::new(),
             fingerprint: ctx.params_fingerprint(),
             id: OnceLock::new(),
@@ -322,7 +302,7 @@ impl SecretKey {
     ) -> Result<(Self, Option<PublicKey>)> {
         let sw = ctx.key_switcher();
         let fingerprint = ctx.params_fingerprint();
-        let digest = digest_of(fingerprint, s.residues());
+        let digest = digest_of(COEFF_DIGEST, fingerprint, s.residues());
         let (s_q, s_qp) = match ntt {
             Some(p) => (
                 Poly::from_residues(
@@ -343,8 +323,9 @@ impl SecretKey {
             .unwrap_or_else(|| super::exposure::classify(ctx, coeffs.as_ref().map(|c| &c[..]), n));
         let mut sk = SecretKey {
             coeffs,
-            s_q: s_q?,
+            s_q: OnceLock::from(s_q?),
             s_qp: s_qp?,
+            ring_q: Arc::clone(sw.ring_q()),
             id: OnceLock::from(KeyId::of_secret_digest(fingerprint, &digest)),
             digest: OnceLock::from(digest),
             fingerprint,
@@ -357,153 +338,5 @@ impl SecretKey {
         let pk = PublicKey::starting_pair(ctx, &sk, crs)?;
         sk.id = OnceLock::from(pk.id());
         Ok((sk, Some(pk)))
-    }
-
-    /// s (plain coefficient form over Q u P) in NTT form over Q and over Q u P of `sw`.
-    fn ntt_pair(sw: &KeySwitcher, s: &Poly) -> (Result<Poly>, Result<Poly>) {
-        let k = sw.ring_q().moduli().len();
-        let n = sw.ring_q().degree();
-        let s_q = Poly::from_residues(
-            sw.ring_q(),
-            s.residues()[..k * n].to_vec(),
-            Representation::Coefficient,
-        )
-        .map_err(Error::from)
-        .and_then(ntt_form);
-        let s_qp = Poly::from_residues(
-            sw.ring_qp(),
-            s.residues().to_vec(),
-            Representation::Coefficient,
-        )
-        .map_err(Error::from)
-        .and_then(ntt_form);
-        (s_q, s_qp)
-    }
-
-    /// The same secret (identity, fingerprint) over the rings of another key switcher of the same
-    /// moduli: FV's mixed strategy keeps its relinearisation key over a Montgomery ring (paper 001
-    /// section 4.4).
-    pub(crate) fn on_switcher(&self, sw: &KeySwitcher) -> Result<Self> {
-        let mut s = Poly::from_residues(
-            sw.ring_qp(),
-            self.residues_qp()?.to_vec(),
-            Representation::Coefficient,
-        )?;
-        let (s_q, s_qp) = Self::ntt_pair(sw, &s);
-        s.residues_mut().zeroize();
-        Ok(SecretKey {
-            coeffs: self.coeffs.clone(),
-            s_q: s_q?,
-            s_qp: s_qp?,
-            digest: self.digest.clone(),
-            fingerprint: self.fingerprint,
-            id: self.id.clone(),
-            distribution: self.distribution,
-            max_log_modulus: self.max_log_modulus,
-        })
-    }
-
-    /// s's plain coefficient-form residues over Q u P (limb-major), e.g. to store or share it.
-    pub fn residues_qp(&self) -> Result<Zeroizing<Vec<u64>>> {
-        let mut p = match self.s_qp.montgomery_form() {
-            Form::Plain => self.s_qp.clone(),
-            Form::Montgomery => self.s_qp.from_montgomery()?,
-        };
-        p.to_coefficient()?;
-        let out = Zeroizing::new(p.residues().to_vec());
-        p.residues_mut().zeroize();
-        Ok(out)
-    }
-
-    /// The identity of this key pair.
-    pub fn id(&self) -> KeyId {
-        *self.id.get_or_init(|| {
-            // The digest of the key's own residues cannot fail (its ring and form are its own).
-            self.digest()
-                .map_or(KeyId(0), |d| KeyId::of_secret_digest(self.fingerprint, d))
-        })
-    }
-
-    /// The fingerprint of the parameters this key belongs to.
-    pub fn fingerprint(&self) -> u64 {
-        self.fingerprint
-    }
-
-    /// The signed coefficients of s when they are small (ternary, a sum of secrets); `None` for a
-    /// secret given by residues that are no small integers (a share uniform mod Q u P).
-    pub fn coefficients(&self) -> Option<&[i64]> {
-        self.coeffs.as_deref().map(|c| &c[..])
-    }
-
-    /// The norms of s when its coefficients are small (`None` otherwise: no noise bound through
-    /// ||s|| holds for a uniform s).
-    pub fn norm(&self) -> Option<SecretNorm> {
-        let c = self.coefficients()?;
-        let l1 = c.iter().map(|&x| x.unsigned_abs() as f64).sum();
-        let l2 = c
-            .iter()
-            .map(|&x| (x as f64) * (x as f64))
-            .sum::<f64>()
-            .sqrt();
-        let linf = c.iter().map(|&x| x.unsigned_abs()).max().unwrap_or(0);
-        Some(SecretNorm { l1, l2, linf })
-    }
-
-    /// The PRF key of the canonical public keys (never leaves the crate).
-    pub(crate) fn digest(&self) -> Result<&[u8; 32]> {
-        if let Some(d) = self.digest.get() {
-            return Ok(d);
-        }
-        let d = digest_of(self.fingerprint, &self.residues_qp()?);
-        Ok(&**self.digest.get_or_init(|| d))
-    }
-
-    /// s in NTT form over Q.
-    pub fn ntt_q(&self) -> &Poly {
-        &self.s_q
-    }
-
-    /// s in NTT form over `ring`, a level of Q (its first moduli, the same NTT tables): the
-    /// decryptions at a level of CKKS and BGV and BFV's switched one.
-    pub fn ntt_at(&self, ring: &Arc<RingContext>) -> Result<Poly> {
-        let own = self.s_q.context();
-        let k = ring.moduli().len();
-        let len = ring.limb_len(Representation::Ntt);
-        if k > own.moduli().len()
-            || ring.moduli() != &own.moduli()[..k]
-            || len != own.limb_len(Representation::Ntt)
-        {
-            return Err(Error::ContextMismatch(
-                "the secret key's modulus Q does not start with this ring's moduli".into(),
-            ));
-        }
-        let mut s = Poly::zero(ring, Representation::Ntt);
-        s.residues_mut()
-            .copy_from_slice(&self.s_q.residues()[..k * len]);
-        Ok(s)
-    }
-
-    /// s in NTT form over Q u P.
-    pub fn ntt_qp(&self) -> &Poly {
-        &self.s_qp
-    }
-
-    /// The ring context of Q this key belongs to.
-    pub fn ring(&self) -> &Arc<RingContext> {
-        self.s_q.context()
-    }
-
-    /// Ok when the key is of parameters `fingerprint` and over `ring` (a context's ring Q; equal
-    /// parameters share their rings, `crate::rlwe::Levels`).
-    pub(crate) fn check_owner(&self, fingerprint: u64, ring: &Arc<RingContext>) -> Result<()> {
-        super::id::check_params(self.fingerprint, fingerprint, "secret key")?;
-        if Arc::ptr_eq(self.ring(), ring) {
-            return Ok(());
-        }
-        Err(Error::ContextMismatch(
-            "the secret key is of these parameters but over other ring tables (another reduction \
-             method); move it through bytes"
-                .into(),
-        ))
     }
 }

@@ -10,15 +10,7 @@
 
 use super::*;
 use crate::rlwe::keys::{expanded_at, is_montgomery, uniform_seeded_at, SeedSource};
-use crate::rlwe::{Crs, Domain};
 use rnsfhe_math::ring::Form;
-
-/// e M as a Montgomery-form polynomial (its residues e M^2): the error of a Montgomery ring's key.
-fn montgomery_error(e: &Poly) -> Result<Poly> {
-    let mut x = e.to_montgomery()?;
-    x.relabel_form(Form::Plain)?;
-    Ok(x.to_montgomery()?)
-}
 
 /// A key-switching key from s' to s: per digit j and sub-digit b, (k0, k1) in NTT form over
 /// Q_l u P for its level l (Q u P at the top).
@@ -61,140 +53,6 @@ impl<'a> KeyOptions<'a> {
 }
 
 impl KeySwitchKey {
-    /// Keys for s' given in NTT form over Q u P, at the top level:
-    /// k0 = P g_j omega^b s' - q_I (a s + e), k1 = q_I a (q_I = 1 unless truncated; g_j is divisible
-    /// by q_I, so k0 + k1 s = P g_j omega^b s' - q_I e). The a of each component expands from a
-    /// fresh seed drawn from `rng`.
-    pub fn generate(
-        sw: &KeySwitcher,
-        sk: &SecretKey,
-        s_prime: &Poly,
-        g: &DiscreteGaussian,
-        rng: &mut Csprng,
-    ) -> Result<Self> {
-        Self::generate_at(sw, sk, s_prime, g, rng, sw.top_level())
-    }
-
-    /// [`Self::generate`] at `level`: only the limbs of Q_level u P and the digits that meet
-    /// q_0..q_level are computed (s' over Q u P or over Q_level u P). With the same rng, the
-    /// components are those of the top-level key restricted to these limbs, bit for bit.
-    pub fn generate_at(
-        sw: &KeySwitcher,
-        sk: &SecretKey,
-        s_prime: &Poly,
-        g: &DiscreteGaussian,
-        rng: &mut Csprng,
-        level: usize,
-    ) -> Result<Self> {
-        sk.check_exposure(
-            crate::rlwe::keys::log2_modulus(sw.key_ring(0, level)?),
-            "a key-switching key",
-        )?;
-        let opts = KeyOptions::of(sw, SeedSource::Fresh, level);
-        Self::generate_with(sw, sk.ntt_qp(), s_prime, g, rng, opts)
-    }
-
-    /// [`Self::generate_at`] for the secret s (NTT form over Q u P or over the level's ring; the
-    /// caller checks its exposure) with the error, seed source and level of `opts`.
-    pub(crate) fn generate_with(
-        sw: &KeySwitcher,
-        s: &Poly,
-        s_prime: &Poly,
-        g: &DiscreteGaussian,
-        rng: &mut Csprng,
-        opts: KeyOptions<'_>,
-    ) -> Result<Self> {
-        let level = opts.level;
-        let (ctx, limbs) = sw.work_ring(level)?;
-        let s_prime = sw.restrict_qp(s_prime, level)?;
-        let s = sw.restrict_qp(s, level)?;
-        if s_prime.representation() != Representation::Ntt
-            || s.representation() != Representation::Ntt
-        {
-            return Err(Error::ContextMismatch(
-                "key switching needs s and s' in NTT form over Q u P".into(),
-            ));
-        }
-        let n = ctx.limb_len(Representation::Ntt);
-        let p = sw.special_product();
-        let mont = is_montgomery(ctx);
-        let mut parts = Vec::new();
-        let mut seeds = Vec::new();
-        for (j, r) in sw
-            .digits
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| r.start <= level)
-        {
-            let q_i = sw.truncation_factor(j);
-            for b in 0..sw.subdigits[j] {
-                let w = sw.layout.omega_bits.map_or(0, |w| w * b as u32);
-                // P g_j omega^b modulo each limb: P omega^b on the digit's primes, 0 elsewhere.
-                let f = &p << w;
-                let idx = (parts.len() as u32) + 1;
-                let seed = opts.source.seed(rng, idx - 1);
-                let mut a = opts.source.uniform_at(ctx, &seed, idx - 1, &limbs)?;
-                let mut e = gaussian_poly(ctx, g, rng)?;
-                if mont {
-                    a.relabel_form(Form::Montgomery)?;
-                    e = if opts.m_error {
-                        montgomery_error(&e)?
-                    } else {
-                        e.to_montgomery()?
-                    };
-                }
-                e.to_ntt()?;
-                let mut k0 = a.mul(&s)?;
-                k0.add_assign(&e)?;
-                let mut fs = if mont && s_prime.montgomery_form() == Form::Plain {
-                    s_prime.to_montgomery()?
-                } else {
-                    Poly::clone(&s_prime)
-                };
-                for ((limb, m), &i) in fs
-                    .residues_mut()
-                    .chunks_exact_mut(n)
-                    .zip(ctx.moduli())
-                    .zip(&limbs)
-                {
-                    let c = if r.contains(&i) { big_mod(&f, m) } else { 0 };
-                    vector::mul_shoup_scalar_assign(m, limb, m.shoup(c));
-                }
-                if let Some(q_i) = &q_i {
-                    for poly in [&mut k0, &mut a] {
-                        scale_by(poly, q_i);
-                    }
-                }
-                fs.sub_assign(&k0)?;
-                reduce_product(&mut fs)?;
-                let c = parts.len();
-                parts.push((sw.compact(c, level, fs)?, sw.compact(c, level, a)?));
-                seeds.push(seed);
-            }
-        }
-        Ok(KeySwitchKey {
-            parts: exact(parts),
-            seeds,
-            level,
-        })
-    }
-
-    /// The uniform polynomials a of every component of a key at `level` under `crs` (the k1 of
-    /// [`Self::generate_with`] before any compaction), in order: what [`SeedSource::Expanded`]
-    /// carries.
-    pub(crate) fn crs_uniforms(
-        sw: &KeySwitcher,
-        crs: &Crs,
-        fingerprint: u64,
-        domain: Domain,
-        level: usize,
-    ) -> Result<Vec<Poly>> {
-        let (ctx, limbs) = sw.work_ring(level)?;
-        (0..sw.key_components_at(level) as u32)
-            .map(|c| uniform_seeded_at(ctx, &crs.seed(fingerprint, domain, c), c + 1, &limbs))
-            .collect()
-    }
-
     /// The key components (k0, k1), NTT form over Q_l u P less the component's zero limbs (over
     /// [`KeySwitcher::key_ring`]: a truncated key is stored without its zero columns).
     pub fn parts(&self) -> &[(Poly, Poly)] {
@@ -323,11 +181,6 @@ impl KeySwitchKey {
         })
     }
 
-    /// The components (k0, k1), taken.
-    pub(crate) fn into_parts(self) -> Vec<(Poly, Poly)> {
-        self.parts
-    }
-
     /// Whether every k1 component is the expansion of a stored seed (keys made by one party); a
     /// key from [`Self::from_pairs_at`] holds its k1 in full.
     pub fn is_seeded(&self) -> bool {
@@ -420,7 +273,7 @@ pub(crate) fn within_key_level(what: &str, level: usize, max: usize) -> Result<(
 
 /// Key components in buffers of their exact length: a key is kept for the session, and a pooled
 /// buffer (`rnsfhe_math::pool`) may be up to twice its length.
-fn exact(mut parts: Vec<(Poly, Poly)>) -> Vec<(Poly, Poly)> {
+pub(super) fn exact(mut parts: Vec<(Poly, Poly)>) -> Vec<(Poly, Poly)> {
     for (k0, k1) in &mut parts {
         k0.shrink_to_fit();
         k1.shrink_to_fit();
@@ -429,7 +282,7 @@ fn exact(mut parts: Vec<(Poly, Poly)>) -> Vec<(Poly, Poly)> {
 }
 
 /// x *= c limb by limb (c a big integer, e.g. the truncation factor q_I).
-fn scale_by(x: &mut Poly, c: &BigUint) {
+pub(super) fn scale_by(x: &mut Poly, c: &BigUint) {
     let ctx = Arc::clone(x.context());
     let n = ctx.limb_len(x.representation());
     for (limb, m) in x.residues_mut().chunks_exact_mut(n).zip(ctx.moduli()) {
@@ -440,7 +293,7 @@ fn scale_by(x: &mut Poly, c: &BigUint) {
 impl KeySwitcher {
     /// q_I, the product of digit j's truncated columns (paper 000 section 4.6); `None` without
     /// truncation.
-    fn truncation_factor(&self, j: usize) -> Option<BigUint> {
+    pub(super) fn truncation_factor(&self, j: usize) -> Option<BigUint> {
         let cols = self.truncated(j);
         if cols.is_empty() {
             return None;

@@ -32,6 +32,7 @@ use rnsfhe_math::sample::{Csprng, DiscreteGaussian};
 mod decompose;
 mod gadget;
 mod key;
+mod keygen;
 mod levels;
 mod moddown;
 

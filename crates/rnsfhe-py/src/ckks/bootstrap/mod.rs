@@ -1,0 +1,126 @@
+//! Bootstrapping from Python (issue 24): the presets ([`preset`]: `CkksParameters.bootstrappable`),
+//! the keys ([`keys`]: registered per key pair beside the context, bytes and pickling), the
+//! bootstrapper of a context, `CkksContext.bootstrap` and `CkksCiphertext.bootstrap`, and the
+//! progress of long calls ([`progress`]).
+
+mod keys;
+mod preset;
+mod progress;
+
+use std::collections::BTreeMap;
+use std::sync::{Mutex, RwLock};
+
+use rnsfhe::circuits::bootstrapping::{Bootstrapper, BootstrappingKeys};
+
+use super::*;
+pub(crate) use keys::{generate, register_loaded, PyBootstrappingKeys};
+use keys::{key_pair, registered};
+pub(crate) use preset::bootstrappable;
+use preset::{preset_of, remember};
+use progress::Progress;
+
+/// What a CKKS context keeps for bootstrapping: its bootstrapper (built on first use) and the keys
+/// registered per key pair.
+#[derive(Default)]
+pub(crate) struct Bootstrapping {
+    bootstrapper: Mutex<Option<Arc<Bootstrapper>>>,
+    keys: RwLock<BTreeMap<KeyId, Arc<BootstrappingKeys>>>,
+}
+
+/// The bootstrapper of `shared`'s parameters, built once (without the GIL and without holding the
+/// lock, which another thread may wait on with the GIL held).
+pub(crate) fn bootstrapper(
+    py: Python<'_>,
+    shared: &Arc<CkksShared>,
+) -> PyResult<Arc<Bootstrapper>> {
+    let slot = || {
+        shared
+            .extra
+            .bootstrapper
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+    };
+    if let Some(b) = slot().as_ref() {
+        return Ok(b.clone());
+    }
+    let preset = preset_of(&shared.params_bytes).ok_or_else(|| {
+        raise(
+            "ParameterError",
+            format!(
+                "{} is not bootstrappable: make the parameters with \
+                 rnsfhe.CkksParameters.bootstrappable(...) (in this process, or load bootstrapping \
+                 keys made for them)",
+                shared.label
+            ),
+        )
+    })?;
+    let params = preset.parameters()?;
+    let ctx = shared.ctx.clone();
+    let b = Arc::new(py.detach(|| Bootstrapper::new(&ctx, params)).py()?);
+    Ok(slot().get_or_insert(b).clone())
+}
+
+/// `CkksContext.train_logistic(..., bootstrap=True)`: the training refreshed by this context's
+/// bootstrap with the keys registered for the data's key pair.
+pub(crate) fn train(
+    py: Python<'_>,
+    shared: &Arc<CkksShared>,
+    z: Arc<CkksCiphertext>,
+    (samples, features, iterations): (usize, usize, usize),
+    rlk: &rnsfhe::rlwe::RelinKey,
+    keys: &rnsfhe::rlwe::GaloisKeys,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<CkksCiphertext> {
+    let boot = bootstrapper(py, shared)?;
+    let bk = registered(shared, z.key_id())?;
+    let progress = Progress::new(py, progress, "training")?;
+    let ctx = shared.ctx.clone();
+    progress.run(py, |tick| {
+        // The training runs in the residual band (the levels above hold scales near their wide
+        // primes, where its constants would not fit a word).
+        let top = boot.output_level();
+        let z = if z.level() > top {
+            Arc::new(ctx.drop_to_level(&z, top)?)
+        } else {
+            z
+        };
+        let mut refresh = |c: &CkksCiphertext| boot.bootstrap(&ctx, c, &bk);
+        circuits::logistic::train_logistic_refreshed(
+            &ctx,
+            &z,
+            samples,
+            features,
+            iterations,
+            rlk,
+            keys,
+            &mut refresh,
+            Some(tick),
+        )
+    })
+}
+
+/// The bootstrap of `ct` (`CkksContext.bootstrap`, `CkksCiphertext.bootstrap`): with `keys`, or
+/// the keys registered for the ciphertext's key pair.
+pub(crate) fn run(
+    py: Python<'_>,
+    shared: &Arc<CkksShared>,
+    ct: Arc<CkksCiphertext>,
+    keys: Option<&PyBootstrappingKeys>,
+) -> PyResult<CkksCiphertext> {
+    let boot = bootstrapper(py, shared)?;
+    let k = match keys {
+        Some(k) => {
+            same(&k.shared, shared, "bootstrapping keys")?;
+            KeyId::check(ct.key_id(), key_pair(&k.keys)?, "bootstrapping keys").py()?;
+            k.keys.clone()
+        }
+        None => registered(shared, ct.key_id())?,
+    };
+    let ctx = shared.ctx.clone();
+    py.detach(|| boot.bootstrap(&ctx, &ct, &k)).py()
+}
+
+/// The level of a bootstrap's outputs on this context (building its bootstrapper).
+pub(crate) fn output_level(py: Python<'_>, shared: &Arc<CkksShared>) -> PyResult<usize> {
+    Ok(bootstrapper(py, shared)?.output_level())
+}
