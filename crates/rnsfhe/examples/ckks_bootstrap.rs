@@ -9,7 +9,8 @@
 //! - `reps`: timed bootstraps (default 3); `threads`: worker threads (default 1);
 //! - then any `name=value` overrides of the preset, for trying shapes: `ratio`, `degree`, `angles`,
 //!   `arcsine`, `k` (EvalMod), `cts`, `stc` (budgets), `stc_bits` (comma-separated), `eval_bits`,
-//!   `cts_bits`, `digits`, `residual`, `scale_bits`, `h` (the secret's Hamming weight, 0: dense
+//!   `cts_bits`, `digits`, `residual`, `scale_bits`, `order` (`cts` or `stc`: which DFT runs
+//!   first), `h` (the secret's Hamming weight, 0: dense
 //!   ternary), `encapsulation` (a weight, 0: none), `storage` (`ntt` or `compact`: how the DFTs hold
 //!   their diagonals), `meta` (META-BTS's 2^k: k, 0: one bootstrap), `keys` (`expanded` or
 //!   `seeded`: how the Galois keys hold their uniform halves).
@@ -82,6 +83,8 @@ fn set(p: &mut BootstrappingParameters, arg: &str) -> Result<()> {
         "digits" => p.digit_primes = v,
         "residual" => p.residual_levels = v,
         "scale_bits" => p.scale_bits = bits(v)?,
+        "order" if value == "stc" => *p = p.clone().slots_to_coeffs_first(),
+        "order" if value == "cts" => p.order = BootstrappingOrder::CoeffsToSlotsFirst,
         "h" if v == 0 => p.secret = SecretDistribution::Ternary,
         "h" => p.secret = SecretDistribution::HammingWeight(v),
         "encapsulation" => p.encapsulation = (v > 0).then_some(v),
@@ -220,10 +223,7 @@ fn main() -> Result<()> {
             Complex::new(re, im)
         })
         .collect();
-    let level = match params.order {
-        BootstrappingOrder::CoeffsToSlotsFirst => 0,
-        BootstrappingOrder::SlotsToCoeffsFirst => params.stc_budget,
-    };
+    let level = boot.input_level();
     let pt = ctx.encode_at(&z, level, ctx.scale_at(level)?)?;
     let ct = ctx.encrypt(&pt, &pk, &mut rng)?;
     let mut runs = Vec::new();

@@ -40,8 +40,14 @@
 //!   dropped. Sparse CtS-first: nothing is cheaper than the packed form, which already runs
 //!   EvalMod once (the real form would add a conjugation): real inputs take it.
 //! - SlotsToCoeffs-first: the input's slots become the coefficients; complex inputs need both halves
-//!   reduced (two EvalMods, in any packing: the packed form would need a level to unpack after
-//!   EvalMod), real ones have only q_0 I in the high half and reduce the low half alone.
+//!   reduced, real ones have only q_0 I in the high half and reduce the low half alone. Full
+//!   packing: two EvalMods. Sparse complex slots (n <= N/4, an StC band of 2 levels or more):
+//!   CoeffsToSlots packs [lo | hi] as above, EvalMod runs once, and one plaintext product with one
+//!   rotation by n (the key SubSum's first step already needs) unpacks its output to lo - i hi
+//!   on n slots. Level accounting: that product takes one level of the StC band (the chain is the
+//!   same), so SlotsToCoeffs runs in `stc_budget` - 1 stages on inputs at level `stc_budget` - 1
+//!   ([`Bootstrapper::input_level`]), and the output lands one level below EvalMod's, with the R
+//!   residual levels between the two as at full packing.
 //!
 //! # Secrets and failure
 //!
@@ -187,11 +193,7 @@ impl Bootstrapper {
             storage: params.diagonal_storage,
         };
         let pipeline = Pipeline::new(ctx, shape)?;
-        let uses = pipeline
-            .cts
-            .galois_uses(ctx)
-            .into_iter()
-            .chain(pipeline.stc.galois_uses(ctx));
+        let uses = pipeline.galois_uses(ctx);
         let requirements = KeyRequirements::new(uses, eval_in, params.encapsulation);
         Ok(Bootstrapper {
             ctx: Arc::clone(ctx),
@@ -217,11 +219,13 @@ impl Bootstrapper {
         // META-BTS's correction spends the reserved prime above R.
         self.pipeline.output_level() - usize::from(self.params.meta_bts.is_some())
     }
-    /// The lowest level an input may have: 0 (CtS-first) or the StC budget (StC-first).
+    /// The lowest level an input may have: 0 (CtS-first) or SlotsToCoeffs' input level (StC-first:
+    /// the StC budget, one less for sparse complex slots, whose output unpacking takes one of the
+    /// band's levels).
     pub fn input_level(&self) -> usize {
         match self.params.order {
             BootstrappingOrder::CoeffsToSlotsFirst => 0,
-            BootstrappingOrder::SlotsToCoeffsFirst => self.params.stc_budget,
+            BootstrappingOrder::SlotsToCoeffsFirst => self.pipeline.stc.level(),
         }
     }
     /// CoeffsToSlots.

@@ -95,7 +95,8 @@ pub struct BootstrappingParameters {
     pub slots: usize,
     /// CoeffsToSlots' stages (levels).
     pub cts_budget: usize,
-    /// SlotsToCoeffs' stages (levels).
+    /// SlotsToCoeffs' band of levels: its stages, except StC-first with sparse complex slots
+    /// (n <= N/4), where one of them unpacks EvalMod's single output (`stc_budget` - 1 stages).
     pub stc_budget: usize,
     /// EvalMod (K, double angles, degrees, message ratio).
     pub eval_mod: EvalModParameters,

@@ -3,8 +3,10 @@
 
 use std::time::{Duration, Instant};
 
+use super::keys::GaloisRequirement;
+use super::stages::unpack;
 use super::{mod_raise, CoeffsToSlots, SlotsFormat, SlotsToCoeffs};
-use crate::circuits::lintrans::DiagonalStorage;
+use crate::circuits::lintrans::{CkksLinearTransform, DiagonalStorage};
 use crate::ckks::{CkksCiphertext, CkksContext};
 use crate::rlwe::GaloisKeys;
 use crate::{Error, Result};
@@ -92,20 +94,27 @@ pub(crate) struct Pipeline {
     pub(crate) stc: SlotsToCoeffs,
     /// The level EvalMod reads (CoeffsToSlots's output level) and the one it lands on.
     pub(crate) eval_levels: (usize, usize),
+    /// StC-first with `Packed` slots: [lo | hi] (2n real slots, EvalMod's output) to the n slots
+    /// lo - i hi, at EvalMod's output level ([`Pipeline::new`]).
+    pub(crate) unpack: Option<CkksLinearTransform>,
 }
 
 /// The format CoeffsToSlots hands to EvalMod: `Packed` for sparse slots of CtS-first (one EvalMod;
 /// real inputs gain nothing more there), `Real` for real inputs otherwise (one EvalMod instead of
-/// two), else `Split`.
+/// two), `Packed` for sparse complex slots of StC-first with an StC band of 2 levels or more (one
+/// EvalMod; one of the band's levels unpacks its output, [`Pipeline::new`]), else `Split`.
 pub(crate) fn format(
     order: BootstrappingOrder,
     slots: usize,
     max_slots: usize,
     real: bool,
+    stc_budget: usize,
 ) -> SlotsFormat {
+    let sparse = 2 * slots <= max_slots;
     match order {
-        BootstrappingOrder::CoeffsToSlotsFirst if 2 * slots <= max_slots => SlotsFormat::Packed,
+        BootstrappingOrder::CoeffsToSlotsFirst if sparse => SlotsFormat::Packed,
         _ if real => SlotsFormat::Real,
+        BootstrappingOrder::SlotsToCoeffsFirst if sparse && stc_budget >= 2 => SlotsFormat::Packed,
         _ => SlotsFormat::Split,
     }
 }
@@ -134,6 +143,14 @@ impl Pipeline {
     /// input (StC-first: the plaintext at level 0 is m q_0 / (rho gain), so that EvalMod reads
     /// x = I + m / (rho gain), small for rho gain = 2^r, and gives m exactly: the message ratio is
     /// 2^r whatever q_0 / Delta_0 is).
+    ///
+    /// StC-first with sparse complex slots (`Packed`, n <= N/4): one EvalMod on [lo | hi] instead
+    /// of two on lo and hi. Its output is turned back into n complex slots by the map of
+    /// [`unpack`] (diagonals 0 and n: one rotation, one plaintext product, one level), since no
+    /// level-free operation (rotations, conjugation, products by +-1 or +-i) makes the n-periodic
+    /// [lo - i hi | lo - i hi] from [lo | hi]. That level comes from the StC band (chain
+    /// unchanged): SlotsToCoeffs runs in `stc_budget` - 1 stages on inputs at that level, the
+    /// output lands at EvalMod's output level - 1, and the R residual levels between stay.
     pub(crate) fn new(ctx: &CkksContext, shape: Shape) -> Result<Self> {
         let top = ctx.max_level();
         let (c, d, s) = (shape.cts_budget, shape.eval_depth, shape.stc_budget);
@@ -147,7 +164,8 @@ impl Pipeline {
             )));
         }
         let q0 = ctx.ring_at(0)?.moduli()[0].value() as f64;
-        let format = format(shape.order, shape.slots, ctx.slots(), shape.real);
+        let format = format(shape.order, shape.slots, ctx.slots(), shape.real, s);
+        let unpacks = !first && format == SlotsFormat::Packed;
         let cts = CoeffsToSlots::new(
             ctx,
             shape.slots,
@@ -161,32 +179,63 @@ impl Pipeline {
         let (stc_level, stc_format) = if first {
             (eval_levels.1, format)
         } else {
-            (s, SlotsFormat::Complex)
+            (s - usize::from(unpacks), SlotsFormat::Complex)
         };
         let factor = q0 / (shape.gain * shape.landing * ctx.scale_at(0)?);
         let stc = SlotsToCoeffs::new(
             ctx,
             shape.slots,
-            s,
+            s - usize::from(unpacks),
             stc_level,
             factor,
             stc_format,
             shape.storage,
         )?;
+        let unpack = unpacks
+            .then(|| {
+                let m = unpack(shape.slots);
+                CkksLinearTransform::with_storage(
+                    ctx,
+                    &m.diagonals,
+                    eval_levels.1,
+                    m.slots,
+                    shape.storage,
+                )
+            })
+            .transpose()?;
         Ok(Pipeline {
             order: shape.order,
             cts,
             stc,
             eval_levels,
+            unpack,
         })
     }
 
-    /// The level of the outputs: R (CtS-first) or EvalMod's output level (StC-first).
+    /// The level of the outputs: R (CtS-first) or EvalMod's output level (StC-first; one below
+    /// when the output is unpacked).
     pub(crate) fn output_level(&self) -> usize {
         match self.order {
             BootstrappingOrder::CoeffsToSlotsFirst => self.stc.output_level(),
-            BootstrappingOrder::SlotsToCoeffsFirst => self.eval_levels.1,
+            BootstrappingOrder::SlotsToCoeffsFirst => {
+                self.eval_levels.1 - usize::from(self.unpack.is_some())
+            }
         }
+    }
+
+    /// The Galois keys [`Self::run`] uses: CoeffsToSlots', SlotsToCoeffs' and the unpacking's,
+    /// each at its level.
+    pub(crate) fn galois_uses(&self, ctx: &CkksContext) -> Vec<GaloisRequirement> {
+        let mut out = self.cts.galois_uses(ctx);
+        out.extend(self.stc.galois_uses(ctx));
+        if let Some(u) = &self.unpack {
+            out.extend(
+                u.rotation_steps()
+                    .into_iter()
+                    .map(|s| GaloisRequirement::rotation(ctx, s, u.level())),
+            );
+        }
+        out
     }
 
     /// The bootstrap of `ct` with `reduce` as EvalMod and `raise` as ModRaise (the plain one, or the
@@ -236,10 +285,17 @@ impl Pipeline {
                 self.stc.apply(ctx, &reduced, keys)
             });
         }
-        timed(&mut times.other, || match reduced.as_slice() {
-            [lo, hi] => super::slots_to_coeffs::combine(ctx, lo, hi),
-            [lo] => Ok(lo.clone()),
-            _ => Err(Error::Internal("EvalMod outputs of no format".into())),
+        timed(&mut times.other, || {
+            match (reduced.as_slice(), &self.unpack) {
+                ([lo, hi], None) => super::slots_to_coeffs::combine(ctx, lo, hi),
+                ([packed], Some(u)) => {
+                    let mut z = u.apply(ctx, packed, keys)?;
+                    z.slots = self.cts.slots();
+                    Ok(z)
+                }
+                ([lo], None) => Ok(lo.clone()),
+                _ => Err(Error::Internal("EvalMod outputs of no format".into())),
+            }
         })
     }
 
