@@ -12,7 +12,8 @@
 //!   `cts_bits`, `digits`, `residual`, `scale_bits`, `order` (`cts` or `stc`: which DFT runs
 //!   first), `h` (the secret's Hamming weight, 0: dense
 //!   ternary), `encapsulation` (a weight, 0: none), `storage` (`ntt` or `compact`: how the DFTs hold
-//!   their diagonals), `meta` (META-BTS's 2^k: k, 0: one bootstrap).
+//!   their diagonals), `meta` (META-BTS's 2^k: k, 0: one bootstrap), `keys` (`expanded` or
+//!   `seeded`: how the Galois keys hold their uniform halves).
 //!
 //! Prints the parameters (chain widths, log QP, levels), key generation time, the key count and
 //! bytes (serialised: seeded, each key at the level it is used), the time per bootstrap (best and
@@ -29,7 +30,7 @@ use rnsfhe::circuits::bootstrapping::{
 };
 use rnsfhe::circuits::lintrans::DiagonalStorage;
 use rnsfhe::ckks::{CkksContext, Complex};
-use rnsfhe::rlwe::SecretDistribution;
+use rnsfhe::rlwe::{KeyStorage, SecretDistribution};
 use rnsfhe::{Error, Result};
 use rnsfhe_math::sample::Csprng;
 
@@ -92,6 +93,13 @@ fn set(p: &mut BootstrappingParameters, arg: &str) -> Result<()> {
             p.diagonal_storage = match value {
                 "ntt" => DiagonalStorage::Ntt,
                 "compact" => DiagonalStorage::Compact,
+                _ => return Err(bad()),
+            }
+        }
+        "keys" => {
+            p.key_storage = match value {
+                "expanded" => KeyStorage::Expanded,
+                "seeded" => KeyStorage::Seeded,
                 _ => return Err(bad()),
             }
         }
@@ -195,11 +203,15 @@ fn main() -> Result<()> {
     let peak_keys = peak_rss_mib();
     reset_peak_rss();
     let req = boot.key_requirements();
+    let mib = |b: usize| b as f64 / (1 << 20) as f64;
     println!(
-        "key generation: {keygen:.2?}, {} keys ({} Galois), {:.1} MiB serialised",
+        "key generation: {keygen:.2?}, {} keys ({} Galois), {:.1} MiB serialised, {:.1} MiB in \
+         memory ({:?} storage)",
         req.count(),
         req.galois.len(),
-        bytes as f64 / (1 << 20) as f64
+        mib(bytes),
+        mib(keys.resident_bytes()),
+        params.key_storage
     );
 
     // Uniform in [-1, 1) from 53 random bits.

@@ -41,7 +41,7 @@ pub use keys::{
     SecretDistribution, SecretKey, SecretNorm,
 };
 pub(crate) use keyswitch::{select_limbs, KeyOptions};
-pub use keyswitch::{Decomposed, KeySwitchKey, KeySwitcher};
+pub use keyswitch::{Decomposed, KeyStorage, KeySwitchKey, KeySwitcher};
 pub use layout::KeySwitching;
 pub use levels::Levels;
 pub(crate) use noise::log2_add;

@@ -201,9 +201,9 @@ impl SwitchingKey {
     /// log2 of the modulus Q_l P' of the key's RLWE samples (under the target secret).
     pub fn log_modulus(&self) -> f64 {
         self.key
-            .parts()
+            .k0()
             .first()
-            .map_or(0.0, |(k0, _)| log2_modulus(k0.context()))
+            .map_or(0.0, |k0| log2_modulus(k0.context()))
     }
 
     /// Switches 2 ciphertext parts (over a level of `main`'s chain, key pair `ct_key`, parameters

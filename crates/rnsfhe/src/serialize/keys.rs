@@ -22,8 +22,8 @@ use super::{Kind, Reader, Writer};
 use zeroize::Zeroizing;
 
 use crate::rlwe::{
-    inverse_mod, EncapsulationKeys, EvaluationKeySet, GaloisKeys, KeyContext, KeyId, KeySwitchKey,
-    KeySwitcher, PublicKey, RelinKey, SecretKey, SwitchingKey,
+    inverse_mod, EncapsulationKeys, EvaluationKeySet, GaloisKeys, KeyContext, KeyId, KeyStorage,
+    KeySwitchKey, KeySwitcher, PublicKey, RelinKey, SecretKey, SwitchingKey,
 };
 use crate::{Error, Result};
 
@@ -41,15 +41,15 @@ impl Writer {
     pub(super) fn key_switch_key(&mut self, k: &KeySwitchKey) {
         self.u32(k.level() as u32);
         if !k.is_seeded() {
-            self.u32(k.parts().len() as u32 | EXPLICIT_K1);
+            self.u32(k.components() as u32 | EXPLICIT_K1);
             for (k0, k1) in k.parts() {
                 self.poly(k0);
                 self.poly(k1);
             }
             return;
         }
-        self.u32(k.parts().len() as u32);
-        for ((k0, _), seed) in k.parts().iter().zip(k.seeds()) {
+        self.u32(k.components() as u32);
+        for (k0, seed) in k.k0().iter().zip(k.seeds()) {
             self.poly(k0);
             self.bytes(seed);
         }
@@ -229,7 +229,7 @@ pub trait KeyBytes: KeyContext {
         let fingerprint = self.params_fingerprint();
         let mut r = Reader::new(bytes, Kind::GaloisKeys, fingerprint)?;
         let key_id = KeyId(r.u64()?);
-        let keys = r.galois_keys(self.key_switcher())?;
+        let keys = r.galois_keys(self.key_switcher(), KeyStorage::Expanded)?;
         r.end()?;
         Ok(GaloisKeys {
             keys,
@@ -268,13 +268,25 @@ pub trait KeyBytes: KeyContext {
     }
     /// An evaluation key set from bytes written for these parameters.
     fn evaluation_keys_from_bytes(&self, bytes: &[u8]) -> Result<EvaluationKeySet> {
+        self.evaluation_keys_from_bytes_with(bytes, KeyStorage::Expanded)
+    }
+    /// [`Self::evaluation_keys_from_bytes`] with the Galois keys in `galois` storage, each
+    /// converted as it is read (at most one expanded Galois key held); the relinearisation key
+    /// expanded.
+    fn evaluation_keys_from_bytes_with(
+        &self,
+        bytes: &[u8],
+        galois: KeyStorage,
+    ) -> Result<EvaluationKeySet> {
         let fingerprint = self.params_fingerprint();
         let mut r = Reader::new(bytes, Kind::EvaluationKeySet, fingerprint)?;
         let id = r.key_id()?;
         let relin = r.option("relinearisation key", |r| {
             r.key_switch_key(self.relin_switcher())
         })?;
-        let galois = r.option("Galois keys", |r| r.galois_keys(self.key_switcher()))?;
+        let galois = r.option("Galois keys", |r| {
+            r.galois_keys(self.key_switcher(), galois)
+        })?;
         r.end()?;
         let mut set = EvaluationKeySet::new();
         let key_id = match (id, relin.is_some() || galois.is_some()) {
@@ -339,7 +351,11 @@ impl Reader<'_> {
     /// Galois keys written by [`Writer::galois_keys`], over `sw`: the k1 components are phi_{g^-1}
     /// of their seeds' expansions, and before format 4 (keys from s(X^g) to s) the k0 components are
     /// converted too.
-    fn galois_keys(&mut self, sw: &KeySwitcher) -> Result<BTreeMap<u64, Arc<KeySwitchKey>>> {
+    fn galois_keys(
+        &mut self,
+        sw: &KeySwitcher,
+        storage: KeyStorage,
+    ) -> Result<BTreeMap<u64, Arc<KeySwitchKey>>> {
         let old = self.version() < 4;
         let count = self.u32()? as usize;
         // m = 2n for power-of-two rings; elements of Z_m^* in general.
@@ -365,7 +381,7 @@ impl Reader<'_> {
             } else {
                 key
             };
-            keys.insert(g, Arc::new(key));
+            keys.insert(g, Arc::new(key.with_storage(sw, storage)?));
         }
         Ok(keys)
     }

@@ -9,7 +9,7 @@ use rnsfhe_math::sample::Csprng;
 use crate::circuits::dft::HomomorphicDft;
 use crate::ckks::CkksContext;
 use crate::rlwe::{
-    EncapsulationKeys, EvaluationKeySet, GaloisKeys, KeyGenerator, RelinKey, SecretKey,
+    EncapsulationKeys, EvaluationKeySet, GaloisKeys, KeyGenerator, KeyStorage, RelinKey, SecretKey,
 };
 use crate::serialize::{append_evaluation_keys, KeyBytes};
 use crate::{Error, Result};
@@ -182,6 +182,12 @@ impl BootstrappingKeys {
     /// The keys from [`Self::to_bytes`]. Errors: `Malformed` for a length beyond the bytes, and the
     /// errors of the parts' loaders.
     pub fn from_bytes(ctx: &CkksContext, bytes: &[u8]) -> Result<Self> {
+        Self::from_bytes_with(ctx, bytes, KeyStorage::Expanded)
+    }
+
+    /// [`Self::from_bytes`] with the Galois keys in `storage`, each converted as it is read (the
+    /// relinearisation key expanded, as [`super::BootstrappingParameters::key_storage`] makes it).
+    pub fn from_bytes_with(ctx: &CkksContext, bytes: &[u8], storage: KeyStorage) -> Result<Self> {
         let head: [u8; 8] = bytes
             .get(..8)
             .and_then(|h| h.try_into().ok())
@@ -192,7 +198,7 @@ impl BootstrappingKeys {
             .ok_or_else(|| {
                 Error::Malformed("bootstrapping keys: a length beyond the bytes".into())
             })?;
-        let set = ctx.evaluation_keys_from_bytes(&bytes[8..8 + len])?;
+        let set = ctx.evaluation_keys_from_bytes_with(&bytes[8..8 + len], storage)?;
         let rest = &bytes[8 + len..];
         let encapsulation = if rest.is_empty() {
             None
@@ -216,6 +222,33 @@ impl BootstrappingKeys {
     pub fn galois_keys(&self) -> Result<&Arc<GaloisKeys>> {
         self.set.galois_keys()
     }
+
+    /// The Galois keys in `storage` (`KeySwitchKey::with_storage`: the same bootstraps bit for
+    /// bit), converted one at a time; e.g. [`KeyStorage::Seeded`] after [`Self::from_bytes`]. The
+    /// relinearisation key stays as it is (expanded: EvalMod's every product uses it).
+    pub fn with_storage(self, ctx: &CkksContext, storage: KeyStorage) -> Result<Self> {
+        let mut set = EvaluationKeySet::new();
+        let relin = self.set.relin_key().ok().cloned();
+        let galois = self.set.galois_keys().ok().cloned();
+        drop(self.set);
+        if let Some(r) = relin {
+            set.set_relin_key(r)?;
+        }
+        if let Some(g) = galois {
+            let g = Arc::try_unwrap(g).unwrap_or_else(|g| GaloisKeys::clone(&g));
+            set.set_galois_keys(Arc::new(g.with_storage(ctx.key_switcher(), storage)?))?;
+        }
+        Ok(BootstrappingKeys {
+            set,
+            encapsulation: self.encapsulation,
+        })
+    }
+
+    /// The bytes the relinearisation and Galois keys take in memory (k0, and k1 when expanded).
+    pub fn resident_bytes(&self) -> usize {
+        let relin = self.set.relin_key().map_or(0, |r| r.key().resident_bytes());
+        relin + self.set.galois_keys().map_or(0, |g| g.resident_bytes())
+    }
 }
 
 /// The keys of `req` for `sk`, one at a time, calling `progress(done, total)` after each.
@@ -224,6 +257,7 @@ pub(crate) fn generate(
     req: &KeyRequirements,
     sk: &SecretKey,
     rng: &mut Csprng,
+    storage: KeyStorage,
     mut progress: Option<&mut dyn FnMut(usize, usize)>,
 ) -> Result<BootstrappingKeys> {
     let total = req.count();
@@ -236,11 +270,16 @@ pub(crate) fn generate(
     };
     let mut set = EvaluationKeySet::new();
     let mut gen = KeyGenerator::new(ctx, rng);
+    // The relinearisation key stays expanded: every EvalMod product uses it, and it is one key of
+    // many. Each Galois key is converted to `storage` as soon as it is made: at most one expanded
+    // Galois key is held.
     set.set_relin_key(Arc::new(gen.relin_key_at(sk, req.relin_level)?))?;
     tick(&mut done);
     let mut galois: Option<GaloisKeys> = None;
     for g in &req.galois {
-        let k = gen.galois_keys_at(sk, &[g.element], g.level)?;
+        let k = gen
+            .galois_keys_at(sk, &[g.element], g.level)?
+            .with_storage(ctx.key_switcher(), storage)?;
         match galois.as_mut() {
             Some(all) => all.insert(k)?,
             None => galois = Some(k),

@@ -249,7 +249,8 @@ impl Bootstrapper {
         rng: &mut Csprng,
         progress: Option<&mut dyn FnMut(usize, usize)>,
     ) -> Result<BootstrappingKeys> {
-        keys::generate(&self.ctx, &self.requirements, sk, rng, progress)
+        let storage = self.params.key_storage;
+        keys::generate(&self.ctx, &self.requirements, sk, rng, storage, progress)
     }
 
     /// The bootstrap of `ct` (any level: dropped to level 0 first, or to the StC budget in

@@ -83,7 +83,7 @@ use crate::circuits::lintrans::DiagonalStorage;
 use crate::circuits::poly::depth;
 use crate::ckks::CkksParameters;
 use crate::params::{Security, SecurityLevel};
-use crate::rlwe::{KeySwitching, SecretDistribution};
+use crate::rlwe::{KeyStorage, KeySwitching, SecretDistribution};
 use crate::{Error, Result};
 
 /// The parameters of a bootstrap and of the CKKS chain it runs on (module doc).
@@ -118,6 +118,10 @@ pub struct BootstrappingParameters {
     /// N = 2^16) or compact (one word per coefficient, lifted and transformed at each use: about
     /// 0.1 GiB, for about 10 % more time per bootstrap). The ciphertexts are the same bit for bit.
     pub diagonal_storage: DiagonalStorage,
+    /// How the Galois keys of [`super::Bootstrapper::generate_keys`] hold their uniform halves:
+    /// expanded (fastest) or seeded (half their memory, each k1 limb expanded from its seed at each
+    /// use). The relinearisation key stays expanded. The ciphertexts are the same bit for bit.
+    pub key_storage: KeyStorage,
     /// log2 of the scale of the residual levels (their primes' width).
     pub scale_bits: u32,
     /// The widths of the SlotsToCoeffs band, bottom first (`stc_budget` entries).
@@ -161,6 +165,7 @@ impl BootstrappingParameters {
             real_only: false,
             meta_bts: None,
             diagonal_storage: DiagonalStorage::Ntt,
+            key_storage: KeyStorage::Expanded,
             scale_bits: 40,
             stc_bits: vec![40, 40, 60],
             eval_mod_bits: 60,
@@ -260,6 +265,7 @@ impl BootstrappingParameters {
             real_only: false,
             meta_bts: None,
             diagonal_storage: DiagonalStorage::Ntt,
+            key_storage: KeyStorage::Expanded,
             scale_bits: 45,
             stc_bits: vec![55, 60],
             eval_mod_bits: 60,

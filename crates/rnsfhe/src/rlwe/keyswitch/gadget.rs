@@ -6,6 +6,7 @@
 //! ModDown (Bossuat et al., Eurocrypt 2021, section 3.2, "double hoisting").
 
 use super::decompose::Row;
+use super::seeded::K1;
 use super::*;
 
 impl KeySwitcher {
@@ -13,11 +14,11 @@ impl KeySwitcher {
     /// the polynomial to switch), and plain-form keys over a Montgomery ring.
     pub(crate) fn check_key(&self, key: &KeySwitchKey, level: usize) -> Result<()> {
         let ring = self.key_ring(0, key.level).ok();
-        if key.parts.len() != self.key_components_at(key.level)
+        if key.k0.len() != self.key_components_at(key.level)
             || key
-                .parts
+                .k0
                 .first()
-                .is_some_and(|(k0, _)| ring.is_none_or(|r| !Arc::ptr_eq(k0.context(), r)))
+                .is_some_and(|k0| ring.is_none_or(|r| !Arc::ptr_eq(k0.context(), r)))
         {
             return Err(Error::ContextMismatch(
                 "key-switching key belongs to another parameter set".into(),
@@ -25,9 +26,14 @@ impl KeySwitcher {
         }
         within_key_level("key switching: the key", level, key.level)?;
         if self.ring_qp().reduction() == Some(Reduction::Montgomery)
-            && key.parts.iter().any(|(k0, k1)| {
-                k0.montgomery_form() != Form::Montgomery || k1.montgomery_form() != Form::Montgomery
-            })
+            && (key
+                .k0
+                .iter()
+                .any(|k| k.montgomery_form() != Form::Montgomery)
+                || match &key.k1 {
+                    K1::Full(k1) => k1.iter().any(|k| k.montgomery_form() != Form::Montgomery),
+                    K1::Seeded(_) => true,
+                })
         {
             return Err(Error::WrongForm(
                 "key switching over a Montgomery ring needs keys in Montgomery form (to_montgomery)"
@@ -40,9 +46,9 @@ impl KeySwitcher {
     /// Limb i of Q u P of the gadget product: out_c = sum_r ext_r k_c[rows[r].part] (c = 0, 1) in NTT
     /// form (`limb_len(Ntt)` words; general m: an unreduced sum of products), `ext` holding the
     /// digits' extensions to the limb ([`KeySwitcher::extend_limb`]).
-    pub(super) fn gadget_limb(
+    pub(super) fn gadget_limb<'a>(
         &self,
-        key: &KeySwitchKey,
+        key: &'a KeySwitchKey,
         i: usize,
         rows: &[Row],
         ext: &[u64],
@@ -54,19 +60,35 @@ impl KeySwitcher {
         let digits: Vec<&[u64]> = (0..rows.len())
             .map(|r| &ext[r * len..(r + 1) * len])
             .collect();
-        for (c, out) in [out0, out1].into_iter().enumerate() {
-            let keys: Vec<&[u64]> = rows
-                .iter()
+        let slot_of = |p: usize| {
+            self.key_slot(key.level, p, i)
+                .ok_or_else(|| Error::Internal(format!("key component {p} has no limb {i}")))
+        };
+        let limbs = |k: &'a [Poly]| -> Result<Vec<&'a [u64]>> {
+            rows.iter()
                 .map(|row| {
-                    let p = row.part;
-                    let (k0, k1) = &key.parts[p];
-                    let slot = self.key_slot(key.level, p, i).ok_or_else(|| {
-                        Error::Internal(format!("key component {p} has no limb {i}"))
-                    })?;
-                    Ok(&(if c == 0 { k0 } else { k1 }).residues()[slot * len..(slot + 1) * len])
+                    let slot = slot_of(row.part)?;
+                    Ok(&k[row.part].residues()[slot * len..(slot + 1) * len])
                 })
-                .collect::<Result<_>>()?;
-            vector::inner_product(m, &digits, &keys, out);
+                .collect()
+        };
+        let k0 = limbs(&key.k0)?;
+        vector::inner_product(m, &digits, &k0, out0);
+        match &key.k1 {
+            K1::Full(k1) => {
+                vector::inner_product(m, &digits, &limbs(k1)?, out1);
+            }
+            // Seeded storage: each row's k1 limb expanded into a scratch buffer, then the same
+            // inner product.
+            K1::Seeded(_) => {
+                let mut scratch = Buffer::stale(rows.len() * len);
+                for (row, out) in rows.iter().zip(scratch.chunks_exact_mut(len)) {
+                    slot_of(row.part)?;
+                    key.expand_k1_limb(self, row.part, i, out)?;
+                }
+                let k1: Vec<&[u64]> = scratch.chunks_exact(len).collect();
+                vector::inner_product(m, &digits, &k1, out1);
+            }
         }
         Ok(())
     }

@@ -8,6 +8,7 @@
 //! positions in Q u P, `uniform_seeded_at`): a key at level l costs (l + 1 + |P|) / (k + |P|) of the
 //! top-level key's limbs for each of its components, to generate, store and serialise.
 
+use super::seeded::K1;
 use super::*;
 use crate::rlwe::keys::{expanded_at, is_montgomery, uniform_seeded_at, SeedSource};
 use rnsfhe_math::ring::Form;
@@ -25,9 +26,12 @@ use rnsfhe_math::ring::Form;
 /// only) gains the factor M^-1.
 #[derive(Clone, Debug)]
 pub struct KeySwitchKey {
-    pub(super) parts: Vec<(Poly, Poly)>,
+    pub(super) k0: Vec<Poly>,
+    pub(super) k1: K1,
     pub(super) seeds: Vec<[u8; 32]>,
     pub(super) level: usize,
+    /// The automorphism X -> X^h applied to every k1 (1: none), taken mod 2n.
+    pub(super) galois: u64,
 }
 
 /// How a key is made: the error e M (`m_error`, Montgomery rings: inputs c M, paper 001 section
@@ -53,10 +57,32 @@ impl<'a> KeyOptions<'a> {
 }
 
 impl KeySwitchKey {
+    /// A key holding its components in full.
+    pub(super) fn full(parts: Vec<(Poly, Poly)>, seeds: Vec<[u8; 32]>, level: usize) -> Self {
+        let (k0, k1) = exact(parts).into_iter().unzip();
+        KeySwitchKey {
+            k0,
+            k1: K1::Full(k1),
+            seeds,
+            level,
+            galois: 1,
+        }
+    }
+
     /// The key components (k0, k1), NTT form over Q_l u P less the component's zero limbs (over
-    /// [`KeySwitcher::key_ring`]: a truncated key is stored without its zero columns).
-    pub fn parts(&self) -> &[(Poly, Poly)] {
-        &self.parts
+    /// [`KeySwitcher::key_ring`]: a truncated key is stored without its zero columns). Empty for a
+    /// key in [`KeyStorage::Seeded`](super::KeyStorage::Seeded) storage (its k1 are expanded where they are used; see
+    /// [`Self::k0`]).
+    pub fn parts(&self) -> Vec<(&Poly, &Poly)> {
+        match &self.k1 {
+            K1::Full(k1) => self.k0.iter().zip(k1).collect(),
+            K1::Seeded(_) => Vec::new(),
+        }
+    }
+
+    /// The k0 components (as [`Self::parts`]), in either storage.
+    pub fn k0(&self) -> &[Poly] {
+        &self.k0
     }
 
     /// The level l: the key switches ciphertexts at levels 0..=l.
@@ -136,11 +162,7 @@ impl KeySwitchKey {
                 idx += 1;
             }
         }
-        Ok(KeySwitchKey {
-            parts: exact(parts),
-            seeds,
-            level,
-        })
+        Ok(KeySwitchKey::full(parts, seeds, level))
     }
 
     /// A key at `level` from its components (k0, k1) given in full, NTT form over
@@ -174,17 +196,18 @@ impl KeySwitchKey {
             }
             parts.push((k0, k1));
         }
-        Ok(KeySwitchKey {
-            parts: exact(parts),
-            seeds: Vec::new(),
-            level,
-        })
+        Ok(KeySwitchKey::full(parts, Vec::new(), level))
     }
 
     /// Whether every k1 component is the expansion of a stored seed (keys made by one party); a
     /// key from [`Self::from_pairs_at`] holds its k1 in full.
     pub fn is_seeded(&self) -> bool {
-        self.seeds.len() == self.parts.len()
+        self.seeds.len() == self.k0.len()
+    }
+
+    /// The number of components (k0, k1).
+    pub fn components(&self) -> usize {
+        self.k0.len()
     }
 
     /// This key at a lower `level`: its first [`KeySwitcher::key_components_at`] components on the
@@ -202,29 +225,35 @@ impl KeySwitchKey {
             return Ok(self.clone());
         }
         let (ring, limbs) = sw.work_ring(level)?;
-        let count = sw.key_components_at(level);
-        let parts = self.parts[..count.min(self.parts.len())]
-            .iter()
-            .enumerate()
-            .map(|(c, (k0, k1))| {
-                let slots = limbs
-                    .iter()
-                    .map(|&i| {
-                        sw.key_slot(self.level, c, i).ok_or_else(|| {
-                            Error::Internal(format!("key component {c} has no limb {i}"))
-                        })
+        let count = sw.key_components_at(level).min(self.k0.len());
+        let lower = |c: usize, k: &Poly| {
+            let slots = limbs
+                .iter()
+                .map(|&i| {
+                    sw.key_slot(self.level, c, i).ok_or_else(|| {
+                        Error::Internal(format!("key component {c} has no limb {i}"))
                     })
-                    .collect::<Result<Vec<_>>>()?;
-                Ok((
-                    select_limbs(k0, ring, &slots)?,
-                    select_limbs(k1, ring, &slots)?,
-                ))
-            })
+                })
+                .collect::<Result<Vec<_>>>()?;
+            select_limbs(k, ring, &slots)
+        };
+        let k0 = (0..count)
+            .map(|c| lower(c, &self.k0[c]))
             .collect::<Result<_>>()?;
+        let k1 = match &self.k1 {
+            K1::Full(k1) => K1::Full(
+                (0..count)
+                    .map(|c| lower(c, &k1[c]))
+                    .collect::<Result<_>>()?,
+            ),
+            K1::Seeded(s) => K1::Seeded(s.first(count)),
+        };
         Ok(KeySwitchKey {
-            parts,
+            k0,
+            k1,
             seeds: self.seeds[..count.min(self.seeds.len())].to_vec(),
             level,
+            galois: self.galois,
         })
     }
 
@@ -232,22 +261,42 @@ impl KeySwitchKey {
     /// the seeds still name the k1 components before the automorphism). A Galois key is
     /// phi_{g^-1} of the key from phi_g(s) to s ([`crate::rlwe::GaloisKeys`]).
     pub(crate) fn automorphism(&self, h: u64, k0: bool) -> Result<Self> {
-        let parts = self
-            .parts
+        let k0 = self
+            .k0
             .iter()
-            .map(|(a, b)| {
-                let a = if k0 {
+            .map(|a| {
+                let mut a = if k0 {
                     a.automorphism(h as i64)?
                 } else {
                     a.clone()
                 };
-                Ok((a, b.automorphism(h as i64)?))
+                a.shrink_to_fit();
+                Ok(a)
             })
             .collect::<Result<_>>()?;
+        let k1 = match &self.k1 {
+            K1::Full(k1) => K1::Full(
+                k1.iter()
+                    .map(|b| {
+                        let mut b = b.automorphism(h as i64)?;
+                        b.shrink_to_fit();
+                        Ok(b)
+                    })
+                    .collect::<Result<_>>()?,
+            ),
+            K1::Seeded(_) => {
+                return Err(Error::WrongForm(
+                    "an automorphism of a seeded-storage key: expand it first".into(),
+                ))
+            }
+        };
+        let two_n = 2 * self.k0.first().map_or(1, |p| p.context().degree()) as u64;
         Ok(KeySwitchKey {
-            parts: exact(parts),
+            k0,
+            k1,
             seeds: self.seeds.clone(),
             level: self.level,
+            galois: (u128::from(self.galois) * u128::from(h) % u128::from(two_n)) as u64,
         })
     }
 

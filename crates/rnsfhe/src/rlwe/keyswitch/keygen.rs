@@ -8,7 +8,7 @@
 
 use std::borrow::Cow;
 
-use super::key::{exact, scale_by};
+use super::key::scale_by;
 use super::*;
 use crate::rlwe::keys::{is_montgomery, uniform_seeded_at, SeedSource};
 use crate::rlwe::{Crs, Domain};
@@ -252,11 +252,7 @@ impl KeySwitchKey {
             seeds.push(seed);
             Ok(())
         })?;
-        Ok(KeySwitchKey {
-            parts: exact(parts),
-            seeds,
-            level: opts.level,
-        })
+        Ok(KeySwitchKey::full(parts, seeds, opts.level))
     }
 
     /// The components of [`Self::generate_with`]'s key in order, the same bits, given to `f` as

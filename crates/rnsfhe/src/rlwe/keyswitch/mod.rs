@@ -35,12 +35,14 @@ mod key;
 mod keygen;
 mod levels;
 mod moddown;
+mod seeded;
 
 pub use decompose::Decomposed;
 use decompose::ModUp;
 pub use key::KeySwitchKey;
 pub(crate) use key::{within_key_level, KeyOptions};
 pub(crate) use levels::select_limbs;
+pub use seeded::KeyStorage;
 
 use super::keys::{gaussian_poly, reduce_product};
 use super::noise::log2_add;
@@ -320,7 +322,7 @@ impl KeySwitcher {
         let mut u1 = Buffer::stale(limbs.len() * len);
         // One task per limb (threads across limbs; see rnsfhe_math::parallel), each with a scratch for
         // the digits' extensions to its limb.
-        let ext_len = key.parts.len() * len;
+        let ext_len = key.k0.len() * len;
         parallel::for_each_limb2(&mut u0, &mut u1, len, ext_len, |slot, out0, out1, ext| {
             let i = limbs[slot];
             let rows = self.rows_at(level, i);
