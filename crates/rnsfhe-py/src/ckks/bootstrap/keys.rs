@@ -32,7 +32,8 @@ impl PyBootstrappingKeys {
     /// Keys from `to_bytes` output for `shared`'s parameters.
     pub(crate) fn load(shared: Arc<CkksShared>, data: &[u8]) -> PyResult<Self> {
         let (preset, rest) = Preset::from_bytes(data)?;
-        let want = preset.parameters()?.ckks_parameters().py()?.to_bytes();
+        let params = preset.parameters()?;
+        let want = params.ckks_parameters().py()?.to_bytes();
         if want != shared.params_bytes {
             return Err(crate::registry::mismatch(
                 "bootstrapping keys",
@@ -41,7 +42,9 @@ impl PyBootstrappingKeys {
             ));
         }
         remember(want, preset);
-        let keys = BootstrappingKeys::from_bytes(&shared.ctx, rest).py()?;
+        // Held as the preset holds its keys (seeded at N = 2^16: half the memory).
+        let keys =
+            BootstrappingKeys::from_bytes_with(&shared.ctx, rest, params.key_storage).py()?;
         key_pair(&keys)?;
         Ok(PyBootstrappingKeys {
             shared,

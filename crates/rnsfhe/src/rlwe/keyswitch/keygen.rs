@@ -66,11 +66,14 @@ impl<'a> KeyPlan<'a> {
             ));
         }
         let mont = is_montgomery(ctx);
+        // The one-pass k0 needs products that are reduced as they are made: power-of-two rings
+        // only (a general Phi_m ring's NTT product is reduced modulo Phi_m afterwards).
+        let one_pass = !mont && ctx.kind() == RingKind::PowerOfTwo;
         Ok(KeyPlan {
             sw,
             ctx,
             limbs,
-            s_neg: (!mont).then(|| s.neg()),
+            s_neg: one_pass.then(|| s.neg()),
             s,
             s_prime,
             p: sw.special_product(),
@@ -104,10 +107,10 @@ impl<'a> KeyPlan<'a> {
                 let seed = self.opts.source.seed(rng, c as u32);
                 let a = self.uniform(&seed, c as u32)?;
                 let digit = (r, &fac, q_i.as_ref());
-                let k0 = if self.mont {
-                    self.k0_montgomery(&a, (g, &mut *rng), digit)?
-                } else {
+                let k0 = if self.s_neg.is_some() {
                     self.k0_plain(&a, (g, &mut *rng), digit)?
+                } else {
+                    self.k0_general(&a, (g, &mut *rng), digit)?
                 };
                 f(c, seed, a, k0, q_i.as_ref())?;
                 c += 1;
@@ -162,23 +165,25 @@ impl<'a> KeyPlan<'a> {
         Ok(k0)
     }
 
-    /// k0 on a Montgomery ring (paper 001 sections 4.1-4.2): a read as Montgomery, the error e M
-    /// (or e), the product reduced at the end.
-    fn k0_montgomery(&self, a: &Poly, err: Errors<'_>, digit: Digit<'_>) -> Result<Poly> {
+    /// k0 on a general Phi_m ring (paper 001): the product reduced modulo Phi_m at the end; on a
+    /// Montgomery ring (sections 4.1-4.2) a read as Montgomery and the error e M (or e).
+    fn k0_general(&self, a: &Poly, err: Errors<'_>, digit: Digit<'_>) -> Result<Poly> {
         let ((g, rng), (r, fac, q_i)) = (err, digit);
         let n = self.ctx.limb_len(Representation::Ntt);
         let mut a = a.clone();
-        a.relabel_form(Form::Montgomery)?;
-        let e = gaussian_poly(self.ctx, g, rng)?;
-        let mut e = if self.opts.m_error {
-            montgomery_error(&e)?
-        } else {
-            e.to_montgomery()?
-        };
+        let mut e = gaussian_poly(self.ctx, g, rng)?;
+        if self.mont {
+            a.relabel_form(Form::Montgomery)?;
+            e = if self.opts.m_error {
+                montgomery_error(&e)?
+            } else {
+                e.to_montgomery()?
+            };
+        }
         e.to_ntt()?;
         let mut k0 = a.mul(&self.s)?;
         k0.add_assign(&e)?;
-        let mut fs = if self.s_prime.montgomery_form() == Form::Plain {
+        let mut fs = if self.mont && self.s_prime.montgomery_form() == Form::Plain {
             self.s_prime.to_montgomery()?
         } else {
             Poly::clone(&self.s_prime)
