@@ -9,12 +9,36 @@ use std::borrow::Cow;
 
 use super::*;
 
-/// One digit's extension at one level: FastBconv from the digit's primes to the other limbs.
+/// One digit's extension at one level from the digit's primes to the other limbs.
 #[derive(Debug)]
 pub(super) struct ModUp {
-    pub(super) conv: FastBaseConverter,
+    pub(super) conv: Extension,
     /// Limb indices (in Q u P) of the converter's target, in order.
     pub(super) limbs: Vec<usize>,
+}
+
+/// How a digit of several primes is extended. Power-of-two rings: exactly and centred (HPS), the
+/// digit in (-Q_j/2, Q_j/2] as the centred lift of a one-prime digit. FastBconv's digit in
+/// [0, k Q_j) has a mean near Q_j/2, whose all-ones pattern times the key's error does not spread
+/// as noise but peaks in the canonical embedding at the roots nearest 1 (slot 0, 5^j = -3): CKKS
+/// bootstrapping's packed slots lost up to 3 bits there (issue 24), and the error of a key switch
+/// was 65 per coefficient (rms) instead of 10 (N = 2^11, three-prime digits). General-m rings
+/// (their own reductions and layouts) keep FastBconv.
+#[derive(Debug)]
+pub(super) enum Extension {
+    /// Halevi-Polyakov-Shoup: exact, centred.
+    Centred(HpsConverter),
+    /// FastBconv: the digit plus a multiple of Q_j below k Q_j.
+    Fast(FastBaseConverter),
+}
+
+impl Extension {
+    pub(super) fn convert(&self, input: &[u64], output: &mut [u64]) -> rnsfhe_math::Result<()> {
+        match self {
+            Extension::Centred(c) => c.convert(input, output),
+            Extension::Fast(c) => c.convert(input, output),
+        }
+    }
 }
 
 /// One row of a limb's digits: key component `part`, digit j, sub-digit b.
@@ -34,7 +58,7 @@ pub(super) struct DigitSource<'a> {
     coeffs: Cow<'a, Poly>,
     /// The input's NTT form, when it came so.
     ntt: Option<&'a [u64]>,
-    /// ups[j]: FastBconv of digit j to the limbs of its `ModUp` (digits of several primes only).
+    /// ups[j]: the centred extension of digit j to the limbs of its `ModUp` (digits of several primes only).
     ups: Vec<Option<Buffer>>,
 }
 
@@ -94,7 +118,7 @@ impl KeySwitcher {
     }
 
     /// d ready for its digits: the level (an error off the chain), the coefficient form, and the
-    /// ModUp (FastBconv) of every digit of several primes.
+    /// ModUp (exact, centred: [`ModUp`]) of every digit of several primes.
     pub(super) fn digit_source<'a>(&self, d: &'a Poly) -> Result<DigitSource<'a>> {
         let level = self.level_of_input(d)?;
         let (coeffs, ntt) = if d.representation() == Representation::Coefficient {

@@ -7,7 +7,7 @@
 //! is the plain residue [d]_{Q_j}. This is paper 000's rlk_RNS (eq. (17)) with the constant
 //! (Q/Q_j)^-1 moved from the digit into the key, as SEAL and Lattigo do: the same products and noise,
 //! one multiplication less per digit, and keys valid at every level (paper 004's CKKS). With special
-//! moduli P the digits are extended to Q_l u P by FastBconv (ModUp, paper 004 Alg. 1) and the sum is
+//! moduli P the digits are extended to Q_l u P (ModUp, paper 004 Alg. 1; centred, `decompose::Extension`) and the sum is
 //! divided by P (ModDown, Alg. 2, here fastRNSFloor); the extension's overflows are multiples of Q_j,
 //! which g_j P sends to 0 modulo every limb.
 //!
@@ -26,7 +26,7 @@ use rnsfhe_math::arith::{vector, Modulus};
 use rnsfhe_math::parallel;
 use rnsfhe_math::pool::Buffer;
 use rnsfhe_math::ring::{Form, Poly, Reduction, Representation, RingContext, RingKind};
-use rnsfhe_math::rns::{BaseConverter, FastBaseConverter, FastRnsFloor, RnsBasis};
+use rnsfhe_math::rns::{BaseConverter, FastBaseConverter, FastRnsFloor, HpsConverter, RnsBasis};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian};
 
 mod decompose;
@@ -38,7 +38,7 @@ mod moddown;
 mod seeded;
 
 pub use decompose::Decomposed;
-use decompose::ModUp;
+use decompose::{Extension, ModUp};
 pub use key::KeySwitchKey;
 pub(crate) use key::{within_key_level, KeyOptions};
 pub(crate) use levels::select_limbs;
@@ -143,7 +143,14 @@ impl KeySwitcher {
                     None
                 } else {
                     Some(ModUp {
-                        conv: FastBaseConverter::new(&RnsBasis::new(&src)?, &RnsBasis::new(&dst)?),
+                        conv: {
+                            let (src, dst) = (RnsBasis::new(&src)?, RnsBasis::new(&dst)?);
+                            if ring_qp.reduction().is_none() {
+                                Extension::Centred(HpsConverter::new(&src, &dst))
+                            } else {
+                                Extension::Fast(FastBaseConverter::new(&src, &dst))
+                            }
+                        },
                         limbs,
                     })
                 });
