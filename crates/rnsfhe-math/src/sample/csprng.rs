@@ -209,6 +209,27 @@ pub fn uniform_from_seed_at_with(
     Ok(expand_at(kernel, seed, index, moduli, positions, n))
 }
 
+/// Limb `position` of [`uniform_from_seed_at`]'s expansion, mod `modulus`, written into `out` (its
+/// length is the degree): for callers that expand one limb at a time into a buffer they reuse.
+pub fn uniform_limb_from_seed(
+    seed: &[u8; 32],
+    index: u32,
+    modulus: &Modulus,
+    position: usize,
+    out: &mut [u64],
+) {
+    let n = out.len();
+    expand_into(
+        Kernel::current(),
+        seed,
+        index,
+        core::slice::from_ref(modulus),
+        &[position],
+        n,
+        out,
+    );
+}
+
 fn expand_at(
     kernel: Kernel,
     seed: &[u8; 32],
@@ -218,8 +239,22 @@ fn expand_at(
     n: usize,
 ) -> Vec<u64> {
     let mut out = vec![0u64; moduli.len().min(positions.len()) * n];
+    expand_into(kernel, seed, index, moduli, positions, n, &mut out);
+    out
+}
+
+/// The expansion of [`expand_at`] into `out` (`n` words per limb).
+fn expand_into(
+    kernel: Kernel,
+    seed: &[u8; 32],
+    index: u32,
+    moduli: &[Modulus],
+    positions: &[usize],
+    n: usize,
+    out: &mut [u64],
+) {
     if n == 0 {
-        return out;
+        return;
     }
     for ((limb, m), &pos) in out.chunks_exact_mut(n).zip(moduli).zip(positions) {
         let stream = (u64::from(index) << 32) | (pos as u64 & 0xffff_ffff);
@@ -232,7 +267,6 @@ fn expand_at(
             Keystream::new(seed, EXPAND_STREAM | stream, kernel).fill_uniform(m, limb);
         }
     }
-    out
 }
 
 #[cfg(test)]

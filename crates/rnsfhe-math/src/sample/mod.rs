@@ -17,7 +17,7 @@ mod ternary;
 
 pub use csprng::{
     uniform_from_seed, uniform_from_seed_at, uniform_from_seed_at_with, uniform_from_seed_indexed,
-    Csprng,
+    uniform_limb_from_seed, Csprng,
 };
 pub use gaussian::{DiscreteGaussian, DEFAULT_SIGMA, DEFAULT_TAIL, MAX_BOUND, MIN_SIGMA};
 pub use lift::{to_rns, to_rns_into};

@@ -149,24 +149,24 @@ impl KeySwitchKey {
             .get(i)
             .zip(self.seeds.get(c))
             .ok_or_else(|| Error::Internal(format!("key component {c} has no limb {i}")))?;
-        let n = out.len();
-        let mut a = rnsfhe_math::sample::uniform_from_seed_at(
-            seed,
-            c as u32 + 1,
-            std::slice::from_ref(m),
-            &[i],
-            n,
-        );
-        if let Some(&q_i) = s.scales.get(c).and_then(|v| v.get(i)) {
-            vector::mul_shoup_scalar_assign(m, &mut a, m.shoup(q_i));
-        }
+        let index = c as u32 + 1;
+        let scale = s.scales.get(c).and_then(|v| v.get(i)).copied();
+        let expand = |a: &mut [u64]| {
+            rnsfhe_math::sample::uniform_limb_from_seed(seed, index, m, i, a);
+            if let Some(q_i) = scale {
+                vector::mul_shoup_scalar_assign(m, a, m.shoup(q_i));
+            }
+        };
         match &s.index {
+            // A Galois key's k1 is phi_h(q_I a): expanded into a pooled buffer, then permuted.
             Some(idx) => {
+                let mut a = Buffer::zeroed(out.len());
+                expand(&mut a);
                 for (d, &j) in out.iter_mut().zip(idx.iter()) {
                     *d = a[j as usize];
                 }
             }
-            None => out.copy_from_slice(&a),
+            None => expand(out),
         }
         Ok(())
     }
@@ -200,28 +200,16 @@ impl crate::rlwe::GaloisKeys {
     /// Every key in `storage` ([`KeySwitchKey::with_storage`]; `sw`: the context's switcher), one
     /// at a time (a key shared with another set is copied first).
     pub fn with_storage(mut self, sw: &KeySwitcher, storage: KeyStorage) -> Result<Self> {
-        for k in self.keys.values_mut() {
-            let held = std::mem::replace(k, Arc::new(KeySwitchKey::placeholder()));
-            *k = shared_with_storage(held, sw, storage)?;
-        }
+        // Consumed and rebuilt key by key: each old key is dropped as soon as it is converted.
+        self.keys = std::mem::take(&mut self.keys)
+            .into_iter()
+            .map(|(g, k)| Ok((g, shared_with_storage(k, sw, storage)?)))
+            .collect::<Result<_>>()?;
         Ok(self)
     }
 
     /// The bytes the keys take in memory ([`KeySwitchKey::resident_bytes`]).
     pub fn resident_bytes(&self) -> usize {
         self.keys.values().map(|k| k.resident_bytes()).sum()
-    }
-}
-
-impl KeySwitchKey {
-    /// A key of no components (a stand-in while a held key is converted).
-    fn placeholder() -> Self {
-        KeySwitchKey {
-            k0: Vec::new(),
-            k1: K1::Full(Vec::new()),
-            seeds: Vec::new(),
-            level: 0,
-            galois: 1,
-        }
     }
 }
