@@ -124,6 +124,10 @@ impl Evaluator for CkksContext {
         self.relinearize_assign(&mut r, rlk)?;
         Ok(r)
     }
+    fn relinearize_owned(&self, mut a: CkksCiphertext, rlk: &RelinKey) -> Result<CkksCiphertext> {
+        self.relinearize_assign(&mut a, rlk)?;
+        Ok(a)
+    }
     fn rescale(&self, a: &CkksCiphertext) -> Result<CkksCiphertext> {
         CkksContext::rescale(self, a)
     }

@@ -139,6 +139,15 @@ pub trait Evaluator {
     fn mul(&self, a: &Self::Ciphertext, b: &Self::Ciphertext) -> Result<Self::Ciphertext>;
     /// Relinearisation of a 3-part ciphertext (a 2-part one is returned as it is).
     fn relinearize(&self, a: &Self::Ciphertext, rlk: &Self::RelinKey) -> Result<Self::Ciphertext>;
+    /// [`Self::relinearize`] of a ciphertext the caller gives up (in place where the scheme can:
+    /// CKKS; default: a copy).
+    fn relinearize_owned(
+        &self,
+        a: Self::Ciphertext,
+        rlk: &Self::RelinKey,
+    ) -> Result<Self::Ciphertext> {
+        self.relinearize(&a, rlk)
+    }
     /// a * b relinearised, not rescaled (Lattigo's `MulRelin`).
     fn mul_relin(
         &self,
@@ -146,7 +155,7 @@ pub trait Evaluator {
         b: &Self::Ciphertext,
         rlk: &Self::RelinKey,
     ) -> Result<Self::Ciphertext> {
-        self.relinearize(&self.mul(a, b)?, rlk)
+        self.relinearize_owned(self.mul(a, b)?, rlk)
     }
     /// One rescale (CKKS RS by q_l, BGV modulus switch, nothing for BFV and HPR): the level goes
     /// down by [`Self::rescale_levels`], the scale is divided by [`Self::rescale_factor`].
