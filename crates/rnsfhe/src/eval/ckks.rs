@@ -2,11 +2,14 @@
 //! constants (a + b i multiplies as a - b X^(N/2), since X^(N/2) is -i in every slot of the
 //! encoder's convention, `ckks/encoder.rs`).
 
-use rnsfhe_math::ring::Poly;
+use rnsfhe_math::arith::vector;
+use rnsfhe_math::parallel;
+use rnsfhe_math::pool::Buffer;
+use rnsfhe_math::ring::{Poly, Representation};
 
 use super::Evaluator;
 use crate::ckks::{CkksCiphertext, CkksContext, CkksPlaintext, CkksWeights, Complex};
-use crate::rlwe::{GaloisKeys, RelinKey};
+use crate::rlwe::{GaloisKeys, KeyId, RelinKey};
 use crate::{Error, Result};
 
 /// Integer constants are held below 2^62 (a word, as `mul_const`).
@@ -173,6 +176,57 @@ impl Evaluator for CkksContext {
         };
         r.scale = scale;
         Ok(r)
+    }
+    fn mul_const_add(
+        &self,
+        acc: &mut CkksCiphertext,
+        a: &CkksCiphertext,
+        c: Complex,
+    ) -> Result<()> {
+        self.check_ct(acc)?;
+        self.check_ct(a)?;
+        let c = self.reduce_scalar(c)?;
+        let f = acc.scale() / a.scale();
+        let (re, im) = ((c.re * f).round(), (c.im * f).round());
+        let fits = |p: &Poly| {
+            p.representation() == Representation::Ntt
+                && !p.is_unreduced_product()
+                && p.context().limb_len(Representation::Ntt) == p.context().degree()
+        };
+        let fused = im == 0.0
+            && re.abs() < WORD
+            && a.level() >= acc.level()
+            && a.parts.len() <= acc.parts.len()
+            && a.parts.iter().chain(acc.parts.iter()).all(fits);
+        if !fused {
+            let a = Evaluator::drop_level(self, a, acc.level())?;
+            let term = Evaluator::mul_const_to_scale(self, &a, c, acc.scale())?;
+            return CkksContext::add_assign(self, acc, &term);
+        }
+        let key_id = KeyId::join(acc.key_id, a.key_id)?;
+        // Limb j of `a` times |c| (as `mul_integer`), added or, for c < 0, subtracted: the residues
+        // of `drop_level`, `mul_const_to_scale` and `add_assign`.
+        let v = re as i64;
+        for (out, src) in acc.parts.polys_mut().iter_mut().zip(a.parts.iter()) {
+            let ring = std::sync::Arc::clone(out.context());
+            let n = ring.degree();
+            let src = src.residues();
+            parallel::for_each_limb(out.residues_mut(), n, |j, o| {
+                let q = &ring.moduli()[j];
+                let mut t = Buffer::stale(n);
+                t.copy_from_slice(&src[j * n..(j + 1) * n]);
+                vector::mul_shoup_scalar_assign(q, &mut t, q.shoup(q.reduce(v.unsigned_abs())));
+                if v < 0 {
+                    vector::sub_assign(q, o, &t);
+                } else {
+                    vector::add_assign(q, o, &t);
+                }
+                Ok::<(), Error>(())
+            })?;
+        }
+        acc.key_id = key_id;
+        acc.slots = acc.slots.max(a.slots);
+        Ok(())
     }
     fn mul_values_to_scale(
         &self,

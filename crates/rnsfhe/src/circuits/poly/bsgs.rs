@@ -156,11 +156,13 @@ impl<E: Evaluator> Bsgs<'_, E> {
             if *ci == E::Scalar::default() {
                 continue;
             }
-            let bi = e.drop_level(self.basis.get(i)?, from)?;
-            let term = e.mul_const_to_scale(&bi, *ci, product_scale)?;
+            let bi = self.basis.get(i)?;
             match acc.as_mut() {
-                None => acc = Some(term),
-                Some(a) => e.add_assign(a, &term)?,
+                None => {
+                    acc =
+                        Some(e.mul_const_to_scale(&e.drop_level(bi, from)?, *ci, product_scale)?)
+                }
+                Some(a) => e.mul_const_add(a, bi, *ci)?,
             }
         }
         let acc = acc.ok_or_else(|| Error::Internal("leaf without a term".into()))?;
