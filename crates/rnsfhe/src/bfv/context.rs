@@ -7,7 +7,7 @@ use std::sync::Arc;
 use num_bigint::BigUint;
 use rnsfhe_math::arith::{Modulus, Shoup};
 use rnsfhe_math::ring::cyclotomic::{
-    montgomery_inverse_norm, montgomery_inverse_row_norms, reduction_expansion, SlotAlgebra,
+    montgomery_inverse_norm, montgomery_inverse_row_norms, reduction_expansion,
 };
 use rnsfhe_math::ring::{Form, Poly, RingContext};
 use rnsfhe_math::sample::{DiscreteGaussian, DEFAULT_TAIL};
@@ -267,27 +267,6 @@ impl BfvContext {
     pub fn gammas(&self) -> Option<(u64, u64)> {
         self.dec.gammas()
     }
-    /// The number of batching slots (0 when t does not allow batching).
-    pub fn slots(&self) -> usize {
-        self.encoders.slot_count()
-    }
-
-    /// The slot algebra of a general Phi_m ring (l slots of GF(t^d), paper 001 section 2.4).
-    pub fn slot_algebra(&self) -> Result<&SlotAlgebra> {
-        self.encoders.slot_algebra()
-    }
-
-    /// Encodes l slots of GF(t^d), each d coefficients in [0, t) (general Phi_m).
-    pub fn encode_slots(&self, slots: &[Vec<u64>]) -> Result<Plaintext> {
-        Ok(self.plaintext(self.slot_algebra()?.encode(slots)?))
-    }
-
-    /// The l slots of GF(t^d) of a plaintext (general Phi_m).
-    pub fn decode_slots(&self, pt: &Plaintext) -> Result<Vec<Vec<u64>>> {
-        self.check_plain(pt)?;
-        Ok(self.slot_algebra()?.decode(&pt.coeffs)?)
-    }
-
     pub(crate) fn check_ct(&self, ct: &Ciphertext) -> Result<()> {
         crate::params::check_ciphertext(ct.fingerprint, self.fingerprint, ct.parts.len())
     }
