@@ -266,3 +266,62 @@ impl Evaluator for CkksContext {
         CkksContext::sum_rotations(self, a, steps, weights.map(CkksWeights::Complex), keys)
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // test
+mod tests {
+    use super::*;
+    use crate::ckks::CkksParameters;
+    use crate::params::Security;
+    use rnsfhe_math::sample::Csprng;
+
+    /// `mul_const_add` (limb by limb, `a` above acc's level) gives the bits of the trait's default
+    /// (`drop_level`, `mul_const_to_scale`, `add_assign`) for positive, negative and complex
+    /// constants (the last through the default itself), on 2- and 3-part accumulators.
+    #[test]
+    fn mul_const_add_is_the_default_bit_for_bit() {
+        let p = CkksParameters::builder()
+            .degree(1 << 10)
+            .levels(4)
+            .scale_bits(40)
+            .security(Security::InsecureResearchOnly)
+            .build()
+            .unwrap();
+        let owner = CkksContext::new(p).unwrap();
+        let ctx: &CkksContext = &owner;
+        let mut rng = Csprng::from_seed([4; 32]);
+        let (_, pk) = ctx.keygen(&mut rng).unwrap();
+        let enc = |v: f64, rng: &mut Csprng| {
+            ctx.encrypt(&ctx.encode_real(&[v, -v]).unwrap(), &pk, rng)
+                .unwrap()
+        };
+        let (a, b) = (enc(0.3, &mut rng), enc(-0.7, &mut rng));
+        let two = Evaluator::drop_level(ctx, &b, 2).unwrap();
+        let three = ctx.multiply_no_relin(&two, &two).unwrap();
+        let two = Evaluator::mul_const_to_scale(ctx, &two, Complex::from_real(1.0), 2f64.powi(70))
+            .unwrap();
+        for acc in [two, three] {
+            for c in [
+                Complex::from_real(0.625),
+                Complex::from_real(-1.5),
+                Complex::new(0.25, -0.5),
+            ] {
+                let mut fused = acc.clone();
+                ctx.mul_const_add(&mut fused, &a, c).unwrap();
+                let term = Evaluator::mul_const_to_scale(
+                    ctx,
+                    &Evaluator::drop_level(ctx, &a, acc.level()).unwrap(),
+                    c,
+                    acc.scale(),
+                )
+                .unwrap();
+                let want = Evaluator::add(ctx, &acc, &term).unwrap();
+                assert_eq!(fused.parts.len(), want.parts.len());
+                for (f, w) in fused.parts.iter().zip(want.parts.iter()) {
+                    assert_eq!(f.residues(), w.residues(), "{c:?}");
+                }
+                assert_eq!(fused.scale(), want.scale());
+            }
+        }
+    }
+}
