@@ -13,6 +13,14 @@
 //!    scale Delta_l (its slots are t / Delta_l), `factor` (1 / (q_0 K) in bootstrapping), 1/gap for
 //!    the trace and 1/2 for the split below. The output z holds factor (lo - i hi) in bit-reversed
 //!    order ([`SlotsFormat`]).
+//!
+//!    SubSum runs inside the DFT, as low as it may ([`CoeffsToSlots::trace_level`]): on the N/2
+//!    slots, SubSum is sum_j rot_(j n)(t), j < gap, and a stage whose diagonals are n-periodic
+//!    (every stage on n slots, and the lifted stages of `Packed` but the last, whose rows n..2n
+//!    carry i) commutes with rotations by multiples of n, so SubSum after them gives the same
+//!    result. Its log2(gap) key switches then run at the level of the last stage (`Packed`) or of
+//!    the DFT's output, over fewer primes and digits than at the top (3 of CoeffsToSlots' 26 key
+//!    switches at 2^12 slots of N = 2^16), and their keys are smaller.
 //! 3. The split into real values by one conjugation (no level): lo = z + conj z and
 //!    hi = i (z - conj z) (the product by i is the monomial X^(N/2) up to sign: no level).
 //!    Packed (n <= N/4): the stages act on 2n slots ([v | v] is how the n-periodic slots of the
@@ -36,6 +44,8 @@ pub struct CoeffsToSlots {
     format: SlotsFormat,
     factor: f64,
     trace_steps: Vec<i64>,
+    /// The stage SubSum runs before (the stage count: after the DFT).
+    trace_at: usize,
     dft: HomomorphicDft,
 }
 
@@ -76,11 +86,14 @@ impl CoeffsToSlots {
         let trace_steps = (0..gap.trailing_zeros())
             .map(|i| (slots << i) as i64)
             .collect();
+        // The stages with n-periodic diagonals commute with SubSum (module doc).
+        let trace_at = budget - usize::from(format == SlotsFormat::Packed);
         Ok(CoeffsToSlots {
             slots,
             format,
             factor,
             trace_steps,
+            trace_at,
             dft,
         })
     }
@@ -109,9 +122,13 @@ impl CoeffsToSlots {
     pub fn dft(&self) -> &HomomorphicDft {
         &self.dft
     }
-    /// The rotation steps of SubSum, used at [`Self::level`] (none with full packing).
+    /// The rotation steps of SubSum, used at [`Self::trace_level`] (none with full packing).
     pub fn trace_steps(&self) -> &[i64] {
         &self.trace_steps
+    }
+    /// The level SubSum runs at: before the last stage (`Packed`) or after the DFT (module doc).
+    pub fn trace_level(&self) -> usize {
+        self.level() - self.trace_at
     }
     /// Whether the split needs the conjugation key (at [`Self::output_level`]).
     pub fn needs_conjugation(&self) -> bool {
@@ -119,12 +136,13 @@ impl CoeffsToSlots {
     }
 
     /// The Galois keys [`Self::apply`] uses, each at the highest level it is used at: SubSum's at
-    /// the input level, each DFT stage's steps at its level, the conjugation at the output level.
+    /// [`Self::trace_level`], each DFT stage's steps at its level, the conjugation at the output
+    /// level.
     pub fn galois_uses(&self, ctx: &CkksContext) -> Vec<GaloisRequirement> {
         let mut out: Vec<GaloisRequirement> = self
             .trace_steps
             .iter()
-            .map(|&s| GaloisRequirement::rotation(ctx, s, self.level()))
+            .map(|&s| GaloisRequirement::rotation(ctx, s, self.trace_level()))
             .collect();
         out.extend(stage_uses(ctx, &self.dft));
         if self.needs_conjugation() {
@@ -134,7 +152,7 @@ impl CoeffsToSlots {
     }
 
     /// SubSum (module doc, step 1): the trace onto the subring of the slots, times gap; `ct` itself
-    /// with full packing.
+    /// with full packing. [`Self::apply`] runs it at [`Self::trace_level`] (keys there).
     pub fn trace(
         &self,
         ctx: &CkksContext,
@@ -168,12 +186,21 @@ impl CoeffsToSlots {
                 got: ct.slots(),
             });
         }
-        let mut t = self.trace(ctx, ct, keys)?;
+        let mut t = ct.clone();
         if self.format == SlotsFormat::Packed {
-            // The same plaintext read on 2n slots: the subring's n-periodic slots.
+            // The same plaintext read on 2n slots (after SubSum: the subring's n-periodic slots).
             t.slots = 2 * self.slots;
         }
-        let z = self.dft.apply(ctx, &t, keys)?;
+        for (k, stage) in self.dft.stages().iter().enumerate() {
+            if k == self.trace_at {
+                t = self.trace(ctx, &t, keys)?;
+            }
+            t = stage.apply(ctx, &t, keys)?;
+        }
+        let z = match self.trace_at == self.dft.budget() {
+            true => self.trace(ctx, &t, keys)?,
+            false => t,
+        };
         if self.format == SlotsFormat::Complex {
             return Ok(vec![z]);
         }
