@@ -14,13 +14,15 @@
 //!    the trace and 1/2 for the split below. The output z holds factor (lo - i hi) in bit-reversed
 //!    order ([`SlotsFormat`]).
 //!
-//!    SubSum runs inside the DFT, as low as it may ([`CoeffsToSlots::trace_level`]): on the N/2
-//!    slots, SubSum is sum_j rot_(j n)(t), j < gap, and a stage whose diagonals are n-periodic
-//!    (every stage on n slots, and the lifted stages of `Packed` but the last, whose rows n..2n
-//!    carry i) commutes with rotations by multiples of n, so SubSum after them gives the same
-//!    result. Its log2(gap) key switches then run at the level of the last stage (`Packed`) or of
-//!    the DFT's output, over fewer primes and digits than at the top (3 of CoeffsToSlots' 26 key
-//!    switches at 2^12 slots of N = 2^16), and their keys are smaller.
+//!    SubSum runs before the last stage ([`CoeffsToSlots::trace_level`]): on the N/2 slots,
+//!    SubSum is sum_j rot_(j n)(t), j < gap, and a stage whose diagonals are n-periodic (every
+//!    stage on n slots, and the lifted stages of `Packed` but the last, whose rows n..2n carry i)
+//!    commutes with rotations by multiples of n, so the result is the same. Its log2(gap) key
+//!    switches run one level above the output instead of at the top, over fewer primes and digits
+//!    (3 of CoeffsToSlots' 26 key switches at 2^12 slots of N = 2^16), with smaller keys. After
+//!    the last stage instead, their errors would meet the output with no rescale after them (2 to
+//!    4 bits lost at N = 2^11 in `pipeline_tests`); before it, the toy errors are those of SubSum
+//!    at the top within 0.3 bit (0.1 mean / 0.2 worst slot at 2^12 slots of `n16_h192`).
 //! 3. The split into real values by one conjugation (no level): lo = z + conj z and
 //!    hi = i (z - conj z) (the product by i is the monomial X^(N/2) up to sign: no level).
 //!    Packed (n <= N/4): the stages act on 2n slots ([v | v] is how the n-periodic slots of the
@@ -76,6 +78,8 @@ impl CoeffsToSlots {
         let scaling = ctx.scale_at(level)? * factor * split / gap as f64;
         let dir = DftDirection::CoeffsToSlots;
         let mut stages = scaled_stages(ctx.encoder(), dir, slots, budget, scaling, Spread::Even)?;
+        // SubSum runs before the last stage (module doc).
+        let trace_at = budget - 1;
         if format == SlotsFormat::Packed {
             stages = stages.iter().map(lift).collect();
             if let Some(last) = stages.last_mut() {
@@ -86,8 +90,6 @@ impl CoeffsToSlots {
         let trace_steps = (0..gap.trailing_zeros())
             .map(|i| (slots << i) as i64)
             .collect();
-        // The stages with n-periodic diagonals commute with SubSum (module doc).
-        let trace_at = budget - usize::from(format == SlotsFormat::Packed);
         Ok(CoeffsToSlots {
             slots,
             format,
@@ -126,7 +128,7 @@ impl CoeffsToSlots {
     pub fn trace_steps(&self) -> &[i64] {
         &self.trace_steps
     }
-    /// The level SubSum runs at: before the last stage (`Packed`) or after the DFT (module doc).
+    /// The level SubSum runs at: that of the last stage (module doc).
     pub fn trace_level(&self) -> usize {
         self.level() - self.trace_at
     }
@@ -197,10 +199,7 @@ impl CoeffsToSlots {
             }
             t = stage.apply(ctx, &t, keys)?;
         }
-        let z = match self.trace_at == self.dft.budget() {
-            true => self.trace(ctx, &t, keys)?,
-            false => t,
-        };
+        let z = t;
         if self.format == SlotsFormat::Complex {
             return Ok(vec![z]);
         }
