@@ -180,6 +180,59 @@ def test_bytes_and_pickle_round_trip(boot):
         assert bootstrapped(ctx, sk, pk, z, lambda c: ctx.bootstrap(c, loaded)) < WORST
 
 
+def test_two_presets_of_one_chain_side_by_side():
+    """Two presets of one chain (all 1024 slots, and 256: sparse packing on the same CKKS
+    parameters): each context keeps the preset its parameters carry, so the two bootstrap
+    alternately, each with its own slots (the preset is part of the parameters' identity: bytes,
+    pickles, equality, repr). Before, one table of presets per chain served whichever was named
+    last."""
+    full, sparse = toy(), toy(slots=256)
+    assert full.to_bytes()[:-64] == sparse.to_bytes()[:-64] and full != sparse
+    assert "slots=256" in repr(sparse) and "slots=1024" in repr(full)
+    a = rnsfhe.CkksContext(full, seed=bytes([6] * 32))
+    b = rnsfhe.CkksContext(sparse, seed=bytes([7] * 32))
+    (sa, pa), (sb, pb) = a.keygen(), b.keygen()
+    ka, kb = a.bootstrapping_keys(sa, progress=False), b.bootstrapping_keys(sb, progress=False)
+    assert len(kb.elements) < len(ka.elements)  # the sparse bootstrap's rotations
+    cts = {}
+    for _ in range(2):
+        for ctx, sk, pk, n in [(a, sa, pa, 1024), (b, sb, pb, 256)]:
+            z = unit_square(n, n)
+            ct = ctx.drop_to_level(ctx.encrypt(z, pk), 0)
+            out = ct.bootstrap()
+            assert out.slots == n and out.level == ctx.bootstrap_level
+            assert np.max(np.abs(ctx.decrypt(out, sk, complex=True) - z)) < WORST
+            cts[n] = ct
+    with pytest.raises(ContextMismatchError, match="slots=256"):  # keys of the other preset
+        a.bootstrapping_keys_from_bytes(kb.to_bytes())
+    with pytest.raises(ContextMismatchError):
+        a.bootstrap(cts[1024], kb)
+    with pytest.raises(ContextMismatchError):  # a ciphertext of the other preset's context
+        a.bootstrap(cts[256])
+    # Bytes and pickles keep the preset.
+    assert rnsfhe.CkksParameters.from_bytes(sparse.to_bytes()) == sparse == b.params
+    assert pickle.loads(pickle.dumps(sparse)) == sparse
+    assert rnsfhe.CkksContext.from_bytes(b.to_bytes()).params == sparse
+    assert pickle.loads(pickle.dumps(b)).params == sparse
+    assert pickle.loads(pickle.dumps(cts[256])).bootstrap().slots == 256
+    # Bytes without the preset (before parameters carried it: the CKKS parameters' alone) read as
+    # plain parameters, which take the preset of the first bootstrapping keys loaded for them and
+    # refuse keys of another.
+    old = rnsfhe.CkksParameters.from_bytes(sparse.to_bytes()[:-64])
+    assert old != sparse and old.chain_bits == sparse.chain_bits
+    assert "bootstrappable" not in repr(old)
+    c = rnsfhe.CkksContext(old)
+    with pytest.raises(ParameterError, match="not bootstrappable"):
+        c.bootstrap_level
+    c.register_bootstrapping_keys(c.bootstrapping_keys_from_bytes(kb.to_bytes()))
+    assert c.bootstrap_level == b.bootstrap_level
+    with pytest.raises(ContextMismatchError, match="slots=1024"):
+        c.bootstrapping_keys_from_bytes(ka.to_bytes())
+    meta = toy(meta_bts=True)  # a preset of another chain after these parameters' bytes
+    with pytest.raises(SerializationError, match="other CKKS parameters"):
+        rnsfhe.CkksParameters.from_bytes(full.to_bytes()[:-64] + meta.to_bytes()[-64:])
+
+
 CHILD = """
 import sys, rnsfhe
 params, keys, ct = (open(p, 'rb').read() for p in sys.argv[1:4])

@@ -5,6 +5,7 @@
 //! - Every heavy operation releases the GIL (`py.detach`).
 //! - Contexts with equal parameters are one context: constructing, unpickling or loading parameters
 //!   that equal a live context's returns that context, so keys and ciphertexts move between them.
+//!   Equal includes the parameters' tag (`registry::Tag`: CKKS's bootstrapping preset).
 //! - Evaluation keys registered with a context are kept per key pair: every key and ciphertext
 //!   carries its key pair's identity (`key_id`), operators use the keys of the ciphertext's own pair,
 //!   and mixing two pairs raises `KeyMismatchError`; several users can share one parameter set.

@@ -26,6 +26,9 @@ pub(crate) trait Scheme {
     type Keys: KeySet<Relin = Self::RelinKey, Galois = Self::GaloisKeys>;
     type Plaintext;
     type Ciphertext;
+    /// What a parameter class carries beside the scheme's parameters (CKKS: the bootstrapping
+    /// preset of `CkksParameters.bootstrappable`; the others: nothing).
+    type Tag: Tag;
     type Extra;
     fn new_context(p: &Self::Params) -> rnsfhe::Result<Arc<Self>>;
     /// The parameter set's fingerprint, which its objects' bytes carry.
@@ -51,6 +54,30 @@ pub(crate) trait Scheme {
         a: &Self::Ciphertext,
         b: &Self::Ciphertext,
     ) -> rnsfhe::Result<Self::Ciphertext>;
+}
+
+/// A parameter set's tag: part of its context's identity, its bytes after the parameters' in
+/// `to_bytes` (so that pickles and `from_bytes` keep it; bytes without one read as before).
+pub(crate) trait Tag: Copy + Default + PartialEq + Send + Sync {
+    /// The tag's bytes (none for no tag).
+    fn to_bytes(&self) -> Vec<u8>;
+    /// `bytes` split into the parameters' bytes and the tag after them.
+    fn split(bytes: &[u8]) -> PyResult<(&[u8], Self)>;
+    /// What labels add for the tag ("" for none).
+    fn note(&self) -> String;
+}
+
+/// No tag (BFV, BGV, HPR).
+impl Tag for () {
+    fn to_bytes(&self) -> Vec<u8> {
+        Vec::new()
+    }
+    fn split(bytes: &[u8]) -> PyResult<(&[u8], ())> {
+        Ok((bytes, ()))
+    }
+    fn note(&self) -> String {
+        String::new()
+    }
 }
 
 /// An evaluation key, registered under its key pair's identity.
@@ -138,7 +165,7 @@ impl<R: Send + Sync, G: Send + Sync> KeySet for KeyPair<R, G> {
 /// The RLWE schemes: RLWE keys, what is kept beside the context (CKKS: its bootstrapping), their own
 /// operations.
 macro_rules! rlwe_scheme {
-    ($($Ctx:ty: $Params:ty, $Pt:ty, $Ct:ty, $Extra:ty);*) => {
+    ($($Ctx:ty: $Params:ty, $Pt:ty, $Ct:ty, $Tag:ty, $Extra:ty);*) => {
         $(impl Scheme for $Ctx {
             type Params = $Params;
             type SecretKey = SecretKey;
@@ -148,6 +175,7 @@ macro_rules! rlwe_scheme {
             type Keys = EvaluationKeySet;
             type Plaintext = $Pt;
             type Ciphertext = $Ct;
+            type Tag = $Tag;
             type Extra = $Extra;
             fn new_context(p: &$Params) -> rnsfhe::Result<Arc<Self>> {
                 <$Ctx>::new(p.clone())
@@ -174,17 +202,19 @@ macro_rules! rlwe_scheme {
     };
 }
 rlwe_scheme!(
-    rnsfhe::bfv::BfvContext: rnsfhe::bfv::BfvParameters, rnsfhe::bfv::Plaintext, rnsfhe::bfv::Ciphertext, ();
-    rnsfhe::bgv::BgvContext: rnsfhe::bgv::BgvParameters, rnsfhe::bgv::BgvPlaintext, rnsfhe::bgv::BgvCiphertext, ();
+    rnsfhe::bfv::BfvContext: rnsfhe::bfv::BfvParameters, rnsfhe::bfv::Plaintext, rnsfhe::bfv::Ciphertext, (), ();
+    rnsfhe::bgv::BgvContext: rnsfhe::bgv::BgvParameters, rnsfhe::bgv::BgvPlaintext, rnsfhe::bgv::BgvCiphertext, (), ();
     rnsfhe::ckks::CkksContext: rnsfhe::ckks::CkksParameters, rnsfhe::ckks::CkksPlaintext, rnsfhe::ckks::CkksCiphertext,
-        crate::ckks::Bootstrapping
+        Option<crate::ckks::Preset>, crate::ckks::Bootstrapping
 );
 
 /// A scheme context shared by every Python object of its parameter set.
 pub(crate) struct Shared<C: Scheme> {
     pub ctx: Arc<C>,
-    /// The parameter set's bytes (its identity, and what pickles carry).
+    /// The parameter set's bytes with its tag's (its identity, and what pickles carry).
     pub params_bytes: Vec<u8>,
+    /// The parameter set's tag (`Scheme::Tag`).
+    pub tag: C::Tag,
     /// A one-line description for messages and reprs.
     pub label: String,
     /// The scheme's `Scheme::extra`.
@@ -294,7 +324,7 @@ pub(crate) fn mismatch(what: &str, theirs: &str, ours: &str) -> PyErr {
     )
 }
 
-/// Live contexts by parameter bytes (weak: a context dies with its last Python object).
+/// Live contexts by parameter bytes with their tag's (weak: a context dies with its last Python object).
 pub(crate) struct Registry<C: Scheme>(Mutex<Vec<Entry<C>>>);
 
 /// A parameter set's bytes and its live context.
@@ -305,10 +335,11 @@ impl<C: Scheme> Registry<C> {
         Registry(Mutex::new(Vec::new()))
     }
 
-    /// The live context of these parameter bytes, or a new one made by `make`.
+    /// The live context of these parameter bytes (with `tag`'s), or a new one made by `make`.
     pub fn get_or_make(
         &self,
         params_bytes: Vec<u8>,
+        tag: C::Tag,
         label: String,
         make: impl FnOnce() -> rnsfhe::Result<Arc<C>>,
     ) -> rnsfhe::Result<Arc<Shared<C>>> {
@@ -326,6 +357,7 @@ impl<C: Scheme> Registry<C> {
             extra: ctx.extra(),
             ctx,
             params_bytes: params_bytes.clone(),
+            tag,
             label,
             keys: RwLock::new(BTreeMap::new()),
         });

@@ -115,12 +115,12 @@ macro_rules! scheme_context {
             #[new]
             #[pyo3(signature = (params=None, *, seed=None))]
             fn new(params: Option<&$PyParams>, seed: Option<&[u8]>) -> PyResult<Self> {
-                let p: $Params = match params {
-                    Some(p) => p.inner.clone(),
-                    None => $default.py()?,
+                let shared = match params {
+                    Some(p) => p.shared()?,
+                    None => $PyParams::from($default.py()?).shared()?,
                 };
                 Ok($Py {
-                    shared: shared(&p)?,
+                    shared,
                     rng: LockedRng::new(seed)?,
                 })
             }
@@ -128,6 +128,7 @@ macro_rules! scheme_context {
             fn params(&self) -> $PyParams {
                 $PyParams {
                     inner: self.ctx().params().clone(),
+                    tag: self.shared.tag,
                 }
             }
             /// A fresh secret key and its public key.
@@ -225,7 +226,7 @@ macro_rules! scheme_context {
             /// The context of a parameter set's bytes (validated again, security included).
             #[staticmethod]
             fn from_bytes(data: ByteData) -> PyResult<Self> {
-                Self::from_shared(shared(&<$Params>::from_bytes(&data.0).py()?)?)
+                Self::from_shared($PyParams::parse(&data.0)?.shared()?)
             }
             fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
                 reduce(py, $name, &self.shared.params_bytes, &[])

@@ -1,5 +1,5 @@
 //! The parameter side of the binding layer every scheme shares: `rlwe_params!` writes each scheme's
-//! parameter class (and its `shared(&params)`), `builder_options!` applies the builder keywords
+//! parameter class (with its tag and its `shared()` context), `builder_options!` applies the builder keywords
 //! every RLWE scheme takes, `rlwe_restore!` unpickles a scheme's objects and keys. Like the macros of
 //! `rlwe_context.rs`, they name the scheme module's imports at their call site.
 
@@ -23,12 +23,12 @@ macro_rules! rlwe_restore {
             params: &[u8],
             $data: &[u8],
         ) -> PyResult<Py<PyAny>> {
-            let p = <$Params>::from_bytes(params).py()?;
+            let p = $PyParams::parse(params)?;
             let $class = $kind.strip_prefix($prefix);
             if $class == Some("Parameters") {
-                return Ok(Py::new($py, $PyParams { inner: p })?.into_any());
+                return Ok(Py::new($py, p)?.into_any());
             }
-            let $ctx = $PyCtx::from_shared(shared(&p)?)?;
+            let $ctx = $PyCtx::from_shared(p.shared()?)?;
             let bytes = || ByteData($data.to_vec());
             Ok(match $class {
                 Some("Context") => Py::new($py, $ctx)?.into_any(),
@@ -44,8 +44,9 @@ pub(crate) use rlwe_restore;
 /// A scheme's parameter class: the struct, the methods every scheme's parameters have (`degree`,
 /// `moduli` (and `special_moduli` where the scheme has them: `moduli m, special s;` names the Rust
 /// getters), `security`, bytes, equality, hashing, pickling, repr by the scheme's `label`) with the
-/// scheme's own `methods`, and the scheme's `shared(&params)`: the one live context of a parameter
-/// set (kept while any object uses it).
+/// scheme's own `methods`; the struct holds the scheme's tag beside the parameters (`Scheme::Tag`:
+/// in the bytes, equality and label), and `shared()` is the one live context of a parameter set and
+/// tag (kept while any object uses it).
 macro_rules! rlwe_params {
     (
         $(#[$doc:meta])*
@@ -57,6 +58,47 @@ macro_rules! rlwe_params {
         #[pyclass(frozen, module = "rnsfhe", name = $name)]
         pub(crate) struct $Py {
             pub(crate) inner: $Params,
+            /// The scheme's `registry::Scheme::Tag`.
+            pub(crate) tag: <$Ctx as crate::registry::Scheme>::Tag,
+        }
+
+        /// Parameters without a tag.
+        impl From<$Params> for $Py {
+            fn from(inner: $Params) -> Self {
+                $Py {
+                    inner,
+                    tag: Default::default(),
+                }
+            }
+        }
+
+        impl $Py {
+            /// The parameters' bytes, then the tag's: `to_bytes`, and the context's identity.
+            pub(crate) fn identity(&self) -> Vec<u8> {
+                let mut b = self.inner.to_bytes();
+                b.extend_from_slice(&crate::registry::Tag::to_bytes(&self.tag));
+                b
+            }
+            /// Parameters and their tag from `to_bytes` output (validated again).
+            pub(crate) fn parse(bytes: &[u8]) -> PyResult<Self> {
+                let (params, tag) = crate::registry::Tag::split(bytes)?;
+                Ok($Py {
+                    inner: <$Params>::from_bytes(params).py()?,
+                    tag,
+                })
+            }
+            /// The label of messages and reprs.
+            fn label(&self) -> String {
+                label(&self.inner) + &crate::registry::Tag::note(&self.tag)
+            }
+            /// The shared context of this parameter set and tag (one while any object uses it).
+            pub(crate) fn shared(&self) -> PyResult<Arc<$Shared>> {
+                CONTEXTS
+                    .get_or_make(self.identity(), self.tag, self.label(), || {
+                        <$Ctx as crate::registry::Scheme>::new_context(&self.inner)
+                    })
+                    .py()
+            }
         }
 
         #[pymethods]
@@ -82,42 +124,32 @@ macro_rules! rlwe_params {
             fn security(&self) -> String {
                 security_out(self.inner.security())
             }
-            /// The parameter set in the rnsfhe binary format.
+            /// The parameter set in the rnsfhe binary format (CKKS: then its bootstrapping preset).
             fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-                bytes_out(py, &self.inner.to_bytes())
+                bytes_out(py, &self.identity())
             }
             /// Parameters from `to_bytes` output (validated again, security included).
             #[staticmethod]
             fn from_bytes(data: ByteData) -> PyResult<Self> {
-                Ok($Py {
-                    inner: <$Params>::from_bytes(&data.0).py()?,
-                })
+                Self::parse(&data.0)
             }
             fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
                 other
                     .cast::<$Py>()
-                    .is_ok_and(|o| o.get().inner.to_bytes() == self.inner.to_bytes())
+                    .is_ok_and(|o| o.get().identity() == self.identity())
             }
             fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
-                bytes_out(py, &self.inner.to_bytes()).hash()
+                bytes_out(py, &self.identity()).hash()
             }
             fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
-                reduce(py, $name, &self.inner.to_bytes(), &[])
+                reduce(py, $name, &self.identity(), &[])
             }
             fn __repr__(&self) -> String {
-                label(&self.inner)
+                self.label()
             }
             $($extra)*
         }
 
-        /// The shared context of a parameter set (one per set while any object uses it).
-        pub(crate) fn shared(p: &$Params) -> PyResult<Arc<$Shared>> {
-            CONTEXTS
-                .get_or_make(p.to_bytes(), label(p), || {
-                    <$Ctx as crate::registry::Scheme>::new_context(p)
-                })
-                .py()
-        }
     };
 }
 pub(crate) use rlwe_params;

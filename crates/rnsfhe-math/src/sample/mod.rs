@@ -11,13 +11,15 @@ mod cdt;
 mod chacha;
 mod csprng;
 mod ct;
+mod expand;
 mod gaussian;
 mod lift;
 mod ternary;
 
-pub use csprng::{
+pub use csprng::Csprng;
+pub use expand::{
     uniform_from_seed, uniform_from_seed_at, uniform_from_seed_at_with, uniform_from_seed_indexed,
-    uniform_limb_from_seed, Csprng,
+    uniform_limb_from_seed,
 };
 pub use gaussian::{DiscreteGaussian, DEFAULT_SIGMA, DEFAULT_TAIL, MAX_BOUND, MIN_SIGMA};
 pub use lift::{to_rns, to_rns_into};

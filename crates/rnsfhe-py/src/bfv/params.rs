@@ -106,9 +106,7 @@ crate::integer::integer_params! {
                 moduli_bits: moduli_bits, special_moduli: special_moduli,
                 special_moduli_bits: special_moduli_bits, sigma: sigma, hamming_weight: hamming_weight,
                 digit_primes: digit_primes, layout: layout);
-            Ok(PyBfvParameters {
-                inner: b.build().py()?,
-            })
+            Ok(b.build().py()?.into())
         }
 
         /// Paper 000's setting: n, k moduli of `bits` bits, t; BEHZ and Alg. 1 (not security-checked).
@@ -122,7 +120,7 @@ crate::integer::integer_params! {
             let inner = BfvParameters::paper000(degree.0, k.0, bits.0, plain_modulus.0)
                 .build()
                 .py()?;
-            Ok(PyBfvParameters { inner })
+            Ok(inner.into())
         }
 
         #[getter]

@@ -7,7 +7,6 @@ mod params;
 
 pub(crate) use context::{PyBgvCiphertext, PyBgvContext, PyBgvPlaintext};
 pub(crate) use params::PyBgvParameters;
-use params::*;
 
 use std::sync::Arc;
 

@@ -46,9 +46,7 @@ crate::integer::integer_params! {
                 moduli_bits: moduli_bits, special_moduli: special_moduli,
                 special_moduli_bits: special_moduli_bits, sigma: sigma, hamming_weight: hamming_weight,
                 digit_primes: digit_primes, layout: layout);
-            Ok(PyBgvParameters {
-                inner: b.build().py()?,
-            })
+            Ok(b.build().py()?.into())
         }
 
         /// The top level L (fresh ciphertexts; each modulus switch goes one down).

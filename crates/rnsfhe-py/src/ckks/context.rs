@@ -1,20 +1,22 @@
 //! The CKKS context class from the shared RLWE layer (`rlwe_context!`), with CKKS's encoding of real
-//! or complex vectors, levels and scales, rotations and the paper 004 functions.
+//! or complex vectors, levels and scales, bootstrapping and rotations; its circuit methods (the
+//! paper 004 functions) come from `functions.rs`.
 
 use super::*;
 
-crate::rlwe_context::rlwe_context! {
-    /// A CKKS context: keys, encoding of real or complex vectors, encryption, every operation and the
-    /// paper 004 functions. Contexts with equal parameters are interchangeable.
-    class PyCkksContext("CkksContext", Ckks, CkksShared, CkksContext);
-    params PyCkksParameters(
-        CkksParameters,
-        default CkksParameters::builder().degree(1 << 14).levels(5).build()
-    );
-    plaintext PyCkksPlaintext(CkksPlaintext);
-    ciphertext PyCkksCiphertext(CkksCiphertext);
-    methods {
-
+super::functions::with_function_methods! {
+    {
+        /// A CKKS context: keys, encoding of real or complex vectors, encryption, every operation and the
+        /// paper 004 functions. Contexts with equal parameters are interchangeable.
+        class PyCkksContext("CkksContext", Ckks, CkksShared, CkksContext);
+        params PyCkksParameters(
+            CkksParameters,
+            default CkksParameters::builder().degree(1 << 14).levels(5).build()
+        );
+        plaintext PyCkksPlaintext(CkksPlaintext);
+        ciphertext PyCkksCiphertext(CkksCiphertext);
+    }
+    {
         /// N/2 complex slots.
         #[getter]
         fn slots(&self) -> usize {
@@ -343,177 +345,6 @@ crate::rlwe_context::rlwe_context! {
         ) -> PyResult<PyCkksCiphertext> {
             let k = self.gk(keys, "conjugate", a.ct.key_id())?;
             self.unary(py, a, move |c, x| c.conjugate(x, &k))
-        }
-        /// sum_i coeffs[i] x^i: baby-step giant-step (`method="bsgs"`, default) or the power tree
-        /// (`method="powers"`).
-        #[pyo3(signature = (a, coeffs, *, method="bsgs", rlk=None))]
-        fn polynomial(
-            &self,
-            py: Python<'_>,
-            a: &PyCkksCiphertext,
-            coeffs: Vec<f64>,
-            method: &str,
-            rlk: Option<&PyRelinKey>,
-        ) -> PyResult<PyCkksCiphertext> {
-            let k = self.rlk(rlk, "polynomial", a.ct.key_id())?;
-            let bsgs = match method {
-                "bsgs" => true,
-                "powers" => false,
-                m => {
-                    return Err(PyValueError::new_err(format!(
-                        "method must be \"bsgs\" or \"powers\", got {m:?}"
-                    )))
-                }
-            };
-            self.unary(py, a, move |c, x| {
-                if bsgs {
-                    circuits::evaluate_polynomial_bsgs(c, x, &coeffs, &k)
-                } else {
-                    circuits::evaluate_polynomial(c, x, &coeffs, &k)
-                }
-            })
-        }
-        /// f on [lo, hi] by its degree-d Chebyshev interpolant (f is called at the d + 1 nodes).
-        #[pyo3(signature = (a, f, lo, hi, degree, rlk=None))]
-        #[allow(clippy::too_many_arguments)]
-        fn chebyshev(
-            &self,
-            py: Python<'_>,
-            a: &PyCkksCiphertext,
-            f: &Bound<'_, PyAny>,
-            lo: f64,
-            hi: f64,
-            degree: Int<usize>,
-            rlk: Option<&PyRelinKey>,
-        ) -> PyResult<PyCkksCiphertext> {
-            let degree = degree.0;
-            let k = self.rlk(rlk, "chebyshev", a.ct.key_id())?;
-            // Sample f at the nodes with the GIL held; the evaluation asks for the same nodes. The degree
-            // is checked (range and levels) before f is called.
-            let x = self.check(a)?;
-            let ctx = self.ctx().clone();
-            circuits::check_chebyshev_degree(&x, degree).py()?;
-            let table: Vec<(f64, f64)> = chebyshev_samples(f, lo, hi, degree)?;
-            let r = py.detach(|| {
-                circuits::evaluate_chebyshev(&ctx, &x, |t| lookup(&table, t), (lo, hi), degree, &k)
-            });
-            Ok(self.wrap(r.py()?))
-        }
-        /// exp(x) by its Taylor polynomial of degree 7 (paper 004 Table 2).
-        #[pyo3(signature = (a, rlk=None))]
-        fn exp(
-            &self,
-            py: Python<'_>,
-            a: &PyCkksCiphertext,
-            rlk: Option<&PyRelinKey>,
-        ) -> PyResult<PyCkksCiphertext> {
-            let k = self.rlk(rlk, "exp", a.ct.key_id())?;
-            self.unary(py, a, move |c, x| circuits::exp(c, x, &k))
-        }
-        /// The logistic function by its Taylor polynomial of degree 7 (paper 004 Table 2).
-        #[pyo3(signature = (a, rlk=None))]
-        fn sigmoid(
-            &self,
-            py: Python<'_>,
-            a: &PyCkksCiphertext,
-            rlk: Option<&PyRelinKey>,
-        ) -> PyResult<PyCkksCiphertext> {
-            let k = self.rlk(rlk, "sigmoid", a.ct.key_id())?;
-            self.unary(py, a, move |c, x| circuits::sigmoid(c, x, &k))
-        }
-        /// 1/x for x in (0, 2) by `iterations` steps of [12] Alg. 2 (paper 004 Table 2).
-        #[pyo3(signature = (a, iterations=Int(4), rlk=None))]
-        fn inverse(
-            &self,
-            py: Python<'_>,
-            a: &PyCkksCiphertext,
-            iterations: Int<usize>,
-            rlk: Option<&PyRelinKey>,
-        ) -> PyResult<PyCkksCiphertext> {
-            let iterations = iterations.0;
-            let k = self.rlk(rlk, "inverse", a.ct.key_id())?;
-            self.unary(py, a, move |c, x| circuits::inverse(c, x, iterations, &k))
-        }
-        /// Every slot set to the sum of the first `count` slots (a power of two, default: the
-        /// ciphertext's slots; a smaller count clears the other slots first, one level).
-        #[pyo3(signature = (a, count=None, keys=None))]
-        fn sum_slots(
-            &self,
-            py: Python<'_>,
-            a: &PyCkksCiphertext,
-            count: Option<Int<usize>>,
-            keys: Option<&PyGaloisKeys>,
-        ) -> PyResult<PyCkksCiphertext> {
-            let k = self.gk(keys, "sum_slots", a.ct.key_id())?;
-            let n = count.map_or(a.ct.slots(), |c| c.0);
-            self.unary(py, a, move |c, x| circuits::sum_slots(c, x, n, &k))
-        }
-        /// The mean of the first `count` slots (paper 004 Table 3), in every slot, at the input's scale
-        /// (one level; one more for a count below the ciphertext's slots).
-        #[pyo3(signature = (a, count=None, keys=None))]
-        fn mean(
-            &self,
-            py: Python<'_>,
-            a: &PyCkksCiphertext,
-            count: Option<Int<usize>>,
-            keys: Option<&PyGaloisKeys>,
-        ) -> PyResult<PyCkksCiphertext> {
-            let k = self.gk(keys, "mean", a.ct.key_id())?;
-            let n = count.map_or(a.ct.slots(), |c| c.0);
-            self.unary(py, a, move |c, x| circuits::mean(c, x, n, &k))
-        }
-        /// The variance of the first `count` slots (paper 004 Table 3), in every slot; E[x^2] and E[x]^2
-        /// meet at one exact scale, so a small spread keeps its precision (two levels, three for a count
-        /// below the ciphertext's slots).
-        #[pyo3(signature = (a, count=None, rlk=None, keys=None))]
-        fn variance(
-            &self,
-            py: Python<'_>,
-            a: &PyCkksCiphertext,
-            count: Option<Int<usize>>,
-            rlk: Option<&PyRelinKey>,
-            keys: Option<&PyGaloisKeys>,
-        ) -> PyResult<PyCkksCiphertext> {
-            let r = self.rlk(rlk, "variance", a.ct.key_id())?;
-            let k = self.gk(keys, "variance", a.ct.key_id())?;
-            let n = count.map_or(a.ct.slots(), |c| c.0);
-            self.unary(py, a, move |c, x| circuits::variance(c, x, n, &r, &k))
-        }
-
-        /// Logistic-regression training on encrypted data (paper 004 section 5.3, Nesterov's accelerated
-        /// gradient): `z` encrypts `rnsfhe.logistic.pack(x, y)` (samples x features, bias included);
-        /// returns the encrypted weights (slot j holds beta_j). Needs 6 levels per iteration plus one and
-        /// the rotation keys of `rnsfhe.logistic.rotation_steps(samples, features)`. With
-        /// `bootstrap=True` (bootstrappable parameters, registered bootstrapping keys, the conjugation
-        /// key), any number of iterations: the weights are bootstrapped, one bootstrap per refresh,
-        /// when their levels run out (|weights| <= `rnsfhe.logistic.WEIGHT_BOUND`); `progress` as for
-        /// `bootstrapping_keys`, over the iterations.
-        #[pyo3(signature = (z, samples, features, iterations, rlk=None, keys=None, *, bootstrap=false,
-            progress=None))]
-        #[allow(clippy::too_many_arguments)]
-        fn train_logistic(
-            &self,
-            py: Python<'_>,
-            z: &PyCkksCiphertext,
-            samples: Int<usize>,
-            features: Int<usize>,
-            iterations: Int<usize>,
-            rlk: Option<&PyRelinKey>,
-            keys: Option<&PyGaloisKeys>,
-            bootstrap: bool,
-            progress: Option<&Bound<'_, PyAny>>,
-        ) -> PyResult<PyCkksCiphertext> {
-            let (samples, features, iterations) = (samples.0, features.0, iterations.0);
-            let r = self.rlk(rlk, "train_logistic", z.ct.key_id())?;
-            let k = self.gk(keys, "train_logistic", z.ct.key_id())?;
-            if bootstrap {
-                let x = self.check(z)?;
-                let shape = (samples, features, iterations);
-                return Ok(self.wrap(super::bootstrap::train(py, &self.shared, x, shape, &r, &k, progress)?));
-            }
-            self.unary(py, z, move |c, x| {
-                circuits::train_logistic(c, x, samples, features, iterations, &r, &k)
-            })
         }
     }
 }

@@ -1,22 +1,23 @@
 //! CKKS in Python: parameters, context (keys, encoding, encryption, operations, functions),
 //! plaintexts and ciphertexts with operators that align levels and rescale.
 //!
-//! `params` holds the parameter class, `context` the context class, `values` plaintexts and
-//! ciphertexts with their operators, `bootstrap` bootstrapping (presets, keys, progress).
+//! `params` holds the parameter class, `context` the context class (its circuit methods in
+//! `functions`), `values` plaintexts and ciphertexts with their operators, `bootstrap`
+//! bootstrapping (presets, keys, progress).
 
 mod bootstrap;
 mod chebyshev;
 mod context;
+mod functions;
 mod helpers;
 mod params;
 mod values;
 
-pub(crate) use bootstrap::{Bootstrapping, PyBootstrappingKeys};
+pub(crate) use bootstrap::{Bootstrapping, Preset, PyBootstrappingKeys};
 use chebyshev::*;
 pub(crate) use context::PyCkksContext;
 use helpers::Weights;
 pub(crate) use params::PyCkksParameters;
-use params::*;
 pub(crate) use values::{PyCkksCiphertext, PyCkksPlaintext};
 
 use std::sync::Arc;

@@ -52,9 +52,7 @@ crate::rlwe_params::rlwe_params! {
             crate::rlwe_params::builder_options!(b; special_moduli_bits: special_moduli_bits,
                 sigma: sigma, hamming_weight: hamming_weight, digit_primes: digit_primes,
                 layout: layout);
-            Ok(PyCkksParameters {
-                inner: b.build().py()?,
-            })
+            Ok(b.build().py()?.into())
         }
 
         /// Bootstrappable parameters (issue 24): the 128-bit preset at N = 2^16 (`logn=16`: 2^15
@@ -66,7 +64,9 @@ crate::rlwe_params::rlwe_params! {
         /// second bootstrap of the first one's residual scaled by 2^k (Bae et al., CCS 2022), on its
         /// own preset at N = 2^16 (residual scale 2^53, 6 residual levels dense, 4 with
         /// `secret=192`, the one that reaches 40 bits); at the toy presets k = 20 and the chain's
-        /// prime above the residual levels reserved. Checked by the security gate.
+        /// prime above the residual levels reserved. Checked by the security gate. The parameters
+        /// carry the preset (in `to_bytes`, pickles, equality and repr), and so does a context of
+        /// them: two presets of one chain make two contexts.
         #[staticmethod]
         #[pyo3(signature = (slots=None, residual_levels=None, scale_bits=None, *, security=None,
             secret=None, logn=Int(16), meta_bts=None))]

@@ -13,7 +13,7 @@ use rnsfhe::params::Security;
 use super::keys::{PyHprGaloisKeys, PyHprPublicKey, PyHprRelinKey, PyHprSecretKey};
 use super::plain::{encode, plain, PyHprPlaintext};
 use super::values::PyHprCiphertext;
-use super::{same, shared, HprShared, PyHprParameters};
+use super::{same, HprShared, PyHprParameters};
 use crate::convert::{i64_array, ints, type_name, ByteData, Int, LockedRng};
 use crate::{bytes_out, raise, reduce, OrPy, Reduced};
 

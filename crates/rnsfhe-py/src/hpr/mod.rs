@@ -11,7 +11,7 @@ mod values;
 
 pub(crate) use context::PyHprContext;
 pub(crate) use keys::{PyHprGaloisKeys, PyHprPublicKey, PyHprRelinKey, PyHprSecretKey};
-pub(crate) use params::{shared, PyHprParameters};
+pub(crate) use params::PyHprParameters;
 pub(crate) use plain::PyHprPlaintext;
 pub(crate) use values::PyHprCiphertext;
 
@@ -27,8 +27,8 @@ use rnsfhe_math::sample::Csprng;
 
 use crate::convert::{security_out, ByteData};
 use crate::keys::KeyOwner;
+use crate::raise;
 use crate::registry::{Registry, Scheme, Shared};
-use crate::{raise, OrPy};
 
 pub(crate) use crate::registry::same;
 
@@ -44,6 +44,7 @@ impl Scheme for HprContext {
     /// The coefficients in [0, t).
     type Plaintext = Vec<u64>;
     type Ciphertext = HprCiphertext;
+    type Tag = ();
     type Extra = Option<BatchEncoder>;
     fn new_context(p: &HprParameters) -> rnsfhe::Result<Arc<Self>> {
         HprContext::new(p)

@@ -32,7 +32,7 @@ crate::rlwe_params::rlwe_params! {
             let inner =
                 HprParameters::new(degree.0, plain_modulus.0, primes.0, digits.0, bits.0, sigma, s)
                     .py()?;
-            Ok(PyHprParameters { inner })
+            Ok(inner.into())
         }
         #[getter]
         fn plain_modulus(&self) -> u64 {

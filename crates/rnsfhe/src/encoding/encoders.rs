@@ -93,8 +93,8 @@ impl Encoders {
 }
 
 /// The integer encoding methods of an FV or BGV context `$ctx` with plaintext `$pt` (fields
-/// `coeffs` and `fingerprint`): batch, coefficient and raw plaintexts in and out over the context's
-/// [`Encoders`] (its fields `encoders` and `id`).
+/// `coeffs` and `fingerprint`): batch, coefficient, GF(t^d) slot and raw plaintexts in and out over
+/// the context's [`Encoders`] (its fields `encoders` and `fingerprint`).
 macro_rules! integer_encoding_methods {
     ($ctx:ty, $pt:ident) => {
         impl $ctx {
@@ -136,6 +136,27 @@ macro_rules! integer_encoding_methods {
             pub fn decode_coefficients(&self, pt: &$pt) -> $crate::Result<Vec<i64>> {
                 self.check_plain(pt)?;
                 self.encoders.coeff().decode(&pt.coeffs)
+            }
+
+            /// The number of batching slots (0 when t does not allow batching).
+            pub fn slots(&self) -> usize {
+                self.encoders.slot_count()
+            }
+            /// The slot algebra of a general Phi_m ring (l slots of GF(t^d), paper 001 section
+            /// 2.4).
+            pub fn slot_algebra(
+                &self,
+            ) -> $crate::Result<&rnsfhe_math::ring::cyclotomic::SlotAlgebra> {
+                self.encoders.slot_algebra()
+            }
+            /// Encodes l slots of GF(t^d), each d coefficients in [0, t) (general Phi_m).
+            pub fn encode_slots(&self, slots: &[Vec<u64>]) -> $crate::Result<$pt> {
+                Ok(self.plaintext(self.slot_algebra()?.encode(slots)?))
+            }
+            /// The l slots of GF(t^d) of a plaintext (general Phi_m).
+            pub fn decode_slots(&self, pt: &$pt) -> $crate::Result<Vec<Vec<u64>>> {
+                self.check_plain(pt)?;
+                Ok(self.slot_algebra()?.decode(&pt.coeffs)?)
             }
 
             pub(crate) fn check_plain(&self, pt: &$pt) -> $crate::Result<()> {

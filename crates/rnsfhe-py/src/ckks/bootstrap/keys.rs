@@ -4,7 +4,8 @@
 use rnsfhe::circuits::bootstrapping::BootstrappingKeys;
 
 use super::super::*;
-use super::{bootstrapper, preset::Preset, preset_of, remember, Progress};
+use super::{bootstrapper, preset, Preset, Progress};
+use crate::registry::Tag;
 
 /// The Python class of bootstrapping keys.
 #[pyclass(frozen, module = "rnsfhe", name = "BootstrappingKeys")]
@@ -29,23 +30,33 @@ impl PyBootstrappingKeys {
         out
     }
 
-    /// Keys from `to_bytes` output for `shared`'s parameters.
+    /// Keys from `to_bytes` output for `shared`'s parameters and preset (parameters without one
+    /// take the keys' preset, if no other keys gave them one before).
     pub(crate) fn load(shared: Arc<CkksShared>, data: &[u8]) -> PyResult<Self> {
-        let (preset, rest) = Preset::from_bytes(data)?;
-        let params = preset.parameters()?;
-        let want = params.ckks_parameters().py()?.to_bytes();
-        if want != shared.params_bytes {
+        let (preset, rest) = Preset::from_bytes(data, "rnsfhe bootstrapping keys")?;
+        let canonical = preset.canonical()?;
+        let params = canonical.parameters()?;
+        if params.ckks_parameters().py()? != *shared.ctx.params() {
             return Err(crate::registry::mismatch(
                 "bootstrapping keys",
                 "a bootstrappable preset of other parameters",
                 &shared.label,
             ));
         }
-        remember(want, preset);
         // Held as the preset holds its keys (seeded at N = 2^16: half the memory).
         let keys =
             BootstrappingKeys::from_bytes_with(&shared.ctx, rest, params.key_storage).py()?;
         key_pair(&keys)?;
+        let ours = shared
+            .tag
+            .unwrap_or_else(|| *shared.extra.loaded_preset.get_or_init(|| canonical));
+        if ours != canonical {
+            return Err(crate::registry::mismatch(
+                "bootstrapping keys",
+                &format!("the same chain,{}", Some(canonical).note()),
+                &shared.label,
+            ));
+        }
         Ok(PyBootstrappingKeys {
             shared,
             keys: Arc::new(keys),
@@ -115,7 +126,7 @@ pub(crate) fn generate(
 ) -> PyResult<PyBootstrappingKeys> {
     let s = sk.get(&ctx.owner())?;
     let boot = bootstrapper(py, &ctx.shared)?;
-    let preset = preset_of(&ctx.shared.params_bytes)
+    let preset = preset(&ctx.shared)
         .ok_or_else(|| raise("InternalError", "a bootstrapper without its preset".into()))?;
     let progress = Progress::new(py, progress, "bootstrapping keys")?;
     let keys = progress.run(py, |tick| {

@@ -1,30 +1,41 @@
-//! Bootstrapping from Python (issue 24): the presets ([`preset`]: `CkksParameters.bootstrappable`),
-//! the keys ([`keys`]: registered per key pair beside the context, bytes and pickling), the
-//! bootstrapper of a context, `CkksContext.bootstrap` and `CkksCiphertext.bootstrap`, and the
-//! progress of long calls ([`progress`]).
+//! Bootstrapping from Python (issue 24): the presets ([`preset`]: `CkksParameters.bootstrappable`,
+//! the tag of the parameters it makes, so a context of them keeps its preset), the keys ([`keys`]:
+//! registered per key pair beside the context, bytes and pickling), the bootstrapper of a context,
+//! `CkksContext.bootstrap` and `CkksCiphertext.bootstrap`, and the progress of long calls
+//! ([`progress`]).
 
 mod keys;
 mod preset;
 mod progress;
 
 use std::collections::BTreeMap;
-use std::sync::{Mutex, RwLock};
+use std::sync::{Mutex, OnceLock, RwLock};
 
 use rnsfhe::circuits::bootstrapping::{Bootstrapper, BootstrappingKeys};
 
 use super::*;
 pub(crate) use keys::{generate, register_loaded, PyBootstrappingKeys};
 use keys::{key_pair, registered};
-pub(crate) use preset::bootstrappable;
-use preset::{preset_of, remember};
+pub(crate) use preset::{bootstrappable, Preset};
 use progress::Progress;
 
-/// What a CKKS context keeps for bootstrapping: its bootstrapper (built on first use) and the keys
+/// What a CKKS context keeps for bootstrapping: for parameters without a preset, the preset of the
+/// first bootstrapping keys loaded for them; its bootstrapper (built on first use) and the keys
 /// registered per key pair.
 #[derive(Default)]
 pub(crate) struct Bootstrapping {
+    loaded_preset: OnceLock<Preset>,
     bootstrapper: Mutex<Option<Arc<Bootstrapper>>>,
     keys: RwLock<BTreeMap<KeyId, Arc<BootstrappingKeys>>>,
+}
+
+/// The preset of `shared`'s bootstrap: its parameters' (`CkksParameters.bootstrappable`, or their
+/// bytes), else, for parameters made without one (by hand, or bytes written before parameters
+/// carried it), that of the first bootstrapping keys loaded for them.
+fn preset(shared: &CkksShared) -> Option<Preset> {
+    shared
+        .tag
+        .or_else(|| shared.extra.loaded_preset.get().copied())
 }
 
 /// The bootstrapper of `shared`'s parameters, built once (without the GIL and without holding the
@@ -43,13 +54,13 @@ pub(crate) fn bootstrapper(
     if let Some(b) = slot().as_ref() {
         return Ok(b.clone());
     }
-    let preset = preset_of(&shared.params_bytes).ok_or_else(|| {
+    let preset = preset(shared).ok_or_else(|| {
         raise(
             "ParameterError",
             format!(
                 "{} is not bootstrappable: make the parameters with \
-                 rnsfhe.CkksParameters.bootstrappable(...) (in this process, or load bootstrapping \
-                 keys made for them)",
+                 rnsfhe.CkksParameters.bootstrappable(...) (or load bootstrapping keys made for \
+                 them)",
                 shared.label
             ),
         )

@@ -1,18 +1,19 @@
-//! `CkksParameters.bootstrappable`: the presets of `BootstrappingParameters` a Python call names,
-//! their bytes (in front of the keys', so another process rebuilds the same bootstrap) and the
-//! presets made in this process.
-
-use std::sync::Mutex;
+//! `CkksParameters.bootstrappable`: the presets of `BootstrappingParameters` a Python call names and
+//! their bytes, which follow the CKKS parameters' (the preset is the parameter class's tag: part of
+//! the context's identity, kept by pickles and `to_bytes`) and precede the keys' (so another process
+//! rebuilds the same bootstrap from the keys alone).
 
 use rnsfhe::circuits::bootstrapping::BootstrappingParameters;
 use rnsfhe::params::{Security, SecurityLevel};
 use rnsfhe::rlwe::SecretDistribution;
 
 use super::super::*;
+use crate::registry::Tag;
 
-/// What `CkksParameters.bootstrappable` was given (`None`: the preset's value). It names the
-/// bootstrapping parameters and travels in front of the keys' bytes, so another process (a Dask
-/// worker) rebuilds the same bootstrap from the keys alone.
+/// What `CkksParameters.bootstrappable` was given (`None`: the preset's value; the parameters hold
+/// the `canonical` form). It names the bootstrapping parameters and travels after the CKKS
+/// parameters' bytes and in front of the keys', so another process (a Dask worker) rebuilds the
+/// same bootstrap from either.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Preset {
     log_degree: u32,
@@ -41,6 +42,8 @@ const TOY_META_K: u32 = 20;
 /// The tag in front of a preset's bytes, version 2 (seven u64; version 1's six had no META-BTS).
 const MAGIC: &[u8; 8] = b"rnsfBTP2";
 const MAGIC_V1: &[u8; 8] = b"rnsfBTP1";
+/// The length of a version-2 preset's bytes.
+const LEN: usize = 8 + 8 * 7;
 
 impl Preset {
     /// The bootstrapping parameters: N = 2^16 is `BootstrappingParameters::n16` (128-bit by
@@ -106,6 +109,53 @@ impl Preset {
         Ok(p)
     }
 
+    /// The same preset with every value explicit (what `parameters` resolves it to): two presets
+    /// name one bootstrap exactly when their canonical forms are equal.
+    pub(super) fn canonical(&self) -> PyResult<Self> {
+        let p = self.parameters()?;
+        Ok(Preset {
+            log_degree: self.log_degree,
+            slots: Some(p.slots),
+            residual_levels: Some(p.residual_levels),
+            scale_bits: Some(p.scale_bits),
+            security: p.security,
+            secret: Some(p.secret),
+            meta_bts: p.meta_bts.map_or(MetaBts::Off, MetaBts::K),
+        })
+    }
+
+    /// The `bootstrappable` arguments of the preset, for labels.
+    fn describe(&self) -> String {
+        let mut s = format!("logn={}", self.log_degree);
+        let mut arg = |name: &str, v: Option<String>| {
+            if let Some(v) = v {
+                s += &format!(", {name}={v}");
+            }
+        };
+        arg("slots", self.slots.map(|x| x.to_string()));
+        arg(
+            "residual_levels",
+            self.residual_levels.map(|x| x.to_string()),
+        );
+        arg("scale_bits", self.scale_bits.map(|x| x.to_string()));
+        arg(
+            "secret",
+            self.secret.map(|x| match x {
+                SecretDistribution::HammingWeight(h) => h.to_string(),
+                SecretDistribution::Ternary => "\"ternary\"".into(),
+            }),
+        );
+        arg(
+            "meta_bts",
+            match self.meta_bts {
+                MetaBts::Off => None,
+                MetaBts::Preset => Some("True".into()),
+                MetaBts::K(k) => Some(k.to_string()),
+            },
+        );
+        s
+    }
+
     pub(super) fn to_bytes(self) -> Vec<u8> {
         let security = match self.security {
             Security::Standard(l) => u64::from(l.bits()),
@@ -135,9 +185,10 @@ impl Preset {
         out
     }
 
-    /// A preset from the front of `bytes`, and the bytes after it.
-    pub(super) fn from_bytes(bytes: &[u8]) -> PyResult<(Self, &[u8])> {
-        let bad = || raise("SerializationError", "not rnsfhe bootstrapping keys".into());
+    /// A preset from the front of `bytes` (`what`: the bytes' kind, for the error), and the bytes
+    /// after it.
+    pub(super) fn from_bytes<'a>(bytes: &'a [u8], what: &str) -> PyResult<(Self, &'a [u8])> {
+        let bad = || raise("SerializationError", format!("not {what}"));
         let words = match bytes.get(..8) {
             Some(m) if m == MAGIC => 7,
             Some(m) if m == MAGIC_V1 => 6,
@@ -183,24 +234,36 @@ impl Preset {
     }
 }
 
-/// The presets made in this process, by their CKKS parameters' bytes (what `bootstrappable` or
-/// loaded keys said a parameter set is for). Two presets of one chain (a toy preset with META-BTS
-/// and the same one with its reserved prime as a residual level; other slot counts): the last one
-/// named wins for contexts whose bootstrapper is built after it.
-static PRESETS: Mutex<Vec<(Vec<u8>, Preset)>> = Mutex::new(Vec::new());
-
-pub(super) fn remember(params_bytes: Vec<u8>, preset: Preset) {
-    let mut all = PRESETS.lock().unwrap_or_else(|e| e.into_inner());
-    all.retain(|(b, _)| *b != params_bytes);
-    all.push((params_bytes, preset));
+/// The preset of bootstrappable CKKS parameters, after their bytes: found by its tag `LEN` bytes from
+/// the end (the CKKS parameters' bytes end with their CRC-32, and bytes without a preset read as
+/// before) and checked to be a preset of these parameters.
+impl Tag for Option<Preset> {
+    fn to_bytes(&self) -> Vec<u8> {
+        self.map_or_else(Vec::new, Preset::to_bytes)
+    }
+    fn split(bytes: &[u8]) -> PyResult<(&[u8], Self)> {
+        let at = match bytes.len().checked_sub(LEN) {
+            Some(at) if bytes[at..].starts_with(MAGIC) => at,
+            _ => return Ok((bytes, None)),
+        };
+        let (preset, _) = Preset::from_bytes(&bytes[at..], "a bootstrappable preset")?;
+        let ckks = preset.parameters()?.ckks_parameters().py()?;
+        if ckks.to_bytes() != bytes[..at] {
+            return Err(raise(
+                "SerializationError",
+                "a bootstrappable preset after the bytes of other CKKS parameters".into(),
+            ));
+        }
+        Ok((&bytes[..at], Some(preset.canonical()?)))
+    }
+    fn note(&self) -> String {
+        self.map_or_else(String::new, |p| {
+            format!(" bootstrappable({})", p.describe())
+        })
+    }
 }
 
-pub(super) fn preset_of(params_bytes: &[u8]) -> Option<Preset> {
-    let all = PRESETS.lock().unwrap_or_else(|e| e.into_inner());
-    all.iter().find(|(b, _)| b == params_bytes).map(|(_, p)| *p)
-}
-
-/// `CkksParameters.bootstrappable`: the CKKS parameters of a preset, remembered as bootstrappable.
+/// `CkksParameters.bootstrappable`: the CKKS parameters of a preset, tagged with its canonical form.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn bootstrappable(
     slots: Option<usize>,
@@ -226,9 +289,11 @@ pub(crate) fn bootstrappable(
         secret,
         meta_bts,
     };
-    let p = preset.parameters()?.ckks_parameters().py()?;
-    remember(p.to_bytes(), preset);
-    Ok(PyCkksParameters { inner: p })
+    let preset = preset.canonical()?;
+    Ok(PyCkksParameters {
+        inner: preset.parameters()?.ckks_parameters().py()?,
+        tag: Some(preset),
+    })
 }
 
 /// `meta_bts=`: None or False (one bootstrap), True (the preset's 2^k) or k in 1..=40.
