@@ -105,6 +105,9 @@ fn every_backend_matches_scalar() {
                             let mut x = a.clone();
                             vector::mul_shoup_scalar_assign_with(backend, &q, &mut x, w).unwrap();
                             assert_eq!(x, want_shoup, "mul_shoup, {ctx}");
+                            let mut x = vec![u64::MAX; a.len()];
+                            vector::mul_shoup_scalar_into_with(backend, &q, a, w, &mut x).unwrap();
+                            assert_eq!(x, want_shoup, "mul_shoup_into, {ctx}");
                             let mut x = a.clone();
                             vector::mul_shoup_scalar_add_assign_with(backend, &q, &mut x, w, z)
                                 .unwrap();
@@ -119,6 +122,9 @@ fn every_backend_matches_scalar() {
                         let mut x = a.clone();
                         vector::mul_shoup_scalar_assign(&q, &mut x, w);
                         assert_eq!(x, want_shoup, "mul_shoup_scalar_assign, q = {qv}");
+                        let mut x = vec![0; a.len()];
+                        vector::mul_shoup_scalar_into(&q, a, w, &mut x);
+                        assert_eq!(x, want_shoup, "mul_shoup_scalar_into, q = {qv}");
                         let mut x = a.clone();
                         vector::mul_shoup_scalar_add_assign(&q, &mut x, w, z);
                         assert_eq!(x, want_horner, "mul_shoup_scalar_add_assign, q = {qv}");

@@ -299,20 +299,16 @@ impl ThresholdSecret {
         }
     }
 
-    /// dst = lambda_j F(x_j) (one Lagrange coefficient per prime), copied and scaled in blocks
-    /// that stay in the first-level cache: one read of the share and one write of the result.
+    /// dst = lambda_j F(x_j) (one Lagrange coefficient per prime), out of place: one read of the
+    /// share and one write of the result.
     fn scale_into(&self, lambdas: &[rnsfhe_math::arith::Shoup], dst: &mut [u64]) {
-        const BLOCK: usize = 1024;
         let ring = self.share.context();
         let n = ring.limb_len(Representation::Ntt);
         let limbs = dst
             .chunks_exact_mut(n)
             .zip(self.share.residues().chunks_exact(n));
         for ((dst, src), (q, &w)) in limbs.zip(ring.moduli().iter().zip(lambdas)) {
-            for (d, x) in dst.chunks_mut(BLOCK).zip(src.chunks(BLOCK)) {
-                d.copy_from_slice(x);
-                rnsfhe_math::arith::vector::mul_shoup_scalar_assign(q, d, w);
-            }
+            rnsfhe_math::arith::vector::mul_shoup_scalar_into(q, src, w, dst);
         }
     }
 }

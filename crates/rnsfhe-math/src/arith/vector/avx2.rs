@@ -121,24 +121,34 @@ pub(super) fn mul_add(q: &Modulus, acc: &mut [u64], a: &[u64], b: &[u64]) -> boo
 }
 
 /// Runs the Shoup constant-product kernel; false without avx2.
-pub(super) fn shoup(q: &Modulus, a: &mut [u64], w: Shoup, b: Option<&[u64]>) -> bool {
+pub(super) fn shoup(
+    q: &Modulus,
+    a: &mut [u64],
+    src: Option<&[u64]>,
+    w: Shoup,
+    b: Option<&[u64]>,
+) -> bool {
     if !supported() {
         return false;
     }
-    let n = b.map_or(a.len(), |b| a.len().min(b.len()));
+    let n = [src, b]
+        .iter()
+        .flatten()
+        .fold(a.len(), |n, s| n.min(s.len()));
     let (pa, pb) = (a.as_mut_ptr(), b.map_or(core::ptr::null(), <[u64]>::as_ptr));
-    // SAFETY: avx2 was detected; the kernel touches the first n & !3 elements of a, and of b when
-    // it reads it (ADD, b given).
+    let px = src.map_or(pa.cast_const(), <[u64]>::as_ptr);
+    // SAFETY: avx2 was detected; n is at most the length of a, src and b: the kernel touches the
+    // first n & !3 elements of a, of src (or a) and of b when it reads it (ADD, b given).
     unsafe {
         match (q.bits() > 61, b.is_some()) {
-            (true, false) => shoup_k::<true, false>(q.value(), w, pa, pb, n & !3),
-            (false, false) => shoup_k::<false, false>(q.value(), w, pa, pb, n & !3),
-            (true, true) => shoup_k::<true, true>(q.value(), w, pa, pb, n & !3),
-            (false, true) => shoup_k::<false, true>(q.value(), w, pa, pb, n & !3),
+            (true, false) => shoup_k::<true, false>(q.value(), w, pa, px, pb, n & !3),
+            (false, false) => shoup_k::<false, false>(q.value(), w, pa, px, pb, n & !3),
+            (true, true) => shoup_k::<true, true>(q.value(), w, pa, px, pb, n & !3),
+            (false, true) => shoup_k::<false, true>(q.value(), w, pa, px, pb, n & !3),
         }
     }
     for i in n & !3..n {
-        a[i] = q.mul_shoup(a[i], w);
+        a[i] = q.mul_shoup(src.map_or(a[i], |x| x[i]), w);
         if let Some(b) = b {
             a[i] = q.add(a[i], b[i]);
         }
@@ -440,14 +450,15 @@ unsafe fn mul_add_k<const BIG: bool>(
     }
 }
 
-/// a[i] = a[i] * w (+ b[i] when ADD) mod q for i < n (n % 4 == 0), a[i], b[i] in [0, q): the lazy
-/// product in [0, 2q) less q where >= q, then the sum in [0, 2q) less q. Safety: as in `mul_k`, b
-/// readable for n elements when ADD.
+/// a[i] = x[i] * w (+ b[i] when ADD) mod q for i < n (n % 4 == 0), x[i], b[i] in [0, q): the lazy
+/// product in [0, 2q) less q where >= q, then the sum in [0, 2q) less q. Safety: as in `mul_k`, x
+/// (which may be a) readable for n elements, and b when ADD.
 #[target_feature(enable = "avx2")]
 unsafe fn shoup_k<const BIG: bool, const ADD: bool>(
     q: u64,
     w: Shoup,
     a: *mut u64,
+    x: *const u64,
     b: *const u64,
     n: usize,
 ) {
@@ -456,7 +467,7 @@ unsafe fn shoup_k<const BIG: bool, const ADD: bool>(
         let c = Consts::new(q);
         let tw = tw_of(w.value, w.quotient);
         for i in (0..n).step_by(4) {
-            let r = mul_lazy::<BIG>(load(a, i), &tw, &c);
+            let r = mul_lazy::<BIG>(load(x, i), &tw, &c);
             let mut r = sub_if_ge::<BIG>(r, c.q, c.q_b, &c);
             if ADD {
                 r = sub_if_ge::<BIG>(_mm256_add_epi64(r, load(b, i)), c.q, c.q_b, &c);

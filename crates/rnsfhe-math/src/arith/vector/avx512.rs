@@ -67,14 +67,25 @@ pub(super) fn mul_add(ifma: bool, q: &Modulus, acc: &mut [u64], a: &[u64], b: &[
     true
 }
 
-/// Runs the Shoup constant-product kernel, a = a w, or with `b` the Horner step a = a w + b, on the
-/// common prefix; false when unsupported.
-pub(super) fn shoup(ifma: bool, q: &Modulus, a: &mut [u64], w: Shoup, b: Option<&[u64]>) -> bool {
+/// Runs the Shoup constant-product kernel, a = x w with x = `src` (or a itself), or with `b` the
+/// Horner step a = x w + b, on the common prefix; false when unsupported.
+pub(super) fn shoup(
+    ifma: bool,
+    q: &Modulus,
+    a: &mut [u64],
+    src: Option<&[u64]>,
+    w: Shoup,
+    b: Option<&[u64]>,
+) -> bool {
     if !supported(q, ifma) {
         return false;
     }
-    let n = b.map_or(a.len(), |b| a.len().min(b.len()));
+    let n = [src, b]
+        .iter()
+        .flatten()
+        .fold(a.len(), |n, s| n.min(s.len()));
     let pa = a.as_mut_ptr();
+    let px = src.map_or(pa.cast_const(), <[u64]>::as_ptr);
     // Without b the kernel never reads pb (ADD = false).
     let pb = b.map_or(core::ptr::null(), <[u64]>::as_ptr);
     // SAFETY (all four): avx512f (and avx512ifma for the IFMA kernels, q < 2^50) were detected, q <
@@ -83,13 +94,13 @@ pub(super) fn shoup(ifma: bool, q: &Modulus, a: &mut [u64], w: Shoup, b: Option<
         if ifma {
             let wq = ((u128::from(w.value) << 52) / u128::from(q.value())) as u64;
             match b {
-                None => shoup_ifma::<false>(q.value(), w.value, wq, pa, pb, n),
-                Some(_) => shoup_ifma::<true>(q.value(), w.value, wq, pa, pb, n),
+                None => shoup_ifma::<false>(q.value(), w.value, wq, pa, px, pb, n),
+                Some(_) => shoup_ifma::<true>(q.value(), w.value, wq, pa, px, pb, n),
             }
         } else {
             match b {
-                None => shoup_f::<false>(q.value(), w.value, w.quotient, pa, pb, n),
-                Some(_) => shoup_f::<true>(q.value(), w.value, w.quotient, pa, pb, n),
+                None => shoup_f::<false>(q.value(), w.value, w.quotient, pa, px, pb, n),
+                Some(_) => shoup_f::<true>(q.value(), w.value, w.quotient, pa, px, pb, n),
             }
         }
     }
@@ -417,15 +428,16 @@ unsafe fn mul_add_f<const EXACT: bool>(
     }
 }
 
-/// a[i] = a[i] * w (+ b[i] when ADD) mod q for i < n, a[i], b[i] in [0, q), wq = floor(w 2^52 / q).
-/// Safety: avx512f and avx512ifma, q < 2^50, n elements readable and writable at a, readable at b
-/// when ADD.
+/// a[i] = x[i] * w (+ b[i] when ADD) mod q for i < n, x[i], b[i] in [0, q), wq = floor(w 2^52 / q).
+/// Safety: avx512f and avx512ifma, q < 2^50, n elements writable at a, readable at x (which may be
+/// a) and at b when ADD.
 #[target_feature(enable = "avx512f,avx512ifma")]
 unsafe fn shoup_ifma<const ADD: bool>(
     q: u64,
     w: u64,
     wq: u64,
     a: *mut u64,
+    x: *const u64,
     b: *const u64,
     n: usize,
 ) {
@@ -441,7 +453,7 @@ unsafe fn shoup_ifma<const ADD: bool>(
             reduce_once(_mm512_and_si512(r, mask52), vq)
         };
         let g = |i: usize, m: __mmask8| {
-            let r = f(load(a, i, m));
+            let r = f(load(x, i, m));
             // The sum of two values in [0, q) lies in [0, 2q).
             if ADD {
                 reduce_once(_mm512_add_epi64(r, load(b, i, m)), vq)
@@ -461,10 +473,18 @@ unsafe fn shoup_ifma<const ADD: bool>(
     }
 }
 
-/// a[i] = a[i] * w (+ b[i] when ADD) mod q for i < n with the 64-bit Shoup quotient wq. Safety:
-/// avx512f, q < 2^62, n elements readable and writable at a, readable at b when ADD.
+/// a[i] = x[i] * w (+ b[i] when ADD) mod q for i < n with the 64-bit Shoup quotient wq. Safety:
+/// avx512f, q < 2^62, n elements writable at a, readable at x (which may be a) and at b when ADD.
 #[target_feature(enable = "avx512f")]
-unsafe fn shoup_f<const ADD: bool>(q: u64, w: u64, wq: u64, a: *mut u64, b: *const u64, n: usize) {
+unsafe fn shoup_f<const ADD: bool>(
+    q: u64,
+    w: u64,
+    wq: u64,
+    a: *mut u64,
+    x: *const u64,
+    b: *const u64,
+    n: usize,
+) {
     // SAFETY: as in `mul_ifma`.
     unsafe {
         let (vq, two_q) = (bcast(q), bcast(2 * q));
@@ -482,7 +502,7 @@ unsafe fn shoup_f<const ADD: bool>(q: u64, w: u64, wq: u64, a: *mut u64, b: *con
             reduce_once(reduce_once(r, two_q), vq)
         };
         let g = |i: usize, m: __mmask8| {
-            let r = f(load(a, i, m));
+            let r = f(load(x, i, m));
             // The sum of two values in [0, q) lies in [0, 2q).
             if ADD {
                 reduce_once(_mm512_add_epi64(r, load(b, i, m)), vq)

@@ -72,7 +72,33 @@ pub fn mul_add_assign(q: &Modulus, acc: &mut [u64], a: &[u64], b: &[u64]) {
 pub fn mul_shoup_scalar_assign(q: &Modulus, a: &mut [u64], w: Shoup) {
     debug_assert!(below(q, a));
     debug_assert_eq!(w, q.shoup(w.value));
-    run_shoup_add(shoup_backend(q), q, a, w, None);
+    run_shoup_add(shoup_backend(q), q, a, None, w, None);
+}
+
+/// `dst[i] = src[i] * w mod q`: [`mul_shoup_scalar_assign`] out of place (one read of src, one
+/// write of dst), with the fastest available backend.
+///
+/// Preconditions (checked by `debug_assert!` only): equal lengths, src in [0, q),
+/// `w == q.shoup(w.value)`. Output in [0, q).
+pub fn mul_shoup_scalar_into(q: &Modulus, src: &[u64], w: Shoup, dst: &mut [u64]) {
+    debug_assert_eq!(src.len(), dst.len());
+    debug_assert!(below(q, src));
+    debug_assert_eq!(w, q.shoup(w.value));
+    run_shoup_add(shoup_backend(q), q, dst, Some(src), w, None);
+}
+
+/// [`mul_shoup_scalar_into`] with an explicit backend; errors as [`mul_shoup_scalar_assign_with`].
+pub fn mul_shoup_scalar_into_with(
+    backend: Backend,
+    q: &Modulus,
+    src: &[u64],
+    w: Shoup,
+    dst: &mut [u64],
+) -> Result<()> {
+    check(backend, q, dst.len(), &[src])?;
+    check_shoup(q, w)?;
+    run_shoup_add(backend, q, dst, Some(src), w, None);
+    Ok(())
 }
 
 /// `acc[i] = acc[i] * w + b[i] mod q` for every i, for a constant w with its Shoup quotient: one step
@@ -84,7 +110,7 @@ pub fn mul_shoup_scalar_add_assign(q: &Modulus, acc: &mut [u64], w: Shoup, b: &[
     debug_assert_eq!(acc.len(), b.len());
     debug_assert!(below(q, acc) && below(q, b));
     debug_assert_eq!(w, q.shoup(w.value));
-    run_shoup_add(shoup_backend(q), q, acc, w, Some(b));
+    run_shoup_add(shoup_backend(q), q, acc, None, w, Some(b));
 }
 
 /// `out[i] = sum_k rows[k][i] w^k mod q` (rows[0] the constant term) by Horner's rule, block by
@@ -107,7 +133,7 @@ pub fn horner_shoup(q: &Modulus, rows: &[&[u64]], w: Shoup, out: &mut [u64]) {
         let range = bi * BLOCK..bi * BLOCK + acc.len();
         acc.copy_from_slice(&top[range.clone()]);
         for row in rest.iter().rev() {
-            run_shoup_add(backend, q, acc, w, Some(&row[range.clone()]));
+            run_shoup_add(backend, q, acc, None, w, Some(&row[range.clone()]));
         }
     }
 }
@@ -182,7 +208,7 @@ pub fn mul_shoup_scalar_assign_with(
 ) -> Result<()> {
     check(backend, q, a.len(), &[a])?;
     check_shoup(q, w)?;
-    run_shoup_add(backend, q, a, w, None);
+    run_shoup_add(backend, q, a, None, w, None);
     Ok(())
 }
 
@@ -207,7 +233,7 @@ pub fn mul_shoup_scalar_add_assign_with(
 ) -> Result<()> {
     check(backend, q, acc.len(), &[acc, b])?;
     check_shoup(q, w)?;
-    run_shoup_add(backend, q, acc, w, Some(b));
+    run_shoup_add(backend, q, acc, None, w, Some(b));
     Ok(())
 }
 
@@ -649,17 +675,28 @@ fn run_mul_add(backend: Backend, q: &Modulus, acc: &mut [u64], a: &[u64], b: &[u
         .for_each(|(z, (&x, &y))| *z = q.mul_add(x, y, *z));
 }
 
-/// a[i] = a[i] w (+ b[i]) mod q on `backend`; the scalar loops are the reference.
-fn run_shoup_add(backend: Backend, q: &Modulus, a: &mut [u64], w: Shoup, b: Option<&[u64]>) {
+/// a[i] = x[i] w (+ b[i]) mod q on `backend`, x = `src` or a itself; the scalar loops are the
+/// reference.
+fn run_shoup_add(
+    backend: Backend,
+    q: &Modulus,
+    a: &mut [u64],
+    src: Option<&[u64]>,
+    w: Shoup,
+    b: Option<&[u64]>,
+) {
     #[cfg(target_arch = "x86_64")]
     if let Some(ifma) = avx512_kind(backend) {
-        if avx512::shoup(ifma, q, a, w, b) {
+        if avx512::shoup(ifma, q, a, src, w, b) {
             return;
         }
-    } else if backend == Backend::Avx2 && avx2::shoup(q, a, w, b) {
+    } else if backend == Backend::Avx2 && avx2::shoup(q, a, src, w, b) {
         return;
     }
     let q = *q;
+    if let Some(src) = src {
+        a.iter_mut().zip(src).for_each(|(y, &x)| *y = x);
+    }
     match b {
         None => a.iter_mut().for_each(|x| *x = q.mul_shoup(*x, w)),
         Some(b) => (a.iter_mut().zip(b)).for_each(|(x, &y)| *x = q.add(q.mul_shoup(*x, w), y)),
