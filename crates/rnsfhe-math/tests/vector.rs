@@ -88,6 +88,11 @@ fn every_backend_matches_scalar() {
                             .iter()
                             .map(|&x| ((x as u128 * w.value as u128) % qv as u128) as u64)
                             .collect();
+                        let want_horner: Vec<u64> = want_shoup
+                            .iter()
+                            .zip(z)
+                            .map(|(&p, &s)| ((p as u128 + s as u128) % qv as u128) as u64)
+                            .collect();
                         for backend in available_backends(&q) {
                             ran.insert(backend.name());
                             let ctx = format!("{backend:?}, q = {qv} ({bits} bits), n = {n}");
@@ -100,6 +105,13 @@ fn every_backend_matches_scalar() {
                             let mut x = a.clone();
                             vector::mul_shoup_scalar_assign_with(backend, &q, &mut x, w).unwrap();
                             assert_eq!(x, want_shoup, "mul_shoup, {ctx}");
+                            let mut x = vec![u64::MAX; a.len()];
+                            vector::mul_shoup_scalar_into_with(backend, &q, a, w, &mut x).unwrap();
+                            assert_eq!(x, want_shoup, "mul_shoup_into, {ctx}");
+                            let mut x = a.clone();
+                            vector::mul_shoup_scalar_add_assign_with(backend, &q, &mut x, w, z)
+                                .unwrap();
+                            assert_eq!(x, want_horner, "mul_shoup_add, {ctx}");
                         }
                         let mut x = a.clone();
                         vector::mul_assign(&q, &mut x, b);
@@ -110,12 +122,50 @@ fn every_backend_matches_scalar() {
                         let mut x = a.clone();
                         vector::mul_shoup_scalar_assign(&q, &mut x, w);
                         assert_eq!(x, want_shoup, "mul_shoup_scalar_assign, q = {qv}");
+                        let mut x = vec![0; a.len()];
+                        vector::mul_shoup_scalar_into(&q, a, w, &mut x);
+                        assert_eq!(x, want_shoup, "mul_shoup_scalar_into, q = {qv}");
+                        let mut x = a.clone();
+                        vector::mul_shoup_scalar_add_assign(&q, &mut x, w, z);
+                        assert_eq!(x, want_horner, "mul_shoup_scalar_add_assign, q = {qv}");
                     }
                 }
             }
         }
     }
     eprintln!("backends exercised: {ran:?}");
+}
+
+/// Horner's rule over blocks against u128 arithmetic: several rows, lengths around the block size,
+/// small points (a Shamir share) and a random one.
+#[test]
+fn horner_matches_u128_evaluation() {
+    let mut rng = StdRng::seed_from_u64(0x5eed_0017);
+    for bits in [30u32, 49, 55, 61, 62] {
+        let q = moduli(bits)[0];
+        let qv = q.value();
+        for (t, n) in [(0usize, 9usize), (1, 9), (2, 1000), (5, 1024), (17, 2051)] {
+            let rows: Vec<Vec<u64>> = (0..t)
+                .map(|k| operands(&mut rng, qv, n)[[0, 4, 2][k % 3]].clone())
+                .collect();
+            let refs: Vec<&[u64]> = rows.iter().map(Vec::as_slice).collect();
+            for x in [1u64, 17, 65537, rng.random_range(0..qv)] {
+                let w = q.shoup(x);
+                let mut out = vec![1u64; n];
+                vector::horner_shoup(&q, &refs, w, &mut out);
+                for i in 0..n {
+                    let want = rows.iter().rev().fold(0u128, |acc, r| {
+                        (acc * u128::from(w.value) + u128::from(r[i])) % u128::from(qv)
+                    });
+                    assert_eq!(
+                        u128::from(out[i]),
+                        want,
+                        "{bits} bits, t = {t}, n = {n}, x = {x}"
+                    );
+                }
+            }
+        }
+    }
 }
 
 #[test]
@@ -198,6 +248,10 @@ fn add_and_sub_match_scalar() {
                         assert_eq!(d[i], q.sub(a[i], b[i]));
                     }
                 }
+                let mut x = a.clone();
+                vector::double_assign(&q, &mut x);
+                let want: Vec<u64> = a.iter().map(|&v| q.add(v, v)).collect();
+                assert_eq!(x, want, "double, q = {}", q.value());
             }
         }
     }

@@ -317,8 +317,8 @@ fn eval_mod_wiring() {
     );
 }
 
-/// Only the keys the stages use: the rotation steps of each DFT stage at its level, SubSum's at the
-/// top, the conjugation; a relinearisation key at EvalMod's level.
+/// Only the keys the stages use: the rotation steps of each DFT stage at its level, SubSum's at its
+/// level (before CoeffsToSlots' last stage), the conjugation; a relinearisation key at EvalMod's level.
 #[test]
 fn key_requirements() {
     let f = fixture(
@@ -344,6 +344,7 @@ fn key_requirements() {
         assert!(g.level <= top && g.level > f.boot.output_level());
     }
     assert!(cts.trace_steps().len() == 5); // 32 of 1024 slots: gap 32
+    assert_eq!(cts.trace_level(), cts.output_level() + 1); // Packed: before the last stage
 }
 
 #[test]

@@ -165,3 +165,57 @@ fn crp_of_another_key_or_context_is_refused() {
         );
     }
 }
+
+/// `combine_into` writes `combine`'s party into an existing one (its secret's buffer reused): the
+/// same index, group, identity and shares, its collective key forgotten; refused, it leaves the
+/// party unchanged. A party of another kind (a fresh secret, t = 1) is replaced whole.
+#[test]
+fn combine_into_is_combine() {
+    let ctx = bfv(1024, &[50, 50]);
+    let kc = &*ctx;
+    let crs = Crs::new([7; 32]);
+    let mut rng = Csprng::from_seed([8; 32]);
+    let (ps, pk, _) = session(kc, &crs, 3, &mut rng);
+    for t in [1usize, 2, 3] {
+        let group = Group::new(t, &[0, 1, 2]).unwrap();
+        let tsk: Vec<ThresholdSecret> = (0..3u32)
+            .map(|j| {
+                let to_j: Vec<Share> = ps
+                    .iter()
+                    .map(|p| {
+                        let f = threshold::shamir_polynomial(kc, p, t, &mut rng).unwrap();
+                        f.share_for(kc, &crs, &group, j).unwrap()
+                    })
+                    .collect();
+                let round = threshold::shamir_round(kc, &crs, &group, j).unwrap();
+                ThresholdSecret::from_aggregate(kc, &crs, &aggregate(kc, round, &to_j), j).unwrap()
+            })
+            .collect();
+        let set = [0u32, 1, 2];
+        let want = tsk[1].combine(kc, &set).unwrap();
+        // Into a combined party of another set, and into a party with a fresh secret.
+        let mut into = tsk[0]
+            .combine(kc, &[0, 2])
+            .unwrap_or_else(|_| tsk[0].combine(kc, &set).unwrap());
+        let mut fresh = rnsfhe::multiparty::Party::generate(kc, 2, &mut rng).unwrap();
+        fresh.join(&pk).unwrap();
+        for out in [&mut into, &mut fresh] {
+            tsk[1].combine_into(kc, &set, out).unwrap();
+            assert_eq!(out.index(), want.index());
+            assert_eq!(out.group(), want.group());
+            assert_eq!(out.collective(), None);
+            assert_eq!(out.secret().id(), want.secret().id());
+            assert_eq!(
+                ckg::share(kc, out, &crs).unwrap().to_bytes(),
+                ckg::share(kc, &want, &crs).unwrap().to_bytes()
+            );
+            // Refused (this party absent, or fewer than t): unchanged.
+            let before = ckg::share(kc, out, &crs).unwrap().to_bytes();
+            assert!(tsk[1].combine_into(kc, &[0, 2], out).is_err());
+            if t > 1 {
+                assert!(tsk[1].combine_into(kc, &[1], out).is_err());
+            }
+            assert_eq!(ckg::share(kc, out, &crs).unwrap().to_bytes(), before);
+        }
+    }
+}

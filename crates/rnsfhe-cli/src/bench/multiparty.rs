@@ -3,8 +3,16 @@
 //! aggregation of CKG, RKG rounds 1 and 2, RTG (one element), the thresholdizer at t = 17
 //! (polynomial, one recipient's share, combination) and CKS / PCKS, and the bytes of each share.
 //! As in Lattigo's `BenchmarkMultiParty`, the common reference polynomials are expanded once per
-//! protocol instance (their own row, `rnsfhe::multiparty::Crp`) and a share's time excludes them; an aggregation
-//! row is one share added into a running sum (Lattigo: `AggregateShares(s, s, &s)`, in place).
+//! protocol instance (their own row, `rnsfhe::multiparty::Crp`) and a share's time excludes them.
+//! Aggregation, two rows: Lattigo's operation, `AggregateShares(s, s, &s)` (a share added to itself in
+//! place: one share's bytes read and written), here `Poly::double_assign` of each polynomial (the same
+//! add kernel with both operands at one buffer); and the realistic step, a distinct share added into a
+//! running sum by `Aggregator::add` with its checks (two shares' bytes read, one written). The
+//! combination likewise: into the caller's party (`combine_into`, as Lattigo's `GenAdditiveShare`
+//! writes into its secret key) and allocating (`combine`, its party's drop and zeroization
+//! timed).
+//! A last table streams buffers of the shares' sizes (copy, a += b, a = 2a) to place the
+//! aggregations against this machine's memory bandwidth.
 //! Lattigo v6.2.0's own figures (Zen 4, IFMA, one thread, from the issue) stand beside them;
 //! `../shared/peers/lattigo_multiparty.sh` reruns Lattigo on this machine.
 
@@ -72,7 +80,54 @@ pub fn run(budget: &Budget, rep: &mut Report) -> Result<()> {
         ]);
     }
     rep.table(&table);
+    rep.table(&bandwidth(budget, &[1, 7, 14, 17])?);
     Ok(())
+}
+
+/// Time and bandwidth of a copy, a += b and a = 2a (the add kernel) over `mib` MiB of 55-bit
+/// residues, one thread: the floor of an aggregation that streams shares of that size.
+fn bandwidth(budget: &Budget, mib: &[usize]) -> Result<Table> {
+    let q =
+        rnsfhe_math::arith::Modulus::new(rnsfhe_math::arith::ntt_primes(55, 1 << 15, 1, &[])?[0])?;
+    let mut rng = Csprng::from_seed([3; 32]);
+    let mut table = Table::new(&[
+        "stream (one thread)",
+        "copy (2 x bytes moved)",
+        "a += b (3 x)",
+        "a = 2a in place (2 x)",
+    ]);
+    for &m in mib {
+        let words = m << 17;
+        let b: Vec<u64> = (0..words).map(|_| rng.uniform_mod(&q)).collect();
+        let mut a = b.clone();
+        let mut c = vec![0u64; words];
+        let t_copy = budget.seconds_per_call(|| {
+            c.copy_from_slice(&b);
+            sink(&c);
+        });
+        let t_add = budget.seconds_per_call(|| {
+            rnsfhe_math::arith::vector::add_assign(&q, &mut a, &b);
+            sink(&a);
+        });
+        let t_double = budget.seconds_per_call(|| {
+            rnsfhe_math::arith::vector::double_assign(&q, &mut a);
+            sink(&a);
+        });
+        let rate = |t: f64, moved: usize| {
+            format!(
+                "{} ({:.1} GB/s)",
+                human(t),
+                (moved * words * 8) as f64 / t / 1e9
+            )
+        };
+        table.row(vec![
+            format!("{m} MiB"),
+            rate(t_copy, 2),
+            rate(t_add, 3),
+            rate(t_double, 2),
+        ]);
+    }
+    Ok(table)
 }
 
 /// (step, seconds, bytes of its share, Lattigo's figure).
@@ -101,11 +156,13 @@ fn keys_rows<C: Collective>(
     let round = ckg::round(kc, &crs, None);
     let t_share = time(&mut || sink(ckg::share_with(kc, &p0, &crp)));
     let t_agg = add_time(budget, kc, &round, &s0, &s1);
+    let t_self = double_time(budget, &s0);
     let agg = sum(kc, &round, &[&s0, &s1])?;
     let t_key = time(&mut || sink(ckg::public_key(kc, &crs, &agg)));
     let pk = ckg::public_key(kc, &crs, &agg)?;
     rows.push(("CKG CRP expansion (once)".into(), t_crp, None, ""));
     rows.push(("CKG share".into(), t_share, Some(bytes(&s0)), "2.53 ms"));
+    rows.push((AS_LATTIGO.replace("{}", "CKG"), t_self, None, ""));
     rows.push(("CKG aggregation (1 share)".into(), t_agg, None, ""));
     rows.push(("CKG public key from the aggregate".into(), t_key, None, ""));
 
@@ -118,6 +175,7 @@ fn keys_rows<C: Collective>(
     let mut scratch = Csprng::from_seed([1; 32]);
     let t1 = time(&mut || sink(rkg::share_round1_with(kc, &p0, &crp, &mut scratch)));
     let t_agg = add_time(budget, kc, &round1, &r0, &r1);
+    let t_self = double_time(budget, &r0);
     let a1 = sum(kc, &round1, &[&r0, &r1])?;
     let t2 = time(&mut || sink(rkg::share_round2(kc, &p0, &e0, &a1, &mut scratch)));
     let q0 = rkg::share_round2(kc, &p0, &e0, &a1, rng)?;
@@ -127,6 +185,7 @@ fn keys_rows<C: Collective>(
     rows.push(("RKG CRP expansion (once)".into(), t_crp, None, ""));
     rows.push(("RKG round 1 share".into(), t1, Some(bytes(&r0)), "36.7 ms"));
     rows.push(("RKG round 2 share".into(), t2, Some(bytes(&q0)), "19.0 ms"));
+    rows.push((AS_LATTIGO.replace("{}", "RKG round-1"), t_self, None, ""));
     rows.push(("RKG aggregation (1 round-1 share)".into(), t_agg, None, ""));
     rows.push((
         "RKG relinearisation key from the aggregates".into(),
@@ -144,6 +203,7 @@ fn keys_rows<C: Collective>(
     let round = rtg::round(kc, &crs, &el, top, None)?;
     let t_share = time(&mut || sink(rtg::share_with(kc, &p0, &crp, &mut scratch)));
     let t_agg = add_time(budget, kc, &round, &g0, &g1);
+    let t_self = double_time(budget, &g0);
     let agg = sum(kc, &round, &[&g0, &g1])?;
     let t_key = time(&mut || sink(rtg::galois_keys(kc, &crs, &agg, &pk)));
     rows.push(("RTG CRP expansion (once)".into(), t_crp, None, ""));
@@ -153,6 +213,7 @@ fn keys_rows<C: Collective>(
         Some(bytes(&g0)),
         "18.3 ms",
     ));
+    rows.push((AS_LATTIGO.replace("{}", "RTG"), t_self, None, ""));
     rows.push(("RTG aggregation (1 share)".into(), t_agg, None, ""));
     rows.push(("RTG Galois key from the aggregate".into(), t_key, None, ""));
 
@@ -212,8 +273,11 @@ fn threshold_rows(
     let t_share = budget.seconds_per_call(|| sink(f.share_for(kc, crs, &group, 0)));
     let round = threshold::shamir_round(kc, crs, &group, 0)?;
     let t_agg = add_time(budget, kc, &round, &shares[0], &shares[1]);
+    let t_self = double_time(budget, &shares[0]);
     let all: Vec<&Share> = shares.iter().collect();
     let tsk = ThresholdSecret::from_aggregate(kc, crs, &sum(kc, &round, &all)?, 0)?;
+    let mut out = tsk.combine(kc, &members)?;
+    let t_into = budget.seconds_per_call(|| sink(tsk.combine_into(kc, &members, &mut out)));
     let t_combine = budget.seconds_per_call(|| sink(tsk.combine(kc, &members)));
     Ok(vec![
         ("Shamir polynomial, t = 17".into(), t_poly, None, ""),
@@ -223,9 +287,16 @@ fn threshold_rows(
             Some(bytes(&shares[0])),
             "3.68 ms (Shamir shares)",
         ),
+        (AS_LATTIGO.replace("{}", "Shamir"), t_self, None, ""),
         ("Shamir aggregation (1 share)".into(), t_agg, None, ""),
         (
-            "combination into an additive share, t = 17".into(),
+            "combination, t = 17, into the caller's party (combine_into; as Lattigo)".into(),
+            t_into,
+            None,
+            "",
+        ),
+        (
+            "combination, t = 17, allocating (combine; its drop and zeroization timed)".into(),
             t_combine,
             None,
             "",
@@ -270,6 +341,20 @@ fn add_time(
             }
         },
     )
+}
+
+/// The row of Lattigo's aggregation benchmark for a protocol ("{}").
+const AS_LATTIGO: &str = "{} aggregation as Lattigo (a share + itself, in place)";
+
+/// Seconds to add a copy of `share` to itself in place (Lattigo's `AggregateShares(s, s, &s)`).
+fn double_time(budget: &Budget, share: &Share) -> f64 {
+    let mut polys = share.polys().to_vec();
+    budget.seconds_per_call(|| {
+        for p in &mut polys {
+            p.double_assign();
+        }
+        sink(&polys);
+    })
 }
 
 /// Keeps a result from being optimised away, and drops it.

@@ -394,6 +394,16 @@ impl Poly {
         Ok(r)
     }
 
+    /// self = self + self, in place ([`vector::double_assign`]: an aggregation of a share with
+    /// itself, as Lattigo's benchmarks time theirs).
+    pub fn double_assign(&mut self) {
+        let (n, moduli) = (self.limb_len(), self.ctx.moduli());
+        let _: Result<()> = crate::parallel::for_each_limb(&mut self.data, n, |i, a| {
+            vector::double_assign(&moduli[i], a);
+            Ok(())
+        });
+    }
+
     /// self = -self.
     pub fn neg_assign(&mut self) {
         let n = self.limb_len();

@@ -12,9 +12,10 @@
 //!   shares. k1 is no seed's expansion: the key holds it in full
 //!   ([`crate::rlwe::KeySwitchKey::from_pairs_at`]).
 
-use rnsfhe_math::ring::Poly;
+use rnsfhe_math::arith::vector;
+use rnsfhe_math::ring::{Form, Poly, Representation, RingKind};
 use rnsfhe_math::sample::{ternary, ternary_hamming, Csprng};
-use zeroize::Zeroize;
+use zeroize::{Zeroize, Zeroizing};
 
 use super::share::{crs_id, digest};
 use super::{Crp, Group, Party, Protocol, Round, Share};
@@ -182,13 +183,11 @@ pub fn share_round2(
     let mut d = ephemeral.u.clone();
     d.sub_assign(&s)?;
     let g = ctx.error_distribution();
+    let mut e = Zeroizing::new(vec![0i64; s.context().degree()]);
     let mut polys = Vec::with_capacity(round1_aggregate.polys.len() / 2);
     for pair in round1_aggregate.polys.chunks_exact(2) {
-        let mut r = gaussian_poly(pair[0].context(), g, rng)?;
-        r.to_ntt()?;
-        r.mul_add_assign(&pair[0], &s)?;
-        r.mul_add_assign(&pair[1], &d)?;
-        polys.push(r);
+        g.fill(rng, &mut e);
+        polys.push(round2_component(&e, [&pair[0], &pair[1]], [&s, &d])?);
     }
     d.residues_mut().zeroize();
     Ok(Share::of_party(
@@ -197,6 +196,55 @@ pub fn share_round2(
         party.index,
         polys,
     ))
+}
+
+/// NTT(e) + h0 s_i + h1 (u_i - s_i) for one component, limb by limb (each limb's error, transform
+/// and both products while it stays in cache; one reduction for the two products): the values of
+/// `gaussian_poly`, `to_ntt` and two `mul_add_assign`, in one pass over the output.
+fn round2_component(e: &[i64], [h0, h1]: [&Poly; 2], [s, d]: [&Poly; 2]) -> Result<Poly> {
+    let ring = s.context();
+    let plain_ntt = |p: &Poly| {
+        p.context().id() == ring.id()
+            && p.representation() == Representation::Ntt
+            && p.montgomery_form() == Form::Plain
+    };
+    if ring.kind() != RingKind::PowerOfTwo || ![h0, h1, s, d].into_iter().all(plain_ntt) {
+        return Err(Error::ContextMismatch(
+            "RKG round 2: the round-1 aggregate and the secrets must be plain NTT forms over the \
+             key's ring"
+                .into(),
+        ));
+    }
+    let n = ring.degree();
+    let max_abs = e.iter().fold(0u64, |m, c| m.max(c.unsigned_abs()));
+    let mut products = rnsfhe_math::pool::Buffer::stale(n);
+    Poly::from_fill(ring, Representation::Ntt, |data| -> Result<()> {
+        let limbs = data
+            .chunks_exact_mut(n)
+            .zip(ring.moduli().iter().zip(ring.ntt_tables()));
+        for (i, (out, (q, table))) in limbs.enumerate() {
+            signed_into(q, e, max_abs < q.value(), out);
+            table.forward(out)?;
+            let (a, b) = ([h0.limb(i)?, h1.limb(i)?], [s.limb(i)?, d.limb(i)?]);
+            vector::inner_product(q, &a, &b, &mut products);
+            vector::add_assign(q, out, &products);
+        }
+        Ok(())
+    })
+}
+
+/// out[j] = e[j] mod q ([`Poly::from_signed`] for one limb; `small`: every |e[j]| < q).
+fn signed_into(q: &rnsfhe_math::arith::Modulus, e: &[i64], small: bool, out: &mut [u64]) {
+    let qv = q.value();
+    if small {
+        for (o, &c) in out.iter_mut().zip(e) {
+            *o = (c as u64).wrapping_add(qv & ((c >> 63) as u64));
+        }
+    } else {
+        for (o, &c) in out.iter_mut().zip(e) {
+            *o = q.reduce_i64(c);
+        }
+    }
 }
 
 /// The collective relinearisation key (k0 = round-2 aggregate, k1 = h1 of the round-1

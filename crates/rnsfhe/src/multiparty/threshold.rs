@@ -130,13 +130,20 @@ impl ShamirPolynomial {
             )));
         }
         let round = shamir_round(ctx, crs, group, recipient)?;
-        // Horner: f(x) = (...(c_{t-1} x + c_{t-2}) x + ...) x + c_0, limb by limb.
+        // Horner: f(x) = (...(c_{t-1} x + c_{t-2}) x + ...) x + c_0, limb by limb, block by block
+        // (every coefficient read once).
+        let ring = self.coeffs[0].context();
         let x = Group::point(recipient);
-        let mut acc = self.coeffs[self.t() - 1].clone();
-        for c in self.coeffs[..self.t() - 1].iter().rev() {
-            acc.mul_scalar_assign(x);
-            acc.add_assign(c)?;
-        }
+        let n = ring.limb_len(Representation::Ntt);
+        let acc = Poly::from_fill(ring, Representation::Ntt, |data| -> Result<()> {
+            for (i, (out, q)) in data.chunks_exact_mut(n).zip(ring.moduli()).enumerate() {
+                let rows = (self.coeffs.iter())
+                    .map(|c| c.limb(i))
+                    .collect::<std::result::Result<Vec<_>, _>>()?;
+                rnsfhe_math::arith::vector::horner_shoup(q, &rows, q.shoup(x), out);
+            }
+            Ok(())
+        })?;
         Ok(Share::of_party(ctx, round, self.party, vec![acc]))
     }
 }
@@ -196,6 +203,61 @@ impl ThresholdSecret {
     /// The additive share lambda_j F(x_j) of s among the parties `present` (at least t members of
     /// the group, this one among them), as a [`Party`] acting in that set.
     pub fn combine(&self, ctx: &dyn KeyContext, present: &[u32]) -> Result<Party> {
+        let (present, lambdas) = self.lagrange_at(ctx, present)?;
+        let ring = self.share.context();
+        let mut p = Poly::from_fill(ring, Representation::Ntt, |d| {
+            self.scale_into(&lambdas, d);
+            Ok::<(), Error>(())
+        })?;
+        // t >= 2: lambda_j F(x_j) is uniform, kept in NTT form (the scaling is all the work, as in
+        // Lattigo's combiner); t = 1: F is constant, the share may be small (checked).
+        let secret = if self.group.t() >= 2 {
+            SecretKey::share_from_ntt(ctx, p)?
+        } else {
+            let secret = SecretKey::share_from_poly(ctx, &p);
+            p.residues_mut().zeroize();
+            secret?
+        };
+        Ok(Party {
+            index: self.index,
+            secret,
+            group: Some(self.acting(present)),
+            collective: None,
+        })
+    }
+
+    /// [`Self::combine`] into `out`, whose secret's buffer takes the share (no allocation, as
+    /// Lattigo's `GenAdditiveShare` writes into its secret key); `out` becomes this party acting
+    /// among `present` (its previous secret zeroized, its collective key forgotten). On an error
+    /// `out` is unchanged.
+    pub fn combine_into(
+        &self,
+        ctx: &dyn KeyContext,
+        present: &[u32],
+        out: &mut Party,
+    ) -> Result<()> {
+        if self.group.t() < 2 {
+            *out = self.combine(ctx, present)?;
+            return Ok(());
+        }
+        let (present, lambdas) = self.lagrange_at(ctx, present)?;
+        out.secret
+            .refill_share_ntt(ctx, |d| self.scale_into(&lambdas, d))?;
+        out.index = self.index;
+        out.group = Some(self.acting(present));
+        out.collective = None;
+        Ok(())
+    }
+}
+
+impl ThresholdSecret {
+    /// The parties `present` sorted and checked (at least t members of the group, this one among
+    /// them), with this party's Lagrange coefficient modulo each prime of Q u P.
+    fn lagrange_at(
+        &self,
+        ctx: &dyn KeyContext,
+        present: &[u32],
+    ) -> Result<(Vec<u32>, Vec<rnsfhe_math::arith::Shoup>)> {
         crate::rlwe::check_params(
             self.fingerprint,
             ctx.params_fingerprint(),
@@ -216,34 +278,6 @@ impl ThresholdSecret {
                 self.group.members
             )));
         }
-        let mut p = self.scaled(&present)?;
-        // t >= 2: lambda_j F(x_j) is uniform, kept in NTT form (the scaling is all the work, as in
-        // Lattigo's combiner); t = 1: F is constant, the share may be small (checked).
-        let secret = if self.group.t() >= 2 {
-            SecretKey::share_from_ntt(ctx, p)?
-        } else {
-            let secret = SecretKey::share_from_poly(ctx, &p);
-            p.residues_mut().zeroize();
-            secret?
-        };
-        Ok(Party {
-            index: self.index,
-            secret,
-            group: Some(Group {
-                t: self.group.t,
-                members: present,
-            }),
-            collective: None,
-        })
-    }
-}
-
-impl ThresholdSecret {
-    /// lambda_j F(x_j) for the parties `present`, copied and scaled in blocks that stay in the
-    /// first-level cache: one read of the share and one write of the result.
-    fn scaled(&self, present: &[u32]) -> Result<Poly> {
-        const BLOCK: usize = 1024;
-        let ring = self.share.context();
         if self.share.representation() != Representation::Ntt
             || self.share.montgomery_form() != Form::Plain
         {
@@ -251,20 +285,31 @@ impl ThresholdSecret {
                 "a threshold share is held in plain NTT form".into(),
             ));
         }
-        let lambdas = (ring.moduli().iter())
-            .map(|q| Ok(q.shoup(lagrange(q, present, self.index)?)))
+        let lambdas = (self.share.context().moduli().iter())
+            .map(|q| Ok(q.shoup(lagrange(q, &present, self.index)?)))
             .collect::<Result<Vec<_>>>()?;
-        let n = ring.limb_len(Representation::Ntt);
-        let src = self.share.residues();
-        let mut data = rnsfhe_math::pool::stale(src.len());
-        let limbs = data.chunks_exact_mut(n).zip(src.chunks_exact(n));
-        for ((dst, src), (q, &w)) in limbs.zip(ring.moduli().iter().zip(&lambdas)) {
-            for (d, x) in dst.chunks_mut(BLOCK).zip(src.chunks(BLOCK)) {
-                d.copy_from_slice(x);
-                rnsfhe_math::arith::vector::mul_shoup_scalar_assign(q, d, w);
-            }
+        Ok((present, lambdas))
+    }
+
+    /// The group of the parties `present` (sorted), with this share's t.
+    fn acting(&self, present: Vec<u32>) -> Group {
+        Group {
+            t: self.group.t,
+            members: present,
         }
-        Ok(Poly::from_residues(ring, data, Representation::Ntt)?)
+    }
+
+    /// dst = lambda_j F(x_j) (one Lagrange coefficient per prime), out of place: one read of the
+    /// share and one write of the result.
+    fn scale_into(&self, lambdas: &[rnsfhe_math::arith::Shoup], dst: &mut [u64]) {
+        let ring = self.share.context();
+        let n = ring.limb_len(Representation::Ntt);
+        let limbs = dst
+            .chunks_exact_mut(n)
+            .zip(self.share.residues().chunks_exact(n));
+        for ((dst, src), (q, &w)) in limbs.zip(ring.moduli().iter().zip(lambdas)) {
+            rnsfhe_math::arith::vector::mul_shoup_scalar_into(q, src, w, dst);
+        }
     }
 }
 

@@ -121,21 +121,37 @@ pub(super) fn mul_add(q: &Modulus, acc: &mut [u64], a: &[u64], b: &[u64]) -> boo
 }
 
 /// Runs the Shoup constant-product kernel; false without avx2.
-pub(super) fn shoup(q: &Modulus, a: &mut [u64], w: Shoup) -> bool {
+pub(super) fn shoup(
+    q: &Modulus,
+    a: &mut [u64],
+    src: Option<&[u64]>,
+    w: Shoup,
+    b: Option<&[u64]>,
+) -> bool {
     if !supported() {
         return false;
     }
-    let n = a.len();
-    // SAFETY: avx2 was detected; the kernel touches the first n elements of a.
+    let n = [src, b]
+        .iter()
+        .flatten()
+        .fold(a.len(), |n, s| n.min(s.len()));
+    let (pa, pb) = (a.as_mut_ptr(), b.map_or(core::ptr::null(), <[u64]>::as_ptr));
+    let px = src.map_or(pa.cast_const(), <[u64]>::as_ptr);
+    // SAFETY: avx2 was detected; n is at most the length of a, src and b: the kernel touches the
+    // first n & !3 elements of a, of src (or a) and of b when it reads it (ADD, b given).
     unsafe {
-        if q.bits() > 61 {
-            shoup_k::<true>(q.value(), w, a.as_mut_ptr(), n & !3)
-        } else {
-            shoup_k::<false>(q.value(), w, a.as_mut_ptr(), n & !3)
+        match (q.bits() > 61, b.is_some()) {
+            (true, false) => shoup_k::<true, false>(q.value(), w, pa, px, pb, n & !3),
+            (false, false) => shoup_k::<false, false>(q.value(), w, pa, px, pb, n & !3),
+            (true, true) => shoup_k::<true, true>(q.value(), w, pa, px, pb, n & !3),
+            (false, true) => shoup_k::<false, true>(q.value(), w, pa, px, pb, n & !3),
         }
     }
-    for x in &mut a[n & !3..] {
-        *x = q.mul_shoup(*x, w);
+    for i in n & !3..n {
+        a[i] = q.mul_shoup(src.map_or(a[i], |x| x[i]), w);
+        if let Some(b) = b {
+            a[i] = q.add(a[i], b[i]);
+        }
     }
     true
 }
@@ -256,18 +272,30 @@ unsafe fn sub_mul_shoup_k<const BIG: bool>(
 
 /// a = a + b mod q (or a - b mod q if `sub`) on the common prefix; false without avx2.
 pub(super) fn add_sub(q: &Modulus, a: &mut [u64], b: &[u64], sub: bool) -> bool {
+    let n = a.len().min(b.len());
+    // SAFETY: both slices hold n elements.
+    unsafe { add_sub_raw(q, a.as_mut_ptr(), b.as_ptr(), n, sub) }
+}
+
+/// [`add_sub`] on n elements at a (read and written) and b (read; may be a); false without avx2.
+/// Safety: n elements readable and writable at a, readable at b.
+pub(super) unsafe fn add_sub_raw(
+    q: &Modulus,
+    a: *mut u64,
+    b: *const u64,
+    n: usize,
+    sub: bool,
+) -> bool {
     if !supported() {
         return false;
     }
-    let n = a.len().min(b.len());
-    // SAFETY: avx2 was detected; the kernel touches the first n elements of both slices.
-    unsafe { add_sub_k(q.value(), a.as_mut_ptr(), b.as_ptr(), n & !3, sub) };
-    for i in n & !3..n {
-        a[i] = if sub {
-            q.sub(a[i], b[i])
-        } else {
-            q.add(a[i], b[i])
-        };
+    // SAFETY: avx2 was detected; the caller hands n valid elements at a and b.
+    unsafe {
+        add_sub_k(q.value(), a, b, n & !3, sub);
+        for i in n & !3..n {
+            let (x, y) = (*a.add(i), *b.add(i));
+            *a.add(i) = if sub { q.sub(x, y) } else { q.add(x, y) };
+        }
     }
     true
 }
@@ -422,16 +450,29 @@ unsafe fn mul_add_k<const BIG: bool>(
     }
 }
 
-/// a[i] = a[i] * w mod q for i < n (n % 4 == 0), a[i] in [0, q). Safety: as in `mul_k`.
+/// a[i] = x[i] * w (+ b[i] when ADD) mod q for i < n (n % 4 == 0), x[i], b[i] in [0, q): the lazy
+/// product in [0, 2q) less q where >= q, then the sum in [0, 2q) less q. Safety: as in `mul_k`, x
+/// (which may be a) readable for n elements, and b when ADD.
 #[target_feature(enable = "avx2")]
-unsafe fn shoup_k<const BIG: bool>(q: u64, w: Shoup, a: *mut u64, n: usize) {
+unsafe fn shoup_k<const BIG: bool, const ADD: bool>(
+    q: u64,
+    w: Shoup,
+    a: *mut u64,
+    x: *const u64,
+    b: *const u64,
+    n: usize,
+) {
     // SAFETY: i + 4 <= n.
     unsafe {
         let c = Consts::new(q);
         let tw = tw_of(w.value, w.quotient);
         for i in (0..n).step_by(4) {
-            let r = mul_lazy::<BIG>(load(a, i), &tw, &c);
-            store(a, i, sub_if_ge::<BIG>(r, c.q, c.q_b, &c));
+            let r = mul_lazy::<BIG>(load(x, i), &tw, &c);
+            let mut r = sub_if_ge::<BIG>(r, c.q, c.q_b, &c);
+            if ADD {
+                r = sub_if_ge::<BIG>(_mm256_add_epi64(r, load(b, i)), c.q, c.q_b, &c);
+            }
+            store(a, i, r);
         }
     }
 }

@@ -67,20 +67,42 @@ pub(super) fn mul_add(ifma: bool, q: &Modulus, acc: &mut [u64], a: &[u64], b: &[
     true
 }
 
-/// Runs the Shoup constant-product kernel; false when unsupported.
-pub(super) fn shoup(ifma: bool, q: &Modulus, a: &mut [u64], w: Shoup) -> bool {
+/// Runs the Shoup constant-product kernel, a = x w with x = `src` (or a itself), or with `b` the
+/// Horner step a = x w + b, on the common prefix; false when unsupported.
+pub(super) fn shoup(
+    ifma: bool,
+    q: &Modulus,
+    a: &mut [u64],
+    src: Option<&[u64]>,
+    w: Shoup,
+    b: Option<&[u64]>,
+) -> bool {
     if !supported(q, ifma) {
         return false;
     }
-    let n = a.len();
+    let n = [src, b]
+        .iter()
+        .flatten()
+        .fold(a.len(), |n, s| n.min(s.len()));
     let pa = a.as_mut_ptr();
-    if ifma {
-        let wq = ((u128::from(w.value) << 52) / u128::from(q.value())) as u64;
-        // SAFETY: avx512f and avx512ifma were detected and q < 2^50; pa holds n elements.
-        unsafe { shoup_ifma(q.value(), w.value, wq, pa, n) }
-    } else {
-        // SAFETY: avx512f was detected and q < 2^62; pa holds n elements.
-        unsafe { shoup_f(q.value(), w.value, w.quotient, pa, n) }
+    let px = src.map_or(pa.cast_const(), <[u64]>::as_ptr);
+    // Without b the kernel never reads pb (ADD = false).
+    let pb = b.map_or(core::ptr::null(), <[u64]>::as_ptr);
+    // SAFETY (all four): avx512f (and avx512ifma for the IFMA kernels, q < 2^50) were detected, q <
+    // 2^62; pa holds n elements, and pb too when read (ADD).
+    unsafe {
+        if ifma {
+            let wq = ((u128::from(w.value) << 52) / u128::from(q.value())) as u64;
+            match b {
+                None => shoup_ifma::<false>(q.value(), w.value, wq, pa, px, pb, n),
+                Some(_) => shoup_ifma::<true>(q.value(), w.value, wq, pa, px, pb, n),
+            }
+        } else {
+            match b {
+                None => shoup_f::<false>(q.value(), w.value, w.quotient, pa, px, pb, n),
+                Some(_) => shoup_f::<true>(q.value(), w.value, w.quotient, pa, px, pb, n),
+            }
+        }
     }
     true
 }
@@ -406,10 +428,19 @@ unsafe fn mul_add_f<const EXACT: bool>(
     }
 }
 
-/// a[i] = a[i] * w mod q for i < n, a[i] in [0, q), wq = floor(w 2^52 / q). Safety: avx512f and
-/// avx512ifma, q < 2^50, n elements readable and writable at a.
+/// a[i] = x[i] * w (+ b[i] when ADD) mod q for i < n, x[i], b[i] in [0, q), wq = floor(w 2^52 / q).
+/// Safety: avx512f and avx512ifma, q < 2^50, n elements writable at a, readable at x (which may be
+/// a) and at b when ADD.
 #[target_feature(enable = "avx512f,avx512ifma")]
-unsafe fn shoup_ifma(q: u64, w: u64, wq: u64, a: *mut u64, n: usize) {
+unsafe fn shoup_ifma<const ADD: bool>(
+    q: u64,
+    w: u64,
+    wq: u64,
+    a: *mut u64,
+    x: *const u64,
+    b: *const u64,
+    n: usize,
+) {
     // SAFETY: as in `mul_ifma`.
     unsafe {
         let (vq, vw, vwq) = (bcast(q), bcast(w), bcast(wq));
@@ -421,22 +452,39 @@ unsafe fn shoup_ifma(q: u64, w: u64, wq: u64, a: *mut u64, n: usize) {
             let r = _mm512_madd52lo_epu64(_mm512_madd52lo_epu64(z, y, vw), qhat, neg_q);
             reduce_once(_mm512_and_si512(r, mask52), vq)
         };
+        let g = |i: usize, m: __mmask8| {
+            let r = f(load(x, i, m));
+            // The sum of two values in [0, q) lies in [0, 2q).
+            if ADD {
+                reduce_once(_mm512_add_epi64(r, load(b, i, m)), vq)
+            } else {
+                r
+            }
+        };
         let mut i = 0;
         while i + 8 <= n {
-            store(a, i, !0, f(load(a, i, !0)));
+            store(a, i, !0, g(i, !0));
             i += 8;
         }
         if i < n {
             let m = tail_mask(n - i);
-            store(a, i, m, f(load(a, i, m)));
+            store(a, i, m, g(i, m));
         }
     }
 }
 
-/// a[i] = a[i] * w mod q for i < n with the 64-bit Shoup quotient wq. Safety: avx512f, q < 2^62, n
-/// elements readable and writable at a.
+/// a[i] = x[i] * w (+ b[i] when ADD) mod q for i < n with the 64-bit Shoup quotient wq. Safety:
+/// avx512f, q < 2^62, n elements writable at a, readable at x (which may be a) and at b when ADD.
 #[target_feature(enable = "avx512f")]
-unsafe fn shoup_f(q: u64, w: u64, wq: u64, a: *mut u64, n: usize) {
+unsafe fn shoup_f<const ADD: bool>(
+    q: u64,
+    w: u64,
+    wq: u64,
+    a: *mut u64,
+    x: *const u64,
+    b: *const u64,
+    n: usize,
+) {
     // SAFETY: as in `mul_ifma`.
     unsafe {
         let (vq, two_q) = (bcast(q), bcast(2 * q));
@@ -453,14 +501,23 @@ unsafe fn shoup_f(q: u64, w: u64, wq: u64, a: *mut u64, n: usize) {
             let r = _mm512_sub_epi64(mul_lo(y, vw, w_hi), mul_lo(qhat, vq, q_hi));
             reduce_once(reduce_once(r, two_q), vq)
         };
+        let g = |i: usize, m: __mmask8| {
+            let r = f(load(x, i, m));
+            // The sum of two values in [0, q) lies in [0, 2q).
+            if ADD {
+                reduce_once(_mm512_add_epi64(r, load(b, i, m)), vq)
+            } else {
+                r
+            }
+        };
         let mut i = 0;
         while i + 8 <= n {
-            store(a, i, !0, f(load(a, i, !0)));
+            store(a, i, !0, g(i, !0));
             i += 8;
         }
         if i < n {
             let m = tail_mask(n - i);
-            store(a, i, m, f(load(a, i, m)));
+            store(a, i, m, g(i, m));
         }
     }
 }

@@ -72,7 +72,70 @@ pub fn mul_add_assign(q: &Modulus, acc: &mut [u64], a: &[u64], b: &[u64]) {
 pub fn mul_shoup_scalar_assign(q: &Modulus, a: &mut [u64], w: Shoup) {
     debug_assert!(below(q, a));
     debug_assert_eq!(w, q.shoup(w.value));
-    run_shoup(shoup_backend(q), q, a, w);
+    run_shoup_add(shoup_backend(q), q, a, None, w, None);
+}
+
+/// `dst[i] = src[i] * w mod q`: [`mul_shoup_scalar_assign`] out of place (one read of src, one
+/// write of dst), with the fastest available backend.
+///
+/// Preconditions (checked by `debug_assert!` only): equal lengths, src in [0, q),
+/// `w == q.shoup(w.value)`. Output in [0, q).
+pub fn mul_shoup_scalar_into(q: &Modulus, src: &[u64], w: Shoup, dst: &mut [u64]) {
+    debug_assert_eq!(src.len(), dst.len());
+    debug_assert!(below(q, src));
+    debug_assert_eq!(w, q.shoup(w.value));
+    run_shoup_add(shoup_backend(q), q, dst, Some(src), w, None);
+}
+
+/// [`mul_shoup_scalar_into`] with an explicit backend; errors as [`mul_shoup_scalar_assign_with`].
+pub fn mul_shoup_scalar_into_with(
+    backend: Backend,
+    q: &Modulus,
+    src: &[u64],
+    w: Shoup,
+    dst: &mut [u64],
+) -> Result<()> {
+    check(backend, q, dst.len(), &[src])?;
+    check_shoup(q, w)?;
+    run_shoup_add(backend, q, dst, Some(src), w, None);
+    Ok(())
+}
+
+/// `acc[i] = acc[i] * w + b[i] mod q` for every i, for a constant w with its Shoup quotient: one step
+/// of Horner's rule ([`horner_shoup`]), with the fastest available backend.
+///
+/// Preconditions (checked by `debug_assert!` only): equal lengths, inputs in [0, q),
+/// `w == q.shoup(w.value)`. Output in [0, q).
+pub fn mul_shoup_scalar_add_assign(q: &Modulus, acc: &mut [u64], w: Shoup, b: &[u64]) {
+    debug_assert_eq!(acc.len(), b.len());
+    debug_assert!(below(q, acc) && below(q, b));
+    debug_assert_eq!(w, q.shoup(w.value));
+    run_shoup_add(shoup_backend(q), q, acc, None, w, Some(b));
+}
+
+/// `out[i] = sum_k rows[k][i] w^k mod q` (rows[0] the constant term) by Horner's rule, block by
+/// block: every row is read once and the accumulator stays in the first-level cache (the
+/// evaluation of a Shamir polynomial at a party's point, Mouchet, Bertrand and Hubaux 2022). Each
+/// step is [`mul_shoup_scalar_add_assign`]; no rows give zeros.
+///
+/// Preconditions (checked by `debug_assert!` only): every row at least `out.len()` long, inputs in
+/// [0, q), `w == q.shoup(w.value)`. Output in [0, q).
+pub fn horner_shoup(q: &Modulus, rows: &[&[u64]], w: Shoup, out: &mut [u64]) {
+    /// 8 KiB of accumulator: in L1 beside the rows' blocks on their way through.
+    const BLOCK: usize = 1024;
+    debug_assert!(rows.iter().all(|r| r.len() >= out.len()));
+    let Some((top, rest)) = rows.split_last() else {
+        out.iter_mut().for_each(|x| *x = 0);
+        return;
+    };
+    let backend = shoup_backend(q);
+    for (bi, acc) in out.chunks_mut(BLOCK).enumerate() {
+        let range = bi * BLOCK..bi * BLOCK + acc.len();
+        acc.copy_from_slice(&top[range.clone()]);
+        for row in rest.iter().rev() {
+            run_shoup_add(backend, q, acc, None, w, Some(&row[range.clone()]));
+        }
+    }
 }
 
 /// `out[i] = (x[i] wx + y[i] wy + c) mod q` for any x[i], y[i] < 2^64 and c in [0, q), with Shoup
@@ -144,13 +207,33 @@ pub fn mul_shoup_scalar_assign_with(
     w: Shoup,
 ) -> Result<()> {
     check(backend, q, a.len(), &[a])?;
+    check_shoup(q, w)?;
+    run_shoup_add(backend, q, a, None, w, None);
+    Ok(())
+}
+
+fn check_shoup(q: &Modulus, w: Shoup) -> Result<()> {
     if w.value >= q.value() || w != q.shoup(w.value) {
         return Err(Error::InvalidParameters(format!(
             "Shoup constant {w:?} is not reduced modulo {}",
             q.value()
         )));
     }
-    run_shoup(backend, q, a, w);
+    Ok(())
+}
+
+/// [`mul_shoup_scalar_add_assign`] with an explicit backend; errors as
+/// [`mul_shoup_scalar_assign_with`].
+pub fn mul_shoup_scalar_add_assign_with(
+    backend: Backend,
+    q: &Modulus,
+    acc: &mut [u64],
+    w: Shoup,
+    b: &[u64],
+) -> Result<()> {
+    check(backend, q, acc.len(), &[acc, b])?;
+    check_shoup(q, w)?;
+    run_shoup_add(backend, q, acc, None, w, Some(b));
     Ok(())
 }
 
@@ -221,6 +304,25 @@ pub fn add_assign(q: &Modulus, a: &mut [u64], b: &[u64]) {
         return;
     }
     a.iter_mut().zip(b).for_each(|(x, &y)| *x = q.add(*x, y));
+}
+
+/// `a[i] = a[i] + a[i] mod q`: [`add_assign`]'s kernel with both operands at `a` (Lattigo's in-place
+/// `Add(s, s, s)`, which safe Rust cannot alias). Inputs in [0, q), output in [0, q).
+pub fn double_assign(q: &Modulus, a: &mut [u64]) {
+    let (n, p) = (a.len(), a.as_mut_ptr());
+    #[cfg(target_arch = "x86_64")]
+    if avx512f(q) {
+        // SAFETY: avx512f was detected; p holds n elements, read and written through p only.
+        unsafe { add_sub_avx512_raw(q.value(), p, p, n, false) };
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: p holds n elements, read and written through p only.
+    if avx2_allowed(q) && unsafe { avx2::add_sub_raw(q, p, p, n, false) } {
+        return;
+    }
+    let _ = (n, p);
+    a.iter_mut().for_each(|x| *x = q.add(*x, *x));
 }
 
 /// `a[i] = a[i] - b[i] mod q` (inputs in [0, q), output in [0, q)); AVX-512F or AVX2 when present.
@@ -407,31 +509,44 @@ fn sub_once_avx512(q: u64, a: &mut [u64]) {
     }
 }
 
-/// s = a + b (or a - b + q), then min(s, s - q) as unsigned: the reduced value (the wrapped one is huge).
+/// a = a + b (or a - b) mod q on the common prefix.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 fn add_sub_avx512(q: u64, a: &mut [u64], b: &[u64], sub: bool) {
-    use core::arch::x86_64::*;
     let len = a.len().min(b.len());
+    // SAFETY: both slices hold len elements.
+    unsafe { add_sub_avx512_raw(q, a.as_mut_ptr(), b.as_ptr(), len, sub) }
+}
+
+/// s = a + b (or a - b + q), then min(s, s - q) as unsigned: the reduced value (the wrapped one is
+/// huge). Safety: avx512f; n elements readable at b and readable and writable at a (b may be a).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn add_sub_avx512_raw(q: u64, a: *mut u64, b: *const u64, len: usize, sub: bool) {
+    use core::arch::x86_64::*;
     let qv = _mm512_set1_epi64(q as i64);
     let main = len & !7;
     for i in (0..main).step_by(8) {
-        // SAFETY: i + 8 <= len <= both lengths.
+        // SAFETY: i + 8 <= len.
         unsafe {
-            let x = _mm512_loadu_si512(a.as_ptr().add(i).cast());
-            let y = _mm512_loadu_si512(b.as_ptr().add(i).cast());
+            let x = _mm512_loadu_si512(a.add(i).cast());
+            let y = _mm512_loadu_si512(b.add(i).cast());
             let s = if sub {
                 _mm512_add_epi64(_mm512_sub_epi64(x, y), qv)
             } else {
                 _mm512_add_epi64(x, y)
             };
             let r = _mm512_min_epu64(s, _mm512_sub_epi64(s, qv));
-            _mm512_storeu_si512(a.as_mut_ptr().add(i).cast(), r);
+            _mm512_storeu_si512(a.add(i).cast(), r);
         }
     }
     for i in main..len {
-        let s = if sub { a[i] + q - b[i] } else { a[i] + b[i] };
-        a[i] = if s >= q { s - q } else { s };
+        // SAFETY: i < len.
+        unsafe {
+            let (x, y) = (*a.add(i), *b.add(i));
+            let s = if sub { x + q - y } else { x + y };
+            *a.add(i) = if s >= q { s - q } else { s };
+        }
     }
 }
 
@@ -560,17 +675,32 @@ fn run_mul_add(backend: Backend, q: &Modulus, acc: &mut [u64], a: &[u64], b: &[u
         .for_each(|(z, (&x, &y))| *z = q.mul_add(x, y, *z));
 }
 
-fn run_shoup(backend: Backend, q: &Modulus, a: &mut [u64], w: Shoup) {
+/// a[i] = x[i] w (+ b[i]) mod q on `backend`, x = `src` or a itself; the scalar loops are the
+/// reference.
+fn run_shoup_add(
+    backend: Backend,
+    q: &Modulus,
+    a: &mut [u64],
+    src: Option<&[u64]>,
+    w: Shoup,
+    b: Option<&[u64]>,
+) {
     #[cfg(target_arch = "x86_64")]
     if let Some(ifma) = avx512_kind(backend) {
-        if avx512::shoup(ifma, q, a, w) {
+        if avx512::shoup(ifma, q, a, src, w, b) {
             return;
         }
-    } else if backend == Backend::Avx2 && avx2::shoup(q, a, w) {
+    } else if backend == Backend::Avx2 && avx2::shoup(q, a, src, w, b) {
         return;
     }
     let q = *q;
-    a.iter_mut().for_each(|x| *x = q.mul_shoup(*x, w));
+    if let Some(src) = src {
+        a.iter_mut().zip(src).for_each(|(y, &x)| *y = x);
+    }
+    match b {
+        None => a.iter_mut().for_each(|x| *x = q.mul_shoup(*x, w)),
+        Some(b) => (a.iter_mut().zip(b)).for_each(|(x, &y)| *x = q.add(q.mul_shoup(*x, w), y)),
+    }
 }
 
 /// Some(true) for the IFMA kernels, Some(false) for AVX-512F, None for the others.

@@ -13,6 +13,16 @@
 //!    scale Delta_l (its slots are t / Delta_l), `factor` (1 / (q_0 K) in bootstrapping), 1/gap for
 //!    the trace and 1/2 for the split below. The output z holds factor (lo - i hi) in bit-reversed
 //!    order ([`SlotsFormat`]).
+//!
+//!    SubSum runs before the last stage ([`CoeffsToSlots::trace_level`]): on the N/2 slots,
+//!    SubSum is sum_j rot_(j n)(t), j < gap, and a stage whose diagonals are n-periodic (every
+//!    stage on n slots, and the lifted stages of `Packed` but the last, whose rows n..2n carry i)
+//!    commutes with rotations by multiples of n, so the result is the same. Its log2(gap) key
+//!    switches run one level above the output instead of at the top, over fewer primes and digits
+//!    (3 of CoeffsToSlots' 26 key switches at 2^12 slots of N = 2^16), with smaller keys. After
+//!    the last stage instead, their errors would meet the output with no rescale after them (2 to
+//!    4 bits lost at N = 2^11 in `pipeline_tests`); before it, the toy errors are those of SubSum
+//!    at the top within 0.3 bit (0.1 mean / 0.2 worst slot at 2^12 slots of `n16_h192`).
 //! 3. The split into real values by one conjugation (no level): lo = z + conj z and
 //!    hi = i (z - conj z) (the product by i is the monomial X^(N/2) up to sign: no level).
 //!    Packed (n <= N/4): the stages act on 2n slots ([v | v] is how the n-periodic slots of the
@@ -36,6 +46,8 @@ pub struct CoeffsToSlots {
     format: SlotsFormat,
     factor: f64,
     trace_steps: Vec<i64>,
+    /// The stage SubSum runs before (the stage count: after the DFT).
+    trace_at: usize,
     dft: HomomorphicDft,
 }
 
@@ -66,6 +78,8 @@ impl CoeffsToSlots {
         let scaling = ctx.scale_at(level)? * factor * split / gap as f64;
         let dir = DftDirection::CoeffsToSlots;
         let mut stages = scaled_stages(ctx.encoder(), dir, slots, budget, scaling, Spread::Even)?;
+        // SubSum runs before the last stage (module doc).
+        let trace_at = budget - 1;
         if format == SlotsFormat::Packed {
             stages = stages.iter().map(lift).collect();
             if let Some(last) = stages.last_mut() {
@@ -81,6 +95,7 @@ impl CoeffsToSlots {
             format,
             factor,
             trace_steps,
+            trace_at,
             dft,
         })
     }
@@ -109,9 +124,13 @@ impl CoeffsToSlots {
     pub fn dft(&self) -> &HomomorphicDft {
         &self.dft
     }
-    /// The rotation steps of SubSum, used at [`Self::level`] (none with full packing).
+    /// The rotation steps of SubSum, used at [`Self::trace_level`] (none with full packing).
     pub fn trace_steps(&self) -> &[i64] {
         &self.trace_steps
+    }
+    /// The level SubSum runs at: that of the last stage (module doc).
+    pub fn trace_level(&self) -> usize {
+        self.level() - self.trace_at
     }
     /// Whether the split needs the conjugation key (at [`Self::output_level`]).
     pub fn needs_conjugation(&self) -> bool {
@@ -119,12 +138,13 @@ impl CoeffsToSlots {
     }
 
     /// The Galois keys [`Self::apply`] uses, each at the highest level it is used at: SubSum's at
-    /// the input level, each DFT stage's steps at its level, the conjugation at the output level.
+    /// [`Self::trace_level`], each DFT stage's steps at its level, the conjugation at the output
+    /// level.
     pub fn galois_uses(&self, ctx: &CkksContext) -> Vec<GaloisRequirement> {
         let mut out: Vec<GaloisRequirement> = self
             .trace_steps
             .iter()
-            .map(|&s| GaloisRequirement::rotation(ctx, s, self.level()))
+            .map(|&s| GaloisRequirement::rotation(ctx, s, self.trace_level()))
             .collect();
         out.extend(stage_uses(ctx, &self.dft));
         if self.needs_conjugation() {
@@ -134,7 +154,7 @@ impl CoeffsToSlots {
     }
 
     /// SubSum (module doc, step 1): the trace onto the subring of the slots, times gap; `ct` itself
-    /// with full packing.
+    /// with full packing. [`Self::apply`] runs it at [`Self::trace_level`] (keys there).
     pub fn trace(
         &self,
         ctx: &CkksContext,
@@ -168,12 +188,18 @@ impl CoeffsToSlots {
                 got: ct.slots(),
             });
         }
-        let mut t = self.trace(ctx, ct, keys)?;
+        let mut t = ct.clone();
         if self.format == SlotsFormat::Packed {
-            // The same plaintext read on 2n slots: the subring's n-periodic slots.
+            // The same plaintext read on 2n slots (after SubSum: the subring's n-periodic slots).
             t.slots = 2 * self.slots;
         }
-        let z = self.dft.apply(ctx, &t, keys)?;
+        for (k, stage) in self.dft.stages().iter().enumerate() {
+            if k == self.trace_at {
+                t = self.trace(ctx, &t, keys)?;
+            }
+            t = stage.apply(ctx, &t, keys)?;
+        }
+        let z = t;
         if self.format == SlotsFormat::Complex {
             return Ok(vec![z]);
         }

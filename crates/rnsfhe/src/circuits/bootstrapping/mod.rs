@@ -33,7 +33,8 @@
 //! - Sparse packing, n <= N/4 slots, CtS-first: SubSum keeps the 2n coefficients of the subring,
 //!   and CoeffsToSlots packs them as 2n real slots with the same conjugation (its last stage's rows
 //!   n..2n carry a factor i; Lattigo's `RepackImagAsReal` rotates instead): EvalMod runs once, and
-//!   SlotsToCoeffs unpacks within its first stage. SubSum costs log2(N / 2n) rotations at the top.
+//!   SlotsToCoeffs unpacks within its first stage. SubSum costs log2(N / 2n) rotations, run before
+//!   CoeffsToSlots' last stage (they commute with the others: [`CoeffsToSlots`]).
 //! - Real inputs (`real_only`), full packing, CtS-first: EvalMod runs on the low half only (one
 //!   EvalMod instead of two) and SlotsToCoeffs completes the high half by the symmetry of a real
 //!   message (one conjugation at the output level); the imaginary part of the input (noise) is
@@ -68,7 +69,7 @@
 //! # Keys
 //!
 //! [`KeyRequirements`] lists exactly what [`Bootstrapper::bootstrap`] uses: the rotation steps of
-//! each DFT stage (its BSGS split) at that stage's level, SubSum's log2(N / 2n) steps at the top,
+//! each DFT stage (its BSGS split) at that stage's level, SubSum's log2(N / 2n) steps at its level,
 //! the conjugation at CoeffsToSlots' output level (and SlotsToCoeffs' for real inputs), the
 //! relinearisation key at EvalMod's level, the encapsulation pair. Each key holds q_0..q_level and
 //! P only; [`BootstrappingKeys::to_bytes`] stores them seeded.

@@ -227,6 +227,45 @@ impl SecretKey {
         })
     }
 
+    /// This key overwritten by [`Self::share_from_ntt`] of the residues `fill` writes (every word,
+    /// each below its modulus), in its own buffer when it is a share over `ctx`'s plain ring Q u P
+    /// in NTT form (no allocation: Lattigo's combiner writes into its secret key); otherwise a new
+    /// buffer. The previous secret's forms are zeroized, its cached digest and identity dropped.
+    pub(crate) fn refill_share_ntt(
+        &mut self,
+        ctx: &dyn KeyContext,
+        fill: impl FnOnce(&mut [u64]),
+    ) -> Result<()> {
+        let ring = ctx.key_switcher().ring_qp();
+        let reusable = Arc::ptr_eq(self.s_qp.context(), ring)
+            && self.s_qp.representation() == Representation::Ntt
+            && self.s_qp.montgomery_form() == Form::Plain
+            && !is_montgomery(ring)
+            && self.fingerprint == ctx.params_fingerprint();
+        if !reusable {
+            *self = Self::share_from_ntt(
+                ctx,
+                Poly::from_fill(ring, Representation::Ntt, |d| {
+                    fill(d);
+                    Ok::<(), Error>(())
+                })?,
+            )?;
+            return Ok(());
+        }
+        if let Some(mut s_q) = self.s_q.take() {
+            s_q.residues_mut().zeroize();
+        }
+        self.coeffs = None;
+        self.digest = OnceLock::new();
+        self.id = OnceLock::new();
+        self.ring_q = Arc::clone(ctx.key_switcher().ring_q());
+        fill(self.s_qp.residues_mut());
+        let n = ring.degree();
+        self.distribution = super::exposure::classify(ctx, None, n);
+        self.max_log_modulus = max_log_modulus(ctx, n, self.distribution);
+        Ok(())
+    }
+
     fn of_poly(ctx: &dyn KeyContext, s: &Poly, pair: bool) -> Result<Self> {
         let ring = ctx.key_switcher().ring_qp();
         if !Arc::ptr_eq(s.context(), ring) {
