@@ -71,7 +71,8 @@ impl BaseConverter for HpsConverter {
         let n = batch_len(k, self.target.len(), input, output)?;
         // Rows 0..k: y_i = |x_i q~_i|_{q_i}; row k: v = round(sum_i y_i / q_i), whose multiple of Q
         // the dot product subtracts through the constant -|Q|_{p_j}.
-        let mut y = crate::pool::Buffer::zeroed((k + 1) * n);
+        // Every word is written below (the k rows, then v).
+        let mut y = crate::pool::Buffer::stale((k + 1) * n);
         let (rows, v_row) = y.split_at_mut(k * n);
         scaled_residues(&self.source, input, n, rows);
         let q_max = self.source.max_modulus().value();

@@ -2,11 +2,14 @@
 //! constants (a + b i multiplies as a - b X^(N/2), since X^(N/2) is -i in every slot of the
 //! encoder's convention, `ckks/encoder.rs`).
 
-use rnsfhe_math::ring::Poly;
+use rnsfhe_math::arith::vector;
+use rnsfhe_math::parallel;
+use rnsfhe_math::pool::Buffer;
+use rnsfhe_math::ring::{Poly, Representation};
 
 use super::Evaluator;
 use crate::ckks::{CkksCiphertext, CkksContext, CkksPlaintext, CkksWeights, Complex};
-use crate::rlwe::{GaloisKeys, RelinKey};
+use crate::rlwe::{GaloisKeys, KeyId, RelinKey};
 use crate::{Error, Result};
 
 /// Integer constants are held below 2^62 (a word, as `mul_const`).
@@ -124,6 +127,10 @@ impl Evaluator for CkksContext {
         self.relinearize_assign(&mut r, rlk)?;
         Ok(r)
     }
+    fn relinearize_owned(&self, mut a: CkksCiphertext, rlk: &RelinKey) -> Result<CkksCiphertext> {
+        self.relinearize_assign(&mut a, rlk)?;
+        Ok(a)
+    }
     fn rescale(&self, a: &CkksCiphertext) -> Result<CkksCiphertext> {
         CkksContext::rescale(self, a)
     }
@@ -170,6 +177,57 @@ impl Evaluator for CkksContext {
         r.scale = scale;
         Ok(r)
     }
+    fn mul_const_add(
+        &self,
+        acc: &mut CkksCiphertext,
+        a: &CkksCiphertext,
+        c: Complex,
+    ) -> Result<()> {
+        self.check_ct(acc)?;
+        self.check_ct(a)?;
+        let c = self.reduce_scalar(c)?;
+        let f = acc.scale() / a.scale();
+        let (re, im) = ((c.re * f).round(), (c.im * f).round());
+        let fits = |p: &Poly| {
+            p.representation() == Representation::Ntt
+                && !p.is_unreduced_product()
+                && p.context().limb_len(Representation::Ntt) == p.context().degree()
+        };
+        let fused = im == 0.0
+            && re.abs() < WORD
+            && a.level() >= acc.level()
+            && a.parts.len() <= acc.parts.len()
+            && a.parts.iter().chain(acc.parts.iter()).all(fits);
+        if !fused {
+            let a = Evaluator::drop_level(self, a, acc.level())?;
+            let term = Evaluator::mul_const_to_scale(self, &a, c, acc.scale())?;
+            return CkksContext::add_assign(self, acc, &term);
+        }
+        let key_id = KeyId::join(acc.key_id, a.key_id)?;
+        // Limb j of `a` times |c| (as `mul_integer`), added or, for c < 0, subtracted: the residues
+        // of `drop_level`, `mul_const_to_scale` and `add_assign`.
+        let v = re as i64;
+        for (out, src) in acc.parts.polys_mut().iter_mut().zip(a.parts.iter()) {
+            let ring = std::sync::Arc::clone(out.context());
+            let n = ring.degree();
+            let src = src.residues();
+            parallel::for_each_limb(out.residues_mut(), n, |j, o| {
+                let q = &ring.moduli()[j];
+                let mut t = Buffer::stale(n);
+                t.copy_from_slice(&src[j * n..(j + 1) * n]);
+                vector::mul_shoup_scalar_assign(q, &mut t, q.shoup(q.reduce(v.unsigned_abs())));
+                if v < 0 {
+                    vector::sub_assign(q, o, &t);
+                } else {
+                    vector::add_assign(q, o, &t);
+                }
+                Ok::<(), Error>(())
+            })?;
+        }
+        acc.key_id = key_id;
+        acc.slots = acc.slots.max(a.slots);
+        Ok(())
+    }
     fn mul_values_to_scale(
         &self,
         a: &CkksCiphertext,
@@ -206,5 +264,64 @@ impl Evaluator for CkksContext {
         keys: &GaloisKeys,
     ) -> Result<CkksCiphertext> {
         CkksContext::sum_rotations(self, a, steps, weights.map(CkksWeights::Complex), keys)
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // test
+mod tests {
+    use super::*;
+    use crate::ckks::CkksParameters;
+    use crate::params::Security;
+    use rnsfhe_math::sample::Csprng;
+
+    /// `mul_const_add` (limb by limb, `a` above acc's level) gives the bits of the trait's default
+    /// (`drop_level`, `mul_const_to_scale`, `add_assign`) for positive, negative and complex
+    /// constants (the last through the default itself), on 2- and 3-part accumulators.
+    #[test]
+    fn mul_const_add_is_the_default_bit_for_bit() {
+        let p = CkksParameters::builder()
+            .degree(1 << 10)
+            .levels(4)
+            .scale_bits(40)
+            .security(Security::InsecureResearchOnly)
+            .build()
+            .unwrap();
+        let owner = CkksContext::new(p).unwrap();
+        let ctx: &CkksContext = &owner;
+        let mut rng = Csprng::from_seed([4; 32]);
+        let (_, pk) = ctx.keygen(&mut rng).unwrap();
+        let enc = |v: f64, rng: &mut Csprng| {
+            ctx.encrypt(&ctx.encode_real(&[v, -v]).unwrap(), &pk, rng)
+                .unwrap()
+        };
+        let (a, b) = (enc(0.3, &mut rng), enc(-0.7, &mut rng));
+        let two = Evaluator::drop_level(ctx, &b, 2).unwrap();
+        let three = ctx.multiply_no_relin(&two, &two).unwrap();
+        let two = Evaluator::mul_const_to_scale(ctx, &two, Complex::from_real(1.0), 2f64.powi(70))
+            .unwrap();
+        for acc in [two, three] {
+            for c in [
+                Complex::from_real(0.625),
+                Complex::from_real(-1.5),
+                Complex::new(0.25, -0.5),
+            ] {
+                let mut fused = acc.clone();
+                ctx.mul_const_add(&mut fused, &a, c).unwrap();
+                let term = Evaluator::mul_const_to_scale(
+                    ctx,
+                    &Evaluator::drop_level(ctx, &a, acc.level()).unwrap(),
+                    c,
+                    acc.scale(),
+                )
+                .unwrap();
+                let want = Evaluator::add(ctx, &acc, &term).unwrap();
+                assert_eq!(fused.parts.len(), want.parts.len());
+                for (f, w) in fused.parts.iter().zip(want.parts.iter()) {
+                    assert_eq!(f.residues(), w.residues(), "{c:?}");
+                }
+                assert_eq!(fused.scale(), want.scale());
+            }
+        }
     }
 }

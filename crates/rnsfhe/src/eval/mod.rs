@@ -139,6 +139,15 @@ pub trait Evaluator {
     fn mul(&self, a: &Self::Ciphertext, b: &Self::Ciphertext) -> Result<Self::Ciphertext>;
     /// Relinearisation of a 3-part ciphertext (a 2-part one is returned as it is).
     fn relinearize(&self, a: &Self::Ciphertext, rlk: &Self::RelinKey) -> Result<Self::Ciphertext>;
+    /// [`Self::relinearize`] of a ciphertext the caller gives up (in place where the scheme can:
+    /// CKKS; default: a copy).
+    fn relinearize_owned(
+        &self,
+        a: Self::Ciphertext,
+        rlk: &Self::RelinKey,
+    ) -> Result<Self::Ciphertext> {
+        self.relinearize(&a, rlk)
+    }
     /// a * b relinearised, not rescaled (Lattigo's `MulRelin`).
     fn mul_relin(
         &self,
@@ -146,7 +155,7 @@ pub trait Evaluator {
         b: &Self::Ciphertext,
         rlk: &Self::RelinKey,
     ) -> Result<Self::Ciphertext> {
-        self.relinearize(&self.mul(a, b)?, rlk)
+        self.relinearize_owned(self.mul(a, b)?, rlk)
     }
     /// One rescale (CKKS RS by q_l, BGV modulus switch, nothing for BFV and HPR): the level goes
     /// down by [`Self::rescale_levels`], the scale is divided by [`Self::rescale_factor`].
@@ -165,6 +174,21 @@ pub trait Evaluator {
         c: Self::Scalar,
         scale: f64,
     ) -> Result<Self::Ciphertext>;
+    /// acc += a c for `a` at acc's level or above (its primes beyond acc's level ignored), the
+    /// constant encoded as [`Self::mul_const_to_scale`] encodes it onto acc's scale: a term of a
+    /// linear combination (the leaves of [`crate::circuits::poly`]). Default: `drop_level`,
+    /// `mul_const_to_scale` and `add_assign`; CKKS does it limb by limb without copying `a`, with
+    /// the same bits.
+    fn mul_const_add(
+        &self,
+        acc: &mut Self::Ciphertext,
+        a: &Self::Ciphertext,
+        c: Self::Scalar,
+    ) -> Result<()> {
+        let a = self.drop_level(a, self.level(acc))?;
+        let term = self.mul_const_to_scale(&a, c, self.scale(acc))?;
+        self.add_assign(acc, &term)
+    }
     /// a times `values` slot by slot, not rescaled, the vector encoded so that the product's scale
     /// is exactly `scale` (as [`Self::mul_const_to_scale`]).
     fn mul_values_to_scale(

@@ -1,5 +1,6 @@
 //! A CKKS evaluator that counts its tensor products (the non-scalar products of a circuit run
-//! over the `Evaluator` trait), for the test files that report a circuit's product count
+//! over the `Evaluator` trait) and its relinearisations (key switches), for the test files that
+//! report a circuit's product count
 //! (`#[path = "support/counting.rs"] mod counting;`).
 #![allow(dead_code)]
 
@@ -10,10 +11,11 @@ use rnsfhe::eval::Evaluator;
 use rnsfhe::rlwe::{GaloisKeys, RelinKey};
 use rnsfhe::Result;
 
-/// CKKS with every tensor product counted (the non-scalar products of an evaluation).
+/// CKKS with every tensor product and relinearisation counted.
 pub struct Counting<'a> {
     pub ctx: &'a CkksContext,
     pub products: Cell<usize>,
+    pub relinearisations: Cell<usize>,
 }
 
 impl<'a> Counting<'a> {
@@ -22,6 +24,7 @@ impl<'a> Counting<'a> {
         Counting {
             ctx,
             products: Cell::new(0),
+            relinearisations: Cell::new(0),
         }
     }
 }
@@ -85,6 +88,7 @@ impl Evaluator for Counting<'_> {
         Evaluator::mul(self.ctx, a, b)
     }
     fn relinearize(&self, a: &CkksCiphertext, rlk: &RelinKey) -> Result<CkksCiphertext> {
+        self.relinearisations.set(self.relinearisations.get() + 1);
         Evaluator::relinearize(self.ctx, a, rlk)
     }
     fn rescale(&self, a: &CkksCiphertext) -> Result<CkksCiphertext> {

@@ -6,7 +6,7 @@
 //! two m, p = low + B_m high (m the largest power of two <= deg p, [`super::basis::split`]):
 //!
 //! - high is asked for (T + r, S q_(T+r) / scale(B_m)) (r = `rescale_levels`), so that
-//!   high * B_m, relinearised and rescaled from level T + r, lands on (T, S);
+//!   high * B_m, rescaled from level T + r, lands on (T, S);
 //! - low is asked for (T, S) directly;
 //! - a piece of degree < k whose baby steps all sit at level T + r or above is a leaf: each term
 //!   c_i B_i is multiplied at level T + r by a constant chosen so that its product is at exactly
@@ -14,6 +14,14 @@
 //!   is added at S. The leading piece (the one all giant steps multiply) may not have its baby
 //!   steps that high: it is then split again by smaller powers of two (Lattigo's "lead" case), which
 //!   keeps the depth at ceil(log2(d + 1)).
+//!
+//! Lazy relinearisation and rescaling (Bossuat et al., section 4.2; OpenFHE's `EvalMultNoRelin` in
+//! `EvalChebyshevSeriesPS`): a piece is built [`Pending`], before its last rescale, at
+//! (T + r, S q_(T+r)), so that low and high * B_m are summed there as they are, the product a
+//! tensor (3 parts), and the sum is relinearised and rescaled once, when the piece is a high
+//! (multiplied next) or the result. An odd degree-59 series (EvalMod's) then takes 4 key
+//! switches instead of 7 for its 7 giant-step products, and 8 rescales instead of 15; the key
+//! switch and the rescale still act at T + r, so their noise is divided by q_(T+r) as before.
 //!
 //! By induction on the degree, level(B_1) >= T + r ceil(log2(d + 1)) suffices: B_m (m = 2^floor(log2
 //! d)) sits at level(B_1) - r log2 m >= T + r, and high has degree < m. Zero coefficients are
@@ -25,10 +33,19 @@ use super::powers::PowerBasis;
 use crate::eval::Evaluator;
 use crate::{Error, Result};
 
-/// The value of one piece: a constant (no ciphertext term), or a ciphertext at the piece's target.
+/// A piece before its last rescale: `acc` at (T + r, S q_(T+r)) for the piece's target (T, S), a
+/// tensor (3 parts, not relinearised) when `tensor`; c_0 is added after the rescale, at S.
+pub(super) struct Pending<C, Ct> {
+    acc: Ct,
+    tensor: bool,
+    c0: C,
+}
+
+/// The value of one piece: a constant (no ciphertext term), or a ciphertext to be finished onto
+/// the piece's target ([`Bsgs::finish`]).
 pub(super) enum Piece<C, Ct> {
     Const(C),
-    Cipher(Ct),
+    Pending(Pending<C, Ct>),
 }
 
 /// One evaluation: the basis and the baby-step bound.
@@ -70,19 +87,46 @@ impl<E: Evaluator> Bsgs<'_, E> {
             )));
         }
         let bm = e.drop_level(self.basis.get(m)?, level + r)?;
-        let high_scale = scale * e.rescale_factor(level + r)? / e.scale(&bm);
+        let product_scale = scale * e.rescale_factor(level + r)?;
+        let high_scale = product_scale / e.scale(&bm);
         let term = match self.eval(&high, level + r, high_scale)? {
             None => None,
-            Some(Piece::Const(h)) => Some(e.mul_const_rescale_to(&bm, h, scale)?),
-            Some(Piece::Cipher(h)) => Some(e.rescale(&e.mul_relin(&h, &bm, self.rlk)?)?),
+            Some(Piece::Const(h)) => Some((e.mul_const_to_scale(&bm, h, product_scale)?, false)),
+            Some(Piece::Pending(h)) => Some((e.mul(&self.finish(h)?, &bm)?, true)),
         };
         let low = self.eval(&low, level, scale)?;
+        let zero = E::Scalar::default();
         Ok(match (low, term) {
             (low, None) => low,
-            (None, Some(t)) => Some(Piece::Cipher(t)),
-            (Some(Piece::Const(c0)), Some(t)) => Some(Piece::Cipher(e.add_const(&t, c0)?)),
-            (Some(Piece::Cipher(l)), Some(t)) => Some(Piece::Cipher(e.add(&l, &t)?)),
+            (None, Some((acc, tensor))) => Some(Piece::Pending(Pending {
+                acc,
+                tensor,
+                c0: zero,
+            })),
+            (Some(Piece::Const(c0)), Some((acc, tensor))) => {
+                Some(Piece::Pending(Pending { acc, tensor, c0 }))
+            }
+            (Some(Piece::Pending(mut l)), Some((t, tensor))) => {
+                e.add_assign(&mut l.acc, &t)?;
+                l.tensor |= tensor;
+                Some(Piece::Pending(l))
+            }
         })
+    }
+
+    /// A pending piece at its target: relinearised when a tensor, rescaled once, plus c_0.
+    pub(super) fn finish(&self, p: Pending<E::Scalar, E::Ciphertext>) -> Result<E::Ciphertext> {
+        let e = self.e;
+        let acc = if p.tensor {
+            e.relinearize_owned(p.acc, self.rlk)?
+        } else {
+            p.acc
+        };
+        let mut out = e.rescale(&acc)?;
+        if p.c0 != E::Scalar::default() {
+            out = e.add_const(&out, p.c0)?;
+        }
+        Ok(out)
     }
 
     /// Whether every baby step with a non-zero coefficient sits at `level` + r or above.
@@ -96,8 +140,8 @@ impl<E: Evaluator> Bsgs<'_, E> {
         Ok(true)
     }
 
-    /// sum_i c_i B_i at exactly (`level`, `scale`): one constant product per term at level + r onto
-    /// scale q_(level + r) `scale`, one rescale for the sum, then c_0.
+    /// sum_i c_i B_i pending for (`level`, `scale`): one constant product per term at level + r onto
+    /// scale q_(level + r) `scale`, summed (one rescale for the sum, then c_0, in [`Self::finish`]).
     fn leaf(
         &mut self,
         c: &[E::Scalar],
@@ -112,18 +156,20 @@ impl<E: Evaluator> Bsgs<'_, E> {
             if *ci == E::Scalar::default() {
                 continue;
             }
-            let bi = e.drop_level(self.basis.get(i)?, from)?;
-            let term = e.mul_const_to_scale(&bi, *ci, product_scale)?;
+            let bi = self.basis.get(i)?;
             match acc.as_mut() {
-                None => acc = Some(term),
-                Some(a) => e.add_assign(a, &term)?,
+                None => {
+                    acc =
+                        Some(e.mul_const_to_scale(&e.drop_level(bi, from)?, *ci, product_scale)?)
+                }
+                Some(a) => e.mul_const_add(a, bi, *ci)?,
             }
         }
         let acc = acc.ok_or_else(|| Error::Internal("leaf without a term".into()))?;
-        let mut out = e.rescale(&acc)?;
-        if c[0] != E::Scalar::default() {
-            out = e.add_const(&out, c[0])?;
-        }
-        Ok(Piece::Cipher(out))
+        Ok(Piece::Pending(Pending {
+            acc,
+            tensor: false,
+            c0: c[0],
+        }))
     }
 }

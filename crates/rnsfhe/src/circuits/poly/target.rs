@@ -128,7 +128,7 @@ pub fn evaluate<E: Evaluator>(
         k: 1 << bits.div_ceil(2),
     };
     let out = match run.eval(&c, target.level, target.scale)? {
-        Some(Piece::Cipher(ct)) => ct,
+        Some(Piece::Pending(p)) => run.finish(p)?,
         _ => {
             return Err(Error::Internal(
                 "a polynomial of degree >= 1 gave a constant".into(),

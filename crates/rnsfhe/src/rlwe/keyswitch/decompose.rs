@@ -134,7 +134,8 @@ impl KeySwitcher {
             match (&self.modup[level][j], &self.digits[j]) {
                 (Some(up), r) => {
                     let src = &x[r.start * n..(r.end.min(level + 1)) * n];
-                    let mut out = Buffer::zeroed(up.limbs.len() * n);
+                    // The conversion writes every word.
+                    let mut out = Buffer::stale(up.limbs.len() * n);
                     up.conv.convert(src, &mut out).map(|()| Some(out))
                 }
                 (None, _) => Ok(None),
