@@ -137,7 +137,12 @@ fn bench(
     let budget = timing::Budget::new(quick);
     let mut rep = report::Report::collecting();
     let rep = &mut rep;
-    rep.text(&report::machine_line());
+    // Only bootstrap and showcase take --threads; every other suite runs one thread.
+    let threads = match suite {
+        Suite::Bootstrap | Suite::Showcase => boot.threads,
+        _ => 1,
+    };
+    rep.text(&report::machine_line(threads));
     let result = match suite {
         Suite::Arith => bench::arith::run(&budget, rep).map_err(rnsfhe::Error::from),
         Suite::Cyclotomic => bench::cyclotomic::run(&budget, rep).map_err(rnsfhe::Error::from),

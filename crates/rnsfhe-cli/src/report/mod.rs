@@ -262,10 +262,15 @@ pub fn selected_backends() -> String {
         .join(", ")
 }
 
-/// The line every `rnsfhe bench` run starts with: which CPU and which SIMD backend produced its figures.
-pub fn machine_line() -> String {
+/// The line every `rnsfhe bench` run starts with: which CPU, which SIMD backend and how many threads
+/// per operation produced its figures.
+pub fn machine_line(threads: usize) -> String {
+    let threads = match threads {
+        1 => "one thread".to_string(),
+        n => format!("{n} threads"),
+    };
     format!(
-        "Figures of this run: CPU {}, NTT backend {}, one thread.",
+        "Figures of this run: CPU {}, NTT backend {}, {threads}.",
         cpu_model(),
         selected_backends()
     )
@@ -434,8 +439,9 @@ mod tests {
 
     #[test]
     fn the_machine_line_names_cpu_and_backend() {
-        let line = machine_line();
-        assert!(line.contains(&cpu_model()), "{line}");
+        let line = machine_line(1);
+        assert!(line.contains(&cpu_model()) && line.ends_with("one thread."), "{line}");
+        assert!(machine_line(2).ends_with(", 2 threads."));
         for (part, bits) in selected_backends().split(", ").zip([49u32, 61]) {
             let q = Modulus::new(ntt_primes(bits, 1 << 13, 1, &[]).unwrap()[0]).unwrap();
             let first = rnsfhe_math::ntt::available_backends(&q)[0].name();
