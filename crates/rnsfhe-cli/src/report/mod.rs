@@ -440,7 +440,10 @@ mod tests {
     #[test]
     fn the_machine_line_names_cpu_and_backend() {
         let line = machine_line(1);
-        assert!(line.contains(&cpu_model()) && line.ends_with("one thread."), "{line}");
+        assert!(
+            line.contains(&cpu_model()) && line.ends_with("one thread."),
+            "{line}"
+        );
         assert!(machine_line(2).ends_with(", 2 threads."));
         for (part, bits) in selected_backends().split(", ").zip([49u32, 61]) {
             let q = Modulus::new(ntt_primes(bits, 1 << 13, 1, &[]).unwrap()[0]).unwrap();
