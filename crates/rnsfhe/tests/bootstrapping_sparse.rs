@@ -8,9 +8,11 @@
 use std::sync::Arc;
 
 use rnsfhe::circuits::bootstrapping::{
-    mod_raise, Bootstrapper, BootstrappingOrder, BootstrappingParameters, SlotsFormat,
+    mod_raise, Bootstrapper, BootstrappingKeys, BootstrappingOrder, BootstrappingParameters,
+    SlotsFormat,
 };
 use rnsfhe::ckks::{CkksCiphertext, CkksContext, Complex};
+use rnsfhe::rlwe::SecretKey;
 use rnsfhe_math::sample::Csprng;
 
 fn toy(log_n: u32, order: BootstrappingOrder, slots: usize) -> BootstrappingParameters {
@@ -20,6 +22,40 @@ fn toy(log_n: u32, order: BootstrappingOrder, slots: usize) -> BootstrappingPara
     }
     p.slots = slots;
     p
+}
+
+/// A context, its bootstrapper and fresh keys of `seed`, and values uniform in the unit square
+/// encrypted at the bootstrap's input level.
+struct Input {
+    ctx: Arc<CkksContext>,
+    boot: Bootstrapper,
+    sk: SecretKey,
+    keys: BootstrappingKeys,
+    z: Vec<Complex>,
+    ct: CkksCiphertext,
+}
+
+fn input(p: &BootstrappingParameters, seed: u8) -> Input {
+    let ctx = CkksContext::new(p.ckks_parameters().unwrap()).unwrap();
+    let boot = Bootstrapper::new(&ctx, p.clone()).unwrap();
+    let mut rng = Csprng::from_seed([seed; 32]);
+    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+    let keys = boot.generate_keys(&sk, &mut rng, None).unwrap();
+    let mut unit = || (rng.next_u64() >> 11) as f64 / (1u64 << 52) as f64 - 1.0;
+    let z: Vec<Complex> = (0..p.slots).map(|_| Complex::new(unit(), unit())).collect();
+    let level = boot.input_level();
+    let pt = ctx
+        .encode_at(&z, level, ctx.scale_at(level).unwrap())
+        .unwrap();
+    let ct = ctx.encrypt(&pt, &pk, &mut rng).unwrap();
+    Input {
+        ctx,
+        boot,
+        sk,
+        keys,
+        z,
+        ct,
+    }
 }
 
 /// One bootstrap of values uniform in the unit square (encrypted at the input level) with fresh
@@ -34,18 +70,14 @@ fn bootstrap(
     CkksCiphertext,
     usize,
 ) {
-    let ctx = CkksContext::new(p.ckks_parameters().unwrap()).unwrap();
-    let boot = Bootstrapper::new(&ctx, p.clone()).unwrap();
-    let mut rng = Csprng::from_seed([seed; 32]);
-    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
-    let keys = boot.generate_keys(&sk, &mut rng, None).unwrap();
-    let mut unit = || (rng.next_u64() >> 11) as f64 / (1u64 << 52) as f64 - 1.0;
-    let z: Vec<Complex> = (0..p.slots).map(|_| Complex::new(unit(), unit())).collect();
-    let level = boot.input_level();
-    let pt = ctx
-        .encode_at(&z, level, ctx.scale_at(level).unwrap())
-        .unwrap();
-    let ct = ctx.encrypt(&pt, &pk, &mut rng).unwrap();
+    let Input {
+        ctx,
+        boot,
+        sk,
+        keys,
+        z,
+        ct,
+    } = input(&p, seed);
     let (out, times) = boot.bootstrap_timed(&ctx, &ct, &keys).unwrap();
     assert_eq!(out.level(), boot.output_level());
     assert_eq!(out.scale(), ctx.scale_at(out.level()).unwrap());
@@ -105,19 +137,15 @@ fn one_eval_mod_for_sparse_slots() {
 #[test]
 fn packed_slots_enter_eval_mod_real() {
     let p = toy(11, BootstrappingOrder::SlotsToCoeffsFirst, 256);
-    let ctx = CkksContext::new(p.ckks_parameters().unwrap()).unwrap();
-    let boot = Bootstrapper::new(&ctx, p.clone()).unwrap();
-    let mut rng = Csprng::from_seed([5; 32]);
-    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
-    let keys = boot.generate_keys(&sk, &mut rng, None).unwrap();
+    let Input {
+        ctx,
+        boot,
+        sk,
+        keys,
+        ct,
+        ..
+    } = input(&p, 5);
     let gk = keys.galois_keys().unwrap();
-    let mut unit = || (rng.next_u64() >> 11) as f64 / (1u64 << 52) as f64 - 1.0;
-    let z: Vec<Complex> = (0..p.slots).map(|_| Complex::new(unit(), unit())).collect();
-    let level = boot.input_level();
-    let pt = ctx
-        .encode_at(&z, level, ctx.scale_at(level).unwrap())
-        .unwrap();
-    let ct = ctx.encrypt(&pt, &pk, &mut rng).unwrap();
     let low = boot
         .slots_to_coeffs()
         .apply(&ctx, std::slice::from_ref(&ct), gk)

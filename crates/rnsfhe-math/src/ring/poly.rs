@@ -131,24 +131,11 @@ impl Poly {
             });
         }
         let moduli = ctx.moduli();
-        // Small coefficients (errors, ternary values: |c| < every q) need no reduction: a negative
-        // c becomes c + q by a mask, branch-free and vectorisable; otherwise Barrett per value.
         let max_abs = coeffs.iter().fold(0u64, |m, &c| m.max(c.unsigned_abs()));
-        let small = moduli.iter().all(|q| max_abs < q.value());
-        let data = crate::pool::filled(n * moduli.len(), |v| {
-            for q in moduli {
-                if small {
-                    let qv = q.value();
-                    v.extend(
-                        coeffs
-                            .iter()
-                            .map(|&c| (c as u64).wrapping_add(qv & ((c >> 63) as u64))),
-                    );
-                } else {
-                    v.extend(coeffs.iter().map(|&c| q.reduce_i64(c)));
-                }
-            }
-        });
+        let mut data = crate::pool::stale(n * moduli.len());
+        for (q, limb) in moduli.iter().zip(data.chunks_exact_mut(n)) {
+            crate::arith::vector::reduce_signed_into(q, max_abs, coeffs, limb);
+        }
         Ok(Poly::from_parts(ctx, data, Representation::Coefficient))
     }
 

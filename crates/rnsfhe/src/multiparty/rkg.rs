@@ -223,7 +223,7 @@ fn round2_component(e: &[i64], [h0, h1]: [&Poly; 2], [s, d]: [&Poly; 2]) -> Resu
             .chunks_exact_mut(n)
             .zip(ring.moduli().iter().zip(ring.ntt_tables()));
         for (i, (out, (q, table))) in limbs.enumerate() {
-            signed_into(q, e, max_abs < q.value(), out);
+            vector::reduce_signed_into(q, max_abs, e, out);
             table.forward(out)?;
             let (a, b) = ([h0.limb(i)?, h1.limb(i)?], [s.limb(i)?, d.limb(i)?]);
             vector::inner_product(q, &a, &b, &mut products);
@@ -231,20 +231,6 @@ fn round2_component(e: &[i64], [h0, h1]: [&Poly; 2], [s, d]: [&Poly; 2]) -> Resu
         }
         Ok(())
     })
-}
-
-/// out[j] = e[j] mod q ([`Poly::from_signed`] for one limb; `small`: every |e[j]| < q).
-fn signed_into(q: &rnsfhe_math::arith::Modulus, e: &[i64], small: bool, out: &mut [u64]) {
-    let qv = q.value();
-    if small {
-        for (o, &c) in out.iter_mut().zip(e) {
-            *o = (c as u64).wrapping_add(qv & ((c >> 63) as u64));
-        }
-    } else {
-        for (o, &c) in out.iter_mut().zip(e) {
-            *o = q.reduce_i64(c);
-        }
-    }
 }
 
 /// The collective relinearisation key (k0 = round-2 aggregate, k1 = h1 of the round-1
