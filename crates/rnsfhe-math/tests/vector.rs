@@ -324,3 +324,29 @@ fn lift_centered_matches_signed_reduction() {
         }
     }
 }
+
+#[test]
+fn reduce_signed_into_matches_reduce_i64() {
+    // Both paths (sign mask when max_abs < q, Barrett otherwise), lengths leaving tails after the
+    // vectors, and the edges +-max_abs and 0.
+    let mut rng = StdRng::seed_from_u64(82);
+    for bits in [30u32, 50, 55, 61] {
+        let q = moduli(bits)[0];
+        for max_abs in [19u64, q.value() - 1, q.value(), 1 << 62] {
+            for n in LENS {
+                let src: Vec<i64> = (0..n)
+                    .map(|i| match i % 7 {
+                        0 => max_abs as i64,
+                        1 => -(max_abs as i64),
+                        2 => 0,
+                        _ => rng.random_range(-(max_abs as i64)..=max_abs as i64),
+                    })
+                    .collect();
+                let mut dst = vec![u64::MAX; n];
+                vector::reduce_signed_into(&q, max_abs, &src, &mut dst);
+                let want: Vec<u64> = src.iter().map(|&c| q.reduce_i64(c)).collect();
+                assert_eq!(dst, want, "{bits} bits, max_abs {max_abs}, n = {n}");
+            }
+        }
+    }
+}

@@ -8,8 +8,9 @@ use zeroize::Zeroizing;
 use super::ct::{mask, opaque_zero};
 use super::Csprng;
 
-/// Samples per bulk draw of the rng (2 words each).
-const CHUNK: usize = 512;
+/// Samples per bulk draw of the rng (2 words each; 64 KiB of words, so that the multi-block ChaCha20
+/// kernel of `Csprng::fill_words` runs long between its resynchronisations).
+const CHUNK: usize = 4096;
 
 /// One sample from the 128-bit draw r = (hi, lo): a sign bit and the count of table entries
 /// t <= r mod 2^127 (borrow-based comparisons over the whole table), the sign applied by a mask.
@@ -37,17 +38,10 @@ fn scan_scalar(table: &[u128], words: &[u64], out: &mut [i64]) {
 
 /// Fills `out` with samples of `table`, one (hi, lo) word pair of `rng` each, in order.
 pub(super) fn fill(table: &[u128], rng: &mut Csprng, out: &mut [i64]) {
-    let mut bytes = Zeroizing::new(vec![0u8; 16 * CHUNK]);
     let mut words = Zeroizing::new(vec![0u64; 2 * CHUNK]);
     for block in out.chunks_mut(CHUNK) {
-        let (b, w) = (
-            &mut bytes[..16 * block.len()],
-            &mut words[..2 * block.len()],
-        );
-        rng.fill_bytes(b);
-        for (x, c) in w.iter_mut().zip(b.chunks_exact(8)) {
-            *x = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
-        }
+        let w = &mut words[..2 * block.len()];
+        rng.fill_words(w);
         scan(table, w, block);
     }
 }

@@ -76,6 +76,25 @@ impl Csprng {
         self.rng.next_u64()
     }
 
+    /// Fills `out` with the next words of [`Csprng::next_u64`] (the same words, in order), from the
+    /// multi-block ChaCha20 kernel (AVX2 or AVX-512F within the `RNSFHE_BACKEND` ceiling) when `out`
+    /// is long: the random words of Gaussian sampling.
+    pub fn fill_words(&mut self, out: &mut [u64]) {
+        let kernel = Kernel::current();
+        if kernel != Kernel::Scalar && out.len() >= BULK_MIN {
+            let seed = Zeroizing::new(self.rng.get_seed());
+            let (stream, pos) = (self.rng.get_stream(), self.rng.get_word_pos());
+            if let Some(mut ks) = Keystream::at_word(&seed, stream, pos, kernel) {
+                ks.fill(out);
+                self.rng.set_word_pos(ks.word_pos());
+                return;
+            }
+        }
+        for x in out {
+            *x = self.next_u64();
+        }
+    }
+
     /// A uniformly random value in [0, q), by rejection: draw the top `bits(q)` bits of a word and retry
     /// while the draw is >= q (each try succeeds with probability > 1/2). Exactly uniform, no `% q`
     /// bias. The running time reveals only the number of rejected draws, which is independent of the
@@ -244,6 +263,38 @@ mod tests {
             .map(|&o| (o as f64 - n / 16.0).powi(2) / (n / 16.0))
             .sum();
         assert!(chi > 3.0 * CHI_MAX, "chi2 {chi}");
+    }
+
+    #[test]
+    fn fill_words_continues_next_u64() {
+        // From word positions before, inside and across the kernel's batches, and an odd 32-bit
+        // position (after 4 bytes) where the kernel cannot start: the words of next_u64, and the
+        // generator resumes right after them.
+        for skip in [0usize, 1, 7, 16, 17, 300] {
+            for (odd, len) in [
+                (false, 0usize),
+                (false, 5),
+                (false, 511),
+                (false, 512),
+                (false, 4099),
+                (true, 2048),
+            ] {
+                let (mut a, mut b) = (Csprng::from_seed([9; 32]), Csprng::from_seed([9; 32]));
+                if odd {
+                    a.fill_bytes(&mut [0u8; 4]);
+                    b.fill_bytes(&mut [0u8; 4]);
+                }
+                for _ in 0..skip {
+                    a.next_u64();
+                    b.next_u64();
+                }
+                let mut got = vec![0u64; len];
+                a.fill_words(&mut got);
+                let want: Vec<u64> = (0..len).map(|_| b.next_u64()).collect();
+                assert_eq!(got, want, "skip {skip}, odd {odd}, len {len}");
+                assert_eq!(a.next_u64(), b.next_u64(), "after: skip {skip}, len {len}");
+            }
+        }
     }
 
     #[test]

@@ -69,7 +69,7 @@ fn bound_round(
         protocol,
         round: 1,
         crs: crs_id(crs),
-        binding: digest("rnsfhe key switch v1", &words, &[v.c1])?,
+        binding: digest("rnsfhe key switch v2", &words, &[v.c1])?,
         group: group.cloned(),
         level: v.level,
         elements: Vec::new(),

@@ -78,7 +78,7 @@ pub fn round2(round1: &Share) -> Result<Round> {
     let polys: Vec<&Poly> = round1.polys.iter().collect();
     Ok(Round {
         round: 2,
-        binding: digest("rnsfhe rkg round 1 aggregate v1", &[], &polys)?,
+        binding: digest("rnsfhe rkg round 1 aggregate v2", &[], &polys)?,
         ..round1.round.clone()
     })
 }
@@ -187,7 +187,12 @@ pub fn share_round2(
     let mut polys = Vec::with_capacity(round1_aggregate.polys.len() / 2);
     for pair in round1_aggregate.polys.chunks_exact(2) {
         g.fill(rng, &mut e);
-        polys.push(round2_component(&e, [&pair[0], &pair[1]], [&s, &d])?);
+        polys.push(round2_component(
+            &e,
+            g.bound(),
+            [&pair[0], &pair[1]],
+            [&s, &d],
+        )?);
     }
     d.residues_mut().zeroize();
     Ok(Share::of_party(
@@ -198,10 +203,16 @@ pub fn share_round2(
     ))
 }
 
-/// NTT(e) + h0 s_i + h1 (u_i - s_i) for one component, limb by limb (each limb's error, transform
-/// and both products while it stays in cache; one reduction for the two products): the values of
-/// `gaussian_poly`, `to_ntt` and two `mul_add_assign`, in one pass over the output.
-fn round2_component(e: &[i64], [h0, h1]: [&Poly; 2], [s, d]: [&Poly; 2]) -> Result<Poly> {
+/// NTT(e) + h0 s_i + h1 (u_i - s_i) for one component (|e| <= `max_abs`, the sampler's tail bound),
+/// limb by limb (each limb's error, transform and both products while it stays in cache; one
+/// reduction for the two products): the values of `gaussian_poly`, `to_ntt` and two
+/// `mul_add_assign`, in one pass over the output.
+fn round2_component(
+    e: &[i64],
+    max_abs: u64,
+    [h0, h1]: [&Poly; 2],
+    [s, d]: [&Poly; 2],
+) -> Result<Poly> {
     let ring = s.context();
     let plain_ntt = |p: &Poly| {
         p.context().id() == ring.id()
@@ -216,7 +227,6 @@ fn round2_component(e: &[i64], [h0, h1]: [&Poly; 2], [s, d]: [&Poly; 2]) -> Resu
         ));
     }
     let n = ring.degree();
-    let max_abs = e.iter().fold(0u64, |m, c| m.max(c.unsigned_abs()));
     let mut products = rnsfhe_math::pool::Buffer::stale(n);
     Poly::from_fill(ring, Representation::Ntt, |data| -> Result<()> {
         let limbs = data

@@ -102,14 +102,48 @@ pub fn reduce_signed_into(q: &Modulus, max_abs: u64, src: &[i64], dst: &mut [u64
     debug_assert_eq!(src.len(), dst.len());
     let qv = q.value();
     if max_abs < qv {
-        for (d, &c) in dst.iter_mut().zip(src) {
-            *d = (c as u64).wrapping_add(qv & ((c >> 63) as u64));
+        #[cfg(target_arch = "x86_64")]
+        if avx512f(q) {
+            // SAFETY: avx512f was detected.
+            unsafe { signed_small_avx512(qv, src, dst) };
+            return;
         }
+        #[cfg(target_arch = "x86_64")]
+        if avx2_allowed(q) {
+            // SAFETY: `avx2_allowed` checked the CPU's avx2.
+            unsafe { signed_small_avx2(qv, src, dst) };
+            return;
+        }
+        signed_small(qv, src, dst);
     } else {
         for (d, &c) in dst.iter_mut().zip(src) {
             *d = q.reduce_i64(c);
         }
     }
+}
+
+/// The small case of [`reduce_signed_into`]: x + q where x < 0 (|x| < q), by the sign mask. One body
+/// for every backend: the wrappers below only let the compiler vectorise it with wider registers, so
+/// their bits are this loop's.
+#[inline(always)]
+fn signed_small(qv: u64, src: &[i64], dst: &mut [u64]) {
+    for (d, &c) in dst.iter_mut().zip(src) {
+        *d = (c as u64).wrapping_add(qv & ((c >> 63) as u64));
+    }
+}
+
+/// [`signed_small`] compiled for AVX-512F (8 lanes: `vpsraq`, `vpandq`, `vpaddq`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn signed_small_avx512(qv: u64, src: &[i64], dst: &mut [u64]) {
+    signed_small(qv, src, dst);
+}
+
+/// [`signed_small`] compiled for AVX2 (4 lanes).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn signed_small_avx2(qv: u64, src: &[i64], dst: &mut [u64]) {
+    signed_small(qv, src, dst);
 }
 
 /// `dst[i]` = the centred representative of `src[i]` modulo `from` (in (-from/2, from/2]), reduced

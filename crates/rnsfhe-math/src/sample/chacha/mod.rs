@@ -155,7 +155,6 @@ impl Keystream {
     }
 
     /// Fills `out` with the next keystream words.
-    #[cfg(test)]
     pub(crate) fn fill(&mut self, out: &mut [u64]) {
         let mut k = 0;
         while k < out.len() {
