@@ -2,6 +2,7 @@
 their refusals, keys registered per key pair, bytes and pickles (another process too), progress,
 and the refusals of bootstrap (non-bootstrappable parameters, missing keys, another key pair)."""
 
+import gc
 import pickle
 import runpy
 import subprocess
@@ -231,6 +232,71 @@ def test_two_presets_of_one_chain_side_by_side():
     meta = toy(meta_bts=True)  # a preset of another chain after these parameters' bytes
     with pytest.raises(SerializationError, match="other CKKS parameters"):
         rnsfhe.CkksParameters.from_bytes(full.to_bytes()[:-64] + meta.to_bytes()[-64:])
+
+
+def test_unpickling_joins_the_live_context(boot):
+    """Objects unpickled (or read with `from_bytes`) while their bootstrappable context lives join
+    that context, its registered keys and bootstrapping keys included, without their parameter
+    bytes being parsed and the preset's chain rebuilt again; only bytes equal to a live context's
+    are taken so: corrupted or foreign bytes are refused as before, and the bytes of another preset
+    of the same chain give that preset's parameters."""
+    ctx, sk, pk, _, _ = boot
+    z = unit_square(ctx.slots, 5)
+    ct = ctx.drop_to_level(ctx.encrypt(z, pk), 0)
+    loaded = [pickle.loads(pickle.dumps(ct, protocol=p)) for p in (2, 5)]
+    loaded.append(rnsfhe.CkksCiphertext.from_bytes(pickle.loads(pickle.dumps(ctx)), ct.to_bytes()))
+    loaded.append(rnsfhe.CkksContext.from_bytes(ctx.to_bytes()).ciphertext_from_bytes(ct.to_bytes()))
+    for c in loaded:
+        assert not np.any(ctx.decrypt(c - ct, sk))  # the same context: no ContextMismatchError
+        out = c.bootstrap()  # the live context's bootstrapping keys
+        assert np.max(np.abs(ctx.decrypt(out, sk, complex=True) - z)) < WORST
+    for p in [pickle.loads(pickle.dumps(ctx.params)), rnsfhe.CkksParameters.from_bytes(
+            ctx.params.to_bytes())]:
+        assert p == ctx.params and repr(p) == repr(ctx.params)
+        assert p.chain_bits == ctx.params.chain_bits and p.scale_bits == ctx.params.scale_bits
+    restore, (kind, params, data) = ct.__reduce_ex__(2)
+    assert restore(kind, params, data).level == 0
+    at = len(params) - 64  # the preset: magic, then log_degree, slots, ...
+    slots = params[:at + 16] + (256).to_bytes(8, "little") + params[at + 24:]
+    other = restore("CkksParameters", slots, b"")
+    assert other == toy(slots=256) and other != ctx.params
+    with pytest.raises(ContextMismatchError, match="slots=256"):
+        ctx.bootstrap(restore(kind, slots, data))
+    meta = toy(meta_bts=True).to_bytes()[-64:]  # a preset of another chain
+    flip = bytes([params[100] ^ 1])
+    for bad, message in [(params[:at] + meta, "other CKKS parameters"),
+                         (params[:100] + flip + params[101:], "other CKKS parameters"),
+                         (params[:-1] + b"\xff", "not a bootstrappable preset"),
+                         (params[:-1], "checksum")]:
+        for k in (kind, "CkksParameters", "CkksContext"):
+            with pytest.raises(SerializationError, match=message):
+                restore(k, bad, data)
+
+
+def test_unpickling_with_no_live_context_makes_it():
+    """With every object of a parameter set gone, unpickling makes its context again (parsed and
+    checked): a fresh one, without the keys the first one had registered."""
+    def send():
+        ctx = rnsfhe.CkksContext(toy(slots=128), seed=bytes([8] * 32))
+        sk, pk = ctx.keygen()
+        ctx.relin_key(sk)  # registered in this context only
+        z = unit_square(128, 6)
+        ct = ctx.encrypt(z, pk)
+        assert np.max(np.abs(ctx.decrypt(ct * ct, sk, complex=True) - z * z)) < WORST
+        return pickle.dumps(ct, protocol=5), sk.to_bytes(allow_secret=True), z
+
+    blob, sk_bytes, z = send()
+    gc.collect()
+    ct = pickle.loads(blob)
+    ctx = ct.context
+    assert "bootstrappable(logn=11, slots=128" in repr(ctx)
+    sk = ctx.secret_key_from_bytes(sk_bytes)
+    assert np.max(np.abs(ctx.decrypt(ct, sk, complex=True) - z)) < WORST
+    with pytest.raises(MissingKeyError):  # a new context: the first one's relinearisation key died
+        ct * ct
+    ctx.relin_key(sk)
+    again = pickle.loads(blob)  # now the live context's
+    assert np.max(np.abs(ctx.decrypt(again * ct, sk, complex=True) - z * z)) < WORST
 
 
 CHILD = """

@@ -335,6 +335,13 @@ impl<C: Scheme> Registry<C> {
         Registry(Mutex::new(Vec::new()))
     }
 
+    /// The live context whose identity (parameter bytes, then the tag's) is exactly `identity`: its
+    /// parameters and tag were checked when it was made, so bytes equal to them need no parsing or
+    /// checking again (unpickling many objects of one context). `None` when no live context has them.
+    pub fn live(&self, identity: &[u8]) -> Option<Arc<Shared<C>>> {
+        find_live(&self.lock(), identity)
+    }
+
     /// The live context of these parameter bytes (with `tag`'s), or a new one made by `make`.
     pub fn get_or_make(
         &self,
@@ -343,13 +350,9 @@ impl<C: Scheme> Registry<C> {
         label: String,
         make: impl FnOnce() -> rnsfhe::Result<Arc<C>>,
     ) -> rnsfhe::Result<Arc<Shared<C>>> {
-        let mut live = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut live = self.lock();
         live.retain(|(_, w)| w.strong_count() > 0);
-        if let Some(s) = live
-            .iter()
-            .find(|(b, _)| *b == params_bytes)
-            .and_then(|(_, w)| w.upgrade())
-        {
+        if let Some(s) = find_live(&live, &params_bytes) {
             return Ok(s);
         }
         let ctx = make()?;
@@ -364,4 +367,16 @@ impl<C: Scheme> Registry<C> {
         live.push((params_bytes, Arc::downgrade(&shared)));
         Ok(shared)
     }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Entry<C>>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The live context of `identity` among `entries` (byte-for-byte equality).
+fn find_live<C: Scheme>(entries: &[Entry<C>], identity: &[u8]) -> Option<Arc<Shared<C>>> {
+    entries
+        .iter()
+        .find(|(b, _)| b.as_slice() == identity)
+        .and_then(|(_, w)| w.upgrade())
 }

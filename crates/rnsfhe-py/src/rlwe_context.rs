@@ -126,10 +126,7 @@ macro_rules! scheme_context {
             }
             #[getter]
             fn params(&self) -> $PyParams {
-                $PyParams {
-                    inner: self.ctx().params().clone(),
-                    tag: self.shared.tag,
-                }
+                $PyParams::of(&self.shared)
             }
             /// A fresh secret key and its public key.
             fn keygen(&self, py: Python<'_>) -> PyResult<($PySk, $PyPk)> {
@@ -223,10 +220,11 @@ macro_rules! scheme_context {
             fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
                 bytes_out(py, &self.shared.params_bytes)
             }
-            /// The context of a parameter set's bytes (validated again, security included).
+            /// The context of a parameter set's bytes (validated again, security included, unless
+            /// a live context has exactly these bytes).
             #[staticmethod]
             fn from_bytes(data: ByteData) -> PyResult<Self> {
-                Self::from_shared($PyParams::parse(&data.0)?.shared()?)
+                Self::from_shared($PyParams::shared_of(&data.0)?)
             }
             fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
                 reduce(py, $name, &self.shared.params_bytes, &[])

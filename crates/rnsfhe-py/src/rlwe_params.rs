@@ -23,12 +23,11 @@ macro_rules! rlwe_restore {
             params: &[u8],
             $data: &[u8],
         ) -> PyResult<Py<PyAny>> {
-            let p = $PyParams::parse(params)?;
             let $class = $kind.strip_prefix($prefix);
             if $class == Some("Parameters") {
-                return Ok(Py::new($py, p)?.into_any());
+                return Ok(Py::new($py, $PyParams::from_identity(params)?)?.into_any());
             }
-            let $ctx = $PyCtx::from_shared(p.shared()?)?;
+            let $ctx = $PyCtx::from_shared($PyParams::shared_of(params)?)?;
             let bytes = || ByteData($data.to_vec());
             Ok(match $class {
                 Some("Context") => Py::new($py, $ctx)?.into_any(),
@@ -80,12 +79,35 @@ macro_rules! rlwe_params {
                 b
             }
             /// Parameters and their tag from `to_bytes` output (validated again).
-            pub(crate) fn parse(bytes: &[u8]) -> PyResult<Self> {
+            fn parse(bytes: &[u8]) -> PyResult<Self> {
                 let (params, tag) = crate::registry::Tag::split(bytes)?;
                 Ok($Py {
                     inner: <$Params>::from_bytes(params).py()?,
                     tag,
                 })
+            }
+            /// The parameters and tag of a context.
+            pub(crate) fn of(shared: &$Shared) -> Self {
+                $Py {
+                    inner: shared.ctx.params().clone(),
+                    tag: shared.tag,
+                }
+            }
+            /// Parameters from `to_bytes` output: the live context's when one has exactly these
+            /// bytes (`Registry::live`: checked when it was made), else parsed and validated again.
+            pub(crate) fn from_identity(bytes: &[u8]) -> PyResult<Self> {
+                match CONTEXTS.live(bytes) {
+                    Some(s) => Ok(Self::of(&s)),
+                    None => Self::parse(bytes),
+                }
+            }
+            /// The shared context of `to_bytes` output: the live one with exactly these bytes, else
+            /// that of the bytes parsed and validated again (unpickling, `Context.from_bytes`).
+            pub(crate) fn shared_of(bytes: &[u8]) -> PyResult<Arc<$Shared>> {
+                match CONTEXTS.live(bytes) {
+                    Some(s) => Ok(s),
+                    None => Self::parse(bytes)?.shared(),
+                }
             }
             /// The label of messages and reprs.
             fn label(&self) -> String {
@@ -128,10 +150,11 @@ macro_rules! rlwe_params {
             fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
                 bytes_out(py, &self.identity())
             }
-            /// Parameters from `to_bytes` output (validated again, security included).
+            /// Parameters from `to_bytes` output (validated again, security included, unless a live
+            /// context has exactly these bytes).
             #[staticmethod]
             fn from_bytes(data: ByteData) -> PyResult<Self> {
-                Self::parse(&data.0)
+                Self::from_identity(&data.0)
             }
             fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
                 other
