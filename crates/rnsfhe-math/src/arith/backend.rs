@@ -63,9 +63,12 @@ impl Backend {
             match self {
                 Backend::Scalar => true,
                 Backend::Avx2 => is_x86_feature_detected!("avx2"),
-                Backend::Avx512 => is_x86_feature_detected!("avx512f"),
+                // DQ (`vpmullq`) with F: every AVX-512 CPU since Skylake-SP and Zen 4 has both.
+                Backend::Avx512 => {
+                    is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512dq")
+                }
                 Backend::Avx512Ifma => {
-                    is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512ifma")
+                    Backend::Avx512.is_supported() && is_x86_feature_detected!("avx512ifma")
                 }
             }
         }

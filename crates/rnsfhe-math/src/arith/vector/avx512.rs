@@ -473,9 +473,11 @@ unsafe fn shoup_ifma<const ADD: bool>(
     }
 }
 
-/// a[i] = x[i] * w (+ b[i] when ADD) mod q for i < n with the 64-bit Shoup quotient wq. Safety:
-/// avx512f, q < 2^62, n elements writable at a, readable at x (which may be a) and at b when ADD.
-#[target_feature(enable = "avx512f")]
+/// a[i] = x[i] * w (+ b[i] when ADD) mod q for i < n with the 64-bit Shoup quotient wq; the low
+/// products by `vpmullq` (10 % faster than three `vpmuludq` each on a 1 MiB combination, session
+/// 15). Safety: avx512f and avx512dq (`Backend::Avx512`), q < 2^62, n elements writable at a,
+/// readable at x (which may be a) and at b when ADD.
+#[target_feature(enable = "avx512f,avx512dq")]
 unsafe fn shoup_f<const ADD: bool>(
     q: u64,
     w: u64,
@@ -489,7 +491,7 @@ unsafe fn shoup_f<const ADD: bool>(
     unsafe {
         let (vq, two_q) = (bcast(q), bcast(2 * q));
         let (vw, vwq) = (bcast(w), bcast(wq));
-        let (q_hi, w_hi, wq_hi) = (bcast(q >> 32), bcast(w >> 32), bcast(wq >> 32));
+        let wq_hi = bcast(wq >> 32);
         let f = |y: __m512i| {
             // floor(y wq / 2^64) up to 2 short from three products (a_lo b_lo and the middle
             // column's carries dropped), so y w - qhat q lies in [0, 4q) with 4q < 2^64.
@@ -498,7 +500,7 @@ unsafe fn shoup_f<const ADD: bool>(
             let lh = _mm512_srli_epi64::<32>(_mm512_mul_epu32(y, wq_hi));
             let hl = _mm512_srli_epi64::<32>(_mm512_mul_epu32(y_hi, vwq));
             let qhat = _mm512_add_epi64(_mm512_add_epi64(hh, lh), hl);
-            let r = _mm512_sub_epi64(mul_lo(y, vw, w_hi), mul_lo(qhat, vq, q_hi));
+            let r = _mm512_sub_epi64(_mm512_mullo_epi64(y, vw), _mm512_mullo_epi64(qhat, vq));
             reduce_once(reduce_once(r, two_q), vq)
         };
         let g = |i: usize, m: __mmask8| {
