@@ -12,7 +12,7 @@
 
 use core::arch::x86_64::*;
 
-use super::vector::avx512::{mul_hi_approx, mul_lo, reduce_once};
+use super::vector::avx512::{mul_hi_approx, reduce_once};
 use super::Modulus;
 
 #[inline]
@@ -90,14 +90,12 @@ pub(crate) fn fits(x_max: u64, y_max: u64, terms: usize) -> bool {
 #[derive(Clone, Copy)]
 pub(crate) struct Reduce128 {
     q: __m512i,
-    q_hi: __m512i,
     two_q: __m512i,
     /// floor(2^64 / q) and its high half.
     ratio: __m512i,
     ratio_hi: __m512i,
-    /// w = 2^64 mod q, its Shoup quotient floor(w 2^64 / q), and their high halves.
+    /// w = 2^64 mod q, its Shoup quotient floor(w 2^64 / q) and the quotient's high half.
     w: __m512i,
-    w_hi: __m512i,
     wq: __m512i,
     wq_hi: __m512i,
 }
@@ -112,33 +110,31 @@ impl Reduce128 {
         let r64 = q.shoup(q.reduce_u128(1 << 64));
         Reduce128 {
             q: bcast(qv),
-            q_hi: bcast(qv >> 32),
             two_q: bcast(2 * qv),
             ratio: bcast(ratio),
             ratio_hi: bcast(ratio >> 32),
             w: bcast(r64.value),
-            w_hi: bcast(r64.value >> 32),
             wq: bcast(r64.quotient),
             wq_hi: bcast(r64.quotient >> 32),
         }
     }
 
-    /// (hi 2^64 + lo) mod q in [0, q). hi w - qhat q (Shoup, qhat from three products: at most 3
+    /// (hi 2^64 + lo) mod q in [0, q) (low products by `vpmullq`). hi w - qhat q (Shoup, qhat from three products: at most 3
     /// short, so in [0, 4q)) and lo - est q (est = floor(lo ratio / 2^64) from three products: at
     /// most 3 short of floor(lo / q), so in [0, 4q)) are each brought to [0, 2q); their sum, below 4q
     /// < 2^64, to [0, q).
     #[inline]
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,avx512dq")]
     pub(crate) fn reduce(&self, lo: __m512i, hi: __m512i) -> __m512i {
-        // SAFETY: the helpers need avx512f, enabled here.
+        // SAFETY: the helpers need avx512f, `vpmullq` avx512dq, both enabled here.
         unsafe {
             let qhat = mul_hi_approx(hi, self.wq, self.wq_hi);
             let h = _mm512_sub_epi64(
-                mul_lo(hi, self.w, self.w_hi),
-                mul_lo(qhat, self.q, self.q_hi),
+                _mm512_mullo_epi64(hi, self.w),
+                _mm512_mullo_epi64(qhat, self.q),
             );
             let est = mul_hi_approx(lo, self.ratio, self.ratio_hi);
-            let l = _mm512_sub_epi64(lo, mul_lo(est, self.q, self.q_hi));
+            let l = _mm512_sub_epi64(lo, _mm512_mullo_epi64(est, self.q));
             let s = _mm512_add_epi64(reduce_once(h, self.two_q), reduce_once(l, self.two_q));
             reduce_once(reduce_once(s, self.two_q), self.q)
         }
@@ -155,7 +151,7 @@ mod tests {
     /// 2^63 - 1, y up to 2^62 - 1) and addends up to 2^64 - 1, as many terms as `fits` allows.
     #[test]
     fn sums_and_reduction_match_u128() {
-        if !is_x86_feature_detected!("avx512f") {
+        if !crate::arith::Backend::Avx512.is_supported() {
             return;
         }
         let mut rng = Csprng::from_seed([5; 32]);
@@ -214,7 +210,7 @@ mod tests {
         }
     }
 
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,avx512dq")]
     fn run(q: &Modulus, xs: &[[u64; 8]], ys: &[[u64; 8]], add: &[u64; 8]) -> [u64; 8] {
         let ld = |a: &[u64; 8]| unsafe { _mm512_loadu_si512(a.as_ptr().cast()) };
         let mut s = Sum128::zero();
@@ -229,7 +225,7 @@ mod tests {
         out
     }
 
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,avx512dq")]
     fn reduce_words(q: &Modulus, lo: [u64; 8], hi: [u64; 8]) -> [u64; 8] {
         let ld = |a: &[u64; 8]| unsafe { _mm512_loadu_si512(a.as_ptr().cast()) };
         let mut out = [0u64; 8];

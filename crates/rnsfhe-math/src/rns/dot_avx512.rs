@@ -39,18 +39,18 @@ pub(super) fn dot(
 ) -> bool {
     let len = out.len();
     if !super::fast::dot_args_fit(y, stride, start, c, add, own, len)
-        || !is_x86_feature_detected!("avx512f")
+        || !crate::arith::Backend::Avx512.is_supported()
     {
         return false;
     }
-    // SAFETY: avx512f was detected; the checks above keep every load inside y, row and add, and every
+    // SAFETY: avx512f and avx512dq were detected (`Backend::Avx512`); the checks above keep every load inside y, row and add, and every
     // store inside out.
     unsafe { dot_kernel(p, y, stride, start, c, add, own, out) };
     true
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
+#[target_feature(enable = "avx512f,avx512dq")]
 #[allow(clippy::too_many_arguments)] // a kernel: plain slices and scalars
 unsafe fn dot_kernel(
     p: &Modulus,
@@ -138,7 +138,7 @@ mod tests {
     /// p - 1, addends 2^64 - 1; lengths 0, 5, 16, 37 and 64 (tails after 8 and 16 lanes).
     #[test]
     fn matches_scalar_twin() {
-        if !is_x86_feature_detected!("avx512f") {
+        if !crate::arith::Backend::Avx512.is_supported() {
             return;
         }
         let mut rng = Csprng::from_seed([4; 32]);

@@ -25,13 +25,15 @@ pub(in crate::arith::vector) fn inner_product(
     {
         return false;
     }
-    // SAFETY: avx512f is present (`avx512_allowed`); every row holds at least out.len() values.
+    // SAFETY: avx512f and avx512dq are present (`avx512_allowed`); every row holds at least
+    // out.len() values.
     unsafe { inner_k(q, a, b, out) };
     true
 }
 
-/// Safety: avx512f; every row of a and b holds at least out.len() values; values below q < 2^62.
-#[target_feature(enable = "avx512f")]
+/// Safety: avx512f and avx512dq (`avx512_allowed`); every row of a and b holds at least out.len()
+/// values; values below q < 2^62.
+#[target_feature(enable = "avx512f,avx512dq")]
 unsafe fn inner_k(q: &Modulus, a: &[&[u64]], b: &[&[u64]], out: &mut [u64]) {
     let red = Reduce128::new(q);
     let len = out.len();
@@ -98,7 +100,7 @@ mod tests {
     /// 16, 37 and 64.
     #[test]
     fn matches_scalar_twin() {
-        if !is_x86_feature_detected!("avx512f") {
+        if !crate::arith::Backend::Avx512.is_supported() {
             return;
         }
         let mut rng = Csprng::from_seed([6; 32]);
