@@ -46,21 +46,71 @@ pub(super) fn fill(table: &[u128], rng: &mut Csprng, out: &mut [i64]) {
     }
 }
 
-/// The scan of `words` into `out`, AVX-512F when the backend knob allows it.
+/// The scan of `words` into `out`: AVX-512F or AVX2 when the backend knob allows it, the scalar
+/// scan for the tail.
 fn scan(table: &[u128], words: &[u64], out: &mut [i64]) {
     #[cfg(target_arch = "x86_64")]
-    if avx512() {
-        // SAFETY: avx512f was detected.
-        let done = unsafe { scan_avx512(table, words, out) };
-        return scan_scalar(table, &words[2 * done..], &mut out[done..]);
+    {
+        use crate::arith::{backend, Backend};
+        let done = match backend() {
+            Backend::Avx512 | Backend::Avx512Ifma if Backend::Avx512.is_supported() => {
+                // SAFETY: avx512f was detected.
+                unsafe { scan_avx512(table, words, out) }
+            }
+            Backend::Avx2 | Backend::Avx512 | Backend::Avx512Ifma
+                if Backend::Avx2.is_supported() =>
+            {
+                // SAFETY: avx2 was detected.
+                unsafe { scan_avx2(table, words, out) }
+            }
+            _ => 0,
+        };
+        scan_scalar(table, &words[2 * done..], &mut out[done..]);
     }
+    #[cfg(not(target_arch = "x86_64"))]
     scan_scalar(table, words, out);
 }
 
+/// Four samples per vector, as [`scan_avx512`] with AVX2's signed compares: u_hi and t_hi are below
+/// 2^63, the low words are compared with their top bits flipped. Returns how many samples it wrote
+/// (a multiple of 4).
 #[cfg(target_arch = "x86_64")]
-fn avx512() -> bool {
-    use crate::arith::{backend, Backend};
-    matches!(backend(), Backend::Avx512 | Backend::Avx512Ifma) && Backend::Avx512.is_supported()
+#[target_feature(enable = "avx2")]
+fn scan_avx2(table: &[u128], words: &[u64], out: &mut [i64]) -> usize {
+    use core::arch::x86_64::*;
+    let n = out.len().min(words.len() / 2) & !3;
+    let low63 = _mm256_set1_epi64x(i64::MAX);
+    let flip = _mm256_set1_epi64x(i64::MIN);
+    for i in (0..n).step_by(4) {
+        // SAFETY: words[2i..2i + 8] and out[i..i + 4] are in bounds (i + 4 <= n).
+        let (v0, v1) = unsafe {
+            let p = words.as_ptr().add(2 * i);
+            (
+                _mm256_loadu_si256(p.cast()),
+                _mm256_loadu_si256(p.add(4).cast()),
+            )
+        };
+        // Lanes in the order of samples 0, 2, 1, 3 (undone by the last permutation).
+        let hi = _mm256_unpacklo_epi64(v0, v1);
+        let lo = _mm256_xor_si256(_mm256_unpackhi_epi64(v0, v1), flip);
+        let u_hi = _mm256_and_si256(hi, low63);
+        let mut mag = _mm256_setzero_si256();
+        for &t in table {
+            let t_hi = _mm256_set1_epi64x((t >> 64) as i64);
+            let t_lo = _mm256_set1_epi64x((t as u64 ^ (1 << 63)) as i64);
+            let gt = _mm256_cmpgt_epi64(u_hi, t_hi);
+            let eq = _mm256_cmpeq_epi64(u_hi, t_hi);
+            let lt = _mm256_cmpgt_epi64(t_lo, lo);
+            // All ones where u >= t: subtracting -1 counts it.
+            mag = _mm256_sub_epi64(mag, _mm256_or_si256(gt, _mm256_andnot_si256(lt, eq)));
+        }
+        let m = _mm256_sub_epi64(_mm256_setzero_si256(), _mm256_srli_epi64::<63>(hi));
+        let x = _mm256_sub_epi64(_mm256_xor_si256(mag, m), m);
+        let x = _mm256_permute4x64_epi64::<0b11_01_10_00>(x);
+        // SAFETY: as above.
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().add(i).cast(), x) };
+    }
+    n
 }
 
 /// Eight samples per vector: u >= t as (u_hi > t_hi) or (u_hi = t_hi and u_lo >= t_lo), unsigned
@@ -142,6 +192,14 @@ mod tests {
                 let done = unsafe { scan_avx512(table, &words, &mut got) };
                 assert_eq!(done, want.len() & !7);
                 assert_eq!(got[..done], want[..done], "avx512, sigma {sigma}");
+            }
+            #[cfg(target_arch = "x86_64")]
+            if is_x86_feature_detected!("avx2") {
+                let mut got = vec![0i64; want.len()];
+                // SAFETY: avx2 was detected.
+                let done = unsafe { scan_avx2(table, &words, &mut got) };
+                assert_eq!(done, want.len() & !3);
+                assert_eq!(got[..done], want[..done], "avx2, sigma {sigma}");
             }
         }
     }
