@@ -1,3 +1,7 @@
+//! Session 15's profiling loop for issue 25 (not built by the workspace: copy it to
+//! crates/rnsfhe/examples/mp_round2.rs, then `cargo build --release -p rnsfhe --example mp_round2`):
+//! `mp_round2 both|bfv|ckks REPS` times RKG round 2 (best and mean of REPS), `mp_round2 combine REPS`
+//! the threshold combination, `mp_round2 ntt` one 2^14-point NTT at the anchor's first prime.
 use rnsfhe::bfv::{BfvContext, BfvParameters};
 use rnsfhe::ckks::{CkksContext, CkksParameters};
 use rnsfhe::multiparty::{rkg, Aggregator, Party, Share};
@@ -42,17 +46,27 @@ fn run(name: &str, kc: &dyn KeyContext, reps: usize) {
     );
 }
 
+/// The anchor's contexts (Lattigo's N = 2^14, Q 7 x 55, P 55; insecure at log QP = 440 > 438).
+fn bfv_ctx() -> std::sync::Arc<BfvContext> {
+    let (ks, insecure) = (KeySwitching::default(), Security::InsecureResearchOnly);
+    BfvContext::new(BfvParameters::builder().degree(1 << 14).plain_modulus(65537)
+        .moduli_bits(&[55; 7]).special_moduli_bits(&[55]).key_switching(ks).security(insecure).build().unwrap()).unwrap()
+}
+
+fn ckks_ctx() -> std::sync::Arc<CkksContext> {
+    let (ks, insecure) = (KeySwitching::default(), Security::InsecureResearchOnly);
+    CkksContext::new(CkksParameters::builder().degree(1 << 14).chain_bits(vec![55; 7]).scale_bits(55)
+        .special_moduli_bits(&[55]).key_switching(ks).security(insecure).build().unwrap()).unwrap()
+}
+
 fn main() {
     let which = std::env::args().nth(1).unwrap_or_else(|| "both".into());
     let reps: usize = std::env::args()
         .nth(2)
         .map(|s| s.parse().unwrap())
         .unwrap_or(30);
-    let ks = KeySwitching::default();
-    let insecure = Security::InsecureResearchOnly;
     if which == "ntt" {
-        let bfv = BfvContext::new(BfvParameters::builder().degree(1 << 14).plain_modulus(65537)
-            .moduli_bits(&[55; 7]).special_moduli_bits(&[55]).key_switching(ks).security(insecure).build().unwrap()).unwrap();
+        let bfv = bfv_ctx();
         let kc = bfv.as_key_context();
         let ring = kc.key_switcher().key_ring(0, kc.key_switcher().top_level()).unwrap();
         let t = &ring.ntt_tables()[0];
@@ -70,52 +84,18 @@ fn main() {
         return;
     }
     if which == "combine" {
-        let bfv = BfvContext::new(
-            BfvParameters::builder()
-                .degree(1 << 14)
-                .plain_modulus(65537)
-                .moduli_bits(&[55; 7])
-                .special_moduli_bits(&[55])
-                .key_switching(ks)
-                .security(insecure)
-                .build()
-                .unwrap(),
-        )
-        .unwrap();
+        let bfv = bfv_ctx();
         combine(bfv.as_key_context(), reps);
-        let ckks = CkksContext::new(CkksParameters::builder().degree(1 << 14).chain_bits(vec![55; 7]).scale_bits(55)
-            .special_moduli_bits(&[55]).key_switching(ks).security(insecure).build().unwrap()).unwrap();
+        let ckks = ckks_ctx();
         combine(ckks.as_key_context(), reps);
         return;
     }
     if which != "ckks" {
-        let bfv = BfvContext::new(
-            BfvParameters::builder()
-                .degree(1 << 14)
-                .plain_modulus(65537)
-                .moduli_bits(&[55; 7])
-                .special_moduli_bits(&[55])
-                .key_switching(ks)
-                .security(insecure)
-                .build()
-                .unwrap(),
-        )
-        .unwrap();
+        let bfv = bfv_ctx();
         run("bfv", bfv.as_key_context(), reps);
     }
     if which != "bfv" {
-        let ckks = CkksContext::new(
-            CkksParameters::builder()
-                .degree(1 << 14)
-                .chain_bits(vec![55; 7])
-                .scale_bits(55)
-                .special_moduli_bits(&[55])
-                .key_switching(ks)
-                .security(insecure)
-                .build()
-                .unwrap(),
-        )
-        .unwrap();
+        let ckks = ckks_ctx();
         run("ckks", ckks.as_key_context(), reps);
     }
 }
