@@ -43,8 +43,8 @@ pub(super) fn dot(
     {
         return false;
     }
-    // SAFETY: avx512f and avx512dq were detected (`Backend::Avx512`); the checks above keep every load inside y, row and add, and every
-    // store inside out.
+    // SAFETY: avx512f and avx512dq were detected (`Backend::Avx512`); the checks above keep every
+    // load inside y, row and add, and every store inside out.
     unsafe { dot_kernel(p, y, stride, start, c, add, own, out) };
     true
 }
