@@ -80,15 +80,8 @@ impl Csprng {
     /// multi-block ChaCha20 kernel (AVX2 or AVX-512F within the `RNSFHE_BACKEND` ceiling) when `out`
     /// is long: the random words of Gaussian sampling.
     pub fn fill_words(&mut self, out: &mut [u64]) {
-        let kernel = Kernel::current();
-        if kernel != Kernel::Scalar && out.len() >= BULK_MIN {
-            let seed = Zeroizing::new(self.rng.get_seed());
-            let (stream, pos) = (self.rng.get_stream(), self.rng.get_word_pos());
-            if let Some(mut ks) = Keystream::at_word(&seed, stream, pos, kernel) {
-                ks.fill(out);
-                self.rng.set_word_pos(ks.word_pos());
-                return;
-            }
+        if self.bulk(out.len(), |ks| ks.fill(out)) {
+            return;
         }
         for x in out {
             *x = self.next_u64();
@@ -134,22 +127,38 @@ impl Csprng {
         if n == 0 {
             return;
         }
-        let kernel = Kernel::current();
-        if kernel != Kernel::Scalar && out.len() >= BULK_MIN {
-            let seed = Zeroizing::new(self.rng.get_seed());
-            let (stream, pos) = (self.rng.get_stream(), self.rng.get_word_pos());
-            if let Some(mut ks) = Keystream::at_word(&seed, stream, pos, kernel) {
-                for (limb, m) in out.chunks_exact_mut(n).zip(moduli) {
-                    ks.fill_uniform(m, limb);
-                }
-                self.rng.set_word_pos(ks.word_pos());
-                return;
+        let bulk = self.bulk(out.len(), |ks| {
+            for (limb, m) in out.chunks_exact_mut(n).zip(moduli) {
+                ks.fill_uniform(m, limb);
             }
+        });
+        if bulk {
+            return;
         }
         for (limb, m) in out.chunks_exact_mut(n).zip(moduli) {
             for x in limb {
                 *x = self.uniform_mod(m);
             }
+        }
+    }
+
+    /// Runs `draw` on the multi-block ChaCha20 kernel from this generator's position, then moves
+    /// the generator past what it drew: the same words as `rand_chacha`. False (nothing drawn) for
+    /// fewer than [`BULK_MIN`] words, under the scalar ceiling, or at an odd 32-bit position.
+    fn bulk(&mut self, len: usize, draw: impl FnOnce(&mut Keystream)) -> bool {
+        let kernel = Kernel::current();
+        if kernel == Kernel::Scalar || len < BULK_MIN {
+            return false;
+        }
+        let seed = Zeroizing::new(self.rng.get_seed());
+        let (stream, pos) = (self.rng.get_stream(), self.rng.get_word_pos());
+        match Keystream::at_word(&seed, stream, pos, kernel) {
+            Some(mut ks) => {
+                draw(&mut ks);
+                self.rng.set_word_pos(ks.word_pos());
+                true
+            }
+            None => false,
         }
     }
 }

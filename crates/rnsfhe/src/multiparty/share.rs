@@ -403,21 +403,16 @@ pub fn crs_id(crs: &Crs) -> u64 {
 /// MiB, 10 % of a round-2 share under SHA-256), which BLAKE3's SIMD tree hashes several times
 /// faster; the words go in 64 KiB blocks so that it has whole chunks to run in parallel.
 pub(crate) fn digest(tag: &str, words: &[u64], polys: &[&Poly]) -> Result<u64> {
-    const BLOCK: usize = 8192;
     let mut h = blake3::Hasher::new();
     h.update(tag.as_bytes());
     for w in words {
         h.update(&w.to_le_bytes());
     }
-    let mut buf = vec![0u8; 8 * BLOCK];
     for p in polys {
         h.update(&[u8::from(p.representation() == Representation::Ntt)]);
-        for chunk in p.limb(0)?.chunks(BLOCK) {
-            for (b, w) in buf.chunks_exact_mut(8).zip(chunk) {
-                b.copy_from_slice(&w.to_le_bytes());
-            }
-            h.update(&buf[..8 * chunk.len()]);
-        }
+        crate::rlwe::le_bytes(p.limb(0)?, 8192, |b| {
+            h.update(b);
+        });
     }
     Ok(first_word(h.finalize().as_bytes()))
 }

@@ -33,8 +33,8 @@ pub use encapsulation::EncapsulationKeys;
 pub(crate) use evalkeys::{inverse_mod, owned_by};
 pub use evalkeys::{GaloisKeys, RelinKey, MAX_GALOIS_ELEMENTS};
 pub(crate) use keys::{
-    check_params, expand_seeded_ntt, gaussian_poly, key_methods, log2_modulus, reduce_product,
-    uniform_seeded, Domain, SeedSource,
+    check_params, expand_seeded_ntt, gaussian_poly, key_methods, le_bytes, log2_modulus,
+    reduce_product, uniform_seeded, Domain, SeedSource,
 };
 pub use keys::{
     expand_seeded, Crs, EvaluationKeySet, KeyContext, KeyGenerator, KeyId, PublicKey,

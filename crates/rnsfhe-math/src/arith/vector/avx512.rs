@@ -447,29 +447,11 @@ unsafe fn shoup_ifma<const ADD: bool>(
         let (neg_q, mask52) = (bcast(q.wrapping_neg()), bcast((1 << 52) - 1));
         let z = _mm512_setzero_si512();
         // y w - floor(y wq / 2^52) q lies in [0, 2q) and 2q < 2^52, so its low 52 bits are it.
-        let f = |y: __m512i| {
+        shoup_loop::<ADD>(vq, a, x, b, n, |y| {
             let qhat = _mm512_madd52hi_epu64(z, y, vwq);
             let r = _mm512_madd52lo_epu64(_mm512_madd52lo_epu64(z, y, vw), qhat, neg_q);
             reduce_once(_mm512_and_si512(r, mask52), vq)
-        };
-        let g = |i: usize, m: __mmask8| {
-            let r = f(load(x, i, m));
-            // The sum of two values in [0, q) lies in [0, 2q).
-            if ADD {
-                reduce_once(_mm512_add_epi64(r, load(b, i, m)), vq)
-            } else {
-                r
-            }
-        };
-        let mut i = 0;
-        while i + 8 <= n {
-            store(a, i, !0, g(i, !0));
-            i += 8;
-        }
-        if i < n {
-            let m = tail_mask(n - i);
-            store(a, i, m, g(i, m));
-        }
+        });
     }
 }
 
@@ -490,19 +472,30 @@ unsafe fn shoup_f<const ADD: bool>(
     // SAFETY: as in `mul_ifma`.
     unsafe {
         let (vq, two_q) = (bcast(q), bcast(2 * q));
-        let (vw, vwq) = (bcast(w), bcast(wq));
-        let wq_hi = bcast(wq >> 32);
-        let f = |y: __m512i| {
-            // floor(y wq / 2^64) up to 2 short from three products (a_lo b_lo and the middle
-            // column's carries dropped), so y w - qhat q lies in [0, 4q) with 4q < 2^64.
-            let y_hi = _mm512_srli_epi64::<32>(y);
-            let hh = _mm512_mul_epu32(y_hi, wq_hi);
-            let lh = _mm512_srli_epi64::<32>(_mm512_mul_epu32(y, wq_hi));
-            let hl = _mm512_srli_epi64::<32>(_mm512_mul_epu32(y_hi, vwq));
-            let qhat = _mm512_add_epi64(_mm512_add_epi64(hh, lh), hl);
+        let (vw, vwq, wq_hi) = (bcast(w), bcast(wq), bcast(wq >> 32));
+        // qhat is up to 2 short, so y w - qhat q lies in [0, 4q) with 4q < 2^64.
+        shoup_loop::<ADD>(vq, a, x, b, n, |y| {
+            let qhat = mul_hi_approx(y, vwq, wq_hi);
             let r = _mm512_sub_epi64(_mm512_mullo_epi64(y, vw), _mm512_mullo_epi64(qhat, vq));
             reduce_once(reduce_once(r, two_q), vq)
-        };
+        });
+    }
+}
+
+/// The loop of the Shoup kernels: a[i] = f(x[i]) (+ b[i] mod q when ADD) for i < n, eight lanes
+/// at a time and a masked tail; f maps a vector of [0, q) to its product in [0, q). Safety: as in
+/// the kernels, whose features it runs with (always inlined).
+#[inline(always)]
+unsafe fn shoup_loop<const ADD: bool>(
+    vq: __m512i,
+    a: *mut u64,
+    x: *const u64,
+    b: *const u64,
+    n: usize,
+    f: impl Fn(__m512i) -> __m512i,
+) {
+    // SAFETY: the caller's (lanes below n are readable at x and b, writable at a).
+    unsafe {
         let g = |i: usize, m: __mmask8| {
             let r = f(load(x, i, m));
             // The sum of two values in [0, q) lies in [0, 2q).

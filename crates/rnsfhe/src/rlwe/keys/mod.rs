@@ -25,8 +25,8 @@ pub use evalset::EvaluationKeySet;
 pub(crate) use exposure::log2_modulus;
 pub(crate) use generator::{expanded_at, Domain, SeedSource};
 pub use generator::{Crs, KeyGenerator};
-pub(crate) use id::check_params;
 pub use id::KeyId;
+pub(crate) use id::{check_params, le_bytes};
 pub use public::PublicKey;
 pub use secret::{SecretDistribution, SecretKey, SecretNorm};
 
