@@ -136,32 +136,60 @@ fn every_backend_matches_scalar() {
     eprintln!("backends exercised: {ran:?}");
 }
 
-/// Horner's rule over blocks against u128 arithmetic: several rows, lengths around the block size,
-/// small points (a Shamir share) and a random one.
+/// Horner's rule over blocks against u128 arithmetic on every backend: several rows, lengths around
+/// the lanes and the block size, the small points of Shamir shares (the one-word step, up to the edge
+/// of its range for each width) and points beyond them (Shoup's step).
 #[test]
 fn horner_matches_u128_evaluation() {
     let mut rng = StdRng::seed_from_u64(0x5eed_0017);
-    for bits in [30u32, 49, 55, 61, 62] {
-        let q = moduli(bits)[0];
-        let qv = q.value();
-        for (t, n) in [(0usize, 9usize), (1, 9), (2, 1000), (5, 1024), (17, 2051)] {
-            let rows: Vec<Vec<u64>> = (0..t)
-                .map(|k| operands(&mut rng, qv, n)[[0, 4, 2][k % 3]].clone())
-                .collect();
-            let refs: Vec<&[u64]> = rows.iter().map(Vec::as_slice).collect();
-            for x in [1u64, 17, 65537, rng.random_range(0..qv)] {
-                let w = q.shoup(x);
-                let mut out = vec![1u64; n];
-                vector::horner_shoup(&q, &refs, w, &mut out);
-                for i in 0..n {
-                    let want = rows.iter().rev().fold(0u128, |acc, r| {
-                        (acc * u128::from(w.value) + u128::from(r[i])) % u128::from(qv)
-                    });
-                    assert_eq!(
-                        u128::from(out[i]),
-                        want,
-                        "{bits} bits, t = {t}, n = {n}, x = {x}"
-                    );
+    for bits in [30u32, 34, 49, 55, 61, 62] {
+        for q in moduli(bits) {
+            let qv = q.value();
+            // The largest x with (2q - 1) x + q - 1 < 2^64, and the next.
+            let edge = ((1u128 << 64) - u128::from(qv)) / u128::from(2 * qv - 1);
+            let edge = u64::try_from(edge).unwrap_or(u64::MAX).min(qv - 1);
+            let points = [
+                1u64,
+                2,
+                17,
+                255,
+                256,
+                65537,
+                edge,
+                edge.saturating_add(1),
+                rng.random_range(0..qv),
+            ];
+            for (t, n) in [
+                (0usize, 9usize),
+                (1, 9),
+                (2, 3),
+                (3, 13),
+                (5, 1024),
+                (17, 2051),
+            ] {
+                let rows: Vec<Vec<u64>> = (0..t)
+                    .map(|k| operands(&mut rng, qv, n)[[0, 4, 2][k % 3]].clone())
+                    .collect();
+                let refs: Vec<&[u64]> = rows.iter().map(Vec::as_slice).collect();
+                for x in points {
+                    let want: Vec<u64> = (0..n)
+                        .map(|i| {
+                            let x = u128::from(x) % u128::from(qv);
+                            let v = rows.iter().rev().fold(0u128, |acc, r| {
+                                (acc * x + u128::from(r[i])) % u128::from(qv)
+                            });
+                            v as u64
+                        })
+                        .collect();
+                    let ctx = format!("q = {qv} ({bits} bits), t = {t}, n = {n}, x = {x}");
+                    for backend in available_backends(&q) {
+                        let mut out = vec![1u64; n];
+                        vector::horner_with(backend, &q, &refs, x, &mut out).unwrap();
+                        assert_eq!(out, want, "{backend:?}, {ctx}");
+                    }
+                    let mut out = vec![1u64; n];
+                    vector::horner(&q, &refs, x, &mut out);
+                    assert_eq!(out, want, "horner, {ctx}");
                 }
             }
         }

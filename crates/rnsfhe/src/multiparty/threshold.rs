@@ -140,7 +140,7 @@ impl ShamirPolynomial {
                 let rows = (self.coeffs.iter())
                     .map(|c| c.limb(i))
                     .collect::<std::result::Result<Vec<_>, _>>()?;
-                rnsfhe_math::arith::vector::horner_shoup(q, &rows, q.shoup(x), out);
+                rnsfhe_math::arith::vector::horner(q, &rows, x, out);
             }
             Ok(())
         })?;

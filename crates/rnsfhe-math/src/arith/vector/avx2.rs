@@ -9,8 +9,10 @@
 use std::arch::x86_64::*;
 
 use super::avx512::Barrett;
+use super::horner::SmallPoint;
 use crate::arith::avx2::{
-    bcast, mul_hi_approx, mul_lazy, mul_lo, mul_wide, reduce64, sub_if_ge, tw_of, Consts,
+    bcast, hi32, mul32, mul_hi_approx, mul_lazy, mul_lo, mul_wide, reduce64, sub_if_ge, tw_of,
+    Consts,
 };
 use crate::arith::{Modulus, Shoup};
 
@@ -152,6 +154,28 @@ pub(super) fn shoup(
         if let Some(b) = b {
             a[i] = q.add(a[i], b[i]);
         }
+    }
+    true
+}
+
+/// One small-point Horner step ([`super::horner::SmallPoint`]) on the common prefix: acc = acc x + c
+/// from [0, 2q) to [0, 2q), or to [0, q) when `last`; false without avx2.
+pub(super) fn horner_small(sp: &SmallPoint, acc: &mut [u64], row: &[u64], last: bool) -> bool {
+    if !supported() {
+        return false;
+    }
+    let n = acc.len().min(row.len());
+    let (pa, pc) = (acc.as_mut_ptr(), row.as_ptr());
+    // SAFETY: avx2 was detected; the kernel touches the first n & !3 elements of both slices.
+    unsafe {
+        if last {
+            horner_small_k::<true>(sp, pa, pc, n & !3);
+        } else {
+            horner_small_k::<false>(sp, pa, pc, n & !3);
+        }
+    }
+    for i in n & !3..n {
+        acc[i] = sp.step(acc[i], row[i], last);
     }
     true
 }
@@ -471,6 +495,32 @@ unsafe fn shoup_k<const BIG: bool, const ADD: bool>(
             let mut r = sub_if_ge::<BIG>(r, c.q, c.q_b, &c);
             if ADD {
                 r = sub_if_ge::<BIG>(_mm256_add_epi64(r, load(b, i)), c.q, c.q_b, &c);
+            }
+            store(a, i, r);
+        }
+    }
+}
+
+/// The small-point step on 4 lanes: v = a x + c from the two 32-bit halves of a (x < 2^32), the
+/// estimate from the high half of v, est q from est's products with the halves of q. Values stay
+/// below 2q < 2^62 (the sign test of `sub_if_ge`). Safety: as in `mul_k`.
+#[target_feature(enable = "avx2")]
+unsafe fn horner_small_k<const LAST: bool>(sp: &SmallPoint, a: *mut u64, c: *const u64, n: usize) {
+    // SAFETY: i + 4 <= n.
+    unsafe {
+        let m = Consts::new(sp.q);
+        let (x, mu) = (bcast(sp.x), bcast(sp.mu));
+        let shift = _mm_cvtsi64_si128(i64::from(sp.shift));
+        for i in (0..n).step_by(4) {
+            let acc = load(a, i);
+            let ax = _mm256_add_epi64(mul32(acc, x), _mm256_slli_epi64::<32>(mul32(hi32(acc), x)));
+            let v = _mm256_add_epi64(ax, load(c, i));
+            let est = _mm256_srl_epi64(mul32(_mm256_srli_epi64::<32>(v), mu), shift);
+            let est_q =
+                _mm256_add_epi64(mul32(est, m.q), _mm256_slli_epi64::<32>(mul32(est, m.q_hi)));
+            let mut r = _mm256_sub_epi64(v, est_q);
+            if LAST {
+                r = sub_if_ge::<false>(r, m.q, m.q_b, &m);
             }
             store(a, i, r);
         }

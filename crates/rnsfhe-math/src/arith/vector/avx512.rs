@@ -2,6 +2,7 @@
 
 use std::arch::x86_64::*;
 
+use super::horner::SmallPoint;
 use crate::arith::Backend;
 use crate::arith::{Modulus, Shoup};
 
@@ -105,6 +106,64 @@ pub(super) fn shoup(
         }
     }
     true
+}
+
+/// One small-point Horner step ([`super::horner::SmallPoint`]) on the common prefix: acc = acc x + c
+/// from [0, 2q) to [0, 2q), or to [0, q) when `last`; false without avx512f. The same kernel for both
+/// AVX-512 backends (32 x 32-bit products only).
+pub(super) fn horner_small(sp: &SmallPoint, acc: &mut [u64], row: &[u64], last: bool) -> bool {
+    if !Backend::Avx512.is_supported() {
+        return false;
+    }
+    let n = acc.len().min(row.len());
+    // SAFETY: avx512f was detected; acc and row hold n elements each.
+    unsafe {
+        if last {
+            horner_small_k::<true>(sp, acc.as_mut_ptr(), row.as_ptr(), n);
+        } else {
+            horner_small_k::<false>(sp, acc.as_mut_ptr(), row.as_ptr(), n);
+        }
+    }
+    true
+}
+
+/// The small-point step on 8 lanes, as the AVX2 kernel (`avx2::horner_small_k`); the last step's
+/// correction is an unsigned minimum. Safety: avx512f; lanes below n readable at c, writable at a.
+#[target_feature(enable = "avx512f")]
+unsafe fn horner_small_k<const LAST: bool>(sp: &SmallPoint, a: *mut u64, c: *const u64, n: usize) {
+    // SAFETY: the caller's; masked-off lanes are not accessed.
+    unsafe {
+        let q = _mm512_set1_epi64(sp.q as i64);
+        let q_hi = _mm512_srli_epi64::<32>(q);
+        let (x, mu) = (
+            _mm512_set1_epi64(sp.x as i64),
+            _mm512_set1_epi64(sp.mu as i64),
+        );
+        let shift = _mm_cvtsi64_si128(i64::from(sp.shift));
+        let step = |i: usize, m: __mmask8| {
+            let acc = load(a, i, m);
+            let ax = _mm512_add_epi64(
+                _mm512_mul_epu32(acc, x),
+                _mm512_slli_epi64::<32>(_mm512_mul_epu32(_mm512_srli_epi64::<32>(acc), x)),
+            );
+            let v = _mm512_add_epi64(ax, load(c, i, m));
+            let est = _mm512_srl_epi64(_mm512_mul_epu32(_mm512_srli_epi64::<32>(v), mu), shift);
+            let est_q = _mm512_add_epi64(
+                _mm512_mul_epu32(est, q),
+                _mm512_slli_epi64::<32>(_mm512_mul_epu32(est, q_hi)),
+            );
+            let r = _mm512_sub_epi64(v, est_q);
+            store(a, i, m, if LAST { reduce_once(r, q) } else { r });
+        };
+        let mut i = 0;
+        while i + 8 <= n {
+            step(i, !0);
+            i += 8;
+        }
+        if i < n {
+            step(i, tail_mask(n - i));
+        }
+    }
 }
 
 /// Scalar constants of the Barrett kernels for q of bit length L. The quotient estimate is

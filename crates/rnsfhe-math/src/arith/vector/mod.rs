@@ -102,7 +102,7 @@ pub fn mul_shoup_scalar_into_with(
 }
 
 /// `acc[i] = acc[i] * w + b[i] mod q` for every i, for a constant w with its Shoup quotient: one step
-/// of Horner's rule ([`horner_shoup`]), with the fastest available backend.
+/// of Horner's rule ([`horner`] for points too large for its small-point step), with the fastest available backend.
 ///
 /// Preconditions (checked by `debug_assert!` only): equal lengths, inputs in [0, q),
 /// `w == q.shoup(w.value)`. Output in [0, q).
@@ -111,31 +111,6 @@ pub fn mul_shoup_scalar_add_assign(q: &Modulus, acc: &mut [u64], w: Shoup, b: &[
     debug_assert!(below(q, acc) && below(q, b));
     debug_assert_eq!(w, q.shoup(w.value));
     run_shoup_add(shoup_backend(q), q, acc, None, w, Some(b));
-}
-
-/// `out[i] = sum_k rows[k][i] w^k mod q` (rows[0] the constant term) by Horner's rule, block by
-/// block: every row is read once and the accumulator stays in the first-level cache (the
-/// evaluation of a Shamir polynomial at a party's point, Mouchet, Bertrand and Hubaux 2022). Each
-/// step is [`mul_shoup_scalar_add_assign`]; no rows give zeros.
-///
-/// Preconditions (checked by `debug_assert!` only): every row at least `out.len()` long, inputs in
-/// [0, q), `w == q.shoup(w.value)`. Output in [0, q).
-pub fn horner_shoup(q: &Modulus, rows: &[&[u64]], w: Shoup, out: &mut [u64]) {
-    /// 8 KiB of accumulator: in L1 beside the rows' blocks on their way through.
-    const BLOCK: usize = 1024;
-    debug_assert!(rows.iter().all(|r| r.len() >= out.len()));
-    let Some((top, rest)) = rows.split_last() else {
-        out.iter_mut().for_each(|x| *x = 0);
-        return;
-    };
-    let backend = shoup_backend(q);
-    for (bi, acc) in out.chunks_mut(BLOCK).enumerate() {
-        let range = bi * BLOCK..bi * BLOCK + acc.len();
-        acc.copy_from_slice(&top[range.clone()]);
-        for row in rest.iter().rev() {
-            run_shoup_add(backend, q, acc, None, w, Some(&row[range.clone()]));
-        }
-    }
 }
 
 /// `out[i] = (x[i] wx + y[i] wy + c) mod q` for any x[i], y[i] < 2^64 and c in [0, q), with Shoup
@@ -453,9 +428,11 @@ fn avx512_kind(backend: Backend) -> Option<bool> {
 }
 
 mod additive;
+mod horner;
 pub use additive::{
     add_assign, double_assign, lift_centered, reduce_into, reduce_signed_into, sub_assign,
 };
+pub use horner::{horner, horner_with};
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;

@@ -94,10 +94,10 @@ impl PublicKey {
         let ring = sk.ntt_qp().context();
         sk.check_exposure(super::log2_modulus(ring), "a public key")?;
         let mut erng = Csprng::from_seed(*error_seed(sk, seed)?);
-        let mut e = gaussian_poly(ring, ctx.error_distribution(), &mut erng)?;
-        e.to_ntt()?;
-        let mut p0 = a.mul(sk.ntt_qp())?;
-        p0.add_assign(&e)?;
+        // p0 = -(a s + e): the product accumulated into e in place (no copy of a).
+        let mut p0 = gaussian_poly(ring, ctx.error_distribution(), &mut erng)?;
+        p0.to_ntt()?;
+        p0.mul_add_assign(a, sk.ntt_qp())?;
         p0.neg_assign();
         reduce_product(&mut p0)?;
         Ok(p0)
