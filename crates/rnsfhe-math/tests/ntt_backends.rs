@@ -6,7 +6,7 @@ use rand::{Rng, SeedableRng};
 use rnsfhe_math::arith::{backend_for, ntt_primes, Modulus};
 use rnsfhe_math::ntt::{available_backends, Backend, CyclicNttTable, NttTable};
 
-const BITS: [u32; 8] = [30, 45, 49, 50, 55, 60, 61, 62];
+const BITS: [u32; 11] = [30, 34, 45, 49, 50, 55, 56, 57, 60, 61, 62];
 const SIMD: [Backend; 3] = [Backend::Avx512Ifma, Backend::Avx512, Backend::Avx2];
 
 /// Inputs: random below `bound`, then the edges 0, q - 1 and bound - 1.

@@ -12,6 +12,7 @@ pub(crate) struct Consts {
     pub(crate) q: __m256i,
     pub(crate) q_hi: __m256i,
     pub(crate) two_q: __m256i,
+    pub(crate) four_q: __m256i,
     /// q and 2q offset by 2^63 (for the `BIG` comparisons), and the offset.
     pub(crate) q_b: __m256i,
     pub(crate) two_q_b: __m256i,
@@ -27,6 +28,7 @@ impl Consts {
                 q: bcast(q),
                 q_hi: bcast(q >> 32),
                 two_q: bcast(2 * q),
+                four_q: bcast(4 * q),
                 q_b: bcast(q ^ 1 << 63),
                 two_q_b: bcast((2 * q) ^ 1 << 63),
                 sign: bcast(1 << 63),
@@ -106,6 +108,13 @@ pub(crate) unsafe fn hi32(x: __m256i) -> __m256i {
 #[inline(always)]
 pub(crate) unsafe fn mul_lazy<const BIG: bool>(y: __m256i, w: &Tw, c: &Consts) -> __m256i {
     // SAFETY: the caller runs with avx2.
+    unsafe { sub_if_ge::<BIG>(mul_lazy4(y, w, c), c.two_q, c.two_q_b, c) }
+}
+
+/// y * w mod q in [0, 4q) for any y < 2^64: [`mul_lazy`] without its correction.
+#[inline(always)]
+pub(crate) unsafe fn mul_lazy4(y: __m256i, w: &Tw, c: &Consts) -> __m256i {
+    // SAFETY: the caller runs with avx2.
     unsafe {
         let [w_lo, w_hi, wq, wq_hi] = *w;
         let y_hi = hi32(y);
@@ -114,16 +123,15 @@ pub(crate) unsafe fn mul_lazy<const BIG: bool>(y: __m256i, w: &Tw, c: &Consts) -
         let lh = _mm256_srli_epi64::<32>(mul32(y, wq_hi));
         let hl = _mm256_srli_epi64::<32>(mul32(y_hi, wq));
         let qhat = _mm256_add_epi64(_mm256_add_epi64(hh, lh), hl);
-        // y w - qhat q mod 2^64, from the low products and the middle columns shifted up.
+        // y w - qhat q mod 2^64, from the low products and the middle columns shifted up; it lies
+        // in [0, 4q).
         let qhat_hi = hi32(qhat);
         let low = _mm256_sub_epi64(mul32(y, w_lo), mul32(qhat, c.q));
         let mid = _mm256_sub_epi64(
             _mm256_add_epi64(mul32(y, w_hi), mul32(y_hi, w_lo)),
             _mm256_add_epi64(mul32(qhat, c.q_hi), mul32(qhat_hi, c.q)),
         );
-        let r = _mm256_add_epi64(low, _mm256_slli_epi64::<32>(mid));
-        // r lies in [0, 4q): one conditional subtraction of 2q.
-        sub_if_ge::<BIG>(r, c.two_q, c.two_q_b, c)
+        _mm256_add_epi64(low, _mm256_slli_epi64::<32>(mid))
     }
 }
 

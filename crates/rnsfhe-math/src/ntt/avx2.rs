@@ -14,7 +14,8 @@
 
 use std::arch::x86_64::*;
 
-use crate::arith::avx2::{mul_lazy, sub_if_ge, tw_of, Consts, Tw};
+use super::Grow;
+use crate::arith::avx2::{bcast, mul32, mul_lazy, mul_lazy4, sub_if_ge, tw_of, Consts, Tw};
 use crate::arith::{Modulus, Shoup};
 
 /// Butterfly-group twiddles w[m + i] and their Shoup quotients (the scalar layout), and per-lane copies
@@ -65,6 +66,8 @@ pub(super) struct Tables {
     q: u64,
     /// q >= 2^61: values up to 4q may exceed 2^63.
     big: bool,
+    /// The forward transform's growth mode ([`Grow`]) where q allows it.
+    grow: Option<Grow>,
     fwd: Twiddles,
     inv: Twiddles,
     /// n^-1 and n^-1 * w_inv[1] (the last inverse stage's twiddle).
@@ -88,6 +91,7 @@ impl Tables {
             n,
             q: q.value(),
             big: q.bits() > 61,
+            grow: Grow::new(q, n),
             fwd: Twiddles::new(roots),
             inv: Twiddles::new(inv_roots),
             n_inv,
@@ -103,10 +107,10 @@ impl Tables {
         }
         // SAFETY: `new` checked avx2 at run time; a.len() == n >= 16 matches the tables.
         unsafe {
-            if self.big {
-                forward_avx2::<true>(a, &self.fwd, self.q, reduce)
-            } else {
-                forward_avx2::<false>(a, &self.fwd, self.q, reduce)
+            match (self.big, self.grow) {
+                (true, _) => forward_avx2::<true, false>(a, &self.fwd, self.q, reduce, None),
+                (false, None) => forward_avx2::<false, false>(a, &self.fwd, self.q, reduce, None),
+                (false, g) => forward_avx2::<false, true>(a, &self.fwd, self.q, reduce, g),
             }
         }
         true
@@ -163,9 +167,10 @@ unsafe fn store(p: *mut u64, v: __m256i) {
     unsafe { _mm256_storeu_si256(p.cast(), v) }
 }
 
-/// Cooley–Tukey butterfly: x, y in [0, 4q) to x + wy, x - wy in [0, 4q).
+/// Cooley–Tukey butterfly: x, y in [0, 4q) to x + wy, x - wy in [0, 4q); with `GROW`, x, y in [0, B)
+/// to [0, B + 4q) without corrections ([`Grow`]).
 #[inline(always)]
-unsafe fn fwd_bfly<const BIG: bool>(
+unsafe fn fwd_bfly<const BIG: bool, const GROW: bool>(
     x: __m256i,
     y: __m256i,
     w: &Tw,
@@ -173,12 +178,27 @@ unsafe fn fwd_bfly<const BIG: bool>(
 ) -> (__m256i, __m256i) {
     // SAFETY: the caller runs with avx2.
     unsafe {
-        let x = sub_if_ge::<BIG>(x, c.two_q, c.two_q_b, c);
-        let v = mul_lazy::<BIG>(y, w, c);
+        let (x, v, k) = if GROW {
+            (x, mul_lazy4(y, w, c), c.four_q)
+        } else {
+            let x = sub_if_ge::<BIG>(x, c.two_q, c.two_q_b, c);
+            (x, mul_lazy::<BIG>(y, w, c), c.two_q)
+        };
         (
             _mm256_add_epi64(x, v),
-            _mm256_sub_epi64(_mm256_add_epi64(x, c.two_q), v),
+            _mm256_sub_epi64(_mm256_add_epi64(x, k), v),
         )
+    }
+}
+
+/// v mod q in [0, 2q) for v < 2^63 ([`Grow`]'s Barrett step); est < 2^32 as v / q < 2^30.
+#[inline(always)]
+unsafe fn grow_reduce(v: __m256i, mu: __m256i, shift: __m128i, c: &Consts) -> __m256i {
+    // SAFETY: the caller runs with avx2.
+    unsafe {
+        let est = _mm256_srl_epi64(mul32(_mm256_srli_epi64::<32>(v), mu), shift);
+        let est_q = _mm256_add_epi64(mul32(est, c.q), _mm256_slli_epi64::<32>(mul32(est, c.q_hi)));
+        _mm256_sub_epi64(v, est_q)
     }
 }
 
@@ -215,9 +235,16 @@ unsafe fn split(s: usize, v0: __m256i, v1: __m256i) -> (__m256i, __m256i) {
 }
 
 /// Forward transform, stages t >= 8 then the fused t = 4, 2, 1 pass (with the [0, q) correction if
-/// `reduce`). Safety: avx2; a.len() == n >= 16 with `tw` built for n.
+/// `reduce`; with `GROW`, the Barrett step of `grow` first). Safety: avx2; a.len() == n >= 16 with `tw`
+/// built for n; GROW only with `grow` from [`Grow::new`] for q and n (and not BIG).
 #[target_feature(enable = "avx2")]
-unsafe fn forward_avx2<const BIG: bool>(a: &mut [u64], tw: &Twiddles, q: u64, reduce: bool) {
+unsafe fn forward_avx2<const BIG: bool, const GROW: bool>(
+    a: &mut [u64],
+    tw: &Twiddles,
+    q: u64,
+    reduce: bool,
+    grow: Option<Grow>,
+) {
     let n = a.len();
     let p = a.as_mut_ptr();
     // SAFETY: every pointer below stays inside a: stage (t, m) (or a fused pair starting there) touches
@@ -238,14 +265,14 @@ unsafe fn forward_avx2<const BIG: bool>(a: &mut [u64], tw: &Twiddles, q: u64, re
                 // Two independent columns per iteration (h >= 8) give the scheduler more to overlap.
                 for j in (0..h).step_by(8) {
                     let k = j + 4;
-                    let (v0, v2) = fwd_bfly::<BIG>(load(p0.add(j)), load(p2.add(j)), &w, &c);
-                    let (u0, u2) = fwd_bfly::<BIG>(load(p0.add(k)), load(p2.add(k)), &w, &c);
-                    let (v1, v3) = fwd_bfly::<BIG>(load(p1.add(j)), load(p3.add(j)), &w, &c);
-                    let (u1, u3) = fwd_bfly::<BIG>(load(p1.add(k)), load(p3.add(k)), &w, &c);
-                    let (v0, v1) = fwd_bfly::<BIG>(v0, v1, &w0, &c);
-                    let (u0, u1) = fwd_bfly::<BIG>(u0, u1, &w0, &c);
-                    let (v2, v3) = fwd_bfly::<BIG>(v2, v3, &w1, &c);
-                    let (u2, u3) = fwd_bfly::<BIG>(u2, u3, &w1, &c);
+                    let (v0, v2) = fwd_bfly::<BIG, GROW>(load(p0.add(j)), load(p2.add(j)), &w, &c);
+                    let (u0, u2) = fwd_bfly::<BIG, GROW>(load(p0.add(k)), load(p2.add(k)), &w, &c);
+                    let (v1, v3) = fwd_bfly::<BIG, GROW>(load(p1.add(j)), load(p3.add(j)), &w, &c);
+                    let (u1, u3) = fwd_bfly::<BIG, GROW>(load(p1.add(k)), load(p3.add(k)), &w, &c);
+                    let (v0, v1) = fwd_bfly::<BIG, GROW>(v0, v1, &w0, &c);
+                    let (u0, u1) = fwd_bfly::<BIG, GROW>(u0, u1, &w0, &c);
+                    let (v2, v3) = fwd_bfly::<BIG, GROW>(v2, v3, &w1, &c);
+                    let (u2, u3) = fwd_bfly::<BIG, GROW>(u2, u3, &w1, &c);
                     store(p0.add(j), v0);
                     store(p1.add(j), v1);
                     store(p2.add(j), v2);
@@ -265,30 +292,42 @@ unsafe fn forward_avx2<const BIG: bool>(a: &mut [u64], tw: &Twiddles, q: u64, re
                 let xp = p.add(2 * i * t);
                 let yp = xp.add(t);
                 for j in (0..t).step_by(4) {
-                    let (x, y) = fwd_bfly::<BIG>(load(xp.add(j)), load(yp.add(j)), &w, &c);
+                    let (x, y) = fwd_bfly::<BIG, GROW>(load(xp.add(j)), load(yp.add(j)), &w, &c);
                     store(xp.add(j), x);
                     store(yp.add(j), y);
                 }
             }
         }
+        let (mu, shift) = match grow {
+            Some(g) => (bcast(g.mu), _mm_cvtsi64_si128(i64::from(g.shift))),
+            None => (bcast(0), _mm_setzero_si128()),
+        };
         // Two blocks per iteration (n / 8 is even), in lockstep, for the same reason as above.
         for b in (0..n / 8).step_by(2) {
             let mut v = [0, 1].map(|k| [load(p.add(8 * (b + k))), load(p.add(8 * (b + k) + 4))]);
             for (k, v) in v.iter_mut().enumerate() {
-                let (x, y) = fwd_bfly::<BIG>(v[0], v[1], &tw_bcast(tw, n / 8 + b + k), &c);
+                let (x, y) = fwd_bfly::<BIG, GROW>(v[0], v[1], &tw_bcast(tw, n / 8 + b + k), &c);
                 *v = [x, y];
             }
             for s in 0..2 {
                 for (k, v) in v.iter_mut().enumerate() {
                     let (x, y) = split(s, v[0], v[1]);
-                    let (x, y) = fwd_bfly::<BIG>(x, y, &tw_lanes(tw, s, b + k), &c);
+                    let (x, y) = fwd_bfly::<BIG, GROW>(x, y, &tw_lanes(tw, s, b + k), &c);
                     let (x, y) = split(s, x, y);
                     *v = [x, y];
                 }
             }
             for (k, v) in v.iter().enumerate() {
                 for (h, &x) in v.iter().enumerate() {
-                    let x = if reduce {
+                    let x = if GROW {
+                        // [0, 4q (log2(n) + 1)) to [0, 2q) (`Grow`), then to [0, q) if asked.
+                        let x = grow_reduce(x, mu, shift, &c);
+                        if reduce {
+                            sub_if_ge::<BIG>(x, c.q, c.q_b, &c)
+                        } else {
+                            x
+                        }
+                    } else if reduce {
                         sub_if_ge::<BIG>(
                             sub_if_ge::<BIG>(x, c.two_q, c.two_q_b, &c),
                             c.q,

@@ -16,6 +16,7 @@
 
 use std::arch::x86_64::*;
 
+use super::Grow;
 use crate::arith::{Modulus, Shoup};
 
 /// Butterfly-group twiddles w[m + i] (the layout of the scalar kernels) with the kernel's quotients, and
@@ -94,6 +95,8 @@ pub(super) struct Tables {
     /// n^-1 and n^-1 * w_inv[1] (the last inverse stage's twiddle) with the kernel's quotients.
     n_inv: (u64, u64),
     last_inv: (u64, u64),
+    /// The AVX-512F forward transform's growth mode ([`Grow`]) where q allows it (never IFMA).
+    grow: Option<Grow>,
 }
 
 impl Tables {
@@ -118,6 +121,7 @@ impl Tables {
             inv: Twiddles::new(q, inv_roots, ifma),
             n_inv: (n_inv.value, quotient(q, n_inv, ifma)),
             last_inv: (last.value, quotient(q, last, ifma)),
+            grow: Grow::new(q, n).filter(|_| !ifma),
         })
     }
 
@@ -131,8 +135,9 @@ impl Tables {
             // SAFETY: `new` checked avx512f and avx512ifma at run time; a.len() == n >= 16 matches the tables.
             unsafe { forward_ifma(a, &self.fwd, self.q, reduce) }
         } else {
-            // SAFETY: `new` checked avx512f at run time; a.len() == n >= 16 matches the tables.
-            unsafe { forward_avx512(a, &self.fwd, self.q, reduce) }
+            // SAFETY: `new` checked avx512f at run time; a.len() == n >= 16 matches the tables, and
+            // `grow` comes from `Grow::new` for q and n.
+            unsafe { forward_avx512(a, &self.fwd, self.q, reduce, self.grow) }
         }
         true
     }
@@ -167,13 +172,18 @@ pub(super) fn supported(q: &Modulus, ifma: bool) -> bool {
 #[target_feature(enable = "avx512f,avx512ifma")]
 unsafe fn forward_ifma(a: &mut [u64], tw: &Twiddles, q: u64, reduce: bool) {
     // SAFETY: the caller guarantees the features and a.len() == n >= 16 for the tables `tw`.
-    unsafe { forward_body::<true>(a, tw, q, reduce) }
+    unsafe { forward_body::<true, false>(a, tw, q, reduce, None) }
 }
 
 #[target_feature(enable = "avx512f,avx512dq")]
-unsafe fn forward_avx512(a: &mut [u64], tw: &Twiddles, q: u64, reduce: bool) {
-    // SAFETY: as in `forward_ifma`.
-    unsafe { forward_body::<false>(a, tw, q, reduce) }
+unsafe fn forward_avx512(a: &mut [u64], tw: &Twiddles, q: u64, reduce: bool, grow: Option<Grow>) {
+    // SAFETY: as in `forward_ifma`; `grow` from `Grow::new` for q and n.
+    unsafe {
+        match grow {
+            None => forward_body::<false, false>(a, tw, q, reduce, None),
+            g => forward_body::<false, true>(a, tw, q, reduce, g),
+        }
+    }
 }
 
 #[target_feature(enable = "avx512f,avx512ifma")]
@@ -193,6 +203,7 @@ unsafe fn inverse_avx512(a: &mut [u64], t: &Tables) {
 struct Consts {
     q: __m512i,
     two_q: __m512i,
+    four_q: __m512i,
     /// 2^64 - q: its low 52 bits are 2^52 - q, the IFMA kernel's -q.
     neg_q: __m512i,
     mask52: __m512i,
@@ -206,6 +217,7 @@ impl Consts {
             Consts {
                 q: _mm512_set1_epi64(q as i64),
                 two_q: _mm512_set1_epi64((2 * q) as i64),
+                four_q: _mm512_set1_epi64((4 * q) as i64),
                 neg_q: _mm512_set1_epi64(q.wrapping_neg() as i64),
                 mask52: _mm512_set1_epi64((1i64 << 52) - 1),
             }
@@ -282,9 +294,10 @@ unsafe fn mul_lazy<const IFMA: bool>(y: __m512i, w: __m512i, wq: __m512i, c: &Co
     }
 }
 
-/// Cooley–Tukey butterfly: x, y in [0, 4q) to x + wy, x - wy in [0, 4q).
+/// Cooley–Tukey butterfly: x, y in [0, 4q) to x + wy, x - wy in [0, 4q); with `GROW` (AVX-512F only),
+/// x, y in [0, B) to [0, B + 4q) without corrections ([`Grow`]).
 #[inline(always)]
-unsafe fn fwd_bfly<const IFMA: bool>(
+unsafe fn fwd_bfly<const IFMA: bool, const GROW: bool>(
     x: __m512i,
     y: __m512i,
     w: __m512i,
@@ -293,12 +306,31 @@ unsafe fn fwd_bfly<const IFMA: bool>(
 ) -> (__m512i, __m512i) {
     // SAFETY: as in `mul_lazy`.
     unsafe {
-        let x = reduce_once(x, c.two_q);
-        let v = mul_lazy::<IFMA>(y, w, wq, c);
+        let (x, v, k) = if GROW {
+            // y w - qhat q in [0, 4q) (see `mul_lazy`), uncorrected.
+            let v = _mm512_sub_epi64(mul_lo(y, w), mul_lo(mul_hi_approx(y, wq), c.q));
+            (x, v, c.four_q)
+        } else {
+            (
+                reduce_once(x, c.two_q),
+                mul_lazy::<IFMA>(y, w, wq, c),
+                c.two_q,
+            )
+        };
         (
             _mm512_add_epi64(x, v),
-            _mm512_sub_epi64(_mm512_add_epi64(x, c.two_q), v),
+            _mm512_sub_epi64(_mm512_add_epi64(x, k), v),
         )
+    }
+}
+
+/// v mod q in [0, 2q) for v < 2^63 ([`Grow`]'s Barrett step); est < 2^32 as v / q < 2^30.
+#[inline(always)]
+unsafe fn grow_reduce(v: __m512i, mu: __m512i, shift: __m128i, c: &Consts) -> __m512i {
+    // SAFETY: the caller runs with avx512f and avx512dq.
+    unsafe {
+        let est = _mm512_srl_epi64(_mm512_mul_epu32(_mm512_srli_epi64::<32>(v), mu), shift);
+        _mm512_sub_epi64(v, mul_lo(est, c.q))
     }
 }
 
@@ -327,9 +359,16 @@ unsafe fn perms(s: usize) -> [__m512i; 4] {
 }
 
 /// Forward transform, stages t >= 8 then the fused t = 4, 2, 1 pass (with the [0, q) correction if
-/// `reduce`). Safety: a.len() == n >= 16 with `tw` built for n; features as in `mul_lazy`.
+/// `reduce`; with `GROW`, the Barrett step of `grow` first). Safety: a.len() == n >= 16 with `tw` built
+/// for n; features as in `mul_lazy`; GROW only without IFMA and with `grow` from [`Grow::new`].
 #[inline(always)]
-unsafe fn forward_body<const IFMA: bool>(a: &mut [u64], tw: &Twiddles, q: u64, reduce: bool) {
+unsafe fn forward_body<const IFMA: bool, const GROW: bool>(
+    a: &mut [u64],
+    tw: &Twiddles,
+    q: u64,
+    reduce: bool,
+    grow: Option<Grow>,
+) {
     let n = a.len();
     let p = a.as_mut_ptr();
     // SAFETY: every pointer below stays inside a: stage (t, m) (or a fused pair starting there) touches
@@ -352,10 +391,12 @@ unsafe fn forward_body<const IFMA: bool>(a: &mut [u64], tw: &Twiddles, q: u64, r
                 let p0 = p.add(2 * i * t);
                 let (p1, p2, p3) = (p0.add(h), p0.add(2 * h), p0.add(3 * h));
                 for j in (0..h).step_by(8) {
-                    let (v0, v2) = fwd_bfly::<IFMA>(load(p0.add(j)), load(p2.add(j)), w, wq, &c);
-                    let (v1, v3) = fwd_bfly::<IFMA>(load(p1.add(j)), load(p3.add(j)), w, wq, &c);
-                    let (v0, v1) = fwd_bfly::<IFMA>(v0, v1, w0, w0q, &c);
-                    let (v2, v3) = fwd_bfly::<IFMA>(v2, v3, w1, w1q, &c);
+                    let (v0, v2) =
+                        fwd_bfly::<IFMA, GROW>(load(p0.add(j)), load(p2.add(j)), w, wq, &c);
+                    let (v1, v3) =
+                        fwd_bfly::<IFMA, GROW>(load(p1.add(j)), load(p3.add(j)), w, wq, &c);
+                    let (v0, v1) = fwd_bfly::<IFMA, GROW>(v0, v1, w0, w0q, &c);
+                    let (v2, v3) = fwd_bfly::<IFMA, GROW>(v2, v3, w1, w1q, &c);
                     store(p0.add(j), v0);
                     store(p1.add(j), v1);
                     store(p2.add(j), v2);
@@ -371,13 +412,18 @@ unsafe fn forward_body<const IFMA: bool>(a: &mut [u64], tw: &Twiddles, q: u64, r
                 let xp = p.add(2 * i * t);
                 let yp = xp.add(t);
                 for j in (0..t).step_by(8) {
-                    let (x, y) = fwd_bfly::<IFMA>(load(xp.add(j)), load(yp.add(j)), w, wq, &c);
+                    let (x, y) =
+                        fwd_bfly::<IFMA, GROW>(load(xp.add(j)), load(yp.add(j)), w, wq, &c);
                     store(xp.add(j), x);
                     store(yp.add(j), y);
                 }
             }
         }
         let pm = [perms(0), perms(1), perms(2)];
+        let (mu, shift) = match grow {
+            Some(g) => (bcast(g.mu), _mm_cvtsi64_si128(i64::from(g.shift))),
+            None => (bcast(0), _mm_setzero_si128()),
+        };
         for b in 0..n / 16 {
             let (mut v0, mut v1) = (load(p.add(16 * b)), load(p.add(16 * b + 8)));
             for (s, pm) in pm.iter().enumerate() {
@@ -385,11 +431,19 @@ unsafe fn forward_body<const IFMA: bool>(a: &mut [u64], tw: &Twiddles, q: u64, r
                 let y = _mm512_permutex2var_epi64(v0, pm[1], v1);
                 let w = load(tw.small_value[s].as_ptr().add(8 * b));
                 let wq = load(tw.small_quot[s].as_ptr().add(8 * b));
-                let (x, y) = fwd_bfly::<IFMA>(x, y, w, wq, &c);
+                let (x, y) = fwd_bfly::<IFMA, GROW>(x, y, w, wq, &c);
                 v0 = _mm512_permutex2var_epi64(x, pm[2], y);
                 v1 = _mm512_permutex2var_epi64(x, pm[3], y);
             }
-            if reduce {
+            if GROW {
+                // [0, 4q (log2(n) + 1)) to [0, 2q) (`Grow`), then to [0, q) if asked.
+                v0 = grow_reduce(v0, mu, shift, &c);
+                v1 = grow_reduce(v1, mu, shift, &c);
+                if reduce {
+                    v0 = reduce_once(v0, c.q);
+                    v1 = reduce_once(v1, c.q);
+                }
+            } else if reduce {
                 v0 = reduce_once(reduce_once(v0, c.two_q), c.q);
                 v1 = reduce_once(reduce_once(v1, c.two_q), c.q);
             }
