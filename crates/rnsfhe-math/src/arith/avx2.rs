@@ -135,6 +135,18 @@ pub(crate) unsafe fn mul_lazy4(y: __m256i, w: &Tw, c: &Consts) -> __m256i {
     }
 }
 
+/// [`super::WordBarrett::reduce_lazy`] lane-wise: v mod q in [0, 2q) for any v, with mu and the shift
+/// L - 1 of the modulus' `WordBarrett` (est < 2^31, so est q from two products).
+#[inline(always)]
+pub(crate) unsafe fn barrett_word(v: __m256i, mu: __m256i, shift: __m128i, c: &Consts) -> __m256i {
+    // SAFETY: the caller runs with avx2.
+    unsafe {
+        let est = _mm256_srl_epi64(mul32(_mm256_srli_epi64::<32>(v), mu), shift);
+        let est_q = _mm256_add_epi64(mul32(est, c.q), _mm256_slli_epi64::<32>(mul32(est, c.q_hi)));
+        _mm256_sub_epi64(v, est_q)
+    }
+}
+
 /// a * b mod 2^64 from three 32 x 32-bit products.
 #[inline(always)]
 pub(crate) unsafe fn mul_lo(a: __m256i, b: __m256i) -> __m256i {

@@ -13,6 +13,8 @@ pub mod roots;
 pub mod vector;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod wide512;
+mod word_barrett;
+pub(crate) use word_barrett::WordBarrett;
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) use backend::ifma_allowed;

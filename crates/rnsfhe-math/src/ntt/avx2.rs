@@ -14,8 +14,8 @@
 
 use std::arch::x86_64::*;
 
-use super::Grow;
-use crate::arith::avx2::{bcast, mul32, mul_lazy, mul_lazy4, sub_if_ge, tw_of, Consts, Tw};
+use crate::arith::avx2::{barrett_word, bcast, mul_lazy, mul_lazy4, sub_if_ge, tw_of, Consts, Tw};
+use crate::arith::WordBarrett;
 use crate::arith::{Modulus, Shoup};
 
 /// Butterfly-group twiddles w[m + i] and their Shoup quotients (the scalar layout), and per-lane copies
@@ -66,8 +66,8 @@ pub(super) struct Tables {
     q: u64,
     /// q >= 2^61: values up to 4q may exceed 2^63.
     big: bool,
-    /// The forward transform's growth mode ([`Grow`]) where q allows it.
-    grow: Option<Grow>,
+    /// The forward transform's growth mode (`super::grow`) where q and n allow it.
+    grow: Option<WordBarrett>,
     fwd: Twiddles,
     inv: Twiddles,
     /// n^-1 and n^-1 * w_inv[1] (the last inverse stage's twiddle).
@@ -91,7 +91,7 @@ impl Tables {
             n,
             q: q.value(),
             big: q.bits() > 61,
-            grow: Grow::new(q, n),
+            grow: super::grow(q, n),
             fwd: Twiddles::new(roots),
             inv: Twiddles::new(inv_roots),
             n_inv,
@@ -168,7 +168,7 @@ unsafe fn store(p: *mut u64, v: __m256i) {
 }
 
 /// Cooley–Tukey butterfly: x, y in [0, 4q) to x + wy, x - wy in [0, 4q); with `GROW`, x, y in [0, B)
-/// to [0, B + 4q) without corrections ([`Grow`]).
+/// to [0, B + 4q) without corrections (`super::grow`).
 #[inline(always)]
 unsafe fn fwd_bfly<const BIG: bool, const GROW: bool>(
     x: __m256i,
@@ -188,17 +188,6 @@ unsafe fn fwd_bfly<const BIG: bool, const GROW: bool>(
             _mm256_add_epi64(x, v),
             _mm256_sub_epi64(_mm256_add_epi64(x, k), v),
         )
-    }
-}
-
-/// v mod q in [0, 2q) for v < 2^63 ([`Grow`]'s Barrett step); est < 2^32 as v / q < 2^30.
-#[inline(always)]
-unsafe fn grow_reduce(v: __m256i, mu: __m256i, shift: __m128i, c: &Consts) -> __m256i {
-    // SAFETY: the caller runs with avx2.
-    unsafe {
-        let est = _mm256_srl_epi64(mul32(_mm256_srli_epi64::<32>(v), mu), shift);
-        let est_q = _mm256_add_epi64(mul32(est, c.q), _mm256_slli_epi64::<32>(mul32(est, c.q_hi)));
-        _mm256_sub_epi64(v, est_q)
     }
 }
 
@@ -236,14 +225,14 @@ unsafe fn split(s: usize, v0: __m256i, v1: __m256i) -> (__m256i, __m256i) {
 
 /// Forward transform, stages t >= 8 then the fused t = 4, 2, 1 pass (with the [0, q) correction if
 /// `reduce`; with `GROW`, the Barrett step of `grow` first). Safety: avx2; a.len() == n >= 16 with `tw`
-/// built for n; GROW only with `grow` from [`Grow::new`] for q and n (and not BIG).
+/// built for n; GROW only with `grow` from `super::grow` for q and n (and not BIG).
 #[target_feature(enable = "avx2")]
 unsafe fn forward_avx2<const BIG: bool, const GROW: bool>(
     a: &mut [u64],
     tw: &Twiddles,
     q: u64,
     reduce: bool,
-    grow: Option<Grow>,
+    grow: Option<WordBarrett>,
 ) {
     let n = a.len();
     let p = a.as_mut_ptr();
@@ -320,8 +309,8 @@ unsafe fn forward_avx2<const BIG: bool, const GROW: bool>(
             for (k, v) in v.iter().enumerate() {
                 for (h, &x) in v.iter().enumerate() {
                     let x = if GROW {
-                        // [0, 4q (log2(n) + 1)) to [0, 2q) (`Grow`), then to [0, q) if asked.
-                        let x = grow_reduce(x, mu, shift, &c);
+                        // [0, 4q (log2(n) + 1)) to [0, 2q) (`super::grow`), then to [0, q) if asked.
+                        let x = barrett_word(x, mu, shift, &c);
                         if reduce {
                             sub_if_ge::<BIG>(x, c.q, c.q_b, &c)
                         } else {

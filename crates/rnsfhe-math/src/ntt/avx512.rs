@@ -16,8 +16,8 @@
 
 use std::arch::x86_64::*;
 
-use super::Grow;
-use crate::arith::{Modulus, Shoup};
+use crate::arith::vector::avx512::{barrett_word, WordConsts};
+use crate::arith::{Modulus, Shoup, WordBarrett};
 
 /// Butterfly-group twiddles w[m + i] (the layout of the scalar kernels) with the kernel's quotients, and
 /// per-lane copies for the stages t = 4, 2, 1 (index 0, 1, 2): entry 8b + k belongs to lane k of block b.
@@ -95,8 +95,9 @@ pub(super) struct Tables {
     /// n^-1 and n^-1 * w_inv[1] (the last inverse stage's twiddle) with the kernel's quotients.
     n_inv: (u64, u64),
     last_inv: (u64, u64),
-    /// The AVX-512F forward transform's growth mode ([`Grow`]) where q allows it (never IFMA).
-    grow: Option<Grow>,
+    /// The AVX-512F forward transform's growth mode (`super::grow`) where q and n allow it (never
+    /// IFMA).
+    grow: Option<WordBarrett>,
 }
 
 impl Tables {
@@ -121,7 +122,7 @@ impl Tables {
             inv: Twiddles::new(q, inv_roots, ifma),
             n_inv: (n_inv.value, quotient(q, n_inv, ifma)),
             last_inv: (last.value, quotient(q, last, ifma)),
-            grow: Grow::new(q, n).filter(|_| !ifma),
+            grow: super::grow(q, n).filter(|_| !ifma),
         })
     }
 
@@ -136,7 +137,7 @@ impl Tables {
             unsafe { forward_ifma(a, &self.fwd, self.q, reduce) }
         } else {
             // SAFETY: `new` checked avx512f at run time; a.len() == n >= 16 matches the tables, and
-            // `grow` comes from `Grow::new` for q and n.
+            // `grow` comes from `super::grow` for q and n.
             unsafe { forward_avx512(a, &self.fwd, self.q, reduce, self.grow) }
         }
         true
@@ -176,8 +177,14 @@ unsafe fn forward_ifma(a: &mut [u64], tw: &Twiddles, q: u64, reduce: bool) {
 }
 
 #[target_feature(enable = "avx512f,avx512dq")]
-unsafe fn forward_avx512(a: &mut [u64], tw: &Twiddles, q: u64, reduce: bool, grow: Option<Grow>) {
-    // SAFETY: as in `forward_ifma`; `grow` from `Grow::new` for q and n.
+unsafe fn forward_avx512(
+    a: &mut [u64],
+    tw: &Twiddles,
+    q: u64,
+    reduce: bool,
+    grow: Option<WordBarrett>,
+) {
+    // SAFETY: as in `forward_ifma`; `grow` from `super::grow` for q and n.
     unsafe {
         match grow {
             None => forward_body::<false, false>(a, tw, q, reduce, None),
@@ -295,7 +302,7 @@ unsafe fn mul_lazy<const IFMA: bool>(y: __m512i, w: __m512i, wq: __m512i, c: &Co
 }
 
 /// Cooley–Tukey butterfly: x, y in [0, 4q) to x + wy, x - wy in [0, 4q); with `GROW` (AVX-512F only),
-/// x, y in [0, B) to [0, B + 4q) without corrections ([`Grow`]).
+/// x, y in [0, B) to [0, B + 4q) without corrections (`super::grow`).
 #[inline(always)]
 unsafe fn fwd_bfly<const IFMA: bool, const GROW: bool>(
     x: __m512i,
@@ -321,16 +328,6 @@ unsafe fn fwd_bfly<const IFMA: bool, const GROW: bool>(
             _mm512_add_epi64(x, v),
             _mm512_sub_epi64(_mm512_add_epi64(x, k), v),
         )
-    }
-}
-
-/// v mod q in [0, 2q) for v < 2^63 ([`Grow`]'s Barrett step); est < 2^32 as v / q < 2^30.
-#[inline(always)]
-unsafe fn grow_reduce(v: __m512i, mu: __m512i, shift: __m128i, c: &Consts) -> __m512i {
-    // SAFETY: the caller runs with avx512f and avx512dq.
-    unsafe {
-        let est = _mm512_srl_epi64(_mm512_mul_epu32(_mm512_srli_epi64::<32>(v), mu), shift);
-        _mm512_sub_epi64(v, mul_lo(est, c.q))
     }
 }
 
@@ -360,14 +357,14 @@ unsafe fn perms(s: usize) -> [__m512i; 4] {
 
 /// Forward transform, stages t >= 8 then the fused t = 4, 2, 1 pass (with the [0, q) correction if
 /// `reduce`; with `GROW`, the Barrett step of `grow` first). Safety: a.len() == n >= 16 with `tw` built
-/// for n; features as in `mul_lazy`; GROW only without IFMA and with `grow` from [`Grow::new`].
+/// for n; features as in `mul_lazy`; GROW only without IFMA and with `grow` from `super::grow`.
 #[inline(always)]
 unsafe fn forward_body<const IFMA: bool, const GROW: bool>(
     a: &mut [u64],
     tw: &Twiddles,
     q: u64,
     reduce: bool,
-    grow: Option<Grow>,
+    grow: Option<WordBarrett>,
 ) {
     let n = a.len();
     let p = a.as_mut_ptr();
@@ -420,10 +417,7 @@ unsafe fn forward_body<const IFMA: bool, const GROW: bool>(
             }
         }
         let pm = [perms(0), perms(1), perms(2)];
-        let (mu, shift) = match grow {
-            Some(g) => (bcast(g.mu), _mm_cvtsi64_si128(i64::from(g.shift))),
-            None => (bcast(0), _mm_setzero_si128()),
-        };
+        let word = grow.map(|g| WordConsts::new(&g));
         for b in 0..n / 16 {
             let (mut v0, mut v1) = (load(p.add(16 * b)), load(p.add(16 * b + 8)));
             for (s, pm) in pm.iter().enumerate() {
@@ -435,10 +429,10 @@ unsafe fn forward_body<const IFMA: bool, const GROW: bool>(
                 v0 = _mm512_permutex2var_epi64(x, pm[2], y);
                 v1 = _mm512_permutex2var_epi64(x, pm[3], y);
             }
-            if GROW {
-                // [0, 4q (log2(n) + 1)) to [0, 2q) (`Grow`), then to [0, q) if asked.
-                v0 = grow_reduce(v0, mu, shift, &c);
-                v1 = grow_reduce(v1, mu, shift, &c);
+            if let (true, Some(word)) = (GROW, &word) {
+                // [0, 4q (log2(n) + 1)) to [0, 2q) (`super::grow`), then to [0, q) if asked.
+                v0 = barrett_word(v0, word);
+                v1 = barrett_word(v1, word);
                 if reduce {
                     v0 = reduce_once(v0, c.q);
                     v1 = reduce_once(v1, c.q);

@@ -19,6 +19,8 @@ pub use crate::arith::{available_backends, Backend};
 pub use cyclic::CyclicNttTable;
 pub use negacyclic::NttTable;
 
+#[cfg(target_arch = "x86_64")]
+use crate::arith::WordBarrett;
 use crate::arith::{is_prime, Modulus};
 use crate::{Error, Result};
 
@@ -56,33 +58,19 @@ fn check_params(q: &Modulus, n: usize, order: u64) -> Result<()> {
     Ok(())
 }
 
-/// The forward SIMD kernels' growth mode: their butterflies skip both corrections to 2q (x's and the
-/// product's), so each stage adds at most 4q to the bound and log2(n) stages leave values below
-/// 4q (log2(n) + 1); the last pass reduces them by a Barrett step with one 32 x 32-bit product:
-/// est = floor(floor(v / 2^32) mu / 2^(L-1)), mu = floor(2^(31+L) / q) < 2^32, is at most 1 short
-/// of floor(v / q) for L >= 34 and any v < 2^64 (the bound of [`crate::arith::vector::horner`]'s
-/// small-point step), so v - est q lies in [0, 2q). Chosen when 4q (log2(n) + 2) < 2^63 (every
-/// value and x + 4q stay below 2^63, which AVX2's sign-based comparisons need) and L >= 34: for the
-/// 55-bit primes of the multiparty anchor, q < 2^56 at n = 2^17.
+/// The forward SIMD kernels' growth mode for q and n, or `None` where it does not apply: their
+/// butterflies skip both corrections to 2q (x's and the product's), so each stage adds at most 4q to
+/// the bound and log2(n) stages leave values below 4q (log2(n) + 1); the last pass reduces them by the
+/// one-product Barrett step ([`WordBarrett`], to [0, 2q)). Chosen when 4q (log2(n) + 2) < 2^63 (every
+/// value and x + 4q stay below 2^63, which AVX2's sign-based comparisons need) and q has at least 34
+/// bits: for the 55-bit primes of the multiparty anchor, q < 2^56 at n = 2^17.
 #[cfg(target_arch = "x86_64")]
-#[derive(Clone, Copy, Debug)]
-struct Grow {
-    mu: u64,
-    /// L - 1.
-    shift: u32,
-}
-
-#[cfg(target_arch = "x86_64")]
-impl Grow {
-    fn new(q: &Modulus, n: usize) -> Option<Self> {
-        let (qv, l) = (u128::from(q.value()), q.bits());
-        let stages = u128::from(n.trailing_zeros());
-        if l < 34 || 4 * qv * (stages + 2) >= 1 << 63 {
-            return None;
-        }
-        let mu = u64::try_from((1u128 << (31 + l)) / qv).ok()?;
-        (mu < 1 << 32).then_some(Grow { mu, shift: l - 1 })
+fn grow(q: &Modulus, n: usize) -> Option<WordBarrett> {
+    let stages = u128::from(n.trailing_zeros());
+    if 4 * u128::from(q.value()) * (stages + 2) >= 1 << 63 {
+        return None;
     }
+    WordBarrett::new(q)
 }
 
 fn check_len(a: &[u64], n: usize) -> Result<()> {

@@ -11,8 +11,8 @@ use std::arch::x86_64::*;
 use super::avx512::Barrett;
 use super::horner::SmallPoint;
 use crate::arith::avx2::{
-    bcast, hi32, mul32, mul_hi_approx, mul_lazy, mul_lo, mul_wide, reduce64, sub_if_ge, tw_of,
-    Consts,
+    barrett_word, bcast, hi32, mul32, mul_hi_approx, mul_lazy, mul_lo, mul_wide, reduce64,
+    sub_if_ge, tw_of, Consts,
 };
 use crate::arith::{Modulus, Shoup};
 
@@ -501,24 +501,20 @@ unsafe fn shoup_k<const BIG: bool, const ADD: bool>(
     }
 }
 
-/// The small-point step on 4 lanes: v = a x + c from the two 32-bit halves of a (x < 2^32), the
-/// estimate from the high half of v, est q from est's products with the halves of q. Values stay
-/// below 2q < 2^62 (the sign test of `sub_if_ge`). Safety: as in `mul_k`.
+/// The small-point step on 4 lanes: v = a x + c from the two 32-bit halves of a (x < 2^32), then the
+/// one-product Barrett step. Values stay below 2q < 2^63 (the sign test of `sub_if_ge`). Safety: as
+/// in `mul_k`.
 #[target_feature(enable = "avx2")]
 unsafe fn horner_small_k<const LAST: bool>(sp: &SmallPoint, a: *mut u64, c: *const u64, n: usize) {
     // SAFETY: i + 4 <= n.
     unsafe {
-        let m = Consts::new(sp.q);
-        let (x, mu) = (bcast(sp.x), bcast(sp.mu));
-        let shift = _mm_cvtsi64_si128(i64::from(sp.shift));
+        let m = Consts::new(sp.b.q);
+        let (x, mu) = (bcast(sp.x), bcast(sp.b.mu));
+        let shift = _mm_cvtsi64_si128(i64::from(sp.b.shift));
         for i in (0..n).step_by(4) {
             let acc = load(a, i);
             let ax = _mm256_add_epi64(mul32(acc, x), _mm256_slli_epi64::<32>(mul32(hi32(acc), x)));
-            let v = _mm256_add_epi64(ax, load(c, i));
-            let est = _mm256_srl_epi64(mul32(_mm256_srli_epi64::<32>(v), mu), shift);
-            let est_q =
-                _mm256_add_epi64(mul32(est, m.q), _mm256_slli_epi64::<32>(mul32(est, m.q_hi)));
-            let mut r = _mm256_sub_epi64(v, est_q);
+            let mut r = barrett_word(_mm256_add_epi64(ax, load(c, i)), mu, shift, &m);
             if LAST {
                 r = sub_if_ge::<false>(r, m.q, m.q_b, &m);
             }

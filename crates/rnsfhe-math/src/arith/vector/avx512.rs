@@ -3,7 +3,7 @@
 use std::arch::x86_64::*;
 
 use super::horner::SmallPoint;
-use crate::arith::Backend;
+use crate::arith::{Backend, WordBarrett};
 use crate::arith::{Modulus, Shoup};
 
 mod inner;
@@ -133,27 +133,16 @@ pub(super) fn horner_small(sp: &SmallPoint, acc: &mut [u64], row: &[u64], last: 
 unsafe fn horner_small_k<const LAST: bool>(sp: &SmallPoint, a: *mut u64, c: *const u64, n: usize) {
     // SAFETY: the caller's; masked-off lanes are not accessed.
     unsafe {
-        let q = _mm512_set1_epi64(sp.q as i64);
-        let q_hi = _mm512_srli_epi64::<32>(q);
-        let (x, mu) = (
-            _mm512_set1_epi64(sp.x as i64),
-            _mm512_set1_epi64(sp.mu as i64),
-        );
-        let shift = _mm_cvtsi64_si128(i64::from(sp.shift));
+        let b = WordConsts::new(&sp.b);
+        let x = _mm512_set1_epi64(sp.x as i64);
         let step = |i: usize, m: __mmask8| {
             let acc = load(a, i, m);
             let ax = _mm512_add_epi64(
                 _mm512_mul_epu32(acc, x),
                 _mm512_slli_epi64::<32>(_mm512_mul_epu32(_mm512_srli_epi64::<32>(acc), x)),
             );
-            let v = _mm512_add_epi64(ax, load(c, i, m));
-            let est = _mm512_srl_epi64(_mm512_mul_epu32(_mm512_srli_epi64::<32>(v), mu), shift);
-            let est_q = _mm512_add_epi64(
-                _mm512_mul_epu32(est, q),
-                _mm512_slli_epi64::<32>(_mm512_mul_epu32(est, q_hi)),
-            );
-            let r = _mm512_sub_epi64(v, est_q);
-            store(a, i, m, if LAST { reduce_once(r, q) } else { r });
+            let r = barrett_word(_mm512_add_epi64(ax, load(c, i, m)), &b);
+            store(a, i, m, if LAST { reduce_once(r, b.q) } else { r });
         };
         let mut i = 0;
         while i + 8 <= n {
@@ -163,6 +152,44 @@ unsafe fn horner_small_k<const LAST: bool>(sp: &SmallPoint, a: *mut u64, c: *con
         if i < n {
             step(i, tail_mask(n - i));
         }
+    }
+}
+
+/// A [`WordBarrett`]'s constants broadcast: q, its high half, mu and the shift L - 1.
+#[derive(Clone, Copy)]
+pub(crate) struct WordConsts {
+    pub(crate) q: __m512i,
+    q_hi: __m512i,
+    mu: __m512i,
+    shift: __m128i,
+}
+
+impl WordConsts {
+    #[inline(always)]
+    pub(crate) unsafe fn new(b: &WordBarrett) -> Self {
+        // SAFETY: the caller runs with avx512f.
+        unsafe {
+            WordConsts {
+                q: _mm512_set1_epi64(b.q as i64),
+                q_hi: _mm512_set1_epi64((b.q >> 32) as i64),
+                mu: _mm512_set1_epi64(b.mu as i64),
+                shift: _mm_cvtsi64_si128(i64::from(b.shift)),
+            }
+        }
+    }
+}
+
+/// [`WordBarrett::reduce_lazy`] lane-wise: v mod q in [0, 2q) for any v.
+#[inline(always)]
+pub(crate) unsafe fn barrett_word(v: __m512i, b: &WordConsts) -> __m512i {
+    // SAFETY: the caller runs with avx512f.
+    unsafe {
+        let est = _mm512_srl_epi64(_mm512_mul_epu32(_mm512_srli_epi64::<32>(v), b.mu), b.shift);
+        let est_q = _mm512_add_epi64(
+            _mm512_mul_epu32(est, b.q),
+            _mm512_slli_epi64::<32>(_mm512_mul_epu32(est, b.q_hi)),
+        );
+        _mm512_sub_epi64(v, est_q)
     }
 }
 

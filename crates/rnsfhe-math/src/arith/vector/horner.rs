@@ -4,47 +4,35 @@
 //!
 //! Two steps `acc = acc x + c`: Shoup's product by the constant x (any x), and for the small points of
 //! Shamir shares a cheaper one ([`SmallPoint`]): with (2q - 1) x + q - 1 < 2^64 the value v = acc x + c
-//! fits one word, and its quotient by q comes from one 32 x 32-bit product. The scalar backend runs
+//! fits one word, and its quotient by q comes from one 32 x 32-bit product ([`WordBarrett`]). The scalar backend runs
 //! Shoup's step (the reference); the SIMD backends run the small step where it applies. Outputs are
 //! reduced, so every backend gives the same bits.
 
 use super::{avx512_kind, check, run_shoup_add, shoup_backend, Backend, Modulus};
+use crate::arith::WordBarrett;
 use crate::Result;
 
-/// The small-point step's constants for q of bit length L, 34 <= L <= 61, and a point x < 2^32 with
-/// (2q - 1) x + q - 1 < 2^64.
-///
-/// acc in [0, 2q) (lazy), c in [0, q): v = acc x + c < 2^64; the estimate
-/// est = floor(floor(v / 2^32) mu / 2^(L-1)), mu = floor(2^(31+L) / q) < 2^32, misses floor(v / q)
-/// by less than 1 + v_lo / q + floor(v / 2^32) (2^32 / q - mu / 2^(L-1)) < 1 + 2 * 2^(33-L) <= 2,
-/// so v - est q lies in [0, 2q): the next accumulator, without a correction. The last step
-/// subtracts q once where needed.
+/// The small-point step's constants: a point x < 2^32 with (2q - 1) x + q - 1 < 2^64 and q of at
+/// least 34 bits. acc in [0, 2q) (lazy), c in [0, q): v = acc x + c < 2^64, and the one-product Barrett
+/// step ([`WordBarrett`]) takes it to [0, 2q), the next accumulator, without a correction. The last
+/// step subtracts q once where needed.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SmallPoint {
     pub(crate) x: u64,
-    pub(crate) q: u64,
-    pub(crate) mu: u64,
-    /// L - 1.
-    pub(crate) shift: u32,
+    pub(crate) b: WordBarrett,
 }
 
 impl SmallPoint {
     /// The constants for x (reduced mod q), or `None` when q or x is out of the step's range.
     pub(crate) fn new(q: &Modulus, x: u64) -> Option<Self> {
-        let (qv, l) = (q.value(), q.bits());
-        if !(34..=61).contains(&l) || x >= 1 << 32 {
+        let qv = u128::from(q.value());
+        // (2q - 1) x + q - 1 < 2^64: v = acc x + c fits one word.
+        if x >= 1 << 32 || (2 * qv - 1) * u128::from(x) + qv > 1 << 64 {
             return None;
         }
-        if u128::from(2 * qv - 1) * u128::from(x) + u128::from(qv - 1) >= 1 << 64 {
-            return None;
-        }
-        // Below 2^32 for every q > 2^(L-1); a power of two q = 2^(L-1) is refused here.
-        let mu = u64::try_from((1u128 << (31 + l)) / u128::from(qv)).ok()?;
-        (mu < 1 << 32).then_some(SmallPoint {
+        Some(SmallPoint {
             x,
-            q: qv,
-            mu,
-            shift: l - 1,
+            b: WordBarrett::new(q)?,
         })
     }
 
@@ -52,10 +40,9 @@ impl SmallPoint {
     /// when `last`.
     #[inline(always)]
     pub(crate) fn step(&self, acc: u64, c: u64, last: bool) -> u64 {
-        let v = acc * self.x + c;
-        let r = v - (((v >> 32) * self.mu) >> self.shift) * self.q;
-        if last && r >= self.q {
-            r - self.q
+        let r = self.b.reduce_lazy(acc * self.x + c);
+        if last && r >= self.b.q {
+            r - self.b.q
         } else {
             r
         }
@@ -132,7 +119,7 @@ fn run_small(backend: Backend, sp: &SmallPoint, acc: &mut [u64], row: &[u64], la
 mod tests {
     use super::*;
 
-    /// The range checks: L outside 34..=61, x too large for one word, a power-of-two q.
+    /// The range checks: fewer than 34 bits, x too large for one word, a power-of-two q.
     #[test]
     fn small_point_range() {
         let m = |q: u64| Modulus::new(q).unwrap_or_else(|e| panic!("{e}"));
@@ -142,7 +129,14 @@ mod tests {
         assert!(SmallPoint::new(&q55, 256).is_none(), "(2q - 1) 256 >= 2^64");
         assert!(SmallPoint::new(&m((1 << 33) - 9), 3).is_none(), "L = 33");
         assert!(SmallPoint::new(&m((1 << 61) - 1), 3).is_some(), "L = 61");
-        assert!(SmallPoint::new(&m((1 << 61) + 1), 1).is_none(), "L = 62");
+        assert!(
+            SmallPoint::new(&m((1 << 62) - 57), 1).is_some(),
+            "L = 62, x = 1"
+        );
+        assert!(
+            SmallPoint::new(&m((1 << 62) - 57), 2).is_none(),
+            "L = 62, x = 2"
+        );
         assert!(SmallPoint::new(&m(1 << 40), 3).is_none(), "q = 2^(L-1)");
         assert!(
             SmallPoint::new(&m((1 << 34) + 1), 1 << 32).is_none(),
@@ -157,6 +151,7 @@ mod tests {
             ((1u64 << 34) + 1, 1u64 << 28),
             ((1 << 55) + 1, 255),
             ((1 << 61) - 1, 3),
+            ((1 << 62) - 57, 1),
         ] {
             let q = Modulus::new(qv).unwrap_or_else(|e| panic!("{e}"));
             let Some(sp) = SmallPoint::new(&q, x) else {
