@@ -57,7 +57,8 @@ L = [theirs(p.replace("rnsfhe_run", "lattigo_run")) for p in runs]
 A = [ours(p) for p in sorted(glob.glob(f"{D}/rnsfhe_avx2_run*.txt"))]
 def f(t):
     return f"{t*1e3:.3f} ms" if t >= 1e-3 else f"{t*1e6:.0f} µs"
-print(f"{len(R)} alternating triples; medians; ratio = median(ours) / median(Lattigo); run by run: median and worst of max(BFV, CKKS) / Lattigo of the same triple; best = min(ours) / min(Lattigo)\n")
+shape = "triples" if len(A) == len(R) else f"pairs, then {len(A)} AVX2 runs"
+print(f"{len(R)} alternating {shape}; medians; ratio = median(ours) / median(Lattigo); run by run: median and worst of max(BFV, CKKS) / Lattigo of the same triple; best = min(ours) / min(Lattigo)\n")
 print("| step | rnsfhe BFV | rnsfhe CKKS | rnsfhe AVX2 forced BFV / CKKS | Lattigo v6.2.0 | ratio of medians BFV / CKKS | run by run median (worst) | best / best | AVX2 forced: ratio of medians BFV / CKKS | AVX2 run by run median (worst) |")
 print("|---|---|---|---|---|---|---|---|---|---|")
 for pre, rx, label in ROWS:
