@@ -16,7 +16,7 @@
 
 use std::arch::x86_64::*;
 
-use crate::arith::vector::avx512::{barrett_word, WordConsts};
+use crate::arith::vector::avx512::{barrett_word, reduce_once, WordConsts};
 use crate::arith::{Modulus, Shoup, WordBarrett};
 
 /// Butterfly-group twiddles w[m + i] (the layout of the scalar kernels) with the kernel's quotients, and
@@ -248,13 +248,6 @@ unsafe fn store(p: *mut u64, v: __m512i) {
 unsafe fn bcast(x: u64) -> __m512i {
     // SAFETY: the caller runs with avx512f.
     unsafe { _mm512_set1_epi64(x as i64) }
-}
-
-/// Maps [0, 2r) to [0, r) lane-wise: x - r wraps to a huge value when x < r, so the minimum is right.
-#[inline(always)]
-unsafe fn reduce_once(x: __m512i, r: __m512i) -> __m512i {
-    // SAFETY: the caller runs with avx512f.
-    unsafe { _mm512_min_epu64(x, _mm512_sub_epi64(x, r)) }
 }
 
 /// floor(a * b / 2^64) - e with e in {0, 1, 2}, lane-wise from three 32 x 32-bit products.

@@ -186,20 +186,24 @@ mod tests {
             scan_scalar(table, &words, &mut got);
             assert_eq!(got, want, "scalar, sigma {sigma}");
             #[cfg(target_arch = "x86_64")]
-            if is_x86_feature_detected!("avx512f") {
-                let mut got = vec![0i64; want.len()];
-                // SAFETY: avx512f was detected.
-                let done = unsafe { scan_avx512(table, &words, &mut got) };
-                assert_eq!(done, want.len() & !7);
-                assert_eq!(got[..done], want[..done], "avx512, sigma {sigma}");
-            }
-            #[cfg(target_arch = "x86_64")]
-            if is_x86_feature_detected!("avx2") {
-                let mut got = vec![0i64; want.len()];
-                // SAFETY: avx2 was detected.
-                let done = unsafe { scan_avx2(table, &words, &mut got) };
-                assert_eq!(done, want.len() & !3);
-                assert_eq!(got[..done], want[..done], "avx2, sigma {sigma}");
+            {
+                type Scan = unsafe fn(&[u128], &[u64], &mut [i64]) -> usize;
+                let kernels: [(&str, bool, usize, Scan); 2] = [
+                    (
+                        "avx512",
+                        is_x86_feature_detected!("avx512f"),
+                        8,
+                        scan_avx512,
+                    ),
+                    ("avx2", is_x86_feature_detected!("avx2"), 4, scan_avx2),
+                ];
+                for (name, _, lanes, scan) in kernels.into_iter().filter(|k| k.1) {
+                    let mut got = vec![0i64; want.len()];
+                    // SAFETY: the kernel's feature was detected.
+                    let done = unsafe { scan(table, &words, &mut got) };
+                    assert_eq!(done, want.len() / lanes * lanes, "{name}");
+                    assert_eq!(got[..done], want[..done], "{name}, sigma {sigma}");
+                }
             }
         }
     }
