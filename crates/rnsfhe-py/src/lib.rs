@@ -67,7 +67,9 @@ pub(crate) fn err(e: rnsfhe::Error) -> PyErr {
         E::ScaleMismatch { .. } => "ScaleMismatchError",
         E::LengthMismatch { .. } => "LengthMismatchError",
         E::OutOfRange(_) => "OutOfRangeError",
-        E::ContextMismatch(_) | E::ParameterMismatch { .. } => "ContextMismatchError",
+        E::ContextMismatch(_) | E::ParameterMismatch { .. } | E::KeyParameterMismatch { .. } => {
+            "ContextMismatchError"
+        }
         E::KeyMismatch { .. } => "KeyMismatchError",
         E::WrongForm(_) => "RepresentationError",
         E::MissingKey(_) | E::MissingGaloisKey { .. } => "MissingKeyError",
@@ -209,9 +211,21 @@ fn backend() -> &'static str {
     rnsfhe::backend().name()
 }
 
+/// Lets this process read parameter sets marked insecure (research only) from bytes and pickles
+/// without `security="insecure"` on each call (`allow=False` takes it back). The environment
+/// variable `RNSFHE_ALLOW_INSECURE=1` does the same for a process and its workers. Without either,
+/// a pickle or bytes of insecure parameters are refused unless this process holds a live context
+/// of exactly those parameters (made with the constructor's opt-in).
+#[pyfunction]
+#[pyo3(signature = (allow = true))]
+fn allow_insecure_parameters(allow: bool) {
+    convert::set_insecure_allowed(allow);
+}
+
 #[pymodule]
 fn _rnsfhe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(set_backend, m)?)?;
+    m.add_function(wrap_pyfunction!(allow_insecure_parameters, m)?)?;
     m.add_function(wrap_pyfunction!(backend, m)?)?;
     m.add_function(wrap_pyfunction!(_restore, m)?)?;
     m.add_function(wrap_pyfunction!(set_num_threads, m)?)?;

@@ -221,10 +221,13 @@ macro_rules! scheme_context {
                 bytes_out(py, &self.shared.params_bytes)
             }
             /// The context of a parameter set's bytes (validated again, security included, unless
-            /// a live context has exactly these bytes).
+            /// a live context has exactly these bytes). A set marked insecure loads only with
+            /// `security="insecure"`, the opt-in its constructor asked for.
             #[staticmethod]
-            fn from_bytes(data: ByteData) -> PyResult<Self> {
-                Self::from_shared($PyParams::shared_of(&data.0)?)
+            #[pyo3(signature = (data, security = None))]
+            fn from_bytes(data: ByteData, security: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+                let allow = crate::convert::insecure_opt_in(security)?;
+                Self::from_shared($PyParams::shared_of(&data.0, allow)?)
             }
             fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
                 reduce(py, $name, &self.shared.params_bytes, &[])

@@ -25,9 +25,9 @@ macro_rules! rlwe_restore {
         ) -> PyResult<Py<PyAny>> {
             let $class = $kind.strip_prefix($prefix);
             if $class == Some("Parameters") {
-                return Ok(Py::new($py, $PyParams::from_identity(params)?)?.into_any());
+                return Ok(Py::new($py, $PyParams::from_identity(params, false)?)?.into_any());
             }
-            let $ctx = $PyCtx::from_shared($PyParams::shared_of(params)?)?;
+            let $ctx = $PyCtx::from_shared($PyParams::shared_of(params, false)?)?;
             let bytes = || ByteData($data.to_vec());
             Ok(match $class {
                 Some("Context") => Py::new($py, $ctx)?.into_any(),
@@ -78,11 +78,18 @@ macro_rules! rlwe_params {
                 b.extend_from_slice(&crate::registry::Tag::to_bytes(&self.tag));
                 b
             }
-            /// Parameters and their tag from `to_bytes` output (validated again).
-            fn parse(bytes: &[u8]) -> PyResult<Self> {
+            /// Parameters and their tag from `to_bytes` output (validated again); a set marked
+            /// insecure only with `allow_insecure` or the process-wide opt-in
+            /// (`crate::convert::insecure_allowed`).
+            fn parse(bytes: &[u8], allow_insecure: bool) -> PyResult<Self> {
                 let (params, tag) = crate::registry::Tag::split(bytes)?;
+                let inner = if allow_insecure || crate::convert::insecure_allowed() {
+                    <$Params>::from_bytes_allowing_insecure(params)
+                } else {
+                    <$Params>::from_bytes(params)
+                };
                 Ok($Py {
-                    inner: <$Params>::from_bytes(params).py()?,
+                    inner: inner.py()?,
                     tag,
                 })
             }
@@ -95,18 +102,18 @@ macro_rules! rlwe_params {
             }
             /// Parameters from `to_bytes` output: the live context's when one has exactly these
             /// bytes (`Registry::live`: checked when it was made), else parsed and validated again.
-            pub(crate) fn from_identity(bytes: &[u8]) -> PyResult<Self> {
+            pub(crate) fn from_identity(bytes: &[u8], allow_insecure: bool) -> PyResult<Self> {
                 match CONTEXTS.live(bytes) {
                     Some(s) => Ok(Self::of(&s)),
-                    None => Self::parse(bytes),
+                    None => Self::parse(bytes, allow_insecure),
                 }
             }
             /// The shared context of `to_bytes` output: the live one with exactly these bytes, else
             /// that of the bytes parsed and validated again (unpickling, `Context.from_bytes`).
-            pub(crate) fn shared_of(bytes: &[u8]) -> PyResult<Arc<$Shared>> {
+            pub(crate) fn shared_of(bytes: &[u8], allow_insecure: bool) -> PyResult<Arc<$Shared>> {
                 match CONTEXTS.live(bytes) {
                     Some(s) => Ok(s),
-                    None => Self::parse(bytes)?.shared(),
+                    None => Self::parse(bytes, allow_insecure)?.shared(),
                 }
             }
             /// The label of messages and reprs.
@@ -151,10 +158,12 @@ macro_rules! rlwe_params {
                 bytes_out(py, &self.identity())
             }
             /// Parameters from `to_bytes` output (validated again, security included, unless a live
-            /// context has exactly these bytes).
+            /// context has exactly these bytes). A set marked insecure loads only with
+            /// `security="insecure"`, the opt-in its constructor asked for.
             #[staticmethod]
-            fn from_bytes(data: ByteData) -> PyResult<Self> {
-                Self::from_identity(&data.0)
+            #[pyo3(signature = (data, security = None))]
+            fn from_bytes(data: ByteData, security: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+                Self::from_identity(&data.0, crate::convert::insecure_opt_in(security)?)
             }
             fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
                 other

@@ -67,6 +67,20 @@ pub enum Error {
         expected: u64,
         found: u64,
     },
+    /// A key made under other key parameters than this context's, on a field the fingerprint does
+    /// not cover (`field`: the key-switching layout's digit primes, omega bits or truncation, the
+    /// error's sigma, the secret distribution or the security level; see
+    /// [`crate::rlwe::KeyProfile`]).
+    #[error(
+        "key parameter mismatch: the {what} was made with {field} = {key}, this context has \
+         {field} = {context}; keys work only under the parameters they were made with"
+    )]
+    KeyParameterMismatch {
+        what: String,
+        field: &'static str,
+        key: String,
+        context: String,
+    },
     /// Two operands, or an operand and a key (`what`), of two key pairs.
     #[error(
         "key mismatch: {what}: key pair {left} against key pair {right}; combine only ciphertexts \

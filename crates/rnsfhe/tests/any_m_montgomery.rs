@@ -103,7 +103,7 @@ fn bgv_montgomery_agrees_with_barrett() {
 fn bgv_montgomery_bytes_round_trip() {
     use rnsfhe::serialize::KeyBytes;
     let mut s = setup(255, 2, &[50, 50, 50], Reduction::Montgomery);
-    let p = BgvParameters::from_bytes(&s.ctx.params().to_bytes()).unwrap();
+    let p = BgvParameters::from_bytes_allowing_insecure(&s.ctx.params().to_bytes()).unwrap();
     assert!(p.is_montgomery());
     assert_eq!(&p, s.ctx.params());
     let ctx2 = BgvContext::new(p).unwrap();
@@ -184,7 +184,7 @@ fn fv_mixed_keys_carry_m_and_round_trip() {
         assert_eq!(k0.montgomery_form(), Form::Montgomery);
         assert_eq!(k1.montgomery_form(), Form::Montgomery);
     }
-    let back = BfvParameters::from_bytes(&params.to_bytes()).unwrap();
+    let back = BfvParameters::from_bytes_allowing_insecure(&params.to_bytes()).unwrap();
     assert_eq!(back, params);
     let ctx2 = BfvContext::new(back).unwrap();
     let rlk2 = ctx2
@@ -229,7 +229,7 @@ fn bytes_keep_the_reduction() {
             .security(Security::InsecureResearchOnly)
             .build()
             .unwrap();
-        let back = BgvParameters::from_bytes(&bgv.to_bytes()).unwrap();
+        let back = BgvParameters::from_bytes_allowing_insecure(&bgv.to_bytes()).unwrap();
         assert_eq!((back.reduction(), &back), (r, &bgv));
         let fv = BfvParameters::builder()
             .cyclotomic_index(21)
@@ -240,7 +240,7 @@ fn bytes_keep_the_reduction() {
             .security(Security::InsecureResearchOnly)
             .build()
             .unwrap();
-        let back = BfvParameters::from_bytes(&fv.to_bytes()).unwrap();
+        let back = BfvParameters::from_bytes_allowing_insecure(&fv.to_bytes()).unwrap();
         assert_eq!((back.reduction(), &back), (r, &fv));
     }
     let fingerprint = |r: Reduction| {

@@ -300,9 +300,9 @@ fn serialised_size_is_in_proportion_to_the_primes() {
         assert_eq!(back.level(gk.elements()[0]), Some(level));
         b.len()
     };
-    // Header 15, key pair 8, count 4, element 8, level 4, components 4, CRC 4; per component a
-    // polynomial header of 9 bytes, its residues and a 32-byte seed.
-    let fixed = 15 + 8 + 4 + 8 + 4 + 4 + 4;
+    // Header 15, key profile 29, key pair 8, count 4, element 8, layout 12, level 4, components 4,
+    // CRC 4; per component a polynomial header of 9 bytes, its residues and a 32-byte seed.
+    let fixed = 15 + 29 + 8 + 4 + 8 + 12 + 4 + 4 + 4;
     for level in 0..=8 {
         let components = level / 3 + 1;
         let limbs = level + 1 + special;

@@ -21,11 +21,20 @@ use rnsfhe::rlwe::{Crs, KeyGenerator};
 use rnsfhe_math::sample::Csprng;
 use sha2::{Digest, Sha256};
 
-/// The first 8 bytes of SHA-256 over the bytes of `shares`, in hex.
+/// The first 8 bytes of SHA-256 over the bytes of `shares`, in hex. Each share's bytes are hashed
+/// as format 5 wrote them: the header's format version set to 5 and the CRC-32 trailer taken again.
+/// Format 6 added key profiles and key-switching layouts to keys, not to shares, so a share's bytes
+/// differ from format 5's in the version field only, and the pinned digests stay those of the
+/// commits named above.
 fn digest(shares: &[&Share]) -> String {
     let mut h = Sha256::new();
     for s in shares {
-        h.update(s.to_bytes());
+        let mut b = s.to_bytes();
+        b[4..6].copy_from_slice(&5u16.to_le_bytes());
+        let body = b.len() - 4;
+        let crc = crc32fast::hash(&b[..body]);
+        b[body..].copy_from_slice(&crc.to_le_bytes());
+        h.update(&b);
     }
     h.finalize()[..8]
         .iter()

@@ -311,7 +311,7 @@ fn parameters_and_plaintexts_round_trip() {
         .build()
         .unwrap();
     let bytes = p.to_bytes();
-    let p2 = BfvParameters::from_bytes(&bytes).unwrap();
+    let p2 = BfvParameters::from_bytes_allowing_insecure(&bytes).unwrap();
     assert_eq!(p, p2);
     // A ciphertext written under one context loads under a context rebuilt from the bytes.
     let (a, b) = (BfvContext::new(p).unwrap(), BfvContext::new(p2).unwrap());
@@ -334,12 +334,12 @@ fn parameters_and_plaintexts_round_trip() {
         [5, 6]
     );
     for len in 0..bytes.len() {
-        assert!(BfvParameters::from_bytes(&bytes[..len]).is_err());
+        assert!(BfvParameters::from_bytes_allowing_insecure(&bytes[..len]).is_err());
     }
     let mut bad = bytes.clone();
     bad[15 + 8 + 8 + 4..15 + 8 + 8 + 4 + 8].copy_from_slice(&1000u64.to_le_bytes()); // q_0 = 1000
     reseal(&mut bad);
-    assert!(BfvParameters::from_bytes(&bad).is_err());
+    assert!(BfvParameters::from_bytes_allowing_insecure(&bad).is_err());
 
     let c = CkksParameters::builder()
         .degree(1 << 8)
@@ -349,7 +349,7 @@ fn parameters_and_plaintexts_round_trip() {
         .build()
         .unwrap();
     let cb = c.to_bytes();
-    let c2 = CkksParameters::from_bytes(&cb).unwrap();
+    let c2 = CkksParameters::from_bytes_allowing_insecure(&cb).unwrap();
     assert_eq!(c, c2);
     let (x, y) = (CkksContext::new(c).unwrap(), CkksContext::new(c2).unwrap());
     let pt = x.encode_real(&[0.5, -0.25]).unwrap();
@@ -359,7 +359,7 @@ fn parameters_and_plaintexts_round_trip() {
     let v = y.decode(&back).unwrap();
     assert!((v[0].re - 0.5).abs() < 1e-9 && (v[1].re + 0.25).abs() < 1e-9);
     for len in (0..cb.len()).step_by(7) {
-        assert!(CkksParameters::from_bytes(&cb[..len]).is_err());
+        assert!(CkksParameters::from_bytes_allowing_insecure(&cb[..len]).is_err());
     }
     let insecure = {
         let mut b = cb.clone();
@@ -367,7 +367,7 @@ fn parameters_and_plaintexts_round_trip() {
         b[last] = 1; // ask for 128-bit security on research-size parameters
         b
     };
-    assert!(CkksParameters::from_bytes(&insecure).is_err());
+    assert!(CkksParameters::from_bytes_allowing_insecure(&insecure).is_err());
 }
 
 #[test]
@@ -376,8 +376,8 @@ fn secret_key_round_trip_and_checks() {
     let ctx = bfv(257);
     let (sk, pk) = ctx.keygen(&mut rng).unwrap();
     let bytes = ctx.secret_key_to_bytes(&sk).unwrap();
-    // Header, identity, body flag, count, one byte per coefficient, checksum.
-    assert_eq!(bytes.len(), 15 + 8 + 1 + 4 + 64 + 4);
+    // Header, key profile, identity, body flag, count, one byte per coefficient, checksum.
+    assert_eq!(bytes.len(), 15 + 29 + 8 + 1 + 4 + 64 + 4);
     let sk2 = ctx.secret_key_from_bytes(&bytes).unwrap();
     assert_eq!(sk2.coefficients(), sk.coefficients());
     let ct = ctx
@@ -388,7 +388,7 @@ fn secret_key_round_trip_and_checks() {
         ctx.decrypt(&ct, &sk).unwrap()
     );
     let mut bad = bytes.to_vec();
-    bad[15 + 8 + 1 + 4 + 1] = 2;
+    bad[15 + 29 + 8 + 1 + 4 + 1] = 2;
     reseal(&mut bad);
     assert!(
         matches!(ctx.secret_key_from_bytes(&bad), Err(Error::Malformed(m)) if m.contains("coefficient 1"))
@@ -411,10 +411,11 @@ fn format_2_secret_keys_and_ciphertexts_still_load() {
     let ctx = bfv(257);
     let (sk, _) = ctx.keygen(&mut rng).unwrap();
     let v3 = ctx.secret_key_to_bytes(&sk).unwrap();
-    // Format 2: header (version 2), count, coefficients, checksum; no identity, no body flag.
+    // Format 2: header (version 2), count, coefficients, checksum; no key profile (29 bytes), no
+    // identity, no body flag.
     let mut v2 = v3[..15].to_vec();
     v2[4..6].copy_from_slice(&2u16.to_le_bytes());
-    v2.extend_from_slice(&v3[15 + 8 + 1..]);
+    v2.extend_from_slice(&v3[15 + 29 + 8 + 1..]);
     reseal(&mut v2);
     let old = ctx.secret_key_from_bytes(&v2).unwrap();
     assert_eq!(old.coefficients(), sk.coefficients());
@@ -450,9 +451,9 @@ fn claimed_sizes_are_bounded_by_the_context() {
     let ctx = bfv(257);
     let (sk, pk) = ctx.keygen(&mut rng).unwrap();
     let gk = ctx.galois_keys(&sk, &[1], false, &mut rng).unwrap();
-    // Galois keys: header 15, key identity 8, then the count.
+    // Galois keys: header 15, key profile 29, key identity 8, then the count.
     let mut b = ctx.galois_keys_to_bytes(&gk);
-    b[23..27].copy_from_slice(&u32::MAX.to_le_bytes());
+    b[52..56].copy_from_slice(&u32::MAX.to_le_bytes());
     reseal(&mut b);
     assert!(
         matches!(ctx.galois_keys_from_bytes(&b), Err(Error::Malformed(m)) if m.contains("Galois keys for degree"))

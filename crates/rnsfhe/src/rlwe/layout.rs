@@ -61,3 +61,105 @@ impl KeySwitching {
         Ok(())
     }
 }
+
+/// What a key depends on beyond the ring and the moduli that the parameter fingerprint covers: the
+/// key-switching layout (the gadget), the error distribution's sigma, the secret distribution and
+/// the security level the key was made under. Key bytes carry it and loading compares it field by
+/// field with the context's ([`Self::check`]); a key-switching key also carries its layout in
+/// memory and is refused by a switcher of another layout (a key of another gadget switches to
+/// garbage). Ciphertexts do not carry it: their meaning is fixed by the ring, the chain and the
+/// scale (the fingerprint) and by their key pair (its identity), whatever gadget the evaluation
+/// keys use.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct KeyProfile {
+    /// The key-switching layout (digit primes, omega bits, truncation).
+    pub layout: KeySwitching,
+    /// The standard deviation of the error distribution.
+    pub sigma: f64,
+    /// The secret distribution.
+    pub secret: super::SecretDistribution,
+    /// The security requirement the parameters were validated against.
+    pub security: crate::params::Security,
+}
+
+impl KeyProfile {
+    /// The profile of keys made by `ctx`.
+    pub fn of(ctx: &dyn super::KeyContext) -> Self {
+        KeyProfile {
+            layout: ctx.key_switcher().layout(),
+            sigma: ctx.error_distribution().sigma(),
+            secret: ctx.secret_distribution(),
+            security: ctx.security(),
+        }
+    }
+
+    /// Refuses a `what` of profile `self` for a context of profile `ours`, naming the first field
+    /// that differs.
+    pub fn check(&self, ours: &KeyProfile, what: &str) -> Result<()> {
+        self.layout.check(&ours.layout, what)?;
+        self.check_distributions(ours, what)
+    }
+
+    /// [`Self::check`] without the layout: secret and public keys hold no gadget, so they serve
+    /// contexts of any layout with the same ring, moduli, distributions and security.
+    pub fn check_distributions(&self, ours: &KeyProfile, what: &str) -> Result<()> {
+        let field = if self.sigma.to_bits() != ours.sigma.to_bits() {
+            (
+                "sigma",
+                format!("{}", self.sigma),
+                format!("{}", ours.sigma),
+            )
+        } else if self.secret != ours.secret {
+            (
+                "secret distribution",
+                format!("{:?}", self.secret),
+                format!("{:?}", ours.secret),
+            )
+        } else if self.security != ours.security {
+            (
+                "security",
+                format!("{:?}", self.security),
+                format!("{:?}", ours.security),
+            )
+        } else {
+            return Ok(());
+        };
+        Err(Error::KeyParameterMismatch {
+            what: what.into(),
+            field: field.0,
+            key: field.1,
+            context: field.2,
+        })
+    }
+}
+
+impl KeySwitching {
+    /// Refuses a `what` made under layout `self` for a switcher of layout `ours`, naming the first
+    /// field that differs.
+    pub fn check(&self, ours: &KeySwitching, what: &str) -> Result<()> {
+        let show = |w: Option<u32>| w.map_or("none".to_string(), |w| w.to_string());
+        let field = if self.digit_primes != ours.digit_primes {
+            (
+                "digit_primes",
+                self.digit_primes.to_string(),
+                ours.digit_primes.to_string(),
+            )
+        } else if self.omega_bits != ours.omega_bits {
+            ("omega_bits", show(self.omega_bits), show(ours.omega_bits))
+        } else if self.truncation != ours.truncation {
+            (
+                "truncation",
+                self.truncation.to_string(),
+                ours.truncation.to_string(),
+            )
+        } else {
+            return Ok(());
+        };
+        Err(Error::KeyParameterMismatch {
+            what: what.into(),
+            field: field.0,
+            key: field.1,
+            context: field.2,
+        })
+    }
+}

@@ -42,7 +42,7 @@ pub use keys::{
 };
 pub(crate) use keyswitch::{select_limbs, KeyOptions};
 pub use keyswitch::{Decomposed, KeyStorage, KeySwitchKey, KeySwitcher};
-pub use layout::KeySwitching;
+pub use layout::{KeyProfile, KeySwitching};
 pub use levels::Levels;
 pub(crate) use noise::log2_add;
 pub(crate) use parts::Parts;

@@ -31,7 +31,7 @@ impl BgvParameters {
 
     /// A parameter set from bytes, validated as the builder validates (primes = 1 mod lcm(2n, t),
     /// security, layout).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+    pub fn from_bytes_allowing_insecure(bytes: &[u8]) -> Result<Self> {
         let mut r = Reader::new(bytes, Kind::BgvParameters, NO_CONTEXT)?;
         let word = r.u64()?;
         let montgomery = word & MONTGOMERY_FLAG != 0;

@@ -55,7 +55,7 @@ impl HprParameters {
     }
 
     /// A parameter set from [`HprParameters::to_bytes`], validated as [`HprParameters::with_moduli`].
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+    pub fn from_bytes_allowing_insecure(bytes: &[u8]) -> Result<Self> {
         let mut r = Reader::new(bytes, Kind::HprParameters, 0)?;
         let n = r.u32()? as usize;
         let t = r.u64()?;

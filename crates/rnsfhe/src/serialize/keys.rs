@@ -22,8 +22,9 @@ use super::{Kind, Reader, Writer};
 use zeroize::Zeroizing;
 
 use crate::rlwe::{
-    inverse_mod, EncapsulationKeys, EvaluationKeySet, GaloisKeys, KeyContext, KeyId, KeyStorage,
-    KeySwitchKey, KeySwitcher, PublicKey, RelinKey, SecretKey, SwitchingKey,
+    inverse_mod, EncapsulationKeys, EvaluationKeySet, GaloisKeys, KeyContext, KeyId, KeyProfile,
+    KeyStorage, KeySwitchKey, KeySwitcher, KeySwitching, PublicKey, RelinKey, SecretKey,
+    SwitchingKey,
 };
 use crate::{Error, Result};
 
@@ -36,9 +37,16 @@ const RESIDUES: u8 = 2;
 const EXPLICIT_K1: u32 = 1 << 31;
 
 impl Writer {
-    /// A key-switching key: its level (format 5), its component count, then each component's k0
+    /// The layout of a key-switching key (format 6): digit primes, omega bits (0: none), truncation.
+    pub(super) fn key_layout(&mut self, l: KeySwitching) {
+        self.u32(l.digit_primes as u32);
+        self.u32(l.omega_bits.unwrap_or(0));
+        self.u32(l.truncation as u32);
+    }
+    /// A key-switching key: its layout (format 6), its level (format 5), its component count, then each component's k0
     /// (over q_0..q_l and P) and the seed of its k1 (or, count flagged [`EXPLICIT_K1`], its k1).
     pub(super) fn key_switch_key(&mut self, k: &KeySwitchKey) {
+        self.key_layout(k.layout());
         self.u32(k.level() as u32);
         if !k.is_seeded() {
             self.u32(k.components() as u32 | EXPLICIT_K1);
@@ -56,16 +64,56 @@ impl Writer {
     }
 }
 
+impl Writer {
+    /// What a key was made under beyond the fingerprint (format 6; see [`KeyProfile`]): sigma, the
+    /// secret distribution, the key-switching layout and the security level, as parameter bytes
+    /// write them.
+    pub(super) fn key_profile(&mut self, p: &KeyProfile) {
+        self.common(p.sigma, p.secret, p.layout, p.security);
+    }
+}
+
 impl Reader<'_> {
+    /// Reads a key's profile (format 6; nothing before) and refuses one whose distributions or
+    /// security differ from `ctx`'s (the layout is checked per key-switching key, where it
+    /// matters).
+    pub(super) fn check_key_profile(&mut self, ctx: &dyn KeyContext, what: &str) -> Result<()> {
+        if self.version() < 6 {
+            return Ok(());
+        }
+        let (sigma, secret, layout, security) = self.common()?;
+        let found = KeyProfile {
+            layout,
+            sigma,
+            secret,
+            security,
+        };
+        found.check_distributions(&KeyProfile::of(ctx), what)
+    }
+
     /// A key written by [`Writer::key_switch_key`] over `sw`; before format 5, a top-level key
     /// without its level.
     pub(super) fn key_switch_key(&mut self, sw: &KeySwitcher) -> Result<KeySwitchKey> {
+        let layout = self.key_layout()?;
         let level = if self.version() >= 5 {
             self.key_level(sw)?
         } else {
             sw.top_level()
         };
+        check_layout(layout, sw, level)?;
         self.key_switch_body(sw, level)
+    }
+
+    /// A key-switching key's layout written by [`Writer::key_layout`]; `None` before format 6.
+    pub(super) fn key_layout(&mut self) -> Result<Option<KeySwitching>> {
+        if self.version() < 6 {
+            return Ok(None);
+        }
+        Ok(Some(KeySwitching {
+            digit_primes: self.u32()? as usize,
+            omega_bits: Some(self.u32()?).filter(|&w| w != 0),
+            truncation: self.u32()? as usize,
+        }))
     }
 
     /// A key's level, checked against `sw` (within its chain, the top for truncated keys).
@@ -109,6 +157,37 @@ impl Reader<'_> {
     }
 }
 
+/// Refuses a key-switching key of layout `found` (`None`: bytes before format 6, which did not
+/// record it) at `level` for switcher `sw`: a recorded layout must be `sw`'s; an unrecorded one is
+/// taken as `sw`'s only where no other layout makes keys of that shape (as many components over the
+/// same rings), since a key of another gadget loads and switches to garbage.
+pub(super) fn check_layout(
+    found: Option<KeySwitching>,
+    sw: &KeySwitcher,
+    level: usize,
+) -> Result<()> {
+    let ours = sw.layout();
+    match found {
+        Some(l) => l.check(&ours, "key-switching key in these bytes"),
+        None => {
+            let others = sw.layouts_of_same_shape(level);
+            if others.is_empty() {
+                return Ok(());
+            }
+            let show: Vec<String> = others.iter().take(4).map(|l| format!("{l:?}")).collect();
+            Err(Error::Malformed(format!(
+                "these key bytes (format version 5 or older) do not record their key-switching \
+                 layout, and keys of this shape at level {level} are also made by other layouts \
+                 ({}{}) than this context's {ours:?}: loading could give a key of another gadget. \
+                 Write the key again with this version from the context that made it, or make a \
+                 new key",
+                show.join(", "),
+                if others.len() > 4 { ", ..." } else { "" }
+            )))
+        }
+    }
+}
+
 /// Key serialisation for a scheme's context (`use rnsfhe::serialize::KeyBytes` to call it on
 /// `BfvContext`, `BgvContext` and `CkksContext`). Keys of one context load in every context of
 /// equal parameters (the fingerprint is checked), in any process.
@@ -118,6 +197,7 @@ pub trait KeyBytes: KeyContext {
     /// whoever holds them can decrypt.
     fn secret_key_to_bytes(&self, sk: &SecretKey) -> Result<Zeroizing<Vec<u8>>> {
         let mut w = Writer::new(Kind::SecretKey, self.params_fingerprint());
+        w.key_profile(&KeyProfile::of(self.as_key_context()));
         w.u64(sk.id().0);
         match sk.coefficients() {
             Some(c) if c.iter().all(|x| x.abs() <= 1) => {
@@ -140,6 +220,7 @@ pub trait KeyBytes: KeyContext {
     /// A secret key from bytes written for these parameters (format 3, or 2: ternary).
     fn secret_key_from_bytes(&self, bytes: &[u8]) -> Result<SecretKey> {
         let mut r = Reader::new(bytes, Kind::SecretKey, self.params_fingerprint())?;
+        r.check_key_profile(self.as_key_context(), "secret key")?;
         let n = self.key_switcher().ring_q().degree();
         if r.version() == 2 {
             let coeffs = r.ternary(n)?;
@@ -183,6 +264,7 @@ pub trait KeyBytes: KeyContext {
     /// A public key as bytes (its key pair's identity, p0 and the seed of p1).
     fn public_key_to_bytes(&self, pk: &PublicKey) -> Vec<u8> {
         let mut w = Writer::new(Kind::PublicKey, pk.fingerprint());
+        w.key_profile(&KeyProfile::of(self.as_key_context()));
         w.u64(pk.id().0);
         w.poly(pk.parts().0);
         w.bytes(pk.seed());
@@ -191,6 +273,7 @@ pub trait KeyBytes: KeyContext {
     /// A public key from bytes written for these parameters.
     fn public_key_from_bytes(&self, bytes: &[u8]) -> Result<PublicKey> {
         let mut r = Reader::new(bytes, Kind::PublicKey, self.params_fingerprint())?;
+        r.check_key_profile(self.as_key_context(), "public key")?;
         let id = KeyId(r.u64()?);
         let p0 = r.poly(self.key_switcher().ring_qp())?;
         let seed = r.seed()?;
@@ -200,6 +283,7 @@ pub trait KeyBytes: KeyContext {
     /// A relinearisation key as bytes (k0 components and the seeds of k1).
     fn relin_key_to_bytes(&self, rlk: &RelinKey) -> Vec<u8> {
         let mut w = Writer::new(Kind::RelinKey, rlk.fingerprint);
+        w.key_profile(&KeyProfile::of(self.as_key_context()));
         w.u64(rlk.key_id.0);
         w.key_switch_key(&rlk.key);
         w.finish()
@@ -208,6 +292,7 @@ pub trait KeyBytes: KeyContext {
     fn relin_key_from_bytes(&self, bytes: &[u8]) -> Result<RelinKey> {
         let fingerprint = self.params_fingerprint();
         let mut r = Reader::new(bytes, Kind::RelinKey, fingerprint)?;
+        r.check_key_profile(self.as_key_context(), "relinearisation key")?;
         let key_id = KeyId(r.u64()?);
         let key = r.key_switch_key(self.relin_switcher())?;
         r.end()?;
@@ -220,6 +305,7 @@ pub trait KeyBytes: KeyContext {
     /// Galois keys as bytes.
     fn galois_keys_to_bytes(&self, gk: &GaloisKeys) -> Vec<u8> {
         let mut w = Writer::new(Kind::GaloisKeys, gk.fingerprint);
+        w.key_profile(&KeyProfile::of(self.as_key_context()));
         w.u64(gk.key_id.0);
         w.galois_keys(gk);
         w.finish()
@@ -228,6 +314,7 @@ pub trait KeyBytes: KeyContext {
     fn galois_keys_from_bytes(&self, bytes: &[u8]) -> Result<GaloisKeys> {
         let fingerprint = self.params_fingerprint();
         let mut r = Reader::new(bytes, Kind::GaloisKeys, fingerprint)?;
+        r.check_key_profile(self.as_key_context(), "Galois keys")?;
         let key_id = KeyId(r.u64()?);
         let keys = r.galois_keys(self.key_switcher(), KeyStorage::Expanded)?;
         r.end()?;
@@ -258,13 +345,15 @@ pub trait KeyBytes: KeyContext {
     /// Galois keys, each optional.
     fn evaluation_keys_to_bytes(&self, set: &EvaluationKeySet) -> Vec<u8> {
         let out = Vec::with_capacity(self.evaluation_keys_len(set));
-        append_evaluation_keys(self.params_fingerprint(), set, out)
+        append_evaluation_keys(self.as_key_context(), set, out)
     }
     /// The length of [`Self::evaluation_keys_to_bytes`], from the keys' shapes: no bytes are made
     /// (bootstrapping's keys at N = 2^16 take 3.5 GiB).
     fn evaluation_keys_len(&self, set: &EvaluationKeySet) -> usize {
         let fp = set.owner().map_or(self.params_fingerprint(), |(f, _)| f);
-        write_evaluation_keys(Writer::counting(Kind::EvaluationKeySet, fp), set).finish_len()
+        let profile = KeyProfile::of(self.as_key_context());
+        write_evaluation_keys(Writer::counting(Kind::EvaluationKeySet, fp), &profile, set)
+            .finish_len()
     }
     /// An evaluation key set from bytes written for these parameters.
     fn evaluation_keys_from_bytes(&self, bytes: &[u8]) -> Result<EvaluationKeySet> {
@@ -280,6 +369,7 @@ pub trait KeyBytes: KeyContext {
     ) -> Result<EvaluationKeySet> {
         let fingerprint = self.params_fingerprint();
         let mut r = Reader::new(bytes, Kind::EvaluationKeySet, fingerprint)?;
+        r.check_key_profile(self.as_key_context(), "evaluation key set")?;
         let id = r.key_id()?;
         let relin = r.option("relinearisation key", |r| {
             r.key_switch_key(self.relin_switcher())
@@ -316,20 +406,27 @@ pub trait KeyBytes: KeyContext {
     }
 }
 
-/// [`KeyBytes::evaluation_keys_to_bytes`] appended to `out` (`fingerprint`: the parameters'; its
-/// CRC covers the appended bytes), without a copy of gigabytes of keys.
+/// [`KeyBytes::evaluation_keys_to_bytes`] of `ctx`'s keys appended to `out` (its CRC covers the
+/// appended bytes), without a copy of gigabytes of keys.
 pub(crate) fn append_evaluation_keys(
-    fingerprint: u64,
+    ctx: &dyn KeyContext,
     set: &EvaluationKeySet,
     out: Vec<u8>,
 ) -> Vec<u8> {
-    let fp = set.owner().map_or(fingerprint, |(f, _)| f);
-    write_evaluation_keys(Writer::append(out, Kind::EvaluationKeySet, fp), set).finish()
+    let fp = set.owner().map_or(ctx.params_fingerprint(), |(f, _)| f);
+    let profile = KeyProfile::of(ctx);
+    write_evaluation_keys(
+        Writer::append(out, Kind::EvaluationKeySet, fp),
+        &profile,
+        set,
+    )
+    .finish()
 }
 
 /// An evaluation key set's body: its key pair (if any), then its relinearisation key and its Galois
 /// keys, each optional.
-fn write_evaluation_keys(mut w: Writer, set: &EvaluationKeySet) -> Writer {
+fn write_evaluation_keys(mut w: Writer, profile: &KeyProfile, set: &EvaluationKeySet) -> Writer {
+    w.key_profile(profile);
     w.key_id(set.id());
     w.option(set.relin_key().ok(), |w, k| w.key_switch_key(&k.key));
     w.option(set.galois_keys().ok(), |w, g| w.galois_keys(g));

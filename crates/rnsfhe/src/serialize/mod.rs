@@ -21,6 +21,14 @@
 //! the successful read of the bytes it holds, so a loader's memory stays proportional to its input and
 //! to the context's own sizes, whatever the bytes claim (tfhe-rs's safe deserialisation is the anchor).
 //!
+//! Version 6 (key profiles) writes, after the header of every secret, public, relinearisation and
+//! Galois key and evaluation key set, the key profile ([`crate::rlwe::KeyProfile`]: sigma, the
+//! secret distribution, the key-switching layout and the security level, which the fingerprint
+//! does not cover), and before every key-switching key its layout (digit primes, omega bits,
+//! truncation). Loading refuses a profile or layout other than the context's, naming the field.
+//! Keys of versions 2 to 5 load where their shape decides their layout (no other valid layout
+//! makes keys of as many components over the same rings) and are refused, saying why, elsewhere.
+//!
 //! Version 5 (keys at a level) writes every key-switching key (relinearisation, Galois, switching
 //! keys) with its level l before its components, which then span q_0..q_l and P and the digits
 //! that meet q_0..q_l only; keys of versions 2 to 4 load as top-level keys. It adds switching keys
@@ -55,10 +63,11 @@ use crate::{Error, Result};
 pub(crate) use keys::append_evaluation_keys;
 pub use keys::KeyBytes;
 
-/// The format version written. Versions 2 to 4 are still read: their layouts are those of version 5
-/// except the secret key's (version 2), the form of Galois keys (2 and 3) and the level of
-/// key-switching keys (2 to 4: top-level keys; see `keys`).
-pub const VERSION: u16 = 5;
+/// The format version written. Versions 2 to 5 are still read: their layouts are those of version 6
+/// without the key profile and key-switching layout (2 to 5), the secret key's (version 2), the form
+/// of Galois keys (2 and 3) and the level of key-switching keys (2 to 4: top-level keys; see
+/// `keys`).
+pub const VERSION: u16 = 6;
 /// Bytes of the CRC-32 trailer.
 const CHECKSUM_LEN: usize = 4;
 const MAGIC: &[u8; 4] = b"RNSF";

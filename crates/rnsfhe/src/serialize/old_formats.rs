@@ -1,7 +1,9 @@
 //! Bytes of earlier format versions load as today's keys: Galois keys of formats 2 and 3 (keys from
-//! s(X^g) to s) are converted, and key-switching keys of formats 2 to 4 (no level) load as
-//! top-level keys. The old bytes are made from today's by rewriting the header's version and
-//! removing each key's level field, the only difference of layout.
+//! s(X^g) to s) are converted, key-switching keys of formats 2 to 4 (no level) load as top-level
+//! keys, and keys of formats 2 to 5 (no key profile, no layout per key-switching key) load where
+//! their shape decides their layout. The old bytes are made from today's by rewriting the header's
+//! version and removing the fields the old format lacked: the key profile after the header, each
+//! key-switching key's layout and, before format 5, its level.
 #![allow(clippy::unwrap_used)] // test
 
 use std::sync::Arc;
@@ -12,12 +14,13 @@ use crate::params::Security;
 use crate::rlwe::{EvaluationKeySet, GaloisKeys};
 use rnsfhe_math::sample::Csprng;
 
-/// Rewrites bytes of format 5 as format `version`: the header's version, no level before each
-/// key-switching key, a new checksum.
+/// Rewrites bytes of format 6 as format `version` (2 to 5): the header's version, no key profile,
+/// no layout (and before format 5 no level) before each key-switching key, a new checksum.
 struct Old<'a> {
     src: &'a [u8],
     pos: usize,
     out: Vec<u8>,
+    version: u16,
 }
 
 impl Old<'_> {
@@ -29,9 +32,15 @@ impl Old<'_> {
     fn word(&self) -> u32 {
         u32::from_le_bytes(self.src[self.pos..self.pos + 4].try_into().unwrap())
     }
-    /// A key-switching key: its level dropped, its components copied.
+    /// A key-switching key: its layout (and before format 5 its level) dropped, its components
+    /// copied.
     fn key(&mut self) {
-        self.pos += 4;
+        self.pos += 12;
+        if self.version >= 5 {
+            self.copy(4);
+        } else {
+            self.pos += 4;
+        }
         let count = self.word();
         self.copy(4);
         for _ in 0..count {
@@ -52,31 +61,46 @@ impl Old<'_> {
             self.key();
         }
     }
-    fn finish(mut self, version: u16) -> Vec<u8> {
+    fn finish(mut self) -> Vec<u8> {
         assert_eq!(self.pos + 4, self.src.len(), "the whole body was read");
-        self.out[4..6].copy_from_slice(&version.to_le_bytes());
+        self.out[4..6].copy_from_slice(&self.version.to_le_bytes());
         let crc = crc32fast::hash(&self.out);
         self.out.extend_from_slice(&crc.to_le_bytes());
         self.out
     }
 }
 
-/// `bytes` (format 5, a header of 15 bytes) rewritten as `version` by `body`.
+/// Bytes of a key profile (sigma, secret, layout, security: 8 + 8 + 12 + 1).
+const PROFILE: usize = 29;
+
+/// Key `bytes` (format 6: a header of 15 bytes, then the key profile) rewritten as `version` by
+/// `body`.
 fn as_version(bytes: &[u8], version: u16, body: impl FnOnce(&mut Old<'_>)) -> Vec<u8> {
+    assert!((2..=5).contains(&version));
     let mut o = Old {
         src: bytes,
         pos: 0,
         out: Vec::new(),
+        version,
     };
     o.copy(15);
+    o.pos += PROFILE;
     body(&mut o);
-    o.finish(version)
+    o.finish()
 }
 
 fn context() -> Arc<CkksContext> {
+    context_with(2, 1)
+}
+
+fn context_with(levels: usize, digit_primes: usize) -> Arc<CkksContext> {
     let p = CkksParameters::builder()
         .degree(256)
-        .levels(2)
+        .levels(levels)
+        .key_switching(crate::rlwe::KeySwitching {
+            digit_primes,
+            ..Default::default()
+        })
         .security(Security::InsecureResearchOnly)
         .build()
         .unwrap();
@@ -184,4 +208,41 @@ fn old_relin_and_key_set_bytes_load_at_the_top() {
         .relin_key_from_bytes(&ctx.relin_key_to_bytes(&low))
         .unwrap();
     assert_eq!(back.level(), 1);
+}
+
+/// Format-5 relinearisation keys (no layout recorded) load where their component count decides the
+/// layout (one prime per digit), and are refused, saying why, where another layout makes keys of
+/// the same shape (2 primes per digit over 4 primes: 2 components, as 3 primes per digit make).
+#[test]
+fn format_5_keys_load_only_where_the_shape_decides_the_layout() {
+    let five = |bytes: &[u8]| {
+        as_version(bytes, 5, |o| {
+            o.copy(8);
+            o.key();
+        })
+    };
+    let mut rng = Csprng::from_seed([5; 32]);
+    let ctx = context_with(3, 1);
+    let (sk, _) = ctx.keygen(&mut rng).unwrap();
+    let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
+    let back = ctx
+        .relin_key_from_bytes(&five(&ctx.relin_key_to_bytes(&rlk)))
+        .unwrap();
+    assert_eq!(back.key().layout(), rlk.key().layout());
+
+    let ctx = context_with(3, 2);
+    let (sk, _) = ctx.keygen(&mut rng).unwrap();
+    let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
+    let err = ctx
+        .relin_key_from_bytes(&five(&ctx.relin_key_to_bytes(&rlk)))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("do not record their key-switching layout"),
+        "{err}"
+    );
+    assert!(err.contains("digit_primes: 3"), "{err}");
+    // Today's bytes of the same key load.
+    ctx.relin_key_from_bytes(&ctx.relin_key_to_bytes(&rlk))
+        .unwrap();
 }

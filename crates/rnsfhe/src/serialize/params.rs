@@ -10,6 +10,44 @@ use crate::params::{log2_product, Security, SecurityLevel};
 use crate::rlwe::{KeySwitching, SecretDistribution};
 use crate::{Error, Result};
 
+/// `from_bytes` of the parameter types: [`from_bytes_allowing_insecure`] refused for a set marked
+/// [`Security::InsecureResearchOnly`], so that bytes (a file, a pickle, a peer's message) cannot
+/// hand a server a toy parameter set; loading one takes the same explicit opt-in as building it.
+///
+/// [`from_bytes_allowing_insecure`]: CkksParameters::from_bytes_allowing_insecure
+macro_rules! secure_from_bytes {
+    ($($T:ty),*) => {$(
+        impl $T {
+            /// A parameter set from bytes, validated as the builder validates; refused when the
+            /// set is marked `Security::InsecureResearchOnly` (research parameters load with
+            /// `from_bytes_allowing_insecure`, the opt-in their builder asked for too).
+            pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+                let p = Self::from_bytes_allowing_insecure(bytes)?;
+                refuse_insecure(p.security(), stringify!($T))?;
+                Ok(p)
+            }
+        }
+    )*};
+}
+secure_from_bytes!(
+    BfvParameters,
+    CkksParameters,
+    crate::bgv::BgvParameters,
+    crate::hpr::HprParameters
+);
+
+/// Refuses insecure parameters read from bytes (see [`secure_from_bytes`]).
+fn refuse_insecure(security: Security, what: &str) -> Result<()> {
+    if security == Security::InsecureResearchOnly {
+        return Err(Error::InvalidParameters(format!(
+            "these {what} bytes describe parameters marked InsecureResearchOnly (no security \
+             bound): they load only with {what}::from_bytes_allowing_insecure (Python: \
+             from_bytes(data, security=\"insecure\")), the opt-in their builder asked for"
+        )));
+    }
+    Ok(())
+}
+
 /// Parameters belong to no context: their header carries this fingerprint.
 pub(super) const NO_CONTEXT: u64 = 0;
 
@@ -120,7 +158,7 @@ impl BfvParameters {
     }
 
     /// A parameter set from bytes, validated as the builder validates.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+    pub fn from_bytes_allowing_insecure(bytes: &[u8]) -> Result<Self> {
         let mut r = Reader::new(bytes, Kind::BfvParameters, NO_CONTEXT)?;
         let word = r.u64()?;
         let mixed = word & crate::params::MONTGOMERY_FLAG != 0;
@@ -203,7 +241,7 @@ impl CkksParameters {
     /// A parameter set from bytes: primes = 1 mod 2N, distinct, the security bound (with the
     /// secret's) and the layout checked as at build time; the scale level at most L. Bytes written
     /// before `scale_level` existed read with R = L.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+    pub fn from_bytes_allowing_insecure(bytes: &[u8]) -> Result<Self> {
         let mut r = Reader::new(bytes, Kind::CkksParameters, NO_CONTEXT)?;
         let degree = r.u64()? as usize;
         let (scale_word, eta) = (r.u32()?, r.u32()?);

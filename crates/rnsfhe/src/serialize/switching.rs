@@ -25,6 +25,7 @@ impl Reader<'_> {
         super::params::check_hamming(to_distribution, ctx.key_switcher().ring_q().degree())?;
         let special = self.u32()? as usize;
         let main = ctx.key_switcher();
+        let layout = self.key_layout()?;
         let level = self.u32()? as usize;
         let own = SwitchingKey::switcher_for(main, level, special)
             .map_err(|e| Error::Malformed(format!("a switching key: {e}")))?;
@@ -32,6 +33,7 @@ impl Reader<'_> {
         let key_level = if own.is_some() { sw.top_level() } else { level };
         sw.key_ring(0, key_level)
             .map_err(|e| Error::Malformed(format!("a switching key at level {level}: {e}")))?;
+        super::keys::check_layout(layout, sw, key_level)?;
         let key = self.key_switch_body(sw, key_level)?;
         Ok(SwitchingKey {
             key,

@@ -162,7 +162,7 @@ impl BootstrappingKeys {
             .map(|e| ctx.encapsulation_keys_to_bytes(e));
         let mut out = Vec::with_capacity(8 + set + enc.as_ref().map_or(0, Vec::len));
         out.extend_from_slice(&(set as u64).to_le_bytes());
-        let mut out = append_evaluation_keys(ctx.fingerprint(), &self.set, out);
+        let mut out = append_evaluation_keys(ctx, &self.set, out);
         if let Some(e) = enc {
             out.extend_from_slice(&e);
         }

@@ -10,9 +10,11 @@ use super::seeded::K1;
 use super::*;
 
 impl KeySwitcher {
-    /// Refuses a key of another parameter set, a key whose level is below `level` (the level of
-    /// the polynomial to switch), and plain-form keys over a Montgomery ring.
+    /// Refuses a key of another parameter set or key-switching layout, a key whose level is below
+    /// `level` (the level of the polynomial to switch), and plain-form keys over a Montgomery ring.
     pub(crate) fn check_key(&self, key: &KeySwitchKey, level: usize) -> Result<()> {
+        key.layout
+            .check(&self.layout, "key-switching key (its gadget)")?;
         let ring = self.key_ring(0, key.level).ok();
         if key.k0.len() != self.key_components_at(key.level)
             || key

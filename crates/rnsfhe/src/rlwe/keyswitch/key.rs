@@ -36,6 +36,9 @@ pub struct KeySwitchKey {
     pub(super) level: usize,
     /// The automorphism X -> X^h applied to every k1 (1: none), taken mod 2n.
     pub(super) galois: u64,
+    /// The layout of the switcher the key was made or loaded over: a switcher of another layout
+    /// refuses it ([`KeySwitcher::check_key`]).
+    pub(super) layout: KeySwitching,
 }
 
 /// How a key is made: the error e M (`m_error`, Montgomery rings: inputs c M, paper 001 section
@@ -62,7 +65,12 @@ impl<'a> KeyOptions<'a> {
 
 impl KeySwitchKey {
     /// A key holding its components in full.
-    pub(super) fn full(parts: Vec<(Poly, Poly)>, seeds: Vec<[u8; 32]>, level: usize) -> Self {
+    pub(super) fn full(
+        sw: &KeySwitcher,
+        parts: Vec<(Poly, Poly)>,
+        seeds: Vec<[u8; 32]>,
+        level: usize,
+    ) -> Self {
         let (k0, k1) = exact(parts).into_iter().unzip();
         KeySwitchKey {
             k0,
@@ -70,7 +78,13 @@ impl KeySwitchKey {
             seeds,
             level,
             galois: 1,
+            layout: sw.layout(),
         }
+    }
+
+    /// The key-switching layout the key was made for.
+    pub fn layout(&self) -> KeySwitching {
+        self.layout
     }
 
     /// The key components (k0, k1), NTT form over Q_l u P less the component's zero limbs (over
@@ -149,6 +163,7 @@ impl KeySwitchKey {
             seeds: self.seeds[..count.min(self.seeds.len())].to_vec(),
             level,
             galois: self.galois,
+            layout: self.layout,
         })
     }
 
@@ -192,6 +207,7 @@ impl KeySwitchKey {
             seeds: self.seeds.clone(),
             level: self.level,
             galois: (u128::from(self.galois) * u128::from(h) % u128::from(two_n)) as u64,
+            layout: self.layout,
         })
     }
 

@@ -257,7 +257,7 @@ impl KeySwitchKey {
             seeds.push(seed);
             Ok(())
         })?;
-        Ok(KeySwitchKey::full(parts, seeds, opts.level))
+        Ok(KeySwitchKey::full(sw, parts, seeds, opts.level))
     }
 
     /// The components of [`Self::generate_with`]'s key in order, the same bits, given to `f` as

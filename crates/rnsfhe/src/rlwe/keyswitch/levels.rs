@@ -11,6 +11,51 @@ impl KeySwitcher {
         self.layout
     }
 
+    /// The gadget of `layout` at `level` over these moduli: each digit that meets q_0..q_level as
+    /// (first prime, end, omega bits where they split the digit's first prime, else 0). Layouts of
+    /// one gadget make the same keys there.
+    fn gadget_at(&self, layout: KeySwitching, level: usize) -> Vec<(usize, usize, u32)> {
+        let bits = |i: usize| self.ring_qp().moduli()[i].bits();
+        (0..=level.min(self.k - 1))
+            .step_by(layout.digit_primes.max(1))
+            .map(|s| {
+                let w = layout.omega_bits.filter(|&w| w < bits(s)).unwrap_or(0);
+                (s, (s + layout.digit_primes).min(level + 1), w)
+            })
+            .collect()
+    }
+
+    /// The other valid layouts whose keys at `level` have the shape of this switcher's (as many
+    /// components, over the same rings) but another gadget: the layouts a key written without its
+    /// layout (byte formats before 6) may have been made for. Empty when the shape decides.
+    pub fn layouts_of_same_shape(&self, level: usize) -> Vec<KeySwitching> {
+        let special = self.ring_qp().moduli().len() - self.k;
+        // A truncated key's shape (its components lack their zero limbs) is its layout's alone.
+        if self.layout.truncation > 0 {
+            return Vec::new();
+        }
+        let bits = |i: usize| self.ring_qp().moduli()[i].bits();
+        let count = |l: KeySwitching| -> usize {
+            (0..=level)
+                .step_by(l.digit_primes)
+                .map(|s| l.omega_bits.map_or(1, |w| bits(s).div_ceil(w) as usize))
+                .sum()
+        };
+        let ours = (count(self.layout), self.gadget_at(self.layout, level));
+        let omegas = std::iter::once(None).chain((1..=30).map(Some));
+        let candidates = (1..=self.k).flat_map(|d| {
+            omegas.clone().map(move |w| KeySwitching {
+                digit_primes: d,
+                omega_bits: w,
+                truncation: 0,
+            })
+        });
+        candidates
+            .filter(|l| l.validate(self.k, special).is_ok())
+            .filter(|&l| count(l) == ours.0 && self.gadget_at(l, level) != ours.1)
+            .collect()
+    }
+
     /// The top level k - 1 (the level of a key made over all of Q u P).
     pub fn top_level(&self) -> usize {
         self.k - 1

@@ -76,7 +76,7 @@ impl KeySwitchKey {
                 idx += 1;
             }
         }
-        Ok(KeySwitchKey::full(parts, seeds, level))
+        Ok(KeySwitchKey::full(sw, parts, seeds, level))
     }
 
     /// A key at `level` from its components (k0, k1) given in full, NTT form over
@@ -110,6 +110,6 @@ impl KeySwitchKey {
             }
             parts.push((k0, k1));
         }
-        Ok(KeySwitchKey::full(parts, Vec::new(), level))
+        Ok(KeySwitchKey::full(sw, parts, Vec::new(), level))
     }
 }
