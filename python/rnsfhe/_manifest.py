@@ -176,7 +176,11 @@ def uncommitted(fs, root: str, m: Optional[Dict[str, Any]]) -> Callable[[str], b
         return lambda name: False
     listed = {f["name"] for f in m["files"]} if m else set()
     first = p["first_file"]
-    return lambda name: name not in listed and (part_number(name) or -1) >= first
+
+    def later(name: str) -> bool:
+        number = part_number(name)
+        return name not in listed and number is not None and number >= first
+    return later
 
 
 def _rollback(fs, root: str, m: Optional[Dict[str, Any]]):
