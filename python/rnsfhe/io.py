@@ -20,13 +20,16 @@ and per file: name, byte size, row groups, rows, records, first and last row ind
 digest; a SHA-256 of its own content detects a torn or edited manifest.
 
 Row binding. A row's ``binding`` cell holds, per object column, SHA-256 over the data-set id, the
-row's index, its record count, the column's name and the cell's bytes, so that a row swapped,
-moved (within a file, to another file or from another data set) or edited is refused where it is
-read, and a reader of some columns checks the cells it reads. A file's digest in the manifest is
-SHA-256 over its binding cells in row order: it covers every byte through the bindings, yet
-opening a data set reads only three small columns per file (index, records, binding), not the
-ciphertexts, whose bytes are checked against their bindings where they are read anyway (on the
-workers, for `rnsfhe.dask.read_encrypted`).
+row's index, its record count, the column's name and the cell's length and CRC-32 trailer (every
+object's bytes end with a CRC-32 over all of them, checked when the cell loads), so that a row
+swapped, moved (within a file, to another file or from another data set) or edited is refused
+where it is read, and a reader of some columns checks the cells it reads. Decision: the cell
+enters through its CRC-32, not a second hash of its bytes, which would cost about a tenth of a
+write and of every read (``bench/dataset_write.py``); two unrelated cells share a CRC-32 with
+probability 2^-32. A file's digest in the manifest is SHA-256 over its binding cells in row order:
+it covers every cell through the bindings, yet opening a data set reads only three small columns
+per file (index, records, binding), not the ciphertexts, which are checked against their bindings
+where they are read anyway (on the workers, for `rnsfhe.dask.read_encrypted`).
 
 Reading. `open_dataset` (and `read_encrypted`, and `read_part` of a file) trusts only the latest
 manifest: a missing file, a ``.parquet`` file it does not name, a file whose size, row groups,
