@@ -418,8 +418,6 @@ def test_a_data_set_without_manifest(bfv, data):
     path, x = data
     shutil.rmtree(path / "_rnsfhe")
 
-    def old_format(cols):
-        del cols["binding"]
     for k in range(3):
         t = pq.read_table(_file(path, k))
         meta = json.loads(t.schema.metadata[b"rnsfhe"])
