@@ -110,7 +110,7 @@ def _stats(row):
 
 
 def from_files(directory, n=1_000_000, worker_counts=(1, 2)):
-    """Writes the records encrypted to Parquet files, then computes from the files (issue 26)."""
+    """Writes the records encrypted to Parquet files, then computes from the files."""
     from distributed import Client
     from distributed.deploy.subprocess import SubprocessCluster
 

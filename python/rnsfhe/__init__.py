@@ -48,6 +48,7 @@ from ._rnsfhe import (
 from .errors import (
     CiphertextError,
     ContextMismatchError,
+    DatasetIntegrityError,
     EntropyError,
     InternalError,
     KeyMismatchError,

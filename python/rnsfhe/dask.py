@@ -18,9 +18,10 @@ frames. Example::
     squares = rd.map_ciphertexts(client, lambda c: c * c, cts)
     total = ctx.decrypt(rd.tree_sum(client, squares).result(), sk)   # per-slot sums mod t
 
-Data sets at rest (issue 26): the client encrypts into Parquet files (`rnsfhe.io.write_encrypted`)
-and the workers read them, one partition per row group, so that no ciphertext passes through the
-client or the scheduler (tasks carry a path, a row group and the parameters' bytes)::
+Data sets at rest: the client encrypts into Parquet files (`rnsfhe.io.write_encrypted`) and the
+workers read them, one partition per row group, so that no ciphertext passes through the client or
+the scheduler (tasks carry a path, a row group, the parameters' bytes and what the data set's
+manifest says the row group holds, which each task checks: see `rnsfhe.io`)::
 
     rnsfhe.io.write_encrypted("data/", ctx, {"x": np.arange(10**6) % 100}, sk)
     rows = rd.read_encrypted("data/", ctx, key=sk)          # a dask.bag of {"x": ct, ...} rows
@@ -39,7 +40,8 @@ from distributed import Client, Future
 from distributed.diagnostics.plugin import WorkerPlugin
 
 from ._rnsfhe import BootstrappingKeys, GaloisKeys, RelinKey, SecretKey
-from .errors import SecretKeyExportError
+from . import _manifest, _parquet
+from .errors import KeyMismatchError, SecretKeyExportError, SerializationError
 
 __all__ = ["EvaluationKeys", "publish_keys", "encrypt_partitions", "map_ciphertexts", "tree_sum",
            "read_encrypted", "group_sums", "to_parquet", "gather"]
@@ -192,20 +194,23 @@ def _context(ref):
     return getattr(_rnsfhe, kind).from_bytes(params)
 
 
-def _read(ref, path, row_group, key_id, columns, storage_options):
+def _read(ref, path, row_group, key_id, columns, storage_options, expect):
     from . import io
 
-    return io.read_part(path, row_group, _context(ref), key=key_id, columns=columns,
-                        storage_options=storage_options)
+    return io.read_expected(path, row_group, _context(ref), key_id, columns, storage_options,
+                            expect)
 
 
 def read_encrypted(path: str, context, *, key=None, columns: Optional[Sequence[str]] = None,
                    storage_options: Optional[dict] = None):
-    """A directory written by `rnsfhe.io.write_encrypted` as a `dask.bag.Bag` of rows ``{column:
-    ciphertext, "ciphertext": index, "records": count}``, one partition per row group, read on the
-    workers. The client reads the files' footers only and refuses files of other parameters or
-    another key pair (`key`: a key, a ``key_id`` or None for the first file's pair); each worker
-    checks its rows again (checksums included). A partition lost with its worker is read again."""
+    """A data set written by `rnsfhe.io.write_encrypted` (its latest version) as a
+    `dask.bag.Bag` of rows ``{column: ciphertext, "ciphertext": index, "records": count}``, one
+    partition per row group, read on the workers. The client opens the data set (its manifest and
+    the files' footers, index, records and binding columns: `rnsfhe.io.open_dataset`), refusing
+    missing, extra or changed files, other parameters or another key pair (`key`: a key, a
+    ``key_id`` or None for the data set's pair); each task checks its row group's row count, its
+    rows' indices and bindings, and every cell's checksum. A partition lost with its worker is read
+    again."""
     import dask
     import dask.bag as db
     from dask.base import tokenize
@@ -214,10 +219,12 @@ def read_encrypted(path: str, context, *, key=None, columns: Optional[Sequence[s
 
     ds = io.open_dataset(path, context, key=key, storage_options=storage_options)
     cols = None if columns is None else list(columns)
-    token = tokenize(str(path), context.fingerprint, ds.key_id, cols, ds.parts)
+    token = tokenize(str(path), context.fingerprint, ds.key_id, cols, ds.dataset, ds.version,
+                     ds.parts)
     read, ref = dask.delayed(_read, pure=True), _context_ref(context)
     return db.from_delayed([
         read(ref, p.path, p.row_group, ds.key_id, cols, storage_options,
+             _parquet.Expect(ds.dataset, p.first, p.rows, p.bound),
              dask_key_name=f"rnsfhe-read-{token}-{i}")
         for i, p in enumerate(ds.parts)])
 
@@ -235,35 +242,89 @@ def group_sums(rows, value: str, groups: Dict[str, str], *, fan_in: int = 8):
                     fan_in=fan_in)
 
 
-def _write_partition(items, path: str, ref, column: str, storage_options):
-    from . import io
+def _begin_write(path: str, mode: str, storage_options):
+    fs, root = _parquet.fs_of(path, storage_options)
+    return _manifest.begin(fs, root, path, mode)
 
+
+def _count(items) -> int:
+    return len(items) if isinstance(items, list) else 1
+
+
+def _offset(at: int, items) -> int:
+    return at + _count(items)
+
+
+def _write_partition(items, path: str, number: int, state, first: int, ref, column: str,
+                     storage_options):
+    """Writes partition `number` (rows indexed from `first`) as a file of the data set whose write
+    `state` began; returns its manifest entry, kinds and key pair (None for no rows)."""
     context = _context(ref)
     items = items if isinstance(items, list) else [items]
+    if not items:
+        return None
     rows = [i if isinstance(i, dict) else {column: i} for i in items]
-    names = [c for c in rows[0] if c not in ("ciphertext", "records")] if rows else [column]
-    first = rows[0].get("ciphertext", 0) if rows else 0
-    fs, root = io._fs(posixpath.dirname(path), storage_options)
-    fs.makedirs(root, exist_ok=True)
-    return io.write_objects(path, context, {c: [r[c] for r in rows] for c in names},
-                            records=[int(r.get("records", 0)) for r in rows], first=first,
-                            storage_options=storage_options)
+    names = [c for c in rows[0] if c not in ("ciphertext", "records")]
+    kinds = {c: _parquet.kind(rows[0][c]) for c in names}
+    ids = {r[c].key_id for r in rows for c in names if getattr(r[c], "key_id", None) is not None}
+    if len(ids) > 1:
+        raise KeyMismatchError(f"objects of different key pairs {sorted(ids)} in one partition")
+    key_id = ids.pop() if ids else None
+    fs, root = _parquet.fs_of(path, storage_options)
+    name = _manifest.part_name(state["first_file"] + number)
+    w = _parquet.FileWriter(fs, posixpath.join(root, name), context, kinds, key_id, None,
+                      state["dataset"])
+    try:
+        for s in range(0, len(rows), 32):
+            chunk = rows[s:s + 32]
+            w.write(list(range(first + s, first + s + len(chunk))),
+                    [int(r.get("records", 0)) for r in chunk],
+                    {c: [r[c].to_bytes() for r in chunk] for c in names})
+    finally:
+        w.close()
+    return {"entry": w.entry(name), "kinds": kinds, "key_id": key_id,
+            "url": _parquet.url(path, w.path)}
+
+
+def _commit_write(path: str, state, ref, written, storage_options) -> List[Optional[str]]:
+    """Writes the manifest of the files `written` (each partition's `_write_partition` result);
+    returns each partition's file (None for an empty partition)."""
+    done = [w for w in written if w is not None]
+    kinds = {tuple(sorted(w["kinds"].items())) for w in done}
+    ids = {w["key_id"] for w in done if w["key_id"] is not None}
+    if len(kinds) > 1 or len(ids) > 1:
+        raise SerializationError(f"{path}: partitions of different columns {sorted(kinds)} or "
+                                    f"key pairs {sorted(ids)}; nothing committed")
+    fs, root = _parquet.fs_of(path, storage_options)
+    header = _parquet.header(_context(ref), done[0]["kinds"] if done else {},
+                       ids.pop() if ids else None, None)
+    _manifest.commit(fs, root, state, header, [w["entry"] for w in done])
+    return [None if w is None else w["url"] for w in written]
 
 
 def to_parquet(collection, path: str, context, *, column: str = "result",
-               storage_options: Optional[dict] = None) -> List[Any]:
-    """Writes a Dask bag (or delayed item) of ciphertexts, or of dicts of ciphertexts, back as
-    encrypted Parquet, one file per partition, from the workers that hold them: returns delayed
-    file paths (compute them, e.g. with `gather`). `rnsfhe.io.read_objects` or `read_encrypted`
-    read them again."""
+               overwrite: bool = False, storage_options: Optional[dict] = None) -> List[Any]:
+    """Writes a Dask bag (or delayed item) of ciphertexts, or of dicts of ciphertexts, as an
+    encrypted data set, one file per non-empty partition, from the workers that hold them, then
+    its manifest (see `rnsfhe.io`): returns delayed file paths (None for an empty partition;
+    compute them, e.g. with `gather`: the manifest is written once every file is). Rows are
+    indexed in the collection's order from 0 (a row's own ``ciphertext`` index is not kept); a
+    directory holding a data set is refused unless `overwrite`. `rnsfhe.io.open_dataset` or
+    `read_encrypted` read it again."""
     import dask
 
     parts = collection.to_delayed()
     parts = parts if isinstance(parts, list) else [parts]
-    write = dask.delayed(_write_partition, pure=False)
-    ref = _context_ref(context)
-    return [write(p, posixpath.join(str(path), f"part-{i:05d}.parquet"), ref, column,
-                  storage_options) for i, p in enumerate(parts)]
+    path, ref = str(path), _context_ref(context)
+    begin = dask.delayed(_begin_write, pure=False)(
+        path, "overwrite" if overwrite else "create", storage_options)
+    write, offset = dask.delayed(_write_partition, pure=False), dask.delayed(_offset, pure=True)
+    written, at = [], 0
+    for i, p in enumerate(parts):
+        written.append(write(p, path, i, begin, at, ref, column, storage_options))
+        at = offset(at, p)
+    commit = dask.delayed(_commit_write, pure=False)(path, begin, ref, written, storage_options)
+    return [commit[i] for i in range(len(parts))]
 
 
 def gather(client: Client, collections):

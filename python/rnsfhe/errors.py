@@ -57,6 +57,12 @@ class SerializationError(RnsfheError, ValueError):
     """Bytes that cannot be loaded: bad magic, version or kind, truncated, or values out of range."""
 
 
+class DatasetIntegrityError(SerializationError):
+    """An encrypted data set that is not as its manifest says: a file missing, extra or changed, a
+    row swapped, moved, dropped or edited, a manifest damaged, or no manifest at all (see
+    ``rnsfhe.io``). The message names the file, row group, row and what differs."""
+
+
 class SecretKeyExportError(RnsfheError, PermissionError):
     """A secret key asked to leave the process (``to_bytes()`` or pickling) without
     ``allow_secret=True``."""
@@ -96,6 +102,7 @@ __all__ = [
     "MissingKeyError",
     "NoiseBudgetExhaustedError",
     "SerializationError",
+    "DatasetIntegrityError",
     "SecretKeyExportError",
     "EntropyError",
     "InternalError",

@@ -1,4 +1,4 @@
-"""rnsfhe.io (issue 26): every object kind round-trips through Parquet; data sets written from numpy,
+"""rnsfhe.io: every object kind round-trips through Parquet; data sets written from numpy,
 dicts, pandas and Dask DataFrames and streams of chunks decrypt to their records; files of other
 parameters or another key pair, and corrupted rows, are refused with the library's errors."""
 
@@ -160,6 +160,7 @@ def test_foreign_and_corrupted_files_are_refused(bfv, tmp_path, rng):
     with pytest.raises(FileExistsError, match="overwrite=True"):
         io.write_encrypted(path, ctx, {"x": x}, sk, progress=False)
     io.write_encrypted(path, ctx, {"x": x}, sk, progress=False, overwrite=True)
+    ds = io.open_dataset(path, ctx, key=pk)  # a new data set: the old handle's files are gone
     _rewrite(part, lambda b: b[:500] + bytes([b[500] ^ 4]) + b[501:])
     with pytest.raises(rnsfhe.SerializationError, match="row 1 column 'x'.*checksum"):
         ds.read(ds.parts[0])
@@ -167,6 +168,7 @@ def test_foreign_and_corrupted_files_are_refused(bfv, tmp_path, rng):
     # A flipped byte in the file itself (Parquet's page checksum or the row's CRC), a truncated
     # file and a Parquet file that is no rnsfhe data set.
     io.write_encrypted(path, ctx, {"x": x}, sk, progress=False, overwrite=True)
+    ds = io.open_dataset(path, ctx, key=pk)
     raw = bytearray(open(part, "rb").read())
     raw[len(raw) // 2] ^= 1
     open(part, "wb").write(bytes(raw))
