@@ -1,9 +1,17 @@
-"""Small, fast (insecure) contexts shared by the tests; keys are generated once per session."""
+"""Small, fast (insecure) contexts shared by the tests; keys are generated once per session.
+
+The suite runs on research-size parameters, so it opts in to loading insecure parameter sets from
+bytes and pickles (its subprocesses and Dask workers inherit the variable); test_key_profile.py
+checks the refusal without it."""
+
+import os
 
 import numpy as np
 import pytest
 
-import rnsfhe
+os.environ["RNSFHE_ALLOW_INSECURE"] = "1"
+
+import rnsfhe  # noqa: E402
 
 SEED = bytes(range(32))
 

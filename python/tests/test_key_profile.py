@@ -26,7 +26,7 @@ def test_relin_key_of_another_layout_is_refused():
     rlk4 = four.relin_key(sk)
     with pytest.raises(ContextMismatchError, match="digit_primes = 4.*digit_primes = 5"):
         five.relin_key_from_bytes(rlk4.to_bytes())
-    sk5 = five.secret_key_from_bytes(sk.to_bytes())
+    sk5 = five.secret_key_from_bytes(sk.to_bytes(allow_secret=True))
     pk5 = five.public_key_from_bytes(pk.to_bytes())
     x = five.encrypt(np.array([0.5, -1.0, 2.0]), pk5)
     with pytest.raises(ContextMismatchError, match="digit_primes"):

@@ -83,15 +83,23 @@ macro_rules! rlwe_params {
             /// (`crate::convert::insecure_allowed`).
             fn parse(bytes: &[u8], allow_insecure: bool) -> PyResult<Self> {
                 let (params, tag) = crate::registry::Tag::split(bytes)?;
-                let inner = if allow_insecure || crate::convert::insecure_allowed() {
-                    <$Params>::from_bytes_allowing_insecure(params)
-                } else {
-                    <$Params>::from_bytes(params)
-                };
-                Ok($Py {
-                    inner: inner.py()?,
-                    tag,
-                })
+                let inner = <$Params>::from_bytes_allowing_insecure(params).py()?;
+                if inner.security() == rnsfhe::params::Security::InsecureResearchOnly
+                    && !allow_insecure
+                    && !crate::convert::insecure_allowed()
+                {
+                    return Err(crate::raise(
+                        "ParameterError",
+                        format!(
+                            "these {} bytes describe parameters marked insecure (research only): \
+                             load them with from_bytes(data, security=\"insecure\"), or opt this \
+                             process in with rnsfhe.allow_insecure_parameters() or \
+                             RNSFHE_ALLOW_INSECURE=1 (pickles, worker processes)",
+                            $name
+                        ),
+                    ));
+                }
+                Ok($Py { inner, tag })
             }
             /// The parameters and tag of a context.
             pub(crate) fn of(shared: &$Shared) -> Self {

@@ -41,8 +41,8 @@ fn refuse_insecure(security: Security, what: &str) -> Result<()> {
     if security == Security::InsecureResearchOnly {
         return Err(Error::InvalidParameters(format!(
             "these {what} bytes describe parameters marked InsecureResearchOnly (no security \
-             bound): they load only with {what}::from_bytes_allowing_insecure (Python: \
-             from_bytes(data, security=\"insecure\")), the opt-in their builder asked for"
+             bound): they load only with {what}::from_bytes_allowing_insecure, the opt-in their \
+             builder asked for"
         )));
     }
     Ok(())
