@@ -50,6 +50,13 @@ pub fn run(budget: &Budget, rep: &mut Report) -> Result<()> {
     let flooded = budget.seconds_per_call(|| {
         let _ = std::hint::black_box(ctx.decrypt_values_flooded(&ct, &sk, &flood, &mut rng));
     });
+    let mut noise = rnsfhe_math::ring::Poly::zero(
+        ctx.ring_at(ctx.max_level())?,
+        rnsfhe_math::ring::Representation::Coefficient,
+    );
+    let alone = budget.seconds_per_call(|| {
+        let _ = std::hint::black_box(flood.add_to(&mut noise, 1, &mut rng));
+    });
     let mut table = Table::new(&["decrypt + decode, level 10", "time", "relative"]);
     table.row(vec!["raw".into(), human(raw), "1.00".into()]);
     table.row(vec![
@@ -59,6 +66,11 @@ pub fn run(budget: &Budget, rep: &mut Report) -> Result<()> {
         ),
         human(flooded),
         format!("{:.3}", flooded / raw),
+    ]);
+    table.row(vec![
+        "the flooding alone (sampling, 11 limbs)".into(),
+        human(alone),
+        format!("{:.3}", alone / raw),
     ]);
     rep.table(&table);
 

@@ -35,7 +35,7 @@ use std::f64::consts::PI;
 use zeroize::Zeroizing;
 
 use super::Csprng;
-use crate::arith::Modulus;
+use crate::arith::{vector, Modulus};
 use crate::{Error, Result};
 
 /// The widest part: every |X_p| <= 9.42 * 2^48 < 2^52.
@@ -108,23 +108,22 @@ impl WideGaussian {
             .log2()
     }
 
-    /// n * parts base samples round(sigma_p z), coefficient-major (`out[j * parts + p]`).
+    /// n * parts base samples round(sigma_p z), part-major (`out[p * n + j]`: part p of sample j).
     fn base_samples(&self, n: usize, rng: &mut Csprng) -> Zeroizing<Vec<i64>> {
         let count = n * self.parts.len();
         let mut words = Zeroizing::new(vec![0u64; count + (count & 1)]);
         rng.fill_words(&mut words);
         let mut out = Zeroizing::new(vec![0i64; count]);
-        let sigmas: Vec<f64> = self.parts.iter().map(|p| p.sigma).collect();
-        let np = sigmas.len();
+        let sigma_of = |i: usize| self.parts[i / n].sigma;
         for (i, w) in words.chunks_exact(2).enumerate() {
             let u1 = (w[0] as f64 + 1.0) * (-64f64).exp2();
             let u2 = (w[1] >> 11) as f64 * (-53f64).exp2();
             let r = (-2.0 * u1.ln()).sqrt();
             let (s, c) = (2.0 * PI * u2).sin_cos();
             let (a, b) = (2 * i, 2 * i + 1);
-            out[a] = (sigmas[a % np] * r * c).round() as i64;
+            out[a] = (sigma_of(a) * r * c).round() as i64;
             if let Some(x) = out.get_mut(b) {
-                *x = (sigmas[b % np] * r * s).round() as i64;
+                *x = (sigma_of(b) * r * s).round() as i64;
             }
         }
         out
@@ -132,7 +131,8 @@ impl WideGaussian {
 
     /// Adds `factor` times n fresh samples X_0..X_{n-1} to limb-major residues `out` (`out[i*n + j]`
     /// in [0, q_i), coefficient j of limb i): X_j mod q_i from its parts, sum_p (2^(k_p) mod q_i)
-    /// (X_p mod q_i). Errors if `out.len() != moduli.len() * n`.
+    /// (X_p mod q_i), with the vector kernels of `arith::vector`. Errors if `out.len() !=
+    /// moduli.len() * n`.
     pub fn add_to(
         &self,
         moduli: &[Modulus],
@@ -149,23 +149,22 @@ impl WideGaussian {
             });
         }
         let x = self.base_samples(n, rng);
-        let np = self.parts.len();
+        let mut shifted = Zeroizing::new(vec![0u64; n]);
+        let mut reduced = Zeroizing::new(vec![0u64; n]);
         for (q, limb) in moduli.iter().zip(out.chunks_exact_mut(n)) {
             let f = q.reduce(factor);
-            let weights: Vec<_> = self
-                .parts
-                .iter()
-                .map(|p| q.shoup(q.mul(q.pow(2, u64::from(p.shift)), f)))
-                .collect();
             // An offset multiple of q above 2^52 > |X_p| makes X_p + offset non-negative.
             let offset = q.value() * ((1u64 << 53) / q.value() + 1);
-            for (o, xs) in limb.iter_mut().zip(x.chunks_exact(np)) {
-                let mut acc = *o;
-                for (&v, &w) in xs.iter().zip(&weights) {
-                    let r = q.reduce((v as u64).wrapping_add(offset));
-                    acc = q.add(acc, q.mul_shoup(r, w));
+            for (part, xs) in self.parts.iter().zip(x.chunks_exact(n)) {
+                for (d, &v) in shifted.iter_mut().zip(xs) {
+                    *d = (v as u64).wrapping_add(offset);
                 }
-                *o = acc;
+                vector::reduce_into(q, u64::MAX, &shifted, &mut reduced);
+                let w = q.mul(q.pow(2, u64::from(part.shift)), f);
+                if w != 1 {
+                    vector::mul_shoup_scalar_assign(q, &mut reduced, q.shoup(w));
+                }
+                vector::add_assign(q, limb, &reduced);
             }
         }
         Ok(())
@@ -181,13 +180,13 @@ impl WideGaussian {
             )));
         }
         let x = self.base_samples(n, rng);
-        let np = self.parts.len();
         Ok(Zeroizing::new(
-            x.chunks_exact(np)
-                .map(|xs| {
-                    xs.iter()
-                        .zip(&self.parts)
-                        .map(|(&v, p)| i128::from(v) << p.shift)
+            (0..n)
+                .map(|j| {
+                    self.parts
+                        .iter()
+                        .enumerate()
+                        .map(|(p, part)| i128::from(x[p * n + j]) << part.shift)
                         .sum()
                 })
                 .collect(),
