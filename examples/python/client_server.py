@@ -40,6 +40,8 @@ def main():
     ctx, sk, x, upload = client_setup()
     print("upload sizes (bytes):", {k: len(v) for k, v in upload.items()})
     y = pickle.loads(server(upload))
+    # A raw decryption: the result stays with the client. Were it sent back to the server (or
+    # published), decrypt with flood=rnsfhe.Flooding(...): see examples/python/ckks_statistics.py.
     got = ctx.decrypt(y, sk)[: len(x)]
     want = x * x + np.roll(x, -1)
     assert np.max(np.abs(got - want)) < 1e-5, (got, want)  # scale 2^40: ~20 bits after the point

@@ -77,7 +77,7 @@ from ._rnsfhe import (
 from ._rnsfhe import cks_decrypt as _cks_decrypt
 from ._rnsfhe import cks_switch as _cks_switch
 from ._rnsfhe import pcks_switch as _pcks_switch
-from .errors import ShareRefusedError
+from .errors import ParameterError, ShareRefusedError
 
 
 def aggregate(ctx: Any, round: Round, parties: Sequence[int], shares: Iterable[Share | bytes]) -> Share:
@@ -131,12 +131,19 @@ def threshold_secret(ctx: Any, crs: Crs, group: Group, index: int,
     return ThresholdSecret.from_aggregate(ctx, crs, agg, index)
 
 
-def smudging_for(ct: Any, noise_log2: Optional[float] = None, *, lambda_: int = 40) -> Smudging:
-    """The smudging of one decryption of ``ct``: from the noise bound it carries (BFV, BGV), or
-    from ``noise_log2`` (CKKS: a stated bound on its error, in bits)."""
+def smudging_for(ct: Any, noise_log2: Optional[float] = None, *, lambda_: int = 40,
+                 decryptions: int = 1) -> Smudging:
+    """The smudging of ``decryptions`` collective decryptions of ``ct`` (BFV, BGV or CKKS): from
+    ``noise_log2``, a stated bound on its error in bits (CKKS ciphertexts carry none: measure it on
+    a rehearsal with ``ctx.error_log2``), or else from the noise bound the ciphertext carries
+    (BFV, BGV; one decryption)."""
     if noise_log2 is None:
+        if decryptions != 1:
+            raise ParameterError(
+                "smudging_for: a ciphertext's carried bound sizes one decryption; for "
+                f"{decryptions} give noise_log2, a bound on its error in bits")
         return Smudging.for_ciphertext(ct, lambda_=lambda_)
-    return Smudging(noise_log2, ct.context().params.degree, lambda_=lambda_)
+    return Smudging(noise_log2, ct.context.params.degree, lambda_=lambda_, decryptions=decryptions)
 
 
 __all__ = [

@@ -113,6 +113,8 @@ enum Suite {
     Ckks,
     /// HPR-FV vs BEHZ vs HPS only (paper 002 Fig. 2, Tables 1-3; also part of `bfv`).
     Hpr,
+    /// IND-CPA-D CKKS decryption: flooded vs raw at N = 2^15, precision against lambda.
+    Flooding,
     /// Hoisted rotations, double-hoisted sums and a hoisted BSGS linear transform (CKKS, N = 2^15).
     Hoisting,
     /// CKKS bootstrapping (issue 24): key generation, key bytes, time, precision histogram, peak RSS.
@@ -150,6 +152,7 @@ fn bench(
         Suite::Ckks => bench::ckks::run(&budget, paper, rep),
         Suite::Bgv => bench::bgv::run(&budget, rep),
         Suite::Hoisting => bench::ckks_hoisting::run(&budget, rep),
+        Suite::Flooding => bench::ckks_flooding::run(&budget, rep),
         Suite::Bootstrap => bench::ckks_bootstrap::run(boot, rep),
         Suite::Showcase => bench::ckks_bootstrap::showcase(boot, rep),
         Suite::Multiparty => bench::multiparty::run(&budget, rep),
@@ -164,6 +167,7 @@ fn bench(
             .and_then(|()| bench::bgv::run(&budget, rep))
             .and_then(|()| bench::ckks::run(&budget, paper, rep))
             .and_then(|()| bench::ckks_hoisting::run(&budget, rep))
+            .and_then(|()| bench::ckks_flooding::run(&budget, rep))
             .and_then(|()| bench::multiparty::run(&budget, rep)),
     };
     let command = std::iter::once("rnsfhe".to_string())

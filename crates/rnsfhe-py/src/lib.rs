@@ -31,6 +31,7 @@ mod bfv;
 mod bgv;
 mod ckks;
 mod convert;
+mod flooding;
 mod hpr;
 mod integer;
 mod keys;
@@ -237,5 +238,6 @@ fn _rnsfhe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     hpr::register(m)?;
     keys::register(m)?;
     multiparty::register(m)?;
+    flooding::register(m)?;
     Ok(())
 }

@@ -5,6 +5,7 @@
 //! - [`uniform_from_seed`]: deterministic expansion of a 32-byte seed (store a uniform part as a seed).
 //! - Secrets and errors, as signed coefficients in zeroizing vectors: [`ternary`],
 //!   [`ternary_hamming`], [`DiscreteGaussian`]; constant time in the sampled values.
+//! - Flooding noise: [`WideGaussian`], a discrete Gaussian of any large sigma added into RNS residues.
 //! - [`to_rns`]: lift signed coefficients to the limb-major layout `data[i*n + j]` = coeff j mod q_i.
 
 mod cdt;
@@ -15,6 +16,7 @@ mod expand;
 mod gaussian;
 mod lift;
 mod ternary;
+mod wide;
 
 pub use csprng::Csprng;
 pub use expand::{
@@ -24,3 +26,4 @@ pub use expand::{
 pub use gaussian::{DiscreteGaussian, DEFAULT_SIGMA, DEFAULT_TAIL, MAX_BOUND, MIN_SIGMA};
 pub use lift::{to_rns, to_rns_into};
 pub use ternary::{ternary, ternary_hamming};
+pub use wide::{WideGaussian, WIDE_MAX_LOG_SIGMA, WIDE_Z_MAX};

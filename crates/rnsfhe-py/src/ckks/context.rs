@@ -148,16 +148,27 @@ super::functions::with_function_methods! {
             let v = self.ctx().decode(&pt.pt).py()?;
             Ok(slots_array(py, &v, complex))
         }
+        /// The decrypted phase m + e as a plaintext; with `flood`, plus the flooding noise (see
+        /// `decrypt`).
+        #[pyo3(signature = (ct, sk, *, flood=None))]
         fn decrypt_plaintext(
             &self,
             py: Python<'_>,
             ct: &PyCkksCiphertext,
             sk: &PySecretKey,
+            flood: Option<&crate::flooding::PyFlooding>,
         ) -> PyResult<PyCkksPlaintext> {
             let c = self.check(ct)?;
             let s = sk.get(&self.owner())?;
             let ctx = self.ctx().clone();
-            let pt = py.detach(|| ctx.decrypt(&c, &s)).py()?;
+            let pt = match flood {
+                None => py.detach(|| ctx.decrypt(&c, &s)).py()?,
+                Some(f) => {
+                    let f = f.resolve(ctx.params().degree())?;
+                    py.detach(|| self.rng.with(|r| ctx.decrypt_flooded(&c, &s, &f, r)))
+                        .py()?
+                }
+            };
             Ok(PyCkksPlaintext {
                 shared: self.shared.clone(),
                 pt: Arc::new(pt),
@@ -165,16 +176,63 @@ super::functions::with_function_methods! {
         }
         /// Decrypts and decodes: the ciphertext's slots (the encoded length rounded up to a power of
         /// two) as float64 real parts, or complex128 with `complex=True`.
-        #[pyo3(signature = (ct, sk, *, complex=false))]
+        ///
+        /// Without `flood` the result holds the ciphertext's error, a function of the secret key:
+        /// anyone who sees it together with the ciphertext recovers the key (Li and Micciancio,
+        /// Eurocrypt 2021). Keep raw decryptions to the key's owner; decrypt with
+        /// `flood=rnsfhe.Flooding(noise_log2, decryptions=D)` whenever the values are shared (a
+        /// server, another party, a published result), which adds noise that hides the error
+        /// (IND-CPA-D) at a cost of about lambda/2 + log2(N) bits of precision.
+        #[pyo3(signature = (ct, sk, *, complex=false, flood=None))]
         fn decrypt<'py>(
             &self,
             py: Python<'py>,
             ct: &PyCkksCiphertext,
             sk: &PySecretKey,
             complex: bool,
+            flood: Option<&crate::flooding::PyFlooding>,
         ) -> PyResult<Bound<'py, PyAny>> {
-            let pt = self.decrypt_plaintext(py, ct, sk)?;
-            self.decode(py, &pt, complex)
+            let v = match flood {
+                None => {
+                    let pt = self.decrypt_plaintext(py, ct, sk, None)?;
+                    return self.decode(py, &pt, complex);
+                }
+                Some(f) => {
+                    let (c, s) = (self.check(ct)?, sk.get(&self.owner())?);
+                    let ctx = self.ctx().clone();
+                    let f = f.resolve(ctx.params().degree())?;
+                    py.detach(|| self.rng.with(|r| ctx.decrypt_values_flooded(&c, &s, &f, r)))
+                        .py()?
+                }
+            };
+            Ok(slots_array(py, &v, complex))
+        }
+        /// log2 of the largest coefficient of ct's error against `expected` (a plaintext at its
+        /// level: the exact encoding it should hold; or values, encoded at its level and scale,
+        /// which adds the encoder's rounding, about 2^-50 of the scale): the `noise_log2` of a
+        /// `Flooding`. Measure it on a rehearsal of the computation under a throwaway key pair,
+        /// not on the ciphertext then decrypted for others.
+        fn error_log2(
+            &self,
+            py: Python<'_>,
+            ct: &PyCkksCiphertext,
+            sk: &PySecretKey,
+            expected: &Bound<'_, PyAny>,
+        ) -> PyResult<f64> {
+            let c = self.check(ct)?;
+            let s = sk.get(&self.owner())?;
+            let pt = match expected.cast::<PyCkksPlaintext>() {
+                Ok(p) => {
+                    same(&p.get().shared, &self.shared, "plaintext")?;
+                    p.get().pt.clone()
+                }
+                Err(_) => {
+                    let v = complex_values(expected)?;
+                    Arc::new(self.ctx().encode_at(&v, c.level(), c.scale()).py()?)
+                }
+            };
+            let ctx = self.ctx().clone();
+            py.detach(|| ctx.error_log2(&c, &s, &pt)).py()
         }
 
         /// a and b at one level and one scale (what `+` and `-` do before adding): the higher one is

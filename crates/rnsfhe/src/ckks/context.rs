@@ -244,7 +244,7 @@ impl CkksContext {
     /// product exceeds scale 2^40 (one prime in the usual case) and checked against the residues of
     /// every other prime of the level; a coefficient that disagrees (it is larger than that product
     /// allows) is composed again from all the primes, exactly, with big integers.
-    fn centered_coefficients(&self, p: &Poly, scale: f64) -> Result<Vec<f64>> {
+    pub(super) fn centered_coefficients(&self, p: &Poly, scale: f64) -> Result<Vec<f64>> {
         let ring = p.context();
         let n = ring.degree();
         let total = ring.moduli().len();
@@ -451,7 +451,12 @@ impl CkksContext {
         self.part_at(a, level)
     }
 
-    /// Decryption: m = c0 + c1 s (+ c2 s^2) at the ciphertext's level, as a plaintext.
+    /// Decryption: the phase m + e = c0 + c1 s (+ c2 s^2) at the ciphertext's level, as a
+    /// plaintext. It holds the error e, which is a function of the secret: whoever sees a
+    /// decryption together with its ciphertext recovers s (Li and Micciancio, Eurocrypt 2021). Keep
+    /// raw decryptions to the key's owner; before sharing a decrypted result (with a server, another
+    /// party, or in a published output) decrypt with [`Self::decrypt_flooded`], which adds noise
+    /// that hides e (IND-CPA-D, `rlwe::Flooding`).
     pub fn decrypt(&self, ct: &CkksCiphertext, sk: &SecretKey) -> Result<CkksPlaintext> {
         self.check_ct(ct)?;
         self.check_secret(sk)?;
@@ -474,7 +479,8 @@ impl CkksContext {
         })
     }
 
-    /// Decrypts and decodes.
+    /// Decrypts and decodes (raw: see [`Self::decrypt`] for when to use
+    /// [`Self::decrypt_values_flooded`] instead).
     pub fn decrypt_values(&self, ct: &CkksCiphertext, sk: &SecretKey) -> Result<Vec<Complex>> {
         self.decode(&self.decrypt(ct, sk)?)
     }

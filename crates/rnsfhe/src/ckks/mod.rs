@@ -6,7 +6,8 @@
 //!   special FFT over the orbit of 5; Galois elements for slot rotations and conjugation.
 //! - [`Complex`]: the slot type.
 //! - [`CkksParameters`] (Setup: q_0, the approximate-basis chain, special primes), [`CkksContext`]
-//!   (keys, encode/encrypt/decrypt) and the operations: add, multiply with ModUp/ModDown key switching
+//!   (keys, encode/encrypt/decrypt; IND-CPA-D decryption with noise flooding,
+//!   [`CkksContext::decrypt_flooded`]) and the operations: add, multiply with ModUp/ModDown key switching
 //!   (shared with BFV in `rlwe`), rescale, level drop, rotations, conjugation; many rotations of one
 //!   ciphertext and weighted sums of rotations, hoisted ([`CkksContext::rotate_many`],
 //!   [`CkksContext::sum_rotations`]).
@@ -27,6 +28,7 @@ pub mod complex;
 mod context;
 pub mod encoder;
 pub mod fft_stages;
+mod flooded;
 mod moduli;
 mod ops;
 mod params;

@@ -91,12 +91,8 @@ fn view_for<'a, C: Collective + ?Sized>(
     Ok(v)
 }
 
-/// x (NTT form) in representation `form`, plus f e for the signed e (its coefficients).
-fn add_error(x: &mut Poly, e: &[i64], f: u64, form: Representation) -> Result<()> {
-    let mut e = Poly::from_signed(x.context(), e)?;
-    if f != 1 {
-        e.mul_scalar_assign(f);
-    }
+/// x (NTT form) in representation `form`, plus the noise e (coefficient form), which is zeroized.
+fn add_error(x: &mut Poly, mut e: Poly, form: Representation) -> Result<()> {
     if form == Representation::Ntt {
         e.to_ntt()?;
     } else {
@@ -124,8 +120,8 @@ fn smudged_product(
     h.to_ntt()?;
     h.mul_assign(&d)?;
     d.residues_mut().zeroize();
-    let e = smudging.sample(ring.degree(), rng);
-    add_error(&mut h, &e, v.factor, v.c1.representation())?;
+    let e = smudging.sample_poly(ring, v.factor, rng)?;
+    add_error(&mut h, e, v.c1.representation())?;
     Ok(h)
 }
 

@@ -11,7 +11,8 @@
 //!   (over q_0..q_l and P only); [`SwitchingKey`]s between two secrets and the
 //!   [`EncapsulationKeys`] of sparse-secret encapsulation; the exposure bound of every secret
 //!   (`keys/exposure.rs`);
-//! - scheme-neutral evaluation (`eval`), noise-bound arithmetic (`noise`), and the KeyGen methods
+//! - scheme-neutral evaluation (`eval`), noise-bound arithmetic (`noise`), the noise flooding of
+//!   decryptions ([`Flooding`]: its analysis, sigma and sampler), and the KeyGen methods
 //!   of the contexts (`key_methods!`). The shared parameters are `crate::params::RlweParameters`.
 
 mod chain;
@@ -19,6 +20,7 @@ mod encapsulation;
 mod encrypt;
 pub(crate) mod eval;
 mod evalkeys;
+mod flooding;
 pub(crate) mod hoisted;
 mod keys;
 mod keyswitch;
@@ -32,6 +34,7 @@ pub use chain::ModulusChain;
 pub use encapsulation::EncapsulationKeys;
 pub(crate) use evalkeys::{inverse_mod, owned_by};
 pub use evalkeys::{GaloisKeys, RelinKey, MAX_GALOIS_ELEMENTS};
+pub use flooding::{Flooding, DEFAULT_LAMBDA};
 pub(crate) use keys::{
     check_params, expand_seeded_ntt, gaussian_poly, key_methods, le_bytes, log2_modulus,
     reduce_product, uniform_seeded, Domain, SeedSource,
