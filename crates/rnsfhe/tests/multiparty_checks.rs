@@ -331,7 +331,7 @@ fn party_verifies_its_contribution() {
         for s in &shares {
             agg.verify_contribution(s).unwrap();
         }
-        let listed: Vec<(u32, [u8; 32])> = agg.contributions().collect();
+        let listed = agg.contributions();
         let want: Vec<(u32, [u8; 32])> = shares
             .iter()
             .map(|s| (s.parties()[0], s.digest().unwrap()))

@@ -99,6 +99,20 @@ pub(super) fn smudging_for(ct: &Bound<'_, PyAny>, lambda: u32) -> PyResult<mp::S
     })
 }
 
+/// log2 of the error bound `ct` carries (BFV, BGV), as `Smudging(noise_log2, ...)` and
+/// `cks_share(..., noise_log2=...)` take it; None for CKKS. A ciphertext read from bytes carries
+/// the bound its sender wrote: from a sender you do not trust, take this of a twin instead (the
+/// same circuit on your own encryptions of zero) and state it with `noise_log2=`.
+#[pyfunction]
+fn noise_bound_log2(ct: &Bound<'_, PyAny>) -> PyResult<Option<f64>> {
+    let ctx = ct.getattr("context")?;
+    let o = Owner::of(&ctx)?;
+    with_scheme!(&o, S, s => {
+        let c = S::ciphertext(ct, s)?;
+        mp::NoiseBound::carried_log2(&*s.ctx, &*c).py()
+    })
+}
+
 /// The round of a collective decryption of `ct` (`target`: of a key switch to that collective
 /// public key's key pair instead).
 #[pyfunction]
@@ -360,6 +374,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySmudging>()?;
     m.add_class::<PyReceiverSecret>()?;
     for f in [
+        wrap_pyfunction!(noise_bound_log2, m)?,
         wrap_pyfunction!(cks_round, m)?,
         wrap_pyfunction!(cks_share, m)?,
         wrap_pyfunction!(cks_decrypt, m)?,

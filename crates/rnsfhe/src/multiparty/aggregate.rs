@@ -1,4 +1,4 @@
-//! [`Aggregator`]: the sum of the shares of one round, with the refusals of issue 25 (a
+//! [`Aggregator`]: the sum of the shares of one round, with its refusals (a
 //! duplicated, stale, corrupted or foreign share, an unexpected party, and the missing ones at
 //! the end). Every protocol aggregates by addition (PETS 2021: "the aggregation is the sum"), so
 //! one aggregator serves them all.
@@ -160,6 +160,23 @@ impl Aggregator {
         Ok(())
     }
 
+    /// The digests of the parties' shares as a sum lists them (none for a single party's).
+    fn digests(&self) -> Vec<ShareDigest> {
+        if self.seen.len() > 1 {
+            self.seen.values().copied().collect()
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// A single party's digest, already known.
+    fn own(&self) -> std::sync::OnceLock<ShareDigest> {
+        match self.seen.values().next() {
+            Some(d) if self.seen.len() == 1 => std::sync::OnceLock::from(*d),
+            _ => std::sync::OnceLock::new(),
+        }
+    }
+
     /// The expected parties whose shares have not arrived.
     pub fn missing(&self) -> Vec<u32> {
         (self.expected.iter())
@@ -186,7 +203,8 @@ impl Aggregator {
             fingerprint: self.fingerprint,
             round: self.round.clone(),
             parties: self.seen.keys().copied().collect(),
-            digests: self.seen.values().copied().collect(),
+            digests: self.digests(),
+            own: self.own(),
             complete: false,
             polys: self.sum.clone(),
         })
@@ -207,7 +225,8 @@ impl Aggregator {
             fingerprint: self.fingerprint,
             round: self.round.clone(),
             parties: self.seen.keys().copied().collect(),
-            digests: self.seen.values().copied().collect(),
+            digests: self.digests(),
+            own: self.own(),
             complete: true,
             polys: std::mem::take(&mut self.sum),
         })

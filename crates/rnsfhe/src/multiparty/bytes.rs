@@ -14,7 +14,6 @@
 
 use zeroize::Zeroizing;
 
-use super::membership::share_digest;
 use super::share::MAX_PARTIES;
 use super::{Group, Protocol, Round, Share, ThresholdSecret};
 use crate::rlwe::KeyContext;
@@ -78,9 +77,7 @@ impl Share {
         r.elements.iter().for_each(|&e| w.u64(e));
         w.u8(u8::from(self.complete));
         w.parties(&self.parties);
-        if self.parties.len() > 1 {
-            self.digests.iter().for_each(|d| w.bytes(d));
-        }
+        self.digests.iter().for_each(|d| w.bytes(d));
         w.u32(self.polys.len() as u32);
         self.polys.iter().for_each(|p| w.poly(p));
         Zeroizing::new(w.finish())
@@ -150,15 +147,12 @@ impl Share {
             polys.push(poly);
         }
         r.end()?;
-        let fingerprint = ctx.params_fingerprint();
-        if let [one] = parties.as_slice() {
-            digests.push(share_digest(fingerprint, &round, *one, &polys));
-        }
         Ok(Share {
-            fingerprint,
+            fingerprint: ctx.params_fingerprint(),
             round,
             parties,
             digests,
+            own: std::sync::OnceLock::new(),
             complete,
             polys,
         })

@@ -44,12 +44,30 @@
 //! plaintext but not its error, which depends on the secrets. The channels are assumed
 //! authenticated, and private for Shamir shares.
 //!
+//! What a malicious party can do: send a wrong share. Nothing here detects it (there are no
+//! proofs of correct computation): the key or decryption comes out wrong, or, for a party that
+//! chooses its share after seeing the others' (rushing), biased (e.g. a public key whose secret
+//! it partly controls). It can withhold its share (in N-out-of-N, that stops the protocol; with
+//! a threshold, t others still finish), and it can decrypt with the others anything they agree to
+//! decrypt. What it cannot do: decrypt alone, learn another party's secret from the shares
+//! (each is an RLWE sample under that secret, or smudged), or have an aggregator count a
+//! duplicated, replayed (stale), corrupted or foreign share: those are refused with an error
+//! naming the share ([`crate::Error::ShareRefused`]). A malicious aggregator can leave out or
+//! substitute a party's share: the last steps and [`Share::verify_contribution`] refuse that (see
+//! "Aggregates" below); it can also forge an aggregate outright (polynomials and digests), which only the
+//! holders of the shares detect, and a forged RKG round-1 aggregate can make round-2 shares reveal
+//! the parties' secrets: run RKG with an aggregator the parties trust, or check the round-1
+//! aggregate against the shares first. Verifiable variants need zero-knowledge proofs of the
+//! shares' well-formedness, out of this module's scope.
+//!
 //! # Aggregates
 //!
 //! An aggregate names the parties whose shares it sums and the digest of each one's share
 //! ([`Share::contributions`]), from bytes written by whoever aggregated; so the last step of every
-//! protocol takes the parties expected (those of the [`Round`]'s aggregation, or of the threshold
-//! group present) and refuses an aggregate of others, naming the missing or unexpected parties
+//! protocol takes the parties expected (those given to the round's [`Aggregator::new`], or the
+//! threshold group present; an argument, as the [`Round`] is what every share answers whoever
+//! sends it, and only the caller knows who had to) and refuses an aggregate of others, naming the
+//! missing or unexpected parties
 //! ([`ckg::public_key`], [`rkg::relin_key`], [`rtg::galois_keys`], [`decrypt`], [`key_switch`],
 //! [`public_key_switch`], [`ThresholdSecret::from_aggregate`]); a party that kept its share (or its
 //! [`Share::digest`]) checks that an aggregate counts that share for it
@@ -62,24 +80,9 @@
 //!
 //! Before drawing its smudging into a CKS or PCKS share, a party checks that sigma is at least what
 //! lambda = 40 asks for one decryption of the ciphertext's error bound, a bound it knows itself:
-//! the one BFV and BGV ciphertexts carry, or one it states (CKKS) ([`ShareSmudging`],
-//! [`Smudging::stated`]); weaker smudging only by name ([`Smudging::unchecked`]).
-//!
-//! What a malicious party can do: send a wrong share. Nothing here detects it (there are no
-//! proofs of correct computation): the key or decryption comes out wrong, or, for a party that
-//! chooses its share after seeing the others' (rushing), biased (e.g. a public key whose secret
-//! it partly controls). It can withhold its share (in N-out-of-N, that stops the protocol; with
-//! a threshold, t others still finish), and it can decrypt with the others anything they agree to
-//! decrypt. What it cannot do: decrypt alone, learn another party's secret from the shares
-//! (each is an RLWE sample under that secret, or smudged), or have an aggregator count a
-//! duplicated, replayed (stale), corrupted or foreign share: those are refused with an error
-//! naming the share ([`crate::Error::ShareRefused`]). A malicious aggregator can leave out or
-//! substitute a party's share: the last steps and [`Share::verify_contribution`] refuse that as
-//! above; it can also forge an aggregate outright (polynomials and digests), which only the
-//! holders of the shares detect, and a forged RKG round-1 aggregate can make round-2 shares reveal
-//! the parties' secrets: run RKG with an aggregator the parties trust, or check the round-1
-//! aggregate against the shares first. Verifiable variants need zero-knowledge proofs of the
-//! shares' well-formedness, out of this module's scope.
+//! the one BFV and BGV ciphertexts carry, or one it states (CKKS, or a ciphertext from a sender
+//! it does not trust) ([`ShareSmudging`], [`Smudging::stated`]); weaker smudging only by name
+//! ([`Smudging::unchecked`]).
 //!
 //! # HPR (paper 002): not supported, and why
 //!

@@ -3,13 +3,13 @@
 //! threshold group, the level and Galois elements), so that an aggregator can refuse a share of
 //! another round, session or input by comparing two small records.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use rnsfhe_math::ring::{Poly, Representation, RingContext};
 use sha2::{Digest, Sha256};
 use zeroize::Zeroize;
 
-use super::membership::{share_digest, ShareDigest};
+use super::membership::ShareDigest;
 use crate::rlwe::{Crs, KeyContext};
 use crate::{Error, Result, ShareFault};
 
@@ -284,8 +284,12 @@ pub struct Share {
     pub(crate) fingerprint: u64,
     pub(crate) round: Round,
     pub(crate) parties: Vec<u32>,
-    /// The digest of each party's share ([`Self::digest`]), in the order of `parties`.
+    /// For a sum of two or more parties' shares, the digest of each one's share, in the order of
+    /// `parties` (empty for a single party's share: see `own`).
     pub(crate) digests: Vec<ShareDigest>,
+    /// A single party's digest ([`Self::digest`]), computed on first use (once per share: by the
+    /// aggregator that counts it, or the party that checks it).
+    pub(crate) own: OnceLock<ShareDigest>,
     pub(crate) complete: bool,
     pub(crate) polys: Vec<Poly>,
 }
@@ -308,13 +312,12 @@ impl Share {
         party: u32,
         polys: Vec<Poly>,
     ) -> Self {
-        let fingerprint = ctx.params_fingerprint();
-        let digest = share_digest(fingerprint, &round, party, &polys);
         Share {
-            fingerprint,
+            fingerprint: ctx.params_fingerprint(),
             round,
             parties: vec![party],
-            digests: vec![digest],
+            digests: Vec::new(),
+            own: OnceLock::new(),
             complete: false,
             polys,
         }

@@ -4,7 +4,10 @@
 //! ||e||_inf <= B), with the bound B it knows itself, not one an aggregator or a requester states:
 //!
 //! - BFV and BGV ciphertexts carry B ([`NoiseBound::Carried`], the default: a `&Smudging` is
-//!   checked so);
+//!   checked so). A ciphertext read from bytes carries the B its sender wrote: a party that does
+//!   not trust the sender (an aggregator that computed the ciphertext) states instead the bound of
+//!   a twin it computes itself, the same circuit on its own encryptions of zero
+//!   ([`NoiseBound::carried_log2`] of the twin);
 //! - CKKS ciphertexts carry none, and their level and scale say nothing of their error (a scale
 //!   bounds the message, not the error; a bound of the scale itself would ask sigma of about 2^70 at
 //!   n = 2^10, above the sampler's 2^48). So a CKKS party states B ([`Smudging::stated`], the error
@@ -18,7 +21,7 @@
 //! the default for one decryption.
 
 use super::schemes::CiphertextView;
-use super::{Smudging, DEFAULT_LAMBDA};
+use super::{Collective, Smudging, DEFAULT_LAMBDA};
 use crate::{Error, Result};
 
 /// The bound on the ciphertext's error that a party checks its smudging against.
@@ -31,6 +34,21 @@ pub enum NoiseBound {
     Stated(f64),
     /// No check (by name: the caller answers for the smudging).
     Unchecked,
+}
+
+impl NoiseBound {
+    /// log2 of the bound on the error of `ct` that it carries, as [`Smudging::new`] takes it (BFV:
+    /// of v in Delta m + v; BGV: of e in m + t e), or `None` (CKKS, or a ciphertext built from
+    /// parts): what [`NoiseBound::Carried`] checks against (for a ciphertext read from bytes, the
+    /// bound its sender wrote). A party given a ciphertext without one, or by a sender it does not
+    /// trust, takes this of a twin it computes itself (the same circuit on its own encryptions of
+    /// zero) and states it.
+    pub fn carried_log2<C: Collective + ?Sized>(
+        ctx: &C,
+        ct: &C::Ciphertext,
+    ) -> Result<Option<f64>> {
+        Ok(ctx.view(ct)?.noise_log2)
+    }
 }
 
 /// The smudging a party draws into a key-switching share, with the bound it is checked against:
