@@ -5,7 +5,9 @@ untrusted aggregator (this process): BFV keys held 2-out-of-3 (rnsfhe.multiparty
 generate a collective public key and relinearisation key; each encrypts its counts per diagnosis;
 the aggregator sums them and multiplies the sum by hospital 2's private cost weights (a product of
 two ciphertexts, relinearised with the collective key); any 2 hospitals decrypt (shown with two
-pairs); one alone cannot. The result equals the clear computation.
+pairs); one alone cannot. The result equals the clear computation. The aggregator is not trusted
+with more than relaying: each hospital checks that the aggregates it receives count its own share
+and every hospital's, and sizes its decryption noise (smudging) itself.
 
     python examples/python/multiparty_hospitals.py            # N = 8192, 128-bit security
     python examples/python/multiparty_hospitals.py --small    # N = 2048, insecure (tests)
@@ -69,9 +71,14 @@ def hospital(i: int, conn) -> None:
     conn.send_bytes(pack(*(poly.share_for(crs, group, j).to_bytes(allow_secret=True)
                            for j in range(HOSPITALS))))
     secret = mpc.threshold_secret(ctx, crs, group, i, unpack(conn.recv_bytes()))
-    # CKG, then RKG's two rounds.
-    conn.send_bytes(mpc.ckg_share(party, crs).to_bytes())
-    pk = rnsfhe.PublicKey.from_bytes(ctx, conn.recv_bytes())
+    # CKG: the key from the aggregate, which must count this hospital's share and every
+    # hospital's; then RKG's two rounds (round 2 refuses a round-1 aggregate without this
+    # hospital's round-1 share).
+    own = mpc.ckg_share(party, crs)
+    conn.send_bytes(own.to_bytes())
+    agg = mpc.Share.from_bytes(ctx, conn.recv_bytes())
+    agg.verify_contribution(own)
+    pk = mpc.ckg_public_key(ctx, crs, agg, list(range(HOSPITALS)))
     party.join(pk)
     share1, eph = mpc.rkg_share_round1(party, crs)
     conn.send_bytes(share1.to_bytes())
@@ -82,9 +89,18 @@ def hospital(i: int, conn) -> None:
     if i == 2:
         cts.append(ctx.encrypt(WEIGHTS, pk).to_bytes())
     conn.send_bytes(pack(*cts))
-    # Decryption requests: (present parties, sigma, ciphertexts) until an empty message.
+    # Smudging, sized here, not by the aggregator: the noise bound a ciphertext from bytes carries
+    # is what its sender (the aggregator) wrote, so the hospital states the bounds of twins of the
+    # circuit on its own encryptions of zero (the same operations give the same bound: the schemes'
+    # noise model does not depend on the values), at lambda = 40. The product's smudging is far
+    # wider than the sum's (sigma about 2^72 at N = 8192) and still decrypts exactly.
+    z = ctx.encrypt(np.zeros(1, dtype=np.int64), pk)
+    twins = [z + z + z, (z + z + z) * z]
+    smudging = [(mpc.Smudging.for_ciphertext(t), {"noise_log2": mpc.noise_bound_log2(t)})
+                for t in twins]
+    # Decryption requests: (present parties, ciphertexts) until an empty message.
     while msg := conn.recv_bytes():
-        present, sigmas, *blobs = unpack(msg)
+        present, *blobs = unpack(msg)
         present = list(present)
         try:
             me = secret.combine(present)
@@ -92,9 +108,8 @@ def hospital(i: int, conn) -> None:
             conn.send_bytes(b"refused: " + str(e).encode())
             continue
         me.join(pk)
-        shares = [mpc.cks_share(me, rnsfhe.BfvCiphertext.from_bytes(ctx, b), crs,
-                                mpc.Smudging.with_sigma(float(sigma))).to_bytes()
-                  for b, sigma in zip(blobs, sigmas.decode().split(","))]
+        shares = [mpc.cks_share(me, rnsfhe.BfvCiphertext.from_bytes(ctx, b), crs, sm, **how).to_bytes()
+                  for b, (sm, how) in zip(blobs, smudging)]
         conn.send_bytes(pack(*shares))
 
 
@@ -139,10 +154,9 @@ class Aggregator:
 
         def ckg():
             agg = mpc.aggregate(ctx, mpc.ckg_round(ctx, crs), all3, [self.recv(i) for i in all3])
-            pk = mpc.ckg_public_key(ctx, crs, agg)
             for c in self.conns:
-                c.send_bytes(pk.to_bytes())
-            return pk
+                c.send_bytes(agg.to_bytes())
+            return mpc.ckg_public_key(ctx, crs, agg, all3)
         pk = self.step("collective public key", ckg)
 
         def rkg():
@@ -150,7 +164,7 @@ class Aggregator:
             for c in self.conns:
                 c.send_bytes(r1.to_bytes())
             r2 = mpc.aggregate(ctx, mpc.rkg_round2(r1), all3, [self.recv(i) for i in all3])
-            return mpc.rkg_relin_key(ctx, r1, r2, pk)  # registered with ctx
+            return mpc.rkg_relin_key(ctx, r1, r2, all3, pk)  # registered with ctx
         self.step("collective relinearisation key (2 rounds)", rkg)
 
         def compute():
@@ -163,17 +177,13 @@ class Aggregator:
 
         expected_total = sum(counts_of(i) for i in all3)
         expected_weighted = expected_total * WEIGHTS
-        # Smudging at lambda = 40: ciphertexts from bytes carry no noise bound, so each result's is
-        # that of a twin computed here on encryptions of zero (the same operations, so the same
-        # bound: the schemes' noise model does not depend on the values). The product's smudging
-        # is far wider than the sum's (sigma about 2^72 at N = 8192) and still decrypts exactly.
+        # The hospitals' smudging (as they size it, lambda = 40), for the decryptions' noise bounds.
         z = ctx.encrypt(np.zeros(1, dtype=np.int64), pk)
         sigmas = [mpc.Smudging.for_ciphertext(z + z + z).sigma,
                   mpc.Smudging.for_ciphertext((z + z + z) * z).sigma]
-        sigma_text = ",".join(map(repr, sigmas)).encode()
         for pair in ([0, 1], [1, 2]):
             def decrypt(pair=pair):
-                msg = pack(bytes(pair), sigma_text, total.to_bytes(), weighted.to_bytes())
+                msg = pack(bytes(pair), total.to_bytes(), weighted.to_bytes())
                 for i in pair:
                     self.conns[i].send_bytes(msg)
                 replies = [unpack(self.recv(i)) for i in pair]
@@ -183,7 +193,7 @@ class Aggregator:
                     smudging = mpc.Smudging.with_sigma(sigmas[k])
                     agg = mpc.aggregate(ctx, mpc.cks_round(ctx, crs, ct, group), pair,
                                         [r[k] for r in replies])
-                    out.append(mpc.decrypt(ctx, crs, ct, agg, smudging)[:DIAGNOSES])
+                    out.append(mpc.decrypt(ctx, crs, ct, agg, pair, smudging)[:DIAGNOSES])
                 return out
             got_total, got_weighted = self.step(f"threshold decryption by {pair}", decrypt)
             assert np.array_equal(got_total, expected_total), (got_total, expected_total)
@@ -192,7 +202,7 @@ class Aggregator:
 
         # One hospital alone: its threshold secret refuses to act without t = 2 present, and an
         # aggregation with one share is missing the other.
-        self.conns[0].send_bytes(pack(bytes([0]), sigma_text, total.to_bytes()))
+        self.conns[0].send_bytes(pack(bytes([0]), total.to_bytes()))
         print("hospital 0 alone:", self.recv(0).decode()[:90], "...")
         agg = mpc.Aggregator(ctx, mpc.cks_round(ctx, crs, total, mpc.Group(T, [0, 1])), [0, 1])
         try:

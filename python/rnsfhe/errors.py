@@ -78,10 +78,11 @@ class EntropyError(RnsfheError, OSError):
 
 class ShareRefusedError(RnsfheError, ValueError):
     """A multiparty share refused by an aggregator or a protocol step: duplicated, stale (another
-    round, session, input or group), corrupted, foreign (another parameter set), from an
-    unexpected party, or missing. ``share`` names it, ``fault`` is one of ``"duplicate"``,
-    ``"stale"``, ``"corrupted"``, ``"foreign"``, ``"unexpected"``, ``"missing"``, and ``detail``
-    says why."""
+    round, session, instance, input or group), corrupted, foreign (another parameter set), from an
+    unexpected party, missing (an aggregate without an expected party's share), or substituted
+    (an aggregate that counts another share for a party than the one it sent). ``share`` names
+    it, ``fault`` is one of ``"duplicate"``, ``"stale"``, ``"corrupted"``, ``"foreign"``,
+    ``"unexpected"``, ``"missing"``, ``"substituted"``, and ``detail`` says why."""
 
     share: str = ""
     fault: str = ""

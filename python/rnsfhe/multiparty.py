@@ -1,5 +1,4 @@
-"""Keys held by many parties (issue 25): the protocols of Mouchet, Troncoso-Pastoriza, Bossuat and
-Hubaux, "Multiparty Homomorphic Encryption from Ring-Learning-With-Errors" (PETS 2021), and the
+"""Keys held by many parties: the protocols of Mouchet, Troncoso-Pastoriza, Bossuat and Hubaux, "Multiparty Homomorphic Encryption from Ring-Learning-With-Errors" (PETS 2021), and the
 t-out-of-N thresholdizer of Mouchet, Bertrand and Hubaux (2022), over BFV, BGV and CKKS contexts.
 
 Every protocol step is a plain function. A party's step returns a :class:`Share` (send
@@ -14,11 +13,29 @@ result. The collective keys are the context's own key classes and are registered
     agg = Aggregator(ctx, ckg_round(ctx, crs), [0, 1, 2])
     for p in parties:
         agg.add_bytes(ckg_share(p, crs).to_bytes())
-    pk = ckg_public_key(ctx, crs, agg.finish())
+    pk = ckg_public_key(ctx, crs, agg.finish(), [0, 1, 2])
+
+Every last step (``ckg_public_key``, ``rkg_relin_key``, ``rtg_galois_keys``, :func:`decrypt`,
+:func:`key_switch`, :func:`public_key_switch`, ``ThresholdSecret.from_aggregate``) takes the
+parties whose shares the aggregate must sum (for a threshold round: the parties present) and
+raises :class:`~rnsfhe.errors.ShareRefusedError` naming the missing or unexpected ones: an
+aggregate's party list comes from whoever aggregated. A party that kept its share (or
+``share.digest``) checks that an aggregate counts it: ``aggregate.verify_contribution(share)``
+(fault ``"missing"`` or ``"substituted"``); RKG's round 2 refuses a round-1 aggregate that counts
+another round-1 share of the party than the one its ephemeral was drawn with (a retried round 1).
+
+Two protocol instances under one seed take distinct nonces, ``Crs(seed, nonce=b"retry 1")``: each
+expands its own polynomials, and an aggregator of one refuses the other's shares ("stale").
 
 A party or aggregator that runs an instance's steps expands its reference polynomials once:
 ``crp = ckg_crp(ctx, crs)`` (``rkg_crp``, ``rtg_crp``), then passes ``crp`` where ``crs`` goes in
 that protocol's shares and last step (the same shares and keys; RKG's last step needs none).
+
+Smudging: ``cks_share`` and ``pcks_share`` refuse a :class:`Smudging` below what lambda = 40 asks for
+the ciphertext's error bound, the one it carries (BFV, BGV: ``noise_bound_log2(ct)``) or one the
+party states with ``noise_log2=`` (CKKS; or a ciphertext from a sender the party does not trust,
+whose carried bound is what that sender wrote: take the bound of a twin, the same circuit on your
+own encryptions of zero); ``allow_weak_smudging=True`` opts out by name.
 
 Public-key switching (PCKS) states what its noise bound assumes of the receiver's key pair, which
 its public key cannot show: :class:`ReceiverSecret` (``single()``, ``collective(parties)``,
@@ -59,6 +76,7 @@ from ._rnsfhe import (
     cks_round,
     cks_share,
     galois_elements,
+    noise_bound_log2,
     pcks_round,
     pcks_share,
     rkg_crp,
@@ -91,36 +109,39 @@ def aggregate(ctx: Any, round: Round, parties: Sequence[int], shares: Iterable[S
     return agg.finish()
 
 
-def decrypt(ctx: Any, crs: Crs, ct: Any, aggregate: Share, smudging: Smudging,
-            **decode: Any) -> Any:
-    """The values of ``ct`` from the complete aggregate of the parties' :func:`cks_share`
+def decrypt(ctx: Any, crs: Crs, ct: Any, aggregate: Share, parties: Sequence[int],
+            smudging: Smudging, **decode: Any) -> Any:
+    """The values of ``ct`` from the complete aggregate of the :func:`cks_share` of ``parties``
     (``decode`` keywords go to ``ctx.decode``, e.g. ``signed=True`` for BFV)."""
-    return ctx.decode(_cks_decrypt(ctx, crs, ct, aggregate, smudging), **decode)
+    return ctx.decode(_cks_decrypt(ctx, crs, ct, aggregate, list(parties), smudging), **decode)
 
 
-def decrypt_plaintext(ctx: Any, crs: Crs, ct: Any, aggregate: Share, smudging: Smudging) -> Any:
+def decrypt_plaintext(ctx: Any, crs: Crs, ct: Any, aggregate: Share, parties: Sequence[int],
+                      smudging: Smudging) -> Any:
     """:func:`decrypt`, to the plaintext."""
-    return _cks_decrypt(ctx, crs, ct, aggregate, smudging)
+    return _cks_decrypt(ctx, crs, ct, aggregate, list(parties), smudging)
 
 
-def key_switch(ctx: Any, crs: Crs, ct: Any, aggregate: Share, target: PublicKey,
-               smudging: Smudging) -> Any:
+def key_switch(ctx: Any, crs: Crs, ct: Any, aggregate: Share, parties: Sequence[int],
+               target: PublicKey, smudging: Smudging) -> Any:
     """``ct`` switched to the collective key pair of ``target`` (its collective public key) from
-    the complete aggregate of the parties' ``cks_share(p, ct, crs, smudging, target=q)``, each
-    party p with its counterpart q among the target's parties (aggregated for
+    the complete aggregate of the ``cks_share(p, ct, crs, smudging, target=q)`` of ``parties``,
+    each party p with its counterpart q among the target's parties (aggregated for
     ``cks_round(ctx, crs, ct, target=target)``); the noise bound grows by the smudging."""
-    return _cks_switch(ctx, crs, ct, aggregate, target, smudging)
+    return _cks_switch(ctx, crs, ct, aggregate, list(parties), target, smudging)
 
 
-def public_key_switch(ctx: Any, crs: Crs, ct: Any, aggregate: Share, receiver: PublicKey,
-                      smudging: Smudging, receiver_secret: ReceiverSecret) -> Any:
+def public_key_switch(ctx: Any, crs: Crs, ct: Any, aggregate: Share, parties: Sequence[int],
+                      receiver: PublicKey, smudging: Smudging,
+                      receiver_secret: ReceiverSecret) -> Any:
     """``ct`` re-encrypted under ``receiver``'s public key from the complete aggregate of the
-    parties' :func:`pcks_share`: only the receiver's secret key decrypts it. The noise bound
+    :func:`pcks_share` of ``parties``: only the receiver's secret key decrypts it. The noise bound
     grows by ``smudging`` (what the parties drew) and their encryptions of zero, which depend on
     the receiver's secret: ``receiver_secret`` states it (``ReceiverSecret.single()`` for a key
     pair of ``ctx.keygen()``, ``ReceiverSecret.collective(n)`` for a collective key of n
     parties); refused when it says ``single()`` of the ciphertext's own collective key."""
-    return _pcks_switch(ctx, crs, ct, aggregate, receiver, smudging, receiver_secret)
+    return _pcks_switch(ctx, crs, ct, aggregate, list(parties), receiver, smudging,
+                        receiver_secret)
 
 
 def threshold_secret(ctx: Any, crs: Crs, group: Group, index: int,
@@ -128,7 +149,7 @@ def threshold_secret(ctx: Any, crs: Crs, group: Group, index: int,
     """Party ``index``'s threshold secret from the Shamir shares it received from every member
     of ``group`` (objects or bytes)."""
     agg = aggregate(ctx, shamir_round(ctx, crs, group, index), group.members, shares)
-    return ThresholdSecret.from_aggregate(ctx, crs, agg, index)
+    return ThresholdSecret.from_aggregate(ctx, crs, group, agg, index)
 
 
 def smudging_for(ct: Any, noise_log2: Optional[float] = None, *, lambda_: int = 40,
@@ -171,6 +192,7 @@ __all__ = [
     "decrypt_plaintext",
     "galois_elements",
     "key_switch",
+    "noise_bound_log2",
     "pcks_round",
     "pcks_share",
     "public_key_switch",

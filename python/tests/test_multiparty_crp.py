@@ -27,8 +27,8 @@ def test_ckg_with_crp_is_the_crs_key():
     shares = [mpc.ckg_share(p, crp) for p in parties]
     assert [s.to_bytes() for s in shares] == [mpc.ckg_share(p, crs).to_bytes() for p in parties]
     agg = mpc.aggregate(ctx, mpc.ckg_round(ctx, crs), range(N), shares)
-    pk = mpc.ckg_public_key(ctx, crp, agg)
-    assert pk.to_bytes() == mpc.ckg_public_key(ctx, crs, agg).to_bytes()
+    pk = mpc.ckg_public_key(ctx, crp, agg, range(N))
+    assert pk.to_bytes() == mpc.ckg_public_key(ctx, crs, agg, range(N)).to_bytes()
     with pytest.raises(TypeError):
         pickle.dumps(crp)
 
@@ -42,7 +42,7 @@ def test_rkg_and_rtg_with_crp(bfv):
     r1 = mpc.aggregate(ctx, mpc.rkg_round1(ctx, crs), all_, [s for s, _ in pairs])
     r2 = mpc.aggregate(ctx, mpc.rkg_round2(r1), all_,
                        [mpc.rkg_share_round2(p, e, r1) for p, (_, e) in zip(bfv.parties, pairs)])
-    mpc.rkg_relin_key(ctx, r1, r2, bfv.pk)
+    mpc.rkg_relin_key(ctx, r1, r2, all_, bfv.pk)
     with pytest.raises(ValueError, match="level"):
         mpc.rkg_share_round1(bfv.parties[0], crp, level=crp.level - 1)
 
@@ -51,8 +51,8 @@ def test_rkg_and_rtg_with_crp(bfv):
     assert crp.elements == elements
     shares = [mpc.rtg_share(p, crp) for p in bfv.parties]
     agg = mpc.aggregate(ctx, mpc.rtg_round(ctx, crs, elements), all_, shares)
-    gk = mpc.rtg_galois_keys(ctx, crp, agg, bfv.pk)
-    assert gk.to_bytes() == mpc.rtg_galois_keys(ctx, crs, agg, bfv.pk).to_bytes()
+    gk = mpc.rtg_galois_keys(ctx, crp, agg, all_, bfv.pk)
+    assert gk.to_bytes() == mpc.rtg_galois_keys(ctx, crs, agg, all_, bfv.pk).to_bytes()
     with pytest.raises(ValueError, match="elements"):
         mpc.rtg_share(bfv.parties[0], crp, mpc.galois_elements(ctx, [2]))
     with pytest.raises(TypeError):
@@ -74,9 +74,9 @@ def test_crp_of_another_instance_is_refused(bfv):
     agg = mpc.aggregate(ctx, mpc.ckg_round(ctx, crs), range(N),
                         [mpc.ckg_share(p, crs) for p in bfv.parties])
     with pytest.raises(rnsfhe.RnsfheError, match="reference string"):
-        mpc.ckg_public_key(ctx, mpc.ckg_crp(ctx, other), agg)
+        mpc.ckg_public_key(ctx, mpc.ckg_crp(ctx, other), agg, range(N))
     with pytest.raises(rnsfhe.RnsfheError, match="another key"):
-        mpc.ckg_public_key(ctx, mpc.rkg_crp(ctx, crs), agg)
+        mpc.ckg_public_key(ctx, mpc.rkg_crp(ctx, crs), agg, range(N))
     # A Crp of an equal context is the same polynomials; of other parameters, refused.
     assert mpc.ckg_share(bfv.parties[0], mpc.ckg_crp(bfv_ctx(), crs)).to_bytes() == \
         mpc.ckg_share(bfv.parties[0], crs).to_bytes()
@@ -92,7 +92,7 @@ def test_crp_of_another_instance_is_refused(bfv):
                       (mpc.rtg_crp(ctx, crs, mpc.galois_elements(ctx, [3])), "Galois elements"),
                       (mpc.rtg_crp(ctx, crs, elements, 0), "level")]:
         with pytest.raises(rnsfhe.RnsfheError, match=what):
-            mpc.rtg_galois_keys(ctx, bad, agg, bfv.pk)
+            mpc.rtg_galois_keys(ctx, bad, agg, range(N), bfv.pk)
 
 
 def test_public_key_switch_states_the_receiver(bfv):
@@ -104,19 +104,22 @@ def test_public_key_switch_states_the_receiver(bfv):
     a = values(seed=5)
     ct = ctx.encrypt(a, bfv.pk)
     sm = mpc.Smudging.with_sigma(2.0 ** 20)
-    shares = [mpc.pcks_share(p, receiver.pk, ct, bfv.crs, sm) for p in bfv.parties]
+    shares = [mpc.pcks_share(p, receiver.pk, ct, bfv.crs, sm, allow_weak_smudging=True)
+              for p in bfv.parties]
     agg = mpc.aggregate(ctx, mpc.pcks_round(ctx, bfv.crs, ct, receiver.pk), range(N), shares)
-    out = mpc.public_key_switch(ctx, bfv.crs, ct, agg, receiver.pk, sm,
+    out = mpc.public_key_switch(ctx, bfv.crs, ct, agg, range(N), receiver.pk, sm,
                                 mpc.ReceiverSecret.collective(N))
     assert out.key_id == receiver.pk.key_id
     assert np.array_equal(receiver.decrypt(out)[:16], a)
     with pytest.raises(TypeError):
-        mpc.public_key_switch(ctx, bfv.crs, ct, agg, receiver.pk, sm)
+        mpc.public_key_switch(ctx, bfv.crs, ct, agg, range(N), receiver.pk, sm)
 
-    shares = [mpc.pcks_share(p, bfv.pk, ct, bfv.crs, sm) for p in bfv.parties]
+    shares = [mpc.pcks_share(p, bfv.pk, ct, bfv.crs, sm, allow_weak_smudging=True)
+              for p in bfv.parties]
     agg = mpc.aggregate(ctx, mpc.pcks_round(ctx, bfv.crs, ct, bfv.pk), range(N), shares)
     with pytest.raises(rnsfhe.RnsfheError, match="own collective key pair"):
-        mpc.public_key_switch(ctx, bfv.crs, ct, agg, bfv.pk, sm, mpc.ReceiverSecret.single())
+        mpc.public_key_switch(ctx, bfv.crs, ct, agg, range(N), bfv.pk, sm,
+                              mpc.ReceiverSecret.single())
     for bad in [mpc.ReceiverSecret.collective(0), mpc.ReceiverSecret.stated(float("nan"), 3.2)]:
         with pytest.raises(rnsfhe.RnsfheError, match="PCKS receiver"):
-            mpc.public_key_switch(ctx, bfv.crs, ct, agg, bfv.pk, sm, bad)
+            mpc.public_key_switch(ctx, bfv.crs, ct, agg, range(N), bfv.pk, sm, bad)

@@ -174,6 +174,8 @@ pub enum ShareFault {
     /// Parties whose shares never arrived (an aggregation finished early), or a partial sum where
     /// the complete one is needed.
     Missing,
+    /// An aggregate that counts another share for a party than the one that party sent.
+    Substituted,
 }
 
 impl core::fmt::Display for ShareFault {
@@ -185,6 +187,7 @@ impl core::fmt::Display for ShareFault {
             ShareFault::Foreign => "foreign",
             ShareFault::Unexpected => "unexpected party",
             ShareFault::Missing => "missing",
+            ShareFault::Substituted => "substituted",
         })
     }
 }

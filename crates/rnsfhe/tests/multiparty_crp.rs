@@ -6,7 +6,7 @@
 #[path = "support/multiparty.rs"]
 mod mp;
 
-use mp::{aggregate, bfv, ckks, collective_pk, parties, pcks, session, sum_secret};
+use mp::{aggregate, bfv, ckks, collective_pk, indices, parties, pcks, session, sum_secret};
 use rnsfhe::multiparty::{ckg, rkg, rtg, Crp, ReceiverSecret, Share, Smudging};
 use rnsfhe::rlwe::{Crs, KeyContext};
 use rnsfhe::serialize::KeyBytes;
@@ -36,8 +36,8 @@ fn public_key_with_crp_is_the_crs_key() {
     let ps = parties(&*ctx, 3, &mut rng);
     let crp = ckg::crp(&*ctx, &crs).unwrap();
     let agg = ckg_aggregate(&*ctx, &crp, &ps);
-    let with = ckg::public_key_with(&*ctx, &crp, &agg).unwrap();
-    let plain = ckg::public_key(&*ctx, &crs, &agg).unwrap();
+    let with = ckg::public_key_with(&*ctx, &crp, &agg, &indices(&ps)).unwrap();
+    let plain = ckg::public_key(&*ctx, &crs, &agg, &indices(&ps)).unwrap();
     assert_eq!(with.id(), plain.id());
     assert_eq!(residues(with.parts().0), residues(plain.parts().0));
     assert_eq!(residues(with.parts().1), residues(plain.parts().1));
@@ -53,8 +53,8 @@ fn public_key_with_crp_is_the_crs_key() {
     let ps = parties(&*ctx, 2, &mut rng);
     let crp = ckg::crp(&*ctx, &crs).unwrap();
     let agg = ckg_aggregate(&*ctx, &crp, &ps);
-    let with = ckg::public_key_with(&*ctx, &crp, &agg).unwrap();
-    let plain = ckg::public_key(&*ctx, &crs, &agg).unwrap();
+    let with = ckg::public_key_with(&*ctx, &crp, &agg, &indices(&ps)).unwrap();
+    let plain = ckg::public_key(&*ctx, &crs, &agg, &indices(&ps)).unwrap();
     assert_eq!(
         ctx.public_key_to_bytes(&with),
         ctx.public_key_to_bytes(&plain)
@@ -82,8 +82,8 @@ fn galois_keys_with_crp_are_the_crs_keys() {
             .collect();
         let round = rtg::round(&*ctx, &crs, &elements, level, None).unwrap();
         let agg = aggregate(&*ctx, round, &shares);
-        let with = rtg::galois_keys_with(&*ctx, &crp, &agg, &pk).unwrap();
-        let plain = rtg::galois_keys(&*ctx, &crs, &agg, &pk).unwrap();
+        let with = rtg::galois_keys_with(&*ctx, &crp, &agg, &indices(&ps), &pk).unwrap();
+        let plain = rtg::galois_keys(&*ctx, &crs, &agg, &indices(&ps), &pk).unwrap();
         assert_eq!(with.id(), pk.id());
         assert_eq!(
             ctx.galois_keys_to_bytes(&with),
@@ -125,15 +125,21 @@ fn crp_of_another_instance_is_refused_when_finalising() {
     let agg = ckg_aggregate(&*ctx, &crp, &ps);
 
     let m = invalid(
-        ckg::public_key_with(&*ctx, &ckg::crp(&*ctx, &other_crs).unwrap(), &agg).unwrap_err(),
+        ckg::public_key_with(
+            &*ctx,
+            &ckg::crp(&*ctx, &other_crs).unwrap(),
+            &agg,
+            &indices(&ps),
+        )
+        .unwrap_err(),
     );
     assert!(m.contains("(Crp)") && m.contains("reference string"), "{m}");
     let relin = rkg::crp(&*ctx, &crs, top).unwrap();
-    let m = invalid(ckg::public_key_with(&*ctx, &relin, &agg).unwrap_err());
+    let m = invalid(ckg::public_key_with(&*ctx, &relin, &agg, &indices(&ps)).unwrap_err());
     assert!(m.contains("reference polynomials of another key"), "{m}");
     let foreign = ckg::crp(&*other, &crs).unwrap();
     assert!(matches!(
-        ckg::public_key_with(&*ctx, &foreign, &agg).unwrap_err(),
+        ckg::public_key_with(&*ctx, &foreign, &agg, &indices(&ps)).unwrap_err(),
         Error::ParameterMismatch { .. }
     ));
 
@@ -145,7 +151,7 @@ fn crp_of_another_instance_is_refused_when_finalising() {
         .collect();
     let round = rtg::round(&*ctx, &crs, &elements, top, None).unwrap();
     let agg = aggregate(&*ctx, round, &shares);
-    assert!(rtg::galois_keys_with(&*ctx, &crp, &agg, &pk).is_ok());
+    assert!(rtg::galois_keys_with(&*ctx, &crp, &agg, &indices(&ps), &pk).is_ok());
     let cases: [(Crp, &str); 4] = [
         (
             rtg::crp(&*ctx, &other_crs, &elements, top).unwrap(),
@@ -159,12 +165,12 @@ fn crp_of_another_instance_is_refused_when_finalising() {
         (ckg::crp(&*ctx, &crs).unwrap(), "another key"),
     ];
     for (bad, what) in cases {
-        let m = invalid(rtg::galois_keys_with(&*ctx, &bad, &agg, &pk).unwrap_err());
+        let m = invalid(rtg::galois_keys_with(&*ctx, &bad, &agg, &indices(&ps), &pk).unwrap_err());
         assert!(m.contains(what), "{what}: {m}");
     }
     // A CKG aggregate is refused by the RTG step (another protocol), whatever the Crp.
     let ckg_agg = ckg_aggregate(&*ctx, &ckg::crp(&*ctx, &crs).unwrap(), &ps);
-    assert!(rtg::galois_keys_with(&*ctx, &crp, &ckg_agg, &pk).is_err());
+    assert!(rtg::galois_keys_with(&*ctx, &crp, &ckg_agg, &indices(&ps), &pk).is_err());
 }
 
 /// PCKS's noise bound follows the stated receiver secret: a collective receiver of k parties
@@ -187,6 +193,7 @@ fn pcks_bound_follows_the_receiver_secret() {
         .unwrap();
     // A small smudging, so that the receiver's terms show in the bound.
     let sm = Smudging::with_sigma(1.0).unwrap();
+    let sm = sm.unchecked();
     let mut bounds = Vec::new();
     let norm = rsk.norm().unwrap();
     for secret in [
@@ -197,7 +204,7 @@ fn pcks_bound_follows_the_receiver_secret() {
             error_sigma: 3.2 * 8f64.sqrt(),
         },
     ] {
-        let out = pcks(&*ctx, (&crs, &ps), &ct, &rpk, secret, &sm, &mut rng).unwrap();
+        let out = pcks(&*ctx, (&crs, &ps), &ct, &rpk, secret, sm, &mut rng).unwrap();
         assert_eq!(out.key_id(), Some(rpk.id()));
         assert_eq!(ctx.decode(&ctx.decrypt(&out, &rsk).unwrap()).unwrap(), x);
         assert!(ctx.noise_budget(&out, &rsk).unwrap() > 0);
@@ -215,14 +222,14 @@ fn pcks_bound_follows_the_receiver_secret() {
             &ct,
             &pk,
             ReceiverSecret::Single,
-            &sm,
+            sm,
             &mut rng,
         )
         .unwrap_err(),
     );
     assert!(m.contains("own collective key pair"), "{m}");
     let own = ReceiverSecret::Collective { parties: 3 };
-    assert!(pcks(&*ctx, (&crs, &ps), &ct, &pk, own, &sm, &mut rng).is_ok());
+    assert!(pcks(&*ctx, (&crs, &ps), &ct, &pk, own, sm, &mut rng).is_ok());
     for bad in [
         ReceiverSecret::Collective { parties: 0 },
         ReceiverSecret::Stated {
@@ -234,7 +241,7 @@ fn pcks_bound_follows_the_receiver_secret() {
             error_sigma: -1.0,
         },
     ] {
-        let m = invalid(pcks(&*ctx, (&crs, &ps), &ct, &rpk, bad, &sm, &mut rng).unwrap_err());
+        let m = invalid(pcks(&*ctx, (&crs, &ps), &ct, &rpk, bad, sm, &mut rng).unwrap_err());
         assert!(m.contains("PCKS receiver"), "{m}");
     }
 }

@@ -8,32 +8,35 @@
 mod mp;
 
 use mp::{
-    aggregate, bfv, bgv, ckks, collective_pk, collective_rlk, parties, pcks, session, sum_secret, T,
+    aggregate, bfv, bgv, ckks, collective_pk, collective_rlk, indices, parties, pcks, session,
+    sum_secret, T,
 };
 use rnsfhe::ckks::Complex;
 use rnsfhe::multiparty::{
     cks_round, cks_share, decrypt, key_switch, threshold, Collective, Group, Party, ReceiverSecret,
-    Share, Smudging, ThresholdSecret,
+    Share, ShareSmudging, Smudging, ThresholdSecret,
 };
 use rnsfhe::rlwe::{Crs, KeyContext};
 use rnsfhe_math::sample::Csprng;
 
 /// Collective decryption of `ct` by `ps`.
-fn cks_decrypt<C: Collective>(
+fn cks_decrypt<'s, C: Collective>(
     ctx: &C,
     crs: &Crs,
     ps: &[Party],
     ct: &C::Ciphertext,
-    sm: &Smudging,
+    sm: impl Into<ShareSmudging<'s>>,
     rng: &mut Csprng,
 ) -> C::Plaintext {
+    let sm = sm.into();
     let shares: Vec<Share> = ps
         .iter()
         .map(|p| cks_share(ctx, p, None, ct, crs, sm, rng).unwrap())
         .collect();
     let group = ps[0].group().cloned();
     let round = cks_round(ctx, crs, ct, None, group.as_ref()).unwrap();
-    decrypt(ctx, crs, ct, &aggregate(ctx, round, &shares), sm).unwrap()
+    let agg = aggregate(ctx, round, &shares);
+    decrypt(ctx, crs, ct, &agg, &indices(ps), sm.smudging()).unwrap()
 }
 
 /// CKS to s' = 0 for BFV, BGV and CKKS: the plaintext.
@@ -78,7 +81,14 @@ fn collective_decryption() {
     // A fresh encryption's error is below 2^5: sigma = 2^(20 + 5.5 + 5), slot errors about 2^-9.
     let sm = Smudging::new(40, 5.0, 2048, 1).unwrap();
     let got = ctx
-        .decode(&cks_decrypt(&*ctx, &crs, &ps, &ct, &sm, &mut rng))
+        .decode(&cks_decrypt(
+            &*ctx,
+            &crs,
+            &ps,
+            &ct,
+            sm.stated(5.0),
+            &mut rng,
+        ))
         .unwrap();
     for (g, w) in got.iter().zip(&v) {
         assert!((g.re - w.re).abs() < 0.05 && (g.im - w.im).abs() < 0.05);
@@ -97,10 +107,11 @@ fn smudging_noise_measured() {
     let ct = ctx
         .encrypt(&ctx.encode(&[1, 2, 3]).unwrap(), &pk, &mut rng)
         .unwrap();
+    // Sized for a stated error bound of 2^8 (below the carried bound: the smudging measured).
     let sm = Smudging::new(40, 8.0, 4096, 1).unwrap();
     let shares: Vec<Share> = ps
         .iter()
-        .map(|p| cks_share(&*ctx, p, None, &ct, &crs, &sm, &mut rng).unwrap())
+        .map(|p| cks_share(&*ctx, p, None, &ct, &crs, sm.stated(8.0), &mut rng).unwrap())
         .collect();
     let agg = aggregate(
         &*ctx,
@@ -138,7 +149,14 @@ fn smudging_noise_measured() {
         .unwrap();
     let sm = Smudging::new(40, 6.0, 4096, 1).unwrap();
     let got = ctx
-        .decode(&cks_decrypt(&*ctx, &crs, &ps, &ct, &sm, &mut rng))
+        .decode(&cks_decrypt(
+            &*ctx,
+            &crs,
+            &ps,
+            &ct,
+            sm.stated(6.0),
+            &mut rng,
+        ))
         .unwrap();
     let err: Vec<f64> = got.iter().zip(&v).map(|(g, w)| g.re - w.re).collect();
     let sd = (err.iter().map(|x| x * x).sum::<f64>() / err.len() as f64).sqrt();
@@ -171,14 +189,14 @@ fn key_switch_and_public_key_switch() {
     let shares: Vec<Share> = ps
         .iter()
         .zip(&qs)
-        .map(|(p, q)| cks_share(&*ctx, p, Some(q), &ct, &crs, &sm, &mut rng).unwrap())
+        .map(|(p, q)| cks_share(&*ctx, p, Some(q), &ct, &crs, sm.stated(12.0), &mut rng).unwrap())
         .collect();
     let agg = aggregate(
         &*ctx,
         cks_round(&*ctx, &crs, &ct, Some(pk2.id()), None).unwrap(),
         &shares,
     );
-    let switched = key_switch(&*ctx, &crs, &ct, &agg, pk2.id(), &sm).unwrap();
+    let switched = key_switch(&*ctx, &crs, &ct, &agg, &indices(&ps), pk2.id(), &sm).unwrap();
     assert_eq!(switched.key_id(), Some(pk2.id()));
     let s2 = sum_secret(&*ctx, &qs, &pk2);
     assert_eq!(
@@ -193,7 +211,7 @@ fn key_switch_and_public_key_switch() {
         &ct,
         &rpk,
         ReceiverSecret::Single,
-        &sm,
+        sm.stated(12.0),
         &mut rng,
     )
     .unwrap();
@@ -220,7 +238,7 @@ fn key_switch_and_public_key_switch() {
         &ct,
         &rpk,
         ReceiverSecret::Single,
-        &sm,
+        sm.stated(12.0),
         &mut rng,
     )
     .unwrap();
@@ -244,7 +262,7 @@ fn key_switch_and_public_key_switch() {
         &ct,
         &rpk,
         ReceiverSecret::Single,
-        &sm,
+        sm.stated(5.0),
         &mut rng,
     )
     .unwrap();
@@ -276,7 +294,8 @@ fn deal(
                 .map(|f| f.share_for(ctx, crs, &group, j).unwrap())
                 .collect();
             let round = threshold::shamir_round(ctx, crs, &group, j).unwrap();
-            ThresholdSecret::from_aggregate(ctx, crs, &aggregate(ctx, round, &shares), j).unwrap()
+            let agg = aggregate(ctx, round, &shares);
+            ThresholdSecret::from_aggregate(ctx, crs, &group, &agg, j).unwrap()
         })
         .collect()
 }
@@ -308,6 +327,7 @@ fn threshold_decryption_by_every_subset() {
     let mut rng = Csprng::from_seed([25; 32]);
     let ctx = bfv(1024, &[55, 55]);
     let sm = Smudging::new(40, 12.0, 1024, 1).unwrap();
+    let sm = sm.stated(12.0);
     let x = mp::values(1024, 9);
     for (n, t) in [(3u32, 2usize), (5, 3)] {
         let mut ps = parties(&*ctx, n, &mut rng);
@@ -329,7 +349,7 @@ fn threshold_decryption_by_every_subset() {
                 .map(|&j| tsk[j as usize].combine(&*ctx, set).unwrap())
                 .collect();
             present.iter_mut().for_each(|p| p.join(&pk).unwrap());
-            let pt = cks_decrypt(&*ctx, &crs, &present, &ct, &sm, &mut rng);
+            let pt = cks_decrypt(&*ctx, &crs, &present, &ct, sm, &mut rng);
             assert_eq!(
                 ctx.decode(&pt).unwrap(),
                 x,
@@ -379,6 +399,7 @@ fn threshold_decryption_ckks() {
         .encrypt(&ctx.encode(&v).unwrap(), &pk, &mut rng)
         .unwrap();
     let sm = Smudging::new(40, 6.0, 2048, 1).unwrap();
+    let sm = sm.stated(6.0);
     let set = [0u32, 2];
     let mut present: Vec<Party> = set
         .iter()
@@ -386,7 +407,7 @@ fn threshold_decryption_ckks() {
         .collect();
     present.iter_mut().for_each(|p| p.join(&pk).unwrap());
     let got = ctx
-        .decode(&cks_decrypt(&*ctx, &crs, &present, &ct, &sm, &mut rng))
+        .decode(&cks_decrypt(&*ctx, &crs, &present, &ct, sm, &mut rng))
         .unwrap();
     for (g, w) in got.iter().zip(&v) {
         assert!((g.re - w.re).abs() < 0.05);

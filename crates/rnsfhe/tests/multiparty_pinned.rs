@@ -68,11 +68,12 @@ fn digests<C: Collective>(
     let g0 = rtg::share(kc, &ps[0], &crs, &[5], 0, &mut rng).unwrap();
     out.push(("rtg level 0", digest(&[&g0])));
     let sm = Smudging::new(40, 10.0, kc.key_switcher().ring_q().degree(), 1).unwrap();
+    let sm = sm.stated(10.0);
     let c = ct(&pk, &mut rng);
-    let cks = cks_share(ctx, &ps[0], None, &c, &crs, &sm, &mut rng).unwrap();
+    let cks = cks_share(ctx, &ps[0], None, &c, &crs, sm, &mut rng).unwrap();
     out.push(("cks", digest(&[&cks])));
     let (_, receiver) = KeyGenerator::new(kc, &mut rng).key_pair().unwrap();
-    let pcks = pcks_share(ctx, &ps[1], &receiver, &c, &crs, &sm, &mut rng).unwrap();
+    let pcks = pcks_share(ctx, &ps[1], &receiver, &c, &crs, sm, &mut rng).unwrap();
     out.push(("pcks", digest(&[&pcks])));
 
     // Thresholdizer, 2 of 3: every party's share for party 1, its threshold secret, the
@@ -87,7 +88,8 @@ fn digests<C: Collective>(
         .collect();
     out.push(("shamir", digest(&[&to1[0], &to1[2]])));
     let round = threshold::shamir_round(kc, &crs, &group, 1).unwrap();
-    let tsk = ThresholdSecret::from_aggregate(kc, &crs, &aggregate(kc, round, &to1), 1).unwrap();
+    let agg = aggregate(kc, round, &to1);
+    let tsk = ThresholdSecret::from_aggregate(kc, &crs, &group, &agg, 1).unwrap();
     let q = tsk.combine(kc, &[1, 2]).unwrap();
     out.push((
         "combined ckg",
@@ -201,7 +203,8 @@ fn combine_into_is_combine() {
                     })
                     .collect();
                 let round = threshold::shamir_round(kc, &crs, &group, j).unwrap();
-                ThresholdSecret::from_aggregate(kc, &crs, &aggregate(kc, round, &to_j), j).unwrap()
+                let agg = aggregate(kc, round, &to_j);
+                ThresholdSecret::from_aggregate(kc, &crs, &group, &agg, j).unwrap()
             })
             .collect();
         let set = [0u32, 1, 2];

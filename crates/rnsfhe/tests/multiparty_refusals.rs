@@ -67,11 +67,11 @@ fn duplicated_unexpected_and_missing_shares() {
     let flat = aggregate(&*ctx, ckg::round(&*ctx, &crs, None), &shares[..3]);
     assert_eq!(tree.polys()[0].residues(), flat.polys()[0].residues());
     // A single share or a partial sum is not an aggregate.
-    let (f, _) = fault(ckg::public_key(&*ctx, &crs, &shares[0]));
+    let (f, _) = fault(ckg::public_key(&*ctx, &crs, &shares[0], &[0]));
     assert_eq!(f, ShareFault::Missing);
-    let (f, _) = fault(ckg::public_key(&*ctx, &crs, &partial));
+    let (f, _) = fault(ckg::public_key(&*ctx, &crs, &partial, &[0, 2]));
     assert_eq!(f, ShareFault::Missing);
-    assert!(ckg::public_key(&*ctx, &crs, &tree).is_ok());
+    assert!(ckg::public_key(&*ctx, &crs, &tree, &[0, 1, 2]).is_ok());
     // The group of a threshold round fixes the parties.
     let g = Group::new(2, &[0, 1]).unwrap();
     assert!(Aggregator::new(&*ctx, ckg::round(&*ctx, &crs, Some(&g)), &[0, 2]).is_err());
@@ -103,18 +103,19 @@ fn stale_shares() {
     let (f, msg) = fault(agg2.add(&r1[0]));
     assert_eq!(f, ShareFault::Stale);
     assert!(msg.contains("Relin round 1 share"), "{msg}");
+    let (again, eph_again) = rkg::share_round1(&*ctx, &ps[0], &crs, top, &mut rng).unwrap();
     let a1_other = aggregate(
         &*ctx,
         rkg::round1(&*ctx, &crs, top, None).unwrap(),
-        &[
-            rkg::share_round1(&*ctx, &ps[0], &crs, top, &mut rng)
-                .unwrap()
-                .0,
-            r1[1].clone(),
-            r1[2].clone(),
-        ],
+        &[again, r1[1].clone(), r1[2].clone()],
     );
-    let r2_other = rkg::share_round2(&*ctx, &ps[0], &eph[0], &a1_other, &mut rng).unwrap();
+    // A retried round 1: the first ephemeral does not go with the second share.
+    let (f, msg) = fault(rkg::share_round2(
+        &*ctx, &ps[0], &eph[0], &a1_other, &mut rng,
+    ));
+    assert_eq!(f, ShareFault::Substituted);
+    assert!(msg.contains("another round-1 share"), "{msg}");
+    let r2_other = rkg::share_round2(&*ctx, &ps[0], &eph_again, &a1_other, &mut rng).unwrap();
     let (f, msg) = fault(agg2.add(&r2_other));
     assert_eq!(f, ShareFault::Stale);
     assert!(msg.contains("another input"), "{msg}");
@@ -153,13 +154,15 @@ fn stale_shares() {
         &who,
     )
     .unwrap();
-    let (f, msg) =
-        fault(agg.add(&cks_share(&*ctx, &ps[0], None, &ct2, &crs, &sm, &mut rng).unwrap()));
+    let (f, msg) = fault(
+        agg.add(&cks_share(&*ctx, &ps[0], None, &ct2, &crs, sm.unchecked(), &mut rng).unwrap()),
+    );
     assert_eq!(f, ShareFault::Stale);
     assert!(msg.contains("another input"), "{msg}");
     let (_, rpk) = ctx.keygen(&mut rng).unwrap();
-    let (f, _) =
-        fault(agg.add(&pcks_share(&*ctx, &ps[0], &rpk, &ct1, &crs, &sm, &mut rng).unwrap()));
+    let (f, _) = fault(
+        agg.add(&pcks_share(&*ctx, &ps[0], &rpk, &ct1, &crs, sm.unchecked(), &mut rng).unwrap()),
+    );
     assert_eq!(f, ShareFault::Stale);
 
     // Shamir: a share for another recipient, and one of another threshold.
@@ -204,8 +207,8 @@ fn stale_threshold_group() {
                 .map(|f| f.share_for(&*ctx, &crs, &g, j).unwrap())
                 .collect();
             let round = threshold::shamir_round(&*ctx, &crs, &g, j).unwrap();
-            ThresholdSecret::from_aggregate(&*ctx, &crs, &aggregate(&*ctx, round, &shares), j)
-                .unwrap()
+            let agg = aggregate(&*ctx, round, &shares);
+            ThresholdSecret::from_aggregate(&*ctx, &crs, &g, &agg, j).unwrap()
         })
         .collect();
     let p0_with_1 = tsk[0].combine(&*ctx, &[0, 1]).unwrap();
@@ -226,7 +229,7 @@ fn stale_threshold_group() {
         threshold::shamir_round(&*ctx, &crs, &g, 1).unwrap(),
         &shares,
     );
-    assert!(ThresholdSecret::from_aggregate(&*ctx, &crs, &a1, 2).is_err());
+    assert!(ThresholdSecret::from_aggregate(&*ctx, &crs, &g, &a1, 2).is_err());
 }
 
 #[test]
@@ -259,7 +262,7 @@ fn corrupted_and_foreign_bytes() {
     // The refusals left the sum alone: the right shares still make the key.
     agg.add_bytes(&*ctx, &bytes).unwrap();
     agg.add(&ckg::share(&*ctx, &ps[1], &crs).unwrap()).unwrap();
-    let pk = ckg::public_key(&*ctx, &crs, &agg.finish().unwrap()).unwrap();
+    let pk = ckg::public_key(&*ctx, &crs, &agg.finish().unwrap(), &[0, 1]).unwrap();
     assert_eq!(pk.fingerprint(), ctx.fingerprint());
 }
 
@@ -286,8 +289,8 @@ fn shares_through_bytes() {
         .encrypt(&ctx.encode(&[4]).unwrap(), &pk, &mut rng)
         .unwrap();
     let sm = Smudging::with_sigma(2f64.powi(30)).unwrap();
-    shares.push(cks_share(&*ctx, &ps[0], None, &ct, &crs, &sm, &mut rng).unwrap());
-    shares.push(pcks_share(&*ctx, &ps[1], &pk, &ct, &crs, &sm, &mut rng).unwrap());
+    shares.push(cks_share(&*ctx, &ps[0], None, &ct, &crs, sm.unchecked(), &mut rng).unwrap());
+    shares.push(pcks_share(&*ctx, &ps[1], &pk, &ct, &crs, sm.unchecked(), &mut rng).unwrap());
     let all = [
         ckg::share(&*ctx, &ps[0], &crs).unwrap(),
         ckg::share(&*ctx, &ps[1], &crs).unwrap(),
@@ -335,7 +338,7 @@ fn unsupported_parameters_and_key_pairs() {
         .unwrap();
     let sm = Smudging::with_sigma(1024.0).unwrap();
     assert!(matches!(
-        cks_share(&*ctx, &ps[0], None, &ct, &crs, &sm, &mut rng),
+        cks_share(&*ctx, &ps[0], None, &ct, &crs, sm.unchecked(), &mut rng),
         Err(Error::KeyMismatch { .. })
     ));
     // The flooding sampler takes any sigma to 2^1000 (beyond 2^48 as a sum of parts).
@@ -347,5 +350,14 @@ fn unsupported_parameters_and_key_pairs() {
         .encrypt(&ctx.encode(&[1]).unwrap(), &pk, &mut rng)
         .unwrap();
     let target = parties(&*ctx, 1, &mut rng);
-    assert!(cks_share(&*ctx, &ps[0], Some(&target[0]), &ct, &crs, &sm, &mut rng).is_err());
+    assert!(cks_share(
+        &*ctx,
+        &ps[0],
+        Some(&target[0]),
+        &ct,
+        &crs,
+        sm.unchecked(),
+        &mut rng
+    )
+    .is_err());
 }

@@ -158,8 +158,8 @@ fn keys_rows<C: Collective>(
     let t_agg = add_time(budget, kc, &round, &s0, &s1);
     let t_self = double_time(budget, &s0);
     let agg = sum(kc, &round, &[&s0, &s1])?;
-    let t_key = time(&mut || sink(ckg::public_key(kc, &crs, &agg)));
-    let pk = ckg::public_key(kc, &crs, &agg)?;
+    let t_key = time(&mut || sink(ckg::public_key(kc, &crs, &agg, &[0, 1])));
+    let pk = ckg::public_key(kc, &crs, &agg, &[0, 1])?;
     rows.push(("CKG CRP expansion (once)".into(), t_crp, None, ""));
     rows.push(("CKG share".into(), t_share, Some(bytes(&s0)), "2.53 ms"));
     rows.push((AS_LATTIGO.replace("{}", "CKG"), t_self, None, ""));
@@ -181,7 +181,7 @@ fn keys_rows<C: Collective>(
     let q0 = rkg::share_round2(kc, &p0, &e0, &a1, rng)?;
     let q1 = rkg::share_round2(kc, &p1, &e1, &a1, rng)?;
     let a2 = sum(kc, &rkg::round2(&a1)?, &[&q0, &q1])?;
-    let t_key = time(&mut || sink(rkg::relin_key(kc, &a1, &a2, &pk)));
+    let t_key = time(&mut || sink(rkg::relin_key(kc, &a1, &a2, &[0, 1], &pk)));
     rows.push(("RKG CRP expansion (once)".into(), t_crp, None, ""));
     rows.push(("RKG round 1 share".into(), t1, Some(bytes(&r0)), "36.7 ms"));
     rows.push(("RKG round 2 share".into(), t2, Some(bytes(&q0)), "19.0 ms"));
@@ -205,7 +205,7 @@ fn keys_rows<C: Collective>(
     let t_agg = add_time(budget, kc, &round, &g0, &g1);
     let t_self = double_time(budget, &g0);
     let agg = sum(kc, &round, &[&g0, &g1])?;
-    let t_key = time(&mut || sink(rtg::galois_keys(kc, &crs, &agg, &pk)));
+    let t_key = time(&mut || sink(rtg::galois_keys(kc, &crs, &agg, &[0, 1], &pk)));
     rows.push(("RTG CRP expansion (once)".into(), t_crp, None, ""));
     rows.push((
         "RTG share (one element)".into(),
@@ -222,24 +222,15 @@ fn keys_rows<C: Collective>(
     // CKS and PCKS of a fresh ciphertext (smudging for lambda = 40 and errors below 2^10).
     let ct = encrypt(&pk, rng)?;
     let sm = Smudging::new(40, 10.0, kc.key_switcher().ring_q().degree(), 1)?;
-    let c0 = cks_share(ctx, &p0, None, &ct, &crs, &sm, rng)?;
-    let c1 = cks_share(ctx, &p1, None, &ct, &crs, &sm, rng)?;
+    let sm = sm.stated(10.0);
+    let c0 = cks_share(ctx, &p0, None, &ct, &crs, sm, rng)?;
+    let c1 = cks_share(ctx, &p1, None, &ct, &crs, sm, rng)?;
     let round = cks_round(ctx, &crs, &ct, None, None)?;
-    let t_cks = time(&mut || sink(cks_share(ctx, &p0, None, &ct, &crs, &sm, &mut scratch)));
+    let t_cks = time(&mut || sink(cks_share(ctx, &p0, None, &ct, &crs, sm, &mut scratch)));
     let t_agg = add_time(budget, kc, &round, &c0, &c1);
     let (_, receiver) = KeyGenerator::new(kc, rng).key_pair()?;
-    let pc = pcks_share(ctx, &p0, &receiver, &ct, &crs, &sm, rng)?;
-    let t_pcks = time(&mut || {
-        sink(pcks_share(
-            ctx,
-            &p0,
-            &receiver,
-            &ct,
-            &crs,
-            &sm,
-            &mut scratch,
-        ))
-    });
+    let pc = pcks_share(ctx, &p0, &receiver, &ct, &crs, sm, rng)?;
+    let t_pcks = time(&mut || sink(pcks_share(ctx, &p0, &receiver, &ct, &crs, sm, &mut scratch)));
     rows.push(("CKS share (decryption)".into(), t_cks, Some(bytes(&c0)), ""));
     rows.push(("CKS aggregation (1 share)".into(), t_agg, None, ""));
     rows.push(("PCKS share".into(), t_pcks, Some(bytes(&pc)), ""));
@@ -275,7 +266,7 @@ fn threshold_rows(
     let t_agg = add_time(budget, kc, &round, &shares[0], &shares[1]);
     let t_self = double_time(budget, &shares[0]);
     let all: Vec<&Share> = shares.iter().collect();
-    let tsk = ThresholdSecret::from_aggregate(kc, crs, &sum(kc, &round, &all)?, 0)?;
+    let tsk = ThresholdSecret::from_aggregate(kc, crs, &group, &sum(kc, &round, &all)?, 0)?;
     let mut out = tsk.combine(kc, &members)?;
     let t_into = budget.seconds_per_call(|| sink(tsk.combine_into(kc, &members, &mut out)));
     let t_combine = budget.seconds_per_call(|| sink(tsk.combine(kc, &members)));

@@ -1,4 +1,4 @@
-//! `rnsfhe.multiparty` (issue 25): the multiparty protocols of `rnsfhe::multiparty` (Mouchet et
+//! `rnsfhe.multiparty`: the multiparty protocols of `rnsfhe::multiparty` (Mouchet et
 //! al., PETS 2021; the thresholdizer of Mouchet, Bertrand and Hubaux, 2022) over the BFV, BGV and
 //! CKKS contexts. This file holds the session objects (`Crs`, `Group`, `Round`, `Share`,
 //! `Aggregator`) and the refusal exception; `crp.rs` the reference polynomials (`Crp`);
@@ -17,7 +17,7 @@ mod threshold;
 use std::sync::{Arc, Mutex};
 
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyDict};
 use rnsfhe::multiparty as mp;
 use rnsfhe::rlwe::KeyContext;
 
@@ -49,16 +49,25 @@ pub(crate) fn refused(share: &str, fault: rnsfhe::ShareFault, detail: &str, msg:
     e
 }
 
-/// A common reference string: a public 32-byte seed every party of a session agrees on.
+/// What `Crs.__reduce__` returns: the class and its arguments (seed, nonce).
+type Reduced<'py> = (
+    Bound<'py, PyAny>,
+    (Bound<'py, PyBytes>, Bound<'py, PyBytes>),
+);
+
+/// A common reference string: a public 32-byte seed every party of a session agrees on, with an
+/// optional public instance nonce (up to 64 bytes) that separates protocol instances under one
+/// seed (a retry, a second key generation): each expands its own polynomials, and the shares of
+/// one are refused by the aggregators of another. The empty nonce is the seed alone.
 #[pyclass(frozen, module = "rnsfhe.multiparty", name = "Crs")]
 pub(crate) struct PyCrs(pub rnsfhe::rlwe::Crs);
 
 #[pymethods]
 impl PyCrs {
-    /// The CRS of `seed` (32 bytes), or a fresh random one.
+    /// The CRS of `seed` (32 bytes), or a fresh random one, for the instance `nonce`.
     #[new]
-    #[pyo3(signature = (seed=None))]
-    fn new(seed: Option<&[u8]>) -> PyResult<Self> {
+    #[pyo3(signature = (seed=None, nonce=None))]
+    fn new(seed: Option<&[u8]>, nonce: Option<&[u8]>) -> PyResult<Self> {
         let s: [u8; 32] = match seed {
             Some(s) => s.try_into().map_err(|_| {
                 pyo3::exceptions::PyValueError::new_err(format!(
@@ -73,27 +82,41 @@ impl PyCrs {
                 b
             }
         };
-        Ok(PyCrs(rnsfhe::rlwe::Crs::new(s)))
+        Ok(PyCrs(
+            rnsfhe::rlwe::Crs::with_nonce(s, nonce.unwrap_or_default()).py()?,
+        ))
     }
     /// The seed (public).
     #[getter]
     fn seed<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         bytes_out(py, self.0.bytes())
     }
+    /// The instance nonce (public; empty for none).
+    #[getter]
+    fn nonce<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        bytes_out(py, self.0.nonce())
+    }
+    /// The CRS of the same seed for the instance `nonce`.
+    fn with_nonce(&self, nonce: &[u8]) -> PyResult<Self> {
+        Ok(PyCrs(
+            rnsfhe::rlwe::Crs::with_nonce(*self.0.bytes(), nonce).py()?,
+        ))
+    }
     /// The CRS's identity, as carried by every share of its session.
     #[getter]
     fn id(&self) -> u64 {
         mp::crs_id(&self.0)
     }
-    fn __reduce__<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
         let cls = py.import("rnsfhe.multiparty")?.getattr("Crs")?;
-        Ok((cls, (bytes_out(py, self.0.bytes()),)))
+        let seed = bytes_out(py, self.0.bytes());
+        Ok((cls, (seed, bytes_out(py, self.0.nonce()))))
     }
     fn __repr__(&self) -> String {
-        format!("Crs(id {:016x})", mp::crs_id(&self.0))
+        match self.0.nonce() {
+            [] => format!("Crs(id {:016x})", mp::crs_id(&self.0)),
+            n => format!("Crs(id {:016x}, nonce {n:?})", mp::crs_id(&self.0)),
+        }
     }
 }
 
@@ -270,6 +293,38 @@ impl PyShare {
     #[getter]
     fn is_complete(&self) -> bool {
         self.share.is_complete()
+    }
+    /// The digest of a single party's share (32 bytes), which the aggregates that count it list
+    /// for that party: keep it (or the share) to check them with `verify_contribution`.
+    #[getter]
+    fn digest<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        Ok(bytes_out(py, &self.share.digest().py()?))
+    }
+    /// The parties whose shares it sums, each with the digest of its share.
+    #[getter]
+    fn contributions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (p, digest) in self.share.contributions() {
+            d.set_item(p, bytes_out(py, &digest))?;
+        }
+        Ok(d)
+    }
+    /// Checks that this aggregate counts `own` (a party's own share, kept when it was sent) for
+    /// that party; raises `ShareRefusedError` ("missing": not counted, "substituted": another
+    /// share counted in its name, "stale": a share of another round).
+    fn verify_contribution(&self, own: &PyShare) -> PyResult<()> {
+        own.owner.check(&self.owner, "share")?;
+        self.share.verify_contribution(&own.share).py()
+    }
+    /// `verify_contribution` of the share of `digest` (its `digest`) that party `party` sent.
+    fn verify_contribution_digest(&self, party: Int<u32>, digest: ByteData) -> PyResult<()> {
+        let d: mp::ShareDigest = digest.0.as_slice().try_into().map_err(|_| {
+            pyo3::exceptions::PyValueError::new_err(format!(
+                "a share digest is 32 bytes, got {}",
+                digest.0.len()
+            ))
+        })?;
+        self.share.verify_contribution_digest(party.0, &d).py()
     }
     fn __reduce__(&self) -> PyResult<()> {
         Err(pyo3::exceptions::PyTypeError::new_err(

@@ -162,18 +162,21 @@ fn ckg_share(py: Python<'_>, party: &PyParty, crs: Reference<'_>) -> PyResult<Py
     Ok(PyShare::new(&party.owner, s.py()?))
 }
 
-/// The collective public key from the complete CKG aggregate (`crs`: a `Crs` or its `ckg_crp`).
+/// The collective public key from the complete CKG aggregate of the shares of `parties` (refused
+/// when it misses any or sums others'; `crs`: a `Crs` or its `ckg_crp`).
 #[pyfunction]
 fn ckg_public_key(
     context: &Bound<'_, PyAny>,
     crs: Reference<'_>,
     aggregate: &PyShare,
+    parties: Vec<Int<u32>>,
 ) -> PyResult<PyPublicKey> {
     let o = Owner::of(context)?;
     let (ctx, agg) = (key_context(&o), aggregate.get(&o)?);
+    let who = crate::convert::ints(parties);
     let pk = match crs.resolve(&o)? {
-        Ref::Crs(c) => ckg::public_key(ctx, &c, agg),
-        Ref::Crp(c) => ckg::public_key_with(ctx, &c, agg),
+        Ref::Crs(c) => ckg::public_key(ctx, &c, agg, &who),
+        Ref::Crp(c) => ckg::public_key_with(ctx, &c, agg, &who),
     }
     .py()?;
     Ok(Made {
@@ -251,7 +254,8 @@ fn rkg_share_round1(
     Ok((PyShare::new(&party.owner, s), PyRelinEphemeral(e)))
 }
 
-/// The party's RKG round-2 share from the round-1 aggregate.
+/// The party's RKG round-2 share from the round-1 aggregate (refused unless it counts the round-1
+/// share drawn with `ephemeral`).
 #[pyfunction]
 fn rkg_share_round2(
     py: Python<'_>,
@@ -300,13 +304,14 @@ pub(super) fn register_keys(
     }
 }
 
-/// The collective relinearisation key from RKG's two aggregates, registered with the context for
-/// the ciphertexts of the collective public key `pk`.
+/// The collective relinearisation key from RKG's two aggregates of the shares of `parties`,
+/// registered with the context for the ciphertexts of the collective public key `pk`.
 #[pyfunction]
 fn rkg_relin_key(
     context: &Bound<'_, PyAny>,
     round1_aggregate: &PyShare,
     round2_aggregate: &PyShare,
+    parties: Vec<Int<u32>>,
     pk: &PyPublicKey,
 ) -> PyResult<PyRelinKey> {
     let o = Owner::of(context)?;
@@ -315,7 +320,8 @@ fn rkg_relin_key(
         round2_aggregate.get(&o)?,
         pk.get(&o)?,
     );
-    let k = Arc::new(rkg::relin_key(key_context(&o), a1, a2, &pk).py()?);
+    let who = crate::convert::ints(parties);
+    let k = Arc::new(rkg::relin_key(key_context(&o), a1, a2, &who, &pk).py()?);
     register_keys(&o, Some(&k), None)?;
     Ok(Made {
         owner: o,

@@ -81,22 +81,24 @@ fn rtg_share(
     Ok(PyShare::new(&party.owner, s.py()?))
 }
 
-/// The collective Galois keys from the complete RTG aggregate, registered with the context
-/// (`crs`: a `Crs` or its `rtg_crp`).
+/// The collective Galois keys from the complete RTG aggregate of the shares of `parties`,
+/// registered with the context (`crs`: a `Crs` or its `rtg_crp`).
 #[pyfunction]
 fn rtg_galois_keys(
     py: Python<'_>,
     context: &Bound<'_, PyAny>,
     crs: Reference<'_>,
     aggregate: &PyShare,
+    parties: Vec<Int<u32>>,
     pk: &PyPublicKey,
 ) -> PyResult<PyGaloisKeys> {
     let o = Owner::of(context)?;
     let (ctx, agg, pk) = (key_context(&o), aggregate.get(&o)?, pk.get(&o)?);
     let reference = crs.resolve(&o)?;
+    let who = ints(parties);
     let k = py.detach(|| match &reference {
-        Ref::Crs(c) => rtg::galois_keys(ctx, c, agg, &pk),
-        Ref::Crp(c) => rtg::galois_keys_with(ctx, c, agg, &pk),
+        Ref::Crs(c) => rtg::galois_keys(ctx, c, agg, &who, &pk),
+        Ref::Crp(c) => rtg::galois_keys_with(ctx, c, agg, &who, &pk),
     });
     let k = Arc::new(k.py()?);
     register_keys(&o, None, Some(&k))?;

@@ -99,6 +99,20 @@ pub(super) fn smudging_for(ct: &Bound<'_, PyAny>, lambda: u32) -> PyResult<mp::S
     })
 }
 
+/// log2 of the error bound `ct` carries (BFV, BGV), as `Smudging(noise_log2, ...)` and
+/// `cks_share(..., noise_log2=...)` take it; None for CKKS. A ciphertext read from bytes carries
+/// the bound its sender wrote: from a sender you do not trust, take this of a twin instead (the
+/// same circuit on your own encryptions of zero) and state it with `noise_log2=`.
+#[pyfunction]
+fn noise_bound_log2(ct: &Bound<'_, PyAny>) -> PyResult<Option<f64>> {
+    let ctx = ct.getattr("context")?;
+    let o = Owner::of(&ctx)?;
+    with_scheme!(&o, S, s => {
+        let c = S::ciphertext(ct, s)?;
+        mp::NoiseBound::carried_log2(&*s.ctx, &*c).py()
+    })
+}
+
 /// The round of a collective decryption of `ct` (`target`: of a key switch to that collective
 /// public key's key pair instead).
 #[pyfunction]
@@ -118,11 +132,24 @@ fn cks_round(
     })
 }
 
+/// What a party checks its smudging against: the ciphertext's carried error bound (BFV, BGV), a
+/// stated `noise_log2` (CKKS), or nothing when `allow_weak_smudging` (by name).
+fn floor(noise_log2: Option<f64>, allow_weak_smudging: bool) -> mp::NoiseBound {
+    match (allow_weak_smudging, noise_log2) {
+        (true, _) => mp::NoiseBound::Unchecked,
+        (false, Some(b)) => mp::NoiseBound::Stated(b),
+        (false, None) => mp::NoiseBound::Carried,
+    }
+}
+
 /// The party's share of a collective decryption of `ct` (its secret times c1, plus smudging), or
 /// of a key switch to the collective key pair of `target` (the party's counterpart there, which
-/// has joined it): (s_i - s'_i) c1 plus smudging.
+/// has joined it): (s_i - s'_i) c1 plus smudging. Refused when the smudging is below what
+/// lambda = 40 asks for the ciphertext's error bound: the one it carries (BFV, BGV) or
+/// `noise_log2` (CKKS: state it); `allow_weak_smudging=True` skips the check.
 #[pyfunction]
-#[pyo3(signature = (party, ct, crs, smudging, *, target=None))]
+#[pyo3(signature = (party, ct, crs, smudging, *, target=None, noise_log2=None, allow_weak_smudging=false))]
+#[allow(clippy::too_many_arguments)]
 fn cks_share(
     py: Python<'_>,
     party: &PyParty,
@@ -130,7 +157,10 @@ fn cks_share(
     crs: &PyCrs,
     smudging: &PySmudging,
     target: Option<&PyParty>,
+    noise_log2: Option<f64>,
+    allow_weak_smudging: bool,
 ) -> PyResult<PyShare> {
+    let sm = mp::ShareSmudging::new(&smudging.0, floor(noise_log2, allow_weak_smudging));
     let o = party.owner.clone();
     if let Some(t) = target {
         t.owner.check(&o, "target party")?;
@@ -140,35 +170,40 @@ fn cks_share(
         let ctx = s.ctx.clone();
         py.detach(|| party.with(&o, |p, r| {
             let t = target.map(|t| t.party.read().unwrap_or_else(|e| e.into_inner()));
-            mp::cks_share(&*ctx, p, t.as_deref(), &*c, &crs.0, &smudging.0, r)
+            mp::cks_share(&*ctx, p, t.as_deref(), &*c, &crs.0, sm, r)
         }))?
     });
     Ok(PyShare::new(&o, share.py()?))
 }
 
 /// `ct` switched to the collective key pair of `target` (its collective public key) from the
-/// complete aggregate of the parties' key-switch shares.
+/// complete aggregate of the key-switch shares of `parties`.
 #[pyfunction]
+#[allow(clippy::too_many_arguments)]
 fn cks_switch(
     py: Python<'_>,
     context: &Bound<'_, PyAny>,
     crs: &PyCrs,
     ct: &Bound<'_, PyAny>,
     aggregate: &PyShare,
+    parties: Vec<Int<u32>>,
     target: &PyPublicKey,
     smudging: &PySmudging,
 ) -> PyResult<Py<PyAny>> {
     let o = Owner::of(context)?;
     let (agg, id) = (aggregate.get(&o)?, target.get(&o)?.id());
+    let who = crate::convert::ints(parties);
     with_scheme!(&o, S, s => {
         let c = S::ciphertext(ct, s)?;
         let ctx = s.ctx.clone();
-        let out = py.detach(|| mp::key_switch(&*ctx, &crs.0, &*c, agg, id, &smudging.0)).py()?;
+        let out = py
+            .detach(|| mp::key_switch(&*ctx, &crs.0, &*c, agg, &who, id, &smudging.0))
+            .py()?;
         S::wrap_ct(py, s, out)
     })
 }
 
-/// The plaintext of `ct` from the complete aggregate of the decryption shares.
+/// The plaintext of `ct` from the complete aggregate of the decryption shares of `parties`.
 #[pyfunction]
 fn cks_decrypt(
     py: Python<'_>,
@@ -176,14 +211,16 @@ fn cks_decrypt(
     crs: &PyCrs,
     ct: &Bound<'_, PyAny>,
     aggregate: &PyShare,
+    parties: Vec<Int<u32>>,
     smudging: &PySmudging,
 ) -> PyResult<Py<PyAny>> {
     let o = Owner::of(context)?;
     let agg = aggregate.get(&o)?;
+    let who = crate::convert::ints(parties);
     with_scheme!(&o, S, s => {
         let c = S::ciphertext(ct, s)?;
         let ctx = s.ctx.clone();
-        let pt = py.detach(|| mp::decrypt(&*ctx, &crs.0, &*c, agg, &smudging.0)).py()?;
+        let pt = py.detach(|| mp::decrypt(&*ctx, &crs.0, &*c, agg, &who, &smudging.0)).py()?;
         S::wrap_pt(py, s, pt)
     })
 }
@@ -206,8 +243,11 @@ fn pcks_round(
     })
 }
 
-/// The party's share of a public-key switch of `ct` to `receiver`'s public key.
+/// The party's share of a public-key switch of `ct` to `receiver`'s public key (its smudging
+/// checked as `cks_share`'s).
 #[pyfunction]
+#[pyo3(signature = (party, receiver, ct, crs, smudging, *, noise_log2=None, allow_weak_smudging=false))]
+#[allow(clippy::too_many_arguments)]
 fn pcks_share(
     py: Python<'_>,
     party: &PyParty,
@@ -215,19 +255,23 @@ fn pcks_share(
     ct: &Bound<'_, PyAny>,
     crs: &PyCrs,
     smudging: &PySmudging,
+    noise_log2: Option<f64>,
+    allow_weak_smudging: bool,
 ) -> PyResult<PyShare> {
+    let sm = mp::ShareSmudging::new(&smudging.0, floor(noise_log2, allow_weak_smudging));
     let o = party.owner.clone();
     let pk = receiver.get(&o)?;
     let share = with_scheme!(&o, S, s => {
         let c = S::ciphertext(ct, s)?;
         let ctx = s.ctx.clone();
-        py.detach(|| party.with(&o, |p, r| mp::pcks_share(&*ctx, p, &pk, &*c, &crs.0, &smudging.0, r)))?
+        py.detach(|| party.with(&o, |p, r| mp::pcks_share(&*ctx, p, &pk, &*c, &crs.0, sm, r)))?
     });
     Ok(PyShare::new(&o, share.py()?))
 }
 
-/// `ct` re-encrypted under `receiver`'s public key from the complete PCKS aggregate; the noise
-/// bound assumes `receiver_secret` of the receiver's key pair (its public key cannot show it).
+/// `ct` re-encrypted under `receiver`'s public key from the complete PCKS aggregate of the
+/// shares of `parties`; the noise bound assumes `receiver_secret` of the receiver's key pair (its
+/// public key cannot show it).
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn pcks_switch(
@@ -236,19 +280,21 @@ fn pcks_switch(
     crs: &PyCrs,
     ct: &Bound<'_, PyAny>,
     aggregate: &PyShare,
+    parties: Vec<Int<u32>>,
     receiver: &PyPublicKey,
     smudging: &PySmudging,
     receiver_secret: &PyReceiverSecret,
 ) -> PyResult<Py<PyAny>> {
     let o = Owner::of(context)?;
     let (agg, pk) = (aggregate.get(&o)?, receiver.get(&o)?);
+    let who = crate::convert::ints(parties);
     with_scheme!(&o, S, s => {
         let c = S::ciphertext(ct, s)?;
         let ctx = s.ctx.clone();
         let out = py
             .detach(|| {
                 let rs = receiver_secret.0;
-                mp::public_key_switch(&*ctx, &crs.0, &*c, agg, &pk, rs, &smudging.0)
+                mp::public_key_switch(&*ctx, &crs.0, &*c, agg, &who, &pk, rs, &smudging.0)
             })
             .py()?;
         S::wrap_ct(py, s, out)
@@ -298,7 +344,8 @@ impl PySmudging {
             mp::Smudging::new(lambda_, noise_log2, degree.0, decryptions).py()?,
         ))
     }
-    /// Smudging of deviation `sigma` (its security is the caller's).
+    /// Smudging of deviation `sigma` (a share refuses it below the ciphertext's floor unless
+    /// `allow_weak_smudging=True`).
     #[staticmethod]
     fn with_sigma(sigma: f64) -> PyResult<Self> {
         Ok(PySmudging(mp::Smudging::with_sigma(sigma).py()?))
@@ -327,6 +374,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySmudging>()?;
     m.add_class::<PyReceiverSecret>()?;
     for f in [
+        wrap_pyfunction!(noise_bound_log2, m)?,
         wrap_pyfunction!(cks_round, m)?,
         wrap_pyfunction!(cks_share, m)?,
         wrap_pyfunction!(cks_decrypt, m)?,

@@ -89,11 +89,13 @@ pub(crate) struct PyThresholdSecret {
 
 #[pymethods]
 impl PyThresholdSecret {
-    /// Party `index`'s threshold secret from the complete aggregate of its Shamir shares.
+    /// Party `index`'s threshold secret from the complete aggregate of the Shamir shares it
+    /// received from every member of `group` (refused when it misses any or is of another group).
     #[staticmethod]
     fn from_aggregate(
         context: &Bound<'_, PyAny>,
         crs: &PyCrs,
+        group: &PyGroup,
         aggregate: &PyShare,
         index: Int<u32>,
     ) -> PyResult<Self> {
@@ -101,6 +103,7 @@ impl PyThresholdSecret {
         let secret = mp::ThresholdSecret::from_aggregate(
             key_context(&o),
             &crs.0,
+            &group.0,
             aggregate.get(&o)?,
             index.0,
         )

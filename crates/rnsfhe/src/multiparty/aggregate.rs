@@ -1,12 +1,13 @@
-//! [`Aggregator`]: the sum of the shares of one round, with the refusals of issue 25 (a
+//! [`Aggregator`]: the sum of the shares of one round, with its refusals (a
 //! duplicated, stale, corrupted or foreign share, an unexpected party, and the missing ones at
 //! the end). Every protocol aggregates by addition (PETS 2021: "the aggregation is the sum"), so
 //! one aggregator serves them all.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use rnsfhe_math::ring::Representation;
 
+use super::membership::ShareDigest;
 use super::share::{sorted_parties, Slot};
 use super::{Round, Share};
 use crate::rlwe::KeyContext;
@@ -18,14 +19,16 @@ use crate::{Error, Result, ShareFault};
 /// its parameters (`Foreign`), its round, session, input, threshold group, level and elements
 /// (`Stale`), its parties (`Unexpected` outside the expected set, `Duplicate` when already
 /// counted), its shape (`Corrupted`), and, from bytes, its checksum and layout (`Corrupted`).
-/// Shares may be partial sums themselves ([`Self::partial`]), so aggregation can be a tree.
+/// Shares may be partial sums themselves ([`Self::partial`]), so aggregation can be a tree. The
+/// result lists the digest of every party's share ([`Share::contributions`]), taken from the
+/// partial sums for their parties.
 #[derive(Debug)]
 pub struct Aggregator {
     fingerprint: u64,
     round: Round,
     layout: Vec<Slot>,
     expected: BTreeSet<u32>,
-    seen: BTreeSet<u32>,
+    seen: BTreeMap<u32, ShareDigest>,
     sum: Vec<rnsfhe_math::ring::Poly>,
 }
 
@@ -48,7 +51,7 @@ impl Aggregator {
             layout: round.layout(ctx)?,
             round,
             expected: parties.into_iter().collect(),
-            seen: BTreeSet::new(),
+            seen: BTreeMap::new(),
             sum: Vec::new(),
         })
     }
@@ -91,7 +94,7 @@ impl Aggregator {
         let again: Vec<u32> = share
             .parties
             .iter()
-            .filter(|p| self.seen.contains(p))
+            .filter(|p| self.seen.contains_key(p))
             .copied()
             .collect();
         if !again.is_empty() {
@@ -108,7 +111,7 @@ impl Aggregator {
                 s.add_assign(p)?;
             }
         }
-        self.seen.extend(share.parties.iter().copied());
+        self.seen.extend(share.contributions());
         Ok(())
     }
 
@@ -157,14 +160,34 @@ impl Aggregator {
         Ok(())
     }
 
+    /// The digests of the parties' shares as a sum lists them (none for a single party's).
+    fn digests(&self) -> Vec<ShareDigest> {
+        if self.seen.len() > 1 {
+            self.seen.values().copied().collect()
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// A single party's digest, already known.
+    fn own(&self) -> std::sync::OnceLock<ShareDigest> {
+        match self.seen.values().next() {
+            Some(d) if self.seen.len() == 1 => std::sync::OnceLock::from(*d),
+            _ => std::sync::OnceLock::new(),
+        }
+    }
+
     /// The expected parties whose shares have not arrived.
     pub fn missing(&self) -> Vec<u32> {
-        self.expected.difference(&self.seen).copied().collect()
+        (self.expected.iter())
+            .filter(|p| !self.seen.contains_key(p))
+            .copied()
+            .collect()
     }
 
     /// Whether every expected share was added.
     pub fn is_complete(&self) -> bool {
-        self.seen == self.expected
+        self.seen.keys().eq(self.expected.iter())
     }
 
     /// The sum so far, as a share of the parties counted (to aggregate in a tree).
@@ -179,7 +202,9 @@ impl Aggregator {
         Ok(Share {
             fingerprint: self.fingerprint,
             round: self.round.clone(),
-            parties: self.seen.iter().copied().collect(),
+            parties: self.seen.keys().copied().collect(),
+            digests: self.digests(),
+            own: self.own(),
             complete: false,
             polys: self.sum.clone(),
         })
@@ -199,7 +224,9 @@ impl Aggregator {
         Ok(Share {
             fingerprint: self.fingerprint,
             round: self.round.clone(),
-            parties: self.seen.iter().copied().collect(),
+            parties: self.seen.keys().copied().collect(),
+            digests: self.digests(),
+            own: self.own(),
             complete: true,
             polys: std::mem::take(&mut self.sum),
         })

@@ -3,9 +3,11 @@
 //!
 //! A share: protocol (u8), round (u8), the CRS's identity (u64), the binding (u64), the optional
 //! threshold group (t, member count, members as u32), the level (u32), the Galois elements (count,
-//! u64 each), the complete flag (u8), the parties (count, u32 each), then its polynomials (count,
-//! each with its representation), over the rings its round's layout gives. Every count is checked
-//! against its bound before anything is allocated.
+//! u64 each), the complete flag (u8), the parties (count, u32 each), for a sum of two or more
+//! parties' shares the digest of each one's share (32 bytes each, in the parties' order; a single
+//! party's share has its digest recomputed from its fields: [`Share::digest`]), then its
+//! polynomials (count, each with its representation), over the rings its round's layout gives.
+//! Every count is checked against its bound before anything is allocated.
 //!
 //! A threshold secret: the party's index (u32), its group (t, count, members) and its share (NTT
 //! form over Q u P). Keep those bytes secret.
@@ -75,6 +77,7 @@ impl Share {
         r.elements.iter().for_each(|&e| w.u64(e));
         w.u8(u8::from(self.complete));
         w.parties(&self.parties);
+        self.digests.iter().for_each(|d| w.bytes(d));
         w.u32(self.polys.len() as u32);
         self.polys.iter().for_each(|p| w.poly(p));
         Zeroizing::new(w.finish())
@@ -115,6 +118,12 @@ impl Share {
             f => return Err(malformed(format!("complete flag {f}"))),
         };
         let parties = r.parties("parties")?;
+        let mut digests = Vec::with_capacity(parties.len());
+        if parties.len() > 1 {
+            for _ in &parties {
+                digests.push(r.seed()?);
+            }
+        }
         let layout = round
             .layout(ctx)
             .map_err(|e| malformed(format!("a {} share: {e}", round.name())))?;
@@ -142,6 +151,8 @@ impl Share {
             fingerprint: ctx.params_fingerprint(),
             round,
             parties,
+            digests,
+            own: std::sync::OnceLock::new(),
             complete,
             polys,
         })

@@ -48,23 +48,35 @@ pub fn share_with(ctx: &dyn KeyContext, party: &Party, crp: &Crp) -> Result<Shar
     Ok(Share::of_party(ctx, round, party.index, vec![p0]))
 }
 
-/// The collective public key (sum_i p0_i, a) from the complete aggregate of the shares; its
-/// identity is its hash ([`crate::rlwe::KeyId::of_public_key`]), which a holder of s = sum_i s_i
-/// takes with [`crate::rlwe::SecretKey::with_identity`].
-pub fn public_key(ctx: &dyn KeyContext, crs: &Crs, aggregate: &Share) -> Result<PublicKey> {
+/// The collective public key (sum_i p0_i, a) from the complete aggregate of the shares of
+/// `parties` (refused, naming them, when it misses any or sums others'); its identity is its hash
+/// ([`crate::rlwe::KeyId::of_public_key`]), which a holder of s = sum_i s_i takes with
+/// [`crate::rlwe::SecretKey::with_identity`].
+pub fn public_key(
+    ctx: &dyn KeyContext,
+    crs: &Crs,
+    aggregate: &Share,
+    parties: &[u32],
+) -> Result<PublicKey> {
     super::party::supported(ctx)?;
-    aggregate.check_aggregate(ctx, &round(ctx, crs, aggregate.round.group.as_ref()))?;
+    let expected = round(ctx, crs, aggregate.round.group.as_ref());
+    aggregate.check_final(ctx, &expected, parties)?;
     let seed = crs.seed(ctx.params_fingerprint(), Domain::PublicKey, 0);
     PublicKey::from_parts(ctx, aggregate.polys[0].clone(), seed, None)
 }
 
 /// [`public_key`] with a already expanded ([`crp`]): the same key, without expanding a again.
 /// Refused for reference polynomials of another instance (parameters, protocol, reference string).
-pub fn public_key_with(ctx: &dyn KeyContext, crp: &Crp, aggregate: &Share) -> Result<PublicKey> {
+pub fn public_key_with(
+    ctx: &dyn KeyContext,
+    crp: &Crp,
+    aggregate: &Share,
+    parties: &[u32],
+) -> Result<PublicKey> {
     super::party::supported(ctx)?;
     let expected = round(ctx, &crp.crs, aggregate.round.group.as_ref());
     crp.check_for(ctx, &aggregate.round, "the collective public key")?;
-    aggregate.check_aggregate(ctx, &expected)?;
+    aggregate.check_final(ctx, &expected, parties)?;
     let seed = crp.crs.seed(ctx.params_fingerprint(), Domain::PublicKey, 0);
     let a = crp.keys[0].1[0].clone();
     PublicKey::from_parts_expanded(ctx, aggregate.polys[0].clone(), seed, a, None)

@@ -10,8 +10,10 @@
 //!   (c_0 + sum h0_i, sum h1_i) is encrypted under s', so only the receiver decrypts it.
 //!
 //! f is the scheme's noise factor (BGV: t, so the added error stays a multiple of t; else 1), e_i
-//! the smudging noise. Shares are in the ciphertext's representation (BFV: coefficient form,
-//! BGV and CKKS: NTT form) at its level, bound to its c_1 (and to the target's identity).
+//! the smudging noise, whose sigma a party checks against the ciphertext's error bound before
+//! drawing it ([`ShareSmudging`]). Shares are in the ciphertext's representation (BFV: coefficient
+//! form, BGV and CKKS: NTT form) at its level, bound to its c_1 (and to the target's identity).
+//! The last steps take the parties whose shares the aggregate must sum.
 
 use rnsfhe_math::ring::{Poly, Representation};
 use rnsfhe_math::sample::Csprng;
@@ -19,7 +21,9 @@ use zeroize::Zeroize;
 
 use super::schemes::CiphertextView;
 use super::share::{crs_id, digest};
-use super::{Collective, Group, Party, Protocol, ReceiverSecret, Round, Share, Smudging};
+use super::{
+    Collective, Group, Party, Protocol, ReceiverSecret, Round, Share, ShareSmudging, Smudging,
+};
 use crate::rlwe::{select_limbs, Crs, KeyId, PublicKey};
 use crate::{Error, Result, ShareFault};
 
@@ -144,17 +148,20 @@ fn bound_share<C: Collective + ?Sized>(
 }
 
 /// Party `party`'s CKS share of `ct`: (s_i - s'_i) c_1 + f e_i with s'_i the secret of `target`
-/// (`None`: decryption). A target party must have joined its collective key pair.
-pub fn cks_share<C: Collective + ?Sized>(
+/// (`None`: decryption). A target party must have joined its collective key pair. Refused when the
+/// smudging is below what lambda = 40 asks for the ciphertext's error bound ([`ShareSmudging`]:
+/// a `&Smudging` is checked against the carried bound; [`Smudging::stated`], [`Smudging::unchecked`]).
+pub fn cks_share<'s, C: Collective + ?Sized>(
     ctx: &C,
     party: &Party,
     target: Option<&Party>,
     ct: &C::Ciphertext,
     crs: &Crs,
-    smudging: &Smudging,
+    smudging: impl Into<ShareSmudging<'s>>,
     rng: &mut Csprng,
 ) -> Result<Share> {
     let v = view_for(ctx, party, ct)?;
+    let smudging = smudging.into().checked(&v)?;
     let target_id = match target {
         None => None,
         Some(t) => {
@@ -177,17 +184,19 @@ pub fn cks_share<C: Collective + ?Sized>(
     )
 }
 
-/// Party `party`'s PCKS share of `ct` for `receiver` (see the module doc).
-pub fn pcks_share<C: Collective + ?Sized>(
+/// Party `party`'s PCKS share of `ct` for `receiver` (see the module doc); its smudging checked
+/// as [`cks_share`]'s.
+pub fn pcks_share<'s, C: Collective + ?Sized>(
     ctx: &C,
     party: &Party,
     receiver: &PublicKey,
     ct: &C::Ciphertext,
     crs: &Crs,
-    smudging: &Smudging,
+    smudging: impl Into<ShareSmudging<'s>>,
     rng: &mut Csprng,
 ) -> Result<Share> {
     let v = view_for(ctx, party, ct)?;
+    let smudging = smudging.into().checked(&v)?;
     let fp = ctx.params_fingerprint();
     crate::rlwe::check_params(receiver.fingerprint(), fp, "receiver's key")?;
     let (sw, dist, g) = (
@@ -221,15 +230,15 @@ pub fn pcks_share<C: Collective + ?Sized>(
     )
 }
 
-/// The checked aggregate's polynomials for `ct`: refused unless complete, of this round and in
-/// the ciphertext's representation.
+/// The checked aggregate's polynomials for `ct`: refused unless complete, of this round, of the
+/// shares of exactly `parties` and in the ciphertext's representation.
 fn sums<'a>(
     ctx: &dyn crate::rlwe::KeyContext,
-    aggregate: &'a Share,
+    (aggregate, parties): (&'a Share, &[u32]),
     expected: &Round,
     v: &CiphertextView<'_>,
 ) -> Result<&'a [Poly]> {
-    aggregate.check_aggregate(ctx, expected)?;
+    aggregate.check_final(ctx, expected, parties)?;
     if aggregate
         .polys
         .iter()
@@ -244,19 +253,21 @@ fn sums<'a>(
 }
 
 /// The key-switched ciphertext (c_0 + sum_i h_i, c_1) of the target collective key pair
-/// `target`, from the complete CKS aggregate (its noise bound grown by `smudging`'s).
+/// `target`, from the complete CKS aggregate of the shares of `parties` (its noise bound grown by
+/// `smudging`'s).
 pub fn key_switch<C: Collective + ?Sized>(
     ctx: &C,
     crs: &Crs,
     ct: &C::Ciphertext,
     aggregate: &Share,
+    parties: &[u32],
     target: KeyId,
     smudging: &Smudging,
 ) -> Result<C::Ciphertext> {
     let v = ctx.view(ct)?;
     let group = aggregate.round.group.as_ref();
     let expected = bound_round(Protocol::KeySwitch, crs, &v, Some(target), group)?;
-    let h = sums(ctx.as_key_context(), aggregate, &expected, &v)?;
+    let h = sums(ctx.as_key_context(), (aggregate, parties), &expected, &v)?;
     let mut c0 = v.c0.clone();
     c0.add_assign(&h[0])?;
     let added = smudging.bound_log2(aggregate.parties.len());
@@ -264,12 +275,14 @@ pub fn key_switch<C: Collective + ?Sized>(
 }
 
 /// Collective decryption: the plaintext of the phase c_0 + sum_i h_i from the complete CKS
-/// aggregate to s' = 0 (`smudging`: what the parties drew, for the noise bound).
+/// aggregate to s' = 0 of the shares of `parties` (`smudging`: what the parties drew, for the
+/// noise bound).
 pub fn decrypt<C: Collective + ?Sized>(
     ctx: &C,
     crs: &Crs,
     ct: &C::Ciphertext,
     aggregate: &Share,
+    parties: &[u32],
     smudging: &Smudging,
 ) -> Result<C::Plaintext> {
     let v = ctx.view(ct)?;
@@ -280,22 +293,25 @@ pub fn decrypt<C: Collective + ?Sized>(
         None,
         aggregate.round.group.as_ref(),
     )?;
-    let h = sums(ctx.as_key_context(), aggregate, &expected, &v)?;
+    let h = sums(ctx.as_key_context(), (aggregate, parties), &expected, &v)?;
     let mut phase = v.c0.clone();
     phase.add_assign(&h[0])?;
     ctx.decode(ct, phase, smudging.bound_log2(aggregate.parties.len()))
 }
 
 /// The ciphertext (c_0 + sum_i h0_i, sum_i h1_i) under `receiver`'s key pair from the complete
-/// PCKS aggregate, its noise bound grown by the parties' smudging and encryptions of zero
+/// PCKS aggregate of the shares of `parties`, its noise bound grown by the parties' smudging and
+/// encryptions of zero
 /// ([`Smudging`]: what they drew; `secret`: what is assumed of the receiver's secret and error,
 /// which its public key cannot show). Refused when `secret` says [`ReceiverSecret::Single`] of a
 /// receiver that is the ciphertext's own collective key pair (a sum of the parties' secrets).
+#[allow(clippy::too_many_arguments)] // the inputs of the protocol's last step, as in the paper
 pub fn public_key_switch<C: Collective + ?Sized>(
     ctx: &C,
     crs: &Crs,
     ct: &C::Ciphertext,
     aggregate: &Share,
+    parties: &[u32],
     receiver: &PublicKey,
     secret: ReceiverSecret,
     smudging: &Smudging,
@@ -309,7 +325,7 @@ pub fn public_key_switch<C: Collective + ?Sized>(
         ));
     }
     let expected = pcks_round(ctx, crs, ct, receiver, aggregate.round.group.as_ref())?;
-    let h = sums(ctx.as_key_context(), aggregate, &expected, &v)?;
+    let h = sums(ctx.as_key_context(), (aggregate, parties), &expected, &v)?;
     let added =
         smudging.public_switch_bound_log2(ctx.as_key_context(), secret, aggregate.parties.len())?;
     let mut c0 = v.c0.clone();

@@ -1,4 +1,4 @@
-//! Keys held by many parties (issue 25): the N-out-of-N protocols of Mouchet,
+//! Keys held by many parties: the N-out-of-N protocols of Mouchet,
 //! Troncoso-Pastoriza, Bossuat and Hubaux, "Multiparty Homomorphic Encryption from
 //! Ring-Learning-With-Errors" (PETS 2021), and the t-out-of-N thresholdizer of Mouchet, Bertrand
 //! and Hubaux (2022), over the RLWE layer, for BFV, BGV and CKKS (power-of-two rings).
@@ -7,7 +7,7 @@
 //! that returns a [`Share`] (serialisable: [`Share::to_bytes`]); every aggregation is an
 //! [`Aggregator`] (the sum of the shares of one [`Round`], refusing duplicated, stale, corrupted,
 //! foreign and unexpected shares); a last function turns the complete aggregate into the key or
-//! the result:
+//! the result, given the parties whose shares it must sum (see "Aggregates" below):
 //!
 //! | protocol | shares | result |
 //! |---|---|---|
@@ -16,7 +16,7 @@
 //! | [`rtg`] (Prot. 3) | [`rtg::share`] | [`rtg::galois_keys`] |
 //! | CKS (Prot. 4) | [`cks_share`] | [`decrypt`], [`key_switch`] |
 //! | PCKS (Prot. 5) | [`pcks_share`] | [`public_key_switch`] (with a stated [`ReceiverSecret`]) |
-//! | [`threshold`] (2022, sec. 4) | [`ShamirPolynomial::share_for`] | [`ThresholdSecret`], then [`ThresholdSecret::combine`] |
+//! | [`threshold`] (2022, sec. 4) | [`ShamirPolynomial::share_for`] | [`ThresholdSecret::from_aggregate`], then [`ThresholdSecret::combine`] |
 //!
 //! The uniform polynomials come from a common reference string ([`Crs`](crate::rlwe::Crs)),
 //! domain-separated per key kind and Galois element; a party expands those of one protocol
@@ -25,7 +25,11 @@
 //! takes them too ([`ckg::public_key_with`], [`rtg::galois_keys_with`]; RKG's last step uses no
 //! reference polynomial: its k1 is the round-1 aggregate's). The same shares and keys as from the
 //! CRS, which the plain functions expand each time; reference polynomials of another instance
-//! (parameters, protocol, reference string, level, Galois elements) are refused, naming them. The
+//! (parameters, protocol, reference string, level, Galois elements) are refused, naming them. Two
+//! instances under one reference string (a retried key generation, a second key pair) take
+//! distinct instance nonces ([`Crs::with_nonce`](crate::rlwe::Crs::with_nonce)): each expands its
+//! own polynomials, and an aggregator refuses the shares of one in the other (stale: another
+//! reference string); the empty nonce is the reference string as it was without one. The
 //! keys are the library's own
 //! ([`PublicKey`](crate::rlwe::PublicKey), [`RelinKey`](crate::rlwe::RelinKey),
 //! [`GaloisKeys`](crate::rlwe::GaloisKeys)), of the key pair of the collective public key, so the
@@ -48,8 +52,37 @@
 //! decrypt. What it cannot do: decrypt alone, learn another party's secret from the shares
 //! (each is an RLWE sample under that secret, or smudged), or have an aggregator count a
 //! duplicated, replayed (stale), corrupted or foreign share: those are refused with an error
-//! naming the share ([`crate::Error::ShareRefused`]). Verifiable variants need zero-knowledge
-//! proofs of the shares' well-formedness, out of this module's scope.
+//! naming the share ([`crate::Error::ShareRefused`]). A malicious aggregator can leave out or
+//! substitute a party's share: the last steps and [`Share::verify_contribution`] refuse that (see
+//! "Aggregates" below); it can also forge an aggregate outright (polynomials and digests), which only the
+//! holders of the shares detect, and a forged RKG round-1 aggregate can make round-2 shares reveal
+//! the parties' secrets: run RKG with an aggregator the parties trust, or check the round-1
+//! aggregate against the shares first. Verifiable variants need zero-knowledge proofs of the
+//! shares' well-formedness, out of this module's scope.
+//!
+//! # Aggregates
+//!
+//! An aggregate names the parties whose shares it sums and the digest of each one's share
+//! ([`Share::contributions`]), from bytes written by whoever aggregated; so the last step of every
+//! protocol takes the parties expected (those given to the round's [`Aggregator::new`], or the
+//! threshold group present; an argument, as the [`Round`] is what every share answers whoever
+//! sends it, and only the caller knows who had to) and refuses an aggregate of others, naming the
+//! missing or unexpected parties
+//! ([`ckg::public_key`], [`rkg::relin_key`], [`rtg::galois_keys`], [`decrypt`], [`key_switch`],
+//! [`public_key_switch`], [`ThresholdSecret::from_aggregate`]); a party that kept its share (or its
+//! [`Share::digest`]) checks that an aggregate counts that share for it
+//! ([`Share::verify_contribution`]), and RKG's round 2 refuses a round-1 aggregate that counts
+//! another round-1 share of the party than the one its ephemeral secret was drawn with (a retried
+//! round 1). What this does not prove: that the polynomials are the sum of the listed shares
+//! (anyone holding the shares aggregates them again and compares).
+//!
+//! # Smudging
+//!
+//! Before drawing its smudging into a CKS or PCKS share, a party checks that sigma is at least what
+//! lambda = 40 asks for one decryption of the ciphertext's error bound, a bound it knows itself:
+//! the one BFV and BGV ciphertexts carry, or one it states (CKKS, or a ciphertext from a sender
+//! it does not trust) ([`ShareSmudging`], [`Smudging::stated`]); weaker smudging only by name
+//! ([`Smudging::unchecked`]).
 //!
 //! # HPR (paper 002): not supported, and why
 //!
@@ -67,8 +100,8 @@
 //! sum_i s_i, nor a Shamir share or combined threshold secret, which are uniform mod q). As
 //! `HprContext` is no `KeyContext`, no function here accepts it (a type error, not a runtime
 //! refusal). Supporting it means a second implementation of every protocol, share
-//! layout, smudged decryption and byte format on digit arithmetic: the contortion issue 25 rules
-//! out ("HPR if it fits without contortions").
+//! layout, smudged decryption and byte format on digit arithmetic: a contortion, where HPR was to
+//! be supported only if it fits without one.
 //!
 //! # Example
 //!
@@ -100,16 +133,16 @@
 //! for p in &parties {
 //!     agg.add(&ckg::share(&*ctx, p, &crs)?)?;
 //! }
-//! let pk = ckg::public_key(&*ctx, &crs, &agg.finish()?)?;
+//! let pk = ckg::public_key(&*ctx, &crs, &agg.finish()?, &[0, 1, 2])?;
 //! parties.iter_mut().try_for_each(|p| p.join(&pk))?;
 //!
 //! let ct = ctx.encrypt(&ctx.encode(&[5, 7, 11])?, &pk, &mut rng)?;
-//! let smudging = Smudging::new(40, 10.0, 1024, 1)?;
+//! let smudging = Smudging::for_ciphertext(&*ctx, &ct, 40)?;
 //! let mut agg = Aggregator::new(&*ctx, cks_round(&*ctx, &crs, &ct, None, None)?, &[0, 1, 2])?;
 //! for p in &parties {
 //!     agg.add(&cks_share(&*ctx, p, None, &ct, &crs, &smudging, &mut rng)?)?;
 //! }
-//! let pt = decrypt(&*ctx, &crs, &ct, &agg.finish()?, &smudging)?;
+//! let pt = decrypt(&*ctx, &crs, &ct, &agg.finish()?, &[0, 1, 2], &smudging)?;
 //! assert_eq!(&ctx.decode(&pt)?[..3], &[5, 7, 11]);
 //! # Ok(())
 //! # }
@@ -120,12 +153,14 @@ mod bytes;
 pub mod ckg;
 mod crp;
 mod keyswitch;
+mod membership;
 mod party;
 pub mod rkg;
 pub mod rtg;
 mod schemes;
 mod share;
 mod smudging;
+mod smudging_floor;
 pub mod threshold;
 
 pub use crate::ShareFault;
@@ -134,8 +169,10 @@ pub use crp::Crp;
 pub use keyswitch::{
     cks_round, cks_share, decrypt, key_switch, pcks_round, pcks_share, public_key_switch,
 };
+pub use membership::ShareDigest;
 pub use party::Party;
 pub use schemes::{CiphertextView, Collective};
 pub use share::{crs_id, Group, Protocol, Round, Share, MAX_PARTIES};
 pub use smudging::{ReceiverSecret, Smudging, DEFAULT_LAMBDA};
+pub use smudging_floor::{NoiseBound, ShareSmudging};
 pub use threshold::{ShamirPolynomial, ThresholdSecret};

@@ -17,6 +17,7 @@ use rnsfhe_math::ring::{Form, Poly, Representation, RingKind};
 use rnsfhe_math::sample::{ternary, ternary_hamming, Csprng};
 use zeroize::{Zeroize, Zeroizing};
 
+use super::membership::ShareDigest;
 use super::share::{crs_id, digest};
 use super::{Crp, Group, Party, Protocol, Round, Share};
 use crate::rlwe::{
@@ -26,12 +27,15 @@ use crate::rlwe::{
 use crate::{Error, Result};
 
 /// A party's ephemeral secret u_i between the rounds (NTT form over the key's ring Q_l u P),
-/// zeroized on drop; it never leaves the party.
+/// zeroized on drop; it never leaves the party. It is bound to the round-1 share drawn with it
+/// (its digest): round 2 refuses a round-1 aggregate that counts another round-1 share of the
+/// party (a retried round 1 whose ephemeral and share got mixed up would give a wrong key).
 pub struct RelinEphemeral {
     u: Poly,
     party: u32,
     crs: u64,
     level: usize,
+    share: ShareDigest,
 }
 
 impl core::fmt::Debug for RelinEphemeral {
@@ -150,17 +154,20 @@ pub fn share_round1_with(
         polys.push(h1);
     }
     let round = first_round(crs_id(crs), level, party.group.as_ref());
+    let share = Share::of_party(ctx, round, party.index, polys);
     let eph = RelinEphemeral {
         u,
         party: party.index,
-        crs: round.crs,
+        crs: share.round.crs,
         level,
+        share: share.digest()?,
     };
-    Ok((Share::of_party(ctx, round, party.index, polys), eph))
+    Ok((share, eph))
 }
 
 /// Party `party`'s round-2 share from the complete round-1 aggregate: per component,
-/// s_i h0 + (u_i - s_i) h1 + e2_i.
+/// s_i h0 + (u_i - s_i) h1 + e2_i. Refused (`Missing`, `Substituted`) unless the aggregate counts,
+/// for this party, the round-1 share drawn with `ephemeral`.
 pub fn share_round2(
     ctx: &dyn KeyContext,
     party: &Party,
@@ -178,6 +185,23 @@ pub fn share_round2(
             ephemeral.party, party.index
         )));
     }
+    round1_aggregate
+        .verify_contribution_digest(party.index, &ephemeral.share)
+        .map_err(|e| match e {
+            Error::ShareRefused {
+                share,
+                fault,
+                detail,
+            } => Error::ShareRefused {
+                share,
+                fault,
+                detail: format!(
+                    "{detail}: this ephemeral secret was drawn with another round-1 share (use \
+                     the ephemeral returned with the share that was aggregated)"
+                ),
+            },
+            other => other,
+        })?;
     let sw = ctx.key_switcher();
     let s = sw.restrict_qp(party.secret.ntt_qp(), r1.level)?;
     let mut d = ephemeral.u.clone();
@@ -244,11 +268,14 @@ fn round2_component(
 }
 
 /// The collective relinearisation key (k0 = round-2 aggregate, k1 = h1 of the round-1
-/// aggregate), of the key pair of the collective public key `collective`.
+/// aggregate), of the key pair of the collective public key `collective`, from the complete
+/// aggregates of both rounds of the shares of `parties` (refused, naming them, when either misses
+/// any or sums others').
 pub fn relin_key(
     ctx: &dyn KeyContext,
     round1_aggregate: &Share,
     round2_aggregate: &Share,
+    parties: &[u32],
     collective: &PublicKey,
 ) -> Result<RelinKey> {
     super::party::supported(ctx)?;
@@ -259,8 +286,8 @@ pub fn relin_key(
             "an RKG round-1 aggregate is needed".into(),
         ));
     }
-    round1_aggregate.check_aggregate(ctx, r1)?;
-    round2_aggregate.check_aggregate(ctx, &round2(round1_aggregate)?)?;
+    round1_aggregate.check_final(ctx, r1, parties)?;
+    round2_aggregate.check_final(ctx, &round2(round1_aggregate)?, parties)?;
     crate::rlwe::check_params(
         collective.fingerprint(),
         ctx.params_fingerprint(),

@@ -120,16 +120,18 @@ pub fn share_with(
     Ok(Share::of_party(ctx, round, party.index, polys))
 }
 
-/// The collective Galois keys from the complete aggregate: per element g, phi_{g^-1} of the
-/// summed k0 and of the expansions a_c of the CRS's seeds (the library's convention, the same
-/// key as a single party's of s); of the key pair of `collective`.
+/// The collective Galois keys from the complete aggregate of the shares of `parties` (refused,
+/// naming them, when it misses any or sums others'): per element g, phi_{g^-1} of the summed k0
+/// and of the expansions a_c of the CRS's seeds (the library's convention, the same key as a
+/// single party's of s); of the key pair of `collective`.
 pub fn galois_keys(
     ctx: &dyn KeyContext,
     crs: &Crs,
     aggregate: &Share,
+    parties: &[u32],
     collective: &PublicKey,
 ) -> Result<GaloisKeys> {
-    keys_of(ctx, crs, None, aggregate, collective)
+    keys_of(ctx, crs, None, (aggregate, parties), collective)
 }
 
 /// [`galois_keys`] with the a_c already expanded ([`crp`] of the aggregate's elements and level):
@@ -139,11 +141,12 @@ pub fn galois_keys_with(
     ctx: &dyn KeyContext,
     crp: &Crp,
     aggregate: &Share,
+    parties: &[u32],
     collective: &PublicKey,
 ) -> Result<GaloisKeys> {
     super::party::supported(ctx)?;
     crp.check_for(ctx, &aggregate.round, "the collective Galois keys")?;
-    keys_of(ctx, &crp.crs, Some(crp), aggregate, collective)
+    keys_of(ctx, &crp.crs, Some(crp), (aggregate, parties), collective)
 }
 
 /// The keys of [`galois_keys`], the a_c taken from `crp` when given.
@@ -151,13 +154,13 @@ fn keys_of(
     ctx: &dyn KeyContext,
     crs: &Crs,
     crp: Option<&Crp>,
-    aggregate: &Share,
+    (aggregate, parties): (&Share, &[u32]),
     collective: &PublicKey,
 ) -> Result<GaloisKeys> {
     super::party::supported(ctx)?;
     let r = &aggregate.round;
     let expected = round(ctx, crs, &r.elements, r.level, r.group.as_ref())?;
-    aggregate.check_aggregate(ctx, &expected)?;
+    aggregate.check_final(ctx, &expected, parties)?;
     crate::rlwe::check_params(
         collective.fingerprint(),
         ctx.params_fingerprint(),

@@ -3,12 +3,13 @@
 //! threshold group, the level and Galois elements), so that an aggregator can refuse a share of
 //! another round, session or input by comparing two small records.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use rnsfhe_math::ring::{Poly, Representation, RingContext};
 use sha2::{Digest, Sha256};
 use zeroize::Zeroize;
 
+use super::membership::ShareDigest;
 use crate::rlwe::{Crs, KeyContext};
 use crate::{Error, Result, ShareFault};
 
@@ -274,14 +275,21 @@ impl Round {
 pub(crate) type Slot = (Arc<RingContext>, Option<Representation>);
 
 /// A party's share of a protocol round, or a sum of shares ([`super::Aggregator`]): the
-/// parameter fingerprint, the [`Round`], the parties it covers (sorted), whether it is the
-/// complete aggregate of its round, and its polynomials. Serialisable ([`Self::to_bytes`]) with
-/// the format's header and checksum. A Shamir share (secret) is zeroized on drop.
+/// parameter fingerprint, the [`Round`], the parties it covers (sorted), the digest of each one's
+/// share ([`Self::contributions`]), whether it is the complete aggregate of its round, and its
+/// polynomials. Serialisable ([`Self::to_bytes`]) with the format's header and checksum. A Shamir
+/// share (secret) is zeroized on drop.
 #[derive(Clone, Debug)]
 pub struct Share {
     pub(crate) fingerprint: u64,
     pub(crate) round: Round,
     pub(crate) parties: Vec<u32>,
+    /// For a sum of two or more parties' shares, the digest of each one's share, in the order of
+    /// `parties` (empty for a single party's share: see `own`).
+    pub(crate) digests: Vec<ShareDigest>,
+    /// A single party's digest ([`Self::digest`]), computed on first use (once per share: by the
+    /// aggregator that counts it, or the party that checks it).
+    pub(crate) own: OnceLock<ShareDigest>,
     pub(crate) complete: bool,
     pub(crate) polys: Vec<Poly>,
 }
@@ -308,6 +316,8 @@ impl Share {
             fingerprint: ctx.params_fingerprint(),
             round,
             parties: vec![party],
+            digests: Vec::new(),
+            own: OnceLock::new(),
             complete: false,
             polys,
         }
@@ -388,11 +398,13 @@ impl Share {
 }
 
 /// The identity of a session's common reference string: the first 8 bytes of SHA-256 over a
-/// domain tag and the CRS (shares carry it; the CRS itself stays with the parties).
+/// domain tag and the CRS, with its instance nonce if any (shares carry it; the CRS itself stays
+/// with the parties), so that an aggregator refuses the shares of another instance as stale.
 pub fn crs_id(crs: &Crs) -> u64 {
     let mut h = Sha256::new();
     h.update(b"rnsfhe multiparty crs v1");
     h.update(crs.bytes());
+    crs.hash_nonce(&mut h);
     first_word(&h.finalize())
 }
 

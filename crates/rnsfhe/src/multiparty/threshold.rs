@@ -171,21 +171,21 @@ impl Drop for ThresholdSecret {
 
 impl ThresholdSecret {
     /// Party `index`'s threshold share from the complete aggregate of the Shamir shares it
-    /// received (one from every member of the group).
+    /// received from every member of `group` (the group it expects: refused, naming the parties,
+    /// when the aggregate misses any member, sums others' shares or is of another group).
     pub fn from_aggregate(
         ctx: &dyn KeyContext,
         crs: &Crs,
+        group: &Group,
         aggregate: &Share,
         index: u32,
     ) -> Result<Self> {
-        let group = aggregate.round.group.clone().ok_or_else(|| {
-            aggregate.refused(crate::ShareFault::Stale, "not a Shamir aggregate".into())
-        })?;
-        aggregate.check_aggregate(ctx, &shamir_round(ctx, crs, &group, index)?)?;
+        let expected = shamir_round(ctx, crs, group, index)?;
+        aggregate.check_final(ctx, &expected, &group.members)?;
         Ok(ThresholdSecret {
             index,
             share: aggregate.polys[0].clone(),
-            group,
+            group: group.clone(),
             fingerprint: ctx.params_fingerprint(),
         })
     }

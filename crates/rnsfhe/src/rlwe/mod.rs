@@ -41,7 +41,7 @@ pub(crate) use keys::{
 };
 pub use keys::{
     expand_seeded, Crs, EvaluationKeySet, KeyContext, KeyGenerator, KeyId, PublicKey,
-    SecretDistribution, SecretKey, SecretNorm,
+    SecretDistribution, SecretKey, SecretNorm, MAX_CRS_NONCE,
 };
 pub(crate) use keyswitch::{select_limbs, KeyOptions};
 pub use keyswitch::{Decomposed, KeyStorage, KeySwitchKey, KeySwitcher};

@@ -9,7 +9,7 @@ use rnsfhe::bgv::{BgvContext, BgvParameters};
 use rnsfhe::ckks::{CkksContext, CkksParameters};
 use rnsfhe::multiparty::{
     ckg, pcks_round, pcks_share, public_key_switch, rkg, rtg, Aggregator, Collective, Party,
-    ReceiverSecret, Round, Share, Smudging,
+    ReceiverSecret, Round, Share, ShareSmudging,
 };
 use rnsfhe::params::Security;
 use rnsfhe::rlwe::{Crs, GaloisKeys, KeyContext, PublicKey, RelinKey, SecretKey};
@@ -60,6 +60,11 @@ pub fn parties(ctx: &dyn KeyContext, count: u32, rng: &mut Csprng) -> Vec<Party>
         .collect()
 }
 
+/// The indices of `parties`.
+pub fn indices(parties: &[Party]) -> Vec<u32> {
+    parties.iter().map(Party::index).collect()
+}
+
 /// The complete aggregate of `shares` for `round` (the parties: those of the shares).
 pub fn aggregate(ctx: &dyn KeyContext, round: Round, shares: &[Share]) -> Share {
     let who: Vec<u32> = shares.iter().flat_map(|s| s.parties().to_vec()).collect();
@@ -78,7 +83,7 @@ pub fn collective_pk(ctx: &dyn KeyContext, crs: &Crs, parties: &mut [Party]) -> 
         .collect();
     let group = parties[0].group().cloned();
     let agg = aggregate(ctx, ckg::round(ctx, crs, group.as_ref()), &shares);
-    let pk = ckg::public_key(ctx, crs, &agg).unwrap();
+    let pk = ckg::public_key(ctx, crs, &agg, &indices(parties)).unwrap();
     for p in parties.iter_mut() {
         p.join(&pk).unwrap();
     }
@@ -123,7 +128,7 @@ pub fn collective_rlk(
         .map(|(p, e)| rkg::share_round2(ctx, p, e, &a1, rng).unwrap())
         .collect();
     let a2 = aggregate(ctx, rkg::round2(&a1).unwrap(), &r2);
-    rkg::relin_key(ctx, &a1, &a2, pk).unwrap()
+    rkg::relin_key(ctx, &a1, &a2, &indices(parties), pk).unwrap()
 }
 
 /// RTG among `parties` for `elements` at `level`.
@@ -142,27 +147,38 @@ pub fn collective_gk(
         .map(|p| rtg::share(ctx, p, crs, elements, level, rng).unwrap())
         .collect();
     let round = rtg::round(ctx, crs, elements, level, group.as_ref()).unwrap();
-    rtg::galois_keys(ctx, crs, &aggregate(ctx, round, &shares), pk).unwrap()
+    let agg = aggregate(ctx, round, &shares);
+    rtg::galois_keys(ctx, crs, &agg, &indices(parties), pk).unwrap()
 }
 
 /// PCKS of `ct` by the parties `ps` of session `crs` to `receiver`, finished with the stated
 /// receiver `secret`.
-pub fn pcks<C: Collective>(
+pub fn pcks<'s, C: Collective>(
     ctx: &C,
     (crs, ps): (&Crs, &[Party]),
     ct: &C::Ciphertext,
     receiver: &PublicKey,
     secret: ReceiverSecret,
-    sm: &Smudging,
+    sm: impl Into<ShareSmudging<'s>>,
     rng: &mut Csprng,
 ) -> rnsfhe::Result<C::Ciphertext> {
+    let sm = sm.into();
     let shares: Vec<Share> = ps
         .iter()
         .map(|p| pcks_share(ctx, p, receiver, ct, crs, sm, rng).unwrap())
         .collect();
     let round = pcks_round(ctx, crs, ct, receiver, None).unwrap();
     let agg = aggregate(ctx.as_key_context(), round, &shares);
-    public_key_switch(ctx, crs, ct, &agg, receiver, secret, sm)
+    public_key_switch(
+        ctx,
+        crs,
+        ct,
+        &agg,
+        &indices(ps),
+        receiver,
+        secret,
+        sm.smudging(),
+    )
 }
 
 /// s = sum of the parties' secrets (residues mod Q u P: also for threshold shares), with the

@@ -16,8 +16,20 @@ use crate::{Error, Result};
 /// component expands from it with a domain-separated index, so independent parties draw the same
 /// a, the precondition of collective key generation (the sum of their p0 over that a is a key of
 /// the sum of their secrets).
+///
+/// An optional instance nonce ([`Crs::with_nonce`], up to [`MAX_CRS_NONCE`] public bytes) separates
+/// protocol instances under one seed (a retried key generation, a second key pair): each expands
+/// its own polynomials, and the shares of one carry another reference-string identity than those
+/// of the other. The empty nonce ([`Crs::new`]) expands exactly what a CRS without one did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Crs([u8; 32]);
+pub struct Crs {
+    seed: [u8; 32],
+    nonce: [u8; MAX_CRS_NONCE],
+    nonce_len: u8,
+}
+
+/// The longest instance nonce of a [`Crs`] (hash a longer instance name first).
+pub const MAX_CRS_NONCE: usize = 64;
 
 /// What a uniform polynomial drawn from a [`Crs`] belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,19 +43,53 @@ pub(crate) enum Domain {
 }
 
 impl Crs {
-    /// The CRS of a public seed.
+    /// The CRS of a public seed (empty nonce).
     pub fn new(seed: [u8; 32]) -> Self {
-        Crs(seed)
+        Crs {
+            seed,
+            nonce: [0; MAX_CRS_NONCE],
+            nonce_len: 0,
+        }
+    }
+
+    /// The CRS of a public seed for the protocol instance `nonce` (public; at most
+    /// [`MAX_CRS_NONCE`] bytes; empty: [`Crs::new`]).
+    pub fn with_nonce(seed: [u8; 32], nonce: &[u8]) -> Result<Self> {
+        if nonce.len() > MAX_CRS_NONCE {
+            return Err(Error::InvalidParameters(format!(
+                "a CRS instance nonce of {} bytes: at most {MAX_CRS_NONCE} (hash a longer name)",
+                nonce.len()
+            )));
+        }
+        let mut crs = Crs::new(seed);
+        crs.nonce[..nonce.len()].copy_from_slice(nonce);
+        crs.nonce_len = nonce.len() as u8;
+        Ok(crs)
     }
 
     /// The public seed.
     pub fn bytes(&self) -> &[u8; 32] {
-        &self.0
+        &self.seed
+    }
+
+    /// The instance nonce (empty for [`Crs::new`]).
+    pub fn nonce(&self) -> &[u8] {
+        &self.nonce[..usize::from(self.nonce_len)]
+    }
+
+    /// Feeds the nonce, when there is one, to `h` (length-prefixed, after everything else, so that
+    /// the empty nonce hashes exactly as before nonces existed).
+    pub(crate) fn hash_nonce(&self, h: &mut Sha256) {
+        if self.nonce_len > 0 {
+            h.update(b"instance nonce");
+            h.update([self.nonce_len]);
+            h.update(self.nonce());
+        }
     }
 
     /// The seed of component `component` of the key `domain` for parameters `fingerprint`:
-    /// SHA-256 over a domain tag, the CRS, the fingerprint, the key's kind (and Galois element) and
-    /// the component.
+    /// SHA-256 over a domain tag, the CRS, the fingerprint, the key's kind (and Galois element),
+    /// the component, and the instance nonce if any.
     pub(crate) fn seed(&self, fingerprint: u64, domain: Domain, component: u32) -> [u8; 32] {
         let (kind, element) = match domain {
             Domain::PublicKey => (0u8, 0u64),
@@ -52,11 +98,12 @@ impl Crs {
         };
         let mut h = Sha256::new();
         h.update(b"rnsfhe crs expansion v1");
-        h.update(self.0);
+        h.update(self.seed);
         h.update(fingerprint.to_le_bytes());
         h.update([kind]);
         h.update(element.to_le_bytes());
         h.update(component.to_le_bytes());
+        self.hash_nonce(&mut h);
         h.finalize().into()
     }
 }

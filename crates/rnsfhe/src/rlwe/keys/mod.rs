@@ -24,7 +24,7 @@ use crate::Result;
 pub use evalset::EvaluationKeySet;
 pub(crate) use exposure::log2_modulus;
 pub(crate) use generator::{expanded_at, Domain, SeedSource};
-pub use generator::{Crs, KeyGenerator};
+pub use generator::{Crs, KeyGenerator, MAX_CRS_NONCE};
 pub use id::KeyId;
 pub(crate) use id::{check_params, le_bytes};
 pub use public::PublicKey;
