@@ -119,6 +119,14 @@ impl Share {
         };
         let parties = r.parties("parties")?;
         let mut digests = Vec::with_capacity(parties.len());
+        if parties.len() > 1 && r.version() < 6 {
+            return Err(malformed(format!(
+                "an aggregate of {} parties in format {}, which did not list the digests of its \
+                 shares: aggregate the shares again with this version",
+                parties.len(),
+                r.version()
+            )));
+        }
         if parties.len() > 1 {
             for _ in &parties {
                 digests.push(r.seed()?);

@@ -28,6 +28,9 @@
 //! truncation). Loading refuses a profile or layout other than the context's, naming the field.
 //! Keys of versions 2 to 5 load where their shape decides their layout (no other valid layout
 //! makes keys of as many components over the same rings) and are refused, saying why, elsewhere.
+//! A multiparty aggregate of several parties lists the digest of each party's share (format 6;
+//! older aggregates are refused: aggregate again), and a common reference string may carry an
+//! instance nonce.
 //!
 //! Version 5 (keys at a level) writes every key-switching key (relinearisation, Galois, switching
 //! keys) with its level l before its components, which then span q_0..q_l and P and the digits
