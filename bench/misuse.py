@@ -1,10 +1,10 @@
 """What rnsfhe does when it is misused as storage, a careless peer or a curious server would misuse it:
-each experiment prints REFUSED (an exception naming what is wrong), RIGHT (a correct result) or
-SILENTLY WRONG (a wrong result and no word), so that a run on an older package and one on this
+each experiment prints REFUSED (an exception naming what is wrong), RIGHT (a correct result),
+BROKEN (the documented call fails with a TypeError) or SILENTLY WRONG (a wrong result and no word), so that a run on an older package and one on this
 tree can be put side by side.
 
     python bench/misuse.py            # every experiment
-    python bench/misuse.py keys io    # some groups: keys, params, io, multiparty, flooding
+    python bench/misuse.py keys io    # some groups: keys, params, io, multiparty
 """
 
 from __future__ import annotations
@@ -32,6 +32,9 @@ def attempt(group, name, run, right):
     """Runs `run()`; `right(result)` says whether its result is correct."""
     try:
         out = run()
+    except (TypeError, AttributeError) as e:  # the documented call does not even run
+        report(group, name, "BROKEN", f"{type(e).__name__}: {e}")
+        return
     except Exception as e:  # noqa: BLE001 - any refusal counts, with its message
         report(group, name, "REFUSED", f"{type(e).__name__}: {e}")
         return
@@ -167,7 +170,57 @@ def io():
     shutil.rmtree(root)
 
 
-GROUPS = {"keys": keys, "params": params, "io": io}
+# --- multiparty ----------------------------------------------------------------------------------
+
+def _call(fn, *args, parties=None):
+    """`fn(*args, parties)` where the last steps take the expected parties, else `fn(*args)`."""
+    try:
+        return fn(*args, parties)
+    except TypeError:
+        return fn(*args)
+
+
+def multiparty():
+    from rnsfhe import multiparty as mpc
+
+    ckks = rnsfhe.CkksContext(rnsfhe.CkksParameters(degree=4096, levels=2, scale_bits=40,
+                                                    security="insecure"))
+    sk, pk = ckks.keygen()
+    ct = ckks.encrypt(np.array([1.0]), pk)
+    attempt("multiparty", "smudging_for(ckks ciphertext, noise_log2=10)",
+            lambda: mpc.smudging_for(ct, noise_log2=10),
+            lambda sm: (True, f"sigma 2^{np.log2(sm.sigma):.1f}"))
+
+    bfv = rnsfhe.BfvContext(rnsfhe.BfvParameters(degree=4096, plain_modulus=65537,
+                                                 moduli_bits=[55, 55, 55], security="insecure"))
+    sk, pk = bfv.keygen()
+    bfv.relin_key(sk)
+    x = bfv.encrypt(np.array([3]), pk)
+    prod = x * x
+    attempt("multiparty", "smudging at lambda = 40 for a BFV product (N = 4096, 3 x 55 bits)",
+            lambda: mpc.Smudging.for_ciphertext(prod),
+            lambda sm: (True, f"sigma 2^{np.log2(sm.sigma):.1f}"))
+
+    crs = mpc.Crs()
+    parties = [mpc.Party(bfv, i) for i in range(3)]
+    shares = [mpc.ckg_share(p, crs) for p in parties]
+    kept = shares[:2]  # the aggregator drops party 2's share
+    agg = mpc.aggregate(bfv, mpc.ckg_round(bfv, crs), [0, 1], kept)
+    attempt("multiparty", "collective key from an aggregate that dropped party 2",
+            lambda: _call(mpc.ckg_public_key, bfv, crs, agg, parties=[0, 1, 2]),
+            lambda k: (False, "a 'collective' key that parties 0 and 1 hold alone"))
+
+    full = mpc.aggregate(bfv, mpc.ckg_round(bfv, crs), [0, 1, 2], shares)
+    cpk = _call(mpc.ckg_public_key, bfv, crs, full, parties=[0, 1, 2])
+    for p in parties:
+        p.join(cpk)
+    y = bfv.encrypt(np.array([5]), cpk)
+    attempt("multiparty", "decryption share with smudging sigma = 1",
+            lambda: mpc.cks_share(parties[0], y, crs, mpc.Smudging.with_sigma(1.0)),
+            lambda sh: (False, "accepted: the share hides nothing of the error"))
+
+
+GROUPS = {"keys": keys, "params": params, "io": io, "multiparty": multiparty}
 
 
 def main(argv):

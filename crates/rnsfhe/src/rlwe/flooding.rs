@@ -159,9 +159,10 @@ mod tests {
     fn sigma_formula() {
         let f = Flooding::new(40, 10.0, 4096, 4).unwrap();
         assert!((f.sigma().log2() - (20.0 + 7.0 + 10.0)).abs() < 1e-9);
-        // Three parties on N = 4096: sqrt(3 * 2048) sigma = 2^(6.29 + 37).
-        assert!((f.slot_error_log2(4096, 3) - (43.0 + 0.5 * 3f64.log2())).abs() < 1e-9);
-        assert!((f.precision_bits(60.0, 4096, 3) - (17.0 - 0.5 * 3f64.log2())).abs() < 1e-9);
+        // Three parties on N = 4096: each real component of a slot has deviation
+        // sqrt(3 * 4096 / 2) sigma = 2^(5.5 + 0.79 + 37).
+        assert!((f.slot_error_log2(4096, 3) - (42.5 + 0.5 * 3f64.log2())).abs() < 1e-9);
+        assert!((f.precision_bits(60.0, 4096, 3) - (17.5 - 0.5 * 3f64.log2())).abs() < 1e-9);
         assert!(Flooding::new(40, f64::NAN, 4096, 1).is_err());
         assert!(Flooding::new(40, 10.0, 4096, 0).is_err());
         // 2^68.5 (a BFV product's bound at lambda = 40) and beyond 2^48 are accepted.

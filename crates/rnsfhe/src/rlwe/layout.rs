@@ -124,12 +124,7 @@ impl KeyProfile {
         } else {
             return Ok(());
         };
-        Err(Error::KeyParameterMismatch {
-            what: what.into(),
-            field: field.0,
-            key: field.1,
-            context: field.2,
-        })
+        Err(mismatch(what, field))
     }
 }
 
@@ -155,11 +150,16 @@ impl KeySwitching {
         } else {
             return Ok(());
         };
-        Err(Error::KeyParameterMismatch {
-            what: what.into(),
-            field: field.0,
-            key: field.1,
-            context: field.2,
-        })
+        Err(mismatch(what, field))
+    }
+}
+
+/// The error of a key made with `field.1` for a context with `field.2` of field `field.0`.
+fn mismatch(what: &str, field: (&'static str, String, String)) -> Error {
+    Error::KeyParameterMismatch {
+        what: what.into(),
+        field: field.0,
+        key: field.1,
+        context: field.2,
     }
 }
