@@ -73,7 +73,8 @@ def hospital(i: int, conn) -> None:
     secret = mpc.threshold_secret(ctx, crs, group, i, unpack(conn.recv_bytes()))
     # CKG: the key from the aggregate, which must count this hospital's share and every
     # hospital's; then RKG's two rounds (round 2 refuses a round-1 aggregate without this
-    # hospital's round-1 share).
+    # hospital's round-1 share), and the relinearisation key from the round-2 aggregate, which
+    # must count this hospital's round-2 share (registered with ctx: the product twin below).
     own = mpc.ckg_share(party, crs)
     conn.send_bytes(own.to_bytes())
     agg = mpc.Share.from_bytes(ctx, conn.recv_bytes())
@@ -83,7 +84,11 @@ def hospital(i: int, conn) -> None:
     share1, eph = mpc.rkg_share_round1(party, crs)
     conn.send_bytes(share1.to_bytes())
     r1 = mpc.Share.from_bytes(ctx, conn.recv_bytes())
-    conn.send_bytes(mpc.rkg_share_round2(party, eph, r1).to_bytes())
+    share2 = mpc.rkg_share_round2(party, eph, r1)
+    conn.send_bytes(share2.to_bytes())
+    r2 = mpc.Share.from_bytes(ctx, conn.recv_bytes())
+    r2.verify_contribution(share2)
+    mpc.rkg_relin_key(ctx, r1, r2, list(range(HOSPITALS)), pk)
     # Data: the counts, and hospital 2's weights.
     cts = [ctx.encrypt(counts_of(i), pk).to_bytes()]
     if i == 2:
@@ -164,6 +169,8 @@ class Aggregator:
             for c in self.conns:
                 c.send_bytes(r1.to_bytes())
             r2 = mpc.aggregate(ctx, mpc.rkg_round2(r1), all3, [self.recv(i) for i in all3])
+            for c in self.conns:
+                c.send_bytes(r2.to_bytes())
             return mpc.rkg_relin_key(ctx, r1, r2, all3, pk)  # registered with ctx
         self.step("collective relinearisation key (2 rounds)", rkg)
 

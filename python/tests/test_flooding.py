@@ -34,7 +34,7 @@ class Session:
         self.parties = [mpc.Party(ctx, i, seed=bytes([i + 10 * salt]) * 32) for i in range(PARTIES)]
         agg = mpc.aggregate(ctx, mpc.ckg_round(ctx, self.crs), range(PARTIES),
                             [mpc.ckg_share(p, self.crs) for p in self.parties])
-        self.pk = mpc.ckg_public_key(ctx, self.crs, agg)
+        self.pk = mpc.ckg_public_key(ctx, self.crs, agg, list(range(len(self.parties))))
         for p in self.parties:
             p.join(self.pk)
 
@@ -44,12 +44,13 @@ class Session:
         r1 = mpc.aggregate(ctx, mpc.rkg_round1(ctx, crs), all_, [s for s, _ in pairs])
         r2 = mpc.aggregate(ctx, mpc.rkg_round2(r1), all_,
                            [mpc.rkg_share_round2(p, e, r1) for p, (_, e) in zip(self.parties, pairs)])
-        return mpc.rkg_relin_key(ctx, r1, r2, self.pk)
+        return mpc.rkg_relin_key(ctx, r1, r2, all_, self.pk)
 
-    def decrypt(self, ct, smudging, **kw):
-        shares = [mpc.cks_share(p, ct, self.crs, smudging) for p in self.parties]
+    def decrypt(self, ct, smudging, noise_log2=None, **kw):
+        shares = [mpc.cks_share(p, ct, self.crs, smudging, noise_log2=noise_log2)
+                  for p in self.parties]
         agg = mpc.aggregate(self.ctx, mpc.cks_round(self.ctx, self.crs, ct), range(PARTIES), shares)
-        return mpc.decrypt(self.ctx, self.crs, ct, agg, smudging, **kw)
+        return mpc.decrypt(self.ctx, self.crs, ct, agg, list(range(PARTIES)), smudging, **kw)
 
 
 @pytest.mark.parametrize("make", [bfv_ctx, bgv_ctx], ids=["bfv", "bgv"])
@@ -73,7 +74,7 @@ def test_smudging_for_ckks():
     ct = s.ctx.encrypt(v, s.pk)
     sm = mpc.smudging_for(ct, noise_log2=6.0)
     assert sm.sigma == pytest.approx(2.0 ** (20 + 5 + 6))
-    got = s.decrypt(ct, sm)[:512]
+    got = s.decrypt(ct, sm, noise_log2=6.0)[:512]
     assert np.max(np.abs(got - v)) < 1e-2
     with pytest.raises(rnsfhe.ParameterError, match="no noise bound"):
         mpc.smudging_for(ct)                             # CKKS carries none: state it
