@@ -296,38 +296,6 @@ pub(crate) fn security(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Security> {
     ))
 }
 
-/// The process-wide opt-in to parameter sets marked insecure read from bytes or pickles (set by
-/// `allow_insecure_parameters`, or `RNSFHE_ALLOW_INSECURE=1` in the environment, which worker
-/// processes inherit).
-static ALLOW_INSECURE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Whether parameter sets marked insecure may be read from bytes without a per-call opt-in.
-pub(crate) fn insecure_allowed() -> bool {
-    ALLOW_INSECURE.load(std::sync::atomic::Ordering::Relaxed)
-        || std::env::var("RNSFHE_ALLOW_INSECURE").is_ok_and(|v| v == "1")
-}
-
-/// Sets the process-wide opt-in of [`insecure_allowed`].
-pub(crate) fn set_insecure_allowed(allow: bool) {
-    ALLOW_INSECURE.store(allow, std::sync::atomic::Ordering::Relaxed);
-}
-
-/// `security=` of `from_bytes`: None (secure sets only) or "insecure" (the opt-in).
-pub(crate) fn insecure_opt_in(obj: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
-    match obj {
-        None => Ok(false),
-        Some(o) if o.extract::<String>().is_ok_and(|s| s == "insecure") => Ok(true),
-        Some(o) => Err(raise(
-            "ParameterError",
-            format!(
-                "from_bytes takes security=\"insecure\" (to load a research parameter set) or \
-                 nothing, got {}",
-                o.repr()?
-            ),
-        )),
-    }
-}
-
 /// The security of a parameter set as Python sees it.
 pub(crate) fn security_out(s: Security) -> String {
     match s {

@@ -33,6 +33,7 @@ mod ckks;
 mod convert;
 mod flooding;
 mod hpr;
+mod insecure;
 mod integer;
 mod keys;
 mod multiparty;
@@ -212,21 +213,10 @@ fn backend() -> &'static str {
     rnsfhe::backend().name()
 }
 
-/// Lets this process read parameter sets marked insecure (research only) from bytes and pickles
-/// without `security="insecure"` on each call (`allow=False` takes it back). The environment
-/// variable `RNSFHE_ALLOW_INSECURE=1` does the same for a process and its workers. Without either,
-/// a pickle or bytes of insecure parameters are refused unless this process holds a live context
-/// of exactly those parameters (made with the constructor's opt-in).
-#[pyfunction]
-#[pyo3(signature = (allow = true))]
-fn allow_insecure_parameters(allow: bool) {
-    convert::set_insecure_allowed(allow);
-}
-
 #[pymodule]
 fn _rnsfhe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(set_backend, m)?)?;
-    m.add_function(wrap_pyfunction!(allow_insecure_parameters, m)?)?;
+    m.add_function(wrap_pyfunction!(insecure::allow_insecure_parameters, m)?)?;
     m.add_function(wrap_pyfunction!(backend, m)?)?;
     m.add_function(wrap_pyfunction!(_restore, m)?)?;
     m.add_function(wrap_pyfunction!(set_num_threads, m)?)?;

@@ -226,7 +226,7 @@ macro_rules! scheme_context {
             #[staticmethod]
             #[pyo3(signature = (data, security = None))]
             fn from_bytes(data: ByteData, security: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-                let allow = crate::convert::insecure_opt_in(security)?;
+                let allow = crate::insecure::insecure_opt_in(security)?;
                 Self::from_shared($PyParams::shared_of(&data.0, allow)?)
             }
             fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {

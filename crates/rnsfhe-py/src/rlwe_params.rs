@@ -80,25 +80,11 @@ macro_rules! rlwe_params {
             }
             /// Parameters and their tag from `to_bytes` output (validated again); a set marked
             /// insecure only with `allow_insecure` or the process-wide opt-in
-            /// (`crate::convert::insecure_allowed`).
+            /// (`crate::insecure::check`).
             fn parse(bytes: &[u8], allow_insecure: bool) -> PyResult<Self> {
                 let (params, tag) = crate::registry::Tag::split(bytes)?;
                 let inner = <$Params>::from_bytes_allowing_insecure(params).py()?;
-                if inner.security() == rnsfhe::params::Security::InsecureResearchOnly
-                    && !allow_insecure
-                    && !crate::convert::insecure_allowed()
-                {
-                    return Err(crate::raise(
-                        "ParameterError",
-                        format!(
-                            "these {} bytes describe parameters marked insecure (research only): \
-                             load them with from_bytes(data, security=\"insecure\"), or opt this \
-                             process in with rnsfhe.allow_insecure_parameters() or \
-                             RNSFHE_ALLOW_INSECURE=1 (pickles, worker processes)",
-                            $name
-                        ),
-                    ));
-                }
+                crate::insecure::check(inner.security(), allow_insecure, $name)?;
                 Ok($Py { inner, tag })
             }
             /// The parameters and tag of a context.
@@ -171,7 +157,7 @@ macro_rules! rlwe_params {
             #[staticmethod]
             #[pyo3(signature = (data, security = None))]
             fn from_bytes(data: ByteData, security: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-                Self::from_identity(&data.0, crate::convert::insecure_opt_in(security)?)
+                Self::from_identity(&data.0, crate::insecure::insecure_opt_in(security)?)
             }
             fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
                 other
