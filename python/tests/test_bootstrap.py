@@ -52,6 +52,19 @@ def bootstrapped(ctx, sk, pk, z, how):
     return np.max(np.abs(ctx.decrypt(out, sk, complex=True) - z))
 
 
+def test_min_level_is_exposed_and_kept(boot):
+    """The toy preset (CoeffsToSlots first) bootstraps from level 0; its minimum input level says so,
+    and every level from it to the top is taken."""
+    ctx, sk, pk, keys, _ = boot
+    assert ctx.bootstrap_min_level == 0
+    z = unit_square(ctx.slots, 37)
+    for level in range(ctx.bootstrap_min_level, ctx.max_level + 1):
+        ct = ctx.drop_to_level(ctx.encrypt(z, pk), level)
+        out = ctx.bootstrap(ct, keys)
+        assert out.level == ctx.bootstrap_level
+        assert np.max(np.abs(ctx.decrypt(out, sk, complex=True) - z)) < WORST
+
+
 def test_presets():
     p = toy()
     assert p.security == "insecure" and p.degree == 2048

@@ -97,8 +97,11 @@ super::functions::with_function_methods! {
         fn bootstrapping_keys_from_bytes(&self, data: ByteData) -> PyResult<PyBootstrappingKeys> {
             PyBootstrappingKeys::load(self.shared.clone(), &data.0)
         }
-        /// A ciphertext at any level refreshed to `bootstrap_level` (the same slots): with `keys`, or
-        /// the bootstrapping keys registered for its key pair.
+        /// A ciphertext at level `bootstrap_min_level` or above refreshed to `bootstrap_level` (the
+        /// same slots): with `keys`, or the bootstrapping keys registered for its key pair. The
+        /// CoeffsToSlots-first presets take any level (0 and up); the SlotsToCoeffs-first ones
+        /// (`bootstrappable(secret=192)`, N = 2^16) run SlotsToCoeffs first and need its levels,
+        /// and refuse a lower input with a LevelMismatchError saying how many levels it lacks.
         #[pyo3(signature = (ct, keys=None))]
         fn bootstrap(
             &self,
@@ -113,6 +116,12 @@ super::functions::with_function_methods! {
         #[getter]
         fn bootstrap_level(&self, py: Python<'_>) -> PyResult<usize> {
             super::bootstrap::output_level(py, &self.shared)
+        }
+        /// The lowest level a ciphertext may have to be bootstrapped: 0 for the CoeffsToSlots-first
+        /// presets, SlotsToCoeffs' input level for the SlotsToCoeffs-first ones.
+        #[getter]
+        fn bootstrap_min_level(&self, py: Python<'_>) -> PyResult<usize> {
+            super::bootstrap::input_level(py, &self.shared)
         }
 
         /// Encodes up to N/2 real or complex values (finite) at `level` (default: the top) and `scale`

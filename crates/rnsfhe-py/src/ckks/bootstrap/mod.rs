@@ -135,3 +135,8 @@ pub(crate) fn run(
 pub(crate) fn output_level(py: Python<'_>, shared: &Arc<CkksShared>) -> PyResult<usize> {
     Ok(bootstrapper(py, shared)?.output_level())
 }
+
+/// The lowest level a bootstrap's input may have on this context (building its bootstrapper).
+pub(crate) fn input_level(py: Python<'_>, shared: &Arc<CkksShared>) -> PyResult<usize> {
+    Ok(bootstrapper(py, shared)?.input_level())
+}
