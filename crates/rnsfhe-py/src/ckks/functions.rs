@@ -11,6 +11,71 @@ macro_rules! with_function_methods {
             methods {
                 $($own)*
 
+                /// A plaintext matrix M (rows x cols, any numeric dtype, real or complex) encoded
+                /// for `matmul` as the Halevi-Shoup diagonals of its zero-padded square: for
+                /// vectors of `slots` slots (default: the smallest power of two holding rows and
+                /// cols) at `level` (default: the top). Build it once, multiply many vectors.
+                #[pyo3(signature = (m, *, level=None, slots=None))]
+                fn matrix(
+                    &self,
+                    py: Python<'_>,
+                    m: &Bound<'_, PyAny>,
+                    level: Option<Int<usize>>,
+                    slots: Option<Int<usize>>,
+                ) -> PyResult<super::PyCkksMatrix> {
+                    super::PyCkksMatrix::encode(
+                        py,
+                        &self.shared,
+                        m,
+                        level.map(|l| l.0),
+                        slots.map(|s| s.0),
+                    )
+                }
+                /// y = M x: `a` holds x in its first cols slots and zeros up to the matrix's slots
+                /// (encrypt x padded with zeros: a ciphertext of fewer slots repeats its values),
+                /// `m` is a `CkksMatrix` (or an array, encoded for `a`'s level and slots); y comes
+                /// out in the first rows slots, one level down, by hoisted baby-step giant-step. Galois keys for
+                /// `matrix.rotation_steps`: `keys`, or those registered for `a`'s key pair.
+                #[pyo3(signature = (a, m, keys=None))]
+                fn matmul(
+                    &self,
+                    py: Python<'_>,
+                    a: &PyCkksCiphertext,
+                    m: &Bound<'_, PyAny>,
+                    keys: Option<&PyGaloisKeys>,
+                ) -> PyResult<PyCkksCiphertext> {
+                    let built;
+                    let matrix = match m.cast::<super::PyCkksMatrix>() {
+                        Ok(b) => b.get(),
+                        Err(_) => {
+                            let level = Some(a.ct.level());
+                            let slots = Some(a.ct.slots());
+                            built = super::PyCkksMatrix::encode(py, &self.shared, m, level, slots)?;
+                            &built
+                        }
+                    };
+                    if !Arc::ptr_eq(&matrix.shared, &self.shared) {
+                        return Err(raise(
+                            "ContextMismatchError",
+                            "the matrix was encoded for another parameter set".into(),
+                        ));
+                    }
+                    let (have, want) = (a.ct.slots(), matrix.transform.slots());
+                    if have != want {
+                        return Err(raise(
+                            "LengthMismatchError",
+                            format!(
+                                "the ciphertext has {have} slots, the matrix multiplies vectors \
+                                 of {want}: encrypt the vector padded with zeros to {want} values \
+                                 (fewer slots repeat the values instead), or encode the matrix \
+                                 with slots={have}"
+                            ),
+                        ));
+                    }
+                    let k = self.gk(keys, "matmul", a.ct.key_id())?;
+                    let t = matrix.transform.clone();
+                    self.unary(py, a, move |c, x| t.apply(c, x, &k))
+                }
                 /// sum_i coeffs[i] x^i: baby-step giant-step (`method="bsgs"`, default) or the power tree
                 /// (`method="powers"`).
                 #[pyo3(signature = (a, coeffs, *, method="bsgs", rlk=None))]

@@ -10,6 +10,7 @@ mod chebyshev;
 mod context;
 mod functions;
 mod helpers;
+mod matrix;
 mod params;
 mod values;
 
@@ -17,6 +18,7 @@ pub(crate) use bootstrap::{Bootstrapping, Preset, PyBootstrappingKeys};
 use chebyshev::*;
 pub(crate) use context::PyCkksContext;
 use helpers::Weights;
+pub(crate) use matrix::PyCkksMatrix;
 pub(crate) use params::PyCkksParameters;
 pub(crate) use values::{PyCkksCiphertext, PyCkksPlaintext};
 
@@ -105,6 +107,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("LOGISTIC_WEIGHT_BOUND", circuits::logistic::WEIGHT_BOUND)?;
     m.add_class::<PyCkksParameters>()?;
     m.add_class::<PyCkksContext>()?;
+    m.add_class::<PyCkksMatrix>()?;
     m.add_class::<PyCkksPlaintext>()?;
     m.add_class::<PyCkksCiphertext>()?;
     m.add_class::<PyBootstrappingKeys>()?;

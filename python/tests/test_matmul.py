@@ -1,0 +1,96 @@
+"""Encrypted vectors by plaintext matrices (`CkksContext.matrix`, `CkksContext.matmul`): numpy's
+M @ x for square, wide and tall, real and complex matrices, one matrix for many vectors, and the
+refusals (too large, NaN, not 2-D, another level or context, missing Galois keys)."""
+
+import numpy as np
+import pytest
+
+import rnsfhe
+
+
+@pytest.fixture(scope="module")
+def ckks():
+    ctx = rnsfhe.CkksContext(rnsfhe.CkksParameters(degree=4096, levels=3, scale_bits=40,
+                                                   first_modulus_bits=60,
+                                                   special_moduli_bits=[60], security="insecure"),
+                             seed=bytes(range(32)))
+    sk, pk = ctx.keygen()
+    return ctx, sk, pk
+
+
+def product(ctx, sk, pk, m, x, **kw):
+    mat = ctx.matrix(m, **kw)
+    ctx.galois_keys(sk, steps=mat.rotation_steps)  # registered for the key pair
+    ct = ctx.encrypt(np.pad(x, (0, mat.slots - len(x))), pk)  # zeros up to the matrix's slots
+    y = ctx.matmul(ct, mat)
+    assert y.level == ct.level - 1
+    return ctx.decrypt(y, sk, complex=np.iscomplexobj(m))[: m.shape[0]]
+
+
+@pytest.mark.parametrize("shape", [(16, 16), (20, 30), (30, 20), (1, 64), (64, 1), (100, 128)])
+def test_matches_numpy(ckks, shape):
+    ctx, sk, pk = ckks
+    rng = np.random.default_rng(shape[0] * 1000 + shape[1])
+    m = rng.uniform(-1, 1, shape)
+    x = rng.uniform(-1, 1, shape[1])
+    got = product(ctx, sk, pk, m, x)
+    assert np.max(np.abs(got - m @ x)) < 1e-6
+
+
+def test_complex_matrix_and_sparse_entries(ckks):
+    ctx, sk, pk = ckks
+    rng = np.random.default_rng(7)
+    m = rng.normal(size=(24, 24)) + 1j * rng.normal(size=(24, 24))
+    m[rng.uniform(size=m.shape) < 0.7] = 0  # a sparse matrix: fewer diagonals
+    x = rng.uniform(-1, 1, 24) + 1j * rng.uniform(-1, 1, 24)
+    got = product(ctx, sk, pk, m, x)
+    assert np.max(np.abs(got - m @ x)) < 1e-5
+
+
+def test_one_matrix_many_vectors_and_arrays(ckks):
+    ctx, sk, pk = ckks
+    rng = np.random.default_rng(8)
+    m = rng.integers(-3, 4, (32, 32))  # integers are taken as reals
+    mat = ctx.matrix(m)
+    assert mat.shape == (32, 32) and mat.slots == 32 and mat.level == ctx.max_level
+    ctx.galois_keys(sk, steps=mat.rotation_steps)
+    for seed in range(3):
+        x = np.random.default_rng(seed).uniform(-1, 1, 32)
+        y = ctx.matmul(ctx.encrypt(x, pk), mat)
+        assert np.max(np.abs(ctx.decrypt(y, sk)[:32] - m @ x)) < 1e-6
+    # An array is encoded for the ciphertext's level and slots on the spot.
+    x = rng.uniform(-1, 1, 32)
+    low = ctx.drop_to_level(ctx.encrypt(x, pk), 2)
+    y = ctx.matmul(low, m)
+    assert y.level == 1 and np.max(np.abs(ctx.decrypt(y, sk)[:32] - m @ x)) < 1e-6
+
+
+def test_refusals(ckks):
+    ctx, sk, pk = ckks
+    with pytest.raises(rnsfhe.LengthMismatchError):
+        ctx.matrix(np.ones((3, ctx.slots + 1)))
+    with pytest.raises(rnsfhe.LengthMismatchError):
+        ctx.matrix(np.ones((40, 40)), slots=32)
+    with pytest.raises(rnsfhe.OutOfRangeError, match="entry"):
+        ctx.matrix(np.array([[1.0, np.nan]]))
+    with pytest.raises(TypeError, match="2-D"):
+        ctx.matrix(np.ones(8))
+    with pytest.raises(TypeError, match="2-D"):
+        ctx.matrix([["a", "b"]])
+    with pytest.raises(ValueError, match="zero matrix"):
+        ctx.matrix(np.zeros((4, 4)))
+    mat = ctx.matrix(np.eye(8)[::-1])  # a permutation: needs its own rotations
+    x = ctx.encrypt(np.arange(8.0), pk)
+    sk2, pk2 = ctx.keygen()  # another key pair: no Galois keys registered for it
+    with pytest.raises(rnsfhe.MissingKeyError):
+        ctx.matmul(ctx.encrypt(np.arange(8.0), pk2), mat)
+    ctx.galois_keys(sk, steps=mat.rotation_steps)
+    assert np.allclose(ctx.decrypt(ctx.matmul(x, mat), sk)[:8], np.arange(8.0)[::-1], atol=1e-6)
+    with pytest.raises(rnsfhe.LevelMismatchError):
+        ctx.matmul(ctx.drop_to_level(x, 1), mat)  # encoded for the top level
+    with pytest.raises(rnsfhe.LengthMismatchError, match="padded with zeros"):
+        ctx.matmul(ctx.encrypt(np.arange(4.0), pk), mat)  # 4 slots repeat: not zero-padded
+    other = rnsfhe.CkksContext(rnsfhe.CkksParameters(degree=4096, levels=2, scale_bits=40,
+                                                     security="insecure"))
+    with pytest.raises(rnsfhe.ContextMismatchError):
+        ctx.matmul(x, other.matrix(np.eye(8)))
