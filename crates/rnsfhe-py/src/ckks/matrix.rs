@@ -140,30 +140,3 @@ impl PyCkksMatrix {
         })
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The diagonals hold every entry once, at diagonal (c - r) mod slots and position r.
-    #[test]
-    fn diagonals_place_every_entry() {
-        let (rows, cols, slots) = (3, 5, 8);
-        let m: Vec<Complex> = (0..rows * cols)
-            .map(|i| Complex::new(i as f64 + 1.0, 0.0))
-            .collect();
-        let d = diagonals(&m, rows, cols, slots);
-        let mut seen = 0;
-        for (&k, v) in &d {
-            for (t, z) in v.iter().enumerate() {
-                if z.re != 0.0 {
-                    let c = (t + k) % slots;
-                    assert!(t < rows && c < cols);
-                    assert_eq!(z.re, m[t * cols + c].re);
-                    seen += 1;
-                }
-            }
-        }
-        assert_eq!(seen, rows * cols);
-    }
-}
