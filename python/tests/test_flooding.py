@@ -8,7 +8,7 @@ import pytest
 import rnsfhe
 from rnsfhe import multiparty as mpc
 
-PARTIES = 3
+from test_multiparty import Session  # N parties with a collective public key
 
 
 def bfv_ctx(n=1024, bits=(60, 60, 60)):
@@ -26,33 +26,6 @@ def ckks_ctx(n=1024, levels=1, scale_bits=50):
                                                     special_moduli_bits=[60], security="insecure"))
 
 
-class Session:
-    """PARTIES parties with a collective public key; collective decryption."""
-
-    def __init__(self, ctx, salt=0):
-        self.ctx, self.crs = ctx, mpc.Crs(bytes([salt + 1]) * 32)
-        self.parties = [mpc.Party(ctx, i, seed=bytes([i + 10 * salt]) * 32) for i in range(PARTIES)]
-        agg = mpc.aggregate(ctx, mpc.ckg_round(ctx, self.crs), range(PARTIES),
-                            [mpc.ckg_share(p, self.crs) for p in self.parties])
-        self.pk = mpc.ckg_public_key(ctx, self.crs, agg, list(range(len(self.parties))))
-        for p in self.parties:
-            p.join(self.pk)
-
-    def relin(self):
-        ctx, crs, all_ = self.ctx, self.crs, list(range(PARTIES))
-        pairs = [mpc.rkg_share_round1(p, crs) for p in self.parties]
-        r1 = mpc.aggregate(ctx, mpc.rkg_round1(ctx, crs), all_, [s for s, _ in pairs])
-        r2 = mpc.aggregate(ctx, mpc.rkg_round2(r1), all_,
-                           [mpc.rkg_share_round2(p, e, r1) for p, (_, e) in zip(self.parties, pairs)])
-        return mpc.rkg_relin_key(ctx, r1, r2, all_, self.pk)
-
-    def decrypt(self, ct, smudging, noise_log2=None, **kw):
-        shares = [mpc.cks_share(p, ct, self.crs, smudging, noise_log2=noise_log2)
-                  for p in self.parties]
-        agg = mpc.aggregate(self.ctx, mpc.cks_round(self.ctx, self.crs, ct), range(PARTIES), shares)
-        return mpc.decrypt(self.ctx, self.crs, ct, agg, list(range(PARTIES)), smudging, **kw)
-
-
 @pytest.mark.parametrize("make", [bfv_ctx, bgv_ctx], ids=["bfv", "bgv"])
 def test_smudging_for_integer_schemes(make):
     s = Session(make())
@@ -63,7 +36,7 @@ def test_smudging_for_integer_schemes(make):
     assert stated.sigma == pytest.approx(2.0 ** (20 + 0.5 * (10 + 2) + 20))
     assert carried.sigma > 1.0
     for sm in (carried, stated):
-        assert np.array_equal(s.decrypt(ct, sm)[:16], x)
+        assert np.array_equal(s.decrypt(ct, smudging=sm)[:16], x)
     with pytest.raises(rnsfhe.ParameterError, match="noise_log2"):
         mpc.smudging_for(ct, decryptions=2)
 
@@ -74,7 +47,7 @@ def test_smudging_for_ckks():
     ct = s.ctx.encrypt(v, s.pk)
     sm = mpc.smudging_for(ct, noise_log2=6.0)
     assert sm.sigma == pytest.approx(2.0 ** (20 + 5 + 6))
-    got = s.decrypt(ct, sm, noise_log2=6.0)[:512]
+    got = s.decrypt(ct, smudging=sm, noise_log2=6.0)[:512]
     assert np.max(np.abs(got - v)) < 1e-2
     with pytest.raises(rnsfhe.ParameterError, match="no noise bound"):
         mpc.smudging_for(ct)                             # CKKS carries none: state it
@@ -89,7 +62,7 @@ def test_bfv_product_smudged_beyond_2_48():
     prod = s.ctx.encrypt(a, s.pk) * s.ctx.encrypt(b, s.pk)
     sm = mpc.smudging_for(prod)
     assert sm.sigma > 2.0 ** 60
-    assert np.array_equal(s.decrypt(prod, sm)[:32], a * b % 65537)
+    assert np.array_equal(s.decrypt(prod, smudging=sm)[:32], a * b % 65537)
 
 
 def test_flooded_decryption():

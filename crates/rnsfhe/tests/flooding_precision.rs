@@ -48,16 +48,7 @@ fn bfv_product_smudged_at_lambda_40() {
     let (ps, pk, s) = session(&*ctx, &crs, 3, &mut rng);
     let top = ctx.key_switcher().top_level();
     let rlk = collective_rlk(&*ctx, &crs, &ps, &pk, top, &mut rng);
-    let x = mp::values(4096, 3);
-    let y = mp::values(4096, 4);
-    let cx = ctx
-        .encrypt(&ctx.encode(&x).unwrap(), &pk, &mut rng)
-        .unwrap();
-    let cy = ctx
-        .encrypt(&ctx.encode(&y).unwrap(), &pk, &mut rng)
-        .unwrap();
-    let prod = ctx.multiply(&cx, &cy, &rlk).unwrap();
-    let want: Vec<u64> = x.iter().zip(&y).map(|(a, b)| a * b % mp::T).collect();
+    let (prod, want) = mp::bfv_product(&ctx, &pk, &rlk, (3, 4), &mut rng);
 
     let sm = Smudging::for_ciphertext(&*ctx, &prod, 40).unwrap();
     eprintln!(

@@ -8,7 +8,7 @@
 #[path = "support/multiparty.rs"]
 mod mp;
 
-use mp::{aggregate, bfv, ckks, collective_pk, indices, parties, session, sum_secret, T};
+use mp::{aggregate, bfv, ckks, collective_pk, indices, parties, session, sum_secret};
 use rnsfhe::ckks::Complex;
 use rnsfhe::multiparty::{
     ckg, cks_round, cks_share, decrypt, key_switch, pcks_round, pcks_share, public_key_switch, rkg,
@@ -375,15 +375,7 @@ fn retried_rkg_round1() {
         .collect();
     let a2 = aggregate(&*ctx, rkg::round2(&a1).unwrap(), &r2);
     let rlk = rkg::relin_key(&*ctx, &a1, &a2, &indices(&ps), &pk).unwrap();
-    let (x, y) = (mp::values(2048, 2), mp::values(2048, 3));
-    let cx = ctx
-        .encrypt(&ctx.encode(&x).unwrap(), &pk, &mut rng)
-        .unwrap();
-    let cy = ctx
-        .encrypt(&ctx.encode(&y).unwrap(), &pk, &mut rng)
-        .unwrap();
-    let prod = ctx.multiply(&cx, &cy, &rlk).unwrap();
-    let want: Vec<u64> = x.iter().zip(&y).map(|(a, b)| a * b % T).collect();
+    let (prod, want) = mp::bfv_product(&ctx, &pk, &rlk, (2, 3), &mut rng);
     assert_eq!(ctx.decode(&ctx.decrypt(&prod, &s).unwrap()).unwrap(), want);
 }
 

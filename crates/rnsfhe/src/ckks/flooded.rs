@@ -36,10 +36,22 @@ impl CkksContext {
         flooding: &Flooding,
         rng: &mut Csprng,
     ) -> Result<CkksPlaintext> {
+        let mut pt = self.flooded_phase(ct, sk, flooding, rng)?;
+        pt.poly.to_ntt()?;
+        Ok(pt)
+    }
+
+    /// The phase m + e plus a fresh draw of `flooding`, in coefficient form.
+    fn flooded_phase(
+        &self,
+        ct: &CkksCiphertext,
+        sk: &SecretKey,
+        flooding: &Flooding,
+        rng: &mut Csprng,
+    ) -> Result<CkksPlaintext> {
         let mut pt = self.decrypt(ct, sk)?;
         pt.poly.to_coefficient()?;
         flooding.add_to(&mut pt.poly, 1, rng)?;
-        pt.poly.to_ntt()?;
         Ok(pt)
     }
 
@@ -52,9 +64,7 @@ impl CkksContext {
         flooding: &Flooding,
         rng: &mut Csprng,
     ) -> Result<Vec<Complex>> {
-        let mut pt = self.decrypt(ct, sk)?;
-        pt.poly.to_coefficient()?;
-        flooding.add_to(&mut pt.poly, 1, rng)?;
+        let pt = self.flooded_phase(ct, sk, flooding, rng)?;
         let coeffs = self.centered_coefficients(&pt.poly, pt.scale)?;
         self.encoder().decode(&coeffs, pt.scale, pt.slots)
     }

@@ -94,14 +94,10 @@ impl KeyProfile {
     }
 
     /// Refuses a `what` of profile `self` for a context of profile `ours`, naming the first field
-    /// that differs.
-    pub fn check(&self, ours: &KeyProfile, what: &str) -> Result<()> {
-        self.layout.check(&ours.layout, what)?;
-        self.check_distributions(ours, what)
-    }
-
-    /// [`Self::check`] without the layout: secret and public keys hold no gadget, so they serve
-    /// contexts of any layout with the same ring, moduli, distributions and security.
+    /// of sigma, secret distribution and security that differs. The layout is checked per
+    /// key-switching key ([`KeySwitching::check`]), where it matters: secret and public keys hold
+    /// no gadget, so they serve contexts of any layout with the same ring, moduli, distributions
+    /// and security.
     pub fn check_distributions(&self, ours: &KeyProfile, what: &str) -> Result<()> {
         let field = if self.sigma.to_bits() != ours.sigma.to_bits() {
             (

@@ -225,3 +225,20 @@ pub fn values(n: usize, seed: u64) -> Vec<u64> {
         .map(|i| (i * i + seed * 7919 + 3) % T)
         .collect()
 }
+
+/// The relinearised product of two encryptions under `pk` of `values` (seeds `seeds`), and the
+/// slot-wise product mod t it decrypts to.
+pub fn bfv_product(
+    ctx: &BfvContext,
+    pk: &PublicKey,
+    rlk: &RelinKey,
+    seeds: (u64, u64),
+    rng: &mut Csprng,
+) -> (rnsfhe::bfv::Ciphertext, Vec<u64>) {
+    let n = ctx.params().degree();
+    let (x, y) = (values(n, seeds.0), values(n, seeds.1));
+    let mut enc = |v: &[u64]| ctx.encrypt(&ctx.encode(v).unwrap(), pk, rng).unwrap();
+    let (cx, cy) = (enc(&x), enc(&y));
+    let want = x.iter().zip(&y).map(|(a, b)| a * b % T).collect();
+    (ctx.multiply(&cx, &cy, rlk).unwrap(), want)
+}

@@ -35,13 +35,19 @@ impl KeySwitcher {
             return Vec::new();
         }
         let bits = |i: usize| self.ring_qp().moduli()[i].bits();
-        let count = |l: KeySwitching| -> usize {
-            (0..=level)
-                .step_by(l.digit_primes)
-                .map(|s| l.omega_bits.map_or(1, |w| bits(s).div_ceil(w) as usize))
+        // A key has one component per omega sub-digit of each digit of the gadget.
+        let count = |g: &[(usize, usize, u32)]| -> usize {
+            g.iter()
+                .map(|&(s, _, w)| {
+                    if w == 0 {
+                        1
+                    } else {
+                        bits(s).div_ceil(w) as usize
+                    }
+                })
                 .sum()
         };
-        let ours = (count(self.layout), self.gadget_at(self.layout, level));
+        let ours = self.gadget_at(self.layout, level);
         let omegas = std::iter::once(None).chain((1..=30).map(Some));
         let candidates = (1..=self.k).flat_map(|d| {
             omegas.clone().map(move |w| KeySwitching {
@@ -52,7 +58,10 @@ impl KeySwitcher {
         });
         candidates
             .filter(|l| l.validate(self.k, special).is_ok())
-            .filter(|&l| count(l) == ours.0 && self.gadget_at(l, level) != ours.1)
+            .filter(|&l| {
+                let g = self.gadget_at(l, level);
+                count(&g) == count(&ours) && g != ours
+            })
             .collect()
     }
 
