@@ -13,6 +13,8 @@
 //! - [`chebyshev`]: Chebyshev interpolation of any function on an interval;
 //! - [`functions`]: exp, sigmoid and the inverse (paper 004 section 5);
 //! - [`statistics`]: slot sum, mean and variance (paper 004 Table 3);
+//! - [`compare`]: sign, step, max, min, abs, ReLU, clip, argmax and top-k by composite minimax
+//!   polynomials, refreshed by a [`crate::eval::Levels`] hook;
 //! - [`logistic`]: encrypted logistic-regression training (paper 004 section 5.3);
 //! - [`lintrans`]: linear transforms by their diagonals, baby-step giant-step with hoisting (CKKS,
 //!   BFV, BGV).
@@ -65,6 +67,7 @@
 pub mod bootstrapping;
 pub mod bsgs;
 pub mod chebyshev;
+pub mod compare;
 pub mod dft;
 pub mod functions;
 pub mod lintrans;

@@ -42,7 +42,10 @@ mod bgv;
 mod ckks;
 mod hpr;
 pub(crate) mod integer;
+pub mod refresh;
 pub mod rotations;
+
+pub use refresh::{Levels, Refresh};
 
 use crate::{Error, Result};
 

@@ -102,6 +102,7 @@
 
 mod coeffs_to_slots;
 pub mod eval_mod;
+mod hook;
 mod keys;
 pub mod meta_bts;
 pub mod modraise;
@@ -117,6 +118,7 @@ use rnsfhe_math::sample::Csprng;
 
 pub use coeffs_to_slots::CoeffsToSlots;
 pub use eval_mod::{EvalMod, EvalModParameters};
+pub use hook::BootstrapHook;
 pub use keys::{BootstrappingKeys, GaloisRequirement, KeyRequirements};
 pub use modraise::{mod_raise, ModRaiseBound};
 pub use params::BootstrappingParameters;

@@ -1,0 +1,417 @@
+//! Comparisons (`circuits::compare`) against plain models: every function on random inputs and at
+//! the edges of its domain, through a composite that does not come from the Remez tables (Cheon,
+//! Kim, Kim, Lee and Lee's f_3 = (35 x - 35 x^3 + 21 x^5 - 5 x^7) / 16, ASIACRYPT 2020, composed
+//! with itself), so that the evaluation is checked apart from the approximation; the level hook
+//! with and without a bootstrapper; the refusals.
+#![allow(clippy::unwrap_used)] // test helpers abort loudly
+
+#[path = "support/ckks.rs"]
+mod ckks_support;
+
+use rnsfhe::circuits::bootstrapping::{
+    BootstrapHook, Bootstrapper, BootstrappingKeys, BootstrappingOrder, BootstrappingParameters,
+};
+use rnsfhe::circuits::chebyshev_coefficients;
+use rnsfhe::circuits::compare::{slots::max_steps, Comparator, Component, Composite};
+use rnsfhe::ckks::{CkksCiphertext, CkksContext, CkksParameters, Complex};
+use rnsfhe::eval::Levels;
+use rnsfhe::params::Security;
+use rnsfhe::rlwe::{PublicKey, SecretKey};
+use rnsfhe::Error;
+use rnsfhe_math::sample::Csprng;
+
+/// A deep toy context (insecure, N = 2^12, 40-bit primes, the scale exact at the middle level so
+/// that the scales drift half as far): keys from `seed`.
+fn deep(levels: usize, seed: u8) -> ckks_support::Setup {
+    let p = CkksParameters::builder()
+        .degree(1 << 12)
+        .levels(levels)
+        .scale_bits(40)
+        .scale_level(levels / 2)
+        .security(Security::InsecureResearchOnly)
+        .build()
+        .unwrap();
+    let ctx = CkksContext::new(p).unwrap();
+    let mut rng = Csprng::from_seed([seed; 32]);
+    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+    let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
+    let gk = ctx.galois_keys(&sk, &[], false, &mut rng).unwrap();
+    ckks_support::Setup {
+        ctx,
+        sk,
+        pk,
+        rlk,
+        gk,
+        rng,
+    }
+}
+
+/// f_3 composed `times` times, as Chebyshev series on [-1, 1].
+fn cheon(times: usize) -> Composite {
+    let f3 = |x: f64| (35.0 * x - 35.0 * x.powi(3) + 21.0 * x.powi(5) - 5.0 * x.powi(7)) / 16.0;
+    let c = chebyshev_coefficients(f3, -1.0, 1.0, 7);
+    let part = Component {
+        chebyshev: c,
+        radius: 1.0,
+    };
+    Composite::new(vec![part; times]).unwrap()
+}
+
+/// Worst |got - want| over the first `n` slots; NaN and infinity count as infinitely wrong.
+fn worst(got: &[Complex], want: &[f64]) -> f64 {
+    got.iter().zip(want).fold(0.0, |w, (g, v)| {
+        let e = (g.re - v).abs();
+        if e.is_finite() {
+            w.max(e)
+        } else {
+            f64::INFINITY
+        }
+    })
+}
+
+/// Values uniform in [-b, b] with |x| >= gap (when gap > 0), deterministic.
+fn uniform(rng: &mut Csprng, n: usize, b: f64, gap: f64) -> Vec<f64> {
+    (0..n)
+        .map(|_| loop {
+            let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+            let x = (2.0 * u - 1.0) * b;
+            if x.abs() >= gap {
+                break x;
+            }
+        })
+        .collect()
+}
+
+struct Plain {
+    ctx: std::sync::Arc<CkksContext>,
+    sk: SecretKey,
+    pk: PublicKey,
+    rng: Csprng,
+}
+
+impl Plain {
+    fn enc(&mut self, x: &[f64]) -> CkksCiphertext {
+        let pt = self.ctx.encode_real(x).unwrap();
+        self.ctx.encrypt(&pt, &self.pk, &mut self.rng).unwrap()
+    }
+    fn dec(&self, c: &CkksCiphertext) -> Vec<Complex> {
+        self.ctx.decrypt_values(c, &self.sk).unwrap()
+    }
+}
+
+#[test]
+fn every_function_against_its_plain_model() {
+    let s = deep(24, 31);
+    let (rlk, n) = (s.rlk, 2048);
+    let mut p = Plain {
+        ctx: s.ctx,
+        sk: s.sk,
+        pk: s.pk,
+        rng: s.rng,
+    };
+    let sign = cheon(6);
+    let ctx = p.ctx.clone();
+    let cmp = Comparator::new(Levels::new(&*ctx), &rlk, &sign);
+    let model = |x: f64| sign.value(x);
+    // Decided inputs (|x| >= 1/8) and edge inputs: +-1, +-1/8 and values near 0.
+    let mut x = uniform(&mut p.rng, n, 1.0, 0.125);
+    x[..6].copy_from_slice(&[1.0, -1.0, 0.125, -0.125, 1e-3, -1e-3]);
+    let y = uniform(&mut p.rng, n, 1.0, 0.0);
+    let (cx, cy) = (p.enc(&x), p.enc(&y));
+    let tol = 1e-4;
+
+    let got = p.dec(&cmp.sign(&cx, 1.0).unwrap());
+    let want: Vec<f64> = x.iter().map(|&v| model(v)).collect();
+    assert!(worst(&got, &want) < tol, "sign {}", worst(&got, &want));
+    // The composite decides |x| >= 1/8 (the plain model, then the true sign).
+    let decided: Vec<f64> = x.iter().map(|v| v.signum()).collect();
+    assert!(worst(&got[6..], &decided[6..]) < 0.01);
+
+    let got = p.dec(&cmp.step(&cx, 1.0).unwrap());
+    let want: Vec<f64> = x.iter().map(|&v| 0.5 * model(v) + 0.5).collect();
+    assert!(worst(&got, &want) < tol, "step");
+
+    let got = p.dec(&cmp.abs(&cx, 1.0).unwrap());
+    let want: Vec<f64> = x.iter().map(|&v| v * model(v)).collect();
+    assert!(worst(&got, &want) < tol, "abs");
+
+    let got = p.dec(&cmp.relu(&cx, 1.0).unwrap());
+    let want: Vec<f64> = x.iter().map(|&v| v * (0.5 * model(v) + 0.5)).collect();
+    assert!(worst(&got, &want) < tol, "relu");
+
+    // Two inputs: decided on (a - b) / 2.
+    let step2 = |d: f64| 0.5 * model(d / 2.0) + 0.5;
+    let got = p.dec(&cmp.greater(&cx, &cy, 1.0).unwrap());
+    let want: Vec<f64> = x.iter().zip(&y).map(|(a, b)| step2(a - b)).collect();
+    assert!(worst(&got, &want) < tol, "greater");
+    let got = p.dec(&cmp.less(&cx, &cy, 1.0).unwrap());
+    let want: Vec<f64> = x.iter().zip(&y).map(|(a, b)| step2(b - a)).collect();
+    assert!(worst(&got, &want) < tol, "less");
+
+    let got = p.dec(&cmp.max(&cx, &cy, 1.0).unwrap());
+    let want: Vec<f64> = x
+        .iter()
+        .zip(&y)
+        .map(|(a, b)| b + (a - b) * step2(a - b))
+        .collect();
+    assert!(worst(&got, &want) < tol, "max");
+    // Against the true max: within 2 alpha B = 1/4 everywhere, and close where decided.
+    let exact: Vec<f64> = x.iter().zip(&y).map(|(a, b)| a.max(*b)).collect();
+    assert!(worst(&got, &exact) < 0.25);
+
+    let got = p.dec(&cmp.min(&cx, &cy, 1.0).unwrap());
+    let want: Vec<f64> = x
+        .iter()
+        .zip(&y)
+        .map(|(a, b)| a - (a - b) * step2(a - b))
+        .collect();
+    assert!(worst(&got, &want) < tol, "min");
+
+    let got = p.dec(&cmp.clip(&cx, -0.5, 0.25, 1.0).unwrap());
+    let relu2 = |d: f64| d * step2(d);
+    let want: Vec<f64> = x
+        .iter()
+        .map(|&v| -0.5 + relu2(v + 0.5) - relu2(v - 0.25))
+        .collect();
+    assert!(worst(&got, &want) < tol, "clip");
+}
+
+#[test]
+fn wider_bounds_scale_the_inputs() {
+    let s = deep(24, 32);
+    let (rlk, n) = (s.rlk, 2048);
+    let mut p = Plain {
+        ctx: s.ctx,
+        sk: s.sk,
+        pk: s.pk,
+        rng: s.rng,
+    };
+    let sign = cheon(5);
+    let ctx = p.ctx.clone();
+    let cmp = Comparator::new(Levels::new(&*ctx), &rlk, &sign);
+    // Values in [-100, 100]: sign decided for |x| >= 12.5.
+    let x = uniform(&mut p.rng, n, 100.0, 12.5);
+    let c = p.enc(&x);
+    let got = p.dec(&cmp.sign(&c, 100.0).unwrap());
+    let want: Vec<f64> = x.iter().map(|&v| sign.value(v / 100.0)).collect();
+    assert!(worst(&got, &want) < 1e-4);
+}
+
+#[test]
+fn too_few_levels_without_a_hook_says_so() {
+    let s = ckks_support::setup(11, 8, Security::InsecureResearchOnly, 33, &[]);
+    let sign = cheon(4); // 12 levels
+    let cmp = Comparator::new(Levels::new(&*s.ctx), &s.rlk, &sign);
+    let mut rng = s.rng;
+    let c = s
+        .ctx
+        .encrypt(&s.ctx.encode_real(&[0.5]).unwrap(), &s.pk, &mut rng)
+        .unwrap();
+    match cmp.sign(&c, 1.0) {
+        Err(Error::LevelsExhausted { op, .. }) => {
+            assert!(op.contains("component 3 of 4"), "{op}");
+            assert!(op.contains("bootstrapper"), "{op}");
+        }
+        other => panic!("expected LevelsExhausted, got {other:?}"),
+    }
+    assert!(matches!(
+        cmp.sign(&c, f64::NAN),
+        Err(Error::InvalidParameters(_))
+    ));
+    assert!(matches!(
+        cmp.clip(&c, 0.5, 0.25, 1.0),
+        Err(Error::InvalidParameters(_))
+    ));
+    assert!(Composite::new(vec![]).is_err());
+    assert!(Composite::new(vec![Component {
+        chebyshev: vec![0.0, f64::INFINITY],
+        radius: 1.0
+    }])
+    .is_err());
+}
+
+struct Booted {
+    ctx: std::sync::Arc<CkksContext>,
+    boot: Bootstrapper,
+    sk: SecretKey,
+    pk: PublicKey,
+    keys: BootstrappingKeys,
+    rng: std::cell::RefCell<Csprng>,
+}
+
+/// The toy bootstrap (insecure, N = 2^11, real slots) in `order` with `residual` levels.
+fn booted(order: BootstrappingOrder, residual: usize, seed: u8) -> Booted {
+    let mut params = BootstrappingParameters::toy(11);
+    if order == BootstrappingOrder::SlotsToCoeffsFirst {
+        params = params.slots_to_coeffs_first();
+    }
+    params.real_only = true;
+    params.residual_levels = residual;
+    let ctx = CkksContext::new(params.ckks_parameters().unwrap()).unwrap();
+    let boot = Bootstrapper::new(&ctx, params).unwrap();
+    let mut rng = Csprng::from_seed([seed; 32]);
+    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+    let keys = boot.generate_keys(&sk, &mut rng, None).unwrap();
+    Booted {
+        ctx,
+        boot,
+        sk,
+        pk,
+        keys,
+        rng: rng.into(),
+    }
+}
+
+impl Booted {
+    /// `x` encrypted at the bootstrap's output level.
+    fn enc(&self, x: &[f64]) -> CkksCiphertext {
+        let start = self.boot.output_level();
+        let z: Vec<Complex> = x.iter().map(|&v| Complex::from_real(v)).collect();
+        let pt = self
+            .ctx
+            .encode_at(&z, start, self.ctx.scale_at(start).unwrap());
+        let mut rng = self.rng.borrow_mut();
+        self.ctx.encrypt(&pt.unwrap(), &self.pk, &mut rng).unwrap()
+    }
+}
+
+#[test]
+fn the_hook_bootstraps_between_components() {
+    for order in [
+        BootstrappingOrder::CoeffsToSlotsFirst,
+        BootstrappingOrder::SlotsToCoeffsFirst,
+    ] {
+        let b = booted(order, 4, 35);
+        let (ctx, boot, keys) = (b.ctx.clone(), &b.boot, &b.keys);
+        let rlk = keys.relin_key().unwrap().clone();
+        let hook = BootstrapHook::new(&boot, &keys);
+        let levels = Levels::with_refresh(&*ctx, &hook);
+        // Deeper than a bootstrap's output: refreshed in between.
+        let sign = cheon(5);
+        let depth = sign.depth(&ctx).unwrap();
+        assert!(depth > levels.most_spendable(), "{depth}");
+        let cmp = Comparator::new(levels, &rlk, &sign);
+        let x = uniform(&mut b.rng.borrow_mut(), ctx.slots(), 1.0, 0.1);
+        let c = b.enc(&x);
+        let out = cmp.relu(&c, 1.0).unwrap();
+        assert!(cmp.levels().refreshes() >= 1, "{order:?}");
+        assert!(out.level() >= boot.input_level());
+        let got = ctx.decrypt_values(&out, &b.sk).unwrap();
+        let want: Vec<f64> = x.iter().map(|&v| v * (0.5 * sign.value(v) + 0.5)).collect();
+        assert!(
+            worst(&got, &want) < 1e-3,
+            "{order:?}: {}",
+            worst(&got, &want)
+        );
+    }
+}
+
+/// The plain model of the slot circuits for a composite P on inputs in [-1, 1]: the same
+/// formulas in f64, slot by slot.
+struct SlotModel<'a>(&'a Composite);
+
+impl SlotModel<'_> {
+    fn step2(&self, d: f64) -> f64 {
+        0.5 * self.0.value(d / 2.0) + 0.5
+    }
+    fn max(&self, a: f64, b: f64) -> f64 {
+        b + (a - b) * self.step2(a - b)
+    }
+    fn max_slots(&self, x: &[f64], block: usize) -> Vec<f64> {
+        let n = x.len();
+        let mut m = x.to_vec();
+        let mut s = 1;
+        while s < block {
+            m = (0..n).map(|i| self.max(m[i], m[(i + s) % n])).collect();
+            s *= 2;
+        }
+        if block == n {
+            return m; // cyclic: each slot its own window
+        }
+        (0..n).map(|i| m[i - i % block]).collect()
+    }
+    fn argmax(&self, x: &[f64], m: &[f64], gap: f64) -> Vec<f64> {
+        x.iter()
+            .zip(m)
+            .map(|(v, m)| self.step2(v - m + gap / 2.0))
+            .collect()
+    }
+}
+
+#[test]
+fn slot_max_argmax_and_top_k() {
+    let s = booted(BootstrappingOrder::CoeffsToSlotsFirst, 12, 34);
+    let slots = s.ctx.slots();
+    let mut steps = max_steps(8, slots);
+    steps.extend(max_steps(slots, slots));
+    let gk = s
+        .ctx
+        .galois_keys(&s.sk, &steps, false, &mut s.rng.borrow_mut())
+        .unwrap();
+    let rlk = s.keys.relin_key().unwrap().clone();
+    let hook = BootstrapHook::new(&s.boot, &s.keys);
+    let sign = cheon(4);
+    let model = SlotModel(&sign);
+    let cmp = Comparator::new(Levels::with_refresh(&*s.ctx, &hook), &rlk, &sign);
+    // Blocks of 8: distinct values 1/8 apart in [-7/16, 7/16].
+    let mut x = vec![0.0; slots];
+    for (b, block) in x.chunks_mut(8).enumerate() {
+        for (i, v) in block.iter_mut().enumerate() {
+            *v = (((i * 5 + b * 3) % 8) as f64 - 3.5) / 8.0;
+        }
+    }
+    let c = s.enc(&x);
+    assert_eq!(c.slots(), slots);
+    let dec = |c: &CkksCiphertext| s.ctx.decrypt_values(c, &s.sk).unwrap();
+    let tol = 1e-3;
+
+    let m = dec(&cmp.max_slots(&c, 8, 1.0, &gk).unwrap());
+    let want_m = model.max_slots(&x, 8);
+    assert!(worst(&m, &want_m) < tol, "max {}", worst(&m, &want_m));
+    let exact: Vec<f64> = x
+        .chunks(8)
+        .flat_map(|b| [b.iter().copied().fold(f64::MIN, f64::max); 8])
+        .collect();
+    assert!(
+        worst(&m, &exact) < 0.05,
+        "max vs exact {}",
+        worst(&m, &exact)
+    );
+
+    let mask = dec(&cmp.argmax(&c, 8, 0.125, 1.0, &gk).unwrap());
+    let want = model.argmax(&x, &want_m, 0.125);
+    assert!(worst(&mask, &want) < tol, "argmax {}", worst(&mask, &want));
+    let onehot: Vec<f64> = x
+        .iter()
+        .zip(&exact)
+        .map(|(v, m)| f64::from(u8::from(v == m)))
+        .collect();
+    // Rounded, the mask is the one-hot argmax (this composite decides 1/32 only loosely).
+    let rounded: Vec<f64> = mask.iter().map(|m| m.re.round()).collect();
+    assert_eq!(rounded, onehot);
+
+    let top = cmp.top_k(&c, 2, 8, 0.125, 1.0, &gk).unwrap();
+    assert_eq!(top.len(), 2);
+    let rest: Vec<f64> = x
+        .iter()
+        .zip(&want)
+        .map(|(v, k)| v - k * (v + 1.0))
+        .collect();
+    let second = model.max_slots(&rest, 8);
+    assert!(worst(&dec(&top[0].0), &want_m) < tol);
+    assert!(worst(&dec(&top[1].0), &second) < tol, "second");
+
+    // The whole ciphertext as one block: cyclic, every slot holds the maximum.
+    let m = dec(&cmp.max_slots(&c, slots, 1.0, &gk).unwrap());
+    let want_all = model.max_slots(&x, slots);
+    assert!(
+        worst(&m, &want_all) < tol,
+        "cyclic max {}",
+        worst(&m, &want_all)
+    );
+    assert!(worst(&m, &vec![7.0 / 16.0; slots]) < 0.05);
+    assert!(matches!(
+        cmp.max_slots(&c, 12, 1.0, &gk),
+        Err(Error::InvalidParameters(_))
+    ));
+}
