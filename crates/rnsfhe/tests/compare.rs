@@ -284,7 +284,7 @@ fn the_hook_bootstraps_between_components() {
         let b = booted(order, 4, 35);
         let (ctx, boot, keys) = (b.ctx.clone(), &b.boot, &b.keys);
         let rlk = keys.relin_key().unwrap().clone();
-        let hook = BootstrapHook::new(&boot, &keys);
+        let hook = BootstrapHook::new(boot, keys);
         let levels = Levels::with_refresh(&*ctx, &hook);
         // Deeper than a bootstrap's output: refreshed in between.
         let sign = cheon(5);
