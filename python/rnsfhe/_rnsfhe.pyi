@@ -532,6 +532,8 @@ class CkksCiphertext:
     def __mul__(self, other: CkksOperand) -> CkksCiphertext: ...
     def __rmul__(self, other: CkksOperand) -> CkksCiphertext: ...
     def __neg__(self) -> CkksCiphertext: ...
+    def __gt__(self, other: Union[CkksCiphertext, float]) -> CkksCiphertext: ...  # type: ignore[override]
+    def __lt__(self, other: Union[CkksCiphertext, float]) -> CkksCiphertext: ...  # type: ignore[override]
     def __pow__(self, k: int, modulo: None = None) -> CkksCiphertext: ...
     def rescale(self) -> CkksCiphertext: ...
     def rotate(self, step: int) -> CkksCiphertext: ...
@@ -572,6 +574,8 @@ class CkksContext:
     def bootstrap_level(self) -> int: ...
     @property
     def bootstrap_min_level(self) -> int: ...
+    @property
+    def bootstraps(self) -> int: ...
     def keygen(self) -> Tuple[SecretKey, PublicKey]: ...
     def relin_key(self, sk: SecretKey) -> RelinKey: ...
     def galois_keys(
@@ -623,6 +627,106 @@ class CkksContext:
     def matmul(
         self, a: CkksCiphertext, m: Union[CkksMatrix, npt.ArrayLike], keys: Optional[GaloisKeys] = None
     ) -> CkksCiphertext: ...
+    def sign(
+        self, a: CkksCiphertext, *, alpha: int = 12, bound: float = 1.0, bootstrap: bool = True, rlk: Optional[RelinKey] = None
+    ) -> CkksCiphertext: ...
+    def step(
+        self, a: CkksCiphertext, *, alpha: int = 12, bound: float = 1.0, bootstrap: bool = True, rlk: Optional[RelinKey] = None
+    ) -> CkksCiphertext: ...
+    def abs(
+        self, a: CkksCiphertext, *, alpha: int = 12, bound: float = 1.0, bootstrap: bool = True, rlk: Optional[RelinKey] = None
+    ) -> CkksCiphertext: ...
+    def relu(
+        self, a: CkksCiphertext, *, alpha: int = 12, bound: float = 1.0, bootstrap: bool = True, rlk: Optional[RelinKey] = None
+    ) -> CkksCiphertext: ...
+    def clip(
+        self,
+        a: CkksCiphertext,
+        lo: float,
+        hi: float,
+        *,
+        alpha: int = 12,
+        bound: float = 1.0,
+        bootstrap: bool = True,
+        rlk: Optional[RelinKey] = None,
+    ) -> CkksCiphertext: ...
+    def greater(
+        self,
+        a: CkksCiphertext,
+        b: Union[CkksCiphertext, float],
+        *,
+        alpha: int = 12,
+        bound: float = 1.0,
+        bootstrap: bool = True,
+        rlk: Optional[RelinKey] = None,
+    ) -> CkksCiphertext: ...
+    def less(
+        self,
+        a: CkksCiphertext,
+        b: Union[CkksCiphertext, float],
+        *,
+        alpha: int = 12,
+        bound: float = 1.0,
+        bootstrap: bool = True,
+        rlk: Optional[RelinKey] = None,
+    ) -> CkksCiphertext: ...
+    def max(
+        self,
+        a: CkksCiphertext,
+        b: Union[CkksCiphertext, float],
+        *,
+        alpha: int = 12,
+        bound: float = 1.0,
+        bootstrap: bool = True,
+        rlk: Optional[RelinKey] = None,
+    ) -> CkksCiphertext: ...
+    def min(
+        self,
+        a: CkksCiphertext,
+        b: Union[CkksCiphertext, float],
+        *,
+        alpha: int = 12,
+        bound: float = 1.0,
+        bootstrap: bool = True,
+        rlk: Optional[RelinKey] = None,
+    ) -> CkksCiphertext: ...
+    def comparison_steps(self, block: int, slots: Optional[int] = None) -> list[int]: ...
+    def max_slots(
+        self,
+        a: CkksCiphertext,
+        block: Optional[int] = None,
+        *,
+        alpha: int = 12,
+        bound: float = 1.0,
+        bootstrap: bool = True,
+        keys: Optional[GaloisKeys] = None,
+        rlk: Optional[RelinKey] = None,
+    ) -> CkksCiphertext: ...
+    def argmax(
+        self,
+        a: CkksCiphertext,
+        block: Optional[int] = None,
+        *,
+        gap: float = 0.0009765625,
+        alpha: int = 14,
+        bound: float = 1.0,
+        bootstrap: bool = True,
+        keys: Optional[GaloisKeys] = None,
+        rlk: Optional[RelinKey] = None,
+    ) -> CkksCiphertext: ...
+    def top_k(
+        self,
+        a: CkksCiphertext,
+        k: int,
+        block: Optional[int] = None,
+        *,
+        gap: float = 0.0009765625,
+        alpha: int = 14,
+        bound: float = 1.0,
+        bootstrap: bool = True,
+        keys: Optional[GaloisKeys] = None,
+        rlk: Optional[RelinKey] = None,
+    ) -> list[Tuple[CkksCiphertext, CkksCiphertext]]: ...
     def drop_to_level(self, a: CkksCiphertext, level: int) -> CkksCiphertext: ...
     def rotate(self, a: CkksCiphertext, step: int, keys: Optional[GaloisKeys] = None) -> CkksCiphertext: ...
     def rotate_many(

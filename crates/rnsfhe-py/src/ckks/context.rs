@@ -117,6 +117,12 @@ super::functions::with_function_methods! {
         fn bootstrap_level(&self, py: Python<'_>) -> PyResult<usize> {
             super::bootstrap::output_level(py, &self.shared)
         }
+        /// The bootstraps this context has run: `bootstrap` calls and those of circuits that
+        /// bootstrap by themselves (comparisons, `inverse` on a domain, ...).
+        #[getter]
+        fn bootstraps(&self) -> usize {
+            super::bootstrap::count(&self.shared)
+        }
         /// The lowest level a ciphertext may have to be bootstrapped: 0 for the CoeffsToSlots-first
         /// presets, SlotsToCoeffs' input level for the SlotsToCoeffs-first ones.
         #[getter]

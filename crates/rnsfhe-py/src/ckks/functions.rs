@@ -76,6 +76,100 @@ macro_rules! with_function_methods {
                     let t = matrix.transform.clone();
                     self.unary(py, a, move |c, x| t.apply(c, x, &k))
                 }
+                /// sign(x) for x in [-bound, bound]: +-1 where |x| >= 2^-alpha bound (within the
+                /// composite's error; between, a value in [-1, 1] of x's sign). Bootstraps by itself
+                /// when the context is bootstrappable and has bootstrapping keys for the key pair
+                /// (`bootstrap=False`: never); else it needs the composite's depth in levels.
+                #[pyo3(signature = (a, *, alpha=Int(super::compare::DEFAULT_ALPHA), bound=1.0, bootstrap=true, rlk=None))]
+                fn sign(&self, py: Python<'_>, a: &PyCkksCiphertext, alpha: Int<u32>, bound: f64, bootstrap: bool, rlk: Option<&PyRelinKey>) -> PyResult<PyCkksCiphertext> {
+                    self.compare_one(py, a, (alpha.0, bound, bootstrap), rlk, |c, x, b| c.sign(x, b))
+                }
+                /// step(x): 1 for x > 0, 0 for x < 0 ((sign + 1) / 2; `sign` for the domain).
+                #[pyo3(signature = (a, *, alpha=Int(super::compare::DEFAULT_ALPHA), bound=1.0, bootstrap=true, rlk=None))]
+                fn step(&self, py: Python<'_>, a: &PyCkksCiphertext, alpha: Int<u32>, bound: f64, bootstrap: bool, rlk: Option<&PyRelinKey>) -> PyResult<PyCkksCiphertext> {
+                    self.compare_one(py, a, (alpha.0, bound, bootstrap), rlk, |c, x, b| c.step(x, b))
+                }
+                /// |x| = x sign(x) (within 2 |x| where |x| < 2^-alpha bound).
+                #[pyo3(signature = (a, *, alpha=Int(super::compare::DEFAULT_ALPHA), bound=1.0, bootstrap=true, rlk=None))]
+                fn abs(&self, py: Python<'_>, a: &PyCkksCiphertext, alpha: Int<u32>, bound: f64, bootstrap: bool, rlk: Option<&PyRelinKey>) -> PyResult<PyCkksCiphertext> {
+                    self.compare_one(py, a, (alpha.0, bound, bootstrap), rlk, |c, x, b| c.abs(x, b))
+                }
+                /// ReLU(x) = max(x, 0) = x step(x) (within |x| where |x| < 2^-alpha bound).
+                #[pyo3(signature = (a, *, alpha=Int(super::compare::DEFAULT_ALPHA), bound=1.0, bootstrap=true, rlk=None))]
+                fn relu(&self, py: Python<'_>, a: &PyCkksCiphertext, alpha: Int<u32>, bound: f64, bootstrap: bool, rlk: Option<&PyRelinKey>) -> PyResult<PyCkksCiphertext> {
+                    self.compare_one(py, a, (alpha.0, bound, bootstrap), rlk, |c, x, b| c.relu(x, b))
+                }
+                /// clip(x, lo, hi) for x in [-bound, bound], -bound <= lo < hi <= bound.
+                #[pyo3(signature = (a, lo, hi, *, alpha=Int(super::compare::DEFAULT_ALPHA), bound=1.0, bootstrap=true, rlk=None))]
+                #[allow(clippy::too_many_arguments)]
+                fn clip(&self, py: Python<'_>, a: &PyCkksCiphertext, lo: f64, hi: f64, alpha: Int<u32>, bound: f64, bootstrap: bool, rlk: Option<&PyRelinKey>) -> PyResult<PyCkksCiphertext> {
+                    self.compare_one(py, a, (alpha.0, bound, bootstrap), rlk, move |c, x, b| c.clip(x, lo, hi, b))
+                }
+                /// The mask of a > b (1 where a > b, 0 where a < b; `b` a ciphertext or a number),
+                /// for a, b in [-bound, bound]: decided where |a - b| >= 2^(1-alpha) bound.
+                #[pyo3(signature = (a, b, *, alpha=Int(super::compare::DEFAULT_ALPHA), bound=1.0, bootstrap=true, rlk=None))]
+                #[allow(clippy::too_many_arguments)]
+                fn greater(&self, py: Python<'_>, a: &PyCkksCiphertext, b: &Bound<'_, PyAny>, alpha: Int<u32>, bound: f64, bootstrap: bool, rlk: Option<&PyRelinKey>) -> PyResult<PyCkksCiphertext> {
+                    self.compare_two(py, a, b, (alpha.0, bound, bootstrap), rlk, |c, x, y, b| super::compare::greater(c, x, y, b))
+                }
+                /// The mask of a < b (`greater` with the operands swapped).
+                #[pyo3(signature = (a, b, *, alpha=Int(super::compare::DEFAULT_ALPHA), bound=1.0, bootstrap=true, rlk=None))]
+                #[allow(clippy::too_many_arguments)]
+                fn less(&self, py: Python<'_>, a: &PyCkksCiphertext, b: &Bound<'_, PyAny>, alpha: Int<u32>, bound: f64, bootstrap: bool, rlk: Option<&PyRelinKey>) -> PyResult<PyCkksCiphertext> {
+                    self.compare_two(py, a, b, (alpha.0, bound, bootstrap), rlk, |c, x, y, b| super::compare::less(c, x, y, b))
+                }
+                /// max(a, b) slot by slot (`b` a ciphertext or a number), a, b in [-bound, bound].
+                #[pyo3(signature = (a, b, *, alpha=Int(super::compare::DEFAULT_ALPHA), bound=1.0, bootstrap=true, rlk=None))]
+                #[allow(clippy::too_many_arguments)]
+                fn max(&self, py: Python<'_>, a: &PyCkksCiphertext, b: &Bound<'_, PyAny>, alpha: Int<u32>, bound: f64, bootstrap: bool, rlk: Option<&PyRelinKey>) -> PyResult<PyCkksCiphertext> {
+                    self.compare_two(py, a, b, (alpha.0, bound, bootstrap), rlk, |c, x, y, b| super::compare::extreme(c, x, y, b, false))
+                }
+                /// min(a, b) slot by slot.
+                #[pyo3(signature = (a, b, *, alpha=Int(super::compare::DEFAULT_ALPHA), bound=1.0, bootstrap=true, rlk=None))]
+                #[allow(clippy::too_many_arguments)]
+                fn min(&self, py: Python<'_>, a: &PyCkksCiphertext, b: &Bound<'_, PyAny>, alpha: Int<u32>, bound: f64, bootstrap: bool, rlk: Option<&PyRelinKey>) -> PyResult<PyCkksCiphertext> {
+                    self.compare_two(py, a, b, (alpha.0, bound, bootstrap), rlk, |c, x, y, b| super::compare::extreme(c, x, y, b, true))
+                }
+                /// The rotation steps `max_slots`, `argmax` and `top_k` need for blocks of `block`
+                /// slots (default: the ciphertext's slots): make Galois keys for them.
+                #[pyo3(signature = (block, slots=None))]
+                fn comparison_steps(&self, block: Int<usize>, slots: Option<Int<usize>>) -> Vec<i64> {
+                    let slots = slots.map_or(self.ctx().slots(), |s| s.0);
+                    circuits::compare::slots::max_steps(block.0, slots)
+                }
+                /// The maximum of each block of `block` consecutive slots (default: all the
+                /// ciphertext's slots), in every slot of its block: log2(block) `max`es over
+                /// rotations. Galois keys for `comparison_steps(block)`: `keys` or the registered ones.
+                #[pyo3(signature = (a, block=None, *, alpha=Int(super::compare::DEFAULT_ALPHA), bound=1.0, bootstrap=true, keys=None, rlk=None))]
+                #[allow(clippy::too_many_arguments)]
+                fn max_slots(&self, py: Python<'_>, a: &PyCkksCiphertext, block: Option<Int<usize>>, alpha: Int<u32>, bound: f64, bootstrap: bool, keys: Option<&PyGaloisKeys>, rlk: Option<&PyRelinKey>) -> PyResult<PyCkksCiphertext> {
+                    let block = block.map_or(a.ct.slots(), |b| b.0);
+                    let gk = self.gk(keys, "max_slots", a.ct.key_id())?;
+                    self.compare_one(py, a, (alpha.0, bound, bootstrap), rlk, move |c, x, b| c.max_slots(x, block, b, &gk))
+                }
+                /// The argmax of each block as a 0/1 mask (1 in the slot of the block's maximum),
+                /// for maxima that exceed the rest of their block by at least `gap`. Within `gap`
+                /// of the maximum, slots get a value in [0, 1]. Choose alpha >= log2(8 bound / gap).
+                #[pyo3(signature = (a, block=None, *, gap=0.0009765625, alpha=Int(super::compare::DEFAULT_ALPHA + 2), bound=1.0, bootstrap=true, keys=None, rlk=None))]
+                #[allow(clippy::too_many_arguments)]
+                fn argmax(&self, py: Python<'_>, a: &PyCkksCiphertext, block: Option<Int<usize>>, gap: f64, alpha: Int<u32>, bound: f64, bootstrap: bool, keys: Option<&PyGaloisKeys>, rlk: Option<&PyRelinKey>) -> PyResult<PyCkksCiphertext> {
+                    let block = block.map_or(a.ct.slots(), |b| b.0);
+                    let gk = self.gk(keys, "argmax", a.ct.key_id())?;
+                    self.compare_one(py, a, (alpha.0, bound, bootstrap), rlk, move |c, x, b| c.argmax(x, block, gap, b, &gk))
+                }
+                /// The k largest values of each block, largest first: a list of (maximum, mask)
+                /// pairs, each maximum in every slot of its block and its argmax mask.
+                #[pyo3(signature = (a, k, block=None, *, gap=0.0009765625, alpha=Int(super::compare::DEFAULT_ALPHA + 2), bound=1.0, bootstrap=true, keys=None, rlk=None))]
+                #[allow(clippy::too_many_arguments)]
+                fn top_k(&self, py: Python<'_>, a: &PyCkksCiphertext, k: Int<usize>, block: Option<Int<usize>>, gap: f64, alpha: Int<u32>, bound: f64, bootstrap: bool, keys: Option<&PyGaloisKeys>, rlk: Option<&PyRelinKey>) -> PyResult<Vec<(PyCkksCiphertext, PyCkksCiphertext)>> {
+                    let (k, block) = (k.0, block.map_or(a.ct.slots(), |b| b.0));
+                    let gk = self.gk(keys, "top_k", a.ct.key_id())?;
+                    let x = self.check(a)?;
+                    let rlk = rlk.map(|r| r.get(&self.owner())).transpose()?;
+                    let opts = super::compare::Options { alpha: alpha.0, bound, bootstrap };
+                    let out = super::compare::comparing(py, &self.shared, x.key_id(), rlk, opts, move |c| c.top_k(&x, k, block, gap, bound, &gk))?;
+                    Ok(out.into_iter().map(|(m, i)| (self.wrap(m), self.wrap(i))).collect())
+                }
                 /// sum_i coeffs[i] x^i: baby-step giant-step (`method="bsgs"`, default) or the power tree
                 /// (`method="powers"`).
                 #[pyo3(signature = (a, coeffs, *, method="bsgs", rlk=None))]

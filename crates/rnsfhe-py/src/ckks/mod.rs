@@ -7,6 +7,7 @@
 
 mod bootstrap;
 mod chebyshev;
+mod compare;
 mod context;
 mod functions;
 mod helpers;

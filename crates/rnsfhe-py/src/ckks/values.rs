@@ -69,6 +69,15 @@ crate::rlwe_context::rlwe_values! {
         fn __rsub__(&self, other: &Bound<'_, PyAny>) -> PyResult<PyCkksCiphertext> {
             self.__neg__()?.add_or_sub(other, false)
         }
+        /// The mask of self > other (`ctx.greater` with its defaults: alpha 12, inputs in
+        /// [-1, 1], bootstrapping when the context can).
+        fn __gt__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyCkksCiphertext> {
+            self.masked(py, other, false)
+        }
+        /// The mask of self < other (`ctx.less` with its defaults).
+        fn __lt__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyCkksCiphertext> {
+            self.masked(py, other, true)
+        }
         fn __neg__(&self) -> PyResult<PyCkksCiphertext> {
             let mut x = (*self.ct).clone();
             self.ctx().negate_assign(&mut x).py()?;

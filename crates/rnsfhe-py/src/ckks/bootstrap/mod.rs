@@ -9,6 +9,7 @@ mod preset;
 mod progress;
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock, RwLock};
 
 use rnsfhe::circuits::bootstrapping::{Bootstrapper, BootstrappingKeys};
@@ -27,6 +28,35 @@ pub(crate) struct Bootstrapping {
     loaded_preset: OnceLock<Preset>,
     bootstrapper: Mutex<Option<Arc<Bootstrapper>>>,
     keys: RwLock<BTreeMap<KeyId, Arc<BootstrappingKeys>>>,
+    /// The bootstraps run so far (`ctx.bootstrap` and circuits that bootstrap by themselves).
+    count: AtomicUsize,
+}
+
+/// Counts one bootstrap of `shared`'s context.
+pub(crate) fn counted(shared: &CkksShared) {
+    shared.extra.count.fetch_add(1, Ordering::Relaxed);
+}
+
+/// The bootstraps `shared`'s context has run.
+pub(crate) fn count(shared: &CkksShared) -> usize {
+    shared.extra.count.load(Ordering::Relaxed)
+}
+
+/// The bootstrapper and the bootstrapping keys registered for key pair `key`, when this context
+/// is bootstrappable and has them (what circuits that bootstrap by themselves use); `None`
+/// otherwise.
+pub(crate) fn available(
+    py: Python<'_>,
+    shared: &Arc<CkksShared>,
+    key: Option<KeyId>,
+) -> PyResult<Option<(Arc<Bootstrapper>, Arc<BootstrappingKeys>)>> {
+    if preset(shared).is_none() {
+        return Ok(None);
+    }
+    let Ok(keys) = registered(shared, key) else {
+        return Ok(None);
+    };
+    Ok(Some((bootstrapper(py, shared)?, keys)))
 }
 
 /// The preset of `shared`'s bootstrap: its parameters' (`CkksParameters.bootstrappable`, or their
@@ -95,7 +125,11 @@ pub(crate) fn train(
         } else {
             z
         };
-        let mut refresh = |c: &CkksCiphertext| boot.bootstrap(&ctx, c, &bk);
+        let mut refresh = |c: &CkksCiphertext| {
+            let out = boot.bootstrap(&ctx, c, &bk);
+            counted(shared);
+            out
+        };
         circuits::logistic::train_logistic_refreshed(
             &ctx,
             &z,
@@ -128,7 +162,9 @@ pub(crate) fn run(
         None => registered(shared, ct.key_id())?,
     };
     let ctx = shared.ctx.clone();
-    py.detach(|| boot.bootstrap(&ctx, &ct, &k)).py()
+    let out = py.detach(|| boot.bootstrap(&ctx, &ct, &k)).py()?;
+    counted(shared);
+    Ok(out)
 }
 
 /// The level of a bootstrap's outputs on this context (building its bootstrapper).

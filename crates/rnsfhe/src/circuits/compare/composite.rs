@@ -139,3 +139,21 @@ impl Composite {
         Ok(y)
     }
 }
+
+impl Composite {
+    /// A composite for sign that decides |x| >= 2^-log_alpha on [-1, 1]: f_3 of Cheon, Kim, Kim,
+    /// Lee and Lee (ASIACRYPT 2020) composed ceil(log_alpha / log2(35/16)) + 3 times (each f_3
+    /// multiplies a small input by 35/16; three more take it to within about 2^-10 of +-1).
+    pub fn sign(log_alpha: u32) -> Result<Self> {
+        let f3 = |x: f64| (35.0 * x - 35.0 * x.powi(3) + 21.0 * x.powi(5) - 5.0 * x.powi(7)) / 16.0;
+        let c = crate::circuits::chebyshev_coefficients(f3, -1.0, 1.0, 7);
+        let times = (f64::from(log_alpha) / 1.129).ceil() as usize + 3;
+        Composite::new(vec![
+            Component {
+                chebyshev: c,
+                radius: 1.0
+            };
+            times
+        ])
+    }
+}
