@@ -149,9 +149,9 @@ impl EncryptedMatrixProduct {
 
     /// A B for `a` and `b` encrypting d x d matrices row-major (zeros after slot d^2), at
     /// [`Self::level`] on the chain's scale: the product row-major at level - 3 on the chain's scale.
-    /// Errors: those of [`CkksLinearTransform::apply`] for either input (level, slots, scale,
-    /// missing Galois keys naming the step), and of the multiplication (key pairs, relinearisation
-    /// key).
+    /// Errors: `LevelMismatch` or `LengthMismatch` for an input at another level or slot count than
+    /// the product's; those of [`CkksLinearTransform::apply`] (scale, context, missing Galois keys
+    /// naming the step), and of the multiplication (key pairs, relinearisation key).
     pub fn apply(
         &self,
         ctx: &CkksContext,
@@ -160,6 +160,25 @@ impl EncryptedMatrixProduct {
         rlk: &RelinKey,
         keys: &GaloisKeys,
     ) -> Result<CkksCiphertext> {
+        for (name, c) in [("A", a), ("B", b)] {
+            if c.level() != self.level {
+                return Err(Error::LevelMismatch {
+                    op: format!("encrypted matrix product (the ciphertext of {name}, the product)"),
+                    left: c.level(),
+                    right: self.level,
+                    hint: "encode the product for the ciphertexts' level, or bring them to its \
+                           level with drop_to_level"
+                        .into(),
+                });
+            }
+            if c.slots() != self.slots {
+                return Err(Error::LengthMismatch {
+                    what: "encrypted matrix product slots (the ciphertext's against the product's)",
+                    expected: self.slots,
+                    got: c.slots(),
+                });
+            }
+        }
         let sa = self.sigma.apply(ctx, a, keys)?;
         let tb = self.tau.apply(ctx, b, keys)?;
         let phi: Vec<&CkksLinearTransform> = self.phi.iter().collect();
