@@ -12,7 +12,8 @@ CLASSES = ["BfvParameters", "BfvContext", "BfvPlaintext", "BfvCiphertext", "BgvP
            "BgvContext", "BgvPlaintext", "BgvCiphertext", "CkksParameters",
            "CkksContext", "CkksPlaintext", "CkksCiphertext", "SecretKey", "PublicKey", "RelinKey",
            "GaloisKeys", "HprParameters", "HprContext", "HprCiphertext", "HprSecretKey",
-           "HprPublicKey", "HprRelinKey", "HprGaloisKeys", "BootstrappingKeys"]
+           "HprPublicKey", "HprRelinKey", "HprGaloisKeys", "BootstrappingKeys", "CkksMatrix",
+           "CkksMatrixProduct"]
 
 
 def stub_members():

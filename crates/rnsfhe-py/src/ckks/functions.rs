@@ -12,16 +12,26 @@ macro_rules! with_function_methods {
                 $($own)*
 
                 /// A plaintext matrix M (rows x cols, any numeric dtype, real or complex) encoded
-                /// for `matmul` as the Halevi-Shoup diagonals of its zero-padded square: for
-                /// vectors of `slots` slots (default: the smallest power of two holding rows and
-                /// cols) at `level` (default: the top). Build it once, multiply many vectors.
-                #[pyo3(signature = (m, *, level=None, slots=None))]
+                /// once for `matmul` as the Halevi-Shoup diagonals of the matrix applying M to each
+                /// of `batch` vectors of one ciphertext, at the cost of one product: `layout="rows"`
+                /// (default) puts vector j in slots [j stride, j stride + stride) (`stride` default
+                /// max(rows, cols)): a ciphertext of a row-major (batch, stride) array, 2 stride - 1
+                /// diagonals; `"interleaved"` puts entry c of vector j at slot c batch + j (batch a
+                /// power of two): n = slots / batch diagonals, the cheaper. `mat.pack(X)` lays a
+                /// (batch, cols) array out, `mat.unpack(values)` takes the (batch, rows) products out.
+                /// For vectors of `slots` slots (default: the smallest power of two holding the batch)
+                /// at `level` (default: the top).
+                #[pyo3(signature = (m, *, level=None, slots=None, batch=Int(1), layout="rows", stride=None))]
+                #[allow(clippy::too_many_arguments)]
                 fn matrix(
                     &self,
                     py: Python<'_>,
                     m: &Bound<'_, PyAny>,
                     level: Option<Int<usize>>,
                     slots: Option<Int<usize>>,
+                    batch: Int<usize>,
+                    layout: &str,
+                    stride: Option<Int<usize>>,
                 ) -> PyResult<super::PyCkksMatrix> {
                     super::PyCkksMatrix::encode(
                         py,
@@ -29,13 +39,17 @@ macro_rules! with_function_methods {
                         m,
                         level.map(|l| l.0),
                         slots.map(|s| s.0),
+                        batch.0,
+                        layout,
+                        stride.map(|s| s.0),
                     )
                 }
-                /// y = M x: `a` holds x in its first cols slots and zeros up to the matrix's slots
-                /// (encrypt x padded with zeros: a ciphertext of fewer slots repeats its values),
-                /// `m` is a `CkksMatrix` (or an array, encoded for `a`'s level and slots); y comes
-                /// out in the first rows slots, one level down, by hoisted baby-step giant-step. Galois keys for
-                /// `matrix.rotation_steps`: `keys`, or those registered for `a`'s key pair.
+                /// y = M x for every vector x of `a` (laid out as `m.pack` does; one vector: x in the
+                /// first cols slots, zeros up to the matrix's slots, as a ciphertext of x padded with
+                /// zeros), `m` a `CkksMatrix` (or an array, encoded for one vector at `a`'s level and
+                /// slots); y comes out where x was (`m.unpack`), one level down, by hoisted baby-step
+                /// giant-step. Galois keys for `matrix.rotation_steps`: `keys`, or those registered for
+                /// `a`'s key pair.
                 #[pyo3(signature = (a, m, keys=None))]
                 fn matmul(
                     &self,
@@ -50,7 +64,9 @@ macro_rules! with_function_methods {
                         Err(_) => {
                             let level = Some(a.ct.level());
                             let slots = Some(a.ct.slots());
-                            built = super::PyCkksMatrix::encode(py, &self.shared, m, level, slots)?;
+                            built = super::PyCkksMatrix::encode(
+                                py, &self.shared, m, level, slots, 1, "rows", None,
+                            )?;
                             &built
                         }
                     };
@@ -67,8 +83,8 @@ macro_rules! with_function_methods {
                             format!(
                                 "the ciphertext has {have} slots, the matrix multiplies vectors \
                                  of {want}: encrypt the vector padded with zeros to {want} values \
-                                 (fewer slots repeat the values instead), or encode the matrix \
-                                 with slots={have}"
+                                 (fewer slots repeat the values instead; `matrix.pack` pads), or \
+                                 encode the matrix with slots={have}"
                             ),
                         ));
                     }
@@ -169,6 +185,66 @@ macro_rules! with_function_methods {
                     let opts = super::compare::Options { alpha: alpha.0, bound, bootstrap };
                     let out = super::compare::comparing(py, &self.shared, x.key_id(), rlk, opts, move |c| c.top_k(&x, k, block, gap, bound, &gk))?;
                     Ok(out.into_iter().map(|(m, i)| (self.wrap(m), self.wrap(i))).collect())
+                }
+                /// The transforms of an encrypted d x d matrix product (Jiang, Kim, Lauter and Song,
+                /// ACM CCS 2018), encoded once for `matmul_encrypted`: for ciphertexts of `slots` slots
+                /// (default: the smallest power of two holding d^2) at `level` (default: the top,
+                /// at least 3). Its `rotation_steps` are the Galois keys it needs.
+                #[pyo3(signature = (d, *, level=None, slots=None))]
+                fn matrix_product(
+                    &self,
+                    py: Python<'_>,
+                    d: Int<usize>,
+                    level: Option<Int<usize>>,
+                    slots: Option<Int<usize>>,
+                ) -> PyResult<super::PyCkksMatrixProduct> {
+                    super::PyCkksMatrixProduct::encode(
+                        py,
+                        &self.shared,
+                        d.0,
+                        level.map(|l| l.0),
+                        slots.map(|s| s.0),
+                    )
+                }
+                /// A B for ciphertexts `a`, `b` of d x d matrices row-major in their first d^2 slots
+                /// (`product.pack`), `product` a `CkksMatrixProduct` (or d, encoded for `a`'s level and
+                /// slots): the product row-major, 3 levels down. Keys: `rlk` and `keys` (for
+                /// `product.rotation_steps`), or those registered for `a`'s key pair.
+                #[pyo3(signature = (a, b, product, rlk=None, keys=None))]
+                fn matmul_encrypted(
+                    &self,
+                    py: Python<'_>,
+                    a: &PyCkksCiphertext,
+                    b: &PyCkksCiphertext,
+                    product: &Bound<'_, PyAny>,
+                    rlk: Option<&PyRelinKey>,
+                    keys: Option<&PyGaloisKeys>,
+                ) -> PyResult<PyCkksCiphertext> {
+                    let built;
+                    let p = match product.cast::<super::PyCkksMatrixProduct>() {
+                        Ok(p) => p.get(),
+                        Err(_) => {
+                            let d: Int<usize> = product.extract().map_err(|_| {
+                                PyTypeError::new_err(
+                                    "product must be a CkksMatrixProduct (ctx.matrix_product(d)) or d",
+                                )
+                            })?;
+                            let (level, slots) = (Some(a.ct.level()), Some(a.ct.slots()));
+                            built = super::PyCkksMatrixProduct::encode(py, &self.shared, d.0, level, slots)?;
+                            &built
+                        }
+                    };
+                    if !Arc::ptr_eq(&p.shared, &self.shared) {
+                        return Err(raise(
+                            "ContextMismatchError",
+                            "the matrix product was encoded for another parameter set".into(),
+                        ));
+                    }
+                    let y = self.check(b)?;
+                    let r = self.rlk(rlk, "matmul_encrypted", a.ct.key_id())?;
+                    let k = self.gk(keys, "matmul_encrypted", a.ct.key_id())?;
+                    let prod = p.product.clone();
+                    self.unary(py, a, move |c, x| prod.apply(c, x, &y, &r, &k))
                 }
                 /// sum_i coeffs[i] x^i: baby-step giant-step (`method="bsgs"`, default) or the power tree
                 /// (`method="powers"`).

@@ -12,6 +12,7 @@ mod context;
 mod functions;
 mod helpers;
 mod matrix;
+mod matrix_product;
 mod params;
 mod values;
 
@@ -20,6 +21,7 @@ use chebyshev::*;
 pub(crate) use context::PyCkksContext;
 use helpers::Weights;
 pub(crate) use matrix::PyCkksMatrix;
+pub(crate) use matrix_product::PyCkksMatrixProduct;
 pub(crate) use params::PyCkksParameters;
 pub(crate) use values::{PyCkksCiphertext, PyCkksPlaintext};
 
@@ -109,6 +111,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyCkksParameters>()?;
     m.add_class::<PyCkksContext>()?;
     m.add_class::<PyCkksMatrix>()?;
+    m.add_class::<PyCkksMatrixProduct>()?;
     m.add_class::<PyCkksPlaintext>()?;
     m.add_class::<PyCkksCiphertext>()?;
     m.add_class::<PyBootstrappingKeys>()?;

@@ -18,6 +18,8 @@
 //! - [`logistic`]: encrypted logistic-regression training (paper 004 section 5.3);
 //! - [`lintrans`]: linear transforms by their diagonals, baby-step giant-step with hoisting (CKKS,
 //!   BFV, BGV).
+//! - [`matrix`]: matrix products over [`lintrans`]: a plaintext matrix times a batch of encrypted
+//!   vectors, and an encrypted matrix times an encrypted matrix (Jiang, Kim, Lauter and Song).
 //! - [`bootstrapping`]: the stages of CKKS bootstrapping (EvalMod, the homomorphic modular
 //!   reduction).
 //! - [`dft`]: the homomorphic DFT of CKKS bootstrapping (CoeffsToSlots, SlotsToCoeffs), one
@@ -72,6 +74,7 @@ pub mod dft;
 pub mod functions;
 pub mod lintrans;
 pub mod logistic;
+pub mod matrix;
 pub mod poly;
 pub mod polynomial;
 pub mod statistics;

@@ -18,6 +18,8 @@ use crate::{Error, Result};
 /// level l - 1 and the chain's scale there (as [`CkksContext::mul_const_rescale_to`]).
 #[derive(Clone, Debug)]
 pub struct CkksLinearTransform {
+    fingerprint: u64,
+    ring: std::sync::Arc<rnsfhe_math::ring::RingContext>,
     level: usize,
     slots: usize,
     input_scale: f64,
@@ -99,6 +101,8 @@ impl CkksLinearTransform {
             giants.push((enc.rotation_galois_element(j as i64), terms));
         }
         Ok(CkksLinearTransform {
+            fingerprint: ctx.fingerprint(),
+            ring: ring.clone(),
             level,
             slots,
             input_scale,
@@ -143,9 +147,25 @@ impl CkksLinearTransform {
             .collect()
     }
 
-    /// Refuses a ciphertext of another level, slot count or scale, and missing keys (naming the
-    /// step).
+    /// Refuses another context (`ContextMismatch`), a ciphertext of another level, slot count or
+    /// scale.
     fn check_input(&self, ctx: &CkksContext, ct: &CkksCiphertext) -> Result<()> {
+        if self.fingerprint != ctx.fingerprint() {
+            return Err(Error::ContextMismatch(
+                "the linear transform was encoded for another parameter set".into(),
+            ));
+        }
+        let same = ctx
+            .key_switcher()
+            .ring_qp_at(self.level)
+            .is_ok_and(|r| std::sync::Arc::ptr_eq(r, &self.ring));
+        if !same {
+            return Err(Error::ContextMismatch(
+                "the linear transform was encoded by another CkksContext of the same parameters: \
+                 encode it with the context that applies it"
+                    .into(),
+            ));
+        }
         if ct.level() != self.level {
             return Err(Error::LevelMismatch {
                 op: "linear transform (ciphertext, transform)".into(),
@@ -188,6 +208,41 @@ impl CkksLinearTransform {
             keys.require(ctx.encoder().rotation_galois_element(s), Some(s), h.level())?;
         }
         let parts = bsgs::evaluate(&h, &self.encoded)?;
+        self.finish(ctx, ct, parts)
+    }
+
+    /// Several transforms of one ciphertext from one decomposition of its c_1: `transforms[i]`
+    /// applied to `ct`, each the same bits as its [`Self::apply`] (the decomposition does not depend
+    /// on the transform). For the masked rotations of Jiang, Kim, Lauter and Song's matrix product,
+    /// d - 1 transforms of one ciphertext. Keys: the union of their [`Self::rotation_steps`].
+    pub fn apply_many(
+        ctx: &CkksContext,
+        ct: &CkksCiphertext,
+        transforms: &[&CkksLinearTransform],
+        keys: &GaloisKeys,
+    ) -> Result<Vec<CkksCiphertext>> {
+        for t in transforms {
+            t.check_input(ctx, ct)?;
+        }
+        let h = ctx.hoist(ct, keys)?;
+        for t in transforms {
+            for s in t.rotation_steps() {
+                keys.require(ctx.encoder().rotation_galois_element(s), Some(s), h.level())?;
+            }
+        }
+        transforms
+            .iter()
+            .map(|t| t.finish(ctx, ct, bsgs::evaluate(&h, &t.encoded)?))
+            .collect()
+    }
+
+    /// The evaluated parts of `ct`'s transform rescaled onto the output scale.
+    fn finish(
+        &self,
+        ctx: &CkksContext,
+        ct: &CkksCiphertext,
+        parts: Vec<rnsfhe_math::ring::Poly>,
+    ) -> Result<CkksCiphertext> {
         let mut r = ctx.ciphertext_like(ct, parts, ct.scale() * self.factor);
         ctx.rescale_assign(&mut r)?;
         Ok(ctx.ciphertext_like(&r, r.parts().to_vec(), self.output_scale))

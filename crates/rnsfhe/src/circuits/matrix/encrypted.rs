@@ -1,0 +1,204 @@
+//! Encrypted d x d matrices multiplied: Jiang, Kim, Lauter and Song, "Secure Outsourced Matrix
+//! Computation and Application to Neural Networks", ACM CCS 2018, section 3 (Algorithm 2).
+//!
+//! A d x d matrix sits row-major in the first d^2 slots (entry (i, j) at slot d i + j, zeros after),
+//! and
+//!
+//! A B = sum_{k < d} phi^k(sigma(A)) * psi^k(tau(B)),
+//!
+//! sigma(A)_{i,j} = A_{i,i+j}, tau(B)_{i,j} = B_{i+j,j}, phi (column shift) A_{i,j+1}, psi (row
+//! shift) A_{i+1,j}, indices mod d. Each is a permutation of the d^2 slots, so a linear transform
+//! ([`CkksLinearTransform`]): sigma has the 2d - 1 diagonals -(d-1)..d-1, tau the 2d - 1 multiples
+//! of d (one hoisted baby-step giant-step each, about 3 sqrt(d) rotations); phi^k is two masked
+//! rotations (k and k - d); psi^k is the rotation by d k when the slots are exactly d^2 (paper), and
+//! two masked rotations (d k and d k - d^2) when the ciphertext has more slots than d^2. The d - 1
+//! phi^k share one decomposition of sigma(A), the psi^k one of tau(B)
+//! ([`CkksLinearTransform::apply_many`]); phi^0 and psi^0 are products with the mask of the d^2
+//! slots, so that every term is at one level and scale. The d products are tensored and summed
+//! before one relinearisation and one rescale (the paper's lazy relinearisation).
+//!
+//! Depth 3, as the paper: sigma and tau (one level), the shifts (one level), the product (one
+//! level); the result is at level l - 3 on the chain's scale. Decisions: the shifts of B take a
+//! level even where psi^k is a bare rotation (d^2 = slots), so that the code path is one; the
+//! rectangular variants of the paper's section 4 are not implemented.
+
+use super::super::lintrans::{CkksLinearTransform, Diagonals};
+use crate::ckks::{CkksCiphertext, CkksContext, Complex};
+use crate::rlwe::{GaloisKeys, RelinKey};
+use crate::{Error, Result};
+
+/// The levels an encrypted matrix product spends.
+pub const MATRIX_PRODUCT_DEPTH: usize = 3;
+
+/// The transforms of the d x d encrypted matrix product for ciphertexts of `slots` slots at one
+/// level (see the module doc), encoded once.
+#[derive(Clone, Debug)]
+pub struct EncryptedMatrixProduct {
+    d: usize,
+    level: usize,
+    slots: usize,
+    sigma: CkksLinearTransform,
+    tau: CkksLinearTransform,
+    /// phi^k and psi^k for k = 0..d (k = 0: the mask of the d^2 slots).
+    phi: Vec<CkksLinearTransform>,
+    psi: Vec<CkksLinearTransform>,
+}
+
+/// The diagonals of the permutation y[t] = x[src(t)] of the first `len` of `slots` slots (zeros
+/// after): diagonal (src(t) - t) mod slots holds 1 at t.
+fn permutation(len: usize, slots: usize, src: impl Fn(usize) -> usize) -> Diagonals<Complex> {
+    let mut diags: Diagonals<Complex> = Diagonals::new();
+    for t in 0..len {
+        diags
+            .entry((src(t) + slots - t) % slots)
+            .or_insert_with(|| vec![Complex::new(0.0, 0.0); slots])[t] = Complex::new(1.0, 0.0);
+    }
+    diags
+}
+
+impl EncryptedMatrixProduct {
+    /// The product of d x d matrices in ciphertexts of `slots` slots (d^2 <= slots) at `level`
+    /// (>= 3). Errors: `InvalidParameters` for d = 0, d^2 beyond the slots or a slot count that is
+    /// not a power of two up to N/2; `LevelsExhausted` for a level below 3 (naming it);
+    /// `LevelOutOfRange` for a level above the top.
+    pub fn new(ctx: &CkksContext, d: usize, level: usize, slots: usize) -> Result<Self> {
+        let len = d.saturating_mul(d);
+        if d == 0 || len > slots || !slots.is_power_of_two() || slots > ctx.slots() {
+            return Err(Error::InvalidParameters(format!(
+                "{d} x {d} matrices in {slots} slots: need 1 <= d and d^2 = {len} <= slots, the \
+                 slots a power of two up to N/2 = {}",
+                ctx.slots()
+            )));
+        }
+        if level > ctx.max_level() {
+            return Err(Error::LevelOutOfRange {
+                op: "encrypted matrix product".into(),
+                level,
+                max: ctx.max_level(),
+            });
+        }
+        if level < MATRIX_PRODUCT_DEPTH {
+            return Err(Error::LevelsExhausted {
+                op: "encrypted matrix product".into(),
+                level,
+                needed: MATRIX_PRODUCT_DEPTH,
+            });
+        }
+        let at =
+            |diags: &Diagonals<Complex>, l: usize| CkksLinearTransform::new(ctx, diags, l, slots);
+        let sigma = at(
+            &permutation(len, slots, |t| d * (t / d) + (t / d + t % d) % d),
+            level,
+        )?;
+        let tau = at(
+            &permutation(len, slots, |t| d * ((t / d + t % d) % d) + t % d),
+            level,
+        )?;
+        let mut phi = Vec::with_capacity(d);
+        let mut psi = Vec::with_capacity(d);
+        for k in 0..d {
+            let column = permutation(len, slots, |t| d * (t / d) + (t % d + k) % d);
+            let row = permutation(len, slots, |t| d * ((t / d + k) % d) + t % d);
+            phi.push(at(&column, level - 1)?);
+            psi.push(at(&row, level - 1)?);
+        }
+        Ok(EncryptedMatrixProduct {
+            d,
+            level,
+            slots,
+            sigma,
+            tau,
+            phi,
+            psi,
+        })
+    }
+
+    /// The matrix dimension d.
+    pub fn dimension(&self) -> usize {
+        self.d
+    }
+    /// The level of the inputs; the product is [`MATRIX_PRODUCT_DEPTH`] levels down.
+    pub fn level(&self) -> usize {
+        self.level
+    }
+    /// The slot count of the inputs.
+    pub fn slots(&self) -> usize {
+        self.slots
+    }
+    /// The bytes the encoded diagonals hold.
+    pub fn encoded_bytes(&self) -> usize {
+        self.transforms()
+            .map(CkksLinearTransform::encoded_bytes)
+            .sum()
+    }
+
+    fn transforms(&self) -> impl Iterator<Item = &CkksLinearTransform> {
+        [&self.sigma, &self.tau]
+            .into_iter()
+            .chain(&self.phi)
+            .chain(&self.psi)
+    }
+
+    /// The rotation steps [`Self::apply`] needs Galois keys for (sorted, without 0).
+    pub fn rotation_steps(&self) -> Vec<i64> {
+        let mut s: Vec<i64> = self.transforms().flat_map(|t| t.rotation_steps()).collect();
+        s.sort_unstable();
+        s.dedup();
+        s
+    }
+
+    /// A B for `a` and `b` encrypting d x d matrices row-major (zeros after slot d^2), at
+    /// [`Self::level`] on the chain's scale: the product row-major at level - 3 on the chain's scale.
+    /// Errors: `LevelMismatch` or `LengthMismatch` for an input at another level or slot count than
+    /// the product's; those of [`CkksLinearTransform::apply`] (scale, context, missing Galois keys
+    /// naming the step), and of the multiplication (key pairs, relinearisation key).
+    pub fn apply(
+        &self,
+        ctx: &CkksContext,
+        a: &CkksCiphertext,
+        b: &CkksCiphertext,
+        rlk: &RelinKey,
+        keys: &GaloisKeys,
+    ) -> Result<CkksCiphertext> {
+        for (name, c) in [("A", a), ("B", b)] {
+            if c.level() != self.level {
+                return Err(Error::LevelMismatch {
+                    op: format!("encrypted matrix product (the ciphertext of {name}, the product)"),
+                    left: c.level(),
+                    right: self.level,
+                    hint: "encode the product for the ciphertexts' level, or bring them to its \
+                           level with drop_to_level"
+                        .into(),
+                });
+            }
+            if c.slots() != self.slots {
+                return Err(Error::LengthMismatch {
+                    what: "encrypted matrix product slots (the ciphertext's against the product's)",
+                    expected: self.slots,
+                    got: c.slots(),
+                });
+            }
+        }
+        let sa = self.sigma.apply(ctx, a, keys)?;
+        let tb = self.tau.apply(ctx, b, keys)?;
+        let phi: Vec<&CkksLinearTransform> = self.phi.iter().collect();
+        let psi: Vec<&CkksLinearTransform> = self.psi.iter().collect();
+        let ak = CkksLinearTransform::apply_many(ctx, &sa, &phi, keys)?;
+        let bk = CkksLinearTransform::apply_many(ctx, &tb, &psi, keys)?;
+        let mut acc: Option<CkksCiphertext> = None;
+        for (x, y) in ak.iter().zip(&bk) {
+            let p = ctx.multiply_no_relin(x, y)?;
+            acc = Some(match acc {
+                None => p,
+                Some(mut s) => {
+                    ctx.add_assign(&mut s, &p)?;
+                    s
+                }
+            });
+        }
+        let mut r = acc.ok_or_else(|| Error::Internal("a matrix product without terms".into()))?;
+        ctx.relinearize_assign(&mut r, rlk)?;
+        ctx.rescale_assign(&mut r)?;
+        Ok(r)
+    }
+}
