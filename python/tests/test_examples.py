@@ -14,7 +14,7 @@ def test_examples_exist():
 
 # Command lines for examples that take arguments (smaller than their defaults, to keep the suite fast).
 ARGS = {"dask_statistics": ["--records", "60000"], "multiparty_hospitals": ["--small"],
-        "multiparty_dask": ["--small"]}
+        "multiparty_dask": ["--small"], "digits_network": ["--small"]}
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
