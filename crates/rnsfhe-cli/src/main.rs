@@ -68,6 +68,12 @@ enum Command {
         /// bootstrap; default: the preset's, e.g. n16-h192-meta).
         #[arg(long, value_name = "K")]
         meta_bts: Option<u32>,
+        /// compare: decide |x| >= 2^-ALPHA (the sign composite's alpha).
+        #[arg(long, default_value_t = 20)]
+        alpha: u32,
+        /// compare: the block of slots the maximum and argmax run over (a power of two).
+        #[arg(long, default_value_t = 16)]
+        block: usize,
     },
 }
 
@@ -121,6 +127,9 @@ enum Suite {
     Bootstrap,
     /// Paper 004's logistic regression trained past its levels by bootstrapping (issue 24).
     Showcase,
+    /// CKKS comparisons with bootstrapping: sign at alpha (its worst slot against +-1), the slot
+    /// maximum and argmax over blocks (the share of blocks decided right), time and bootstraps.
+    Compare,
     /// Multiparty keys: share generation and aggregation per protocol step, bytes per share (BFV
     /// and CKKS, N = 2^14, Q 7 x 55 bits, P 55 bits, one thread; Lattigo's anchor).
     Multiparty,
@@ -141,7 +150,7 @@ fn bench(
     let rep = &mut rep;
     // Only bootstrap and showcase take --threads; every other suite runs one thread.
     let threads = match suite {
-        Suite::Bootstrap | Suite::Showcase => boot.threads,
+        Suite::Bootstrap | Suite::Showcase | Suite::Compare => boot.threads,
         _ => 1,
     };
     rep.text(&report::machine_line(threads));
@@ -155,6 +164,7 @@ fn bench(
         Suite::Flooding => bench::ckks_flooding::run(&budget, rep),
         Suite::Bootstrap => bench::ckks_bootstrap::run(boot, rep),
         Suite::Showcase => bench::ckks_bootstrap::showcase(boot, rep),
+        Suite::Compare => bench::ckks_compare::run(boot, rep),
         Suite::Multiparty => bench::multiparty::run(&budget, rep),
         Suite::Hpr => {
             let mut rng = rnsfhe_math::sample::Csprng::from_seed([42; 32]);
@@ -209,6 +219,8 @@ fn main() -> ExitCode {
             reps,
             iterations,
             meta_bts,
+            alpha,
+            block,
         } => {
             let boot = bench::ckks_bootstrap::Options {
                 preset,
@@ -218,6 +230,8 @@ fn main() -> ExitCode {
                 quick,
                 iterations,
                 meta_bts,
+                alpha,
+                block,
             };
             bench(suite, quick, paper, &out, &boot)
         }

@@ -69,10 +69,14 @@ pub struct Options {
     /// META-BTS on the preset: its residual factor's log2 k (0: one bootstrap; a preset without
     /// META-BTS gains a reserved prime above its residual levels).
     pub meta_bts: Option<u32>,
+    /// compare: the log2 of the smallest |x| decided.
+    pub alpha: u32,
+    /// compare: the block of the slot maximum and argmax.
+    pub block: usize,
 }
 
 impl Options {
-    fn parameters(&self, default: Preset, quick: Preset) -> BootstrappingParameters {
+    pub(crate) fn parameters(&self, default: Preset, quick: Preset) -> BootstrappingParameters {
         let preset = self
             .preset
             .unwrap_or(if self.quick { quick } else { default });
@@ -95,12 +99,13 @@ fn peak_rss() -> Option<usize> {
     Some(kb * 1024)
 }
 
-fn peak_rss_text() -> String {
+pub(crate) fn peak_rss_text() -> String {
     peak_rss().map_or_else(|| "n/a".into(), kib)
 }
 
 /// A context, its bootstrapper and keys, with the key generation's time (progress on stderr).
-fn setup(
+#[allow(clippy::type_complexity)]
+pub(crate) fn setup(
     p: BootstrappingParameters,
     rng: &mut Csprng,
 ) -> Result<(

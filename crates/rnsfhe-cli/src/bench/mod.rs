@@ -9,6 +9,7 @@ pub mod bfv_mp;
 pub mod bgv;
 pub mod ckks;
 pub mod ckks_bootstrap;
+pub mod ckks_compare;
 pub mod ckks_flooding;
 pub mod ckks_functions;
 pub mod ckks_hoisting;
