@@ -130,6 +130,9 @@ enum Suite {
     /// CKKS comparisons with bootstrapping: sign at alpha (its worst slot against +-1), the slot
     /// maximum and argmax over blocks (the share of blocks decided right), time and bootstraps.
     Compare,
+    /// The encrypted neural network on scikit-learn's digits (runs examples/python/digits_network.py
+    /// with $PYTHON, default python3; --quick: the INSECURE toy preset).
+    Network,
     /// Multiparty keys: share generation and aggregation per protocol step, bytes per share (BFV
     /// and CKKS, N = 2^14, Q 7 x 55 bits, P 55 bits, one thread; Lattigo's anchor).
     Multiparty,
@@ -165,6 +168,7 @@ fn bench(
         Suite::Bootstrap => bench::ckks_bootstrap::run(boot, rep),
         Suite::Showcase => bench::ckks_bootstrap::showcase(boot, rep),
         Suite::Compare => bench::ckks_compare::run(boot, rep),
+        Suite::Network => bench::network::run(quick, rep),
         Suite::Multiparty => bench::multiparty::run(&budget, rep),
         Suite::Hpr => {
             let mut rng = rnsfhe_math::sample::Csprng::from_seed([42; 32]);

@@ -16,3 +16,4 @@ pub mod ckks_hoisting;
 pub mod ckks_lr;
 pub mod cyclotomic;
 pub mod multiparty;
+pub mod network;
