@@ -2,6 +2,10 @@
 //! paper 000 Table 1 (bound (20) and measured squaring chains) for n = 2^11..2^13.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
+#[path = "support/worst.rs"]
+mod worst;
+use worst::worst_error;
+
 use num_bigint::{BigInt, BigUint};
 use rnsfhe::bfv::{BfvContext, BfvParameters, Decryption};
 use rnsfhe_math::arith::Modulus;
@@ -214,19 +218,19 @@ fn fast_noise_measure_and_checked_decryption() {
         let budget = ctx.noise_budget(&ct, &sk).unwrap();
         // Big-integer reference: log2 ||[t x]_q||.
         let q = num_bigint::BigInt::from(ctx.ring().basis().product().clone());
-        let reference = ctx
-            .phase(&ct, &sk)
-            .unwrap()
-            .to_biguint()
-            .unwrap()
-            .into_iter()
-            .map(|c| {
-                let v = (num_bigint::BigInt::from(c) * 12289i64) % &q;
-                let v = if v > &q / 2 { v - &q } else { v };
-                num_traits::ToPrimitive::to_f64(&v.magnitude().clone()).unwrap()
-            })
-            .fold(0.0f64, f64::max)
-            .log2();
+        let reference = worst_error(
+            ctx.phase(&ct, &sk)
+                .unwrap()
+                .to_biguint()
+                .unwrap()
+                .into_iter()
+                .map(|c| {
+                    let v = (num_bigint::BigInt::from(c) * 12289i64) % &q;
+                    let v = if v > &q / 2 { v - &q } else { v };
+                    num_traits::ToPrimitive::to_f64(&v.magnitude().clone()).unwrap()
+                }),
+        )
+        .log2();
         let fast = ctx.noise_log2(&ct, &sk).unwrap() + 12289f64.log2();
         assert!(
             (fast - reference).abs() < 1e-6,

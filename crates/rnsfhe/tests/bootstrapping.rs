@@ -6,6 +6,10 @@
 //! machine, or the `ckks_bootstrap` example).
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
+#[path = "support/worst.rs"]
+mod worst;
+use worst::worst_error;
+
 #[path = "support/phase.rs"]
 mod phase;
 
@@ -89,7 +93,7 @@ impl Fixture {
         let got = self.ctx.decrypt_values(&out, &self.sk).unwrap();
         let err: Vec<f64> = got.iter().zip(&z).map(|(g, w)| (*g - *w).abs()).collect();
         let mean = err.iter().sum::<f64>() / err.len() as f64;
-        let worst = err.iter().copied().fold(0.0, f64::max);
+        let worst = worst_error(err.iter().copied());
         (-mean.log2(), -worst.log2())
     }
 }

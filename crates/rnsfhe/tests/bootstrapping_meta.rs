@@ -3,6 +3,10 @@
 //! measured against the decrypted input (the values a bootstrap refreshes), and its refusals.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
+#[path = "support/worst.rs"]
+mod worst;
+use worst::worst_error;
+
 use rnsfhe::circuits::bootstrapping::{Bootstrapper, BootstrappingOrder, BootstrappingParameters};
 use rnsfhe::ckks::{CkksContext, Complex};
 use rnsfhe_math::sample::Csprng;
@@ -41,7 +45,7 @@ fn precision(
                 .map(|(g, w)| (*g - *w).abs())
                 .collect();
             let mean = err.iter().sum::<f64>() / err.len() as f64;
-            let worst = err.iter().copied().fold(0.0, f64::max);
+            let worst = worst_error(err.iter().copied());
             (-mean.log2(), -worst.log2())
         })
         .collect()

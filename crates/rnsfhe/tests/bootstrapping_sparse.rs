@@ -5,6 +5,10 @@
 //! path existed).
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
+#[path = "support/worst.rs"]
+mod worst;
+use worst::worst_error;
+
 use std::sync::Arc;
 
 use rnsfhe::circuits::bootstrapping::{
@@ -90,7 +94,7 @@ fn bootstrap(
 fn precision(z: &[Complex], got: &[Complex]) -> (f64, f64) {
     let err: Vec<f64> = got.iter().zip(z).map(|(g, w)| (*g - *w).abs()).collect();
     let mean = err.iter().sum::<f64>() / err.len() as f64;
-    let worst = err.iter().copied().fold(0.0, f64::max);
+    let worst = worst_error(err.iter().copied());
     (-mean.log2(), -worst.log2())
 }
 

@@ -2,6 +2,10 @@
 //! slots (N = 2^13, 40-bit scale): max error against f64 sin, and the levels spent.
 #![allow(clippy::unwrap_used)]
 
+#[path = "support/worst.rs"]
+mod worst;
+use worst::worst_error;
+
 use rnsfhe::circuits;
 use rnsfhe::ckks::{CkksContext, CkksParameters};
 use rnsfhe::params::Security;
@@ -33,11 +37,7 @@ fn chebyshev_sin_degree_63_precision() {
         let out = circuits::evaluate_chebyshev(&ctx, &c, f64::sin, (-1.0, 1.0), 63, &rlk).unwrap();
         let el = t.elapsed();
         let got = ctx.decrypt_values(&out, &sk).unwrap();
-        let err = got
-            .iter()
-            .zip(&x)
-            .map(|(g, v)| (g.re - v.sin()).abs())
-            .fold(0.0, f64::max);
+        let err = worst_error(got.iter().zip(&x).map(|(g, v)| (g.re - v.sin()).abs()));
         println!(
             "seed {seed}: levels spent {}, max error {err:.3e} (log2 {:.2}), scale 2^{:.6}, {el:?}",
             9 - out.level(),

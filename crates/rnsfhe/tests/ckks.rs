@@ -2,6 +2,10 @@
 //! chain, rotations, conjugation, hybrid key switching, and the refused inputs.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
+#[path = "support/worst.rs"]
+mod worst;
+use worst::worst_error;
+
 use std::sync::Arc;
 
 use rnsfhe::circuits;
@@ -46,10 +50,7 @@ fn random(rng: &mut Csprng, len: usize) -> Vec<Complex> {
 }
 
 fn max_err(a: &[Complex], b: &[Complex]) -> f64 {
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (*x - *y).abs())
-        .fold(0.0, f64::max)
+    worst_error(a.iter().zip(b).map(|(x, y)| (*x - *y).abs()))
 }
 
 #[test]
@@ -237,11 +238,7 @@ fn functions_match_plaintext() {
             .collect()
     };
     let check = |got: Vec<f64>, f: &dyn Fn(f64) -> f64, tol: f64, what: &str| {
-        let err = got
-            .iter()
-            .zip(&x)
-            .map(|(g, &v)| (g - f(v)).abs())
-            .fold(0.0, f64::max);
+        let err = worst_error(got.iter().zip(&x).map(|(g, &v)| (g - f(v)).abs()));
         assert!(err < tol, "{what}: max error {err}");
     };
     check(
@@ -343,11 +340,7 @@ fn chebyshev_interpolation_beyond_taylor() {
     let sig = |v: f64| 1.0 / (1.0 + (-v).exp());
     let out = circuits::evaluate_chebyshev(&ctx, &cx, sig, (-8.0, 8.0), 31, &rlk).unwrap();
     let got = ctx.decrypt_values(&out, &sk).unwrap();
-    let err = got
-        .iter()
-        .zip(&x)
-        .map(|(g, &v)| (g.re - sig(v)).abs())
-        .fold(0.0, f64::max);
+    let err = worst_error(got.iter().zip(&x).map(|(g, &v)| (g.re - sig(v)).abs()));
     assert!(err < 1e-4, "sigmoid on [-8, 8], degree 31: max error {err}");
     let coeffs = circuits::chebyshev_coefficients(f64::exp, -1.0, 1.0, 10);
     let y: f64 = 0.3;
@@ -375,11 +368,7 @@ fn baby_step_giant_step_matches_power_tree() {
         let want = |v: f64| coeffs.iter().rev().fold(0.0, |acc, c| acc * v + c);
         let out = circuits::evaluate_polynomial_bsgs(&ctx, &cx, &coeffs, &rlk).unwrap();
         let got = ctx.decrypt_values(&out, &sk).unwrap();
-        let err = got
-            .iter()
-            .zip(&x)
-            .map(|(g, &v)| (g.re - want(v)).abs())
-            .fold(0.0, f64::max);
+        let err = worst_error(got.iter().zip(&x).map(|(g, &v)| (g.re - want(v)).abs()));
         assert!(
             err < 1e-4,
             "degree {d}: max error {err}, level left {}",

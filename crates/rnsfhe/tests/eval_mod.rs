@@ -3,6 +3,10 @@
 //! against the model and the exact reduction, its product count, and the refusals.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
+#[path = "support/worst.rs"]
+mod worst;
+use worst::worst_error;
+
 use std::sync::Arc;
 
 use rnsfhe::circuits::bootstrapping::{EvalMod, EvalModParameters};
@@ -63,10 +67,11 @@ fn model_error(em: &EvalMod, n: usize, seed: u8) -> f64 {
     for i in [0.0, k - 1.0, 1.0 - k] {
         cases.extend([(e, (i + e) / k), (-e, (i - e) / k)]);
     }
-    cases
-        .iter()
-        .map(|&(eps, y)| (em.apply_plain(y) - eps).abs())
-        .fold(0.0, f64::max)
+    worst_error(
+        cases
+            .iter()
+            .map(|&(eps, y)| (em.apply_plain(y) - eps).abs()),
+    )
 }
 
 /// The module doc's table: (K, r, degree, arcsine degree, log_message_ratio, depth, the bound
@@ -156,11 +161,13 @@ fn run(ctx: &CkksContext, em: &EvalMod, seed: u8, scale: f64) -> (f64, f64, std:
     assert_eq!(out.level(), em.output_level());
     assert!((out.scale() / scale - 1.0).abs() < 1e-12);
     let got = ctx.decrypt_values(&out, &sk).unwrap();
-    let (mut vs_model, mut vs_exact) = (0.0f64, 0.0f64);
-    for ((g, yi), (eps, _)) in got.iter().zip(&y_in).zip(&s) {
-        vs_model = vs_model.max((g.re - em.apply_plain(yi.re)).abs());
-        vs_exact = vs_exact.max((g.re - eps).abs());
-    }
+    assert_eq!(got.len(), s.len());
+    let vs_model = worst_error(
+        got.iter()
+            .zip(&y_in)
+            .map(|(g, yi)| (g.re - em.apply_plain(yi.re)).abs()),
+    );
+    let vs_exact = worst_error(got.iter().zip(&s).map(|(g, (eps, _))| (g.re - eps).abs()));
     (vs_model, vs_exact, took)
 }
 
