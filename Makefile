@@ -1,11 +1,12 @@
 # rnsfhe — the two entry points a new machine needs (Rust toolchain, Python 3 and pip present).
 #   make demo   the main job: a showcase of the library, in release mode
 #   make test   everything CI checks: formatting, lints, every test
+#   make test-heavy   the opt-in tier (minutes, about 10 GB): N = 2^16 bootstrapping precision and memory
 SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: demo test fmt-check lint unit backends python fuzz summary bench bench-arith
+.PHONY: demo test test-heavy fmt-check lint unit backends python fuzz summary bench bench-arith
 
 demo:
 	$(CARGO) run --release --locked -p rnsfhe-cli -- demo
@@ -23,8 +24,15 @@ lint:
 	else echo "warning: clippy not installed, lint check skipped"; fi
 
 # The last line sums every runner's results ("N passed, N failed"), so a reader of the log sees the total.
+# Kernel tests that cannot run on this CPU (no AVX2, AVX-512 or IFMA) append a line
+# "SKIPPED(no AVX-512): <test>" to $(SKIP_LOG), which `summary` counts (tests/support/skip.rs in
+# rnsfhe-math). RNSFHE_PRETEND_NO_AVX512=1 hides AVX-512 from those tests and from `backends`, to see
+# what an AVX2-only machine reports: `RNSFHE_PRETEND_NO_AVX512=1 make unit backends summary`.
+export RNSFHE_SKIP_LOG := $(CURDIR)/target/test-skips.txt
+SKIP_LOG := $(RNSFHE_SKIP_LOG)
 unit:
 	@mkdir -p target
+	@: > $(SKIP_LOG)
 	set -o pipefail; $(CARGO) test --locked --workspace 2>&1 | tee target/test-output.txt
 	@awk '/^test result:/ {p += $$4; f += $$6} END {printf "rust tests: %d passed, %d failed\n", p, f}' target/test-output.txt
 
@@ -34,6 +42,10 @@ unit:
 backends:
 	@mkdir -p target
 	@set -o pipefail; : > target/test-backends.txt; fail=0; all=($$(bash .ci/backends.sh)); \
+	for b in avx2:AVX2 avx512:AVX-512 "avx512ifma:AVX-512 IFMA"; do \
+	  [[ " $${all[*]} " == *" $${b%%:*} "* ]] || \
+	    echo "SKIPPED(no $${b#*:}): scheme tests under RNSFHE_BACKEND=$${b%%:*}" >> $(SKIP_LOG); \
+	done; \
 	for b in "$${all[@]:0:$${#all[@]}-1}"; do \
 	  echo "=== scheme tests with RNSFHE_BACKEND=$$b"; \
 	  RNSFHE_BACKEND=$$b $(CARGO) test --locked --no-fail-fast -p rnsfhe 2>&1 | tee -a target/test-backends.txt \
@@ -52,8 +64,13 @@ python:
 	$(PYVENV)/bin/python -m pip install --quiet --disable-pip-version-check ".[test,dask]"
 	set -o pipefail; $(PYVENV)/bin/python -m pytest -q python/tests 2>&1 | tee target/pytest-output.txt
 
-# One total over both runners, as the last line of `make test`.
+# One total over both runners, as the last line of `make test`, after the tests that could not run here
+# ("4 skipped: no AVX-512 (rns::dot_avx512::matches_scalar_twin, ...)"; "0 skipped" on a CPU with all).
 summary:
+	@sort -u $(SKIP_LOG) 2>/dev/null | awk -F': ' '/^SKIPPED\(/ { r = $$1; sub(/^SKIPPED\(/, "", r); sub(/\)$$/, "", r); \
+	  n[r]++; l[r] = l[r] (n[r] > 1 ? ", " : "") $$2; t++ } \
+	  END { if (!t) print "0 skipped: every kernel and backend test ran on this CPU"; \
+	        for (r in n) printf "%d skipped: %s (%s)\n", n[r], r, l[r] }'
 	@cat target/test-output.txt target/test-backends.txt 2>/dev/null | awk '/^test result:/ {p += $$4; f += $$6} END {printf "%d %d\n", p, f}' > target/rust-counts.txt
 	@p=$$(grep -oE '[0-9]+ passed' target/pytest-output.txt | tail -1 | cut -d' ' -f1); \
 	f=$$(grep -oE '[0-9]+ failed' target/pytest-output.txt | tail -1 | cut -d' ' -f1); \
