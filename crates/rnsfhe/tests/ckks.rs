@@ -280,6 +280,30 @@ fn functions_match_plaintext() {
     );
 }
 
+/// The library's f64 training (`train_plain`, the Python `logistic.train_plain`) against paper 004's
+/// formulas written again in the test support, over the schedule's first 9 steps; the cubic
+/// against [28]'s published 0.5 + 0.15012 x - 0.0015930 x^3.
+#[test]
+fn plain_logistic_training_matches_the_reference() {
+    let (c1, c3) = circuits::logistic::sigmoid_cubic();
+    let [r0, r1, r3] = logistic_data::sigmoid_cubic_reference();
+    assert!(
+        (r0 - 0.5).abs() < 1e-12 && (r1 - 0.15012).abs() < 1e-4 && (r3 + 0.001593).abs() < 1e-5
+    );
+    assert!(
+        (c1 - r1).abs() < 1e-14 && (c3 - r3).abs() < 1e-15,
+        "{c1} {c3} vs {r1} {r3}"
+    );
+    let z = logistic_data::data(30);
+    for iterations in [1, 2, 5, 9] {
+        let got = circuits::logistic::train_plain(&z, iterations);
+        let want = logistic_data::train_reference(&z, iterations);
+        assert_eq!(got.len(), want.len());
+        let err = worst_error(got.iter().zip(&want).map(|(g, w)| (g - w).abs()));
+        assert!(err < 1e-12, "{iterations} iterations: {got:?} vs {want:?}");
+    }
+}
+
 #[test]
 fn logistic_regression_matches_plaintext_training() {
     let mut rng = Csprng::from_seed([5; 32]);
@@ -312,7 +336,7 @@ fn logistic_regression_matches_plaintext_training() {
         .iter()
         .map(|c| c.re)
         .collect();
-    let want = circuits::logistic::train_plain(&z, iterations);
+    let want = logistic_data::train_reference(&z, iterations);
     for row in 0..r {
         for j in 0..4 {
             assert!(
