@@ -1,12 +1,24 @@
 //! The shares of every multiparty step are deterministic given the seeds: their digests are pinned
-//! here (taken at main a236cbb, before the speed work of session 12, identical under
-//! every backend), so that a faster implementation (the common
-//! reference polynomials expanded once, the Lagrange-scaled share of a combination) is proven to
-//! give the same bytes, on every backend (`RNSFHE_BACKEND`).
-//! Session 15 changed the hash of the bindings (SHA-256 -> BLAKE3, `share::digest`): the headers of
-//! the RKG round-2, CKS and PCKS shares carry a new binding, so their three digests were taken
-//! again; every other digest (the Gaussian words now drawn by `Csprng::fill_words` among them) is
-//! a236cbb's.
+//! here, identical under every backend (`RNSFHE_BACKEND`), so that a faster implementation (the
+//! common reference polynomials expanded once, the Lagrange-scaled share of a combination, round 2
+//! limb by limb) is proven to give the same bytes.
+//!
+//! Which bytes each digest pins (`git log -S <digest>` finds the commit that wrote it):
+//! - ckg, rkg round 1, rtg, rtg level 0, shamir, combined ckg, combined rkg round 1: the bytes of
+//!   a236cbb, the code before the speed work, computed there and committed with that work in
+//!   e5c1e93 (so every later change to these steps, the Gaussian words of `Csprng::fill_words`
+//!   among them, kept a236cbb's bytes);
+//! - rkg round 2, cks, pcks: the bytes of 627598d, where the bindings' hash became BLAKE3
+//!   (`share::digest`, binding tags v2): their headers carry a new binding, so these three digests
+//!   were taken again in the commit that also changed `rkg::share_round2`. That their polynomials
+//!   kept a236cbb's values across that change is not proven by these pins.
+//!
+//! A regression guard only: a share's bytes are ChaCha20 streams through the library's own
+//! Gaussian sampler, reference-polynomial expansion and share format, which nothing outside it
+//! reproduces; re-deriving them would mean a second implementation of all three. What the shares
+//! compute is checked against independent models elsewhere: collective keys decrypt and
+//! key-switch to the plaintexts (`multiparty.rs`, `multiparty_keyswitch.rs`, which also decrypts
+//! by every subset of t threshold parties).
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
 #[path = "support/multiparty.rs"]
