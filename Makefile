@@ -75,8 +75,9 @@ summary:
 	@cat target/test-output.txt target/test-backends.txt 2>/dev/null | awk '/^test result:/ {p += $$4; f += $$6} END {printf "%d %d\n", p, f}' > target/rust-counts.txt
 	@p=$$(grep -oE '[0-9]+ passed' target/pytest-output.txt | tail -1 | cut -d' ' -f1); \
 	f=$$(grep -oE '[0-9]+ failed' target/pytest-output.txt | tail -1 | cut -d' ' -f1); \
+	s=$$(grep -oE '[0-9]+ skipped' target/pytest-output.txt | tail -1 | cut -d' ' -f1); \
 	read rp rf < target/rust-counts.txt; \
-	echo "tests: $$((rp + $${p:-0})) passed, $$((rf + $${f:-0})) failed (rust $$rp, python $${p:-0})"
+	echo "tests: $$((rp + $${p:-0})) passed, $$((rf + $${f:-0})) failed (rust $$rp, python $${p:-0}; python skipped $${s:-0})"
 
 # The opt-in tier: each ignored test that asserts, by name, in a process of its own (release, one
 # thread of tests), so that n16_h192_precision_and_memory's peak RSS is its own. A name that runs no
