@@ -6,12 +6,14 @@ import pytest
 
 import rnsfhe
 
+from worst import worst_error
+
 TOL = 1e-5
 
 
 def close(a, b, tol=TOL):
     a, b = np.asarray(a), np.asarray(b)
-    return np.max(np.abs(a[: len(b)] - b)) < tol
+    return worst_error(a[: len(b)], b) < tol
 
 
 def test_parameters(ckks):

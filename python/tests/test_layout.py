@@ -6,6 +6,8 @@ import pytest
 
 import rnsfhe
 
+from worst import worst_error
+
 
 def widths(moduli):
     return [int(q).bit_length() for q in moduli]
@@ -38,7 +40,7 @@ def test_ckks_layouts():
     ctx.relin_key(sk)
     v = np.array([0.5, -1.25, 2.0])
     y = ctx.decrypt(ctx.encrypt(v, pk) * ctx.encrypt(v, pk), sk)[:3]
-    assert np.allclose(y, v * v, atol=1e-5)
+    assert worst_error(y, v * v) <= 1e-5
     # An explicit q_0 still wins over the layout.
     assert widths(rnsfhe.CkksParameters(layout="narrow", first_modulus_bits=55).moduli)[0] == 55
 

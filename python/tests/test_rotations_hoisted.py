@@ -7,6 +7,8 @@ import pytest
 
 import rnsfhe
 
+from worst import worst_error
+
 SEED = bytes(range(32))
 STEPS = [0, 1, 2, -3, 5]
 T = 40961
@@ -35,7 +37,7 @@ def integer_context(scheme):
 
 
 def close(a, b, tol=1e-5):
-    return np.max(np.abs(np.asarray(a) - np.asarray(b))) < tol
+    return worst_error(np.asarray(a), np.asarray(b)) < tol
 
 
 def test_ckks_rotate_many_equals_separate_rotations(ckks):

@@ -65,3 +65,10 @@ pub mod sample;
 pub use arith::{backend, set_backend, Backend};
 pub use error::{Error, Result};
 pub use parallel::{num_threads, set_num_threads};
+
+// The kernel tests' skip record, shared with the integration tests (which name the crate `rnsfhe_math`).
+#[cfg(test)]
+extern crate self as rnsfhe_math;
+#[cfg(test)]
+#[path = "../tests/support/skip.rs"]
+mod skip;

@@ -2,6 +2,9 @@
 //! inputs and the edges 0, q - 1, for lengths that leave tails after the 8-lane vectors.
 #![allow(clippy::unwrap_used)] // a test aborts loudly on a set-up error
 
+#[path = "support/skip.rs"]
+mod skip;
+
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rnsfhe_math::arith::vector;
@@ -93,7 +96,9 @@ fn every_backend_matches_scalar() {
                             .zip(z)
                             .map(|(&p, &s)| ((p as u128 + s as u128) % qv as u128) as u64)
                             .collect();
-                        for backend in available_backends(&q) {
+                        for backend in
+                            skip::backends_for(&q, "vector::every_backend_matches_scalar")
+                        {
                             ran.insert(backend.name());
                             let ctx = format!("{backend:?}, q = {qv} ({bits} bits), n = {n}");
                             let mut x = a.clone();
@@ -182,7 +187,8 @@ fn horner_matches_u128_evaluation() {
                         })
                         .collect();
                     let ctx = format!("q = {qv} ({bits} bits), t = {t}, n = {n}, x = {x}");
-                    for backend in available_backends(&q) {
+                    for backend in skip::backends_for(&q, "vector::horner_matches_u128_evaluation")
+                    {
                         let mut out = vec![1u64; n];
                         vector::horner_with(backend, &q, &refs, x, &mut out).unwrap();
                         assert_eq!(out, want, "{backend:?}, {ctx}");
@@ -205,7 +211,7 @@ fn tiny_moduli() {
         let a: Vec<u64> = (0..37).map(|_| rng.random_range(0..qv)).collect();
         let b: Vec<u64> = (0..37).map(|_| rng.random_range(0..qv)).collect();
         let want = reference_mul(qv, &a, &b);
-        for backend in available_backends(&q) {
+        for backend in skip::backends_for(&q, "vector::tiny_moduli") {
             let mut x = a.clone();
             vector::mul_assign_with(backend, &q, &mut x, &b).unwrap();
             assert_eq!(x, want, "{backend:?}, q = {qv}");

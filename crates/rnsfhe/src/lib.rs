@@ -92,3 +92,13 @@ pub mod multiparty;
 pub mod params;
 pub mod rlwe;
 pub mod serialize;
+
+// The test-support worst error, shared with the integration tests (which name the crate `rnsfhe`).
+#[cfg(test)]
+extern crate self as rnsfhe;
+#[cfg(test)]
+#[path = "../tests/support/worst.rs"]
+mod worst;
+#[cfg(test)]
+#[path = "../tests/support/worst_tests.rs"]
+mod worst_tests;

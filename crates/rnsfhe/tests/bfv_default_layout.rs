@@ -54,11 +54,28 @@ fn squaring_depth(p: BfvParameters, seed: u8) -> usize {
     let (sk, pk) = ctx.keygen(&mut rng).unwrap();
     let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
     let values: Vec<u64> = (0..ctx.params().batching_slots() as u64).collect();
-    let pt = ctx.encode(&values).unwrap();
-    let levels = ctx
-        .measure_squaring_depth(&sk, &pk, &rlk, &pt, Decryption::Hps, 8, &mut rng)
+    let t = u128::from(ctx.params().plain_modulus());
+    // Slot-wise squares mod t in u128, compared with each square's decrypted, decoded slots.
+    let mut ct = ctx
+        .encrypt(&ctx.encode(&values).unwrap(), &pk, &mut rng)
         .unwrap();
-    levels.iter().filter(|l| l.correct).count()
+    let mut want = values;
+    let mut depth = 0;
+    for _ in 0..8 {
+        ct = ctx.square(&ct, &rlk).unwrap();
+        want = want
+            .iter()
+            .map(|&v| (u128::from(v) * u128::from(v) % t) as u64)
+            .collect();
+        let got = ctx
+            .decode(&ctx.decrypt_with(&ct, &sk, Decryption::Hps).unwrap())
+            .unwrap();
+        if got != want {
+            break;
+        }
+        depth += 1;
+    }
+    depth
 }
 
 #[test]

@@ -2,6 +2,12 @@
 //! paper 000 Table 1 (bound (20) and measured squaring chains) for n = 2^11..2^13.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
+#[path = "support/depth.rs"]
+mod depth;
+#[path = "support/worst.rs"]
+mod worst;
+use worst::worst_error;
+
 use num_bigint::{BigInt, BigUint};
 use rnsfhe::bfv::{BfvContext, BfvParameters, Decryption};
 use rnsfhe_math::arith::Modulus;
@@ -115,12 +121,46 @@ fn table_1_depths_by_bound_and_by_squaring() {
             let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
             let tm = Modulus::new(t).unwrap();
             let m: Vec<u64> = (0..1 << log_n).map(|_| rng.uniform_mod(&tm)).collect();
-            let pt = ctx.plaintext_from_coefficients(&m).unwrap();
-            let levels = ctx
-                .measure_squaring_depth(&sk, &pk, &rlk, &pt, Decryption::Gamma, paper, &mut rng)
-                .unwrap();
-            let reached = levels.iter().take_while(|l| l.correct).count() as u32;
+            // Each square decrypted and compared with m^(2^L) computed in the test.
+            let model = |x: &[u64]| depth::negacyclic_square(x, t);
+            let levels = depth::bfv_squaring_chain(
+                &ctx,
+                &sk,
+                &pk,
+                &rlk,
+                &m,
+                model,
+                Decryption::Gamma,
+                paper,
+                &mut rng,
+            );
+            let reached = depth::bfv_depth(&levels);
             assert_eq!(reached, paper, "n = 2^{log_n}, t = {t}: squaring chain");
+            if log_n == 11 {
+                // The library's own measurement (the CLI's) gives the test's verdict on the same
+                // encryption (same seed), past the paper's depth.
+                let max = paper + 3;
+                let mut r = Csprng::from_seed([11; 32]);
+                let mine = depth::bfv_squaring_chain(
+                    &ctx,
+                    &sk,
+                    &pk,
+                    &rlk,
+                    &m,
+                    model,
+                    Decryption::Gamma,
+                    max,
+                    &mut r,
+                );
+                let mut r = Csprng::from_seed([11; 32]);
+                let pt = ctx.plaintext_from_coefficients(&m).unwrap();
+                let own = ctx
+                    .measure_squaring_depth(&sk, &pk, &rlk, &pt, Decryption::Gamma, max, &mut r)
+                    .unwrap();
+                let own_depth = own.iter().take_while(|l| l.correct).count() as u32;
+                assert_eq!(own_depth, depth::bfv_depth(&mine), "n = 2^11, t = {t}");
+                assert!(own_depth >= paper);
+            }
             // The measured noise stays below the bound (20) at every level.
             let inputs = ctx.depth_inputs();
             for l in &levels {
@@ -214,19 +254,19 @@ fn fast_noise_measure_and_checked_decryption() {
         let budget = ctx.noise_budget(&ct, &sk).unwrap();
         // Big-integer reference: log2 ||[t x]_q||.
         let q = num_bigint::BigInt::from(ctx.ring().basis().product().clone());
-        let reference = ctx
-            .phase(&ct, &sk)
-            .unwrap()
-            .to_biguint()
-            .unwrap()
-            .into_iter()
-            .map(|c| {
-                let v = (num_bigint::BigInt::from(c) * 12289i64) % &q;
-                let v = if v > &q / 2 { v - &q } else { v };
-                num_traits::ToPrimitive::to_f64(&v.magnitude().clone()).unwrap()
-            })
-            .fold(0.0f64, f64::max)
-            .log2();
+        let reference = worst_error(
+            ctx.phase(&ct, &sk)
+                .unwrap()
+                .to_biguint()
+                .unwrap()
+                .into_iter()
+                .map(|c| {
+                    let v = (num_bigint::BigInt::from(c) * 12289i64) % &q;
+                    let v = if v > &q / 2 { v - &q } else { v };
+                    num_traits::ToPrimitive::to_f64(&v.magnitude().clone()).unwrap()
+                }),
+        )
+        .log2();
         let fast = ctx.noise_log2(&ct, &sk).unwrap() + 12289f64.log2();
         assert!(
             (fast - reference).abs() < 1e-6,

@@ -11,6 +11,10 @@
 //! - levels, scales and refusals.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
+#[path = "support/worst.rs"]
+mod worst;
+use worst::worst_slot_error;
+
 #[path = "support/phase.rs"]
 mod phase;
 #[path = "support/slots.rs"]
@@ -53,11 +57,7 @@ impl Fixture {
 }
 
 fn max_err(got: &[Complex], want: &[Complex]) -> f64 {
-    assert_eq!(got.len(), want.len());
-    got.iter()
-        .zip(want)
-        .map(|(g, w)| (*g - *w).abs())
-        .fold(0.0, f64::max)
+    worst_slot_error(got, want)
 }
 
 /// Real parts only (the inputs of `Real`).

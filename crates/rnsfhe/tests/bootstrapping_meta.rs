@@ -3,6 +3,10 @@
 //! measured against the decrypted input (the values a bootstrap refreshes), and its refusals.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
+#[path = "support/worst.rs"]
+mod worst;
+use worst::worst_error;
+
 use rnsfhe::circuits::bootstrapping::{Bootstrapper, BootstrappingOrder, BootstrappingParameters};
 use rnsfhe::ckks::{CkksContext, Complex};
 use rnsfhe_math::sample::Csprng;
@@ -41,7 +45,7 @@ fn precision(
                 .map(|(g, w)| (*g - *w).abs())
                 .collect();
             let mean = err.iter().sum::<f64>() / err.len() as f64;
-            let worst = err.iter().copied().fold(0.0, f64::max);
+            let worst = worst_error(err.iter().copied());
             (-mean.log2(), -worst.log2())
         })
         .collect()
@@ -116,7 +120,7 @@ fn refusals() {
 /// (9 residual levels and the reserved prime, k = 16) META-BTS measured 23.0 / 19.0 -> 25.6 / 22.7,
 /// held by the dense secret's 2^-26.
 #[test]
-#[ignore = "N = 2^16: minutes and about 12 GiB; run with --ignored under the heavy lock"]
+#[ignore = "N = 2^16: minutes and about 10 GiB; make test-heavy"]
 fn n16_meta_bts() {
     let ((m1, w1), (m2, w2)) = compare(BootstrappingParameters::n16_meta_bts(), 4);
     eprintln!("n16: one bootstrap {m1:.1} / {w1:.1} bits, META-BTS {m2:.1} / {w2:.1}");
@@ -126,7 +130,7 @@ fn n16_meta_bts() {
 /// N = 2^16 with the sparse secret of weight 192 (`n16_h192_meta_bts`): rescale noise sigma = 4
 /// puts the floor near 2^-42.5 (`meta_bts`' error budget), so META-BTS reaches 40 bits.
 #[test]
-#[ignore = "N = 2^16: minutes and about 12 GiB; run with --ignored under the heavy lock"]
+#[ignore = "N = 2^16: minutes and about 10 GiB; make test-heavy"]
 fn n16_h192_meta_bts() {
     let ((m1, w1), (m2, w2)) = compare(BootstrappingParameters::n16_h192_meta_bts(), 5);
     eprintln!("n16-h192: one bootstrap {m1:.1} / {w1:.1} bits, META-BTS {m2:.1} / {w2:.1}");

@@ -2,6 +2,10 @@
 //! chain, rotations, conjugation, hybrid key switching, and the refused inputs.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
+#[path = "support/worst.rs"]
+mod worst;
+use worst::worst_error;
+
 use std::sync::Arc;
 
 use rnsfhe::circuits;
@@ -46,10 +50,7 @@ fn random(rng: &mut Csprng, len: usize) -> Vec<Complex> {
 }
 
 fn max_err(a: &[Complex], b: &[Complex]) -> f64 {
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (*x - *y).abs())
-        .fold(0.0, f64::max)
+    worst_error(a.iter().zip(b).map(|(x, y)| (*x - *y).abs()))
 }
 
 #[test]
@@ -237,11 +238,7 @@ fn functions_match_plaintext() {
             .collect()
     };
     let check = |got: Vec<f64>, f: &dyn Fn(f64) -> f64, tol: f64, what: &str| {
-        let err = got
-            .iter()
-            .zip(&x)
-            .map(|(g, &v)| (g - f(v)).abs())
-            .fold(0.0, f64::max);
+        let err = worst_error(got.iter().zip(&x).map(|(g, &v)| (g - f(v)).abs()));
         assert!(err < tol, "{what}: max error {err}");
     };
     check(
@@ -283,6 +280,30 @@ fn functions_match_plaintext() {
     );
 }
 
+/// The library's f64 training (`train_plain`, the Python `logistic.train_plain`) against paper 004's
+/// formulas written again in the test support, over the schedule's first 9 steps; the cubic
+/// against [28]'s published 0.5 + 0.15012 x - 0.0015930 x^3.
+#[test]
+fn plain_logistic_training_matches_the_reference() {
+    let (c1, c3) = circuits::logistic::sigmoid_cubic();
+    let [r0, r1, r3] = logistic_data::sigmoid_cubic_reference();
+    assert!(
+        (r0 - 0.5).abs() < 1e-12 && (r1 - 0.15012).abs() < 1e-4 && (r3 + 0.001593).abs() < 1e-5
+    );
+    assert!(
+        (c1 - r1).abs() < 1e-14 && (c3 - r3).abs() < 1e-15,
+        "{c1} {c3} vs {r1} {r3}"
+    );
+    let z = logistic_data::data(30);
+    for iterations in [1, 2, 5, 9] {
+        let got = circuits::logistic::train_plain(&z, iterations);
+        let want = logistic_data::train_reference(&z, iterations);
+        assert_eq!(got.len(), want.len());
+        let err = worst_error(got.iter().zip(&want).map(|(g, w)| (g - w).abs()));
+        assert!(err < 1e-12, "{iterations} iterations: {got:?} vs {want:?}");
+    }
+}
+
 #[test]
 fn logistic_regression_matches_plaintext_training() {
     let mut rng = Csprng::from_seed([5; 32]);
@@ -315,7 +336,7 @@ fn logistic_regression_matches_plaintext_training() {
         .iter()
         .map(|c| c.re)
         .collect();
-    let want = circuits::logistic::train_plain(&z, iterations);
+    let want = logistic_data::train_reference(&z, iterations);
     for row in 0..r {
         for j in 0..4 {
             assert!(
@@ -343,11 +364,7 @@ fn chebyshev_interpolation_beyond_taylor() {
     let sig = |v: f64| 1.0 / (1.0 + (-v).exp());
     let out = circuits::evaluate_chebyshev(&ctx, &cx, sig, (-8.0, 8.0), 31, &rlk).unwrap();
     let got = ctx.decrypt_values(&out, &sk).unwrap();
-    let err = got
-        .iter()
-        .zip(&x)
-        .map(|(g, &v)| (g.re - sig(v)).abs())
-        .fold(0.0, f64::max);
+    let err = worst_error(got.iter().zip(&x).map(|(g, &v)| (g.re - sig(v)).abs()));
     assert!(err < 1e-4, "sigmoid on [-8, 8], degree 31: max error {err}");
     let coeffs = circuits::chebyshev_coefficients(f64::exp, -1.0, 1.0, 10);
     let y: f64 = 0.3;
@@ -375,11 +392,7 @@ fn baby_step_giant_step_matches_power_tree() {
         let want = |v: f64| coeffs.iter().rev().fold(0.0, |acc, c| acc * v + c);
         let out = circuits::evaluate_polynomial_bsgs(&ctx, &cx, &coeffs, &rlk).unwrap();
         let got = ctx.decrypt_values(&out, &sk).unwrap();
-        let err = got
-            .iter()
-            .zip(&x)
-            .map(|(g, &v)| (g.re - want(v)).abs())
-            .fold(0.0, f64::max);
+        let err = worst_error(got.iter().zip(&x).map(|(g, &v)| (g.re - want(v)).abs()));
         assert!(
             err < 1e-4,
             "degree {d}: max error {err}, level left {}",

@@ -3,6 +3,10 @@
 //! chain, refusals, bytes and fingerprints, and the chain the bootstrapping preset needs at N = 2^16.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
+#[path = "support/worst.rs"]
+mod worst;
+use worst::worst_error;
+
 use rnsfhe::ckks::{CkksContext, CkksParameters, Complex};
 use rnsfhe::params::Security;
 use rnsfhe::rlwe::SecretDistribution;
@@ -175,11 +179,12 @@ fn walk_down_a_mixed_chain() {
             *w = *w * *x;
         }
         let got = ctx.decrypt_values(&c, &sk).unwrap();
-        let err = got
-            .iter()
-            .zip(&want)
-            .map(|(a, b)| (a.re - b.re).abs().max((a.im - b.im).abs()))
-            .fold(0.0, f64::max);
+        assert_eq!(got.len(), want.len());
+        let err = worst_error(
+            got.iter()
+                .zip(&want)
+                .map(|(a, b)| (a.re - b.re).abs().max((a.im - b.im).abs())),
+        );
         println!(
             "level {}: scale 2^{:.2}, error 2^{:.1}",
             l - 1,
@@ -301,11 +306,11 @@ fn bootstrapping_chain_at_2_16() {
         assert_eq!(specials, vec![60; per]);
         assert!(p.log_qp() <= max_log_qp);
         // The widest digit (per consecutive primes) is within P.
-        let widest = p
-            .moduli()
-            .chunks(per)
-            .map(|d| d.iter().map(|&q| (q as f64).log2()).sum::<f64>())
-            .fold(0.0, f64::max);
+        let widest = worst_error(
+            p.moduli()
+                .chunks(per)
+                .map(|d| d.iter().map(|&q| (q as f64).log2()).sum::<f64>()),
+        );
         assert!(
             widest <= log_p + 0.01,
             "digit 2^{widest:.2}, P 2^{log_p:.2}"

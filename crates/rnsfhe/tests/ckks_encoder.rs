@@ -3,6 +3,10 @@
 //! the refused inputs.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
+#[path = "support/worst.rs"]
+mod worst;
+use worst::{worst_error, worst_slot_error};
+
 use std::f64::consts::PI;
 
 use rnsfhe::ckks::{apply_galois_f64, CkksEncoder, Complex};
@@ -43,11 +47,7 @@ fn tau_direct(a: &[f64]) -> Vec<Complex> {
 }
 
 fn max_diff(a: &[Complex], b: &[Complex]) -> f64 {
-    assert_eq!(a.len(), b.len());
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (*x - *y).abs())
-        .fold(0.0, f64::max)
+    worst_slot_error(a, b)
 }
 
 fn to_f64(c: &[i128]) -> Vec<f64> {
@@ -131,11 +131,7 @@ fn round_trip_full_and_sparse() {
             let x: Vec<f64> = (0..count).map(|_| unit(&mut r)).collect();
             let m = enc.encode_real(&x, scale).unwrap();
             let back = enc.decode_real(&to_f64(&m), scale, count).unwrap();
-            let err = back
-                .iter()
-                .zip(&x)
-                .map(|(a, b)| (a - b).abs())
-                .fold(0.0, f64::max);
+            let err = worst_error(back.iter().zip(&x).map(|(a, b)| (a - b).abs()));
             assert!(
                 err < 2f64.powi(-30),
                 "real, N = 2^{log_n}, slots {count}: {err:e}"

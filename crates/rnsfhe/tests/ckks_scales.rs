@@ -5,6 +5,10 @@
 //! decrypted slots match an f64 evaluation of the same circuit.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
+#[path = "support/worst.rs"]
+mod worst;
+use worst::worst_error;
+
 use rnsfhe::ckks::{CkksCiphertext, Complex};
 use rnsfhe::params::Security;
 
@@ -95,7 +99,7 @@ struct Node {
 }
 
 fn max_abs(v: &[f64]) -> f64 {
-    v.iter().fold(0.0, |m, x| m.max(x.abs()))
+    worst_error(v.iter().map(|x| x.abs()))
 }
 
 /// What a random circuit of `nodes` operations showed: nodes whose level or scale is off the
@@ -195,12 +199,8 @@ fn run(s: &mut Setup, seed: u64, nodes: usize) -> Report {
                 .iter()
                 .map(|z| z.re)
                 .collect();
-            let err = got
-                .iter()
-                .zip(&plain)
-                .map(|(g, p)| (g - p).abs())
-                .fold(0.0, f64::max);
-            rep.worst_error = rep.worst_error.max(err);
+            let err = worst_error(got.iter().zip(&plain).map(|(g, p)| (g - p).abs()));
+            rep.worst_error = worst_error([rep.worst_error, err]);
         }
         let want = canon[ct.level()];
         if (ct.scale() / want - 1.0).abs() > 2f64.powi(-40) {
@@ -223,7 +223,7 @@ fn run_seeds(s: &mut Setup, seeds: std::ops::Range<u64>) -> Report {
         total.nodes += rep.nodes;
         total.wrong_level.extend(rep.wrong_level);
         total.wrong_scale.extend(rep.wrong_scale);
-        total.worst_error = total.worst_error.max(rep.worst_error);
+        total.worst_error = worst_error([total.worst_error, rep.worst_error]);
     }
     total
 }

@@ -7,6 +7,10 @@
 //! refusals.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
+#[path = "support/worst.rs"]
+mod worst;
+use worst::{worst_error, worst_slot_error};
+
 #[path = "support/slots.rs"]
 mod slots;
 
@@ -44,18 +48,14 @@ impl Fixture {
 }
 
 fn max_abs(v: &[Complex]) -> f64 {
-    v.iter().map(|z| z.abs()).fold(0.0, f64::max)
+    worst_error(v.iter().map(|z| z.abs()))
 }
 
 /// |got - want| <= TOL * max|input| slot by slot.
 fn close(got: &[Complex], want: &[Complex], input: &[Complex], what: &str) {
     assert_eq!(got.len(), want.len(), "{what}");
     let bound = TOL * max_abs(input);
-    let err = got
-        .iter()
-        .zip(want)
-        .map(|(g, w)| (*g - *w).abs())
-        .fold(0.0, f64::max);
+    let err = worst_slot_error(got, want);
     assert!(err <= bound, "{what}: error {err:e} > {bound:e}");
 }
 

@@ -60,7 +60,7 @@ fn training_refreshed_by_bootstrapping_equals_the_clear_one() {
     assert_eq!(boots, iterations - 1);
     assert_eq!(ticks, vec![1, 2, 3, 4]);
     let got = ctx.decrypt_values(&beta, &sk).unwrap();
-    let want = logistic::train_plain(&z, iterations);
+    let want = logistic_data::train_reference(&z, iterations);
     for row in 0..r {
         for j in 0..4 {
             let g = got[row * f + j].re;

@@ -3,6 +3,10 @@
 //! the widest key-switching digit, and computes as precisely as with 60-bit special primes.
 #![allow(clippy::unwrap_used, clippy::panic)] // test helpers abort loudly
 
+#[path = "support/worst.rs"]
+mod worst;
+use worst::worst_error;
+
 use rnsfhe::bfv::BfvParameters;
 use rnsfhe::ckks::{CkksContext, CkksParameters, Complex};
 use rnsfhe::params::ModuliLayout;
@@ -101,9 +105,7 @@ fn square_rotate_error(p: CkksParameters) -> f64 {
     let sq = ctx.multiply_rescale(&ct, &ct, &rlk).unwrap();
     let r = ctx.rotate(&sq, 1, &gk).unwrap();
     let got = ctx.decrypt_values(&r, &sk).unwrap();
-    (0..slots)
-        .map(|i| (got[i].re - x[(i + 1) % slots].powi(2)).abs())
-        .fold(0.0, f64::max)
+    worst_error((0..slots).map(|i| (got[i].re - x[(i + 1) % slots].powi(2)).abs()))
 }
 
 #[test]

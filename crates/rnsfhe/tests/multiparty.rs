@@ -4,6 +4,10 @@
 //! one level of a single-party key's; rotations (hoisted too) with collective Galois keys.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
+#[path = "support/worst.rs"]
+mod worst;
+use worst::worst_error;
+
 #[path = "support/multiparty.rs"]
 mod mp;
 
@@ -234,11 +238,7 @@ fn ckks_errors(
         ct = ctx.multiply_rescale(&ct, &ct, rlk).unwrap();
         want.iter_mut().for_each(|x| *x *= *x);
         let got = ctx.decrypt_values(&ct, s).unwrap();
-        let err = got
-            .iter()
-            .zip(&want)
-            .map(|(g, w)| (g.re - w).abs())
-            .fold(0.0, f64::max);
+        let err = worst_error(got.iter().zip(&want).map(|(g, w)| (g.re - w).abs()));
         out.push(err.log2());
     }
     out

@@ -1,12 +1,27 @@
 //! The shares of every multiparty step are deterministic given the seeds: their digests are pinned
-//! here (taken at main a236cbb, before the speed work of session 12, identical under
-//! every backend), so that a faster implementation (the common
-//! reference polynomials expanded once, the Lagrange-scaled share of a combination) is proven to
-//! give the same bytes, on every backend (`RNSFHE_BACKEND`).
-//! Session 15 changed the hash of the bindings (SHA-256 -> BLAKE3, `share::digest`): the headers of
-//! the RKG round-2, CKS and PCKS shares carry a new binding, so their three digests were taken
-//! again; every other digest (the Gaussian words now drawn by `Csprng::fill_words` among them) is
-//! a236cbb's.
+//! here, identical under every backend (`RNSFHE_BACKEND`), so that a faster implementation (the
+//! common reference polynomials expanded once, the Lagrange-scaled share of a combination, round 2
+//! limb by limb) is proven to give the same bytes.
+//!
+//! Which bytes each digest pins (`git log -S <digest>` finds the commit that wrote it):
+//! - ckg, rkg round 1, rtg, rtg level 0, shamir, combined ckg, combined rkg round 1: the bytes of
+//!   a236cbb, the code before the speed work, committed with that work in e5c1e93 (this file run
+//!   against a236cbb's tree gives them), so every later change to these steps, the Gaussian words
+//!   of `Csprng::fill_words` among them, kept a236cbb's bytes;
+//! - rkg round 2, cks, pcks: the bytes of 627598d, where the bindings' hash became BLAKE3
+//!   (`share::digest`, binding tags v2): their headers carry a new binding, so these three digests
+//!   were taken again in the commit that also changed `rkg::share_round2`;
+//! - "rkg round 2 values", "cks values", "pcks values": the same three shares' polynomials alone
+//!   ([`poly_digest`], no header), computed by this file's `digests` run against a236cbb's code:
+//!   the values a236cbb gave, so the retaken digests above differ from a236cbb's in the binding
+//!   only.
+//!
+//! A regression guard only: a share's bytes are ChaCha20 streams through the library's own
+//! Gaussian sampler, reference-polynomial expansion and share format, which nothing outside it
+//! reproduces; re-deriving them would mean a second implementation of all three. What the shares
+//! compute is checked against independent models elsewhere: collective keys decrypt and
+//! key-switch to the plaintexts (`multiparty.rs`, `multiparty_keyswitch.rs`, which also decrypts
+//! by every subset of t threshold parties).
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
 #[path = "support/multiparty.rs"]
@@ -42,6 +57,21 @@ fn digest(shares: &[&Share]) -> String {
         .collect()
 }
 
+/// The first 8 bytes of SHA-256 over the residues of a share's polynomials, in hex: its values
+/// without its header (and so without its binding).
+fn poly_digest(s: &Share) -> String {
+    let mut h = Sha256::new();
+    for p in s.polys() {
+        for w in p.residues() {
+            h.update(w.to_le_bytes());
+        }
+    }
+    h.finalize()[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 /// One share of each step of every protocol among three parties (and a 2-of-3 threshold group),
 /// named, with the digest of its bytes.
 fn digests<C: Collective>(
@@ -63,6 +93,7 @@ fn digests<C: Collective>(
     let a1 = aggregate(kc, rkg::round1(kc, &crs, top, None).unwrap(), &r1);
     let r2 = rkg::share_round2(kc, &ps[1], &eph[1], &a1, &mut rng).unwrap();
     out.push(("rkg round 2", digest(&[&r2])));
+    out.push(("rkg round 2 values", poly_digest(&r2)));
     let g = rtg::share(kc, &ps[2], &crs, &[5, 25, 3], top, &mut rng).unwrap();
     out.push(("rtg", digest(&[&g])));
     let g0 = rtg::share(kc, &ps[0], &crs, &[5], 0, &mut rng).unwrap();
@@ -72,9 +103,11 @@ fn digests<C: Collective>(
     let c = ct(&pk, &mut rng);
     let cks = cks_share(ctx, &ps[0], None, &c, &crs, sm, &mut rng).unwrap();
     out.push(("cks", digest(&[&cks])));
+    out.push(("cks values", poly_digest(&cks)));
     let (_, receiver) = KeyGenerator::new(kc, &mut rng).key_pair().unwrap();
     let pcks = pcks_share(ctx, &ps[1], &receiver, &c, &crs, sm, &mut rng).unwrap();
     out.push(("pcks", digest(&[&pcks])));
+    out.push(("pcks values", poly_digest(&pcks)));
 
     // Thresholdizer, 2 of 3: every party's share for party 1, its threshold secret, the
     // combination among {1, 2}, and that party's CKG and RKG round-1 shares.
@@ -118,10 +151,13 @@ fn bfv_shares_are_pinned() {
             ("ckg", "d7b08d8a683d1f73"),
             ("rkg round 1", "745d3dc02008b977"),
             ("rkg round 2", "f9793f18b4b05b5d"),
+            ("rkg round 2 values", "3742a859071579c3"),
             ("rtg", "7db9dfbca6448371"),
             ("rtg level 0", "08836b4dfe1d279b"),
             ("cks", "ef7a7e95968db71e"),
+            ("cks values", "d68ab41eecf7f4b9"),
             ("pcks", "cb6d2ad092b1dcef"),
+            ("pcks values", "4e38874a5c582833"),
             ("shamir", "549076d9d2a59548"),
             ("combined ckg", "a02a9caecbedf887"),
             ("combined rkg round 1", "9e34f3b5d6713ed1"),
@@ -142,10 +178,13 @@ fn ckks_shares_are_pinned() {
             ("ckg", "88bb1b2343e2bf2c"),
             ("rkg round 1", "246c18c035777dbb"),
             ("rkg round 2", "db7e3a3767f31ec6"),
+            ("rkg round 2 values", "3d79cedfaa41ac3c"),
             ("rtg", "c93a41146a0eaa4d"),
             ("rtg level 0", "c6e17e3fb8d57feb"),
             ("cks", "ca8bdbadaa630e7d"),
+            ("cks values", "c5538789a7397860"),
             ("pcks", "2bfa1f0f8d938d7b"),
+            ("pcks values", "2144640945893bff"),
             ("shamir", "7d94b13e2f514742"),
             ("combined ckg", "5c0aa737a12a34e7"),
             ("combined rkg round 1", "e4473075ed14ca70"),

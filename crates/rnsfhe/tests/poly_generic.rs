@@ -4,6 +4,10 @@
 //! ceil(log2(d + 1)) levels; the refusals.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
+#[path = "support/worst.rs"]
+mod worst;
+use worst::worst_error;
+
 #[path = "support/ckks.rs"]
 mod ckks_support;
 
@@ -79,11 +83,7 @@ fn check_ckks(
     let rel = (out.scale() - target.scale).abs() / target.scale;
     assert!(rel <= SCALE_TOLERANCE, "scale off by {rel:e}");
     let got = s.ctx.decrypt_values(&out, &s.sk).unwrap();
-    let err = got
-        .iter()
-        .zip(xs)
-        .map(|(g, &v)| (*g - model(v)).abs())
-        .fold(0.0, f64::max);
+    let err = worst_error(got.iter().zip(xs).map(|(g, &v)| (*g - model(v)).abs()));
     assert!(err < tol, "degree {}: max error {err}", p.degree());
     err
 }

@@ -151,7 +151,8 @@ mod tests {
     /// 2^63 - 1, y up to 2^62 - 1) and addends up to 2^64 - 1, as many terms as `fits` allows.
     #[test]
     fn sums_and_reduction_match_u128() {
-        if !crate::arith::Backend::Avx512.is_supported() {
+        let test = "arith::wide512::sums_and_reduction_match_u128";
+        if !crate::skip::runs(crate::arith::Backend::Avx512, test) {
             return;
         }
         let mut rng = Csprng::from_seed([5; 32]);

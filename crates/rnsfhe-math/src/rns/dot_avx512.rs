@@ -138,7 +138,8 @@ mod tests {
     /// p - 1, addends 2^64 - 1; lengths 0, 5, 16, 37 and 64 (tails after 8 and 16 lanes).
     #[test]
     fn matches_scalar_twin() {
-        if !crate::arith::Backend::Avx512.is_supported() {
+        let test = "rns::dot_avx512::matches_scalar_twin";
+        if !crate::skip::runs(crate::arith::Backend::Avx512, test) {
             return;
         }
         let mut rng = Csprng::from_seed([4; 32]);

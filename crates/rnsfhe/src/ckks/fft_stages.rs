@@ -218,10 +218,7 @@ mod tests {
     }
 
     fn max_diff(a: &[Complex], b: &[Complex]) -> f64 {
-        a.iter()
-            .zip(b)
-            .map(|(x, y)| (*x - *y).abs())
-            .fold(0.0, f64::max)
+        crate::worst::worst_slot_error(a, b)
     }
 
     /// The diagonal indices of a group of butterflies with half-lengths `halves`: every sum of

@@ -143,11 +143,7 @@ fn run_with(
     assert_eq!(out.scale(), ctx.scale_at(p.output_level()).unwrap());
     assert_eq!(out.slots(), slots);
     let got = ctx.decrypt_values(&out, &f.sk).unwrap();
-    let err = got
-        .iter()
-        .zip(&z)
-        .map(|(g, w)| (*g - *w).abs())
-        .fold(0.0, f64::max);
+    let err = crate::worst::worst_error(got.iter().zip(&z).map(|(g, w)| (*g - *w).abs()));
     err.log2()
 }
 

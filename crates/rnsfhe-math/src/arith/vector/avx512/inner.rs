@@ -100,7 +100,8 @@ mod tests {
     /// 16, 37 and 64.
     #[test]
     fn matches_scalar_twin() {
-        if !crate::arith::Backend::Avx512.is_supported() {
+        let test = "arith::vector::avx512::inner::matches_scalar_twin";
+        if !crate::skip::runs(crate::arith::Backend::Avx512, test) {
             return;
         }
         let mut rng = Csprng::from_seed([6; 32]);
