@@ -8,14 +8,10 @@ import pytest
 
 import rnsfhe
 from rnsfhe.errors import ContextMismatchError, LevelMismatchError
+from worst import worst_error
 
 ALPHA = 8  # decide |x| >= 2^-8 of the bound: cheap at the toy preset
 TOL = 2.0**-6  # the composite's error at alpha 8 plus the toy bootstrap's
-
-
-def worst_error(got, want):
-    err = np.abs(np.asarray(got) - np.asarray(want))
-    return np.inf if not np.isfinite(err).all() else float(err.max(initial=0.0))
 
 
 @pytest.fixture(scope="module")

@@ -7,6 +7,8 @@
 
 #[path = "support/ckks.rs"]
 mod ckks_support;
+#[path = "support/worst.rs"]
+mod worst;
 
 use rnsfhe::circuits::bootstrapping::{
     BootstrapHook, Bootstrapper, BootstrappingKeys, BootstrappingOrder, BootstrappingParameters,
@@ -57,16 +59,10 @@ fn cheon(times: usize) -> Composite {
     Composite::new(vec![part; times]).unwrap()
 }
 
-/// Worst |got - want| over the first `n` slots; NaN and infinity count as infinitely wrong.
+/// Worst |got - want| over the real parts (fails on NaN, infinity and a length mismatch).
 fn worst(got: &[Complex], want: &[f64]) -> f64 {
-    got.iter().zip(want).fold(0.0, |w, (g, v)| {
-        let e = (g.re - v).abs();
-        if e.is_finite() {
-            w.max(e)
-        } else {
-            f64::INFINITY
-        }
-    })
+    assert_eq!(got.len(), want.len(), "slot counts differ");
+    worst::worst_error(got.iter().zip(want).map(|(g, v)| (g.re - v).abs()))
 }
 
 /// Values uniform in [-b, b] with |x| >= gap (when gap > 0), deterministic.
