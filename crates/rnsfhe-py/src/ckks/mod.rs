@@ -11,6 +11,7 @@ mod context;
 mod functions;
 mod helpers;
 mod matrix;
+mod newton;
 mod params;
 mod values;
 

@@ -50,7 +50,8 @@ impl Function {
         }
     }
 
-    pub(super) fn name(self) -> &'static str {
+    /// Its name in messages (and Python's method).
+    pub fn name(self) -> &'static str {
         match self {
             Function::Inverse => "inverse",
             Function::InvSqrt => "inv_sqrt",
