@@ -1,49 +1,57 @@
 //! 1/x, 1/sqrt(x) and sqrt(x) in CKKS on a domain [lo, hi] with 0 < lo < hi (such as
 //! [2^-10, 1]), to a requested precision, refreshed in between by a [`Levels`] hook when the levels
-//! run out: an initial polynomial ([`plan`]), Goldschmidt iterations, then one Newton step.
+//! run out: an initial polynomial ([`plan`], `initial`), Goldschmidt iterations, then one Newton step.
 //!
 //! # The iterations
 //!
 //! Every value a refresh may see is bounded by 1 (CKKS bootstrapping takes |values| up to about
 //! 1): the iterates are w = c y for the approximation y of the result with c = lo / (1 + e_0)
-//! (inverse) or sqrt(lo / (1 + e_0)) (roots), and the error terms e lie in [-e_0, e_0].
+//! (inverse) or sqrt(lo / (1 + e_0)) (roots), and the error terms lie in [-e_0, e_0].
 //!
 //! - Inverse (Goldschmidt, "Applications of division by convergence", MIT 1964): e_0 = 1 - x p(x)
 //!   and w_0 = c p(x) by two polynomials, then w <- w (1 + e), e <- e^2 (one level an iteration):
 //!   w_m = (c / x)(1 - e_0^(2^m)).
-//! - Square roots (Newton's y <- y (3 - x y^2) / 2 written on its error, as Panda, "Polynomial
-//!   approximation of inverse sqrt function for FHE", CSCML 2022, iterates it from a polynomial
-//!   start): with h = (1 - x y^2) / 2, y <- y (1 + h) and h <- 3/2 h^2 + h^3 (two levels an
-//!   iteration).
-//! - Then one Newton step on y = w / c itself: y (2 - x y) for 1/x, y (3 - x y^2) / 2 for
-//!   1/sqrt(x), x y (3 - x y^2) / 2 for sqrt(x) (three levels, four for sqrt). Goldschmidt's iterates drift
-//!   apart under the scheme's noise (and a bootstrap's); the Newton step is self-correcting: its
-//!   input's relative error, approximation and noise together, comes out squared.
+//! - Square roots: Newton's y <- y (3 - x y^2) / 2 from a polynomial start (the approach of Panda,
+//!   "Polynomial approximation of inverse sqrt function for FHE", CSCML 2022), written on its error
+//!   term as Cheon, Kim, Kim, Lee and Lee's square root (ASIACRYPT 2019, section 3.2) carries
+//!   b <- b^2 (b - 3) / 4 beside the result: with h = (1 - x y^2) / 2, y <- y (1 + h) and
+//!   h <- 3/2 h^2 + h^3 (two levels an iteration).
+//! - Then one Newton step on y = w / c itself: y (2 - x y) for 1/x, 3/2 y - 1/2 x y^3 for
+//!   1/sqrt(x), x times that for sqrt(x) (three levels, four for sqrt; every intermediate about 1
+//!   or above, so that the rescales' absolute noise stays small beside it). Goldschmidt's iterates
+//!   drift apart under the scheme's noise (and a bootstrap's); the Newton step is
+//!   self-correcting: its input's relative error, approximation and noise together, comes out
+//!   squared.
 //!
 //! # Precision, depth and refreshes
 //!
 //! The iteration count m is the least whose bound after the final step is at most 2^-bits:
 //! e_0^(2^(m+1)) for the inverse (e_0 = 1 / T_n((hi + lo) / (hi - lo)), n = 2^k - 1), and
 //! 1 - sqrt(1 - b_(m+1)) for the roots (b_0 = e_0, b_(i+1) = b_i^2 (3 + b_i) / 4). The degree 2^k
-//! is the one of least depth that fits: depth k + c + m + 3 (inverse), k + c + 2m + 3 (1/sqrt;
-//! one more for sqrt),
-//! c = 1 unless 2 / (hi - lo) is an integer ([`Plan::depth`]). For [2^-10, 1] and 20 bits with a
-//! window of 9 levels: inverse k = 7 (degree 126, e_0 = 7.1e-4), no iteration, depth 11. Without a
-//! hook the whole depth must fit the input's level; with one, each step fits a refreshed
+//! is the one of least depth that fits, the smaller on a tie: depth k + c + m + 3 (inverse),
+//! k + c + 2m + 3 (1/sqrt), k + c + 2m + 4 (sqrt), c = 1 unless 2 / (hi - lo) is an integer
+//! ([`Plan::depth`]). On [2^-10, 1] at 20 bits: without a window, 1/x takes degree 126
+//! (e_0 = 7.1e-4) and no iteration, depth 11; with 6 levels between refreshes, degree 30 and 3
+//! iterations, depth 12, 2 bootstraps (1/sqrt: degree 15, 4 iterations, depth 16, 4 bootstraps).
+//! Without a hook the whole depth must fit the input's level; with one, each step fits a refreshed
 //! ciphertext and [`Plan::refreshes`] counts the bootstraps (two at each refresh inside the
 //! iterations, w and e; one for x when it arrives too low).
 //!
-//! The bound is the approximation's; the scheme adds its noise, relative to the result: the
-//! final step's input error is squared, so what remains is about the noise of x over x (and for a
-//! bootstrapped iterate, (its noise times 1 / lo)^2 relative for the inverse).
+//! The bound is the approximation's; the scheme adds its noise: the final step squares its
+//! input's relative error, so what remains is about the noise of x over x (x's own, 2^-26.7 for a
+//! fresh 40-bit ciphertext at N = 2^12, is 2^-16.7 relative at x = 2^-10), the final step's
+//! rescales, and twice the approximation error before the final step times the iterates' relative
+//! noise.
 //!
 //! # Inputs outside the domain
 //!
 //! They get [`Plan::value`], the exact-arithmetic model of the circuit, with relative error
-//! [`Plan::error_at`]: the inverse converges on (0, hi + lo) (|e_0| < 1 exactly there), more slowly
-//! outside [lo, hi], and diverges elsewhere; the roots converge where 0 < x g^2 p(x)^2 < 3,
-//! slightly beyond [lo, hi]. Below lo, w exceeds 1 and a bootstrap of it fails; x <= 0 or far
-//! outside gives values unrelated to the function (possibly huge).
+//! [`Plan::error_at`], as long as the polynomials' values stay small: the inverse converges on
+//! (0, hi + lo) (|e_0| < 1 exactly there), more slowly outside [lo, hi]; the roots where
+//! 0 < x g^2 p(x)^2 < 3, slightly beyond [lo, hi]. Below lo, w exceeds 1 and a bootstrap of it
+//! fails. Far outside (x <= 0, x > hi + lo) the initial polynomial grows as T_n does: values
+//! unrelated to the function, and once they outgrow the modulus, every slot of the ciphertext is
+//! wrecked with them (tested).
 //!
 //! # Example
 //!
@@ -76,6 +84,7 @@
 //! # }
 //! ```
 
+mod initial;
 pub mod plan;
 
 pub use plan::{Budget, Function, Plan};
@@ -193,13 +202,11 @@ pub fn evaluate(
         plan.initial_levels(),
         &format!("the initial polynomial of {name}"),
     )?;
-    let (lo, hi) = plan.domain();
     let top = x.level();
-    let w_level = top - (plan.k + usize::from((2.0 / (hi - lo)).fract() != 0.0));
-    let mut w = run.polynomial(&x, &plan.start, w_level)?;
+    let mut w = run.polynomial(&x, &plan.start, below(top, plan.start_levels())?)?;
     let m = plan.iterations;
     let mut e = if m > 0 {
-        run.polynomial(&x, &plan.error, top - plan.initial_levels())?
+        run.polynomial(&x, &plan.error, below(top, plan.initial_levels())?)?
     } else {
         w.clone() // unused
     };
@@ -223,6 +230,15 @@ pub fn evaluate(
     let level = x.level().min(w.level());
     let (x, w) = (levels.onto_level(x, level)?, levels.onto_level(w, level)?);
     run.newton(&x, &w)
+}
+
+/// `level - n`, or `LevelsExhausted` (a plan made for other levels than the ones it runs on).
+fn below(level: usize, n: usize) -> Result<usize> {
+    level.checked_sub(n).ok_or_else(|| Error::LevelsExhausted {
+        op: "a step of a Newton plan made for other levels".into(),
+        level,
+        needed: n - level,
+    })
 }
 
 struct Run<'a, 'b> {
@@ -303,7 +319,7 @@ impl Run<'_, '_> {
 
     /// The roots' error update h <- 3/2 h^2 + h^3 (two levels).
     fn cubic(&self, h: &CkksCiphertext) -> Result<CkksCiphertext> {
-        let level = h.level() - 2;
+        let level = below(h.level(), 2)?;
         let ctx = self.ctx();
         let p = Polynomial::monomial_real(&[0.0, 0.0, 1.5, 1.0]);
         evaluate_polynomial(

@@ -1,23 +1,13 @@
 //! The plan of an evaluation: the initial polynomial, its error bound, the iteration count that
-//! bound implies for the requested precision, the depth, and a plain model of the whole circuit.
-//!
-//! Initial approximations (each with its error bound e_0 on [lo, hi]):
-//!
-//! - inverse: the polynomial p of degree n - 1 minimising max |1 - x p(x)| on [lo, hi] is known in
-//!   closed form, 1 - x p(x) = T_n((hi + lo - 2x) / (hi - lo)) / T_n((hi + lo) / (hi - lo)) (the
-//!   shifted Chebyshev polynomial; Rivlin, "Chebyshev Polynomials", 1990, the extremal property
-//!   of T_n outside [-1, 1]), so e_0 = 1 / T_n((hi + lo) / (hi - lo)) exactly, with n = 2^k - 1;
-//! - square roots: the Chebyshev interpolant p of 1/sqrt(x) of degree 2^k - 1 on [lo, hi], times
-//!   the constant g that centres x g^2 p(x)^2 around 1; e_0 = max |1 - x g^2 p(x)^2| is bounded by
-//!   sampling that polynomial r (degree D = 2^(k+1) - 1) at M points cos(theta_j), theta_j =
-//!   (j + 1/2) pi / M: Bernstein's inequality |d r(cos theta) / d theta| <= D max |r| gives
-//!   max |r| <= max_j |r(cos theta_j)| / (1 - D pi / (2M)), with M = 64 (D + 1).
+//! bound implies for the requested precision, the depth, and a plain model of the whole circuit
+//! (the initial polynomials and their bounds: [`super::initial`]).
 //!
 //! The iteration count is the least m whose bound, after m Goldschmidt steps and the final Newton
 //! step, is at most 2^-bits; the degree 2^k (k >= 2 for the inverse, >= 1 for the square roots) is
 //! the one of least total depth that fits the [`Budget`], the smaller on a tie.
 
-use crate::circuits::chebyshev::{chebyshev_coefficients, chebyshev_value};
+use super::initial::{error_polynomial, initial, to_unit, Initial};
+use crate::circuits::chebyshev::chebyshev_value;
 use crate::{Error, Result};
 
 /// The functions of [`super`].
@@ -97,14 +87,6 @@ pub struct Plan {
     change: usize,
 }
 
-/// One candidate k: its initial polynomial and bound.
-struct Initial {
-    p: Vec<f64>,
-    error0: f64,
-    /// For the square roots: g^2 (x g^2 p^2 centred on 1).
-    g2: f64,
-}
-
 impl Plan {
     /// The plan of `function` on [lo, hi] to a relative error of 2^-`bits` (before the scheme's
     /// noise) within `budget`. Errors: `InvalidParameters` for a domain that is not 0 < lo < hi
@@ -169,34 +151,22 @@ impl Plan {
         change: usize,
     ) -> Plan {
         let e0 = init.error0;
+        // e_0 (inverse) or e_0 / 2 (roots) as a polynomial, needed only with iterations.
+        let error = if m > 0 {
+            error_polynomial(function, &init, (lo, hi), k)
+        } else {
+            Vec::new()
+        };
         let (c, start, error) = match function {
             Function::Inverse => {
                 let c = lo / (1.0 + e0);
-                let n = (1usize << k) - 1;
-                let mut error = vec![0.0; n + 1];
-                let t = tn_at_s(n, lo, hi);
-                error[n] = if n.is_multiple_of(2) {
-                    1.0 / t
-                } else {
-                    -1.0 / t
-                };
                 let start = init.p.iter().map(|v| v * c).collect();
-                (c, start, if m > 0 { error } else { Vec::new() })
+                (c, start, error)
             }
             Function::InvSqrt | Function::Sqrt => {
                 let c = (lo / (1.0 + e0)).sqrt();
                 let g = init.g2.sqrt();
                 let start = init.p.iter().map(|v| v * c * g).collect();
-                let error = if m > 0 {
-                    let p = &init.p;
-                    let half = |x: f64| {
-                        let y = chebyshev_value(p, to_unit(x, lo, hi));
-                        0.5 * (1.0 - init.g2 * x * y * y)
-                    };
-                    chebyshev_coefficients(half, lo, hi, 2 * p.len() - 1)
-                } else {
-                    Vec::new()
-                };
                 (c, start, error)
             }
         };
@@ -306,21 +276,26 @@ impl Plan {
         };
         let mut x = spendable.min(window);
         ensure(&mut x, self.initial_levels());
-        let mut w = x - (self.k + self.change);
-        let mut e = x - self.initial_levels();
+        let mut w = x.saturating_sub(self.start_levels());
+        let mut e = x.saturating_sub(self.initial_levels());
         let m = self.iterations;
         for i in 0..m {
             let last = i + 1 == m;
             ensure(&mut e, self.error_step_levels(last));
             ensure(&mut w, 1);
-            w = w.min(e) - 1;
+            w = w.min(e).saturating_sub(1);
             if !last {
-                e -= self.error_step_levels(false);
+                e = e.saturating_sub(self.error_step_levels(false));
             }
         }
         ensure(&mut x, self.function.final_levels());
         ensure(&mut w, self.function.final_levels());
         count
+    }
+
+    /// The levels of w_0's polynomial (degree 2^k - 2 or 2^k - 1, and the change of variable).
+    pub(super) fn start_levels(&self) -> usize {
+        self.k + self.change
     }
 
     /// The levels e needs before an iteration: 1 for the product with w, 2 when it is also
@@ -331,81 +306,6 @@ impl Plan {
             _ => 2,
         }
     }
-}
-
-/// y = (2x - lo - hi) / (hi - lo): [lo, hi] onto [-1, 1].
-fn to_unit(x: f64, lo: f64, hi: f64) -> f64 {
-    (2.0 * x - lo - hi) / (hi - lo)
-}
-
-/// T_n((hi + lo) / (hi - lo)) = cosh(n acosh(s)).
-fn tn_at_s(n: usize, lo: f64, hi: f64) -> f64 {
-    let s = (hi + lo) / (hi - lo);
-    (n as f64 * s.acosh()).cosh()
-}
-
-/// The initial polynomial for 2^k and its bound, or None when it cannot serve (no convergence,
-/// or T_n(s) beyond f64).
-fn initial(function: Function, lo: f64, hi: f64, k: usize) -> Option<Initial> {
-    let n = (1usize << k) - 1;
-    match function {
-        Function::Inverse => {
-            let t = tn_at_s(n, lo, hi);
-            if !(t.is_finite() && t > 1.0) {
-                return None;
-            }
-            let sign = if n.is_multiple_of(2) { 1.0 } else { -1.0 };
-            // p(x) = (1 - e_0(x)) / x, of degree n - 1: interpolated exactly at n nodes.
-            let e0 = |x: f64| sign * chebyshev_t(n, to_unit(x, lo, hi)) / t;
-            let p = chebyshev_coefficients(|x| (1.0 - e0(x)) / x, lo, hi, n - 1);
-            Some(Initial {
-                p,
-                error0: 1.0 / t,
-                g2: 1.0,
-            })
-        }
-        Function::InvSqrt | Function::Sqrt => {
-            let p = chebyshev_coefficients(|x| 1.0 / x.sqrt(), lo, hi, n);
-            let d = 2 * n + 1; // degree of x p(x)^2
-            let samples = 64 * (d + 1);
-            let values: Vec<(f64, f64)> = (0..samples)
-                .map(|j| {
-                    let u = (std::f64::consts::PI * (j as f64 + 0.5) / samples as f64).cos();
-                    let x = (hi - lo) / 2.0 * u + (hi + lo) / 2.0;
-                    let y = chebyshev_value(&p, u);
-                    (y, x * y * y)
-                })
-                .collect();
-            if values.iter().any(|&(y, _)| y.is_nan() || y <= 0.0) {
-                return None;
-            }
-            let (tmin, tmax) = values
-                .iter()
-                .fold((f64::INFINITY, 0.0f64), |(a, b), &(_, t)| {
-                    (a.min(t), b.max(t))
-                });
-            let g2 = 2.0 / (tmin + tmax);
-            let sampled = values
-                .iter()
-                .fold(0.0f64, |m, &(_, t)| m.max((1.0 - g2 * t).abs()));
-            let error0 = sampled / bernstein_factor(d, samples);
-            (error0 < 1.0).then_some(Initial { p, error0, g2 })
-        }
-    }
-}
-
-/// 1 - D pi / (2M): max |r| <= max over the M samples / this, for r of degree D (Bernstein).
-fn bernstein_factor(d: usize, samples: usize) -> f64 {
-    1.0 - d as f64 * std::f64::consts::PI / (2.0 * samples as f64)
-}
-
-/// T_n(y) by the recurrence (any real y).
-fn chebyshev_t(n: usize, y: f64) -> f64 {
-    let (mut a, mut b) = (1.0, y);
-    for _ in 0..n {
-        (a, b) = (b, 2.0 * y * b - a);
-    }
-    a
 }
 
 /// The least m whose bound is at most 2^-bits (None beyond [`MAX_ITERATIONS`]).
@@ -483,52 +383,6 @@ fn no_fit(function: Function, budget: Budget, least: Option<usize>) -> Error {
 mod tests {
     use super::*;
 
-    /// The closed-form bound of the inverse against dense sampling of 1 - x p(x).
-    #[test]
-    fn the_inverse_bound_is_attained_and_not_exceeded() {
-        let (lo, hi) = (2f64.powi(-10), 1.0);
-        for k in 2..=7 {
-            let init = initial(Function::Inverse, lo, hi, k).unwrap_or_else(|| panic!("k {k}"));
-            let mut worst = 0.0f64;
-            for j in 0..=20_000 {
-                let x = lo + (hi - lo) * j as f64 / 20_000.0;
-                let e = 1.0 - x * chebyshev_value(&init.p, to_unit(x, lo, hi));
-                worst = worst.max(e.abs());
-            }
-            assert!(
-                worst <= init.error0 * (1.0 + 1e-9),
-                "k {k}: {worst} > {}",
-                init.error0
-            );
-            assert!(
-                worst >= init.error0 * 0.999,
-                "k {k}: {worst} << {}",
-                init.error0
-            );
-        }
-    }
-
-    /// The sampled bound of the square roots holds on a much denser grid.
-    #[test]
-    fn the_square_root_bound_holds_densely() {
-        let (lo, hi) = (2f64.powi(-10), 1.0);
-        for k in 2..=6 {
-            let init = initial(Function::InvSqrt, lo, hi, k).unwrap_or_else(|| panic!("k {k}"));
-            let mut worst = 0.0f64;
-            for j in 0..=200_000 {
-                let x = lo + (hi - lo) * j as f64 / 200_000.0;
-                let y = chebyshev_value(&init.p, to_unit(x, lo, hi));
-                worst = worst.max((1.0 - init.g2 * x * y * y).abs());
-            }
-            assert!(worst <= init.error0, "k {k}: {worst} > {}", init.error0);
-            assert!(
-                worst >= init.error0 * 0.95,
-                "k {k}: loose {worst} {}",
-                init.error0
-            );
-        }
-    }
-
     /// The plain model reaches the bound it promises, at the edges and inside.
     #[test]
     fn the_model_is_within_the_bound() {
@@ -553,6 +407,9 @@ mod tests {
         let small = Plan::new(Function::Inverse, d, 20.0, Budget::Window(4)).unwrap();
         let large = Plan::new(Function::Inverse, d, 20.0, Budget::Total(40)).unwrap();
         assert!(large.depth() <= small.depth());
+        // A window other than the plan's: counted, without underflow.
+        assert!(small.refreshes(0, 1) >= 1);
+        assert_eq!(large.refreshes(40, 40), 0);
         assert!(matches!(
             Plan::new(Function::Inverse, d, 20.0, Budget::Window(2)),
             Err(Error::LevelsExhausted { .. })
