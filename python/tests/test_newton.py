@@ -114,3 +114,14 @@ def test_bootstraps_by_itself(toy, name):
     assert worst(ctx.decrypt(out, sk), FUNCTIONS[name](x)) < 2.0 ** -20
     with pytest.raises(LevelMismatchError, match="bootstrapper"):
         call(ctx, name, ctx.drop_to_level(ctx.encrypt(x, pk2), ctx.bootstrap_level))
+
+
+def test_too_few_levels_between_bootstraps():
+    """The toy preset's default 2 residual levels cannot hold the final Newton step: refused with
+    what it needs."""
+    params = rnsfhe.CkksParameters.bootstrappable(logn=11, security="insecure")
+    ctx = rnsfhe.CkksContext(params, seed=bytes([7] * 32))
+    sk, pk = ctx.keygen()
+    ctx.bootstrapping_keys(sk, progress=False)
+    with pytest.raises(LevelMismatchError, match="residual levels"):
+        ctx.inverse(ctx.encrypt(spread(ctx.slots, 4), pk), domain=DOMAIN)

@@ -241,6 +241,8 @@ macro_rules! with_function_methods {
                 /// from the initial error; bootstrapped in between when the parameters are
                 /// bootstrappable and bootstrapping keys are registered for `a`'s key pair (then
                 /// a fresh `a` is first dropped to `bootstrap_level`), else within `a`'s levels.
+                /// Inputs just outside the domain converge more slowly; far outside (x <= 0,
+                /// x > hi + lo) they get meaningless values, which can spoil every slot.
                 /// Without a domain: x in (0, 2) by `iterations` steps (default 4) of [12] Alg. 2
                 /// (paper 004 Table 2).
                 #[pyo3(signature = (a, iterations=None, rlk=None, *, domain=None, bits=None))]

@@ -370,7 +370,7 @@ fn no_fit(function: Function, budget: Budget, least: Option<usize>) -> Error {
         Budget::Window(w) => Error::LevelsExhausted {
             op: format!(
                 "{}: its initial polynomial and final Newton step need {need} levels between \
-                 refreshes, a refreshed ciphertext has {w}",
+                 refreshes, a refreshed ciphertext has {w} (bootstrap with more residual levels)",
                 function.name()
             ),
             level: w,
