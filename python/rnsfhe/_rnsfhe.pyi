@@ -797,7 +797,6 @@ class CkksContext:
     ) -> CkksCiphertext: ...
     def exp(self, a: CkksCiphertext, rlk: Optional[RelinKey] = None) -> CkksCiphertext: ...
     def sigmoid(self, a: CkksCiphertext, rlk: Optional[RelinKey] = None) -> CkksCiphertext: ...
-    def inverse(self, a: CkksCiphertext, iterations: int = 4, rlk: Optional[RelinKey] = None) -> CkksCiphertext: ...
     def sum_slots(
         self, a: CkksCiphertext, count: Optional[int] = None, keys: Optional[GaloisKeys] = None
     ) -> CkksCiphertext: ...
@@ -822,6 +821,31 @@ class CkksContext:
         *,
         bootstrap: bool = False,
         progress: ProgressArg = None,
+    ) -> CkksCiphertext: ...
+    def inverse(
+        self,
+        a: CkksCiphertext,
+        iterations: Optional[int] = None,
+        rlk: Optional[RelinKey] = None,
+        *,
+        domain: Optional[Tuple[float, float]] = None,
+        bits: Optional[float] = None,
+    ) -> CkksCiphertext: ...
+    def sqrt(
+        self,
+        a: CkksCiphertext,
+        *,
+        domain: Tuple[float, float],
+        bits: Optional[float] = None,
+        rlk: Optional[RelinKey] = None,
+    ) -> CkksCiphertext: ...
+    def inv_sqrt(
+        self,
+        a: CkksCiphertext,
+        *,
+        domain: Tuple[float, float],
+        bits: Optional[float] = None,
+        rlk: Optional[RelinKey] = None,
     ) -> CkksCiphertext: ...
     def ciphertext_from_bytes(self, data: Buffer) -> CkksCiphertext: ...
     def plaintext_from_bytes(self, data: Buffer) -> CkksPlaintext: ...

@@ -323,19 +323,6 @@ macro_rules! with_function_methods {
                     let k = self.rlk(rlk, "sigmoid", a.ct.key_id())?;
                     self.unary(py, a, move |c, x| circuits::sigmoid(c, x, &k))
                 }
-                /// 1/x for x in (0, 2) by `iterations` steps of [12] Alg. 2 (paper 004 Table 2).
-                #[pyo3(signature = (a, iterations=Int(4), rlk=None))]
-                fn inverse(
-                    &self,
-                    py: Python<'_>,
-                    a: &PyCkksCiphertext,
-                    iterations: Int<usize>,
-                    rlk: Option<&PyRelinKey>,
-                ) -> PyResult<PyCkksCiphertext> {
-                    let iterations = iterations.0;
-                    let k = self.rlk(rlk, "inverse", a.ct.key_id())?;
-                    self.unary(py, a, move |c, x| circuits::inverse(c, x, iterations, &k))
-                }
                 /// Every slot set to the sum of the first `count` slots (a power of two, default: the
                 /// ciphertext's slots; a smaller count clears the other slots first, one level).
                 #[pyo3(signature = (a, count=None, keys=None))]
@@ -416,6 +403,77 @@ macro_rules! with_function_methods {
                     self.unary(py, z, move |c, x| {
                         circuits::train_logistic(c, x, samples, features, iterations, &r, &k)
                     })
+                }
+
+                /// 1/x. With `domain=(lo, hi)` (0 < lo < hi, such as (2**-10, 1)): to a relative
+                /// error of 2**-`bits` (default 20) before the scheme's noise, by an initial
+                /// polynomial, Goldschmidt iterations and a final Newton step, the count computed
+                /// from the initial error; bootstrapped in between when the parameters are
+                /// bootstrappable and bootstrapping keys are registered for `a`'s key pair (then
+                /// a fresh `a` is first dropped to `bootstrap_level`), else within `a`'s levels.
+                /// Inputs just outside the domain converge more slowly; far outside (x <= 0,
+                /// x > hi + lo) they get meaningless values, which can spoil every slot.
+                /// Without a domain: x in (0, 2) by `iterations` steps (default 4) of [12] Alg. 2
+                /// (paper 004 Table 2).
+                #[pyo3(signature = (a, iterations=None, rlk=None, *, domain=None, bits=None))]
+                fn inverse(
+                    &self,
+                    py: Python<'_>,
+                    a: &PyCkksCiphertext,
+                    iterations: Option<Int<usize>>,
+                    rlk: Option<&PyRelinKey>,
+                    domain: Option<(f64, f64)>,
+                    bits: Option<f64>,
+                ) -> PyResult<PyCkksCiphertext> {
+                    if let Some(domain) = domain {
+                        if iterations.is_some() {
+                            return Err(raise(
+                                "ParameterError",
+                                "inverse: with a domain the iteration count follows from the \
+                                 domain and bits; pass one or the other"
+                                    .into(),
+                            ));
+                        }
+                        let f = rnsfhe::circuits::newton::Function::Inverse;
+                        return super::newton::run(py, self, a, f, domain, bits, rlk);
+                    }
+                    if bits.is_some() {
+                        return Err(raise(
+                            "ParameterError",
+                            "inverse: bits needs domain=(lo, hi), the range of the inputs".into(),
+                        ));
+                    }
+                    let iterations = iterations.map_or(4, |i| i.0);
+                    let k = self.rlk(rlk, "inverse", a.ct.key_id())?;
+                    self.unary(py, a, move |c, x| circuits::inverse(c, x, iterations, &k))
+                }
+                /// sqrt(x) for x in `domain` = (lo, hi), 0 < lo < hi, to a relative error of
+                /// 2**-`bits` (default 20), as `inverse` with a domain (bootstrapped in between when
+                /// it can be).
+                #[pyo3(signature = (a, *, domain, bits=None, rlk=None))]
+                fn sqrt(
+                    &self,
+                    py: Python<'_>,
+                    a: &PyCkksCiphertext,
+                    domain: (f64, f64),
+                    bits: Option<f64>,
+                    rlk: Option<&PyRelinKey>,
+                ) -> PyResult<PyCkksCiphertext> {
+                    let f = rnsfhe::circuits::newton::Function::Sqrt;
+                    super::newton::run(py, self, a, f, domain, bits, rlk)
+                }
+                /// 1/sqrt(x) for x in `domain` = (lo, hi), as `sqrt`.
+                #[pyo3(signature = (a, *, domain, bits=None, rlk=None))]
+                fn inv_sqrt(
+                    &self,
+                    py: Python<'_>,
+                    a: &PyCkksCiphertext,
+                    domain: (f64, f64),
+                    bits: Option<f64>,
+                    rlk: Option<&PyRelinKey>,
+                ) -> PyResult<PyCkksCiphertext> {
+                    let f = rnsfhe::circuits::newton::Function::InvSqrt;
+                    super::newton::run(py, self, a, f, domain, bits, rlk)
                 }
             }
         }

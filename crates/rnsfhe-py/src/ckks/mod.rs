@@ -13,6 +13,7 @@ mod functions;
 mod helpers;
 mod matrix;
 mod matrix_product;
+mod newton;
 mod params;
 mod values;
 

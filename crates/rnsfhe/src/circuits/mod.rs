@@ -12,6 +12,8 @@
 //! - [`bsgs`]: baby-step giant-step polynomial evaluation (the same function, under its name);
 //! - [`chebyshev`]: Chebyshev interpolation of any function on an interval;
 //! - [`functions`]: exp, sigmoid and the inverse (paper 004 section 5);
+//! - [`newton`]: 1/x, 1/sqrt(x) and sqrt(x) on wide domains such as [2^-10, 1] to a requested
+//!   precision (Goldschmidt and Newton iterations), refreshed by a [`crate::eval::Levels`] hook;
 //! - [`statistics`]: slot sum, mean and variance (paper 004 Table 3);
 //! - [`compare`]: sign, step, max, min, abs, ReLU, clip, argmax and top-k by composite minimax
 //!   polynomials, refreshed by a [`crate::eval::Levels`] hook;
@@ -75,6 +77,7 @@ pub mod functions;
 pub mod lintrans;
 pub mod logistic;
 pub mod matrix;
+pub mod newton;
 pub mod poly;
 pub mod polynomial;
 pub mod statistics;

@@ -15,8 +15,9 @@ use std::sync::{Mutex, OnceLock, RwLock};
 use rnsfhe::circuits::bootstrapping::{Bootstrapper, BootstrappingKeys};
 
 use super::*;
+use keys::key_pair;
+pub(crate) use keys::registered;
 pub(crate) use keys::{generate, register_loaded, PyBootstrappingKeys};
-use keys::{key_pair, registered};
 pub(crate) use preset::{bootstrappable, Preset};
 use progress::Progress;
 
@@ -62,7 +63,7 @@ pub(crate) fn available(
 /// The preset of `shared`'s bootstrap: its parameters' (`CkksParameters.bootstrappable`, or their
 /// bytes), else, for parameters made without one (by hand, or bytes written before parameters
 /// carried it), that of the first bootstrapping keys loaded for them.
-fn preset(shared: &CkksShared) -> Option<Preset> {
+pub(crate) fn preset(shared: &CkksShared) -> Option<Preset> {
     shared
         .tag
         .or_else(|| shared.extra.loaded_preset.get().copied())
