@@ -107,7 +107,8 @@ fn every_function_against_its_plain_model() {
     };
     let sign = cheon(6);
     let ctx = p.ctx.clone();
-    let cmp = Comparator::new(Levels::new(&*ctx), &rlk, &sign);
+    let levels = Levels::new(&*ctx);
+    let cmp = Comparator::new(&levels, &rlk, &sign);
     let model = |x: f64| sign.value(x);
     // Decided inputs (|x| >= 1/8) and edge inputs: +-1, +-1/8 and values near 0.
     let mut x = uniform(&mut p.rng, n, 1.0, 0.125);
@@ -184,7 +185,8 @@ fn wider_bounds_scale_the_inputs() {
     };
     let sign = cheon(5);
     let ctx = p.ctx.clone();
-    let cmp = Comparator::new(Levels::new(&*ctx), &rlk, &sign);
+    let levels = Levels::new(&*ctx);
+    let cmp = Comparator::new(&levels, &rlk, &sign);
     // Values in [-100, 100]: sign decided for |x| >= 12.5.
     let x = uniform(&mut p.rng, n, 100.0, 12.5);
     let c = p.enc(&x);
@@ -197,7 +199,8 @@ fn wider_bounds_scale_the_inputs() {
 fn too_few_levels_without_a_hook_says_so() {
     let s = ckks_support::setup(11, 8, Security::InsecureResearchOnly, 33, &[]);
     let sign = cheon(4); // 12 levels
-    let cmp = Comparator::new(Levels::new(&*s.ctx), &s.rlk, &sign);
+    let levels = Levels::new(&*s.ctx);
+    let cmp = Comparator::new(&levels, &s.rlk, &sign);
     let mut rng = s.rng;
     let c = s
         .ctx
@@ -286,7 +289,7 @@ fn the_hook_bootstraps_between_components() {
         let sign = cheon(5);
         let depth = sign.depth(&ctx).unwrap();
         assert!(depth > levels.most_spendable(), "{depth}");
-        let cmp = Comparator::new(levels, &rlk, &sign);
+        let cmp = Comparator::new(&levels, &rlk, &sign);
         let x = uniform(&mut b.rng.borrow_mut(), ctx.slots(), 1.0, 0.1);
         let c = b.enc(&x);
         let out = cmp.relu(&c, 1.0).unwrap();
@@ -348,7 +351,8 @@ fn slot_max_argmax_and_top_k() {
     let hook = BootstrapHook::new(&s.boot, &s.keys);
     let sign = cheon(4);
     let model = SlotModel(&sign);
-    let cmp = Comparator::new(Levels::with_refresh(&*s.ctx, &hook), &rlk, &sign);
+    let levels = Levels::with_refresh(&*s.ctx, &hook);
+    let cmp = Comparator::new(&levels, &rlk, &sign);
     // Blocks of 8: distinct values 1/8 apart in [-7/16, 7/16].
     let mut x = vec![0.0; slots];
     for (b, block) in x.chunks_mut(8).enumerate() {

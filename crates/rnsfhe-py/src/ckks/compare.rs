@@ -4,35 +4,13 @@
 //! bootstrappable and bootstrapping keys are registered for the ciphertext's key pair (counted in
 //! `ctx.bootstraps`); otherwise they run on the levels the ciphertext has.
 
-use rnsfhe::circuits::bootstrapping::BootstrapHook;
 use rnsfhe::circuits::compare::{Comparator, Composite};
-use rnsfhe::eval::{Levels, Refresh};
 use rnsfhe::rlwe::RelinKey;
 
 use super::*;
 
 /// The default alpha: decide |x| >= 2^-12 of the bound.
 pub(crate) const DEFAULT_ALPHA: u32 = 12;
-
-/// The context's bootstrap as a hook, each call counted.
-struct Counted<'a> {
-    hook: BootstrapHook<'a>,
-    shared: &'a CkksShared,
-}
-
-impl Refresh<CkksContext> for Counted<'_> {
-    fn min_input_level(&self) -> usize {
-        self.hook.min_input_level()
-    }
-    fn output_level(&self) -> usize {
-        self.hook.output_level()
-    }
-    fn refresh(&self, e: &CkksContext, ct: &CkksCiphertext) -> rnsfhe::Result<CkksCiphertext> {
-        let out = self.hook.refresh(e, ct)?;
-        super::bootstrap::counted(self.shared);
-        Ok(out)
-    }
-}
 
 /// The second operand of a two-input comparison: a ciphertext or a number.
 pub(crate) enum Other {
@@ -74,8 +52,8 @@ pub(crate) struct Options {
 }
 
 /// Runs `f` with a comparator for `shared`'s context without the GIL: the sign composite of
-/// `opts.alpha`, the relinearisation key `rlk` (else the one registered for `key`, else the
-/// registered bootstrapping keys'), and the registered bootstrap as its hook when allowed.
+/// `opts.alpha` on the context's `Levels` (bootstrapping by itself where it can,
+/// `bootstrap::with_levels`).
 pub(crate) fn comparing<T: Send>(
     py: Python<'_>,
     shared: &Arc<CkksShared>,
@@ -90,32 +68,16 @@ pub(crate) fn comparing<T: Send>(
             opts.bound
         )));
     }
-    let booting = if opts.bootstrap {
-        super::bootstrap::available(py, shared, key)?
-    } else {
-        None
-    };
-    let rlk = match (rlk, &booting) {
-        (Some(k), _) => k,
-        (None, Some((_, keys))) => shared
-            .relin_key("comparison", key)
-            .or_else(|_| keys.relin_key().cloned().py())?,
-        (None, None) => shared.relin_key("comparison", key)?,
-    };
     let sign = py.detach(|| Composite::sign(opts.alpha)).py()?;
-    let ctx = shared.ctx.clone();
-    py.detach(|| {
-        let counted = booting.as_ref().map(|(b, k)| Counted {
-            hook: BootstrapHook::new(b, k),
-            shared,
-        });
-        let levels = match &counted {
-            Some(h) => Levels::with_refresh(&*ctx, h),
-            None => Levels::new(&*ctx),
-        };
-        f(&Comparator::new(levels, &rlk, &sign))
-    })
-    .py()
+    super::bootstrap::with_levels(
+        py,
+        shared,
+        key,
+        rlk,
+        opts.bootstrap,
+        "comparison",
+        |l, k| f(&Comparator::new(l, k, &sign)),
+    )
 }
 
 /// The mask of a > b for a ciphertext or a number b.

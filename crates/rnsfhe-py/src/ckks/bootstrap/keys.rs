@@ -158,7 +158,7 @@ pub(crate) fn register_loaded(ctx: &PyCkksContext, keys: &PyBootstrappingKeys) -
 
 /// The bootstrapping keys registered for key pair `key` (a ciphertext without identity: the only
 /// registered ones), or a `MissingKeyError` saying how to get them.
-pub(crate) fn registered(
+pub(super) fn registered(
     shared: &CkksShared,
     key: Option<KeyId>,
 ) -> PyResult<Arc<BootstrappingKeys>> {

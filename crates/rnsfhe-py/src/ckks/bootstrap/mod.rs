@@ -5,6 +5,7 @@
 //! ([`progress`]).
 
 mod keys;
+mod levels;
 mod preset;
 mod progress;
 
@@ -16,8 +17,9 @@ use rnsfhe::circuits::bootstrapping::{Bootstrapper, BootstrappingKeys};
 
 use super::*;
 use keys::key_pair;
-pub(crate) use keys::registered;
+use keys::registered;
 pub(crate) use keys::{generate, register_loaded, PyBootstrappingKeys};
+pub(crate) use levels::with_levels;
 pub(crate) use preset::{bootstrappable, Preset};
 use progress::Progress;
 
@@ -43,27 +45,10 @@ pub(crate) fn count(shared: &CkksShared) -> usize {
     shared.extra.count.load(Ordering::Relaxed)
 }
 
-/// The bootstrapper and the bootstrapping keys registered for key pair `key`, when this context
-/// is bootstrappable and has them (what circuits that bootstrap by themselves use); `None`
-/// otherwise.
-pub(crate) fn available(
-    py: Python<'_>,
-    shared: &Arc<CkksShared>,
-    key: Option<KeyId>,
-) -> PyResult<Option<(Arc<Bootstrapper>, Arc<BootstrappingKeys>)>> {
-    if preset(shared).is_none() {
-        return Ok(None);
-    }
-    let Ok(keys) = registered(shared, key) else {
-        return Ok(None);
-    };
-    Ok(Some((bootstrapper(py, shared)?, keys)))
-}
-
 /// The preset of `shared`'s bootstrap: its parameters' (`CkksParameters.bootstrappable`, or their
 /// bytes), else, for parameters made without one (by hand, or bytes written before parameters
 /// carried it), that of the first bootstrapping keys loaded for them.
-pub(crate) fn preset(shared: &CkksShared) -> Option<Preset> {
+fn preset(shared: &CkksShared) -> Option<Preset> {
     shared
         .tag
         .or_else(|| shared.extra.loaded_preset.get().copied())

@@ -39,20 +39,24 @@ use crate::{Error, Result};
 
 /// The comparison functions over one evaluator, its relinearisation key and a sign composite.
 pub struct Comparator<'a> {
-    levels: Levels<'a, CkksContext>,
+    levels: &'a Levels<'a, CkksContext>,
     rlk: &'a RelinKey,
     sign: &'a Composite,
 }
 
 impl<'a> Comparator<'a> {
     /// Comparisons by `sign` on `levels` (with or without a refresh hook).
-    pub fn new(levels: Levels<'a, CkksContext>, rlk: &'a RelinKey, sign: &'a Composite) -> Self {
+    pub fn new(
+        levels: &'a Levels<'a, CkksContext>,
+        rlk: &'a RelinKey,
+        sign: &'a Composite,
+    ) -> Self {
         Comparator { levels, rlk, sign }
     }
 
     /// The evaluator with its hook (to read the refresh count).
-    pub fn levels(&self) -> &Levels<'a, CkksContext> {
-        &self.levels
+    pub fn levels(&self) -> &'a Levels<'a, CkksContext> {
+        self.levels
     }
 
     fn ctx(&self) -> &'a CkksContext {
@@ -62,7 +66,7 @@ impl<'a> Comparator<'a> {
     /// a P(x / s) + b of the sign composite P.
     fn composite(&self, x: &CkksCiphertext, s: f64, affine: (f64, f64)) -> Result<CkksCiphertext> {
         self.sign
-            .evaluate(&self.levels, x.clone(), s, affine, self.rlk)
+            .evaluate(self.levels, x.clone(), s, affine, self.rlk)
     }
 
     /// sign(x) for x in [-bound, bound]: +-1 (module doc for the precision).
