@@ -15,38 +15,12 @@ use rnsfhe::circuits::bootstrapping::{
 };
 use rnsfhe::circuits::chebyshev_coefficients;
 use rnsfhe::circuits::compare::{slots::max_steps, Comparator, Component, Composite};
-use rnsfhe::ckks::{CkksCiphertext, CkksContext, CkksParameters, Complex};
+use rnsfhe::ckks::{CkksCiphertext, CkksContext, Complex};
 use rnsfhe::eval::Levels;
 use rnsfhe::params::Security;
 use rnsfhe::rlwe::{PublicKey, SecretKey};
 use rnsfhe::Error;
 use rnsfhe_math::sample::Csprng;
-
-/// A deep toy context (insecure, N = 2^12, 40-bit primes, the scale exact at the middle level so
-/// that the scales drift half as far): keys from `seed`.
-fn deep(levels: usize, seed: u8) -> ckks_support::Setup {
-    let p = CkksParameters::builder()
-        .degree(1 << 12)
-        .levels(levels)
-        .scale_bits(40)
-        .scale_level(levels / 2)
-        .security(Security::InsecureResearchOnly)
-        .build()
-        .unwrap();
-    let ctx = CkksContext::new(p).unwrap();
-    let mut rng = Csprng::from_seed([seed; 32]);
-    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
-    let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
-    let gk = ctx.galois_keys(&sk, &[], false, &mut rng).unwrap();
-    ckks_support::Setup {
-        ctx,
-        sk,
-        pk,
-        rlk,
-        gk,
-        rng,
-    }
-}
 
 /// f_3 composed `times` times, as Chebyshev series on [-1, 1].
 fn cheon(times: usize) -> Composite {
@@ -78,42 +52,38 @@ fn uniform(rng: &mut Csprng, n: usize, b: f64, gap: f64) -> Vec<f64> {
         .collect()
 }
 
-struct Plain {
-    ctx: std::sync::Arc<CkksContext>,
-    sk: SecretKey,
-    pk: PublicKey,
-    rng: Csprng,
-}
+/// A deep toy context with its keys: `x` encrypted, and decrypted back.
+struct Plain(ckks_support::Setup);
 
 impl Plain {
+    fn new(levels: usize, seed: u8) -> Self {
+        Plain(ckks_support::deep(levels, seed))
+    }
     fn enc(&mut self, x: &[f64]) -> CkksCiphertext {
-        let pt = self.ctx.encode_real(x).unwrap();
-        self.ctx.encrypt(&pt, &self.pk, &mut self.rng).unwrap()
+        let pt = self.0.ctx.encode_real(x).unwrap();
+        self.0
+            .ctx
+            .encrypt(&pt, &self.0.pk, &mut self.0.rng)
+            .unwrap()
     }
     fn dec(&self, c: &CkksCiphertext) -> Vec<Complex> {
-        self.ctx.decrypt_values(c, &self.sk).unwrap()
+        self.0.ctx.decrypt_values(c, &self.0.sk).unwrap()
     }
 }
 
 #[test]
 fn every_function_against_its_plain_model() {
-    let s = deep(24, 31);
-    let (rlk, n) = (s.rlk, 2048);
-    let mut p = Plain {
-        ctx: s.ctx,
-        sk: s.sk,
-        pk: s.pk,
-        rng: s.rng,
-    };
+    let mut p = Plain::new(24, 31);
+    let (rlk, n) = (p.0.rlk.clone(), 2048);
     let sign = cheon(6);
-    let ctx = p.ctx.clone();
+    let ctx = p.0.ctx.clone();
     let levels = Levels::new(&*ctx);
     let cmp = Comparator::new(&levels, &rlk, &sign);
     let model = |x: f64| sign.value(x);
     // Decided inputs (|x| >= 1/8) and edge inputs: +-1, +-1/8 and values near 0.
-    let mut x = uniform(&mut p.rng, n, 1.0, 0.125);
+    let mut x = uniform(&mut p.0.rng, n, 1.0, 0.125);
     x[..6].copy_from_slice(&[1.0, -1.0, 0.125, -0.125, 1e-3, -1e-3]);
-    let y = uniform(&mut p.rng, n, 1.0, 0.0);
+    let y = uniform(&mut p.0.rng, n, 1.0, 0.0);
     let (cx, cy) = (p.enc(&x), p.enc(&y));
     let tol = 1e-4;
 
@@ -175,20 +145,14 @@ fn every_function_against_its_plain_model() {
 
 #[test]
 fn wider_bounds_scale_the_inputs() {
-    let s = deep(24, 32);
-    let (rlk, n) = (s.rlk, 2048);
-    let mut p = Plain {
-        ctx: s.ctx,
-        sk: s.sk,
-        pk: s.pk,
-        rng: s.rng,
-    };
+    let mut p = Plain::new(24, 32);
+    let (rlk, n) = (p.0.rlk.clone(), 2048);
     let sign = cheon(5);
-    let ctx = p.ctx.clone();
+    let ctx = p.0.ctx.clone();
     let levels = Levels::new(&*ctx);
     let cmp = Comparator::new(&levels, &rlk, &sign);
     // Values in [-100, 100]: sign decided for |x| >= 12.5.
-    let x = uniform(&mut p.rng, n, 100.0, 12.5);
+    let x = uniform(&mut p.0.rng, n, 100.0, 12.5);
     let c = p.enc(&x);
     let got = p.dec(&cmp.sign(&c, 100.0).unwrap());
     let want: Vec<f64> = x.iter().map(|&v| sign.value(v / 100.0)).collect();

@@ -4,13 +4,15 @@
 //! plain model outside the domain; the refusals.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
+#[path = "support/ckks.rs"]
+mod ckks_support;
+
 use rnsfhe::circuits::bootstrapping::{
     BootstrapHook, Bootstrapper, BootstrappingKeys, BootstrappingOrder, BootstrappingParameters,
 };
 use rnsfhe::circuits::newton::{self, Budget, Function, Plan};
-use rnsfhe::ckks::{CkksCiphertext, CkksContext, CkksParameters, Complex};
+use rnsfhe::ckks::{CkksCiphertext, CkksContext, Complex};
 use rnsfhe::eval::Levels;
-use rnsfhe::params::Security;
 use rnsfhe::rlwe::{PublicKey, RelinKey, SecretKey};
 use rnsfhe::Error;
 use rnsfhe_math::sample::Csprng;
@@ -42,26 +44,15 @@ impl Keys {
     }
 }
 
-/// A deep toy context (insecure, N = 2^12, 40-bit primes, the scale exact at the middle level).
+/// The deep toy context of the test support, with its keys.
 fn deep(levels: usize, seed: u8) -> Keys {
-    let p = CkksParameters::builder()
-        .degree(1 << 12)
-        .levels(levels)
-        .scale_bits(40)
-        .scale_level(levels / 2)
-        .security(Security::InsecureResearchOnly)
-        .build()
-        .unwrap();
-    let ctx = CkksContext::new(p).unwrap();
-    let mut rng = Csprng::from_seed([seed; 32]);
-    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
-    let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
+    let s = ckks_support::deep(levels, seed);
     Keys {
-        ctx,
-        sk,
-        pk,
-        rlk,
-        rng,
+        ctx: s.ctx,
+        sk: s.sk,
+        pk: s.pk,
+        rlk: s.rlk,
+        rng: s.rng,
     }
 }
 

@@ -51,6 +51,16 @@ pub(crate) struct Options {
     pub bootstrap: bool,
 }
 
+impl Options {
+    pub(crate) fn new(alpha: u32, bound: f64, bootstrap: bool) -> Self {
+        Options {
+            alpha,
+            bound,
+            bootstrap,
+        }
+    }
+}
+
 /// Runs `f` with a comparator for `shared`'s context without the GIL: the sign composite of
 /// `opts.alpha` on the context's `Levels` (bootstrapping by itself where it can,
 /// `bootstrap::with_levels`).
@@ -161,11 +171,7 @@ impl PyCkksContext {
     ) -> PyResult<PyCkksCiphertext> {
         let x = self.check(a)?;
         let rlk = rlk.map(|r| r.get(&self.owner())).transpose()?;
-        let opts = Options {
-            alpha,
-            bound,
-            bootstrap,
-        };
+        let opts = Options::new(alpha, bound, bootstrap);
         let out = comparing(py, &self.shared, x.key_id(), rlk, opts, |c| f(c, &x, bound))?;
         Ok(self.wrap(out))
     }
@@ -186,11 +192,7 @@ impl PyCkksContext {
         let y = Other::from_py(&self.shared, b)?;
         let key = joint_key(&x, &y)?;
         let rlk = rlk.map(|r| r.get(&self.owner())).transpose()?;
-        let opts = Options {
-            alpha,
-            bound,
-            bootstrap,
-        };
+        let opts = Options::new(alpha, bound, bootstrap);
         let out = comparing(py, &self.shared, key, rlk, opts, |c| f(c, &x, &y, bound))?;
         Ok(self.wrap(out))
     }
@@ -206,11 +208,7 @@ impl PyCkksCiphertext {
     ) -> PyResult<PyCkksCiphertext> {
         let y = Other::from_py(&self.shared, other)?;
         let key = joint_key(&self.ct, &y)?;
-        let opts = Options {
-            alpha: DEFAULT_ALPHA,
-            bound: 1.0,
-            bootstrap: true,
-        };
+        let opts = Options::new(DEFAULT_ALPHA, 1.0, true);
         let x = self.ct.clone();
         let out = comparing(py, &self.shared, key, None, opts, |c| {
             if less {

@@ -182,7 +182,7 @@ macro_rules! with_function_methods {
                     let gk = self.gk(keys, "top_k", a.ct.key_id())?;
                     let x = self.check(a)?;
                     let rlk = rlk.map(|r| r.get(&self.owner())).transpose()?;
-                    let opts = super::compare::Options { alpha: alpha.0, bound, bootstrap };
+                    let opts = super::compare::Options::new(alpha.0, bound, bootstrap);
                     let out = super::compare::comparing(py, &self.shared, x.key_id(), rlk, opts, move |c| c.top_k(&x, k, block, gap, bound, &gk))?;
                     Ok(out.into_iter().map(|(m, i)| (self.wrap(m), self.wrap(i))).collect())
                 }

@@ -42,6 +42,33 @@ pub fn setup(log_n: u32, levels: usize, security: Security, seed: u8, steps: &[i
     }
 }
 
+/// A deep toy context (insecure, N = 2^12, `levels` levels of 40-bit primes, the scale exact at
+/// the middle level so that the scales drift half as far as from the top), keys from `seed`, no
+/// Galois keys.
+pub fn deep(levels: usize, seed: u8) -> Setup {
+    let p = CkksParameters::builder()
+        .degree(1 << 12)
+        .levels(levels)
+        .scale_bits(40)
+        .scale_level(levels / 2)
+        .security(Security::InsecureResearchOnly)
+        .build()
+        .unwrap();
+    let ctx = CkksContext::new(p).unwrap();
+    let mut rng = Csprng::from_seed([seed; 32]);
+    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+    let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
+    let gk = ctx.galois_keys(&sk, &[], false, &mut rng).unwrap();
+    Setup {
+        ctx,
+        sk,
+        pk,
+        rlk,
+        gk,
+        rng,
+    }
+}
+
 /// The chain's scales of a uniform chain (R = L), recomputed from the primes independently of the
 /// library: Delta_L = 2^scale_bits, Delta_{l-1} = Delta_l^2 / q_l (OpenFHE's FLEXIBLEAUTO).
 pub fn top_down_scales(p: &CkksParameters) -> Vec<f64> {
