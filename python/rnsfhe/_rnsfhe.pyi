@@ -560,6 +560,8 @@ class CkksMatrixProduct:
     @property
     def d(self) -> int: ...
     @property
+    def shape(self) -> Tuple[int, int, int]: ...
+    @property
     def level(self) -> int: ...
     @property
     def slots(self) -> int: ...
@@ -651,13 +653,17 @@ class CkksContext:
         self, a: CkksCiphertext, m: Union[CkksMatrix, npt.ArrayLike], keys: Optional[GaloisKeys] = None
     ) -> CkksCiphertext: ...
     def matrix_product(
-        self, d: int, *, level: Optional[int] = None, slots: Optional[int] = None
+        self,
+        shape: Union[int, Tuple[int, int, int]],
+        *,
+        level: Optional[int] = None,
+        slots: Optional[int] = None,
     ) -> CkksMatrixProduct: ...
     def matmul_encrypted(
         self,
         a: CkksCiphertext,
         b: CkksCiphertext,
-        product: Union[CkksMatrixProduct, int],
+        product: Union[CkksMatrixProduct, int, Tuple[int, int, int]],
         rlk: Optional[RelinKey] = None,
         keys: Optional[GaloisKeys] = None,
     ) -> CkksCiphertext: ...
