@@ -562,6 +562,8 @@ class CkksMatrixProduct:
     @property
     def d(self) -> int: ...
     @property
+    def shape(self) -> Tuple[int, int, int]: ...
+    @property
     def level(self) -> int: ...
     @property
     def slots(self) -> int: ...
@@ -755,13 +757,17 @@ class CkksContext:
         rlk: Optional[RelinKey] = None,
     ) -> list[Tuple[CkksCiphertext, CkksCiphertext]]: ...
     def matrix_product(
-        self, d: int, *, level: Optional[int] = None, slots: Optional[int] = None
+        self,
+        shape: Union[int, Tuple[int, int, int]],
+        *,
+        level: Optional[int] = None,
+        slots: Optional[int] = None,
     ) -> CkksMatrixProduct: ...
     def matmul_encrypted(
         self,
         a: CkksCiphertext,
         b: CkksCiphertext,
-        product: Union[CkksMatrixProduct, int],
+        product: Union[CkksMatrixProduct, int, Tuple[int, int, int]],
         rlk: Optional[RelinKey] = None,
         keys: Optional[GaloisKeys] = None,
     ) -> CkksCiphertext: ...

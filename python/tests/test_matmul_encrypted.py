@@ -1,7 +1,7 @@
 """Encrypted matrix times encrypted matrix (`CkksContext.matrix_product`, `matmul_encrypted`; Jiang,
-Kim, Lauter and Song, CCS 2018): numpy's A @ B for d^2 equal to and below the slots, real and
-complex, three levels down, and the refusals (d^2 beyond the slots, too few levels, missing keys,
-another level, slot count or context)."""
+Kim, Lauter and Song, CCS 2018): numpy's A @ B for d^2 equal to and below the slots, rectangular
+shapes, real and complex, three levels down, and the refusals (d^2 beyond the slots, too few levels,
+missing keys, another level, slot count or context)."""
 
 import numpy as np
 import pytest
@@ -50,6 +50,21 @@ def test_complex_and_a_product_built_on_the_spot(ckks):
         assert np.max(np.abs(prod.unpack(ctx.decrypt(c, sk, complex=True)) - a @ b)) < 1e-4
 
 
+@pytest.mark.parametrize("shape", [(2, 8, 8), (3, 5, 7), (8, 8, 3), (4, 16, 16), (1, 6, 2)])
+def test_rectangular_matches_numpy(ckks, shape):
+    ctx, sk, pk = ckks
+    d1, d2, d3 = shape
+    rng = np.random.default_rng(d1 * 100 + d2 * 10 + d3)
+    a, b = rng.uniform(-1, 1, (d1, d2)), rng.uniform(-1, 1, (d2, d3))
+    prod = ctx.matrix_product(shape)
+    assert prod.shape == shape and prod.d == max(shape)
+    ctx.galois_keys(sk, steps=prod.rotation_steps)
+    c = ctx.matmul_encrypted(ctx.encrypt(prod.pack(a), pk), ctx.encrypt(prod.pack(b), pk), shape)
+    got = prod.unpack(ctx.decrypt(c, sk))
+    assert got.shape == (d1, d3)
+    assert np.max(np.abs(got - a @ b)) < 1e-5
+
+
 def test_refusals(ckks):
     ctx, sk, pk = ckks
     with pytest.raises(rnsfhe.ParameterError, match=r"d\^2 = 81"):
@@ -76,6 +91,12 @@ def test_refusals(ckks):
         ctx.matmul_encrypted(a, ctx.encrypt(np.ones(32), pk), prod)
     with pytest.raises(TypeError, match="CkksMatrixProduct"):
         ctx.matmul_encrypted(a, a, "four")
+    with pytest.raises(TypeError, match=r"\(d1, d2, d3\)"):
+        ctx.matrix_product((4, 4))
+    with pytest.raises(rnsfhe.ParameterError, match="dimensions >= 1"):
+        ctx.matrix_product((0, 4, 4))
+    with pytest.raises(rnsfhe.LengthMismatchError, match=r"A \(2 x 8\) or B \(8 x 8\)"):
+        ctx.matrix_product((2, 8, 8)).pack(np.ones((8, 2)))
     other = rnsfhe.CkksContext(rnsfhe.CkksParameters(degree=4096, levels=4, scale_bits=40,
                                                      security="insecure"))
     with pytest.raises(rnsfhe.ContextMismatchError):

@@ -22,3 +22,10 @@ def test_readme_any_m_example_runs(capsys):
     claimed = [line.split("# ")[1].split(": ")[-1] for line in block.splitlines()
                if line.startswith("print(ctx.decrypt(")]
     assert out[1:] == claimed
+
+
+def test_readme_matrix_example_runs():
+    """The README's batch and encrypted-matrix example (its asserts compare against numpy)."""
+    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
+    block = next(b for b in blocks if "matmul_encrypted" in b)
+    exec(compile(block, "README.md", "exec"), {})

@@ -58,7 +58,7 @@ enum Command {
         /// bootstrap, showcase: threads per operation.
         #[arg(long, default_value_t = 1)]
         threads: usize,
-        /// bootstrap: bootstraps timed (the median is reported).
+        /// bootstrap, matmul: runs timed (the median is reported).
         #[arg(long, default_value_t = 3)]
         reps: usize,
         /// showcase: training iterations.
@@ -123,6 +123,9 @@ enum Suite {
     Flooding,
     /// Hoisted rotations, double-hoisted sums and a hoisted BSGS linear transform (CKKS, N = 2^15).
     Hoisting,
+    /// A 256 x 256 plaintext matrix on 128 encrypted vectors of 256 (CKKS, N = 2^16, 2^15 slots, one
+    /// thread), both batch layouts; Lattigo's side: `bench/matmul_vs_lattigo.sh`.
+    Matmul,
     /// CKKS bootstrapping (issue 24): key generation, key bytes, time, precision histogram, peak RSS;
     /// exits non-zero when the preset's precision is below its documented figure.
     Bootstrap,
@@ -137,7 +140,7 @@ enum Suite {
     /// Multiparty keys: share generation and aggregation per protocol step, bytes per share (BFV
     /// and CKKS, N = 2^14, Q 7 x 55 bits, P 55 bits, one thread; Lattigo's anchor).
     Multiparty,
-    /// Every suite (bootstrap and showcase apart: run them on their own).
+    /// Every suite (bootstrap, showcase and matmul apart: run them on their own).
     All,
 }
 
@@ -168,6 +171,7 @@ fn bench(
         Suite::Ckks => bench::ckks::run(&budget, paper, rep),
         Suite::Bgv => bench::bgv::run(&budget, rep),
         Suite::Hoisting => bench::ckks_hoisting::run(&budget, rep),
+        Suite::Matmul => bench::ckks_matmul::run(boot.reps, quick, rep),
         Suite::Flooding => bench::ckks_flooding::run(&budget, rep),
         Suite::Bootstrap => bench::ckks_bootstrap::run(boot, rep).map(|s| shortfall = s),
         Suite::Showcase => bench::ckks_bootstrap::showcase(boot, rep),

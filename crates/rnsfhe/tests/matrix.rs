@@ -198,6 +198,61 @@ fn encrypted_product_with_more_slots_than_d_squared() {
     encrypted_product(3, 512);
 }
 
+/// A d1 x d2 by d2 x d3 product against the plaintext one (entries at `prod.slot`).
+fn rectangular_product(shape: (usize, usize, usize), slots: usize) {
+    let (d1, d2, d3) = shape;
+    let ctx = context(4);
+    let mut rng = Csprng::from_seed([(d1 * 7 + d3) as u8; 32]);
+    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+    let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
+    let prod = EncryptedMatrixProduct::rectangular(&ctx, shape, 4, slots).unwrap();
+    let gk = ctx
+        .galois_keys(&sk, &prod.rotation_steps(), false, &mut rng)
+        .unwrap();
+    let mut r = Rand(77 + (d1 * 100 + d2 * 10 + d3) as u64);
+    let (a, b) = (r.values(d1 * d2), r.values(d2 * d3));
+    let enc = |m: &[Complex], rows: usize, cols: usize, rng: &mut Csprng| {
+        let mut v = vec![Complex::new(0.0, 0.0); slots];
+        for i in 0..rows {
+            for j in 0..cols {
+                v[prod.slot(i, j)] = m[i * cols + j];
+            }
+        }
+        ctx.encrypt(&ctx.encode(&v).unwrap(), &pk, rng).unwrap()
+    };
+    let (ca, cb) = (enc(&a, d1, d2, &mut rng), enc(&b, d2, d3, &mut rng));
+    let c = prod.apply(&ctx, &ca, &cb, &rlk, &gk).unwrap();
+    assert_eq!(c.level(), 1);
+    let got = ctx.decrypt_values(&c, &sk).unwrap();
+    for i in 0..d1 {
+        for j in 0..d3 {
+            let want: f64 = (0..d2).map(|k| a[i * d2 + k].re * b[k * d3 + j].re).sum();
+            let e = (got[prod.slot(i, j)].re - want).abs();
+            assert!(
+                e < 1e-5,
+                "{shape:?} in {slots} slots, entry ({i}, {j}): error {e:e}"
+            );
+        }
+    }
+}
+
+/// l x d by d x d with l | d sums l terms and d / l rotations; other shapes pad.
+#[test]
+fn rectangular_products() {
+    rectangular_product((2, 8, 8), 64); // l = 2: 4 stacked copies
+    rectangular_product((2, 8, 8), 256); // more slots than d^2
+    rectangular_product((3, 8, 5), 64); // l = 4, B narrower
+    rectangular_product((4, 2, 8), 64); // a thin inner dimension
+    rectangular_product((5, 3, 7), 64); // d = 7, l = 7: the square path
+    rectangular_product((8, 8, 3), 64); // tall result
+                                        // Fewer shifts than the square product: phi^k and psi^k for k < l only.
+    let ctx = context(4);
+    let thin = EncryptedMatrixProduct::rectangular(&ctx, (2, 8, 8), 4, 64).unwrap();
+    let square = EncryptedMatrixProduct::new(&ctx, 8, 4, 64).unwrap();
+    assert!(thin.encoded_bytes() < square.encoded_bytes());
+    assert!(thin.rotation_steps().len() < square.rotation_steps().len());
+}
+
 fn assert_err<T>(r: rnsfhe::Result<T>, says: &str) -> Error {
     assert!(r.is_err(), "expected an error saying {says:?}");
     let e = r.err().unwrap();

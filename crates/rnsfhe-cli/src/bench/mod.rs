@@ -14,6 +14,7 @@ pub mod ckks_flooding;
 pub mod ckks_functions;
 pub mod ckks_hoisting;
 pub mod ckks_lr;
+pub mod ckks_matmul;
 pub mod cyclotomic;
 pub mod multiparty;
 pub mod network;

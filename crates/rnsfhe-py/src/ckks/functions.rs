@@ -186,30 +186,34 @@ macro_rules! with_function_methods {
                     let out = super::compare::comparing(py, &self.shared, x.key_id(), rlk, opts, move |c| c.top_k(&x, k, block, gap, bound, &gk))?;
                     Ok(out.into_iter().map(|(m, i)| (self.wrap(m), self.wrap(i))).collect())
                 }
-                /// The transforms of an encrypted d x d matrix product (Jiang, Kim, Lauter and Song,
-                /// ACM CCS 2018), encoded once for `matmul_encrypted`: for ciphertexts of `slots` slots
-                /// (default: the smallest power of two holding d^2) at `level` (default: the top,
-                /// at least 3). Its `rotation_steps` are the Galois keys it needs.
-                #[pyo3(signature = (d, *, level=None, slots=None))]
+                /// The transforms of an encrypted matrix product (Jiang, Kim, Lauter and Song, ACM CCS
+                /// 2018), encoded once for `matmul_encrypted`: `shape` d (d x d matrices) or (d1, d2,
+                /// d3) (d1 x d2 by d2 x d3; d1 dividing d = max sums d1 terms instead of d), for
+                /// ciphertexts of `slots` slots (default: the smallest power of two holding d^2) at
+                /// `level` (default: the top, at least 3). Its `rotation_steps` are the Galois keys it
+                /// needs; `pack` and `unpack` lay matrices out row-major with stride d.
+                #[pyo3(signature = (shape, *, level=None, slots=None))]
                 fn matrix_product(
                     &self,
                     py: Python<'_>,
-                    d: Int<usize>,
+                    shape: &Bound<'_, PyAny>,
                     level: Option<Int<usize>>,
                     slots: Option<Int<usize>>,
                 ) -> PyResult<super::PyCkksMatrixProduct> {
+                    let shape = super::PyCkksMatrixProduct::shape_of(shape)?;
                     super::PyCkksMatrixProduct::encode(
                         py,
                         &self.shared,
-                        d.0,
+                        shape,
                         level.map(|l| l.0),
                         slots.map(|s| s.0),
                     )
                 }
-                /// A B for ciphertexts `a`, `b` of d x d matrices row-major in their first d^2 slots
-                /// (`product.pack`), `product` a `CkksMatrixProduct` (or d, encoded for `a`'s level and
-                /// slots): the product row-major, 3 levels down. Keys: `rlk` and `keys` (for
-                /// `product.rotation_steps`), or those registered for `a`'s key pair.
+                /// A B for ciphertexts `a`, `b` of A (d1 x d2) and B (d2 x d3) row-major with stride d
+                /// (`product.pack`), `product` a `CkksMatrixProduct` (or its shape, encoded for `a`'s
+                /// level and slots): the product row-major with stride d (`product.unpack`), 3 levels
+                /// down. Keys: `rlk` and `keys` (for `product.rotation_steps`), or those registered
+                /// for `a`'s key pair.
                 #[pyo3(signature = (a, b, product, rlk=None, keys=None))]
                 fn matmul_encrypted(
                     &self,
@@ -224,13 +228,14 @@ macro_rules! with_function_methods {
                     let p = match product.cast::<super::PyCkksMatrixProduct>() {
                         Ok(p) => p.get(),
                         Err(_) => {
-                            let d: Int<usize> = product.extract().map_err(|_| {
+                            let shape = super::PyCkksMatrixProduct::shape_of(product).map_err(|_| {
                                 PyTypeError::new_err(
-                                    "product must be a CkksMatrixProduct (ctx.matrix_product(d)) or d",
+                                    "product must be a CkksMatrixProduct (ctx.matrix_product(...)), d \
+                                     or (d1, d2, d3)",
                                 )
                             })?;
                             let (level, slots) = (Some(a.ct.level()), Some(a.ct.slots()));
-                            built = super::PyCkksMatrixProduct::encode(py, &self.shared, d.0, level, slots)?;
+                            built = super::PyCkksMatrixProduct::encode(py, &self.shared, shape, level, slots)?;
                             &built
                         }
                     };

@@ -4,8 +4,8 @@
 //!   them per ciphertext ([`BatchLayout::Rows`]: a row-major (B, n) array; [`BatchLayout::Interleaved`]:
 //!   entry c of vector j at slot c B + j), in one hoisted baby-step giant-step transform whose
 //!   diagonal count does not grow with the batch.
-//! - [`EncryptedMatrixProduct`] ([`encrypted`]): an encrypted d x d matrix times another (Jiang,
-//!   Kim, Lauter and Song, ACM CCS 2018), depth 3.
+//! - [`EncryptedMatrixProduct`] ([`encrypted`]): an encrypted d x d matrix times another, or d1 x d2
+//!   times d2 x d3 (Jiang, Kim, Lauter and Song, ACM CCS 2018, sections 3 and 4), depth 3.
 //!
 //! # Example
 //!
