@@ -53,6 +53,7 @@
 //! # }
 //! ```
 
+pub mod approx;
 pub mod arith;
 pub mod error;
 pub mod ntt;
