@@ -151,7 +151,7 @@ impl Default for RemezOptions {
             precision_bits: 256,
             tolerance: 1e-12,
             max_iterations: 80,
-            samples_per_gap: 12,
+            samples_per_gap: 8,
         }
     }
 }
@@ -423,17 +423,19 @@ impl<F: Fn(&Real) -> Real> Solver<F> {
                     }
                     j += 1;
                 }
-                let lo = &xs[best.saturating_sub(1)];
-                let hi = &xs[(best + 1).min(xs.len() - 1)];
-                let p = self.refine(
-                    c,
-                    lo,
-                    hi,
-                    Point {
-                        x: xs[best].clone(),
-                        e: es[best].clone(),
-                    },
-                );
+                let at = |k: usize| Point {
+                    x: xs[k].clone(),
+                    e: es[k].clone(),
+                };
+                let p = if best == 0 || best + 1 == xs.len() {
+                    let (lo, hi) = (
+                        &xs[best.saturating_sub(1)],
+                        &xs[(best + 1).min(xs.len() - 1)],
+                    );
+                    self.golden(c, lo, hi, at(best))
+                } else {
+                    self.parabolic(c, [at(best - 1), at(best), at(best + 1)])
+                };
                 match out.last_mut() {
                     Some(last) if is_negative(&last.e) == is_negative(&p.e) => {
                         if abs(&p.e) > abs(&last.e) {
@@ -448,8 +450,48 @@ impl<F: Fn(&Real) -> Real> Solver<F> {
         out
     }
 
-    /// The largest |p - f| of the sign of `start` on [lo, hi] by golden-section search, or `start`.
-    fn refine(&self, c: &[Real], lo: &Real, hi: &Real, start: Point) -> Point {
+    /// The largest |p - f| near `t[1]` (of its sign, `t[1]` the largest of the three) by successive
+    /// parabolic interpolation through three bracketing points: the error is smooth and its peak
+    /// quadratic, so a few steps reach the peak's value to the working precision.
+    fn parabolic(&self, c: &[Real], mut t: [Point; 3]) -> Point {
+        let neg = is_negative(&t[1].e);
+        let score = |e: &Real| if neg { -e.clone() } else { e.clone() };
+        let width = t[2].x.clone() - &t[0].x;
+        let stop = width >> 60;
+        let half = self.one.clone() >> 1;
+        for _ in 0..12 {
+            let [p0, p1, p2] = &t;
+            let (s0, s1, s2) = (score(&p0.e), score(&p1.e), score(&p2.e));
+            let (d0, d2) = (p1.x.clone() - &p0.x, p1.x.clone() - &p2.x);
+            let num = &d0 * &d0 * (s1.clone() - &s2) - &d2 * &d2 * (s1.clone() - &s0);
+            let den = &d0 * (s1.clone() - &s2) - &d2 * (s1 - &s0);
+            if den == Real::ZERO {
+                break;
+            }
+            let v = p1.x.clone() - &half * num / den;
+            if v <= p0.x || v >= p2.x || abs(&(v.clone() - &p1.x)) <= stop {
+                break;
+            }
+            let pv = Point {
+                e: self.error(c, &v),
+                x: v,
+            };
+            let left = pv.x < p1.x;
+            let [p0, p1, p2] = t;
+            t = match (score(&pv.e) > score(&p1.e), left) {
+                (true, true) => [p0, pv, p1],
+                (true, false) => [p1, pv, p2],
+                (false, true) => [pv, p1, p2],
+                (false, false) => [p0, p1, pv],
+            };
+        }
+        let [_, p1, _] = t;
+        p1
+    }
+
+    /// The largest |p - f| of the sign of `start` on [lo, hi] by golden-section search, or
+    /// `start` (next to an interval's end, where the peak may be the end itself).
+    fn golden(&self, c: &[Real], lo: &Real, hi: &Real, start: Point) -> Point {
         let neg = is_negative(&start.e);
         let score = |e: &Real| if neg { -e.clone() } else { e.clone() };
         let g = self.prec.of(0.618_033_988_749_894_9).unwrap_or(Real::ZERO);
