@@ -37,6 +37,7 @@
 
 mod chebyshev;
 pub mod composite;
+mod problem;
 mod real;
 pub mod remez;
 pub mod search;

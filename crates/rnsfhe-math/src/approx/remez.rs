@@ -5,185 +5,17 @@
 //! interval, one is kept per run of equal sign (the largest), and surplus points are removed in
 //! alternation-preserving pairs of least error until d + 2 remain (d + 1 basis functions + 1).
 //!
-//! Arithmetic is done in `dashu-float` at a working precision of a few hundred bits: at degrees near
-//! 63 on [2^-30, 1] the Chebyshev Vandermonde system is ill-conditioned far beyond `f64`, whose
-//! solutions then lose the alternation and never converge.
+//! Arithmetic is done in `dashu-float` at a working precision of a few hundred bits: the errors
+//! sought are often far below the `f64` resolution of the values they are errors of (the later
+//! components of a composite sign approximate 1 within 2^-40 to 2^-100; x^32 has minimax error
+//! 2^-31 next to coefficients near 1), where `f64` cannot see the alternation at all. The
+//! coefficients are returned as `f64`, and the error reported is that of those `f64` coefficients.
 
-use super::chebyshev::{basis_values, clenshaw, evaluate, Parity};
+use super::chebyshev::{basis_values, evaluate, Parity};
+pub use super::problem::{Minimax, MinimaxProblem, RemezOptions, MAX_REMEZ_DEGREE};
 use super::real::{abs, is_negative, to_f64, Precision, Real};
 use crate::{Error, Result};
-
-/// The largest degree [`remez`] accepts (its cost grows as d^3 per iteration).
-pub const MAX_REMEZ_DEGREE: usize = 255;
-
-/// What to approximate on: the intervals, the degree, the basis and the Chebyshev interval.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MinimaxProblem {
-    /// Disjoint closed intervals [a, b] (a < b). With [`Parity::Odd`] or [`Parity::Even`] they are
-    /// the positive half of a symmetric set (each stands for itself and its mirror [-b, -a]) and
-    /// need a > 0 (odd) or a >= 0 (even): a polynomial of one parity is fixed by its values for
-    /// x >= 0, and only there is its basis a Haar system.
-    pub intervals: Vec<(f64, f64)>,
-    /// The degree d (>= 1; odd for `Odd`, even for `Even`).
-    pub degree: usize,
-    /// The basis: all T_k, or the odd or the even ones.
-    pub parity: Parity,
-    /// r of the Chebyshev interval [-r, r] the result is expressed on (T_k(x / r)); it must cover
-    /// the intervals.
-    pub radius: f64,
-}
-
-impl MinimaxProblem {
-    /// Any polynomial of degree `degree` on the union of `intervals`, on the smallest symmetric
-    /// Chebyshev interval that covers them.
-    pub fn new(degree: usize, intervals: &[(f64, f64)]) -> Self {
-        Self::with_parity(degree, intervals, Parity::Any)
-    }
-
-    /// An odd polynomial on the union of `positive` and its mirror (an odd target function).
-    pub fn odd(degree: usize, positive: &[(f64, f64)]) -> Self {
-        Self::with_parity(degree, positive, Parity::Odd)
-    }
-
-    /// An even polynomial on the union of `positive` and its mirror (an even target function).
-    pub fn even(degree: usize, positive: &[(f64, f64)]) -> Self {
-        Self::with_parity(degree, positive, Parity::Even)
-    }
-
-    fn with_parity(degree: usize, intervals: &[(f64, f64)], parity: Parity) -> Self {
-        let radius = intervals
-            .iter()
-            .fold(0.0f64, |r, &(a, b)| r.max(a.abs()).max(b.abs()));
-        MinimaxProblem {
-            intervals: intervals.to_vec(),
-            degree,
-            parity,
-            radius,
-        }
-    }
-
-    /// The same problem expressed on [-r, r].
-    pub fn with_radius(mut self, r: f64) -> Self {
-        self.radius = r;
-        self
-    }
-
-    /// The intervals, sorted, after every check. Errors: `InvalidParameters` naming the fault.
-    fn checked(&self) -> Result<Vec<(f64, f64)>> {
-        let bad = |why: String| Err(Error::InvalidParameters(format!("minimax problem: {why}")));
-        let d = self.degree;
-        if d == 0 || d > MAX_REMEZ_DEGREE {
-            return bad(format!("degree {d} is not in 1..={MAX_REMEZ_DEGREE}"));
-        }
-        match self.parity {
-            Parity::Odd if d.is_multiple_of(2) => {
-                return bad(format!("an odd polynomial has odd degree, got {d}"))
-            }
-            Parity::Even if !d.is_multiple_of(2) => {
-                return bad(format!("an even polynomial has even degree, got {d}"))
-            }
-            _ => {}
-        }
-        let r = self.radius;
-        if !(r.is_finite() && r > 0.0) {
-            return bad(format!(
-                "the Chebyshev radius must be finite and > 0, got {r}"
-            ));
-        }
-        if self.intervals.is_empty() {
-            return bad("no interval to approximate on".into());
-        }
-        let mut iv = self.intervals.clone();
-        for &(a, b) in &iv {
-            if !(a.is_finite() && b.is_finite()) {
-                return bad(format!("interval [{a}, {b}] is not finite"));
-            }
-            if a >= b {
-                return bad(format!(
-                    "interval [{a}, {b}] is empty or a single point (need a < b)"
-                ));
-            }
-            if a < -r || b > r {
-                return bad(format!(
-                    "interval [{a}, {b}] exceeds the Chebyshev interval [-{r}, {r}]"
-                ));
-            }
-            let low = match self.parity {
-                Parity::Any => None,
-                Parity::Odd if a <= 0.0 => Some("> 0 for an odd polynomial"),
-                Parity::Even if a < 0.0 => Some(">= 0 for an even polynomial"),
-                _ => None,
-            };
-            if let Some(need) = low {
-                return bad(format!(
-                    "interval [{a}, {b}] must have its lower end {need} (give the positive half of the symmetric set)"
-                ));
-            }
-        }
-        iv.sort_by(|x, y| x.0.total_cmp(&y.0));
-        if let Some(w) = iv.windows(2).find(|w| w[0].1 >= w[1].0) {
-            return bad(format!(
-                "intervals {:?} and {:?} overlap or touch; merge them",
-                w[0], w[1]
-            ));
-        }
-        Ok(iv)
-    }
-}
-
-/// How [`remez`] computes: precision, stopping rule and scan density.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RemezOptions {
-    /// Working precision in bits (64..=4096).
-    pub precision_bits: usize,
-    /// Stop when (max - min) / max of the errors at the d + 2 alternation points is below this.
-    pub tolerance: f64,
-    /// Refuse (an error) after this many exchanges.
-    pub max_iterations: usize,
-    /// Samples between neighbouring reference points in the extremum search (>= 2); each run of one
-    /// sign is then refined by golden-section search.
-    pub samples_per_gap: usize,
-}
-
-impl Default for RemezOptions {
-    fn default() -> Self {
-        RemezOptions {
-            precision_bits: 256,
-            tolerance: 1e-12,
-            max_iterations: 80,
-            samples_per_gap: 8,
-        }
-    }
-}
-
-/// A minimax polynomial: sum_k chebyshev[k] T_k(x / r) on `domain` = (-r, r).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Minimax {
-    /// The degree d.
-    pub degree: usize,
-    /// The Chebyshev interval (-r, r).
-    pub domain: (f64, f64),
-    /// c_0..c_d (the entries of the other parity are 0 for an odd or even problem).
-    pub chebyshev: Vec<f64>,
-    /// max |p(x) - f(x)| over the approximation set, p with the `f64` coefficients above, measured
-    /// in the working precision on a dense scan refined around every extremum.
-    pub max_error: f64,
-    /// |h| of the last reference system: the error the high-precision polynomial levels at the
-    /// alternation points (a lower bound on the best possible error, de la Vallée Poussin).
-    pub levelled_error: f64,
-    /// The final d + 2 alternation points (of the positive half for an odd or even problem),
-    /// ascending; p - f alternates in sign on them.
-    pub alternation: Vec<f64>,
-    /// Exchanges done.
-    pub iterations: usize,
-}
-
-impl Minimax {
-    /// p(x) in `f64` (Clenshaw).
-    pub fn evaluate(&self, x: f64) -> f64 {
-        clenshaw(&self.chebyshev, x / self.domain.1)
-    }
-}
+use std::cell::Cell;
 
 /// The minimax polynomial of `problem` for `f` (given and returning high-precision reals; it is
 /// called only on the approximation set). Errors: `InvalidParameters` for a malformed problem or
@@ -225,6 +57,8 @@ struct Solver<F> {
     indices: Vec<usize>,
     intervals: Vec<(Real, Real)>,
     options: RemezOptions,
+    /// The first x where f was not finite (f is then taken as 0 there and the run refused).
+    infinite_at: Cell<Option<f64>>,
 }
 
 impl<F: Fn(&Real) -> Real> Solver<F> {
@@ -245,6 +79,7 @@ impl<F: Fn(&Real) -> Real> Solver<F> {
             indices: pb.parity.indices(pb.degree),
             intervals,
             options: options.clone(),
+            infinite_at: Cell::new(None),
         })
     }
 
@@ -260,10 +95,19 @@ impl<F: Fn(&Real) -> Real> Solver<F> {
         let m = self.indices.len() + 1;
         let mut reference = self.initial_reference(m);
         for iteration in 1..=self.options.max_iterations {
-            let (c, h) = self
-                .solve(&reference)
-                .ok_or_else(|| self.fail(pb, "the reference system is singular"))?;
-            let mut ext = self.extrema(&c, &reference, self.options.samples_per_gap);
+            let solved = self.solve(&reference);
+            let mut ext = match &solved {
+                Some((c, _)) => self.extrema(c, &reference, self.options.samples_per_gap),
+                None => Vec::new(),
+            };
+            if let Some(x) = self.infinite_at.get() {
+                return Err(Error::OutOfRange(format!(
+                    "the function to approximate is not finite at x = {x}; it must be finite on \
+                     every interval of {:?}",
+                    pb.intervals
+                )));
+            }
+            let (c, h) = solved.ok_or_else(|| self.fail(pb, "the reference system is singular"))?;
             // An error below 2^-(precision / 2) is as exact as the working precision can tell
             // (and far below what f64 coefficients carry): the reference is kept as it is.
             if spread(&ext).0 <= self.one.clone() >> (self.prec.0 / 2) as isize {
@@ -319,10 +163,23 @@ impl<F: Fn(&Real) -> Real> Solver<F> {
         })
     }
 
+    /// f(x) at the working precision (0 where it is not finite, recording x).
+    fn target(&self, x: &Real) -> Real {
+        let v = (self.f)(x);
+        if v.repr().is_finite() {
+            self.prec.round(v)
+        } else {
+            if self.infinite_at.get().is_none() {
+                self.infinite_at.set(Some(to_f64(x)));
+            }
+            Real::ZERO
+        }
+    }
+
     /// p(x) - f(x).
     fn error(&self, c: &[Real], x: &Real) -> Real {
         let p = evaluate(self.parity, c, &(x * &self.inv_r), &self.one);
-        p - self.prec.round((self.f)(x))
+        p - self.target(x)
     }
 
     /// m points spread over the union like Chebyshev extrema over its total length.
@@ -361,7 +218,7 @@ impl<F: Fn(&Real) -> Real> Solver<F> {
                 } else {
                     -self.one.clone()
                 });
-                row.push(self.prec.round((self.f)(x)));
+                row.push(self.target(x));
                 row
             })
             .collect();

@@ -199,6 +199,12 @@ fn approx_remez_refusals() {
     ] {
         assert!(remez(sign, &p, &bad).is_err());
     }
+    // A target that is not finite on the intervals (1/0 is an infinity in dashu).
+    let inverse = |x: &Real| Real::ONE.with_precision(64).value() / x;
+    match remez(inverse, &MinimaxProblem::new(3, &[(0.0, 1.0)]), &o) {
+        Err(e) => assert!(e.to_string().contains("not finite at x = 0"), "{e}"),
+        Ok(m) => panic!("approximated 1/x on [0, 1]: {m:?}"),
+    }
     // Non-convergence is an error that names the degree and the intervals.
     let one_step = RemezOptions {
         max_iterations: 1,

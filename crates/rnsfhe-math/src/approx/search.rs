@@ -1,14 +1,22 @@
 //! The degree sequence of a composite sign approximation, after Lee, Lee, Kim and No ("Minimax
 //! approximation of sign function by composite polynomial for homomorphic comparison", IEEE TDSC
 //! 2021, section 5): first the least total depth, then, at that depth, the fewest non-scalar
-//! products.
+//! products. Odd degrees 3..=63 (depth 2..=6) are searched.
 //!
 //! A component of odd degree d maps [a, 1] (0 < a < 1) onto [1 - E, 1 + E], E = E_d(a) the minimax
 //! error of sign on [a, 1]; scaled by (1 - eta) / (1 + E) and given an input error up to eta, the
 //! next component's interval is [a', 1] with a' = (1 - E)(1 - eta) / (1 + E) - eta. E_d(a) falls
-//! as a or d grows, so a larger a dominates at equal cost: the search keeps, for every depth
-//! spent, the states (products spent, a) that no other state beats on both, and stops a path when
-//! E <= 2^-log_err (the last component is not scaled).
+//! as a or d grows, so a larger a dominates at equal cost, and a path stops when E <= 2^-log_err
+//! (the last component is not scaled). Every E_d(a) is one Remez run, memoised.
+//!
+//! 1. Least depth, exactly: dynamic programming over the depth spent t. Within one depth the largest
+//!    degree 2^j - 1 dominates, so best(t) = max over j of a'(2^j - 1, best(t - j)); the first t at
+//!    which some chain reaches the target is the least depth D (about 5 D runs).
+//! 2. Fewest products at depth D, over the depth profiles (j_1, ..., j_k) of the chains that reach
+//!    the target in step 1: slot i takes any candidate degree of depth j_i, and per slot only the
+//!    states (products, a) that no other beats on both are kept. Profiles that no step-1 chain
+//!    has are not searched (that would cost hundreds of runs more); the result is therefore the
+//!    fewest products among the degree choices of the least-depth chains' depth profiles.
 //!
 //! Cost model, for odd d evaluated by baby-step giant-step in the Chebyshev basis as the CKKS
 //! evaluator does (baby steps T_1..T_(k-1), k = 2^ceil(m / 2), m = ceil(log2(d + 1))): depth m;
