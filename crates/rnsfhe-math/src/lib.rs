@@ -3,7 +3,8 @@
 //!
 //! Layers, bottom to top: [`arith`] (one modulus), [`ntt`] (transforms over one modulus), [`rns`] (bases
 //! of several moduli and conversions between them), [`ring`] (polynomials in RNS form), [`sample`]
-//! (randomness). Every function documents the range of its inputs and of its output.
+//! (randomness). Every function documents the range of its inputs and of its output. Beside them,
+//! [`approx`] computes minimax polynomial approximations (Remez, composite sign) in high precision.
 //!
 //! # Example
 //!
@@ -53,6 +54,7 @@
 //! # }
 //! ```
 
+pub mod approx;
 pub mod arith;
 pub mod error;
 pub mod ntt;
