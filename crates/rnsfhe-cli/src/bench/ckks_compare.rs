@@ -55,7 +55,7 @@ pub fn run(opts: &Options, rep: &mut Report) -> Result<()> {
     let rlk = keys.relin_key()?.clone();
     let block = opts.block;
     let gk = ctx.galois_keys(&sk, &max_steps(block, slots), false, &mut rng)?;
-    let sign = Composite::sign(alpha)?;
+    let sign = Composite::sign(alpha, 20)?;
     let hook = BootstrapHook::new(&boot, &keys);
     let start_level = boot.output_level();
     let encrypt = |x: &[f64], rng: &mut Csprng| {

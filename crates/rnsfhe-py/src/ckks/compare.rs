@@ -12,6 +12,9 @@ use super::*;
 /// The default alpha: decide |x| >= 2^-12 of the bound.
 pub(crate) const DEFAULT_ALPHA: u32 = 12;
 
+/// The sign composite's error: within 2^-20 of +-1 where decided.
+const PRECISION: u32 = 20;
+
 /// The second operand of a two-input comparison: a ciphertext or a number.
 pub(crate) enum Other {
     Ct(Arc<CkksCiphertext>),
@@ -78,7 +81,7 @@ pub(crate) fn comparing<T: Send>(
             opts.bound
         )));
     }
-    let sign = py.detach(|| Composite::sign(opts.alpha)).py()?;
+    let sign = py.detach(|| Composite::sign(opts.alpha, PRECISION)).py()?;
     super::bootstrap::with_levels(
         py,
         shared,

@@ -8,6 +8,8 @@
 //! first runs on the input's interval (a level only when 1 / its radius is not an integer); an
 //! affine map of the output (a P + b: step, halves) is folded into the last component.
 
+use rnsfhe_math::approx;
+
 use crate::circuits::chebyshev::chebyshev_value;
 use crate::circuits::poly::{evaluate, levels_needed, Polynomial, Target};
 use crate::ckks::{CkksCiphertext, CkksContext};
@@ -70,6 +72,12 @@ impl Composite {
         (0..self.parts.len())
             .map(|i| levels_needed(ctx, &self.component(i, 1.0, (1.0, 0.0))?))
             .sum()
+    }
+
+    /// P(x / (bound (1 + MARGIN))) in f64: the plain model of the comparisons on [-bound, bound]
+    /// (`super::MARGIN`).
+    pub fn value_on(&self, x: f64, bound: f64) -> f64 {
+        self.value(x / (bound * (1.0 + super::MARGIN)))
     }
 
     /// P(x) in f64 (Clenshaw): the plain model the encrypted evaluation is tested against.
@@ -141,19 +149,41 @@ impl Composite {
 }
 
 impl Composite {
-    /// A composite for sign that decides |x| >= 2^-log_alpha on [-1, 1]: f_3 of Cheon, Kim, Kim,
-    /// Lee and Lee (ASIACRYPT 2020) composed ceil(log_alpha / log2(35/16)) + 3 times (each f_3
-    /// multiplies a small input by 35/16; three more take it to within about 2^-10 of +-1).
-    pub fn sign(log_alpha: u32) -> Result<Self> {
-        let f3 = |x: f64| (35.0 * x - 35.0 * x.powi(3) + 21.0 * x.powi(5) - 5.0 * x.powi(7)) / 16.0;
-        let c = crate::circuits::chebyshev_coefficients(f3, -1.0, 1.0, 7);
-        let times = (f64::from(log_alpha) / 1.129).ceil() as usize + 3;
-        Composite::new(vec![
-            Component {
-                chebyshev: c,
-                radius: 1.0
-            };
-            times
-        ])
+    /// The minimax composite for sign of Lee, Lee, Kim and No (IEEE TDSC 2021) that decides
+    /// |x| >= 2^-log_alpha on [-1, 1] with an error of at most 2^-log_err, robust to an evaluation
+    /// error of 2^-max(log_err, log_alpha) at each component's input
+    /// (`rnsfhe_math::approx::composite_sign`): the shipped table's when it has the pair
+    /// (`rnsfhe_math::approx::sign_table_pairs`: alpha 8, 12, 16, 20, 24, 30 at error 20, and
+    /// equal pairs), else computed by Remez (seconds to a minute).
+    ///
+    /// Errors: `InvalidParameters` for log_alpha or log_err out of range.
+    pub fn sign(log_alpha: u32, log_err: u32) -> Result<Self> {
+        let table = approx::sign_table(log_alpha, log_err);
+        let sign = match table {
+            Some(t) => t,
+            None => approx::composite_sign(log_alpha, log_err)?,
+        };
+        Self::from_sign(&sign)
+    }
+
+    /// The composite of a `rnsfhe_math::approx::CompositeSign`.
+    pub fn from_sign(sign: &approx::CompositeSign) -> Result<Self> {
+        let parts = sign
+            .components
+            .iter()
+            .map(|c| {
+                if c.domain.0 != -c.domain.1 {
+                    return Err(Error::InvalidParameters(format!(
+                        "a sign component's interval must be symmetric, got {:?}",
+                        c.domain
+                    )));
+                }
+                Ok(Component {
+                    chebyshev: c.chebyshev.clone(),
+                    radius: c.domain.1,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Composite::new(parts)
     }
 }

@@ -5,11 +5,12 @@
 //!
 //! # Domain and precision
 //!
-//! Every input lies in [-B, B] for the `bound` B the call names (default 1 in Python). The
-//! composite decides sign(x) for alpha B <= |x| <= B (alpha = 2^-log_alpha of the composite) with
-//! an error of at most its `max_error` (plus the scheme's error); for |x| < alpha B it returns some
-//! value in [-1, 1], the same sign as x where it is not near 0 (the composite is odd and
-//! increasing there). The two-input functions decide on a - b in [-2B, 2B], so alpha applies to
+//! Every input lies in [-B, B] for the `bound` B the call names (default 1 in Python), read with
+//! a margin of [`MARGIN`] (2^-10): the composite decides sign(x) for alpha B' <= |x| <= B'
+//! (B' = B (1 + 2^-10), alpha = 2^-log_alpha of the composite) with an error of at most its
+//! `max_error` (plus the scheme's error); for |x| < alpha B' it returns a value in [-1, 1] of x's
+//! sign (the composite is odd and monotone there). Beyond B' the values are meaningless: a
+//! minimax polynomial leaves +-1 fast outside its interval (tests/compare.rs `outside_the_domain`). The two-input functions decide on a - b in [-2B, 2B], so alpha applies to
 //! |a - b| / 2B. What each function gives:
 //!
 //! | function | value | error where decided | where undecided (gap below 2 alpha B) |
@@ -21,14 +22,19 @@
 //!
 //! # Levels
 //!
-//! `sign` spends the composite's depth (`Composite::depth`, one more on a first interval whose
-//! radius is not 1 / integer, such as [-2, 2] for differences); `abs`, `relu`, `max` and `min` one
+//! `sign` spends the composite's depth (`Composite::depth`) and one level for the change of
+//! variable x / B'; `abs`, `relu`, `max` and `min` one
 //! more for the product. When a component has too few levels, the [`Levels`] hook refreshes its
 //! input (CKKS bootstrapping: `circuits::bootstrapping::BootstrapHook`); without a hook, too few
 //! levels is `LevelsExhausted`.
 
 pub mod composite;
 pub mod slots;
+
+/// The margin of the domain: inputs are read on [-B (1 + MARGIN), B (1 + MARGIN)], so that values
+/// at the bound plus the scheme's error stay inside the first component's interval (just outside
+/// it, a minimax polynomial leaves +-1 fast: 2^-12 beyond, the sign flips).
+pub const MARGIN: f64 = 1.0 / 1024.0;
 
 pub use composite::{Component, Composite};
 
