@@ -82,12 +82,25 @@ impl<'a, E: Evaluator> Levels<'a, E> {
         }
     }
 
+    /// `ct` brought into the levels a refresh yields: with a hook, a ciphertext above the hook's
+    /// output level is lowered to it on the scheme's scale (the levels above belong to the
+    /// refresh's own stages: CKKS bootstrapping's, whose scales sit near wide primes where a
+    /// circuit's constants would not fit a word); otherwise itself.
+    pub fn enter(&self, ct: E::Ciphertext) -> Result<E::Ciphertext> {
+        match self.hook {
+            Some(h) if self.e.level(&ct) > h.output_level() => self.onto_level(ct, h.output_level()),
+            _ => Ok(ct),
+        }
+    }
+
     /// `ct` itself when it can spend `levels` more (0: when it is at or above the hook's minimum
-    /// input level, so that it can still be refreshed later), else refreshed (with a hook).
+    /// input level, so that it can still be refreshed later), else refreshed (with a hook); a
+    /// ciphertext above the levels a refresh yields is first lowered into them ([`Self::enter`]).
     ///
     /// Errors: `LevelsExhausted` without a hook (the message says which step and how many levels),
     /// or when even a refreshed ciphertext could not spend `levels`; the hook's errors.
     pub fn ensure(&self, ct: E::Ciphertext, levels: usize, op: &str) -> Result<E::Ciphertext> {
+        let ct = self.enter(ct)?;
         let have = self.e.level(&ct);
         let want = self.floor() + levels;
         if have >= want {

@@ -43,7 +43,7 @@ impl Comparator<'_> {
         let ctx = self.ctx();
         let slots = x.slots();
         check_block(block, slots)?;
-        let mut m = x.clone();
+        let mut m = self.levels.enter(x.clone())?;
         let mut step = 1usize;
         while step < block {
             let r = ctx.rotate(&m, step as i64, keys)?;

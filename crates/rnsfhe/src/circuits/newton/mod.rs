@@ -167,13 +167,7 @@ fn run(
 /// levels above belong to the bootstrap's own stages, where wide primes hold the scales).
 fn prepare(levels: &Levels<'_, CkksContext>, x: &CkksCiphertext) -> Result<CkksCiphertext> {
     let ctx = levels.evaluator();
-    let mut x = x.clone();
-    if levels.can_refresh() {
-        let (have, most) = (levels.spendable(x.level()), levels.most_spendable());
-        if have > most {
-            x = ctx.drop_to_level(&x, x.level() - (have - most))?;
-        }
-    }
+    let mut x = levels.enter(x.clone())?;
     if !same_scale(x.scale(), ctx.scale_at(x.level())?) {
         let level = x
             .level()
