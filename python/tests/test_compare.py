@@ -16,7 +16,7 @@ TOL = 2.0**-6  # the composite's error at alpha 8 plus the toy bootstrap's
 
 @pytest.fixture(scope="module")
 def boot():
-    params = rnsfhe.CkksParameters.bootstrappable(logn=11, residual_levels=6, security="insecure")
+    params = rnsfhe.CkksParameters.bootstrappable(logn=11, residual_levels=8, security="insecure")
     ctx = rnsfhe.CkksContext(params, seed=bytes([7] * 32))
     sk, pk = ctx.keygen()
     ctx.relin_key(sk)
