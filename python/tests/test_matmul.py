@@ -113,7 +113,7 @@ def test_batch_matches_numpy(ckks, layout, batch, shape):
     y = ctx.matmul(ctx.encrypt(mat.pack(x), pk), mat)
     got = mat.unpack(ctx.decrypt(y, sk))
     assert got.shape == (batch, shape[0])
-    assert np.max(np.abs(got - x @ m.T)) < 1e-6
+    assert worst_error(got, x @ m.T) < 1e-6
 
 
 def test_row_major_batch_is_numpys_ravel(ckks):
@@ -128,7 +128,7 @@ def test_row_major_batch_is_numpys_ravel(ckks):
     ctx.galois_keys(sk, steps=mat.rotation_steps)
     y = ctx.matmul(ctx.encrypt(np.pad(x.ravel(), (0, 256 - x.size)), pk), mat)
     got = ctx.decrypt(y, sk)[: x.size].reshape(6, 24)
-    assert np.max(np.abs(got - x @ m.T)) < 1e-6
+    assert worst_error(got, x @ m.T) < 1e-6
 
 
 def test_interleaved_batch_costs_one_product(ckks):
@@ -160,7 +160,7 @@ def test_two_layer_network_on_a_batch(ckks):
         y = ctx.matmul(h * h, l2)
         assert y.level == ctx.max_level - 3
         want = ((x @ w1.T) ** 2) @ w2.T
-        assert np.max(np.abs(l2.unpack(ctx.decrypt(y, sk)) - want)) < 1e-5, layout
+        assert worst_error(l2.unpack(ctx.decrypt(y, sk)), want) < 1e-5, layout
 
 
 def test_batch_refusals(ckks):

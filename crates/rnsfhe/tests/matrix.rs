@@ -4,6 +4,9 @@
 //! Jiang, Kim, Lauter and Song for d^2 equal to and below the slots, and the refusals.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
+#[path = "support/worst.rs"]
+mod worst;
+
 use std::sync::Arc;
 
 use rnsfhe::circuits::lintrans::CkksLinearTransform;
@@ -48,10 +51,12 @@ fn matvec(m: &[Complex], rows: usize, cols: usize, x: &[Complex]) -> Vec<f64> {
 }
 
 fn worst(got: &[Complex], want: &[f64]) -> f64 {
-    got.iter()
-        .zip(want)
-        .map(|(g, w)| (g.re - w).abs().max(g.im.abs()))
-        .fold(0.0, f64::max)
+    assert_eq!(got.len(), want.len(), "slot counts differ");
+    worst::worst_error(
+        got.iter()
+            .zip(want)
+            .map(|(g, w)| (g.re - w).abs().max(g.im.abs())),
+    )
 }
 
 fn batch_product(layout: BatchLayout, slots: usize, batch: usize, rows: usize, cols: usize) {

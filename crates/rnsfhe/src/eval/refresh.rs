@@ -88,7 +88,9 @@ impl<'a, E: Evaluator> Levels<'a, E> {
     /// circuit's constants would not fit a word); otherwise itself.
     pub fn enter(&self, ct: E::Ciphertext) -> Result<E::Ciphertext> {
         match self.hook {
-            Some(h) if self.e.level(&ct) > h.output_level() => self.onto_level(ct, h.output_level()),
+            Some(h) if self.e.level(&ct) > h.output_level() => {
+                self.onto_level(ct, h.output_level())
+            }
             _ => Ok(ct),
         }
     }
