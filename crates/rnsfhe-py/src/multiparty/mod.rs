@@ -159,6 +159,7 @@ fn protocol_name(p: mp::Protocol) -> &'static str {
         mp::Protocol::KeySwitch => "cks",
         mp::Protocol::PublicKeySwitch => "pcks",
         mp::Protocol::Shamir => "shamir",
+        mp::Protocol::Refresh => "refresh",
     }
 }
 

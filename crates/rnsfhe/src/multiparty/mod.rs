@@ -16,6 +16,7 @@
 //! | [`rtg`] (Prot. 3) | [`rtg::share`] | [`rtg::galois_keys`] |
 //! | CKS (Prot. 4) | [`cks_share`] | [`decrypt`], [`key_switch`] |
 //! | PCKS (Prot. 5) | [`pcks_share`] | [`public_key_switch`] (with a stated [`ReceiverSecret`]) |
+//! | [`refresh`] (collective bootstrapping; masked transform with a [`SlotMap`]) | [`refresh::share`] | [`refresh::finalize`]: the ciphertext at the top level, fresh |
 //! | [`threshold`] (2022, sec. 4) | [`ShamirPolynomial::share_for`] | [`ThresholdSecret::from_aggregate`], then [`ThresholdSecret::combine`] |
 //!
 //! The uniform polynomials come from a common reference string ([`Crs`](crate::rlwe::Crs)),
@@ -155,6 +156,8 @@ mod crp;
 mod keyswitch;
 mod membership;
 mod party;
+pub mod refresh;
+mod refresh_schemes;
 pub mod rkg;
 pub mod rtg;
 mod schemes;
@@ -162,6 +165,7 @@ mod share;
 mod smudging;
 mod smudging_floor;
 pub mod threshold;
+pub mod transform;
 
 pub use crate::ShareFault;
 pub use aggregate::Aggregator;
@@ -171,8 +175,11 @@ pub use keyswitch::{
 };
 pub use membership::ShareDigest;
 pub use party::Party;
+pub use refresh::Refresh;
+pub use refresh_schemes::Refreshable;
 pub use schemes::{CiphertextView, Collective};
 pub use share::{crs_id, Group, Protocol, Round, Share, MAX_PARTIES};
 pub use smudging::{ReceiverSecret, Smudging, DEFAULT_LAMBDA};
 pub use smudging_floor::{NoiseBound, ShareSmudging};
 pub use threshold::{ShamirPolynomial, ThresholdSecret};
+pub use transform::SlotMap;

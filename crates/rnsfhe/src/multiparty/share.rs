@@ -30,6 +30,8 @@ pub enum Protocol {
     PublicKeySwitch = 5,
     /// The thresholdizer's Shamir share of one party's secret for another party (secret).
     Shamir = 6,
+    /// Collective refresh (and masked transform) of a ciphertext to the top level (one round).
+    Refresh = 7,
 }
 
 impl Protocol {
@@ -41,6 +43,7 @@ impl Protocol {
             4 => Protocol::KeySwitch,
             5 => Protocol::PublicKeySwitch,
             6 => Protocol::Shamir,
+            7 => Protocol::Refresh,
             _ => return None,
         })
     }
@@ -267,6 +270,7 @@ impl Round {
             }
             Protocol::KeySwitch => Ok(vec![(ct_ring()?, None)]),
             Protocol::PublicKeySwitch => Ok(vec![(ct_ring()?, None); 2]),
+            Protocol::Refresh => Ok(vec![(ct_ring()?, None), (Arc::clone(sw.ring_q()), None)]),
         }
     }
 }
