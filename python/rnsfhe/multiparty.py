@@ -46,6 +46,20 @@ every party j (secret bytes, ``to_bytes(allow_secret=True)``); party j aggregate
 received into a :class:`ThresholdSecret`, and any t parties present act as
 ``secret.combine(present)``: their shares of any round sum to shares of the collective secret.
 
+Refresh (collective bootstrapping, one round): a ciphertext at any level comes back at the top
+level with a fresh error. Every party sends ``refresh_share(p, ct, crs, spec, smudging)``; the
+aggregator sums them for ``refresh_round(ctx, crs, ct, spec)`` and calls
+``refresh_finalize(ctx, crs, ct, spec, aggregate, parties, smudging)``. ``spec`` is a
+:class:`Refresh` every party agrees on: ``Refresh()`` for BFV and BGV, ``Refresh(values_log2)`` for
+CKKS (a bound on the slots' modulus, which sizes the masks), and ``map=SlotMap.rotate(k)`` (or
+``permute``, ``linear`` for BFV and BGV, ``automorphism``) to apply a linear map of the slots on
+the way. The smudging is sized and checked as for a decryption (the aggregator sees the masked
+phase and the ciphertext's error): BFV and BGV must refresh while ``refresh_headroom_log2(ct,
+smudging, parties)`` is positive (about 31 bits of budget at n = 2^12); CKKS precision drops by
+what the smudging costs (``Flooding.precision_bits``). Each refreshed ciphertext gets its own
+uniform polynomial from the CRS and the ciphertext; refreshing one ciphertext twice takes a new
+CRS nonce.
+
 Threat model: semi-honest parties (see the Rust module ``rnsfhe::multiparty``). A party's secret
 (:class:`Party`, :class:`ThresholdSecret`, :class:`ShamirPolynomial`, :class:`RelinEphemeral`)
 never pickles; its bytes leave the process only with ``allow_secret=True``.
@@ -63,10 +77,12 @@ from ._rnsfhe import (
     Party,
     PublicKey,
     ReceiverSecret,
+    Refresh,
     RelinEphemeral,
     Round,
     ShamirPolynomial,
     Share,
+    SlotMap,
     Smudging,
     ThresholdSecret,
     ckg_crp,
@@ -79,6 +95,10 @@ from ._rnsfhe import (
     noise_bound_log2,
     pcks_round,
     pcks_share,
+    refresh_finalize,
+    refresh_headroom_log2,
+    refresh_round,
+    refresh_share,
     rkg_crp,
     rkg_relin_key,
     rkg_round1,
@@ -144,6 +164,16 @@ def public_key_switch(ctx: Any, crs: Crs, ct: Any, aggregate: Share, parties: Se
                         receiver_secret)
 
 
+def refresh(ctx: Any, crs: Crs, ct: Any, spec: Refresh, parties: Sequence[int],
+            shares: Iterable[Share | bytes], smudging: Smudging,
+            group: Optional[Group] = None) -> Any:
+    """``ct`` refreshed (top level, fresh error, ``spec``'s slot map applied) from the
+    :func:`refresh_share` of ``parties`` (objects or bytes; ``group``: the threshold group
+    present, if the parties act as one): one aggregation and the last step."""
+    agg = aggregate(ctx, refresh_round(ctx, crs, ct, spec, group), parties, shares)
+    return refresh_finalize(ctx, crs, ct, spec, agg, list(parties), smudging)
+
+
 def threshold_secret(ctx: Any, crs: Crs, group: Group, index: int,
                      shares: Iterable[Share | bytes]) -> ThresholdSecret:
     """Party ``index``'s threshold secret from the Shamir shares it received from every member
@@ -174,11 +204,13 @@ __all__ = [
     "Group",
     "Party",
     "ReceiverSecret",
+    "Refresh",
     "RelinEphemeral",
     "Round",
     "ShamirPolynomial",
     "Share",
     "ShareRefusedError",
+    "SlotMap",
     "Smudging",
     "ThresholdSecret",
     "aggregate",
@@ -196,6 +228,11 @@ __all__ = [
     "pcks_round",
     "pcks_share",
     "public_key_switch",
+    "refresh",
+    "refresh_finalize",
+    "refresh_headroom_log2",
+    "refresh_round",
+    "refresh_share",
     "rkg_crp",
     "rkg_relin_key",
     "rkg_round1",

@@ -3,13 +3,14 @@
 //! CKKS contexts. This file holds the session objects (`Crs`, `Group`, `Round`, `Share`,
 //! `Aggregator`) and the refusal exception; `crp.rs` the reference polynomials (`Crp`);
 //! `party.rs` the parties and key generation (CKG, RKG, RTG); `threshold.rs` the Shamir shares; `switch.rs` collective decryption and key switching
-//! with their `Smudging`.
+//! with their `Smudging`; `refresh.rs` the collective refresh and its slot maps.
 //!
 //! Shares go between processes as bytes (`Share.to_bytes`, `Share.from_bytes`): a Shamir share is
 //! secret, so its bytes need `allow_secret=True`, and no share pickles.
 
 mod crp;
 mod party;
+mod refresh;
 mod rtg;
 mod switch;
 mod threshold;
@@ -432,5 +433,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     party::register(m)?;
     crp::register(m)?;
     rtg::register(m)?;
+    refresh::register(m)?;
     switch::register(m)
 }
