@@ -18,6 +18,7 @@
 //! | PCKS (Prot. 5) | [`pcks_share`] | [`public_key_switch`] (with a stated [`ReceiverSecret`]) |
 //! | [`refresh`] (collective bootstrapping; masked transform with a [`SlotMap`]) | [`refresh::share`] | [`refresh::finalize`]: the ciphertext at the top level, fresh |
 //! | [`threshold`] (2022, sec. 4) | [`ShamirPolynomial::share_for`] | [`ThresholdSecret::from_aggregate`], then [`ThresholdSecret::combine`] |
+//! | re-sharing ([`threshold::reshare_polynomial`]) | [`ShamirPolynomial::share_for`] (new group) | [`ThresholdSecret::from_reshare`] |
 //!
 //! The uniform polynomials come from a common reference string ([`Crs`](crate::rlwe::Crs)),
 //! domain-separated per key kind and Galois element; a party expands those of one protocol
@@ -158,6 +159,7 @@ mod membership;
 mod party;
 pub mod refresh;
 mod refresh_schemes;
+mod reshare;
 pub mod rkg;
 pub mod rtg;
 mod schemes;
