@@ -60,6 +60,14 @@ what the smudging costs (``Flooding.precision_bits``). Each refreshed ciphertext
 uniform polynomial from the CRS and the ciphertext; refreshing one ciphertext twice takes a new
 CRS nonce.
 
+Re-sharing (a group changes: hospitals join or leave): t or more old parties acting together,
+``acting = secret.group.subgroup(present)``, give a new group ``new = reshared_group(old_group,
+crs, t2, members2)`` shares of the same secret without reconstructing it: each sends
+``reshare_polynomial(secret, present, new).share_for(crs, new, k)`` to every new party k (secret
+bytes), and k sums them with :func:`reshared_secret`. The collective keys stay valid; the new
+group has a new epoch, and shares of old and new secrets never aggregate together ("stale").
+Rounds among new parties take ``new.subgroup(present)`` as their group.
+
 Threat model: semi-honest parties (see the Rust module ``rnsfhe::multiparty``). A party's secret
 (:class:`Party`, :class:`ThresholdSecret`, :class:`ShamirPolynomial`, :class:`RelinEphemeral`)
 never pickles; its bytes leave the process only with ``allow_secret=True``.
@@ -99,6 +107,9 @@ from ._rnsfhe import (
     refresh_headroom_log2,
     refresh_round,
     refresh_share,
+    reshare_polynomial,
+    reshare_round,
+    reshared_group,
     rkg_crp,
     rkg_relin_key,
     rkg_round1,
@@ -182,6 +193,14 @@ def threshold_secret(ctx: Any, crs: Crs, group: Group, index: int,
     return ThresholdSecret.from_aggregate(ctx, crs, group, agg, index)
 
 
+def reshared_secret(ctx: Any, crs: Crs, acting: Group, new_group: Group, index: int,
+                    shares: Iterable[Share | bytes]) -> ThresholdSecret:
+    """New party ``index``'s threshold secret of ``new_group`` from the re-sharing shares it
+    received from every old party of ``acting`` (objects or bytes)."""
+    agg = aggregate(ctx, reshare_round(ctx, crs, acting, new_group, index), acting.members, shares)
+    return ThresholdSecret.from_reshare(ctx, crs, acting, new_group, agg, index)
+
+
 def smudging_for(ct: Any, noise_log2: Optional[float] = None, *, lambda_: int = 40,
                  decryptions: int = 1) -> Smudging:
     """The smudging of ``decryptions`` collective decryptions of ``ct`` (BFV, BGV or CKKS): from
@@ -233,6 +252,10 @@ __all__ = [
     "refresh_headroom_log2",
     "refresh_round",
     "refresh_share",
+    "reshare_polynomial",
+    "reshare_round",
+    "reshared_group",
+    "reshared_secret",
     "rkg_crp",
     "rkg_relin_key",
     "rkg_round1",

@@ -43,8 +43,11 @@
 //! protocol, and any coalition of up to N - 1 parties (t - 1 in the threshold setting) learns
 //! nothing about the others' secrets beyond the protocols' outputs. Collective decryption and key
 //! switching add smudging noise ([`Smudging`]) so that their outputs reveal a ciphertext's
-//! plaintext but not its error, which depends on the secrets. The channels are assumed
-//! authenticated, and private for Shamir shares.
+//! plaintext but not its error, which depends on the secrets. A refresh ([`refresh`]) shows the
+//! aggregator the plaintext under one honest party's mask and the error under its smudging (what
+//! it reveals, in that module's doc); a re-sharing ([`threshold::reshare_polynomial`]) shows nothing
+//! to fewer than t' new parties. The channels are assumed authenticated, and private for Shamir and
+//! re-sharing shares.
 //!
 //! What a malicious party can do: send a wrong share. Nothing here detects it (there are no
 //! proofs of correct computation): the key or decryption comes out wrong, or, for a party that
