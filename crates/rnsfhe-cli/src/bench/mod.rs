@@ -16,4 +16,5 @@ pub mod ckks_hoisting;
 pub mod ckks_lr;
 pub mod cyclotomic;
 pub mod multiparty;
+mod multiparty_refresh;
 pub mod network;

@@ -239,10 +239,11 @@ fn bound_round(
     })
 }
 
-/// The uniform a of the refreshed ciphertext (NTT form over the top level Q_L): expanded from the
-/// reference string, the parameters and the round's binding, so that every refreshed ciphertext has
-/// its own.
-fn common_a(ctx: &dyn KeyContext, crs: &Crs, round: &Round) -> Result<Poly> {
+/// The uniform a of the refreshed ciphertext of `round` (NTT form over the top level Q_L; public):
+/// expanded from the reference string, the parameters and the round's binding, so that every
+/// refreshed ciphertext has its own. Each share and the last step expand it (Lattigo's refresh
+/// takes it expanded, its CRP).
+pub fn common_a(ctx: &dyn KeyContext, crs: &Crs, round: &Round) -> Result<Poly> {
     let fp = ctx.params_fingerprint();
     let mut h = Sha256::new();
     h.update(b"rnsfhe refresh crs v1");

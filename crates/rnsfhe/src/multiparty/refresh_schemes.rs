@@ -230,17 +230,21 @@ impl<'a> Masks<'a> {
         })
     }
 
-    /// Enc_level(mask) in representation `form`: Delta [x]_t (BFV), [x]_t centred (BGV), x (CKKS).
+    /// Enc_level(mask) in representation `form`: Delta [x]_t (BFV), [x]_t centred (BGV), x (CKKS);
+    /// plain form (multiparty rings are power-of-two: no Montgomery representation).
     pub(crate) fn embed(&self, mask: &Mask, level: usize, form: Representation) -> Result<Poly> {
+        // In coefficient form first: one transform at most, to the form asked for.
         let mut p = match (self.scheme, mask) {
             (Scheme::Bfv(c), Mask::Plain(x)) => {
                 c.scaled_plain(&c.plaintext_from_coefficients(x)?)?
             }
             (Scheme::Bgv(c), Mask::Plain(x)) => {
-                c.lift_plain(&c.plaintext_from_coefficients(x)?, level)?
+                let t = c.t();
+                let centred: Vec<i64> = x.iter().map(|&v| t.center(v)).collect();
+                Poly::from_signed(c.ring_at(level)?, &centred)?
             }
             (Scheme::Ckks(c), Mask::Integers(x)) => {
-                crate::ckks::integers_to_ntt(c.ring_at(level)?, x)?
+                crate::ckks::integers_to_coefficients(c.ring_at(level)?, x)?
             }
             _ => return Err(Error::Internal("a mask of another scheme".into())),
         };
