@@ -18,14 +18,14 @@
 //! M_i) under no key; it decodes it to d and returns (Enc_L(d) + sum_i h1_i, a), whose phase under s
 //! is Enc_L(d + M) + sum_i f e'_i = Enc_L(m) + a fresh error. Enc and the masks per scheme:
 //!
-//! - BFV: M_i uniform in R_t, Enc(x) = Delta [x]_t (f = 1). d = [m - M]_t is decrypted exactly as
+//! - BFV: M_i uniform in R_t, Enc(x) = Delta \[x\]_t (f = 1). d = \[m - M\]_t is decrypted exactly as
 //!   in collective decryption: the refresh needs the budget a decryption needs under the smudging
 //!   (the carried bound plus [`Smudging::bound_log2`] below Delta / 2), so refresh while about
 //!   lambda / 2 + log2(n) / 2 + 5 bits of budget remain ([`headroom_log2`]). The new error:
-//!   sum_i e'_i and the wrap of d + M past t (Delta t K = -[Q]_t K mod Q, |K| <= (k + 2) / 2), so the
+//!   sum_i e'_i and the wrap of d + M past t (Delta t K = -\[Q\]_t K mod Q, |K| <= (k + 2) / 2), so the
 //!   budget after a refresh is about that of a fresh secret-key encryption (the tests: within 2
 //!   bits of a fresh public-key encryption's, under the lambda + 2 bits asked).
-//! - BGV: M_i uniform in R_t, Enc_l(x) = [x]_t lifted centred (f = t); the same, at any level l.
+//! - BGV: M_i uniform in R_t, Enc_l(x) = \[x\]_t lifted centred (f = t); the same, at any level l.
 //! - CKKS: M_i integer coefficients uniform in [-2^(b-1), 2^(b-1)), Enc(x) = x (f = 1), b the mask
 //!   bits of [`Refresh::ckks`] (one honest mask hides the coefficients m + e + E within 2^-lambda
 //!   in statistical distance over the n coefficients); d = m + e + E - M is read exactly (it stays

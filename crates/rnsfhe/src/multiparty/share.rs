@@ -69,12 +69,12 @@ impl Protocol {
 }
 
 /// A threshold group: t and the parties it concerns, by index (sorted, distinct), and the epoch of
-/// the sharing (0 for the first dealing; a re-sharing's own identity after, [`Group::reshared`]).
-/// For a Shamir share, the N parties the secret is shared among; for a share made with a combined
-/// threshold secret ([`super::ThresholdSecret::combine`]), the t parties present, whose Lagrange
-/// coefficients the share depends on, with the epoch of their secrets: shares of another epoch
-/// are of another sharing of s, and an aggregator refuses them (stale). Party i's Shamir point is
-/// [`Group::point`]`(i)` = i + 1.
+/// the sharing (0 for the first dealing; after a re-sharing, its own identity:
+/// [`super::threshold::reshared_group`]). For a Shamir share, the N parties the secret is shared
+/// among; for a share made with a combined threshold secret ([`super::ThresholdSecret::combine`]),
+/// the t parties present, whose Lagrange coefficients the share depends on, with the epoch of
+/// their secrets: shares of another epoch are of another sharing of s, and an aggregator refuses
+/// them (stale). Party i's Shamir point is [`Group::point`]`(i)` = i + 1.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Group {
     pub(crate) t: u32,

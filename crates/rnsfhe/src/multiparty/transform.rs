@@ -31,9 +31,9 @@ pub enum SlotMap {
     /// The automorphism X -> X^g for an odd g (mod 2n): 2n - 1 swaps the rows of BFV and BGV and
     /// conjugates CKKS's slots.
     Automorphism(u64),
-    /// out[i] = in[perm[i]] over the n slots of BFV or BGV (perm a permutation of 0..n).
+    /// out\[i\] = in\[perm\[i\]\] over the n slots of BFV or BGV (perm a permutation of 0..n).
     Permute(Vec<usize>),
-    /// out[i] = sum_j a[i n + j] in[j] mod t over the n slots of BFV or BGV (a row-major n x n
+    /// out\[i\] = sum_j a\[i n + j\] in\[j\] mod t over the n slots of BFV or BGV (a row-major n x n
     /// matrix with entries in [0, t)).
     Linear(Vec<u64>),
 }

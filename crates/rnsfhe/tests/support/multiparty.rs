@@ -8,8 +8,9 @@ use rnsfhe::bfv::{BfvContext, BfvParameters};
 use rnsfhe::bgv::{BgvContext, BgvParameters};
 use rnsfhe::ckks::{CkksContext, CkksParameters};
 use rnsfhe::multiparty::{
-    ckg, pcks_round, pcks_share, public_key_switch, rkg, rtg, threshold, Aggregator, Collective,
-    Group, Party, ReceiverSecret, Round, Share, ShareSmudging, ThresholdSecret,
+    ckg, pcks_round, pcks_share, public_key_switch, refresh, rkg, rtg, threshold, Aggregator,
+    Collective, Group, Party, ReceiverSecret, Refresh, Refreshable, Round, Share, ShareSmudging,
+    ThresholdSecret,
 };
 use rnsfhe::params::Security;
 use rnsfhe::rlwe::{Crs, GaloisKeys, KeyContext, PublicKey, RelinKey, SecretKey};
@@ -292,4 +293,25 @@ pub fn subsets(items: &[u32], k: usize) -> Vec<Vec<u32>> {
         .collect();
     out.extend(subsets(&items[1..], k));
     out
+}
+
+/// The refresh of `ct` by `ps` (every share, one aggregation, the last step).
+pub fn refresh_by<'s, C: Refreshable>(
+    ctx: &C,
+    crs: &Crs,
+    ps: &[Party],
+    ct: &C::Ciphertext,
+    spec: &Refresh,
+    sm: impl Into<ShareSmudging<'s>>,
+    rng: &mut Csprng,
+) -> rnsfhe::Result<C::Ciphertext> {
+    let sm = sm.into();
+    let shares = ps
+        .iter()
+        .map(|p| refresh::share(ctx, p, ct, crs, spec, sm, rng))
+        .collect::<rnsfhe::Result<Vec<Share>>>()?;
+    let group = ps[0].group().cloned();
+    let round = refresh::round(ctx, crs, ct, spec, group.as_ref())?;
+    let agg = aggregate(ctx.as_key_context(), round, &shares);
+    refresh::finalize(ctx, crs, ct, spec, &agg, &indices(ps), sm.smudging())
 }
