@@ -46,6 +46,28 @@ every party j (secret bytes, ``to_bytes(allow_secret=True)``); party j aggregate
 received into a :class:`ThresholdSecret`, and any t parties present act as
 ``secret.combine(present)``: their shares of any round sum to shares of the collective secret.
 
+Refresh (collective bootstrapping, one round): a ciphertext at any level comes back at the top
+level with a fresh error. Every party sends ``refresh_share(p, ct, crs, spec, smudging)``; the
+aggregator sums them for ``refresh_round(ctx, crs, ct, spec)`` and calls
+``refresh_finalize(ctx, crs, ct, spec, aggregate, parties, smudging)``. ``spec`` is a
+:class:`Refresh` every party agrees on: ``Refresh()`` for BFV and BGV, ``Refresh(values_log2)`` for
+CKKS (a bound on the slots' modulus, which sizes the masks), and ``map=SlotMap.rotate(k)`` (or
+``permute``, ``linear`` for BFV and BGV, ``automorphism``) to apply a linear map of the slots on
+the way. The smudging is sized and checked as for a decryption (the aggregator sees the masked
+phase and the ciphertext's error): BFV and BGV must refresh while ``refresh_headroom_log2(ct,
+smudging, parties)`` is positive (about 31 bits of budget at n = 2^12); CKKS precision drops by
+what the smudging costs (``Flooding.precision_bits``). Each refreshed ciphertext gets its own
+uniform polynomial from the CRS and the ciphertext; refreshing one ciphertext twice takes a new
+CRS nonce.
+
+Re-sharing (a group changes: hospitals join or leave): t or more old parties acting together,
+``acting = secret.group.subgroup(present)``, give a new group ``new = reshared_group(old_group,
+crs, t2, members2)`` shares of the same secret without reconstructing it: each sends
+``reshare_polynomial(secret, present, new).share_for(crs, new, k)`` to every new party k (secret
+bytes), and k sums them with :func:`reshared_secret`. The collective keys stay valid; the new
+group has a new epoch, and shares of old and new secrets never aggregate together ("stale").
+Rounds among new parties take ``new.subgroup(present)`` as their group.
+
 Threat model: semi-honest parties (see the Rust module ``rnsfhe::multiparty``). A party's secret
 (:class:`Party`, :class:`ThresholdSecret`, :class:`ShamirPolynomial`, :class:`RelinEphemeral`)
 never pickles; its bytes leave the process only with ``allow_secret=True``.
@@ -63,10 +85,12 @@ from ._rnsfhe import (
     Party,
     PublicKey,
     ReceiverSecret,
+    Refresh,
     RelinEphemeral,
     Round,
     ShamirPolynomial,
     Share,
+    SlotMap,
     Smudging,
     ThresholdSecret,
     ckg_crp,
@@ -79,6 +103,13 @@ from ._rnsfhe import (
     noise_bound_log2,
     pcks_round,
     pcks_share,
+    refresh_finalize,
+    refresh_headroom_log2,
+    refresh_round,
+    refresh_share,
+    reshare_polynomial,
+    reshare_round,
+    reshared_group,
     rkg_crp,
     rkg_relin_key,
     rkg_round1,
@@ -144,12 +175,30 @@ def public_key_switch(ctx: Any, crs: Crs, ct: Any, aggregate: Share, parties: Se
                         receiver_secret)
 
 
+def refresh(ctx: Any, crs: Crs, ct: Any, spec: Refresh, parties: Sequence[int],
+            shares: Iterable[Share | bytes], smudging: Smudging,
+            group: Optional[Group] = None) -> Any:
+    """``ct`` refreshed (top level, fresh error, ``spec``'s slot map applied) from the
+    :func:`refresh_share` of ``parties`` (objects or bytes; ``group``: the threshold group
+    present, if the parties act as one): one aggregation and the last step."""
+    agg = aggregate(ctx, refresh_round(ctx, crs, ct, spec, group), parties, shares)
+    return refresh_finalize(ctx, crs, ct, spec, agg, list(parties), smudging)
+
+
 def threshold_secret(ctx: Any, crs: Crs, group: Group, index: int,
                      shares: Iterable[Share | bytes]) -> ThresholdSecret:
     """Party ``index``'s threshold secret from the Shamir shares it received from every member
     of ``group`` (objects or bytes)."""
     agg = aggregate(ctx, shamir_round(ctx, crs, group, index), group.members, shares)
     return ThresholdSecret.from_aggregate(ctx, crs, group, agg, index)
+
+
+def reshared_secret(ctx: Any, crs: Crs, acting: Group, new_group: Group, index: int,
+                    shares: Iterable[Share | bytes]) -> ThresholdSecret:
+    """New party ``index``'s threshold secret of ``new_group`` from the re-sharing shares it
+    received from every old party of ``acting`` (objects or bytes)."""
+    agg = aggregate(ctx, reshare_round(ctx, crs, acting, new_group, index), acting.members, shares)
+    return ThresholdSecret.from_reshare(ctx, crs, acting, new_group, agg, index)
 
 
 def smudging_for(ct: Any, noise_log2: Optional[float] = None, *, lambda_: int = 40,
@@ -174,11 +223,13 @@ __all__ = [
     "Group",
     "Party",
     "ReceiverSecret",
+    "Refresh",
     "RelinEphemeral",
     "Round",
     "ShamirPolynomial",
     "Share",
     "ShareRefusedError",
+    "SlotMap",
     "Smudging",
     "ThresholdSecret",
     "aggregate",
@@ -196,6 +247,15 @@ __all__ = [
     "pcks_round",
     "pcks_share",
     "public_key_switch",
+    "refresh",
+    "refresh_finalize",
+    "refresh_headroom_log2",
+    "refresh_round",
+    "refresh_share",
+    "reshare_polynomial",
+    "reshare_round",
+    "reshared_group",
+    "reshared_secret",
     "rkg_crp",
     "rkg_relin_key",
     "rkg_round1",

@@ -14,6 +14,7 @@ def test_examples_exist():
 
 # Command lines for examples that take arguments (smaller than their defaults, to keep the suite fast).
 ARGS = {"dask_statistics": ["--records", "60000"], "multiparty_hospitals": ["--small"],
+        "multiparty_deep_polynomial": ["--small"],
         "multiparty_dask": ["--small"], "digits_network": ["--small"]}
 
 

@@ -25,6 +25,12 @@ def test_hospitals_three_processes():
     assert "equal the clear computation" in out
 
 
+def test_deep_polynomial_refreshed_across_processes():
+    out = run("multiparty_deep_polynomial.py", "--small")
+    assert "collective refreshes" in out and "refresh 1:" in out
+    assert "equals the clear computation" in out
+
+
 def test_dask_one_worker_per_hospital():
     pytest.importorskip("distributed")
     out = run("multiparty_dask.py", "--small")

@@ -8,15 +8,15 @@
 mod mp;
 
 use mp::{
-    aggregate, bfv, bgv, ckks, collective_pk, collective_rlk, indices, parties, pcks, session,
-    sum_secret, T,
+    aggregate, bfv, bgv, ckks, collective_pk, collective_rlk, deal, indices, parties, pcks,
+    session, subsets, sum_secret, T,
 };
 use rnsfhe::ckks::Complex;
 use rnsfhe::multiparty::{
-    cks_round, cks_share, decrypt, key_switch, threshold, Collective, Group, Party, ReceiverSecret,
-    Share, ShareSmudging, Smudging, ThresholdSecret,
+    cks_round, cks_share, decrypt, key_switch, Collective, Party, ReceiverSecret, Share,
+    ShareSmudging, Smudging, ThresholdSecret,
 };
-use rnsfhe::rlwe::{Crs, KeyContext};
+use rnsfhe::rlwe::Crs;
 use rnsfhe_math::sample::Csprng;
 
 /// Collective decryption of `ct` by `ps`.
@@ -270,53 +270,6 @@ fn key_switch_and_public_key_switch() {
     for (g, w) in got.iter().zip(&v) {
         assert!((g.re - w.re).abs() < 0.05);
     }
-}
-
-/// Deals threshold secrets of `t` among all `ps` (every party's Shamir polynomial, one share per
-/// recipient, each recipient's aggregate).
-fn deal(
-    ctx: &dyn KeyContext,
-    crs: &Crs,
-    ps: &[Party],
-    t: usize,
-    rng: &mut Csprng,
-) -> Vec<ThresholdSecret> {
-    let all: Vec<u32> = ps.iter().map(|p| p.index()).collect();
-    let group = Group::new(t, &all).unwrap();
-    let polys: Vec<_> = ps
-        .iter()
-        .map(|p| threshold::shamir_polynomial(ctx, p, t, rng).unwrap())
-        .collect();
-    all.iter()
-        .map(|&j| {
-            let shares: Vec<Share> = polys
-                .iter()
-                .map(|f| f.share_for(ctx, crs, &group, j).unwrap())
-                .collect();
-            let round = threshold::shamir_round(ctx, crs, &group, j).unwrap();
-            let agg = aggregate(ctx, round, &shares);
-            ThresholdSecret::from_aggregate(ctx, crs, &group, &agg, j).unwrap()
-        })
-        .collect()
-}
-
-/// The subsets of `items` of size k.
-fn subsets(items: &[u32], k: usize) -> Vec<Vec<u32>> {
-    if k == 0 {
-        return vec![vec![]];
-    }
-    if items.len() < k {
-        return vec![];
-    }
-    let mut out: Vec<Vec<u32>> = subsets(&items[1..], k - 1)
-        .into_iter()
-        .map(|mut s| {
-            s.insert(0, items[0]);
-            s
-        })
-        .collect();
-    out.extend(subsets(&items[1..], k));
-    out
 }
 
 /// 2 of 3 and 3 of 5: every subset of t parties decrypts (BFV), the threshold secrets survive

@@ -17,4 +17,5 @@ pub mod ckks_lr;
 pub mod ckks_matmul;
 pub mod cyclotomic;
 pub mod multiparty;
+mod multiparty_refresh;
 pub mod network;

@@ -81,7 +81,7 @@ pub fn run(budget: &Budget, rep: &mut Report) -> Result<()> {
     }
     rep.table(&table);
     rep.table(&bandwidth(budget, &[1, 7, 14, 17])?);
-    Ok(())
+    super::multiparty_refresh::run(budget, rep)
 }
 
 /// Time and bandwidth of a copy, a += b and a = 2a (the add kernel) over `mib` MiB of 55-bit
@@ -296,7 +296,7 @@ fn threshold_rows(
 }
 
 /// The sum of `shares` for `round` (the aggregate when they cover its parties).
-fn sum(kc: &dyn KeyContext, round: &Round, shares: &[&Share]) -> Result<Share> {
+pub(super) fn sum(kc: &dyn KeyContext, round: &Round, shares: &[&Share]) -> Result<Share> {
     let who: Vec<u32> = shares.iter().flat_map(|s| s.parties().to_vec()).collect();
     let mut agg = Aggregator::new(kc, round.clone(), &who)?;
     for s in shares {
@@ -307,7 +307,7 @@ fn sum(kc: &dyn KeyContext, round: &Round, shares: &[&Share]) -> Result<Share> {
 
 /// Seconds to add `second` into an aggregation of `round` holding `first` (in place; the
 /// aggregator and its first share are set up untimed).
-fn add_time(
+pub(super) fn add_time(
     budget: &Budget,
     kc: &dyn KeyContext,
     round: &Round,
@@ -338,7 +338,7 @@ fn add_time(
 const AS_LATTIGO: &str = "{} aggregation as Lattigo (a share + itself, in place)";
 
 /// Seconds to add a copy of `share` to itself in place (Lattigo's `AggregateShares(s, s, &s)`).
-fn double_time(budget: &Budget, share: &Share) -> f64 {
+pub(super) fn double_time(budget: &Budget, share: &Share) -> f64 {
     let mut polys = share.polys().to_vec();
     budget.seconds_per_call(|| {
         for p in &mut polys {
@@ -349,10 +349,10 @@ fn double_time(budget: &Budget, share: &Share) -> f64 {
 }
 
 /// Keeps a result from being optimised away, and drops it.
-fn sink<T>(x: T) {
+pub(super) fn sink<T>(x: T) {
     let _ = std::hint::black_box(x);
 }
 
-fn bytes(s: &Share) -> usize {
+pub(super) fn bytes(s: &Share) -> usize {
     s.to_bytes().len()
 }

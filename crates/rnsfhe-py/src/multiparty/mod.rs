@@ -3,13 +3,14 @@
 //! CKKS contexts. This file holds the session objects (`Crs`, `Group`, `Round`, `Share`,
 //! `Aggregator`) and the refusal exception; `crp.rs` the reference polynomials (`Crp`);
 //! `party.rs` the parties and key generation (CKG, RKG, RTG); `threshold.rs` the Shamir shares; `switch.rs` collective decryption and key switching
-//! with their `Smudging`.
+//! with their `Smudging`; `refresh.rs` the collective refresh and its slot maps.
 //!
 //! Shares go between processes as bytes (`Share.to_bytes`, `Share.from_bytes`): a Shamir share is
 //! secret, so its bytes need `allow_secret=True`, and no share pickles.
 
 mod crp;
 mod party;
+mod refresh;
 mod rtg;
 mod switch;
 mod threshold;
@@ -141,8 +142,27 @@ impl PyGroup {
     fn members(&self) -> Vec<u32> {
         self.0.members().to_vec()
     }
+    /// The epoch of the sharing (0: the first dealing; a re-sharing's own after).
+    #[getter]
+    fn epoch(&self) -> u64 {
+        self.0.epoch()
+    }
+    /// The parties `present` (at least t members) acting together, with this group's t and
+    /// epoch: the group of their rounds with combined secrets.
+    fn subgroup(&self, present: Vec<Int<u32>>) -> PyResult<PyGroup> {
+        Ok(PyGroup(
+            self.0.subgroup(&crate::convert::ints(present)).py()?,
+        ))
+    }
     fn __repr__(&self) -> String {
-        format!("Group(t={}, members={:?})", self.0.t(), self.0.members())
+        match self.0.epoch() {
+            0 => format!("Group(t={}, members={:?})", self.0.t(), self.0.members()),
+            e => format!(
+                "Group(t={}, members={:?}, epoch={e:016x})",
+                self.0.t(),
+                self.0.members()
+            ),
+        }
     }
 }
 
@@ -159,6 +179,8 @@ fn protocol_name(p: mp::Protocol) -> &'static str {
         mp::Protocol::KeySwitch => "cks",
         mp::Protocol::PublicKeySwitch => "pcks",
         mp::Protocol::Shamir => "shamir",
+        mp::Protocol::Refresh => "refresh",
+        mp::Protocol::Reshare => "reshare",
     }
 }
 
@@ -226,7 +248,7 @@ impl PyShare {
     /// Shamir share is secret: its bytes need `allow_secret=True`.
     #[pyo3(signature = (*, allow_secret=false))]
     fn to_bytes<'py>(&self, py: Python<'py>, allow_secret: bool) -> PyResult<Bound<'py, PyBytes>> {
-        if self.share.round().protocol() == mp::Protocol::Shamir && !allow_secret {
+        if self.share.round().protocol().is_secret() && !allow_secret {
             return Err(raise(
                 "SecretKeyExportError",
                 "a Shamir share is a share of a party's secret: send it only to its recipient, \
@@ -431,5 +453,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     party::register(m)?;
     crp::register(m)?;
     rtg::register(m)?;
+    refresh::register(m)?;
     switch::register(m)
 }

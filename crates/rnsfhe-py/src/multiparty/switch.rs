@@ -18,7 +18,9 @@ use crate::OrPy;
 use super::party::PyParty;
 
 /// A scheme's Python ciphertext and plaintext classes, for the generic protocol calls.
-trait PyValues: Collective + crate::registry::Scheme + Sized + Send + Sync {
+pub(super) trait PyValues:
+    Collective + crate::registry::Scheme + Sized + Send + Sync
+{
     /// The ciphertext of Python object `obj`, checked to be of `shared`'s context.
     fn ciphertext(
         obj: &Bound<'_, PyAny>,
@@ -89,6 +91,8 @@ macro_rules! with_scheme {
     };
 }
 
+pub(super) use with_scheme;
+
 /// `Smudging.for_ciphertext`.
 pub(super) fn smudging_for(ct: &Bound<'_, PyAny>, lambda: u32) -> PyResult<mp::Smudging> {
     let ctx = ct.getattr("context")?;
@@ -134,7 +138,7 @@ fn cks_round(
 
 /// What a party checks its smudging against: the ciphertext's carried error bound (BFV, BGV), a
 /// stated `noise_log2` (CKKS), or nothing when `allow_weak_smudging` (by name).
-fn floor(noise_log2: Option<f64>, allow_weak_smudging: bool) -> mp::NoiseBound {
+pub(super) fn floor(noise_log2: Option<f64>, allow_weak_smudging: bool) -> mp::NoiseBound {
     match (allow_weak_smudging, noise_log2) {
         (true, _) => mp::NoiseBound::Unchecked,
         (false, Some(b)) => mp::NoiseBound::Stated(b),

@@ -80,6 +80,59 @@ fn shamir_round(
     ))
 }
 
+/// Old party `secret`'s re-sharing polynomial for `new_group` (from `reshared_group`), acting
+/// among `present` (at least t members of its group, itself among them): its `share_for(crs,
+/// new_group, k)` goes to each new party k (secret).
+#[pyfunction]
+fn reshare_polynomial(
+    py: Python<'_>,
+    secret: &PyThresholdSecret,
+    present: Vec<Int<u32>>,
+    new_group: &PyGroup,
+) -> PyResult<PyShamirPolynomial> {
+    let ctx = key_context(&secret.owner);
+    let present = ints(present);
+    let mut rng = crate::convert::rng(None)?;
+    let poly = py.detach(|| {
+        mp::threshold::reshare_polynomial(ctx, &secret.secret, &present, &new_group.0, &mut rng)
+    });
+    Ok(PyShamirPolynomial {
+        owner: secret.owner.clone(),
+        poly: poly.py()?,
+    })
+}
+
+/// The round of the re-sharing shares for new party `recipient` of `new_group` from the old
+/// parties `acting` (`old_group.subgroup(present)`).
+#[pyfunction]
+fn reshare_round(
+    context: &Bound<'_, PyAny>,
+    crs: &PyCrs,
+    acting: &PyGroup,
+    new_group: &PyGroup,
+    recipient: Int<u32>,
+) -> PyResult<PyRound> {
+    let o = Owner::of(context)?;
+    let ctx = key_context(&o);
+    Ok(PyRound(
+        mp::threshold::reshare_round(ctx, &crs.0, &acting.0, &new_group.0, recipient.0).py()?,
+    ))
+}
+
+/// The group `t` of `members` that a re-sharing of `old`'s secret under `crs` deals to, with a
+/// new epoch (old and new shares never aggregate together).
+#[pyfunction]
+fn reshared_group(
+    old: &PyGroup,
+    crs: &PyCrs,
+    t: Int<usize>,
+    members: Vec<Int<u32>>,
+) -> PyResult<PyGroup> {
+    Ok(PyGroup(
+        mp::threshold::reshared_group(&old.0, &crs.0, t.0, &ints(members)).py()?,
+    ))
+}
+
 /// A party's threshold secret: the sum of the Shamir shares it received (secret).
 #[pyclass(frozen, module = "rnsfhe.multiparty", name = "ThresholdSecret")]
 pub(crate) struct PyThresholdSecret {
@@ -104,6 +157,29 @@ impl PyThresholdSecret {
             key_context(&o),
             &crs.0,
             &group.0,
+            aggregate.get(&o)?,
+            index.0,
+        )
+        .py()?;
+        Ok(PyThresholdSecret { owner: o, secret })
+    }
+    /// New party `index`'s threshold secret of `new_group` from the complete aggregate of the
+    /// re-sharing shares it received from every member of `acting` (the old parties).
+    #[staticmethod]
+    fn from_reshare(
+        context: &Bound<'_, PyAny>,
+        crs: &PyCrs,
+        acting: &PyGroup,
+        new_group: &PyGroup,
+        aggregate: &PyShare,
+        index: Int<u32>,
+    ) -> PyResult<Self> {
+        let o = Owner::of(context)?;
+        let secret = mp::ThresholdSecret::from_reshare(
+            key_context(&o),
+            &crs.0,
+            &acting.0,
+            &new_group.0,
             aggregate.get(&o)?,
             index.0,
         )
@@ -155,5 +231,8 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyShamirPolynomial>()?;
     m.add_class::<PyThresholdSecret>()?;
     m.add_function(wrap_pyfunction!(shamir_polynomial, m)?)?;
+    m.add_function(wrap_pyfunction!(reshare_polynomial, m)?)?;
+    m.add_function(wrap_pyfunction!(reshare_round, m)?)?;
+    m.add_function(wrap_pyfunction!(reshared_group, m)?)?;
     m.add_function(wrap_pyfunction!(shamir_round, m)?)
 }

@@ -494,8 +494,15 @@ crate::rlwe::key_methods!(CkksContext);
 
 /// Integer coefficients in NTT form over `ring`: each residue the canonical one in [0, q).
 pub(crate) fn integers_to_ntt(ring: &Arc<RingContext>, coeffs: &[i128]) -> Result<Poly> {
+    let mut poly = integers_to_coefficients(ring, coeffs)?;
+    poly.to_ntt()?;
+    Ok(poly)
+}
+
+/// Integer coefficients in coefficient form over `ring` (each residue canonical).
+pub(crate) fn integers_to_coefficients(ring: &Arc<RingContext>, coeffs: &[i128]) -> Result<Poly> {
     let largest = coeffs.iter().map(|c| c.unsigned_abs()).max().unwrap_or(0);
-    let mut poly = if largest < 1 << 63 {
+    Ok(if largest < 1 << 63 {
         // The usual case: i64 residues by Barrett (the i128 remainder is a library call).
         let c64: Vec<i64> = coeffs.iter().map(|&c| c as i64).collect();
         Poly::from_signed(ring, &c64)?
@@ -509,9 +516,7 @@ pub(crate) fn integers_to_ntt(ring: &Arc<RingContext>, coeffs: &[i128]) -> Resul
             }
         }
         poly
-    };
-    poly.to_ntt()?;
-    Ok(poly)
+    })
 }
 
 #[cfg(test)]

@@ -37,8 +37,8 @@ mod scales;
 
 pub use ciphertext::{CkksCiphertext, CkksPlaintext};
 pub use complex::Complex;
-pub(crate) use context::integers_to_ntt;
 pub use context::CkksContext;
+pub(crate) use context::{integers_to_coefficients, integers_to_ntt};
 pub use encoder::{apply_galois_f64, CkksEncoder};
 pub use fft_stages::{fft_stages, DiagonalMatrix, FftStages};
 pub use params::{CkksParameters, CkksParametersBuilder};

@@ -236,7 +236,7 @@ impl Aggregator {
 impl Drop for Aggregator {
     /// A sum of Shamir shares (a threshold secret) is zeroized.
     fn drop(&mut self) {
-        if self.round.protocol == super::Protocol::Shamir {
+        if self.round.protocol.is_secret() {
             for p in &mut self.sum {
                 zeroize::Zeroize::zeroize(p.residues_mut());
             }

@@ -2,7 +2,8 @@
 //! header (magic, version, kind, parameter fingerprint) and CRC-32 trailer.
 //!
 //! A share: protocol (u8), round (u8), the CRS's identity (u64), the binding (u64), the optional
-//! threshold group (t, member count, members as u32), the level (u32), the Galois elements (count,
+//! threshold group (t, member count, members as u32; a re-shared group sets the top bit of t and
+//! ends with its epoch, u64), the level (u32), the Galois elements (count,
 //! u64 each), the complete flag (u8), the parties (count, u32 each), for a sum of two or more
 //! parties' shares the digest of each one's share (32 bytes each, in the parties' order; a single
 //! party's share has its digest recomputed from its fields: [`Share::digest`]), then its
@@ -24,10 +25,20 @@ fn malformed(what: String) -> Error {
     Error::Malformed(what)
 }
 
+/// The flag on a group's t word that says an epoch follows its members (a re-shared group; t is
+/// at most [`MAX_PARTIES`], so the bit is free, and readers without epochs refuse the group).
+const EPOCH_FLAG: u32 = 1 << 31;
+
 impl Writer {
     fn group(&mut self, g: &Group) {
-        self.u32(g.t);
-        self.parties(&g.members);
+        if g.epoch == 0 {
+            self.u32(g.t);
+            self.parties(&g.members);
+        } else {
+            self.u32(g.t | EPOCH_FLAG);
+            self.parties(&g.members);
+            self.u64(g.epoch);
+        }
     }
 
     fn parties(&mut self, p: &[u32]) {
@@ -56,9 +67,17 @@ impl Reader<'_> {
     }
 
     fn group(&mut self) -> Result<Group> {
-        let t = self.u32()? as usize;
+        let word = self.u32()?;
         let members = self.parties("group members")?;
-        Group::new(t, &members).map_err(|e| malformed(format!("a threshold group: {e}")))
+        let mut g = Group::new((word & !EPOCH_FLAG) as usize, &members)
+            .map_err(|e| malformed(format!("a threshold group: {e}")))?;
+        if word & EPOCH_FLAG != 0 {
+            g.epoch = self.u64()?;
+            if g.epoch == 0 {
+                return Err(malformed("a re-shared group of epoch 0".into()));
+            }
+        }
+        Ok(g)
     }
 }
 

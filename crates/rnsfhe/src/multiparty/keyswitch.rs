@@ -82,7 +82,7 @@ fn bound_round(
 
 /// The view of `ct` for a share of `party`: refused for a party of other parameters, and for a
 /// ciphertext of another key pair than the party's collective one (when known).
-fn view_for<'a, C: Collective + ?Sized>(
+pub(super) fn view_for<'a, C: Collective + ?Sized>(
     ctx: &C,
     party: &Party,
     ct: &'a C::Ciphertext,
@@ -108,7 +108,7 @@ fn add_error(x: &mut Poly, mut e: Poly, form: Representation) -> Result<()> {
 }
 
 /// (s_i - s'_i) c_1 + f e_i in the ciphertext's representation, e_i the smudging noise.
-fn smudged_product(
+pub(super) fn smudged_product(
     v: &CiphertextView<'_>,
     party: &Party,
     target: Option<&Party>,
@@ -232,7 +232,7 @@ pub fn pcks_share<'s, C: Collective + ?Sized>(
 
 /// The checked aggregate's polynomials for `ct`: refused unless complete, of this round, of the
 /// shares of exactly `parties` and in the ciphertext's representation.
-fn sums<'a>(
+pub(super) fn sums<'a>(
     ctx: &dyn crate::rlwe::KeyContext,
     (aggregate, parties): (&'a Share, &[u32]),
     expected: &Round,

@@ -58,6 +58,10 @@ pub(crate) fn share_digest(
     if let Some(g) = &round.group {
         h.update(&g.t.to_le_bytes());
         words(&mut h, g.members.iter().map(|&m| u64::from(m)));
+        if g.epoch != 0 {
+            h.update(b"epoch");
+            h.update(&g.epoch.to_le_bytes());
+        }
     }
     h.update(&(round.level as u64).to_le_bytes());
     words(&mut h, round.elements.iter().copied());

@@ -16,7 +16,9 @@
 //! | [`rtg`] (Prot. 3) | [`rtg::share`] | [`rtg::galois_keys`] |
 //! | CKS (Prot. 4) | [`cks_share`] | [`decrypt`], [`key_switch`] |
 //! | PCKS (Prot. 5) | [`pcks_share`] | [`public_key_switch`] (with a stated [`ReceiverSecret`]) |
+//! | [`refresh`] (collective bootstrapping; masked transform with a [`SlotMap`]) | [`refresh::share`] | [`refresh::finalize`]: the ciphertext at the top level, fresh |
 //! | [`threshold`] (2022, sec. 4) | [`ShamirPolynomial::share_for`] | [`ThresholdSecret::from_aggregate`], then [`ThresholdSecret::combine`] |
+//! | re-sharing ([`threshold::reshare_polynomial`]) | [`ShamirPolynomial::share_for`] (new group) | [`ThresholdSecret::from_reshare`] |
 //!
 //! The uniform polynomials come from a common reference string ([`Crs`](crate::rlwe::Crs)),
 //! domain-separated per key kind and Galois element; a party expands those of one protocol
@@ -41,8 +43,11 @@
 //! protocol, and any coalition of up to N - 1 parties (t - 1 in the threshold setting) learns
 //! nothing about the others' secrets beyond the protocols' outputs. Collective decryption and key
 //! switching add smudging noise ([`Smudging`]) so that their outputs reveal a ciphertext's
-//! plaintext but not its error, which depends on the secrets. The channels are assumed
-//! authenticated, and private for Shamir shares.
+//! plaintext but not its error, which depends on the secrets. A refresh ([`refresh`]) shows the
+//! aggregator the plaintext under one honest party's mask and the error under its smudging (what
+//! it reveals, in that module's doc); a re-sharing ([`threshold::reshare_polynomial`]) shows nothing
+//! to fewer than t' new parties. The channels are assumed authenticated, and private for Shamir and
+//! re-sharing shares.
 //!
 //! What a malicious party can do: send a wrong share. Nothing here detects it (there are no
 //! proofs of correct computation): the key or decryption comes out wrong, or, for a party that
@@ -155,6 +160,9 @@ mod crp;
 mod keyswitch;
 mod membership;
 mod party;
+pub mod refresh;
+mod refresh_schemes;
+mod reshare;
 pub mod rkg;
 pub mod rtg;
 mod schemes;
@@ -162,6 +170,7 @@ mod share;
 mod smudging;
 mod smudging_floor;
 pub mod threshold;
+pub mod transform;
 
 pub use crate::ShareFault;
 pub use aggregate::Aggregator;
@@ -171,8 +180,11 @@ pub use keyswitch::{
 };
 pub use membership::ShareDigest;
 pub use party::Party;
+pub use refresh::Refresh;
+pub use refresh_schemes::Refreshable;
 pub use schemes::{CiphertextView, Collective};
 pub use share::{crs_id, Group, Protocol, Round, Share, MAX_PARTIES};
 pub use smudging::{ReceiverSecret, Smudging, DEFAULT_LAMBDA};
 pub use smudging_floor::{NoiseBound, ShareSmudging};
 pub use threshold::{ShamirPolynomial, ThresholdSecret};
+pub use transform::SlotMap;

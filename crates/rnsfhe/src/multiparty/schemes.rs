@@ -49,7 +49,7 @@ pub trait Collective: KeyContext {
 
 /// Carried bounds (log2 of ||.||_inf and ||.||_2) grown by 2^(added + shift) each; unknown
 /// stays unknown, and so does a bound grown by an unknown amount.
-fn grow(noise: Option<[f64; 2]>, added: Option<f64>, shift: f64) -> Option<[f64; 2]> {
+pub(super) fn grow(noise: Option<[f64; 2]>, added: Option<f64>, shift: f64) -> Option<[f64; 2]> {
     let (b, a) = (noise?, added? + shift);
     Some(b.map(|x| log2_add(x, a)))
 }

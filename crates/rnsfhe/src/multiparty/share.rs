@@ -30,6 +30,11 @@ pub enum Protocol {
     PublicKeySwitch = 5,
     /// The thresholdizer's Shamir share of one party's secret for another party (secret).
     Shamir = 6,
+    /// Collective refresh (and masked transform) of a ciphertext to the top level (one round).
+    Refresh = 7,
+    /// Re-sharing: a Shamir share of an old party's Lagrange-weighted share for a new party
+    /// (secret).
+    Reshare = 8,
 }
 
 impl Protocol {
@@ -41,8 +46,16 @@ impl Protocol {
             4 => Protocol::KeySwitch,
             5 => Protocol::PublicKeySwitch,
             6 => Protocol::Shamir,
+            7 => Protocol::Refresh,
+            8 => Protocol::Reshare,
             _ => return None,
         })
+    }
+
+    /// Whether its shares are secret (Shamir and re-sharing shares: zeroized, no bytes without
+    /// consent).
+    pub fn is_secret(self) -> bool {
+        matches!(self, Protocol::Shamir | Protocol::Reshare)
     }
 
     /// The number of rounds (RKG has two, the others one).
@@ -55,14 +68,18 @@ impl Protocol {
     }
 }
 
-/// A threshold group: t and the parties it concerns, by index (sorted, distinct). For a Shamir
-/// share, the N parties the secret is shared among; for a share made with a combined threshold
-/// secret ([`super::ThresholdSecret::combine`]), the t parties present, whose Lagrange
-/// coefficients the share depends on. Party i's Shamir point is [`Group::point`]`(i)` = i + 1.
+/// A threshold group: t and the parties it concerns, by index (sorted, distinct), and the epoch of
+/// the sharing (0 for the first dealing; after a re-sharing, its own identity:
+/// [`super::threshold::reshared_group`]). For a Shamir share, the N parties the secret is shared
+/// among; for a share made with a combined threshold secret ([`super::ThresholdSecret::combine`]),
+/// the t parties present, whose Lagrange coefficients the share depends on, with the epoch of
+/// their secrets: shares of another epoch are of another sharing of s, and an aggregator refuses
+/// them (stale). Party i's Shamir point is [`Group::point`]`(i)` = i + 1.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Group {
     pub(crate) t: u32,
     pub(crate) members: Vec<u32>,
+    pub(crate) epoch: u64,
 }
 
 /// The most parties of one protocol (a bound for byte readers; any real use is far below).
@@ -81,6 +98,34 @@ impl Group {
         Ok(Group {
             t: t as u32,
             members,
+            epoch: 0,
+        })
+    }
+
+    /// The epoch of the sharing (0: the first dealing).
+    pub fn epoch(&self) -> u64 {
+        self.epoch
+    }
+
+    /// The parties `present` of this group acting together (at least t of its members), with its
+    /// t and epoch: the group of the rounds they run with combined secrets.
+    pub fn subgroup(&self, present: &[u32]) -> Result<Group> {
+        let present = sorted_parties(present, "the parties present")?;
+        let strangers: Vec<u32> = (present.iter())
+            .filter(|&&p| !self.contains(p))
+            .copied()
+            .collect();
+        if present.len() < self.t() || !strangers.is_empty() {
+            return Err(Error::InvalidParameters(format!(
+                "{present:?} acting in the group {:?} (t = {}, epoch {:016x}): need at least t \
+                 of its members (strangers: {strangers:?})",
+                self.members, self.t, self.epoch
+            )));
+        }
+        Ok(Group {
+            t: self.t,
+            members: present,
+            epoch: self.epoch,
         })
     }
 
@@ -254,8 +299,8 @@ impl Round {
                 })
         };
         match self.protocol {
-            Protocol::PublicKey | Protocol::Shamir => {
-                at_top("a public-key or Shamir share")?;
+            Protocol::PublicKey | Protocol::Shamir | Protocol::Reshare => {
+                at_top("a public-key, Shamir or re-sharing share")?;
                 Ok(vec![(Arc::clone(sw.ring_qp()), ntt)])
             }
             Protocol::Relin => key_rings(if self.round == 1 { 2 } else { 1 }),
@@ -267,6 +312,7 @@ impl Round {
             }
             Protocol::KeySwitch => Ok(vec![(ct_ring()?, None)]),
             Protocol::PublicKeySwitch => Ok(vec![(ct_ring()?, None); 2]),
+            Protocol::Refresh => Ok(vec![(ct_ring()?, None), (Arc::clone(sw.ring_q()), None)]),
         }
     }
 }
@@ -296,7 +342,7 @@ pub struct Share {
 
 impl Drop for Share {
     fn drop(&mut self) {
-        if self.round.protocol == Protocol::Shamir {
+        if self.round.protocol.is_secret() {
             self.polys
                 .iter_mut()
                 .for_each(|p| p.residues_mut().zeroize());

@@ -19,6 +19,7 @@ use rnsfhe_math::ring::{Form, Poly, Representation};
 use rnsfhe_math::sample::Csprng;
 use zeroize::Zeroize;
 
+pub use super::reshare::{reshare_polynomial, reshare_round, reshared_group};
 use super::share::{crs_id, sorted_parties};
 use super::{Group, Party, Protocol, Round, Share};
 use crate::rlwe::{Crs, KeyContext, SecretKey};
@@ -27,9 +28,12 @@ use crate::{Error, Result};
 /// Party i's Shamir polynomial f_i (its t coefficients in NTT form over Q u P, the first its
 /// secret s_i), zeroized on drop; it never leaves the party.
 pub struct ShamirPolynomial {
-    party: u32,
-    coeffs: Vec<Poly>,
-    fingerprint: u64,
+    pub(super) party: u32,
+    pub(super) coeffs: Vec<Poly>,
+    pub(super) fingerprint: u64,
+    /// For a re-sharing ([`super::reshare`]): the old parties acting together, whose
+    /// Lagrange-weighted shares the new group's shares sum.
+    pub(super) from: Option<Group>,
 }
 
 impl core::fmt::Debug for ShamirPolynomial {
@@ -75,6 +79,7 @@ pub fn shamir_polynomial(
         party: party.index,
         coeffs,
         fingerprint: ctx.params_fingerprint(),
+        from: None,
     })
 }
 
@@ -110,6 +115,7 @@ impl ShamirPolynomial {
     }
 
     /// The share f_i(x_j) for party `recipient` of `group` (secret: send it to that party only).
+    /// For a re-sharing polynomial, `group` is the new group.
     pub fn share_for(
         &self,
         ctx: &dyn KeyContext,
@@ -122,14 +128,18 @@ impl ShamirPolynomial {
             ctx.params_fingerprint(),
             "Shamir polynomial",
         )?;
-        if group.t() != self.t() || !group.contains(self.party) {
+        let dealer = self.from.is_some() || group.contains(self.party);
+        if group.t() != self.t() || !dealer {
             return Err(Error::InvalidParameters(format!(
                 "party {}'s Shamir polynomial of threshold {} for the group {group:?}",
                 self.party,
                 self.t()
             )));
         }
-        let round = shamir_round(ctx, crs, group, recipient)?;
+        let round = match &self.from {
+            None => shamir_round(ctx, crs, group, recipient)?,
+            Some(acting) => super::reshare::reshare_round(ctx, crs, acting, group, recipient)?,
+        };
         // Horner: f(x) = (...(c_{t-1} x + c_{t-2}) x + ...) x + c_0, limb by limb, block by block
         // (every coefficient read once).
         let ring = self.coeffs[0].context();
@@ -253,7 +263,7 @@ impl ThresholdSecret {
 impl ThresholdSecret {
     /// The parties `present` sorted and checked (at least t members of the group, this one among
     /// them), with this party's Lagrange coefficient modulo each prime of Q u P.
-    fn lagrange_at(
+    pub(super) fn lagrange_at(
         &self,
         ctx: &dyn KeyContext,
         present: &[u32],
@@ -291,17 +301,18 @@ impl ThresholdSecret {
         Ok((present, lambdas))
     }
 
-    /// The group of the parties `present` (sorted), with this share's t.
+    /// The group of the parties `present` (sorted), with this share's t and epoch.
     fn acting(&self, present: Vec<u32>) -> Group {
         Group {
             t: self.group.t,
             members: present,
+            epoch: self.group.epoch,
         }
     }
 
     /// dst = lambda_j F(x_j) (one Lagrange coefficient per prime), out of place: one read of the
     /// share and one write of the result.
-    fn scale_into(&self, lambdas: &[rnsfhe_math::arith::Shoup], dst: &mut [u64]) {
+    pub(super) fn scale_into(&self, lambdas: &[rnsfhe_math::arith::Shoup], dst: &mut [u64]) {
         let ring = self.share.context();
         let n = ring.limb_len(Representation::Ntt);
         let limbs = dst

@@ -8,8 +8,9 @@ use rnsfhe::bfv::{BfvContext, BfvParameters};
 use rnsfhe::bgv::{BgvContext, BgvParameters};
 use rnsfhe::ckks::{CkksContext, CkksParameters};
 use rnsfhe::multiparty::{
-    ckg, pcks_round, pcks_share, public_key_switch, rkg, rtg, Aggregator, Collective, Party,
-    ReceiverSecret, Round, Share, ShareSmudging,
+    ckg, pcks_round, pcks_share, public_key_switch, refresh, rkg, rtg, threshold, Aggregator,
+    Collective, Group, Party, ReceiverSecret, Refresh, Refreshable, Round, Share, ShareSmudging,
+    ThresholdSecret,
 };
 use rnsfhe::params::Security;
 use rnsfhe::rlwe::{Crs, GaloisKeys, KeyContext, PublicKey, RelinKey, SecretKey};
@@ -44,10 +45,14 @@ pub fn bgv(n: usize) -> Arc<BgvContext> {
 }
 
 pub fn ckks(n: usize, levels: usize) -> Arc<CkksContext> {
+    ckks_scaled(n, levels, 45)
+}
+
+pub fn ckks_scaled(n: usize, levels: usize, scale_bits: u32) -> Arc<CkksContext> {
     let p = CkksParameters::builder()
         .degree(n)
         .levels(levels)
-        .scale_bits(45)
+        .scale_bits(scale_bits)
         .security(Security::InsecureResearchOnly)
         .build()
         .unwrap();
@@ -241,4 +246,72 @@ pub fn bfv_product(
     let (cx, cy) = (enc(&x), enc(&y));
     let want = x.iter().zip(&y).map(|(a, b)| a * b % T).collect();
     (ctx.multiply(&cx, &cy, rlk).unwrap(), want)
+}
+
+/// Deals threshold secrets of `t` among all `ps` (every party's Shamir polynomial, one share per
+/// recipient, each recipient's aggregate).
+pub fn deal(
+    ctx: &dyn KeyContext,
+    crs: &Crs,
+    ps: &[Party],
+    t: usize,
+    rng: &mut Csprng,
+) -> Vec<ThresholdSecret> {
+    let all: Vec<u32> = ps.iter().map(|p| p.index()).collect();
+    let group = Group::new(t, &all).unwrap();
+    let polys: Vec<_> = ps
+        .iter()
+        .map(|p| threshold::shamir_polynomial(ctx, p, t, rng).unwrap())
+        .collect();
+    all.iter()
+        .map(|&j| {
+            let shares: Vec<Share> = polys
+                .iter()
+                .map(|f| f.share_for(ctx, crs, &group, j).unwrap())
+                .collect();
+            let round = threshold::shamir_round(ctx, crs, &group, j).unwrap();
+            let agg = aggregate(ctx, round, &shares);
+            ThresholdSecret::from_aggregate(ctx, crs, &group, &agg, j).unwrap()
+        })
+        .collect()
+}
+
+/// The subsets of `items` of size k.
+pub fn subsets(items: &[u32], k: usize) -> Vec<Vec<u32>> {
+    if k == 0 {
+        return vec![vec![]];
+    }
+    if items.len() < k {
+        return vec![];
+    }
+    let mut out: Vec<Vec<u32>> = subsets(&items[1..], k - 1)
+        .into_iter()
+        .map(|mut s| {
+            s.insert(0, items[0]);
+            s
+        })
+        .collect();
+    out.extend(subsets(&items[1..], k));
+    out
+}
+
+/// The refresh of `ct` by `ps` (every share, one aggregation, the last step).
+pub fn refresh_by<'s, C: Refreshable>(
+    ctx: &C,
+    crs: &Crs,
+    ps: &[Party],
+    ct: &C::Ciphertext,
+    spec: &Refresh,
+    sm: impl Into<ShareSmudging<'s>>,
+    rng: &mut Csprng,
+) -> rnsfhe::Result<C::Ciphertext> {
+    let sm = sm.into();
+    let shares = ps
+        .iter()
+        .map(|p| refresh::share(ctx, p, ct, crs, spec, sm, rng))
+        .collect::<rnsfhe::Result<Vec<Share>>>()?;
+    let group = ps[0].group().cloned();
+    let round = refresh::round(ctx, crs, ct, spec, group.as_ref())?;
+    let agg = aggregate(ctx.as_key_context(), round, &shares);
+    refresh::finalize(ctx, crs, ct, spec, &agg, &indices(ps), sm.smudging())
 }

@@ -1,0 +1,192 @@
+//! Collective refresh (`rnsfhe::multiparty::refresh`): a ciphertext at any level back at the top
+//! level with a fresh error, in one round (`refresh_share`, an `Aggregator`, `refresh_finalize`),
+//! optionally applying a slot map on the way (`SlotMap`: the masked transform).
+
+use pyo3::prelude::*;
+use rnsfhe::multiparty::{self as mp, refresh};
+
+use super::party::PyParty;
+use super::switch::{floor, with_scheme, PySmudging, PyValues};
+use super::{PyCrs, PyGroup, PyRound, PyShare};
+use crate::convert::Int;
+use crate::keys::{KeyOwner, Owner};
+use crate::OrPy;
+
+/// A linear map of the slots applied during a refresh: `rotate(step)`, `automorphism(g)` (every
+/// scheme), `permute(perm)` and `linear(matrix)` (BFV and BGV: exact modulo t).
+#[pyclass(frozen, module = "rnsfhe.multiparty", name = "SlotMap")]
+#[derive(Clone)]
+pub(crate) struct PySlotMap(pub mp::SlotMap);
+
+#[pymethods]
+impl PySlotMap {
+    /// Rotation left by `step` slots (BFV, BGV: both rows, as `rotate_rows`; CKKS: as `rotate`).
+    #[staticmethod]
+    fn rotate(step: i64) -> Self {
+        PySlotMap(mp::SlotMap::Rotate(step))
+    }
+    /// The automorphism X -> X^g (odd g below 2n): 2n - 1 swaps BFV's and BGV's rows and
+    /// conjugates CKKS's slots.
+    #[staticmethod]
+    fn automorphism(g: u64) -> Self {
+        PySlotMap(mp::SlotMap::Automorphism(g))
+    }
+    /// out[i] = in[perm[i]] over the n slots (BFV, BGV).
+    #[staticmethod]
+    fn permute(perm: Vec<Int<usize>>) -> Self {
+        PySlotMap(mp::SlotMap::Permute(crate::convert::ints(perm)))
+    }
+    /// out = matrix @ in modulo t over the n slots (BFV, BGV; an n x n matrix with entries in
+    /// [0, t)).
+    #[staticmethod]
+    fn linear(matrix: Vec<Vec<Int<u64>>>) -> Self {
+        let flat = matrix.into_iter().flat_map(crate::convert::ints).collect();
+        PySlotMap(mp::SlotMap::Linear(flat))
+    }
+    fn __repr__(&self) -> String {
+        match &self.0 {
+            mp::SlotMap::Rotate(s) => format!("SlotMap.rotate({s})"),
+            mp::SlotMap::Automorphism(g) => format!("SlotMap.automorphism({g})"),
+            mp::SlotMap::Permute(p) => format!("SlotMap.permute(<{} slots>)", p.len()),
+            mp::SlotMap::Linear(a) => format!("SlotMap.linear(<{} entries>)", a.len()),
+        }
+    }
+}
+
+/// What the parties of one refresh agree on: for CKKS a bound 2^`values_log2` on the slots'
+/// modulus (the masks' size follows), the masks' statistical security `lambda_`, and an optional
+/// `SlotMap` applied on the way. BFV and BGV masks are uniform modulo t: no bound.
+#[pyclass(frozen, module = "rnsfhe.multiparty", name = "Refresh")]
+#[derive(Clone)]
+pub(crate) struct PyRefresh(pub mp::Refresh);
+
+#[pymethods]
+impl PyRefresh {
+    #[new]
+    #[pyo3(signature = (values_log2=None, *, lambda_=40, map=None))]
+    fn new(values_log2: Option<f64>, lambda_: u32, map: Option<&PySlotMap>) -> PyResult<Self> {
+        let r = match values_log2 {
+            Some(v) => mp::Refresh::ckks(v).py()?,
+            None => mp::Refresh::new(),
+        };
+        let r = r.with_lambda(lambda_).py()?;
+        Ok(PyRefresh(match map {
+            Some(m) => r.with_map(m.0.clone()),
+            None => r,
+        }))
+    }
+    /// The slot map applied, if any.
+    #[getter]
+    fn map(&self) -> Option<PySlotMap> {
+        self.0.map().cloned().map(PySlotMap)
+    }
+    /// The bits of a CKKS mask at a level of scale 2^`scale_log2` under smudging `smudging` on
+    /// degree `degree` (None for BFV and BGV): Q_l needs these plus log2(parties) + 2 bits.
+    fn mask_bits(&self, scale_log2: f64, smudging: &PySmudging, degree: usize) -> Option<u32> {
+        self.0.mask_bits(scale_log2, smudging.0.sigma(), degree)
+    }
+    fn __repr__(&self) -> String {
+        format!("Refresh({:?})", self.0)
+    }
+}
+
+/// The round of the refresh of `ct` with `refresh` (`group`: the threshold group present).
+#[pyfunction]
+#[pyo3(signature = (context, crs, ct, refresh, group=None))]
+fn refresh_round(
+    context: &Bound<'_, PyAny>,
+    crs: &PyCrs,
+    ct: &Bound<'_, PyAny>,
+    refresh: &PyRefresh,
+    group: Option<&PyGroup>,
+) -> PyResult<PyRound> {
+    let o = Owner::of(context)?;
+    with_scheme!(&o, S, s => {
+        let c = S::ciphertext(ct, s)?;
+        let g = group.map(|g| &g.0);
+        Ok(PyRound(refresh::round(&*s.ctx, &crs.0, &*c, &refresh.0, g).py()?))
+    })
+}
+
+/// The party's refresh share of `ct`: its secret times c1 minus a fresh mask, with smudging, and
+/// the mask re-encrypted under its secret at the top level. The smudging is checked as
+/// `cks_share`'s (the carried bound of BFV and BGV, `noise_log2` for CKKS).
+#[pyfunction]
+#[pyo3(signature = (party, ct, crs, refresh, smudging, *, noise_log2=None, allow_weak_smudging=false))]
+#[allow(clippy::too_many_arguments)]
+fn refresh_share(
+    py: Python<'_>,
+    party: &PyParty,
+    ct: &Bound<'_, PyAny>,
+    crs: &PyCrs,
+    refresh: &PyRefresh,
+    smudging: &PySmudging,
+    noise_log2: Option<f64>,
+    allow_weak_smudging: bool,
+) -> PyResult<PyShare> {
+    let sm = mp::ShareSmudging::new(&smudging.0, floor(noise_log2, allow_weak_smudging));
+    let o = party.owner.clone();
+    let share = with_scheme!(&o, S, s => {
+        let c = S::ciphertext(ct, s)?;
+        let ctx = s.ctx.clone();
+        py.detach(|| party.with(&o, |p, r| refresh::share(&*ctx, p, &*c, &crs.0, &refresh.0, sm, r)))?
+    });
+    Ok(PyShare::new(&o, share.py()?))
+}
+
+/// The refreshed ciphertext (top level, fresh error; the slot map applied) from the complete
+/// aggregate of the refresh shares of `parties`.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn refresh_finalize(
+    py: Python<'_>,
+    context: &Bound<'_, PyAny>,
+    crs: &PyCrs,
+    ct: &Bound<'_, PyAny>,
+    refresh: &PyRefresh,
+    aggregate: &PyShare,
+    parties: Vec<Int<u32>>,
+    smudging: &PySmudging,
+) -> PyResult<Py<PyAny>> {
+    let o = Owner::of(context)?;
+    let agg = aggregate.get(&o)?;
+    let who = crate::convert::ints(parties);
+    with_scheme!(&o, S, s => {
+        let c = S::ciphertext(ct, s)?;
+        let ctx = s.ctx.clone();
+        let out = py
+            .detach(|| refresh::finalize(&*ctx, &crs.0, &*c, &refresh.0, agg, &who, &smudging.0))
+            .py()?;
+        S::wrap_ct(py, s, out)
+    })
+}
+
+/// log2 of the room `ct` (BFV, BGV) leaves for a refresh by `parties` parties with `smudging`:
+/// positive when the refresh goes through; None for CKKS.
+#[pyfunction]
+fn refresh_headroom_log2(
+    ct: &Bound<'_, PyAny>,
+    smudging: &PySmudging,
+    parties: usize,
+) -> PyResult<Option<f64>> {
+    let ctx = ct.getattr("context")?;
+    let o = Owner::of(&ctx)?;
+    with_scheme!(&o, S, s => {
+        let c = S::ciphertext(ct, s)?;
+        refresh::headroom_log2(&*s.ctx, &*c, &smudging.0, parties).py()
+    })
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PySlotMap>()?;
+    m.add_class::<PyRefresh>()?;
+    for f in [
+        wrap_pyfunction!(refresh_round, m)?,
+        wrap_pyfunction!(refresh_share, m)?,
+        wrap_pyfunction!(refresh_finalize, m)?,
+        wrap_pyfunction!(refresh_headroom_log2, m)?,
+    ] {
+        m.add_function(f)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,344 @@
+//! Collective refresh, the collective bootstrapping of Mouchet, Troncoso-Pastoriza, Bossuat and
+//! Hubaux, "Multiparty Homomorphic Encryption from Ring-Learning-With-Errors" (PETS 2021; eprint
+//! 2020/304, its refresh protocol): a ciphertext at any level comes back at the top level with a
+//! fresh error, in one round and without bootstrapping keys. It is an encryption-to-shares
+//! followed by a shares-to-encryption, both in one share per party.
+//!
+//! For a ciphertext (c_0, c_1) at level l of the collective secret s = sum_i s_i, with a uniform a
+//! at the top level L expanded from the common reference string and the ciphertext (so that every
+//! refresh has its own a), party i draws a mask M_i and sends
+//!
+//! - h0_i = s_i c_1 - Enc_l(M_i) + f e_i over Q_l, e_i the smudging noise ([`Smudging`], sized and
+//!   checked as in collective decryption: the aggregator sees the ciphertext's error);
+//! - h1_i = -s_i a + Enc_L(M_i) + f e'_i over Q_L, e'_i of the parameters' error distribution (a
+//!   fresh RLWE sample under s_i: it hides s_i and M_i, and its error becomes the new one).
+//!
+//! The aggregator sums the shares (an [`Aggregator`](super::Aggregator) like every round) and
+//! finalises ([`finalize`]): c_0 + sum_i h0_i is the phase of the masked plaintext m - M (M = sum_i
+//! M_i) under no key; it decodes it to d and returns (Enc_L(d) + sum_i h1_i, a), whose phase under s
+//! is Enc_L(d + M) + sum_i f e'_i = Enc_L(m) + a fresh error. Enc and the masks per scheme:
+//!
+//! - BFV: M_i uniform in R_t, Enc(x) = Delta \[x\]_t (f = 1). d = \[m - M\]_t is decrypted exactly as
+//!   in collective decryption: the refresh needs the budget a decryption needs under the smudging
+//!   (the carried bound plus [`Smudging::bound_log2`] below Delta / 2), so refresh while about
+//!   lambda / 2 + log2(n) / 2 + 5 bits of budget remain ([`headroom_log2`]). The new error:
+//!   sum_i e'_i and the wrap of d + M past t (Delta t K = -\[Q\]_t K mod Q, |K| <= (k + 2) / 2), so the
+//!   budget after a refresh is about that of a fresh secret-key encryption (the tests: within 2
+//!   bits of a fresh public-key encryption's, under the lambda + 2 bits asked).
+//! - BGV: M_i uniform in R_t, Enc_l(x) = \[x\]_t lifted centred (f = t); the same, at any level l.
+//! - CKKS: M_i integer coefficients uniform in [-2^(b-1), 2^(b-1)), Enc(x) = x (f = 1), b the mask
+//!   bits of [`Refresh::ckks`] (one honest mask hides the coefficients m + e + E within 2^-lambda
+//!   in statistical distance over the n coefficients); d = m + e + E - M is read exactly (it stays
+//!   below Q_l / 2: Q_l needs b + log2(k) + 2 bits, [`Refresh::check_level`]) and rescaled to the top
+//!   level's scale, each party's mask likewise (round(x Delta_L / Delta_l), additive within a unit
+//!   per party). The result keeps the ciphertext's error and the smudging E: the precision of a
+//!   fresh encryption less what the smudging costs ([`Smudging::flooding`]'s `precision_bits`).
+//!
+//! With a [`SlotMap`] ([`Refresh::with_map`]) the parties apply a linear function to the slots on
+//! the way (Lattigo's masked transform): each party maps its own mask in h1_i, the aggregator maps
+//! d, and the result encrypts the map of the plaintext ([`super::transform`]).
+//!
+//! # What a refresh reveals
+//!
+//! The aggregator sees c_0 + sum_i h0_i = Enc(m - M) + e + E: the masked plaintext, which one
+//! honest party's mask hides (BFV, BGV: perfectly, M_h uniform in R_t; CKKS: statistically, within
+//! 2^-lambda), and the ciphertext's error e plus the smudging E, which one honest party's e_h hides
+//! as in collective decryption (sigma sized from the error bound the ciphertext carries, or one the
+//! party states: [`ShareSmudging`]). A coalition of t - 1 parties (N - 1 without a threshold) with
+//! the aggregator knows its own masks and noises and subtracts them: what is left is still masked by
+//! an honest party's M_h and smudged by its e_h. The h1_i are RLWE samples under s_i with a fresh a.
+//! Each refresh needs its own a (two with one a would differ by Enc(M_i - M_i') plus small errors):
+//! a is expanded from the reference string, the parameters and the round's binding (the
+//! ciphertext's level, key pair and c_1, the refresh's parameters), so a second refresh of the same
+//! ciphertext takes another instance nonce ([`Crs::with_nonce`]).
+
+use rnsfhe_math::ring::{Poly, Representation};
+use rnsfhe_math::sample::Csprng;
+use sha2::{Digest, Sha256};
+
+use super::keyswitch::{smudged_product, sums, view_for};
+use super::refresh_schemes::{decryption_limit_log2, Masks, Refreshable};
+use super::schemes::CiphertextView;
+use super::share::{crs_id, digest};
+use super::transform::SlotMap;
+use super::{Group, Party, Protocol, Round, Share, ShareSmudging, Smudging, DEFAULT_LAMBDA};
+use crate::rlwe::{Crs, KeyContext};
+use crate::{Error, Result};
+
+/// What the parties agree on for one refresh: the masks' size (CKKS), the statistical security of
+/// the masks, and the slot map applied on the way (none: a plain refresh). Every share and the
+/// aggregate are bound to it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Refresh {
+    pub(crate) values_log2: Option<f64>,
+    pub(crate) lambda: u32,
+    pub(crate) map: Option<SlotMap>,
+}
+
+impl Default for Refresh {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Refresh {
+    /// A refresh of a BFV or BGV ciphertext (masks uniform modulo t: they hide perfectly).
+    pub fn new() -> Self {
+        Refresh {
+            values_log2: None,
+            lambda: DEFAULT_LAMBDA,
+            map: None,
+        }
+    }
+
+    /// A refresh of a CKKS ciphertext whose slot values are at most 2^`values_log2` in modulus:
+    /// its coefficients are at most Delta_l 2^values_log2 (each a mean of the slots), plus the error
+    /// and the smudging, which the masks hide ([`Self::mask_bits`]).
+    pub fn ckks(values_log2: f64) -> Result<Self> {
+        if !values_log2.is_finite() || !(-60.0..=200.0).contains(&values_log2) {
+            return Err(Error::InvalidParameters(format!(
+                "a CKKS refresh for values up to 2^{values_log2}: give log2 of a bound on the \
+                 slots' modulus, within -60..=200"
+            )));
+        }
+        Ok(Refresh {
+            values_log2: Some(values_log2),
+            ..Self::new()
+        })
+    }
+
+    /// The masks' statistical security in bits (CKKS; default [`DEFAULT_LAMBDA`]).
+    pub fn with_lambda(mut self, lambda: u32) -> Result<Self> {
+        if !(1..=128).contains(&lambda) {
+            return Err(Error::InvalidParameters(format!(
+                "mask security lambda = {lambda}: within 1..=128"
+            )));
+        }
+        self.lambda = lambda;
+        Ok(self)
+    }
+
+    /// The refresh applies `map` to the slots (a masked transform).
+    pub fn with_map(mut self, map: SlotMap) -> Self {
+        self.map = Some(map);
+        self
+    }
+
+    /// The slot map applied, if any.
+    pub fn map(&self) -> Option<&SlotMap> {
+        self.map.as_ref()
+    }
+
+    /// The bits b of a CKKS mask at a level of scale 2^`scale_log2`, for smudging of deviation
+    /// `sigma` on ring degree `degree`: lambda + log2(n) + log2(B) + 1 for the bound B =
+    /// Delta_l 2^values_log2 + 2^9 sigma on the masked coefficients m + e + E (the smudging of up
+    /// to [`MAX_CKKS_PARTIES`] parties within 9.6 sqrt(k) sigma < 2^9 sigma, the error below sigma
+    /// when checked), so that one uniform mask of b bits hides all n of them within 2^-lambda
+    /// (statistical distance n B / 2^(b-1)). `None` for BFV and BGV.
+    pub fn mask_bits(&self, scale_log2: f64, sigma: f64, degree: usize) -> Option<u32> {
+        let v = self.values_log2?;
+        let b = crate::rlwe::log2_add(scale_log2 + v, sigma.log2() + 9.0);
+        Some((f64::from(self.lambda) + (degree as f64).log2() + b + 1.0).ceil() as u32)
+    }
+
+    /// Ok when a CKKS ciphertext at a level of modulus 2^`log_q` can be refreshed by `parties`
+    /// parties with masks of `bits` bits: sum_i M_i + m + e + E stays below Q_l / 2, i.e. log2 Q_l >=
+    /// bits + log2(parties) + 2; refused naming the bits missing.
+    pub fn check_level(bits: u32, log_q: f64, parties: usize, level: usize) -> Result<()> {
+        if parties > MAX_CKKS_PARTIES {
+            return Err(Error::InvalidParameters(format!(
+                "a CKKS refresh by {parties} parties: its masks are sized for at most \
+                 {MAX_CKKS_PARTIES}"
+            )));
+        }
+        let need = f64::from(bits) + (parties.max(1) as f64).log2() + 2.0;
+        if log_q < need {
+            return Err(Error::LevelsExhausted {
+                op: format!(
+                    "a CKKS refresh with masks of {bits} bits by {parties} parties needs Q_l of \
+                     2^{need:.1}; level {level} has 2^{log_q:.1}: refresh at a higher level, or \
+                     state a smaller value bound or lambda"
+                ),
+                level,
+                needed: level + 1,
+            });
+        }
+        Ok(())
+    }
+
+    /// The words the round's binding hashes.
+    fn words(&self) -> [u64; 3] {
+        [
+            self.values_log2.map_or(u64::MAX, f64::to_bits),
+            u64::from(self.lambda),
+            self.map.as_ref().map_or(0, SlotMap::digest),
+        ]
+    }
+}
+
+/// The most parties of a CKKS refresh (its masks hide the smudging of that many).
+pub const MAX_CKKS_PARTIES: usize = 1024;
+
+/// log2 of the room a BFV or BGV ciphertext leaves for a refresh by `parties` parties with
+/// `smudging`: the refresh decrypts the masked phase, whose error is the ciphertext's plus the
+/// smudging's, so its carried bound grown by [`Smudging::bound_log2`] must stay below the
+/// decryption's limit (BFV: an invariant noise of 1/2; BGV: Q_l / 2): this is log2 of the limit
+/// over the grown bound, positive when the refresh goes through. `None` for CKKS (no carried bound:
+/// its refresh reads the masked phase exactly, [`Refresh::check_level`]) and for a ciphertext built
+/// from parts. A computation that refreshes "when the budget runs low" squares, checks this of the
+/// square, and refreshes the factor first when it is below a bit or two.
+pub fn headroom_log2<C: Refreshable + ?Sized>(
+    ctx: &C,
+    ct: &C::Ciphertext,
+    smudging: &Smudging,
+    parties: usize,
+) -> Result<Option<f64>> {
+    let v = ctx.view(ct)?;
+    let Some(b) = v.noise_log2 else {
+        return Ok(None);
+    };
+    let grown = crate::rlwe::log2_add(b, smudging.bound_log2(parties));
+    Ok(Some(decryption_limit_log2(ctx, &v) - grown))
+}
+
+/// The round of the refresh of `ct` with `refresh` under `crs` (`group`: the threshold group of
+/// combined secrets, `None` for the parties' own secrets).
+pub fn round<C: Refreshable + ?Sized>(
+    ctx: &C,
+    crs: &Crs,
+    ct: &C::Ciphertext,
+    refresh: &Refresh,
+    group: Option<&Group>,
+) -> Result<Round> {
+    let v = ctx.view(ct)?;
+    bound_round(crs, &v, refresh, group)
+}
+
+fn bound_round(
+    crs: &Crs,
+    v: &CiphertextView<'_>,
+    refresh: &Refresh,
+    group: Option<&Group>,
+) -> Result<Round> {
+    let [values, lambda, map] = refresh.words();
+    let words = [
+        v.level as u64,
+        v.key_id.map_or(0, |k| k.0),
+        values,
+        lambda,
+        map,
+    ];
+    Ok(Round {
+        protocol: Protocol::Refresh,
+        round: 1,
+        crs: crs_id(crs),
+        binding: digest("rnsfhe refresh v1", &words, &[v.c1])?,
+        group: group.cloned(),
+        level: v.level,
+        elements: Vec::new(),
+    })
+}
+
+/// The uniform a of the refreshed ciphertext of `round` (NTT form over the top level Q_L; public):
+/// expanded from the reference string, the parameters and the round's binding, so that every
+/// refreshed ciphertext has its own. Each share and the last step expand it (Lattigo's refresh
+/// takes it expanded, its CRP).
+pub fn common_a(ctx: &dyn KeyContext, crs: &Crs, round: &Round) -> Result<Poly> {
+    let fp = ctx.params_fingerprint();
+    let mut h = Sha256::new();
+    h.update(b"rnsfhe refresh crs v1");
+    h.update(crs.bytes());
+    h.update(fp.to_le_bytes());
+    h.update(round.binding.to_le_bytes());
+    crs.hash_nonce(&mut h);
+    let seed: [u8; 32] = h.finalize().into();
+    crate::rlwe::uniform_seeded(ctx.key_switcher().ring_q(), &seed, 0)
+}
+
+/// Party `party`'s refresh share of `ct` under `crs` with `refresh` (the masks and map every party
+/// and the aggregator agree on): (h0_i, h1_i), see the module doc. The smudging is checked as in
+/// [`super::cks_share`] (against the bound the ciphertext carries, or one stated). Refused for a
+/// ciphertext of another key pair than the party's, a CKKS refresh without a value bound, a BFV or
+/// BGV one with one, a level too low for the CKKS masks, or a map the scheme cannot apply.
+pub fn share<'s, C: Refreshable + ?Sized>(
+    ctx: &C,
+    party: &Party,
+    ct: &C::Ciphertext,
+    crs: &Crs,
+    refresh: &Refresh,
+    smudging: impl Into<ShareSmudging<'s>>,
+    rng: &mut Csprng,
+) -> Result<Share> {
+    let v = view_for(ctx, party, ct)?;
+    let checked = smudging.into().checked(&v)?;
+    let masks = Masks::new(ctx, ct, refresh, checked.sigma())?;
+    masks.check_level(&v, 1)?;
+    let round = bound_round(crs, &v, refresh, party.group.as_ref())?;
+    let a = common_a(ctx.as_key_context(), crs, &round)?;
+    let mask = masks.draw(v.c1.context().degree(), rng)?;
+    // h0_i = s_i c_1 + f e_i - Enc_l(M_i), in the ciphertext's representation.
+    let mut h0 = smudged_product(&v, party, None, checked, rng)?;
+    h0.sub_assign(&masks.embed(&mask, v.level, h0.representation())?)?;
+    // h1_i = -s_i a + Enc_L(map(M_i)) + f e'_i, in the same representation over Q_L.
+    let mapped = masks.map(mask)?;
+    let mut h1 = a;
+    h1.mul_assign(&party.secret.ntt_at(h1.context())?)?;
+    h1.neg_assign();
+    let top = ctx.key_switcher().top_level();
+    let mut add = masks.embed(&mapped, top, Representation::Coefficient)?;
+    let mut e = crate::rlwe::gaussian_poly(h1.context(), ctx.error_distribution(), rng)?;
+    if v.factor != 1 {
+        e.mul_scalar_assign(v.factor);
+    }
+    add.add_assign(&e)?;
+    zeroize::Zeroize::zeroize(e.residues_mut());
+    if h0.representation() == Representation::Ntt {
+        add.to_ntt()?;
+    } else {
+        h1.to_coefficient()?;
+    }
+    h1.add_assign(&add)?;
+    zeroize::Zeroize::zeroize(add.residues_mut());
+    Ok(Share::of_party(
+        ctx.as_key_context(),
+        round,
+        party.index,
+        vec![h0, h1],
+    ))
+}
+
+/// The refreshed ciphertext: at the top level, of the same key pair, with a fresh error (BFV, BGV;
+/// CKKS: the ciphertext's error and the smudging, at the top level's scale), the slot map of
+/// `refresh` applied; from the complete aggregate of the shares of `parties` (refused, naming them,
+/// when it misses any, sums others', is of another ciphertext, reference string, refresh or group).
+/// `smudging`: what the parties drew (for the noise bound and the decryption's check; BFV and BGV
+/// refuse a ciphertext whose budget the smudging would exhaust, naming the budget needed).
+pub fn finalize<C: Refreshable + ?Sized>(
+    ctx: &C,
+    crs: &Crs,
+    ct: &C::Ciphertext,
+    refresh: &Refresh,
+    aggregate: &Share,
+    parties: &[u32],
+    smudging: &Smudging,
+) -> Result<C::Ciphertext> {
+    let v = ctx.view(ct)?;
+    let expected = bound_round(crs, &v, refresh, aggregate.round.group.as_ref())?;
+    let h = sums(ctx.as_key_context(), (aggregate, parties), &expected, &v)?;
+    let k = aggregate.parties.len();
+    let added = smudging.bound_log2(k);
+    let masks = Masks::new(ctx, ct, refresh, smudging.sigma())?;
+    masks.check_level(&v, k)?;
+    let mut phase = v.c0.clone();
+    phase.add_assign(&h[0])?;
+    let d = masks.decode_masked(ctx, ct, phase, added)?;
+    let d = masks.map(d)?;
+    let top = ctx.key_switcher().top_level();
+    let mut c0 = masks.embed(&d, top, h[1].representation())?;
+    c0.add_assign(&h[1])?;
+    let mut c1 = common_a(ctx.as_key_context(), crs, &expected)?;
+    if h[1].representation() == Representation::Coefficient {
+        c1.to_coefficient()?;
+    }
+    masks.output(ctx, ct, [c0, c1], k)
+}

@@ -1,0 +1,182 @@
+//! The masked transform: a linear map of the slots applied during a refresh (Mouchet et al., PETS
+//! 2021, the refresh with a transform of the shared plaintext; Lattigo's
+//! `MaskedLinearTransformationProtocol`). The refresh's plaintext is
+//! additively shared as d + sum_i M_i = m (modulo t for BFV and BGV, over the integers for CKKS):
+//! each party maps its mask M_i, the aggregator maps d, and the refreshed ciphertext encrypts
+//! map(d) + sum_i map(M_i) = map(m). So any map that is linear over the shares works:
+//!
+//! - BFV and BGV: any linear map of the n slots modulo t ([`SlotMap::Linear`], [`SlotMap::Permute`]
+//!   and the automorphisms below): the masks are uniform in R_t, decoded to slots, mapped and
+//!   encoded exactly;
+//! - every scheme: a Galois automorphism X -> X^g ([`SlotMap::Rotate`], [`SlotMap::Automorphism`]:
+//!   rotations, the row swap of BFV and BGV, CKKS's conjugation), a signed permutation of the
+//!   coefficients, exact on integers.
+//!
+//! Decision: CKKS takes automorphisms only. A general linear map of CKKS slots is a real matrix on
+//! the coefficients (tau^-1 A tau), and the CKKS masks have about lambda + log2(n) + log2(Delta) +
+//! 1 bits (100 at n = 2^14 and Delta = 2^45): mapping them in f64 would err by 2^47 units, more
+//! than the message; it needs arithmetic of about 110 bits (Lattigo decodes its masks in big
+//! floats), which this crate does not have.
+
+use rnsfhe_math::arith::Modulus;
+
+use crate::{Error, Result};
+
+/// A linear map of the slots applied during a refresh ([`super::Refresh::with_map`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SlotMap {
+    /// Rotation by `step` slots: BFV and BGV rotate both rows of the 2 x n/2 slot matrix left by
+    /// `step` (as `rotate_rows`), CKKS the slots left by `step` (as `rotate`).
+    Rotate(i64),
+    /// The automorphism X -> X^g for an odd g (mod 2n): 2n - 1 swaps the rows of BFV and BGV and
+    /// conjugates CKKS's slots.
+    Automorphism(u64),
+    /// out\[i\] = in\[perm\[i\]\] over the n slots of BFV or BGV (perm a permutation of 0..n).
+    Permute(Vec<usize>),
+    /// out\[i\] = sum_j a\[i n + j\] in\[j\] mod t over the n slots of BFV or BGV (a row-major n x n
+    /// matrix with entries in [0, t)).
+    Linear(Vec<u64>),
+}
+
+impl SlotMap {
+    /// A 64-bit identity of the map, which the refresh's round binds.
+    pub(crate) fn digest(&self) -> u64 {
+        let mut h = blake3::Hasher::new();
+        h.update(b"rnsfhe slot map v1");
+        let (tag, words): (u8, Vec<u64>) = match self {
+            SlotMap::Rotate(s) => (1, vec![*s as u64]),
+            SlotMap::Automorphism(g) => (2, vec![*g]),
+            SlotMap::Permute(p) => (3, p.iter().map(|&i| i as u64).collect()),
+            SlotMap::Linear(a) => (4, a.clone()),
+        };
+        h.update(&[tag]);
+        h.update(&(words.len() as u64).to_le_bytes());
+        crate::rlwe::le_bytes(&words, 8192, |b| {
+            h.update(b);
+        });
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&h.finalize().as_bytes()[..8]);
+        u64::from_le_bytes(w)
+    }
+
+    /// The Galois element of an automorphism (`rotation`: the element of a rotation by a step),
+    /// or `None` for a map of the decoded slots.
+    fn element(&self, n: usize, rotation: impl Fn(i64) -> u64) -> Result<Option<u64>> {
+        match self {
+            SlotMap::Rotate(s) => Ok(Some(rotation(*s))),
+            SlotMap::Automorphism(g) if g % 2 == 1 && *g < 2 * n as u64 => Ok(Some(*g)),
+            SlotMap::Automorphism(g) => Err(Error::InvalidParameters(format!(
+                "slot map: the automorphism X -> X^{g} needs an odd g below 2n = {}",
+                2 * n
+            ))),
+            _ => Ok(None),
+        }
+    }
+
+    /// The map of a plaintext of BFV or BGV given by its coefficients modulo t: an automorphism
+    /// on the coefficients, or `decode`, the map of the slots and `encode`.
+    pub(crate) fn apply_plain(
+        &self,
+        coeffs: &[u64],
+        t: &Modulus,
+        rotation: impl Fn(i64) -> u64,
+        decode: impl Fn(&[u64]) -> Result<Vec<u64>>,
+        encode: impl Fn(&[u64]) -> Result<Vec<u64>>,
+    ) -> Result<Vec<u64>> {
+        let n = coeffs.len();
+        if let Some(g) = self.element(n, rotation)? {
+            return Ok(automorphism(coeffs, g, |x| t.neg(x)));
+        }
+        let slots = decode(coeffs)?;
+        let out = match self {
+            SlotMap::Permute(p) => {
+                check_permutation(p, n)?;
+                p.iter().map(|&i| slots[i]).collect::<Vec<_>>()
+            }
+            SlotMap::Linear(a) => {
+                if a.len() != n * n || a.iter().any(|&x| x >= t.value()) {
+                    return Err(Error::InvalidParameters(format!(
+                        "slot map: a linear map of {n} slots is an {n} x {n} matrix with entries \
+                         below t = {}, got {} entries",
+                        t.value(),
+                        a.len()
+                    )));
+                }
+                a.chunks_exact(n)
+                    .map(|row| {
+                        row.iter()
+                            .zip(&slots)
+                            .fold(0, |acc, (&x, &y)| t.add(acc, t.mul(x, y)))
+                    })
+                    .collect()
+            }
+            _ => return Err(Error::Internal("slot map without slots".into())),
+        };
+        encode(&out)
+    }
+
+    /// The map of CKKS coefficients (integers): automorphisms only (module doc).
+    pub(crate) fn apply_integers(
+        &self,
+        coeffs: &[i128],
+        rotation: impl Fn(i64) -> u64,
+    ) -> Result<Vec<i128>> {
+        match self.element(coeffs.len(), rotation)? {
+            Some(g) => Ok(automorphism(coeffs, g, |x: i128| -x)),
+            None => Err(Error::InvalidParameters(
+                "a CKKS refresh applies Galois automorphisms (SlotMap::Rotate, \
+                 SlotMap::Automorphism) only: a general linear map of CKKS slots needs about 110 \
+                 bits of arithmetic on the masks (see multiparty::transform)"
+                    .into(),
+            )),
+        }
+    }
+
+    /// Ok when the map is one this scheme applies (`plain`: BFV or BGV), of `n` slots.
+    pub(crate) fn check(&self, plain: bool, n: usize) -> Result<()> {
+        self.element(n, |_| 1)?;
+        match self {
+            SlotMap::Permute(p) if plain => check_permutation(p, n),
+            SlotMap::Linear(a) if plain && a.len() != n * n => {
+                Err(Error::InvalidParameters(format!(
+                    "slot map: a linear map of {n} slots has {} entries, not n^2",
+                    a.len()
+                )))
+            }
+            SlotMap::Permute(_) | SlotMap::Linear(_) if !plain => {
+                self.apply_integers(&[], |_| 1).map(|_| ())
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+fn check_permutation(p: &[usize], n: usize) -> Result<()> {
+    let mut seen = vec![false; n];
+    let ok = p.len() == n
+        && p.iter()
+            .all(|&i| i < n && !std::mem::replace(&mut seen[i], true));
+    if ok {
+        return Ok(());
+    }
+    Err(Error::InvalidParameters(format!(
+        "slot map: a permutation of the {n} slots lists each of 0..{n} once (got {} entries)",
+        p.len()
+    )))
+}
+
+/// X -> X^g on coefficients: X^j goes to X^(jg mod n), negated when jg mod 2n >= n.
+fn automorphism<T: Copy + Default>(coeffs: &[T], g: u64, neg: impl Fn(T) -> T) -> Vec<T> {
+    let n = coeffs.len();
+    let mut out = vec![T::default(); n];
+    let two_n = 2 * n as u64;
+    for (j, &c) in coeffs.iter().enumerate() {
+        let e = (j as u64 * g) % two_n;
+        if e < n as u64 {
+            out[e as usize] = c;
+        } else {
+            out[(e - n as u64) as usize] = neg(c);
+        }
+    }
+    out
+}
