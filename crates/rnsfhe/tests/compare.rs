@@ -390,7 +390,7 @@ fn minimax_sign_from_the_tables() {
     let mut p = Plain::new(24, 36);
     let (rlk, n) = (p.0.rlk.clone(), 2048);
     let sign = Composite::sign(8, 20).unwrap();
-    assert_eq!(sign.depth(&p.0.ctx).unwrap(), 12); // and one level for x / (1 + 2^-10)
+    assert_eq!(sign.depth(&p.0.ctx).unwrap(), 12 + 3); // and one level for x / (1 + 2^-10)
     let ctx = p.0.ctx.clone();
     let levels = Levels::new(&*ctx);
     let cmp = Comparator::new(&levels, &rlk, &sign);
@@ -407,6 +407,24 @@ fn minimax_sign_from_the_tables() {
         "{}",
         worst(&got, &exact).log2()
     );
+}
+
+#[test]
+fn sharpening_is_f3_and_quadruples_the_bits() {
+    let plain = Composite::new(vec![Component {
+        chebyshev: vec![0.0, 1.0],
+        radius: 1.0,
+    }])
+    .unwrap()
+    .sharpened();
+    for x in [-1.0, -0.7, -0.1, 0.0, 0.3, 0.9, 1.0] {
+        let f3 = (35.0 * x - 35.0 * f64::powi(x, 3) + 21.0 * f64::powi(x, 5)
+            - 5.0 * f64::powi(x, 7))
+            / 16.0;
+        assert!((plain.value(x) - f3).abs() < 1e-15, "{x}");
+    }
+    let e = 2f64.powi(-10);
+    assert!(1.0 - plain.value(1.0 - e) < 2f64.powi(-34));
 }
 
 /// What inputs outside [-bound, bound] get (the module doc): the composite read on
