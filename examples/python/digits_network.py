@@ -126,6 +126,9 @@ def main():
     t1, boots = time.perf_counter(), ctx.bootstraps
     h = ctx.matmul(ct, layer1) + per_image(b1, batch, slots)
     h = ctx.relu(h, alpha=8)
+    # The product spends a level; the SlotsToCoeffs-first bootstrap needs bootstrap_min_level after it.
+    if h.level - 1 < ctx.bootstrap_min_level:
+        h = ctx.bootstrap(h)
     layer2 = ctx.matrix(w2, batch=batch, stride=STRIDE, slots=slots, level=h.level)
     # The 6 padding slots of each argmax block at -1, below every score.
     pad = per_image(np.concatenate([b2, -np.ones(ARGMAX_BLOCK - CLASSES)]), batch, slots)
