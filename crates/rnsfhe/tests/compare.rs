@@ -11,7 +11,7 @@ mod ckks_support;
 mod worst;
 
 use rnsfhe::circuits::bootstrapping::{
-    BootstrapHook, Bootstrapper, BootstrappingKeys, BootstrappingOrder, BootstrappingParameters,
+    BootstrapHook, Bootstrapper, BootstrappingKeys, BootstrappingOrder,
 };
 use rnsfhe::circuits::chebyshev_coefficients;
 use rnsfhe::circuits::compare::{slots::max_steps, Comparator, Component, Composite};
@@ -203,26 +203,16 @@ struct Booted {
     rng: std::cell::RefCell<Csprng>,
 }
 
-/// The toy bootstrap (insecure, N = 2^11, real slots) in `order` with `residual` levels.
+/// The test support's toy bootstrap.
 fn booted(order: BootstrappingOrder, residual: usize, seed: u8) -> Booted {
-    let mut params = BootstrappingParameters::toy(11);
-    if order == BootstrappingOrder::SlotsToCoeffsFirst {
-        params = params.slots_to_coeffs_first();
-    }
-    params.real_only = true;
-    params.residual_levels = residual;
-    let ctx = CkksContext::new(params.ckks_parameters().unwrap()).unwrap();
-    let boot = Bootstrapper::new(&ctx, params).unwrap();
-    let mut rng = Csprng::from_seed([seed; 32]);
-    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
-    let keys = boot.generate_keys(&sk, &mut rng, None).unwrap();
+    let t = ckks_support::toy_boot(order, residual, seed);
     Booted {
-        ctx,
-        boot,
-        sk,
-        pk,
-        keys,
-        rng: rng.into(),
+        ctx: t.ctx,
+        boot: t.boot,
+        sk: t.sk,
+        pk: t.pk,
+        keys: t.keys,
+        rng: t.rng.into(),
     }
 }
 

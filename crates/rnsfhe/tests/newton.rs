@@ -8,7 +8,7 @@
 mod ckks_support;
 
 use rnsfhe::circuits::bootstrapping::{
-    BootstrapHook, Bootstrapper, BootstrappingKeys, BootstrappingOrder, BootstrappingParameters,
+    BootstrapHook, Bootstrapper, BootstrappingKeys, BootstrappingOrder,
 };
 use rnsfhe::circuits::newton::{self, Budget, Function, Plan};
 use rnsfhe::ckks::{CkksCiphertext, CkksContext, Complex};
@@ -240,30 +240,20 @@ struct Booted {
     bk: BootstrappingKeys,
 }
 
-/// The toy bootstrap (insecure, N = 2^11, real slots) in `order` with `residual` levels.
+/// The test support's toy bootstrap.
 fn booted(order: BootstrappingOrder, residual: usize, seed: u8) -> Booted {
-    let mut params = BootstrappingParameters::toy(11);
-    if order == BootstrappingOrder::SlotsToCoeffsFirst {
-        params = params.slots_to_coeffs_first();
-    }
-    params.real_only = true;
-    params.residual_levels = residual;
-    let ctx = CkksContext::new(params.ckks_parameters().unwrap()).unwrap();
-    let boot = Bootstrapper::new(&ctx, params).unwrap();
-    let mut rng = Csprng::from_seed([seed; 32]);
-    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
-    let bk = boot.generate_keys(&sk, &mut rng, None).unwrap();
-    let rlk = bk.relin_key().unwrap().as_ref().clone();
+    let t = ckks_support::toy_boot(order, residual, seed);
+    let rlk = t.keys.relin_key().unwrap().as_ref().clone();
     Booted {
         keys: Keys {
-            ctx,
-            sk,
-            pk,
+            ctx: t.ctx,
+            sk: t.sk,
+            pk: t.pk,
             rlk,
-            rng,
+            rng: t.rng,
         },
-        boot,
-        bk,
+        boot: t.boot,
+        bk: t.keys,
     }
 }
 

@@ -5,6 +5,9 @@
 
 use std::sync::Arc;
 
+use rnsfhe::circuits::bootstrapping::{
+    Bootstrapper, BootstrappingKeys, BootstrappingOrder, BootstrappingParameters,
+};
 use rnsfhe::ckks::{CkksCiphertext, CkksContext, CkksParameters, Complex};
 use rnsfhe::params::Security;
 use rnsfhe::rlwe::{GaloisKeys, KeySwitching, PublicKey, RelinKey, SecretKey};
@@ -116,5 +119,38 @@ impl Toy {
             .encrypt(&self.ctx.encode(z).unwrap(), &self.pk, &mut self.rng)
             .unwrap();
         self.ctx.drop_to_level(&ct, level).unwrap()
+    }
+}
+
+/// The toy bootstrap (insecure, N = 2^11, real slots) in `order` with `residual` levels between
+/// bootstraps, its keys from `seed`.
+pub struct ToyBoot {
+    pub ctx: Arc<CkksContext>,
+    pub boot: Bootstrapper,
+    pub sk: SecretKey,
+    pub pk: PublicKey,
+    pub keys: BootstrappingKeys,
+    pub rng: Csprng,
+}
+
+pub fn toy_boot(order: BootstrappingOrder, residual: usize, seed: u8) -> ToyBoot {
+    let mut params = BootstrappingParameters::toy(11);
+    if order == BootstrappingOrder::SlotsToCoeffsFirst {
+        params = params.slots_to_coeffs_first();
+    }
+    params.real_only = true;
+    params.residual_levels = residual;
+    let ctx = CkksContext::new(params.ckks_parameters().unwrap()).unwrap();
+    let boot = Bootstrapper::new(&ctx, params).unwrap();
+    let mut rng = Csprng::from_seed([seed; 32]);
+    let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+    let keys = boot.generate_keys(&sk, &mut rng, None).unwrap();
+    ToyBoot {
+        ctx,
+        boot,
+        sk,
+        pk,
+        keys,
+        rng,
     }
 }
