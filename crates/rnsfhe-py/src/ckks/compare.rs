@@ -93,6 +93,21 @@ pub(crate) fn comparing<T: Send>(
     )
 }
 
+/// a - v, or v - a with `flip`.
+fn minus_value(
+    cmp: &Comparator<'_>,
+    a: &CkksCiphertext,
+    v: f64,
+    flip: bool,
+) -> rnsfhe::Result<CkksCiphertext> {
+    let ctx = cmp.levels().evaluator();
+    let mut d = ctx.add_const(a, -v)?;
+    if flip {
+        ctx.negate_assign(&mut d)?;
+    }
+    Ok(d)
+}
+
 /// The mask of a > b for a ciphertext or a number b.
 pub(crate) fn greater(
     cmp: &Comparator<'_>,
@@ -102,7 +117,7 @@ pub(crate) fn greater(
 ) -> rnsfhe::Result<CkksCiphertext> {
     match b {
         Other::Ct(b) => cmp.greater(a, b, bound),
-        Other::Value(v) => cmp.step(&cmp.levels().evaluator().add_const(a, -v)?, 2.0 * bound),
+        Other::Value(v) => cmp.step(&minus_value(cmp, a, *v, false)?, 2.0 * bound),
     }
 }
 
@@ -115,12 +130,7 @@ pub(crate) fn less(
 ) -> rnsfhe::Result<CkksCiphertext> {
     match b {
         Other::Ct(b) => cmp.greater(b, a, bound),
-        Other::Value(v) => {
-            let ctx = cmp.levels().evaluator();
-            let mut d = ctx.add_const(a, -v)?;
-            ctx.negate_assign(&mut d)?;
-            cmp.step(&d, 2.0 * bound)
-        }
+        Other::Value(v) => cmp.step(&minus_value(cmp, a, *v, true)?, 2.0 * bound),
     }
 }
 
@@ -137,21 +147,11 @@ pub(crate) fn extreme(
         (Other::Ct(b), true) => cmp.min(a, b, bound),
         // max(a, v) = v + relu(a - v); min(a, v) = v - relu(v - a).
         (Other::Value(v), _) => {
-            let ctx = cmp.levels().evaluator();
-            let d = if smaller {
-                let mut n = ctx.add_const(a, -v)?;
-                ctx.negate_assign(&mut n)?;
-                n
-            } else {
-                ctx.add_const(a, -v)?
-            };
-            let r = cmp.relu(&d, 2.0 * bound)?;
+            let r = cmp.relu(&minus_value(cmp, a, *v, smaller)?, 2.0 * bound)?;
             if smaller {
-                let mut n = r;
-                ctx.negate_assign(&mut n)?;
-                ctx.add_const(&n, *v)
+                minus_value(cmp, &r, *v, true)
             } else {
-                ctx.add_const(&r, *v)
+                cmp.levels().evaluator().add_const(&r, *v)
             }
         }
     }

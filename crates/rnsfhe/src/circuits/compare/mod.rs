@@ -128,8 +128,7 @@ impl<'a> Comparator<'a> {
         b: &CkksCiphertext,
         bound: f64,
     ) -> Result<CkksCiphertext> {
-        let d = self.difference(a, b)?;
-        let r = self.relu(&d, 2.0 * bound)?;
+        let r = self.relu_of_difference(a, b, bound)?;
         self.sum(b, &r, false)
     }
 
@@ -140,9 +139,19 @@ impl<'a> Comparator<'a> {
         b: &CkksCiphertext,
         bound: f64,
     ) -> Result<CkksCiphertext> {
-        let d = self.difference(a, b)?;
-        let r = self.relu(&d, 2.0 * bound)?;
+        let r = self.relu_of_difference(a, b, bound)?;
         self.sum(a, &r, true)
+    }
+
+    /// ReLU(a - b) for a, b in [-bound, bound].
+    fn relu_of_difference(
+        &self,
+        a: &CkksCiphertext,
+        b: &CkksCiphertext,
+        bound: f64,
+    ) -> Result<CkksCiphertext> {
+        let d = self.difference(a, b)?;
+        self.relu(&d, 2.0 * bound)
     }
 
     /// clip(x, lo, hi) = lo + ReLU(x - lo) - ReLU(x - hi) for x in [-bound, bound] and constants
