@@ -1,6 +1,5 @@
-//! The crate's own descriptions promise only what exists (issue 11 section 6). Since HPR and BGV were
-//! built (issues 13 and 14), the check that named them "planned" is gone; what remains ties the README's
-//! figures to a committed run.
+//! The crate's own descriptions promise only what exists: the README's module tables list every
+//! source folder, and its figures point to a committed run.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
 use std::path::Path;
@@ -203,7 +202,7 @@ fn crate_sources(dir: &Path) -> Vec<String> {
 
 /// Every `rnsfhe::...` and `rnsfhe_math::...` path that README.md, examples/README.md and the
 /// examples cite (in prose and doc comments, which no compiler checks) names a module or item that
-/// exists (issue 22: `rnsfhe::ckks::functions` had moved to `rnsfhe::circuits`).
+/// exists (`rnsfhe::ckks::functions` had moved to `rnsfhe::circuits`).
 #[test]
 fn cited_rust_paths_exist() {
     let mut stale = Vec::new();
@@ -267,7 +266,7 @@ fn readme_module_tables_match_the_tree() {
 }
 
 /// Every crate of the workspace inherits the workspace's `rust-version`, so that clippy's
-/// incompatible_msrv lint checks all of them against it (issue 22: three of the four crates had
+/// incompatible_msrv lint checks all of them against it (three of the four crates had
 /// none, and the lint let through APIs newer than the version declared).
 #[test]
 fn every_crate_declares_the_workspace_rust_version() {

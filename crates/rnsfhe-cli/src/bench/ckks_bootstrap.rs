@@ -1,7 +1,7 @@
-//! `rnsfhe bench bootstrap` and `rnsfhe bench showcase` (issue 24): key generation time, the keys'
+//! `rnsfhe bench bootstrap` and `rnsfhe bench showcase`: key generation time, the keys'
 //! serialised bytes, the time per bootstrap (median of the repetitions), the precision against
 //! inputs uniform in the unit square of C (mean and worst slot, a histogram of the slots' bits) and
-//! the peak RSS; the showcase times paper 004's logistic regression trained past its levels by
+//! the peak RSS; the showcase times Cheon et al. (SAC 2018)'s logistic regression trained past its levels by
 //! bootstrapping the weights, against the clear training.
 
 use std::time::Instant;
@@ -308,7 +308,7 @@ fn histogram(bits: &[f64], shape: &str, rep: &mut Report) {
     rep.plot(plot);
 }
 
-/// `rnsfhe bench showcase`: paper 004's logistic regression on lbw, trained for `iterations` with the
+/// `rnsfhe bench showcase`: Cheon et al. (SAC 2018)'s logistic regression on lbw, trained for `iterations` with the
 /// weights bootstrapped when their levels run out (sparse slots: the data's R F).
 pub fn showcase(opts: &Options, rep: &mut Report) -> Result<()> {
     rnsfhe::set_num_threads(opts.threads)?;

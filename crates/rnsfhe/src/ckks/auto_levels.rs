@@ -1,4 +1,4 @@
-//! The operators' forms of the CKKS operations (issue 22 part 3; OpenFHE's FLEXIBLEAUTO,
+//! The operators' forms of the CKKS operations (OpenFHE's FLEXIBLEAUTO,
 //! `ckksrns-leveledshe.cpp`: `AdjustLevelsAndDepth` before a sum or product, `EvalMult` rescaling
 //! after): each aligns its operands, does the operation and rescales a product, so that the result is
 //! at level L minus the circuit's multiplicative depth and at that level's scale

@@ -25,7 +25,7 @@ use super::{
 use crate::{Error, Result};
 
 /// A key that switches a ciphertext under `from` to one under `to`: RLWE samples under `to`
-/// encrypting the gadget multiples of `from` (paper 004's KSGen(s', s)), at a level l (ciphertexts
+/// encrypting the gadget multiples of `from` (Cheon et al. (SAC 2018)'s KSGen(s', s)), at a level l (ciphertexts
 /// at levels <= l) over q_0..q_l and the first `special` special primes.
 #[derive(Clone, Debug)]
 pub struct SwitchingKey {

@@ -1,14 +1,15 @@
-//! Polynomial evaluation on CKKS ciphertexts (paper 004 section 5) with real coefficients: thin
-//! wrappers over the scheme-neutral [`super::poly`] (baby-step giant-step with the target scale
+//! Polynomial evaluation on CKKS ciphertexts with real coefficients (Cheon, Han, Kim, Kim, Song,
+//! "A Full RNS Variant of Approximate Homomorphic Encryption", SAC 2018, section 5): thin
+//! wrappers over the scheme-neutral [`super`] (baby-step giant-step with the target scale
 //! propagated backwards), landing on the chain's scale of level `x.level() - ceil(log2(d + 1))`,
 //! where the automatic forms (`add_auto`, `mul_auto`, Python's operators) keep ciphertexts.
 
-use super::poly::{self, depth, Polynomial, PowerBasis, Target};
+use super::{self as poly, depth, Polynomial, PowerBasis, Target};
 use crate::ckks::{CkksCiphertext, CkksContext};
 use crate::rlwe::RelinKey;
 use crate::{Error, Result};
 
-pub use super::poly::MAX_POLYNOMIAL_DEGREE;
+pub use super::MAX_POLYNOMIAL_DEGREE;
 
 /// Refuses a degree `d` of 0 or above [`MAX_POLYNOMIAL_DEGREE`], or one whose `need` levels exceed
 /// the `level` left, before any work (`what` names the operation).
@@ -83,4 +84,22 @@ pub(crate) fn evaluate_real(
     };
     let target = Target::after(ctx, x, &p).map_err(named)?;
     poly::evaluate(ctx, x, &p, target, rlk).map_err(named)
+}
+
+/// The same evaluation under the name OpenFHE and Lattigo users look for: every polynomial is
+/// evaluated by baby-step giant-step (Paterson–Stockmeyer), about 2 sqrt(d) + log2 d products.
+/// p(x) = sum_i coeffs[i] x^i (degree >= 1), in ceil(log2(d + 1)) levels.
+pub fn evaluate_polynomial_bsgs(
+    ctx: &CkksContext,
+    x: &CkksCiphertext,
+    coeffs: &[f64],
+    rlk: &RelinKey,
+) -> Result<CkksCiphertext> {
+    evaluate_real(
+        ctx,
+        x,
+        Polynomial::monomial_real(coeffs),
+        "evaluate_polynomial_bsgs",
+        rlk,
+    )
 }

@@ -1,4 +1,4 @@
-//! Exact base conversion with a redundant modulus m_sk: FastBconvSK, paper 000 Lemma 6, eq. (12)–(13)
+//! Exact base conversion with a redundant modulus m_sk: FastBconvSK, Bajard et al. (SAC 2016) Lemma 6, eq. (12)–(13)
 //! (a Shenoy–Kumaresan-like conversion).
 
 use super::converter::{batch_len, BaseConverter};
@@ -44,7 +44,7 @@ impl SkConverter {
         let m_sk = b_sk.moduli()[l];
         if m_sk.value() <= 2 * l as u64 + 2 {
             return Err(Error::InvalidBasis(format!(
-                "m_sk = {} must exceed 2(|B| + 1) = {} (paper 000, Lemma 6)",
+                "m_sk = {} must exceed 2(|B| + 1) = {} (Bajard et al. (SAC 2016), Lemma 6)",
                 m_sk.value(),
                 2 * l + 2
             )));

@@ -1,4 +1,4 @@
-//! HPR-FV evaluation: addition, plaintext operations, multiplication (paper 002 section 4),
+//! HPR-FV evaluation: addition, plaintext operations, multiplication (Bajard et al. (HPR-FV, ePrint 2019/500) section 4),
 //! relinearisation (section 4.1, Remark 5) and rotations; the keys are in `keys.rs`.
 
 use rnsfhe_math::ring::{Poly, Representation};
@@ -251,7 +251,7 @@ impl HprContext {
         Ok(HprCiphertext::new(vec![c0, c1], id))
     }
 
-    /// Homomorphic multiplication with relinearisation (paper 002 Fig. 1, Lemma 4).
+    /// Homomorphic multiplication with relinearisation (Bajard et al. (HPR-FV, ePrint 2019/500) Fig. 1, Lemma 4).
     pub fn mul(
         &self,
         a: &HprCiphertext,

@@ -84,7 +84,7 @@ macro_rules! evaluation_methods {
         impl $ctx {
             /// a += b (any sizes; the result has the larger size).
             pub fn add_assign(&self, a: &mut $ct, b: &$ct) -> $crate::Result<()> {
-                $crate::rlwe::eval::add_assign(self, a, b, false)
+                $crate::rlwe::shared_ops::add_assign(self, a, b, false)
             }
 
             /// a + b.
@@ -96,7 +96,7 @@ macro_rules! evaluation_methods {
 
             /// a -= b.
             pub fn sub_assign(&self, a: &mut $ct, b: &$ct) -> $crate::Result<()> {
-                $crate::rlwe::eval::add_assign(self, a, b, true)
+                $crate::rlwe::shared_ops::add_assign(self, a, b, true)
             }
 
             /// a - b.
@@ -108,7 +108,7 @@ macro_rules! evaluation_methods {
 
             /// a = -a.
             pub fn negate_assign(&self, a: &mut $ct) -> $crate::Result<()> {
-                $crate::rlwe::eval::negate_assign(self, a)
+                $crate::rlwe::shared_ops::negate_assign(self, a)
             }
 
             /// -a.
