@@ -11,7 +11,7 @@ Example::
     w = ctx.decrypt(ctx.train_logistic(ctx.encrypt(z, pk), samples, features, 2), sk)[:features]
     p = rnsfhe.logistic.predict_proba(w, x)
 
-Past the levels (issue 24): bootstrappable parameters, ``ctx.bootstrapping_keys(sk)``, the conjugation key
+Past the levels: bootstrappable parameters, ``ctx.bootstrapping_keys(sk)``, the conjugation key
 (``galois_keys(..., conjugation=True)``), the data encoded at ``ctx.bootstrap_level``, then
 ``ctx.train_logistic(z, samples, features, 40, bootstrap=True)``: the weights (|w| <= ``WEIGHT_BOUND``) are
 bootstrapped, one bootstrap per refresh, when their levels run out (examples/python/logistic_regression.py).

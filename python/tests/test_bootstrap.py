@@ -1,4 +1,4 @@
-"""CKKS bootstrapping from Python (issue 24) at the small INSECURE presets (N = 2^11): the presets and
+"""CKKS bootstrapping from Python at the small INSECURE presets (N = 2^11): the presets and
 their refusals, keys registered per key pair, bytes and pickles (another process too), progress,
 and the refusals of bootstrap (non-bootstrappable parameters, missing keys, another key pair)."""
 
