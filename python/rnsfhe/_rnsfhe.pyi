@@ -774,7 +774,7 @@ class CkksParameters:
         logn: int = 16,
         meta_bts: Union[bool, int, None] = None,
     ) -> CkksParameters:
-        """Bootstrappable parameters (issue 24): the 128-bit preset at N = 2^16 (`logn=16`: 2^15
+        """Bootstrappable parameters: the 128-bit preset at N = 2^16 (`logn=16`: 2^15
         slots, 10 residual levels of 40 bits, dense ternary secret with sparse-secret
         encapsulation), or, with `security="insecure"`, the small INSECURE presets at
         `logn` 11..13 for tests and notebooks (2 residual levels of 45 bits). `slots` (a power of

@@ -33,7 +33,7 @@ const PEER_RUNS: [PeerRun; 2] = [
         ],
     ),
     (
-        "AMD EPYC with AVX-512 (an earlier session's machine; bench/results)",
+        "AMD EPYC with AVX-512 (another machine; bench/results/compare/)",
         [
             (8192, "8.1 (OpenFHE)", "0.55 (OpenFHE)", "1.77 (OpenFHE)"),
             (16384, "58.4 (OpenFHE)", "2.39 (OpenFHE)", "20.5 (SEAL)"),

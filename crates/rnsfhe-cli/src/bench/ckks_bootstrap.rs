@@ -49,7 +49,7 @@ pub enum Preset {
 impl Preset {
     /// The documented precision, mean and worst slot in bits against the input values at the
     /// preset's own slots and META-BTS setting, that `rnsfhe bench bootstrap` holds a run to: the
-    /// 128-bit presets' targets and measurements (README, `BootstrappingParameters`' table: 24 / 20
+    /// 128-bit presets' targets and measurements (docs/tutorials/bootstrapping.md, `BootstrappingParameters`' table: 24 / 20
     /// for the SlotsToCoeffs-first presets, 23 / 19 CoeffsToSlots-first, 40 / 38 and 38 / 35 with
     /// META-BTS); the toys' the floors their tests assert (`tests/bootstrapping.rs`).
     pub fn documented_precision(self) -> (f64, f64) {

@@ -61,7 +61,7 @@ crate::integer::integer_params! {
     /// keys carry M; with `montgomery="full"` the full representation of sections 4 and 4.1:
     /// ciphertexts c M, keys with M^2, a smaller depth); ignored for X^n + 1, as in Rust.
     /// `layout="narrow"` puts every default prime below 2^50 (same log q): about 1.5x faster on CPUs
-    /// with AVX-512 IFMA, slower on AVX2-only CPUs (README, "Which moduli layout").
+    /// with AVX-512 IFMA, slower on AVX2-only CPUs (docs/tutorials/parameters.md, "BFV").
     class PyBfvParameters("BfvParameters", BfvParameters, BfvContext, BfvShared);
     methods {
         #[new]

@@ -152,7 +152,7 @@ pub(crate) fn check_ciphertext(made_by: u64, id: u64, parts: usize) -> Result<()
 /// How the default moduli split the security bound's log2 QP, when neither moduli nor their widths are
 /// given. Parameters must not depend on the machine (two parties build them apart), so the layout is
 /// a parameter, not a detection: pick `Narrow` when the machines that compute have AVX-512 IFMA.
-/// Measured (README, "Which moduli layout"): on an IFMA CPU `Narrow` runs BFV products and rotations
+/// Measured (docs/tutorials/parameters.md, "BFV"; bench/results/layout/): on an IFMA CPU `Narrow` runs BFV products and rotations
 /// about twice as fast; on an AVX2-only CPU it is slower (more primes, same 64-bit emulated products).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -219,7 +219,7 @@ pub(crate) const BFV_MAX_WIDTH: u32 = 60;
 /// key-switching digit (hybrid key switching with one special prime).
 ///
 /// Why (measured on an AMD EPYC Zen 3, one thread, loaded; the tables and commands are in
-/// bench/results/rnsfhe_issue12_avx2.md): key switching costs about (k + 1) forward NTTs per digit,
+/// bench/results/layout/): key switching costs about (k + 1) forward NTTs per digit,
 /// so 3 digits of 58-59 bits instead of 4 of 43-44 bits at n = 2^13 (7 instead of 8 of 48-49 bits
 /// at 2^14) make a rotation about 30% (20%) faster, mul+relin 25% (15%) and decryption 20% (12%)
 /// faster, on the AVX2 and the scalar backend.
@@ -236,7 +236,7 @@ pub(crate) const BFV_MAX_WIDTH: u32 = 60;
 /// ([`ModuliLayout::Narrow`], every prime of at most 49 bits) is faster (Intel Xeon Ice Lake,
 /// one thread: BFV 2^14 mul+relin 27.3 against 42.8 ms, rotate 7.8 against 10.5 ms) and on AVX2 slower
 /// (56.0 against 47.7, 15.8 against 12.8 ms): no one layout is fastest on both, and this one stays the
-/// default (bench/results/layout-2026-11-25-intel-xeon-ifma/).
+/// default (bench/results/layout/intel-xeon-icelake/).
 pub(crate) fn default_bfv_moduli_bits(
     n: usize,
     security: Security,
