@@ -1,4 +1,4 @@
-"""Encrypted logistic regression (paper 004, section 5.3): pack a data set into one CKKS ciphertext,
+"""Encrypted logistic regression (Cheon et al. (SAC 2018), section 5.3): pack a data set into one CKKS ciphertext,
 train with ``CkksContext.train_logistic``, and predict with the decrypted weights.
 
 Example::

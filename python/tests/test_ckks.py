@@ -1,4 +1,4 @@
-"""CKKS through Python: operations, operators, level alignment and the paper 004 functions, checked
+"""CKKS through Python: operations, operators, level alignment and the Cheon et al. (SAC 2018) functions, checked
 against numpy within CKKS precision."""
 
 import numpy as np
