@@ -43,7 +43,7 @@ impl MultiPrecision {
         })
     }
 
-    /// DecMP: the phase by NTT, then round(t [x]_q / q) mod t on big integers.
+    /// DecMP: the phase by NTT, then round(t \[x]_q / q) mod t on big integers.
     pub fn decrypt(&self, ct: &Ciphertext, sk: &SecretKey) -> Result<Vec<u64>> {
         let x = self.ctx.phase(ct, sk)?;
         let q = self.ctx.ring().basis().product();

@@ -23,7 +23,7 @@ type FunctionRow<'a> = (
     &'a str,
 );
 
-/// Paper 004 Tables 2 and 3 at N = 2^14: x^-1 by [12] Alg. 2 (degree 15), exp and sigmoid by Taylor
+/// Paper 004 Tables 2 and 3 at N = 2^14: x^-1 by \[12] Alg. 2 (degree 15), exp and sigmoid by Taylor
 /// degree 7 over all 2^13 slots (context `f`); mean and variance of 2^13 numbers (context `st`).
 /// A row whose evaluation the chain cannot hold shows the error instead of a time.
 fn tables2_3(

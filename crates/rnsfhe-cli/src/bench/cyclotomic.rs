@@ -1,5 +1,5 @@
 //! `rnsfhe bench cyclotomic`: paper 001 Fig. 1 — time per batching slot of one product-and-reduce in
-//! Z_q[X]/(Phi_m), one 60-bit modulus, plain Barrett vs optimised Barrett vs Montgomery, with the
+//! Z_q\[X]/(Phi_m), one 60-bit modulus, plain Barrett vs optimised Barrett vs Montgomery, with the
 //! power-of-two ring (one slot for t = 2) as baseline; and Tables 1–2 — the reduction alone (from a
 //! product in NTT_N form to coefficients) with the paper's theoretical speed-ups beside the measured.
 

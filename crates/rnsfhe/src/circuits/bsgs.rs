@@ -9,7 +9,7 @@ use crate::ckks::{CkksCiphertext, CkksContext};
 use crate::rlwe::RelinKey;
 use crate::Result;
 
-/// p(x) = sum_i coeffs[i] x^i by baby-step giant-step (degree >= 1), in ceil(log2(d + 1)) levels.
+/// p(x) = sum_i coeffs\[i] x^i by baby-step giant-step (degree >= 1), in ceil(log2(d + 1)) levels.
 pub fn evaluate_polynomial_bsgs(
     ctx: &CkksContext,
     x: &CkksCiphertext,

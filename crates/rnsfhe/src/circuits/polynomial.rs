@@ -50,7 +50,7 @@ pub(crate) fn collect_basis(
     (1..=d).map(|i| basis.get(i).cloned()).collect()
 }
 
-/// p(x) = sum_i coeffs[i] x^i (real coefficients, degree >= 1) in ceil(log2(d + 1)) levels, on the
+/// p(x) = sum_i coeffs\[i] x^i (real coefficients, degree >= 1) in ceil(log2(d + 1)) levels, on the
 /// chain's scale of the level reached ([`poly::evaluate`]).
 pub fn evaluate_polynomial(
     ctx: &CkksContext,
