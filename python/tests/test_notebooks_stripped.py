@@ -21,6 +21,7 @@ def test_notebook_has_no_outputs(path):
     assert nb.get("nbformat") == 4, f"{path.name}: not an nbformat 4 notebook"
     dirty = [i for i, cell in enumerate(nb["cells"]) if cell["cell_type"] == "code"
              and (cell.get("outputs") or cell.get("execution_count") is not None)]
-    assert not dirty, (f"{path.name}: code cells {dirty} hold outputs; clear them "
-                       f"(jupyter nbconvert --clear-output --inplace {path.name}) before committing")
+    assert not dirty, (f"{path.name}: cells {dirty} hold outputs; clear them before committing "
+                       f"(Jupyter: Edit > Clear Outputs of All Cells, or "
+                       f"jupyter nbconvert --clear-output --inplace {path.name})")
     assert "widgets" not in nb.get("metadata", {}), f"{path.name}: widget state in the metadata"
