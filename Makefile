@@ -77,6 +77,7 @@ python:
 # matplotlib's Agg backend; the notebooks on disk are left as they are (committed without outputs).
 NOTEBOOK_TIMEOUT ?= 600
 notebooks:
+	@test -x $(PYVENV)/bin/jupyter || { echo "no $(PYVENV)/bin/jupyter: run make python first"; exit 1; }
 	@set -e; for nb in examples/notebooks/*.ipynb; do \
 	  echo "=== $$nb"; start=$$(date +%s); \
 	  MPLBACKEND=Agg $(PYVENV)/bin/jupyter execute --timeout=$(NOTEBOOK_TIMEOUT) "$$nb"; \
