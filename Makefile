@@ -1,18 +1,19 @@
 # rnsfhe — the two entry points a new machine needs (Rust toolchain, Python 3 and pip present).
 #   make demo   the main job: a showcase of the library, in release mode
 #   make test   everything CI checks: formatting, lints, every test
+#   make docs   the documentation site (MkDocs, warnings are errors) into target/site
 #   make test-heavy   the opt-in tier (release, tens of minutes, up to about 12 GiB): the N = 2^16
 #               bootstrapping precision and memory, and every other ignored test that asserts
 SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: demo test test-heavy fmt-check lint rustdoc unit backends python notebooks fuzz summary bench bench-arith
+.PHONY: demo test test-heavy fmt-check lint rustdoc unit backends python notebooks docs fuzz summary bench bench-arith
 
 demo:
 	$(CARGO) run --release --locked -p rnsfhe-cli -- demo
 
-test: fmt-check lint rustdoc unit backends python notebooks fuzz summary
+test: fmt-check lint rustdoc unit backends python notebooks docs fuzz summary
 
 # rustfmt and clippy come with rustup's default profile; a toolchain without them skips the check loudly.
 fmt-check:
@@ -83,6 +84,19 @@ notebooks:
 	  MPLBACKEND=Agg $(PYVENV)/bin/jupyter execute --timeout=$(NOTEBOOK_TIMEOUT) "$$nb"; \
 	  echo "$$nb: ran in $$(( $$(date +%s) - start )) s"; \
 	done
+
+# The documentation site: MkDocs with Material, and mkdocstrings reading the package's sources and the
+# extension's type stub (python/rnsfhe/_rnsfhe.pyi, docstrings included), so that no compiled extension
+# is needed. The tools (docs/requirements.txt, pinned; Python 3.11 or newer) install once into
+# $(DOCSVENV); `--strict` turns every warning (a broken link, an unknown API name) into an error.
+DOCSVENV := target/docsvenv
+$(DOCSVENV)/.installed: docs/requirements.txt
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "make docs needs Python 3.11 or newer (PYTHON=python3.11 make docs)")'
+	$(PYTHON) -m venv $(DOCSVENV)
+	$(DOCSVENV)/bin/python -m pip install --quiet --disable-pip-version-check -r docs/requirements.txt
+	@touch $@
+docs: $(DOCSVENV)/.installed
+	NO_MKDOCS_2_WARNING=1 $(DOCSVENV)/bin/mkdocs build --strict --site-dir target/site
 
 # One total over both runners, as the last line of `make test`, after the tests that could not run here
 # ("4 skipped: no AVX-512 (rns::dot_avx512::matches_scalar_twin, ...)"; "0 skipped" on a CPU with all).

@@ -7,7 +7,9 @@
 # N = 2^15 with 60 + 40 x 10. One thing at a time (2 cores): never run two of these side by side.
 # rnsfhe runs once per backend the CPU supports (scalar, avx2, avx512, avx512ifma) on one thread, then the
 # default backend on two threads. Raw tables and the summary (README.md, with the CPU model, the date and
-# the commit) go to $OUTDIR (default bench/results/compare-<date>-<cpu>).
+# the commit) go to $OUTDIR (default bench/results/compare/<cpu>, the CPU kind from $CPU_KIND, e.g.
+# intel-xeon-icelake or amd-epyc-zen3, else a slug of the model name: it replaces the previous figures
+# of that CPU kind, whose history git keeps).
 # Usage: bash bench/compare.sh [seal openfhe lattigo fhers rnsfhe]   (default: all)
 set -uo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -15,7 +17,7 @@ SHARED="${SHARED:-$ROOT/../shared/peers}"
 export PEERS="${PEERS:-/tmp/peers}"
 CPU="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
 SLUG="$(echo "$CPU" | tr 'A-Z' 'a-z' | tr -cs 'a-z0-9' '-' | sed 's/-$//' | cut -c1-40)"
-OUTDIR="${OUTDIR:-$ROOT/bench/results/compare-$(date -u +%F)-$SLUG}"
+OUTDIR="${OUTDIR:-$ROOT/bench/results/compare/${CPU_KIND:-$SLUG}}"
 mkdir -p "$OUTDIR"
 pieces=("$@"); [ ${#pieces[@]} -eq 0 ] && pieces=(seal openfhe lattigo fhers rnsfhe)
 BFV=8192,16384; CKKS=32768:10; NTT=16384
@@ -45,7 +47,7 @@ for p in "${pieces[@]}"; do
         run "rnsfhe_$b" env RNSFHE_BACKEND=$b RNSFHE_NUM_THREADS=1 "$ROOT/target/release/examples/peer_bench" \
             --bfv "$BFV" --ckks "$CKKS" --ntt "$NTT"
       done
-      # On an IFMA CPU also the layout recommended there (every prime below 2^50; README "Which moduli layout").
+      # On an IFMA CPU also the layout recommended there (every prime below 2^50; docs/tutorials/parameters.md).
       if [[ " ${backends[*]} " == *" avx512ifma "* ]]; then
         run rnsfhe_avx512ifma_narrow env RNSFHE_BACKEND=avx512ifma RNSFHE_NUM_THREADS=1 \
             "$ROOT/target/release/examples/peer_bench" --bfv "$BFV" --ckks "$CKKS" --ntt "" --layout narrow

@@ -1,6 +1,6 @@
 // HElib BGV over Phi_m with t = 2: median time of one multiplication with relinearisation
 // (`multiplyBy` on a copy of a fresh ciphertext) and of one rotation along the first hypercube
-// dimension, one thread, for the comparison of issue 14 (bench/results/rnsfhe_any_m.md).
+// dimension, one thread, for the comparison in bench/results/cyclotomic/amd-epyc-zen3/README.md.
 // Usage: bgv_any_m M BITS C RUNS. Built against an HElib installed by hand (it is in no registry):
 //   g++ -O3 -std=c++17 bgv_any_m.cpp -I$HELIB/include -L$HELIB/lib -lhelib -lntl -lgmp -lpthread
 #include <helib/helib.h>

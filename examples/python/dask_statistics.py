@@ -10,7 +10,7 @@ per-slot totals and derives mean and variance; every figure is checked against n
 
 Run: python examples/python/dask_statistics.py [--records 1000000] [--workers 2]
 
-From files (issue 26): ``--files DIR`` encrypts the records into Parquet files in DIR (the client,
+From files: ``--files DIR`` encrypts the records into Parquet files in DIR (the client,
 seeded ciphertexts, bounded memory), then computes the same statistics from the files on a cluster
 of 1, then 2 worker processes whose scheduler runs in a process of its own: each worker reads its
 own row groups, no ciphertext passes through the client or the scheduler. It prints the throughput,

@@ -1,4 +1,4 @@
-"""Encrypted logistic regression on the bundled low-birth-weight data (data/birthwt.csv, paper 004's
+"""Encrypted logistic regression on the bundled low-birth-weight data (data/birthwt.csv, Cheon et al. (SAC 2018)'s
 lbw): the data set is encrypted in one CKKS ciphertext, trained on by Nesterov's accelerated gradient
 descent under encryption, and the decrypted weights are compared with the same training in the clear.
 

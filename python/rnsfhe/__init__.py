@@ -3,7 +3,7 @@
 Quickstart::
 
     import numpy as np, rnsfhe
-    ctx = rnsfhe.CkksContext(rnsfhe.CkksParameters(degree=8192, levels=3))
+    ctx = rnsfhe.CkksContext(rnsfhe.CkksParameters(degree=8192, levels=2))
     sk, pk = ctx.keygen()
     ctx.relin_key(sk)                      # registered: enables ``*`` and ``**``
     x = ctx.encrypt(np.array([0.5, -1.25, 2.0]), pk)

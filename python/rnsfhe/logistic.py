@@ -1,4 +1,4 @@
-"""Encrypted logistic regression (paper 004, section 5.3): pack a data set into one CKKS ciphertext,
+"""Encrypted logistic regression (Cheon et al. (SAC 2018), section 5.3): pack a data set into one CKKS ciphertext,
 train with ``CkksContext.train_logistic``, and predict with the decrypted weights.
 
 Example::
@@ -11,7 +11,7 @@ Example::
     w = ctx.decrypt(ctx.train_logistic(ctx.encrypt(z, pk), samples, features, 2), sk)[:features]
     p = rnsfhe.logistic.predict_proba(w, x)
 
-Past the levels (issue 24): bootstrappable parameters, ``ctx.bootstrapping_keys(sk)``, the conjugation key
+Past the levels: bootstrappable parameters, ``ctx.bootstrapping_keys(sk)``, the conjugation key
 (``galois_keys(..., conjugation=True)``), the data encoded at ``ctx.bootstrap_level``, then
 ``ctx.train_logistic(z, samples, features, 40, bootstrap=True)``: the weights (|w| <= ``WEIGHT_BOUND``) are
 bootstrapped, one bootstrap per refresh, when their levels run out (examples/python/logistic_regression.py).

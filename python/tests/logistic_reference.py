@@ -1,4 +1,4 @@
-"""Paper 004's logistic regression (Cheon, Han, Kim, Kim, Song, "A Full RNS Variant of Approximate
+"""Cheon et al. (SAC 2018)'s logistic regression (Cheon, Han, Kim, Kim, Song, "A Full RNS Variant of Approximate
 Homomorphic Encryption", SAC 2018, section 5.3) written again in numpy from its formulas, as the
 oracle of the encrypted training: nothing here comes from rnsfhe.
 

@@ -1,4 +1,4 @@
-"""FV (BFV) and BGV over a general cyclotomic ring Z[X]/(Phi_m) from Python (paper 001): slots of
+"""FV (BFV) and BGV over a general cyclotomic ring Z[X]/(Phi_m) from Python (Bajard et al. (SAC 2017)): slots of
 GF(t^d) as (l, d) arrays, slot-wise add / mul, hypercube rotations and Frobenius against a pure-Python
 model of the slots, bytes and pickling keeping m, and the refusals."""
 
@@ -201,7 +201,7 @@ def test_refusals(rng):
     with pytest.raises(rnsfhe.ParameterError):
         rnsfhe.BfvParameters(cyclotomic_index=2, plain_modulus=2, moduli_bits=[50, 50],
                              security="insecure")
-    # A modulus that is not 1 mod lcm(N, m, t) (paper 001 Lemma 3).
+    # A modulus that is not 1 mod lcm(N, m, t) (Bajard et al. (SAC 2017) Lemma 3).
     with pytest.raises(rnsfhe.ParameterError, match="65537"):
         rnsfhe.BgvParameters(cyclotomic_index=255, plain_modulus=2, moduli=[65537], security="insecure")
     # t = 5 divides m = 255: no slots.
@@ -234,7 +234,7 @@ def test_refusals(rng):
         p2.hypercube
 
 
-# --- reduction="barrett" | "optimized" | "montgomery" (paper 001 sections 3-4) ---
+# --- reduction="barrett" | "optimized" | "montgomery" (Bajard et al. (SAC 2017) sections 3-4) ---
 
 REDUCTIONS = ["barrett", "optimized", "montgomery"]
 
@@ -334,7 +334,7 @@ def test_reduction_keyword_refusals_and_power_of_two():
 
 
 def test_fv_full_montgomery(rng):
-    """montgomery="full" (paper 001 sections 4 and 4.1: ciphertexts c M, keys with M^2) decrypts to the
+    """montgomery="full" (Bajard et al. (SAC 2017) sections 4 and 4.1: ciphertexts c M, keys with M^2) decrypts to the
     slot model as the mixed strategy does; its bytes say so and a mixed context refuses them."""
     kw = dict(cyclotomic_index=255, plain_modulus=2, moduli_bits=[50, 50, 50], special_moduli_bits=[60],
               security="insecure", reduction="montgomery")

@@ -1,4 +1,4 @@
-"""BGV's automatic modulus switching from Python (issue 22 part 4): with the default
+"""BGV's automatic modulus switching from Python: with the default
 `modulus_switching="auto"` a chain of `c = c * c` reaches the depth of the hand-tuned chain (a
 `mod_switch()` after each product), at the default parameters of n = 2^14 and over Phi_255; with
 `"manual"` the operators never switch (today's behaviour). Every accepted decryption is checked

@@ -1,4 +1,4 @@
-"""CKKS bootstrapping from Python (issue 24) at the small INSECURE presets (N = 2^11): the presets and
+"""CKKS bootstrapping from Python at the small INSECURE presets (N = 2^11): the presets and
 their refusals, keys registered per key pair, bytes and pickles (another process too), progress,
 and the refusals of bootstrap (non-bootstrappable parameters, missing keys, another key pair)."""
 
@@ -381,7 +381,7 @@ def test_keys_in_another_process(boot, tmp_path):
 
 
 def test_logistic_training_refreshed_by_bootstrapping():
-    """Paper 004's training past its levels: 5 iterations at a toy preset with 7 residual levels
+    """Cheon et al. (SAC 2018)'s training past its levels: 5 iterations at a toy preset with 7 residual levels
     (3 iterations from the top, then one iteration per bootstrap) equal the clear training."""
     example = Path(__file__).resolve().parents[2] / "examples" / "python" / "logistic_regression.py"
     x, y = runpy.run_path(str(example))["load"]()
@@ -401,7 +401,7 @@ def test_logistic_training_refreshed_by_bootstrapping():
                              progress=lambda d, t: seen.append(d))
     assert seen == [1, 2, 3, 4, 5]
     w = ctx.decrypt(enc, sk)[:features]
-    clear = train_reference(x, y, 5)  # paper 004's training in numpy, not the library's
+    clear = train_reference(x, y, 5)  # Cheon et al. (SAC 2018)'s training in numpy, not the library's
     assert worst_error(w, clear) < 1e-3, (w, clear)
     with pytest.raises(rnsfhe.errors.ParameterError):  # without bootstrapping: out of levels
         ctx.train_logistic(ctx.encrypt(z, pk), samples, features, 5)

@@ -1,4 +1,4 @@
-"""Issue 24, parameters: CKKS chains whose primes differ in width per level (`chain_bits`) with the
+"""Parameters: CKKS chains whose primes differ in width per level (`chain_bits`) with the
 scale 2^scale_bits at a chosen level (`scale_level`): widths honoured, scales on the chain's rule,
 a product walked down the chain, bytes and pickles round-trip, bad widths refused."""
 

@@ -1,4 +1,4 @@
-"""CKKS through Python: operations, operators, level alignment and the paper 004 functions, checked
+"""CKKS through Python: operations, operators, level alignment and the Cheon et al. (SAC 2018) functions, checked
 against numpy within CKKS precision."""
 
 import numpy as np
@@ -152,7 +152,7 @@ def test_levels_exhaust_with_an_error(ckks):
 
 
 def test_sum_of_vector_and_constant_products_keeps_its_level():
-    # Issue 22 part 3, the reported case (N = 2^14, 7 levels): x * vec and ctx.mul_const(x, 0.0855)
+    # A case once reported (N = 2^14, 7 levels): x * vec and ctx.mul_const(x, 0.0855)
     # both land on level 6 at its scale, so their sum stays at level 6.
     params = rnsfhe.CkksParameters(degree=1 << 14, levels=7, scale_bits=40)
     ctx = rnsfhe.CkksContext(params, seed=bytes(32))

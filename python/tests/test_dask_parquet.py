@@ -1,4 +1,4 @@
-"""rnsfhe.dask over encrypted Parquet data sets (issue 26) on a LocalCluster of 2 worker processes:
+"""rnsfhe.dask over encrypted Parquet data sets on a LocalCluster of 2 worker processes:
 statistics computed by the workers from the files equal numpy's, results written back by the
 workers read again, no ciphertext byte passes through the scheduler, and a worker killed mid-job
 loses nothing (its partitions are read again from the files)."""

@@ -1,5 +1,5 @@
 """`galois_keys(sk, steps=..., for_sum=True)` gives the union: the rotations asked for and those the
-slot sum needs, in every scheme (issue 22: the steps used to be dropped, and rotating by 3 then
+slot sum needs, in every scheme (the steps were once dropped, and rotating by 3 then
 raised MissingKeyError). Parameter sets of their own, so that no other test's keys are touched."""
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""HPR-FV (paper 002) from Python: batch round trip, arithmetic against numpy mod t, plaintexts,
+"""HPR-FV (Bajard et al. (HPR-FV, ePrint 2019/500)) from Python: batch round trip, arithmetic against numpy mod t, plaintexts,
 powers, slot sums, the noise budget and the refused decryption past the depth, rotations, bytes and
 pickling (the secret key only with allow_secret=True), and the refusals (corrupted bytes, another
 key pair, another parameter set, insecure parameters)."""

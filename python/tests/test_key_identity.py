@@ -1,4 +1,4 @@
-"""Several users in one process (issue 11, item 1): contexts of equal parameters are one object, but
+"""Several users in one process: contexts of equal parameters are one object, but
 each user's evaluation keys serve only that user's ciphertexts, found by the key pair's identity."""
 
 import pickle

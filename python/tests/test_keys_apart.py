@@ -1,4 +1,4 @@
-"""Keys apart from contexts (issue 23): keys made in another process load into this process's context of
+"""Keys apart from contexts: keys made in another process load into this process's context of
 equal parameters and serve its operators through the registered key set, which behaves as before
 (registering replaces a key pair's keys of that kind; a pair without keys gets MissingKeyError)."""
 

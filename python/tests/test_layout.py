@@ -1,4 +1,4 @@
-"""Issue 22: the moduli layouts. layout="narrow" puts every default prime below 2^50 (the AVX-512 IFMA
+"""The moduli layouts. layout="narrow" puts every default prime below 2^50 (the AVX-512 IFMA
 range) at the same log q; the default keeps the scheme's own layout; an unknown name is refused."""
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""Encrypted logistic regression through Python matches paper 004's algorithm written again in numpy
+"""Encrypted logistic regression through Python matches Cheon et al. (SAC 2018)'s algorithm written again in numpy
 (logistic_reference.py), and so does the library's own floating-point training."""
 
 import numpy as np

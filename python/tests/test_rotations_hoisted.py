@@ -1,5 +1,5 @@
 """`ctx.rotate_many(ct, steps)` and `ctx.sum_rotations(ct, steps, weights=None)` (hoisted key
-switching, issue 23) against separate `rotate` / `rotate_rows` calls and numpy's `np.roll` sums, for
+switching) against separate `rotate` / `rotate_rows` calls and numpy's `np.roll` sums, for
 CKKS, BFV and BGV; Galois keys are found as for `rotate` (registered per key pair)."""
 
 import numpy as np

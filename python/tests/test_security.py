@@ -1,4 +1,4 @@
-"""Issue 11: parameters outside the security table refused unless security="insecure", seeded contexts
+"""Parameters outside the security table refused unless security="insecure", seeded contexts
 marked as not secure, and BFV results that are either right or refused (never wrong with budget left)."""
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""Threads across RNS limbs (issue 12): the thread count changes no bit of any result, and contexts,
+"""Threads across RNS limbs: the thread count changes no bit of any result, and contexts,
 keys and ciphertexts work from several Python threads at once (the GIL is released in heavy calls)."""
 
 import threading

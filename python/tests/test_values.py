@@ -1,6 +1,6 @@
 """Values that must not wrap or be refused by the operators that made them, numpy on either side of an
 operator, byte buffers into the loaders, out-of-range integers as the library's errors, and bounded
-sizes (issue 11, sections 4 to 6)."""
+sizes."""
 
 import math
 

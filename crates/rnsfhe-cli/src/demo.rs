@@ -92,7 +92,7 @@ fn product_timings(rng: &mut Csprng, budget: &Budget) -> Result<()> {
     Ok(())
 }
 
-/// Many slots from a general cyclotomic (paper 001): Phi_255 splits modulo 2 into 16 factors of degree 8,
+/// Many slots from a general cyclotomic (Bajard et al. (SAC 2017)): Phi_255 splits modulo 2 into 16 factors of degree 8,
 /// so one plaintext of R_2 carries 16 elements of GF(2^8); a product in the ring multiplies them slot by
 /// slot. The product is computed with the Montgomery reduction modulo Phi_255 over an NTT prime and
 /// reduced mod 2 (the inputs are 0/1 polynomials, so the integer product is small enough to lift).

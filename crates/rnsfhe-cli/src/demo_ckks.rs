@@ -37,7 +37,7 @@ pub fn run() -> Result<()> {
     // Means over the padded length n, times the public factor n / 575 (the padding holds zeros);
     // variance = E[x^2] - E[x]^2, all under encryption.
     let k = n as f64 / age.len() as f64;
-    // Every step lands on the chain's scale of its level (issue 22 part 3), so E[x^2] and E[x]^2 meet
+    // Every step lands on the chain's scale of its level, so E[x^2] and E[x]^2 meet
     // at one level and one scale.
     let mean = ctx.mul_const_auto(&circuits::mean(&ctx, &c, n, &gk)?, k)?;
     let mean2 = ctx.mul_auto(&mean, &mean, &rlk)?;

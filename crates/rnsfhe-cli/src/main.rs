@@ -107,17 +107,17 @@ enum Scheme {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum Suite {
-    /// NTT per backend, FastBconv vs FHBE (paper 003 Table I and Fig. 1).
+    /// NTT per backend, FastBconv vs FHBE (Vollmer et al. (ARITH 2023) Table I and Fig. 1).
     Arith,
-    /// Products modulo Phi_m by three reductions (paper 001 Fig. 1).
+    /// Products modulo Phi_m by three reductions (Bajard et al. (SAC 2017) Fig. 1).
     Cyclotomic,
-    /// BFV: operations at the peers' sizes, paper 000 Tables 1 and 5 and Fig. 1.
+    /// BFV: operations at the peers' sizes, Bajard et al. (SAC 2016) Tables 1 and 5 and Fig. 1.
     Bfv,
-    /// BGV (paper 001) against BFV: mul+relin, modulus switching, n = 2^13 and 2^14, one thread.
+    /// BGV (Bajard et al. (SAC 2017)) against BFV: mul+relin, modulus switching, n = 2^13 and 2^14, one thread.
     Bgv,
-    /// CKKS: operations at the peers' sizes, paper 004 Table 1 and the precision per level.
+    /// CKKS: operations at the peers' sizes, Cheon et al. (SAC 2018) Table 1 and the precision per level.
     Ckks,
-    /// HPR-FV vs BEHZ vs HPS only (paper 002 Fig. 2, Tables 1-3; also part of `bfv`).
+    /// HPR-FV vs BEHZ vs HPS only (Bajard et al. (HPR-FV, ePrint 2019/500) Fig. 2, Tables 1-3; also part of `bfv`).
     Hpr,
     /// IND-CPA-D CKKS decryption: flooded vs raw at N = 2^15, precision against lambda.
     Flooding,
@@ -126,10 +126,10 @@ enum Suite {
     /// A 256 x 256 plaintext matrix on 128 encrypted vectors of 256 (CKKS, N = 2^16, 2^15 slots, one
     /// thread), both batch layouts; Lattigo's side: `bench/matmul_vs_lattigo.sh`.
     Matmul,
-    /// CKKS bootstrapping (issue 24): key generation, key bytes, time, precision histogram, peak RSS;
+    /// CKKS bootstrapping: key generation, key bytes, time, precision histogram, peak RSS;
     /// exits non-zero when the preset's precision is below its documented figure.
     Bootstrap,
-    /// Paper 004's logistic regression trained past its levels by bootstrapping (issue 24).
+    /// Cheon et al. (SAC 2018)'s logistic regression trained past its levels by bootstrapping.
     Showcase,
     /// CKKS comparisons with bootstrapping: sign at alpha (its worst slot against +-1), the slot
     /// maximum and argmax over blocks (the share of blocks decided right), time and bootstraps.

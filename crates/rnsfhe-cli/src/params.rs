@@ -18,7 +18,7 @@ pub fn level(bits: u32) -> Result<SecurityLevel> {
     }
 }
 
-/// BFV: the smallest n whose largest secure q reaches `depth` by paper 000's worst-case bound (20).
+/// BFV: the smallest n whose largest secure q reaches `depth` by Bajard et al. (SAC 2016)'s worst-case bound (20).
 pub fn bfv(depth: u32, t: u64, bits: u32) -> Result<()> {
     let lvl = level(bits)?;
     println!("BFV, t = {t}, multiplicative depth {depth}, {bits}-bit security:\n");

@@ -1,4 +1,4 @@
-//! FastBconv vs FHBE (paper 003 Table I / Fig. 1 shapes) and the exact converters, batch of 4096.
+//! FastBconv vs FHBE (Vollmer et al. (ARITH 2023) Table I / Fig. 1 shapes) and the exact converters, batch of 4096.
 #![allow(clippy::unwrap_used)] // a benchmark aborts loudly on a set-up error
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};

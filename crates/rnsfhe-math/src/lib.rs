@@ -53,6 +53,18 @@
 //! # Ok(())
 //! # }
 //! ```
+//!
+//! # References
+//!
+//! Comments cite papers by first author, venue and year: Bajard, Eynard, Hasan, Zucca, "A Full RNS
+//! Variant of FV like Somewhat Homomorphic Encryption Schemes", SAC 2016 (FastBconv, FastBconvSK,
+//! [`rns`]); Bajard, Eynard, Martins, Sousa, Zucca, "Efficient reductions in cyclotomic rings,
+//! application to R-LWE based FHE schemes", SAC 2017 (reductions modulo Phi_m, [`ring`]); Bajard,
+//! Eynard, Martins, Sousa, Zucca, "An HPR variant of the FV scheme: computationally cheaper,
+//! asymptotically faster", IACR ePrint 2019/500 (HPR digits, [`rns`]); Vollmer, Bigou, Tisserand,
+//! "Using hierarchical approach to speed-up RNS base extensions in HE context", ARITH 2023 (FHBE,
+//! [`rns`]); Cheon, Han, Kim, Kim, Song, "A Full RNS Variant of Approximate Homomorphic Encryption",
+//! SAC 2018 (ModUp and ModDown, [`rns`]).
 
 pub mod approx;
 pub mod arith;

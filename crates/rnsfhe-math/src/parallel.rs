@@ -1,4 +1,4 @@
-//! Threads across RNS limbs (issue 12): the limbs of a polynomial are independent, so NTTs, key-switching
+//! Threads across RNS limbs: the limbs of a polynomial are independent, so NTTs, key-switching
 //! inner products and tensor products run one limb per task on a rayon pool.
 //!
 //! The thread count is 1 unless `RNSFHE_NUM_THREADS` (read once, at first use) or [`set_num_threads`]

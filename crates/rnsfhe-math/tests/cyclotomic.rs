@@ -1,4 +1,4 @@
-//! RingContext / Poly over any Phi_m (paper 001) against the exact big-integer references of
+//! RingContext / Poly over any Phi_m (Bajard et al. (SAC 2017)) against the exact big-integer references of
 //! `ring::reference`, on the three reductions and beside the power-of-two ring.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 

@@ -1,4 +1,4 @@
-//! The many-slot plaintext algebra (paper 001, section 2.4) against schoolbook references: CRT round
+//! The many-slot plaintext algebra (Bajard et al. (SAC 2017), section 2.4) against schoolbook references: CRT round
 //! trip, slot-wise sums and products, rotations along the hypercube and Frobenius.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 

@@ -1,4 +1,4 @@
-//! Element-wise polynomial operations on the threads (issue 12): add, sub and mul of polynomials large
+//! Element-wise polynomial operations on the threads: add, sub and mul of polynomials large
 //! enough to run limb by limb on the pool give the bits of the per-limb kernels, for 1, 2 and 3 threads.
 //! One test function: the thread count is process-wide.
 #![allow(clippy::unwrap_used)] // a test aborts loudly on a set-up error

@@ -241,7 +241,7 @@ pub(crate) fn slots_array<'py>(py: Python<'py>, v: &[Complex], complex: bool) ->
     }
 }
 
-/// `reduction=` of a general Phi_m ring (paper 001 section 3 and 4): "barrett" (Alg. 1),
+/// `reduction=` of a general Phi_m ring (Bajard et al. (SAC 2017) section 3 and 4): "barrett" (Alg. 1),
 /// "optimized" (Alg. 2, the default) or "montgomery" (Algs. 3-4; BGV's section 4.2 pipeline, FV's
 /// mixed strategy of section 4.4).
 pub(crate) fn reduction(name: &str) -> PyResult<Reduction> {

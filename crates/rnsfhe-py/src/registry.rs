@@ -24,8 +24,8 @@ pub(crate) trait Scheme {
     type GaloisKeys: EvalKey;
     /// The evaluation keys of one key pair.
     type Keys: KeySet<Relin = Self::RelinKey, Galois = Self::GaloisKeys>;
-    type Plaintext;
-    type Ciphertext;
+    type BfvPlaintext;
+    type BfvCiphertext;
     /// What a parameter class carries beside the scheme's parameters (CKKS: the bootstrapping
     /// preset of `CkksParameters.bootstrappable`; the others: nothing).
     type Tag: Tag;
@@ -38,22 +38,22 @@ pub(crate) trait Scheme {
     fn key_pair(&self, rng: &mut Csprng) -> rnsfhe::Result<(Self::SecretKey, Self::PublicKey)>;
     fn encrypt_public(
         &self,
-        pt: &Self::Plaintext,
+        pt: &Self::BfvPlaintext,
         pk: &Self::PublicKey,
         rng: &mut Csprng,
-    ) -> rnsfhe::Result<Self::Ciphertext>;
+    ) -> rnsfhe::Result<Self::BfvCiphertext>;
     fn encrypt_secret(
         &self,
-        pt: &Self::Plaintext,
+        pt: &Self::BfvPlaintext,
         sk: &Self::SecretKey,
         rng: &mut Csprng,
-    ) -> rnsfhe::Result<Self::Ciphertext>;
+    ) -> rnsfhe::Result<Self::BfvCiphertext>;
     /// a * b without relinearisation (3 parts).
     fn product(
         &self,
-        a: &Self::Ciphertext,
-        b: &Self::Ciphertext,
-    ) -> rnsfhe::Result<Self::Ciphertext>;
+        a: &Self::BfvCiphertext,
+        b: &Self::BfvCiphertext,
+    ) -> rnsfhe::Result<Self::BfvCiphertext>;
 }
 
 /// A parameter set's tag: part of its context's identity, its bytes after the parameters' in
@@ -173,8 +173,8 @@ macro_rules! rlwe_scheme {
             type RelinKey = RelinKey;
             type GaloisKeys = GaloisKeys;
             type Keys = EvaluationKeySet;
-            type Plaintext = $Pt;
-            type Ciphertext = $Ct;
+            type BfvPlaintext = $Pt;
+            type BfvCiphertext = $Ct;
             type Tag = $Tag;
             type Extra = $Extra;
             fn new_context(p: &$Params) -> rnsfhe::Result<Arc<Self>> {
@@ -202,7 +202,7 @@ macro_rules! rlwe_scheme {
     };
 }
 rlwe_scheme!(
-    rnsfhe::bfv::BfvContext: rnsfhe::bfv::BfvParameters, rnsfhe::bfv::Plaintext, rnsfhe::bfv::Ciphertext, (), ();
+    rnsfhe::bfv::BfvContext: rnsfhe::bfv::BfvParameters, rnsfhe::bfv::BfvPlaintext, rnsfhe::bfv::BfvCiphertext, (), ();
     rnsfhe::bgv::BgvContext: rnsfhe::bgv::BgvParameters, rnsfhe::bgv::BgvPlaintext, rnsfhe::bgv::BgvCiphertext, (), ();
     rnsfhe::ckks::CkksContext: rnsfhe::ckks::CkksParameters, rnsfhe::ckks::CkksPlaintext, rnsfhe::ckks::CkksCiphertext,
         Option<crate::ckks::Preset>, crate::ckks::Bootstrapping

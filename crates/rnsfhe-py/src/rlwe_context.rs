@@ -163,7 +163,7 @@ macro_rules! scheme_context {
                 };
                 Ok(self.wrap(ct.py()?))
             }
-            /// a * b without relinearisation (3 parts; HPR: paper 002 Prop. 1, eq. (16)).
+            /// a * b without relinearisation (3 parts; HPR: Bajard et al. (HPR-FV, ePrint 2019/500) Prop. 1, eq. (16)).
             fn multiply_no_relin(&self, py: Python<'_>, a: &$PyCt, b: &$PyCt) -> PyResult<$PyCt> {
                 let y = self.check(b)?;
                 self.unary(py, a, |ctx, x| crate::registry::Scheme::product(ctx, x, &y))

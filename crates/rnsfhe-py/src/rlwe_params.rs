@@ -31,8 +31,8 @@ macro_rules! rlwe_restore {
             let bytes = || ByteData($data.to_vec());
             Ok(match $class {
                 Some("Context") => Py::new($py, $ctx)?.into_any(),
-                Some("Ciphertext") => Py::new($py, $ctx.ciphertext_from_bytes(bytes())?)?.into_any(),
-                Some("Plaintext") => Py::new($py, $ctx.plaintext_from_bytes(bytes())?)?.into_any(),
+                Some("BfvCiphertext") => Py::new($py, $ctx.ciphertext_from_bytes(bytes())?)?.into_any(),
+                Some("BfvPlaintext") => Py::new($py, $ctx.plaintext_from_bytes(bytes())?)?.into_any(),
                 _ => $keys,
             })
         }

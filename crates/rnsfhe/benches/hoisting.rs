@@ -1,6 +1,6 @@
 //! Hoisted key switching against separate rotations, CKKS at N = 2^15, L = 10 (the default layout,
-//! then one prime per digit),
-//! the targets of issue 23: `rotate_many` of 16 steps vs 16 `rotate` calls, `sum_rotations` of 16
+//! then one prime per digit):
+//! `rotate_many` of 16 steps vs 16 `rotate` calls, `sum_rotations` of 16
 //! weighted steps (double hoisting), and a 64-diagonal linear transform on 2^14 slots by hoisted BSGS
 //! vs 64 rotations and plaintext products. Run with `RNSFHE_NUM_THREADS=1 cargo bench -p rnsfhe
 //! --bench hoisting` (`rnsfhe bench hoisting` prints the same comparisons as a table).

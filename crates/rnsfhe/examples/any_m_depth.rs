@@ -1,7 +1,7 @@
-//! Measured squaring depth and time per slot of FV (HPS) and BGV over Phi_m (paper 001 section 4.3,
+//! Measured squaring depth and time per slot of FV (HPS) and BGV over Phi_m (Bajard et al. (SAC 2017) section 4.3,
 //! Table 3 and Figs. 2-3 in spirit; not the paper's moduli widths).
 //!
-//! `cargo run --release --example any_m_depth -- --paper [N_MAX]`: paper 001's Table 3 (theoretical
+//! `cargo run --release --example any_m_depth -- --paper [N_MAX]`: Bajard et al. (SAC 2017)'s Table 3 (theoretical
 //! depths of FV and BGV with and without Montgomery, measured ones for n <= N_MAX) and Figs. 2-3
 //! (time per slot of one multiplication per reduction), see `support/any_m_paper.rs`;
 //! `-- --paper N_MAX M...`: only the rows of the given m, without the figures; `-- --figs M...`:

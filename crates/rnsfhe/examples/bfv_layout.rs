@@ -1,5 +1,5 @@
-//! Times BFV operations and measures the depth for a chosen moduli / key-switching layout (issue 12's
-//! layout study): `cargo run --release --example bfv_layout -- n q_bits p_bits digit_primes op iters`,
+//! Times BFV operations and measures the depth for a chosen moduli / key-switching layout:
+//! `cargo run --release --example bfv_layout -- n q_bits p_bits digit_primes op iters`,
 //! q_bits and p_bits comma lists (p_bits `-` for none, `default` for both lists: the builder's
 //! default), op one of rot|mul|dec|depth. Prints the median time per op (or the squaring depth).
 
@@ -77,7 +77,7 @@ fn main() -> Result<()> {
     let a = ctx.encrypt(&pt, &pk, &mut rng)?;
     if op == "depth" {
         eprintln!(
-            "worst-case depth by paper 000 (20): {}",
+            "worst-case depth by Bajard et al. (SAC 2016) (20): {}",
             ctx.depth_inputs().depth()
         );
         eprintln!("fresh budget {} bits", ctx.noise_budget(&a, &sk)?);

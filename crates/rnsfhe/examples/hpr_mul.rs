@@ -1,4 +1,4 @@
-//! HPR-FV (paper 002) decryption and multiplication at a Table 3 size beside BFV with HPS and BEHZ
+//! HPR-FV (Bajard et al. (HPR-FV, ePrint 2019/500)) decryption and multiplication at a Table 3 size beside BFV with HPS and BEHZ
 //! at the same log q, for timing and profiling (operations interleaved, best of `iterations`, one
 //! thread):
 //! `cargo run --release -p rnsfhe --example hpr_mul -- [log2 n] [iterations]`.
@@ -61,7 +61,7 @@ fn main() -> rnsfhe::Result<()> {
         return Ok(());
     }
     let rlk_digit = ctx.relin_key(&sk, Relinearization::PerDigit, &mut rng)?;
-    // BFV at the same log q: K = k d moduli, paper 000's relinearisation layout.
+    // BFV at the same log q: K = k d moduli, Bajard et al. (SAC 2016)'s relinearisation layout.
     let mut bfv = Vec::new();
     for (mul, dec) in [
         (Multiplication::Hps, Decryption::Hps),

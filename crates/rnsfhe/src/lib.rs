@@ -1,6 +1,7 @@
 //! rnsfhe: full-RNS homomorphic encryption, built on [`rnsfhe_math`]: BFV with BEHZ and HPS
-//! multiplication (paper 000), HPR-FV (paper 002), BGV with modulus switching (paper 001), CKKS (paper
-//! 004), and circuits (polynomials, functions, statistics, logistic regression) on top.
+//! multiplication, HPR-FV, BGV with modulus switching, FV and BGV modulo any cyclotomic Phi_m, CKKS,
+//! and circuits (polynomials, functions, statistics, comparisons, matrix products, logistic
+//! regression, bootstrapping) on top.
 //!
 //! The examples here and on each context use toy, insecure sizes so that they run in a moment
 //! (`Security::InsecureResearchOnly`); real parameters keep the 128-bit default, which `build`
@@ -76,7 +77,25 @@
 //!
 //! BGV ([`bgv::BgvContext`]), HPR-FV ([`hpr::HprContext`]) and the circuits ([`circuits`]) have
 //! examples of their own. Every scheme's context implements [`eval::Evaluator`], the operations
-//! circuits are written with ([`circuits::poly`] evaluates polynomials over it for any scheme).
+//! circuits are written with ([`circuits::poly`] evaluates polynomials over it for any scheme).//!
+//! # References
+//!
+//! Comments cite these papers by first author, venue and year, then section, algorithm or equation:
+//!
+//! - Bajard, Eynard, Hasan, Zucca, "A Full RNS Variant of FV like Somewhat Homomorphic Encryption
+//!   Schemes", SAC 2016 (BEHZ: [`bfv`]'s multiplication and decryption);
+//! - Bajard, Eynard, Martins, Sousa, Zucca, "Efficient reductions in cyclotomic rings, application
+//!   to R-LWE based FHE schemes", SAC 2017 (FV and BGV modulo any Phi_m, [`bgv`]);
+//! - Bajard, Eynard, Martins, Sousa, Zucca, "An HPR variant of the FV scheme: computationally
+//!   cheaper, asymptotically faster", IACR ePrint 2019/500 (HPR-FV, [`hpr`]);
+//! - Vollmer, Bigou, Tisserand, "Using hierarchical approach to speed-up RNS base extensions in HE
+//!   context", ARITH 2023 (FHBE, `rnsfhe_math::rns`);
+//! - Cheon, Han, Kim, Kim, Song, "A Full RNS Variant of Approximate Homomorphic Encryption", SAC 2018
+//!   (RNS-CKKS, [`ckks`] and [`circuits`]);
+//! - Halevi, Polyakov, Shoup, "An Improved RNS Variant of the BFV Homomorphic Encryption Scheme",
+//!   CT-RSA 2019 (HPS, [`bfv`]).
+//!
+//! Other papers (bootstrapping, comparisons, multiparty) are cited in full where they are used.
 
 pub use error::{Error, Result, ShareFault};
 pub use rnsfhe_math::{backend, num_threads, set_backend, set_num_threads, Backend};

@@ -1,4 +1,4 @@
-//! FV and BGV over any cyclotomic Phi_m (paper 001): encryption, addition, multiplication with
+//! FV and BGV over any cyclotomic Phi_m (Bajard et al. (SAC 2017)): encryption, addition, multiplication with
 //! relinearisation (FV: BEHZ and HPS; BGV: with modulus switching), Galois automorphisms X -> X^g
 //! (g in Z_m^*), squarings and slots, each checked against an exact model of the plaintext arithmetic
 //! in Z_t[X]/(Phi_m); refusals of bad indices and moduli.
@@ -246,7 +246,7 @@ fn hypercube_rotations_and_frobenius_on_ciphertexts() {
         let ct = fv
             .encrypt(&fv.encode_slots(&slots).unwrap(), &pk, &mut rng)
             .unwrap();
-        let dec = |c: &rnsfhe::bfv::Ciphertext| {
+        let dec = |c: &rnsfhe::bfv::BfvCiphertext| {
             fv.decode_slots(&fv.decrypt_checked(c, &sk, Decryption::Hps).unwrap())
                 .unwrap()
         };

@@ -1,4 +1,4 @@
-//! Paper 001 section 4.3 (Table 3) at small m: the theoretical depths of FV and BGV, with and
+//! Bajard et al. (SAC 2017) section 4.3 (Table 3) at small m: the theoretical depths of FV and BGV, with and
 //! without the Montgomery representation, against the depths measured with checked decryption.
 //! The theory is a worst-case bound (delta_R = n ||F_m||_inf, Lemma 4), so it guarantees its depth:
 //! measured >= theory; the Montgomery factors only add noise: Montgomery theory <= plain theory;

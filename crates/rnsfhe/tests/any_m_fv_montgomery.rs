@@ -1,4 +1,4 @@
-//! FV in the full Montgomery representation of paper 001 sections 4 and 4.1 (ciphertexts c M, the
+//! FV in the full Montgomery representation of Bajard et al. (SAC 2017) sections 4 and 4.1 (ciphertexts c M, the
 //! BEHZ / HPS tensor on Montgomery rings, keys with M^2), checked against the exact model of
 //! Z_t[X]/(Phi_m) for m in {21, 255, 771}, against the mixed strategy and the Barrett reductions,
 //! and through bytes.
@@ -85,7 +85,7 @@ fn fv_full_agrees_with_mixed_and_barrett() {
                 assert_eq!(k1.montgomery_form(), Form::Montgomery);
             }
         }
-        let dec = |ct: &rnsfhe::bfv::Ciphertext| {
+        let dec = |ct: &rnsfhe::bfv::BfvCiphertext| {
             ctx.decrypt_checked(ct, &sk, Decryption::Hps)
                 .unwrap()
                 .coefficients()

@@ -1,4 +1,4 @@
-//! FV and BGV over a general Phi_m with paper 001's Montgomery representation: BGV's pipeline of
+//! FV and BGV over a general Phi_m with Bajard et al. (SAC 2017)'s Montgomery representation: BGV's pipeline of
 //! section 4.2 (ciphertexts as c M, keys with M^2) and FV's mixed strategy of section 4.4, each checked
 //! against the exact model of Z_t[X]/(Phi_m) and against the Barrett reductions; the reduction kept in
 //! bytes.
@@ -16,7 +16,7 @@ use rnsfhe_math::ring::cyclotomic::cyclotomic_polynomial;
 use rnsfhe_math::ring::Reduction;
 use rnsfhe_math::sample::Csprng;
 
-/// BGV in the Montgomery representation (paper 001 section 4.2): every phase of `check_all` against
+/// BGV in the Montgomery representation (Bajard et al. (SAC 2017) section 4.2): every phase of `check_all` against
 /// the exact model, for m in {21, 255, 771}, t = 2 and (m = 21) a prime t with d = 1.
 #[test]
 fn bgv_montgomery_any_m() {
@@ -128,7 +128,7 @@ fn bgv_montgomery_bytes_round_trip() {
     assert!(barrett.ctx.ciphertext_from_bytes(&bytes).is_err());
 }
 
-/// FV with the mixed strategy of paper 001 section 4.4 (optimised Barrett tensor, Montgomery
+/// FV with the mixed strategy of Bajard et al. (SAC 2017) section 4.4 (optimised Barrett tensor, Montgomery
 /// relinearisation with keys carrying M): every phase of `check_fv` against the exact model.
 #[test]
 fn fv_mixed_montgomery_any_m() {
@@ -210,7 +210,7 @@ fn fv_mixed_keys_carry_m_and_round_trip() {
         .is_err());
 }
 
-/// Parameter bytes keep each reduction (paper 001 Alg. 1, Alg. 2, Montgomery) of FV and BGV; Alg. 1
+/// Parameter bytes keep each reduction (Bajard et al. (SAC 2017) Alg. 1, Alg. 2, Montgomery) of FV and BGV; Alg. 1
 /// and Alg. 2 share a fingerprint (bit-identical residues, so their ciphertexts are interchangeable).
 #[test]
 fn bytes_keep_the_reduction() {

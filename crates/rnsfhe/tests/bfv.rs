@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
-use rnsfhe::bfv::{BfvContext, BfvParameters, Ciphertext, Decryption, Multiplication};
+use rnsfhe::bfv::{BfvCiphertext, BfvContext, BfvParameters, Decryption, Multiplication};
 use rnsfhe::params::Security;
 use rnsfhe::rlwe::{KeySwitching, SecretKey};
 use rnsfhe::Error;
@@ -43,7 +43,7 @@ fn context(
 }
 
 /// Exact decryption: round(t [c0 + c1 s + ...]_q / q) mod t with big integers.
-fn exact_decrypt(ctx: &BfvContext, ct: &Ciphertext, sk: &SecretKey) -> Vec<u64> {
+fn exact_decrypt(ctx: &BfvContext, ct: &BfvCiphertext, sk: &SecretKey) -> Vec<u64> {
     let q = ctx.ring().basis().product().clone();
     let n = ctx.params().degree();
     let s: Vec<BigUint> = sk
@@ -76,7 +76,7 @@ fn exact_decrypt(ctx: &BfvContext, ct: &Ciphertext, sk: &SecretKey) -> Vec<u64> 
         .collect()
 }
 
-fn check_all_decryptions(ctx: &BfvContext, ct: &Ciphertext, sk: &SecretKey, want: &[u64]) {
+fn check_all_decryptions(ctx: &BfvContext, ct: &BfvCiphertext, sk: &SecretKey, want: &[u64]) {
     let exact = exact_decrypt(ctx, ct, sk);
     assert_eq!(exact, want, "exact decryption");
     for m in DECRYPTIONS {
@@ -223,7 +223,7 @@ fn relinearisation_layouts() {
             plain_product(&a, &a, t),
             "{ks:?}"
         );
-        // Paper 000 section 4.6: row j of a truncated key is zero on the limbs I_j = {j+1, .., j+i}
+        // Bajard et al. (SAC 2016) section 4.6: row j of a truncated key is zero on the limbs I_j = {j+1, .., j+i}
         // (cyclically) and is stored without them; every stored limb is non-zero.
         let q = ctx.params().moduli();
         let k = q.len();
@@ -291,7 +291,7 @@ fn batched_arithmetic_and_rotations() {
             .unwrap();
         let pb = ctx.encode(&b).unwrap();
         let cb = ctx.encrypt_symmetric(&pb, &sk, &mut rng).unwrap();
-        let dec = |c: &Ciphertext| ctx.decode(&ctx.decrypt(c, &sk).unwrap()).unwrap();
+        let dec = |c: &BfvCiphertext| ctx.decode(&ctx.decrypt(c, &sk).unwrap()).unwrap();
         let tm = Modulus::new(t).unwrap();
         let zip = |f: &dyn Fn(u64, u64) -> u64| {
             a.iter().zip(&b).map(|(&x, &y)| f(x, y)).collect::<Vec<_>>()

@@ -1,10 +1,10 @@
-//! Issue 11 section 2: random BFV circuits (products, rotations, `sum_slots`, additions, plaintext
+//! Random BFV circuits (products, rotations, `sum_slots`, additions, plaintext
 //! products) at n = 4096 and 8192, t = 786433, BEHZ and HPS, checked against the clear-text result.
 //! Every result either decrypts right through `decrypt_checked` or is refused with
 //! `NoiseBudgetExhausted`; `noise_budget` is 0 whenever the plain decryption is wrong.
 #![allow(clippy::unwrap_used, clippy::panic)] // test helpers abort loudly
 
-use rnsfhe::bfv::{BfvContext, BfvParameters, Ciphertext, Decryption, Multiplication};
+use rnsfhe::bfv::{BfvCiphertext, BfvContext, BfvParameters, Decryption, Multiplication};
 use rnsfhe::rlwe::{GaloisKeys, RelinKey, SecretKey};
 use rnsfhe::Error;
 use rnsfhe_math::arith::Modulus;
@@ -63,7 +63,7 @@ struct Tally {
     lies: Vec<String>,
 }
 
-fn check(s: &Setup, ct: &Ciphertext, want: &[u64], what: &str, tally: &mut Tally) {
+fn check(s: &Setup, ct: &BfvCiphertext, want: &[u64], what: &str, tally: &mut Tally) {
     let ctx = &s.ctx;
     let plain = ctx.decode(&ctx.decrypt(ct, &s.sk).unwrap()).unwrap();
     let budget = ctx.noise_budget(ct, &s.sk).unwrap();
@@ -264,7 +264,7 @@ fn squarings_then_sum_slots_n8192() {
     }
 }
 
-/// The carried bound holds (and results are right or refused) for other layouts: paper 000's
+/// The carried bound holds (and results are right or refused) for other layouts: Bajard et al. (SAC 2016)'s
 /// 30-bit moduli without special modulus (BEHZ, sigma = 8), omega digits, hybrid digits with special
 /// moduli, a sparse secret; squarings, rotations, `sum_slots` and plaintext products until refused.
 #[test]
@@ -338,7 +338,7 @@ fn bound_holds_across_layouts() {
 }
 
 /// [`check`] for a plaintext given by its coefficients (t need not allow batching).
-fn check_coefficients(s: &Setup, ct: &Ciphertext, want: &[u64], what: &str, tally: &mut Tally) {
+fn check_coefficients(s: &Setup, ct: &BfvCiphertext, want: &[u64], what: &str, tally: &mut Tally) {
     let ctx = &s.ctx;
     let t = ctx.params().plain_modulus() as f64;
     let plain = ctx.decrypt(ct, &s.sk).unwrap();

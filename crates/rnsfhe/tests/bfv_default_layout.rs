@@ -1,4 +1,4 @@
-//! Issue 12: BFV's default moduli are the security bound's log2 q in the fewest primes of <= 60 bits
+//! BFV's default moduli are the security bound's log2 q in the fewest primes of <= 60 bits
 //! plus one special prime (`params::default_bfv_moduli_bits`), and they keep the measured depth of
 //! SEAL's default layout.
 #![allow(clippy::unwrap_used, clippy::panic)] // test helpers abort loudly
@@ -101,7 +101,7 @@ fn default_depth_at_n_8192_is_at_least_that_of_seals_default_moduli() {
     }
 }
 
-/// Issue 22: the narrow layout (every prime below 2^50, for AVX-512 IFMA CPUs) reaches at least the
+/// The narrow layout (every prime below 2^50, for AVX-512 IFMA CPUs) reaches at least the
 /// default's squaring depth at 2^13 (more, narrower digits).
 #[test]
 fn narrow_layout_depth_is_at_least_the_defaults() {

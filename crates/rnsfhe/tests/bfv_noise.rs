@@ -1,5 +1,5 @@
-//! Noise: decryption at and past the bound of paper 000 Theorem 1, the noise budget, and the depth of
-//! paper 000 Table 1 (bound (20) and measured squaring chains) for n = 2^11..2^13.
+//! Noise: decryption at and past the bound of Bajard et al. (SAC 2016) Theorem 1, the noise budget, and the depth of
+//! Bajard et al. (SAC 2016) Table 1 (bound (20) and measured squaring chains) for n = 2^11..2^13.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
 #[path = "support/depth.rs"]
@@ -27,7 +27,7 @@ fn paper_context(n: usize, k: usize, t: u64) -> std::sync::Arc<BfvContext> {
 }
 
 /// A trivial ciphertext (Delta m + v, 0): its phase is exactly Delta m + v.
-fn trivial(ctx: &BfvContext, m: &[u64], v: &[BigInt]) -> rnsfhe::bfv::Ciphertext {
+fn trivial(ctx: &BfvContext, m: &[u64], v: &[BigInt]) -> rnsfhe::bfv::BfvCiphertext {
     let q = BigInt::from(ctx.ring().basis().product().clone());
     let t = ctx.params().plain_modulus();
     let delta = &q / BigInt::from(t);
@@ -106,7 +106,7 @@ fn ctx_sk(ctx: &BfvContext, rng: &mut Csprng) -> rnsfhe::rlwe::SecretKey {
     ctx.keygen(rng).unwrap().0
 }
 
-/// Paper 000 Table 1 for n = 2^11..2^13: (log2 n, k, L_RNS at t = 2, at t = 2^10).
+/// Bajard et al. (SAC 2016) Table 1 for n = 2^11..2^13: (log2 n, k, L_RNS at t = 2, at t = 2^10).
 const TABLE1: [(u32, usize, u32, u32); 3] = [(11, 3, 2, 1), (12, 6, 5, 4), (13, 13, 13, 9)];
 
 #[test]
@@ -174,7 +174,7 @@ fn table_1_depths_by_bound_and_by_squaring() {
     }
 }
 
-/// Paper 000 Table 1, rows n = 2^14 and 2^15 (too large for squaring chains in a test): L_RNS from the
+/// Bajard et al. (SAC 2016) Table 1, rows n = 2^14 and 2^15 (too large for squaring chains in a test): L_RNS from the
 /// bound (20) is the paper's exactly.
 #[test]
 fn table_1_large_rows_by_bound() {
@@ -186,7 +186,7 @@ fn table_1_large_rows_by_bound() {
     }
 }
 
-/// Paper 000 Tables 3 (30-bit moduli) and 4 (62-bit moduli), the rows with m~ = 2^8: (log2 n, k,
+/// Bajard et al. (SAC 2016) Tables 3 (30-bit moduli) and 4 (62-bit moduli), the rows with m~ = 2^8: (log2 n, k,
 /// L_RNS at t = 2, at t = 2^10). L_RNS from the bound (20) with this m~ is the paper's exactly.
 const TABLE3: [(u32, usize, u32, u32); 4] = [
     (11, 3, 2, 1),
@@ -293,7 +293,7 @@ fn fast_noise_measure_and_checked_decryption() {
 /// Many wide moduli (22 x 62 bits, log q = 1364): the fast measurement of ||[t x]_q|| / q errs by up
 /// to about k 2^-64 (one truncation per limb), far above a fresh ciphertext's true noise; the check
 /// must allow for that floor, or every ciphertext of such parameters is refused (found measuring
-/// paper 001 Table 3 at m = 65535, k = 22: depth 0 for a ciphertext that decrypts correctly).
+/// Bajard et al. (SAC 2017) Table 3 at m = 65535, k = 22: depth 0 for a ciphertext that decrypts correctly).
 #[test]
 fn many_wide_moduli_pass_the_check() {
     use rnsfhe::params::Security;

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use num_bigint::{BigInt, BigUint, Sign};
 use num_integer::Integer;
-use rnsfhe::bfv::{BfvContext, BfvParameters, Ciphertext, Decryption, Multiplication};
+use rnsfhe::bfv::{BfvCiphertext, BfvContext, BfvParameters, Decryption, Multiplication};
 use rnsfhe::params::Security;
 use rnsfhe::rlwe::SecretKey;
 use rnsfhe_math::arith::Modulus;
@@ -37,7 +37,7 @@ fn context(n: usize, bits: &[u32], t: u64, method: Decryption) -> Arc<BfvContext
     BfvContext::new(p).unwrap()
 }
 
-fn random_plain(ctx: &BfvContext, rng: &mut Csprng) -> rnsfhe::bfv::Plaintext {
+fn random_plain(ctx: &BfvContext, rng: &mut Csprng) -> rnsfhe::bfv::BfvPlaintext {
     let t = Modulus::new(ctx.params().plain_modulus()).unwrap();
     let m: Vec<u64> = (0..ctx.params().degree())
         .map(|_| rng.uniform_mod(&t))
@@ -93,11 +93,11 @@ fn switched_decryption_equals_the_full_one_along_a_product_chain() {
 /// m of `pt` and the fraction f(i) of coefficient i; c_1 unchanged.
 fn with_fraction(
     ctx: &BfvContext,
-    ct: &Ciphertext,
+    ct: &BfvCiphertext,
     sk: &SecretKey,
-    pt: &rnsfhe::bfv::Plaintext,
+    pt: &rnsfhe::bfv::BfvPlaintext,
     f: impl Fn(usize) -> (BigInt, BigInt),
-) -> Ciphertext {
+) -> BfvCiphertext {
     let q = BigInt::from(ctx.ring().basis().product().clone());
     let t = ctx.params().plain_modulus();
     let tm = Modulus::new(t).unwrap();

@@ -1,5 +1,5 @@
 //! BGV end to end against an exact big-integer model of the decryption invariant
-//! [c_0 + c_1 s + c_2 s^2]_{Q_l} = [m]_t + t v (paper 001): every operation's phase is computed with
+//! [c_0 + c_1 s + c_2 s^2]_{Q_l} = [m]_t + t v (Bajard et al. (SAC 2017)): every operation's phase is computed with
 //! big integers and checked to be m modulo t, below Q_l / 2 and below the carried bound; modulus
 //! switching against the exact formula of Lemma 3; a random circuit whose every result decrypts
 //! right or is refused.
@@ -572,7 +572,7 @@ fn sum_slots_sums_every_slot() {
         .all(|&x| x == want));
 }
 
-/// Paper 001 section 4.3: the theoretical depth is a worst case, so never above the measured one,
+/// Bajard et al. (SAC 2017) section 4.3: the theoretical depth is a worst case, so never above the measured one,
 /// and the measured depth uses every level of the small chain.
 #[test]
 fn depth_theory_and_measure() {

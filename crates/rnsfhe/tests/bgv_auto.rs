@@ -1,4 +1,4 @@
-//! BGV's automatic modulus switching (issue 22 part 4): with the default mode the plain operators
+//! BGV's automatic modulus switching: with the default mode the plain operators
 //! reach the depth of the hand-tuned chain (a `mod_switch` after each product), for X^n + 1 at the
 //! default parameters of n = 2^14 and for a general Phi_255; every accepted decryption is checked
 //! against an exact model of the plaintext arithmetic.

@@ -415,7 +415,7 @@ fn peak_rss() -> Option<u64> {
 
 /// The headline: `n16_h192` (128-bit, N = 2^16, 2^15 slots, SlotsToCoeffs-first, h = 192) bootstraps
 /// to the documented targets, 24 bits on average and 20 in the worst slot (measured 28.0 / 24.4,
-/// README), within the documented peak memory of 8 GB for keys and bootstrap together (measured
+/// docs/tutorials/bootstrapping.md), within the documented peak memory of 8 GB for keys and bootstrap together (measured
 /// 6.9 GiB = 7.3 GB). `make test-heavy` runs it in a process of its own (`--exact`), so the peak is
 /// this test's.
 #[test]

@@ -1,4 +1,4 @@
-//! `rlwe::ModulusChain` against an exact big-integer model: one step is paper 001 Lemma 3,
+//! `rlwe::ModulusChain` against an exact big-integer model: one step is Bajard et al. (SAC 2017) Lemma 3,
 //! c' = (c + delta) / q_l with delta = t [-c t^-1]_{q_l} centred (t = 1: CKKS's rescale
 //! round(c / q_l)), on power-of-two and general-m rings, in both forms; level drops keep c mod Q_l.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly

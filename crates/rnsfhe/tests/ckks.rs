@@ -280,7 +280,7 @@ fn functions_match_plaintext() {
     );
 }
 
-/// The library's f64 training (`train_plain`, the Python `logistic.train_plain`) against paper 004's
+/// The library's f64 training (`train_plain`, the Python `logistic.train_plain`) against Cheon et al. (SAC 2018)'s
 /// formulas written again in the test support, over the schedule's first 9 steps; the cubic
 /// against [28]'s published 0.5 + 0.15012 x - 0.0015930 x^3.
 #[test]
@@ -402,7 +402,7 @@ fn baby_step_giant_step_matches_power_tree() {
 }
 
 /// Key switching adds little to a fresh error (rotation at scale 2^40, the largest digit as wide as
-/// P). Guards two biases found in session 3: digits in [0, q_j) instead of centred (rotation errors
+/// P). Guards two biases found earlier: digits in [0, q_j) instead of centred (rotation errors
 /// 5e-7 at N = 2^13), and ModDown's FastBconv overflow with several special primes (4e-7).
 #[test]
 fn key_switching_noise_is_centred() {
@@ -438,7 +438,7 @@ fn key_switching_noise_is_centred() {
     }
 }
 
-/// The default key-switching layout (issue 12): 3 digits with as many 60-bit special primes as a digit
+/// The default key-switching layout: 3 digits with as many 60-bit special primes as a digit
 /// has primes where the security bound allows it, more digits where it does not; explicit special
 /// primes keep one prime per digit.
 #[test]

@@ -1,4 +1,4 @@
-//! CKKS chains whose primes differ in width per level (issue 24, "Parameters": `chain_bits`,
+//! CKKS chains whose primes differ in width per level ("Parameters": `chain_bits`,
 //! `scale_level`): widths honoured, the scales' relation at every level, a product walked down a mixed
 //! chain, refusals, bytes and fingerprints, and the chain the bootstrapping preset needs at N = 2^16.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
@@ -258,7 +258,7 @@ fn mixed_bytes_and_fingerprints() {
     assert!(err.contains("scale level"), "{err}");
 }
 
-/// What the bootstrapping preset needs (issue 24): N = 2^16 at the library's 128-bit gate, q_0 of 60
+/// What the bootstrapping preset needs: N = 2^16 at the library's 128-bit gate, q_0 of 60
 /// bits | 10 residual levels of 40 (R = 10) | 3 SlotsToCoeffs levels of 42 | 9 EvalMod levels of 60 |
 /// 4 CoeffsToSlots levels of 56, the default key-switching layout: for the dense ternary secret and
 /// the sparse H = 192 secret (the gate's 89% share of the bound). Both fit: dense, 5 digits of 6

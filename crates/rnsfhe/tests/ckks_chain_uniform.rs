@@ -1,4 +1,4 @@
-//! CKKS chains (issue 24, "Parameters"): uniform chains (one width for q_1..q_L) stay as main built
+//! CKKS chains ("Parameters"): uniform chains (one width for q_1..q_L) stay as main built
 //! them before `chain_bits` and `scale_level`, bit for bit: primes (through the fingerprint), eta,
 //! key-switching layout, bytes, scales; bytes of then load now.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly

@@ -1,4 +1,4 @@
-//! The CKKS encoder (paper 004, §2.1): tau against a direct evaluation, round trips with full and
+//! The CKKS encoder (Cheon et al. (SAC 2018), §2.1): tau against a direct evaluation, round trips with full and
 //! sparse packing, slot-wise products, rotations and conjugation through Galois automorphisms, and
 //! the refused inputs.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly

@@ -1,4 +1,4 @@
-//! Issue 22 part 3: CKKS spends no level a circuit does not need. Random circuits of the operators
+//! CKKS spends no level a circuit does not need. Random circuits of the operators
 //! (+, -, *, constants, plaintexts, vectors, rotations) on two parameter shapes: at every node the
 //! level is L minus the multiplicative depth, the scale is the chain's scale of that level
 //! (Delta_L = 2^scale_bits, Delta_{l-1} = Delta_l^2 / q_l, recomputed here from the primes), and the
@@ -68,7 +68,7 @@ mod ops {
     pub fn mul_const(s: &Setup, a: &CkksCiphertext, c: f64) -> CkksCiphertext {
         s.ctx.mul_const_auto(a, c).unwrap()
     }
-    /// `ctx.mul_const(a, c)`, the explicit method (the same call since issue 22 part 3).
+    /// `ctx.mul_const(a, c)`, the explicit method (the same call).
     pub fn mul_const_method(s: &Setup, a: &CkksCiphertext, c: f64) -> CkksCiphertext {
         s.ctx.mul_const_auto(a, c).unwrap()
     }

@@ -1,4 +1,4 @@
-//! CKKS values that must not wrap or lose precision silently (issue 11 section 5): the level's
+//! CKKS values that must not wrap or lose precision silently: the level's
 //! coefficient bound at encoding and constant addition, scales that lose the message, exact decoding
 //! of large values, one exact scale for sums (`align`, variance), and slot sums over fewer slots.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
@@ -157,7 +157,7 @@ fn variance_of_a_small_spread_keeps_its_precision() {
     );
 }
 
-/// On the chain (issue 22 part 3) x^2 and a fresh ciphertext dropped beside it have one scale, the
+/// On the chain x^2 and a fresh ciphertext dropped beside it have one scale, the
 /// level's, and add as they are. Scales chosen by hand can still differ at one level: `align` brings
 /// them one level down onto the chain's scale; the plain `add` refuses them with a `ScaleMismatch`
 /// whose message shows the scales in full.

@@ -1,17 +1,19 @@
-//! The crate's own descriptions promise only what exists (issue 11 section 6). Since HPR and BGV were
-//! built (issues 13 and 14), the check that named them "planned" is gone; what remains ties the README's
-//! figures to a committed run.
+//! The project's own descriptions promise only what exists: the performance page's figures name a
+//! committed run, every Rust path the documents cite resolves, the module tables match the tree, and
+//! the README's Rust quickstart is the one a test compiles and runs.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
 use std::path::Path;
 
-/// The README's performance figures come from the run committed in bench/results/report: the README
-/// names that run's commit and CPU model, and says which backend produced them.
+/// The performance page's figures of `rnsfhe bench all` come from the run committed in
+/// bench/results/report/: the page names that run's commit and CPU model, and says which backend
+/// produced them.
 #[test]
-fn readme_figures_name_the_committed_run() {
+fn performance_page_names_the_committed_run() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
-    let report = std::fs::read_to_string(root.join("bench/results/report/report.md")).unwrap();
+    let page = std::fs::read_to_string(root.join("docs/performance.md")).unwrap();
+    let report =
+        std::fs::read_to_string(root.join("bench/results/report/amd-epyc-zen3/report.md")).unwrap();
     let row = |name: &str| -> String {
         let prefix = format!("| {name} | ");
         let line = report.lines().find(|l| l.starts_with(&prefix)).unwrap();
@@ -28,19 +30,19 @@ fn readme_figures_name_the_committed_run() {
         "the committed run was of a dirty tree: {version}"
     );
     assert!(
-        readme.contains(&format!("commit {commit}")),
-        "README does not name commit {commit}"
+        page.contains(&format!("commit {commit}")),
+        "docs/performance.md does not name commit {commit}"
     );
     assert!(
-        readme.contains(&row("CPU")),
-        "README does not name the CPU {}",
+        page.contains(&row("CPU")),
+        "docs/performance.md does not name the CPU {}",
         row("CPU")
     );
     let backend = row("NTT backend (selected)");
     let first = backend.split(' ').next().unwrap();
     assert!(
-        readme.contains(&format!("{first} backend")),
-        "README does not name backend {first}"
+        page.contains(&format!("{first} backend")),
+        "docs/performance.md does not name backend {first}"
     );
 }
 
@@ -49,11 +51,12 @@ fn root() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// The text of the documents that cite Rust paths: README.md, examples/README.md and the example
-/// programs (their doc comments are not compiled), with each one's name.
+/// The text of the documents that cite Rust paths: README.md, examples/README.md, the example
+/// programs (their doc comments are not compiled) and the documentation's pages, with each one's name.
 fn documents() -> Vec<(String, String)> {
     let root = root();
     let mut names = vec!["README.md".to_string(), "examples/README.md".to_string()];
+    names.extend(markdown_under(&root, "docs"));
     let mut programs: Vec<String> = std::fs::read_dir(root.join("examples"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -69,6 +72,21 @@ fn documents() -> Vec<(String, String)> {
             (n, text)
         })
         .collect()
+}
+
+/// The Markdown files under `dir` (relative to `root`), sorted, as paths relative to `root`.
+fn markdown_under(root: &Path, dir: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(root.join(dir)).unwrap() {
+        let name = format!("{dir}/{}", e.unwrap().file_name().to_string_lossy());
+        if root.join(&name).is_dir() {
+            out.extend(markdown_under(root, &name));
+        } else if name.ends_with(".md") {
+            out.push(name);
+        }
+    }
+    out.sort();
+    out
 }
 
 /// Every `rnsfhe::a::b` / `rnsfhe_math::a::b` path in `text`, as its segments (crate first).
@@ -201,9 +219,9 @@ fn crate_sources(dir: &Path) -> Vec<String> {
     out
 }
 
-/// Every `rnsfhe::...` and `rnsfhe_math::...` path that README.md, examples/README.md and the
-/// examples cite (in prose and doc comments, which no compiler checks) names a module or item that
-/// exists (issue 22: `rnsfhe::ckks::functions` had moved to `rnsfhe::circuits`).
+/// Every `rnsfhe::...` and `rnsfhe_math::...` path that README.md, examples/README.md, the
+/// examples and the documentation's pages cite (in prose and doc comments, which no compiler checks) names a module or item that
+/// exists (a moved module leaves stale references behind).
 #[test]
 fn cited_rust_paths_exist() {
     let mut stale = Vec::new();
@@ -223,12 +241,12 @@ fn cited_rust_paths_exist() {
     assert!(stale.is_empty(), "stale references:\n{}", stale.join("\n"));
 }
 
-/// The README's "What is inside" tables, one per crate (`module (`crates/X/src/`)`), list modules
-/// that exist under that crate's src/, and every directory there has its row.
+/// The module tables of docs/architecture.md, one per crate (`module (`crates/X/src/`)`), list
+/// modules that exist under that crate's src/, and every directory there has its row.
 #[test]
-fn readme_module_tables_match_the_tree() {
+fn architecture_module_tables_match_the_tree() {
     let root = root();
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(root.join("docs/architecture.md")).unwrap();
     let mut tables = 0;
     let mut problems = Vec::new();
     let mut lines = readme.lines().peekable();
@@ -262,13 +280,16 @@ fn readme_module_tables_match_the_tree() {
             }
         }
     }
-    assert_eq!(tables, 2, "the README has a module table per crate");
+    assert_eq!(
+        tables, 2,
+        "docs/architecture.md has a module table per crate"
+    );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 /// Every crate of the workspace inherits the workspace's `rust-version`, so that clippy's
-/// incompatible_msrv lint checks all of them against it (issue 22: three of the four crates had
-/// none, and the lint let through APIs newer than the version declared).
+/// incompatible_msrv lint checks all of them against it (a crate without it lets through APIs newer
+/// than the version declared).
 #[test]
 fn every_crate_declares_the_workspace_rust_version() {
     let root = root();
@@ -292,4 +313,44 @@ fn every_crate_declares_the_workspace_rust_version() {
         }
     }
     assert!(crates >= 4, "only {crates} crates found");
+}
+
+/// The README's Rust quickstart is compiled and run: its lines are those of
+/// tests/readme_quickstart.rs between the markers (the `use` lines at the top of that file).
+#[test]
+fn readme_rust_quickstart_is_the_tested_one() {
+    let root = root();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let block = readme
+        .split("```rust\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .unwrap();
+    let test =
+        std::fs::read_to_string(root.join("crates/rnsfhe/tests/readme_quickstart.rs")).unwrap();
+    let body = test
+        .split("// README quickstart: begin\n")
+        .nth(1)
+        .and_then(|b| b.split("    // README quickstart: end").next())
+        .unwrap();
+    let lines = |t: &str| -> Vec<String> {
+        t.lines()
+            .map(|l| l.trim().to_string())
+            .filter(|l| !l.is_empty())
+            .collect()
+    };
+    let (uses, code): (Vec<String>, Vec<String>) = lines(block)
+        .into_iter()
+        .partition(|l| l.starts_with("use "));
+    assert_eq!(
+        code,
+        lines(body),
+        "README's Rust quickstart differs from the tested one"
+    );
+    for u in uses {
+        assert!(
+            test.lines().any(|l| l == u),
+            "tests/readme_quickstart.rs lacks `{u}`"
+        );
+    }
 }

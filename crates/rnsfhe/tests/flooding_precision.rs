@@ -22,11 +22,11 @@ fn cks_decrypt<C: Collective>(
     ctx: &C,
     crs: &Crs,
     ps: &[Party],
-    ct: &C::Ciphertext,
+    ct: &C::BfvCiphertext,
     sm: &Smudging,
     bound: NoiseBound,
     rng: &mut Csprng,
-) -> C::Plaintext {
+) -> C::BfvPlaintext {
     let shares: Vec<Share> = ps
         .iter()
         .map(|p| cks_share(ctx, p, None, ct, crs, ShareSmudging::new(sm, bound), rng).unwrap())

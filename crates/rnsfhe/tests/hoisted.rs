@@ -187,7 +187,7 @@ fn ckks_hoisted_rotations_match_separate_ones() {
     check_ckks(&s, &s.ct, "2-prime digits, 64 slots");
 }
 
-/// Without special primes the digits must be small for CKKS (paper 000 Remark 2's omega digits of
+/// Without special primes the digits must be small for CKKS (Bajard et al. (SAC 2016) Remark 2's omega digits of
 /// 5 bits): the ModDown is the identity and P = 1 in the lazy sums.
 #[test]
 fn ckks_without_special_primes() {

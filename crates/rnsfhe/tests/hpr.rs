@@ -1,4 +1,4 @@
-//! HPR-FV (paper 002) against exact big-integer models: Alg. 1 with Lemmas 1-2 and condition (11),
+//! HPR-FV (Bajard et al. (HPR-FV, ePrint 2019/500)) against exact big-integer models: Alg. 1 with Lemmas 1-2 and condition (11),
 //! plaintext operations, multiplication (Lemma 3, Prop. 1, Lemma 4), relinearisation (19),
 //! rotations with batching.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly

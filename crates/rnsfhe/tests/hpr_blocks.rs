@@ -1,5 +1,5 @@
 //! HPR-FV multiplication and relinearisation at a degree where the key-switching and Toeplitz sums
-//! run over several blocks of coefficients (paper 002 section 4.1; see `HprContext::sums_of_products`),
+//! run over several blocks of coefficients (Bajard et al. (HPR-FV, ePrint 2019/500) section 4.1; see `HprContext::sums_of_products`),
 //! against the exact product in Z_t[X]/(X^n + 1).
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 

@@ -1,7 +1,7 @@
-//! Paper 002 Table 3: measured squaring depths of HPR, HPS and BEHZ side by side (sigma = 8, t = 2,
+//! Bajard et al. (HPR-FV, ePrint 2019/500) Table 3: measured squaring depths of HPR, HPS and BEHZ side by side (sigma = 8, t = 2,
 //! 100-bit sets behind the insecure override); each square decrypted and compared with the model of
 //! `support/depth.rs` (m(X)^2 = m(X^2) mod 2). n = 2^13 and 2^14 run in the normal test run (12 s for
-//! both with the test profile on a 2-core AMD EPYC, as issue 13 asks); 2^15 and 2^16 take minutes to
+//! both with the test profile on a 2-core AMD EPYC); 2^15 and 2^16 take minutes to
 //! an hour: they are ignored here, run them with
 //! `cargo test --release -p rnsfhe --test hpr_depth -- --ignored`, and `rnsfhe bench hpr` prints
 //! 2^13 and 2^14 (`--paper`: to 2^16).

@@ -1,4 +1,4 @@
-//! Key identities (issue 11, item 1) and integrity of the byte format (item 4): keys and ciphertexts of
+//! Key identities and integrity of the byte format (item 4): keys and ciphertexts of
 //! two key pairs sharing one parameter set never mix silently, identities survive bytes, and every
 //! single flipped bit in serialised keys and ciphertexts is refused.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly

@@ -1,4 +1,4 @@
-//! Key truncation (paper 000 section 4.6): row j of the relinearisation key is zero on the limbs
+//! Key truncation (Bajard et al. (SAC 2016) section 4.6): row j of the relinearisation key is zero on the limbs
 //! I_j = {j+1, .., j+i} (cyclically), so the key is kept and serialised without them: i limbs of
 //! n words less per row in memory (k0 and k1) and in bytes (k0; k1 is a seed), and the loaded key
 //! still relinearises exactly.

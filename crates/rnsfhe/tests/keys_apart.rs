@@ -1,4 +1,4 @@
-//! Keys apart from contexts (issue 23, obstacles 3 and 4): keys and ciphertexts valid for every
+//! Keys apart from contexts: keys and ciphertexts valid for every
 //! context of equal parameters (directly, through bytes, from another process); a key generator
 //! with a common reference string; secrets as any polynomial mod Q u P; key identities from public
 //! keys; the evaluation key set. Results are checked against the plaintext (arithmetic mod t).

@@ -1,4 +1,4 @@
-//! Keys at a level (issue 24): a key-switching key at level l lives over q_0..q_l and P with the
+//! Keys at a level: a key-switching key at level l lives over q_0..q_l and P with the
 //! components of the digits that meet q_0..q_l. Generated with the same rng it is the top-level key
 //! restricted to those limbs, bit for bit, and it switches every polynomial at a level <= l to the
 //! same bits as the top-level key (one prime per digit, several, omega digits, with and without

@@ -1,4 +1,4 @@
-//! Key switching straight into NTT form (issue 12): `KeySwitcher::switch_to(d, key, Ntt)` gives the
+//! Key switching straight into NTT form: `KeySwitcher::switch_to(d, key, Ntt)` gives the
 //! same bits as `switch` of d in coefficient form followed by `to_ntt`, for every layout (hybrid
 //! digits, one prime per digit with one special prime, omega digits, truncated keys) and level.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly

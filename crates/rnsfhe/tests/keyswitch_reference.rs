@@ -1,4 +1,4 @@
-//! Key switching against its straightforward composition (issue 12: the kernels behind it may change,
+//! Key switching against its straightforward composition (the kernels behind it may change,
 //! its bits may not): for the default layout (one prime per digit, one special prime p), u_c =
 //! round-half-down ModDown of sum_j [d]_{q_j} (centred) k_{c,j} over Q u P, i.e.
 //! (X + h - [X + h]_p) / p mod Q with h = floor(p / 2), computed with big integers and the ring's

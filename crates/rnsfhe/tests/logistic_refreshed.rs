@@ -1,4 +1,4 @@
-//! Paper 004's logistic regression past its levels: `train_logistic_refreshed` with a toy bootstrap
+//! Cheon et al. (SAC 2018)'s logistic regression past its levels: `train_logistic_refreshed` with a toy bootstrap
 //! (insecure, N = 2^11, 7 residual levels) equals `train_plain`, bootstraps when the weights' levels
 //! run out (one bootstrap per refresh), and refuses a bootstrap that leaves too few levels.
 #![allow(clippy::unwrap_used)] // test

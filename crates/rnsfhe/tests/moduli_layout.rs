@@ -1,4 +1,4 @@
-//! Issue 22: the moduli layouts. `ModuliLayout::Narrow` puts every prime below 2^50 (AVX-512 IFMA's
+//! The moduli layouts. `ModuliLayout::Narrow` puts every prime below 2^50 (AVX-512 IFMA's
 //! range) at the same log2 q; CKKS's default narrows only its special primes, where P stays 2^8 above
 //! the widest key-switching digit, and computes as precisely as with 60-bit special primes.
 #![allow(clippy::unwrap_used, clippy::panic)] // test helpers abort loudly

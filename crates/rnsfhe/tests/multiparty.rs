@@ -1,4 +1,4 @@
-//! Collective key generation (issue 25) against the single-key schemes: the collective public key's
+//! Collective key generation against the single-key schemes: the collective public key's
 //! ciphertexts decrypt under s = sum_i s_i (BFV, BGV, CKKS); products relinearised with the
 //! collective relinearisation key decrypt, its noise within the paper's bound and its depth within
 //! one level of a single-party key's; rotations (hoisted too) with collective Galois keys.

@@ -1,4 +1,4 @@
-//! Collective decryption and key switching (issue 25) against the plaintexts: CKS to s' = 0 and to
+//! Collective decryption and key switching against the plaintexts: CKS to s' = 0 and to
 //! another collective key, PCKS to a receiver (BFV, BGV, CKKS); the smudging noise measured against
 //! its analysis (`multiparty/smudging.rs`); t-out-of-N decryption by every subset of t parties, and
 //! the N-out-of-N protocols run among t parties.
@@ -24,10 +24,10 @@ fn cks_decrypt<'s, C: Collective>(
     ctx: &C,
     crs: &Crs,
     ps: &[Party],
-    ct: &C::Ciphertext,
+    ct: &C::BfvCiphertext,
     sm: impl Into<ShareSmudging<'s>>,
     rng: &mut Csprng,
-) -> C::Plaintext {
+) -> C::BfvPlaintext {
     let sm = sm.into();
     let shares: Vec<Share> = ps
         .iter()

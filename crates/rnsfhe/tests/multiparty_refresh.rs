@@ -106,7 +106,7 @@ fn bfv_degree_16_polynomial_beyond_the_depth() {
     // Square; when the square has less room than a refresh needs (its headroom, from the carried
     // bound and the smudging it would take), refresh the factor first and square again.
     let mut refreshes = 0;
-    let mut step = |c: &rnsfhe::bfv::Ciphertext, rng: &mut Csprng| {
+    let mut step = |c: &rnsfhe::bfv::BfvCiphertext, rng: &mut Csprng| {
         let sq = ctx.multiply(c, c, &rlk).unwrap();
         let sm = Smudging::for_ciphertext(&*ctx, &sq, 40).unwrap();
         let room = refresh::headroom_log2(&*ctx, &sq, &sm, ps.len())
@@ -124,7 +124,7 @@ fn bfv_degree_16_polynomial_beyond_the_depth() {
     let (x4, x2) = step(&x2, &mut rng);
     let (x8, x4) = step(&x4, &mut rng);
     let (x16, x8) = step(&x8, &mut rng);
-    let mul = |c: &rnsfhe::bfv::Ciphertext, k: i64| ctx.mul_scalar(c, k).unwrap();
+    let mul = |c: &rnsfhe::bfv::BfvCiphertext, k: i64| ctx.mul_scalar(c, k).unwrap();
     let mut p = x16.clone();
     for (c, k) in [(&x8, 3), (&x4, 5), (&x2, 7), (&cx, 1)] {
         p = ctx.add(&p, &mul(c, k)).unwrap();

@@ -1,4 +1,4 @@
-//! Every refusal of issue 25: a duplicated, stale (other round, reference string, input, group,
+//! Every refusal of the multiparty protocols: a duplicated, stale (other round, reference string, input, group,
 //! level, elements or recipient), corrupted or foreign share, an unexpected party, a missing one,
 //! a partial sum where the aggregate is needed; shares and threshold secrets through bytes; tree
 //! aggregation; unsupported parameters and mismatched key pairs.

@@ -73,7 +73,7 @@ fn decrypt_by(
     secrets: &[&ThresholdSecret],
     present: &[u32],
     pk: &PublicKey,
-    ct: &rnsfhe::bfv::Ciphertext,
+    ct: &rnsfhe::bfv::BfvCiphertext,
     rng: &mut Csprng,
 ) -> rnsfhe::Result<Vec<u64>> {
     let mut ps: Vec<Party> = secrets

@@ -1,4 +1,4 @@
-//! Issue 11 section 3: parameters the HE-standard table does not cover (sparse secrets, small sigma)
+//! Parameters the HE-standard table does not cover (sparse secrets, small sigma)
 //! are refused at every standard level unless security is explicitly `InsecureResearchOnly`, and a
 //! Hamming weight outside 1..=n is refused always.
 #![allow(clippy::unwrap_used, clippy::panic)] // test helpers abort loudly

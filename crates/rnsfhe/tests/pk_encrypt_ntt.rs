@@ -1,4 +1,4 @@
-//! Public-key encryption straight into NTT form (issue 12, CKKS): `PublicKey::encrypt_zero_ntt` gives
+//! Public-key encryption straight into NTT form (CKKS): `PublicKey::encrypt_zero_ntt` gives
 //! the same bits as `encrypt_zero` (coefficient form, ModDown) followed by `to_ntt`, for the same
 //! draws of u, e0 and e1: with one and several special primes, none, and a Hamming-weight u; and
 //! `SecretKey::encrypt_zero_ntt` the bits of `encrypt_zero` then `to_ntt`.

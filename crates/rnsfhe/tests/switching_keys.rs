@@ -1,4 +1,4 @@
-//! Switching between two secrets (issue 24): a dense ternary secret and an ephemeral sparse one
+//! Switching between two secrets: a dense ternary secret and an ephemeral sparse one
 //! (Hamming weight 32). CKKS dense -> sparse -> dense round trips at N = 2^11 and 2^12 decrypt to the
 //! input within the noise, over the parameters' key switcher and over one of q_0 and a prefix of P;
 //! BGV and BFV do the same exactly; refusals (wrong key pair, level above the key's); bytes. The

@@ -1,4 +1,4 @@
-//! Threads across RNS limbs (issue 12, item 4): every operation gives the same bits for any thread
+//! Threads across RNS limbs: every operation gives the same bits for any thread
 //! count. One test function, since the thread count is process-wide.
 #![allow(clippy::unwrap_used)] // test helpers abort loudly
 
@@ -74,7 +74,7 @@ fn run() -> Vec<Vec<u8>> {
     for c in [&y, &z] {
         out.push(ctx.ciphertext_to_bytes(c).unwrap());
     }
-    // General m (paper 001): BGV over Phi_255, key switching limb by limb in NTT_N.
+    // General m (Bajard et al. (SAC 2017)): BGV over Phi_255, key switching limb by limb in NTT_N.
     let p = BgvParameters::builder()
         .cyclotomic_index(255)
         .plain_modulus(2)

@@ -1,4 +1,4 @@
-//! `rnsfhe bench arith`: the NTT per size and backend, and FastBconv vs FHBE as in paper 003 (Table I,
+//! `rnsfhe bench arith`: the NTT per size and backend, and FastBconv vs FHBE as in Vollmer et al. (ARITH 2023) (Table I,
 //! Fig. 1).
 
 use rnsfhe_math::arith::{ntt_primes, Modulus};
@@ -54,7 +54,7 @@ fn ntt_table(budget: &Budget, sizes: &[usize], rep: &mut Report) -> Result<()> {
     Ok(())
 }
 
-/// One paper 003 configuration: k moduli of w bits, the values of c to try, and the paper's figures.
+/// One Vollmer et al. (ARITH 2023) configuration: k moduli of w bits, the values of c to try, and the paper's figures.
 struct Config {
     k: usize,
     w: u32,
@@ -109,12 +109,12 @@ fn per_coefficient(budget: &Budget, conv: &dyn BaseConverter, input: &[u64], n: 
     }) / n as f64
 }
 
-/// FastBconv vs FHBE per coefficient and precomputed bytes (paper 003 Table I and Fig. 1): the target
+/// FastBconv vs FHBE per coefficient and precomputed bytes (Vollmer et al. (ARITH 2023) Table I and Fig. 1): the target
 /// base has as many moduli as the source, of the same width.
 fn base_extension_table(budget: &Budget, configs: &[Config], rep: &mut Report) -> Result<()> {
     let n = 1 << 12;
     let mut rng = Csprng::from_seed([2; 32]);
-    let caption = "Paper 003 Table I and Fig. 1 style: k source moduli of w bits to k target moduli of w \
+    let caption = "Vollmer et al. (ARITH 2023) Table I and Fig. 1 style: k source moduli of w bits to k target moduli of w \
                    bits, batch of 4096 coefficients, one thread; c = 1 is FBE (one block of k moduli), \
                    c > 1 is FHBE with k = r x c.";
     let mut time_plot = Plot::time(
@@ -139,7 +139,7 @@ fn base_extension_table(budget: &Budget, configs: &[Config], rep: &mut Report) -
         "vs FBE",
         "precomputed",
         "vs FBE",
-        "paper 003 (i7-9850H, GMP)",
+        "Vollmer et al. (ARITH 2023) (i7-9850H, GMP)",
     ]);
     for cfg in configs {
         let primes = ntt_primes(cfg.w, 2, 2 * cfg.k, &[])?;
@@ -191,7 +191,7 @@ fn base_extension_table(budget: &Budget, configs: &[Config], rep: &mut Report) -
 pub fn run(budget: &Budget, rep: &mut Report) -> Result<()> {
     rep.text("## NTT, one thread (times include a copy of the input)\n");
     ntt_table(budget, &[1 << 12, 1 << 13, 1 << 14, 1 << 15, 1 << 16], rep)?;
-    rep.text("## Base extension: FastBconv (paper 000 eq. (2)) vs FHBE (paper 003 Alg. 1), batch of 4096, one thread\n");
+    rep.text("## Base extension: FastBconv (Bajard et al. (SAC 2016) eq. (2)) vs FHBE (Vollmer et al. (ARITH 2023) Alg. 1), batch of 4096, one thread\n");
     base_extension_table(budget, &PAPER_003, rep)
 }
 

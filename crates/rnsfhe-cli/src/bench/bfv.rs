@@ -1,10 +1,10 @@
-//! `rnsfhe bench bfv`: BFV operations at the peers' parameters (BEHZ and HPS side by side), paper 000
+//! `rnsfhe bench bfv`: BFV operations at the peers' parameters (BEHZ and HPS side by side), Bajard et al. (SAC 2016)
 //! Table 5 (decryption and multiplication by method, RNS vs multi-precision), Table 1 depths and the
 //! m~ experiment of Fig. 1 (`--paper`).
 
 use std::sync::Arc;
 
-use rnsfhe::bfv::{BfvContext, BfvParameters, Ciphertext, Decryption, Multiplication};
+use rnsfhe::bfv::{BfvCiphertext, BfvContext, BfvParameters, Decryption, Multiplication};
 use rnsfhe::rlwe::SecretKey;
 use rnsfhe::Result;
 use rnsfhe_math::sample::Csprng;
@@ -33,7 +33,7 @@ const PEER_RUNS: [PeerRun; 2] = [
         ],
     ),
     (
-        "AMD EPYC with AVX-512 (an earlier session's machine; bench/results)",
+        "AMD EPYC with AVX-512 (another machine; bench/results/compare/)",
         [
             (8192, "8.1 (OpenFHE)", "0.55 (OpenFHE)", "1.77 (OpenFHE)"),
             (16384, "58.4 (OpenFHE)", "2.39 (OpenFHE)", "20.5 (SEAL)"),
@@ -45,8 +45,8 @@ const PEER_RUNS: [PeerRun; 2] = [
 struct Fixture {
     ctx: Arc<BfvContext>,
     sk: SecretKey,
-    a: Ciphertext,
-    b: Ciphertext,
+    a: BfvCiphertext,
+    b: BfvCiphertext,
 }
 
 fn fixture(params: BfvParameters, rng: &mut Csprng) -> Result<Fixture> {
@@ -146,17 +146,17 @@ fn peers_table(budget: &Budget, rng: &mut Csprng, sizes: &[usize], rep: &mut Rep
     Ok(())
 }
 
-/// Paper 000 Table 5 / Figs. 2–3: decryption by method and multiplication BEHZ vs HPS vs MP, t = 2^10,
+/// Bajard et al. (SAC 2016) Table 5 / Figs. 2–3: decryption by method and multiplication BEHZ vs HPS vs MP, t = 2^10,
 /// nu = 30 (k = 3..53) and nu = 60 (k = 1..25).
 fn table5(budget: &Budget, rng: &mut Csprng, max_log_n: u32, rep: &mut Report) -> Result<()> {
-    rep.text("\n### Paper 000 Table 5: decryption and multiplication, RNS vs multi-precision (t = 2^10)\n");
+    rep.text("\n### Bajard et al. (SAC 2016) Table 5: decryption and multiplication, RNS vs multi-precision (t = 2^10)\n");
     let ks30 = [3usize, 6, 13, 26, 53];
     let ks60 = [1usize, 3, 6, 12, 25];
     let sizes = (max_log_n.saturating_sub(10) as usize).min(ks30.len());
     let caption = |nu: u32| {
         let ks = if nu == 30 { &ks30 } else { &ks60 };
         format!(
-            "Paper 000 Table 5 parameters: t = 2^10, k moduli of {nu} bits growing with n (k = {} for \
+            "Bajard et al. (SAC 2016) Table 5 parameters: t = 2^10, k moduli of {nu} bits growing with n (k = {} for \
              n = 2^11..2^{max_log_n}), one thread.",
             ks[..sizes]
                 .iter()

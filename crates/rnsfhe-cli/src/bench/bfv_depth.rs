@@ -1,4 +1,4 @@
-//! Paper 000 Table 1 (worst-case depth from (20) and measured depth) and Fig. 1 (noise growth with no
+//! Bajard et al. (SAC 2016) Table 1 (worst-case depth from (20) and measured depth) and Fig. 1 (noise growth with no
 //! SmMRq, m~ = 2^8 and m~ = 2^16).
 
 use rnsfhe::bfv::{BfvContext, BfvParameters, Decryption};
@@ -9,7 +9,7 @@ use rnsfhe_math::sample::Csprng;
 use crate::report::{Plot, Report, Scale, Series};
 use crate::table::Table;
 
-/// Paper 000 Table 1 rows: (log2 n, k, L_RNS for t = 2, L_RNS for t = 2^10).
+/// Bajard et al. (SAC 2016) Table 1 rows: (log2 n, k, L_RNS for t = 2, L_RNS for t = 2^10).
 pub const TABLE1: [(u32, usize, u32, u32); 5] = [
     (11, 3, 2, 1),
     (12, 6, 5, 4),
@@ -24,7 +24,7 @@ fn paper_params(n: usize, k: usize, t: u64, m_tilde: Option<u64>) -> Result<BfvP
         .build()
 }
 
-fn random_plain(ctx: &BfvContext, rng: &mut Csprng) -> Result<rnsfhe::bfv::Plaintext> {
+fn random_plain(ctx: &BfvContext, rng: &mut Csprng) -> Result<rnsfhe::bfv::BfvPlaintext> {
     let t = Modulus::new(ctx.params().plain_modulus())?;
     let c: Vec<u64> = (0..ctx.params().degree())
         .map(|_| rng.uniform_mod(&t))
@@ -43,7 +43,7 @@ fn measured_depth(ctx: &BfvContext, max: u32, rng: &mut Csprng) -> Result<u32> {
 
 /// Table 1 and Fig. 1; the measured columns up to n = 2^13 (2^15 with `paper`).
 pub fn run(rng: &mut Csprng, paper: bool, rep: &mut Report) -> Result<()> {
-    rep.text("\n### Paper 000 Table 1: depth, 30-bit moduli, sigma = 8, B_key = 1, m~ = 2^16\n");
+    rep.text("\n### Bajard et al. (SAC 2016) Table 1: depth, 30-bit moduli, sigma = 8, B_key = 1, m~ = 2^16\n");
     let mut table = Table::new(&[
         "n",
         "k x bits",
@@ -89,7 +89,7 @@ pub fn run(rng: &mut Csprng, paper: bool, rep: &mut Report) -> Result<()> {
 /// Fig. 1: n = 2^13, k = 13, t = 2: log2 ||v|| per depth for m~ in {none, 2^8, 2^16}, with the (20)
 /// bound for m~ = 2^16 and the decryption limit.
 fn fig1(rng: &mut Csprng, rep: &mut Report) -> Result<()> {
-    rep.text("\n### Paper 000 Fig. 1: noise growth, n = 2^13, log q = 390, t = 2 (log2 ||v||)\n");
+    rep.text("\n### Bajard et al. (SAC 2016) Fig. 1: noise growth, n = 2^13, log q = 390, t = 2 (log2 ||v||)\n");
     let n = 1 << 13;
     let mut columns = Vec::new();
     let mut bound = None;
@@ -109,7 +109,7 @@ fn fig1(rng: &mut Csprng, rep: &mut Report) -> Result<()> {
         y_scale: Scale::Linear,
         ..Plot::time(
             "bfv_noise_per_depth",
-            "BFV noise per depth of a squaring chain (paper 000 Fig. 1)",
+            "BFV noise per depth of a squaring chain (Bajard et al. (SAC 2016) Fig. 1)",
             "multiplicative depth",
             Scale::Linear,
             "n = 2^13, q = 13 x 30 bits (log q = 390), t = 2, BEHZ multiplication, Alg. 1 decryption; \

@@ -1,4 +1,4 @@
-//! Paper 002 (HPR-FV) against BEHZ and HPS: Fig. 2 (decryption, multiplication with and without
+//! Bajard et al. (HPR-FV, ePrint 2019/500) (HPR-FV) against BEHZ and HPS: Fig. 2 (decryption, multiplication with and without
 //! relinearisation, one thread), Tables 1-2 (NTTs counted in the code beside the paper's formulas)
 //! and Table 3 (measured squaring depths).
 
@@ -69,7 +69,7 @@ fn random_bits(n: usize, rng: &mut Csprng) -> Vec<u64> {
 /// Fig. 2 and Tables 1-2 at Table 3's parameters, n = 2^13..2^`max_log_n`.
 fn timings(budget: &Budget, rng: &mut Csprng, max_log_n: u32, rep: &mut Report) -> Result<()> {
     rep.text(
-        "\n### Paper 002 Fig. 2: HPR vs BEHZ vs HPS (Table 3 parameters, t = 2, sigma = 8, one thread)\n",
+        "\n### Bajard et al. (HPR-FV, ePrint 2019/500) Fig. 2: HPR vs BEHZ vs HPS (Table 3 parameters, t = 2, sigma = 8, one thread)\n",
     );
     let mut table = Table::new(&[
         "n",
@@ -158,9 +158,9 @@ fn timings(budget: &Budget, rng: &mut Csprng, max_log_n: u32, rep: &mut Report) 
     }
     rep.table(&table);
     rep.text(
-        "Paper 002 at n = 2^16 (i7-6700K, NFLlib): HPR decryption 8.6x faster than BEHZ and 8.0x than \
+        "Bajard et al. (HPR-FV, ePrint 2019/500) at n = 2^16 (i7-6700K, NFLlib): HPR decryption 8.6x faster than BEHZ and 8.0x than \
          HPS; multiplication with relinearisation up to 1.6x and 2.0x. BEHZ and HPS here relinearise \
-         by RNS digits without special modulus (paper 000's layout), as the paper's comparison does.\n",
+         by RNS digits without special modulus (Bajard et al. (SAC 2016)'s layout), as the paper's comparison does.\n",
     );
     rep.table(&counts);
     Ok(())
@@ -168,7 +168,7 @@ fn timings(budget: &Budget, rng: &mut Csprng, max_log_n: u32, rep: &mut Report) 
 
 /// Table 3: squaring depths (HPR here; BEHZ and HPS through the BFV depth measurement).
 fn depths(rng: &mut Csprng, max_log_n: u32, rep: &mut Report) -> Result<()> {
-    rep.text("\n### Paper 002 Table 3: measured squaring depth, t = 2, sigma = 8 (100-bit sets)\n");
+    rep.text("\n### Bajard et al. (HPR-FV, ePrint 2019/500) Table 3: measured squaring depth, t = 2, sigma = 8 (100-bit sets)\n");
     let mut table = Table::new(&["n", "log q", "HPR (paper)", "HPS (paper)", "BEHZ (paper)"]);
     for &(log_n, kk, bits, k, d, paper) in TABLE3.iter().filter(|r| r.0 <= max_log_n) {
         let n = 1usize << log_n;

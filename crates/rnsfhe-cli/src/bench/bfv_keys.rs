@@ -1,4 +1,4 @@
-//! Key truncation (paper 000 section 4.6): the relinearisation key without its i k zero entries, its
+//! Key truncation (Bajard et al. (SAC 2016) section 4.6): the relinearisation key without its i k zero entries, its
 //! size in bytes and in memory against the full key, and the noise it costs.
 
 use rnsfhe::bfv::{BfvContext, BfvParameters};
@@ -19,9 +19,9 @@ fn memory(rlk: &RelinKey) -> usize {
         .sum()
 }
 
-/// n = 2^13, k = 13 moduli of 30 bits, t = 2 (paper 000 Table 1's row), truncation i = 0, 1, 2, 4, 8.
+/// n = 2^13, k = 13 moduli of 30 bits, t = 2 (Bajard et al. (SAC 2016) Table 1's row), truncation i = 0, 1, 2, 4, 8.
 pub fn run(rng: &mut Csprng, rep: &mut Report) -> Result<()> {
-    rep.text("\n### Paper 000 section 4.6: relinearisation key truncation, n = 2^13, k = 13 x 30 bits, t = 2\n");
+    rep.text("\n### Bajard et al. (SAC 2016) section 4.6: relinearisation key truncation, n = 2^13, k = 13 x 30 bits, t = 2\n");
     let mut table = Table::new(&[
         "i (zero columns per row)",
         "key bytes (serialised)",
@@ -57,7 +57,7 @@ pub fn run(rng: &mut Csprng, rep: &mut Report) -> Result<()> {
     }
     rep.table(&table);
     rep.text(
-        "Row j of the truncated key is zero on the i limbs after j (paper 000 section 4.6): it is kept \
+        "Row j of the truncated key is zero on the i limbs after j (Bajard et al. (SAC 2016) section 4.6): it is kept \
          and serialised without them (k0 and k1 in memory, k0 in bytes, k1 being a seed), i k n words \
          less each. The paper bounds the extra noise by delta k 2^(nu (i + 1)) B_err.",
     );

@@ -1,11 +1,11 @@
-//! The multi-precision baselines of paper 000 Table 5 (DecMP, MultMP): the same NTT products, with the
+//! The multi-precision baselines of Bajard et al. (SAC 2016) Table 5 (DecMP, MultMP): the same NTT products, with the
 //! division and rounding done on big integers after CRT composition (as the paper's GMP code does).
 
 use std::sync::Arc;
 
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
-use rnsfhe::bfv::{BfvContext, Ciphertext};
+use rnsfhe::bfv::{BfvCiphertext, BfvContext};
 use rnsfhe::rlwe::SecretKey;
 use rnsfhe::Result;
 use rnsfhe_math::arith::ntt_primes;
@@ -43,8 +43,8 @@ impl MultiPrecision {
         })
     }
 
-    /// DecMP: the phase by NTT, then round(t \[x]_q / q) mod t on big integers.
-    pub fn decrypt(&self, ct: &Ciphertext, sk: &SecretKey) -> Result<Vec<u64>> {
+    /// DecMP: the phase by NTT, then round(t [x]_q / q) mod t on big integers.
+    pub fn decrypt(&self, ct: &BfvCiphertext, sk: &SecretKey) -> Result<Vec<u64>> {
         let x = self.ctx.phase(ct, sk)?;
         let q = self.ctx.ring().basis().product();
         let t = self.ctx.params().plain_modulus();
@@ -59,7 +59,7 @@ impl MultiPrecision {
 
     /// MultMP without relinearisation: exact tensor in Q u B' by NTT, then [round(t x / q)]_q per
     /// coefficient on big integers.
-    pub fn multiply_no_relin(&self, a: &Ciphertext, b: &Ciphertext) -> Result<Vec<Poly>> {
+    pub fn multiply_no_relin(&self, a: &BfvCiphertext, b: &BfvCiphertext) -> Result<Vec<Poly>> {
         let ring_q = self.ctx.ring();
         let lift = |p: &Poly| -> Result<(Poly, Poly)> {
             let mut e = Poly::zero(&self.ring_ext, Representation::Coefficient);

@@ -1,4 +1,4 @@
-//! `rnsfhe bench bgv`: BGV (paper 001, full RNS) against rnsfhe's BFV (HPS and BEHZ) at the default
+//! `rnsfhe bench bgv`: BGV (Bajard et al. (SAC 2017), full RNS) against rnsfhe's BFV (HPS and BEHZ) at the default
 //! 128-bit moduli, one thread: multiplication with relinearisation, and BGV's modulus switch.
 
 use rnsfhe::bfv::{BfvContext, BfvParameters, Multiplication};
@@ -39,9 +39,9 @@ pub fn run(budget: &Budget, rep: &mut Report) -> Result<()> {
     result
 }
 
-/// Paper 001 section 4.3: BGV's theoretical depth (no Montgomery, delta_R = n) beside the measured one.
+/// Bajard et al. (SAC 2017) section 4.3: BGV's theoretical depth (no Montgomery, delta_R = n) beside the measured one.
 fn depth_table(rep: &mut Report) -> Result<()> {
-    rep.text("\n### BGV depth, paper 001 section 4.3 (t = 65537, default moduli, sigma = 3.2, B_key = 1)\n");
+    rep.text("\n### BGV depth, Bajard et al. (SAC 2017) section 4.3 (t = 65537, default moduli, sigma = 3.2, B_key = 1)\n");
     let mut t = Table::new(&[
         "n",
         "q (+ P)",
@@ -81,7 +81,7 @@ fn depth_table(rep: &mut Report) -> Result<()> {
 }
 
 fn table(budget: &Budget, rep: &mut Report) -> Result<()> {
-    rep.text("### BGV (paper 001) against BFV: t = 65537, default 128-bit moduli, one thread\n");
+    rep.text("### BGV (Bajard et al. (SAC 2017)) against BFV: t = 65537, default 128-bit moduli, one thread\n");
     let mut t = Table::new(&[
         "n",
         "BGV q (+ P)",
@@ -182,7 +182,7 @@ fn table(budget: &Budget, rep: &mut Report) -> Result<()> {
         "BGV's product is the tensor modulo Q (no base extension, no scaling) and relinearisation by \
          the shared RNS-digit key switching of t^-1 c_2 (one digit per prime, one special prime); BFV's \
          adds the extension to an auxiliary base and the scaling by t/Q. BGV's modulus switch \
-         (Lemma 3 of paper 001) follows a product in a circuit and is timed apart.",
+         (Lemma 3 of Bajard et al. (SAC 2017)) follows a product in a circuit and is timed apart.",
     );
     Ok(())
 }

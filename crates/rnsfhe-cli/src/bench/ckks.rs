@@ -1,5 +1,5 @@
-//! `rnsfhe bench ckks`: CKKS at the peers' parameters, paper 004 Table 1 (Enc, Dec, Add, CMult, Mult&RS)
-//! and the precision after successive multiplications (paper 004 Fig. 1).
+//! `rnsfhe bench ckks`: CKKS at the peers' parameters, Cheon et al. (SAC 2018) Table 1 (Enc, Dec, Add, CMult, Mult&RS)
+//! and the precision after successive multiplications (Cheon et al. (SAC 2018) Fig. 1).
 
 use rnsfhe::ckks::{CkksCiphertext, CkksContext, CkksParameters, Complex};
 use rnsfhe::params::Security;
@@ -168,15 +168,15 @@ pub fn describe(ctx: &CkksContext) -> String {
     )
 }
 
-/// Paper 004 Table 1 (log q = 55): L = 5 and 10 at N = 2^15, L = 15 at N = 2^16 (with `paper`).
+/// Cheon et al. (SAC 2018) Table 1 (log q = 55): L = 5 and 10 at N = 2^15, L = 15 at N = 2^16 (with `paper`).
 fn table1(budget: &Budget, rng: &mut Csprng, paper: bool, rep: &mut Report) -> Result<()> {
-    rep.text("\n### Paper 004 Table 1: N, L, log q = 55 (q_0 and P of 61 bits)\n");
+    rep.text("\n### Cheon et al. (SAC 2018) Table 1: N, L, log q = 55 (q_0 and P of 61 bits)\n");
     let mut plot = Plot::time(
         "ckks_ops_vs_levels",
-        "CKKS operations vs levels L (paper 004 Table 1)",
+        "CKKS operations vs levels L (Cheon et al. (SAC 2018) Table 1)",
         "L (N = 2^15 for L = 5, 10; N = 2^16 for L = 15)",
         Scale::Linear,
-        "Paper 004 Table 1 parameters: 55-bit scaling primes, q_0 and P of 61 bits, one thread; dashed: \
+        "Cheon et al. (SAC 2018) Table 1 parameters: 55-bit scaling primes, q_0 and P of 61 bits, one thread; dashed: \
          the paper's Mult&RS (HEAAN-RNS, i5 2.9 GHz).",
     );
     let mut table = Table::new(&[
@@ -197,7 +197,7 @@ fn table1(budget: &Budget, rng: &mut Csprng, paper: bool, rep: &mut Report) -> R
     } else {
         &[(15, 5, "85 ms"), (15, 10, "164 ms")]
     };
-    let mut paper_series = Series::reference("Mult&RS, paper 004");
+    let mut paper_series = Series::reference("Mult&RS, Cheon et al. (SAC 2018)");
     for &(_, l, paper_ms) in rows {
         if let Some(ms) = paper_ms
             .strip_suffix(" ms")
@@ -270,7 +270,7 @@ fn table1(budget: &Budget, rng: &mut Csprng, paper: bool, rep: &mut Report) -> R
     Ok(())
 }
 
-/// Precision after each of L successive Mult&RS at N = 2^15 (paper 004 Fig. 1), values on the unit
+/// Precision after each of L successive Mult&RS at N = 2^15 (Cheon et al. (SAC 2018) Fig. 1), values on the unit
 /// circle (the products stay of modulus 1), against double-precision arithmetic.
 fn precision(rng: &mut Csprng, scale_bits: u32, levels: usize, rep: &mut Report) -> Result<Series> {
     rep.text(&format!("\n### Precision after successive Mult&RS (N = 2^15, scale 2^{scale_bits}, bits = -log2 max error)\n"));

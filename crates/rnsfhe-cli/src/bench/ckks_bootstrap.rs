@@ -1,7 +1,7 @@
-//! `rnsfhe bench bootstrap` and `rnsfhe bench showcase` (issue 24): key generation time, the keys'
+//! `rnsfhe bench bootstrap` and `rnsfhe bench showcase`: key generation time, the keys'
 //! serialised bytes, the time per bootstrap (median of the repetitions), the precision against
 //! inputs uniform in the unit square of C (mean and worst slot, a histogram of the slots' bits) and
-//! the peak RSS; the showcase times paper 004's logistic regression trained past its levels by
+//! the peak RSS; the showcase times Cheon et al. (SAC 2018)'s logistic regression trained past its levels by
 //! bootstrapping the weights, against the clear training.
 
 use std::time::Instant;
@@ -49,7 +49,7 @@ pub enum Preset {
 impl Preset {
     /// The documented precision, mean and worst slot in bits against the input values at the
     /// preset's own slots and META-BTS setting, that `rnsfhe bench bootstrap` holds a run to: the
-    /// 128-bit presets' targets and measurements (README, `BootstrappingParameters`' table: 24 / 20
+    /// 128-bit presets' targets and measurements (docs/tutorials/bootstrapping.md, `BootstrappingParameters`' table: 24 / 20
     /// for the SlotsToCoeffs-first presets, 23 / 19 CoeffsToSlots-first, 40 / 38 and 38 / 35 with
     /// META-BTS); the toys' the floors their tests assert (`tests/bootstrapping.rs`).
     pub fn documented_precision(self) -> (f64, f64) {
@@ -308,7 +308,7 @@ fn histogram(bits: &[f64], shape: &str, rep: &mut Report) {
     rep.plot(plot);
 }
 
-/// `rnsfhe bench showcase`: paper 004's logistic regression on lbw, trained for `iterations` with the
+/// `rnsfhe bench showcase`: Cheon et al. (SAC 2018)'s logistic regression on lbw, trained for `iterations` with the
 /// weights bootstrapped when their levels run out (sparse slots: the data's R F).
 pub fn showcase(opts: &Options, rep: &mut Report) -> Result<()> {
     rnsfhe::set_num_threads(opts.threads)?;

@@ -1,4 +1,4 @@
-//! `rnsfhe bench ckks`, paper 004 Tables 2 and 3: x^-1, exp and sigmoid, mean and variance at
+//! `rnsfhe bench ckks`, Cheon et al. (SAC 2018) Tables 2 and 3: x^-1, exp and sigmoid, mean and variance at
 //! N = 2^14, with this library's default chain and with the paper's (log Q_L = 281 and 171).
 
 use std::sync::Arc;
@@ -23,7 +23,7 @@ type FunctionRow<'a> = (
     &'a str,
 );
 
-/// Paper 004 Tables 2 and 3 at N = 2^14: x^-1 by \[12] Alg. 2 (degree 15), exp and sigmoid by Taylor
+/// Cheon et al. (SAC 2018) Tables 2 and 3 at N = 2^14: x^-1 by [12] Alg. 2 (degree 15), exp and sigmoid by Taylor
 /// degree 7 over all 2^13 slots (context `f`); mean and variance of 2^13 numbers (context `st`).
 /// A row whose evaluation the chain cannot hold shows the error instead of a time.
 fn tables2_3(
@@ -155,7 +155,7 @@ fn tables2_3(
     statistics(budget, rng, st, &x, rep)
 }
 
-/// Paper 004 Table 3: mean and variance of the 2^13 numbers `x`.
+/// Cheon et al. (SAC 2018) Table 3: mean and variance of the 2^13 numbers `x`.
 fn statistics(
     budget: &Budget,
     rng: &mut Csprng,
@@ -223,10 +223,10 @@ fn n14(levels: usize, scale_bits: u32, paper_chain: bool) -> Result<Arc<CkksCont
 /// Tables 2 and 3 twice: this library's defaults (scale 2^50, 6 levels) and the paper's chains
 /// (55-bit scale, log Q_L = 61 + 4 x 55 = 281 for the functions, 61 + 2 x 55 = 171 for the statistics).
 pub fn run(budget: &Budget, rng: &mut Csprng, rep: &mut Report) -> Result<()> {
-    rep.text("\n### Paper 004 Tables 2 and 3: functions and statistics at N = 2^14 (2^13 slots), scale 2^50, 6 levels\n");
+    rep.text("\n### Cheon et al. (SAC 2018) Tables 2 and 3: functions and statistics at N = 2^14 (2^13 slots), scale 2^50, 6 levels\n");
     let ours = n14(6, 50, false)?;
     tables2_3(budget, rng, &ours, &ours, rep)?;
-    rep.text("\n### Paper 004 Tables 2 and 3 at the paper's parameters: N = 2^14, log q = 55, log Q_L = 281 (functions) and 171 (statistics)\n");
+    rep.text("\n### Cheon et al. (SAC 2018) Tables 2 and 3 at the paper's parameters: N = 2^14, log q = 55, log Q_L = 281 (functions) and 171 (statistics)\n");
     let (f, st) = (n14(4, 55, true)?, n14(2, 55, true)?);
     rep.text(&format!(
         "Chains: functions log Q_L = {:.0}, statistics log Q_L = {:.0} (q_0 of 61 bits, one 61-bit special prime).",
@@ -234,7 +234,7 @@ pub fn run(budget: &Budget, rng: &mut Csprng, rep: &mut Report) -> Result<()> {
         log_q_top(&st)
     ));
     tables2_3(budget, rng, &f, &st, rep)?;
-    rep.text("\nPaper 004 Table 2 states at least 32 bits of precision: compare the homomorphic error against the same approximation in double; the truncation of Taylor 7 and of 4 inverse iterations on these inputs dominates the error against the function itself.");
+    rep.text("\nCheon et al. (SAC 2018) Table 2 states at least 32 bits of precision: compare the homomorphic error against the same approximation in double; the truncation of Taylor 7 and of 4 inverse iterations on these inputs dominates the error against the function itself.");
     Ok(())
 }
 

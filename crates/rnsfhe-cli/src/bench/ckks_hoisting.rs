@@ -1,4 +1,4 @@
-//! `rnsfhe bench hoisting`: the targets of issue 23 for hoisted key switching, one thread, CKKS at
+//! `rnsfhe bench hoisting`: hoisted key switching against its targets, one thread, CKKS at
 //! N = 2^15, L = 10 (the default key-switching layout): 16 rotations of one ciphertext by
 //! `rotate_many` against 16 `rotate` calls (target <= 0.4x), the sum of 16 weighted rotations by
 //! `sum_rotations` (double hoisting, target <= 0.3x of the 16 rotations), and a 64-diagonal linear

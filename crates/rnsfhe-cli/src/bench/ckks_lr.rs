@@ -1,4 +1,4 @@
-//! Paper 004 Table 4: encrypted logistic-regression training on lbw and uis (data bundled in data/).
+//! Cheon et al. (SAC 2018) Table 4: encrypted logistic-regression training on lbw and uis (data bundled in data/).
 
 use rnsfhe::circuits;
 use rnsfhe::ckks::{CkksContext, CkksParameters};
@@ -190,7 +190,7 @@ pub fn train(
 pub fn run(rng: &mut Csprng, paper: bool, rep: &mut Report) -> Result<()> {
     let (log_n, iterations) = if paper { (16, 5) } else { (15, 2) };
     rep.text(&format!(
-        "\n### Paper 004 Table 4: encrypted logistic regression, {iterations} iterations, N = 2^{log_n}, scale 2^40\n"
+        "\n### Cheon et al. (SAC 2018) Table 4: encrypted logistic regression, {iterations} iterations, N = 2^{log_n}, scale 2^40\n"
     ));
     let mut table = Table::new(&[
         "data",

@@ -1,5 +1,5 @@
-//! `rnsfhe bench cyclotomic`: paper 001 Fig. 1 — time per batching slot of one product-and-reduce in
-//! Z_q\[X]/(Phi_m), one 60-bit modulus, plain Barrett vs optimised Barrett vs Montgomery, with the
+//! `rnsfhe bench cyclotomic`: Bajard et al. (SAC 2017) Fig. 1 — time per batching slot of one product-and-reduce in
+//! Z_q[X]/(Phi_m), one 60-bit modulus, plain Barrett vs optimised Barrett vs Montgomery, with the
 //! power-of-two ring (one slot for t = 2) as baseline; and Tables 1–2 — the reduction alone (from a
 //! product in NTT_N form to coefficients) with the paper's theoretical speed-ups beside the measured.
 
@@ -71,7 +71,7 @@ fn c_ntt(s: usize) -> f64 {
     (s / 2) as f64 * f64::from(s.trailing_zeros())
 }
 
-/// Paper 001 section 3: modular multiplications of the reductions from the NTT_N product, per modulus —
+/// Bajard et al. (SAC 2017) section 3: modular multiplications of the reductions from the NTT_N product, per modulus —
 /// Barrett 3 C(N) + 2 C(n~) + N + n~; optimised Barrett C(N) + 2 C(A) + 2 C(n~) + A + n~; Montgomery
 /// 3 C(N2(n)) + 4 N2(n).
 fn theoretical_costs(n: usize, alpha: Option<usize>) -> (f64, f64, f64) {
@@ -114,10 +114,10 @@ fn time_power_of_two(budget: &Budget, n: usize, rng: &mut Csprng) -> Result<f64>
 /// The table.
 pub fn run(budget: &Budget, rep: &mut Report) -> Result<()> {
     let mut rng = Csprng::from_seed([4; 32]);
-    rep.text("## Products modulo Phi_m (paper 001 Fig. 1), one 60-bit modulus, one thread, t = 2 slots\n");
+    rep.text("## Products modulo Phi_m (Bajard et al. (SAC 2017) Fig. 1), one 60-bit modulus, one thread, t = 2 slots\n");
     let mut plot = Plot::time(
         "cyclotomic_per_slot",
-        "Product modulo Phi_m per batching slot (paper 001 Fig. 1)",
+        "Product modulo Phi_m per batching slot (Bajard et al. (SAC 2017) Fig. 1)",
         "m",
         Scale::Log2Power,
         "One 60-bit modulus, one thread, slots for t = 2 (l = n / ord_m(2)); power-of-two rings X^n + 1 \
@@ -202,7 +202,7 @@ pub fn run(budget: &Budget, rep: &mut Report) -> Result<()> {
     }
     rep.table(&table);
     rep.text(
-        "\n## The reduction alone (paper 001 Tables 1-2): from a product in NTT_N form to its n coefficients \
+        "\n## The reduction alone (Bajard et al. (SAC 2017) Tables 1-2): from a product in NTT_N form to its n coefficients \
          modulo Phi_m (Barrett: inverse NTT_N + Alg. 1; optimised: inverse NTT_N, folds, Alg. 1 with alpha; \
          Montgomery: Alg. 3 from the NTT_N values). Theory: the paper's counts of modular multiplications.\n",
     );
@@ -236,7 +236,7 @@ pub fn run(budget: &Budget, rep: &mut Report) -> Result<()> {
 /// The slot precomputation (factors of Phi_m mod 2, hypercube, CRT tree) and one encode / decode.
 fn slot_algebra(budget: &Budget, rep: &mut Report, rng: &mut Csprng) -> Result<()> {
     use rnsfhe_math::ring::cyclotomic::SlotAlgebra;
-    rep.text("\n## Slot algebra, t = 2 (paper 001 section 2.4): precomputation, encode, decode\n");
+    rep.text("\n## Slot algebra, t = 2 (Bajard et al. (SAC 2017) section 2.4): precomputation, encode, decode\n");
     let mut table = Table::new(&[
         "m",
         "n",

@@ -1,4 +1,4 @@
-//! `rnsfhe bench multiparty`: the targets of issue 25, one thread, at Lattigo's anchor (N = 2^14,
+//! `rnsfhe bench multiparty`: the multiparty protocols against their targets, one thread, at Lattigo's anchor (N = 2^14,
 //! Q 7 x 55 bits, P 1 x 55 bits, one prime per digit), BFV and CKKS: time per share and per
 //! aggregation of CKG, RKG rounds 1 and 2, RTG (one element), the thresholdizer at t = 17
 //! (polynomial, one recipient's share, combination) and CKS / PCKS, and the bytes of each share.
@@ -35,9 +35,7 @@ use crate::timing::{human, kib, Budget};
 const T: usize = 17;
 
 pub fn run(budget: &Budget, rep: &mut Report) -> Result<()> {
-    rep.text(
-        "\n### Multiparty keys (issue 25): N = 2^14, Q 7 x 55 bits, P 1 x 55 bits, one thread\n",
-    );
+    rep.text("\n### Multiparty keys: N = 2^14, Q 7 x 55 bits, P 1 x 55 bits, one thread\n");
     let ks = KeySwitching::default();
     let insecure = Security::InsecureResearchOnly; // log QP = 440 > 438: Lattigo's anchor as it is
     let bfv = BfvContext::new(
@@ -138,7 +136,7 @@ fn keys_rows<C: Collective>(
     budget: &Budget,
     ctx: &C,
     rng: &mut Csprng,
-    encrypt: impl Fn(&PublicKey, &mut Csprng) -> Result<C::Ciphertext>,
+    encrypt: impl Fn(&PublicKey, &mut Csprng) -> Result<C::BfvCiphertext>,
 ) -> Result<Vec<Row>> {
     let kc = ctx.as_key_context();
     let crs = Crs::new([17; 32]);

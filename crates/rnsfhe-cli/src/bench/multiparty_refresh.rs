@@ -111,7 +111,7 @@ fn rows<C: Refreshable>(
     budget: &Budget,
     ctx: &C,
     (crs, ps): (&Crs, &[Party]),
-    ct: &C::Ciphertext,
+    ct: &C::BfvCiphertext,
     spec: &Refresh,
     sm: ShareSmudging<'_>,
 ) -> Result<Vec<Row>> {

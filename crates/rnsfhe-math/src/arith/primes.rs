@@ -1,5 +1,5 @@
 //! Prime generation: deterministic Miller–Rabin, NTT-friendly primes q = 1 mod M, and the CKKS
-//! approximate-basis primes of paper 004, Appendix B.
+//! approximate-basis primes of Cheon et al. (SAC 2018), Appendix B.
 
 use super::MAX_MODULUS_BITS;
 use crate::{Error, Result};
@@ -92,7 +92,7 @@ pub fn ntt_primes(bits: u32, m: u64, count: usize, exclude: &[u64]) -> Result<Ve
     Ok(found)
 }
 
-/// The CKKS approximate-basis primes of paper 004, Appendix B: every prime q = 1 mod `m` (m = 2N) with
+/// The CKKS approximate-basis primes of Cheon et al. (SAC 2018), Appendix B: every prime q = 1 mod `m` (m = 2N) with
 /// |q / 2^kappa - 1| < 2^-eta, ordered by distance to 2^kappa (closest first, ties: smaller first).
 ///
 /// Decision: the condition is evaluated in double precision, as the paper's own counts show it was. The
@@ -125,7 +125,7 @@ pub fn approximate_primes(kappa: u32, eta: u32, m: u64) -> Result<Vec<u64>> {
 
 /// The `count` primes q = 1 mod `m` closest to 2^`kappa` that are not in `exclude`, closest first (ties:
 /// smaller first), with the largest eta such that every one satisfies |q / 2^kappa - 1| < 2^-eta: the
-/// approximate basis of paper 004, Appendix B ([`approximate_primes`] at the largest eta that still
+/// approximate basis of Cheon et al. (SAC 2018), Appendix B ([`approximate_primes`] at the largest eta that still
 /// offers `count` primes). They alternate above and below 2^kappa as their distance grows, so that
 /// consecutive levels of a CKKS chain built from them keep scales near 2^kappa.
 pub fn nearest_primes(
@@ -240,7 +240,7 @@ mod tests {
         ));
     }
 
-    /// Paper 004, Appendix B: 22, 33 and 26 primes for (kappa, eta, N) = (61,37,2^15), (55,31,2^15),
+    /// Cheon et al. (SAC 2018), Appendix B: 22, 33 and 26 primes for (kappa, eta, N) = (61,37,2^15), (55,31,2^15),
     /// (49,25,2^15), q0 = 2^61 + 0xb0001 among the first, and the 15 primes used for Table 1 among the
     /// second. The text copy garbles the runs of f and 0 in the hexadecimal strings (it prints
     /// `200000000000b0001`, `7ffffffffe90001`, `7fffffbdb0001`, `7fffffba0001`, ...: 13 to 17 digits where

@@ -265,7 +265,7 @@ unsafe fn mul_hi_approx(a: __m512i, b: __m512i) -> __m512i {
     }
 }
 
-/// a * b mod 2^64 lane-wise: `vpmullq` (AVX-512DQ). Session 15 measured it 20 % faster per
+/// a * b mod 2^64 lane-wise: `vpmullq` (AVX-512DQ), measured 20 % faster per
 /// transform than three 32 x 32-bit `vpmuludq` products with their shifts and adds (2^14 points,
 /// 55-bit q, Ice Lake-SP: 84.5 -> 67.2 us forward + inverse), same bits.
 #[inline(always)]

@@ -1,4 +1,4 @@
-//! The cyclic NTT of Z_q[X]/(X^N - 1), N a power of two (products modulo general cyclotomics, paper 001).
+//! The cyclic NTT of Z_q[X]/(X^N - 1), N a power of two (products modulo general cyclotomics, Bajard et al. (SAC 2017)).
 
 use super::backend::Transform;
 use super::{bit_reverse, check_len, check_params, Backend};
@@ -36,7 +36,7 @@ impl CyclicNttTable {
     }
 
     /// The tables for a given primitive N-th root omega (e.g. the square of a size-2N transform's root,
-    /// paper 001 Alg. 3–4); fastest backend. Errors as [`CyclicNttTable::new`], and when
+    /// Bajard et al. (SAC 2017) Alg. 3–4); fastest backend. Errors as [`CyclicNttTable::new`], and when
     /// omega^(N/2) != -1.
     pub fn with_root(q: Modulus, n: usize, omega: u64) -> Result<Self> {
         check_params(&q, n, n as u64)?;

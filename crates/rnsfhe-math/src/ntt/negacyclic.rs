@@ -39,7 +39,7 @@ impl NttTable {
     }
 
     /// The tables for a given primitive 2n-th root psi (e.g. the odd half of a cyclic NTT of size 2n,
-    /// paper 001 Alg. 3); fastest backend. Errors as [`NttTable::new`], and when psi^n != -1.
+    /// Bajard et al. (SAC 2017) Alg. 3); fastest backend. Errors as [`NttTable::new`], and when psi^n != -1.
     pub fn with_root(q: Modulus, n: usize, psi: u64) -> Result<Self> {
         check_params(&q, n, 2 * n as u64)?;
         if psi >= q.value() || q.pow(psi, n as u64) != q.value() - 1 {

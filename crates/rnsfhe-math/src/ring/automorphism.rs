@@ -22,7 +22,7 @@ fn inverse_mod_pow2(g: usize, m: usize) -> usize {
 }
 
 /// dst[i] = src[idx[i]] (negated mod q where the index carries [`NEG`]). Scalar by measurement: an AVX2
-/// `vpgatherqq` twin took 1.5x this loop's time on Zen 3 (h5-perf-avx2.md in bench/results).
+/// `vpgatherqq` twin took 1.5x this loop's time on Zen 3.
 fn permute(q: &Modulus, idx: &[u64], src: &[u64], dst: &mut [u64]) {
     for (d, &i) in dst.iter_mut().zip(idx) {
         let x = src[(i & !NEG) as usize];

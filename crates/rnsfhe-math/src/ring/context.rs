@@ -18,7 +18,7 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 pub enum RingKind {
     /// Phi_m = X^n + 1 with m = 2n a power of two: negacyclic NTT, coefficient and NTT forms.
     PowerOfTwo,
-    /// Any Phi_m (paper 001): cyclic NTTs of size N = N2(2n) and, after the inverse, a reduction modulo
+    /// Any Phi_m (Bajard et al. (SAC 2017)): cyclic NTTs of size N = N2(2n) and, after the inverse, a reduction modulo
     /// Phi_m by the given method (built by [`RingContext::cyclotomic`]).
     Cyclotomic {
         /// How products are reduced modulo Phi_m.
@@ -78,10 +78,10 @@ impl RingContext {
         }))
     }
 
-    /// The ring Z_Q\[X]/(Phi_m) for any m >= 3 (paper 001), over primes q_i = 1 mod N, N = N2(2 phi(m))
+    /// The ring Z_Q\[X]/(Phi_m) for any m >= 3 (Bajard et al. (SAC 2017)), over primes q_i = 1 mod N, N = N2(2 phi(m))
     /// (see [`RingContext::cyclotomic_primes`]), reducing products by `reduction`. For m a power of two
     /// this builds the general (cyclic-NTT) ring, not the negacyclic one of [`RingContext::new`]; the
-    /// Montgomery reduction is refused there (paper 001, Lemma 1). Errors on m < 3, N > 2^17, a modulus
+    /// Montgomery reduction is refused there (Bajard et al. (SAC 2017), Lemma 1). Errors on m < 3, N > 2^17, a modulus
     /// not prime or not 1 mod N, or repeated moduli.
     pub fn cyclotomic(m: usize, moduli: &[u64], reduction: Reduction) -> Result<Arc<Self>> {
         let basis = RnsBasis::new(moduli)?;
@@ -154,7 +154,7 @@ impl RingContext {
 
     /// Limb i out of the NTT form, in place: the n coefficients land in `buf[..n]` (`buf` holds
     /// `limb_len(Ntt)` words). General m: `product` says the values are those of an unreduced sum of
-    /// products (deg <= 2n - 2), reduced modulo Phi_m once here (paper 001 section 3; a Montgomery ring
+    /// products (deg <= 2n - 2), reduced modulo Phi_m once here (Bajard et al. (SAC 2017) section 3; a Montgomery ring
     /// gives c M^-1); power-of-two rings ignore it. The per-limb step of [`super::Poly::to_coefficient`].
     pub fn inverse_limb(&self, i: usize, buf: &mut [u64], product: bool) -> Result<()> {
         self.check_limb(i, buf.len())?;

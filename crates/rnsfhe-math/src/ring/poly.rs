@@ -18,9 +18,9 @@ pub enum Representation {
     /// Power-of-two rings: evaluations at the primitive 2n-th roots (the negacyclic NTT's order, see
     /// `ntt::NttTable`), n per limb.
     ///
-    /// General Phi_m (paper 001): the N = N2(2n) values of the cyclic NTT_N of the coefficients, N per
+    /// General Phi_m (Bajard et al. (SAC 2017)): the N = N2(2n) values of the cyclic NTT_N of the coefficients, N per
     /// limb — not the evaluations at the phi(m) primitive m-th roots that HElib's DoubleCRT holds. Both
-    /// multiply pointwise; the choice is paper 001's: NTT_N costs a power-of-two transform of size N
+    /// multiply pointwise; the choice is Bajard et al. (SAC 2017)'s: NTT_N costs a power-of-two transform of size N
     /// <= 4n, where evaluating at the primitive m-th roots needs a length-m transform (Bluestein: three
     /// transforms of size N2(2m) >= 2N), and sums of products stay exact in NTT_N (degree <= 2n - 2 < N)
     /// so that a whole inner product (key switching, tensoring) is reduced modulo Phi_m once, when
@@ -317,7 +317,7 @@ impl Poly {
     }
 
     /// self += a * b in NTT representation (all three in NTT form), without reducing (general m: the
-    /// sum of products is reduced once by `to_coefficient`, paper 001 section 3).
+    /// sum of products is reduced once by `to_coefficient`, Bajard et al. (SAC 2017) section 3).
     pub fn mul_add_assign(&mut self, a: &Poly, b: &Poly) -> Result<()> {
         self.ctx.check_same(&a.ctx, "mul_add")?;
         a.ctx.check_same(&b.ctx, "mul_add")?;

@@ -14,7 +14,7 @@ pub trait BaseConverter: Send + Sync {
     /// (target.len() * n residues, limb-major, in [0, p_j)); n is inferred. Errors on lengths that do
     /// not agree. What integer the output represents is stated by each implementation.
     fn convert(&self, input: &[u64], output: &mut [u64]) -> Result<()>;
-    /// Bytes of precomputed constants the conversion reads (paper 003 compares this storage).
+    /// Bytes of precomputed constants the conversion reads (Vollmer et al. (ARITH 2023) compares this storage).
     fn precomputed_bytes(&self) -> usize;
 }
 

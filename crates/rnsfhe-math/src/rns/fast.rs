@@ -1,11 +1,11 @@
-//! FastBconv, paper 000 eq. (2): the approximate CRT extension that skips the reduction modulo Q.
+//! FastBconv, Bajard et al. (SAC 2016) eq. (2): the approximate CRT extension that skips the reduction modulo Q.
 
 use super::converter::{batch_len, BaseConverter};
 use super::RnsBasis;
 use crate::arith::Modulus;
 use crate::Result;
 
-/// Paper 000, eq. (2): FastBconv(x, q, B) = ( sum_i |x_i q~_i|_{q_i} * (q / q_i) mod m )_{m in B}.
+/// Bajard et al. (SAC 2016), eq. (2): FastBconv(x, q, B) = ( sum_i |x_i q~_i|_{q_i} * (q / q_i) mod m )_{m in B}.
 ///
 /// For x in [0, q) the output is x + alpha q in every target modulus, with an integer alpha in
 /// [0, k - 1] (k = source size). Inputs: residues in [0, q_i); outputs in [0, p_j).
@@ -26,7 +26,7 @@ impl FastBaseConverter {
     }
 
     /// FastBconv(|f x|_q, q, B) from the residues of x: the factor f is folded into the constants
-    /// |f q~_i|_{q_i}, so it costs nothing (paper 000 section 4.2: the m~-Montgomery form of S0; Alg. 1
+    /// |f q~_i|_{q_i}, so it costs nothing (Bajard et al. (SAC 2016) section 4.2: the m~-Montgomery form of S0; Alg. 1
     /// line 2 with f = gamma t).
     pub fn with_factor(source: &RnsBasis, target: &RnsBasis, factor: u64) -> Self {
         let scaled_inv = scaled_inverses(source, factor);

@@ -1,4 +1,4 @@
-//! Fast Hierarchical Base Extension (FHBE), paper 003 Alg. 1.
+//! Fast Hierarchical Base Extension (FHBE), Vollmer et al. (ARITH 2023) Alg. 1.
 
 use num_bigint::BigUint;
 use num_traits::One;
@@ -11,7 +11,7 @@ use crate::{Error, Result};
 /// Widest super-residue handled: 32 words (2048 bits), i.e. c * w + log2 c <= 2048.
 const MAX_LIMBS: usize = 32;
 
-/// Paper 003, Alg. 1: the source base of k = r x c moduli is read as r rows of c moduli (row i holds
+/// Vollmer et al. (ARITH 2023), Alg. 1: the source base of k = r x c moduli is read as r rows of c moduli (row i holds
 /// q_{i c}..q_{i c + c - 1}, in base order). Lines 1–3 compute y = |x_{ij} T_{ij}|_{q_ij} as FastBconv does;
 /// lines 4–7 form per row the super-residue X_i = sum_j y_ij * (Q_i / q_ij) < c Q_i exactly, in
 /// machine words; lines 8–12 reduce each X_i modulo each target p and accumulate X_i |Q / Q_i|_p.

@@ -1,4 +1,4 @@
-//! fastRNSFloor (paper 000 section 4.3) and the extension S0 + S1 of Alg. 3 (FastBconv in m~-Montgomery
+//! fastRNSFloor (Bajard et al. (SAC 2016) section 4.3) and the extension S0 + S1 of Alg. 3 (FastBconv in m~-Montgomery
 //! form followed by SmMRq, Alg. 2), each as one FastBconv-style dot product.
 
 use num_bigint::BigUint;
@@ -25,7 +25,7 @@ fn check(what: &'static str, got: usize, expected: usize) -> Result<()> {
 }
 
 /// fastRNSFloor_q(f x, B) = (f x - FastBconv(|f x|_q, q, B)) |q^-1|_B for x given in q and B:
-/// floor(f x / q) - e with e in [0, k] (paper 000 Lemma 5 with f = t).
+/// floor(f x / q) - e with e in [0, k] (Bajard et al. (SAC 2016) Lemma 5 with f = t).
 ///
 /// One dot product: sum_i |x_i f q~_i|_{q_i} (-|q/q_i|_m q^-1) + x_m (f q^-1) modulo each m of B.
 #[derive(Clone, Debug)]
@@ -45,7 +45,7 @@ impl FastRnsFloor {
     /// (k - 1) / 2 for k moduli in q. Adding k q / 2 rather than q / 2 centres both the rounding and
     /// u. This matters when the result is multiplied by a secret: an error of mean 1/2 in every
     /// coefficient, times s, is about n^(3/2) in the canonical embedding (ModDown of key switching and
-    /// of public-key encryption, paper 004 Alg. 2). Measured at N = 2^14 with 2 special primes: CKKS
+    /// of public-key encryption, Cheon et al. (SAC 2018) Alg. 2). Measured at N = 2^14 with 2 special primes: CKKS
     /// fresh and rotation errors 4e-7 with q / 2, 1.5e-8 and 6e-8 with k q / 2.
     pub fn rounded(q: &RnsBasis, b: &RnsBasis) -> Result<Self> {
         let mut f = Self::new(q, b, 1)?;
@@ -267,7 +267,7 @@ impl FastRnsFloor {
     }
 }
 
-/// S0 + S1 of paper 000 Alg. 3: from c in q to c' in B_sk with c' = c mod q and
+/// S0 + S1 of Bajard et al. (SAC 2016) Alg. 3: from c in q to c' in B_sk with c' = c mod q and
 /// ||c'|| <= q/2 (1 + rho), m~ rho > 2k + 1 (Lemma 4).
 ///
 /// S0: c''_m~ = FastBconv(|m~ c|_q, q, {m~}); r = [-c''_m~ / q]_m~ (centred). S1 (Alg. 2) for each m of

@@ -1,4 +1,4 @@
-//! Hybrid Position-Residue digits (paper 002 section 2.2): an integer modulo q = p^d is
+//! Hybrid Position-Residue digits (Bajard et al. (HPR-FV, ePrint 2019/500) section 2.2): an integer modulo q = p^d is
 //! sum_i a_i p^i, each digit a_i an integer held in RNS over P u B_sk, P = {p_1..p_k} and
 //! B_sk = {b_1..b_k, m_sk}, so that digits may grow past p between carry propagations.
 //!
@@ -15,7 +15,7 @@ use super::{HpsConverter, RnsBasis, SkConverter};
 use crate::arith::{vector, Modulus, Shoup};
 use crate::{Error, Result};
 
-/// The bases of HPR digits and the constants of carry propagation (paper 002 eqs. (4)-(6)).
+/// The bases of HPR digits and the constants of carry propagation (Bajard et al. (HPR-FV, ePrint 2019/500) eqs. (4)-(6)).
 #[derive(Clone, Debug)]
 pub struct HprBasis {
     p: RnsBasis,
@@ -26,9 +26,9 @@ pub struct HprBasis {
     fbe_consts: Vec<u64>,
     /// p^-1 mod m for m in B_sk.
     inv_p: Vec<Shoup>,
-    /// Exact return B_sk -> P (Shenoy-Kumaresan with m_sk, paper 002 eq. (5)).
+    /// Exact return B_sk -> P (Shenoy-Kumaresan with m_sk, Bajard et al. (HPR-FV, ePrint 2019/500) eq. (5)).
     sk: SkConverter,
-    /// Exact lift P -> B_sk of the centred [a]_p (HPS, paper 002 eq. (13)).
+    /// Exact lift P -> B_sk of the centred [a]_p (HPS, Bajard et al. (HPR-FV, ePrint 2019/500) eq. (13)).
     hps: HpsConverter,
 }
 
@@ -96,7 +96,7 @@ impl HprBasis {
         &self.full
     }
 
-    /// Lemma 6 of paper 000 for the return B_sk -> P: carries must stay below lambda * b in absolute value.
+    /// Lemma 6 of Bajard et al. (SAC 2016) for the return B_sk -> P: carries must stay below lambda * b in absolute value.
     pub fn lambda(&self) -> u64 {
         self.sk.lambda()
     }
@@ -115,7 +115,7 @@ impl HprBasis {
 
     /// The centred fast base extension of a digit's P residues to B_sk, written to `fbe` ((k+1) n):
     /// sum_j [a (p/p_j)^-1]_{p_j} p / p_j with centred residues, = [a]_p + alpha p, |alpha| <= k/2
-    /// (paper 002 section 2.2, FBE(a_i, P, B_sk)). The count of residues above p_j / 2 is one more
+    /// (Bajard et al. (HPR-FV, ePrint 2019/500) section 2.2, FBE(a_i, P, B_sk)). The count of residues above p_j / 2 is one more
     /// row of the dot product (constant -p), so the centring costs no extra reduction.
     fn centred_fbe(&self, digit_p: &[u64], n: usize, fbe: &mut [u64]) {
         let k = self.k();
@@ -140,7 +140,7 @@ impl HprBasis {
         );
     }
 
-    /// One carry (paper 002 section 2.2, eqs. (4)-(5)): for a digit a (coefficient form, (2k+1) n
+    /// One carry (Bajard et al. (HPR-FV, ePrint 2019/500) section 2.2, eqs. (4)-(5)): for a digit a (coefficient form, (2k+1) n
     /// residues) writes c~ = (a - FBE(a, P, B_sk)) / p to `carry` in P u B_sk (exact division in
     /// B_sk, Shenoy-Kumaresan return to P) and leaves in `digit` the centred \[a]_p + alpha p, with
     /// |digit| <= k p / 2. Exact while |c~| < lambda * b ([`HprBasis::lambda`]).
@@ -182,7 +182,7 @@ impl HprBasis {
         Ok(())
     }
 
-    /// Carry propagation over d digits (paper 002 eq. (6), (d - 1) carries): the carry of digit i is
+    /// Carry propagation over d digits (Bajard et al. (HPR-FV, ePrint 2019/500) eq. (6), (d - 1) carries): the carry of digit i is
     /// added to digit i + 1, the top digit is kept modulo p ([`HprBasis::normalize`]). Afterwards every
     /// digit satisfies |a_i| <= k p / 2 and the value modulo q = p^d is unchanged.
     pub fn propagate(&self, digits: &mut [&mut [u64]]) -> Result<()> {
@@ -218,9 +218,9 @@ impl HprBasis {
         Ok(())
     }
 
-    /// The lift of paper 002 eq. (13) (HPS): the digit's B_sk residues become those of the centred
+    /// The lift of Bajard et al. (HPR-FV, ePrint 2019/500) eq. (13) (HPS): the digit's B_sk residues become those of the centred
     /// \[a]_p, so the digit stands for an integer in (-p/2, p/2] (floating-point correction; off by
-    /// p with probability about k n 2^-51, paper 002 Remark 2).
+    /// p with probability about k n 2^-51, Bajard et al. (HPR-FV, ePrint 2019/500) Remark 2).
     pub fn lift_centred(&self, digit: &mut [u64]) -> Result<()> {
         let n = self.check_digit(digit, "HPR digit")?;
         let (dp, db) = digit.split_at_mut(self.k() * n);

@@ -1,8 +1,8 @@
 //! RNS bases and conversions between them. Data layout everywhere: a batch of n integers in a base of k
 //! moduli is one slice of length k * n, limb-major (`data[i * n + j]` = integer j modulo q_i, in [0, q_i)).
 //!
-//! Converters share the [`BaseConverter`] trait: [`FastBaseConverter`] (FastBconv, paper 000 eq. (2)),
-//! [`FhbeConverter`] (paper 003 Alg. 1, same output), [`SkConverter`] (exact, paper 000 Lemma 6) and
+//! Converters share the [`BaseConverter`] trait: [`FastBaseConverter`] (FastBconv, Bajard et al. (SAC 2016) eq. (2)),
+//! [`FhbeConverter`] (Vollmer et al. (ARITH 2023) Alg. 1, same output), [`SkConverter`] (exact, Bajard et al. (SAC 2016) Lemma 6) and
 //! [`HpsConverter`] (exact, floating-point correction). [`ScaleAndRound`] computes round(t x / Q) in
 //! another base with a fixed-point fraction (HPS decryption and multiplication).
 
@@ -18,7 +18,7 @@ mod hpr;
 mod hps;
 mod round_avx2;
 mod scale;
-mod sk;
+mod shenoy_kumaresan;
 
 pub use basis::RnsBasis;
 pub use converter::BaseConverter;
@@ -28,7 +28,7 @@ pub use floor::{FastRnsFloor, SmMrqExtension};
 pub use hpr::HprBasis;
 pub use hps::HpsConverter;
 pub use scale::ScaleAndRound;
-pub use sk::SkConverter;
+pub use shenoy_kumaresan::SkConverter;
 
 use crate::arith::Modulus;
 use num_bigint::BigUint;

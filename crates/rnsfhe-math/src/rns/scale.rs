@@ -45,7 +45,7 @@ pub struct ScaleAndRound {
 impl ScaleAndRound {
     /// round(t x / Q) mod t for x in [0, Q) given by its residues in Q (HPS decryption). With
     /// `folded = false` the input must be y_i = |x_i q~_i|_{q_i} instead, and the constants are t / q_i
-    /// (paper 000 section 3.5, the DecRNS-flp sum with two-word constants).
+    /// (Bajard et al. (SAC 2016) section 3.5, the DecRNS-flp sum with two-word constants).
     pub fn to_plain(q: &RnsBasis, t: u64, folded: bool) -> Result<Self> {
         let out = RnsBasis::new(&[t])?;
         let c: Vec<BigUint> = if folded {

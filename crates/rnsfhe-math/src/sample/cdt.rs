@@ -5,7 +5,7 @@
 
 use zeroize::Zeroizing;
 
-use super::ct::{mask, opaque_zero};
+use super::constant_time::{mask, opaque_zero};
 use super::Csprng;
 
 /// Samples per bulk draw of the rng (2 words each; 64 KiB of words, so that the multi-block ChaCha20

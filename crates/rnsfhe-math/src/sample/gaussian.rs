@@ -15,7 +15,7 @@ use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use zeroize::Zeroizing;
 
-use super::ct::opaque_zero;
+use super::constant_time::opaque_zero;
 use super::Csprng;
 use crate::{Error, Result};
 

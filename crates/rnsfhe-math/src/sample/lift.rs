@@ -1,6 +1,6 @@
 //! Lifting small signed coefficients into the limb-major RNS layout, branch-free in the values.
 
-use super::ct::{mask, opaque_zero, sub_if_ge};
+use super::constant_time::{mask, opaque_zero, sub_if_ge};
 use crate::arith::Modulus;
 use crate::{Error, Result};
 

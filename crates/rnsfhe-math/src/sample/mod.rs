@@ -10,8 +10,8 @@
 
 mod cdt;
 mod chacha;
+mod constant_time;
 mod csprng;
-mod ct;
 mod expand;
 mod gaussian;
 mod lift;

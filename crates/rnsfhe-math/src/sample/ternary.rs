@@ -9,7 +9,7 @@
 
 use zeroize::Zeroizing;
 
-use super::ct::{mask, opaque_zero};
+use super::constant_time::{mask, opaque_zero};
 use super::Csprng;
 use crate::{Error, Result};
 

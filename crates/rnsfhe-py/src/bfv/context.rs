@@ -10,10 +10,10 @@ crate::integer::integer_scheme! {
     /// reproducible (tests only).
     class PyBfvContext("BfvContext", Bfv, BfvShared, BfvContext);
     params PyBfvParameters(BfvParameters);
-    plaintext PyBfvPlaintext("BfvPlaintext", Plaintext);
-    ciphertext PyBfvCiphertext("BfvCiphertext", Ciphertext);
+    plaintext PyBfvPlaintext("BfvPlaintext", BfvPlaintext);
+    ciphertext PyBfvCiphertext("BfvCiphertext", BfvCiphertext);
     context methods {
-        /// The multiplicative depth that bound (20) of paper 000 guarantees (a worst case).
+        /// The multiplicative depth that bound (20) of Bajard et al. (SAC 2016) guarantees (a worst case).
         #[getter]
         fn worst_case_depth(&self) -> u32 {
             self.ctx().depth_inputs().depth()

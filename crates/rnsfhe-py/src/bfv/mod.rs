@@ -17,7 +17,8 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use rnsfhe::bfv::{
-    BfvContext, BfvParameters, Ciphertext, Decryption, FvMontgomery, Multiplication, Plaintext,
+    BfvCiphertext, BfvContext, BfvParameters, BfvPlaintext, Decryption, FvMontgomery,
+    Multiplication,
 };
 use rnsfhe::rlwe::KeyId;
 

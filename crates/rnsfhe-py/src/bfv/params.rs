@@ -25,14 +25,14 @@ pub(crate) fn decryption(name: &str) -> PyResult<Decryption> {
         _ => Err(raise(
             "ParameterError",
             format!(
-                "decryption must be \"gamma\" (paper 000 Alg. 1), \"power_of_two_gamma\" (Lemma 3), \
+                "decryption must be \"gamma\" (Bajard et al. (SAC 2016) Alg. 1), \"power_of_two_gamma\" (Lemma 3), \
                  \"floating_point\" (DecRNS-flp) or \"hps\", got {name:?}"
             ),
         )),
     }
 }
 
-/// "mixed" (paper 001 section 4.4, the default) or "full" (sections 4 and 4.1: ciphertexts c M).
+/// "mixed" (Bajard et al. (SAC 2017) section 4.4, the default) or "full" (sections 4 and 4.1: ciphertexts c M).
 pub(crate) fn fv_montgomery(name: &str) -> PyResult<FvMontgomery> {
     match name {
         "mixed" => Ok(FvMontgomery::Mixed),
@@ -56,12 +56,12 @@ pub(crate) fn decryption_name(d: Decryption) -> &'static str {
 crate::integer::integer_params! {
     /// BFV parameters: ring degree n, plaintext modulus t, ciphertext moduli q_i (chosen for the security
     /// level unless given), the multiplication (HPS or BEHZ) and default decryption methods. For a general
-    /// Phi_m (`cyclotomic_index=m`), `reduction="barrett"` (paper 001 Alg. 1), `"optimized"` (Alg. 2,
+    /// Phi_m (`cyclotomic_index=m`), `reduction="barrett"` (Bajard et al. (SAC 2017) Alg. 1), `"optimized"` (Alg. 2,
     /// default; same results) or `"montgomery"` (the mixed strategy of section 4.4: relinearisation
     /// keys carry M; with `montgomery="full"` the full representation of sections 4 and 4.1:
     /// ciphertexts c M, keys with M^2, a smaller depth); ignored for X^n + 1, as in Rust.
     /// `layout="narrow"` puts every default prime below 2^50 (same log q): about 1.5x faster on CPUs
-    /// with AVX-512 IFMA, slower on AVX2-only CPUs (README, "Which moduli layout").
+    /// with AVX-512 IFMA, slower on AVX2-only CPUs (docs/tutorials/parameters.md, "BFV").
     class PyBfvParameters("BfvParameters", BfvParameters, BfvContext, BfvShared);
     methods {
         #[new]
@@ -109,7 +109,7 @@ crate::integer::integer_params! {
             Ok(b.build().py()?.into())
         }
 
-        /// Paper 000's setting: n, k moduli of `bits` bits, t; BEHZ and Alg. 1 (not security-checked).
+        /// Bajard et al. (SAC 2016)'s setting: n, k moduli of `bits` bits, t; BEHZ and Alg. 1 (not security-checked).
         #[staticmethod]
         fn paper000(
             degree: Int<usize>,

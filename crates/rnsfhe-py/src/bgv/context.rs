@@ -53,7 +53,7 @@ crate::integer::integer_scheme! {
             let ctx = self.ctx().clone();
             Ok(py.detach(|| ctx.noise_budget(&c, &s)).py()?.floor() as u32)
         }
-        /// Modulus switching one level down (paper 001 Lemma 3): the same message, the noise divided
+        /// Modulus switching one level down (Bajard et al. (SAC 2017) Lemma 3): the same message, the noise divided
         /// by the dropped prime. Raises `LevelMismatchError` at level 0. Available in both modes
         /// (`modulus_switching="auto"` switches before products by itself).
         fn mod_switch(&self, py: Python<'_>, a: &PyBgvCiphertext) -> PyResult<PyBgvCiphertext> {

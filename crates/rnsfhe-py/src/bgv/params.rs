@@ -5,7 +5,7 @@ use super::*;
 crate::integer::integer_params! {
     /// BGV parameters: ring degree n, plaintext modulus t, the modulus chain q_0..q_L (each prime = 1 mod
     /// 2n and = 1 mod t; chosen for the security level unless given) and special moduli. For a general
-    /// Phi_m (`cyclotomic_index=m`), `reduction="barrett"` (paper 001 Alg. 1), `"optimized"` (Alg. 2,
+    /// Phi_m (`cyclotomic_index=m`), `reduction="barrett"` (Bajard et al. (SAC 2017) Alg. 1), `"optimized"` (Alg. 2,
     /// default; same results) or `"montgomery"` (section 4.2: ciphertexts c M, keys with M^2);
     /// ignored for X^n + 1, as in Rust. `modulus_switching="auto"` (default) lets the operators
     /// (`*`, `**`, `+`, `-` and the context's methods) switch the modulus before products as the

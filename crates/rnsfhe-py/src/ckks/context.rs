@@ -1,13 +1,13 @@
 //! The CKKS context class from the shared RLWE layer (`rlwe_context!`), with CKKS's encoding of real
 //! or complex vectors, levels and scales, bootstrapping and rotations; its circuit methods (the
-//! paper 004 functions) come from `functions.rs`.
+//! Cheon et al. (SAC 2018) functions) come from `functions.rs`.
 
 use super::*;
 
 super::functions::with_function_methods! {
     {
         /// A CKKS context: keys, encoding of real or complex vectors, encryption, every operation and the
-        /// paper 004 functions. Contexts with equal parameters are interchangeable.
+        /// Cheon et al. (SAC 2018) functions. Contexts with equal parameters are interchangeable.
         class PyCkksContext("CkksContext", Ckks, CkksShared, CkksContext);
         params PyCkksParameters(
             CkksParameters,

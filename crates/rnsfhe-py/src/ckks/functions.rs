@@ -1,4 +1,4 @@
-//! The CKKS context's circuit methods: polynomials, Chebyshev interpolation, paper 004's functions
+//! The CKKS context's circuit methods: polynomials, Chebyshev interpolation, Cheon et al. (SAC 2018)'s functions
 //! and statistics, and logistic-regression training. `with_function_methods!` adds them to the
 //! methods of the context class's `rlwe_context!` call, since PyO3 allows one `#[pymethods]` block
 //! per class (`lib.rs`).
@@ -306,7 +306,7 @@ macro_rules! with_function_methods {
                     });
                     Ok(self.wrap(r.py()?))
                 }
-                /// exp(x) by its Taylor polynomial of degree 7 (paper 004 Table 2).
+                /// exp(x) by its Taylor polynomial of degree 7 (Cheon et al. (SAC 2018) Table 2).
                 #[pyo3(signature = (a, rlk=None))]
                 fn exp(
                     &self,
@@ -317,7 +317,7 @@ macro_rules! with_function_methods {
                     let k = self.rlk(rlk, "exp", a.ct.key_id())?;
                     self.unary(py, a, move |c, x| circuits::exp(c, x, &k))
                 }
-                /// The logistic function by its Taylor polynomial of degree 7 (paper 004 Table 2).
+                /// The logistic function by its Taylor polynomial of degree 7 (Cheon et al. (SAC 2018) Table 2).
                 #[pyo3(signature = (a, rlk=None))]
                 fn sigmoid(
                     &self,
@@ -342,7 +342,7 @@ macro_rules! with_function_methods {
                     let n = count.map_or(a.ct.slots(), |c| c.0);
                     self.unary(py, a, move |c, x| circuits::sum_slots(c, x, n, &k))
                 }
-                /// The mean of the first `count` slots (paper 004 Table 3), in every slot, at the input's scale
+                /// The mean of the first `count` slots (Cheon et al. (SAC 2018) Table 3), in every slot, at the input's scale
                 /// (one level; one more for a count below the ciphertext's slots).
                 #[pyo3(signature = (a, count=None, keys=None))]
                 fn mean(
@@ -356,7 +356,7 @@ macro_rules! with_function_methods {
                     let n = count.map_or(a.ct.slots(), |c| c.0);
                     self.unary(py, a, move |c, x| circuits::mean(c, x, n, &k))
                 }
-                /// The variance of the first `count` slots (paper 004 Table 3), in every slot; E[x^2] and E[x]^2
+                /// The variance of the first `count` slots (Cheon et al. (SAC 2018) Table 3), in every slot; E[x^2] and E[x]^2
                 /// meet at one exact scale, so a small spread keeps its precision (two levels, three for a count
                 /// below the ciphertext's slots).
                 #[pyo3(signature = (a, count=None, rlk=None, keys=None))]
@@ -374,7 +374,7 @@ macro_rules! with_function_methods {
                     self.unary(py, a, move |c, x| circuits::variance(c, x, n, &r, &k))
                 }
 
-                /// Logistic-regression training on encrypted data (paper 004 section 5.3, Nesterov's accelerated
+                /// Logistic-regression training on encrypted data (Cheon et al. (SAC 2018) section 5.3, Nesterov's accelerated
                 /// gradient): `z` encrypts `rnsfhe.logistic.pack(x, y)` (samples x features, bias included);
                 /// returns the encrypted weights (slot j holds beta_j). Needs 6 levels per iteration plus one and
                 /// the rotation keys of `rnsfhe.logistic.rotation_steps(samples, features)`. With
@@ -419,7 +419,7 @@ macro_rules! with_function_methods {
                 /// Inputs just outside the domain converge more slowly; far outside (x <= 0,
                 /// x > hi + lo) they get meaningless values, which can spoil every slot.
                 /// Without a domain: x in (0, 2) by `iterations` steps (default 4) of [12] Alg. 2
-                /// (paper 004 Table 2).
+                /// (Cheon et al. (SAC 2018) Table 2).
                 #[pyo3(signature = (a, iterations=None, rlk=None, *, domain=None, bits=None))]
                 fn inverse(
                     &self,

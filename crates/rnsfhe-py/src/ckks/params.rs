@@ -3,7 +3,7 @@
 use super::*;
 
 crate::rlwe_params::rlwe_params! {
-    /// CKKS parameters (paper 004): ring degree N, L levels of `scale_bits`-bit primes close to
+    /// CKKS parameters (Cheon et al. (SAC 2018)): ring degree N, L levels of `scale_bits`-bit primes close to
     /// 2^scale_bits (the approximate basis), q_0 of `first_modulus_bits`, special primes for key switching
     /// (default, with `digit_primes` unset: 3 digits and as many special primes as a digit has primes,
     /// within the security bound; more digits where the bound needs it; the special primes have 49 bits
@@ -55,7 +55,7 @@ crate::rlwe_params::rlwe_params! {
             Ok(b.build().py()?.into())
         }
 
-        /// Bootstrappable parameters (issue 24): the 128-bit preset at N = 2^16 (`logn=16`: 2^15
+        /// Bootstrappable parameters: the 128-bit preset at N = 2^16 (`logn=16`: 2^15
         /// slots, 10 residual levels of 40 bits, dense ternary secret with sparse-secret
         /// encapsulation), or, with `security="insecure"`, the small INSECURE presets at
         /// `logn` 11..13 for tests and notebooks (2 residual levels of 45 bits). `slots` (a power of

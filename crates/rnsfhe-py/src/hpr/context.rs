@@ -1,6 +1,6 @@
 //! HprContext: the shared context layer (`scheme_context!`) with HPR's own methods: its evaluation
 //! keys (per-residue or per-digit relinearisation, rotations and slot sums), batch encoding,
-//! decryption by paper 002 Alg. 1 with the noise check, and slot sums.
+//! decryption by Bajard et al. (HPR-FV, ePrint 2019/500) Alg. 1 with the noise check, and slot sums.
 
 use std::sync::Arc;
 
@@ -18,7 +18,7 @@ use crate::convert::{i64_array, ints, type_name, ByteData, Int, LockedRng};
 use crate::{bytes_out, raise, reduce, OrPy, Reduced};
 
 crate::rlwe_context::scheme_context! {
-    /// An HPR-FV context: keys, batch encryption, decryption (paper 002 Alg. 1) and evaluation.
+    /// An HPR-FV context: keys, batch encryption, decryption (Bajard et al. (HPR-FV, ePrint 2019/500) Alg. 1) and evaluation.
     /// `seed` (32 bytes) makes key generation and encryption reproducible (tests only).
     class PyHprContext("HprContext", HprShared, HprContext);
     params PyHprParameters(
@@ -34,7 +34,7 @@ crate::rlwe_context::scheme_context! {
         fn slots(&self) -> usize {
             self.shared.extra.as_ref().map_or(0, |e| e.slots())
         }
-        /// The relinearisation key of `sk` ("residue": single-digit r_{i,j}, paper 002 section 4.1;
+        /// The relinearisation key of `sk` ("residue": single-digit r_{i,j}, Bajard et al. (HPR-FV, ePrint 2019/500) section 4.1;
         /// "digit": whole digits, Remark 5); also registered for `*` on this key pair's ciphertexts.
         #[pyo3(signature = (sk, relinearization="residue"))]
         fn relin_key(
@@ -115,7 +115,7 @@ crate::rlwe_context::scheme_context! {
             same(&pt.shared, &self.shared, "plaintext")?;
             Ok(i64_array(py, self.shared.decode(&pt.pt, signed, coefficients)?))
         }
-        /// Decrypts to a plaintext (paper 002 Alg. 1). With `check_noise` (default) a ciphertext whose
+        /// Decrypts to a plaintext (Bajard et al. (HPR-FV, ePrint 2019/500) Alg. 1). With `check_noise` (default) a ciphertext whose
         /// noise budget is exhausted raises `NoiseBudgetExhaustedError` instead of decrypting to wrong
         /// values.
         #[pyo3(signature = (ct, sk, *, check_noise=true))]

@@ -1,4 +1,4 @@
-//! HPR-FV (paper 002) in Python: parameters, context (keys, batch encryption, decryption by
+//! HPR-FV (Bajard et al. (HPR-FV, ePrint 2019/500)) in Python: parameters, context (keys, batch encryption, decryption by
 //! Alg. 1 with the noise check, operations), plaintexts, ciphertexts with operators, and the HPR
 //! key classes. Contexts with equal parameters are one context; evaluation keys are registered per
 //! key pair, as for BFV.
@@ -42,8 +42,8 @@ impl Scheme for HprContext {
     type GaloisKeys = HprGaloisKeys;
     type Keys = crate::registry::KeyPair<HprRelinKey, HprGaloisKeys>;
     /// The coefficients in [0, t).
-    type Plaintext = Vec<u64>;
-    type Ciphertext = HprCiphertext;
+    type BfvPlaintext = Vec<u64>;
+    type BfvCiphertext = HprCiphertext;
     type Tag = ();
     type Extra = Option<BatchEncoder>;
     fn new_context(p: &HprParameters) -> rnsfhe::Result<Arc<Self>> {
@@ -76,7 +76,7 @@ impl Scheme for HprContext {
     ) -> rnsfhe::Result<HprCiphertext> {
         self.encrypt_symmetric(sk, m, rng)
     }
-    /// Paper 002 Prop. 1, eq. (16).
+    /// Bajard et al. (HPR-FV, ePrint 2019/500) Prop. 1, eq. (16).
     fn product(&self, a: &HprCiphertext, b: &HprCiphertext) -> rnsfhe::Result<HprCiphertext> {
         self.mul_no_relin(a, b)
     }

@@ -11,7 +11,7 @@ use crate::convert::{security_out, ByteData, Int};
 use crate::{bytes_out, reduce, OrPy, Reduced};
 
 crate::rlwe_params::rlwe_params! {
-    /// HPR-FV parameters (paper 002): ring degree n, plaintext modulus t, k = `primes` primes of `bits`
+    /// HPR-FV parameters (Bajard et al. (HPR-FV, ePrint 2019/500)): ring degree n, plaintext modulus t, k = `primes` primes of `bits`
     /// bits forming p, d = `digits` digits (q = p^d), error `sigma`, checked against `security`.
     class PyHprParameters("HprParameters", HprParameters, HprContext, HprShared);
     moduli p_moduli;

@@ -170,7 +170,7 @@ crate::rlwe_context::rlwe_values! {
 
 }
 impl PyHprCiphertext {
-    /// x^k by square-and-multiply, each product relinearised (paper 002 section 4.1).
+    /// x^k by square-and-multiply, each product relinearised (Bajard et al. (HPR-FV, ePrint 2019/500) section 4.1).
     fn power(
         ctx: &HprContext,
         x: &Arc<HprCiphertext>,

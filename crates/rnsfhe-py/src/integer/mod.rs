@@ -1,7 +1,7 @@
 //! What BFV and BGV share beyond the RLWE layer: plaintexts over Z_t[X]/(Phi_m), integer slots and
 //! their operators, written once by `integer_scheme!` on top of `rlwe_context!` / `rlwe_values!`.
 //!
-//! Over a general Phi_m (`cyclotomic_index=m`, paper 001 section 2.4) the plaintext holds l slots of
+//! Over a general Phi_m (`cyclotomic_index=m`, Bajard et al. (SAC 2017) section 2.4) the plaintext holds l slots of
 //! GF(t^d): values go in and out as int64 arrays of shape (l, d), always two-dimensional (a 1-D
 //! array of length l is accepted on the way in when d = 1), slot j holding the coefficients of a
 //! polynomial of degree below d in the field GF(t)[Y]/(F(Y)). Slots are numbered along the hypercube
@@ -24,7 +24,7 @@ pub(crate) trait Square {
 }
 
 impl Square for rnsfhe::bfv::BfvContext {
-    type Ct = rnsfhe::bfv::Ciphertext;
+    type Ct = rnsfhe::bfv::BfvCiphertext;
     fn square_relin(&self, a: &Self::Ct, k: &RelinKey) -> rnsfhe::Result<Self::Ct> {
         self.square(a, k)
     }

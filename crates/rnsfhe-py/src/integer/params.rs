@@ -24,7 +24,7 @@ macro_rules! integer_params {
                     self.inner.cyclotomic_index()
                 }
                 /// How products are reduced modulo Phi_m: "barrett", "optimized" or "montgomery"
-                /// (keyword `reduction=`, paper 001 sections 3-4); `None` for X^n + 1, where the
+                /// (keyword `reduction=`, Bajard et al. (SAC 2017) sections 3-4); `None` for X^n + 1, where the
                 /// keyword is ignored as in Rust.
                 #[getter]
                 fn reduction(&self) -> Option<&'static str> {

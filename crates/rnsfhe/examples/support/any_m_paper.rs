@@ -1,4 +1,4 @@
-//! Paper 001 Table 3 and Figs. 2-3 over rnsfhe (module of the `any_m_depth` example).
+//! Bajard et al. (SAC 2017) Table 3 and Figs. 2-3 over rnsfhe (module of the `any_m_depth` example).
 //!
 //! Parameters: t = 2, sigma = 2 sqrt(n), ternary secrets (B_key = 1), k ciphertext moduli of 62 bits
 //! (our widest NTT primes, as the paper's) plus one 62-bit special modulus for key switching. k: the
@@ -115,7 +115,7 @@ type FvFresh = (
     Vec<u64>,
     rnsfhe::rlwe::SecretKey,
     rnsfhe::rlwe::RelinKey,
-    rnsfhe::bfv::Ciphertext,
+    rnsfhe::bfv::BfvCiphertext,
 );
 
 fn fv_fresh(ctx: &BfvContext, rng: &mut Csprng) -> FvFresh {
@@ -144,7 +144,7 @@ fn fv_squarings(
     ctx: &BfvContext,
     sk: &rnsfhe::rlwe::SecretKey,
     rlk: &rnsfhe::rlwe::RelinKey,
-    mut x: rnsfhe::bfv::Ciphertext,
+    mut x: rnsfhe::bfv::BfvCiphertext,
     a: &[u64],
     depth: bool,
 ) -> (u32, u32) {

@@ -1,4 +1,4 @@
-//! BEHZ multiplication tables and steps (paper 000 Alg. 3, S0–S4; S5 is key switching).
+//! BEHZ multiplication tables and steps (Bajard et al. (SAC 2016) Alg. 3, S0–S4; S5 is key switching).
 
 use std::sync::Arc;
 

@@ -6,12 +6,12 @@ use crate::rlwe::{KeyId, Parts};
 
 /// A plaintext: n coefficients of Z_t\[X]/(X^n + 1), in [0, t), tied to one context.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Plaintext {
+pub struct BfvPlaintext {
     pub(crate) coeffs: Vec<u64>,
     pub(crate) fingerprint: u64,
 }
 
-impl Plaintext {
+impl BfvPlaintext {
     /// The coefficients, in [0, t).
     pub fn coefficients(&self) -> &[u64] {
         &self.coeffs
@@ -20,7 +20,7 @@ impl Plaintext {
 
 /// A ciphertext (c_0, c_1[, c_2, ...]) over Q in coefficient form, with ct(s) = Delta m + v (mod Q).
 #[derive(Clone, Debug)]
-pub struct Ciphertext {
+pub struct BfvCiphertext {
     /// The polynomials, with the seed of c_1 of a fresh symmetric encryption (half-size bytes).
     pub(crate) parts: Parts,
     pub(crate) fingerprint: u64,
@@ -31,7 +31,7 @@ pub struct Ciphertext {
     pub(crate) noise: Option<[f64; 2]>,
 }
 
-impl Ciphertext {
+impl BfvCiphertext {
     /// The number of polynomials (2 after relinearisation, 3 after a product without it).
     pub fn size(&self) -> usize {
         self.parts.len()

@@ -14,7 +14,9 @@ use rnsfhe_math::sample::{DiscreteGaussian, DEFAULT_TAIL};
 
 use super::decrypt::{Decryptor, SwitchedDecryption};
 use super::noise::NoiseModel;
-use super::{BehzTool, BfvParameters, Ciphertext, HpsTool, Multiplication, Plaintext, RingShape};
+use super::{
+    BehzTool, BfvCiphertext, BfvParameters, BfvPlaintext, HpsTool, Multiplication, RingShape,
+};
 use crate::encoding::Encoders;
 use crate::rlwe::{KeySwitcher, Levels};
 use crate::Result;
@@ -22,7 +24,7 @@ use crate::Result;
 /// The multiplication method's tables: one variant per [`Multiplication`], dispatched here only.
 #[derive(Debug)]
 pub enum MulTool {
-    /// Paper 000 Alg. 3.
+    /// Bajard et al. (SAC 2016) Alg. 3.
     Behz(Box<BehzTool>),
     /// HPS.
     Hps(Box<HpsTool>),
@@ -38,7 +40,7 @@ impl MulTool {
     }
 
     /// Extends a ciphertext polynomial (coefficient form over Q) to the auxiliary base.
-    /// Full Montgomery (paper 001 section 4.1): the extension acts on the residues of c M, so its
+    /// Full Montgomery (Bajard et al. (SAC 2017) section 4.1): the extension acts on the residues of c M, so its
     /// output is the Montgomery form of the lift.
     pub fn extend(&self, c: &Poly) -> Result<Poly> {
         let mut out = match self {
@@ -116,11 +118,11 @@ pub struct BfvContext {
     fingerprint: u64,
     params: BfvParameters,
     sw: KeySwitcher,
-    /// The mixed strategy's relinearisation (paper 001 section 4.4): the same moduli over a ring
+    /// The mixed strategy's relinearisation (Bajard et al. (SAC 2017) section 4.4): the same moduli over a ring
     /// reducing by Montgomery, whose keys carry M.
     relin_sw: Option<KeySwitcher>,
     gaussian: DiscreteGaussian,
-    /// Batch (X^n + 1), GF(t^d) slot (general Phi_m, paper 001 section 2.4) and coefficient encoders.
+    /// Batch (X^n + 1), GF(t^d) slot (general Phi_m, Bajard et al. (SAC 2017) section 2.4) and coefficient encoders.
     encoders: Encoders,
     /// log2 of the reduction's expansion (0 for X^n + 1), for the noise model.
     pub(crate) log_rho: f64,
@@ -157,7 +159,7 @@ impl BfvContext {
                 None => n as f64,
             },
         };
-        // Full Montgomery (paper 001 section 4.1): the tensor over q u B_sk (u P) is x M^-1 with
+        // Full Montgomery (Bajard et al. (SAC 2017) section 4.1): the tensor over q u B_sk (u P) is x M^-1 with
         // ||x M^-1|| <= delta_R ||M^-1||_inf ||x||, so the auxiliary bases are sized for
         // delta_R^2 ||M^-1||_inf; mu = the row norms (l2, l1) of w -> w M^-1 scale the noise terms
         // that carry M^-1 (the products' lift, heuristically by its sd, and their rounding).
@@ -250,7 +252,7 @@ impl BfvContext {
     pub fn key_switcher(&self) -> &KeySwitcher {
         &self.sw
     }
-    /// The key switcher of relinearisation: the Montgomery one under the mixed strategy (paper 001
+    /// The key switcher of relinearisation: the Montgomery one under the mixed strategy (Bajard et al. (SAC 2017)
     /// section 4.4), else [`Self::key_switcher`].
     pub fn relin_switcher(&self) -> &KeySwitcher {
         self.relin_sw.as_ref().unwrap_or(&self.sw)
@@ -267,19 +269,19 @@ impl BfvContext {
     pub fn gammas(&self) -> Option<(u64, u64)> {
         self.dec.gammas()
     }
-    pub(crate) fn check_ct(&self, ct: &Ciphertext) -> Result<()> {
+    pub(crate) fn check_ct(&self, ct: &BfvCiphertext) -> Result<()> {
         crate::params::check_ciphertext(ct.fingerprint, self.fingerprint, ct.parts.len())
     }
 
     /// [m]_t lifted centred to Q, coefficient form.
-    pub(crate) fn lift_plain(&self, pt: &Plaintext) -> Result<Poly> {
+    pub(crate) fn lift_plain(&self, pt: &BfvPlaintext) -> Result<Poly> {
         self.check_plain(pt)?;
         let centered: Vec<i64> = pt.coeffs.iter().map(|&c| self.t.center(c)).collect();
         Ok(Poly::from_signed(self.ring(), &centered)?)
     }
 
     /// Delta [m]_t over Q, coefficient form.
-    pub(crate) fn scaled_plain(&self, pt: &Plaintext) -> Result<Poly> {
+    pub(crate) fn scaled_plain(&self, pt: &BfvPlaintext) -> Result<Poly> {
         let mut m = self.lift_plain(pt)?;
         let n = self.params.degree;
         for ((limb, q), d) in m
@@ -293,7 +295,7 @@ impl BfvContext {
         Ok(m)
     }
 
-    /// p as a ciphertext part: p M in the full Montgomery representation (paper 001 section 4), p
+    /// p as a ciphertext part: p M in the full Montgomery representation (Bajard et al. (SAC 2017) section 4), p
     /// otherwise.
     pub(crate) fn enter(&self, p: Poly) -> Result<Poly> {
         if self.params.is_full_montgomery() && p.montgomery_form() == Form::Plain {
@@ -303,5 +305,5 @@ impl BfvContext {
     }
 }
 
-crate::encoding::integer_encoding_methods!(BfvContext, Plaintext);
+crate::encoding::integer_encoding_methods!(BfvContext, BfvPlaintext);
 crate::rlwe::key_methods!(BfvContext, relin_switcher: relin_switcher);

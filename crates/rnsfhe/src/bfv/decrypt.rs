@@ -1,4 +1,4 @@
-//! The four RNS decryptions of x = [ct(s)]_q into round(t x / q) mod t (paper 000 section 3, HPS).
+//! The four RNS decryptions of x = [ct(s)]_q into round(t x / q) mod t (Bajard et al. (SAC 2016) section 3, HPS).
 
 use num_bigint::BigUint;
 use rnsfhe_math::arith::{is_prime, Modulus};
@@ -7,7 +7,7 @@ use rnsfhe_math::rns::{BaseConverter, FastBaseConverter, FastRnsFloor, RnsBasis,
 use super::Decryption;
 use crate::{Error, Result};
 
-/// gamma for Alg. 1 and Lemma 3, chosen by Theorem 1 (paper 000).
+/// gamma for Alg. 1 and Lemma 3, chosen by Theorem 1 (Bajard et al. (SAC 2016)).
 ///
 /// Theorem 1 needs gamma > 2k / (1 - t |q|_t / q) and guarantees decryption for
 /// ||v|| <= q/t (1/2 - k/gamma) - |q|_t / 2. We take gamma >= 2^(p+1) k, so the bound loses at most a
@@ -137,7 +137,7 @@ impl Decryptor {
         Some((g.gamma.value(), 1u64 << g.log_gamma2))
     }
 
-    /// Whether DecRNS-flp uses plain f64 (paper 000 section 3.5: 2 nu + log2 k - log2 t <= 52).
+    /// Whether DecRNS-flp uses plain f64 (Bajard et al. (SAC 2016) section 3.5: 2 nu + log2 k - log2 t <= 52).
     /// max |t x / q - round(t x / q)| over the coefficients of a phase x: ||[t x]_q|| / q.
     pub(crate) fn noise_fraction(&self, x: &[u64]) -> Result<f64> {
         Ok(self.hps.max_fraction_distance(x)?)

@@ -1,4 +1,4 @@
-//! Noise: the invariant noise budget, and paper 000's worst-case depth from the bound (20).
+//! Noise: the invariant noise budget, and Bajard et al. (SAC 2016)'s worst-case depth from the bound (20).
 
 use num_bigint::BigInt;
 use num_integer::Integer;
@@ -7,11 +7,11 @@ use rnsfhe_math::arith::ntt_primes;
 use rnsfhe_math::ring::{Poly, RingContext};
 use rnsfhe_math::sample::Csprng;
 
-use super::{BfvContext, Ciphertext, Decryption, MulTool, Plaintext, RelinKey};
+use super::{BfvCiphertext, BfvContext, BfvPlaintext, Decryption, MulTool, RelinKey};
 use crate::rlwe::{PublicKey, SecretKey};
 use crate::Result;
 
-/// The inputs of paper 000's bound (20).
+/// The inputs of Bajard et al. (SAC 2016)'s bound (20).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DepthInputs {
     /// Degree n (delta = n).
@@ -105,8 +105,8 @@ impl BfvContext {
         }
     }
 
-    /// log2 of ||[t ct(s)]_q||, the size of v_c = t v - |q|_t [m]_t (paper 000 Lemma 1).
-    fn log2_scaled_noise(&self, ct: &Ciphertext, sk: &SecretKey) -> Result<f64> {
+    /// log2 of ||[t ct(s)]_q||, the size of v_c = t v - |q|_t [m]_t (Bajard et al. (SAC 2016) Lemma 1).
+    fn log2_scaled_noise(&self, ct: &BfvCiphertext, sk: &SecretKey) -> Result<f64> {
         self.log2_scaled_noise_of(&self.phase(ct, sk)?)
     }
 
@@ -140,7 +140,7 @@ impl BfvContext {
     /// noise bound or the measured noise reaches 1/4 (see `noise.rs`: a wrapped coefficient cannot
     /// be measured). A positive budget means decryption is correct. Uses the HPS fractions, or big
     /// integers when the noise is below q 2^-40.
-    pub fn noise_budget(&self, ct: &Ciphertext, sk: &SecretKey) -> Result<u32> {
+    pub fn noise_budget(&self, ct: &BfvCiphertext, sk: &SecretKey) -> Result<u32> {
         let x = self.phase(ct, sk)?;
         if self.noise_verdict(ct, &x, &self.dec)?.is_err() {
             return Ok(0);
@@ -149,8 +149,8 @@ impl BfvContext {
         Ok(b.max(0.0).floor() as u32)
     }
 
-    /// log2 of the inherent noise ||v|| (about ||v_c|| / t), as plotted in paper 000 Fig. 1.
-    pub fn noise_log2(&self, ct: &Ciphertext, sk: &SecretKey) -> Result<f64> {
+    /// log2 of the inherent noise ||v|| (about ||v_c|| / t), as plotted in Bajard et al. (SAC 2016) Fig. 1.
+    pub fn noise_log2(&self, ct: &BfvCiphertext, sk: &SecretKey) -> Result<f64> {
         Ok(self.log2_scaled_noise(ct, sk)? - (self.params().plain_modulus() as f64).log2())
     }
 }
@@ -168,7 +168,7 @@ pub struct Level {
 
 impl BfvContext {
     /// The product of two plaintexts in R_t, exactly (NTT over primes whose product exceeds n t^2).
-    pub fn multiply_plaintexts(&self, a: &Plaintext, b: &Plaintext) -> Result<Plaintext> {
+    pub fn multiply_plaintexts(&self, a: &BfvPlaintext, b: &BfvPlaintext) -> Result<BfvPlaintext> {
         self.check_plain(a)?;
         self.check_plain(b)?;
         let n = self.params().degree();
@@ -177,7 +177,7 @@ impl BfvContext {
         let count = (need_bits / 59.0).ceil() as usize;
         let primes = ntt_primes(60, 2 * n as u64, count, &[])?;
         let ring = RingContext::new(n, &primes)?;
-        let lift = |p: &Plaintext| -> Result<Poly> {
+        let lift = |p: &BfvPlaintext| -> Result<Poly> {
             let c: Vec<i64> = p.coeffs.iter().map(|&x| t.center(x)).collect();
             let mut p = Poly::from_signed(&ring, &c)?;
             p.to_ntt()?;
@@ -208,7 +208,7 @@ impl BfvContext {
         sk: &SecretKey,
         pk: &PublicKey,
         rlk: &RelinKey,
-        pt: &Plaintext,
+        pt: &BfvPlaintext,
         method: Decryption,
         max_depth: u32,
         rng: &mut Csprng,
@@ -233,7 +233,7 @@ impl BfvContext {
     }
 }
 
-/// The inputs of FV's depth over any Phi_m, paper 001 section 4.3 (Table 3), with or without the
+/// The inputs of FV's depth over any Phi_m, Bajard et al. (SAC 2017) section 4.3 (Table 3), with or without the
 /// Montgomery representation: V = B_err (1 + 2 delta_R B_key),
 /// r_inf = (1 + rho) / 2 (1 + delta_R B_key) + delta_R ||M||_inf,
 /// C1 = 2 delta_R t (delta_R ||M^-1||_inf r_inf + 1/2) + delta_R / 2,
@@ -307,7 +307,7 @@ impl AnyMDepthInputs {
 }
 
 impl BfvContext {
-    /// Paper 001's section 4.3 inputs for this parameter set (general Phi_m): delta_R = n ||F_m||
+    /// Bajard et al. (SAC 2017)'s section 4.3 inputs for this parameter set (general Phi_m): delta_R = n ||F_m||
     /// (Lemma 4, `reduction_expansion`), k, nu, q, t, rho and B_err = 6 sigma as in
     /// [`BfvContext::depth_inputs`], B_key = 1; with `montgomery`, ||M||_inf and ||M^-1||_inf exact.
     pub fn any_m_depth_inputs(&self, montgomery: bool) -> Result<AnyMDepthInputs> {

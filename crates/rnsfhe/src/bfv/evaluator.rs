@@ -5,8 +5,8 @@ use rnsfhe_math::ring::{Poly, Representation, RingContext};
 use std::sync::Arc;
 
 use super::noise::NoiseModel;
-use super::{BfvContext, Ciphertext, GaloisKeys, Plaintext, RelinKey};
-use crate::rlwe::eval::Evaluate;
+use super::{BfvCiphertext, BfvContext, BfvPlaintext, GaloisKeys, RelinKey};
+use crate::rlwe::shared_ops::Evaluate;
 use crate::rlwe::KeyId;
 use crate::{Error, Result};
 
@@ -31,24 +31,24 @@ fn to_ntt_pair(p: [Poly; 2]) -> Result<[Poly; 2]> {
     Ok([a, b])
 }
 
-crate::rlwe::eval::evaluation_methods!(BfvContext, Ciphertext);
-crate::encoding::hypercube::hypercube_methods!(BfvContext, Ciphertext);
+crate::rlwe::shared_ops::evaluation_methods!(BfvContext, BfvCiphertext);
+crate::encoding::hypercube::hypercube_methods!(BfvContext, BfvCiphertext);
 
 impl Evaluate for BfvContext {
-    type Ct = Ciphertext;
-    fn parts(ct: &Ciphertext) -> &[Poly] {
+    type Ct = BfvCiphertext;
+    fn parts(ct: &BfvCiphertext) -> &[Poly] {
         &ct.parts
     }
-    fn parts_mut(ct: &mut Ciphertext) -> &mut Vec<Poly> {
+    fn parts_mut(ct: &mut BfvCiphertext) -> &mut Vec<Poly> {
         ct.parts.polys_mut()
     }
-    fn check_one(&self, ct: &Ciphertext) -> Result<()> {
+    fn check_one(&self, ct: &BfvCiphertext) -> Result<()> {
         self.check_ct(ct)
     }
-    fn check_sum(&self, a: &Ciphertext, b: &Ciphertext, _op: &str) -> Result<Option<KeyId>> {
+    fn check_sum(&self, a: &BfvCiphertext, b: &BfvCiphertext, _op: &str) -> Result<Option<KeyId>> {
         self.check_pair(a, b)
     }
-    fn record_sum(&self, a: &mut Ciphertext, b: &Ciphertext, key: Option<KeyId>) {
+    fn record_sum(&self, a: &mut BfvCiphertext, b: &BfvCiphertext, key: Option<KeyId>) {
         a.key_id = key;
         a.noise = crate::rlwe::noise::add(a.noise, b.noise);
     }
@@ -56,13 +56,13 @@ impl Evaluate for BfvContext {
 
 impl BfvContext {
     /// Checks both operands and returns the key pair of their combination.
-    fn check_pair(&self, a: &Ciphertext, b: &Ciphertext) -> Result<Option<KeyId>> {
+    fn check_pair(&self, a: &BfvCiphertext, b: &BfvCiphertext) -> Result<Option<KeyId>> {
         self.check_ct(a)?;
         self.check_ct(b)?;
         KeyId::join(a.key_id, b.key_id)
     }
 
-    fn require_size(&self, ct: &Ciphertext, size: usize, op: &str) -> Result<()> {
+    fn require_size(&self, ct: &BfvCiphertext, size: usize, op: &str) -> Result<()> {
         if ct.parts.len() == size {
             return Ok(());
         }
@@ -73,7 +73,7 @@ impl BfvContext {
     }
 
     /// a += m (adds Delta \[m]_t to c0).
-    pub fn add_plain_assign(&self, a: &mut Ciphertext, m: &Plaintext) -> Result<()> {
+    pub fn add_plain_assign(&self, a: &mut BfvCiphertext, m: &BfvPlaintext) -> Result<()> {
         self.check_ct(a)?;
         a.parts
             .c0_mut()
@@ -83,14 +83,14 @@ impl BfvContext {
     }
 
     /// a + m.
-    pub fn add_plain(&self, a: &Ciphertext, m: &Plaintext) -> Result<Ciphertext> {
+    pub fn add_plain(&self, a: &BfvCiphertext, m: &BfvPlaintext) -> Result<BfvCiphertext> {
         let mut r = a.clone();
         self.add_plain_assign(&mut r, m)?;
         Ok(r)
     }
 
     /// a -= m.
-    pub fn sub_plain_assign(&self, a: &mut Ciphertext, m: &Plaintext) -> Result<()> {
+    pub fn sub_plain_assign(&self, a: &mut BfvCiphertext, m: &BfvPlaintext) -> Result<()> {
         self.check_ct(a)?;
         a.parts
             .c0_mut()
@@ -100,14 +100,14 @@ impl BfvContext {
     }
 
     /// a - m.
-    pub fn sub_plain(&self, a: &Ciphertext, m: &Plaintext) -> Result<Ciphertext> {
+    pub fn sub_plain(&self, a: &BfvCiphertext, m: &BfvPlaintext) -> Result<BfvCiphertext> {
         let mut r = a.clone();
         self.sub_plain_assign(&mut r, m)?;
         Ok(r)
     }
 
     /// a *= m (every part times \[m]_t lifted centred; noise grows by about n ||m||).
-    pub fn mul_plain_assign(&self, a: &mut Ciphertext, m: &Plaintext) -> Result<()> {
+    pub fn mul_plain_assign(&self, a: &mut BfvCiphertext, m: &BfvPlaintext) -> Result<()> {
         self.check_ct(a)?;
         let mut mp = self.enter(self.lift_plain(m)?)?;
         mp.to_ntt()?;
@@ -121,14 +121,14 @@ impl BfvContext {
     }
 
     /// a * m.
-    pub fn mul_plain(&self, a: &Ciphertext, m: &Plaintext) -> Result<Ciphertext> {
+    pub fn mul_plain(&self, a: &BfvCiphertext, m: &BfvPlaintext) -> Result<BfvCiphertext> {
         let mut r = a.clone();
         self.mul_plain_assign(&mut r, m)?;
         Ok(r)
     }
 
     /// a *= c for an integer c (taken mod t, lifted centred).
-    pub fn mul_scalar_assign(&self, a: &mut Ciphertext, c: i64) -> Result<()> {
+    pub fn mul_scalar_assign(&self, a: &mut BfvCiphertext, c: i64) -> Result<()> {
         self.check_ct(a)?;
         let t = self.t();
         let c = t.center(t.reduce_i64(c));
@@ -143,21 +143,21 @@ impl BfvContext {
     }
 
     /// a * c.
-    pub fn mul_scalar(&self, a: &Ciphertext, c: i64) -> Result<Ciphertext> {
+    pub fn mul_scalar(&self, a: &BfvCiphertext, c: i64) -> Result<BfvCiphertext> {
         let mut r = a.clone();
         self.mul_scalar_assign(&mut r, c)?;
         Ok(r)
     }
 
     /// The 3-part product of two 2-part ciphertexts: [DR_2(ct1 * ct2)]_q by the parameter set's
-    /// method (paper 000 Alg. 3 S0–S4, or HPS steps 1–4), without relinearisation.
-    pub fn multiply_no_relin(&self, a: &Ciphertext, b: &Ciphertext) -> Result<Ciphertext> {
+    /// method (Bajard et al. (SAC 2016) Alg. 3 S0–S4, or HPS steps 1–4), without relinearisation.
+    pub fn multiply_no_relin(&self, a: &BfvCiphertext, b: &BfvCiphertext) -> Result<BfvCiphertext> {
         let key_id = self.check_pair(a, b)?;
         self.require_size(a, 2, "multiplication")?;
         self.require_size(b, 2, "multiplication")?;
         let square = std::ptr::eq(a, b);
         let tool = self.mul_tool();
-        let extend = |ct: &Ciphertext| -> Result<([Poly; 2], [Poly; 2])> {
+        let extend = |ct: &BfvCiphertext| -> Result<([Poly; 2], [Poly; 2])> {
             let (x0, x1) =
                 parallel::join(|| tool.extend(&ct.parts[0]), || tool.extend(&ct.parts[1]));
             let aux = [x0?, x1?];
@@ -188,7 +188,12 @@ impl BfvContext {
     }
 
     /// a * b, relinearised.
-    pub fn multiply(&self, a: &Ciphertext, b: &Ciphertext, rlk: &RelinKey) -> Result<Ciphertext> {
+    pub fn multiply(
+        &self,
+        a: &BfvCiphertext,
+        b: &BfvCiphertext,
+        rlk: &RelinKey,
+    ) -> Result<BfvCiphertext> {
         let mut r = self.multiply_no_relin(a, b)?;
         self.relinearize_assign(&mut r, rlk)?;
         Ok(r)
@@ -197,8 +202,8 @@ impl BfvContext {
     /// a *= b, relinearised.
     pub fn multiply_assign(
         &self,
-        a: &mut Ciphertext,
-        b: &Ciphertext,
+        a: &mut BfvCiphertext,
+        b: &BfvCiphertext,
         rlk: &RelinKey,
     ) -> Result<()> {
         *a = self.multiply(a, b, rlk)?;
@@ -206,12 +211,12 @@ impl BfvContext {
     }
 
     /// a^2, relinearised.
-    pub fn square(&self, a: &Ciphertext, rlk: &RelinKey) -> Result<Ciphertext> {
+    pub fn square(&self, a: &BfvCiphertext, rlk: &RelinKey) -> Result<BfvCiphertext> {
         self.multiply(a, a, rlk)
     }
 
-    /// Relinearisation (paper 000 S5, eq. (17)): a 3-part ciphertext to 2 parts (2 parts: unchanged).
-    pub fn relinearize_assign(&self, a: &mut Ciphertext, rlk: &RelinKey) -> Result<()> {
+    /// Relinearisation (Bajard et al. (SAC 2016) S5, eq. (17)): a 3-part ciphertext to 2 parts (2 parts: unchanged).
+    pub fn relinearize_assign(&self, a: &mut BfvCiphertext, rlk: &RelinKey) -> Result<()> {
         self.check_ct(a)?;
         let switched = a.parts.len() > 2;
         if self.params().is_mixed_montgomery() && switched {
@@ -231,9 +236,9 @@ impl BfvContext {
         Ok(())
     }
 
-    /// The mixed strategy's relinearisation (paper 001 section 4.4): c_2's residues (plain) switched
+    /// The mixed strategy's relinearisation (Bajard et al. (SAC 2017) section 4.4): c_2's residues (plain) switched
     /// over the Montgomery ring with keys carrying M, the plain (u_0, u_1) brought back.
-    fn relinearize_mixed(&self, a: &mut Ciphertext, rlk: &RelinKey) -> Result<()> {
+    fn relinearize_mixed(&self, a: &mut BfvCiphertext, rlk: &RelinKey) -> Result<()> {
         crate::rlwe::owned_by(
             (rlk.fingerprint, rlk.id()),
             (self.fingerprint(), a.key_id),
@@ -273,14 +278,19 @@ impl BfvContext {
     }
 
     /// Relinearised copy.
-    pub fn relinearize(&self, a: &Ciphertext, rlk: &RelinKey) -> Result<Ciphertext> {
+    pub fn relinearize(&self, a: &BfvCiphertext, rlk: &RelinKey) -> Result<BfvCiphertext> {
         let mut r = a.clone();
         self.relinearize_assign(&mut r, rlk)?;
         Ok(r)
     }
 
     /// Applies X -> X^g and switches back to s with the Galois key of g (g odd, taken mod 2n).
-    pub fn apply_galois(&self, a: &Ciphertext, g: u64, keys: &GaloisKeys) -> Result<Ciphertext> {
+    pub fn apply_galois(
+        &self,
+        a: &BfvCiphertext,
+        g: u64,
+        keys: &GaloisKeys,
+    ) -> Result<BfvCiphertext> {
         self.check_ct(a)?;
         let parts = keys.apply(
             self.key_switcher(),
@@ -300,9 +310,9 @@ impl BfvContext {
     /// level, so the key must be too.
     pub fn switch_key(
         &self,
-        a: &Ciphertext,
+        a: &BfvCiphertext,
         key: &crate::rlwe::SwitchingKey,
-    ) -> Result<Ciphertext> {
+    ) -> Result<BfvCiphertext> {
         self.check_ct(a)?;
         let parts = key.apply(
             self.key_switcher(),
@@ -318,7 +328,12 @@ impl BfvContext {
     }
 
     /// In-place form of [`BfvContext::apply_galois`].
-    pub fn apply_galois_assign(&self, a: &mut Ciphertext, g: u64, keys: &GaloisKeys) -> Result<()> {
+    pub fn apply_galois_assign(
+        &self,
+        a: &mut BfvCiphertext,
+        g: u64,
+        keys: &GaloisKeys,
+    ) -> Result<()> {
         *a = self.apply_galois(a, g, keys)?;
         Ok(())
     }
@@ -326,7 +341,7 @@ impl BfvContext {
     /// In-place row rotation.
     pub fn rotate_rows_assign(
         &self,
-        a: &mut Ciphertext,
+        a: &mut BfvCiphertext,
         step: i64,
         keys: &GaloisKeys,
     ) -> Result<()> {

@@ -1,4 +1,4 @@
-//! BFV over full RNS (paper 000, BEHZ; and the HPS variant).
+//! BFV over full RNS (Bajard et al. (SAC 2016), BEHZ; and the HPS variant).
 //!
 //! - [`BfvParameters`]: degree, t, moduli, distributions, the [`Multiplication`] and [`Decryption`]
 //!   methods, key-switching layout; validated against the security table.
@@ -6,8 +6,8 @@
 //!   generation, encoding, encryption, decryption and every homomorphic operation.
 //! - [`BehzTool`] / [`HpsTool`]: each method's tables, in a struct of its own.
 //! - Noise: [`BfvContext::noise_budget`] with the noise bound every ciphertext carries (`noise.rs`),
-//!   and paper 000's worst-case depth (eq. (20)) in [`depth`].
-//! - Paper 001 on a general Phi_m: `reduction(Reduction::Montgomery)` is the mixed strategy of
+//!   and Bajard et al. (SAC 2016)'s worst-case depth (eq. (20)) in [`depth`].
+//! - Bajard et al. (SAC 2017) on a general Phi_m: `reduction(Reduction::Montgomery)` is the mixed strategy of
 //!   section 4.4; with [`FvMontgomery::Full`] ciphertexts are held as c M (sections 4 and 4.1).
 
 mod behz;
@@ -23,7 +23,20 @@ mod params;
 
 pub use crate::rlwe::{GaloisKeys, RelinKey};
 pub use behz::{BehzSizes, BehzTool};
-pub use ciphertext::{Ciphertext, Plaintext};
+pub use ciphertext::{BfvCiphertext, BfvPlaintext};
+
+/// The former name of [`BfvCiphertext`], kept for one release.
+#[deprecated(
+    since = "0.2.0",
+    note = "renamed to `BfvCiphertext`, as `BgvCiphertext` and `CkksCiphertext`"
+)]
+pub type Ciphertext = BfvCiphertext;
+/// The former name of [`BfvPlaintext`], kept for one release.
+#[deprecated(
+    since = "0.2.0",
+    note = "renamed to `BfvPlaintext`, as `BgvPlaintext` and `CkksPlaintext`"
+)]
+pub type Plaintext = BfvPlaintext;
 pub use context::{BfvContext, MulTool};
 pub use hps::HpsTool;
 pub use params::{BfvParameters, BfvParametersBuilder, Decryption, FvMontgomery, Multiplication};

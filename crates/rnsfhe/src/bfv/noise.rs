@@ -1,13 +1,13 @@
 //! A noise bound carried by every ciphertext, so that the budget and the checked decryption never
-//! accept a ciphertext that decrypts wrongly (issue 11 section 2).
+//! accept a ciphertext that decrypts wrongly.
 //!
-//! Why a carried bound: with t ct(s)/q = m + nu + t w (the invariant noise nu = v_c / q of paper 000
+//! Why a carried bound: with t ct(s)/q = m + nu + t w (the invariant noise nu = v_c / q of Bajard et al. (SAC 2016)
 //! Lemma 1 and of SEAL), the secret key only shows nu modulo 1, so a coefficient with |nu_i| > 1/2
 //! looks like any value in (-1/2, 1/2]: no measurement of one phase can tell a wrapped noise from a
 //! small one (`sum_slots` gathers the noise into coefficient 0, which wraps while the rest stays
 //! small). HElib's `Ctxt::noiseBound` is the anchor: each operation updates upper bounds I on
 //! ||nu||_inf and L on ||nu||_2. While I < 1/2 - k/gamma - 2^-20 nothing wrapped, every decryption
-//! method is right (paper 000 Theorem 1: ||nu|| < 1/2 - k/gamma; the HPS and f64 fractions err by
+//! method is right (Bajard et al. (SAC 2016) Theorem 1: ||nu|| < 1/2 - k/gamma; the HPS and f64 fractions err by
 //! less than 2^-40) and the measurement is exact. Decision: a ciphertext is refused, and its budget
 //! is 0, when I reaches that limit, when the measured ||nu|| reaches 1/4 (budget below one bit, as
 //! before), or when the measurement exceeds I (the heuristic failed). I is pessimistic (about 2-3
@@ -28,10 +28,10 @@
 //!   ||m||_1 L <= n t/2 L, ||nu_a nu_b||_inf <= L_a L_b, the rounding eps (each part within k + 2).
 //!   Heuristic: w independent of nu (RLWE: c_1 looks uniform), its coefficients with second moment
 //!   at most M (1 + S2), M = 1/12 for HPS's centred lift, ((1 + rho)/2)^2 for BEHZ's lift within
-//!   (1 + rho) q/2 (paper 000 Lemma 4); so ||w nu||_inf <= z sqrt(M (1 + S2)) L and ||w nu||_2 <=
+//!   (1 + rho) q/2 (Bajard et al. (SAC 2016) Lemma 4); so ||w nu||_inf <= z sqrt(M (1 + S2)) L and ||w nu||_2 <=
 //!   Z2 sqrt(n M (1 + S2)) L.
 //!
-//! - full Montgomery FV (paper 001 section 4.1, Prop. 1): the lift w is (lift) M^-1 and the rounding
+//! - full Montgomery FV (Bajard et al. (SAC 2017) section 4.1, Prop. 1): the lift w is (lift) M^-1 and the rounding
 //!   eps is eps M^-1; with the row norms l1, l2 of w -> w M^-1 (`montgomery_inverse_row_norms`),
 //!   the sd of w grows by l2 (heuristic) and ||eps M^-1||_inf <= l1 ||eps||_inf (rigorous), and
 //!   key switching's ModDown rounding by l1.
@@ -44,7 +44,7 @@ use num_traits::ToPrimitive;
 use rnsfhe_math::ring::Poly;
 
 use super::decrypt::Decryptor;
-use super::{BfvContext, Ciphertext, MulTool, Plaintext};
+use super::{BfvCiphertext, BfvContext, BfvPlaintext, MulTool};
 use crate::rlwe::{log2_add, SecretDistribution};
 use crate::Result;
 
@@ -106,12 +106,12 @@ impl NoiseModel {
             MulTool::Behz(b) => ((1.0 + b.sizes().rho) / 2.0).powi(2),
             MulTool::Hps(_) => 1.0 / 12.0,
         };
-        // Full Montgomery (paper 001 Prop. 1): the lift and the rounding of a product are
+        // Full Montgomery (Bajard et al. (SAC 2017) Prop. 1): the lift and the rounding of a product are
         // multiplied by M^-1: sd factor mu_2, infinity-norm factor mu_1 (1 otherwise); so is
         // ModDown's rounding in key switching.
         let (mu_2, mu) = ctx.mu;
         let sd_w = mu_2 * (moment * (1.0 + s2)).sqrt();
-        // General Phi_m: every product term grows by the reduction's expansion (paper 001 Lemma 4).
+        // General Phi_m: every product term grows by the reduction's expansion (Bajard et al. (SAC 2017) Lemma 4).
         let rho = ctx.log_rho.exp2();
         let mut ks = lt - lq + ctx.key_switcher().noise_log2(sigma, Z, s1) + ctx.log_rho;
         let special = p.special_moduli().len();
@@ -133,7 +133,7 @@ impl NoiseModel {
     }
 
     /// A fresh encryption of m: t v / q - |q|_t [m]_t / q.
-    pub(crate) fn fresh(&self, ctx: &BfvContext, public: bool, m: &Plaintext) -> Option<Bound> {
+    pub(crate) fn fresh(&self, ctx: &BfvContext, public: bool, m: &BfvPlaintext) -> Option<Bound> {
         let v = if public { self.fresh_pk } else { self.fresh_sk };
         self.add_plain(ctx, Some(v), m)
     }
@@ -143,7 +143,7 @@ impl NoiseModel {
         &self,
         ctx: &BfvContext,
         a: Option<Bound>,
-        m: &Plaintext,
+        m: &BfvPlaintext,
     ) -> Option<Bound> {
         let (_, l2sq, inf) = norms(ctx, m);
         let r = self.q_t_over_q;
@@ -156,7 +156,7 @@ impl NoiseModel {
 
     /// Times a plaintext m (centred): ||nu m||_inf <= min(||nu||_inf ||m||_1, ||nu||_2 ||m||_2),
     /// ||nu m||_2 <= ||nu||_2 ||m||_1.
-    pub(crate) fn mul_plain(ctx: &BfvContext, a: Option<Bound>, m: &Plaintext) -> Option<Bound> {
+    pub(crate) fn mul_plain(ctx: &BfvContext, a: Option<Bound>, m: &BfvPlaintext) -> Option<Bound> {
         let [i, l] = a?;
         let (l1, l2sq, _) = norms(ctx, m);
         Some([(i + l1.log2()).min(l + 0.5 * l2sq.log2()), l + l1.log2()])
@@ -179,7 +179,7 @@ impl NoiseModel {
 }
 
 /// ||m||_1, ||m||_2^2 and ||m||_inf of a plaintext, centred.
-fn norms(ctx: &BfvContext, m: &Plaintext) -> (f64, f64, f64) {
+fn norms(ctx: &BfvContext, m: &BfvPlaintext) -> (f64, f64, f64) {
     let t = ctx.t();
     m.coeffs.iter().fold((0.0, 0.0, 0.0), |(s1, s2, mx), &c| {
         let v = t.center(c).unsigned_abs() as f64;
@@ -193,7 +193,7 @@ impl BfvContext {
     /// heuristic failed: refused too).
     pub(crate) fn noise_verdict(
         &self,
-        ct: &Ciphertext,
+        ct: &BfvCiphertext,
         x: &Poly,
         dec: &Decryptor,
     ) -> Result<std::result::Result<(), String>> {

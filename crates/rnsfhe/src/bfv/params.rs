@@ -15,7 +15,7 @@ use crate::{Error, Result};
 /// (`BfvContext::multiply`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Multiplication {
-    /// Paper 000 Alg. 3: FastBconv to B_sk u {m~}, SmMRq, tensor, fastRNSFloor, FastBconvSK.
+    /// Bajard et al. (SAC 2016) Alg. 3: FastBconv to B_sk u {m~}, SmMRq, tensor, fastRNSFloor, FastBconvSK.
     Behz,
     /// Halevi–Polyakov–Shoup: exact extension to P, tensor, scale-and-round into P, exact back to Q.
     Hps,
@@ -24,18 +24,18 @@ pub enum Multiplication {
 /// How ciphertexts are decrypted (all give the same result below the noise bound of each).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Decryption {
-    /// Paper 000 Alg. 1 (DecRNS): FastBconv to {t, gamma} and the gamma-correction, gamma odd.
+    /// Bajard et al. (SAC 2016) Alg. 1 (DecRNS): FastBconv to {t, gamma} and the gamma-correction, gamma odd.
     Gamma,
-    /// Paper 000 Lemma 3: gamma a power of two, one FastBconv modulo gamma t and a shift.
+    /// Bajard et al. (SAC 2016) Lemma 3: gamma a power of two, one FastBconv modulo gamma t and a shift.
     PowerOfTwoGamma,
-    /// Paper 000 section 3.5 (DecRNS-flp): round(sum_i |x q~_i|_{q_i} t / q_i) mod t in floating
+    /// Bajard et al. (SAC 2016) section 3.5 (DecRNS-flp): round(sum_i |x q~_i|_{q_i} t / q_i) mod t in floating
     /// point (f64 when 2 nu + log2 k - log2 t <= 52, two-word fixed point otherwise).
     FloatingPoint,
     /// HPS: [sum_i x_i w_i + round(sum_i x_i theta_i)]_t with t q~_i / q_i = w_i + theta_i.
     Hps,
 }
 
-/// Which Montgomery pipeline of paper 001 FV uses on a general Phi_m with `Reduction::Montgomery`
+/// Which Montgomery pipeline of Bajard et al. (SAC 2017) FV uses on a general Phi_m with `Reduction::Montgomery`
 /// (see [`BfvParametersBuilder::fv_montgomery`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum FvMontgomery {
@@ -82,7 +82,7 @@ impl BfvParameters {
         Self::builder().degree(n).plain_modulus(t).build()
     }
 
-    /// A builder with paper 000's settings (Tables 1 and 5): k moduli of `bits` bits, sigma = 8,
+    /// A builder with Bajard et al. (SAC 2016)'s settings (Tables 1 and 5): k moduli of `bits` bits, sigma = 8,
     /// ternary secret (B_key = 1), relinearisation by RNS digits without special modulus, BEHZ
     /// multiplication and Alg. 1 decryption; no security check (the paper targets 80 bits with another
     /// estimator). Adjust it (m~, method) before `build`.
@@ -112,12 +112,12 @@ impl BfvParameters {
     pub(crate) fn fingerprint_degree(&self) -> usize {
         self.degree_word() as usize
     }
-    /// Whether FV uses paper 001's mixed strategy (section 4.4): general Phi_m with
+    /// Whether FV uses Bajard et al. (SAC 2017)'s mixed strategy (section 4.4): general Phi_m with
     /// `Reduction::Montgomery` and [`FvMontgomery::Mixed`] (see [`BfvParametersBuilder::reduction`]).
     pub fn is_mixed_montgomery(&self) -> bool {
         self.core.montgomery() && self.montgomery == FvMontgomery::Mixed
     }
-    /// Whether ciphertexts are held as c M (paper 001 sections 4 and 4.1, [`FvMontgomery::Full`]).
+    /// Whether ciphertexts are held as c M (Bajard et al. (SAC 2017) sections 4 and 4.1, [`FvMontgomery::Full`]).
     pub fn is_full_montgomery(&self) -> bool {
         self.core.montgomery() && self.montgomery == FvMontgomery::Full
     }
@@ -146,7 +146,7 @@ impl BfvParameters {
     pub fn decryption(&self) -> Decryption {
         self.decryption
     }
-    /// m~ of SmMRq (paper 000 Alg. 2), `None` when the reduction is skipped.
+    /// m~ of SmMRq (Bajard et al. (SAC 2016) Alg. 2), `None` when the reduction is skipped.
     pub fn m_tilde(&self) -> Option<u64> {
         self.m_tilde
     }
@@ -193,12 +193,12 @@ impl BfvParametersBuilder {
         self.decryption = d;
         self
     }
-    /// m~ for BEHZ's SmMRq (default 2^16; `None` skips the reduction, as in paper 000 Fig. 1).
+    /// m~ for BEHZ's SmMRq (default 2^16; `None` skips the reduction, as in Bajard et al. (SAC 2016) Fig. 1).
     pub fn m_tilde(mut self, m: Option<u64>) -> Self {
         self.m_tilde = m;
         self
     }
-    /// How a general Phi_m ring reduces its products (default: paper 001's optimised Barrett, Alg. 2;
+    /// How a general Phi_m ring reduces its products (default: Bajard et al. (SAC 2017)'s optimised Barrett, Alg. 2;
     /// Barrett, Alg. 1, gives the same results). `Reduction::Montgomery` selects the mixed strategy of
     /// section 4.4: ciphertexts stay plain and the tensor product is reduced by the optimised Barrett
     /// (no Montgomery factor in FV's scaled product, whose noise it would multiply by ||M^-1||,
@@ -239,7 +239,7 @@ impl BfvParametersBuilder {
         if let Some(m) = self.m_tilde {
             if !(2..=1 << 32).contains(&m) {
                 return Err(Error::InvalidParameters(format!(
-                    "m~ = {m} must be in 2..2^32 (paper 000 uses 2^8 or 2^16)"
+                    "m~ = {m} must be in 2..2^32 (Bajard et al. (SAC 2016) uses 2^8 or 2^16)"
                 )));
             }
         }

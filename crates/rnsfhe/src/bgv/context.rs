@@ -30,7 +30,7 @@ pub(crate) struct LevelTables {
 ///
 /// # Example
 ///
-/// A product, then a modulus switch that drops one prime of the chain (q_l = 1 mod t, paper 001
+/// A product, then a modulus switch that drops one prime of the chain (q_l = 1 mod t, Bajard et al. (SAC 2017)
 /// Lemma 3) and keeps the plaintext (toy, insecure size):
 ///
 /// ```
@@ -77,7 +77,7 @@ pub struct BgvContext {
     t: Modulus,
     pub(crate) levels: Vec<LevelTables>,
     pub(crate) noise: NoiseModel,
-    /// Ciphertexts held as c M (paper 001 section 4.2).
+    /// Ciphertexts held as c M (Bajard et al. (SAC 2017) section 4.2).
     pub(crate) montgomery: bool,
 }
 
@@ -110,7 +110,7 @@ impl BgvContext {
                 q_t: big_mod(basis.product(), t),
             });
         }
-        // Products in a general Phi_m grow by the reduction's expansion (paper 001 Lemma 4).
+        // Products in a general Phi_m grow by the reduction's expansion (Bajard et al. (SAC 2017) Lemma 4).
         let expansion = match params.cyclotomic {
             Some(_) => reduction_expansion(sw.ring_q().phi())?,
             None => 1.0,

@@ -1,4 +1,4 @@
-//! The multiplicative depth of BGV, paper 001 section 4.3: the theoretical bound and a measurement.
+//! The multiplicative depth of BGV, Bajard et al. (SAC 2017) section 4.3: the theoretical bound and a measurement.
 //!
 //! Theory (worst case, infinity norms, delta_R the expansion factor, n for power-of-two m):
 //! V_init = t/2 + t B_err (2 delta_R B_key + 1); a product at level l with Q_l gives
@@ -40,7 +40,7 @@ pub struct DepthInputs {
 
 impl DepthInputs {
     /// The inputs of a BGV parameter set. delta_R: n for power-of-two m; for a general Phi_m the bound
-    /// of paper 001 Lemma 4, n ||F_m||_inf (`reduction_expansion`). ||M^-1||_inf exact
+    /// of Bajard et al. (SAC 2017) Lemma 4, n ||F_m||_inf (`reduction_expansion`). ||M^-1||_inf exact
     /// (`montgomery_inverse_norm`) when the parameters use the Montgomery representation, else 1.
     pub fn of(params: &BgvParameters) -> Result<Self> {
         let n = params.degree() as f64;

@@ -1,4 +1,4 @@
-//! Homomorphic operations on BGV ciphertexts (paper 001 section 2): all in NTT form over Q_l.
+//! Homomorphic operations on BGV ciphertexts (Bajard et al. (SAC 2017) section 2): all in NTT form over Q_l.
 //!
 //! Key switching with a t-scaled error: the shared [`KeySwitcher`] returns (u_0, u_1) with
 //! u_0 + u_1 s = d s' + e. BGV switches t^-1 d instead and multiplies the result by t:
@@ -9,11 +9,11 @@ use rnsfhe_math::ring::Poly;
 
 use super::noise::NoiseModel;
 use super::{BgvCiphertext, BgvContext, BgvPlaintext, GaloisKeys, RelinKey};
-use crate::rlwe::eval::Evaluate;
+use crate::rlwe::shared_ops::Evaluate;
 use crate::rlwe::{reduce_product, KeyId};
 use crate::{Error, Result};
 
-crate::rlwe::eval::evaluation_methods!(BgvContext, BgvCiphertext);
+crate::rlwe::shared_ops::evaluation_methods!(BgvContext, BgvCiphertext);
 crate::encoding::hypercube::hypercube_methods!(BgvContext, BgvCiphertext);
 
 impl Evaluate for BgvContext {
@@ -105,7 +105,7 @@ impl BgvContext {
     }
 
     /// The tensor product (a_0 b_0, a_0 b_1 + a_1 b_0, a_1 b_1) modulo Q_l: no base extension, no
-    /// scaling (paper 001 section 2.2). Both operands 2-part.
+    /// scaling (Bajard et al. (SAC 2017) section 2.2). Both operands 2-part.
     ///
     /// `ModulusSwitching::Auto` (default): the operands are first brought to the lower of their levels
     /// and then switched down while that leaves the product more room below Q / 2 (the policy and
@@ -131,7 +131,7 @@ impl BgvContext {
         let mut c2 = a.parts[1].mul(&b.parts[1])?;
         let mut c1 = a.parts[0].mul(&b.parts[1])?;
         c1.mul_add_assign(&a.parts[1], &b.parts[0])?;
-        // General Phi_m: each sum of products reduced once (paper 001 section 3); no-op for X^n + 1.
+        // General Phi_m: each sum of products reduced once (Bajard et al. (SAC 2017) section 3); no-op for X^n + 1.
         for c in [&mut c0, &mut c1, &mut c2] {
             reduce_product(c)?;
         }
@@ -182,7 +182,7 @@ impl BgvContext {
         Ok(r)
     }
 
-    /// Modulus switching to level l - 1 (paper 001 Lemma 3), in both modes of `ModulusSwitching`:
+    /// Modulus switching to level l - 1 (Bajard et al. (SAC 2017) Lemma 3), in both modes of `ModulusSwitching`:
     /// each part c -> (c + t [-c t^-1]_{q_l}) / q_l. The message is kept (q_l = 1 mod t), the noise
     /// divided by q_l. Errors at level 0.
     /// Montgomery: on the residues of c~ = c M, delta = [-c~/t]_{q_l} t (section 4.2), so the rounding

@@ -1,4 +1,4 @@
-//! BGV over full RNS (paper 001 section 2 and 4): the decryption invariant
+//! BGV over full RNS (Bajard et al. (SAC 2017) section 2 and 4): the decryption invariant
 //! [c_0 + c_1 s]_{Q_l} = \[m]_t + t v, errors scaled by t, the tensor product modulo Q_l without base
 //! extension, key switching through the shared [`crate::rlwe`] layer, and modulus switching along a
 //! [`crate::rlwe::ModulusChain`] with delta = t [-c t^-1]_{q_l} (Lemma 3, q_l = 1 mod t).
@@ -12,8 +12,9 @@
 //!   `mod_switch` to the user.
 //! - The Montgomery representation of section 4.2 (ciphertexts c M, keys with M^2) with
 //!   `Reduction::Montgomery` on a general Phi_m (see `BgvParametersBuilder::reduction`).
-//! - [`depth`]: the depth of paper 001 section 4.3, theoretical and measured.
+//! - [`depth`]: the depth of Bajard et al. (SAC 2017) section 4.3, theoretical and measured.
 
+mod auto_mod_switch;
 mod ciphertext;
 mod context;
 pub mod depth;
@@ -21,7 +22,6 @@ mod evaluator;
 mod keys;
 mod noise;
 mod params;
-mod switching;
 
 pub use crate::rlwe::{GaloisKeys, RelinKey};
 pub use ciphertext::{BgvCiphertext, BgvPlaintext};

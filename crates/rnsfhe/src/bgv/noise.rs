@@ -1,5 +1,5 @@
 //! The noise bound carried by every BGV ciphertext: log2 of bounds I >= ||x||_inf and L >= ||x||_2
-//! on the phase x = [c(s)]_{Q_l} = [m]_t + t v (paper 001 section 4.3, with BFV's decision of
+//! on the phase x = [c(s)]_{Q_l} = [m]_t + t v (Bajard et al. (SAC 2017) section 4.3, with BFV's decision of
 //! `bfv/noise.rs`: the secret key shows x only modulo Q_l, so a wrapped coefficient is invisible to a
 //! measurement; decryption is refused while I may reach Q_l / 2).
 //!
@@ -11,12 +11,12 @@
 //! - a + b: I_a + I_b; + m: + ||m||; a m: I = min(I_a ||m||_1, L_a ||m||_2), L = L_a ||m||_1;
 //!   a c: times |c| (all rigorous);
 //! - a b: the tensor's phase is x_a x_b: I = L_a L_b, L = sqrt(n) L_a L_b (rigorous); over a general
-//!   Phi_m every product term is also multiplied by the reduction's expansion rho (paper 001 Lemma 4,
+//!   Phi_m every product term is also multiplied by the reduction's expansion rho (Bajard et al. (SAC 2017) Lemma 4,
 //!   `reduction_expansion`): I = rho L_a L_b, L = sqrt(n) I;
 //! - key switching: + t ||e_ks|| ([`crate::rlwe::KeySwitcher::noise_log2`]);
 //! - modulus switching (Lemma 3): x / q_l + t sum_i r_i s^i / q_l with r_i / q_l in [-1/2, 1/2]:
 //!   + t z sqrt(sum_i S2^i / 12) (heuristic, r uniform), L likewise times Z2 sqrt(n) / z.
-//! - Montgomery representation (paper 001 section 4.2): the rounding terms of modulus switching (eq.
+//! - Montgomery representation (Bajard et al. (SAC 2017) section 4.2): the rounding terms of modulus switching (eq.
 //!   (13): delta_R ||M^-1|| in the worst case) and of key switching's ModDown are read through M^-1;
 //!   their standard deviations gain the factor mu = rho ||M^-1||_2 (rho the reduction's expansion,
 //!   ||M^-1||_2 exact, `montgomery_inverse`), the key-switching gadget error none (keys with M^2).

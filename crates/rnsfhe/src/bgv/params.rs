@@ -1,5 +1,5 @@
 //! BGV parameter sets: degree, plaintext modulus t, the modulus chain q_0..q_L (each q_l = 1 mod 2n and
-//! = 1 mod t, paper 001 Lemma 3), special moduli, distributions, key-switching layout; validated
+//! = 1 mod t, Bajard et al. (SAC 2017) Lemma 3), special moduli, distributions, key-switching layout; validated
 //! against the security table.
 
 use std::ops::Deref;
@@ -84,12 +84,12 @@ impl BgvParameters {
         self.moduli.len() - 1
     }
     /// Whether ciphertexts are held in the Montgomery representation c M (general Phi_m with
-    /// `Reduction::Montgomery`, paper 001 section 4.2).
+    /// `Reduction::Montgomery`, Bajard et al. (SAC 2017) section 4.2).
     pub fn is_montgomery(&self) -> bool {
         self.core.montgomery()
     }
     /// The number of batching slots: n when t is a prime = 1 mod 2n (power-of-two rings); for a
-    /// general Phi_m and a prime t not dividing m, l = n / ord_m(t) slots of GF(t^d) (paper 001
+    /// general Phi_m and a prime t not dividing m, l = n / ord_m(t) slots of GF(t^d) (Bajard et al. (SAC 2017)
     /// section 2.4); otherwise 0.
     pub fn batching_slots(&self) -> usize {
         self.core.batching_slots(self.plain_modulus)
@@ -104,8 +104,8 @@ fn lcm(a: u64, b: u64) -> Option<u64> {
     (a / gcd(a, b)).checked_mul(b)
 }
 
-/// Builder for [`BgvParameters`]; every setter has a default, `build` validates. Ciphertext moduli
-/// are primes = 1 mod 2n (the ring; lcm(N, m) for a general Phi_m) and = 1 mod t (paper 001
+/// Builder for [`BgvParameters`]; every setter has a default, `build` validates. BfvCiphertext moduli
+/// are primes = 1 mod 2n (the ring; lcm(N, m) for a general Phi_m) and = 1 mod t (Bajard et al. (SAC 2017)
 /// Lemma 3).
 #[derive(Clone, Debug)]
 pub struct BgvParametersBuilder {
@@ -127,7 +127,7 @@ impl Default for BgvParametersBuilder {
 impl BgvParametersBuilder {
     rlwe_builder_setters!(plain_modulus);
 
-    /// How a general Phi_m ring reduces its products (default: the optimised Barrett of paper 001
+    /// How a general Phi_m ring reduces its products (default: the optimised Barrett of Bajard et al. (SAC 2017)
     /// Alg. 2). `Reduction::Montgomery` also selects the Montgomery representation of section 4.2
     /// (the reduction multiplies every product by M^-1, M = X^(N/2) + 1 mod Phi_m, so operands carry
     /// M): ciphertexts are held as c M (entered at encryption, left by decryption), the tensor product
@@ -163,7 +163,7 @@ impl BgvParametersBuilder {
             default: crate::params::default_moduli_bits,
             reason: format!(
                 "BGV ciphertext moduli must be primes = 1 mod {two_n} (the ring) and = 1 mod t (1 \
-                 mod {step}; paper 001 Lemma 3)"
+                 mod {step}; Bajard et al. (SAC 2017) Lemma 3)"
             ),
         };
         Ok(BgvParameters {

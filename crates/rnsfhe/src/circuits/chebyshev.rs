@@ -2,8 +2,8 @@
 //! degree d at the Chebyshev nodes, evaluated in the Chebyshev basis by the scheme-neutral
 //! [`super::poly`] (baby-step giant-step, Paterson–Stockmeyer).
 
+use super::poly::ckks::{check_degree, collect_basis, evaluate_real};
 use super::poly::{depth, Polynomial};
-use super::polynomial::{check_degree, collect_basis, evaluate_real};
 use crate::ckks::{CkksCiphertext, CkksContext};
 use crate::rlwe::RelinKey;
 use crate::{Error, Result};

@@ -1,12 +1,12 @@
-//! Analytic functions of encrypted vectors (paper 004 section 5): exp and sigmoid by Taylor expansions
-//! of degree 7, and the multiplicative inverse (paper 004 via \[12] Alg. 2).
+//! Analytic functions of encrypted vectors (Cheon et al. (SAC 2018) section 5): exp and sigmoid by Taylor expansions
+//! of degree 7, and the multiplicative inverse (Cheon et al. (SAC 2018) via \[12] Alg. 2).
 
-use super::polynomial::evaluate_polynomial;
+use super::poly::ckks::evaluate_polynomial;
 use crate::ckks::{CkksCiphertext, CkksContext};
 use crate::rlwe::RelinKey;
 use crate::{Error, Result};
 
-/// The Taylor coefficients of the sigmoid 1 / (1 + e^-x) around 0 up to degree 7 (paper 004 Table 2).
+/// The Taylor coefficients of the sigmoid 1 / (1 + e^-x) around 0 up to degree 7 (Cheon et al. (SAC 2018) Table 2).
 pub const SIGMOID_TAYLOR_7: [f64; 8] = [
     0.5,
     0.25,
@@ -18,7 +18,7 @@ pub const SIGMOID_TAYLOR_7: [f64; 8] = [
     -17.0 / 80640.0,
 ];
 
-/// exp(x) by its Taylor expansion of degree 7 (paper 004 Table 2; accurate for |x| <= 1).
+/// exp(x) by its Taylor expansion of degree 7 (Cheon et al. (SAC 2018) Table 2; accurate for |x| <= 1).
 pub fn exp(ctx: &CkksContext, x: &CkksCiphertext, rlk: &RelinKey) -> Result<CkksCiphertext> {
     let mut c = [1.0f64; 8];
     for i in 1..8 {
@@ -27,7 +27,7 @@ pub fn exp(ctx: &CkksContext, x: &CkksCiphertext, rlk: &RelinKey) -> Result<Ckks
     evaluate_polynomial(ctx, x, &c, rlk)
 }
 
-/// The sigmoid 1 / (1 + e^-x) by its Taylor expansion of degree 7 around 0 (paper 004 Table 2;
+/// The sigmoid 1 / (1 + e^-x) by its Taylor expansion of degree 7 around 0 (Cheon et al. (SAC 2018) Table 2;
 /// accurate for |x| <= 1): 1/2 + x/4 - x^3/48 + x^5/480 - 17 x^7/80640.
 pub fn sigmoid(ctx: &CkksContext, x: &CkksCiphertext, rlk: &RelinKey) -> Result<CkksCiphertext> {
     evaluate_polynomial(ctx, x, &SIGMOID_TAYLOR_7, rlk)

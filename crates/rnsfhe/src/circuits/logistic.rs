@@ -1,4 +1,4 @@
-//! Encrypted logistic-regression training by Nesterov's accelerated gradient descent (paper 004
+//! Encrypted logistic-regression training by Nesterov's accelerated gradient descent (Cheon et al. (SAC 2018)
 //! section 5.3, after its reference \[28]): the whole data set in one ciphertext, the sigmoid replaced by
 //! its least-squares cubic on [-8, 8].
 //!
@@ -133,7 +133,7 @@ fn odd_cubic(
 /// features; returns the encrypted weights (replicated in every row, so slot j holds beta_j).
 /// Needs 6 levels per iteration (and one spare) and the rotation keys of [`rotation_steps`].
 ///
-/// Scales (issue 22 part 3): v, beta, t and g stay on the chain's scale of their levels
+/// Scales: v, beta, t and g stay on the chain's scale of their levels
 /// ([`CkksContext::scale_at`]); the sigmoid's output a is at the scale that makes a (.) Z rescale onto
 /// the chain (the chain's own scale when z is on it, as from the default encoding).
 pub fn train_logistic(

@@ -8,16 +8,16 @@
 //! The CKKS functions below take the [`CkksContext`] and its keys; the polynomial ones are thin
 //! wrappers over [`poly`] landing on the chain's scale of the level they reach:
 //!
-//! - [`polynomial`]: powers and polynomial evaluation;
-//! - [`bsgs`]: baby-step giant-step polynomial evaluation (the same function, under its name);
+//! - [`poly::ckks`]: powers and polynomial evaluation with real coefficients
+//!   ([`evaluate_polynomial`], also under the name [`evaluate_polynomial_bsgs`]);
 //! - [`chebyshev`]: Chebyshev interpolation of any function on an interval;
-//! - [`functions`]: exp, sigmoid and the inverse (paper 004 section 5);
+//! - [`functions`]: exp, sigmoid and the inverse (Cheon et al. (SAC 2018) section 5);
 //! - [`newton`]: 1/x, 1/sqrt(x) and sqrt(x) on wide domains such as [2^-10, 1] to a requested
 //!   precision (Goldschmidt and Newton iterations), refreshed by a [`crate::eval::Levels`] hook;
-//! - [`statistics`]: slot sum, mean and variance (paper 004 Table 3);
+//! - [`statistics`]: slot sum, mean and variance (Cheon et al. (SAC 2018) Table 3);
 //! - [`compare`]: sign, step, max, min, abs, ReLU, clip, argmax and top-k by composite minimax
 //!   polynomials, refreshed by a [`crate::eval::Levels`] hook;
-//! - [`logistic`]: encrypted logistic-regression training (paper 004 section 5.3);
+//! - [`logistic`]: encrypted logistic-regression training (Cheon et al. (SAC 2018) section 5.3);
 //! - [`lintrans`]: linear transforms by their diagonals, baby-step giant-step with hoisting (CKKS,
 //!   BFV, BGV).
 //! - [`matrix`]: matrix products over [`lintrans`]: a plaintext matrix times a batch of encrypted
@@ -69,7 +69,6 @@
 //! [`Evaluator`]: crate::eval::Evaluator
 
 pub mod bootstrapping;
-pub mod bsgs;
 pub mod chebyshev;
 pub mod compare;
 pub mod dft;
@@ -79,10 +78,8 @@ pub mod logistic;
 pub mod matrix;
 pub mod newton;
 pub mod poly;
-pub mod polynomial;
 pub mod statistics;
 
-pub use bsgs::evaluate_polynomial_bsgs;
 pub use chebyshev::{
     chebyshev_basis, chebyshev_coefficients, chebyshev_value, check_chebyshev_degree,
     cosine_series, evaluate_chebyshev,
@@ -90,5 +87,7 @@ pub use chebyshev::{
 pub use dft::{DftDirection, HomomorphicDft};
 pub use functions::{exp, inverse, sigmoid, SIGMOID_TAYLOR_7};
 pub use logistic::train_logistic;
-pub use polynomial::{evaluate_polynomial, powers, MAX_POLYNOMIAL_DEGREE};
+pub use poly::ckks::{
+    evaluate_polynomial, evaluate_polynomial_bsgs, powers, MAX_POLYNOMIAL_DEGREE,
+};
 pub use statistics::{mean, sum_slots, variance};

@@ -1,4 +1,4 @@
-//! Statistics of encrypted vectors (paper 004 section 5, Table 3): the slot sum by rotate-and-add
+//! Statistics of encrypted vectors (Cheon et al. (SAC 2018) section 5, Table 3): the slot sum by rotate-and-add
 //! (\[10] Alg. 2), the mean and the variance.
 
 use crate::ckks::{CkksCiphertext, CkksContext, Complex};
@@ -58,7 +58,7 @@ fn mask_first(
     ctx.mul_values_auto(x, &mask)
 }
 
-/// The mean of the first `count` slots in every slot (paper 004 Table 3): the slot sum times
+/// The mean of the first `count` slots in every slot (Cheon et al. (SAC 2018) Table 3): the slot sum times
 /// 1/count, landing on the chain's scale of its level (one level; one more when `count` is below x's
 /// slots, see [`sum_slots`]).
 pub fn mean(
@@ -71,9 +71,9 @@ pub fn mean(
     ctx.mul_const_auto(&s, 1.0 / count as f64)
 }
 
-/// The variance E[x^2] - E\[x]^2 of the first `count` slots, in every slot (paper 004 Table 3).
+/// The variance E[x^2] - E\[x]^2 of the first `count` slots, in every slot (Cheon et al. (SAC 2018) Table 3).
 ///
-/// Both terms land on the chain's scale of one level (issue 22 part 3: E[x^2] by its 1/count product,
+/// Both terms land on the chain's scale of one level (E[x^2] by its 1/count product,
 /// E\[x]^2 as the rescaled square of a mean on the chain), so the subtraction, which cancels most of
 /// their bits when the spread is small, adds no scale error. Depth 2 (3 when `count` is below x's
 /// slots).

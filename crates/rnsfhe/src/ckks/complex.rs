@@ -1,4 +1,4 @@
-//! A minimal complex number for the CKKS slots (paper 004, §2.1: the slots live in C^(N/2)).
+//! A minimal complex number for the CKKS slots (Cheon et al. (SAC 2018), §2.1: the slots live in C^(N/2)).
 //!
 //! Just enough arithmetic for the encoder's special FFT and for slot-wise checks; no dependency.
 

@@ -1,4 +1,4 @@
-//! The CKKS context (paper 004 section 3): precomputation per level, keys, encoding, encryption and
+//! The CKKS context (Cheon et al. (SAC 2018) section 3): precomputation per level, keys, encoding, encryption and
 //! decryption.
 
 use std::sync::Arc;
@@ -62,7 +62,7 @@ pub struct CkksContext {
     sw: KeySwitcher,
     encoder: CkksEncoder,
     gaussian: DiscreteGaussian,
-    /// The rings of the levels and RS, the chain's step with t = 1 (paper 004 section 3, Rescale).
+    /// The rings of the levels and RS, the chain's step with t = 1 (Cheon et al. (SAC 2018) section 3, Rescale).
     chain: ModulusChain,
     /// The scale of each level, Delta_0..Delta_L ([`CkksContext::scale_at`]).
     pub(super) scales: Vec<f64>,
@@ -312,7 +312,7 @@ impl CkksContext {
     }
 
     /// Re-reads a ciphertext at a nearby scale: the values change by the relative difference, allowed
-    /// up to 2^-16 (the drift of paper 004's approximate rescaling over many levels); larger
+    /// up to 2^-16 (the drift of Cheon et al. (SAC 2018)'s approximate rescaling over many levels); larger
     /// differences are an error.
     pub fn set_scale(&self, ct: &CkksCiphertext, scale: f64) -> Result<CkksCiphertext> {
         self.check_ct(ct)?;

@@ -1,4 +1,4 @@
-//! The CKKS encoder of paper 004, §2.1: tau^-1 (encoding) and tau (decoding) between C^(N/2) and
+//! The CKKS encoder of Cheon et al. (SAC 2018), §2.1: tau^-1 (encoding) and tau (decoding) between C^(N/2) and
 //! `R[X]/(X^N + 1)`, in O(N log N) with the "special FFT" over the orbit of 5 (as in HEAAN).
 //!
 //! **Convention.** zeta = exp(-pi i / N), the paper's choice (§2.1 and Appendix A.2), and slot j is
@@ -24,7 +24,7 @@ const MAX_DEGREE: usize = 1 << 17;
 /// Coefficients of `encode` must satisfy |c| < 2^126 (headroom for sums of two in i128).
 const MAX_COEFF_LOG2: i32 = 126;
 
-/// The CKKS encoder for ring degree N: encoding tau^-1 and decoding tau of paper 004, §2.1.
+/// The CKKS encoder for ring degree N: encoding tau^-1 and decoding tau of Cheon et al. (SAC 2018), §2.1.
 ///
 /// Holds the 2N-th roots zeta^k (zeta = exp(-pi i / N)), the rotation group 5^j mod 2N
 /// (0 <= j < N/2) and the bit-reversal table of size N/2; encoding and decoding then cost
@@ -90,7 +90,7 @@ impl CkksEncoder {
         self.n / 2
     }
 
-    /// The slot count actually used for `len` values: the next power of two (paper 004 §2.1 with
+    /// The slot count actually used for `len` values: the next power of two (Cheon et al. (SAC 2018) §2.1 with
     /// sparse packing, see the module doc). Errors: `OutOfRange` for 0 or more than N/2 values.
     fn slot_count(&self, len: usize) -> Result<usize> {
         if len == 0 {
@@ -108,7 +108,7 @@ impl CkksEncoder {
         Ok(len.next_power_of_two())
     }
 
-    /// tau^-1 (paper 004, §2.1): the N real coefficients of the polynomial whose slots are
+    /// tau^-1 (Cheon et al. (SAC 2018), §2.1): the N real coefficients of the polynomial whose slots are
     /// `slots`, unscaled and unrounded.
     ///
     /// `slots.len()` may be 1..=N/2; a length n that is not a power of two is zero-padded to the
@@ -138,7 +138,7 @@ impl CkksEncoder {
         Ok(coeffs)
     }
 
-    /// tau (paper 004, §2.1): all N/2 slots a(zeta^(5^j)) of the real polynomial `coeffs`.
+    /// tau (Cheon et al. (SAC 2018), §2.1): all N/2 slots a(zeta^(5^j)) of the real polynomial `coeffs`.
     ///
     /// `coeffs` of any length is read modulo X^N + 1 (coefficient i >= N counts as
     /// (-1)^(i / N) X^(i mod N)), so a short vector is zero-padded. O(N log N).
@@ -154,7 +154,7 @@ impl CkksEncoder {
         self.gather_and_fft(&folded, self.n / 2)
     }
 
-    /// Encodes `values` at scale Delta (paper 004, §2.1: m = round(Delta tau^-1(z))).
+    /// Encodes `values` at scale Delta (Cheon et al. (SAC 2018), §2.1: m = round(Delta tau^-1(z))).
     ///
     /// Returns the N integer coefficients; lengths, padding and sparse packing as in
     /// [`CkksEncoder::embed_inverse`]. The bound a level's modulus sets is checked by the context
@@ -208,7 +208,7 @@ impl CkksEncoder {
         self.encode(&z, scale)
     }
 
-    /// Decodes `slots` values at scale Delta: tau(a) / Delta (paper 004, §2.1), where `coeffs` are
+    /// Decodes `slots` values at scale Delta: tau(a) / Delta (Cheon et al. (SAC 2018), §2.1), where `coeffs` are
     /// the N centred real coefficients of the plaintext (e.g. the decrypted residues lifted to
     /// (-Q/2, Q/2] and converted to f64); the division by `scale` happens here.
     ///
@@ -245,7 +245,7 @@ impl CkksEncoder {
     }
 
     /// The Galois element 5^step mod 2N of X -> X^(5^step), which rotates the slots left by
-    /// `step` (paper 004, §4 rotation keys; module doc). Negative steps rotate right (5 is inverted
+    /// `step` (Cheon et al. (SAC 2018), §4 rotation keys; module doc). Negative steps rotate right (5 is inverted
     /// modulo 2N through step mod N/2, the order of 5). With sparse packing n' slots rotate
     /// cyclically within n'.
     pub fn rotation_galois_element(&self, step: i64) -> u64 {
@@ -254,7 +254,7 @@ impl CkksEncoder {
         self.rot_group[r] as u64
     }
 
-    /// The Galois element 2N - 1 of X -> X^(-1), which conjugates every slot (paper 004, §4).
+    /// The Galois element 2N - 1 of X -> X^(-1), which conjugates every slot (Cheon et al. (SAC 2018), §4).
     pub fn conjugation_galois_element(&self) -> u64 {
         2 * self.n as u64 - 1
     }
@@ -359,7 +359,7 @@ fn check_scale(scale: f64) -> Result<()> {
 /// Applies X -> X^g to the real coefficients of a polynomial in `R[X]/(X^n + 1)`, n = `coeffs.len()`.
 ///
 /// Coefficient i moves to X^(i g mod 2n), negated when i g mod 2n >= n. For odd g this is the
-/// Galois automorphism (paper 004, §4: rotation by [`CkksEncoder::rotation_galois_element`],
+/// Galois automorphism (Cheon et al. (SAC 2018), §4: rotation by [`CkksEncoder::rotation_galois_element`],
 /// conjugation by [`CkksEncoder::conjugation_galois_element`]); for even g it is only this
 /// coefficient map (colliding terms are added) and not a ring automorphism. Never fails; an empty
 /// input gives an empty output.

@@ -1,4 +1,4 @@
-//! The encoder's special FFT ([`CkksEncoder`], paper 004 §2.1) factored into sparse stages, the
+//! The encoder's special FFT ([`CkksEncoder`], Cheon et al. (SAC 2018) §2.1) factored into sparse stages, the
 //! matrices a homomorphic DFT evaluates (Chen–Chillotti–Song, Eurocrypt 2019, "Improved
 //! bootstrapping for approximate homomorphic encryption", §3–4; Lattigo's `circuits/ckks/dft`,
 //! OpenFHE's `EvalFFTCoeffsToSlotsPrecompute`).

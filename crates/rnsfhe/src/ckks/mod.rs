@@ -1,4 +1,4 @@
-//! CKKS over full RNS (paper 004, Cheon-Han-Kim-Kim-Song, "A Full RNS Variant of Approximate
+//! CKKS over full RNS (Cheon et al. (SAC 2018), Cheon-Han-Kim-Kim-Song, "A Full RNS Variant of Approximate
 //! Homomorphic Encryption"): approximate arithmetic on vectors of complex numbers.
 //!
 //! - [`CkksEncoder`]: the encoding tau^-1 and decoding tau of §2.1 (a variant of the canonical
@@ -22,7 +22,7 @@
 //! - [`apply_galois_f64`]: X -> X^g on a real coefficient vector (to check rotations without
 //!   encryption).
 
-mod auto;
+mod auto_levels;
 mod ciphertext;
 pub mod complex;
 mod context;

@@ -1,4 +1,4 @@
-//! The primes of a CKKS chain: q_1..q_L nearest to 2^(their width) (paper 004's approximate basis,
+//! The primes of a CKKS chain: q_1..q_L nearest to 2^(their width) (Cheon et al. (SAC 2018)'s approximate basis,
 //! per width), q_0, and the default key-switching layout with its special primes P.
 
 use rnsfhe_math::arith::{nearest_primes, ntt_primes};
@@ -17,7 +17,7 @@ pub(super) const CHAIN_WIDTHS: std::ops::RangeInclusive<u32> = 20..=61;
 /// first (the nearest to the lowest), distinct from those of the other widths; eta is the smallest
 /// over the widths, so that every |q_j / 2^bits_j - 1| < 2^-eta (j >= 1). q_0 is no scaling prime:
 /// the largest prime of its width = 1 mod `m` not yet taken (as the uniform chain always had). A
-/// uniform chain (one width for q_1..q_L) gives the primes of paper 004's Setup exactly.
+/// uniform chain (one width for q_1..q_L) gives the primes of Cheon et al. (SAC 2018)'s Setup exactly.
 pub(super) fn chain_primes(bits: &[u32], m: u64) -> Result<(Vec<u64>, u32)> {
     let mut chain = vec![0u64; bits.len()];
     let mut eta = u32::MAX;
@@ -62,7 +62,7 @@ pub(super) fn special_width(layout_width: u32, chain: &[u64]) -> u32 {
 /// Digit counts tried for the default key-switching layout, fewest first.
 const DEFAULT_DIGITS: usize = 3;
 
-/// The default key-switching layout for a chain of `k` primes (issue 12: chosen by measured cost within
+/// The default key-switching layout for a chain of `k` primes (chosen by measured cost within
 /// the security bound, not only by noise). Fewer digits mean fewer NTTs and inner products per key
 /// switch, but each digit needs special primes P at least as wide as the digit, which costs log QP.
 /// Measured (`examples/ckks_ops 15 10 40 6 rot|mulrs D D`, AMD EPYC Zen 3, AVX2, one thread), N = 2^15,
@@ -98,7 +98,7 @@ pub(super) fn default_layout(
 /// rotation at N = 2^15, L = 10, six key seeds, worst slot error 2^-22.75..-23.24 against
 /// 2^-22.57..-23.16 (`tests/moduli_layout.rs`); random circuits at N = 2^15, L = 12 (`tests/
 /// ckks_scales.rs`, four key seeds), median node error 0.0-0.3 bits higher, worst node within the
-/// spread of the seeds. Measured (issue 22, `peer_bench --ckks
+/// spread of the seeds. Measured (`peer_bench --ckks
 /// 32768:10`, Intel Xeon with AVX-512 IFMA, one thread, medians): N = 2^15, 60 + 40 x 10 with 4
 /// special primes of 49 instead of 60 bits, mul+relin+rescale 30.6 against 37.7 ms and rotate 24.7
 /// against 31.8 ms on avx512ifma; 54.5 against 55.0 and 43.8 against 44.8 ms on avx2 (no loss).

@@ -1,7 +1,7 @@
-//! CKKS homomorphic operations (paper 004 section 3): Add, CMult, Mult (tensor + key switching with
+//! CKKS homomorphic operations (Cheon et al. (SAC 2018) section 3): Add, CMult, Mult (tensor + key switching with
 //! ModUp/ModDown), RS (rescale), level drop (rotations and conjugation: `rotations.rs`).
 //!
-//! Scales (issue 22 part 3, after OpenFHE's FLEXIBLEAUTO, `ckksrns-leveledshe.cpp`
+//! Scales (after OpenFHE's FLEXIBLEAUTO, `ckksrns-leveledshe.cpp`
 //! `AdjustLevelsAndDepth` / `EvalMult`): every level l has one scale Delta_l
 //! ([`CkksContext::scale_at`]: Delta_L = 2^scale_bits, Delta_{l-1} = Delta_l^2 / q_l), and the methods
 //! keep ciphertexts on it: a product of two ciphertexts at Delta_l is at Delta_l^2 and its rescale at
@@ -9,7 +9,7 @@
 //! so that the rescaled product lands on Delta_{l-1} too; `add_const` at the ciphertext's own scale;
 //! `drop_to_level` brings a ciphertext down onto the lower level's scale by a product with 1 and a
 //! rescale (a level the drop gives up anyway). Two ciphertexts of one level then add without a level
-//! spent, whatever paths they took through paper 004's approximate basis. Scales are f64 and agree
+//! spent, whatever paths they took through Cheon et al. (SAC 2018)'s approximate basis. Scales are f64 and agree
 //! within rounding (`SCALE_TOLERANCE`, 2^-48 relative). The explicit methods stay one step each
 //! (manual mode): `multiply` does not rescale, `rescale` divides by q_l whatever the scale,
 //! [`CkksContext::drop_to_level_keeping_scale`] only drops primes. The operators' forms (align, then
@@ -17,7 +17,7 @@
 //!
 //! Explicit sums: operands must be at the same level (`LevelMismatch` names both levels; use
 //! `drop_to_level` or [`CkksContext::align`]) and have the same scale up to the approximate basis,
-//! relative difference below 2^-(eta - 2) (paper 004 accepts the relative error 2^-eta of rescaling by
+//! relative difference below 2^-(eta - 2) (Cheon et al. (SAC 2018) accepts the relative error 2^-eta of rescaling by
 //! q_l instead of Delta, which manual scale choices can meet); the result keeps the first operand's
 //! scale. Larger differences are a `ScaleMismatch` naming both scales in full.
 
@@ -27,11 +27,11 @@ use rnsfhe_math::ring::{Poly, Representation};
 
 use super::scales::same_scale;
 use super::{CkksCiphertext, CkksContext, CkksPlaintext};
-use crate::rlwe::eval::Evaluate;
+use crate::rlwe::shared_ops::Evaluate;
 use crate::rlwe::{KeyId, RelinKey};
 use crate::{Error, Result};
 
-crate::rlwe::eval::evaluation_methods!(CkksContext, CkksCiphertext);
+crate::rlwe::shared_ops::evaluation_methods!(CkksContext, CkksCiphertext);
 
 /// a +- b at the same level and scale; the result has the larger slot count.
 impl Evaluate for CkksContext {
@@ -255,7 +255,7 @@ impl CkksContext {
 
     /// a * c and a rescale that lands exactly on `target` scale: the constant is
     /// round(c target q_l / scale) for the prime q_l the rescale removes (exact scale management, as SEAL
-    /// and Lattigo do, instead of paper 004's approximate Delta). One level.
+    /// and Lattigo do, instead of Cheon et al. (SAC 2018)'s approximate Delta). One level.
     pub fn mul_const_rescale_to(
         &self,
         a: &CkksCiphertext,
@@ -297,7 +297,7 @@ impl CkksContext {
         Ok(r)
     }
 
-    /// The tensor (d0, d1, d2) = (a0 b0, a0 b1 + a1 b0, a1 b1): Mult step 1 of paper 004.
+    /// The tensor (d0, d1, d2) = (a0 b0, a0 b1 + a1 b0, a1 b1): Mult step 1 of Cheon et al. (SAC 2018).
     pub fn multiply_no_relin(
         &self,
         a: &CkksCiphertext,
@@ -356,7 +356,7 @@ impl CkksContext {
         Ok(r)
     }
 
-    /// a * b relinearised and rescaled (paper 004 Table 1's Mult&RS).
+    /// a * b relinearised and rescaled (Cheon et al. (SAC 2018) Table 1's Mult&RS).
     pub fn multiply_rescale(
         &self,
         a: &CkksCiphertext,
@@ -368,7 +368,7 @@ impl CkksContext {
         Ok(r)
     }
 
-    /// RS (paper 004 section 3): c' = round(c / q_l) at level l - 1, scale / q_l: the modulus
+    /// RS (Cheon et al. (SAC 2018) section 3): c' = round(c / q_l) at level l - 1, scale / q_l: the modulus
     /// chain's step with t = 1 ([`crate::rlwe::ModulusChain::switch_down`]).
     pub fn rescale_assign(&self, a: &mut CkksCiphertext) -> Result<()> {
         let (parts, scale) = self.rescaled_parts(a)?;

@@ -1,6 +1,6 @@
-//! CKKS parameters (paper 004 section 3, Setup(q, L, eta)): the base modulus q_0, the approximate-basis
+//! CKKS parameters (Cheon et al. (SAC 2018) section 3, Setup(q, L, eta)): the base modulus q_0, the approximate-basis
 //! chain q_1..q_L with |q_j / 2^bits_j - 1| < 2^-eta, the special primes P, all = 1 mod 2N. The chain's
-//! widths are one (`scale_bits`, paper 004) or given per level (`chain_bits`: the chains of
+//! widths are one (`scale_bits`, Cheon et al. (SAC 2018)) or given per level (`chain_bits`: the chains of
 //! bootstrapping, whose EvalMod and CoeffsToSlots levels want wider primes than the levels computed on;
 //! Bossuat et al., Eurocrypt 2021, section 6), with the scale 2^scale_bits at one level
 //! (`scale_level`; the scales of the others follow, `scales.rs`).
@@ -76,7 +76,7 @@ impl CkksParameters {
     }
 
     /// The achieved eta: every |q_j / 2^bits_j - 1| < 2^-eta (j >= 1), bits_j the width of q_j in
-    /// [`Self::chain_bits`] (scale_bits for every j of a uniform chain: paper 004's eta). Over a chain
+    /// [`Self::chain_bits`] (scale_bits for every j of a uniform chain: Cheon et al. (SAC 2018)'s eta). Over a chain
     /// of several widths it is the smallest of their etas, so that it bounds every scaling prime's
     /// distance to its power of two (the drift of the scales below R, the tolerance of additions at
     /// one level).
@@ -169,7 +169,7 @@ impl CkksParametersBuilder {
     /// computed on, then SlotsToCoeffs, EvalMod and CoeffsToSlots levels of their own widths).
     /// Overrides `levels` and `first_modulus_bits`; `scale_bits` still gives the scale, at
     /// [`Self::scale_level`]. The primes are = 1 mod 2N, distinct, and each width's nearest to
-    /// 2^width (paper 004's approximate basis per width, the nearest at the lowest level; q_0 the
+    /// 2^width (Cheon et al. (SAC 2018)'s approximate basis per width, the nearest at the lowest level; q_0 the
     /// largest below 2^bits_0).
     pub fn chain_bits(mut self, bits: Vec<u32>) -> Self {
         self.chain_bits = Some(bits);
@@ -203,7 +203,7 @@ impl CkksParametersBuilder {
         self.sigma = s;
         self
     }
-    /// Secret distribution (paper 004: Hamming weight 64; default dense ternary).
+    /// Secret distribution (Cheon et al. (SAC 2018): Hamming weight 64; default dense ternary).
     pub fn secret(mut self, d: SecretDistribution) -> Self {
         self.secret = d;
         self

@@ -1,4 +1,4 @@
-//! CKKS rotations and conjugation (paper 004 section 4), one at a time or hoisted: many rotations of
+//! CKKS rotations and conjugation (Cheon et al. (SAC 2018) section 4), one at a time or hoisted: many rotations of
 //! one ciphertext from one decomposition of c_1 (Halevi and Shoup, CRYPTO 2018, section 5), and
 //! weighted sums of rotations with one ModDown (double hoisting, Bossuat, Troncoso-Pastoriza and
 //! Hubaux, Eurocrypt 2021, section 3.2). The key switching is `rlwe::hoisted`'s; a single rotation is

@@ -5,7 +5,7 @@
 //! at Delta_l, rescaled by q_l, lands on Delta_{l-1}; and Delta_R = 2^scale_bits at the scale level R
 //! (`CkksParameters::scale_level`, the top level L by default). Below R the relation is solved
 //! downward, Delta_{l-1} = Delta_l^2 / q_l (each q_l's distance to 2^scale_bits doubles into the
-//! next scale, so the drift is bounded: paper 004's approximate basis); above R upward, Delta_l =
+//! next scale, so the drift is bounded: Cheon et al. (SAC 2018)'s approximate basis); above R upward, Delta_l =
 //! sqrt(Delta_{l-1} q_l), which halves the relative distance of Delta_{l-1} to q_l at each step, so
 //! that the levels of wider primes above R (bootstrapping's EvalMod and CoeffsToSlots) take scales
 //! that approach their own primes, and nothing drifts.

@@ -309,7 +309,7 @@ macro_rules! row_rotation_methods {
                 a: &$ct,
                 keys: &$crate::rlwe::GaloisKeys,
             ) -> $crate::Result<$ct> {
-                $crate::rlwe::eval::sum_slots(
+                $crate::rlwe::shared_ops::sum_slots(
                     self,
                     a,
                     self.params().degree(),

@@ -142,7 +142,7 @@ macro_rules! integer_encoding_methods {
             pub fn slots(&self) -> usize {
                 self.encoders.slot_count()
             }
-            /// The slot algebra of a general Phi_m ring (l slots of GF(t^d), paper 001 section
+            /// The slot algebra of a general Phi_m ring (l slots of GF(t^d), Bajard et al. (SAC 2017) section
             /// 2.4).
             pub fn slot_algebra(
                 &self,

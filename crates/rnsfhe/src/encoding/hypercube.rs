@@ -1,4 +1,4 @@
-//! Rotations of the many slots of a general Phi_m (paper 001 section 2.4) along the hypercube of
+//! Rotations of the many slots of a general Phi_m (Bajard et al. (SAC 2017) section 2.4) along the hypercube of
 //! `Z_m^* / <t>` (HElib's PAlgebra, `rnsfhe_math::ring::cyclotomic::SlotAlgebra`): the Galois elements a
 //! scheme needs keys for, shared by FV and BGV.
 
@@ -34,7 +34,7 @@ macro_rules! hypercube_methods {
     ($ctx:ty, $ct:ty) => {
         impl $ctx {
             /// Galois keys for one-step rotations (+1 and -1) along every hypercube dimension of the
-            /// slots and for Frobenius (general Phi_m; paper 001 section 2.4, HElib's PAlgebra).
+            /// slots and for Frobenius (general Phi_m; Bajard et al. (SAC 2017) section 2.4, HElib's PAlgebra).
             pub fn galois_keys_for_hypercube(
                 &self,
                 sk: &$crate::rlwe::SecretKey,

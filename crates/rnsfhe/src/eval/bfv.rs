@@ -2,26 +2,26 @@
 //! so a circuit over the trait runs unchanged (its level checks pass at level 0).
 
 use super::{integer, Evaluator};
-use crate::bfv::{BfvContext, Ciphertext, Plaintext};
+use crate::bfv::{BfvCiphertext, BfvContext, BfvPlaintext};
 use crate::rlwe::{GaloisKeys, RelinKey};
 use crate::Result;
 
 impl Evaluator for BfvContext {
-    type Ciphertext = Ciphertext;
-    type Plaintext = Plaintext;
+    type BfvCiphertext = BfvCiphertext;
+    type BfvPlaintext = BfvPlaintext;
     type Scalar = i64;
     type RelinKey = RelinKey;
     type GaloisKeys = GaloisKeys;
 
-    integer::single_level_methods!(Ciphertext);
+    integer::single_level_methods!(BfvCiphertext);
 
     fn slots(&self) -> usize {
         BfvContext::slots(self)
     }
 
-    integer::batched_integer_methods!(BfvContext, Ciphertext, Plaintext);
+    integer::batched_integer_methods!(BfvContext, BfvCiphertext, BfvPlaintext);
 
-    fn mul(&self, a: &Ciphertext, b: &Ciphertext) -> Result<Ciphertext> {
+    fn mul(&self, a: &BfvCiphertext, b: &BfvCiphertext) -> Result<BfvCiphertext> {
         self.multiply_no_relin(a, b)
     }
 }

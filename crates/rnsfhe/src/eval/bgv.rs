@@ -1,7 +1,7 @@
 //! [`Evaluator`] for BGV: the explicit operations of [`BgvContext`]. The product is the tensor at
 //! the operands' common level whatever `ModulusSwitching` says (the automatic mode's switches are
 //! the operators'; a circuit over the trait decides its levels), and the rescale is one modulus
-//! switch, which keeps the message (q_l = 1 mod t, paper 001 Lemma 3): the scale stays 1.
+//! switch, which keeps the message (q_l = 1 mod t, Bajard et al. (SAC 2017) Lemma 3): the scale stays 1.
 
 use super::Evaluator;
 use crate::bgv::{BgvCiphertext, BgvContext, BgvPlaintext};
@@ -9,8 +9,8 @@ use crate::rlwe::{GaloisKeys, RelinKey};
 use crate::Result;
 
 impl Evaluator for BgvContext {
-    type Ciphertext = BgvCiphertext;
-    type Plaintext = BgvPlaintext;
+    type BfvCiphertext = BgvCiphertext;
+    type BfvPlaintext = BgvPlaintext;
     type Scalar = i64;
     type RelinKey = RelinKey;
     type GaloisKeys = GaloisKeys;

@@ -40,8 +40,8 @@ fn check_target(scale: f64, op: &str) -> Result<()> {
 }
 
 impl Evaluator for CkksContext {
-    type Ciphertext = CkksCiphertext;
-    type Plaintext = CkksPlaintext;
+    type BfvCiphertext = CkksCiphertext;
+    type BfvPlaintext = CkksPlaintext;
     type Scalar = Complex;
     type RelinKey = RelinKey;
     type GaloisKeys = GaloisKeys;

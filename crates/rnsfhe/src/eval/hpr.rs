@@ -1,4 +1,4 @@
-//! [`Evaluator`] for HPR-FV (paper 002): scale-invariant like BFV, one level, plaintexts as n
+//! [`Evaluator`] for HPR-FV (Bajard et al. (HPR-FV, ePrint 2019/500)): scale-invariant like BFV, one level, plaintexts as n
 //! coefficients in [0, t). Left out: [`Evaluator::mul_values_to_scale`] (the context has no slot
 //! encoder); rotations use the Galois elements of the X^n + 1 batch layout (3^step and 2n - 1).
 
@@ -15,8 +15,8 @@ impl HprContext {
 }
 
 impl Evaluator for HprContext {
-    type Ciphertext = HprCiphertext;
-    type Plaintext = Vec<u64>;
+    type BfvCiphertext = HprCiphertext;
+    type BfvPlaintext = Vec<u64>;
     type Scalar = i64;
     type RelinKey = HprRelinKey;
     type GaloisKeys = HprGaloisKeys;

@@ -1,4 +1,4 @@
-//! The HPR-FV context: precomputation and keys (paper 002 section 3); encryption and decryption in
+//! The HPR-FV context: precomputation and keys (Bajard et al. (HPR-FV, ePrint 2019/500) section 3); encryption and decryption in
 //! [`encryption`].
 
 mod encryption;
@@ -213,7 +213,7 @@ impl HprContext {
             .collect()
     }
 
-    /// Carry propagation over coefficient-form digits (paper 002 eq. (6)).
+    /// Carry propagation over coefficient-form digits (Bajard et al. (HPR-FV, ePrint 2019/500) eq. (6)).
     pub(super) fn propagate(&self, digits: &mut [Poly]) -> Result<()> {
         let mut refs: Vec<&mut [u64]> = digits.iter_mut().map(|p| p.residues_mut()).collect();
         Ok(self.basis.propagate(&mut refs)?)
@@ -289,7 +289,7 @@ impl HprContext {
         Ok((b, a))
     }
 
-    /// The public key (-(a s + e), a) (paper 002 section 2.1), stored in NTT form.
+    /// The public key (-(a s + e), a) (Bajard et al. (HPR-FV, ePrint 2019/500) section 2.1), stored in NTT form.
     pub fn public_key(&self, sk: &HprSecretKey, rng: &mut Csprng) -> Result<HprPublicKey> {
         let (mut b, mut a) = self.rlwe_sample(sk, None, rng)?;
         b.iter_mut()

@@ -1,4 +1,4 @@
-//! Paper 002 section 7: the depth of a squaring chain (Table 3's measured depths), and the NTTs
+//! Bajard et al. (HPR-FV, ePrint 2019/500) section 7: the depth of a squaring chain (Table 3's measured depths), and the NTTs
 //! counted in the code (Tables 1-2).
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -17,7 +17,7 @@ static FORWARD: AtomicU64 = AtomicU64::new(0);
 static INVERSE: AtomicU64 = AtomicU64::new(0);
 
 /// Forward and inverse single-modulus NTTs run by HPR operations since the last [`reset_ntt_count`]
-/// (process-wide; the unit of paper 002 Tables 1-2).
+/// (process-wide; the unit of Bajard et al. (HPR-FV, ePrint 2019/500) Tables 1-2).
 pub fn ntt_count() -> (u64, u64) {
     (
         FORWARD.load(Ordering::Relaxed),
@@ -83,7 +83,7 @@ pub fn plain_product(a: &[u64], b: &[u64], t: u64) -> Result<Vec<u64>> {
 
 impl HprContext {
     /// Squares an encryption of `m` up to `max` times with relinearisation, and returns the number
-    /// of squarings after which decryption still gives m^(2^L) (paper 002 section 7).
+    /// of squarings after which decryption still gives m^(2^L) (Bajard et al. (HPR-FV, ePrint 2019/500) section 7).
     pub fn measure_squaring_depth(
         &self,
         sk: &HprSecretKey,

@@ -1,4 +1,4 @@
-//! HPR-FV relinearisation and Galois keys (paper 002 section 4.1; Remark 5 per digit) and the key
+//! HPR-FV relinearisation and Galois keys (Bajard et al. (HPR-FV, ePrint 2019/500) section 4.1; Remark 5 per digit) and the key
 //! switching on digits they drive.
 
 use std::collections::BTreeMap;
@@ -11,7 +11,7 @@ use super::{Digits, HprContext, HprSecretKey};
 use crate::rlwe::KeyId;
 use crate::{Error, Result};
 
-/// How relinearisation decomposes c_2 (paper 002 section 4.1).
+/// How relinearisation decomposes c_2 (Bajard et al. (HPR-FV, ePrint 2019/500) section 4.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Relinearization {
     /// Single-digit r_{i,j} = [c_{2,i} p_j / p]_{p_j} against keys of (p / p_j) p^i s^2 (eq. (18));

@@ -1,4 +1,4 @@
-//! HPR-FV (paper 002): BFV with q = p^d, each ciphertext coefficient a positional number in base p
+//! HPR-FV (Bajard et al. (HPR-FV, ePrint 2019/500)): BFV with q = p^d, each ciphertext coefficient a positional number in base p
 //! whose d digits are held in RNS over P u B_sk ([`rnsfhe_math::rns::HprBasis`]).
 //!
 //! Decryption reads the top digit only (Alg. 1); multiplication lifts the top digits (eq. (13)),
@@ -13,9 +13,9 @@
 mod ciphertext;
 mod context;
 pub mod depth;
-mod eval;
 mod keys;
 mod noise;
+mod operations;
 mod params;
 mod slots;
 

@@ -4,7 +4,7 @@
 //! With t X / q = m + nu + t w for the phase X = [c_0 + c_1 s (+ c_2 s^2)]_q, the secret key shows
 //! the invariant noise nu only modulo 1: a coefficient with |nu_i| > 1/2 looks small. So every
 //! ciphertext carries upper bounds I on ||nu||_inf and L on ||nu||_2, and decryption is refused
-//! when I reaches the limit of Lemma 2 / condition (11) of paper 002 (1/2 - k/gamma minus the
+//! when I reaches the limit of Lemma 2 / condition (11) of Bajard et al. (HPR-FV, ePrint 2019/500) (1/2 - k/gamma minus the
 //! top-digit error of Lemma 1), when the measurement reaches 1/4, or when it exceeds I. The bounds
 //! are BFV's (fresh heuristics at 10 standard deviations, rigorous sums and plaintext products,
 //! the multiplication with HPS's lift of second moment 1/12), with HPR's own terms:

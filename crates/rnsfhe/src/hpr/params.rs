@@ -1,4 +1,4 @@
-//! HPR-FV parameters (paper 002, Table 3): q = p^d with p = p_1 ... p_k, so q is not square-free
+//! HPR-FV parameters (Bajard et al. (HPR-FV, ePrint 2019/500), Table 3): q = p^d with p = p_1 ... p_k, so q is not square-free
 //! and the BFV parameter type (a product of distinct primes) does not fit.
 
 use num_bigint::BigUint;
@@ -35,7 +35,7 @@ impl HprParameters {
     ) -> Result<Self> {
         if !(50..=61).contains(&bits) {
             return Err(Error::InvalidParameters(format!(
-                "HPR primes of {bits} bits: use 50..=61 (paper 002 uses 55 and 61)"
+                "HPR primes of {bits} bits: use 50..=61 (Bajard et al. (HPR-FV, ePrint 2019/500) uses 55 and 61)"
             )));
         }
         if k == 0 || k > 16 {
@@ -120,7 +120,7 @@ impl HprParameters {
         // Products of section 4 (Lemma 3): digits of t * c * c' reach (Karatsuba sums, digits
         // |c_j| <= k p / 2, lifted top digit) about t d n k^2 p^2, relinearisation adds
         // d k n p_j k p / 4; both must stay below (P B m_sk) / 2, and the carries of such digits
-        // below lambda * b (Shenoy-Kumaresan, paper 000 Lemma 6). Checked with a 4x margin.
+        // below lambda * b (Shenoy-Kumaresan, Bajard et al. (SAC 2016) Lemma 6). Checked with a 4x margin.
         let p = self.p.iter().fold(BigUint::from(1u8), |a, &x| a * x);
         let b = self.b_sk[..k]
             .iter()

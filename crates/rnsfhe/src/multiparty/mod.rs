@@ -89,7 +89,7 @@
 //! it does not trust) ([`ShareSmudging`], [`Smudging::stated`]); weaker smudging only by name
 //! ([`Smudging::unchecked`]).
 //!
-//! # HPR (paper 002): not supported, and why
+//! # HPR (Bajard et al. (HPR-FV, ePrint 2019/500)): not supported, and why
 //!
 //! HPR-FV's keys are RLWE samples modulo q = p^d, so the protocols are sound for it in principle
 //! (every key and share is linear in the secret). They do not carry over through this module's

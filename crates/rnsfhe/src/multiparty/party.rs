@@ -83,7 +83,7 @@ impl Party {
 
 /// Multiparty keys are made over power-of-two rings with one key-switching layout for every key
 /// (no truncated key columns, no second relinearisation ring): the general Phi_m rings' Montgomery
-/// forms and FV's mixed strategy (paper 001) are not supported.
+/// forms and FV's mixed strategy (Bajard et al. (SAC 2017)) are not supported.
 pub(crate) fn supported(ctx: &dyn KeyContext) -> Result<()> {
     let sw = ctx.key_switcher();
     let why = if sw.ring_qp().kind() != RingKind::PowerOfTwo {

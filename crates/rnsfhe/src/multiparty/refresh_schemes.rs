@@ -12,7 +12,7 @@ use super::refresh::Refresh;
 use super::schemes::{grow, CiphertextView};
 use super::transform::SlotMap;
 use super::Collective;
-use crate::bfv::{BfvContext, Ciphertext};
+use crate::bfv::{BfvCiphertext, BfvContext};
 use crate::bgv::{BgvCiphertext, BgvContext};
 use crate::ckks::{CkksCiphertext, CkksContext};
 use crate::rlwe::{log2_add, log2_modulus};
@@ -25,10 +25,10 @@ pub trait Refreshable: Collective {
     fn refresh_scheme(&self) -> Scheme<'_>;
     /// The ciphertext as the scheme's (opaque).
     #[doc(hidden)]
-    fn refresh_input<'a>(&self, ct: &'a Self::Ciphertext) -> Input<'a>;
+    fn refresh_input<'a>(&self, ct: &'a Self::BfvCiphertext) -> Input<'a>;
     /// The refreshed ciphertext from the scheme's (opaque).
     #[doc(hidden)]
-    fn refresh_output(&self, out: Output) -> Result<Self::Ciphertext>;
+    fn refresh_output(&self, out: Output) -> Result<Self::BfvCiphertext>;
 }
 
 /// A scheme's context (opaque outside the crate).
@@ -46,7 +46,7 @@ pub enum Scheme<'a> {
 #[derive(Clone, Copy, Debug)]
 pub enum Input<'a> {
     #[doc(hidden)]
-    Bfv(&'a Ciphertext),
+    Bfv(&'a BfvCiphertext),
     #[doc(hidden)]
     Bgv(&'a BgvCiphertext),
     #[doc(hidden)]
@@ -57,7 +57,7 @@ pub enum Input<'a> {
 #[derive(Debug)]
 pub enum Output {
     #[doc(hidden)]
-    Bfv(Ciphertext),
+    Bfv(BfvCiphertext),
     #[doc(hidden)]
     Bgv(BgvCiphertext),
     #[doc(hidden)]
@@ -74,10 +74,10 @@ macro_rules! refreshable {
             fn refresh_scheme(&self) -> Scheme<'_> {
                 Scheme::$variant(self)
             }
-            fn refresh_input<'a>(&self, ct: &'a Self::Ciphertext) -> Input<'a> {
+            fn refresh_input<'a>(&self, ct: &'a Self::BfvCiphertext) -> Input<'a> {
                 Input::$variant(ct)
             }
-            fn refresh_output(&self, out: Output) -> Result<Self::Ciphertext> {
+            fn refresh_output(&self, out: Output) -> Result<Self::BfvCiphertext> {
                 match out {
                     Output::$variant(ct) => Ok(ct),
                     _ => Err(wrong_scheme()),
@@ -153,7 +153,7 @@ impl<'a> Masks<'a> {
     /// it too).
     pub(crate) fn new<C: Refreshable + ?Sized>(
         ctx: &'a C,
-        ct: &C::Ciphertext,
+        ct: &C::BfvCiphertext,
         refresh: &'a Refresh,
         sigma: f64,
     ) -> Result<Self> {
@@ -292,7 +292,7 @@ impl<'a> Masks<'a> {
     pub(crate) fn decode_masked<C: Refreshable + ?Sized>(
         &self,
         ctx: &C,
-        ct: &C::Ciphertext,
+        ct: &C::BfvCiphertext,
         mut phase: Poly,
         added: f64,
     ) -> Result<Mask> {
@@ -365,10 +365,10 @@ impl<'a> Masks<'a> {
     pub(crate) fn output<C: Refreshable + ?Sized>(
         &self,
         ctx: &C,
-        ct: &C::Ciphertext,
+        ct: &C::BfvCiphertext,
         [c0, c1]: [Poly; 2],
         parties: usize,
-    ) -> Result<C::Ciphertext> {
+    ) -> Result<C::BfvCiphertext> {
         let k = parties.max(1) as f64;
         let out = match (self.scheme, ctx.refresh_input(ct)) {
             (Scheme::Bfv(c), Input::Bfv(ct)) => {

@@ -5,7 +5,7 @@
 
 use rnsfhe_math::ring::Poly;
 
-use crate::bfv::{BfvContext, Ciphertext, Plaintext};
+use crate::bfv::{BfvCiphertext, BfvContext, BfvPlaintext};
 use crate::bgv::{BgvCiphertext, BgvContext, BgvPlaintext};
 use crate::ckks::{CkksCiphertext, CkksContext, CkksPlaintext};
 use crate::rlwe::{log2_add, log2_modulus, KeyContext, KeyId};
@@ -28,23 +28,28 @@ pub struct CiphertextView<'a> {
 /// `BgvContext`, `CkksContext`).
 pub trait Collective: KeyContext {
     /// The scheme's ciphertext.
-    type Ciphertext;
+    type BfvCiphertext;
     /// The scheme's plaintext.
-    type Plaintext;
+    type BfvPlaintext;
     /// The RLWE view of a 2-part ciphertext of this context (refused otherwise).
-    fn view<'a>(&self, ct: &'a Self::Ciphertext) -> Result<CiphertextView<'a>>;
+    fn view<'a>(&self, ct: &'a Self::BfvCiphertext) -> Result<CiphertextView<'a>>;
     /// `ct` with the parts (c_0, c_1) of key pair `key_id`, its error grown by a bound of
     /// 2^added (times the factor; `None`: unknown from now on).
     fn rebuild(
         &self,
-        ct: &Self::Ciphertext,
+        ct: &Self::BfvCiphertext,
         parts: [Poly; 2],
         key_id: Option<KeyId>,
         added: Option<f64>,
-    ) -> Self::Ciphertext;
+    ) -> Self::BfvCiphertext;
     /// The plaintext of the phase x of `ct` (its representation), after collective decryption
     /// added an error of bound 2^added.
-    fn decode(&self, ct: &Self::Ciphertext, phase: Poly, added: f64) -> Result<Self::Plaintext>;
+    fn decode(
+        &self,
+        ct: &Self::BfvCiphertext,
+        phase: Poly,
+        added: f64,
+    ) -> Result<Self::BfvPlaintext>;
 }
 
 /// Carried bounds (log2 of ||.||_inf and ||.||_2) grown by 2^(added + shift) each; unknown
@@ -66,10 +71,10 @@ fn two_parts(parts: &[Poly]) -> Result<(&Poly, &Poly)> {
 }
 
 impl Collective for BfvContext {
-    type Ciphertext = Ciphertext;
-    type Plaintext = Plaintext;
+    type BfvCiphertext = BfvCiphertext;
+    type BfvPlaintext = BfvPlaintext;
 
-    fn view<'a>(&self, ct: &'a Ciphertext) -> Result<CiphertextView<'a>> {
+    fn view<'a>(&self, ct: &'a BfvCiphertext) -> Result<CiphertextView<'a>> {
         self.check_ct(ct)?;
         let (c0, c1) = two_parts(&ct.parts)?;
         // ||v||_inf = ||nu|| q / t for the invariant noise nu = t ct(s) / q - m.
@@ -86,17 +91,17 @@ impl Collective for BfvContext {
 
     fn rebuild(
         &self,
-        ct: &Ciphertext,
+        ct: &BfvCiphertext,
         [c0, c1]: [Poly; 2],
         key_id: Option<KeyId>,
         added: Option<f64>,
-    ) -> Ciphertext {
+    ) -> BfvCiphertext {
         // The invariant noise nu = t v / q.
         let shift = (self.params().plain_modulus() as f64).log2() - log2_modulus(self.ring());
         self.ciphertext(vec![c0, c1], key_id, grow(ct.noise, added, shift))
     }
 
-    fn decode(&self, _ct: &Ciphertext, mut phase: Poly, _added: f64) -> Result<Plaintext> {
+    fn decode(&self, _ct: &BfvCiphertext, mut phase: Poly, _added: f64) -> Result<BfvPlaintext> {
         phase.to_coefficient()?;
         let n = self.params().degree();
         let m = self
@@ -107,8 +112,8 @@ impl Collective for BfvContext {
 }
 
 impl Collective for BgvContext {
-    type Ciphertext = BgvCiphertext;
-    type Plaintext = BgvPlaintext;
+    type BfvCiphertext = BgvCiphertext;
+    type BfvPlaintext = BgvPlaintext;
 
     fn view<'a>(&self, ct: &'a BgvCiphertext) -> Result<CiphertextView<'a>> {
         self.check_ct(ct)?;
@@ -157,8 +162,8 @@ impl Collective for BgvContext {
 }
 
 impl Collective for CkksContext {
-    type Ciphertext = CkksCiphertext;
-    type Plaintext = CkksPlaintext;
+    type BfvCiphertext = CkksCiphertext;
+    type BfvPlaintext = CkksPlaintext;
 
     fn view<'a>(&self, ct: &'a CkksCiphertext) -> Result<CiphertextView<'a>> {
         self.check_ct(ct)?;

@@ -68,7 +68,7 @@ impl Smudging {
     /// from parts): state the bound there.
     pub fn for_ciphertext<C: Collective + ?Sized>(
         ctx: &C,
-        ct: &C::Ciphertext,
+        ct: &C::BfvCiphertext,
         lambda: u32,
     ) -> Result<Self> {
         let view = ctx.view(ct)?;

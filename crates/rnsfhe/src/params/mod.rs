@@ -34,16 +34,16 @@ pub(crate) fn degree_word(n: usize, cyclotomic: Option<usize>) -> u64 {
 /// The flag of [`degree_word`].
 pub(crate) const GENERAL_M_FLAG: u64 = 1 << 63;
 
-/// The flag of a Montgomery parameter set in a degree word of its bytes and fingerprint (paper 001
+/// The flag of a Montgomery parameter set in a degree word of its bytes and fingerprint (Bajard et al. (SAC 2017)
 /// section 4: BGV's ciphertexts c M and keys with M^2; FV's relinearisation keys with M): such bytes
 /// hold other residues than those of the Barrett reductions.
 pub(crate) const MONTGOMERY_FLAG: u64 = 1 << 62;
 
-/// With [`MONTGOMERY_FLAG`]: FV's full Montgomery representation (paper 001 section 4.1, ciphertexts
+/// With [`MONTGOMERY_FLAG`]: FV's full Montgomery representation (Bajard et al. (SAC 2017) section 4.1, ciphertexts
 /// c M, keys with M^2) rather than the mixed strategy (section 4.4).
 pub(crate) const FULL_MONTGOMERY_FLAG: u64 = 1 << 60;
 
-/// The flag of a parameter set asking for the plain Barrett reduction (paper 001 Alg. 1) in the
+/// The flag of a parameter set asking for the plain Barrett reduction (Bajard et al. (SAC 2017) Alg. 1) in the
 /// degree word of its bytes only: Alg. 1 and the optimised Alg. 2 give bit-identical results, so
 /// fingerprints (and the bytes of ciphertexts and keys) do not carry it.
 pub(crate) const BARRETT_FLAG: u64 = 1 << 61;
@@ -92,7 +92,7 @@ pub(crate) fn log2_big(x: &num_bigint::BigInt) -> f64 {
     top.max(1.0).log2() + shift as f64
 }
 
-/// Resolves a builder's `cyclotomic_index(m)` (paper 001): Some(m) with `degree` set to phi(m) for a
+/// Resolves a builder's `cyclotomic_index(m)` (Bajard et al. (SAC 2017)): Some(m) with `degree` set to phi(m) for a
 /// general m; None with `degree` = m / 2 for m a power of two (the negacyclic ring); errors on m < 3
 /// and on N2(2 phi(m)) > 2^17.
 pub(crate) fn resolve_cyclotomic(m: Option<usize>, degree: &mut usize) -> Result<Option<usize>> {
@@ -152,7 +152,7 @@ pub(crate) fn check_ciphertext(made_by: u64, id: u64, parts: usize) -> Result<()
 /// How the default moduli split the security bound's log2 QP, when neither moduli nor their widths are
 /// given. Parameters must not depend on the machine (two parties build them apart), so the layout is
 /// a parameter, not a detection: pick `Narrow` when the machines that compute have AVX-512 IFMA.
-/// Measured (README, "Which moduli layout"): on an IFMA CPU `Narrow` runs BFV products and rotations
+/// Measured (docs/tutorials/parameters.md, "BFV"; bench/results/layout/): on an IFMA CPU `Narrow` runs BFV products and rotations
 /// about twice as fast; on an AVX2-only CPU it is slower (more primes, same 64-bit emulated products).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -218,8 +218,8 @@ pub(crate) const BFV_MAX_WIDTH: u32 = 60;
 /// log2 q), with q split into the fewest primes of at most [`BFV_MAX_WIDTH`] bits; one prime per
 /// key-switching digit (hybrid key switching with one special prime).
 ///
-/// Why (issue 12, measured on an AMD EPYC Zen 3, one thread, loaded; the tables and commands are in
-/// bench/results/rnsfhe_issue12_avx2.md): key switching costs about (k + 1) forward NTTs per digit,
+/// Why (measured on an AMD EPYC Zen 3, one thread, loaded; the tables and commands are in
+/// bench/results/layout/): key switching costs about (k + 1) forward NTTs per digit,
 /// so 3 digits of 58-59 bits instead of 4 of 43-44 bits at n = 2^13 (7 instead of 8 of 48-49 bits
 /// at 2^14) make a rotation about 30% (20%) faster, mul+relin 25% (15%) and decryption 20% (12%)
 /// faster, on the AVX2 and the scalar backend.
@@ -227,16 +227,16 @@ pub(crate) const BFV_MAX_WIDTH: u32 = 60;
 /// At 2^13 (q = 59 + 58 + 58 bits, P = 43) the budget after one mul+relin is 2 bits lower (113
 /// bits, as with SEAL's default 43 + 43 + 44 + 44 | 44), a rotation of a fresh ciphertext costs 11
 /// bits (none before), and repeated squaring reaches depth 4 (as SEAL's layout) where the previous
-/// layout reached 5 by 0.2-0.7 bits; the worst-case bound (20) of paper 000 gives 2 instead of 3
+/// layout reached 5 by 0.2-0.7 bits; the worst-case bound (20) of Bajard et al. (SAC 2016) gives 2 instead of 3
 /// (it grows with the width). At 2^14 (q = 5 x 56 + 2 x 55, P = 48) the budget after mul+relin is
 /// unchanged (329 bits), a fresh rotation costs 4 bits, and the squaring depth stays 12.
 /// Not chosen: two primes per digit (2^13: depth 4 and a slower rotation; 2^14: depth 11), and no
 /// special prime (BV; 4 x 54-55 bits at 2^13 keeps depth 5, but a rotation of a fresh ciphertext
 /// costs ~50 bits and decryption is not faster). On AVX-512 IFMA the narrow layout
-/// ([`ModuliLayout::Narrow`], every prime of at most 49 bits) is faster (issue 22, Intel Xeon Ice Lake,
+/// ([`ModuliLayout::Narrow`], every prime of at most 49 bits) is faster (Intel Xeon Ice Lake,
 /// one thread: BFV 2^14 mul+relin 27.3 against 42.8 ms, rotate 7.8 against 10.5 ms) and on AVX2 slower
 /// (56.0 against 47.7, 15.8 against 12.8 ms): no one layout is fastest on both, and this one stays the
-/// default (bench/results/layout-2026-11-25-intel-xeon-ifma/).
+/// default (bench/results/layout/intel-xeon-icelake/).
 pub(crate) fn default_bfv_moduli_bits(
     n: usize,
     security: Security,

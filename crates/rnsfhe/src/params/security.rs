@@ -34,7 +34,7 @@ pub const STANDARD_SIGMA: f64 = 3.19;
 /// each, and these log q are 87-89% of the ternary bound. So h >= 192 is accepted with log q at most
 /// [`SPARSE_LOG_Q_SHARE`] of the ternary bound (the same share at 192 and 256 bits: an
 /// extrapolation), and h >= 2n/3 (the ternary secret's mean weight) with the ternary bound. Weights
-/// below 192 (paper 004's HWT(64), for which the paper itself claims only 80 bits) are refused
+/// below 192 (Cheon et al. (SAC 2018)'s HWT(64), for which the paper itself claims only 80 bits) are refused
 /// unless security is explicitly `InsecureResearchOnly`, or an estimate of [`SPARSE_ESTIMATES`]
 /// covers the modulus (the small moduli of sparse-secret encapsulation).
 pub const MIN_SPARSE_WEIGHT: usize = 192;

@@ -26,7 +26,7 @@ pub struct RlweParameters {
     pub(crate) secret: SecretDistribution,
     pub(crate) key_switching: KeySwitching,
     pub(crate) security: Security,
-    /// Some(m) for a general Phi_m ring (paper 001), None for X^n + 1.
+    /// Some(m) for a general Phi_m ring (Bajard et al. (SAC 2017)), None for X^n + 1.
     pub(crate) cyclotomic: Option<usize>,
     pub(crate) reduction: Reduction,
 }
@@ -72,12 +72,12 @@ impl RlweParameters {
     pub fn is_general_cyclotomic(&self) -> bool {
         self.cyclotomic.is_some()
     }
-    /// The reduction modulo Phi_m of a general ring (paper 001 section 3).
+    /// The reduction modulo Phi_m of a general ring (Bajard et al. (SAC 2017) section 3).
     pub fn reduction(&self) -> Reduction {
         self.reduction
     }
 
-    /// Whether a general Phi_m ring reduces by Montgomery (paper 001 section 4: BGV's c M pipeline,
+    /// Whether a general Phi_m ring reduces by Montgomery (Bajard et al. (SAC 2017) section 4: BGV's c M pipeline,
     /// FV's mixed strategy).
     pub(crate) fn montgomery(&self) -> bool {
         self.cyclotomic.is_some() && self.reduction == Reduction::Montgomery
@@ -98,7 +98,7 @@ impl RlweParameters {
     }
     /// The number of batching slots for plaintext modulus t: n when t is a prime = 1 mod 2n
     /// (power-of-two rings); for a general Phi_m and a prime t not dividing m, l = n / ord_m(t) slots
-    /// of GF(t^d) (paper 001 section 2.4); otherwise 0.
+    /// of GF(t^d) (Bajard et al. (SAC 2017) section 2.4); otherwise 0.
     pub(crate) fn batching_slots(&self, t: u64) -> usize {
         if let Some(m) = self.cyclotomic {
             return match multiplicative_order(t, m as u64) {
@@ -170,7 +170,7 @@ pub(crate) struct ModuliRule {
 }
 
 impl RlweParametersBuilder {
-    /// Resolves the ring (`cyclotomic_index`, paper 001) and checks the degree of a power-of-two
+    /// Resolves the ring (`cyclotomic_index`, Bajard et al. (SAC 2017)) and checks the degree of a power-of-two
     /// ring: (n, Some(m) for a general Phi_m).
     pub(crate) fn ring(&mut self, scheme: &str) -> Result<(usize, Option<usize>)> {
         let general = resolve_cyclotomic(self.cyclotomic, &mut self.degree)?;
@@ -215,7 +215,7 @@ impl RlweParametersBuilder {
     }
 
     /// Explicit moduli, widths, or the default split of the security bound
-    /// (`crate::params::default_moduli_bits`). Ciphertext primes are 1 mod `rule.step`, special
+    /// (`crate::params::default_moduli_bits`). BfvCiphertext primes are 1 mod `rule.step`, special
     /// primes 1 mod `two_n`; generated primes avoid `rule.avoid`.
     fn pick_moduli(&self, n: usize, two_n: u64, rule: &ModuliRule) -> Result<(Vec<u64>, Vec<u64>)> {
         let step = rule.step;
@@ -311,7 +311,7 @@ macro_rules! rlwe_builder_setters {
     };
     () => {
         /// Explicit ciphertext moduli, q_0 first (primes = 1 mod 2n, or lcm(N, m) for a general
-        /// Phi_m; BGV: and = 1 mod t, paper 001 Lemma 3).
+        /// Phi_m; BGV: and = 1 mod t, Bajard et al. (SAC 2017) Lemma 3).
         pub fn moduli(mut self, q: &[u64]) -> Self {
             self.core.moduli = Some(q.to_vec());
             self
@@ -337,7 +337,7 @@ macro_rules! rlwe_builder_setters {
             self.core.special_bits = Some(bits.to_vec());
             self
         }
-        /// Error standard deviation (default 3.2; paper 000 uses 8).
+        /// Error standard deviation (default 3.2; Bajard et al. (SAC 2016) uses 8).
         pub fn sigma(mut self, sigma: f64) -> Self {
             self.core.sigma = sigma;
             self
@@ -357,7 +357,7 @@ macro_rules! rlwe_builder_setters {
             self.core.security = s;
             self
         }
-        /// The ring `Z[X]/(Phi_m)` for any m >= 3 (paper 001), n = phi(m), replacing `degree`; a power
+        /// The ring `Z[X]/(Phi_m)` for any m >= 3 (Bajard et al. (SAC 2017)), n = phi(m), replacing `degree`; a power
         /// of two m gives the negacyclic ring of degree m / 2. Moduli are then primes = 1 mod
         /// lcm(N, m), N = N2(2n) (BGV: and 1 mod t).
         pub fn cyclotomic_index(mut self, m: usize) -> Self {

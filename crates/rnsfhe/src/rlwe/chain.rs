@@ -1,7 +1,7 @@
 //! [`ModulusChain`]: over the rings of the levels Q_l = q_0 ... q_l ([`Levels`]), the constants that
 //! take a polynomial from level l to level l - 1 (BGV modulus switching, CKKS rescaling).
 //!
-//! One step is paper 001 Lemma 3: c' = (c + delta) / q_l over Q_{l-1} with
+//! One step is Bajard et al. (SAC 2017) Lemma 3: c' = (c + delta) / q_l over Q_{l-1} with
 //! delta = t [-c t^-1]_{q_l} (centred), so that delta = -c mod q_l and delta = 0 mod t. For BGV
 //! (q_l = 1 mod t) the phase keeps [m]_t and its noise is divided by q_l plus t (r_0 + r_1 s) / q_l;
 //! with t = 1 it is the rounded division round(c / q_l) of CKKS's RS. Written on the ring's public
@@ -113,7 +113,7 @@ impl ModulusChain {
         self.levels.level_of(ring)
     }
 
-    /// One step down (paper 001 Lemma 3): (x + t [-x t^-1]_{q_l}) / q_l over level l - 1, in the
+    /// One step down (Bajard et al. (SAC 2017) Lemma 3): (x + t [-x t^-1]_{q_l}) / q_l over level l - 1, in the
     /// input's representation. Errors at level 0 (the chain is exhausted) or off the chain.
     pub fn switch_down(&self, x: &Poly) -> Result<Poly> {
         let l = self.level_of(x.context()).ok_or_else(|| {
@@ -194,7 +194,7 @@ impl ModulusChain {
         scale_limbs(x, &self.t_inv);
     }
 
-    /// Key switching of d with the error scaled by t (BGV; paper 001 section 2): the switcher's
+    /// Key switching of d with the error scaled by t (BGV; Bajard et al. (SAC 2017) section 2): the switcher's
     /// (u_0, u_1) for t^-1 d, times t, so t u_0 + t u_1 s = d s' + t e_ks (mod Q_l) and the phase keeps
     /// [m]_t with the keys of BFV and CKKS unchanged (as Lattigo's BGV). For t = 1 it is
     /// [`KeySwitcher::switch`]. Coefficient form out.
@@ -214,7 +214,7 @@ impl ModulusChain {
         scale_limbs(&mut u0, &self.t_mod);
         scale_limbs(&mut u1, &self.t_mod);
         if super::keys::is_montgomery(d.context()) {
-            // Digits of c M against keys with M^2: the residues are those of (u_0, u_1) M (paper 001
+            // Digits of c M against keys with M^2: the residues are those of (u_0, u_1) M (Bajard et al. (SAC 2017)
             // sections 4.1-4.2, `rlwe::KeySwitchKey`).
             for u in [&mut u0, &mut u1] {
                 u.relabel_form(rnsfhe_math::ring::Form::Montgomery)?;

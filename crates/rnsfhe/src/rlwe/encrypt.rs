@@ -1,4 +1,4 @@
-//! The RLWE encryption of zero under a public key (over Q u P, then ModDown, paper 004 Alg. 2, as
+//! The RLWE encryption of zero under a public key (over Q u P, then ModDown, Cheon et al. (SAC 2018) Alg. 2, as
 //! SEAL does) and under a secret key, in coefficient form (BFV, BGV) and straight into NTT form (CKKS).
 
 use std::sync::Arc;

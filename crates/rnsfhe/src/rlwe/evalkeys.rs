@@ -12,7 +12,7 @@ use super::keyswitch::within_key_level;
 use super::{KeyId, KeyOptions, KeySwitchKey, KeySwitcher, ModulusChain, SecretKey};
 use crate::{Error, Result};
 
-/// The relinearisation key: a key-switching key from s^2 to s (paper 000 rlk_RNS, eq. (17); paper 004
+/// The relinearisation key: a key-switching key from s^2 to s (Bajard et al. (SAC 2016) rlk_RNS, eq. (17); Cheon et al. (SAC 2018)
 /// evk = KSGen(s^2, s)).
 #[derive(Clone, Debug)]
 pub struct RelinKey {
@@ -47,7 +47,7 @@ pub(crate) fn owned_by(key: (u64, KeyId), ct: (u64, Option<KeyId>), what: &str) 
 impl RelinKey {
     /// The key KSGen(s^2, s) of `sk` over `sw` at the level of `opts`, with its error e M
     /// (`m_error`) or e, for parameters `fingerprint`, a's seeds from its source. The mixed
-    /// strategy's key (paper 001 section 4.4) is the second over a Montgomery ring: the Montgomery
+    /// strategy's key (Bajard et al. (SAC 2017) section 4.4) is the second over a Montgomery ring: the Montgomery
     /// form of the plain key (residues (P g s^2 - a s - e) M, "keys carrying M"), so that plain
     /// digits reduced by Montgomery give the plain relinearisation.
     pub(crate) fn generate_with(
@@ -364,7 +364,7 @@ pub(super) fn switch(
                 && d.montgomery_form() == rnsfhe_math::ring::Form::Montgomery
             {
                 // Digits of c M against keys with M^2 (FV in the full Montgomery representation,
-                // paper 001 section 4.1): the residues are those of (u_0, u_1) M.
+                // Bajard et al. (SAC 2017) section 4.1): the residues are those of (u_0, u_1) M.
                 u0.relabel_form(rnsfhe_math::ring::Form::Montgomery)?;
                 u1.relabel_form(rnsfhe_math::ring::Form::Montgomery)?;
             }

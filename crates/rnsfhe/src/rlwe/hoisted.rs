@@ -16,13 +16,13 @@
 //! term equals the rotation after decryption; bit for bit only as far as the rounded FastBconv of
 //! ModDown commutes with the signs of phi_g).
 //!
-//! BGV (a `ModulusChain` with t > 1, paper 001 section 2): the digits are those of t^-1 c_1, c_0 enters
+//! BGV (a `ModulusChain` with t > 1, Bajard et al. (SAC 2017) section 2): the digits are those of t^-1 c_1, c_0 enters
 //! as P t^-1 c_0, and the ModDown is multiplied by t, so the error stays a multiple of t (as
 //! [`super::ModulusChain`]'s key switch).
 //!
 //! Where hoisting applies: power-of-two rings without a Montgomery form (every digit layout: RNS
 //! digits of one or several primes, omega digits, truncated key columns, with or without special
-//! primes; CKKS, BGV and BFV over X^n + 1). General Phi_m rings (paper 001's NTT_N form, Montgomery
+//! primes; CKKS, BGV and BFV over X^n + 1). General Phi_m rings (Bajard et al. (SAC 2017)'s NTT_N form, Montgomery
 //! rings) rotate one key at a time through [`KeySwitcher::switch_to`] with the automorphism after it,
 //! and sums there take integer weights only.
 

@@ -4,17 +4,17 @@ use crate::{Error, Result};
 
 /// How a polynomial is decomposed for key switching (relinearisation, rotations).
 ///
-/// The default is one digit per ciphertext prime: paper 000's xi_q(c) = (|c q_i / q|_{q_i})_i
+/// The default is one digit per ciphertext prime: Bajard et al. (SAC 2016)'s xi_q(c) = (|c q_i / q|_{q_i})_i
 /// (section 4.5, Lemma 7). With special moduli P (set in the scheme parameters) it is the hybrid
 /// form of SEAL, OpenFHE and Lattigo: digits are extended to Q u P and the result is divided by P.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct KeySwitching {
     /// Ciphertext primes per digit (dnum = ceil(k / digit_primes)).
     pub digit_primes: usize,
-    /// Paper 000 Remark 2: a second level of digits, each RNS digit split into omega = 2^bits digits.
+    /// Bajard et al. (SAC 2016) Remark 2: a second level of digits, each RNS digit split into omega = 2^bits digits.
     /// Only with one prime per digit.
     pub omega_bits: Option<u32>,
-    /// Paper 000 section 4.6: i zero entries per row of the relinearisation key (rows multiplied by
+    /// Bajard et al. (SAC 2016) section 4.6: i zero entries per row of the relinearisation key (rows multiplied by
     /// q_{I_j}); smaller keys, more noise. Only with one prime per digit, no omega digits, no special
     /// moduli.
     pub truncation: usize,
@@ -53,7 +53,7 @@ impl KeySwitching {
                 || self.truncation >= k)
         {
             return Err(Error::InvalidParameters(format!(
-                "key truncation i = {} (paper 000 section 4.6) needs i < k = {k}, one prime per digit, \
+                "key truncation i = {} (Bajard et al. (SAC 2016) section 4.6) needs i < k = {k}, one prime per digit, \
                  no omega digits and no special moduli",
                 self.truncation
             )));

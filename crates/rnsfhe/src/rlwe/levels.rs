@@ -2,7 +2,7 @@
 //!
 //! Level l has the ring over Q_l = q_0 ... q_l; key switching works over Q u P (special moduli P).
 //! Every ring is a limb selection of Q u P's ring, so all levels share its NTT tables (NTT_N for
-//! a general Phi_m, paper 001). As Lattigo's `rlwe.Parameters` (RingQ, RingP, RingQP, levels as
+//! a general Phi_m, Bajard et al. (SAC 2017)). As Lattigo's `rlwe.Parameters` (RingQ, RingP, RingQP, levels as
 //! prefixes), this type holds only what is independent of the scheme: [`super::KeySwitcher`] adds
 //! the digit tables and [`super::ModulusChain`] the modulus-switching constants of a plaintext
 //! modulus t, both borrowing these rings.
@@ -59,7 +59,7 @@ impl Levels {
         })
     }
 
-    /// The levels of `Z[X]/(Phi_m)` for any m (paper 001) with the given modular reduction; the live
+    /// The levels of `Z[X]/(Phi_m)` for any m (Bajard et al. (SAC 2017)) with the given modular reduction; the live
     /// ones of equal arguments if there are some.
     pub fn cyclotomic(
         m: usize,

@@ -18,7 +18,6 @@
 mod chain;
 mod encapsulation;
 mod encrypt;
-pub(crate) mod eval;
 mod evalkeys;
 mod flooding;
 pub(crate) mod hoisted;
@@ -28,7 +27,8 @@ mod layout;
 mod levels;
 pub(crate) mod noise;
 mod parts;
-mod switching;
+pub(crate) mod shared_ops;
+mod switching_key;
 
 pub use chain::ModulusChain;
 pub use encapsulation::EncapsulationKeys;
@@ -49,7 +49,7 @@ pub use layout::{KeyProfile, KeySwitching};
 pub use levels::Levels;
 pub(crate) use noise::log2_add;
 pub(crate) use parts::Parts;
-pub use switching::SwitchingKey;
+pub use switching_key::SwitchingKey;
 
 use std::sync::Arc;
 

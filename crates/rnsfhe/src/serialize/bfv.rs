@@ -2,7 +2,7 @@
 
 use super::parts::seeded_parts;
 use super::{fingerprint, Kind, Reader, Writer};
-use crate::bfv::{BfvContext, BfvParameters, Ciphertext};
+use crate::bfv::{BfvCiphertext, BfvContext, BfvParameters};
 use crate::rlwe::expand_seeded;
 use crate::{Error, Result};
 
@@ -24,7 +24,7 @@ impl BfvParameters {
 
 impl BfvContext {
     /// A ciphertext as bytes; a fresh symmetric encryption stores its seed for c_1 (half size).
-    pub fn ciphertext_to_bytes(&self, ct: &Ciphertext) -> Result<Vec<u8>> {
+    pub fn ciphertext_to_bytes(&self, ct: &BfvCiphertext) -> Result<Vec<u8>> {
         self.check_ct(ct)?;
         let mut w = Writer::new(Kind::BfvCiphertext, self.fingerprint());
         w.key_id(ct.key_id);
@@ -45,7 +45,7 @@ impl BfvContext {
     }
 
     /// A ciphertext from bytes written by [`BfvContext::ciphertext_to_bytes`] for this parameter set.
-    pub fn ciphertext_from_bytes(&self, bytes: &[u8]) -> Result<Ciphertext> {
+    pub fn ciphertext_from_bytes(&self, bytes: &[u8]) -> Result<BfvCiphertext> {
         let mut r = Reader::new(bytes, Kind::BfvCiphertext, self.fingerprint())?;
         let key_id = r.key_id()?;
         let noise = r.noise_bound()?;

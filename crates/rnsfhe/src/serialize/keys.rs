@@ -149,7 +149,7 @@ impl Reader<'_> {
         }
         let (mut k0, mut seeds) = (Vec::with_capacity(count), Vec::with_capacity(count));
         for c in 0..count {
-            // A truncated component is stored without its zero limbs (paper 000 section 4.6).
+            // A truncated component is stored without its zero limbs (Bajard et al. (SAC 2016) section 4.6).
             k0.push(self.poly(sw.key_ring(c, level)?)?);
             seeds.push(self.seed()?);
         }
@@ -327,19 +327,19 @@ pub trait KeyBytes: KeyContext {
     /// A switching key as bytes: the identities of both key pairs, the target's distribution, the
     /// number of special primes, then the key (level first).
     fn switching_key_to_bytes(&self, key: &SwitchingKey) -> Vec<u8> {
-        super::switching::to_bytes(key)
+        super::switching_keys::to_bytes(key)
     }
     /// A switching key from bytes written for these parameters.
     fn switching_key_from_bytes(&self, bytes: &[u8]) -> Result<SwitchingKey> {
-        super::switching::from_bytes(self.as_key_context(), bytes)
+        super::switching_keys::from_bytes(self.as_key_context(), bytes)
     }
     /// The encapsulation key pair as bytes: its two switching keys.
     fn encapsulation_keys_to_bytes(&self, keys: &EncapsulationKeys) -> Vec<u8> {
-        super::switching::pair_to_bytes(keys)
+        super::switching_keys::pair_to_bytes(keys)
     }
     /// The encapsulation key pair from bytes written for these parameters.
     fn encapsulation_keys_from_bytes(&self, bytes: &[u8]) -> Result<EncapsulationKeys> {
-        super::switching::pair_from_bytes(self.as_key_context(), bytes)
+        super::switching_keys::pair_from_bytes(self.as_key_context(), bytes)
     }
     /// An evaluation key set as bytes: its key pair (if any), then its relinearisation key and its
     /// Galois keys, each optional.

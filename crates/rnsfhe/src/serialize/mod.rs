@@ -54,7 +54,7 @@ mod keys;
 mod old_formats;
 mod params;
 mod parts;
-mod switching;
+mod switching_keys;
 
 use std::sync::Arc;
 

@@ -4,7 +4,7 @@
 use rnsfhe_math::arith::is_prime;
 
 use super::{Kind, Reader, Writer};
-use crate::bfv::{BfvContext, BfvParameters, Decryption, Multiplication, Plaintext};
+use crate::bfv::{BfvContext, BfvParameters, BfvPlaintext, Decryption, Multiplication};
 use crate::ckks::{CkksContext, CkksParameters, CkksPlaintext};
 use crate::params::{log2_product, Security, SecurityLevel};
 use crate::rlwe::{KeySwitching, SecretDistribution};
@@ -298,7 +298,7 @@ impl CkksParameters {
 
 impl BfvContext {
     /// A plaintext as bytes (its n coefficients modulo t).
-    pub fn plaintext_to_bytes(&self, pt: &Plaintext) -> Result<Vec<u8>> {
+    pub fn plaintext_to_bytes(&self, pt: &BfvPlaintext) -> Result<Vec<u8>> {
         self.check_plain(pt)?;
         let mut w = Writer::new(Kind::BfvPlaintext, self.fingerprint());
         w.list(pt.coefficients());
@@ -306,7 +306,7 @@ impl BfvContext {
     }
 
     /// A plaintext from bytes (length n, coefficients below t).
-    pub fn plaintext_from_bytes(&self, bytes: &[u8]) -> Result<Plaintext> {
+    pub fn plaintext_from_bytes(&self, bytes: &[u8]) -> Result<BfvPlaintext> {
         let mut r = Reader::new(bytes, Kind::BfvPlaintext, self.fingerprint())?;
         let coeffs = r.list(self.params().degree())?;
         r.end()?;

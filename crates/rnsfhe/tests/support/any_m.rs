@@ -256,7 +256,7 @@ pub fn check_fv_params(params: BfvParameters) {
     let cb = ctx
         .encrypt(&ctx.plaintext_from_coefficients(&b).unwrap(), &pk, &mut rng)
         .unwrap();
-    let dec = |ct: &rnsfhe::bfv::Ciphertext| {
+    let dec = |ct: &rnsfhe::bfv::BfvCiphertext| {
         ctx.decrypt_checked(ct, &sk, Decryption::Hps)
             .unwrap()
             .coefficients()

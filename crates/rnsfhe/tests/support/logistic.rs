@@ -1,6 +1,6 @@
 //! Logistic-regression test data: `n` samples, a bias and 3 features in [-1, 1], labels from a
-//! noisy linear rule, as rows z_i = y_i x_i (paper 004's layout); and the training written again
-//! from paper 004's formulas, independently of `circuits::logistic` (the oracle of the encrypted
+//! noisy linear rule, as rows z_i = y_i x_i (Cheon et al. (SAC 2018)'s layout); and the training written again
+//! from Cheon et al. (SAC 2018)'s formulas, independently of `circuits::logistic` (the oracle of the encrypted
 //! runs).
 #![allow(dead_code, clippy::needless_range_loop)] // each test file uses what it needs; indices as in the formulas
 
@@ -23,7 +23,7 @@ pub fn data(n: usize) -> Vec<Vec<f64>> {
         .collect()
 }
 
-/// c0 + c1 x + c3 x^3, the least-squares cubic to 1 / (1 + e^-x) on [-8, 8] (paper 004's reference
+/// c0 + c1 x + c3 x^3, the least-squares cubic to 1 / (1 + e^-x) on [-8, 8] (Cheon et al. (SAC 2018)'s reference
 /// [28]: Kim, Song, Kim, Lee, Jiang, JMIR Med. Inform. 2018), by Gaussian elimination on the
 /// normal equations of the basis (1, x, x^3) over the grid of step 1/500 (8001 points): written apart from the library's
 /// fit (which fixes c0 = 1/2 and solves for the odd part).
@@ -57,7 +57,7 @@ pub fn sigmoid_cubic_reference() -> [f64; 3] {
     [a[0][3] / a[0][0], a[1][3] / a[1][1], a[2][3] / a[2][2]]
 }
 
-/// Paper 004's training (section 5.3) written again from its formulas, the oracle of the encrypted
+/// Cheon et al. (SAC 2018)'s training (section 5.3) written again from its formulas, the oracle of the encrypted
 /// runs: J(beta) = sum_i log(1 + exp(-beta^T z_i)), sigma by [`sigmoid_cubic_reference`], Nesterov's
 /// accelerated gradient as in [28] with alpha_s = 10 / s, lambda_0 = 0, lambda_s = (1 + sqrt(1 + 4
 /// lambda_{s-1}^2)) / 2, gamma_s = (1 - lambda_s) / lambda_{s+1}, for s = 1..=iterations:

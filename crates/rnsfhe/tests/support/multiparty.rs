@@ -161,12 +161,12 @@ pub fn collective_gk(
 pub fn pcks<'s, C: Collective>(
     ctx: &C,
     (crs, ps): (&Crs, &[Party]),
-    ct: &C::Ciphertext,
+    ct: &C::BfvCiphertext,
     receiver: &PublicKey,
     secret: ReceiverSecret,
     sm: impl Into<ShareSmudging<'s>>,
     rng: &mut Csprng,
-) -> rnsfhe::Result<C::Ciphertext> {
+) -> rnsfhe::Result<C::BfvCiphertext> {
     let sm = sm.into();
     let shares: Vec<Share> = ps
         .iter()
@@ -239,7 +239,7 @@ pub fn bfv_product(
     rlk: &RelinKey,
     seeds: (u64, u64),
     rng: &mut Csprng,
-) -> (rnsfhe::bfv::Ciphertext, Vec<u64>) {
+) -> (rnsfhe::bfv::BfvCiphertext, Vec<u64>) {
     let n = ctx.params().degree();
     let (x, y) = (values(n, seeds.0), values(n, seeds.1));
     let mut enc = |v: &[u64]| ctx.encrypt(&ctx.encode(v).unwrap(), pk, rng).unwrap();
@@ -300,11 +300,11 @@ pub fn refresh_by<'s, C: Refreshable>(
     ctx: &C,
     crs: &Crs,
     ps: &[Party],
-    ct: &C::Ciphertext,
+    ct: &C::BfvCiphertext,
     spec: &Refresh,
     sm: impl Into<ShareSmudging<'s>>,
     rng: &mut Csprng,
-) -> rnsfhe::Result<C::Ciphertext> {
+) -> rnsfhe::Result<C::BfvCiphertext> {
     let sm = sm.into();
     let shares = ps
         .iter()

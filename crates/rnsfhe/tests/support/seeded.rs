@@ -3,7 +3,7 @@
 //! corrupted in the bytes.
 #![allow(dead_code, clippy::unwrap_used)] // each test file uses what it needs; checks abort loudly
 
-use rnsfhe::bfv::Ciphertext;
+use rnsfhe::bfv::BfvCiphertext;
 use rnsfhe::bgv::BgvCiphertext;
 use rnsfhe::ckks::CkksCiphertext;
 use rnsfhe::Error;
@@ -40,7 +40,7 @@ macro_rules! seeded {
         }
     )*};
 }
-seeded!(CkksCiphertext, BgvCiphertext, Ciphertext);
+seeded!(CkksCiphertext, BgvCiphertext, BfvCiphertext);
 
 /// Writes `ct` by `to`, loads it by `from` and checks the bytes against `full_len` (a full
 /// ciphertext of its shape): half size and a bit-exact load keeping the seed when seeded.

@@ -8,7 +8,7 @@ use super::reduce::ModulusTables;
 use crate::arith::{ntt_primes, Modulus};
 use crate::{Error, Result};
 
-/// How products are reduced modulo Phi_m (paper 001, section 3). All give bit-identical results.
+/// How products are reduced modulo Phi_m (Bajard et al. (SAC 2017), section 3). All give bit-identical results.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reduction {
     /// NTT-based Barrett reduction with alpha = n - 2 (Alg. 1).
@@ -27,7 +27,7 @@ pub enum Reduction {
 pub enum Form {
     /// The polynomial itself.
     Plain,
-    /// a * M mod Phi_m (Montgomery representation, paper 001 section 4).
+    /// a * M mod Phi_m (Montgomery representation, Bajard et al. (SAC 2017) section 4).
     Montgomery,
 }
 
@@ -72,7 +72,7 @@ impl GeneralTables {
         let big_n = (2 * n).next_power_of_two();
         if reduction == Reduction::Montgomery && m.is_power_of_two() {
             return Err(Error::InvalidParameters(format!(
-                "Montgomery reduction needs Phi_m invertible modulo X^(N/2) + 1, which fails for m = {m} a power of two (paper 001, Lemma 1); use Barrett"
+                "Montgomery reduction needs Phi_m invertible modulo X^(N/2) + 1, which fails for m = {m} a power of two (Bajard et al. (SAC 2017), Lemma 1); use Barrett"
             )));
         }
         let sparse = if reduction == Reduction::SparseBarrett {

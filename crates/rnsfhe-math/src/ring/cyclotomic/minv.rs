@@ -1,4 +1,4 @@
-//! The Montgomery factor M = X^(N/2) + 1 mod Phi_m and its inverse in Z[X]/(Phi_m) (paper 001,
+//! The Montgomery factor M = X^(N/2) + 1 mod Phi_m and its inverse in Z[X]/(Phi_m) (Bajard et al. (SAC 2017),
 //! Lemma 1 and Appendix B), exactly: ||M^-1||_inf enters the noise of the Montgomery pipeline
 //! (section 4, bounds (10) and (12)-(13), and the depths of section 4.3).
 
@@ -90,7 +90,7 @@ pub fn montgomery_inverse(m: usize) -> Result<Vec<BigInt>> {
     )))
 }
 
-/// ||M^-1||_inf (paper 001 Appendix B).
+/// ||M^-1||_inf (Bajard et al. (SAC 2017) Appendix B).
 pub fn montgomery_inverse_norm(m: usize) -> Result<f64> {
     let x = montgomery_inverse(m)?;
     let max = x.iter().map(Signed::abs).max().unwrap_or_else(BigInt::zero);
@@ -100,7 +100,7 @@ pub fn montgomery_inverse_norm(m: usize) -> Result<f64> {
 /// The largest row l1 and l2 norms of the matrix of w -> w M^-1 in Z\[X]/(Phi_m) (columns
 /// X^j M^-1 mod Phi_m, in f64): ||w M^-1||_inf <= l1 ||w||_inf, and for w with independent
 /// coefficients of standard deviation s each coefficient of w M^-1 has one of at most l2 s. The
-/// noise factors of the full Montgomery FV (paper 001 Prop. 1). O(n^2).
+/// noise factors of the full Montgomery FV (Bajard et al. (SAC 2017) Prop. 1). O(n^2).
 pub fn montgomery_inverse_row_norms(m: usize) -> Result<(f64, f64)> {
     let phi = cyclotomic_polynomial(m)?;
     let n = phi.len() - 1;

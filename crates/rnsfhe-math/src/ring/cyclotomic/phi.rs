@@ -1,4 +1,4 @@
-//! Integer polynomials behind arithmetic modulo Phi_m (paper 001, section 2): the cyclotomic polynomial,
+//! Integer polynomials behind arithmetic modulo Phi_m (Bajard et al. (SAC 2017), section 2): the cyclotomic polynomial,
 //! Euler's phi, the sparse multiples Q_sp = Phi_m' (X^(m/m')) and the Barrett quotient mu.
 
 use crate::{Error, Result};
@@ -70,7 +70,7 @@ pub fn cyclotomic_polynomial(m: usize) -> Result<Vec<i64>> {
         .collect()
 }
 
-/// A sparse multiple of Phi_m for the optimised Barrett reduction (paper 001, Alg. 2).
+/// A sparse multiple of Phi_m for the optimised Barrett reduction (Bajard et al. (SAC 2017), Alg. 2).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SparseMultiple {
     /// The divisor m' of m: Q_sp = Phi_m'(X^(m/m')).
@@ -237,7 +237,7 @@ pub(super) fn times_x_mod_phi(row: &mut [i128], phi: &[i64]) -> Option<()> {
 /// ||c mod Phi_m||_inf <= rho ||c||_inf for every c of degree <= 2n - 2, i.e. the largest column sum
 /// max_j sum_k |(X^k mod Phi_m)_j| over k < 2n - 1 (exact, from the rows X^k mod Phi_m). With
 /// ||a b||_inf <= ||a||_2 ||b||_2 before reduction it bounds products in R = Z\[X]/(Phi_m), as the
-/// expansion factor delta_R of paper 001 Lemma 4 (delta_R <= n ||F_m||_inf) does. Power-of-two m: 2.
+/// expansion factor delta_R of Bajard et al. (SAC 2017) Lemma 4 (delta_R <= n ||F_m||_inf) does. Power-of-two m: 2.
 /// Errors when Phi_m is not monic of degree >= 1 or a row overflows 127 bits.
 pub fn reduction_expansion(phi: &[i64]) -> Result<f64> {
     let n = phi.len().saturating_sub(1);

@@ -1,4 +1,4 @@
-//! The general-m operations of [`Poly`] (paper 001): NTT_N in and out with one reduction modulo Phi_m,
+//! The general-m operations of [`Poly`] (Bajard et al. (SAC 2017)): NTT_N in and out with one reduction modulo Phi_m,
 //! products and sums of products, the Montgomery form, and automorphisms X -> X^g, g in Z_m^*.
 
 use super::{Form, Reduction};
@@ -45,7 +45,7 @@ impl Poly {
     pub(in crate::ring) fn product_form(&self, a: &Poly, b: &Poly) -> Result<Form> {
         if a.product || b.product {
             return Err(Error::WrongForm(
-                "mul: an operand is an unreduced product; its product would wrap modulo X^N - 1, convert it to coefficient form first (paper 001: deg <= 2n - 2 < N)".into(),
+                "mul: an operand is an unreduced product; its product would wrap modulo X^N - 1, convert it to coefficient form first (Bajard et al. (SAC 2017): deg <= 2n - 2 < N)".into(),
             ));
         }
         if self.context().reduction() != Some(Reduction::Montgomery) {
@@ -102,7 +102,7 @@ impl Poly {
         Ok(())
     }
 
-    /// a -> a M mod Phi_m, M = X^(N/2) + 1 (enter the Montgomery form; Montgomery rings only, paper 001
+    /// a -> a M mod Phi_m, M = X^(N/2) + 1 (enter the Montgomery form; Montgomery rings only, Bajard et al. (SAC 2017)
     /// section 4). Either representation; the result is in the same one.
     pub fn to_montgomery(&self) -> Result<Poly> {
         self.convert_form(Form::Plain, Form::Montgomery)
@@ -115,7 +115,7 @@ impl Poly {
 
     /// Relabels the residues as a (`Plain`) or a M (`Montgomery`) without touching them: the value
     /// is multiplied by M^-1 (Plain -> Montgomery) or by M (Montgomery -> Plain). For data computed
-    /// outside the form calculus (RNS digits of a M, key-switching outputs, paper 001 section 4).
+    /// outside the form calculus (RNS digits of a M, key-switching outputs, Bajard et al. (SAC 2017) section 4).
     /// Montgomery rings only.
     pub fn relabel_form(&mut self, form: Form) -> Result<()> {
         if self.context().reduction() != Some(Reduction::Montgomery) {

@@ -1,4 +1,4 @@
-//! Per-modulus tables and kernels of the three reductions modulo Phi_m (paper 001, Algs. 1–4).
+//! Per-modulus tables and kernels of the three reductions modulo Phi_m (Bajard et al. (SAC 2017), Algs. 1–4).
 
 use super::phi::{barrett_quotient, SparseMultiple};
 use super::Reduction;
@@ -161,7 +161,7 @@ impl ModulusTables {
                     .map_err(|_| Error::InvalidModulus {
                         modulus: q.value(),
                         reason:
-                            "Phi_m vanishes at a root of X^(N/2) + 1 modulo q (paper 001, Lemma 1)"
+                            "Phi_m vanishes at a root of X^(N/2) + 1 modulo q (Bajard et al. (SAC 2017), Lemma 1)"
                                 .into(),
                     })
             })
@@ -228,7 +228,7 @@ impl ModulusTables {
 
     /// From the NTT_N values `c_hat` (clobbered) of c to the n coefficients of c mod Phi_m in `out`.
     /// When `product` is false, deg c < n and only the inverse NTT runs; otherwise c is a sum of
-    /// products (deg c <= 2n - 2) reduced once by the ring's method (paper 001, section 3; Montgomery:
+    /// products (deg c <= 2n - 2) reduced once by the ring's method (Bajard et al. (SAC 2017), section 3; Montgomery:
     /// c M^-1, Alg. 3, straight from the NTT_N values).
     pub(crate) fn reduce_limb(
         &self,

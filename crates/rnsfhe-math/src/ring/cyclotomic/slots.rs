@@ -1,4 +1,4 @@
-//! Many-slot plaintext algebra (paper 001, section 2.4; HElib's PAlgebra and EncryptedArray): for a
+//! Many-slot plaintext algebra (Bajard et al. (SAC 2017), section 2.4; HElib's PAlgebra and EncryptedArray): for a
 //! prime t not dividing m, Phi_m splits modulo t into l = n / d irreducible factors of degree
 //! d = ord_m(t), and R_t = F_t[X]/(Phi_m) is the product of l copies of GF(t^d), arranged as the
 //! hypercube of `Z_m^* / <t>`.

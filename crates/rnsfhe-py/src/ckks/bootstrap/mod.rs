@@ -1,4 +1,4 @@
-//! Bootstrapping from Python (issue 24): the presets ([`preset`]: `CkksParameters.bootstrappable`,
+//! Bootstrapping from Python: the presets ([`preset`]: `CkksParameters.bootstrappable`,
 //! the tag of the parameters it makes, so a context of them keeps its preset), the keys ([`keys`]:
 //! registered per key pair beside the context, bytes and pickling), the bootstrapper of a context,
 //! `CkksContext.bootstrap` and `CkksCiphertext.bootstrap`, and the progress of long calls

@@ -1,4 +1,4 @@
-//! BFV encryption (paper 000's Enc_FV, and symmetric with a seeded a), the phase, and decryption:
+//! BFV encryption (Bajard et al. (SAC 2016)'s Enc_FV, and symmetric with a seeded a), the phase, and decryption:
 //! by the parameter set's method after a modulus switch to a shorter prefix of q, by a chosen
 //! method, or checked against the noise.
 
@@ -7,13 +7,13 @@ use rnsfhe_math::sample::Csprng;
 
 use super::BfvContext;
 use crate::bfv::decrypt::{Decryptor, SwitchedDecryption};
-use crate::bfv::{Ciphertext, Decryption, Plaintext};
+use crate::bfv::{BfvCiphertext, BfvPlaintext, Decryption};
 use crate::rlwe::{KeyId, Parts, PublicKey, SecretKey};
 use crate::{Error, Result};
 
 impl BfvContext {
     /// A ciphertext of this context and a secret key of it, the one it was encrypted under.
-    fn check_decryption(&self, ct: &Ciphertext, sk: &SecretKey) -> Result<()> {
+    fn check_decryption(&self, ct: &BfvCiphertext, sk: &SecretKey) -> Result<()> {
         self.check_ct(ct)?;
         self.check_secret(sk)?;
         KeyId::check(ct.key_id, sk.id(), "secret key")
@@ -26,8 +26,8 @@ impl BfvContext {
         parts: impl Into<Parts>,
         key_id: Option<KeyId>,
         noise: Option<[f64; 2]>,
-    ) -> Ciphertext {
-        Ciphertext {
+    ) -> BfvCiphertext {
+        BfvCiphertext {
             parts: parts.into(),
             fingerprint: self.fingerprint,
             key_id,
@@ -43,7 +43,7 @@ impl BfvContext {
         &self,
         parts: Vec<Poly>,
         key_id: Option<KeyId>,
-    ) -> Result<Ciphertext> {
+    ) -> Result<BfvCiphertext> {
         let out = crate::rlwe::ciphertext_parts(
             parts,
             self.ring(),
@@ -57,7 +57,12 @@ impl BfvContext {
     }
 
     /// Public-key encryption (Enc_FV): (Delta \[m]_t + p0 u + e1, p1 u + e2).
-    pub fn encrypt(&self, pt: &Plaintext, pk: &PublicKey, rng: &mut Csprng) -> Result<Ciphertext> {
+    pub fn encrypt(
+        &self,
+        pt: &BfvPlaintext,
+        pk: &PublicKey,
+        rng: &mut Csprng,
+    ) -> Result<BfvCiphertext> {
         self.check_public(pk)?;
         let (mut c0, c1) = pk.encrypt_zero(&self.sw, self.params.secret, &self.gaussian, rng)?;
         c0.add_assign(&self.scaled_plain(pt)?)?;
@@ -71,10 +76,10 @@ impl BfvContext {
     /// Symmetric encryption: (Delta \[m]_t - a s + e, a) with a from a seed kept in the ciphertext.
     pub fn encrypt_symmetric(
         &self,
-        pt: &Plaintext,
+        pt: &BfvPlaintext,
         sk: &SecretKey,
         rng: &mut Csprng,
-    ) -> Result<Ciphertext> {
+    ) -> Result<BfvCiphertext> {
         self.check_secret(sk)?;
         let (mut c0, c1, seed) = sk.encrypt_zero(&self.gaussian, rng)?;
         c0.add_assign(&self.scaled_plain(pt)?)?;
@@ -89,7 +94,7 @@ impl BfvContext {
     }
 
     /// The phase [ct(s)]_q = c0 + c1 s + c2 s^2 + ... = Delta m + v (mod q), coefficient form.
-    pub fn phase(&self, ct: &Ciphertext, sk: &SecretKey) -> Result<Poly> {
+    pub fn phase(&self, ct: &BfvCiphertext, sk: &SecretKey) -> Result<Poly> {
         self.check_decryption(ct, sk)?;
         let s = sk.ntt_q();
         let mut acc = ct.parts[1].clone();
@@ -107,7 +112,7 @@ impl BfvContext {
         acc.to_coefficient()?;
         acc.add_assign(&ct.parts[0])?;
         if self.params.is_full_montgomery() {
-            // (c_0 + c_1 s + ...) M, left by a Montgomery reduction (paper 001 section 4).
+            // (c_0 + c_1 s + ...) M, left by a Montgomery reduction (Bajard et al. (SAC 2017) section 4).
             return Ok(acc.from_montgomery()?);
         }
         Ok(acc)
@@ -117,7 +122,7 @@ impl BfvContext {
     /// switched to the fewest primes of q that keep 64 bits above the switch's rounding (2 of 3 at
     /// n = 2^13, 2 of 7 at 2^14): the same plaintext as [`Self::decrypt_with`] over the whole q for any ciphertext
     /// with a noise budget of at least one bit (decision and bound in `decrypt.rs`).
-    pub fn decrypt(&self, ct: &Ciphertext, sk: &SecretKey) -> Result<Plaintext> {
+    pub fn decrypt(&self, ct: &BfvCiphertext, sk: &SecretKey) -> Result<BfvPlaintext> {
         let (x, dec) = self.decryption_phase(ct, sk)?;
         let m = dec.decrypt(self.params.decryption, x.residues(), self.params.degree)?;
         Ok(self.plaintext(m))
@@ -134,7 +139,7 @@ impl BfvContext {
     /// The phase `decrypt` and `decrypt_checked` work on, with the decryptor of its modulus: over
     /// q' after the switch (two parts, X^n + 1, a shorter prefix wide enough), else
     /// [`Self::phase`] over q.
-    fn decryption_phase(&self, ct: &Ciphertext, sk: &SecretKey) -> Result<(Poly, &Decryptor)> {
+    fn decryption_phase(&self, ct: &BfvCiphertext, sk: &SecretKey) -> Result<(Poly, &Decryptor)> {
         match &self.switched {
             Some(sw) if ct.parts.len() == 2 => Ok((self.switched_phase(sw, ct, sk)?, &sw.dec)),
             _ => Ok((self.phase(ct, sk)?, &self.dec)),
@@ -145,7 +150,7 @@ impl BfvContext {
     fn switched_phase(
         &self,
         sw: &SwitchedDecryption,
-        ct: &Ciphertext,
+        ct: &BfvCiphertext,
         sk: &SecretKey,
     ) -> Result<Poly> {
         self.check_decryption(ct, sk)?;
@@ -170,10 +175,10 @@ impl BfvContext {
     /// ciphertext decrypts to garbage, which `noise_budget` reports as 0.
     pub fn decrypt_with(
         &self,
-        ct: &Ciphertext,
+        ct: &BfvCiphertext,
         sk: &SecretKey,
         method: Decryption,
-    ) -> Result<Plaintext> {
+    ) -> Result<BfvPlaintext> {
         let x = self.phase(ct, sk)?;
         let m = self.dec.decrypt(method, x.residues(), self.params.degree)?;
         Ok(self.plaintext(m))
@@ -187,15 +192,15 @@ impl BfvContext {
     /// switched phase as [`Self::decrypt`] does (its fractions within 2^-64 of those over q).
     pub fn decrypt_checked(
         &self,
-        ct: &Ciphertext,
+        ct: &BfvCiphertext,
         sk: &SecretKey,
         method: Decryption,
-    ) -> Result<Plaintext> {
+    ) -> Result<BfvPlaintext> {
         let (x, dec) = self.decryption_phase(ct, sk)?;
         if let Err(why) = self.noise_verdict(ct, &x, dec)? {
             return Err(Error::NoiseBudgetExhausted(format!(
                 "{why}, so the decryption may be wrong; these parameters guarantee {} \
-                 multiplications in the worst case (bound (20) of paper 000): use larger moduli or \
+                 multiplications in the worst case (bound (20) of Bajard et al. (SAC 2016)): use larger moduli or \
                  a larger degree, or fewer multiplications",
                 self.depth_inputs().depth()
             )));

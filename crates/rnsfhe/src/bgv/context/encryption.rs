@@ -79,7 +79,7 @@ impl BgvContext {
     }
 
     /// The phase [c(s)]_{Q_l} = c_0 + c_1 s + c_2 s^2, coefficient form over level l (Montgomery: the
-    /// sum is (c(s)) M, left by a Montgomery reduction, paper 001 section 4).
+    /// sum is (c(s)) M, left by a Montgomery reduction, Bajard et al. (SAC 2017) section 4).
     pub fn phase(&self, ct: &BgvCiphertext, sk: &SecretKey) -> Result<Poly> {
         self.check_ct(ct)?;
         self.check_secret(sk)?;

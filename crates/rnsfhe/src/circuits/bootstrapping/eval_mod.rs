@@ -405,10 +405,10 @@ impl EvalMod {
     pub fn apply_with<E: Evaluator<Scalar = Complex>>(
         &self,
         e: &E,
-        ct: &E::Ciphertext,
+        ct: &E::BfvCiphertext,
         rlk: &E::RelinKey,
         scale: f64,
-    ) -> Result<E::Ciphertext> {
+    ) -> Result<E::BfvCiphertext> {
         if !(scale.is_finite() && scale > 0.0) {
             return Err(Error::OutOfRange(format!(
                 "EvalMod: the output scale must be finite and > 0, got {scale}"

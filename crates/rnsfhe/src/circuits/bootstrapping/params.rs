@@ -55,7 +55,7 @@
 //!
 //! Loaded, the same hour: [`Self::n16`] 44.4 and 48.5 s, [`Self::n16_h192`] 37.1 s (StC 1.7 s at
 //! the bottom levels against 4.9-6.4 s, CtS 12.9 s against 14.6-16.4 s, the EvalMods 21.9 s
-//! against 21.7-26.8 s): about 0.8x, so near issue 24's 18 s if that holds on a quiet machine
+//! against 21.7-26.8 s): about 0.8x, so near an 18 s target if that holds on a quiet machine
 //! (not measured quietly yet). Peak RSS while bootstrapping 10.1 GB against 12.4 GB.
 //! Where the time goes ([`super::Bootstrapper::bootstrap_timed`], [`Self::n16`], loaded, 44-48 s
 //! in all): CoeffsToSlots 30-37 %, the two EvalMods 50-55 %, SlotsToCoeffs 11-13 %, ModRaise with
@@ -65,7 +65,7 @@
 //! copies and zero fills 15 %, page faults 5 %. Levers not taken yet, with these numbers: an
 //! AVX-512 twin of the 60-bit dot and inner-product kernels, fewer copies in key switching.
 //!
-//! Decisions. The secret: h = 192 buys 4 bits (27.9 / 22.5, issue 24's 24 / 20 met) in a chain
+//! Decisions. The secret: h = 192 buys 4 bits (27.9 / 22.5, against a 24 / 20 target) in a chain
 //! that fits its 1554 bits only SlotsToCoeffs-first (no arcsine: 8 EvalMod levels) with 4 primes
 //! per digit; CoeffsToSlots-first needs 10 EvalMod levels (arcsine, r = 8) and does not fit. The
 //! dense CtS-first [`Self::n16`] stays the default (any input level). EvalMod's polynomial: r = 3
@@ -121,7 +121,7 @@ pub struct BootstrappingParameters {
     /// How the Galois keys of [`super::Bootstrapper::generate_keys`] hold their uniform halves:
     /// expanded (fastest) or seeded (half their memory, each k1 limb expanded from its seed at each
     /// use). The relinearisation key stays expanded. The ciphertexts are the same bit for bit.
-    /// Seeded in the N = 2^16 presets (session 13, `n16-h192`: keys 3263 instead of 6369 MiB in
+    /// Seeded in the N = 2^16 presets (`n16-h192`: keys 3263 instead of 6369 MiB in
     /// memory, peak 6951 instead of 10098 MiB, about 12 % more time with the AVX-512 ChaCha20
     /// kernel), expanded in the toy presets (memory is no concern there).
     pub key_storage: KeyStorage,
@@ -233,7 +233,7 @@ impl BootstrappingParameters {
         }
     }
 
-    /// The 128-bit preset with the sparse secret of Hamming weight 192 (issue 24's second secret;
+    /// The 128-bit preset with the sparse secret of Hamming weight 192 (the second secret offered;
     /// sparse-secret encapsulation at h = 32 as in [`Self::n16`]): [`Self::n16_slots_to_coeffs_first`]
     /// with 4 primes per digit, log QP 1539 of the 1554 the gate allows h = 192 at N = 2^16. The
     /// rescale noise of h = 192 (sigma = 4 against 60) gives 4 bits over the dense preset: 27.9 mean

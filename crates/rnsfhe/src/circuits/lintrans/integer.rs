@@ -50,7 +50,7 @@ impl<P> IntegerLinearTransform<P> {
 }
 
 /// A BFV linear transform ([`IntegerLinearTransform`] of BFV plaintexts).
-pub type BfvLinearTransform = IntegerLinearTransform<crate::bfv::Plaintext>;
+pub type BfvLinearTransform = IntegerLinearTransform<crate::bfv::BfvPlaintext>;
 /// A BGV linear transform ([`IntegerLinearTransform`] of BGV plaintexts).
 pub type BgvLinearTransform = IntegerLinearTransform<crate::bgv::BgvPlaintext>;
 
@@ -233,8 +233,8 @@ macro_rules! integer_lintrans_methods {
 
 integer_lintrans_methods!(
     crate::bfv::BfvContext,
-    crate::bfv::Ciphertext,
-    crate::bfv::Plaintext
+    crate::bfv::BfvCiphertext,
+    crate::bfv::BfvPlaintext
 );
 integer_lintrans_methods!(
     crate::bgv::BgvContext,

@@ -12,7 +12,7 @@ use crate::{Error, Result};
 /// The largest polynomial degree the evaluators accept (power, baby-step giant-step, Chebyshev):
 /// the bases hold up to d ciphertexts and interpolation costs O(d^2), so a caller's degree is
 /// bounded before any work. 1024 is far beyond what 60 levels evaluate accurately in practice
-/// (paper 004 uses degree 7).
+/// (Cheon et al. (SAC 2018) uses degree 7).
 pub const MAX_POLYNOMIAL_DEGREE: usize = 1024;
 
 /// The basis a polynomial's coefficients are given in.

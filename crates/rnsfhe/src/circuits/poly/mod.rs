@@ -52,6 +52,7 @@
 
 pub mod basis;
 pub mod bsgs;
+pub mod ckks;
 pub mod powers;
 pub mod target;
 

@@ -1,5 +1,5 @@
 //! HPR-FV encryption (public-key and symmetric, carried digits) and decryption from the top digits
-//! only (paper 002 Alg. 1).
+//! only (Bajard et al. (HPR-FV, ePrint 2019/500) Alg. 1).
 
 use rnsfhe_math::ring::{Poly, Representation};
 use rnsfhe_math::rns::BaseConverter;
@@ -120,7 +120,7 @@ impl HprContext {
         Ok(x)
     }
 
-    /// Decryption, paper 002 Alg. 1: from the top digits only, r = -FBE(|gamma t x|_p, P, {gamma t})
+    /// Decryption, Bajard et al. (HPR-FV, ePrint 2019/500) Alg. 1: from the top digits only, r = -FBE(|gamma t x|_p, P, {gamma t})
     /// / p mod gamma t (eq. (10)), then m = (r - \[r]_gamma) / gamma mod t (Lemma 2; exact while the
     /// noise satisfies (11); past it the result is garbage, which [`HprContext::decrypt_checked`]
     /// refuses).

@@ -298,7 +298,7 @@ impl<'a> KeyGenerator<'a> {
     }
 
     /// The relinearisation key KSGen(s^2, s) of `sk` (BGV scales its error by t at use; FV's mixed
-    /// strategy makes it over its Montgomery ring, paper 001 section 4.4).
+    /// strategy makes it over its Montgomery ring, Bajard et al. (SAC 2017) section 4.4).
     pub fn relin_key(&mut self, sk: &SecretKey) -> Result<RelinKey> {
         let top = self.ctx.key_switcher().top_level();
         self.relin_key_at(sk, top)

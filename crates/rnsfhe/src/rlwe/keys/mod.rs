@@ -1,4 +1,4 @@
-//! Keys apart from contexts (issue 23): secret keys as any polynomial mod Q u P, public keys,
+//! Keys apart from contexts: secret keys as any polynomial mod Q u P, public keys,
 //! the identity of a key pair computed from its public key, a key generator with an optional common
 //! reference string, and a set of evaluation keys.
 //!
@@ -36,7 +36,7 @@ pub trait KeyContext {
     /// The key switcher (rings Q_l and Q u P, digits) keys are made over.
     fn key_switcher(&self) -> &KeySwitcher;
     /// The key switcher of relinearisation keys: another one over a Montgomery ring under FV's mixed
-    /// strategy (paper 001 section 4.4), else [`Self::key_switcher`].
+    /// strategy (Bajard et al. (SAC 2017) section 4.4), else [`Self::key_switcher`].
     fn relin_switcher(&self) -> &KeySwitcher {
         self.key_switcher()
     }
@@ -53,7 +53,7 @@ pub trait KeyContext {
     fn as_key_context(&self) -> &dyn KeyContext;
 }
 
-/// Whether the ring reduces products by Montgomery (general Phi_m, paper 001 section 3.2).
+/// Whether the ring reduces products by Montgomery (general Phi_m, Bajard et al. (SAC 2017) section 3.2).
 pub(crate) fn is_montgomery(ctx: &RingContext) -> bool {
     ctx.reduction() == Some(rnsfhe_math::ring::Reduction::Montgomery)
 }
@@ -81,7 +81,7 @@ pub(crate) fn uniform_ntt(
 
 /// Polynomial `index` expanded from `seed`, in NTT form. Power-of-two rings draw the n NTT values
 /// directly; a general-m ring draws the n coefficients and transforms them (its NTT_N form has
-/// N > n values per limb, and only those of a polynomial of degree < n are valid, paper 001 section 3).
+/// N > n values per limb, and only those of a polynomial of degree < n are valid, Bajard et al. (SAC 2017) section 3).
 pub(crate) fn uniform_seeded(ctx: &Arc<RingContext>, seed: &[u8; 32], index: u32) -> Result<Poly> {
     let positions: Vec<usize> = (0..ctx.moduli().len()).collect();
     uniform_seeded_at(ctx, seed, index, &positions)

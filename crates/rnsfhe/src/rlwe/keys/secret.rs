@@ -21,7 +21,7 @@ use forms::small_coefficients;
 pub enum SecretDistribution {
     /// Uniform in {-1, 0, 1} (what the HE-standard security table assumes).
     Ternary,
-    /// Exactly h non-zero coefficients in {-1, 1} (paper 004 uses h = 64).
+    /// Exactly h non-zero coefficients in {-1, 1} (Cheon et al. (SAC 2018) uses h = 64).
     HammingWeight(usize),
 }
 
@@ -97,7 +97,7 @@ impl Drop for SecretKey {
 }
 
 /// A plain coefficient-form polynomial of `ring` into NTT form, and into the Montgomery form s M of
-/// a Montgomery ring (paper 001 section 4), so that products with Montgomery ciphertexts and keys
+/// a Montgomery ring (Bajard et al. (SAC 2017) section 4), so that products with Montgomery ciphertexts and keys
 /// keep their form and products with plain uniform a give a s.
 fn ntt_form(mut p: Poly) -> Result<Poly> {
     p.to_ntt()?;

@@ -21,7 +21,7 @@ pub(super) struct ModUp {
 /// digit in (-Q_j/2, Q_j/2] as the centred lift of a one-prime digit. FastBconv's digit in
 /// [0, k Q_j) has a mean near Q_j/2, whose all-ones pattern times the key's error does not spread
 /// as noise but peaks in the canonical embedding at the roots nearest 1 (slot 0, 5^j = -3): CKKS
-/// bootstrapping's packed slots lost up to 3 bits there (issue 24), and the error of a key switch
+/// bootstrapping's packed slots lost up to 3 bits there, and the error of a key switch
 /// was 65 per coefficient (rms) instead of 10 (N = 2^11, three-prime digits). General-m rings
 /// (their own reductions and layouts) keep FastBconv.
 #[derive(Debug)]
@@ -184,7 +184,7 @@ impl KeySwitcher {
     }
 
     /// The digits that reach limb i of Q u P at `level`: all but those above the level and those
-    /// whose truncated columns I_j hold i (paper 000 section 4.6), with their key components.
+    /// whose truncated columns I_j hold i (Bajard et al. (SAC 2016) section 4.6), with their key components.
     pub(super) fn rows_at(&self, level: usize, i: usize) -> Vec<Row> {
         let mut rows = Vec::with_capacity(self.key_components());
         let mut part = 0usize;

@@ -1,4 +1,4 @@
-//! The key-switching key (paper 000 eq. (17), in the gadget form of `super`): per digit j and
+//! The key-switching key (Bajard et al. (SAC 2016) eq. (17), in the gadget form of `super`): per digit j and
 //! sub-digit b, (k0, k1) with k0 + k1 s = P g_j omega^b s' - q_I e, its generation and its parts.
 //!
 //! A key has a level l: it lives over Q_l u P (the primes q_0..q_l and P) and holds only the
@@ -20,7 +20,7 @@ use rnsfhe_math::ring::Form;
 /// A key-switching key from s' to s: per digit j and sub-digit b, (k0, k1) in NTT form over
 /// Q_l u P for its level l (Q u P at the top).
 ///
-/// Montgomery rings (paper 001 sections 4.1-4.2): components are held in Montgomery form, with
+/// Montgomery rings (Bajard et al. (SAC 2017) sections 4.1-4.2): components are held in Montgomery form, with
 /// value k0 + k1 s = P g_j omega^b s' - M e, and a uniform (its residues read in Montgomery form: the
 /// value a M^-1, as uniform). The digits of
 /// a Montgomery input c~ = c M are those of the residues c M, taken as plain values, so
@@ -41,7 +41,7 @@ pub struct KeySwitchKey {
     pub(super) layout: KeySwitching,
 }
 
-/// How a key is made: the error e M (`m_error`, Montgomery rings: inputs c M, paper 001 section
+/// How a key is made: the error e M (`m_error`, Montgomery rings: inputs c M, Bajard et al. (SAC 2017) section
 /// 4.2) or e (inputs c, the mixed strategy of section 4.4), where the seeds of the a come from
 /// (fresh, or a common reference string), and the key's level.
 #[derive(Clone, Copy, Debug)]
@@ -251,7 +251,7 @@ pub(super) fn scale_by(x: &mut Poly, c: &BigUint) {
 }
 
 impl KeySwitcher {
-    /// q_I, the product of digit j's truncated columns (paper 000 section 4.6); `None` without
+    /// q_I, the product of digit j's truncated columns (Bajard et al. (SAC 2016) section 4.6); `None` without
     /// truncation.
     pub(super) fn truncation_factor(&self, j: usize) -> Option<BigUint> {
         let cols = self.truncated(j);

@@ -1,4 +1,4 @@
-//! Generation of key-switching keys (paper 000 eq. (17)): per digit j and sub-digit b,
+//! Generation of key-switching keys (Bajard et al. (SAC 2016) eq. (17)): per digit j and sub-digit b,
 //! k0 = P g_j omega^b s' - q_I (a s + e) and k1 = q_I a, for fresh or common-reference a.
 //!
 //! On a plain ring, k0 is made in one pass per component: the error is drawn negated (-e, the same
@@ -165,7 +165,7 @@ impl<'a> KeyPlan<'a> {
         Ok(k0)
     }
 
-    /// k0 on a general Phi_m ring (paper 001): the product reduced modulo Phi_m at the end; on a
+    /// k0 on a general Phi_m ring (Bajard et al. (SAC 2017)): the product reduced modulo Phi_m at the end; on a
     /// Montgomery ring (sections 4.1-4.2) a read as Montgomery and the error e M (or e).
     fn k0_general(&self, a: &Poly, err: Errors<'_>, digit: Digit<'_>) -> Result<Poly> {
         let ((g, rng), (r, fac, q_i)) = (err, digit);

@@ -82,7 +82,7 @@ impl KeySwitcher {
     }
 
     /// Refuses a key level above the chain, and a lower one for truncated key columns (their
-    /// factors q_I span the whole chain, paper 000 section 4.6).
+    /// factors q_I span the whole chain, Bajard et al. (SAC 2016) section 4.6).
     pub(super) fn check_key_level(&self, level: usize) -> Result<()> {
         if level >= self.k {
             return Err(Error::LevelOutOfRange {

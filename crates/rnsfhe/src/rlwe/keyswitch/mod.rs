@@ -1,13 +1,13 @@
 //! Key switching: from d (under s') to (u0, u1) with u0 + u1 s = d s' + small, modulo the ciphertext
 //! modulus Q_l of any level l (a prefix q_0..q_l of the chain).
 //!
-//! Digits are RNS digits (paper 000 section 4.5: xi_q, one prime per digit by default; groups of primes
+//! Digits are RNS digits (Bajard et al. (SAC 2016) section 4.5: xi_q, one prime per digit by default; groups of primes
 //! for the hybrid form). Key j encrypts P g_j omega^b s' under s, with the gadget
 //! g_j = (Q/Q_j) [(Q/Q_j)^-1]_{Q_j} (1 modulo the primes of digit j, 0 modulo the others), so the digit
-//! is the plain residue [d]_{Q_j}. This is paper 000's rlk_RNS (eq. (17)) with the constant
+//! is the plain residue [d]_{Q_j}. This is Bajard et al. (SAC 2016)'s rlk_RNS (eq. (17)) with the constant
 //! (Q/Q_j)^-1 moved from the digit into the key, as SEAL and Lattigo do: the same products and noise,
-//! one multiplication less per digit, and keys valid at every level (paper 004's CKKS). With special
-//! moduli P the digits are extended to Q_l u P (ModUp, paper 004 Alg. 1; centred, `decompose::Extension`) and the sum is
+//! one multiplication less per digit, and keys valid at every level (Cheon et al. (SAC 2018)'s CKKS). With special
+//! moduli P the digits are extended to Q_l u P (ModUp, Cheon et al. (SAC 2018) Alg. 1; centred, `decompose::Extension`) and the sum is
 //! divided by P (ModDown, Alg. 2, here fastRNSFloor); the extension's overflows are multiples of Q_j,
 //! which g_j P sends to 0 modulo every limb.
 //!
@@ -64,7 +64,7 @@ pub struct KeySwitcher {
     /// Sub-digits per digit (omega digits, else 1).
     subdigits: Vec<usize>,
     /// Per key component: the ring its (k0, k1) are stored over, Q u P without the component's zero
-    /// limbs (paper 000 section 4.6: a truncated row is zero on I_j), and each limb's slot in it.
+    /// limbs (Bajard et al. (SAC 2016) section 4.6: a truncated row is zero on I_j), and each limb's slot in it.
     components: Vec<(Arc<RingContext>, Vec<Option<usize>>)>,
 }
 
@@ -92,7 +92,7 @@ impl KeySwitcher {
         Self::on(Levels::new(n, q, special)?, layout)
     }
 
-    /// As [`KeySwitcher::new`] over Z\[X]/(Phi_m) for any m (paper 001): the rings are
+    /// As [`KeySwitcher::new`] over Z\[X]/(Phi_m) for any m (Bajard et al. (SAC 2017)): the rings are
     /// [`RingContext::cyclotomic`] with `reduction`, and key switching sums the digits' products in
     /// NTT_N form and reduces modulo Phi_m once per output (section 3). Truncated key columns are not
     /// supported there.
@@ -201,7 +201,7 @@ impl KeySwitcher {
     }
 
     /// The ring key component `c` is stored over: Q u P, less the limbs where the component is zero
-    /// by construction (the truncated columns I_j of paper 000 section 4.6).
+    /// by construction (the truncated columns I_j of Bajard et al. (SAC 2016) section 4.6).
     pub fn component_ring(&self, c: usize) -> Option<&Arc<RingContext>> {
         self.components.get(c).map(|(r, _)| r)
     }
@@ -285,7 +285,7 @@ impl KeySwitcher {
         log2_add(gadget, ((special + 1) as f64 * (1.0 + s_l1)).log2())
     }
 
-    /// Truncated columns I_j of paper 000 section 4.6: the `truncation` limbs after j, cyclically.
+    /// Truncated columns I_j of Bajard et al. (SAC 2016) section 4.6: the `truncation` limbs after j, cyclically.
     fn truncated(&self, j: usize) -> Vec<usize> {
         (1..=self.layout.truncation)
             .map(|d| (j + d) % self.k)
@@ -316,13 +316,13 @@ impl KeySwitcher {
         let level = src.level;
         let ctx = self.ring_qp();
         let n = ctx.degree();
-        // Words per limb in NTT form: n, or N = N2(2n) for general m (paper 001).
+        // Words per limb in NTT form: n, or N = N2(2n) for general m (Bajard et al. (SAC 2017)).
         let len = ctx.limb_len(Representation::Ntt);
         // Output straight in NTT form, the limbs of Q_l never leaving it: power-of-two rings only.
         let ntt_out = to_ntt && len == n;
         // The limbs of Q_l u P, their sums (NTT form), limb by limb: every digit's extension to the
         // limb, in NTT form, then one lazy inner product with each key component, and back to
-        // coefficients (general m: the sum of products reduced modulo Phi_m once, paper 001 section 3).
+        // coefficients (general m: the sum of products reduced modulo Phi_m once, Bajard et al. (SAC 2017) section 3).
         let limbs = self.limbs_at(level);
         // Every word is written by the limb's inner product below.
         let mut u0 = Buffer::stale(limbs.len() * len);

@@ -1,4 +1,4 @@
-//! Step 3 of key switching: ModDown, the division by P of a sum over Q_l u P (paper 004 Alg. 2,
+//! Step 3 of key switching: ModDown, the division by P of a sum over Q_l u P (Cheon et al. (SAC 2018) Alg. 2,
 //! fastRNSFloor_P with rounding), in coefficient form or with the limbs of Q_l in NTT form
 //! (`FastRnsFloor::apply_transformed`: the NTT of FastBconv's part only), and for a sum kept in NTT
 //! form over Q_l u P by hoisted key switching ([`KeySwitcher::mod_down_lazy`]).

@@ -58,7 +58,7 @@ impl SecretKey {
     }
 
     /// The same secret (identity, fingerprint) over the rings of another key switcher of the same
-    /// moduli: FV's mixed strategy keeps its relinearisation key over a Montgomery ring (paper 001
+    /// moduli: FV's mixed strategy keeps its relinearisation key over a Montgomery ring (Bajard et al. (SAC 2017)
     /// section 4.4).
     pub(crate) fn on_switcher(&self, sw: &KeySwitcher) -> Result<Self> {
         let mut s = Poly::from_residues(
