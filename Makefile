@@ -8,12 +8,12 @@ SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: demo test test-heavy fmt-check lint unit backends python docs fuzz summary bench bench-arith
+.PHONY: demo test test-heavy fmt-check lint rustdoc unit backends python notebooks docs fuzz summary bench bench-arith
 
 demo:
 	$(CARGO) run --release --locked -p rnsfhe-cli -- demo
 
-test: fmt-check lint unit backends python docs fuzz summary
+test: fmt-check lint rustdoc unit backends python notebooks docs fuzz summary
 
 # rustfmt and clippy come with rustup's default profile; a toolchain without them skips the check loudly.
 fmt-check:
@@ -24,6 +24,13 @@ lint:
 	@if $(CARGO) clippy --version >/dev/null 2>&1; then \
 	  $(CARGO) clippy --locked --workspace --all-targets -- -D warnings; \
 	else echo "warning: clippy not installed, lint check skipped"; fi
+
+# The API documentation of every crate with warnings as errors: rustdoc's (broken intra-doc links,
+# HTML in doc comments, ...) through RUSTDOCFLAGS, and cargo's own (a failed grep of the log).
+rustdoc:
+	@mkdir -p target
+	set -o pipefail; RUSTDOCFLAGS="-D warnings" $(CARGO) doc --locked --no-deps --workspace 2>&1 | tee target/rustdoc-output.txt
+	@! grep -E '^(warning|error)' target/rustdoc-output.txt
 
 # The last line sums every runner's results ("N passed, N failed"), so a reader of the log sees the total.
 # Kernel tests that cannot run on this CPU (no AVX2, AVX-512 or IFMA) append a line
@@ -63,8 +70,20 @@ PYVENV := target/pyvenv
 python:
 	@mkdir -p target
 	$(PYTHON) -m venv $(PYVENV)
-	$(PYVENV)/bin/python -m pip install --quiet --disable-pip-version-check ".[test,dask]"
+	$(PYVENV)/bin/python -m pip install --quiet --disable-pip-version-check ".[test,dask,notebooks]"
 	set -o pipefail; $(PYVENV)/bin/python -m pytest -q python/tests 2>&1 | tee target/pytest-output.txt
+
+# Every notebook of examples/notebooks executed top to bottom in the venv of `python` (which installs the
+# `notebooks` extra: nbclient, ipykernel, matplotlib); a cell that raises fails the target. Figures go to
+# matplotlib's Agg backend; the notebooks on disk are left as they are (committed without outputs).
+NOTEBOOK_TIMEOUT ?= 600
+notebooks:
+	@test -x $(PYVENV)/bin/jupyter || { echo "no $(PYVENV)/bin/jupyter: run make python first"; exit 1; }
+	@set -e; for nb in examples/notebooks/*.ipynb; do \
+	  echo "=== $$nb"; start=$$(date +%s); \
+	  MPLBACKEND=Agg $(PYVENV)/bin/jupyter execute --timeout=$(NOTEBOOK_TIMEOUT) "$$nb"; \
+	  echo "$$nb: ran in $$(( $$(date +%s) - start )) s"; \
+	done
 
 # The documentation site: MkDocs with Material, and mkdocstrings reading the package's sources and the
 # extension's type stub (python/rnsfhe/_rnsfhe.pyi, docstrings included), so that no compiled extension

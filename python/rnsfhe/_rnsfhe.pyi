@@ -91,12 +91,12 @@ class GaloisKeys:
 class BfvParameters:
     """BFV parameters: ring degree n, plaintext modulus t, ciphertext moduli q_i (chosen for the security
     level unless given), the multiplication (HPS or BEHZ) and default decryption methods. For a general
-    Phi_m (`cyclotomic_index=m`), `reduction="barrett"` (paper 001 Alg. 1), `"optimized"` (Alg. 2,
+    Phi_m (`cyclotomic_index=m`), `reduction="barrett"` (Bajard et al. (SAC 2017) Alg. 1), `"optimized"` (Alg. 2,
     default; same results) or `"montgomery"` (the mixed strategy of section 4.4: relinearisation
     keys carry M; with `montgomery="full"` the full representation of sections 4 and 4.1:
     ciphertexts c M, keys with M^2, a smaller depth); ignored for X^n + 1, as in Rust.
     `layout="narrow"` puts every default prime below 2^50 (same log q): about 1.5x faster on CPUs
-    with AVX-512 IFMA, slower on AVX2-only CPUs (README, "Which moduli layout").
+    with AVX-512 IFMA, slower on AVX2-only CPUs (docs/tutorials/parameters.md, "BFV").
     """
     def __init__(
         self,
@@ -121,7 +121,7 @@ class BfvParameters:
     ) -> None: ...
     @staticmethod
     def paper000(degree: int, k: int, bits: int, plain_modulus: int) -> BfvParameters:
-        """Paper 000's setting: n, k moduli of `bits` bits, t; BEHZ and Alg. 1 (not security-checked)."""
+        """Bajard et al. (SAC 2016)'s setting: n, k moduli of `bits` bits, t; BEHZ and Alg. 1 (not security-checked)."""
     @staticmethod
     def from_bytes(data: Buffer, security: Optional[str] = None) -> BfvParameters:
         """Parameters from `to_bytes` output (validated again, security included, unless a live
@@ -140,7 +140,7 @@ class BfvParameters:
     @property
     def reduction(self) -> Optional[Reduction]:
         """How products are reduced modulo Phi_m: "barrett", "optimized" or "montgomery"
-        (keyword `reduction=`, paper 001 sections 3-4); `None` for X^n + 1, where the
+        (keyword `reduction=`, Bajard et al. (SAC 2017) sections 3-4); `None` for X^n + 1, where the
         keyword is ignored as in Rust.
         """
     @property
@@ -275,7 +275,7 @@ class BfvContext:
         """
     @property
     def worst_case_depth(self) -> int:
-        """The multiplicative depth that bound (20) of paper 000 guarantees (a worst case)."""
+        """The multiplicative depth that bound (20) of Bajard et al. (SAC 2016) guarantees (a worst case)."""
     def keygen(self) -> Tuple[SecretKey, PublicKey]:
         """A fresh secret key and its public key."""
     def relin_key(self, sk: SecretKey) -> RelinKey:
@@ -365,7 +365,7 @@ class BfvContext:
     def multiply(self, a: BfvCiphertext, b: BfvCiphertext, rlk: Optional[RelinKey] = None) -> BfvCiphertext:
         """a * b, relinearised with `rlk` (default: the registered key)."""
     def multiply_no_relin(self, a: BfvCiphertext, b: BfvCiphertext) -> BfvCiphertext:
-        """a * b without relinearisation (3 parts; HPR: paper 002 Prop. 1, eq. (16))."""
+        """a * b without relinearisation (3 parts; HPR: Bajard et al. (HPR-FV, ePrint 2019/500) Prop. 1, eq. (16))."""
     def square(self, a: BfvCiphertext, rlk: Optional[RelinKey] = None) -> BfvCiphertext:
         """a^2, relinearised."""
     def relinearize(self, a: BfvCiphertext, rlk: Optional[RelinKey] = None) -> BfvCiphertext:
@@ -417,7 +417,7 @@ class BfvContext:
 class BgvParameters:
     """BGV parameters: ring degree n, plaintext modulus t, the modulus chain q_0..q_L (each prime = 1 mod
     2n and = 1 mod t; chosen for the security level unless given) and special moduli. For a general
-    Phi_m (`cyclotomic_index=m`), `reduction="barrett"` (paper 001 Alg. 1), `"optimized"` (Alg. 2,
+    Phi_m (`cyclotomic_index=m`), `reduction="barrett"` (Bajard et al. (SAC 2017) Alg. 1), `"optimized"` (Alg. 2,
     default; same results) or `"montgomery"` (section 4.2: ciphertexts c M, keys with M^2);
     ignored for X^n + 1, as in Rust. `modulus_switching="auto"` (default) lets the operators
     (`*`, `**`, `+`, `-` and the context's methods) switch the modulus before products as the
@@ -459,7 +459,7 @@ class BgvParameters:
     @property
     def reduction(self) -> Optional[Reduction]:
         """How products are reduced modulo Phi_m: "barrett", "optimized" or "montgomery"
-        (keyword `reduction=`, paper 001 sections 3-4); `None` for X^n + 1, where the
+        (keyword `reduction=`, Bajard et al. (SAC 2017) sections 3-4); `None` for X^n + 1, where the
         keyword is ignored as in Rust.
         """
     @property
@@ -659,7 +659,7 @@ class BgvContext:
         loaded from bytes carries no bound and is judged by the measurement alone).
         """
     def mod_switch(self, a: BgvCiphertext) -> BgvCiphertext:
-        """Modulus switching one level down (paper 001 Lemma 3): the same message, the noise divided
+        """Modulus switching one level down (Bajard et al. (SAC 2017) Lemma 3): the same message, the noise divided
         by the dropped prime. Raises `LevelMismatchError` at level 0. Available in both modes
         (`modulus_switching="auto"` switches before products by itself).
         """
@@ -679,7 +679,7 @@ class BgvContext:
     def multiply(self, a: BgvCiphertext, b: BgvCiphertext, rlk: Optional[RelinKey] = None) -> BgvCiphertext:
         """a * b, relinearised with `rlk` (default: the registered key)."""
     def multiply_no_relin(self, a: BgvCiphertext, b: BgvCiphertext) -> BgvCiphertext:
-        """a * b without relinearisation (3 parts; HPR: paper 002 Prop. 1, eq. (16))."""
+        """a * b without relinearisation (3 parts; HPR: Bajard et al. (HPR-FV, ePrint 2019/500) Prop. 1, eq. (16))."""
     def square(self, a: BgvCiphertext, rlk: Optional[RelinKey] = None) -> BgvCiphertext:
         """a^2, relinearised."""
     def relinearize(self, a: BgvCiphertext, rlk: Optional[RelinKey] = None) -> BgvCiphertext:
@@ -752,7 +752,7 @@ class BootstrappingKeys:
 ProgressArg = Union[bool, None, Callable[[int, int], object]]
 
 class CkksParameters:
-    """CKKS parameters (paper 004): ring degree N, L levels of `scale_bits`-bit primes close to
+    """CKKS parameters (Cheon et al. (SAC 2018)): ring degree N, L levels of `scale_bits`-bit primes close to
     2^scale_bits (the approximate basis), q_0 of `first_modulus_bits`, special primes for key switching
     (default, with `digit_primes` unset: 3 digits and as many special primes as a digit has primes,
     within the security bound; more digits where the bound needs it; the special primes have 49 bits
@@ -976,7 +976,7 @@ class CkksMatrixProduct:
 
 class CkksContext:
     """A CKKS context: keys, encoding of real or complex vectors, encryption, every operation and the
-    paper 004 functions. Contexts with equal parameters are interchangeable.
+    Cheon et al. (SAC 2018) functions. Contexts with equal parameters are interchangeable.
     """
     @staticmethod
     def from_bytes(data: Buffer, security: Optional[str] = None) -> CkksContext:
@@ -1027,6 +1027,14 @@ class CkksContext:
         CoeffsToSlots-first presets take any level (0 and up); the SlotsToCoeffs-first ones
         (`bootstrappable(secret=192)`, N = 2^16) run SlotsToCoeffs first and need its levels,
         and refuse a lower input with a LevelMismatchError saying how many levels it lacks.
+        """
+    def bootstrap_timed(
+        self, ct: CkksCiphertext, keys: Optional[BootstrappingKeys] = None
+    ) -> Tuple[CkksCiphertext, dict[str, float]]:
+        """`bootstrap` with the wall time of each step in seconds: a dict with `mod_raise`,
+        `coeffs_to_slots`, `eval_mod`, `slots_to_coeffs`, `other` (bringing the input onto the
+        chain, combining EvalMod's outputs) and `total`. With META-BTS each step sums both
+        iterations.
         """
     @property
     def bootstrap_level(self) -> int:
@@ -1133,7 +1141,7 @@ class CkksContext:
     ) -> CkksCiphertext:
         """a * b relinearised and, if `rescale` (default), rescaled; a and b at the same level."""
     def multiply_no_relin(self, a: CkksCiphertext, b: CkksCiphertext) -> CkksCiphertext:
-        """a * b without relinearisation (3 parts; HPR: paper 002 Prop. 1, eq. (16))."""
+        """a * b without relinearisation (3 parts; HPR: Bajard et al. (HPR-FV, ePrint 2019/500) Prop. 1, eq. (16))."""
     def relinearize(self, a: CkksCiphertext, rlk: Optional[RelinKey] = None) -> CkksCiphertext: ...
     def rescale(self, a: CkksCiphertext) -> CkksCiphertext:
         """RS: divides by the top prime q_level, one level down."""
@@ -1373,9 +1381,9 @@ class CkksContext:
     ) -> CkksCiphertext:
         """f on [lo, hi] by its degree-d Chebyshev interpolant (f is called at the d + 1 nodes)."""
     def exp(self, a: CkksCiphertext, rlk: Optional[RelinKey] = None) -> CkksCiphertext:
-        """exp(x) by its Taylor polynomial of degree 7 (paper 004 Table 2)."""
+        """exp(x) by its Taylor polynomial of degree 7 (Cheon et al. (SAC 2018) Table 2)."""
     def sigmoid(self, a: CkksCiphertext, rlk: Optional[RelinKey] = None) -> CkksCiphertext:
-        """The logistic function by its Taylor polynomial of degree 7 (paper 004 Table 2)."""
+        """The logistic function by its Taylor polynomial of degree 7 (Cheon et al. (SAC 2018) Table 2)."""
     def sum_slots(
         self, a: CkksCiphertext, count: Optional[int] = None, keys: Optional[GaloisKeys] = None
     ) -> CkksCiphertext:
@@ -1385,7 +1393,7 @@ class CkksContext:
     def mean(
         self, a: CkksCiphertext, count: Optional[int] = None, keys: Optional[GaloisKeys] = None
     ) -> CkksCiphertext:
-        """The mean of the first `count` slots (paper 004 Table 3), in every slot, at the input's scale
+        """The mean of the first `count` slots (Cheon et al. (SAC 2018) Table 3), in every slot, at the input's scale
         (one level; one more for a count below the ciphertext's slots).
         """
     def variance(
@@ -1395,7 +1403,7 @@ class CkksContext:
         rlk: Optional[RelinKey] = None,
         keys: Optional[GaloisKeys] = None,
     ) -> CkksCiphertext:
-        """The variance of the first `count` slots (paper 004 Table 3), in every slot; E[x^2] and E[x]^2
+        """The variance of the first `count` slots (Cheon et al. (SAC 2018) Table 3), in every slot; E[x^2] and E[x]^2
         meet at one exact scale, so a small spread keeps its precision (two levels, three for a count
         below the ciphertext's slots).
         """
@@ -1411,7 +1419,7 @@ class CkksContext:
         bootstrap: bool = False,
         progress: ProgressArg = None,
     ) -> CkksCiphertext:
-        """Logistic-regression training on encrypted data (paper 004 section 5.3, Nesterov's accelerated
+        """Logistic-regression training on encrypted data (Cheon et al. (SAC 2018) section 5.3, Nesterov's accelerated
         gradient): `z` encrypts `rnsfhe.logistic.pack(x, y)` (samples x features, bias included);
         returns the encrypted weights (slot j holds beta_j). Needs 6 levels per iteration plus one and
         the rotation keys of `rnsfhe.logistic.rotation_steps(samples, features)`. With
@@ -1438,7 +1446,7 @@ class CkksContext:
         Inputs just outside the domain converge more slowly; far outside (x <= 0,
         x > hi + lo) they get meaningless values, which can spoil every slot.
         Without a domain: x in (0, 2) by `iterations` steps (default 4) of [12] Alg. 2
-        (paper 004 Table 2).
+        (Cheon et al. (SAC 2018) Table 2).
         """
     def sqrt(
         self,
@@ -1472,7 +1480,7 @@ class CkksContext:
     def galois_keys_from_bytes(self, data: Buffer) -> GaloisKeys: ...
 
 class HprParameters:
-    """HPR-FV parameters (paper 002): ring degree n, plaintext modulus t, k = `primes` primes of `bits`
+    """HPR-FV parameters (Bajard et al. (HPR-FV, ePrint 2019/500)): ring degree n, plaintext modulus t, k = `primes` primes of `bits`
     bits forming p, d = `digits` digits (q = p^d), error `sigma`, checked against `security`.
     """
     def __init__(
@@ -1626,7 +1634,7 @@ class HprCiphertext:
         """`ctx.sum_slots(self)` with the registered Galois keys."""
 
 class HprContext:
-    """An HPR-FV context: keys, batch encryption, decryption (paper 002 Alg. 1) and evaluation.
+    """An HPR-FV context: keys, batch encryption, decryption (Bajard et al. (HPR-FV, ePrint 2019/500) Alg. 1) and evaluation.
     `seed` (32 bytes) makes key generation and encryption reproducible (tests only).
     """
     @staticmethod
@@ -1656,7 +1664,7 @@ class HprContext:
     def keygen(self) -> tuple[HprSecretKey, HprPublicKey]:
         """A fresh secret key and its public key."""
     def relin_key(self, sk: HprSecretKey, relinearization: str = "residue") -> HprRelinKey:
-        """The relinearisation key of `sk` ("residue": single-digit r_{i,j}, paper 002 section 4.1;
+        """The relinearisation key of `sk` ("residue": single-digit r_{i,j}, Bajard et al. (HPR-FV, ePrint 2019/500) section 4.1;
         "digit": whole digits, Remark 5); also registered for `*` on this key pair's ciphertexts.
         """
     def galois_keys(
@@ -1697,7 +1705,7 @@ class HprContext:
     def decrypt_plaintext(
         self, ct: HprCiphertext, sk: HprSecretKey, *, check_noise: bool = True
     ) -> HprPlaintext:
-        """Decrypts to a plaintext (paper 002 Alg. 1). With `check_noise` (default) a ciphertext whose
+        """Decrypts to a plaintext (Bajard et al. (HPR-FV, ePrint 2019/500) Alg. 1). With `check_noise` (default) a ciphertext whose
         noise budget is exhausted raises `NoiseBudgetExhaustedError` instead of decrypting to wrong
         values.
         """
@@ -1725,7 +1733,7 @@ class HprContext:
     def add(self, a: HprCiphertext, b: HprCiphertext) -> HprCiphertext: ...
     def sub(self, a: HprCiphertext, b: HprCiphertext) -> HprCiphertext: ...
     def multiply_no_relin(self, a: HprCiphertext, b: HprCiphertext) -> HprCiphertext:
-        """a * b without relinearisation (3 parts; HPR: paper 002 Prop. 1, eq. (16))."""
+        """a * b without relinearisation (3 parts; HPR: Bajard et al. (HPR-FV, ePrint 2019/500) Prop. 1, eq. (16))."""
     def relinearize(
         self, a: HprCiphertext, relin_key: Optional[HprRelinKey] = None
     ) -> HprCiphertext:

@@ -115,6 +115,47 @@ def test_bootstrap_from_a_higher_level_then_compute(boot):
     assert worst_error(ctx.decrypt(sq, sk), z * z) < 8 * WORST
 
 
+STEPS = ["mod_raise", "coeffs_to_slots", "eval_mod", "slots_to_coeffs", "other", "total"]
+
+
+def check_steps(times):
+    """The steps in pipeline order, in seconds, summing to the total (EvalMod's wall time counted)."""
+    assert list(times) == STEPS
+    assert all(isinstance(t, float) and t >= 0.0 for t in times.values()), times
+    assert times["coeffs_to_slots"] > 0.0 and times["eval_mod"] > 0.0 and times["slots_to_coeffs"] > 0.0
+    assert sum(times[s] for s in STEPS[:-1]) == pytest.approx(times["total"], rel=1e-9)
+
+
+def test_bootstrap_timed(boot):
+    """bootstrap_timed refreshes as bootstrap does (same level, scale, precision; counted) and gives
+    the wall time of each step; with keys given or registered; refusals as bootstrap's."""
+    ctx, sk, pk, keys, _ = boot
+    z = unit_square(ctx.slots, 11)
+    before = ctx.bootstraps
+    for how in [lambda c: ctx.bootstrap_timed(c), lambda c: ctx.bootstrap_timed(c, keys)]:
+        ct = ctx.drop_to_level(ctx.encrypt(z, pk), 0)
+        out, times = how(ct)
+        assert out.level == ctx.bootstrap_level and out.scale == ctx.scale_at(out.level)
+        assert worst_error(ctx.decrypt(out, sk, complex=True), z) < WORST
+        check_steps(times)
+    assert ctx.bootstraps == before + 2
+    other_sk, other_pk = ctx.keygen()
+    with pytest.raises(MissingKeyError):
+        ctx.bootstrap_timed(ctx.encrypt(z, other_pk))
+
+
+def test_bootstrap_timed_meta_bts_sums_both_iterations():
+    """With META-BTS each step is the sum over both bootstraps: the steps still add up to the total,
+    which exceeds one plain bootstrap's steps of the same chain."""
+    ctx = rnsfhe.CkksContext(toy(meta_bts=20), seed=bytes([6] * 32))
+    sk, pk = ctx.keygen()
+    ctx.bootstrapping_keys(sk, progress=False)
+    z = unit_square(ctx.slots, 12)
+    out, times = ctx.bootstrap_timed(ctx.drop_to_level(ctx.encrypt(z, pk), 0))
+    check_steps(times)
+    assert worst_error(ctx.decrypt(out, sk, complex=True), z) < WORST
+
+
 def test_progress_callable(boot):
     _, _, _, _, seen = boot
     total = seen[-1][1]

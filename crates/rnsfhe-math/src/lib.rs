@@ -6,9 +6,9 @@
 //! (randomness). Every function documents the range of its inputs and of its output. Beside them,
 //! [`approx`] computes minimax polynomial approximations (Remez, composite sign) in high precision.
 //!
-//! # Example
+//! # Examples
 //!
-//! Two NTT-friendly primes, an NTT round trip over one of them, a product in Z_Q[X]/(X^8 + 1) over
+//! Two NTT-friendly primes, an NTT round trip over one of them, a product in Z_Q\[X]/(X^8 + 1) over
 //! both (X^7 * X = X^8 = -1), and a big integer through the RNS basis and back:
 //!
 //! ```

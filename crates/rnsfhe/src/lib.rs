@@ -7,7 +7,9 @@
 //! (`Security::InsecureResearchOnly`); real parameters keep the 128-bit default, which `build`
 //! checks against the HomomorphicEncryption.org bounds.
 //!
-//! # BFV: exact integers modulo t, slot by slot
+//! # Examples
+//!
+//! ## BFV: exact integers modulo t, slot by slot
 //!
 //! ```
 //! use rnsfhe::bfv::{BfvContext, BfvParameters};
@@ -41,7 +43,7 @@
 //! # }
 //! ```
 //!
-//! # CKKS: approximate arithmetic on real (or complex) vectors
+//! ## CKKS: approximate arithmetic on real (or complex) vectors
 //!
 //! ```
 //! use rnsfhe::ckks::{CkksContext, CkksParameters};

@@ -24,7 +24,7 @@ use crate::report::Report;
 use crate::table::Table;
 use crate::timing::human;
 
-/// M[r][c] = ((37 r + 11 c) mod 101) / 101 - 1/2 (Lattigo's side uses the same entries).
+/// M[r]\[c] = ((37 r + 11 c) mod 101) / 101 - 1/2 (Lattigo's side uses the same entries).
 fn entry(r: usize, c: usize) -> f64 {
     ((37 * r + 11 * c) % 101) as f64 / 101.0 - 0.5
 }

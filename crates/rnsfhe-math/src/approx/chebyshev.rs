@@ -34,7 +34,7 @@ impl Parity {
     }
 }
 
-/// sum_k c[k] T_k(y) by Clenshaw's recurrence in `f64` (0 for no coefficients).
+/// sum_k c\[k] T_k(y) by Clenshaw's recurrence in `f64` (0 for no coefficients).
 pub fn clenshaw(c: &[f64], y: f64) -> f64 {
     let (mut b1, mut b2) = (0.0, 0.0);
     for &ck in c.iter().skip(1).rev() {

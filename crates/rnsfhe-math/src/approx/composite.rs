@@ -31,7 +31,7 @@ pub const MAX_LOG_ALPHA: u32 = 40;
 /// smaller error is not reliably reached.
 pub const MAX_LOG_ERR: u32 = 40;
 
-/// One polynomial of a composite: sum_k chebyshev[k] T_k(x / r) on `domain` = (-r, r).
+/// One polynomial of a composite: sum_k chebyshev\[k] T_k(x / r) on `domain` = (-r, r).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Component {
     /// The Chebyshev interval (-r, r); (-1, 1) for every component built here.

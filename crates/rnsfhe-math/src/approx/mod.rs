@@ -2,7 +2,7 @@
 //! schemes evaluate homomorphically. Pure mathematics: the results are Chebyshev coefficients
 //! that a scheme's polynomial evaluator takes as they are.
 //!
-//! - [`remez`]: the minimax polynomial of degree d of a function on a union of intervals (odd, even
+//! - [`remez()`]: the minimax polynomial of degree d of a function on a union of intervals (odd, even
 //!   or any polynomial, in the Chebyshev basis of [-r, r]), by the Remez exchange with the
 //!   multi-interval rule of Lee, Lee, Lee, Kim and No, "High-precision bootstrapping of RNS-CKKS
 //!   homomorphic encryption using optimal minimax polynomial approximation and inverse sine

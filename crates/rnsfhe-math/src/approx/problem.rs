@@ -1,10 +1,10 @@
-//! The statement of a minimax problem ([`MinimaxProblem`]), how [`super::remez`] computes
+//! The statement of a minimax problem ([`MinimaxProblem`]), how [`super::remez()`] computes
 //! ([`RemezOptions`]) and its answer ([`Minimax`]).
 
 use super::chebyshev::{clenshaw, Parity};
 use crate::{Error, Result};
 
-/// The largest degree [`super::remez`] accepts (its cost grows as d^3 per iteration).
+/// The largest degree [`super::remez()`] accepts (its cost grows as d^3 per iteration).
 pub const MAX_REMEZ_DEGREE: usize = 255;
 
 /// What to approximate on: the intervals, the degree, the basis and the Chebyshev interval.
@@ -122,7 +122,7 @@ impl MinimaxProblem {
     }
 }
 
-/// How [`super::remez`] computes: precision, stopping rule and scan density.
+/// How [`super::remez()`] computes: precision, stopping rule and scan density.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RemezOptions {
     /// Working precision in bits (64..=4096).
@@ -147,7 +147,7 @@ impl Default for RemezOptions {
     }
 }
 
-/// A minimax polynomial: sum_k chebyshev[k] T_k(x / r) on `domain` = (-r, r).
+/// A minimax polynomial: sum_k chebyshev\[k] T_k(x / r) on `domain` = (-r, r).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Minimax {
     /// The degree d.

@@ -7,7 +7,7 @@ use dashu_float::round::mode::HalfEven;
 use dashu_float::FBig;
 
 /// A binary floating-point number of arbitrary precision, rounded to nearest (ties to even).
-/// The target functions of [`super::remez`] take and return it.
+/// The target functions of [`super::remez()`] take and return it.
 pub type Real = FBig<HalfEven>;
 
 /// A working precision in bits; builds constants at it.

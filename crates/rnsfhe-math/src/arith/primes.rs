@@ -54,7 +54,7 @@ pub fn is_prime(n: u64) -> bool {
 }
 
 /// `count` distinct primes q = 1 mod `m` of exactly `bits` bits (2^(bits-1) < q < 2^bits), largest
-/// first, skipping those in `exclude`. For a negacyclic NTT of size n take m = 2n; for Z[X]/(Phi_m),
+/// first, skipping those in `exclude`. For a negacyclic NTT of size n take m = 2n; for Z\[X]/(Phi_m),
 /// m = the cyclic NTT size or the cyclotomic index.
 pub fn ntt_primes(bits: u32, m: u64, count: usize, exclude: &[u64]) -> Result<Vec<u64>> {
     if !(2..=MAX_MODULUS_BITS).contains(&bits) {

@@ -1,5 +1,5 @@
-//! Number-theoretic transforms over one prime modulus: the negacyclic NTT of Z_q[X]/(X^n + 1)
-//! ([`NttTable`]) and the cyclic NTT of Z_q[X]/(X^N - 1) ([`CyclicNttTable`]).
+//! Number-theoretic transforms over one prime modulus: the negacyclic NTT of Z_q\[X]/(X^n + 1)
+//! ([`NttTable`]) and the cyclic NTT of Z_q\[X]/(X^N - 1) ([`CyclicNttTable`]).
 //!
 //! The scalar kernels (Harvey 2014, "Faster arithmetic for number-theoretic transforms": lazy
 //! butterflies with Shoup twiddles) are the reference every faster backend is tested against. On x86_64,

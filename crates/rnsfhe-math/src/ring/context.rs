@@ -26,7 +26,7 @@ pub enum RingKind {
     },
 }
 
-/// The precomputation of one ring R_Q = Z_Q[X]/(Phi_m): the RNS basis of Q and one NTT table per
+/// The precomputation of one ring R_Q = Z_Q\[X]/(Phi_m): the RNS basis of Q and one NTT table per
 /// modulus. Contexts are compared by identity (a unique id), never by deep equality.
 #[derive(Debug)]
 pub struct RingContext {
@@ -43,7 +43,7 @@ pub struct RingContext {
 }
 
 impl RingContext {
-    /// The power-of-two cyclotomic ring Z_Q[X]/(X^n + 1), Q = prod(moduli). Errors when n is not a power
+    /// The power-of-two cyclotomic ring Z_Q\[X]/(X^n + 1), Q = prod(moduli). Errors when n is not a power
     /// of two in 2..=2^17, when a modulus is not prime or not 1 mod 2n, or when moduli repeat.
     pub fn new(n: usize, moduli: &[u64]) -> Result<Arc<Self>> {
         let basis = RnsBasis::new(moduli)?;
@@ -78,7 +78,7 @@ impl RingContext {
         }))
     }
 
-    /// The ring Z_Q[X]/(Phi_m) for any m >= 3 (Bajard et al. (SAC 2017)), over primes q_i = 1 mod N, N = N2(2 phi(m))
+    /// The ring Z_Q\[X]/(Phi_m) for any m >= 3 (Bajard et al. (SAC 2017)), over primes q_i = 1 mod N, N = N2(2 phi(m))
     /// (see [`RingContext::cyclotomic_primes`]), reducing products by `reduction`. For m a power of two
     /// this builds the general (cyclic-NTT) ring, not the negacyclic one of [`RingContext::new`]; the
     /// Montgomery reduction is refused there (Bajard et al. (SAC 2017), Lemma 1). Errors on m < 3, N > 2^17, a modulus

@@ -1,4 +1,4 @@
-//! Polynomial rings Z_Q[X]/(Phi_m(X)) in RNS form: [`RingContext`] holds the precomputation (basis, NTT
+//! Polynomial rings Z_Q\[X]/(Phi_m(X)) in RNS form: [`RingContext`] holds the precomputation (basis, NTT
 //! tables), [`Poly`] the residues — one type for every m, as HElib's DoubleCRT: power-of-two
 //! cyclotomics (Phi_2n = X^n + 1, negacyclic NTT, [`RingContext::new`]) and any Phi_m (Bajard et al. (SAC 2017), cyclic
 //! NTT of size N2(2n) and a reduction modulo Phi_m, [`RingContext::cyclotomic`]).

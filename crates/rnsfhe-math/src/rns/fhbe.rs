@@ -20,7 +20,7 @@ const MAX_LIMBS: usize = 32;
 /// bit-for-bit FastBconv's: x + alpha Q with alpha in [0, k - 1]. Inputs in [0, q_i), outputs in [0, p_j).
 ///
 /// Implementation choice (beyond the paper): lines 11–12 are fused. With X_i held in L 64-bit words,
-/// |X_i * Qbar_i|_p = sum_t X_i[t] |2^(64 t) Qbar_i|_p, so each target is one dot product of r * L
+/// |X_i * Qbar_i|_p = sum_t X_i\[t] |2^(64 t) Qbar_i|_p, so each target is one dot product of r * L
 /// terms, at the price of r * L constants per target (the paper's layout stores r per target plus one
 /// reduction constant set). That dot product runs on FastBconv's kernel (`fast::blocked_dots`: AVX2 or
 /// AVX-512 IFMA where the backend and the bounds allow, else the lazy u128 sum), so that the two

@@ -142,7 +142,7 @@ impl HprBasis {
 
     /// One carry (Bajard et al. (HPR-FV, ePrint 2019/500) section 2.2, eqs. (4)-(5)): for a digit a (coefficient form, (2k+1) n
     /// residues) writes c~ = (a - FBE(a, P, B_sk)) / p to `carry` in P u B_sk (exact division in
-    /// B_sk, Shenoy-Kumaresan return to P) and leaves in `digit` the centred [a]_p + alpha p, with
+    /// B_sk, Shenoy-Kumaresan return to P) and leaves in `digit` the centred \[a]_p + alpha p, with
     /// |digit| <= k p / 2. Exact while |c~| < lambda * b ([`HprBasis::lambda`]).
     pub fn carry(&self, digit: &mut [u64], carry: &mut [u64]) -> Result<()> {
         let n = self.check_digit(digit, "HPR digit")?;
@@ -173,7 +173,7 @@ impl HprBasis {
     }
 
     /// Keeps a digit modulo p only: its B_sk residues become the centred FBE, so the digit is
-    /// [a]_p + alpha p with |alpha| <= k/2 (the top digit of an element of R_q, whose carry is a
+    /// \[a]_p + alpha p with |alpha| <= k/2 (the top digit of an element of R_q, whose carry is a
     /// multiple of q and is dropped).
     pub fn normalize(&self, digit: &mut [u64]) -> Result<()> {
         let n = self.check_digit(digit, "HPR digit")?;
@@ -219,7 +219,7 @@ impl HprBasis {
     }
 
     /// The lift of Bajard et al. (HPR-FV, ePrint 2019/500) eq. (13) (HPS): the digit's B_sk residues become those of the centred
-    /// [a]_p, so the digit stands for an integer in (-p/2, p/2] (floating-point correction; off by
+    /// \[a]_p, so the digit stands for an integer in (-p/2, p/2] (floating-point correction; off by
     /// p with probability about k n 2^-51, Bajard et al. (HPR-FV, ePrint 2019/500) Remark 2).
     pub fn lift_centred(&self, digit: &mut [u64]) -> Result<()> {
         let n = self.check_digit(digit, "HPR digit")?;

@@ -112,6 +112,25 @@ super::functions::with_function_methods! {
             let x = self.check(ct)?;
             Ok(self.wrap(super::bootstrap::run(py, &self.shared, x, keys)?))
         }
+        /// `bootstrap` with the wall time of each step in seconds: a dict with `mod_raise`,
+        /// `coeffs_to_slots`, `eval_mod`, `slots_to_coeffs`, `other` (bringing the input onto the
+        /// chain, combining EvalMod's outputs) and `total`. With META-BTS each step sums both
+        /// iterations.
+        #[pyo3(signature = (ct, keys=None))]
+        fn bootstrap_timed<'py>(
+            &self,
+            py: Python<'py>,
+            ct: &PyCkksCiphertext,
+            keys: Option<&PyBootstrappingKeys>,
+        ) -> PyResult<(PyCkksCiphertext, Bound<'py, pyo3::types::PyDict>)> {
+            let x = self.check(ct)?;
+            let (out, times) = super::bootstrap::run_timed(py, &self.shared, x, keys)?;
+            let d = pyo3::types::PyDict::new(py);
+            for (step, seconds) in super::bootstrap::stage_seconds(&times) {
+                d.set_item(step, seconds)?;
+            }
+            Ok((self.wrap(out), d))
+        }
         /// The level of bootstrapped ciphertexts (the residual top level).
         #[getter]
         fn bootstrap_level(&self, py: Python<'_>) -> PyResult<usize> {

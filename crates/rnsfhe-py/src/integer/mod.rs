@@ -5,7 +5,7 @@
 //! GF(t^d): values go in and out as int64 arrays of shape (l, d), always two-dimensional (a 1-D
 //! array of length l is accepted on the way in when d = 1), slot j holding the coefficients of a
 //! polynomial of degree below d in the field GF(t)[Y]/(F(Y)). Slots are numbered along the hypercube
-//! of Z_m^* / <t> (`hypercube`; HElib's PAlgebra), rotated by `rotate_dimension` and raised to the
+//! of `Z_m^* / <t>` (`hypercube`; HElib's PAlgebra), rotated by `rotate_dimension` and raised to the
 //! power t by `frobenius`.
 
 use numpy::PyArrayMethods;

@@ -4,7 +4,7 @@ use rnsfhe_math::ring::Poly;
 
 use crate::rlwe::{KeyId, Parts};
 
-/// A plaintext: n coefficients of Z_t[X]/(X^n + 1), in [0, t), tied to one context.
+/// A plaintext: n coefficients of Z_t\[X]/(X^n + 1), in [0, t), tied to one context.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BfvPlaintext {
     pub(crate) coeffs: Vec<u64>,

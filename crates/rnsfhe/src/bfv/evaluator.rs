@@ -72,7 +72,7 @@ impl BfvContext {
         )))
     }
 
-    /// a += m (adds Delta [m]_t to c0).
+    /// a += m (adds Delta \[m]_t to c0).
     pub fn add_plain_assign(&self, a: &mut BfvCiphertext, m: &BfvPlaintext) -> Result<()> {
         self.check_ct(a)?;
         a.parts
@@ -106,7 +106,7 @@ impl BfvContext {
         Ok(r)
     }
 
-    /// a *= m (every part times [m]_t lifted centred; noise grows by about n ||m||).
+    /// a *= m (every part times \[m]_t lifted centred; noise grows by about n ||m||).
     pub fn mul_plain_assign(&self, a: &mut BfvCiphertext, m: &BfvPlaintext) -> Result<()> {
         self.check_ct(a)?;
         let mut mp = self.enter(self.lift_plain(m)?)?;

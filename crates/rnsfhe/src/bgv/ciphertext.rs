@@ -4,7 +4,7 @@ use rnsfhe_math::ring::Poly;
 
 use crate::rlwe::{KeyId, Parts};
 
-/// A plaintext: n coefficients of Z_t[X]/(Phi_m), in [0, t), tied to one context.
+/// A plaintext: n coefficients of Z_t\[X]/(Phi_m), in [0, t), tied to one context.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BgvPlaintext {
     pub(crate) coeffs: Vec<u64>,
@@ -18,7 +18,7 @@ impl BgvPlaintext {
     }
 }
 
-/// A ciphertext (c_0, c_1[, c_2]) over Q_l in NTT form with [c(s)]_{Q_l} = [m]_t + t v.
+/// A ciphertext (c_0, c_1[, c_2]) over Q_l in NTT form with [c(s)]_{Q_l} = \[m]_t + t v.
 #[derive(Clone, Debug)]
 pub struct BgvCiphertext {
     /// The polynomials, with the seed of c_1 of a fresh symmetric encryption (half-size bytes).

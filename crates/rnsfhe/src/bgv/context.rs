@@ -230,7 +230,7 @@ impl BgvContext {
     }
 
     /// A ciphertext from its polynomials over the ring of one level (any representation; at least
-    /// 2), of key pair `key_id`. For tests, deserialisation and trivial ciphertexts ([m]_t + t v, 0).
+    /// 2), of key pair `key_id`. For tests, deserialisation and trivial ciphertexts (\[m]_t + t v, 0).
     /// Montgomery parameter sets: parts in the plain form are converted to c M (their values kept);
     /// parts already in Montgomery form are taken as they are.
     pub fn ciphertext_from_parts(

@@ -1,5 +1,5 @@
 //! BGV over full RNS (Bajard et al. (SAC 2017) section 2 and 4): the decryption invariant
-//! [c_0 + c_1 s]_{Q_l} = [m]_t + t v, errors scaled by t, the tensor product modulo Q_l without base
+//! [c_0 + c_1 s]_{Q_l} = \[m]_t + t v, errors scaled by t, the tensor product modulo Q_l without base
 //! extension, key switching through the shared [`crate::rlwe`] layer, and modulus switching along a
 //! [`crate::rlwe::ModulusChain`] with delta = t [-c t^-1]_{q_l} (Lemma 3, q_l = 1 mod t).
 //!

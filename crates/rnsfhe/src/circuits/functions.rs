@@ -1,5 +1,5 @@
 //! Analytic functions of encrypted vectors (Cheon et al. (SAC 2018) section 5): exp and sigmoid by Taylor expansions
-//! of degree 7, and the multiplicative inverse (Cheon et al. (SAC 2018) via [12] Alg. 2).
+//! of degree 7, and the multiplicative inverse (Cheon et al. (SAC 2018) via \[12] Alg. 2).
 
 use super::poly::ckks::evaluate_polynomial;
 use crate::ckks::{CkksCiphertext, CkksContext};
@@ -33,7 +33,7 @@ pub fn sigmoid(ctx: &CkksContext, x: &CkksCiphertext, rlk: &RelinKey) -> Result<
     evaluate_polynomial(ctx, x, &SIGMOID_TAYLOR_7, rlk)
 }
 
-/// 1/x for slots in (0, 2) by [12] Alg. 2 (Goldschmidt): with y = 1 - x,
+/// 1/x for slots in (0, 2) by \[12] Alg. 2 (Goldschmidt): with y = 1 - x,
 /// 1/x = (1 + y)(1 + y^2)(1 + y^4)...(1 + y^(2^(r-1))) up to y^(2^r); `r` iterations, depth r + 1.
 pub fn inverse(
     ctx: &CkksContext,

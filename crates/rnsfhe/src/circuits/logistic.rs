@@ -1,5 +1,5 @@
 //! Encrypted logistic-regression training by Nesterov's accelerated gradient descent (Cheon et al. (SAC 2018)
-//! section 5.3, after its reference [28]): the whole data set in one ciphertext, the sigmoid replaced by
+//! section 5.3, after its reference \[28]): the whole data set in one ciphertext, the sigmoid replaced by
 //! its least-squares cubic on [-8, 8].
 //!
 //! Layout: n samples of f features (bias included) padded to R x F powers of two, row-major in R F
@@ -34,7 +34,7 @@ pub fn sigmoid_cubic() -> (f64, f64) {
 }
 
 /// Learning rate alpha_t = 10 / (t + 1) and Nesterov's eta_t = (1 - lambda_t) / lambda_{t+1} with
-/// lambda_0 = 0, lambda_{t+1} = (1 + sqrt(1 + 4 lambda_t^2)) / 2 (as in [28]).
+/// lambda_0 = 0, lambda_{t+1} = (1 + sqrt(1 + 4 lambda_t^2)) / 2 (as in \[28]).
 pub fn schedule(iterations: usize) -> Vec<(f64, f64)> {
     let mut lambda = 0.0f64;
     (0..iterations)

@@ -1,12 +1,12 @@
 //! Statistics of encrypted vectors (Cheon et al. (SAC 2018) section 5, Table 3): the slot sum by rotate-and-add
-//! ([10] Alg. 2), the mean and the variance.
+//! (\[10] Alg. 2), the mean and the variance.
 
 use crate::ckks::{CkksCiphertext, CkksContext, Complex};
 use crate::rlwe::{GaloisKeys, RelinKey};
 use crate::{Error, Result};
 
 /// Every slot set to the sum of the first `count` slots (count a power of two up to N/2):
-/// rotate-and-add ([10] Alg. 2) by 1, 2, 4, ... over the ciphertext's n' slots (at least `count`).
+/// rotate-and-add (\[10] Alg. 2) by 1, 2, 4, ... over the ciphertext's n' slots (at least `count`).
 /// With `count` < n' the other slots are first cleared by a product with the 0/1 mask of the first
 /// `count` slots (one level; the rescaled product lands on the chain's scale of the level below,
 /// [`CkksContext::mul_values_auto`]), so that every slot, not only slot 0, holds the sum. Needs the rotation keys of the powers of two
@@ -71,10 +71,10 @@ pub fn mean(
     ctx.mul_const_auto(&s, 1.0 / count as f64)
 }
 
-/// The variance E[x^2] - E[x]^2 of the first `count` slots, in every slot (Cheon et al. (SAC 2018) Table 3).
+/// The variance E[x^2] - E\[x]^2 of the first `count` slots, in every slot (Cheon et al. (SAC 2018) Table 3).
 ///
 /// Both terms land on the chain's scale of one level (E[x^2] by its 1/count product,
-/// E[x]^2 as the rescaled square of a mean on the chain), so the subtraction, which cancels most of
+/// E\[x]^2 as the rescaled square of a mean on the chain), so the subtraction, which cancels most of
 /// their bits when the spread is small, adds no scale error. Depth 2 (3 when `count` is below x's
 /// slots).
 pub fn variance(

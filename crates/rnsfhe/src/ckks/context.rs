@@ -153,7 +153,7 @@ impl CkksContext {
     /// Encodes at a given level and scale: round(scale tau^-1(z)) in NTT form over Q_level.
     ///
     /// Errors: those of [`CkksEncoder::encode`] (scale below 1, values lost to rounding, ...), and
-    /// `OutOfRange` for a coefficient beyond [`Self::coefficient_bound`] of the level (it would wrap
+    /// `OutOfRange` for a coefficient beyond [`Self::coefficient_bound_log2`] of the level (it would wrap
     /// modulo Q_level), naming the largest value the level holds at this scale.
     pub fn encode_at(&self, values: &[Complex], level: usize, scale: f64) -> Result<CkksPlaintext> {
         let poly = self.encode_over(self.ring_at(level)?, values, level, scale)?;

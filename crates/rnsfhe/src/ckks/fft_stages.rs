@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 use super::{CkksEncoder, Complex};
 use crate::{Error, Result};
 
-/// A square matrix on `n` slots by its non-zero diagonals: out[i] = sum_k diag_k[i] v[(i + k) mod n]
+/// A square matrix on `n` slots by its non-zero diagonals: out\[i] = sum_k diag_k\[i] v[(i + k) mod n]
 /// (Lattigo's `LinearTransformation` diagonals; the key k is the left rotation a homomorphic
 /// evaluation applies).
 #[derive(Clone, Debug, PartialEq)]
@@ -98,10 +98,10 @@ impl DiagonalMatrix {
 pub struct FftStages {
     /// The number of slots n.
     pub slots: usize,
-    /// SlotsToCoeffs: U = decode[budget - 1] ... decode[0], on input in bit-reversed order
-    /// (decode[0] applied first).
+    /// SlotsToCoeffs: U = decode[budget - 1] ... decode\[0], on input in bit-reversed order
+    /// (decode\[0] applied first).
     pub decode: Vec<DiagonalMatrix>,
-    /// CoeffsToSlots: U^-1 = P encode[budget - 1] ... encode[0] (encode[0] applied first; output in
+    /// CoeffsToSlots: U^-1 = P encode[budget - 1] ... encode\[0] (encode\[0] applied first; output in
     /// bit-reversed order), with the factor 1/n spread as n^(-1/budget) over the stages.
     pub encode: Vec<DiagonalMatrix>,
 }

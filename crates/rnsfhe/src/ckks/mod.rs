@@ -17,7 +17,7 @@
 //!   exactly its multiplicative depth in levels.
 //! - Polynomial evaluation, analytic functions, statistics and logistic regression live in
 //!   [`crate::circuits`], built on these operations.
-//! - [`fft_stages`]: the special FFT factored into sparse stages (the matrices of a homomorphic
+//! - [`fft_stages`](mod@fft_stages): the special FFT factored into sparse stages (the matrices of a homomorphic
 //!   DFT: SlotsToCoeffs and CoeffsToSlots of bootstrapping).
 //! - [`apply_galois_f64`]: X -> X^g on a real coefficient vector (to check rotations without
 //!   encryption).

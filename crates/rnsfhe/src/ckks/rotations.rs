@@ -186,7 +186,7 @@ impl CkksContext {
             .collect()
     }
 
-    /// sum_i w_i rot_{steps[i]}(a) with one decomposition of c_1 and one ModDown for the whole sum
+    /// sum_i w_i rot_{steps\[i]}(a) with one decomposition of c_1 and one ModDown for the whole sum
     /// (double hoisting).
     ///
     /// Scales: without weights (`None`, every w_i = 1) the sum keeps `a`'s level and scale. With

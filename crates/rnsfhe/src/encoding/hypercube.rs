@@ -1,5 +1,5 @@
 //! Rotations of the many slots of a general Phi_m (Bajard et al. (SAC 2017) section 2.4) along the hypercube of
-//! Z_m^* / <t> (HElib's PAlgebra, `rnsfhe_math::ring::cyclotomic::SlotAlgebra`): the Galois elements a
+//! `Z_m^* / <t>` (HElib's PAlgebra, `rnsfhe_math::ring::cyclotomic::SlotAlgebra`): the Galois elements a
 //! scheme needs keys for, shared by FV and BGV.
 
 use rnsfhe_math::ring::cyclotomic::SlotAlgebra;

@@ -1,7 +1,7 @@
 //! Many row rotations of one BFV or BGV ciphertext from one decomposition (`rlwe::hoisted`), and
 //! weighted sums of them with one ModDown (double hoisting, Bossuat et al., Eurocrypt 2021,
-//! section 3.2). The schemes supply their bookkeeping through [`IntegerRotations`]; the public
-//! methods come from [`hoisted_rotation_methods`].
+//! section 3.2). The schemes supply their bookkeeping through `IntegerRotations`; the public
+//! methods come from `hoisted_rotation_methods`.
 
 use rnsfhe_math::arith::Modulus;
 use rnsfhe_math::ring::{Poly, RingContext};
@@ -241,7 +241,7 @@ macro_rules! hoisted_rotation_methods {
                 $crate::encoding::rotations::rotate_many(self, a, steps, keys)
             }
 
-            /// sum_i w_i rot_{steps[i]}(a) (row rotations; `weights` `None`: every w_i = 1) with one
+            /// sum_i w_i rot_{steps\[i]}(a) (row rotations; `weights` `None`: every w_i = 1) with one
             /// decomposition of c_1 and one ModDown for the whole sum (double hoisting, Bossuat et
             /// al., Eurocrypt 2021). Integer weights are taken mod t and lifted centred; plaintext
             /// weights multiply slot-wise. The level is kept (BGV). Same errors as

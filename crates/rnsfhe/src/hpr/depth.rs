@@ -47,7 +47,7 @@ pub(super) fn inv(p: &mut Poly) -> Result<()> {
     Ok(p.to_coefficient()?)
 }
 
-/// a b in Z_t[X]/(X^n + 1), exactly (NTT over primes whose product exceeds 2 n t^2).
+/// a b in Z_t\[X]/(X^n + 1), exactly (NTT over primes whose product exceeds 2 n t^2).
 pub fn plain_product(a: &[u64], b: &[u64], t: u64) -> Result<Vec<u64>> {
     let n = a.len();
     let bits = (n as f64).log2() + 2.0 * (t as f64).log2() + 2.0;

@@ -163,7 +163,7 @@ pub enum ModuliLayout {
     Default,
     /// Every ciphertext and special prime of at most 49 bits, so that every kernel (NTTs, base
     /// extensions, key-switching sums) runs AVX-512 IFMA's 52-bit arithmetic: the security bound split
-    /// into the fewest such primes, the last one special ([`default_moduli_bits`]).
+    /// into the fewest such primes, the last one special (`default_moduli_bits`).
     Narrow,
 }
 

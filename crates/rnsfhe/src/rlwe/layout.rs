@@ -65,7 +65,7 @@ impl KeySwitching {
 /// What a key depends on beyond the ring and the moduli that the parameter fingerprint covers: the
 /// key-switching layout (the gadget), the error distribution's sigma, the secret distribution and
 /// the security level the key was made under. Key bytes carry it and loading compares it field by
-/// field with the context's ([`Self::check`]); a key-switching key also carries its layout in
+/// field with the context's ([`KeySwitching::check`], [`Self::check_distributions`]); a key-switching key also carries its layout in
 /// memory and is refused by a switcher of another layout (a key of another gadget switches to
 /// garbage). Ciphertexts do not carry it: their meaning is fixed by the ring, the chain and the
 /// scale (the fingerprint) and by their key pair (its identity), whatever gadget the evaluation

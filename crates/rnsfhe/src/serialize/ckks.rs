@@ -7,7 +7,7 @@ use crate::{Error, Result};
 
 impl CkksParameters {
     /// The fingerprint of this parameter set (FNV-1a over what defines its rings and chain: degree
-    /// word, the scale word [`Self::scale_word`], moduli, special moduli): the identity that
+    /// word, the scale word `scale_word`, moduli, special moduli): the identity that
     /// contexts, keys and ciphertexts of these parameters share, in any process.
     pub fn fingerprint(&self) -> u64 {
         let p = self;

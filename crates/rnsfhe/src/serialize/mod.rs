@@ -8,7 +8,7 @@
 //! of c_1 (half size; BFV by a flag byte, BGV and CKKS by the top bit of the part count, `parts.rs`),
 //! and every key stores the seeds of its uniform components; a BFV ciphertext stores its noise bounds
 //! (see `bfv/noise.rs`) so that a loaded one keeps its budget. Ciphertexts, public keys and
-//! evaluation keys store the [`KeyId`](crate::rlwe::KeyId) of their key pair (a secret key's is
+//! evaluation keys store the [`KeyId`] of their key pair (a secret key's is
 //! recomputed from it).
 //!
 //! Loading checks the magic, the version, the checksum (a CRC-32 detects every single-bit error and

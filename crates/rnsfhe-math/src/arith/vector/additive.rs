@@ -96,7 +96,7 @@ pub fn reduce_into(q: &Modulus, bound: u64, src: &[u64], dst: &mut [u64]) {
     }
 }
 
-/// `dst[i] = src[i] mod q` for signed values with |src[i]| <= `max_abs`: a negative value becomes
+/// `dst[i] = src[i] mod q` for signed values with |src\[i]| <= `max_abs`: a negative value becomes
 /// value + q by a mask (branch-free, vectorisable) when max_abs < q, Barrett per value otherwise.
 pub fn reduce_signed_into(q: &Modulus, max_abs: u64, src: &[i64], dst: &mut [u64]) {
     debug_assert_eq!(src.len(), dst.len());

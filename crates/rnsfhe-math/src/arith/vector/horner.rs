@@ -49,7 +49,7 @@ impl SmallPoint {
     }
 }
 
-/// `out[i] = sum_k rows[k][i] x^k mod q` (rows[0] the constant term), block by block: every row is
+/// `out[i] = sum_k rows[k][i] x^k mod q` (rows\[0] the constant term), block by block: every row is
 /// read once and the accumulator stays in the first-level cache. No rows give zeros; x is taken
 /// mod q. With the fastest available backend (the small-point step where it applies).
 ///

@@ -113,7 +113,7 @@ pub fn mul_shoup_scalar_add_assign(q: &Modulus, acc: &mut [u64], w: Shoup, b: &[
     run_shoup_add(shoup_backend(q), q, acc, None, w, Some(b));
 }
 
-/// `out[i] = (x[i] wx + y[i] wy + c) mod q` for any x[i], y[i] < 2^64 and c in [0, q), with Shoup
+/// `out[i] = (x[i] wx + y[i] wy + c) mod q` for any x\[i], y\[i] < 2^64 and c in [0, q), with Shoup
 /// constants wx, wy (from [`Modulus::shoup`]): one pass for the one-prime ModDown (x_B f q^-1 plus the
 /// FastBconv part plus the rounding constant). AVX2 when present. Output in [0, q).
 pub fn mul_shoup2_add(
@@ -135,8 +135,8 @@ pub fn mul_shoup2_add(
     }
 }
 
-/// `out[i] = (x[i] - y[i] + c) w mod q` for x[i], y[i], c in [0, q) and a Shoup constant w: the
-/// one-prime ModDown with f = 1, (x_B - [x_p]_B + half) p^-1, with one product instead of two. AVX2 when
+/// `out[i] = (x[i] - y[i] + c) w mod q` for x\[i], y\[i], c in [0, q) and a Shoup constant w: the
+/// one-prime ModDown with f = 1, (x_B - \[x_p]_B + half) p^-1, with one product instead of two. AVX2 when
 /// present. Output in [0, q).
 pub fn sub_mul_shoup(q: &Modulus, x: &[u64], y: &[u64], c: u64, w: Shoup, out: &mut [u64]) {
     debug_assert!(x.len() >= out.len() && y.len() >= out.len());
@@ -265,7 +265,7 @@ fn inner_product_scalar(q: &Modulus, a: &[&[u64]], b: &[&[u64]], offset: usize, 
     }
 }
 
-/// A lazy sum of pointwise products modulo q: `mul_add(a, b)` adds a[t] b[t] for every t without
+/// A lazy sum of pointwise products modulo q: `mul_add(a, b)` adds a\[t] b\[t] for every t without
 /// reducing (IFMA 52-bit halves for odd q < 2^51, up to 2^10 terms; a reduced multiply-add otherwise),
 /// `finish` writes the sum in [0, q). The accumulator of key switching.
 pub struct LazySum {

@@ -1,6 +1,6 @@
 //! The field GF(t^d) = F_t[Y]/(G) for an irreducible G of degree d, and the factorisation of Phi_m
 //! modulo t through a primitive m-th root of unity there (Bajard et al. (SAC 2017), section 2.4): each factor is the
-//! minimal polynomial prod_j (X - zeta^(k t^j)) of zeta^k, one per coset k <t> of Z_m^*.
+//! minimal polynomial prod_j (X - zeta^(k t^j)) of zeta^k, one per coset `k <t>` of `Z_m^*`.
 
 use num_bigint::BigUint;
 

@@ -1,5 +1,5 @@
-//! The hypercube structure of Z_m^* / <t> (HElib's PAlgebra): generators g_i with orders o_i such that
-//! Z_m^* / <t> is the direct product of the cyclic groups <g_i>, slot e = (e_1, ..., e_k) (mixed radix,
+//! The hypercube structure of `Z_m^* / <t>` (HElib's PAlgebra): generators g_i with orders o_i such that
+//! `Z_m^* / <t>` is the direct product of the cyclic groups <g_i>, slot e = (e_1, ..., e_k) (mixed radix,
 //! e_1 most significant) standing for the coset of h_e = prod g_i^(e_i) mod m.
 
 use crate::{Error, Result};

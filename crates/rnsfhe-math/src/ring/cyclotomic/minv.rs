@@ -41,10 +41,10 @@ pub fn montgomery_factor(m: usize) -> Result<Vec<i128>> {
     Ok(f)
 }
 
-/// M^-1 in Z[X]/(Phi_m) (m not a power of two, Lemma 1), exactly. Its residues modulo k NTT primes
+/// M^-1 in Z\[X]/(Phi_m) (m not a power of two, Lemma 1), exactly. Its residues modulo k NTT primes
 /// come from a Montgomery ring (the residues of 1 read in Montgomery form stand for M^-1), lifted
 /// centred; the lift x is accepted once x M = 1 modulo k further primes whose product exceeds twice
-/// rho ||x||_2 ||M||_2 + 1, a bound on the coefficients of x M - 1 in Z[X]/(Phi_m) (rho:
+/// rho ||x||_2 ||M||_2 + 1, a bound on the coefficients of x M - 1 in Z\[X]/(Phi_m) (rho:
 /// [`reduction_expansion`]), so that x M - 1 = 0 exactly. k doubles from 2 up to 64.
 pub fn montgomery_inverse(m: usize) -> Result<Vec<BigInt>> {
     let phi = cyclotomic_polynomial(m)?;
@@ -97,7 +97,7 @@ pub fn montgomery_inverse_norm(m: usize) -> Result<f64> {
     Ok(max.to_f64().unwrap_or(f64::INFINITY))
 }
 
-/// The largest row l1 and l2 norms of the matrix of w -> w M^-1 in Z[X]/(Phi_m) (columns
+/// The largest row l1 and l2 norms of the matrix of w -> w M^-1 in Z\[X]/(Phi_m) (columns
 /// X^j M^-1 mod Phi_m, in f64): ||w M^-1||_inf <= l1 ||w||_inf, and for w with independent
 /// coefficients of standard deviation s each coefficient of w M^-1 has one of at most l2 s. The
 /// noise factors of the full Montgomery FV (Bajard et al. (SAC 2017) Prop. 1). O(n^2).

@@ -1,4 +1,4 @@
-//! Arithmetic in Z_Q[X]/(Phi_m) for any m (Bajard et al. (SAC 2017)), behind [`crate::ring::RingContext::cyclotomic`]
+//! Arithmetic in Z_Q\[X]/(Phi_m) for any m (Bajard et al. (SAC 2017)), behind [`crate::ring::RingContext::cyclotomic`]
 //! and [`crate::ring::Poly`]: products by cyclic NTTs of size N = N2(2n), then one of three reductions
 //! modulo Phi_m, all giving the same canonical remainder; and the many-slot plaintext algebra.
 

@@ -236,7 +236,7 @@ pub(super) fn times_x_mod_phi(row: &mut [i128], phi: &[i64]) -> Option<()> {
 
 /// ||c mod Phi_m||_inf <= rho ||c||_inf for every c of degree <= 2n - 2, i.e. the largest column sum
 /// max_j sum_k |(X^k mod Phi_m)_j| over k < 2n - 1 (exact, from the rows X^k mod Phi_m). With
-/// ||a b||_inf <= ||a||_2 ||b||_2 before reduction it bounds products in R = Z[X]/(Phi_m), as the
+/// ||a b||_inf <= ||a||_2 ||b||_2 before reduction it bounds products in R = Z\[X]/(Phi_m), as the
 /// expansion factor delta_R of Bajard et al. (SAC 2017) Lemma 4 (delta_R <= n ||F_m||_inf) does. Power-of-two m: 2.
 /// Errors when Phi_m is not monic of degree >= 1 or a row overflows 127 bits.
 pub fn reduction_expansion(phi: &[i64]) -> Result<f64> {

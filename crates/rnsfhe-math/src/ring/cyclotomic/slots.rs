@@ -1,7 +1,7 @@
 //! Many-slot plaintext algebra (Bajard et al. (SAC 2017), section 2.4; HElib's PAlgebra and EncryptedArray): for a
 //! prime t not dividing m, Phi_m splits modulo t into l = n / d irreducible factors of degree
 //! d = ord_m(t), and R_t = F_t[X]/(Phi_m) is the product of l copies of GF(t^d), arranged as the
-//! hypercube of Z_m^* / <t>.
+//! hypercube of `Z_m^* / <t>`.
 //!
 //! Slot e holds a(zeta^(k_e)) in GF(t^d) = F_t[Y]/(G), where zeta = Y is a primitive m-th root, G its
 //! minimal polynomial and k_e = h_e^-1 mod m for the slot's hypercube representative h_e; so X -> X^g
@@ -21,7 +21,7 @@ use crate::arith::{is_prime, Modulus};
 use crate::sample::Csprng;
 use crate::{Error, Result};
 
-/// The slot structure of R_t = F_t[X]/(Phi_m).
+/// The slot structure of R_t = F_t\[X]/(Phi_m).
 #[derive(Clone, Debug)]
 pub struct SlotAlgebra {
     t: Modulus,
@@ -206,7 +206,7 @@ impl SlotAlgebra {
         &self.tree[0]
     }
 
-    /// G, the monic irreducible of degree d with GF(t^d) = F_t[Y]/(G) the field of every slot.
+    /// G, the monic irreducible of degree d with GF(t^d) = F_t\[Y]/(G) the field of every slot.
     pub fn field_polynomial(&self) -> &[u64] {
         &self.field.g
     }
@@ -298,7 +298,7 @@ impl SlotAlgebra {
             .collect())
     }
 
-    /// The dimensions of the hypercube Z_m^* / <t> (HElib's PAlgebra generators and orders).
+    /// The dimensions of the hypercube `Z_m^* / <t>` (HElib's PAlgebra generators and orders).
     pub fn dimensions(&self) -> &[Dimension] {
         &self.cube.dims
     }

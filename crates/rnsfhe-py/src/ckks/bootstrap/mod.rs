@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock, RwLock};
 
-use rnsfhe::circuits::bootstrapping::{Bootstrapper, BootstrappingKeys};
+use rnsfhe::circuits::bootstrapping::{Bootstrapper, BootstrappingKeys, StageTimings};
 
 use super::*;
 use keys::key_pair;
@@ -138,6 +138,16 @@ pub(crate) fn run(
     ct: Arc<CkksCiphertext>,
     keys: Option<&PyBootstrappingKeys>,
 ) -> PyResult<CkksCiphertext> {
+    Ok(run_timed(py, shared, ct, keys)?.0)
+}
+
+/// [`run`] with the wall time of each step (`CkksContext.bootstrap_timed`).
+pub(crate) fn run_timed(
+    py: Python<'_>,
+    shared: &Arc<CkksShared>,
+    ct: Arc<CkksCiphertext>,
+    keys: Option<&PyBootstrappingKeys>,
+) -> PyResult<(CkksCiphertext, StageTimings)> {
     let boot = bootstrapper(py, shared)?;
     let k = match keys {
         Some(k) => {
@@ -148,9 +158,29 @@ pub(crate) fn run(
         None => registered(shared, ct.key_id())?,
     };
     let ctx = shared.ctx.clone();
-    let out = py.detach(|| boot.bootstrap(&ctx, &ct, &k)).py()?;
+    let out = py.detach(|| boot.bootstrap_timed(&ctx, &ct, &k)).py()?;
     counted(shared);
     Ok(out)
+}
+
+/// The steps of `t` in seconds, in the order of a CoeffsToSlots-first bootstrap, then `other` and
+/// `total`. With META-BTS each step sums both iterations. `eval_mod` is EvalMod's wall time (its
+/// runs side by side with two threads or more, [`StageTimings::eval_mod_wall`]).
+pub(crate) fn stage_seconds(t: &StageTimings) -> Vec<(&'static str, f64)> {
+    let mut steps = vec![
+        ("mod_raise", t.mod_raise.as_secs_f64()),
+        ("coeffs_to_slots", t.coeffs_to_slots.as_secs_f64()),
+        ("eval_mod", t.eval_mod_wall().as_secs_f64()),
+        ("slots_to_coeffs", t.slots_to_coeffs.as_secs_f64()),
+        ("other", t.other.as_secs_f64()),
+    ];
+    if let Some(second) = &t.second_iteration {
+        for (step, more) in steps.iter_mut().zip(stage_seconds(second)) {
+            step.1 += more.1;
+        }
+    }
+    steps.push(("total", t.total().as_secs_f64()));
+    steps
 }
 
 /// The level of a bootstrap's outputs on this context (building its bootstrapper).

@@ -56,7 +56,7 @@ impl BfvContext {
         Ok(self.ciphertext(out, key_id, None))
     }
 
-    /// Public-key encryption (Enc_FV): (Delta [m]_t + p0 u + e1, p1 u + e2).
+    /// Public-key encryption (Enc_FV): (Delta \[m]_t + p0 u + e1, p1 u + e2).
     pub fn encrypt(
         &self,
         pt: &BfvPlaintext,
@@ -73,7 +73,7 @@ impl BfvContext {
         ))
     }
 
-    /// Symmetric encryption: (Delta [m]_t - a s + e, a) with a from a seed kept in the ciphertext.
+    /// Symmetric encryption: (Delta \[m]_t - a s + e, a) with a from a seed kept in the ciphertext.
     pub fn encrypt_symmetric(
         &self,
         pt: &BfvPlaintext,

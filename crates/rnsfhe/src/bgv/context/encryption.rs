@@ -47,7 +47,7 @@ impl BgvContext {
         self.enter_top(expand_seeded(self.ring_at(self.max_level())?, seed)?)
     }
 
-    /// Public-key encryption: t (p_0 u + e_0, p_1 u + e_1) + ([m]_t, 0) (errors scaled by t).
+    /// Public-key encryption: t (p_0 u + e_0, p_1 u + e_1) + (\[m]_t, 0) (errors scaled by t).
     pub fn encrypt(
         &self,
         pt: &BgvPlaintext,
@@ -62,7 +62,7 @@ impl BgvContext {
         Ok(self.ciphertext(parts, self.max_level(), Some(pk.id()), Some(noise)))
     }
 
-    /// Symmetric encryption: t (-a s + e, a) + ([m]_t, 0), a from a seed kept in the ciphertext
+    /// Symmetric encryption: t (-a s + e, a) + (\[m]_t, 0), a from a seed kept in the ciphertext
     /// (half-size bytes until an operation changes a).
     pub fn encrypt_symmetric(
         &self,

@@ -1,5 +1,5 @@
 //! Linear transforms y = M x of the slots, M given by its non-zero diagonals
-//! (diag_k[t] = M[t][(t + k) mod slots], so that y = sum_k diag_k * rot_k(x)), evaluated by
+//! (diag_k\[t] = M[t][(t + k) mod slots], so that y = sum_k diag_k * rot_k(x)), evaluated by
 //! baby-step giant-step with hoisting (Halevi and Shoup, "Faster homomorphic linear
 //! transformations in HElib", CRYPTO 2018, sections 4-5; Bossuat, Troncoso-Pastoriza and Hubaux,
 //! Eurocrypt 2021, Alg. 2; Lattigo's `MultiplyByDiagMatrixBSGS` is the anchor):

@@ -1,6 +1,6 @@
 //! The plan of an evaluation: the initial polynomial, its error bound, the iteration count that
 //! bound implies for the requested precision, the depth, and a plain model of the whole circuit
-//! (the initial polynomials and their bounds: [`super::initial`]).
+//! (the initial polynomials and their bounds: `initial`).
 //!
 //! The iteration count is the least m whose bound, after m Goldschmidt steps and the final Newton
 //! step, is at most 2^-bits; the degree 2^k (k >= 2 for the inverse, >= 1 for the square roots) is

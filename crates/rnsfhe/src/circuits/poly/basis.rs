@@ -39,7 +39,7 @@ impl Basis {
     }
 }
 
-/// p = sum_i coeffs[i] B_i in a [`Basis`].
+/// p = sum_i coeffs\[i] B_i in a [`Basis`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Polynomial<C> {
     coeffs: Vec<C>,
@@ -47,7 +47,7 @@ pub struct Polynomial<C> {
 }
 
 impl<C: Copy + PartialEq + Default> Polynomial<C> {
-    /// sum_i coeffs[i] x^i.
+    /// sum_i coeffs\[i] x^i.
     pub fn monomial(coeffs: Vec<C>) -> Self {
         Polynomial {
             coeffs,
@@ -55,7 +55,7 @@ impl<C: Copy + PartialEq + Default> Polynomial<C> {
         }
     }
 
-    /// sum_i coeffs[i] T_i((2x - a - b) / (b - a)) on [a, b]. Errors: `InvalidParameters` unless
+    /// sum_i coeffs\[i] T_i((2x - a - b) / (b - a)) on [a, b]. Errors: `InvalidParameters` unless
     /// a < b, both finite.
     pub fn chebyshev(coeffs: Vec<C>, (a, b): (f64, f64)) -> Result<Self> {
         if !(a < b && a.is_finite() && b.is_finite()) {
@@ -101,7 +101,7 @@ impl<C: Copy + PartialEq + Default> Polynomial<C> {
 }
 
 impl Polynomial<Complex> {
-    /// sum_i coeffs[i] x^i with real coefficients (CKKS).
+    /// sum_i coeffs\[i] x^i with real coefficients (CKKS).
     pub fn monomial_real(coeffs: &[f64]) -> Self {
         Self::monomial(coeffs.iter().map(|&c| Complex::from_real(c)).collect())
     }

@@ -3,7 +3,7 @@
 //! of the recursion is asked for a (level, scale) and lands on it exactly.
 //!
 //! With baby steps B_1..B_(k-1) (k = 2^ceil(log2(d + 1) / 2)) and giant steps B_m for the powers of
-//! two m, p = low + B_m high (m the largest power of two <= deg p, [`super::basis::split`]):
+//! two m, p = low + B_m high (m the largest power of two <= deg p, `basis::split`):
 //!
 //! - high is asked for (T + r, S q_(T+r) / scale(B_m)) (r = `rescale_levels`), so that
 //!   high * B_m, rescaled from level T + r, lands on (T, S);
@@ -16,7 +16,7 @@
 //!   keeps the depth at ceil(log2(d + 1)).
 //!
 //! Lazy relinearisation and rescaling (Bossuat et al., section 4.2; OpenFHE's `EvalMultNoRelin` in
-//! `EvalChebyshevSeriesPS`): a piece is built [`Pending`], before its last rescale, at
+//! `EvalChebyshevSeriesPS`): a piece is built `Pending`, before its last rescale, at
 //! (T + r, S q_(T+r)), so that low and high * B_m are summed there as they are, the product a
 //! tensor (3 parts), and the sum is relinearised and rescaled once, when the piece is a high
 //! (multiplied next) or the result. An odd degree-59 series (EvalMod's) then takes 4 key

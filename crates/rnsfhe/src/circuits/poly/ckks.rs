@@ -51,7 +51,7 @@ pub(crate) fn collect_basis(
     (1..=d).map(|i| basis.get(i).cloned()).collect()
 }
 
-/// p(x) = sum_i coeffs[i] x^i (real coefficients, degree >= 1) in ceil(log2(d + 1)) levels, on the
+/// p(x) = sum_i coeffs\[i] x^i (real coefficients, degree >= 1) in ceil(log2(d + 1)) levels, on the
 /// chain's scale of the level reached ([`poly::evaluate`]).
 pub fn evaluate_polynomial(
     ctx: &CkksContext,
@@ -88,7 +88,7 @@ pub(crate) fn evaluate_real(
 
 /// The same evaluation under the name OpenFHE and Lattigo users look for: every polynomial is
 /// evaluated by baby-step giant-step (Paterson–Stockmeyer), about 2 sqrt(d) + log2 d products.
-/// p(x) = sum_i coeffs[i] x^i (degree >= 1), in ceil(log2(d + 1)) levels.
+/// p(x) = sum_i coeffs\[i] x^i (degree >= 1), in ceil(log2(d + 1)) levels.
 pub fn evaluate_polynomial_bsgs(
     ctx: &CkksContext,
     x: &CkksCiphertext,

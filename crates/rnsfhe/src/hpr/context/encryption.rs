@@ -121,7 +121,7 @@ impl HprContext {
     }
 
     /// Decryption, Bajard et al. (HPR-FV, ePrint 2019/500) Alg. 1: from the top digits only, r = -FBE(|gamma t x|_p, P, {gamma t})
-    /// / p mod gamma t (eq. (10)), then m = (r - [r]_gamma) / gamma mod t (Lemma 2; exact while the
+    /// / p mod gamma t (eq. (10)), then m = (r - \[r]_gamma) / gamma mod t (Lemma 2; exact while the
     /// noise satisfies (11); past it the result is garbage, which [`HprContext::decrypt_checked`]
     /// refuses).
     pub fn decrypt(&self, sk: &HprSecretKey, ct: &HprCiphertext) -> Result<Vec<u64>> {

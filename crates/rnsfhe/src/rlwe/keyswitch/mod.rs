@@ -92,7 +92,7 @@ impl KeySwitcher {
         Self::on(Levels::new(n, q, special)?, layout)
     }
 
-    /// As [`KeySwitcher::new`] over Z[X]/(Phi_m) for any m (Bajard et al. (SAC 2017)): the rings are
+    /// As [`KeySwitcher::new`] over Z\[X]/(Phi_m) for any m (Bajard et al. (SAC 2017)): the rings are
     /// [`RingContext::cyclotomic`] with `reduction`, and key switching sums the digits' products in
     /// NTT_N form and reduces modulo Phi_m once per output (section 3). Truncated key columns are not
     /// supported there.

@@ -94,7 +94,7 @@ impl SecretKey {
     }
 
     /// The identity of this key pair. Every key has it from its making, but a share made in NTT
-    /// form ([`Self::share_from_ntt`]), whose identity is a hash of its NTT residues, computed on
+    /// form (`share_from_ntt`), whose identity is a hash of its NTT residues, computed on
     /// first use: a hash of words that cannot fail (no transform back to coefficients).
     pub fn id(&self) -> KeyId {
         *self.id.get_or_init(|| {
