@@ -78,7 +78,8 @@ wheel:
 
 # The Python package: the wheel of `make wheel`, installed with the test and Dask extras into a virtual
 # environment, then its pytest suite (which also runs examples/python, and installs the same wheel into
-# a fresh environment without Rust on PATH to run the quickstart: test_wheel.py).
+# a fresh environment without Rust on PATH to run the quickstart: test_wheel.py). PYTEST_ARGS selects
+# tests (`make python PYTEST_ARGS="-k wheel"`).
 PYVENV := target/pyvenv
 python: wheel
 	@mkdir -p target
@@ -87,7 +88,7 @@ python: wheel
 	$(PYVENV)/bin/python -m pip install --quiet --disable-pip-version-check "$$(ls $(WHEELS)/rnsfhe-*.whl)[test,dask]"
 	@rm -f target/wheel-smoke.txt
 	set -o pipefail; RNSFHE_WHEEL="$$(ls $(CURDIR)/$(WHEELS)/rnsfhe-*.whl)" RNSFHE_WHEEL_SMOKE_LOG=$(CURDIR)/target/wheel-smoke.txt \
-	  $(PYVENV)/bin/python -m pytest -q python/tests 2>&1 | tee target/pytest-output.txt
+	  $(PYVENV)/bin/python -m pytest -q python/tests $(PYTEST_ARGS) 2>&1 | tee target/pytest-output.txt
 	@cat target/wheel-smoke.txt
 
 # One total over both runners, as the last line of `make test`, after the tests that could not run here
