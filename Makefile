@@ -72,7 +72,7 @@ wheel:
 	$(BUILDVENV)/bin/python -m pip install --quiet --disable-pip-version-check "maturin>=1.7,<2" "ziglang>=0.13,<0.18" "auditwheel>=6.1"
 	rm -f $(WHEELS)/rnsfhe-*
 	env -u CARGO_ENCODED_RUSTFLAGS RUSTFLAGS= PATH="$(CURDIR)/$(BUILDVENV)/bin:$$PATH" \
-	  maturin build --release --locked --compatibility manylinux2014 --zig --strip --out $(WHEELS)
+	  maturin build --release --locked --compatibility manylinux2014 --zig --out $(WHEELS)
 	PATH="$(CURDIR)/$(BUILDVENV)/bin:$$PATH" maturin sdist --out $(WHEELS)
 	PATH="$(CURDIR)/$(BUILDVENV)/bin:$$PATH" $(BUILDVENV)/bin/python .ci/check_wheel.py $(WHEELS) $(WHEEL_PLATFORM)
 
