@@ -64,7 +64,7 @@ backends:
 # .ci/check_wheel.py checks the tags, `auditwheel show`, and that the code is baseline x86-64.
 PYTHON ?= python3
 WHEELS := target/wheels
-WHEEL_PLATFORM := manylinux_2_17_x86_64
+WHEEL_PLATFORM := manylinux_2_17_$(shell uname -m)
 BUILDVENV := target/buildvenv
 wheel:
 	@mkdir -p target

@@ -56,19 +56,22 @@ def main(out: Path, platform: str) -> None:
                 fail(f"{wheel.name} lacks {want}")
         ext = one([n for n in names if re.fullmatch(r"rnsfhe/_rnsfhe\.abi3\.so", n)], "abi3 extension")
         so = Path(z.extract(ext, tmp))
-        needed = subprocess.run(["readelf", "-d", str(so)], capture_output=True, text=True).stdout
-        if "libpython" in needed:
-            fail(f"{ext} links libpython (not an abi3 extension module)")
-        if shutil.which("objdump") is None:
-            print("check_wheel: WARNING: no objdump (binutils); the baseline-CPU check is skipped")
-            bmi = None
+        bmi = None
+        if shutil.which("readelf") is None or shutil.which("objdump") is None:
+            print("check_wheel: WARNING: no readelf or objdump (binutils): the libpython and "
+                  "baseline-CPU checks are skipped")
         else:
-            asm = subprocess.run(["objdump", "-d", "--no-show-raw-insn", str(so)],
-                                 capture_output=True, text=True, check=True).stdout
-            bmi = len(BMI.findall(asm))
-            if bmi > BMI_DISPATCHED:
-                fail(f"{ext} holds {bmi} BMI instructions: built for the build machine's CPU "
-                     "(RUSTFLAGS or .cargo/config with target-cpu?), not for baseline x86-64")
+            needed = subprocess.run(["readelf", "-d", str(so)], capture_output=True, text=True,
+                                    check=True).stdout
+            if "libpython" in needed:
+                fail(f"{ext} links libpython (not an abi3 extension module)")
+            if platform.endswith("x86_64"):
+                asm = subprocess.run(["objdump", "-d", "--no-show-raw-insn", str(so)],
+                                     capture_output=True, text=True, check=True).stdout
+                bmi = len(BMI.findall(asm))
+                if bmi > BMI_DISPATCHED:
+                    fail(f"{ext} holds {bmi} BMI instructions: built for the build machine's CPU "
+                         "(RUSTFLAGS or .cargo/config with target-cpu?), not for baseline x86-64")
 
     check_sdist(sdist)
 
