@@ -4,11 +4,12 @@
 #   make docs   the documentation site (MkDocs, warnings are errors) into target/site
 #   make test-heavy   the opt-in tier (release, tens of minutes, up to about 12 GiB): the N = 2^16
 #               bootstrapping precision and memory, and every other ignored test that asserts
+#   make wheel  the Python wheel (manylinux, abi3: CPython 3.9 and newer) and the sdist, in target/wheels
 SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: demo test test-heavy fmt-check lint rustdoc unit backends python notebooks docs fuzz summary bench bench-arith
+.PHONY: demo test test-heavy fmt-check lint rustdoc unit backends wheel python notebooks docs fuzz summary bench bench-arith
 
 demo:
 	$(CARGO) run --release --locked -p rnsfhe-cli -- demo
@@ -63,15 +64,40 @@ backends:
 	awk '/^test result:/ {p += $$4; f += $$6} END {printf "scheme tests under the other backends: %d passed, %d failed\n", p, f}' target/test-backends.txt; \
 	exit $$fail
 
-# The Python package, installed from this tree (`pip install .`, maturin, release build) into a fresh
-# virtual environment with the Dask extra, then its pytest suite (which also runs examples/python).
+# The wheel and the sdist, built by maturin with the tools of a virtual environment of their own.
+# manylinux2014 (glibc 2.17): zig links against that glibc's symbols whatever the build machine's glibc,
+# so one wheel installs on every x86-64 Linux of the last decade without docker. abi3 (PyO3's abi3-py39):
+# one wheel for every CPython from 3.9. RUSTFLAGS is emptied (it overrides .cargo/config rustflags as
+# well), so that no -C target-cpu=native reaches the wheel: the kernels are chosen at run time.
+# .ci/check_wheel.py checks the tags, `auditwheel show`, and that the code is baseline x86-64.
 PYTHON ?= python3
+WHEELS := target/wheels
+WHEEL_PLATFORM := manylinux_2_17_$(shell uname -m)
+BUILDVENV := target/buildvenv
+wheel:
+	@mkdir -p target
+	@test -x $(BUILDVENV)/bin/python || $(PYTHON) -m venv $(BUILDVENV)
+	$(BUILDVENV)/bin/python -m pip install --quiet --disable-pip-version-check "maturin>=1.7,<2" "ziglang>=0.13,<0.18" "auditwheel>=6.1"
+	rm -f $(WHEELS)/rnsfhe-*
+	env -u CARGO_ENCODED_RUSTFLAGS RUSTFLAGS= PATH="$(CURDIR)/$(BUILDVENV)/bin:$$PATH" \
+	  maturin build --release --locked --compatibility manylinux2014 --zig --out $(WHEELS)
+	PATH="$(CURDIR)/$(BUILDVENV)/bin:$$PATH" maturin sdist --out $(WHEELS)
+	PATH="$(CURDIR)/$(BUILDVENV)/bin:$$PATH" $(BUILDVENV)/bin/python .ci/check_wheel.py $(WHEELS) $(WHEEL_PLATFORM)
+
+# The Python package: the wheel of `make wheel`, installed with the test and Dask extras into a virtual
+# environment, then its pytest suite (which also runs examples/python, and installs the same wheel into
+# a fresh environment without Rust on PATH to run the quickstart: test_wheel.py). PYTEST_ARGS selects
+# tests (`make python PYTEST_ARGS="-k wheel"`).
 PYVENV := target/pyvenv
-python:
+python: wheel
 	@mkdir -p target
 	$(PYTHON) -m venv $(PYVENV)
-	$(PYVENV)/bin/python -m pip install --quiet --disable-pip-version-check ".[test,dask,notebooks]"
-	set -o pipefail; $(PYVENV)/bin/python -m pytest -q python/tests 2>&1 | tee target/pytest-output.txt
+	$(PYVENV)/bin/python -m pip uninstall --quiet --yes rnsfhe 2>/dev/null || true
+	$(PYVENV)/bin/python -m pip install --quiet --disable-pip-version-check "$$(ls $(WHEELS)/rnsfhe-*.whl)[test,dask,notebooks]"
+	@rm -f target/wheel-smoke.txt
+	set -o pipefail; RNSFHE_WHEEL="$$(ls $(CURDIR)/$(WHEELS)/rnsfhe-*.whl)" RNSFHE_WHEEL_SMOKE_LOG=$(CURDIR)/target/wheel-smoke.txt \
+	  $(PYVENV)/bin/python -m pytest -q python/tests $(PYTEST_ARGS) 2>&1 | tee target/pytest-output.txt
+	@cat target/wheel-smoke.txt
 
 # Every notebook of examples/notebooks executed top to bottom in the venv of `python` (which installs the
 # `notebooks` extra: nbclient, ipykernel, matplotlib); a cell that raises fails the target. Figures go to

@@ -48,6 +48,8 @@ from ._rnsfhe import (
     set_backend,
     set_num_threads,
 )
+# The version of the workspace's Cargo.toml, compiled into the extension: the one place it is written.
+from ._rnsfhe import __version__
 from .errors import (
     CiphertextError,
     ContextMismatchError,

@@ -5,6 +5,7 @@ from typing import Any, Callable, Literal, Optional, Sequence, Tuple, Union
 import numpy as np
 import numpy.typing as npt
 
+__version__: str
 FORMAT_VERSION: int
 
 def _restore(kind: str, params: Buffer, data: Buffer) -> object: ...

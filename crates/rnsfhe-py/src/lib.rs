@@ -221,6 +221,10 @@ fn _rnsfhe(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_restore, m)?)?;
     m.add_function(wrap_pyfunction!(set_num_threads, m)?)?;
     m.add_function(wrap_pyfunction!(num_threads, m)?)?;
+    // The package version is the crate's, which is the workspace's (Cargo.toml, the one place it is
+    // written; maturin gives the wheel the same). A Cargo pre-release such as 0.2.0-rc.1 reads here as
+    // written, while the wheel's metadata spells it as PEP 440 does (0.2.0rc1).
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("FORMAT_VERSION", rnsfhe::serialize::VERSION)?;
     bfv::register(m)?;
     bgv::register(m)?;
