@@ -24,8 +24,8 @@ pub(crate) trait Scheme {
     type GaloisKeys: EvalKey;
     /// The evaluation keys of one key pair.
     type Keys: KeySet<Relin = Self::RelinKey, Galois = Self::GaloisKeys>;
-    type BfvPlaintext;
-    type BfvCiphertext;
+    type Plaintext;
+    type Ciphertext;
     /// What a parameter class carries beside the scheme's parameters (CKKS: the bootstrapping
     /// preset of `CkksParameters.bootstrappable`; the others: nothing).
     type Tag: Tag;
@@ -38,22 +38,22 @@ pub(crate) trait Scheme {
     fn key_pair(&self, rng: &mut Csprng) -> rnsfhe::Result<(Self::SecretKey, Self::PublicKey)>;
     fn encrypt_public(
         &self,
-        pt: &Self::BfvPlaintext,
+        pt: &Self::Plaintext,
         pk: &Self::PublicKey,
         rng: &mut Csprng,
-    ) -> rnsfhe::Result<Self::BfvCiphertext>;
+    ) -> rnsfhe::Result<Self::Ciphertext>;
     fn encrypt_secret(
         &self,
-        pt: &Self::BfvPlaintext,
+        pt: &Self::Plaintext,
         sk: &Self::SecretKey,
         rng: &mut Csprng,
-    ) -> rnsfhe::Result<Self::BfvCiphertext>;
+    ) -> rnsfhe::Result<Self::Ciphertext>;
     /// a * b without relinearisation (3 parts).
     fn product(
         &self,
-        a: &Self::BfvCiphertext,
-        b: &Self::BfvCiphertext,
-    ) -> rnsfhe::Result<Self::BfvCiphertext>;
+        a: &Self::Ciphertext,
+        b: &Self::Ciphertext,
+    ) -> rnsfhe::Result<Self::Ciphertext>;
 }
 
 /// A parameter set's tag: part of its context's identity, its bytes after the parameters' in
@@ -173,8 +173,8 @@ macro_rules! rlwe_scheme {
             type RelinKey = RelinKey;
             type GaloisKeys = GaloisKeys;
             type Keys = EvaluationKeySet;
-            type BfvPlaintext = $Pt;
-            type BfvCiphertext = $Ct;
+            type Plaintext = $Pt;
+            type Ciphertext = $Ct;
             type Tag = $Tag;
             type Extra = $Extra;
             fn new_context(p: &$Params) -> rnsfhe::Result<Arc<Self>> {

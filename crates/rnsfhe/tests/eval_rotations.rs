@@ -33,12 +33,12 @@ const INT_WEIGHTS: [i64; 6] = [3, -2, 1, 65536, 0, 12345];
 #[allow(clippy::type_complexity)] // the pairs of a test
 fn both<E: Evaluator>(
     e: &E,
-    ct: &E::BfvCiphertext,
+    ct: &E::Ciphertext,
     weights: Option<&[E::Scalar]>,
     keys: &E::GaloisKeys,
 ) -> (
-    Vec<(E::BfvCiphertext, E::BfvCiphertext)>,
-    (E::BfvCiphertext, E::BfvCiphertext),
+    Vec<(E::Ciphertext, E::Ciphertext)>,
+    (E::Ciphertext, E::Ciphertext),
 ) {
     let many = e.rotate_many(ct, &STEPS, keys).unwrap();
     let separate = rotate_many_separately(e, ct, &STEPS, keys).unwrap();
@@ -146,11 +146,11 @@ fn integer_model(m: &[u64], t: u64, weights: Option<&[i64]>) -> Vec<u64> {
 /// The checks of `check_ckks` for an integer scheme: `dec` decrypts and decodes the slots.
 fn check_integer<E: Evaluator<Scalar = i64>>(
     e: &E,
-    ct: &E::BfvCiphertext,
+    ct: &E::Ciphertext,
     keys: &E::GaloisKeys,
     m: &[u64],
     t: u64,
-    dec: impl Fn(&E::BfvCiphertext) -> Vec<u64>,
+    dec: impl Fn(&E::Ciphertext) -> Vec<u64>,
     what: &str,
 ) {
     for w in [None, Some(&INT_WEIGHTS[..])] {

@@ -22,11 +22,11 @@ fn cks_decrypt<C: Collective>(
     ctx: &C,
     crs: &Crs,
     ps: &[Party],
-    ct: &C::BfvCiphertext,
+    ct: &C::Ciphertext,
     sm: &Smudging,
     bound: NoiseBound,
     rng: &mut Csprng,
-) -> C::BfvPlaintext {
+) -> C::Plaintext {
     let shares: Vec<Share> = ps
         .iter()
         .map(|p| cks_share(ctx, p, None, ct, crs, ShareSmudging::new(sm, bound), rng).unwrap())

@@ -24,10 +24,10 @@ fn cks_decrypt<'s, C: Collective>(
     ctx: &C,
     crs: &Crs,
     ps: &[Party],
-    ct: &C::BfvCiphertext,
+    ct: &C::Ciphertext,
     sm: impl Into<ShareSmudging<'s>>,
     rng: &mut Csprng,
-) -> C::BfvPlaintext {
+) -> C::Plaintext {
     let sm = sm.into();
     let shares: Vec<Share> = ps
         .iter()

@@ -76,7 +76,7 @@ fn poly_digest(s: &Share) -> String {
 /// named, with the digest of its bytes.
 fn digests<C: Collective>(
     ctx: &C,
-    ct: impl Fn(&rnsfhe::rlwe::PublicKey, &mut Csprng) -> C::BfvCiphertext,
+    ct: impl Fn(&rnsfhe::rlwe::PublicKey, &mut Csprng) -> C::Ciphertext,
 ) -> Vec<(&'static str, String)> {
     let kc = ctx.as_key_context();
     let crs = Crs::new([12; 32]);

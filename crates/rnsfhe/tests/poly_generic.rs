@@ -295,13 +295,13 @@ fn int_coefficients(d: usize) -> Vec<i64> {
 /// deepest level it reaches, checks the levels spent and every slot against the model mod t.
 fn check_integer<E: Evaluator<Scalar = i64>>(
     e: &E,
-    x: &E::BfvCiphertext,
+    x: &E::Ciphertext,
     xs: &[u64],
     d: usize,
     chebyshev: bool,
     rlk: &E::RelinKey,
-    decrypt: impl Fn(&E::BfvCiphertext) -> Vec<u64>,
-) -> E::BfvCiphertext {
+    decrypt: impl Fn(&E::Ciphertext) -> Vec<u64>,
+) -> E::Ciphertext {
     let c = int_coefficients(d);
     let p = if chebyshev {
         Polynomial::chebyshev(c.clone(), (-1.0, 1.0)).unwrap()

@@ -136,7 +136,7 @@ fn keys_rows<C: Collective>(
     budget: &Budget,
     ctx: &C,
     rng: &mut Csprng,
-    encrypt: impl Fn(&PublicKey, &mut Csprng) -> Result<C::BfvCiphertext>,
+    encrypt: impl Fn(&PublicKey, &mut Csprng) -> Result<C::Ciphertext>,
 ) -> Result<Vec<Row>> {
     let kc = ctx.as_key_context();
     let crs = Crs::new([17; 32]);

@@ -111,7 +111,7 @@ fn rows<C: Refreshable>(
     budget: &Budget,
     ctx: &C,
     (crs, ps): (&Crs, &[Party]),
-    ct: &C::BfvCiphertext,
+    ct: &C::Ciphertext,
     spec: &Refresh,
     sm: ShareSmudging<'_>,
 ) -> Result<Vec<Row>> {

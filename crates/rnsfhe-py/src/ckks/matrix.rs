@@ -1,4 +1,4 @@
-//! BfvPlaintext matrices for encrypted vectors: `CkksContext.matrix(M, batch=B, layout=...)` encodes a
+//! Plaintext matrices for encrypted vectors: `CkksContext.matrix(M, batch=B, layout=...)` encodes a
 //! rows x cols matrix (real or complex) once, as the Halevi-Shoup diagonals of the slots x slots
 //! matrix that applies M to each of B vectors where the layout puts them
 //! (`rnsfhe::circuits::matrix::MatrixPacking`: "rows", vector j in slots [j stride, j stride +

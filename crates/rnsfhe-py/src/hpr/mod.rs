@@ -42,8 +42,8 @@ impl Scheme for HprContext {
     type GaloisKeys = HprGaloisKeys;
     type Keys = crate::registry::KeyPair<HprRelinKey, HprGaloisKeys>;
     /// The coefficients in [0, t).
-    type BfvPlaintext = Vec<u64>;
-    type BfvCiphertext = HprCiphertext;
+    type Plaintext = Vec<u64>;
+    type Ciphertext = HprCiphertext;
     type Tag = ();
     type Extra = Option<BatchEncoder>;
     fn new_context(p: &HprParameters) -> rnsfhe::Result<Arc<Self>> {

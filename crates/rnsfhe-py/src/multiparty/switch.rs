@@ -25,16 +25,16 @@ pub(super) trait PyValues:
     fn ciphertext(
         obj: &Bound<'_, PyAny>,
         shared: &Arc<Shared<Self>>,
-    ) -> PyResult<Arc<<Self as Collective>::BfvCiphertext>>;
+    ) -> PyResult<Arc<<Self as Collective>::Ciphertext>>;
     fn wrap_ct(
         py: Python<'_>,
         shared: &Arc<Shared<Self>>,
-        ct: <Self as Collective>::BfvCiphertext,
+        ct: <Self as Collective>::Ciphertext,
     ) -> PyResult<Py<PyAny>>;
     fn wrap_pt(
         py: Python<'_>,
         shared: &Arc<Shared<Self>>,
-        pt: <Self as Collective>::BfvPlaintext,
+        pt: <Self as Collective>::Plaintext,
     ) -> PyResult<Py<PyAny>>;
 }
 
@@ -44,7 +44,7 @@ macro_rules! py_values {
             fn ciphertext(
                 obj: &Bound<'_, PyAny>,
                 shared: &Arc<Shared<Self>>,
-            ) -> PyResult<Arc<<Self as Collective>::BfvCiphertext>> {
+            ) -> PyResult<Arc<<Self as Collective>::Ciphertext>> {
                 let c = obj.cast::<$PyCt>().map_err(|_| {
                     pyo3::exceptions::PyTypeError::new_err(format!(
                         "expected a {} of the party's context, got {}",
@@ -55,10 +55,10 @@ macro_rules! py_values {
                 same(&c.get().shared, shared, "ciphertext")?;
                 Ok(c.get().ct.clone())
             }
-            fn wrap_ct(py: Python<'_>, shared: &Arc<Shared<Self>>, ct: <Self as Collective>::BfvCiphertext) -> PyResult<Py<PyAny>> {
+            fn wrap_ct(py: Python<'_>, shared: &Arc<Shared<Self>>, ct: <Self as Collective>::Ciphertext) -> PyResult<Py<PyAny>> {
                 Ok(Py::new(py, $PyCt { shared: shared.clone(), ct: Arc::new(ct) })?.into_any())
             }
-            fn wrap_pt(py: Python<'_>, shared: &Arc<Shared<Self>>, pt: <Self as Collective>::BfvPlaintext) -> PyResult<Py<PyAny>> {
+            fn wrap_pt(py: Python<'_>, shared: &Arc<Shared<Self>>, pt: <Self as Collective>::Plaintext) -> PyResult<Py<PyAny>> {
                 Ok(Py::new(py, $PyPt { shared: shared.clone(), pt: Arc::new(pt) })?.into_any())
             }
         })*

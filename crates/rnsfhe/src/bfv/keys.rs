@@ -3,16 +3,13 @@
 
 use super::BfvContext;
 
-crate::encoding::batch::row_rotation_methods!(BfvContext, super::BfvCiphertext);
+crate::encoding::batch::row_rotation_methods!(BfvContext, super::Ciphertext);
 
 impl crate::encoding::rotations::IntegerRotations for BfvContext {
-    crate::encoding::rotations::integer_rotation_forwards!(
-        super::BfvCiphertext,
-        super::BfvPlaintext
-    );
+    crate::encoding::rotations::integer_rotation_forwards!(super::Ciphertext, super::Plaintext);
     fn hoist<'a>(
         &'a self,
-        a: &'a super::BfvCiphertext,
+        a: &'a super::Ciphertext,
         keys: &'a crate::rlwe::GaloisKeys,
     ) -> crate::Result<crate::rlwe::hoisted::Hoisted<'a>> {
         self.check_ct(a)?;
@@ -22,19 +19,19 @@ impl crate::encoding::rotations::IntegerRotations for BfvContext {
     fn plain_noise(
         &self,
         noise: Option<crate::rlwe::noise::Bound>,
-        m: &super::BfvPlaintext,
+        m: &super::Plaintext,
     ) -> Option<crate::rlwe::noise::Bound> {
         super::noise::NoiseModel::mul_plain(self, noise, m)
     }
     fn with_parts(
         &self,
-        a: &super::BfvCiphertext,
+        a: &super::Ciphertext,
         parts: Vec<rnsfhe_math::ring::Poly>,
         noise: Option<crate::rlwe::noise::Bound>,
-    ) -> super::BfvCiphertext {
+    ) -> super::Ciphertext {
         self.ciphertext(parts, a.key_id, noise)
     }
-    fn level_of(&self, _a: &super::BfvCiphertext) -> usize {
+    fn level_of(&self, _a: &super::Ciphertext) -> usize {
         self.top_level()
     }
     fn top_level(&self) -> usize {
@@ -44,6 +41,6 @@ impl crate::encoding::rotations::IntegerRotations for BfvContext {
 
 crate::encoding::rotations::hoisted_rotation_methods!(
     BfvContext,
-    super::BfvCiphertext,
-    super::BfvPlaintext
+    super::Ciphertext,
+    super::Plaintext
 );

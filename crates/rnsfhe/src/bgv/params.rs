@@ -104,7 +104,7 @@ fn lcm(a: u64, b: u64) -> Option<u64> {
     (a / gcd(a, b)).checked_mul(b)
 }
 
-/// Builder for [`BgvParameters`]; every setter has a default, `build` validates. BfvCiphertext moduli
+/// Builder for [`BgvParameters`]; every setter has a default, `build` validates. Ciphertext moduli
 /// are primes = 1 mod 2n (the ring; lcm(N, m) for a general Phi_m) and = 1 mod t (Bajard et al. (SAC 2017)
 /// Lemma 3).
 #[derive(Clone, Debug)]

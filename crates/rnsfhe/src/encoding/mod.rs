@@ -1,4 +1,4 @@
-//! BfvPlaintext encodings of the BFV ring `Z_t[X]/(X^n + 1)`, independent of any scheme.
+//! Plaintext encodings of the BFV ring `Z_t[X]/(X^n + 1)`, independent of any scheme.
 //!
 //! - [`BatchEncoder`]: n slots of Z_t in SEAL's / OpenFHE's 2 x (n/2) matrix layout, so that the
 //!   Galois automorphisms X -> X^(3^k) rotate the rows and X -> X^(2n-1) swaps them.

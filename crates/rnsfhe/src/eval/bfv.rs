@@ -7,8 +7,8 @@ use crate::rlwe::{GaloisKeys, RelinKey};
 use crate::Result;
 
 impl Evaluator for BfvContext {
-    type BfvCiphertext = BfvCiphertext;
-    type BfvPlaintext = BfvPlaintext;
+    type Ciphertext = BfvCiphertext;
+    type Plaintext = BfvPlaintext;
     type Scalar = i64;
     type RelinKey = RelinKey;
     type GaloisKeys = GaloisKeys;

@@ -9,8 +9,8 @@ use crate::rlwe::{GaloisKeys, RelinKey};
 use crate::Result;
 
 impl Evaluator for BgvContext {
-    type BfvCiphertext = BgvCiphertext;
-    type BfvPlaintext = BgvPlaintext;
+    type Ciphertext = BgvCiphertext;
+    type Plaintext = BgvPlaintext;
     type Scalar = i64;
     type RelinKey = RelinKey;
     type GaloisKeys = GaloisKeys;

@@ -40,8 +40,8 @@ fn check_target(scale: f64, op: &str) -> Result<()> {
 }
 
 impl Evaluator for CkksContext {
-    type BfvCiphertext = CkksCiphertext;
-    type BfvPlaintext = CkksPlaintext;
+    type Ciphertext = CkksCiphertext;
+    type Plaintext = CkksPlaintext;
     type Scalar = Complex;
     type RelinKey = RelinKey;
     type GaloisKeys = GaloisKeys;

@@ -15,8 +15,8 @@ impl HprContext {
 }
 
 impl Evaluator for HprContext {
-    type BfvCiphertext = HprCiphertext;
-    type BfvPlaintext = Vec<u64>;
+    type Ciphertext = HprCiphertext;
+    type Plaintext = Vec<u64>;
     type Scalar = i64;
     type RelinKey = HprRelinKey;
     type GaloisKeys = HprGaloisKeys;

@@ -62,9 +62,9 @@ pub fn same_scale(a: f64, b: f64) -> bool {
 /// means per scheme). All take `&self` and return a `Result`; no method panics on user input.
 pub trait Evaluator {
     /// The scheme's ciphertext.
-    type BfvCiphertext: Clone;
+    type Ciphertext: Clone;
     /// The scheme's plaintext.
-    type BfvPlaintext;
+    type Plaintext;
     /// A constant: a complex number for CKKS, an integer taken modulo t for BGV, BFV and HPR.
     type Scalar: Copy + PartialEq + Default + core::fmt::Debug;
     /// The relinearisation key.
@@ -80,9 +80,9 @@ pub trait Evaluator {
     /// does not batch; HPR the n coefficients).
     fn slots(&self) -> usize;
     /// The level of a ciphertext.
-    fn level(&self, ct: &Self::BfvCiphertext) -> usize;
+    fn level(&self, ct: &Self::Ciphertext) -> usize;
     /// The scale of a ciphertext (1 for BGV, BFV and HPR).
-    fn scale(&self, ct: &Self::BfvCiphertext) -> f64;
+    fn scale(&self, ct: &Self::Ciphertext) -> f64;
     /// The scale the scheme gives fresh ciphertexts and its automatic forms keep at `level` (CKKS:
     /// the chain's Delta_level; 1 otherwise).
     fn default_scale(&self, level: usize) -> Result<f64>;
@@ -107,88 +107,76 @@ pub trait Evaluator {
     // ---- sums ----
 
     /// a += b (same level and, for CKKS, the same scale).
-    fn add_assign(&self, a: &mut Self::BfvCiphertext, b: &Self::BfvCiphertext) -> Result<()>;
+    fn add_assign(&self, a: &mut Self::Ciphertext, b: &Self::Ciphertext) -> Result<()>;
     /// a -= b.
-    fn sub_assign(&self, a: &mut Self::BfvCiphertext, b: &Self::BfvCiphertext) -> Result<()>;
+    fn sub_assign(&self, a: &mut Self::Ciphertext, b: &Self::Ciphertext) -> Result<()>;
     /// a = -a.
-    fn negate_assign(&self, a: &mut Self::BfvCiphertext) -> Result<()>;
+    fn negate_assign(&self, a: &mut Self::Ciphertext) -> Result<()>;
     /// a + b.
-    fn add(&self, a: &Self::BfvCiphertext, b: &Self::BfvCiphertext) -> Result<Self::BfvCiphertext> {
+    fn add(&self, a: &Self::Ciphertext, b: &Self::Ciphertext) -> Result<Self::Ciphertext> {
         let mut r = a.clone();
         self.add_assign(&mut r, b)?;
         Ok(r)
     }
     /// a - b.
-    fn sub(&self, a: &Self::BfvCiphertext, b: &Self::BfvCiphertext) -> Result<Self::BfvCiphertext> {
+    fn sub(&self, a: &Self::Ciphertext, b: &Self::Ciphertext) -> Result<Self::Ciphertext> {
         let mut r = a.clone();
         self.sub_assign(&mut r, b)?;
         Ok(r)
     }
     /// -a.
-    fn negate(&self, a: &Self::BfvCiphertext) -> Result<Self::BfvCiphertext> {
+    fn negate(&self, a: &Self::Ciphertext) -> Result<Self::Ciphertext> {
         let mut r = a.clone();
         self.negate_assign(&mut r)?;
         Ok(r)
     }
     /// a + c in every slot (CKKS: encoded at a's scale).
-    fn add_const(&self, a: &Self::BfvCiphertext, c: Self::Scalar) -> Result<Self::BfvCiphertext>;
+    fn add_const(&self, a: &Self::Ciphertext, c: Self::Scalar) -> Result<Self::Ciphertext>;
     /// a + m for a plaintext at a's level and scale.
-    fn add_plain(
-        &self,
-        a: &Self::BfvCiphertext,
-        m: &Self::BfvPlaintext,
-    ) -> Result<Self::BfvCiphertext>;
+    fn add_plain(&self, a: &Self::Ciphertext, m: &Self::Plaintext) -> Result<Self::Ciphertext>;
 
     // ---- products ----
 
     /// The tensor product of two 2-part ciphertexts at one level (3 parts; scales multiply; not
     /// relinearised, not rescaled).
-    fn mul(&self, a: &Self::BfvCiphertext, b: &Self::BfvCiphertext) -> Result<Self::BfvCiphertext>;
+    fn mul(&self, a: &Self::Ciphertext, b: &Self::Ciphertext) -> Result<Self::Ciphertext>;
     /// Relinearisation of a 3-part ciphertext (a 2-part one is returned as it is).
-    fn relinearize(
-        &self,
-        a: &Self::BfvCiphertext,
-        rlk: &Self::RelinKey,
-    ) -> Result<Self::BfvCiphertext>;
+    fn relinearize(&self, a: &Self::Ciphertext, rlk: &Self::RelinKey) -> Result<Self::Ciphertext>;
     /// [`Self::relinearize`] of a ciphertext the caller gives up (in place where the scheme can:
     /// CKKS; default: a copy).
     fn relinearize_owned(
         &self,
-        a: Self::BfvCiphertext,
+        a: Self::Ciphertext,
         rlk: &Self::RelinKey,
-    ) -> Result<Self::BfvCiphertext> {
+    ) -> Result<Self::Ciphertext> {
         self.relinearize(&a, rlk)
     }
     /// a * b relinearised, not rescaled (Lattigo's `MulRelin`).
     fn mul_relin(
         &self,
-        a: &Self::BfvCiphertext,
-        b: &Self::BfvCiphertext,
+        a: &Self::Ciphertext,
+        b: &Self::Ciphertext,
         rlk: &Self::RelinKey,
-    ) -> Result<Self::BfvCiphertext> {
+    ) -> Result<Self::Ciphertext> {
         self.relinearize_owned(self.mul(a, b)?, rlk)
     }
     /// One rescale (CKKS RS by q_l, BGV modulus switch, nothing for BFV and HPR): the level goes
     /// down by [`Self::rescale_levels`], the scale is divided by [`Self::rescale_factor`].
-    fn rescale(&self, a: &Self::BfvCiphertext) -> Result<Self::BfvCiphertext>;
+    fn rescale(&self, a: &Self::Ciphertext) -> Result<Self::Ciphertext>;
     /// The same values and scale at a lower `level` (CKKS drops primes; BGV switches the modulus,
     /// which keeps the message; BFV and HPR: level 0 only).
-    fn drop_level(&self, a: &Self::BfvCiphertext, level: usize) -> Result<Self::BfvCiphertext>;
+    fn drop_level(&self, a: &Self::Ciphertext, level: usize) -> Result<Self::Ciphertext>;
     /// a * m for a plaintext at a's level (scales multiply; not rescaled).
-    fn mul_plain(
-        &self,
-        a: &Self::BfvCiphertext,
-        m: &Self::BfvPlaintext,
-    ) -> Result<Self::BfvCiphertext>;
+    fn mul_plain(&self, a: &Self::Ciphertext, m: &Self::Plaintext) -> Result<Self::Ciphertext>;
     /// a * c, not rescaled, with the constant encoded so that the product's scale is exactly `scale`
     /// (CKKS: c round(scale / scale(a)) as an integer, complex through X^(N/2); the integer schemes
     /// accept only `scale` 1).
     fn mul_const_to_scale(
         &self,
-        a: &Self::BfvCiphertext,
+        a: &Self::Ciphertext,
         c: Self::Scalar,
         scale: f64,
-    ) -> Result<Self::BfvCiphertext>;
+    ) -> Result<Self::Ciphertext>;
     /// acc += a c for `a` at acc's level or above (its primes beyond acc's level ignored), the
     /// constant encoded as [`Self::mul_const_to_scale`] encodes it onto acc's scale: a term of a
     /// linear combination (the leaves of [`crate::circuits::poly`]). Default: `drop_level`,
@@ -196,8 +184,8 @@ pub trait Evaluator {
     /// the same bits.
     fn mul_const_add(
         &self,
-        acc: &mut Self::BfvCiphertext,
-        a: &Self::BfvCiphertext,
+        acc: &mut Self::Ciphertext,
+        a: &Self::Ciphertext,
         c: Self::Scalar,
     ) -> Result<()> {
         let a = self.drop_level(a, self.level(acc))?;
@@ -208,18 +196,18 @@ pub trait Evaluator {
     /// is exactly `scale` (as [`Self::mul_const_to_scale`]).
     fn mul_values_to_scale(
         &self,
-        a: &Self::BfvCiphertext,
+        a: &Self::Ciphertext,
         values: &[Self::Scalar],
         scale: f64,
-    ) -> Result<Self::BfvCiphertext>;
+    ) -> Result<Self::Ciphertext>;
     /// a * c, then one rescale that lands exactly on `target` (CKKS: the constant chosen for the
     /// prime the rescale removes, as `CkksContext::mul_const_rescale_to`).
     fn mul_const_rescale_to(
         &self,
-        a: &Self::BfvCiphertext,
+        a: &Self::Ciphertext,
         c: Self::Scalar,
         target: f64,
-    ) -> Result<Self::BfvCiphertext> {
+    ) -> Result<Self::Ciphertext> {
         let f = self.rescale_factor(self.level(a))?;
         let r = self.rescale(&self.mul_const_to_scale(a, c, target * f)?)?;
         self.check_landed(&r, target, "mul_const_rescale_to")?;
@@ -228,17 +216,17 @@ pub trait Evaluator {
     /// a times `values`, then one rescale that lands exactly on `target`.
     fn mul_values_rescale_to(
         &self,
-        a: &Self::BfvCiphertext,
+        a: &Self::Ciphertext,
         values: &[Self::Scalar],
         target: f64,
-    ) -> Result<Self::BfvCiphertext> {
+    ) -> Result<Self::Ciphertext> {
         let f = self.rescale_factor(self.level(a))?;
         let r = self.rescale(&self.mul_values_to_scale(a, values, target * f)?)?;
         self.check_landed(&r, target, "mul_values_rescale_to")?;
         Ok(r)
     }
     /// Fails with `Internal` when a result meant to land on `target` did not (a bookkeeping bug).
-    fn check_landed(&self, r: &Self::BfvCiphertext, target: f64, op: &str) -> Result<()> {
+    fn check_landed(&self, r: &Self::Ciphertext, target: f64, op: &str) -> Result<()> {
         if same_scale(self.scale(r), target) {
             Ok(())
         } else {
@@ -254,10 +242,10 @@ pub trait Evaluator {
     /// that far above `level`.
     fn lower_onto(
         &self,
-        a: &Self::BfvCiphertext,
+        a: &Self::Ciphertext,
         level: usize,
         scale: f64,
-    ) -> Result<Self::BfvCiphertext> {
+    ) -> Result<Self::Ciphertext> {
         let have = self.level(a);
         if have == level && same_scale(self.scale(a), scale) {
             return Ok(a.clone());
@@ -279,16 +267,12 @@ pub trait Evaluator {
     /// matrix).
     fn rotate(
         &self,
-        a: &Self::BfvCiphertext,
+        a: &Self::Ciphertext,
         step: i64,
         keys: &Self::GaloisKeys,
-    ) -> Result<Self::BfvCiphertext>;
+    ) -> Result<Self::Ciphertext>;
     /// X -> X^(2N-1): CKKS conjugates every slot; BGV/BFV swap the two rows of the slot matrix.
-    fn conjugate(
-        &self,
-        a: &Self::BfvCiphertext,
-        keys: &Self::GaloisKeys,
-    ) -> Result<Self::BfvCiphertext>;
+    fn conjugate(&self, a: &Self::Ciphertext, keys: &Self::GaloisKeys) -> Result<Self::Ciphertext>;
 
     /// The rotations of `a` left by every step (one ciphertext per step, at `a`'s level and scale;
     /// step 0 gives a copy). Default: one [`Self::rotate`] per step
@@ -296,10 +280,10 @@ pub trait Evaluator {
     /// steps (hoisting, Halevi and Shoup, CRYPTO 2018, section 5), with the same decryption.
     fn rotate_many(
         &self,
-        a: &Self::BfvCiphertext,
+        a: &Self::Ciphertext,
         steps: &[i64],
         keys: &Self::GaloisKeys,
-    ) -> Result<Vec<Self::BfvCiphertext>> {
+    ) -> Result<Vec<Self::Ciphertext>> {
         rotations::rotate_many_separately(self, a, steps, keys)
     }
 
@@ -320,11 +304,11 @@ pub trait Evaluator {
     /// `LengthMismatch` for a weight count other than the step count; a missing Galois key.
     fn sum_rotations(
         &self,
-        a: &Self::BfvCiphertext,
+        a: &Self::Ciphertext,
         steps: &[i64],
         weights: Option<&[Self::Scalar]>,
         keys: &Self::GaloisKeys,
-    ) -> Result<Self::BfvCiphertext> {
+    ) -> Result<Self::Ciphertext> {
         rotations::sum_rotations_separately(self, a, steps, weights, keys)
     }
 }

@@ -22,7 +22,7 @@ pub trait Refresh<E: Evaluator> {
     /// The level of the outputs.
     fn output_level(&self) -> usize;
     /// The same values at [`Self::output_level`].
-    fn refresh(&self, e: &E, ct: &E::BfvCiphertext) -> Result<E::BfvCiphertext>;
+    fn refresh(&self, e: &E, ct: &E::Ciphertext) -> Result<E::Ciphertext>;
 }
 
 /// An evaluator with an optional [`Refresh`]: what circuits that may run deeper than the chain
@@ -86,7 +86,7 @@ impl<'a, E: Evaluator> Levels<'a, E> {
     /// output level is lowered to it on the scheme's scale (the levels above belong to the
     /// refresh's own stages: CKKS bootstrapping's, whose scales sit near wide primes where a
     /// circuit's constants would not fit a word); otherwise itself.
-    pub fn enter(&self, ct: E::BfvCiphertext) -> Result<E::BfvCiphertext> {
+    pub fn enter(&self, ct: E::Ciphertext) -> Result<E::Ciphertext> {
         match self.hook {
             Some(h) if self.e.level(&ct) > h.output_level() => {
                 self.onto_level(ct, h.output_level())
@@ -101,12 +101,7 @@ impl<'a, E: Evaluator> Levels<'a, E> {
     ///
     /// Errors: `LevelsExhausted` without a hook (the message says which step and how many levels),
     /// or when even a refreshed ciphertext could not spend `levels`; the hook's errors.
-    pub fn ensure(
-        &self,
-        ct: E::BfvCiphertext,
-        levels: usize,
-        op: &str,
-    ) -> Result<E::BfvCiphertext> {
+    pub fn ensure(&self, ct: E::Ciphertext, levels: usize, op: &str) -> Result<E::Ciphertext> {
         let ct = self.enter(ct)?;
         let have = self.e.level(&ct);
         let want = self.floor() + levels;
@@ -139,11 +134,11 @@ impl<'a, E: Evaluator> Levels<'a, E> {
     /// `a` and `b` each able to spend `levels`, at one level (the lower of the two).
     pub fn ensure_pair(
         &self,
-        a: E::BfvCiphertext,
-        b: E::BfvCiphertext,
+        a: E::Ciphertext,
+        b: E::Ciphertext,
         levels: usize,
         op: &str,
-    ) -> Result<(E::BfvCiphertext, E::BfvCiphertext)> {
+    ) -> Result<(E::Ciphertext, E::Ciphertext)> {
         let a = self.ensure(a, levels, op)?;
         let b = self.ensure(b, levels, op)?;
         let level = self.e.level(&a).min(self.e.level(&b));
@@ -154,7 +149,7 @@ impl<'a, E: Evaluator> Levels<'a, E> {
 
     /// `ct` at `level` on the scheme's scale there (itself when it is at `level`; else dropped and
     /// multiplied by 1 onto [`Evaluator::default_scale`], as [`Evaluator::lower_onto`]).
-    pub fn onto_level(&self, ct: E::BfvCiphertext, level: usize) -> Result<E::BfvCiphertext> {
+    pub fn onto_level(&self, ct: E::Ciphertext, level: usize) -> Result<E::Ciphertext> {
         if self.e.level(&ct) == level {
             Ok(ct)
         } else {

@@ -10,10 +10,10 @@ use crate::{Error, Result};
 /// The rotations of `a` left by every step, one [`Evaluator::rotate`] each (step 0: a copy of `a`).
 pub fn rotate_many_separately<E: Evaluator + ?Sized>(
     e: &E,
-    a: &E::BfvCiphertext,
+    a: &E::Ciphertext,
     steps: &[i64],
     keys: &E::GaloisKeys,
-) -> Result<Vec<E::BfvCiphertext>> {
+) -> Result<Vec<E::Ciphertext>> {
     steps
         .iter()
         .map(|&s| {
@@ -37,11 +37,11 @@ pub fn rotate_many_separately<E: Evaluator + ?Sized>(
 /// `LengthMismatch` for a weight count other than the step count; those of the operations.
 pub fn sum_rotations_separately<E: Evaluator + ?Sized>(
     e: &E,
-    a: &E::BfvCiphertext,
+    a: &E::Ciphertext,
     steps: &[i64],
     weights: Option<&[E::Scalar]>,
     keys: &E::GaloisKeys,
-) -> Result<E::BfvCiphertext> {
+) -> Result<E::Ciphertext> {
     check_sum_arguments(steps, weights)?;
     let rotations = rotate_many_separately(e, a, steps, keys)?;
     let Some(weights) = weights else {
@@ -94,7 +94,7 @@ fn check_sum_arguments<S>(steps: &[i64], weights: Option<&[S]>) -> Result<()> {
 }
 
 /// The sum of the terms (at least one).
-fn sum<E: Evaluator + ?Sized>(e: &E, terms: Vec<E::BfvCiphertext>) -> Result<E::BfvCiphertext> {
+fn sum<E: Evaluator + ?Sized>(e: &E, terms: Vec<E::Ciphertext>) -> Result<E::Ciphertext> {
     let mut it = terms.into_iter();
     let mut acc = it
         .next()

@@ -31,7 +31,7 @@ use crate::{Error, Result, ShareFault};
 pub fn cks_round<C: Collective + ?Sized>(
     ctx: &C,
     crs: &Crs,
-    ct: &C::BfvCiphertext,
+    ct: &C::Ciphertext,
     target: Option<KeyId>,
     group: Option<&Group>,
 ) -> Result<Round> {
@@ -42,7 +42,7 @@ pub fn cks_round<C: Collective + ?Sized>(
 pub fn pcks_round<C: Collective + ?Sized>(
     ctx: &C,
     crs: &Crs,
-    ct: &C::BfvCiphertext,
+    ct: &C::Ciphertext,
     receiver: &PublicKey,
     group: Option<&Group>,
 ) -> Result<Round> {
@@ -85,7 +85,7 @@ fn bound_round(
 pub(super) fn view_for<'a, C: Collective + ?Sized>(
     ctx: &C,
     party: &Party,
-    ct: &'a C::BfvCiphertext,
+    ct: &'a C::Ciphertext,
 ) -> Result<CiphertextView<'a>> {
     party.check(ctx.as_key_context())?;
     let v = ctx.view(ct)?;
@@ -155,7 +155,7 @@ pub fn cks_share<'s, C: Collective + ?Sized>(
     ctx: &C,
     party: &Party,
     target: Option<&Party>,
-    ct: &C::BfvCiphertext,
+    ct: &C::Ciphertext,
     crs: &Crs,
     smudging: impl Into<ShareSmudging<'s>>,
     rng: &mut Csprng,
@@ -190,7 +190,7 @@ pub fn pcks_share<'s, C: Collective + ?Sized>(
     ctx: &C,
     party: &Party,
     receiver: &PublicKey,
-    ct: &C::BfvCiphertext,
+    ct: &C::Ciphertext,
     crs: &Crs,
     smudging: impl Into<ShareSmudging<'s>>,
     rng: &mut Csprng,
@@ -258,12 +258,12 @@ pub(super) fn sums<'a>(
 pub fn key_switch<C: Collective + ?Sized>(
     ctx: &C,
     crs: &Crs,
-    ct: &C::BfvCiphertext,
+    ct: &C::Ciphertext,
     aggregate: &Share,
     parties: &[u32],
     target: KeyId,
     smudging: &Smudging,
-) -> Result<C::BfvCiphertext> {
+) -> Result<C::Ciphertext> {
     let v = ctx.view(ct)?;
     let group = aggregate.round.group.as_ref();
     let expected = bound_round(Protocol::KeySwitch, crs, &v, Some(target), group)?;
@@ -280,11 +280,11 @@ pub fn key_switch<C: Collective + ?Sized>(
 pub fn decrypt<C: Collective + ?Sized>(
     ctx: &C,
     crs: &Crs,
-    ct: &C::BfvCiphertext,
+    ct: &C::Ciphertext,
     aggregate: &Share,
     parties: &[u32],
     smudging: &Smudging,
-) -> Result<C::BfvPlaintext> {
+) -> Result<C::Plaintext> {
     let v = ctx.view(ct)?;
     let expected = bound_round(
         Protocol::KeySwitch,
@@ -309,13 +309,13 @@ pub fn decrypt<C: Collective + ?Sized>(
 pub fn public_key_switch<C: Collective + ?Sized>(
     ctx: &C,
     crs: &Crs,
-    ct: &C::BfvCiphertext,
+    ct: &C::Ciphertext,
     aggregate: &Share,
     parties: &[u32],
     receiver: &PublicKey,
     secret: ReceiverSecret,
     smudging: &Smudging,
-) -> Result<C::BfvCiphertext> {
+) -> Result<C::Ciphertext> {
     let v = ctx.view(ct)?;
     if secret == ReceiverSecret::Single && v.key_id == Some(receiver.id()) {
         return Err(Error::InvalidParameters(

@@ -189,7 +189,7 @@ pub const MAX_CKKS_PARTIES: usize = 1024;
 /// square, and refreshes the factor first when it is below a bit or two.
 pub fn headroom_log2<C: Refreshable + ?Sized>(
     ctx: &C,
-    ct: &C::BfvCiphertext,
+    ct: &C::Ciphertext,
     smudging: &Smudging,
     parties: usize,
 ) -> Result<Option<f64>> {
@@ -206,7 +206,7 @@ pub fn headroom_log2<C: Refreshable + ?Sized>(
 pub fn round<C: Refreshable + ?Sized>(
     ctx: &C,
     crs: &Crs,
-    ct: &C::BfvCiphertext,
+    ct: &C::Ciphertext,
     refresh: &Refresh,
     group: Option<&Group>,
 ) -> Result<Round> {
@@ -263,7 +263,7 @@ pub fn common_a(ctx: &dyn KeyContext, crs: &Crs, round: &Round) -> Result<Poly> 
 pub fn share<'s, C: Refreshable + ?Sized>(
     ctx: &C,
     party: &Party,
-    ct: &C::BfvCiphertext,
+    ct: &C::Ciphertext,
     crs: &Crs,
     refresh: &Refresh,
     smudging: impl Into<ShareSmudging<'s>>,
@@ -316,12 +316,12 @@ pub fn share<'s, C: Refreshable + ?Sized>(
 pub fn finalize<C: Refreshable + ?Sized>(
     ctx: &C,
     crs: &Crs,
-    ct: &C::BfvCiphertext,
+    ct: &C::Ciphertext,
     refresh: &Refresh,
     aggregate: &Share,
     parties: &[u32],
     smudging: &Smudging,
-) -> Result<C::BfvCiphertext> {
+) -> Result<C::Ciphertext> {
     let v = ctx.view(ct)?;
     let expected = bound_round(crs, &v, refresh, aggregate.round.group.as_ref())?;
     let h = sums(ctx.as_key_context(), (aggregate, parties), &expected, &v)?;

@@ -25,10 +25,10 @@ pub trait Refreshable: Collective {
     fn refresh_scheme(&self) -> Scheme<'_>;
     /// The ciphertext as the scheme's (opaque).
     #[doc(hidden)]
-    fn refresh_input<'a>(&self, ct: &'a Self::BfvCiphertext) -> Input<'a>;
+    fn refresh_input<'a>(&self, ct: &'a Self::Ciphertext) -> Input<'a>;
     /// The refreshed ciphertext from the scheme's (opaque).
     #[doc(hidden)]
-    fn refresh_output(&self, out: Output) -> Result<Self::BfvCiphertext>;
+    fn refresh_output(&self, out: Output) -> Result<Self::Ciphertext>;
 }
 
 /// A scheme's context (opaque outside the crate).
@@ -74,10 +74,10 @@ macro_rules! refreshable {
             fn refresh_scheme(&self) -> Scheme<'_> {
                 Scheme::$variant(self)
             }
-            fn refresh_input<'a>(&self, ct: &'a Self::BfvCiphertext) -> Input<'a> {
+            fn refresh_input<'a>(&self, ct: &'a Self::Ciphertext) -> Input<'a> {
                 Input::$variant(ct)
             }
-            fn refresh_output(&self, out: Output) -> Result<Self::BfvCiphertext> {
+            fn refresh_output(&self, out: Output) -> Result<Self::Ciphertext> {
                 match out {
                     Output::$variant(ct) => Ok(ct),
                     _ => Err(wrong_scheme()),
@@ -153,7 +153,7 @@ impl<'a> Masks<'a> {
     /// it too).
     pub(crate) fn new<C: Refreshable + ?Sized>(
         ctx: &'a C,
-        ct: &C::BfvCiphertext,
+        ct: &C::Ciphertext,
         refresh: &'a Refresh,
         sigma: f64,
     ) -> Result<Self> {
@@ -292,7 +292,7 @@ impl<'a> Masks<'a> {
     pub(crate) fn decode_masked<C: Refreshable + ?Sized>(
         &self,
         ctx: &C,
-        ct: &C::BfvCiphertext,
+        ct: &C::Ciphertext,
         mut phase: Poly,
         added: f64,
     ) -> Result<Mask> {
@@ -365,10 +365,10 @@ impl<'a> Masks<'a> {
     pub(crate) fn output<C: Refreshable + ?Sized>(
         &self,
         ctx: &C,
-        ct: &C::BfvCiphertext,
+        ct: &C::Ciphertext,
         [c0, c1]: [Poly; 2],
         parties: usize,
-    ) -> Result<C::BfvCiphertext> {
+    ) -> Result<C::Ciphertext> {
         let k = parties.max(1) as f64;
         let out = match (self.scheme, ctx.refresh_input(ct)) {
             (Scheme::Bfv(c), Input::Bfv(ct)) => {

@@ -28,28 +28,23 @@ pub struct CiphertextView<'a> {
 /// `BgvContext`, `CkksContext`).
 pub trait Collective: KeyContext {
     /// The scheme's ciphertext.
-    type BfvCiphertext;
+    type Ciphertext;
     /// The scheme's plaintext.
-    type BfvPlaintext;
+    type Plaintext;
     /// The RLWE view of a 2-part ciphertext of this context (refused otherwise).
-    fn view<'a>(&self, ct: &'a Self::BfvCiphertext) -> Result<CiphertextView<'a>>;
+    fn view<'a>(&self, ct: &'a Self::Ciphertext) -> Result<CiphertextView<'a>>;
     /// `ct` with the parts (c_0, c_1) of key pair `key_id`, its error grown by a bound of
     /// 2^added (times the factor; `None`: unknown from now on).
     fn rebuild(
         &self,
-        ct: &Self::BfvCiphertext,
+        ct: &Self::Ciphertext,
         parts: [Poly; 2],
         key_id: Option<KeyId>,
         added: Option<f64>,
-    ) -> Self::BfvCiphertext;
+    ) -> Self::Ciphertext;
     /// The plaintext of the phase x of `ct` (its representation), after collective decryption
     /// added an error of bound 2^added.
-    fn decode(
-        &self,
-        ct: &Self::BfvCiphertext,
-        phase: Poly,
-        added: f64,
-    ) -> Result<Self::BfvPlaintext>;
+    fn decode(&self, ct: &Self::Ciphertext, phase: Poly, added: f64) -> Result<Self::Plaintext>;
 }
 
 /// Carried bounds (log2 of ||.||_inf and ||.||_2) grown by 2^(added + shift) each; unknown
@@ -71,8 +66,8 @@ fn two_parts(parts: &[Poly]) -> Result<(&Poly, &Poly)> {
 }
 
 impl Collective for BfvContext {
-    type BfvCiphertext = BfvCiphertext;
-    type BfvPlaintext = BfvPlaintext;
+    type Ciphertext = BfvCiphertext;
+    type Plaintext = BfvPlaintext;
 
     fn view<'a>(&self, ct: &'a BfvCiphertext) -> Result<CiphertextView<'a>> {
         self.check_ct(ct)?;
@@ -112,8 +107,8 @@ impl Collective for BfvContext {
 }
 
 impl Collective for BgvContext {
-    type BfvCiphertext = BgvCiphertext;
-    type BfvPlaintext = BgvPlaintext;
+    type Ciphertext = BgvCiphertext;
+    type Plaintext = BgvPlaintext;
 
     fn view<'a>(&self, ct: &'a BgvCiphertext) -> Result<CiphertextView<'a>> {
         self.check_ct(ct)?;
@@ -162,8 +157,8 @@ impl Collective for BgvContext {
 }
 
 impl Collective for CkksContext {
-    type BfvCiphertext = CkksCiphertext;
-    type BfvPlaintext = CkksPlaintext;
+    type Ciphertext = CkksCiphertext;
+    type Plaintext = CkksPlaintext;
 
     fn view<'a>(&self, ct: &'a CkksCiphertext) -> Result<CiphertextView<'a>> {
         self.check_ct(ct)?;

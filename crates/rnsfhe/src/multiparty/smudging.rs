@@ -68,7 +68,7 @@ impl Smudging {
     /// from parts): state the bound there.
     pub fn for_ciphertext<C: Collective + ?Sized>(
         ctx: &C,
-        ct: &C::BfvCiphertext,
+        ct: &C::Ciphertext,
         lambda: u32,
     ) -> Result<Self> {
         let view = ctx.view(ct)?;

@@ -45,7 +45,7 @@ impl NoiseBound {
     /// zero) and states it.
     pub fn carried_log2<C: Collective + ?Sized>(
         ctx: &C,
-        ct: &C::BfvCiphertext,
+        ct: &C::Ciphertext,
     ) -> Result<Option<f64>> {
         Ok(ctx.view(ct)?.noise_log2)
     }

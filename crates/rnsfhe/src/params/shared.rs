@@ -215,7 +215,7 @@ impl RlweParametersBuilder {
     }
 
     /// Explicit moduli, widths, or the default split of the security bound
-    /// (`crate::params::default_moduli_bits`). BfvCiphertext primes are 1 mod `rule.step`, special
+    /// (`crate::params::default_moduli_bits`). Ciphertext primes are 1 mod `rule.step`, special
     /// primes 1 mod `two_n`; generated primes avoid `rule.avoid`.
     fn pick_moduli(&self, n: usize, two_n: u64, rule: &ModuliRule) -> Result<(Vec<u64>, Vec<u64>)> {
         let step = rule.step;

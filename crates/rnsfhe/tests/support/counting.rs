@@ -30,8 +30,8 @@ impl<'a> Counting<'a> {
 }
 
 impl Evaluator for Counting<'_> {
-    type BfvCiphertext = CkksCiphertext;
-    type BfvPlaintext = CkksPlaintext;
+    type Ciphertext = CkksCiphertext;
+    type Plaintext = CkksPlaintext;
     type Scalar = Complex;
     type RelinKey = RelinKey;
     type GaloisKeys = GaloisKeys;

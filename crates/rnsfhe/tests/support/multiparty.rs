@@ -161,12 +161,12 @@ pub fn collective_gk(
 pub fn pcks<'s, C: Collective>(
     ctx: &C,
     (crs, ps): (&Crs, &[Party]),
-    ct: &C::BfvCiphertext,
+    ct: &C::Ciphertext,
     receiver: &PublicKey,
     secret: ReceiverSecret,
     sm: impl Into<ShareSmudging<'s>>,
     rng: &mut Csprng,
-) -> rnsfhe::Result<C::BfvCiphertext> {
+) -> rnsfhe::Result<C::Ciphertext> {
     let sm = sm.into();
     let shares: Vec<Share> = ps
         .iter()
@@ -300,11 +300,11 @@ pub fn refresh_by<'s, C: Refreshable>(
     ctx: &C,
     crs: &Crs,
     ps: &[Party],
-    ct: &C::BfvCiphertext,
+    ct: &C::Ciphertext,
     spec: &Refresh,
     sm: impl Into<ShareSmudging<'s>>,
     rng: &mut Csprng,
-) -> rnsfhe::Result<C::BfvCiphertext> {
+) -> rnsfhe::Result<C::Ciphertext> {
     let sm = sm.into();
     let shares = ps
         .iter()

@@ -405,10 +405,10 @@ impl EvalMod {
     pub fn apply_with<E: Evaluator<Scalar = Complex>>(
         &self,
         e: &E,
-        ct: &E::BfvCiphertext,
+        ct: &E::Ciphertext,
         rlk: &E::RelinKey,
         scale: f64,
-    ) -> Result<E::BfvCiphertext> {
+    ) -> Result<E::Ciphertext> {
         if !(scale.is_finite() && scale > 0.0) {
             return Err(Error::OutOfRange(format!(
                 "EvalMod: the output scale must be finite and > 0, got {scale}"

@@ -65,7 +65,7 @@ impl<E: Evaluator> Bsgs<'_, E> {
         c: &[E::Scalar],
         level: usize,
         scale: f64,
-    ) -> Result<Option<Piece<E::Scalar, E::BfvCiphertext>>> {
+    ) -> Result<Option<Piece<E::Scalar, E::Ciphertext>>> {
         let e = self.e;
         let d = match degree(c) {
             None => return Ok(None),
@@ -115,10 +115,7 @@ impl<E: Evaluator> Bsgs<'_, E> {
     }
 
     /// A pending piece at its target: relinearised when a tensor, rescaled once, plus c_0.
-    pub(super) fn finish(
-        &self,
-        p: Pending<E::Scalar, E::BfvCiphertext>,
-    ) -> Result<E::BfvCiphertext> {
+    pub(super) fn finish(&self, p: Pending<E::Scalar, E::Ciphertext>) -> Result<E::Ciphertext> {
         let e = self.e;
         let acc = if p.tensor {
             e.relinearize_owned(p.acc, self.rlk)?
@@ -150,11 +147,11 @@ impl<E: Evaluator> Bsgs<'_, E> {
         c: &[E::Scalar],
         level: usize,
         scale: f64,
-    ) -> Result<Piece<E::Scalar, E::BfvCiphertext>> {
+    ) -> Result<Piece<E::Scalar, E::Ciphertext>> {
         let e = self.e;
         let from = level + e.rescale_levels();
         let product_scale = scale * e.rescale_factor(from)?;
-        let mut acc: Option<E::BfvCiphertext> = None;
+        let mut acc: Option<E::Ciphertext> = None;
         for (i, ci) in c.iter().enumerate().skip(1) {
             if *ci == E::Scalar::default() {
                 continue;

@@ -25,7 +25,7 @@ pub struct PowerBasis<'a, E: Evaluator> {
     rlk: &'a E::RelinKey,
     chebyshev: bool,
     /// B_i at index i (index 0 unused: B_0 = 1 is a constant).
-    value: Vec<Option<E::BfvCiphertext>>,
+    value: Vec<Option<E::Ciphertext>>,
 }
 
 impl<'a, E: Evaluator> PowerBasis<'a, E> {
@@ -33,7 +33,7 @@ impl<'a, E: Evaluator> PowerBasis<'a, E> {
     /// `chebyshev` (x then being y, already mapped onto [-1, 1]).
     pub fn new(
         e: &'a E,
-        x: &E::BfvCiphertext,
+        x: &E::Ciphertext,
         d: usize,
         chebyshev: bool,
         rlk: &'a E::RelinKey,
@@ -68,7 +68,7 @@ impl<'a, E: Evaluator> PowerBasis<'a, E> {
     }
 
     /// B_i (1 <= i <= d), computed with the elements it needs if not there yet.
-    pub fn get(&mut self, i: usize) -> Result<&E::BfvCiphertext> {
+    pub fn get(&mut self, i: usize) -> Result<&E::Ciphertext> {
         if i == 0 || i >= self.value.len() {
             return Err(Error::OutOfRange(format!(
                 "basis element {i} outside 1..={}",
@@ -92,7 +92,7 @@ impl<'a, E: Evaluator> PowerBasis<'a, E> {
     }
 
     /// B_a B_b (power basis) or 2 T_a T_b - T_(a-b) (Chebyshev), relinearised and rescaled.
-    fn product(&self, a: usize, b: usize) -> Result<E::BfvCiphertext> {
+    fn product(&self, a: usize, b: usize) -> Result<E::Ciphertext> {
         let e = self.e;
         let missing = || Error::Internal("basis element missing".into());
         let xa = self.value[a].as_ref().ok_or_else(missing)?;

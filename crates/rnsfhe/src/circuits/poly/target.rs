@@ -28,7 +28,7 @@ impl Target {
     /// of that level (CKKS: the chain's Delta_level, where the automatic forms keep ciphertexts).
     pub fn after<E: Evaluator>(
         e: &E,
-        x: &E::BfvCiphertext,
+        x: &E::Ciphertext,
         p: &Polynomial<E::Scalar>,
     ) -> Result<Self> {
         let need = levels_needed(e, p)?;
@@ -95,11 +95,11 @@ fn check_coefficients<E: Evaluator>(e: &E, p: &Polynomial<E::Scalar>) -> Result<
 /// levels needed and left) or a target scale that is not finite and > 0.
 pub fn evaluate<E: Evaluator>(
     e: &E,
-    x: &E::BfvCiphertext,
+    x: &E::Ciphertext,
     p: &Polynomial<E::Scalar>,
     target: Target,
     rlk: &E::RelinKey,
-) -> Result<E::BfvCiphertext> {
+) -> Result<E::Ciphertext> {
     let c = check_coefficients(e, p)?;
     let d = c.len() - 1;
     if !(target.scale.is_finite() && target.scale > 0.0) {
@@ -152,9 +152,9 @@ pub fn evaluate<E: Evaluator>(
 /// scale of the level below.
 fn change_of_variable<E: Evaluator>(
     e: &E,
-    x: &E::BfvCiphertext,
+    x: &E::Ciphertext,
     basis: Basis,
-) -> Result<E::BfvCiphertext> {
+) -> Result<E::Ciphertext> {
     let (alpha, beta) = basis.affine();
     let mut y = if alpha == 1.0 {
         x.clone()
