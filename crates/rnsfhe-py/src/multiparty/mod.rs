@@ -181,6 +181,8 @@ fn protocol_name(p: mp::Protocol) -> &'static str {
         mp::Protocol::Shamir => "shamir",
         mp::Protocol::Refresh => "refresh",
         mp::Protocol::Reshare => "reshare",
+        mp::Protocol::EncToShares => "enc_to_shares",
+        mp::Protocol::SharesToEnc => "shares_to_enc",
     }
 }
 

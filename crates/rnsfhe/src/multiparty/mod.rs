@@ -171,6 +171,7 @@ mod smudging;
 mod smudging_floor;
 pub mod threshold;
 pub mod transform;
+mod transform_params;
 
 pub use crate::ShareFault;
 pub use aggregate::Aggregator;
@@ -180,7 +181,7 @@ pub use keyswitch::{
 };
 pub use membership::ShareDigest;
 pub use party::Party;
-pub use refresh::Refresh;
+pub use refresh::{Refresh, RefreshCrp};
 pub use refresh_schemes::Refreshable;
 pub use schemes::{CiphertextView, Collective};
 pub use share::{crs_id, Group, Protocol, Round, Share, MAX_PARTIES};

@@ -17,6 +17,39 @@
 //! 1 bits (100 at n = 2^14 and Delta = 2^45): mapping them in f64 would err by 2^47 units, more
 //! than the message; it needs arithmetic of about 110 bits (Lattigo decodes its masks in big
 //! floats), which this crate does not have.
+//!
+//! # To another parameter set
+//!
+//! The same protocol re-encrypts under other parameters B (another modulus chain and/or ring
+//! degree; Lattigo's `MaskedLinearTransformationProtocol` with other output parameters): party i
+//! sends h0_i = s_i c_1 + e_i - Enc_A(M_i) under the input's parameters A and h1_i = -s'_i a_B +
+//! Enc_B(map(M_i)) + e'_i under B's, each a [`Share`](super::Share) aggregated under its own
+//! parameters ([`rounds`], [`share`], [`finalize`]).
+//!
+//! Decision, on the secrets: each party holds one secret per parameter set, s_i under A and s'_i
+//! under B (a [`Party`](super::Party) of each context; Lattigo's skIn and skOut), and the output is
+//! encrypted under B's collective key s' = sum_i s'_i (its public key from a CKG under B, the
+//! `target`), so the transform also switches keys. No secret is mapped between rings: a ternary s_i
+//! lifts to any chain of its degree, but a threshold share (uniform modulo Q_A P_A) does not, and
+//! a ring embedding X -> Y^(N_B/N_A) of s would make B's key a structured one of A's ring. With
+//! threshold secrets, the parties present combine both sharings (the groups of both rounds).
+//!
+//! Decision, on the plaintext: what maps between rings is the masked plaintext and the masks,
+//! linearly, so the shares still sum to the plaintext ([`to_ring`] when the degree changes):
+//!
+//! - CKKS: the ciphertext's n' slots (sparse packing: the subring of Y = X^(N / 2n')) keep their
+//!   values: the 2n' subring coefficients go from X^(j N_A / 2n') to X^(j N_B / 2n') (refused when
+//!   B's ring holds fewer than n' slots), at B's top-level scale;
+//! - BFV and BGV: the same t in both (the shares are modulo t). With the same degree the
+//!   coefficients are kept; with another degree (batching in both), slot (r, c) of the 2 x N_A/2
+//!   matrix goes to slot (r, c) of the 2 x N_B/2 one, for the columns both have (zeros in B's
+//!   others; A's beyond B's dropped).
+//!
+//! A [`SlotMap`] applies in A's slots, before the change of ring. The mask sizes, smudging and
+//! what the aggregator learns are the refresh's ([`super::refresh`]).
+
+pub(crate) use super::transform_params::to_ring;
+pub use super::transform_params::{crp, finalize, finalize_with, rounds, share, share_with};
 
 use rnsfhe_math::arith::Modulus;
 
