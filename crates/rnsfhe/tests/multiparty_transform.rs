@@ -417,3 +417,100 @@ fn transform_refusals() {
     assert_eq!(fault(agg.add(&s_out).unwrap_err()), ShareFault::Stale);
     let _ = r_out;
 }
+
+/// A complex matrix on CKKS slots during a refresh and during a transform to a ring twice as large:
+/// the unitary DFT of 128 slots (so the refreshed error keeps its size), against the matrix
+/// product in f64, at the precision the smudging leaves, and a non-unitary map (a running sum)
+/// whose error grows with its norm as stated.
+#[test]
+fn ckks_complex_linear_maps() {
+    use rnsfhe::multiparty::SlotMap;
+    let crs = Crs::new([54; 32]);
+    let mut rng = Csprng::from_seed([54; 32]);
+    let slots = 128;
+    let a = ckks_chain(2048, &[60, 45, 45], 45);
+    let b = ckks_chain(4096, &[60, 50, 50], 50);
+    let sets = two_sets(&*a, &*b, &crs, &mut rng);
+    let s_in = mp::sum_secret(&*a, &sets.ps_in, &sets.pk_in);
+    let v: Vec<Complex> = (0..slots)
+        .map(|i| Complex::new((i % 11) as f64 / 11.0 - 0.5, (i % 4) as f64 / 4.0))
+        .collect();
+    let ct = a
+        .encrypt(&a.encode(&v).unwrap(), &sets.pk_in, &mut rng)
+        .unwrap();
+    let inv = 1.0 / (slots as f64).sqrt();
+    let dft: Vec<Complex> = (0..slots * slots)
+        .map(|e| {
+            let (i, j) = (e / slots, e % slots);
+            let t = -2.0 * std::f64::consts::PI * ((i * j) % slots) as f64 / slots as f64;
+            Complex::new(t.cos() * inv, t.sin() * inv)
+        })
+        .collect();
+    let running: Vec<Complex> = (0..slots * slots)
+        .map(|e| Complex::new(if e % slots <= e / slots { 1.0 } else { 0.0 }, 0.0))
+        .collect();
+    let product = |m: &[Complex]| -> Vec<Complex> {
+        (0..slots)
+            .map(|i| (0..slots).fold(Complex::default(), |acc, j| acc + m[i * slots + j] * v[j]))
+            .collect()
+    };
+    let sm = Smudging::new(40, 6.0, 2048, 1).unwrap();
+    let predicted = sm.flooding().precision_bits(ct.scale().log2(), 2048, 3);
+    let bits = |got: &[Complex], want: &[Complex]| {
+        let mse = got
+            .iter()
+            .zip(want)
+            .map(|(g, w)| (g.re - w.re).powi(2) + (g.im - w.im).powi(2))
+            .sum::<f64>()
+            / (2 * want.len()) as f64;
+        -0.5 * mse.log2()
+    };
+    let spec = Refresh::ckks(0.0)
+        .unwrap()
+        .with_map(SlotMap::Complex(dft.clone()));
+    let out = refresh_by(&*a, &crs, &sets.ps_in, &ct, &spec, sm.stated(6.0), &mut rng).unwrap();
+    let refreshed = bits(&a.decrypt_values(&out, &s_in).unwrap(), &product(&dft));
+    let spec_b = Refresh::ckks(0.0)
+        .unwrap()
+        .with_map(SlotMap::Complex(dft.clone()));
+    let out = transform_by(
+        (&*a, &*b),
+        &crs,
+        &sets,
+        &ct,
+        &spec_b,
+        sm.stated(6.0),
+        &mut rng,
+    )
+    .unwrap();
+    let transformed = bits(
+        &b.decrypt_values(&out, &sets.s_out).unwrap(),
+        &product(&dft),
+    );
+    let spec_r = Refresh::ckks(4.0)
+        .unwrap()
+        .with_map(SlotMap::Complex(running.clone()));
+    let out = refresh_by(
+        &*a,
+        &crs,
+        &sets.ps_in,
+        &ct,
+        &spec_r,
+        sm.stated(6.0),
+        &mut rng,
+    )
+    .unwrap();
+    let summed = bits(&a.decrypt_values(&out, &s_in).unwrap(), &product(&running));
+    eprintln!(
+        "CKKS complex maps ({slots} slots): DFT refreshed {refreshed:.2} bits, transformed to N = \
+         4096 {transformed:.2} bits, running sum {summed:.2} bits; the smudging predicts \
+         {predicted:.2} (the running sum's norm: about 2^{:.1})",
+        ((slots * (slots + 1) / 2) as f64 / slots as f64)
+            .sqrt()
+            .log2()
+    );
+    assert!(refreshed > predicted - 1.0 && transformed > predicted - 1.0);
+    // The running sum's rows have up to 128 ones: the error grows by its Frobenius norm per row.
+    let growth = ((slots + 1) as f64 / 2.0).sqrt().log2();
+    assert!(summed > predicted - growth - 1.0);
+}

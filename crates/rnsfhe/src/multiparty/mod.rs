@@ -156,6 +156,7 @@
 mod aggregate;
 mod bytes;
 pub mod ckg;
+mod ckks_map;
 mod crp;
 mod keyswitch;
 mod membership;

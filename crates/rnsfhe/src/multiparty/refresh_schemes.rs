@@ -225,7 +225,7 @@ impl<'a> Masks<'a> {
             plain_sides(scheme, out.refresh_scheme(), other_ring)?;
         }
         if let Some(m) = &refresh.map {
-            m.check(ckks.is_none(), n)?;
+            m.check(ckks.is_none(), n, ckks.map_or(0, |c| c.2))?;
         }
         Ok(Masks {
             scheme,
@@ -309,7 +309,10 @@ impl<'a> Masks<'a> {
                 |v| Ok(c.encode(v)?.coeffs.clone()),
             )?),
             (Some(m), Scheme::Ckks(c), Mask::Integers(x)) => {
-                Mask::Integers(m.apply_integers(x, |s| c.encoder().rotation_galois_element(s))?)
+                let slots = self.ckks.map_or(0, |c| c.2);
+                Mask::Integers(
+                    m.apply_integers(x, slots, |s| c.encoder().rotation_galois_element(s))?,
+                )
             }
             _ => return Err(Error::Internal("a mask of another scheme".into())),
         };
