@@ -13,7 +13,8 @@ use crate::keys::{KeyOwner, Owner};
 use crate::OrPy;
 
 /// A linear map of the slots applied during a refresh: `rotate(step)`, `automorphism(g)` (every
-/// scheme), `permute(perm)` and `linear(matrix)` (BFV and BGV: exact modulo t).
+/// scheme), `permute(perm)` and `linear(matrix)` (BFV and BGV: exact modulo t), `complex(matrix)`
+/// (CKKS).
 #[pyclass(frozen, module = "rnsfhe.multiparty", name = "SlotMap")]
 #[derive(Clone)]
 pub(crate) struct PySlotMap(pub mp::SlotMap);
@@ -43,12 +44,27 @@ impl PySlotMap {
         let flat = matrix.into_iter().flat_map(crate::convert::ints).collect();
         PySlotMap(mp::SlotMap::Linear(flat))
     }
+    /// out = matrix @ in over the n' slots of a CKKS ciphertext (an n' x n' complex matrix, n'
+    /// the ciphertext's slots): each share mapped in double-double arithmetic, the result in the
+    /// slots' subring; its error is the matrix applied to the refreshed error.
+    #[staticmethod]
+    fn complex(matrix: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let (a, _, (rows, cols)) = crate::ckks::matrix::entries(matrix, "a slot map")?;
+        if rows != cols {
+            return Err(crate::raise(
+                "ParameterError",
+                format!("a slot map is a square matrix, got {rows} x {cols}"),
+            ));
+        }
+        Ok(PySlotMap(mp::SlotMap::Complex(a)))
+    }
     fn __repr__(&self) -> String {
         match &self.0 {
             mp::SlotMap::Rotate(s) => format!("SlotMap.rotate({s})"),
             mp::SlotMap::Automorphism(g) => format!("SlotMap.automorphism({g})"),
             mp::SlotMap::Permute(p) => format!("SlotMap.permute(<{} slots>)", p.len()),
             mp::SlotMap::Linear(a) => format!("SlotMap.linear(<{} entries>)", a.len()),
+            mp::SlotMap::Complex(a) => format!("SlotMap.complex(<{} entries>)", a.len()),
         }
     }
 }
