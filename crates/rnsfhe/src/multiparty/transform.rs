@@ -39,7 +39,7 @@
 //! threshold secrets, the parties present combine both sharings (the groups of both rounds).
 //!
 //! Decision, on the plaintext: what maps between rings is the masked plaintext and the masks,
-//! linearly, so the shares still sum to the plaintext ([`to_ring`] when the degree changes):
+//! linearly, so the shares still sum to the plaintext (when the degree changes):
 //!
 //! - CKKS: the ciphertext's n' slots (sparse packing: the subring of Y = X^(N / 2n')) keep their
 //!   values: the 2n' subring coefficients go from X^(j N_A / 2n') to X^(j N_B / 2n') (refused when
