@@ -58,7 +58,8 @@ phase and the ciphertext's error): BFV and BGV must refresh while ``refresh_head
 smudging, parties)`` is positive (about 31 bits of budget at n = 2^12); CKKS precision drops by
 what the smudging costs (``Flooding.precision_bits``). Each refreshed ciphertext gets its own
 uniform polynomial from the CRS and the ciphertext; refreshing one ciphertext twice takes a new
-CRS nonce.
+CRS nonce. ``crp = refresh_crp(ctx, crs, ct, spec)`` expands it once: pass ``crp`` where
+``refresh_share`` and ``refresh_finalize`` take ``crs`` (the same share and result).
 
 Masked transform to another parameter set (another modulus chain or ring degree, one scheme):
 every party holds a secret under each context (``Party(ctx_in, i)`` and ``Party(ctx_out, i)``,
@@ -97,6 +98,7 @@ from ._rnsfhe import (
     PublicKey,
     ReceiverSecret,
     Refresh,
+    RefreshCrp,
     RelinEphemeral,
     Round,
     ShamirPolynomial,
@@ -114,6 +116,7 @@ from ._rnsfhe import (
     noise_bound_log2,
     pcks_round,
     pcks_share,
+    refresh_crp,
     refresh_finalize,
     refresh_headroom_log2,
     refresh_round,
@@ -189,13 +192,15 @@ def public_key_switch(ctx: Any, crs: Crs, ct: Any, aggregate: Share, parties: Se
                         receiver_secret)
 
 
-def refresh(ctx: Any, crs: Crs, ct: Any, spec: Refresh, parties: Sequence[int],
+def refresh(ctx: Any, crs: Crs | RefreshCrp, ct: Any, spec: Refresh, parties: Sequence[int],
             shares: Iterable[Share | bytes], smudging: Smudging,
             group: Optional[Group] = None) -> Any:
     """``ct`` refreshed (top level, fresh error, ``spec``'s slot map applied) from the
     :func:`refresh_share` of ``parties`` (objects or bytes; ``group``: the threshold group
-    present, if the parties act as one): one aggregation and the last step."""
-    agg = aggregate(ctx, refresh_round(ctx, crs, ct, spec, group), parties, shares)
+    present, if the parties act as one; ``crs``: the Crs or this refresh's ``refresh_crp``): one
+    aggregation and the last step."""
+    agg = aggregate(ctx, refresh_round(ctx, crs.crs if isinstance(crs, RefreshCrp) else crs, ct,
+                                       spec, group), parties, shares)
     return refresh_finalize(ctx, crs, ct, spec, agg, list(parties), smudging)
 
 
@@ -252,6 +257,7 @@ __all__ = [
     "Party",
     "ReceiverSecret",
     "Refresh",
+    "RefreshCrp",
     "RelinEphemeral",
     "Round",
     "ShamirPolynomial",
@@ -276,6 +282,7 @@ __all__ = [
     "pcks_share",
     "public_key_switch",
     "refresh",
+    "refresh_crp",
     "refresh_finalize",
     "refresh_headroom_log2",
     "refresh_round",
