@@ -2145,10 +2145,9 @@ class SlotMap:
     def permute(perm: Sequence[int]) -> SlotMap:
         """out[i] = in[perm[i]] over the n slots (BFV, BGV)."""
     @staticmethod
-    def linear(matrix: Sequence[Sequence[int]]) -> SlotMap:
-        """out = matrix @ in modulo t over the n slots (BFV, BGV; an n x n matrix with entries in
-        [0, t)).
-        """
+    def linear(matrix: Sequence[Sequence[int]]) -> SlotMap: ...
+    @staticmethod
+    def complex(matrix: npt.ArrayLike) -> SlotMap: ...
 
 class Refresh:
     """What the parties of one refresh agree on: for CKKS a bound 2^`values_log2` on the slots'
@@ -2165,21 +2164,26 @@ class Refresh:
         degree `degree` (None for BFV and BGV): Q_l needs these plus log2(parties) + 2 bits.
         """
 
+class RefreshCrp:
+    @property
+    def crs(self) -> Crs: ...
+
+def refresh_crp(context: _Context, crs: Crs, ct: _Ciphertext, refresh: Refresh) -> RefreshCrp: ...
 def refresh_round(context: _Context, crs: Crs, ct: _Ciphertext, refresh: Refresh,
-                  group: Optional[Group] = None) -> Round:
-    """The round of the refresh of `ct` with `refresh` (`group`: the threshold group present)."""
-def refresh_share(party: Party, ct: _Ciphertext, crs: Crs, refresh: Refresh, smudging: Smudging, *,
-                  noise_log2: Optional[float] = None, allow_weak_smudging: bool = False) -> Share:
-    """The party's refresh share of `ct`: its secret times c1 minus a fresh mask, with smudging, and
-    the mask re-encrypted under its secret at the top level. The smudging is checked as
-    `cks_share`'s (the carried bound of BFV and BGV, `noise_log2` for CKKS).
-    """
-def refresh_finalize(context: _Context, crs: Crs, ct: _Ciphertext, refresh: Refresh, aggregate: Share,
-                     parties: Sequence[int], smudging: Smudging) -> _Ciphertext:
-    """The refreshed ciphertext (top level, fresh error; the slot map applied) from the complete
-    aggregate of the refresh shares of `parties`.
-    """
-def refresh_headroom_log2(ct: _Ciphertext, smudging: Smudging, parties: int) -> Optional[float]:
-    """log2 of the room `ct` (BFV, BGV) leaves for a refresh by `parties` parties with `smudging`:
-    positive when the refresh goes through; None for CKKS.
-    """
+                  group: Optional[Group] = None) -> Round: ...
+def refresh_share(party: Party, ct: _Ciphertext, crs: Union[Crs, RefreshCrp], refresh: Refresh,
+                  smudging: Smudging, *, noise_log2: Optional[float] = None,
+                  allow_weak_smudging: bool = False) -> Share: ...
+def refresh_finalize(context: _Context, crs: Union[Crs, RefreshCrp], ct: _Ciphertext, refresh: Refresh,
+                     aggregate: Share, parties: Sequence[int], smudging: Smudging) -> _Ciphertext: ...
+def refresh_headroom_log2(ct: _Ciphertext, smudging: Smudging, parties: int) -> Optional[float]: ...
+def transform_rounds(context_in: _Context, context_out: _Context, crs: Crs, ct: _Ciphertext,
+                     refresh: Refresh, target: PublicKey, group: Optional[Group] = None,
+                     group_out: Optional[Group] = None) -> tuple[Round, Round]: ...
+def transform_share(party_in: Party, party_out: Party, ct: _Ciphertext, crs: Crs, refresh: Refresh,
+                    smudging: Smudging, *, noise_log2: Optional[float] = None,
+                    allow_weak_smudging: bool = False) -> tuple[Share, Share]: ...
+def transform_finalize(context_in: _Context, context_out: _Context, crs: Crs, ct: _Ciphertext,
+                       refresh: Refresh, aggregate_in: Share, aggregate_out: Share,
+                       parties: Sequence[int], target: PublicKey,
+                       smudging: Smudging) -> _Ciphertext: ...

@@ -52,13 +52,25 @@ aggregator sums them for ``refresh_round(ctx, crs, ct, spec)`` and calls
 ``refresh_finalize(ctx, crs, ct, spec, aggregate, parties, smudging)``. ``spec`` is a
 :class:`Refresh` every party agrees on: ``Refresh()`` for BFV and BGV, ``Refresh(values_log2)`` for
 CKKS (a bound on the slots' modulus, which sizes the masks), and ``map=SlotMap.rotate(k)`` (or
-``permute``, ``linear`` for BFV and BGV, ``automorphism``) to apply a linear map of the slots on
-the way. The smudging is sized and checked as for a decryption (the aggregator sees the masked
+``permute``, ``linear`` for BFV and BGV, ``complex`` for CKKS, ``automorphism``) to apply a linear
+map of the slots on the way. The smudging is sized and checked as for a decryption (the aggregator sees the masked
 phase and the ciphertext's error): BFV and BGV must refresh while ``refresh_headroom_log2(ct,
 smudging, parties)`` is positive (about 31 bits of budget at n = 2^12); CKKS precision drops by
 what the smudging costs (``Flooding.precision_bits``). Each refreshed ciphertext gets its own
 uniform polynomial from the CRS and the ciphertext; refreshing one ciphertext twice takes a new
-CRS nonce.
+CRS nonce. ``crp = refresh_crp(ctx, crs, ct, spec)`` expands it once: pass ``crp`` where
+``refresh_share`` and ``refresh_finalize`` take ``crs`` (the same share and result).
+
+Masked transform to another parameter set (another modulus chain or ring degree, one scheme):
+every party holds a secret under each context (``Party(ctx_in, i)`` and ``Party(ctx_out, i)``,
+or threshold secrets of both) and the output context has its own collective public key
+``pk_out`` (a CKG under it). Each party sends ``transform_share(p_in, p_out, ct, crs, spec,
+smudging)``, two shares: the first aggregated under ``ctx_in`` and the second under ``ctx_out``
+for ``transform_rounds(ctx_in, ctx_out, crs, ct, spec, pk_out)``; ``transform_finalize`` (or
+:func:`transform`) returns a ciphertext of ``ctx_out`` at its top level under ``pk_out``'s key,
+the slot map applied. CKKS keeps the ciphertext's slots (at most the output ring's N/2); BFV and
+BGV need one plaintext modulus, and with another ring degree carry slot (row, column) of the 2 x
+N/2 matrix to the same (row, column) of the output's.
 
 Re-sharing (a group changes: hospitals join or leave): t or more old parties acting together,
 ``acting = secret.group.subgroup(present)``, give a new group ``new = reshared_group(old_group,
@@ -86,6 +98,7 @@ from ._rnsfhe import (
     PublicKey,
     ReceiverSecret,
     Refresh,
+    RefreshCrp,
     RelinEphemeral,
     Round,
     ShamirPolynomial,
@@ -103,6 +116,7 @@ from ._rnsfhe import (
     noise_bound_log2,
     pcks_round,
     pcks_share,
+    refresh_crp,
     refresh_finalize,
     refresh_headroom_log2,
     refresh_round,
@@ -122,6 +136,9 @@ from ._rnsfhe import (
     rtg_share,
     shamir_polynomial,
     shamir_round,
+    transform_finalize,
+    transform_rounds,
+    transform_share,
 )
 from ._rnsfhe import cks_decrypt as _cks_decrypt
 from ._rnsfhe import cks_switch as _cks_switch
@@ -175,14 +192,30 @@ def public_key_switch(ctx: Any, crs: Crs, ct: Any, aggregate: Share, parties: Se
                         receiver_secret)
 
 
-def refresh(ctx: Any, crs: Crs, ct: Any, spec: Refresh, parties: Sequence[int],
+def refresh(ctx: Any, crs: Crs | RefreshCrp, ct: Any, spec: Refresh, parties: Sequence[int],
             shares: Iterable[Share | bytes], smudging: Smudging,
             group: Optional[Group] = None) -> Any:
     """``ct`` refreshed (top level, fresh error, ``spec``'s slot map applied) from the
     :func:`refresh_share` of ``parties`` (objects or bytes; ``group``: the threshold group
-    present, if the parties act as one): one aggregation and the last step."""
-    agg = aggregate(ctx, refresh_round(ctx, crs, ct, spec, group), parties, shares)
+    present, if the parties act as one; ``crs``: the Crs or this refresh's ``refresh_crp``): one
+    aggregation and the last step."""
+    agg = aggregate(ctx, refresh_round(ctx, crs.crs if isinstance(crs, RefreshCrp) else crs, ct,
+                                       spec, group), parties, shares)
     return refresh_finalize(ctx, crs, ct, spec, agg, list(parties), smudging)
+
+
+def transform(ctx_in: Any, ctx_out: Any, crs: Crs, ct: Any, spec: Refresh, parties: Sequence[int],
+              shares: Iterable[tuple], smudging: Smudging, target: PublicKey,
+              group: Optional[Group] = None, group_out: Optional[Group] = None) -> Any:
+    """``ct`` (of ``ctx_in``) re-encrypted at the top level of ``ctx_out`` under its collective
+    key ``target`` (``spec``'s slot map applied) from the :func:`transform_share` pairs of
+    ``parties`` (objects or bytes): one aggregation per context and the last step."""
+    r_in, r_out = transform_rounds(ctx_in, ctx_out, crs, ct, spec, target, group, group_out)
+    pairs = list(shares)
+    agg_in = aggregate(ctx_in, r_in, parties, [p[0] for p in pairs])
+    agg_out = aggregate(ctx_out, r_out, parties, [p[1] for p in pairs])
+    return transform_finalize(ctx_in, ctx_out, crs, ct, spec, agg_in, agg_out, list(parties),
+                              target, smudging)
 
 
 def threshold_secret(ctx: Any, crs: Crs, group: Group, index: int,
@@ -224,6 +257,7 @@ __all__ = [
     "Party",
     "ReceiverSecret",
     "Refresh",
+    "RefreshCrp",
     "RelinEphemeral",
     "Round",
     "ShamirPolynomial",
@@ -248,6 +282,7 @@ __all__ = [
     "pcks_share",
     "public_key_switch",
     "refresh",
+    "refresh_crp",
     "refresh_finalize",
     "refresh_headroom_log2",
     "refresh_round",
@@ -270,4 +305,8 @@ __all__ = [
     "shamir_round",
     "smudging_for",
     "threshold_secret",
+    "transform",
+    "transform_finalize",
+    "transform_rounds",
+    "transform_share",
 ]

@@ -26,9 +26,20 @@ def test_hospitals_three_processes():
 
 
 def test_deep_polynomial_refreshed_across_processes():
+    """Refreshes by 2-of-3 hospitals, a fourth hospital joining by re-sharing (3-of-4, the keys
+    unchanged), an old secret refused next to new ones, then refreshes and the decryption by new
+    groups with the fourth hospital among them."""
     out = run("multiparty_deep_polynomial.py", "--small")
-    assert "collective refreshes" in out and "refresh 1:" in out
-    assert "equals the clear computation" in out
+    lines = out.splitlines()
+    join = next(i for i, line in enumerate(lines) if line.startswith("hospital 3 joins"))
+    assert "3-of-4 group [0, 1, 2, 3]" in lines[join] and "keys unchanged" in lines[join]
+    before = [line for line in lines[:join] if line.startswith("refresh ")]
+    after = [line for line in lines[join:] if line.startswith("refresh ")]
+    assert before and all("(2-of-3)" in line for line in before), out
+    assert after and all("(3-of-4)" in line and "3]" in line for line in after), out
+    assert "old secret" in out and "refused (stale" in out
+    assert "decrypted by hospitals [0, 2, 3] (3-of-4)" in out
+    assert "collective refresh" in out and "equals the clear computation" in out
 
 
 def test_dask_one_worker_per_hospital():

@@ -7,7 +7,7 @@ import pytest
 
 import rnsfhe
 from rnsfhe import multiparty as mpc
-from test_multiparty import N, Session
+from test_multiparty import N, Session, bfv_ctx
 
 T = 65537
 
@@ -167,3 +167,28 @@ def test_threshold_refresh_and_refusals():
         deep = nxt
     with pytest.raises(rnsfhe.NoiseBudgetExhaustedError, match="refresh earlier"):
         refreshed(s, deep, spec)
+
+
+def test_refresh_with_the_expanded_polynomial():
+    """``refresh_crp`` expands a refresh's uniform a once: shares and the result made with it are
+    those made with the Crs (two sessions of the same seeds); the a of another ciphertext or of
+    another context is refused."""
+    twins = [Session(bfv_shallow()), Session(bfv_shallow())]
+    x = np.arange(2048) % T
+    cts = [s.ctx.encrypt(x, s.pk) for s in twins]
+    ct = rnsfhe.BfvCiphertext.from_bytes(twins[1].ctx, cts[0].to_bytes())
+    spec, sm = mpc.Refresh(), mpc.Smudging.for_ciphertext(cts[0])
+    crp = mpc.refresh_crp(twins[1].ctx, twins[1].crs, ct, spec)
+    plain = [mpc.refresh_share(p, cts[0], twins[0].crs, spec, sm).to_bytes()
+             for p in twins[0].parties]
+    with_crp = [mpc.refresh_share(p, ct, crp, spec, sm).to_bytes() for p in twins[1].parties]
+    assert plain == with_crp
+    out = mpc.refresh(twins[1].ctx, crp, ct, spec, list(range(N)), with_crp, sm)
+    assert np.array_equal(twins[1].decrypt(out), x)
+    other = mpc.refresh_crp(twins[1].ctx, twins[1].crs, twins[1].ctx.encrypt(x, twins[1].pk), spec)
+    with pytest.raises(rnsfhe.ParameterError, match="another refresh"):
+        mpc.refresh_share(twins[1].parties[0], ct, other, spec, sm)
+    another = Session(bfv_ctx())  # other parameters
+    y = another.ctx.encrypt(x[:16], another.pk)
+    with pytest.raises(rnsfhe.ContextMismatchError):
+        mpc.refresh_share(another.parties[0], y, crp, spec, mpc.Smudging.for_ciphertext(y))

@@ -245,3 +245,66 @@ fn pcks_bound_follows_the_receiver_secret() {
         assert!(m.contains("PCKS receiver"), "{m}");
     }
 }
+
+/// A refresh's expanded a (`refresh::crp`): shares and the refreshed ciphertext made with it are
+/// those made with the CRS, bit for bit (BGV, the same randomness); the a of another ciphertext is
+/// refused by the share and by the last step.
+#[test]
+fn refresh_with_crp_is_the_crs_refresh() {
+    use rnsfhe::multiparty::{refresh, Refresh};
+    use rnsfhe_math::ring::Representation;
+    let crs = Crs::new([36; 32]);
+    let mut rng = Csprng::from_seed([36; 32]);
+    let ctx = mp::bgv(1024);
+    let (ps, pk, s) = session(&*ctx, &crs, 2, &mut rng);
+    let enc = |v: &[u64], rng: &mut Csprng| ctx.encrypt(&ctx.encode(v).unwrap(), &pk, rng).unwrap();
+    let (ct, other) = (enc(&[4, 5, 6], &mut rng), enc(&[7], &mut rng));
+    let sm = Smudging::for_ciphertext(&*ctx, &ct, 40).unwrap();
+    let spec = Refresh::new();
+    let crp = refresh::crp(&*ctx, &crs, &ct, &spec).unwrap();
+    let shares = |with: bool| -> Vec<Share> {
+        let mut r = Csprng::from_seed([37; 32]);
+        ps.iter()
+            .map(|p| match with {
+                true => refresh::share_with(&*ctx, p, &ct, &crp, &spec, &sm, &mut r).unwrap(),
+                false => refresh::share(&*ctx, p, &ct, &crs, &spec, &sm, &mut r).unwrap(),
+            })
+            .collect()
+    };
+    let (a, b) = (shares(true), shares(false));
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!(x.to_bytes(), y.to_bytes());
+    }
+    let round = refresh::round(&*ctx, &crs, &ct, &spec, None).unwrap();
+    let agg = aggregate(&*ctx, round, &a);
+    let who = indices(&ps);
+    let with = refresh::finalize_with(&*ctx, &crp, &ct, &spec, &agg, &who, &sm).unwrap();
+    let plain = refresh::finalize(&*ctx, &crs, &ct, &spec, &agg, &who, &sm).unwrap();
+    let ntt = |c: &rnsfhe::bgv::BgvCiphertext| {
+        c.parts()
+            .iter()
+            .map(|p| {
+                let mut p = p.clone();
+                p.to_ntt().unwrap();
+                assert_eq!(p.representation(), Representation::Ntt);
+                residues(&p)
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(ntt(&with), ntt(&plain));
+    assert_eq!(
+        &ctx.decode(&ctx.decrypt(&with, &s).unwrap()).unwrap()[..3],
+        &[4, 5, 6]
+    );
+    let stale = refresh::crp(&*ctx, &crs, &other, &spec).unwrap();
+    let mut r = Csprng::from_seed([38; 32]);
+    for err in [
+        refresh::share_with(&*ctx, &ps[0], &ct, &stale, &spec, &sm, &mut r).unwrap_err(),
+        refresh::finalize_with(&*ctx, &stale, &ct, &spec, &agg, &who, &sm).unwrap_err(),
+    ] {
+        assert!(
+            matches!(&err, Error::InvalidParameters(m) if m.contains("another refresh")),
+            "{err}"
+        );
+    }
+}

@@ -11,7 +11,7 @@ mod compare;
 mod context;
 mod functions;
 mod helpers;
-mod matrix;
+pub(crate) mod matrix;
 mod matrix_product;
 mod newton;
 mod params;

@@ -3,7 +3,8 @@
 //! CKKS contexts. This file holds the session objects (`Crs`, `Group`, `Round`, `Share`,
 //! `Aggregator`) and the refusal exception; `crp.rs` the reference polynomials (`Crp`);
 //! `party.rs` the parties and key generation (CKG, RKG, RTG); `threshold.rs` the Shamir shares; `switch.rs` collective decryption and key switching
-//! with their `Smudging`; `refresh.rs` the collective refresh and its slot maps.
+//! with their `Smudging`; `refresh.rs` the collective refresh and its slot maps; `transform.rs`
+//! the masked transform to another parameter set.
 //!
 //! Shares go between processes as bytes (`Share.to_bytes`, `Share.from_bytes`): a Shamir share is
 //! secret, so its bytes need `allow_secret=True`, and no share pickles.
@@ -14,6 +15,7 @@ mod refresh;
 mod rtg;
 mod switch;
 mod threshold;
+mod transform;
 
 use std::sync::{Arc, Mutex};
 
@@ -181,6 +183,8 @@ fn protocol_name(p: mp::Protocol) -> &'static str {
         mp::Protocol::Shamir => "shamir",
         mp::Protocol::Refresh => "refresh",
         mp::Protocol::Reshare => "reshare",
+        mp::Protocol::EncToShares => "enc_to_shares",
+        mp::Protocol::SharesToEnc => "shares_to_enc",
     }
 }
 
@@ -454,5 +458,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     crp::register(m)?;
     rtg::register(m)?;
     refresh::register(m)?;
+    transform::register(m)?;
     switch::register(m)
 }

@@ -2,6 +2,8 @@
 //! level with a fresh error, in one round (`refresh_share`, an `Aggregator`, `refresh_finalize`),
 //! optionally applying a slot map on the way (`SlotMap`: the masked transform).
 
+use std::sync::Arc;
+
 use pyo3::prelude::*;
 use rnsfhe::multiparty::{self as mp, refresh};
 
@@ -13,7 +15,8 @@ use crate::keys::{KeyOwner, Owner};
 use crate::OrPy;
 
 /// A linear map of the slots applied during a refresh: `rotate(step)`, `automorphism(g)` (every
-/// scheme), `permute(perm)` and `linear(matrix)` (BFV and BGV: exact modulo t).
+/// scheme), `permute(perm)` and `linear(matrix)` (BFV and BGV: exact modulo t), `complex(matrix)`
+/// (CKKS).
 #[pyclass(frozen, module = "rnsfhe.multiparty", name = "SlotMap")]
 #[derive(Clone)]
 pub(crate) struct PySlotMap(pub mp::SlotMap);
@@ -43,12 +46,27 @@ impl PySlotMap {
         let flat = matrix.into_iter().flat_map(crate::convert::ints).collect();
         PySlotMap(mp::SlotMap::Linear(flat))
     }
+    /// out = matrix @ in over the n' slots of a CKKS ciphertext (an n' x n' complex matrix, n'
+    /// the ciphertext's slots): each share mapped in double-double arithmetic, the result in the
+    /// slots' subring; its error is the matrix applied to the refreshed error.
+    #[staticmethod]
+    fn complex(matrix: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let (a, _, (rows, cols)) = crate::ckks::matrix::entries(matrix, "a slot map")?;
+        if rows != cols {
+            return Err(crate::raise(
+                "ParameterError",
+                format!("a slot map is a square matrix, got {rows} x {cols}"),
+            ));
+        }
+        Ok(PySlotMap(mp::SlotMap::Complex(a)))
+    }
     fn __repr__(&self) -> String {
         match &self.0 {
             mp::SlotMap::Rotate(s) => format!("SlotMap.rotate({s})"),
             mp::SlotMap::Automorphism(g) => format!("SlotMap.automorphism({g})"),
             mp::SlotMap::Permute(p) => format!("SlotMap.permute(<{} slots>)", p.len()),
             mp::SlotMap::Linear(a) => format!("SlotMap.linear(<{} entries>)", a.len()),
+            mp::SlotMap::Complex(a) => format!("SlotMap.complex(<{} entries>)", a.len()),
         }
     }
 }
@@ -90,6 +108,73 @@ impl PyRefresh {
     }
 }
 
+/// The uniform polynomial a of one refresh, expanded once (public: anyone with the CRS computes
+/// it); made by `refresh_crp`, it goes where `refresh_share` and `refresh_finalize` take the `Crs`:
+/// the same shares and ciphertext, without expanding a again.
+#[pyclass(frozen, module = "rnsfhe.multiparty", name = "RefreshCrp")]
+pub(crate) struct PyRefreshCrp {
+    owner: Owner,
+    crp: Arc<mp::RefreshCrp>,
+}
+
+#[pymethods]
+impl PyRefreshCrp {
+    /// The common reference string it expands.
+    #[getter]
+    fn crs(&self) -> PyCrs {
+        PyCrs(*self.crp.crs())
+    }
+    fn __reduce__(&self) -> PyResult<()> {
+        Err(pyo3::exceptions::PyTypeError::new_err(
+            "a RefreshCrp does not pickle: send the Crs and expand it where needed",
+        ))
+    }
+    fn __repr__(&self) -> String {
+        format!("RefreshCrp(crs {:016x})", mp::crs_id(self.crp.crs()))
+    }
+}
+
+/// A `Crs` or a `RefreshCrp` where a refresh step takes its reference.
+#[derive(FromPyObject)]
+enum Reference<'py> {
+    Crs(PyRef<'py, PyCrs>),
+    Crp(PyRef<'py, PyRefreshCrp>),
+}
+
+impl Reference<'_> {
+    /// The expanded a for `owner`'s context (a `RefreshCrp` of another context is refused), or
+    /// the CRS.
+    fn resolve(&self, owner: &Owner) -> PyResult<Result<rnsfhe::rlwe::Crs, Arc<mp::RefreshCrp>>> {
+        match self {
+            Reference::Crs(c) => Ok(Ok(c.0)),
+            Reference::Crp(c) => {
+                c.owner
+                    .check(owner, "refresh reference polynomial (RefreshCrp)")?;
+                Ok(Err(c.crp.clone()))
+            }
+        }
+    }
+}
+
+/// The uniform a of the refresh of `ct` with `refresh` under `crs`, expanded once.
+#[pyfunction]
+fn refresh_crp(
+    context: &Bound<'_, PyAny>,
+    crs: &PyCrs,
+    ct: &Bound<'_, PyAny>,
+    refresh: &PyRefresh,
+) -> PyResult<PyRefreshCrp> {
+    let o = Owner::of(context)?;
+    let crp = with_scheme!(&o, S, s => {
+        let c = S::ciphertext(ct, s)?;
+        refresh::crp(&*s.ctx, &crs.0, &*c, &refresh.0).py()?
+    });
+    Ok(PyRefreshCrp {
+        owner: o,
+        crp: Arc::new(crp),
+    })
+}
+
 /// The round of the refresh of `ct` with `refresh` (`group`: the threshold group present).
 #[pyfunction]
 #[pyo3(signature = (context, crs, ct, refresh, group=None))]
@@ -110,7 +195,8 @@ fn refresh_round(
 
 /// The party's refresh share of `ct`: its secret times c1 minus a fresh mask, with smudging, and
 /// the mask re-encrypted under its secret at the top level. The smudging is checked as
-/// `cks_share`'s (the carried bound of BFV and BGV, `noise_log2` for CKKS).
+/// `cks_share`'s (the carried bound of BFV and BGV, `noise_log2` for CKKS). `crs`: the `Crs`, or
+/// the `RefreshCrp` of this refresh (the same share).
 #[pyfunction]
 #[pyo3(signature = (party, ct, crs, refresh, smudging, *, noise_log2=None, allow_weak_smudging=false))]
 #[allow(clippy::too_many_arguments)]
@@ -118,7 +204,7 @@ fn refresh_share(
     py: Python<'_>,
     party: &PyParty,
     ct: &Bound<'_, PyAny>,
-    crs: &PyCrs,
+    crs: Reference<'_>,
     refresh: &PyRefresh,
     smudging: &PySmudging,
     noise_log2: Option<f64>,
@@ -126,22 +212,27 @@ fn refresh_share(
 ) -> PyResult<PyShare> {
     let sm = mp::ShareSmudging::new(&smudging.0, floor(noise_log2, allow_weak_smudging));
     let o = party.owner.clone();
+    let reference = crs.resolve(&o)?;
     let share = with_scheme!(&o, S, s => {
         let c = S::ciphertext(ct, s)?;
         let ctx = s.ctx.clone();
-        py.detach(|| party.with(&o, |p, r| refresh::share(&*ctx, p, &*c, &crs.0, &refresh.0, sm, r)))?
+        py.detach(|| party.with(&o, |p, r| match &reference {
+            Ok(crs) => refresh::share(&*ctx, p, &*c, crs, &refresh.0, sm, r),
+            Err(crp) => refresh::share_with(&*ctx, p, &*c, crp, &refresh.0, sm, r),
+        }))?
     });
     Ok(PyShare::new(&o, share.py()?))
 }
 
 /// The refreshed ciphertext (top level, fresh error; the slot map applied) from the complete
-/// aggregate of the refresh shares of `parties`.
+/// aggregate of the refresh shares of `parties` (`crs`: the `Crs`, or the `RefreshCrp` of this
+/// refresh).
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn refresh_finalize(
     py: Python<'_>,
     context: &Bound<'_, PyAny>,
-    crs: &PyCrs,
+    crs: Reference<'_>,
     ct: &Bound<'_, PyAny>,
     refresh: &PyRefresh,
     aggregate: &PyShare,
@@ -151,11 +242,16 @@ fn refresh_finalize(
     let o = Owner::of(context)?;
     let agg = aggregate.get(&o)?;
     let who = crate::convert::ints(parties);
+    let reference = crs.resolve(&o)?;
     with_scheme!(&o, S, s => {
         let c = S::ciphertext(ct, s)?;
         let ctx = s.ctx.clone();
+        let (spec, sm) = (&refresh.0, &smudging.0);
         let out = py
-            .detach(|| refresh::finalize(&*ctx, &crs.0, &*c, &refresh.0, agg, &who, &smudging.0))
+            .detach(|| match &reference {
+                Ok(crs) => refresh::finalize(&*ctx, crs, &*c, spec, agg, &who, sm),
+                Err(crp) => refresh::finalize_with(&*ctx, crp, &*c, spec, agg, &who, sm),
+            })
             .py()?;
         S::wrap_ct(py, s, out)
     })
@@ -180,7 +276,9 @@ fn refresh_headroom_log2(
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySlotMap>()?;
     m.add_class::<PyRefresh>()?;
+    m.add_class::<PyRefreshCrp>()?;
     for f in [
+        wrap_pyfunction!(refresh_crp, m)?,
         wrap_pyfunction!(refresh_round, m)?,
         wrap_pyfunction!(refresh_share, m)?,
         wrap_pyfunction!(refresh_finalize, m)?,

@@ -3,13 +3,16 @@
 
 use super::BfvContext;
 
-crate::encoding::batch::row_rotation_methods!(BfvContext, super::Ciphertext);
+crate::encoding::batch::row_rotation_methods!(BfvContext, super::BfvCiphertext);
 
 impl crate::encoding::rotations::IntegerRotations for BfvContext {
-    crate::encoding::rotations::integer_rotation_forwards!(super::Ciphertext, super::Plaintext);
+    crate::encoding::rotations::integer_rotation_forwards!(
+        super::BfvCiphertext,
+        super::BfvPlaintext
+    );
     fn hoist<'a>(
         &'a self,
-        a: &'a super::Ciphertext,
+        a: &'a super::BfvCiphertext,
         keys: &'a crate::rlwe::GaloisKeys,
     ) -> crate::Result<crate::rlwe::hoisted::Hoisted<'a>> {
         self.check_ct(a)?;
@@ -19,19 +22,19 @@ impl crate::encoding::rotations::IntegerRotations for BfvContext {
     fn plain_noise(
         &self,
         noise: Option<crate::rlwe::noise::Bound>,
-        m: &super::Plaintext,
+        m: &super::BfvPlaintext,
     ) -> Option<crate::rlwe::noise::Bound> {
         super::noise::NoiseModel::mul_plain(self, noise, m)
     }
     fn with_parts(
         &self,
-        a: &super::Ciphertext,
+        a: &super::BfvCiphertext,
         parts: Vec<rnsfhe_math::ring::Poly>,
         noise: Option<crate::rlwe::noise::Bound>,
-    ) -> super::Ciphertext {
+    ) -> super::BfvCiphertext {
         self.ciphertext(parts, a.key_id, noise)
     }
-    fn level_of(&self, _a: &super::Ciphertext) -> usize {
+    fn level_of(&self, _a: &super::BfvCiphertext) -> usize {
         self.top_level()
     }
     fn top_level(&self) -> usize {
@@ -41,6 +44,6 @@ impl crate::encoding::rotations::IntegerRotations for BfvContext {
 
 crate::encoding::rotations::hoisted_rotation_methods!(
     BfvContext,
-    super::Ciphertext,
-    super::Plaintext
+    super::BfvCiphertext,
+    super::BfvPlaintext
 );

@@ -17,6 +17,7 @@
 //! | CKS (Prot. 4) | [`cks_share`] | [`decrypt`], [`key_switch`] |
 //! | PCKS (Prot. 5) | [`pcks_share`] | [`public_key_switch`] (with a stated [`ReceiverSecret`]) |
 //! | [`refresh`] (collective bootstrapping; masked transform with a [`SlotMap`]) | [`refresh::share`] | [`refresh::finalize`]: the ciphertext at the top level, fresh |
+//! | [`transform`] to another parameter set (chain, ring degree) | [`transform::share`]: one share under each parameter set | [`transform::finalize`]: the ciphertext at the other set's top level |
 //! | [`threshold`] (2022, sec. 4) | [`ShamirPolynomial::share_for`] | [`ThresholdSecret::from_aggregate`], then [`ThresholdSecret::combine`] |
 //! | re-sharing ([`threshold::reshare_polynomial`]) | [`ShamirPolynomial::share_for`] (new group) | [`ThresholdSecret::from_reshare`] |
 //!
@@ -25,7 +26,8 @@
 //! instance once ([`Crp`]: [`ckg::crp`], [`rkg::crp`], [`rtg::crp`]) and makes its shares with
 //! them ([`ckg::share_with`], [`rkg::share_round1_with`], [`rtg::share_with`]), and the last step
 //! takes them too ([`ckg::public_key_with`], [`rtg::galois_keys_with`]; RKG's last step uses no
-//! reference polynomial: its k1 is the round-1 aggregate's). The same shares and keys as from the
+//! reference polynomial: its k1 is the round-1 aggregate's; a refresh's a, one per ciphertext:
+//! [`refresh::crp`], [`RefreshCrp`]). The same shares and keys as from the
 //! CRS, which the plain functions expand each time; reference polynomials of another instance
 //! (parameters, protocol, reference string, level, Galois elements) are refused, naming them. Two
 //! instances under one reference string (a retried key generation, a second key pair) take
@@ -156,6 +158,7 @@
 mod aggregate;
 mod bytes;
 pub mod ckg;
+mod ckks_map;
 mod crp;
 mod keyswitch;
 mod membership;
@@ -171,6 +174,7 @@ mod smudging;
 mod smudging_floor;
 pub mod threshold;
 pub mod transform;
+mod transform_params;
 
 pub use crate::ShareFault;
 pub use aggregate::Aggregator;
@@ -180,7 +184,7 @@ pub use keyswitch::{
 };
 pub use membership::ShareDigest;
 pub use party::Party;
-pub use refresh::Refresh;
+pub use refresh::{Refresh, RefreshCrp};
 pub use refresh_schemes::Refreshable;
 pub use schemes::{CiphertextView, Collective};
 pub use share::{crs_id, Group, Protocol, Round, Share, MAX_PARTIES};

@@ -167,7 +167,7 @@ impl Refresh {
     }
 
     /// The words the round's binding hashes.
-    fn words(&self) -> [u64; 3] {
+    pub(crate) fn words(&self) -> [u64; 3] {
         [
             self.values_log2.map_or(u64::MAX, f64::to_bits),
             u64::from(self.lambda),
@@ -241,18 +241,83 @@ fn bound_round(
 
 /// The uniform a of the refreshed ciphertext of `round` (NTT form over the top level Q_L; public):
 /// expanded from the reference string, the parameters and the round's binding, so that every
-/// refreshed ciphertext has its own. Each share and the last step expand it (Lattigo's refresh
-/// takes it expanded, its CRP).
+/// refreshed ciphertext has its own. [`crp`] keeps it, for a party or an aggregator that would
+/// otherwise expand it in each share and in the last step (Lattigo's refresh takes it expanded,
+/// its CRP).
 pub fn common_a(ctx: &dyn KeyContext, crs: &Crs, round: &Round) -> Result<Poly> {
+    expand_a(ctx, crs, round.binding)
+}
+
+fn expand_a(ctx: &dyn KeyContext, crs: &Crs, binding: u64) -> Result<Poly> {
     let fp = ctx.params_fingerprint();
     let mut h = Sha256::new();
     h.update(b"rnsfhe refresh crs v1");
     h.update(crs.bytes());
     h.update(fp.to_le_bytes());
-    h.update(round.binding.to_le_bytes());
+    h.update(binding.to_le_bytes());
     crs.hash_nonce(&mut h);
     let seed: [u8; 32] = h.finalize().into();
     crate::rlwe::uniform_seeded(ctx.key_switcher().ring_q(), &seed, 0)
+}
+
+/// The uniform a of one refresh (or masked transform, [`super::transform::crp`]) expanded once:
+/// the reference string, the output's parameters, the refresh's binding (its ciphertext, key pair
+/// and [`Refresh`]) and a. Public: anyone holding the reference string computes the same.
+/// [`share_with`] and [`finalize_with`] take it instead of the reference string: the same shares
+/// and result, without expanding a again.
+#[derive(Clone, Debug)]
+pub struct RefreshCrp {
+    pub(crate) crs: Crs,
+    pub(crate) fingerprint: u64,
+    pub(crate) binding: u64,
+    pub(crate) a: Poly,
+}
+
+impl RefreshCrp {
+    pub(crate) fn expand(ctx: &dyn KeyContext, crs: &Crs, binding: u64) -> Result<Self> {
+        Ok(RefreshCrp {
+            crs: *crs,
+            fingerprint: ctx.params_fingerprint(),
+            binding,
+            a: expand_a(ctx, crs, binding)?,
+        })
+    }
+
+    /// The reference string it was expanded from.
+    pub fn crs(&self) -> &Crs {
+        &self.crs
+    }
+
+    /// a (NTT form over the top level of the output's Q).
+    pub fn a(&self) -> &Poly {
+        &self.a
+    }
+
+    /// Ok when it is the a of the round of `binding` under `ctx`'s parameters; refused, naming
+    /// what differs, otherwise.
+    pub(crate) fn check(&self, ctx: &dyn KeyContext, binding: u64, what: &str) -> Result<()> {
+        crate::rlwe::check_params(self.fingerprint, ctx.params_fingerprint(), what)?;
+        if self.binding != binding {
+            return Err(Error::InvalidParameters(format!(
+                "{what}: the refresh's reference polynomial (RefreshCrp) of another refresh \
+                 ({:016x}; this one is {binding:016x}: another ciphertext, key pair or Refresh)",
+                self.binding
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The expanded a of the refresh of `ct` with `refresh` under `crs` ([`RefreshCrp`]).
+pub fn crp<C: Refreshable + ?Sized>(
+    ctx: &C,
+    crs: &Crs,
+    ct: &C::Ciphertext,
+    refresh: &Refresh,
+) -> Result<RefreshCrp> {
+    let v = ctx.view(ct)?;
+    let round = bound_round(crs, &v, refresh, None)?;
+    RefreshCrp::expand(ctx.as_key_context(), crs, round.binding)
 }
 
 /// Party `party`'s refresh share of `ct` under `crs` with `refresh` (the masks and map every party
@@ -269,24 +334,56 @@ pub fn share<'s, C: Refreshable + ?Sized>(
     smudging: impl Into<ShareSmudging<'s>>,
     rng: &mut Csprng,
 ) -> Result<Share> {
+    view_for(ctx, party, ct)?;
+    let crp = crp(ctx, crs, ct, refresh)?;
+    share_with(ctx, party, ct, &crp, refresh, smudging, rng)
+}
+
+/// [`share`] with a already expanded ([`crp`]): the same share.
+pub fn share_with<'s, C: Refreshable + ?Sized>(
+    ctx: &C,
+    party: &Party,
+    ct: &C::Ciphertext,
+    crp: &RefreshCrp,
+    refresh: &Refresh,
+    smudging: impl Into<ShareSmudging<'s>>,
+    rng: &mut Csprng,
+) -> Result<Share> {
     let v = view_for(ctx, party, ct)?;
+    let round = bound_round(&crp.crs, &v, refresh, party.group.as_ref())?;
+    crp.check(ctx.as_key_context(), round.binding, "a refresh share")?;
     let checked = smudging.into().checked(&v)?;
     let masks = Masks::new(ctx, ct, refresh, checked.sigma())?;
-    masks.check_level(&v, 1)?;
-    let round = bound_round(crs, &v, refresh, party.group.as_ref())?;
-    let a = common_a(ctx.as_key_context(), crs, &round)?;
+    let polys = share_polys(&masks, (party, party), &v, &crp.a, checked, rng)?;
+    Ok(Share::of_party(
+        ctx.as_key_context(),
+        round,
+        party.index,
+        polys.into(),
+    ))
+}
+
+/// (h0_i, h1_i) of party `parties.0` (its secret under the input's parameters) and `parties.1`
+/// (under the output's): h0_i = s_i c_1 + f e_i - Enc_l(M_i) over the input's Q_l, h1_i = -s'_i a
+/// + Enc_L(map(M_i)) + f e'_i over the output's Q_L, both in the ciphertext's representation.
+pub(crate) fn share_polys(
+    masks: &Masks<'_>,
+    (party, out): (&Party, &Party),
+    v: &CiphertextView<'_>,
+    a: &Poly,
+    smudging: &Smudging,
+    rng: &mut Csprng,
+) -> Result<[Poly; 2]> {
+    masks.check_level(v, 1)?;
     let mask = masks.draw(v.c1.context().degree(), rng)?;
-    // h0_i = s_i c_1 + f e_i - Enc_l(M_i), in the ciphertext's representation.
-    let mut h0 = smudged_product(&v, party, None, checked, rng)?;
+    let mut h0 = smudged_product(v, party, None, smudging, rng)?;
     h0.sub_assign(&masks.embed(&mask, v.level, h0.representation())?)?;
-    // h1_i = -s_i a + Enc_L(map(M_i)) + f e'_i, in the same representation over Q_L.
     let mapped = masks.map(mask)?;
-    let mut h1 = a;
-    h1.mul_assign(&party.secret.ntt_at(h1.context())?)?;
+    let mut h1 = a.clone();
+    h1.mul_assign(&out.secret.ntt_at(h1.context())?)?;
     h1.neg_assign();
-    let top = ctx.key_switcher().top_level();
-    let mut add = masks.embed(&mapped, top, Representation::Coefficient)?;
-    let mut e = crate::rlwe::gaussian_poly(h1.context(), ctx.error_distribution(), rng)?;
+    let mut add = masks.embed_top(&mapped, Representation::Coefficient)?;
+    let mut e = crate::rlwe::gaussian_poly(h1.context(), masks.error_distribution(), rng)?;
     if v.factor != 1 {
         e.mul_scalar_assign(v.factor);
     }
@@ -299,12 +396,7 @@ pub fn share<'s, C: Refreshable + ?Sized>(
     }
     h1.add_assign(&add)?;
     zeroize::Zeroize::zeroize(add.residues_mut());
-    Ok(Share::of_party(
-        ctx.as_key_context(),
-        round,
-        party.index,
-        vec![h0, h1],
-    ))
+    Ok([h0, h1])
 }
 
 /// The refreshed ciphertext: at the top level, of the same key pair, with a fresh error (BFV, BGV;
@@ -324,21 +416,60 @@ pub fn finalize<C: Refreshable + ?Sized>(
 ) -> Result<C::Ciphertext> {
     let v = ctx.view(ct)?;
     let expected = bound_round(crs, &v, refresh, aggregate.round.group.as_ref())?;
+    sums(ctx.as_key_context(), (aggregate, parties), &expected, &v)?;
+    let crp = RefreshCrp::expand(ctx.as_key_context(), crs, expected.binding)?;
+    finalize_with(ctx, &crp, ct, refresh, aggregate, parties, smudging)
+}
+
+/// [`finalize`] with a already expanded ([`crp`]): the same ciphertext.
+pub fn finalize_with<C: Refreshable + ?Sized>(
+    ctx: &C,
+    crp: &RefreshCrp,
+    ct: &C::Ciphertext,
+    refresh: &Refresh,
+    aggregate: &Share,
+    parties: &[u32],
+    smudging: &Smudging,
+) -> Result<C::Ciphertext> {
+    let v = ctx.view(ct)?;
+    let expected = bound_round(&crp.crs, &v, refresh, aggregate.round.group.as_ref())?;
     let h = sums(ctx.as_key_context(), (aggregate, parties), &expected, &v)?;
-    let k = aggregate.parties.len();
-    let added = smudging.bound_log2(k);
+    crp.check(ctx.as_key_context(), expected.binding, "a refresh")?;
     let masks = Masks::new(ctx, ct, refresh, smudging.sigma())?;
-    masks.check_level(&v, k)?;
+    let k = aggregate.parties.len();
+    finish(
+        (ctx, ctx),
+        ct,
+        (&masks, &v),
+        [&h[0], &h[1]],
+        &crp.a,
+        (v.key_id, k),
+        smudging,
+    )
+}
+
+/// The ciphertext (Enc_L(map(d)) + sum_i h1_i, a) of `out`'s parameters and key pair `key_id`,
+/// from the sums `h` of `k` parties' shares of `ct` of `ctx` (its view `v`): d the masked
+/// plaintext read from c_0 + sum_i h0_i.
+pub(crate) fn finish<C: Refreshable + ?Sized>(
+    (ctx, out): (&C, &C),
+    ct: &C::Ciphertext,
+    (masks, v): (&Masks<'_>, &CiphertextView<'_>),
+    h: [&Poly; 2],
+    a: &Poly,
+    (key_id, k): (Option<crate::rlwe::KeyId>, usize),
+    smudging: &Smudging,
+) -> Result<C::Ciphertext> {
+    masks.check_level(v, k)?;
     let mut phase = v.c0.clone();
-    phase.add_assign(&h[0])?;
-    let d = masks.decode_masked(ctx, ct, phase, added)?;
+    phase.add_assign(h[0])?;
+    let d = masks.decode_masked(ctx, ct, phase, smudging.bound_log2(k))?;
     let d = masks.map(d)?;
-    let top = ctx.key_switcher().top_level();
-    let mut c0 = masks.embed(&d, top, h[1].representation())?;
-    c0.add_assign(&h[1])?;
-    let mut c1 = common_a(ctx.as_key_context(), crs, &expected)?;
+    let mut c0 = masks.embed_top(&d, h[1].representation())?;
+    c0.add_assign(h[1])?;
+    let mut c1 = a.clone();
     if h[1].representation() == Representation::Coefficient {
         c1.to_coefficient()?;
     }
-    masks.output(ctx, ct, [c0, c1], k)
+    masks.output(out, [c0, c1], key_id, k)
 }

@@ -15,7 +15,7 @@ use super::Collective;
 use crate::bfv::{BfvCiphertext, BfvContext};
 use crate::bgv::{BgvCiphertext, BgvContext};
 use crate::ckks::{CkksCiphertext, CkksContext};
-use crate::rlwe::{log2_add, log2_modulus};
+use crate::rlwe::{log2_add, log2_modulus, KeyContext, KeyId};
 use crate::{Error, Result};
 
 /// A scheme whose ciphertexts the collective refresh takes ([`super::refresh`]): BFV, BGV, CKKS.
@@ -139,13 +139,17 @@ impl Ratio {
     }
 }
 
-/// What one refresh does per scheme: the masks, their encoding, the reading of the masked phase
-/// and the output.
+/// What one refresh or masked transform does per scheme: the masks, their encoding, the reading
+/// of the masked phase and the output; `scheme` is the input's parameters, `out` the output's
+/// (the same for a refresh, another set for a transform: [`super::transform::share`]).
 pub(crate) struct Masks<'a> {
     scheme: Scheme<'a>,
+    out: Scheme<'a>,
+    /// Whether the output's ring degree differs from the input's (the plaintext changes rings).
+    other_ring: bool,
     map: Option<&'a SlotMap>,
-    /// CKKS: the mask bits and the ratio Delta_L / Delta_l of the scales.
-    ckks: Option<(u32, Ratio)>,
+    /// CKKS: the mask bits, the ratio Delta_out / Delta_l of the scales and the slots.
+    ckks: Option<(u32, Ratio, usize)>,
 }
 
 impl<'a> Masks<'a> {
@@ -157,11 +161,25 @@ impl<'a> Masks<'a> {
         refresh: &'a Refresh,
         sigma: f64,
     ) -> Result<Self> {
+        Self::between(ctx, ctx, ct, refresh, sigma)
+    }
+
+    /// The masks of `refresh` for `ct` of `ctx`, re-encrypted under `out`'s parameters (module
+    /// doc of [`super::transform`]: the same plaintext modulus for BFV and BGV; CKKS slots that
+    /// fit the output ring).
+    pub(crate) fn between<C: Refreshable + ?Sized>(
+        ctx: &'a C,
+        out: &'a C,
+        ct: &C::Ciphertext,
+        refresh: &'a Refresh,
+        sigma: f64,
+    ) -> Result<Self> {
         let scheme = ctx.refresh_scheme();
         let n = ctx.key_switcher().ring_q().degree();
+        let n_out = out.key_switcher().ring_q().degree();
         let ckks =
-            match (scheme, ctx.refresh_input(ct)) {
-                (Scheme::Ckks(c), Input::Ckks(ct)) => {
+            match (scheme, out.refresh_scheme(), ctx.refresh_input(ct)) {
+                (Scheme::Ckks(_), Scheme::Ckks(o), Input::Ckks(ct)) => {
                     let bits = refresh
                         .mask_bits(ct.scale.log2(), sigma, n)
                         .ok_or_else(|| {
@@ -177,26 +195,42 @@ impl<'a> Masks<'a> {
                          scale or lambda)"
                     )));
                     }
-                    let top = c.max_level();
-                    Some((bits, Ratio::of(c.scale_at(top)? / ct.scale)?))
+                    if 2 * ct.slots > n_out {
+                        return Err(Error::InvalidParameters(format!(
+                            "a CKKS transform of {} slots to ring degree {n_out}, which holds {}: \
+                         use fewer slots or a larger output ring",
+                            ct.slots,
+                            n_out / 2
+                        )));
+                    }
+                    let top = o.max_level();
+                    Some((bits, Ratio::of(o.scale_at(top)? / ct.scale)?, ct.slots))
                 }
                 _ if refresh.values_log2.is_some() => return Err(Error::InvalidParameters(
                     "Refresh::ckks is for CKKS ciphertexts; BFV and BGV masks are uniform modulo \
                      t and take Refresh::new()"
                         .into(),
                 )),
-                (Scheme::Bfv(c), _) if c.params().is_full_montgomery() => {
+                (Scheme::Bfv(c), Scheme::Bfv(o), _)
+                    if c.params().is_full_montgomery() || o.params().is_full_montgomery() =>
+                {
                     return Err(Error::InvalidParameters(
                         "a refresh of full-Montgomery BFV ciphertexts is not supported".into(),
                     ))
                 }
                 _ => None,
             };
+        let other_ring = n != n_out;
+        if ckks.is_none() {
+            plain_sides(scheme, out.refresh_scheme(), other_ring)?;
+        }
         if let Some(m) = &refresh.map {
-            m.check(ckks.is_none(), n)?;
+            m.check(ckks.is_none(), n, ckks.map_or(0, |c| c.2))?;
         }
         Ok(Masks {
             scheme,
+            out: out.refresh_scheme(),
+            other_ring,
             map: refresh.map.as_ref(),
             ckks,
         })
@@ -204,7 +238,7 @@ impl<'a> Masks<'a> {
 
     /// CKKS: refused when `parties` masks may wrap modulo the ciphertext's Q_l.
     pub(crate) fn check_level(&self, v: &CiphertextView<'_>, parties: usize) -> Result<()> {
-        if let Some((bits, _)) = self.ckks {
+        if let Some((bits, _, _)) = self.ckks {
             Refresh::check_level(bits, log2_modulus(v.c1.context()), parties, v.level)?;
         }
         Ok(())
@@ -215,7 +249,7 @@ impl<'a> Masks<'a> {
         Ok(match (self.scheme, self.ckks) {
             (Scheme::Bfv(c), _) => Mask::Plain((0..n).map(|_| rng.uniform_mod(c.t())).collect()),
             (Scheme::Bgv(c), _) => Mask::Plain((0..n).map(|_| rng.uniform_mod(c.t())).collect()),
-            (Scheme::Ckks(_), Some((bits, _))) => {
+            (Scheme::Ckks(_), Some((bits, _, _))) => {
                 let half = 1i128 << (bits - 1);
                 Mask::Integers(
                     (0..n)
@@ -230,32 +264,33 @@ impl<'a> Masks<'a> {
         })
     }
 
-    /// Enc_level(mask) in representation `form`: Delta [x]_t (BFV), [x]_t centred (BGV), x (CKKS);
-    /// plain form (multiparty rings are power-of-two: no Montgomery representation).
+    /// Enc_level(mask) of the input's parameters in representation `form`: Delta [x]_t (BFV),
+    /// [x]_t centred (BGV), x (CKKS).
     pub(crate) fn embed(&self, mask: &Mask, level: usize, form: Representation) -> Result<Poly> {
-        // In coefficient form first: one transform at most, to the form asked for.
-        let mut p = match (self.scheme, mask) {
-            (Scheme::Bfv(c), Mask::Plain(x)) => {
-                c.scaled_plain(&c.plaintext_from_coefficients(x)?)?
-            }
-            (Scheme::Bgv(c), Mask::Plain(x)) => {
-                let t = c.t();
-                let centred: Vec<i64> = x.iter().map(|&v| t.center(v)).collect();
-                Poly::from_signed(c.ring_at(level)?, &centred)?
-            }
-            (Scheme::Ckks(c), Mask::Integers(x)) => {
-                crate::ckks::integers_to_coefficients(c.ring_at(level)?, x)?
-            }
-            _ => return Err(Error::Internal("a mask of another scheme".into())),
-        };
-        match form {
-            Representation::Ntt => p.to_ntt()?,
-            Representation::Coefficient => p.to_coefficient()?,
-        }
-        Ok(p)
+        embed(self.scheme, mask, level, form)
     }
 
-    /// The refresh's slot map of a mask (CKKS: then scaled to the top level's scale).
+    /// The error distribution of the output's parameters (of the fresh errors e'_i).
+    pub(crate) fn error_distribution(&self) -> &'a rnsfhe_math::sample::DiscreteGaussian {
+        match self.out {
+            Scheme::Bfv(c) => c.error_distribution(),
+            Scheme::Bgv(c) => c.error_distribution(),
+            Scheme::Ckks(c) => c.error_distribution(),
+        }
+    }
+
+    /// Enc_L(mask) of the output's parameters at their top level, in representation `form`.
+    pub(crate) fn embed_top(&self, mask: &Mask, form: Representation) -> Result<Poly> {
+        let top = match self.out {
+            Scheme::Bfv(c) => c.key_switcher().top_level(),
+            Scheme::Bgv(c) => c.max_level(),
+            Scheme::Ckks(c) => c.max_level(),
+        };
+        embed(self.out, mask, top, form)
+    }
+
+    /// The refresh's slot map of a mask (in the input's slots), then the change of ring to the
+    /// output's if its degree differs, and for CKKS the scaling to the output's top-level scale.
     pub(crate) fn map(&self, mask: Mask) -> Result<Mask> {
         let mapped = match (self.map, self.scheme, &mask) {
             (None, _, _) => mask,
@@ -274,12 +309,20 @@ impl<'a> Masks<'a> {
                 |v| Ok(c.encode(v)?.coeffs.clone()),
             )?),
             (Some(m), Scheme::Ckks(c), Mask::Integers(x)) => {
-                Mask::Integers(m.apply_integers(x, |s| c.encoder().rotation_galois_element(s))?)
+                let slots = self.ckks.map_or(0, |c| c.2);
+                Mask::Integers(
+                    m.apply_integers(x, slots, |s| c.encoder().rotation_galois_element(s))?,
+                )
             }
             _ => return Err(Error::Internal("a mask of another scheme".into())),
         };
+        let mapped = if self.other_ring {
+            super::transform::to_ring(self.scheme, self.out, mapped, self.ckks.map(|c| c.2))?
+        } else {
+            mapped
+        };
         match (self.ckks, &mapped) {
-            (Some((_, r)), Mask::Integers(x)) => Ok(Mask::Integers(
+            (Some((_, r, _)), Mask::Integers(x)) => Ok(Mask::Integers(
                 x.iter().map(|&v| r.scale(v)).collect::<Result<_>>()?,
             )),
             _ => Ok(mapped),
@@ -359,46 +402,104 @@ impl<'a> Masks<'a> {
         }
     }
 
-    /// The refreshed ciphertext (c_0, c_1) at the top level, of `ct`'s key pair, refreshed by
-    /// `parties` parties: BFV and BGV with the bound of its fresh error (module doc of
-    /// [`super::refresh`]), CKKS at the top level's scale.
+    /// The refreshed ciphertext (c_0, c_1) at the top level of the output's parameters (`out`,
+    /// whose scheme this is), of key pair `key_id`, made by `parties` parties: BFV and BGV with the bound of its fresh error (module doc of [`super::refresh`]),
+    /// CKKS at the top level's scale.
     pub(crate) fn output<C: Refreshable + ?Sized>(
         &self,
-        ctx: &C,
-        ct: &C::Ciphertext,
+        out: &C,
         [c0, c1]: [Poly; 2],
+        key_id: Option<KeyId>,
         parties: usize,
     ) -> Result<C::Ciphertext> {
         let k = parties.max(1) as f64;
-        let out = match (self.scheme, ctx.refresh_input(ct)) {
-            (Scheme::Bfv(c), Input::Bfv(ct)) => {
+        let made = match (self.out, self.ckks) {
+            (Scheme::Bfv(c), _) => {
                 let bound = bfv_bound(c, k)?;
-                Output::Bfv(c.ciphertext(vec![c0, c1], ct.key_id, Some(bound)))
+                Output::Bfv(c.ciphertext(vec![c0, c1], key_id, Some(bound)))
             }
-            (Scheme::Bgv(c), Input::Bgv(ct)) => {
+            (Scheme::Bgv(c), _) => {
                 let p = c.params();
                 let (n, t, sigma) = (p.degree() as f64, p.plain_modulus() as f64, p.sigma());
                 // [d]_t + sum_i [M_i]_t + t sum_i e'_i: (k + 1) t / 2 + t z sqrt(k) sigma.
                 let inf = ((k + 1.0) * t / 2.0 + t * Z * k.sqrt() * sigma).log2();
                 let l2 = (n.sqrt() * (k + 1.0) * t / 2.0 + t * Z2 * (n * k).sqrt() * sigma).log2();
                 let top = c.max_level();
-                Output::Bgv(c.ciphertext(vec![c0, c1], top, ct.key_id, Some([inf, l2])))
+                Output::Bgv(c.ciphertext(vec![c0, c1], top, key_id, Some([inf, l2])))
             }
-            (Scheme::Ckks(c), Input::Ckks(ct)) => {
+            (Scheme::Ckks(c), Some((_, _, slots))) => {
                 let top = c.max_level();
                 Output::Ckks(CkksCiphertext {
                     parts: vec![c0, c1].into(),
                     level: top,
                     scale: c.scale_at(top)?,
-                    slots: ct.slots,
-                    fingerprint: ct.fingerprint,
-                    key_id: ct.key_id,
+                    slots,
+                    fingerprint: c.fingerprint(),
+                    key_id,
                 })
             }
-            _ => return Err(wrong_scheme()),
+            (Scheme::Ckks(_), None) => return Err(wrong_scheme()),
         };
-        ctx.refresh_output(out)
+        out.refresh_output(made)
     }
+}
+
+/// Ok when BFV or BGV masks can go from `input`'s parameters to `output`'s: the same plaintext
+/// modulus t (the masks are uniform modulo t), and, when the ring degree changes
+/// (`other_ring`: the slots are carried, [`super::transform`]), batching in both.
+fn plain_sides(input: Scheme<'_>, output: Scheme<'_>, other_ring: bool) -> Result<()> {
+    let (t_in, n_in, t_out, n_out) = match (input, output) {
+        (Scheme::Bfv(a), Scheme::Bfv(b)) => (
+            a.params().plain_modulus(),
+            a.params().degree(),
+            b.params().plain_modulus(),
+            b.params().degree(),
+        ),
+        (Scheme::Bgv(a), Scheme::Bgv(b)) => (
+            a.params().plain_modulus(),
+            a.params().degree(),
+            b.params().plain_modulus(),
+            b.params().degree(),
+        ),
+        _ => return Err(wrong_scheme()),
+    };
+    if t_in != t_out {
+        return Err(Error::InvalidParameters(format!(
+            "a transform between plaintext moduli t = {t_in} and t = {t_out}: the shares of the \
+             plaintext are modulo t, which both parameter sets must share"
+        )));
+    }
+    let batching = |n: usize| t_in % (2 * n as u64) == 1;
+    if other_ring && !(batching(n_in) && batching(n_out)) {
+        return Err(Error::InvalidParameters(format!(
+            "a transform from ring degree {n_in} to {n_out} carries the slots, which needs \
+             batching in both (t = {t_in} = 1 mod 2n)"
+        )));
+    }
+    Ok(())
+}
+
+/// Enc_level(mask) of `scheme` in representation `form`: Delta [x]_t (BFV), [x]_t centred (BGV),
+/// x (CKKS); plain form (multiparty rings are power-of-two: no Montgomery representation).
+fn embed(scheme: Scheme<'_>, mask: &Mask, level: usize, form: Representation) -> Result<Poly> {
+    // In coefficient form first: one transform at most, to the form asked for.
+    let mut p = match (scheme, mask) {
+        (Scheme::Bfv(c), Mask::Plain(x)) => c.scaled_plain(&c.plaintext_from_coefficients(x)?)?,
+        (Scheme::Bgv(c), Mask::Plain(x)) => {
+            let t = c.t();
+            let centred: Vec<i64> = x.iter().map(|&v| t.center(v)).collect();
+            Poly::from_signed(c.ring_at(level)?, &centred)?
+        }
+        (Scheme::Ckks(c), Mask::Integers(x)) => {
+            crate::ckks::integers_to_coefficients(c.ring_at(level)?, x)?
+        }
+        _ => return Err(Error::Internal("a mask of another scheme".into())),
+    };
+    match form {
+        Representation::Ntt => p.to_ntt()?,
+        Representation::Coefficient => p.to_coefficient()?,
+    }
+    Ok(p)
 }
 
 /// The schemes' heuristic constants (`bfv/noise.rs`, `bgv/noise.rs`): standard deviations covered

@@ -35,6 +35,10 @@ pub enum Protocol {
     /// Re-sharing: a Shamir share of an old party's Lagrange-weighted share for a new party
     /// (secret).
     Reshare = 8,
+    /// A masked transform's encryption-to-shares share (under the input's parameters).
+    EncToShares = 9,
+    /// A masked transform's shares-to-encryption share (under the output's parameters).
+    SharesToEnc = 10,
 }
 
 impl Protocol {
@@ -48,6 +52,8 @@ impl Protocol {
             6 => Protocol::Shamir,
             7 => Protocol::Refresh,
             8 => Protocol::Reshare,
+            9 => Protocol::EncToShares,
+            10 => Protocol::SharesToEnc,
             _ => return None,
         })
     }
@@ -313,6 +319,11 @@ impl Round {
             Protocol::KeySwitch => Ok(vec![(ct_ring()?, None)]),
             Protocol::PublicKeySwitch => Ok(vec![(ct_ring()?, None); 2]),
             Protocol::Refresh => Ok(vec![(ct_ring()?, None), (Arc::clone(sw.ring_q()), None)]),
+            Protocol::EncToShares => Ok(vec![(ct_ring()?, None)]),
+            Protocol::SharesToEnc => {
+                at_top("a shares-to-encryption share")?;
+                Ok(vec![(Arc::clone(sw.ring_q()), None)])
+            }
         }
     }
 }
