@@ -36,7 +36,7 @@ pub(crate) fn key_context(o: &Owner) -> &(dyn KeyContext + Sync) {
 }
 
 /// The top key level (the default of RKG and RTG).
-pub(super) fn level_or_top(ctx: &dyn KeyContext, level: Option<Int<usize>>) -> usize {
+pub(crate) fn level_or_top(ctx: &dyn KeyContext, level: Option<Int<usize>>) -> usize {
     level.map_or(ctx.key_switcher().top_level(), |l| l.0)
 }
 
