@@ -108,8 +108,8 @@ impl GaloisKeys {
     /// X -> X^g on 2 ciphertext parts of parameters `fingerprint` and key pair `ct_key`, switched
     /// back to s: the parts of the result, in the input's representation (a copy for g = 1). Shared
     /// by BFV, BGV (`scaled`: errors times t) and CKKS: the key switch of c_1, then the automorphism
-    /// ([`rotate_one`]), the same bits as the same rotation among many
-    /// ([`Hoisted::rotate`]).
+    /// (`rotate_one`), the same bits as the same rotation among many
+    /// (`Hoisted::rotate`).
     pub(crate) fn apply(
         &self,
         sw: &KeySwitcher,
