@@ -18,7 +18,8 @@ pub(crate) type BfvShared = Shared<BfvContext>;
 pub(crate) type BgvShared = Shared<BgvContext>;
 pub(crate) type CkksShared = Shared<CkksContext>;
 
-/// The context a key belongs to.
+/// The context a key of an RLWE scheme belongs to (its `KeyOwner` is in `rlwe_owner.rs`, which
+/// knows the schemes' Python context classes).
 #[derive(Clone)]
 pub(crate) enum Owner {
     Bfv(Arc<BfvShared>),
@@ -57,7 +58,7 @@ pub(crate) trait KeyToBytes<K> {
 }
 
 impl Owner {
-    fn scheme(&self) -> &'static str {
+    pub(crate) fn scheme(&self) -> &'static str {
         match self {
             Owner::Bfv(_) => "bfv",
             Owner::Bgv(_) => "bgv",
@@ -70,51 +71,6 @@ impl Owner {
             Owner::Bgv(s) => s.ctx.as_ref(),
             Owner::Ckks(s) => s.ctx.as_ref(),
         }
-    }
-}
-
-impl KeyOwner for Owner {
-    fn label(&self) -> &str {
-        match self {
-            Owner::Bfv(s) => &s.label,
-            Owner::Bgv(s) => &s.label,
-            Owner::Ckks(s) => &s.label,
-        }
-    }
-    fn params_bytes(&self) -> &[u8] {
-        match self {
-            Owner::Bfv(s) => &s.params_bytes,
-            Owner::Bgv(s) => &s.params_bytes,
-            Owner::Ckks(s) => &s.params_bytes,
-        }
-    }
-    fn kind(&self, class: &str) -> String {
-        format!("{}:{class}", self.scheme())
-    }
-    fn same(&self, other: &Self) -> bool {
-        match (self, other) {
-            (Owner::Bfv(a), Owner::Bfv(b)) => Arc::ptr_eq(a, b),
-            (Owner::Bgv(a), Owner::Bgv(b)) => Arc::ptr_eq(a, b),
-            (Owner::Ckks(a), Owner::Ckks(b)) => Arc::ptr_eq(a, b),
-            _ => false,
-        }
-    }
-    fn of(context: &Bound<'_, PyAny>) -> PyResult<Self> {
-        if let Ok(c) = context.cast::<crate::bfv::PyBfvContext>() {
-            Ok(c.get().owner())
-        } else if let Ok(c) = context.cast::<crate::bgv::PyBgvContext>() {
-            Ok(c.get().owner())
-        } else if let Ok(c) = context.cast::<crate::ckks::PyCkksContext>() {
-            Ok(c.get().owner())
-        } else {
-            Err(pyo3::exceptions::PyTypeError::new_err(format!(
-                "context must be a BgvContext, a BfvContext or a CkksContext, got {}",
-                crate::convert::type_name(context)
-            )))
-        }
-    }
-    fn load(self, py: Python<'_>, class: &str, data: &[u8]) -> PyResult<Py<PyAny>> {
-        load(py, self, class, data)
     }
 }
 
@@ -320,15 +276,11 @@ pub(crate) fn load(py: Python<'_>, owner: Owner, class: &str, data: &[u8]) -> Py
         "PublicKey" => loaded::<_, PyPublicKey, _>(py, kb.public_key_from_bytes(data), owner),
         "RelinKey" => loaded::<_, PyRelinKey, _>(py, kb.relin_key_from_bytes(data), owner),
         "GaloisKeys" => loaded::<_, PyGaloisKeys, _>(py, kb.galois_keys_from_bytes(data), owner),
-        "BootstrappingKeys" => match owner {
-            Owner::Ckks(s) => {
-                Ok(Py::new(py, crate::ckks::PyBootstrappingKeys::load(s, data)?)?.into_any())
-            }
-            _ => Err(raise(
-                "SerializationError",
-                "bootstrapping keys are CKKS keys".into(),
-            )),
-        },
+        // CKKS restores its own (`ckks::restore`); any other scheme's are refused.
+        "BootstrappingKeys" => Err(raise(
+            "SerializationError",
+            "bootstrapping keys are CKKS keys".into(),
+        )),
         other => Err(raise(
             "SerializationError",
             format!("unknown pickled key class {other:?}"),

@@ -39,6 +39,7 @@ mod keys;
 mod multiparty;
 mod registry;
 mod rlwe_context;
+mod rlwe_owner;
 mod rlwe_params;
 
 use pyo3::exceptions::PyValueError;

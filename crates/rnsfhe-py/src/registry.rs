@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, RwLock, Weak};
 
 use pyo3::prelude::*;
-use rnsfhe::rlwe::{EvaluationKeySet, GaloisKeys, KeyId, PublicKey, RelinKey, SecretKey};
+use rnsfhe::rlwe::{EvaluationKeySet, GaloisKeys, KeyId, RelinKey};
 use rnsfhe_math::sample::Csprng;
 
 use crate::{raise, OrPy};
@@ -162,22 +162,22 @@ impl<R: Send + Sync, G: Send + Sync> KeySet for KeyPair<R, G> {
     }
 }
 
-/// The RLWE schemes: RLWE keys, what is kept beside the context (CKKS: its bootstrapping), their own
-/// operations.
+/// `Scheme` for an RLWE scheme's context (invoked by the scheme's module): RLWE keys, what is kept
+/// beside the context (CKKS: its bootstrapping), its own operations.
 macro_rules! rlwe_scheme {
-    ($($Ctx:ty: $Params:ty, $Pt:ty, $Ct:ty, $Tag:ty, $Extra:ty);*) => {
-        $(impl Scheme for $Ctx {
+    ($Ctx:ty: $Params:ty, $Pt:ty, $Ct:ty, $Tag:ty, $Extra:ty) => {
+        impl crate::registry::Scheme for $Ctx {
             type Params = $Params;
-            type SecretKey = SecretKey;
-            type PublicKey = PublicKey;
-            type RelinKey = RelinKey;
-            type GaloisKeys = GaloisKeys;
-            type Keys = EvaluationKeySet;
+            type SecretKey = rnsfhe::rlwe::SecretKey;
+            type PublicKey = rnsfhe::rlwe::PublicKey;
+            type RelinKey = rnsfhe::rlwe::RelinKey;
+            type GaloisKeys = rnsfhe::rlwe::GaloisKeys;
+            type Keys = rnsfhe::rlwe::EvaluationKeySet;
             type Plaintext = $Pt;
             type Ciphertext = $Ct;
             type Tag = $Tag;
             type Extra = $Extra;
-            fn new_context(p: &$Params) -> rnsfhe::Result<Arc<Self>> {
+            fn new_context(p: &$Params) -> rnsfhe::Result<std::sync::Arc<Self>> {
                 <$Ctx>::new(p.clone())
             }
             fn fingerprint(&self) -> u64 {
@@ -186,27 +186,35 @@ macro_rules! rlwe_scheme {
             fn extra(&self) -> $Extra {
                 <$Extra>::default()
             }
-            fn key_pair(&self, rng: &mut Csprng) -> rnsfhe::Result<(SecretKey, PublicKey)> {
+            fn key_pair(
+                &self,
+                rng: &mut rnsfhe_math::sample::Csprng,
+            ) -> rnsfhe::Result<(rnsfhe::rlwe::SecretKey, rnsfhe::rlwe::PublicKey)> {
                 self.keygen(rng)
             }
-            fn encrypt_public(&self, pt: &$Pt, pk: &PublicKey, rng: &mut Csprng) -> rnsfhe::Result<$Ct> {
+            fn encrypt_public(
+                &self,
+                pt: &$Pt,
+                pk: &rnsfhe::rlwe::PublicKey,
+                rng: &mut rnsfhe_math::sample::Csprng,
+            ) -> rnsfhe::Result<$Ct> {
                 self.encrypt(pt, pk, rng)
             }
-            fn encrypt_secret(&self, pt: &$Pt, sk: &SecretKey, rng: &mut Csprng) -> rnsfhe::Result<$Ct> {
+            fn encrypt_secret(
+                &self,
+                pt: &$Pt,
+                sk: &rnsfhe::rlwe::SecretKey,
+                rng: &mut rnsfhe_math::sample::Csprng,
+            ) -> rnsfhe::Result<$Ct> {
                 self.encrypt_symmetric(pt, sk, rng)
             }
             fn product(&self, a: &$Ct, b: &$Ct) -> rnsfhe::Result<$Ct> {
                 self.multiply_no_relin(a, b)
             }
-        })*
+        }
     };
 }
-rlwe_scheme!(
-    rnsfhe::bfv::BfvContext: rnsfhe::bfv::BfvParameters, rnsfhe::bfv::BfvPlaintext, rnsfhe::bfv::BfvCiphertext, (), ();
-    rnsfhe::bgv::BgvContext: rnsfhe::bgv::BgvParameters, rnsfhe::bgv::BgvPlaintext, rnsfhe::bgv::BgvCiphertext, (), ();
-    rnsfhe::ckks::CkksContext: rnsfhe::ckks::CkksParameters, rnsfhe::ckks::CkksPlaintext, rnsfhe::ckks::CkksCiphertext,
-        Option<crate::ckks::Preset>, crate::ckks::Bootstrapping
-);
+pub(crate) use rlwe_scheme;
 
 /// A scheme context shared by every Python object of its parameter set.
 pub(crate) struct Shared<C: Scheme> {

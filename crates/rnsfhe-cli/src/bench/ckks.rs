@@ -8,6 +8,7 @@ use rnsfhe::Result;
 use rnsfhe_math::arith::Modulus;
 use rnsfhe_math::sample::Csprng;
 
+use super::ckks_shape::describe;
 use crate::report::{moduli_shape, Plot, Report, Scale, Series};
 use crate::table::Table;
 use crate::timing::{human, Budget};
@@ -154,18 +155,6 @@ fn peers(budget: &Budget, rng: &mut Csprng, rep: &mut Report) -> Result<()> {
     }
     rep.table(&peer_table);
     Ok(())
-}
-
-/// "N = 2^15, q 60 + 10 x 40 (+ 60), scale 2^40": the parameters of a context, for table rows.
-pub fn describe(ctx: &CkksContext) -> String {
-    let p = ctx.params();
-    format!(
-        "N = 2^{}, q {} (+ {}), scale 2^{}",
-        ctx.slots().trailing_zeros() + 1,
-        moduli_shape(p.moduli()),
-        moduli_shape(p.special_moduli()),
-        p.scale_bits()
-    )
 }
 
 /// Cheon et al. (SAC 2018) Table 1 (log q = 55): L = 5 and 10 at N = 2^15, L = 15 at N = 2^16 (with `paper`).

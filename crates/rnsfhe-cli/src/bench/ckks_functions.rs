@@ -9,7 +9,7 @@ use rnsfhe::Result;
 use rnsfhe_math::arith::Modulus;
 use rnsfhe_math::sample::Csprng;
 
-use super::ckks::describe;
+use super::ckks_shape::describe;
 use crate::report::Report;
 use crate::table::Table;
 use crate::timing::{human, Budget};

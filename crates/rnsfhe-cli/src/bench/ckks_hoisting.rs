@@ -11,7 +11,7 @@ use rnsfhe::rlwe::KeySwitching;
 use rnsfhe::Result;
 use rnsfhe_math::sample::Csprng;
 
-use crate::bench::ckks::describe;
+use crate::bench::ckks_shape::describe;
 use crate::report::Report;
 use crate::table::Table;
 use crate::timing::{human, Budget};

@@ -19,7 +19,7 @@ use rnsfhe::params::Security;
 use rnsfhe::Result;
 use rnsfhe_math::sample::Csprng;
 
-use crate::bench::ckks::describe;
+use crate::bench::ckks_shape::describe;
 use crate::report::Report;
 use crate::table::Table;
 use crate::timing::human;

@@ -19,14 +19,15 @@
 use rnsfhe::bfv::{BfvContext, BfvParameters};
 use rnsfhe::ckks::{CkksContext, CkksParameters, Complex};
 use rnsfhe::multiparty::{
-    ckg, cks_round, cks_share, pcks_share, rkg, rtg, threshold, Aggregator, Collective, Group,
-    Party, Round, Share, Smudging, ThresholdSecret,
+    ckg, cks_round, cks_share, pcks_share, rkg, rtg, threshold, Collective, Group, Party, Share,
+    Smudging, ThresholdSecret,
 };
 use rnsfhe::params::Security;
 use rnsfhe::rlwe::{Crs, KeyContext, KeyGenerator, KeySwitching, PublicKey};
 use rnsfhe::Result;
 use rnsfhe_math::sample::Csprng;
 
+use super::multiparty_shares::{add_time, bytes, double_time, sink, sum};
 use crate::report::Report;
 use crate::table::Table;
 use crate::timing::{human, kib, Budget};
@@ -293,64 +294,5 @@ fn threshold_rows(
     ])
 }
 
-/// The sum of `shares` for `round` (the aggregate when they cover its parties).
-pub(super) fn sum(kc: &dyn KeyContext, round: &Round, shares: &[&Share]) -> Result<Share> {
-    let who: Vec<u32> = shares.iter().flat_map(|s| s.parties().to_vec()).collect();
-    let mut agg = Aggregator::new(kc, round.clone(), &who)?;
-    for s in shares {
-        agg.add(s)?;
-    }
-    agg.finish()
-}
-
-/// Seconds to add `second` into an aggregation of `round` holding `first` (in place; the
-/// aggregator and its first share are set up untimed).
-pub(super) fn add_time(
-    budget: &Budget,
-    kc: &dyn KeyContext,
-    round: &Round,
-    first: &Share,
-    second: &Share,
-) -> f64 {
-    let members: Vec<u32> = round.group().map_or_else(
-        || [first.parties(), second.parties()].concat(),
-        |g| g.members().to_vec(),
-    );
-    budget.seconds_per_prepared_call(
-        || {
-            let mut agg = Aggregator::new(kc, round.clone(), &members).ok();
-            if let Some(a) = agg.as_mut() {
-                sink(a.add(first));
-            }
-            agg
-        },
-        |agg| {
-            if let Some(a) = agg.as_mut() {
-                sink(a.add(second));
-            }
-        },
-    )
-}
-
 /// The row of Lattigo's aggregation benchmark for a protocol ("{}").
 const AS_LATTIGO: &str = "{} aggregation as Lattigo (a share + itself, in place)";
-
-/// Seconds to add a copy of `share` to itself in place (Lattigo's `AggregateShares(s, s, &s)`).
-pub(super) fn double_time(budget: &Budget, share: &Share) -> f64 {
-    let mut polys = share.polys().to_vec();
-    budget.seconds_per_call(|| {
-        for p in &mut polys {
-            p.double_assign();
-        }
-        sink(&polys);
-    })
-}
-
-/// Keeps a result from being optimised away, and drops it.
-pub(super) fn sink<T>(x: T) {
-    let _ = std::hint::black_box(x);
-}
-
-pub(super) fn bytes(s: &Share) -> usize {
-    s.to_bytes().len()
-}

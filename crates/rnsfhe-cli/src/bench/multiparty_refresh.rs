@@ -21,7 +21,7 @@ use rnsfhe::rlwe::{Crs, KeySwitching, PublicKey};
 use rnsfhe::Result;
 use rnsfhe_math::sample::Csprng;
 
-use super::multiparty::{add_time, bytes, double_time, sink, sum};
+use super::multiparty_shares::{add_time, bytes, double_time, sink, sum};
 use crate::report::Report;
 use crate::table::Table;
 use crate::timing::{human, kib, Budget};

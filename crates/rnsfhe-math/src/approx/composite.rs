@@ -181,14 +181,6 @@ pub fn sign_table_pairs() -> Vec<(u32, u32)> {
         .collect()
 }
 
-/// One shipped composite: the odd coefficients c_1, c_3, ... of each component on [-1, 1].
-pub(crate) struct TableEntry {
-    pub(crate) log_alpha: u32,
-    pub(crate) log_err: u32,
-    pub(crate) max_error: f64,
-    pub(crate) components: &'static [&'static [f64]],
-}
-
 /// P(x) in high precision (the coefficients exact, Clenshaw at `p`).
 pub(crate) fn evaluate_precise(s: &CompositeSign, x: &Real, p: Precision) -> Result<Real> {
     let one = p.int(1);

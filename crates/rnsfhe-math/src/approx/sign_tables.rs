@@ -4,7 +4,13 @@
 //! `RNSFHE_WRITE_SIGN_TABLES=1 cargo test -p rnsfhe-math --lib approx_sign_tables_generator
 //! -- --ignored` rewrites it (without the variable the same test asserts that it matches).
 
-use super::composite::TableEntry;
+/// One shipped composite: the odd coefficients c_1, c_3, ... of each component on [-1, 1].
+pub(crate) struct TableEntry {
+    pub(crate) log_alpha: u32,
+    pub(crate) log_err: u32,
+    pub(crate) max_error: f64,
+    pub(crate) components: &'static [&'static [f64]],
+}
 
 #[rustfmt::skip]
 pub(crate) const SIGN_TABLES: &[TableEntry] = &[

@@ -157,7 +157,13 @@ fn render(entries: &[CompositeSign]) -> String {
          //! p_2, ..., as computed by `composite_sign(log_alpha, log_err)`. Generated, do not edit:\n\
          //! `RNSFHE_WRITE_SIGN_TABLES=1 cargo test -p rnsfhe-math --lib approx_sign_tables_generator\n\
          //! -- --ignored` rewrites it (without the variable the same test asserts that it matches).\n\n\
-         use super::composite::TableEntry;\n\n\
+         /// One shipped composite: the odd coefficients c_1, c_3, ... of each component on [-1, 1].\n\
+         pub(crate) struct TableEntry {\n\
+         \x20   pub(crate) log_alpha: u32,\n\
+         \x20   pub(crate) log_err: u32,\n\
+         \x20   pub(crate) max_error: f64,\n\
+         \x20   pub(crate) components: &'static [&'static [f64]],\n\
+         }\n\n\
          #[rustfmt::skip]\n\
          pub(crate) const SIGN_TABLES: &[TableEntry] = &[\n",
     );

@@ -1,7 +1,7 @@
 //! The FastBconv dot product sum_i y_i c_i mod p with AVX2, 8 values per step: the 128-bit products
 //! (four `vpmuludq` each) are summed exactly (`arith::avx2::add128`) and reduced once per value
 //! (`reduce128`). The AVX2 twin of `dot_ifma`, for any p < 2^62 while the sum stays below 2^128; the
-//! scalar twin is `fast::dot_lazy`.
+//! scalar twin is `dot::dot_lazy`.
 
 use crate::arith::Modulus;
 
@@ -39,7 +39,7 @@ pub(super) fn dot(
 ) -> bool {
     let len = out.len();
     if !len.is_multiple_of(8)
-        || !super::fast::dot_args_fit(y, stride, start, c, add, own, len)
+        || !super::dot::dot_args_fit(y, stride, start, c, add, own, len)
         || !is_x86_feature_detected!("avx2")
     {
         return false;
@@ -113,7 +113,7 @@ unsafe fn dot_kernel<const BIG: bool>(
 #[allow(clippy::unwrap_used)] // test
 mod tests {
     use super::*;
-    use crate::rns::fast::{dot_lazy, lazy_chunk};
+    use crate::rns::dot::{dot_lazy, lazy_chunk};
     use crate::sample::Csprng;
 
     /// Against the scalar twin with the extras, random values and the edges y_max - 1, p - 1.

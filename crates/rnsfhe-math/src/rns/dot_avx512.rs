@@ -2,7 +2,7 @@
 //! each product's 32 x 32-bit pieces summed in columns (`arith::wide512::Sum128`), one 128-bit
 //! reduction per value (`Reduce128`). The AVX-512 twin of `dot_avx2` for the primes the IFMA kernel
 //! (`dot_ifma`, p < 2^51) cannot take: any p < 2^62 while the sum stays below 2^128. Scalar twin:
-//! `fast::dot_lazy`.
+//! `dot::dot_lazy`.
 
 use crate::arith::Modulus;
 
@@ -38,7 +38,7 @@ pub(super) fn dot(
     out: &mut [u64],
 ) -> bool {
     let len = out.len();
-    if !super::fast::dot_args_fit(y, stride, start, c, add, own, len)
+    if !super::dot::dot_args_fit(y, stride, start, c, add, own, len)
         || !crate::arith::Backend::Avx512.is_supported()
     {
         return false;
@@ -131,7 +131,7 @@ unsafe fn dot_kernel(
 #[allow(clippy::unwrap_used)] // test
 mod tests {
     use super::*;
-    use crate::rns::fast::{dot_lazy, lazy_chunk};
+    use crate::rns::dot::{dot_lazy, lazy_chunk};
     use crate::sample::Csprng;
 
     /// Against the scalar twin with and without the extras: random values and the edges 0, y_max - 1,

@@ -1,7 +1,7 @@
 //! The FastBconv dot product sum_i y_i c_i mod p with AVX-512 IFMA, for y_i < 2^52 and c_i < p < 2^51:
 //! the 104-bit products are summed as their low and high 52-bit halves in 64-bit lanes (no overflow
 //! for fewer than 2^10 terms: the high sum stays below 2^62), then each lane is reduced by Montgomery
-//! steps in the same unit (`arith::lazy`, which states the ranges). The scalar twin is `fast::dot_lazy`.
+//! steps in the same unit (`arith::lazy`, which states the ranges). The scalar twin is `dot::dot_lazy`.
 
 use crate::arith::Modulus;
 
@@ -29,7 +29,7 @@ pub(super) fn available(y_max: u64, targets: &[Modulus], terms: usize) -> bool {
 /// below 2^52 with its constant below p (one more term).
 /// Preconditions (checked by [`available`]): IFMA present, every y below 2^52, every c below
 /// p < 2^51, c.len() < 2^10. Returns false, doing nothing, when out.len() is not a multiple of 16, c
-/// is empty, a length does not match or a row lies outside y (`fast::dot_args_fit`, the check of
+/// is empty, a length does not match or a row lies outside y (`dot::dot_args_fit`, the check of
 /// the AVX2 and AVX-512 twins).
 #[cfg(target_arch = "x86_64")]
 #[allow(clippy::too_many_arguments)] // a kernel: plain slices and scalars
@@ -46,7 +46,7 @@ pub(super) fn dot(
     let len = out.len();
     if !len.is_multiple_of(16)
         || c.is_empty()
-        || !super::fast::dot_args_fit(y, stride, start, c, add, own, len)
+        || !super::dot::dot_args_fit(y, stride, start, c, add, own, len)
     {
         return false;
     }
@@ -179,7 +179,7 @@ unsafe fn round_kernel(x: &[u64], fracs: &[[u64; 3]], out: &mut [u64]) {
 #[allow(clippy::unwrap_used)] // test
 mod tests {
     use super::*;
-    use crate::rns::fast::{dot_lazy, lazy_chunk};
+    use crate::rns::dot::{dot_lazy, lazy_chunk};
     use crate::sample::Csprng;
 
     #[test]

@@ -8,6 +8,7 @@
 
 mod basis;
 mod converter;
+mod dot;
 mod dot_avx2;
 mod dot_avx512;
 mod dot_ifma;

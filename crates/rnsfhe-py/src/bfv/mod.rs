@@ -32,6 +32,8 @@ use crate::{bytes_out, raise, reduce, OrPy, Reduced};
 
 static CONTEXTS: Registry<BfvContext> = Registry::new();
 
+crate::registry::rlwe_scheme!(BfvContext: BfvParameters, BfvPlaintext, BfvCiphertext, (), ());
+
 crate::rlwe_params::rlwe_restore!(PyBfvParameters(BfvParameters), PyBfvContext, "Bfv", "bfv:");
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

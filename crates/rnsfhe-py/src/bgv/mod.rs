@@ -26,6 +26,8 @@ use crate::{bytes_out, raise, reduce, OrPy, Reduced};
 
 static CONTEXTS: Registry<BgvContext> = Registry::new();
 
+crate::registry::rlwe_scheme!(BgvContext: BgvParameters, BgvPlaintext, BgvCiphertext, (), ());
+
 crate::rlwe_params::rlwe_restore!(PyBgvParameters(BgvParameters), PyBgvContext, "Bgv", "bgv:");
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -47,12 +47,20 @@ use crate::{bytes_out, raise, reduce, OrPy, Reduced};
 
 static CONTEXTS: Registry<CkksContext> = Registry::new();
 
-crate::rlwe_params::rlwe_restore!(
-    PyCkksParameters(CkksParameters),
-    PyCkksContext,
-    "Ckks",
-    "ckks:"
+crate::registry::rlwe_scheme!(
+    CkksContext: CkksParameters, CkksPlaintext, CkksCiphertext, Option<Preset>, Bootstrapping
 );
+
+// Bootstrapping keys are CKKS's own; the RLWE keys go through `keys::restore`.
+crate::rlwe_params::rlwe_restore! {
+    PyCkksParameters(CkksParameters), PyCkksContext, "Ckks",
+    keys(py, ctx, _class, data, kind) => match kind.strip_prefix("ckks:") {
+        Some("BootstrappingKeys") => {
+            Py::new(py, PyBootstrappingKeys::load(ctx.shared.clone(), data)?)?.into_any()
+        }
+        class => keys::restore(py, ctx.owner(), class, kind, data)?,
+    }
+}
 
 /// The most slots a layout can use: N/2 for the largest ring degree, 2^17.
 const MAX_LAYOUT_SLOTS: usize = 1 << 16;

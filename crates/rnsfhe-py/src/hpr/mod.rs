@@ -2,6 +2,10 @@
 //! Alg. 1 with the noise check, operations), plaintexts, ciphertexts with operators, and the HPR
 //! key classes. Contexts with equal parameters are one context; evaluation keys are registered per
 //! key pair, as for BFV.
+//!
+//! `context` holds the context class, `values` the plaintext and ciphertext classes, `plain` the
+//! encoding helpers. The value classes name the context class (a ciphertext's `context`,
+//! `HprCiphertext.from_bytes(ctx, data)`) through this module, as the other schemes' do.
 
 mod context;
 mod keys;

@@ -9,8 +9,7 @@ use pyo3::types::PyBytes;
 use rnsfhe::hpr::{HprCiphertext, HprContext, HprRelinKey};
 use rnsfhe::rlwe::KeyId;
 
-use super::context::PyHprContext;
-use super::{same, HprShared};
+use super::{same, HprShared, PyHprContext};
 use crate::convert::{
     i64_array, int_values, is_int, is_vector, power_by_squaring, type_name, ByteData, Int,
 };

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use rnsfhe::multiparty::{self as mp, ckg, rkg, rtg};
 
-use super::{key_context, PyCrs};
+use super::{key_context, level_or_top, PyCrs};
 use crate::convert::Int;
 use crate::keys::{KeyOwner, Owner};
 use crate::OrPy;
@@ -106,7 +106,7 @@ fn rkg_crp(
 ) -> PyResult<PyCrp> {
     let o = Owner::of(context)?;
     let ctx = key_context(&o);
-    let level = super::party::level_or_top(ctx, level);
+    let level = level_or_top(ctx, level);
     let c = py.detach(|| rkg::crp(ctx, &crs.0, level));
     wrap(o, c)
 }
@@ -123,7 +123,7 @@ fn rtg_crp(
 ) -> PyResult<PyCrp> {
     let o = Owner::of(context)?;
     let ctx = key_context(&o);
-    let level = super::party::level_or_top(ctx, level);
+    let level = level_or_top(ctx, level);
     let c = py.detach(|| rtg::crp(ctx, &crs.0, &elements, level));
     wrap(o, c)
 }

@@ -37,6 +37,11 @@ pub(crate) fn key_context(o: &Owner) -> &(dyn KeyContext + Sync) {
     }
 }
 
+/// The top key level (the default of RKG and RTG).
+pub(crate) fn level_or_top(ctx: &dyn KeyContext, level: Option<Int<usize>>) -> usize {
+    level.map_or(ctx.key_switcher().top_level(), |l| l.0)
+}
+
 /// `ShareRefusedError` for `Error::ShareRefused`, with the share, the fault ("duplicate",
 /// "stale", "corrupted", "foreign", "unexpected", "missing") and the detail as attributes.
 pub(crate) fn refused(share: &str, fault: rnsfhe::ShareFault, detail: &str, msg: String) -> PyErr {
@@ -455,6 +460,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyShare>()?;
     m.add_class::<PyAggregator>()?;
     party::register(m)?;
+    threshold::register(m)?;
     crp::register(m)?;
     rtg::register(m)?;
     refresh::register(m)?;

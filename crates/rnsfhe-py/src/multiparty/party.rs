@@ -10,7 +10,7 @@ use rnsfhe::multiparty::{self as mp, ckg, rkg};
 use rnsfhe::rlwe::KeyContext;
 
 use super::crp::{Ref, Reference};
-use super::{key_context, PyCrs, PyGroup, PyRound, PyShare};
+use super::{key_context, level_or_top, PyCrs, PyGroup, PyRound, PyShare};
 use crate::convert::{Int, LockedRng};
 use crate::keys::{KeyOwner, Made, Owner, PyPublicKey, PyRelinKey, PySecretKey};
 use crate::registry::Shared;
@@ -121,11 +121,6 @@ fn copy_secret(o: &Owner, sk: &rnsfhe::rlwe::SecretKey) -> PyResult<rnsfhe::rlwe
     };
     kb.secret_key_from_bytes(&kb.secret_key_to_bytes(sk).py()?)
         .py()
-}
-
-/// The top key level (the default of RKG and RTG).
-pub(super) fn level_or_top(ctx: &dyn KeyContext, level: Option<Int<usize>>) -> usize {
-    level.map_or(ctx.key_switcher().top_level(), |l| l.0)
 }
 
 pub(super) fn group_of(g: Option<&PyGroup>) -> Option<&mp::Group> {
@@ -346,5 +341,5 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     ] {
         m.add_function(f)?;
     }
-    super::threshold::register(m)
+    Ok(())
 }

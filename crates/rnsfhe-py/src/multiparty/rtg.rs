@@ -7,8 +7,8 @@ use pyo3::prelude::*;
 use rnsfhe::multiparty::rtg;
 
 use super::crp::{Ref, Reference};
-use super::party::{group_of, level_or_top, register_keys, PyParty};
-use super::{key_context, PyCrs, PyGroup, PyRound, PyShare};
+use super::party::{group_of, register_keys, PyParty};
+use super::{key_context, level_or_top, PyCrs, PyGroup, PyRound, PyShare};
 use crate::convert::{ints, Int};
 use crate::keys::{KeyOwner, Made, Owner, PyGaloisKeys, PyPublicKey};
 use crate::OrPy;

@@ -7,8 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rnsfhe_math::ring::Representation;
 
-use super::membership::ShareDigest;
-use super::share::{sorted_parties, Slot};
+use super::share::{sorted_parties, ShareDigest, Slot};
 use super::{Round, Share};
 use crate::rlwe::KeyContext;
 use crate::{Error, Result, ShareFault};

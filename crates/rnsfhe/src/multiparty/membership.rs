@@ -22,13 +22,10 @@
 
 use rnsfhe_math::ring::{Poly, Representation};
 
-use super::share::sorted_parties;
+use super::share::{sorted_parties, ShareDigest};
 use super::{Round, Share};
 use crate::rlwe::KeyContext;
 use crate::{Result, ShareFault};
-
-/// The digest of one party's share ([`Share::digest`]).
-pub type ShareDigest = [u8; 32];
 
 /// BLAKE3 over a domain tag, the parameters, every field of the round, the party and the BLAKE3
 /// of each of `polys` (its representation and every residue): a tree, so that the polynomials

@@ -165,6 +165,7 @@ mod membership;
 mod party;
 pub mod refresh;
 mod refresh_schemes;
+mod refresh_terms;
 mod reshare;
 pub mod rkg;
 pub mod rtg;
@@ -182,12 +183,11 @@ pub use crp::Crp;
 pub use keyswitch::{
     cks_round, cks_share, decrypt, key_switch, pcks_round, pcks_share, public_key_switch,
 };
-pub use membership::ShareDigest;
 pub use party::Party;
 pub use refresh::{Refresh, RefreshCrp};
 pub use refresh_schemes::Refreshable;
 pub use schemes::{CiphertextView, Collective};
-pub use share::{crs_id, Group, Protocol, Round, Share, MAX_PARTIES};
+pub use share::{crs_id, Group, Protocol, Round, Share, ShareDigest, MAX_PARTIES};
 pub use smudging::{ReceiverSecret, Smudging, DEFAULT_LAMBDA};
 pub use smudging_floor::{NoiseBound, ShareSmudging};
 pub use threshold::{ShamirPolynomial, ThresholdSecret};

@@ -8,7 +8,7 @@ use rnsfhe_math::ring::{Poly, Representation};
 use rnsfhe_math::sample::Csprng;
 use zeroize::Zeroize;
 
-use super::refresh::Refresh;
+use super::refresh_terms::Refresh;
 use super::schemes::{grow, CiphertextView};
 use super::transform::SlotMap;
 use super::Collective;

@@ -17,8 +17,7 @@ use rnsfhe_math::ring::{Form, Poly, Representation, RingKind};
 use rnsfhe_math::sample::{ternary, ternary_hamming, Csprng};
 use zeroize::{Zeroize, Zeroizing};
 
-use super::membership::ShareDigest;
-use super::share::{crs_id, digest};
+use super::share::{crs_id, digest, ShareDigest};
 use super::{Crp, Group, Party, Protocol, Round, Share};
 use crate::rlwe::{
     gaussian_poly, log2_modulus, Crs, Domain, KeyContext, KeyOptions, KeySwitchKey, PublicKey,

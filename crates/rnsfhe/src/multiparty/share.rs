@@ -9,7 +9,6 @@ use rnsfhe_math::ring::{Poly, Representation, RingContext};
 use sha2::{Digest, Sha256};
 use zeroize::Zeroize;
 
-use super::membership::ShareDigest;
 use crate::rlwe::{Crs, KeyContext};
 use crate::{Error, Result, ShareFault};
 
@@ -327,6 +326,9 @@ impl Round {
         }
     }
 }
+
+/// The digest of one party's share ([`Share::digest`]).
+pub type ShareDigest = [u8; 32];
 
 /// A polynomial's ring and representation in a share (`None`: the ciphertext's).
 pub(crate) type Slot = (Arc<RingContext>, Option<Representation>);

@@ -267,24 +267,6 @@ impl GaloisKeys {
         self.keys.keys().copied().collect()
     }
 
-    /// X -> X^g on 2 ciphertext parts of parameters `fingerprint` and key pair `ct_key`, switched
-    /// back to s: the parts of the result, in the input's representation (a copy for g = 1). Shared
-    /// by BFV, BGV (`scaled`: errors times t) and CKKS: the key switch of c_1, then the automorphism
-    /// (`rlwe::hoisted::rotate_one`), the same bits as the same rotation among many
-    /// (`Hoisted::rotate`).
-    pub(crate) fn apply(
-        &self,
-        sw: &KeySwitcher,
-        scaled: Option<&ModulusChain>,
-        parts: &[Poly],
-        g: u64,
-        fingerprint: u64,
-        ct_key: Option<KeyId>,
-    ) -> Result<Vec<Poly>> {
-        let level = super::hoisted::check(sw, self, parts, fingerprint, ct_key)?;
-        super::hoisted::rotate_one(sw, scaled, self, parts, (g, level))
-    }
-
     /// Refuses a missing key, or one below `level` (the ciphertext's), before any work: the error
     /// names the element and, when given, the rotation step it serves.
     pub(crate) fn require(&self, g: u64, step: Option<i64>, level: usize) -> Result<()> {

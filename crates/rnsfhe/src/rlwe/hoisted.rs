@@ -104,6 +104,26 @@ pub(crate) fn rotate_one(
     rotated(u0, u1, &parts[0], g)
 }
 
+impl GaloisKeys {
+    /// X -> X^g on 2 ciphertext parts of parameters `fingerprint` and key pair `ct_key`, switched
+    /// back to s: the parts of the result, in the input's representation (a copy for g = 1). Shared
+    /// by BFV, BGV (`scaled`: errors times t) and CKKS: the key switch of c_1, then the automorphism
+    /// (`rotate_one`), the same bits as the same rotation among many
+    /// (`Hoisted::rotate`).
+    pub(crate) fn apply(
+        &self,
+        sw: &KeySwitcher,
+        scaled: Option<&ModulusChain>,
+        parts: &[Poly],
+        g: u64,
+        fingerprint: u64,
+        ct_key: Option<KeyId>,
+    ) -> Result<Vec<Poly>> {
+        let level = check(sw, self, parts, fingerprint, ct_key)?;
+        rotate_one(sw, scaled, self, parts, (g, level))
+    }
+}
+
 /// (phi_g(c_0 + u_0), phi_g(u_1)) for (u_0, u_1) the key switch of c_1 by the key of g (from s to
 /// phi_{g^-1}(s)): the rotation of (c_0, c_1) under s.
 fn rotated(mut u0: Poly, u1: Poly, c0: &Poly, g: u64) -> Result<Vec<Poly>> {

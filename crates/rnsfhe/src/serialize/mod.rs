@@ -49,6 +49,7 @@ mod bfv;
 mod bgv;
 mod ckks;
 mod hpr;
+mod key_switch_key;
 mod keys;
 #[cfg(test)]
 mod old_formats;

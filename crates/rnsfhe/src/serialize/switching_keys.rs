@@ -3,6 +3,7 @@
 //! primes the key uses (a prefix of P), then the key-switching key (level first) over the
 //! parameters' key switcher or the one of q_0..q_l and P' ([`SwitchingKey::switcher_for`]).
 
+use super::key_switch_key::check_layout;
 use super::{Kind, Reader, Writer};
 use crate::rlwe::{EncapsulationKeys, KeyContext, KeyId, SwitchingKey};
 use crate::{Error, Result};
@@ -33,7 +34,7 @@ impl Reader<'_> {
         let key_level = if own.is_some() { sw.top_level() } else { level };
         sw.key_ring(0, key_level)
             .map_err(|e| Error::Malformed(format!("a switching key at level {level}: {e}")))?;
-        super::keys::check_layout(layout, sw, key_level)?;
+        check_layout(layout, sw, key_level)?;
         let key = self.key_switch_body(sw, key_level)?;
         Ok(SwitchingKey {
             key,

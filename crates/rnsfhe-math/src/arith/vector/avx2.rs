@@ -9,7 +9,7 @@
 use std::arch::x86_64::*;
 
 use super::avx512::Barrett;
-use super::horner::SmallPoint;
+use super::small_point::SmallPoint;
 use crate::arith::avx2::{
     barrett_word, bcast, hi32, mul32, mul_hi_approx, mul_lazy, mul_lo, mul_wide, reduce64,
     sub_if_ge, tw_of, Consts,
@@ -158,7 +158,7 @@ pub(super) fn shoup(
     true
 }
 
-/// One small-point Horner step ([`super::horner::SmallPoint`]) on the common prefix: acc = acc x + c
+/// One small-point Horner step ([`super::small_point::SmallPoint`]) on the common prefix: acc = acc x + c
 /// from [0, 2q) to [0, 2q), or to [0, q) when `last`; false without avx2.
 pub(super) fn horner_small(sp: &SmallPoint, acc: &mut [u64], row: &[u64], last: bool) -> bool {
     if !supported() {

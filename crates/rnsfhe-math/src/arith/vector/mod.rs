@@ -429,6 +429,7 @@ fn avx512_kind(backend: Backend) -> Option<bool> {
 
 mod additive;
 mod horner;
+mod small_point;
 pub use additive::{
     add_assign, double_assign, lift_centered, reduce_into, reduce_signed_into, sub_assign,
 };

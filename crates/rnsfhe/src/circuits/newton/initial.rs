@@ -13,7 +13,7 @@
 //!   max |r| <= max_j |r(cos theta_j)| / (1 - D pi / (2M)), with M = 64 (D + 1).
 //!
 
-use super::plan::Function;
+use super::function::Function;
 use crate::circuits::chebyshev::{chebyshev_coefficients, chebyshev_value};
 
 /// One candidate k: its initial polynomial and bound.

@@ -84,6 +84,7 @@
 //! # }
 //! ```
 
+mod function;
 mod initial;
 pub mod plan;
 

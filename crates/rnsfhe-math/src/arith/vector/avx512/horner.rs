@@ -4,7 +4,7 @@
 use std::arch::x86_64::*;
 
 use super::{load, reduce_once, store, tail_mask};
-use crate::arith::vector::horner::SmallPoint;
+use crate::arith::vector::small_point::SmallPoint;
 use crate::arith::{Backend, WordBarrett};
 
 /// One small-point Horner step ([`SmallPoint`]) on the common prefix: acc = acc x + c
