@@ -2131,7 +2131,8 @@ def pcks_switch(context: _Context, crs: Crs, ct: _Ciphertext, aggregate: Share, 
 
 class SlotMap:
     """A linear map of the slots applied during a refresh: `rotate(step)`, `automorphism(g)` (every
-    scheme), `permute(perm)` and `linear(matrix)` (BFV and BGV: exact modulo t).
+    scheme), `permute(perm)` and `linear(matrix)` (BFV and BGV: exact modulo t), `complex(matrix)`
+    (CKKS).
     """
     @staticmethod
     def rotate(step: int) -> SlotMap:
@@ -2145,9 +2146,16 @@ class SlotMap:
     def permute(perm: Sequence[int]) -> SlotMap:
         """out[i] = in[perm[i]] over the n slots (BFV, BGV)."""
     @staticmethod
-    def linear(matrix: Sequence[Sequence[int]]) -> SlotMap: ...
+    def linear(matrix: Sequence[Sequence[int]]) -> SlotMap:
+        """out = matrix @ in modulo t over the n slots (BFV, BGV; an n x n matrix with entries in
+        [0, t)).
+        """
     @staticmethod
-    def complex(matrix: npt.ArrayLike) -> SlotMap: ...
+    def complex(matrix: npt.ArrayLike) -> SlotMap:
+        """out = matrix @ in over the n' slots of a CKKS ciphertext (an n' x n' complex matrix, n'
+        the ciphertext's slots): each share mapped in double-double arithmetic, the result in the
+        slots' subring; its error is the matrix applied to the refreshed error.
+        """
 
 class Refresh:
     """What the parties of one refresh agree on: for CKKS a bound 2^`values_log2` on the slots'
@@ -2165,25 +2173,58 @@ class Refresh:
         """
 
 class RefreshCrp:
+    """The uniform polynomial a of one refresh, expanded once (public: anyone with the CRS computes
+    it); made by `refresh_crp`, it goes where `refresh_share` and `refresh_finalize` take the `Crs`:
+    the same shares and ciphertext, without expanding a again.
+    """
     @property
-    def crs(self) -> Crs: ...
+    def crs(self) -> Crs:
+        """The common reference string it expands."""
 
-def refresh_crp(context: _Context, crs: Crs, ct: _Ciphertext, refresh: Refresh) -> RefreshCrp: ...
+def refresh_crp(context: _Context, crs: Crs, ct: _Ciphertext, refresh: Refresh) -> RefreshCrp:
+    """The uniform a of the refresh of `ct` with `refresh` under `crs`, expanded once."""
 def refresh_round(context: _Context, crs: Crs, ct: _Ciphertext, refresh: Refresh,
-                  group: Optional[Group] = None) -> Round: ...
+                  group: Optional[Group] = None) -> Round:
+    """The round of the refresh of `ct` with `refresh` (`group`: the threshold group present)."""
 def refresh_share(party: Party, ct: _Ciphertext, crs: Union[Crs, RefreshCrp], refresh: Refresh,
                   smudging: Smudging, *, noise_log2: Optional[float] = None,
-                  allow_weak_smudging: bool = False) -> Share: ...
+                  allow_weak_smudging: bool = False) -> Share:
+    """The party's refresh share of `ct`: its secret times c1 minus a fresh mask, with smudging, and
+    the mask re-encrypted under its secret at the top level. The smudging is checked as
+    `cks_share`'s (the carried bound of BFV and BGV, `noise_log2` for CKKS). `crs`: the `Crs`, or
+    the `RefreshCrp` of this refresh (the same share).
+    """
 def refresh_finalize(context: _Context, crs: Union[Crs, RefreshCrp], ct: _Ciphertext, refresh: Refresh,
-                     aggregate: Share, parties: Sequence[int], smudging: Smudging) -> _Ciphertext: ...
-def refresh_headroom_log2(ct: _Ciphertext, smudging: Smudging, parties: int) -> Optional[float]: ...
+                     aggregate: Share, parties: Sequence[int], smudging: Smudging) -> _Ciphertext:
+    """The refreshed ciphertext (top level, fresh error; the slot map applied) from the complete
+    aggregate of the refresh shares of `parties` (`crs`: the `Crs`, or the `RefreshCrp` of this
+    refresh).
+    """
+def refresh_headroom_log2(ct: _Ciphertext, smudging: Smudging, parties: int) -> Optional[float]:
+    """log2 of the room `ct` (BFV, BGV) leaves for a refresh by `parties` parties with `smudging`:
+    positive when the refresh goes through; None for CKKS.
+    """
 def transform_rounds(context_in: _Context, context_out: _Context, crs: Crs, ct: _Ciphertext,
                      refresh: Refresh, target: PublicKey, group: Optional[Group] = None,
-                     group_out: Optional[Group] = None) -> tuple[Round, Round]: ...
+                     group_out: Optional[Group] = None) -> tuple[Round, Round]:
+    """The two rounds of the transform of `ct` (of `context_in`) with `refresh` to `context_out`'s
+    parameters and their collective key `target`: (encryption-to-shares round, aggregated under
+    `context_in`; shares-to-encryption round, under `context_out`). `group`, `group_out`: the
+    threshold groups present of the input's and output's secrets (`group_out` defaults to `group`).
+    """
 def transform_share(party_in: Party, party_out: Party, ct: _Ciphertext, crs: Crs, refresh: Refresh,
                     smudging: Smudging, *, noise_log2: Optional[float] = None,
-                    allow_weak_smudging: bool = False) -> tuple[Share, Share]: ...
+                    allow_weak_smudging: bool = False) -> tuple[Share, Share]:
+    """The transform shares of `ct` by one party: `party_in` its secret under the input's context,
+    `party_out` its secret under the output's, joined to that context's collective public key.
+    Returns (encryption-to-shares share, shares-to-encryption share). The smudging is checked as
+    `cks_share`'s (the carried bound of BFV and BGV, `noise_log2` for CKKS).
+    """
 def transform_finalize(context_in: _Context, context_out: _Context, crs: Crs, ct: _Ciphertext,
                        refresh: Refresh, aggregate_in: Share, aggregate_out: Share,
                        parties: Sequence[int], target: PublicKey,
-                       smudging: Smudging) -> _Ciphertext: ...
+                       smudging: Smudging) -> _Ciphertext:
+    """The transformed ciphertext (a ciphertext of `context_out` at its top level, of the collective
+    key `target`, with a fresh error; the slot map applied) from the complete aggregates of the two
+    rounds over the transform shares of `parties`.
+    """
