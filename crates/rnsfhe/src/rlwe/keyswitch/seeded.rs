@@ -158,9 +158,10 @@ impl KeySwitchKey {
             }
         };
         match &s.index {
-            // A Galois key's k1 is phi_h(q_I a): expanded into a pooled buffer, then permuted.
+            // A Galois key's k1 is phi_h(q_I a): expanded into a pooled buffer (every word written, no
+            // zero fill), then permuted.
             Some(idx) => {
-                let mut a = Buffer::zeroed(out.len());
+                let mut a = Buffer::stale(out.len());
                 expand(&mut a);
                 for (d, &j) in out.iter_mut().zip(idx.iter()) {
                     *d = a[j as usize];
