@@ -106,11 +106,19 @@ fn results_are_identical_for_any_thread_count() {
     rnsfhe::set_num_threads(1).unwrap();
     assert_eq!(rnsfhe::num_threads(), 1);
     let one = run();
-    for t in [2, 3] {
+    // Every fan-out split (threshold 0: these small rings would otherwise stay on one thread), then
+    // the default threshold.
+    for (t, min_words) in [
+        (2, 0),
+        (3, 0),
+        (2, rnsfhe_math::parallel::DEFAULT_MIN_PARALLEL_WORDS),
+    ] {
         rnsfhe::set_num_threads(t).unwrap();
+        rnsfhe_math::parallel::set_min_parallel_words(min_words);
         assert_eq!(rnsfhe::num_threads(), t);
         assert!(run() == one, "{t} threads gave other bits than one thread");
     }
+    rnsfhe_math::parallel::set_min_parallel_words(0);
     rnsfhe::set_num_threads(0).unwrap();
     assert!(rnsfhe::num_threads() >= 1);
     assert!(run() == one);

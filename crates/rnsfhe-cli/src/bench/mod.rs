@@ -19,3 +19,4 @@ pub mod cyclotomic;
 pub mod multiparty;
 mod multiparty_refresh;
 pub mod network;
+pub mod threads;

@@ -3,6 +3,7 @@
 use super::converter::{batch_len, BaseConverter};
 use super::RnsBasis;
 use crate::arith::Modulus;
+use crate::parallel::Work;
 use crate::Result;
 
 /// Paper 000, eq. (2): FastBconv(x, q, B) = ( sum_i |x_i q~_i|_{q_i} * (q / q_i) mod m )_{m in B}.
@@ -74,11 +75,12 @@ pub(super) fn scaled_residues_by(
 ) {
     let moduli = basis.moduli();
     // Threads: one limb per task (the closure cannot fail).
-    let _: Result<()> = crate::parallel::for_each_limb(&mut y[..moduli.len() * n], n, |i, yi| {
-        yi.copy_from_slice(&input[i * n..(i + 1) * n]);
-        crate::arith::vector::mul_shoup_scalar_assign(&moduli[i], yi, consts[i]);
-        Ok(())
-    });
+    let _: Result<()> =
+        crate::parallel::for_each_limb_as(Work::Light, &mut y[..moduli.len() * n], n, |i, yi| {
+            yi.copy_from_slice(&input[i * n..(i + 1) * n]);
+            crate::arith::vector::mul_shoup_scalar_assign(&moduli[i], yi, consts[i]);
+            Ok(())
+        });
 }
 
 /// Coefficients converted together, so that the rows of y being summed stay in cache.
@@ -213,17 +215,22 @@ pub(super) fn blocked_dots(
             }
         }
     };
-    if crate::parallel::num_threads() > 1 && target.len() > 1 {
+    let work = Work::Products(k);
+    if target.len() > 1 && crate::parallel::splits(target.len() * n, work) {
         // Threads: one target row per task (rows are disjoint); the closure cannot fail.
-        let _: Result<()> =
-            crate::parallel::for_each_limb(&mut output[..target.len() * n], n, |j, out| {
+        let _: Result<()> = crate::parallel::for_each_limb_as(
+            work,
+            &mut output[..target.len() * n],
+            n,
+            |j, out| {
                 let mut acc = vec![0u128; BLOCK.min(n)];
                 for start in (0..n).step_by(BLOCK) {
                     let bl = BLOCK.min(n - start);
                     row(j, start, &mut out[start..start + bl], &mut acc[..bl]);
                 }
                 Ok(())
-            });
+            },
+        );
         return;
     }
     // One thread: block by block, every row, so that a block of y stays in cache across the rows.

@@ -303,6 +303,7 @@ impl<'a> Hoisted<'a> {
         let [a0, a1] = &mut acc;
         let (c0r, c1r) = (c0.residues(), c1.as_ref().map(Poly::residues));
         parallel::for_each_limb2(
+            parallel::Work::Heavy,
             a0.residues_mut(),
             a1.residues_mut(),
             n,
@@ -477,7 +478,7 @@ pub(crate) fn accumulate(acc: &mut Poly, x: &Poly, idx: Option<&[u32]>) -> Resul
     }
     let n = ring.degree();
     let xs = x.residues();
-    parallel::for_each_limb(acc.residues_mut(), n, |l, a| {
+    parallel::for_each_limb_as(parallel::Work::Light, acc.residues_mut(), n, |l, a| {
         let q = &ring.moduli()[l];
         let mut t = Buffer::stale(n);
         add_term(q, a, &xs[l * n..(l + 1) * n], idx, LimbWeight::One, &mut t);

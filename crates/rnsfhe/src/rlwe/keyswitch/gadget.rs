@@ -107,9 +107,14 @@ impl KeySwitcher {
         let mut second = None;
         let u0 = Poly::from_fill(ring, Representation::Ntt, |u0| {
             let u1 = Poly::from_fill(ring, Representation::Ntt, |u1| {
-                parallel::for_each_limb2(u0, u1, n, 0, |slot, out0, out1, _| {
-                    self.gadget_product_limb(dec, key, slot, out0, out1)
-                })
+                parallel::for_each_limb2(
+                    parallel::Work::Products(dec.rows),
+                    u0,
+                    u1,
+                    n,
+                    0,
+                    |slot, out0, out1, _| self.gadget_product_limb(dec, key, slot, out0, out1),
+                )
             })?;
             second = Some(u1);
             Ok::<(), Error>(())
