@@ -159,12 +159,14 @@ pub(super) fn blocked_dots(
 ) {
     let k = consts.len() / target.len().max(1);
     let own_max = if extras.own.is_some() { 1 } else { 0 };
-    let ifma: Vec<bool> = target
+    #[cfg(target_arch = "x86_64")]
+    let ifma: Vec<Option<crate::arith::lazy::Ifma52>> = target
         .moduli()
         .iter()
         .map(|p| {
             n.is_multiple_of(16)
-                && super::dot_ifma::available(y_max, std::slice::from_ref(p), k + own_max + 1)
+                .then(|| super::dot_ifma::reducer(y_max, p, k + own_max + 1))
+                .flatten()
         })
         .collect();
     let avx512: Vec<bool> = target
@@ -185,10 +187,20 @@ pub(super) fn blocked_dots(
             .own
             .map(|(rows, c)| (&rows[j * n + start..j * n + start + bl], c[j]));
         #[cfg(target_arch = "x86_64")]
-        if ifma[j]
-            && super::dot_ifma::dot(p, y, n, start, &consts[j * k..(j + 1) * k], add, own, out)
-        {
-            return;
+        if let Some(red) = &ifma[j] {
+            if super::dot_ifma::dot(
+                p,
+                red,
+                y,
+                n,
+                start,
+                &consts[j * k..(j + 1) * k],
+                add,
+                own,
+                out,
+            ) {
+                return;
+            }
         }
         #[cfg(target_arch = "x86_64")]
         if avx512[j]

@@ -181,6 +181,14 @@ impl<'a> Hoisted<'a> {
         let key = self.keys.get_at(g, self.level, None)?;
         let form = self.parts[0].representation();
         let [u0, u1] = self.sw.gadget_product(digits, key)?;
+        if form == Representation::Ntt && self.chain.is_none() {
+            // ModDown, c_0 and the automorphism limb by limb (the same bits as below).
+            let idx = ntt_automorphism_index(self.parts[0].context().degree(), g)?;
+            return Ok(vec![
+                self.sw.mod_down_gathered(u0, Some(&self.parts[0]), &idx)?,
+                self.sw.mod_down_gathered(u1, None, &idx)?,
+            ]);
+        }
         let mut u = [
             self.sw.mod_down_lazy(u0, form)?,
             self.sw.mod_down_lazy(u1, form)?,
