@@ -4,7 +4,7 @@
 //!
 //! `cargo run --release --example hoisted_rotations -- [runs] [peers]` (`peers`: one prime per digit
 //! and one 60-bit special prime, the peers' layout). Backend and threads: `RNSFHE_BACKEND`,
-//! `RNSFHE_NUM_THREADS`.
+//! `RNSFHE_NUM_THREADS`; `ONLY_MANY=k`: k calls of `rotate_many` and nothing else (for a profiler).
 
 use std::time::Instant;
 

@@ -73,6 +73,9 @@ fn run() -> Vec<Vec<u8>> {
     let z = ctx.rotate(&y, 5, &gk).unwrap();
     for c in [&y, &z] {
         out.push(ctx.ciphertext_to_bytes(c).unwrap());
+        // Decoding checks the lifted coefficients against every prime in chunks on the threads.
+        let values = ctx.decrypt_values(c, &sk).unwrap();
+        out.push(values.iter().flat_map(|v| v.re.to_le_bytes()).collect());
     }
     // General m (paper 001): BGV over Phi_255, key switching limb by limb in NTT_N.
     let p = BgvParameters::builder()

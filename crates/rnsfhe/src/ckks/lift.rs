@@ -11,6 +11,7 @@
 use num_bigint::BigInt;
 use num_traits::ToPrimitive;
 use rnsfhe_math::arith::Modulus;
+use rnsfhe_math::parallel;
 use rnsfhe_math::ring::Poly;
 use rnsfhe_math::rns::RnsBasis;
 
@@ -117,16 +118,36 @@ fn small_lift(
         }
         _ => return None,
     };
-    // The other primes, limb by limb: v mod q_i against the residue.
-    let mut ok = vec![true; n];
-    for (m, limb) in moduli.iter().zip(res.chunks_exact(n)).skip(limbs) {
-        for ((ok, &x), &r) in ok.iter_mut().zip(&v).zip(limb) {
-            let a = m.reduce_u128(x.unsigned_abs());
-            *ok &= r == if x < 0 { m.neg(a) } else { a };
+    // The other primes, limb by limb within chunks of coefficients (side by side on the threads
+    // there are): v mod q_i against the residue.
+    let chunk = n.div_ceil(CHUNKS).max(1);
+    let words = n * moduli.len().saturating_sub(limbs);
+    let agree = parallel::map(n.div_ceil(chunk), words, |c| {
+        let range = c * chunk..((c + 1) * chunk).min(n);
+        let mut ok = vec![true; range.len()];
+        for (m, limb) in moduli.iter().zip(res.chunks_exact(n)).skip(limbs) {
+            for ((ok, &x), &r) in ok
+                .iter_mut()
+                .zip(&v[range.clone()])
+                .zip(&limb[range.clone()])
+            {
+                let a = m.reduce_u128(x.unsigned_abs());
+                *ok &= r == if x < 0 { m.neg(a) } else { a };
+            }
         }
-    }
-    Some(v.drain(..).zip(ok).map(|(x, ok)| ok.then_some(x)).collect())
+        Ok::<_, std::convert::Infallible>(ok)
+    })
+    .ok()?;
+    Some(
+        v.drain(..)
+            .zip(agree.into_iter().flatten())
+            .map(|(x, ok)| ok.then_some(x))
+            .collect(),
+    )
 }
+
+/// Chunks of coefficients whose agreement with the other primes is checked as one task.
+const CHUNKS: usize = 8;
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)] // test
