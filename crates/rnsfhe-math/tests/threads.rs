@@ -79,12 +79,10 @@ fn small_fan_outs_stay_on_the_calling_thread() {
     // Large fan-outs go to the pool.
     assert!(on_pool(Work::Heavy, min));
     assert!(on_pool(Work::Light, min * parallel::LIGHT_PER_HEAVY));
-    let four = min * parallel::LIGHT_PER_HEAVY / 4;
+    // Four products a word: 4 / PRODUCTS_PER_HEAVY heavy words.
+    let four = min * parallel::PRODUCTS_PER_HEAVY / 4;
     assert!(parallel::splits(four, Work::Products(4)));
-    assert!(!parallel::splits(
-        four - parallel::LIGHT_PER_HEAVY,
-        Work::Products(4)
-    ));
+    assert!(!parallel::splits(four - 1, Work::Products(4)));
     // One thread: never the pool.
     rnsfhe_math::set_num_threads(1).unwrap();
     assert!(!on_pool(Work::Heavy, 4 * min));

@@ -494,7 +494,7 @@ fn tensor(a: &[Poly], b: &[Poly]) -> Result<Vec<Poly>> {
     let mut d = [0; 3].map(|_| Poly::zero(&ring, Representation::Ntt));
     let [d0, d1, d2] = &mut d;
     parallel::for_each_limb2(
-        parallel::Work::Light,
+        parallel::Work::Products(1),
         d0.residues_mut(),
         d2.residues_mut(),
         n,
