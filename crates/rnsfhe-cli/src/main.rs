@@ -140,6 +140,9 @@ enum Suite {
     /// Multiparty keys: share generation and aggregation per protocol step, bytes per share (BFV
     /// and CKKS, N = 2^14, Q 7 x 55 bits, P 55 bits, one thread; Lattigo's anchor).
     Multiparty,
+    /// One thread against two on one fan-out across limbs (NTTs, additions) at growing sizes: the
+    /// measurement behind the threshold below which operations stay on one thread.
+    Threads,
     /// Every suite (bootstrap, showcase and matmul apart: run them on their own).
     All,
 }
@@ -171,6 +174,7 @@ fn bench(
         Suite::Ckks => bench::ckks::run(&budget, paper, rep),
         Suite::Bgv => bench::bgv::run(&budget, rep),
         Suite::Hoisting => bench::ckks_hoisting::run(&budget, rep),
+        Suite::Threads => bench::threads::run(&budget, rep).map_err(rnsfhe::Error::from),
         Suite::Matmul => bench::ckks_matmul::run(boot.reps, quick, rep),
         Suite::Flooding => bench::ckks_flooding::run(&budget, rep),
         Suite::Bootstrap => bench::ckks_bootstrap::run(boot, rep).map(|s| shortfall = s),

@@ -10,7 +10,14 @@
 //!
 //! Memory: each pool thread keeps its own buffer pool ([`crate::pool`]), bounded per thread; the limb
 //! tasks use caller-provided slices and allocate at most one limb-sized scratch each.
+//!
+//! Small fan-outs stay on the calling thread: handing a job to the pool and waiting for it costs two
+//! thread wake-ups (about 12 us a round trip on a 2-core AMD EPYC Zen 4, more on a loaded machine),
+//! which a decryption, an addition or a rescale at small degrees never wins back. Every fan-out says
+//! how many words it touches and how heavy each word is ([`Work`]); below
+//! [`min_parallel_words`] words of heavy work it runs inline, with no pool, no lock and no wake-up.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock, RwLock};
 
 use rayon::prelude::*;
@@ -84,15 +91,99 @@ fn pool() -> Option<Arc<rayon::ThreadPool>> {
         .clone()
 }
 
+/// The cost of one word of a fan-out, which decides with its word count whether it is split.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Work {
+    /// About log n operations a word or more: NTTs, base conversions, inner products over many
+    /// digits, key-switching limbs.
+    Heavy,
+    /// One or two modular operations a word: additions, products, copies, permutations. Counted as
+    /// [`LIGHT_PER_HEAVY`] times fewer words.
+    Light,
+    /// A sum of this many modular products a word (a base conversion from that many primes, an inner
+    /// product of that many digits, a tensor product): 1 / [`PRODUCTS_PER_HEAVY`] heavy word each.
+    Products(usize),
+}
+
+/// Words of [`Work::Light`] that cost about one word of [`Work::Heavy`]: on one core of an AMD EPYC
+/// Zen 4 (IFMA kernels, n = 2^14) an NTT costs about 4 ns a word and a vector addition 0.28 ns
+/// (`rnsfhe bench threads`: an NTT and its inverse of 2^14 words 130 us, a sum of 2^15 words 9.2 us).
+pub const LIGHT_PER_HEAVY: usize = 16;
+
+/// Modular products (with their sums) that cost about one word of [`Work::Heavy`]: about 1 ns a
+/// product against 4 ns an NTT word (CKKS N = 2^15, L = 10 on one Zen 4 core: the tensor product
+/// of two ciphertexts, 4 products over 11 limbs of 2^15 words, takes 1.35 ms).
+pub const PRODUCTS_PER_HEAVY: usize = 4;
+
+/// The default of [`min_parallel_words`]: 2^16 words of heavy work, about 260 us on one core. A
+/// hand-off to the pool and back costs about 12 us (an empty job, measured on the same 2-core Zen 4
+/// under a load average of 12), so that a fan-out of this size whose second thread is late costs at
+/// most 5% more than on one thread, and one whose second thread is free saves up to half.
+/// `rnsfhe bench threads` times one thread against two on fan-outs of 2^14 to 2^20 words.
+pub const DEFAULT_MIN_PARALLEL_WORDS: usize = 1 << 16;
+
+static MIN_PARALLEL_WORDS: AtomicUsize = AtomicUsize::new(DEFAULT_MIN_PARALLEL_WORDS);
+
+/// Sets the fewest words of heavy work that a fan-out splits across threads (0: every fan-out of
+/// more than one task; tests use it to run the threaded paths at small degrees). Results do not
+/// depend on it.
+pub fn set_min_parallel_words(words: usize) {
+    MIN_PARALLEL_WORDS.store(words, Ordering::Relaxed);
+}
+
+/// The fewest words of heavy work that a fan-out splits across threads
+/// ([`DEFAULT_MIN_PARALLEL_WORDS`] unless [`set_min_parallel_words`] said otherwise).
+pub fn min_parallel_words() -> usize {
+    MIN_PARALLEL_WORDS.load(Ordering::Relaxed)
+}
+
+/// Heavy-equivalent words of `words` words of `work`.
+fn weight(words: usize, work: Work) -> usize {
+    match work {
+        Work::Heavy => words,
+        Work::Light => words / LIGHT_PER_HEAVY,
+        Work::Products(k) => words.saturating_mul(k) / PRODUCTS_PER_HEAVY,
+    }
+}
+
+/// The pool, when more than one thread is set and `words` words of `work` are worth splitting.
+fn pool_for(words: usize, work: Work) -> Option<Arc<rayon::ThreadPool>> {
+    if weight(words, work) < min_parallel_words() {
+        return None;
+    }
+    pool()
+}
+
+/// Whether a fan-out of `words` words of `work` runs on more than one thread: for callers whose
+/// loop order differs between the two (any order gives the same words).
+pub fn splits(words: usize, work: Work) -> bool {
+    pool_for(words, work).is_some()
+}
+
 /// Runs `f(i, limb_i)` for every limb of `n` words of `data` (limb-major), in parallel when more than
-/// one thread is set; the first error is returned (of any error type: the schemes pass their own).
+/// one thread is set and the limbs hold at least [`min_parallel_words`] words of heavy work; the
+/// first error is returned (of any error type: the schemes pass their own).
 pub fn for_each_limb<F, E>(data: &mut [u64], n: usize, f: F) -> std::result::Result<(), E>
 where
     F: Fn(usize, &mut [u64]) -> std::result::Result<(), E> + Sync + Send,
     E: Send,
 {
+    for_each_limb_as(Work::Heavy, data, n, f)
+}
+
+/// [`for_each_limb`] for a fan-out whose words cost `work` each.
+pub fn for_each_limb_as<F, E>(
+    work: Work,
+    data: &mut [u64],
+    n: usize,
+    f: F,
+) -> std::result::Result<(), E>
+where
+    F: Fn(usize, &mut [u64]) -> std::result::Result<(), E> + Sync + Send,
+    E: Send,
+{
     let limbs = data.len() / n.max(1);
-    match pool() {
+    match pool_for(data.len(), work) {
         Some(p) if limbs > 1 => p.install(|| {
             data.par_chunks_mut(n)
                 .enumerate()
@@ -107,8 +198,10 @@ where
 
 /// [`for_each_limb`] over two arrays of limbs at once (`a` and `b` limb-major with the same limb
 /// count and size), with a zeroed scratch of `scratch` words per task (one for the whole loop on one
-/// thread; one per rayon split otherwise), taken from the buffer pool.
+/// thread; one per rayon split otherwise), taken from the buffer pool; split when `a` and `b` hold
+/// at least [`min_parallel_words`] words of `work`.
 pub fn for_each_limb2<F, E>(
+    work: Work,
     a: &mut [u64],
     b: &mut [u64],
     n: usize,
@@ -128,7 +221,7 @@ where
     }
     let n = n.max(1);
     let limbs = a.len() / n;
-    match pool() {
+    match pool_for(a.len() + b.len(), work) {
         Some(p) if limbs > 1 => p.install(|| {
             a.par_chunks_mut(n)
                 .zip(b.par_chunks_mut(n))
@@ -145,41 +238,44 @@ where
     }
 }
 
-/// `f(0), ..., f(count - 1)` in order, computed in parallel when more than one thread is set; the
+/// `f(0), ..., f(count - 1)` in order, computed in parallel when more than one thread is set and
+/// the calls together touch at least [`min_parallel_words`] words of heavy work (`words`); the
 /// first error is returned.
-pub fn map<T, F, E>(count: usize, f: F) -> std::result::Result<Vec<T>, E>
+pub fn map<T, F, E>(count: usize, words: usize, f: F) -> std::result::Result<Vec<T>, E>
 where
     T: Send,
     E: Send,
     F: Fn(usize) -> std::result::Result<T, E> + Sync + Send,
 {
-    map_owned((0..count).collect(), f)
+    map_owned((0..count).collect(), words, f)
 }
 
-/// `(a(), b())`, side by side when more than one thread is set.
-pub fn join<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
+/// `(a(), b())`, side by side when more than one thread is set and the two together touch at least
+/// [`min_parallel_words`] words of heavy work (`words`).
+pub fn join<A, B, RA, RB>(words: usize, a: A, b: B) -> (RA, RB)
 where
     A: FnOnce() -> RA + Send,
     B: FnOnce() -> RB + Send,
     RA: Send,
     RB: Send,
 {
-    match pool() {
+    match pool_for(words, Work::Heavy) {
         Some(p) => p.install(|| rayon::join(a, b)),
         None => (a(), b()),
     }
 }
 
-/// `f` applied to every item (in order), in parallel when more than one thread is set; the first
-/// error is returned.
-pub fn map_owned<T, U, F, E>(items: Vec<T>, f: F) -> std::result::Result<Vec<U>, E>
+/// `f` applied to every item (in order), in parallel when more than one thread is set and the calls
+/// together touch at least [`min_parallel_words`] words of heavy work (`words`); the first error is
+/// returned.
+pub fn map_owned<T, U, F, E>(items: Vec<T>, words: usize, f: F) -> std::result::Result<Vec<U>, E>
 where
     T: Send,
     U: Send,
     E: Send,
     F: Fn(T) -> std::result::Result<U, E> + Sync + Send,
 {
-    match pool() {
+    match pool_for(words, Work::Heavy) {
         Some(p) if items.len() > 1 => p.install(|| items.into_par_iter().map(&f).collect()),
         _ => items.into_iter().map(f).collect(),
     }

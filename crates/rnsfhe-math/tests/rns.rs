@@ -462,6 +462,44 @@ fn fast_rns_floor_in_ntt_form_matches_floor_then_ntt() {
                 .apply_transformed_plus(xq, &xb_t, &a[1..], &mut got, |j, limb| tables[j]
                     .forward(limb))
                 .is_err());
+            // Gathered: out[i] = (T(apply(x)) + c)[idx[i]] for a permutation idx and an addend c
+            // after T (a hoisted rotation's ModDown, c_0 and automorphism in one pass).
+            let mut plain = vec![0u64; kb * n];
+            floor
+                .apply_transformed(xq, &xb_t, &mut plain, |j, limb| tables[j].forward(limb))
+                .unwrap();
+            let idx: Vec<u32> = (0..n as u32).map(|i| (i * 5 + 3) % n as u32).collect();
+            for add in [None, Some(&a)] {
+                let want: Vec<u64> = b
+                    .moduli()
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(j, m)| {
+                        let (p, a) = (&plain[j * n..(j + 1) * n], add.map(|a| &a[j * n..]));
+                        idx.iter()
+                            .map(|&i| m.add(p[i as usize], a.map_or(0, |a| a[i as usize])))
+                            .collect::<Vec<_>>()
+                    })
+                    .collect();
+                floor
+                    .apply_transformed_gathered(
+                        xq,
+                        &xb_t,
+                        &mut got,
+                        |j, limb| tables[j].forward(limb),
+                        add.map(Vec::as_slice),
+                        &idx,
+                    )
+                    .unwrap();
+                assert_eq!(got, want, "gathered: {bits} bits, k = {k}, {floor:?}");
+            }
+            let mut bad = idx.clone();
+            bad[0] = n as u32;
+            for idx in [&idx[1..], &bad[..]] {
+                assert!(floor
+                    .apply_transformed_gathered(xq, &xb_t, &mut got, |_, _| Ok(()), None, idx)
+                    .is_err());
+            }
         }
     }
 }

@@ -251,6 +251,13 @@ fn inner_product_matches_u128_sums() {
                 let br: Vec<&[u64]> = b.iter().map(Vec::as_slice).collect();
                 let mut out = vec![0u64; n];
                 vector::inner_product(&q, &ar, &br, &mut out);
+                // Two sets of rows at once: the words of two single products.
+                let (mut o0, mut o1) = (vec![0u64; n], vec![0u64; n]);
+                let rev: Vec<&[u64]> = br.iter().rev().copied().collect();
+                vector::inner_product2(&q, &ar, (&br, &rev), &mut o0, &mut o1);
+                let mut want1 = vec![0u64; n];
+                vector::inner_product(&q, &ar, &rev, &mut want1);
+                assert_eq!((&o0, &o1), (&out, &want1), "{bits} bits, {rows} rows");
                 for t in 0..n {
                     let want = (0..rows).fold(0u128, |s, j| {
                         (s + u128::from(a[j][t]) * u128::from(b[j][t])) % u128::from(q.value())

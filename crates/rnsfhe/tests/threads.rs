@@ -73,6 +73,9 @@ fn run() -> Vec<Vec<u8>> {
     let z = ctx.rotate(&y, 5, &gk).unwrap();
     for c in [&y, &z] {
         out.push(ctx.ciphertext_to_bytes(c).unwrap());
+        // Decoding checks the lifted coefficients against every prime in chunks on the threads.
+        let values = ctx.decrypt_values(c, &sk).unwrap();
+        out.push(values.iter().flat_map(|v| v.re.to_le_bytes()).collect());
     }
     // General m (Bajard et al. (SAC 2017)): BGV over Phi_255, key switching limb by limb in NTT_N.
     let p = BgvParameters::builder()
@@ -106,11 +109,19 @@ fn results_are_identical_for_any_thread_count() {
     rnsfhe::set_num_threads(1).unwrap();
     assert_eq!(rnsfhe::num_threads(), 1);
     let one = run();
-    for t in [2, 3] {
+    // Every fan-out split (threshold 0: these small rings would otherwise stay on one thread), then
+    // the default threshold.
+    for (t, min_words) in [
+        (2, 0),
+        (3, 0),
+        (2, rnsfhe_math::parallel::DEFAULT_MIN_PARALLEL_WORDS),
+    ] {
         rnsfhe::set_num_threads(t).unwrap();
+        rnsfhe_math::parallel::set_min_parallel_words(min_words);
         assert_eq!(rnsfhe::num_threads(), t);
         assert!(run() == one, "{t} threads gave other bits than one thread");
     }
+    rnsfhe_math::parallel::set_min_parallel_words(0);
     rnsfhe::set_num_threads(0).unwrap();
     assert!(rnsfhe::num_threads() >= 1);
     assert!(run() == one);

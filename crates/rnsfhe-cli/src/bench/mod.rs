@@ -21,3 +21,4 @@ pub mod multiparty;
 mod multiparty_refresh;
 mod multiparty_shares;
 pub mod network;
+pub mod threads;

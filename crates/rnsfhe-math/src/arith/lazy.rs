@@ -98,6 +98,50 @@ pub(crate) fn inner_product(p: &Modulus, a: &[&[u64]], b: &[&[u64]], out: &mut [
     }
 }
 
+/// [`inner_product`] of the rows a with two sets of rows at once, out0 = sum_j a_j b0_j and
+/// out1 = sum_j a_j b1_j, reading each a_j once (the two parts of a key-switching key). The same
+/// words as two calls of [`inner_product`]; the same preconditions, for b0 and b1 alike.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(crate) fn inner_product2(
+    p: &Modulus,
+    a: &[&[u64]],
+    (b0, b1): (&[&[u64]], &[&[u64]]),
+    out0: &mut [u64],
+    out1: &mut [u64],
+) {
+    let red = Ifma52::new(p);
+    let len = out0.len().min(out1.len()) & !7;
+    if a.len() != b0.len()
+        || a.len() != b1.len()
+        || a.iter().chain(b0).chain(b1).any(|r| r.len() < len)
+    {
+        return;
+    }
+    for v in (0..len).step_by(8) {
+        let zero = _mm512_setzero_si512();
+        let (mut lo0, mut hi0, mut lo1, mut hi1) = (zero, zero, zero, zero);
+        for ((ra, r0), r1) in a.iter().zip(b0).zip(b1) {
+            // SAFETY: v + 8 <= len <= each row's length (checked above).
+            let (x, y0, y1) = unsafe {
+                (
+                    _mm512_loadu_si512(ra.as_ptr().add(v).cast()),
+                    _mm512_loadu_si512(r0.as_ptr().add(v).cast()),
+                    _mm512_loadu_si512(r1.as_ptr().add(v).cast()),
+                )
+            };
+            lo0 = _mm512_madd52lo_epu64(lo0, x, y0);
+            hi0 = _mm512_madd52hi_epu64(hi0, x, y0);
+            lo1 = _mm512_madd52lo_epu64(lo1, x, y1);
+            hi1 = _mm512_madd52hi_epu64(hi1, x, y1);
+        }
+        // SAFETY: v + 8 <= len <= out0.len(), out1.len().
+        unsafe {
+            _mm512_storeu_si512(out0.as_mut_ptr().add(v).cast(), red.reduce(lo0, hi0));
+            _mm512_storeu_si512(out1.as_mut_ptr().add(v).cast(), red.reduce(lo1, hi1));
+        }
+    }
+}
+
 /// lo += lo52(a b), hi += hi52(a b) lane by lane for the first len & !7 elements.
 /// Preconditions: [`usable`] for the modulus, a < 2^52, b < 2^52, all slices at least as long as lo.
 #[target_feature(enable = "avx512f,avx512ifma")]

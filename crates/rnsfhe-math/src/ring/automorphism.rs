@@ -3,6 +3,7 @@
 
 use super::{Poly, Representation};
 use crate::arith::Modulus;
+use crate::parallel::Work;
 use crate::{Error, Result};
 
 fn bit_reverse(i: usize, log_n: u32) -> usize {
@@ -90,7 +91,7 @@ impl Poly {
                     })
                     .collect();
                 Poly::from_fill(self.context(), form, |dst| {
-                    crate::parallel::for_each_limb(dst, n, |i, limb| {
+                    crate::parallel::for_each_limb_as(Work::Light, dst, n, |i, limb| {
                         permute(&moduli[i], &idx, &src[i * n..(i + 1) * n], limb);
                         Ok(())
                     })
@@ -101,7 +102,7 @@ impl Poly {
             Representation::Ntt => {
                 let idx = ntt_automorphism_index(n, g as u64)?;
                 Poly::from_fill(self.context(), form, |dst| {
-                    crate::parallel::for_each_limb(dst, n, |i, limb| {
+                    crate::parallel::for_each_limb_as(Work::Light, dst, n, |i, limb| {
                         let s = &src[i * n..(i + 1) * n];
                         for (d, &j) in limb.iter_mut().zip(&idx) {
                             *d = s[j as usize];

@@ -8,6 +8,7 @@ use num_bigint::{BigInt, BigUint};
 use super::cyclotomic::Form;
 use super::RingContext;
 use crate::arith::vector;
+use crate::parallel::Work;
 use crate::{Error, Result};
 
 /// How the residues of a [`Poly`] are held.
@@ -59,10 +60,6 @@ impl Drop for Poly {
         crate::pool::recycle(std::mem::take(&mut self.data));
     }
 }
-
-/// Element-wise operations on at least this many words run limb by limb on the threads (below it a
-/// task costs more than the work).
-const PARALLEL_MIN_WORDS: usize = 1 << 16;
 
 impl Poly {
     /// The zero polynomial.
@@ -260,13 +257,14 @@ impl Poly {
         f: impl Fn(&crate::arith::Modulus, &mut [u64], &[u64]) + Sync + Send,
     ) {
         let n = self.limb_len();
-        if self.data.len() >= PARALLEL_MIN_WORDS {
-            // Limbs on the threads there are (inline with one thread); the kernels cannot fail.
+        if crate::parallel::splits(self.data.len(), Work::Light) {
+            // Limbs on the threads there are; the kernels cannot fail.
             let (moduli, src) = (self.ctx.moduli(), &other.data);
-            let _: Result<()> = crate::parallel::for_each_limb(&mut self.data, n, |i, a| {
-                f(&moduli[i], a, &src[i * n..(i + 1) * n]);
-                Ok(())
-            });
+            let _: Result<()> =
+                crate::parallel::for_each_limb_as(Work::Light, &mut self.data, n, |i, a| {
+                    f(&moduli[i], a, &src[i * n..(i + 1) * n]);
+                    Ok(())
+                });
             return;
         }
         for ((a, b), q) in self
@@ -385,10 +383,11 @@ impl Poly {
     /// itself, as Lattigo's benchmarks time theirs).
     pub fn double_assign(&mut self) {
         let (n, moduli) = (self.limb_len(), self.ctx.moduli());
-        let _: Result<()> = crate::parallel::for_each_limb(&mut self.data, n, |i, a| {
-            vector::double_assign(&moduli[i], a);
-            Ok(())
-        });
+        let _: Result<()> =
+            crate::parallel::for_each_limb_as(Work::Light, &mut self.data, n, |i, a| {
+                vector::double_assign(&moduli[i], a);
+                Ok(())
+            });
     }
 
     /// self = -self.

@@ -3,6 +3,8 @@
 //! for fewer than 2^10 terms: the high sum stays below 2^62), then each lane is reduced by Montgomery
 //! steps in the same unit (`arith::lazy`, which states the ranges). The scalar twin is `dot::dot_lazy`.
 
+#[cfg(target_arch = "x86_64")]
+use crate::arith::lazy::Ifma52;
 use crate::arith::Modulus;
 
 /// Whether the IFMA kernel can run here for these sizes.
@@ -24,6 +26,14 @@ pub(super) fn available(y_max: u64, targets: &[Modulus], terms: usize) -> bool {
     }
 }
 
+/// The reduction constants of [`dot`] for p, built once per target row (not per block), or `None`
+/// where [`available`] does not hold for p.
+#[cfg(target_arch = "x86_64")]
+pub(super) fn reducer(y_max: u64, p: &Modulus, terms: usize) -> Option<Ifma52> {
+    // SAFETY: `available` checked the CPU features that `Ifma52::new` needs, and p odd below 2^51.
+    available(y_max, std::slice::from_ref(p), terms).then(|| unsafe { Ifma52::new(p) })
+}
+
 /// out[b] = (sum_i y[i * stride + start + b] c[i] + row[b] c_own + add[b]) mod p, for out.len() a
 /// multiple of 16; `add`, when given, holds out.len() values below 2^62, and `own` = (row, c_own) a row
 /// below 2^52 with its constant below p (one more term).
@@ -35,6 +45,7 @@ pub(super) fn available(y_max: u64, targets: &[Modulus], terms: usize) -> bool {
 #[allow(clippy::too_many_arguments)] // a kernel: plain slices and scalars
 pub(super) fn dot(
     p: &Modulus,
+    red: &Ifma52,
     y: &[u64],
     stride: usize,
     start: usize,
@@ -52,7 +63,7 @@ pub(super) fn dot(
     }
     // SAFETY: the caller checked IFMA support through `available`; the checks above keep every load
     // inside y, row and add, and every store inside out.
-    unsafe { dot_kernel(p, y, stride, start, c, add, own, out) };
+    unsafe { dot_kernel(p, red, y, stride, start, c, add, own, out) };
     true
 }
 
@@ -61,6 +72,7 @@ pub(super) fn dot(
 #[allow(clippy::too_many_arguments)] // a kernel: plain slices and scalars
 unsafe fn dot_kernel(
     p: &Modulus,
+    red: &Ifma52,
     y: &[u64],
     stride: usize,
     start: usize,
@@ -71,7 +83,7 @@ unsafe fn dot_kernel(
 ) {
     use core::arch::x86_64::*;
     let len = out.len();
-    let red = crate::arith::lazy::Ifma52::new(p);
+    debug_assert!(p.value() >> 51 == 0);
     let m52 = _mm512_set1_epi64(((1u64 << 52) - 1) as i64);
     let zero = _mm512_setzero_si512();
     for v in (0..len).step_by(16) {
@@ -213,11 +225,12 @@ mod tests {
                 &mut acc,
                 &mut a,
             );
-            dot(&p, &y, n, 16, &c, None, None, &mut b);
+            let red = reducer(ymax.value(), &p, k).unwrap();
+            dot(&p, &red, &y, n, 16, &c, None, None, &mut b);
             assert_eq!(a, b, "{bits} bits, k = {k}");
             let (mut a0, mut b0) = (vec![0u64; 16], vec![0u64; 16]);
             dot_lazy(&p, &y, n, 0, &c, 1, &mut acc[..16], &mut a0);
-            dot(&p, &y, n, 0, &c, None, None, &mut b0);
+            dot(&p, &red, &y, n, 0, &c, None, None, &mut b0);
             assert_eq!(a0, b0);
         }
     }

@@ -3,6 +3,7 @@
 use super::converter::{batch_len, BaseConverter};
 use super::dot::{dot_lazy, lazy_chunk};
 use super::RnsBasis;
+use crate::parallel::Work;
 use crate::Result;
 
 /// Bajard et al. (SAC 2016), eq. (2): FastBconv(x, q, B) = ( sum_i |x_i q~_i|_{q_i} * (q / q_i) mod m )_{m in B}.
@@ -74,11 +75,12 @@ pub(super) fn scaled_residues_by(
 ) {
     let moduli = basis.moduli();
     // Threads: one limb per task (the closure cannot fail).
-    let _: Result<()> = crate::parallel::for_each_limb(&mut y[..moduli.len() * n], n, |i, yi| {
-        yi.copy_from_slice(&input[i * n..(i + 1) * n]);
-        crate::arith::vector::mul_shoup_scalar_assign(&moduli[i], yi, consts[i]);
-        Ok(())
-    });
+    let _: Result<()> =
+        crate::parallel::for_each_limb_as(Work::Light, &mut y[..moduli.len() * n], n, |i, yi| {
+            yi.copy_from_slice(&input[i * n..(i + 1) * n]);
+            crate::arith::vector::mul_shoup_scalar_assign(&moduli[i], yi, consts[i]);
+            Ok(())
+        });
 }
 
 /// Coefficients converted together, so that the rows of y being summed stay in cache.
@@ -109,12 +111,14 @@ pub(super) fn blocked_dots(
 ) {
     let k = consts.len() / target.len().max(1);
     let own_max = if extras.own.is_some() { 1 } else { 0 };
-    let ifma: Vec<bool> = target
+    #[cfg(target_arch = "x86_64")]
+    let ifma: Vec<Option<crate::arith::lazy::Ifma52>> = target
         .moduli()
         .iter()
         .map(|p| {
             n.is_multiple_of(16)
-                && super::dot_ifma::available(y_max, std::slice::from_ref(p), k + own_max + 1)
+                .then(|| super::dot_ifma::reducer(y_max, p, k + own_max + 1))
+                .flatten()
         })
         .collect();
     let avx512: Vec<bool> = target
@@ -135,10 +139,20 @@ pub(super) fn blocked_dots(
             .own
             .map(|(rows, c)| (&rows[j * n + start..j * n + start + bl], c[j]));
         #[cfg(target_arch = "x86_64")]
-        if ifma[j]
-            && super::dot_ifma::dot(p, y, n, start, &consts[j * k..(j + 1) * k], add, own, out)
-        {
-            return;
+        if let Some(red) = &ifma[j] {
+            if super::dot_ifma::dot(
+                p,
+                red,
+                y,
+                n,
+                start,
+                &consts[j * k..(j + 1) * k],
+                add,
+                own,
+                out,
+            ) {
+                return;
+            }
         }
         #[cfg(target_arch = "x86_64")]
         if avx512[j]
@@ -165,17 +179,22 @@ pub(super) fn blocked_dots(
             }
         }
     };
-    if crate::parallel::num_threads() > 1 && target.len() > 1 {
+    let work = Work::Products(k);
+    if target.len() > 1 && crate::parallel::splits(target.len() * n, work) {
         // Threads: one target row per task (rows are disjoint); the closure cannot fail.
-        let _: Result<()> =
-            crate::parallel::for_each_limb(&mut output[..target.len() * n], n, |j, out| {
+        let _: Result<()> = crate::parallel::for_each_limb_as(
+            work,
+            &mut output[..target.len() * n],
+            n,
+            |j, out| {
                 let mut acc = vec![0u128; BLOCK.min(n)];
                 for start in (0..n).step_by(BLOCK) {
                     let bl = BLOCK.min(n - start);
                     row(j, start, &mut out[start..start + bl], &mut acc[..bl]);
                 }
                 Ok(())
-            });
+            },
+        );
         return;
     }
     // One thread: block by block, every row, so that a block of y stays in cache across the rows.

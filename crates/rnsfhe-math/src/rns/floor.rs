@@ -100,7 +100,37 @@ impl FastRnsFloor {
     where
         F: Fn(usize, &mut [u64]) -> Result<()> + Sync + Send,
     {
-        self.transformed(xq, xb_t, None, out, to_t)
+        self.transformed(xq, xb_t, None, out, to_t, None)
+    }
+
+    /// [`FastRnsFloor::apply_transformed`] followed, limb by limb while the limb is in cache, by the
+    /// sum with `add` (|B| n residues in the image of T, in [0, m)) and the gather
+    /// out[i] <- out[idx[i]] (a permutation of n entries, the same for every limb): the same bits as
+    /// the three steps one after another (a Galois automorphism in NTT form after a ModDown, without
+    /// a full-size intermediate). Errors: `idx` not of n entries below n, `add` of another length.
+    pub fn apply_transformed_gathered<F>(
+        &self,
+        xq: &[u64],
+        xb_t: &[u64],
+        out: &mut [u64],
+        to_t: F,
+        add: Option<&[u64]>,
+        idx: &[u32],
+    ) -> Result<()>
+    where
+        F: Fn(usize, &mut [u64]) -> Result<()> + Sync + Send,
+    {
+        let n = out.len() / self.b.len().max(1);
+        check("gather table", idx.len(), n)?;
+        if idx.iter().any(|&i| i as usize >= n) {
+            return Err(Error::OutOfRange(
+                "gather table entry beyond the limb".into(),
+            ));
+        }
+        if let Some(a) = add {
+            check("fastRNSFloor addend after T", a.len(), out.len())?;
+        }
+        self.transformed(xq, xb_t, None, out, to_t, Some((idx, add)))
     }
 
     /// [`FastRnsFloor::apply_transformed`] for x_B = T^-1(xb_t) + `xb_add` (`xb_add` in coefficient
@@ -119,9 +149,11 @@ impl FastRnsFloor {
         F: Fn(usize, &mut [u64]) -> Result<()> + Sync + Send,
     {
         check("fastRNSFloor addend in B", xb_add.len(), xb_t.len())?;
-        self.transformed(xq, xb_t, Some(xb_add), out, to_t)
+        self.transformed(xq, xb_t, Some(xb_add), out, to_t, None)
     }
 
+    /// The transformed floor; `gather`: the addend after T and the gather table of
+    /// [`FastRnsFloor::apply_transformed_gathered`].
     fn transformed<F>(
         &self,
         xq: &[u64],
@@ -129,6 +161,7 @@ impl FastRnsFloor {
         xb_add: Option<&[u64]>,
         out: &mut [u64],
         to_t: F,
+        gather: Option<(&[u32], Option<&[u64]>)>,
     ) -> Result<()>
     where
         F: Fn(usize, &mut [u64]) -> Result<()> + Sync + Send,
@@ -161,9 +194,25 @@ impl FastRnsFloor {
                 vector::add_assign(m, o, &t);
             }
             to_t(j, o)?;
-            t.copy_from_slice(&xb_t[j * n..(j + 1) * n]);
-            vector::mul_shoup_scalar_assign(m, &mut t, m.shoup(self.own[j]));
-            vector::add_assign(m, o, &t);
+            let xb = &xb_t[j * n..(j + 1) * n];
+            match gather {
+                None => {
+                    t.copy_from_slice(xb);
+                    vector::mul_shoup_scalar_assign(m, &mut t, m.shoup(self.own[j]));
+                    vector::add_assign(m, o, &t);
+                }
+                // The sum into t (the same words: the sum of two residues does not depend on
+                // their order), then gathered back into the limb.
+                Some((idx, add)) => {
+                    vector::mul_shoup_scalar_add_into(m, xb, m.shoup(self.own[j]), o, &mut t);
+                    if let Some(a) = add {
+                        vector::add_assign(m, &mut t, &a[j * n..(j + 1) * n]);
+                    }
+                    for (d, &i) in o.iter_mut().zip(idx) {
+                        *d = t[i as usize];
+                    }
+                }
+            }
             Ok(())
         })
     }

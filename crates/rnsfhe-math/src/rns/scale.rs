@@ -8,6 +8,7 @@ use num_traits::ToPrimitive;
 
 use super::fast::{blocked_dots, Extras};
 use super::RnsBasis;
+use crate::parallel::Work;
 use crate::{Error, Result};
 
 /// round(t x / Q) from the residues of x.
@@ -241,21 +242,28 @@ impl ScaleAndRound {
         let mut lo = crate::pool::Buffer::zeroed(n);
         let mut hi = crate::pool::Buffer::zeroed(n);
         // Threads: chunks of coefficients (any chunking gives the same words).
-        let chunk = if crate::parallel::num_threads() > 1 && n.is_multiple_of(64) {
+        let chunk = if crate::parallel::splits(2 * n, Work::Heavy) && n.is_multiple_of(64) {
             n / 16
         } else {
             n
         };
-        crate::parallel::for_each_limb2(&mut lo, &mut hi, chunk, 0, |c, lo, hi, _| {
-            if !super::round_avx2::round_fractions(xq, n, c * chunk, &self.frac, lo, hi) {
-                self.round_scalar(xq, n, c * chunk, lo, hi);
-            }
-            Ok(())
-        })?;
+        crate::parallel::for_each_limb2(
+            Work::Heavy,
+            &mut lo,
+            &mut hi,
+            chunk,
+            0,
+            |c, lo, hi, _| {
+                if !super::round_avx2::round_fractions(xq, n, c * chunk, &self.frac, lo, hi) {
+                    self.round_scalar(xq, n, c * chunk, lo, hi);
+                }
+                Ok(())
+            },
+        )?;
         let extras = Extras { add: None, own };
         blocked_dots(&self.out, xq, n, &self.int_part, q_max, extras, output);
         let moduli = self.out.moduli();
-        crate::parallel::for_each_limb(output, n, |j, o| {
+        crate::parallel::for_each_limb_as(Work::Light, output, n, |j, o| {
             let m = &moduli[j];
             if !super::round_avx2::add_reduced(m, &lo, &hi, o) {
                 for ((ov, &l), &h) in o.iter_mut().zip(lo.iter()).zip(hi.iter()) {

@@ -157,9 +157,14 @@ impl BfvContext {
         self.require_size(b, 2, "multiplication")?;
         let square = std::ptr::eq(a, b);
         let tool = self.mul_tool();
+        // Words of one part over q: the size that decides whether a step is split across threads.
+        let words = a.parts[0].residues().len();
         let extend = |ct: &BfvCiphertext| -> Result<([Poly; 2], [Poly; 2])> {
-            let (x0, x1) =
-                parallel::join(|| tool.extend(&ct.parts[0]), || tool.extend(&ct.parts[1]));
+            let (x0, x1) = parallel::join(
+                2 * words,
+                || tool.extend(&ct.parts[0]),
+                || tool.extend(&ct.parts[1]),
+            );
             let aux = [x0?, x1?];
             let q = [ct.parts[0].clone(), ct.parts[1].clone()];
             Ok((to_ntt_pair(q)?, to_ntt_pair(aux)?))
@@ -169,17 +174,25 @@ impl BfvContext {
         let ((aq, aa), b_ext) = if square {
             (extend(a)?, None)
         } else {
-            let (x, y) = parallel::join(|| extend(a), || extend(b));
+            let (x, y) = parallel::join(4 * words, || extend(a), || extend(b));
             (x?, Some(y?))
         };
         let (cq, ca) = match &b_ext {
-            None => parallel::join(|| tensor(&aq, &aq, true), || tensor(&aa, &aa, true)),
-            Some((bq, ba)) => parallel::join(|| tensor(&aq, bq, false), || tensor(&aa, ba, false)),
+            None => parallel::join(
+                4 * words,
+                || tensor(&aq, &aq, true),
+                || tensor(&aa, &aa, true),
+            ),
+            Some((bq, ba)) => parallel::join(
+                4 * words,
+                || tensor(&aq, bq, false),
+                || tensor(&aa, ba, false),
+            ),
         };
         let (cq, ca) = (cq?, ca?);
         let ring: &Arc<RingContext> = self.ring();
         let pairs: Vec<(Poly, Poly)> = cq.into_iter().zip(ca).collect();
-        let parts = parallel::map_owned(pairs, |(mut xq, mut xa)| {
+        let parts = parallel::map_owned(pairs, 6 * words, |(mut xq, mut xa)| {
             xq.to_coefficient()?;
             xa.to_coefficient()?;
             tool.scale_down(&xq, &xa, ring)

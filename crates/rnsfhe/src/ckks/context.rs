@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use num_traits::ToPrimitive;
 use rnsfhe_math::ring::{Poly, Representation, RingContext};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian, DEFAULT_TAIL};
 
@@ -237,58 +236,6 @@ impl CkksContext {
         self.check_plain(pt)?;
         let coeffs = self.centered_coefficients(&pt.poly, pt.scale)?;
         self.encoder.decode(&coeffs, pt.scale, pt.slots)
-    }
-
-    /// The centred coefficients of an NTT-form polynomial over Q_level as f64, exact for every
-    /// coefficient in (-Q_level/2, Q_level/2]. Each is lifted from the fewest primes q_0..q_j whose
-    /// product exceeds scale 2^40 (one prime in the usual case) and checked against the residues of
-    /// every other prime of the level; a coefficient that disagrees (it is larger than that product
-    /// allows) is composed again from all the primes, exactly, with big integers.
-    pub(super) fn centered_coefficients(&self, p: &Poly, scale: f64) -> Result<Vec<f64>> {
-        let ring = p.context();
-        let n = ring.degree();
-        let total = ring.moduli().len();
-        let need = scale.log2() + 40.0;
-        let mut bits = 0.0;
-        let mut limbs = 0;
-        for m in ring.moduli() {
-            limbs += 1;
-            bits += (m.value() as f64).log2();
-            if bits > need {
-                break;
-            }
-        }
-        let few = self.ring_at(limbs - 1)?.basis();
-        let mut x = p.clone();
-        x.to_coefficient()?;
-        let res = x.residues();
-        let mut col = vec![0u64; total];
-        (0..n)
-            .map(|j| {
-                for (i, c) in col.iter_mut().enumerate() {
-                    *c = res[i * n + j];
-                }
-                let v = if limbs == 1 {
-                    let v = ring.moduli()[0].center(col[0]);
-                    let agrees = ring.moduli()[1..]
-                        .iter()
-                        .zip(&col[1..])
-                        .all(|(m, &r)| i128::from(v).rem_euclid(i128::from(m.value())) as u64 == r);
-                    if agrees {
-                        return Ok(v as f64);
-                    }
-                    ring.basis().compose_centered(&col)?
-                } else {
-                    let v = few.compose_centered(&col[..limbs])?;
-                    if limbs == total || ring.basis().decompose_signed(&v) == col {
-                        v
-                    } else {
-                        ring.basis().compose_centered(&col)?
-                    }
-                };
-                Ok(v.to_f64().unwrap_or(f64::NAN))
-            })
-            .collect()
     }
 
     /// A noiseless ciphertext (m, 0) of public values at a level and scale (e.g. zero-initialised model

@@ -29,6 +29,7 @@ mod context;
 pub mod encoder;
 pub mod fft_stages;
 mod flooded;
+mod lift;
 mod moduli;
 mod ops;
 mod params;

@@ -403,7 +403,8 @@ impl CkksContext {
         let ql = self.ring_at(l)?.moduli()[l].value() as f64;
         // Parts side by side on the threads there are; each step runs limb by limb inside.
         let chain = self.chain();
-        let parts = parallel::map(a.parts.len(), |k| chain.switch_down(&a.parts[k]))?;
+        let words = a.parts.iter().map(|p| p.residues().len()).sum();
+        let parts = parallel::map(a.parts.len(), words, |k| chain.switch_down(&a.parts[k]))?;
         // A product at Delta_l^2 lands on Delta_{l-1}: the same f64 steps give the same bits; the
         // level's scale is kept exactly when they differ only by rounding.
         let scale = a.scale / ql;
@@ -493,6 +494,7 @@ fn tensor(a: &[Poly], b: &[Poly]) -> Result<Vec<Poly>> {
     let mut d = [0; 3].map(|_| Poly::zero(&ring, Representation::Ntt));
     let [d0, d1, d2] = &mut d;
     parallel::for_each_limb2(
+        parallel::Work::Products(1),
         d0.residues_mut(),
         d2.residues_mut(),
         n,
@@ -506,12 +508,17 @@ fn tensor(a: &[Poly], b: &[Poly]) -> Result<Vec<Poly>> {
             Ok::<(), Error>(())
         },
     )?;
-    parallel::for_each_limb(d1.residues_mut(), n, |i, o1| {
-        let (m, r) = (&ring.moduli()[i], i * n..(i + 1) * n);
-        o1.copy_from_slice(&a0[r.clone()]);
-        vector::mul_assign(m, o1, &b1[r.clone()]);
-        vector::mul_add_assign(m, o1, &a1[r.clone()], &b0[r]);
-        Ok::<(), Error>(())
-    })?;
+    parallel::for_each_limb_as(
+        parallel::Work::Products(2),
+        d1.residues_mut(),
+        n,
+        |i, o1| {
+            let (m, r) = (&ring.moduli()[i], i * n..(i + 1) * n);
+            o1.copy_from_slice(&a0[r.clone()]);
+            vector::mul_assign(m, o1, &b1[r.clone()]);
+            vector::mul_add_assign(m, o1, &a1[r.clone()], &b0[r]);
+            Ok::<(), Error>(())
+        },
+    )?;
     Ok(d.into())
 }

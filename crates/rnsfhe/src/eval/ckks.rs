@@ -211,7 +211,7 @@ impl Evaluator for CkksContext {
             let ring = std::sync::Arc::clone(out.context());
             let n = ring.degree();
             let src = src.residues();
-            parallel::for_each_limb(out.residues_mut(), n, |j, o| {
+            parallel::for_each_limb_as(parallel::Work::Light, out.residues_mut(), n, |j, o| {
                 let q = &ring.moduli()[j];
                 let mut t = Buffer::stale(n);
                 t.copy_from_slice(&src[j * n..(j + 1) * n]);

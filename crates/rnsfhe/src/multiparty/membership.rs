@@ -36,7 +36,8 @@ pub(crate) fn share_digest(
     party: u32,
     polys: &[Poly],
 ) -> ShareDigest {
-    let leaves = rnsfhe_math::parallel::map(polys.len(), |i| {
+    let total = polys.iter().map(|p| p.residues().len()).sum();
+    let leaves = rnsfhe_math::parallel::map(polys.len(), total, |i| {
         let mut h = blake3::Hasher::new();
         h.update(b"rnsfhe multiparty share polynomial v1");
         h.update(&[u8::from(polys[i].representation() == Representation::Ntt)]);

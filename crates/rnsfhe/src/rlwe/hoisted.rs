@@ -201,6 +201,14 @@ impl<'a> Hoisted<'a> {
         let key = self.keys.get_at(g, self.level, None)?;
         let form = self.parts[0].representation();
         let [u0, u1] = self.sw.gadget_product(digits, key)?;
+        if form == Representation::Ntt && self.chain.is_none() {
+            // ModDown, c_0 and the automorphism limb by limb (the same bits as below).
+            let idx = ntt_automorphism_index(self.parts[0].context().degree(), g)?;
+            return Ok(vec![
+                self.sw.mod_down_gathered(u0, Some(&self.parts[0]), &idx)?,
+                self.sw.mod_down_gathered(u1, None, &idx)?,
+            ]);
+        }
         let mut u = [
             self.sw.mod_down_lazy(u0, form)?,
             self.sw.mod_down_lazy(u1, form)?,
@@ -323,6 +331,7 @@ impl<'a> Hoisted<'a> {
         let [a0, a1] = &mut acc;
         let (c0r, c1r) = (c0.residues(), c1.as_ref().map(Poly::residues));
         parallel::for_each_limb2(
+            parallel::Work::Heavy,
             a0.residues_mut(),
             a1.residues_mut(),
             n,
@@ -497,7 +506,7 @@ pub(crate) fn accumulate(acc: &mut Poly, x: &Poly, idx: Option<&[u32]>) -> Resul
     }
     let n = ring.degree();
     let xs = x.residues();
-    parallel::for_each_limb(acc.residues_mut(), n, |l, a| {
+    parallel::for_each_limb_as(parallel::Work::Light, acc.residues_mut(), n, |l, a| {
         let q = &ring.moduli()[l];
         let mut t = Buffer::stale(n);
         add_term(q, a, &xs[l * n..(l + 1) * n], idx, LimbWeight::One, &mut t);

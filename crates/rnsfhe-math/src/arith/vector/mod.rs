@@ -101,6 +101,18 @@ pub fn mul_shoup_scalar_into_with(
     Ok(())
 }
 
+/// `dst[i] = src[i] * w + b[i] mod q` for every i, for a constant w with its Shoup quotient, in one
+/// pass with the fastest available backend.
+///
+/// Preconditions (checked by `debug_assert!` only): equal lengths, inputs in [0, q),
+/// `w == q.shoup(w.value)`. Output in [0, q).
+pub fn mul_shoup_scalar_add_into(q: &Modulus, src: &[u64], w: Shoup, b: &[u64], dst: &mut [u64]) {
+    debug_assert!(src.len() == dst.len() && b.len() == dst.len());
+    debug_assert!(below(q, src) && below(q, b));
+    debug_assert_eq!(w, q.shoup(w.value));
+    run_shoup_add(shoup_backend(q), q, dst, Some(src), w, Some(b));
+}
+
 /// `acc[i] = acc[i] * w + b[i] mod q` for every i, for a constant w with its Shoup quotient: one step
 /// of Horner's rule ([`horner`] for points too large for its small-point step), with the fastest available backend.
 ///
@@ -236,6 +248,35 @@ pub fn inner_product(q: &Modulus, a: &[&[u64]], b: &[&[u64]], out: &mut [u64]) {
     }
     // Otherwise (and for a tail) the scalar lazy sums.
     inner_product_scalar(q, a, b, done, &mut out[done..]);
+}
+
+/// [`inner_product`] of the rows `a` with two sets of rows, `out0 = sum_j a_j b0_j` and
+/// `out1 = sum_j a_j b1_j` (the two parts of a key-switching key), each row of `a` read once where the
+/// IFMA kernel runs: the same words as two calls of [`inner_product`].
+pub fn inner_product2(
+    q: &Modulus,
+    a: &[&[u64]],
+    (b0, b1): (&[&[u64]], &[&[u64]]),
+    out0: &mut [u64],
+    out1: &mut [u64],
+) {
+    #[cfg(target_arch = "x86_64")]
+    if a.len() < 1 << 10
+        && out0.len() == out1.len()
+        && super::lazy::usable(q)
+        && a.len() == b0.len()
+        && a.len() == b1.len()
+        && a.iter().chain(b0).chain(b1).all(|r| r.len() >= out0.len())
+    {
+        // SAFETY: `usable` checked the CPU features; the kernel checks the row lengths.
+        unsafe { super::lazy::inner_product2(q, a, (b0, b1), out0, out1) };
+        let done = out0.len() & !7;
+        inner_product_scalar(q, a, b0, done, &mut out0[done..]);
+        inner_product_scalar(q, a, b1, done, &mut out1[done..]);
+        return;
+    }
+    inner_product(q, a, b0, out0);
+    inner_product(q, a, b1, out1);
 }
 
 /// The scalar [`inner_product`] of elements offset.. of the rows into `out`: per element, 128-bit sums of

@@ -270,13 +270,14 @@ impl Pipeline {
             self.cts.apply(ctx, &raised, keys)
         })?;
         // Side by side with two threads or more: the limb loops inside one EvalMod leave the
-        // second thread idle between them (small products, rescales, constants).
+        // second thread idle between them (small products, rescales, constants); an EvalMod is
+        // always worth a thread.
         let timed_reduce = |i: usize| {
             let t = Instant::now();
             reduce(&parts[i]).map(|r| (r, t.elapsed()))
         };
         let (reduced, spent): (Vec<_>, Vec<_>) =
-            rnsfhe_math::parallel::map(parts.len(), timed_reduce)?
+            rnsfhe_math::parallel::map(parts.len(), usize::MAX, timed_reduce)?
                 .into_iter()
                 .unzip();
         times.eval_mod = spent;

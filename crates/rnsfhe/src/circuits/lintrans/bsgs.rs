@@ -98,7 +98,10 @@ pub(crate) fn evaluate(h: &Hoisted<'_>, enc: &Encoded) -> Result<Vec<Poly>> {
         .collect::<BTreeSet<u64>>()
         .into_iter()
         .collect();
-    let rotated = parallel::map(elements.len(), |i| h.lazy(elements[i], c0))?;
+    let words = c0.residues().len();
+    let rotated = parallel::map(elements.len(), elements.len() * words, |i| {
+        h.lazy(elements[i], c0)
+    })?;
     let babies: BTreeMap<u64, [Poly; 2]> = elements.into_iter().zip(rotated).collect();
     let ring = h.ring_qp()?;
     let n = ring.degree();
@@ -120,7 +123,7 @@ pub(crate) fn evaluate(h: &Hoisted<'_>, enc: &Encoded) -> Result<Vec<Poly>> {
         h.switch_lazy(inner_sum(&rows)?, *g)
     };
     for chunk in enc.giants.chunks(parallel::num_threads().max(1)) {
-        let terms = parallel::map(chunk.len(), |j| giant(&chunk[j]))?;
+        let terms = parallel::map(chunk.len(), chunk.len() * words, |j| giant(&chunk[j]))?;
         for ((g, _), term) in chunk.iter().zip(&terms) {
             let idx = (g % (2 * n as u64) != 1)
                 .then(|| ntt_automorphism_index(n, *g))
@@ -158,6 +161,7 @@ fn inner_sum(rows: &[(&[Poly; 2], &Diagonal)]) -> Result<[Poly; 2]> {
         Poly::zero(&ring, Representation::Ntt),
     ];
     parallel::for_each_limb2(
+        parallel::Work::Products(rows.len()),
         o0.residues_mut(),
         o1.residues_mut(),
         n,

@@ -130,7 +130,7 @@ impl KeySwitcher {
         };
         let n = self.ring_qp().degree();
         let x = coeffs.residues();
-        let ups = parallel::map(self.digits.len(), |j| {
+        let ups = parallel::map(self.digits.len(), x.len() * self.digits.len(), |j| {
             match (&self.modup[level][j], &self.digits[j]) {
                 (Some(up), r) => {
                     let src = &x[r.start * n..(r.end.min(level + 1)) * n];

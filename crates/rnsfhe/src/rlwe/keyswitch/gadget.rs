@@ -75,14 +75,15 @@ impl KeySwitcher {
                 .collect()
         };
         let k0 = limbs(&key.k0)?;
-        vector::inner_product(m, &digits, &k0, out0);
         match &key.k1 {
+            // Both parts in one pass over the digits.
             K1::Full(k1) => {
-                vector::inner_product(m, &digits, &limbs(k1)?, out1);
+                vector::inner_product2(m, &digits, (&k0, &limbs(k1)?), out0, out1);
             }
             // Seeded storage: each row's k1 limb expanded into a scratch buffer, then the same
             // inner product.
             K1::Seeded(_) => {
+                vector::inner_product(m, &digits, &k0, out0);
                 let mut scratch = Buffer::stale(rows.len() * len);
                 for (row, out) in rows.iter().zip(scratch.chunks_exact_mut(len)) {
                     slot_of(row.part)?;
@@ -107,9 +108,14 @@ impl KeySwitcher {
         let mut second = None;
         let u0 = Poly::from_fill(ring, Representation::Ntt, |u0| {
             let u1 = Poly::from_fill(ring, Representation::Ntt, |u1| {
-                parallel::for_each_limb2(u0, u1, n, 0, |slot, out0, out1, _| {
-                    self.gadget_product_limb(dec, key, slot, out0, out1)
-                })
+                parallel::for_each_limb2(
+                    parallel::Work::Products(dec.rows),
+                    u0,
+                    u1,
+                    n,
+                    0,
+                    |slot, out0, out1, _| self.gadget_product_limb(dec, key, slot, out0, out1),
+                )
             })?;
             second = Some(u1);
             Ok::<(), Error>(())

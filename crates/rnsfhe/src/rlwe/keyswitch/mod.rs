@@ -330,19 +330,26 @@ impl KeySwitcher {
         // One task per limb (threads across limbs; see rnsfhe_math::parallel), each with a scratch for
         // the digits' extensions to its limb.
         let ext_len = key.k0.len() * len;
-        parallel::for_each_limb2(&mut u0, &mut u1, len, ext_len, |slot, out0, out1, ext| {
-            let i = limbs[slot];
-            let rows = self.rows_at(level, i);
-            self.extend_limb(&src, i, &rows, ext)?;
-            self.gadget_limb(key, i, &rows, ext, out0, out1)?;
-            for out in [out0, out1] {
-                // NTT form out (power-of-two): the limbs of Q_l stay in it for ModDown.
-                if !(ntt_out && i < self.k) {
-                    ctx.inverse_limb(i, out, true)?;
+        parallel::for_each_limb2(
+            parallel::Work::Heavy,
+            &mut u0,
+            &mut u1,
+            len,
+            ext_len,
+            |slot, out0, out1, ext| {
+                let i = limbs[slot];
+                let rows = self.rows_at(level, i);
+                self.extend_limb(&src, i, &rows, ext)?;
+                self.gadget_limb(key, i, &rows, ext, out0, out1)?;
+                for out in [out0, out1] {
+                    // NTT form out (power-of-two): the limbs of Q_l stay in it for ModDown.
+                    if !(ntt_out && i < self.k) {
+                        ctx.inverse_limb(i, out, true)?;
+                    }
                 }
-            }
-            Ok::<(), Error>(())
-        })?;
+                Ok::<(), Error>(())
+            },
+        )?;
         if len != n {
             // General m: the n coefficients of each limb to the front, limb-major.
             for u in [&mut u0, &mut u1] {
@@ -363,7 +370,8 @@ impl KeySwitcher {
                 Ok(x)
             }
         };
-        let (d0, d1) = parallel::join(|| down(u0), || down(u1));
+        let words = u0.len() + u1.len();
+        let (d0, d1) = parallel::join(words, || down(u0), || down(u1));
         Ok((d0?, d1?))
     }
 
