@@ -97,7 +97,7 @@ pub enum Work {
     /// About log n operations a word or more: NTTs, base conversions, inner products over many
     /// digits, key-switching limbs.
     Heavy,
-    /// One or two modular operations a word: additions, products, copies, permutations. Counted as
+    /// One or two modular operations a word: additions, copies, permutations. Counted as
     /// [`LIGHT_PER_HEAVY`] times fewer words.
     Light,
     /// A sum of this many modular products a word (a base conversion from that many primes, an inner

@@ -105,7 +105,7 @@ impl FastRnsFloor {
 
     /// [`FastRnsFloor::apply_transformed`] followed, limb by limb while the limb is in cache, by the
     /// sum with `add` (|B| n residues in the image of T, in [0, m)) and the gather
-    /// out[i] <- out[idx[i]] (a permutation of n entries, the same for every limb): the same bits as
+    /// out\[i\] <- out\[idx\[i\]\] (a permutation of n entries, the same for every limb): the same bits as
     /// the three steps one after another (a Galois automorphism in NTT form after a ModDown, without
     /// a full-size intermediate). Errors: `idx` not of n entries below n, `add` of another length.
     pub fn apply_transformed_gathered<F>(
