@@ -23,7 +23,9 @@
 
 use rnsfhe_math::arith::vector;
 use rnsfhe_math::parallel;
-use rnsfhe_math::ring::{Poly, Representation};
+use std::sync::Arc;
+
+use rnsfhe_math::ring::{Poly, Representation, RingContext};
 
 use super::scales::same_scale;
 use super::{CkksCiphertext, CkksContext, CkksPlaintext};
@@ -194,6 +196,13 @@ impl CkksContext {
     /// a + c in every slot (c real, encoded at the ciphertext's scale). Errors: `OutOfRange` when
     /// round(c scale) is beyond the level's coefficient bound (`coefficient_bound_log2`).
     pub fn add_const(&self, a: &CkksCiphertext, c: f64) -> Result<CkksCiphertext> {
+        let mut r = a.clone();
+        self.add_const_assign(&mut r, c)?;
+        Ok(r)
+    }
+
+    /// a += c in every slot: [`Self::add_const`] in place.
+    pub fn add_const_assign(&self, a: &mut CkksCiphertext, c: f64) -> Result<()> {
         self.check_ct(a)?;
         let v = (c * a.scale).round();
         if !v.is_finite() || v.abs() >= 2f64.powi(120) {
@@ -204,11 +213,10 @@ impl CkksContext {
         }
         self.check_coefficient(v.abs(), a.level, a.scale, "add_const")?;
         let v = v as i128;
-        let mut r = a.clone();
-        let n = r.parts[0].context().degree();
-        let ring = r.parts[0].context().clone();
+        let n = a.parts[0].context().degree();
+        let ring = a.parts[0].context().clone();
         // A constant polynomial is the same value at every NTT point.
-        for (limb, m) in r
+        for (limb, m) in a
             .parts
             .c0_mut()
             .residues_mut()
@@ -218,7 +226,7 @@ impl CkksContext {
             let c = v.rem_euclid(i128::from(m.value())) as u64;
             limb.iter_mut().for_each(|x| *x = m.add(*x, c));
         }
-        Ok(r)
+        Ok(())
     }
 
     /// a * c for a real constant c, as the integer round(c f) with f = Delta_l^2 / scale (Delta_l for a
@@ -303,16 +311,48 @@ impl CkksContext {
         a: &CkksCiphertext,
         b: &CkksCiphertext,
     ) -> Result<CkksCiphertext> {
-        self.check_ct(a)?;
-        self.check_ct(b)?;
-        let key_id = KeyId::join(a.key_id, b.key_id)?;
         if a.level != b.level {
+            self.check_ct(a)?;
+            self.check_ct(b)?;
             return Err(Error::LevelMismatch {
                 op: "mul".into(),
                 left: a.level,
                 right: b.level,
                 hint: "bring them to one level with drop_to_level".into(),
             });
+        }
+        self.multiply_no_relin_at(a, b, a.level)
+    }
+
+    /// [`Self::multiply_no_relin`] at `level` for `a` and `b` at `level` or above: the tensor of
+    /// their first `level` + 1 limbs, read in place (the bits of
+    /// [`Self::drop_to_level_keeping_scale`] of both, then the product). Errors:
+    /// `InvalidParameters` when an operand is below `level`.
+    pub(crate) fn multiply_no_relin_at(
+        &self,
+        a: &CkksCiphertext,
+        b: &CkksCiphertext,
+        level: usize,
+    ) -> Result<CkksCiphertext> {
+        self.check_ct(a)?;
+        self.check_ct(b)?;
+        let key_id = KeyId::join(a.key_id, b.key_id)?;
+        if a.level < level || b.level < level {
+            return Err(Error::InvalidParameters(format!(
+                "mul at level {level}: the operands are at levels {} and {}",
+                a.level, b.level
+            )));
+        }
+        if a.parts
+            .iter()
+            .chain(b.parts.iter())
+            .any(Poly::is_unreduced_product)
+        {
+            // General m: the limbs of an unreduced product cannot be read apart (`drop_to` reduces).
+            return self.multiply_no_relin(
+                &self.drop_to_level_keeping_scale(a, level)?,
+                &self.drop_to_level_keeping_scale(b, level)?,
+            );
         }
         for c in [a, b] {
             if c.parts.len() != 2 {
@@ -323,8 +363,8 @@ impl CkksContext {
             }
         }
         Ok(CkksCiphertext {
-            parts: tensor(&a.parts, &b.parts)?.into(),
-            level: a.level,
+            parts: tensor(self.ring_at(level)?, &a.parts, &b.parts)?.into(),
+            level,
             scale: a.scale * b.scale,
             slots: a.slots.max(b.slots),
             fingerprint: self.fingerprint(),
@@ -472,53 +512,55 @@ impl CkksContext {
     }
 }
 
-/// (a0 b0, a0 b1 + a1 b0, a1 b1) limb by limb on the threads there are (rnsfhe_math::parallel), each
-/// product written in place of a copy (the same bits as `Poly::mul` and `add_assign`).
-fn tensor(a: &[Poly], b: &[Poly]) -> Result<Vec<Poly>> {
-    let ring = a[0].context().clone();
+/// (a0 b0, a0 b1 + a1 b0, a1 b1) over `ring` from the first limbs of parts at its level or above
+/// (their limbs are those of `drop_to`), limb by limb on the threads there are
+/// (rnsfhe_math::parallel), each product written in place of a copy (the same bits as `Poly::mul`
+/// and `add_assign`) into buffers without a zero fill.
+fn tensor(ring: &Arc<RingContext>, a: &[Poly], b: &[Poly]) -> Result<Vec<Poly>> {
+    let n = ring.limb_len(Representation::Ntt);
+    let len = n * ring.moduli().len();
     for p in a.iter().chain(b) {
-        if !std::sync::Arc::ptr_eq(p.context(), &ring) || p.representation() != Representation::Ntt
+        let over = p.context().moduli();
+        if p.representation() != Representation::Ntt
+            || p.context().limb_len(Representation::Ntt) != n
+            || over.len() < ring.moduli().len()
+            || over[..ring.moduli().len()] != ring.moduli()[..]
         {
             return Err(Error::ContextMismatch(
                 "mul: ciphertext parts over different rings or not in NTT form".into(),
             ));
         }
     }
-    let n = ring.limb_len(Representation::Ntt);
     let (a0, a1, b0, b1) = (
-        a[0].residues(),
-        a[1].residues(),
-        b[0].residues(),
-        b[1].residues(),
+        &a[0].residues()[..len],
+        &a[1].residues()[..len],
+        &b[0].residues()[..len],
+        &b[1].residues()[..len],
     );
-    let mut d = [0; 3].map(|_| Poly::zero(&ring, Representation::Ntt));
-    let [d0, d1, d2] = &mut d;
-    parallel::for_each_limb2(
-        parallel::Work::Products(1),
-        d0.residues_mut(),
-        d2.residues_mut(),
-        n,
-        0,
-        |i, o0, o2, _| {
-            let (m, r) = (&ring.moduli()[i], i * n..(i + 1) * n);
-            o0.copy_from_slice(&a0[r.clone()]);
-            vector::mul_assign(m, o0, &b0[r.clone()]);
-            o2.copy_from_slice(&a1[r.clone()]);
-            vector::mul_assign(m, o2, &b1[r]);
-            Ok::<(), Error>(())
-        },
-    )?;
-    parallel::for_each_limb_as(
-        parallel::Work::Products(2),
-        d1.residues_mut(),
-        n,
-        |i, o1| {
+    let mut d2 = None;
+    let d0 = Poly::from_fill(ring, Representation::Ntt, |o0| {
+        let p = Poly::from_fill(ring, Representation::Ntt, |o2| {
+            parallel::for_each_limb2(parallel::Work::Products(1), o0, o2, n, 0, |i, o0, o2, _| {
+                let (m, r) = (&ring.moduli()[i], i * n..(i + 1) * n);
+                o0.copy_from_slice(&a0[r.clone()]);
+                vector::mul_assign(m, o0, &b0[r.clone()]);
+                o2.copy_from_slice(&a1[r.clone()]);
+                vector::mul_assign(m, o2, &b1[r]);
+                Ok::<(), Error>(())
+            })
+        })?;
+        d2 = Some(p);
+        Ok::<(), Error>(())
+    })?;
+    let d1 = Poly::from_fill(ring, Representation::Ntt, |o1| {
+        parallel::for_each_limb_as(parallel::Work::Products(2), o1, n, |i, o1| {
             let (m, r) = (&ring.moduli()[i], i * n..(i + 1) * n);
             o1.copy_from_slice(&a0[r.clone()]);
             vector::mul_assign(m, o1, &b1[r.clone()]);
             vector::mul_add_assign(m, o1, &a1[r.clone()], &b0[r]);
             Ok::<(), Error>(())
-        },
-    )?;
-    Ok(d.into())
+        })
+    })?;
+    let d2 = d2.ok_or_else(|| Error::Internal("tensor: d2 not written".into()))?;
+    Ok(vec![d0, d1, d2])
 }

@@ -98,8 +98,12 @@ impl Evaluator for CkksContext {
         CkksContext::negate_assign(self, a)
     }
     fn add_const(&self, a: &CkksCiphertext, c: Complex) -> Result<CkksCiphertext> {
+        let mut r = a.clone();
+        Evaluator::add_const_assign(self, &mut r, c)?;
+        Ok(r)
+    }
+    fn add_const_assign(&self, a: &mut CkksCiphertext, c: Complex) -> Result<()> {
         let c = self.reduce_scalar(c)?;
-        let mut r = CkksContext::add_const(self, a, c.re)?;
         let v = (c.im * a.scale()).round();
         if v != 0.0 {
             if v.abs() >= WORD {
@@ -110,10 +114,18 @@ impl Evaluator for CkksContext {
                 )));
             }
             self.check_coefficient(v.abs(), a.level(), a.scale(), "add_const")?;
-            let p = self.complex_constant(a.level(), 0, v as i64)?;
-            r.parts.c0_mut().add_assign(&p)?;
         }
-        Ok(r)
+        CkksContext::add_const_assign(self, a, c.re)?;
+        if v != 0.0 {
+            let p = self.complex_constant(a.level(), 0, v as i64)?;
+            a.parts.c0_mut().add_assign(&p)?;
+        }
+        Ok(())
+    }
+    fn double_assign(&self, a: &mut CkksCiphertext) -> Result<()> {
+        self.check_ct(a)?;
+        a.parts.polys_mut().iter_mut().for_each(Poly::double_assign);
+        Ok(())
     }
     fn add_plain(&self, a: &CkksCiphertext, m: &CkksPlaintext) -> Result<CkksCiphertext> {
         CkksContext::add_plain(self, a, m)
@@ -121,6 +133,14 @@ impl Evaluator for CkksContext {
 
     fn mul(&self, a: &CkksCiphertext, b: &CkksCiphertext) -> Result<CkksCiphertext> {
         self.multiply_no_relin(a, b)
+    }
+    fn mul_at(
+        &self,
+        a: &CkksCiphertext,
+        b: &CkksCiphertext,
+        level: usize,
+    ) -> Result<CkksCiphertext> {
+        self.multiply_no_relin_at(a, b, level)
     }
     fn relinearize(&self, a: &CkksCiphertext, rlk: &RelinKey) -> Result<CkksCiphertext> {
         let mut r = a.clone();
@@ -322,6 +342,56 @@ mod tests {
                 }
                 assert_eq!(fused.scale(), want.scale());
             }
+        }
+    }
+
+    /// `mul_at` (the tensor of the operands' first limbs, read in place), `double_assign` and
+    /// `add_const_assign` give the bits of their defaults (`drop_level` of both and `mul`; `add` of
+    /// a copy; `add_const`), for operands at and above the level, and refuse an operand below it.
+    #[test]
+    fn in_place_forms_are_the_defaults_bit_for_bit() {
+        let p = CkksParameters::builder()
+            .degree(1 << 10)
+            .levels(4)
+            .scale_bits(40)
+            .security(Security::InsecureResearchOnly)
+            .build()
+            .unwrap();
+        let owner = CkksContext::new(p).unwrap();
+        let ctx: &CkksContext = &owner;
+        let mut rng = Csprng::from_seed([5; 32]);
+        let (_, pk) = ctx.keygen(&mut rng).unwrap();
+        let enc = |v: f64, rng: &mut Csprng| {
+            ctx.encrypt(&ctx.encode_real(&[v, -v]).unwrap(), &pk, rng)
+                .unwrap()
+        };
+        let same = |x: &CkksCiphertext, y: &CkksCiphertext| {
+            assert_eq!((x.level(), x.scale()), (y.level(), y.scale()));
+            assert_eq!(x.parts.len(), y.parts.len());
+            for (f, w) in x.parts.iter().zip(y.parts.iter()) {
+                assert_eq!(f.residues(), w.residues());
+            }
+        };
+        let a = enc(0.3, &mut rng);
+        let b = Evaluator::drop_level(ctx, &enc(-0.7, &mut rng), 3).unwrap();
+        for level in [1, 3] {
+            let fused = Evaluator::mul_at(ctx, &a, &b, level).unwrap();
+            let want = Evaluator::mul(
+                ctx,
+                &Evaluator::drop_level(ctx, &a, level).unwrap(),
+                &Evaluator::drop_level(ctx, &b, level).unwrap(),
+            )
+            .unwrap();
+            same(&fused, &want);
+            let mut twice = fused.clone();
+            Evaluator::double_assign(ctx, &mut twice).unwrap();
+            same(&twice, &Evaluator::add(ctx, &fused, &fused).unwrap());
+        }
+        assert!(Evaluator::mul_at(ctx, &a, &b, 4).is_err());
+        for c in [Complex::from_real(-0.75), Complex::new(0.5, 0.25)] {
+            let mut x = a.clone();
+            Evaluator::add_const_assign(ctx, &mut x, c).unwrap();
+            same(&x, &Evaluator::add_const(ctx, &a, c).unwrap());
         }
     }
 }

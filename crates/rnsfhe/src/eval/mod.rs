@@ -132,6 +132,17 @@ pub trait Evaluator {
     }
     /// a + c in every slot (CKKS: encoded at a's scale).
     fn add_const(&self, a: &Self::Ciphertext, c: Self::Scalar) -> Result<Self::Ciphertext>;
+    /// a += c in every slot: [`Self::add_const`] in place (CKKS: without a copy of `a`; default:
+    /// through [`Self::add_const`]).
+    fn add_const_assign(&self, a: &mut Self::Ciphertext, c: Self::Scalar) -> Result<()> {
+        *a = self.add_const(a, c)?;
+        Ok(())
+    }
+    /// a += a: the bits of [`Self::add_assign`] of a copy of `a` (the default), in place (CKKS).
+    fn double_assign(&self, a: &mut Self::Ciphertext) -> Result<()> {
+        let b = a.clone();
+        self.add_assign(a, &b)
+    }
     /// a + m for a plaintext at a's level and scale.
     fn add_plain(&self, a: &Self::Ciphertext, m: &Self::Plaintext) -> Result<Self::Ciphertext>;
 
@@ -140,6 +151,17 @@ pub trait Evaluator {
     /// The tensor product of two 2-part ciphertexts at one level (3 parts; scales multiply; not
     /// relinearised, not rescaled).
     fn mul(&self, a: &Self::Ciphertext, b: &Self::Ciphertext) -> Result<Self::Ciphertext>;
+    /// [`Self::mul`] at `level`, for `a` and `b` at `level` or above: the bits of
+    /// [`Self::drop_level`] of both, then [`Self::mul`] (the default); CKKS reads the first limbs of
+    /// each operand where they are, without the copies.
+    fn mul_at(
+        &self,
+        a: &Self::Ciphertext,
+        b: &Self::Ciphertext,
+        level: usize,
+    ) -> Result<Self::Ciphertext> {
+        self.mul(&self.drop_level(a, level)?, &self.drop_level(b, level)?)
+    }
     /// Relinearisation of a 3-part ciphertext (a 2-part one is returned as it is).
     fn relinearize(&self, a: &Self::Ciphertext, rlk: &Self::RelinKey) -> Result<Self::Ciphertext>;
     /// [`Self::relinearize`] of a ciphertext the caller gives up (in place where the scheme can:

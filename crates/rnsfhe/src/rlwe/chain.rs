@@ -244,7 +244,11 @@ impl ModulusChain {
                 max: x.context().moduli().len().saturating_sub(1),
             });
         }
-        let mut out = Poly::from_residues(ring, res[..len].to_vec(), x.representation())?;
+        // A pooled copy of the limbs, which are residues of the same moduli already.
+        let mut out = Poly::from_fill(ring, x.representation(), |o| {
+            o.copy_from_slice(&res[..len]);
+            Ok::<(), Error>(())
+        })?;
         keep_form(&mut out, x)?;
         Ok(out)
     }

@@ -457,9 +457,10 @@ impl EvalMod {
         }
         let mut w = poly::evaluate(e, &z, &self.cosine_poly, Target::new(l0, s0), rlk)?;
         for &b in &self.beta {
-            let sq = e.mul_relin(&w, &w, rlk)?;
-            let twice = e.add(&sq, &sq)?;
-            w = e.add_const(&e.rescale(&twice)?, Complex::from_real(-b))?;
+            let mut sq = e.mul_relin(&w, &w, rlk)?;
+            e.double_assign(&mut sq)?;
+            w = e.rescale(&sq)?;
+            e.add_const_assign(&mut w, Complex::from_real(-b))?;
         }
         if !self.arcsine.is_empty() {
             let shrink = 2f64.powi(self.params.log_message_ratio as i32);

@@ -86,13 +86,18 @@ impl<E: Evaluator> Bsgs<'_, E> {
                 level + r
             )));
         }
-        let bm = e.drop_level(self.basis.get(m)?, level + r)?;
         let product_scale = scale * e.rescale_factor(level + r)?;
-        let high_scale = product_scale / e.scale(&bm);
+        let high_scale = product_scale / e.scale(self.basis.get(m)?);
         let term = match self.eval(&high, level + r, high_scale)? {
             None => None,
-            Some(Piece::Const(h)) => Some((e.mul_const_to_scale(&bm, h, product_scale)?, false)),
-            Some(Piece::Pending(h)) => Some((e.mul(&self.finish(h)?, &bm)?, true)),
+            Some(Piece::Const(h)) => {
+                let bm = e.drop_level(self.basis.get(m)?, level + r)?;
+                Some((e.mul_const_to_scale(&bm, h, product_scale)?, false))
+            }
+            Some(Piece::Pending(h)) => {
+                let h = self.finish(h)?;
+                Some((e.mul_at(&h, self.basis.get(m)?, level + r)?, true))
+            }
         };
         let low = self.eval(&low, level, scale)?;
         let zero = E::Scalar::default();
@@ -124,7 +129,7 @@ impl<E: Evaluator> Bsgs<'_, E> {
         };
         let mut out = e.rescale(&acc)?;
         if p.c0 != E::Scalar::default() {
-            out = e.add_const(&out, p.c0)?;
+            e.add_const_assign(&mut out, p.c0)?;
         }
         Ok(out)
     }

@@ -91,34 +91,28 @@ impl<'a, E: Evaluator> PowerBasis<'a, E> {
             .ok_or_else(|| Error::Internal(format!("basis element {i} missing")))
     }
 
-    /// B_a B_b (power basis) or 2 T_a T_b - T_(a-b) (Chebyshev), relinearised and rescaled.
+    /// B_a B_b (power basis) or 2 T_a T_b - T_(a-b) (Chebyshev), relinearised and rescaled: the
+    /// tensor at the lower operand's level, read from both where they are ([`Evaluator::mul_at`]).
     fn product(&self, a: usize, b: usize) -> Result<E::Ciphertext> {
         let e = self.e;
         let missing = || Error::Internal("basis element missing".into());
         let xa = self.value[a].as_ref().ok_or_else(missing)?;
         let xb = self.value[b].as_ref().ok_or_else(missing)?;
         let level = e.level(xa).min(e.level(xb));
-        let prod = if a == b {
-            let x = e.drop_level(xa, level)?;
-            e.mul_relin(&x, &x, self.rlk)?
-        } else {
-            e.mul_relin(
-                &e.drop_level(xa, level)?,
-                &e.drop_level(xb, level)?,
-                self.rlk,
-            )?
-        };
-        let prod = e.rescale(&prod)?;
+        let prod = e.relinearize_owned(e.mul_at(xa, xb, level)?, self.rlk)?;
+        let mut prod = e.rescale(&prod)?;
         if !self.chebyshev {
             return Ok(prod);
         }
-        let twice = e.add(&prod, &prod)?;
+        e.double_assign(&mut prod)?;
         if a == b {
-            return e.add_const(&twice, e.scalar_from_int(-1));
+            e.add_const_assign(&mut prod, e.scalar_from_int(-1))?;
+            return Ok(prod);
         }
         // T_(a-b) is shallower: brought onto the product's level and scale.
         let low = self.value[a - b].as_ref().ok_or_else(missing)?;
-        let low = e.lower_onto(low, e.level(&twice), e.scale(&twice))?;
-        e.sub(&twice, &low)
+        let low = e.lower_onto(low, e.level(&prod), e.scale(&prod))?;
+        e.sub_assign(&mut prod, &low)?;
+        Ok(prod)
     }
 }
