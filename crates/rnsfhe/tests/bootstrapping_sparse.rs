@@ -214,39 +214,30 @@ fn digest(ct: &CkksCiphertext) -> u64 {
 }
 
 /// Full slots in both orders and sparse CtS-first: the same output ciphertexts, bit for bit, as
-/// before the packed StC-first path (keys, inputs and encryption come from fixed seeds, and every
-/// backend is bit-identical to scalar). The digests pin the bytes of 8df6ba9 (the two full-slot
-/// cases) and of b904330 (64 slots, its merge of the lazy BSGS with the moved SubSum); `git log -S
-/// <digest>` finds them. A regression guard only: the output bits depend on every key switch and
-/// rescale of the pipeline, which only the library computes, so no independent model reproduces
-/// them; this file's precision tests check the same bootstraps against the input values. Digests recomputed once (h13-slot0) when key switching's
-/// ModUp became centred (`rlwe::keyswitch::ModUp`): every key switch with several-prime digits
-/// changed bits there; the packed path itself changed nothing in these outputs (main at c26d329
-/// gave the old digests with and without it). The sparse case (64 slots) changed once more
-/// (h14-sparse): SubSum moved from CoeffsToSlots' input to before its last stage (the same map,
-/// its rotations at a lower level: other key-switching errors); the full-slot cases did not.
-/// All three recomputed again (h14-evalmod) for the lazy relinearisation and rescaling of
-/// `circuits::poly::bsgs`: EvalMod's giant-step sums are relinearised and rescaled once per piece
-/// instead of once per product, which changes its noise and so every output bit; precision
-/// unchanged (`tests/eval_mod.rs` table within 0.1 bit of the eager path's, `n16-h192` 28.00 /
-/// 24.37 bits against 28.00 / 24.33).
+/// the digests pinned here (keys, inputs and encryption come from fixed seeds, and every backend is
+/// bit-identical to scalar). A regression guard only: the output bits depend on every key switch
+/// and rescale of the pipeline, which only the library computes, so no independent model
+/// reproduces them; this file's precision tests check the same bootstraps against the input values.
+/// A change of any step's rounding (key switching, the DFTs' rotations, EvalMod's polynomial
+/// evaluation) changes every digest: the commit that recomputes them says why and what the
+/// precision did (`git log -S <digest>` finds it).
 #[test]
 fn other_paths_unchanged_bit_for_bit() {
     let cases = [
         (
             BootstrappingOrder::CoeffsToSlotsFirst,
             1024,
-            0x052a_64e6_b2b4_b1b0u64,
+            0xd11e_d32d_ae8c_81fdu64,
         ),
         (
             BootstrappingOrder::SlotsToCoeffsFirst,
             1024,
-            0xc401_c52a_7780_6443,
+            0xe59d_fc78_6318_6618,
         ),
         (
             BootstrappingOrder::CoeffsToSlotsFirst,
             64,
-            0x793e_d1ee_7313_644d,
+            0x7e33_f3d2_6ba4_43f0,
         ),
     ];
     let got: Vec<u64> = cases

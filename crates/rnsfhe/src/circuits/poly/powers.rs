@@ -93,26 +93,38 @@ impl<'a, E: Evaluator> PowerBasis<'a, E> {
 
     /// B_a B_b (power basis) or 2 T_a T_b - T_(a-b) (Chebyshev), relinearised and rescaled: the
     /// tensor at the lower operand's level, read from both where they are ([`Evaluator::mul_at`]).
+    /// Chebyshev: the product is doubled and T_(a-b) subtracted before the one rescale, with the
+    /// constant that brings T_(a-b) onto the product's scale ([`Evaluator::mul_const_add`]), so
+    /// that the result carries one rescale's rounding (twice the product's and one more for T_(a-b)
+    /// when T_(a-b) was brought down by a rescale of its own, which also cost a product by a
+    /// constant and the rescale); where that constant does not fit (`OutOfRange`), T_(a-b) is
+    /// brought onto the result by [`Evaluator::lower_onto`] instead.
     fn product(&self, a: usize, b: usize) -> Result<E::Ciphertext> {
         let e = self.e;
         let missing = || Error::Internal("basis element missing".into());
         let xa = self.value[a].as_ref().ok_or_else(missing)?;
         let xb = self.value[b].as_ref().ok_or_else(missing)?;
         let level = e.level(xa).min(e.level(xb));
-        let prod = e.relinearize_owned(e.mul_at(xa, xb, level)?, self.rlk)?;
-        let mut prod = e.rescale(&prod)?;
+        let mut prod = e.relinearize_owned(e.mul_at(xa, xb, level)?, self.rlk)?;
         if !self.chebyshev {
-            return Ok(prod);
+            return e.rescale(&prod);
         }
         e.double_assign(&mut prod)?;
         if a == b {
-            e.add_const_assign(&mut prod, e.scalar_from_int(-1))?;
-            return Ok(prod);
+            let mut out = e.rescale(&prod)?;
+            e.add_const_assign(&mut out, e.scalar_from_int(-1))?;
+            return Ok(out);
         }
-        // T_(a-b) is shallower: brought onto the product's level and scale.
         let low = self.value[a - b].as_ref().ok_or_else(missing)?;
-        let low = e.lower_onto(low, e.level(&prod), e.scale(&prod))?;
-        e.sub_assign(&mut prod, &low)?;
-        Ok(prod)
+        match e.mul_const_add(&mut prod, low, e.scalar_from_int(-1)) {
+            Ok(()) => e.rescale(&prod),
+            Err(Error::OutOfRange(_)) => {
+                let mut out = e.rescale(&prod)?;
+                let low = e.lower_onto(low, e.level(&out), e.scale(&out))?;
+                e.sub_assign(&mut out, &low)?;
+                Ok(out)
+            }
+            Err(err) => Err(err),
+        }
     }
 }
