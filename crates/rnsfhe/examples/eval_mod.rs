@@ -3,9 +3,9 @@
 //! relinearisation key only), then `runs` timed calls on one fresh ciphertext of random x = I + eps,
 //! the median and best time, and the worst error against x - round(x) in x units.
 //!
-//! `cargo run --release --example eval_mod -- [preset] [runs]`: `preset` as `ckks_bootstrap`'s
-//! (`n16-h192`, `n16`, or a degree 11..=15 for the toy preset of that degree; default 12), `runs`
-//! (default 3); `preset@d` takes the preset's chain and EvalMod at N = 2^d (insecure below 16: for
+//! `cargo run --release --example eval_mod -- [preset] [runs] [seed]`: `preset` as
+//! `ckks_bootstrap`'s (`n16-h192`, `n16`, or a degree 11..=15 for the toy preset of that degree;
+//! default 12), `runs` (default 3), `seed` of keys and inputs (default 5); `preset@d` takes the preset's chain and EvalMod at N = 2^d (insecure below 16: for
 //! instruction counts under a profiler). Backend and threads: `RNSFHE_BACKEND`, `RNSFHE_NUM_THREADS`.
 
 use std::time::Instant;
@@ -19,6 +19,7 @@ fn main() -> Result<()> {
     let a: Vec<String> = std::env::args().collect();
     let name = a.get(1).map_or("12", String::as_str);
     let runs: usize = a.get(2).and_then(|s| s.parse().ok()).unwrap_or(3);
+    let seed: u8 = a.get(3).and_then(|s| s.parse().ok()).unwrap_or(5);
     // `preset@d`: the preset's chain and EvalMod at N = 2^d (insecure below 16), for profilers.
     let (name, degree) = match name.split_once('@') {
         Some((p, d)) => (p, d.parse::<u32>().ok()),
@@ -50,7 +51,7 @@ fn main() -> Result<()> {
             2f64.powi(params.eval_mod.log_message_ratio as i32) * out
         }
     };
-    let mut rng = Csprng::from_seed([5; 32]);
+    let mut rng = Csprng::from_seed([seed; 32]);
     let (sk, pk) = ctx.keygen(&mut rng)?;
     let rlk = ctx.relin_key(&sk, &mut rng)?;
     let k = f64::from(params.eval_mod.k);

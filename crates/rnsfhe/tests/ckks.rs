@@ -477,3 +477,78 @@ fn default_layout_fits_the_security_bound() {
     assert_eq!(p.key_switching(), KeySwitching::default());
     assert_eq!(p.special_moduli().len(), 1);
 }
+
+/// `relinearize_rescale` (ModDown and the rescale in one division by P q_l, with the exact centred
+/// conversion of the dropped limbs) against the two steps it replaces and the plaintext product,
+/// at every level, for one and two special primes (one- and two-prime digits): the same level and
+/// scale; the values of the 3-part tensor (decrypted with s^2, no key switch and no rounding:
+/// what both forms approximate) within 2^-25 for both (a rescale's rounding is about 2^-27.5
+/// here); the plaintext product within the fresh noise. Without
+/// special primes, and for a 2-part ciphertext, it is the two steps bit for bit.
+#[test]
+fn relinearize_rescale_is_the_two_steps_in_one_rounding() {
+    let mut rng = Csprng::from_seed([31; 32]);
+    let digits2 = KeySwitching {
+        digit_primes: 2,
+        ..KeySwitching::default()
+    };
+    for (special, ks) in [
+        (vec![60u32], KeySwitching::default()),
+        (vec![60, 60], digits2),
+        (vec![], KeySwitching::default()),
+    ] {
+        let ctx = context(1 << 12, 3, &special, ks);
+        let (sk, pk) = ctx.keygen(&mut rng).unwrap();
+        let rlk = ctx.relin_key(&sk, &mut rng).unwrap();
+        let x = random(&mut rng, ctx.slots());
+        let y = random(&mut rng, ctx.slots());
+        let prod: Vec<Complex> = x.iter().zip(&y).map(|(a, b)| *a * *b).collect();
+        let dec = |c: &CkksCiphertext| ctx.decrypt_values(c, &sk).unwrap();
+        let mut cx = ctx
+            .encrypt(&ctx.encode(&x).unwrap(), &pk, &mut rng)
+            .unwrap();
+        let mut cy = ctx
+            .encrypt(&ctx.encode(&y).unwrap(), &pk, &mut rng)
+            .unwrap();
+        while cx.level() > 0 {
+            let t = ctx.multiply_no_relin(&cx, &cy).unwrap();
+            let fused = ctx.relinearize_rescale(t.clone(), &rlk).unwrap();
+            let mut two = t.clone();
+            ctx.relinearize_assign(&mut two, &rlk).unwrap();
+            let two = ctx.rescale(&two).unwrap();
+            let exact = dec(&t);
+            assert_eq!((fused.level(), fused.scale()), (two.level(), two.scale()));
+            assert_eq!(fused.parts().len(), 2);
+            let (f, w) = (max_err(&dec(&fused), &exact), max_err(&dec(&two), &exact));
+            let what = format!("{special:?}, level {}", cx.level());
+            if !special.is_empty() {
+                assert!(
+                    f < 2f64.powi(-25) && w < 2f64.powi(-25),
+                    "{what}: 2^{:.1} 2^{:.1}",
+                    f.log2(),
+                    w.log2()
+                );
+                assert!(max_err(&dec(&fused), &prod) < 1e-5, "{what}");
+            } else {
+                // Without special primes (the key switch's noise not divided by P): the two steps.
+                for (a, b) in fused.parts().iter().zip(two.parts()) {
+                    assert_eq!(a.residues(), b.residues(), "{what}");
+                }
+            }
+            // A 2-part ciphertext is only rescaled.
+            let r = ctx.relinearize_rescale(cx.clone(), &rlk).unwrap();
+            let want = ctx.rescale(&cx).unwrap();
+            for (a, b) in r.parts().iter().zip(want.parts()) {
+                assert_eq!(a.residues(), b.residues(), "{what}: 2 parts");
+            }
+            cx = ctx
+                .drop_to_level_keeping_scale(&cx, cx.level() - 1)
+                .unwrap();
+            cy = ctx
+                .drop_to_level_keeping_scale(&cy, cy.level() - 1)
+                .unwrap();
+        }
+        let t = ctx.multiply_no_relin(&cx, &cy).unwrap();
+        assert!(ctx.relinearize_rescale(t, &rlk).is_err(), "level 0");
+    }
+}

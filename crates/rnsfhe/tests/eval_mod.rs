@@ -171,8 +171,8 @@ fn run(ctx: &CkksContext, em: &EvalMod, seed: u8, scale: f64) -> (f64, f64, std:
     (vs_model, vs_exact, took)
 }
 
-/// The default parameters on 60-bit primes. Measured (seeds 3, 4): 2^-41.0 / -40.6 against the
-/// model and 2^-40.9 / -40.7 against x - round(x) (the fresh input's own noise is 2^-43.4 in x
+/// The default parameters on 60-bit primes. Measured (seeds 3, 4): 2^-41.6 / -41.6 against the
+/// model and 2^-41.5 / -41.4 against x - round(x) (the fresh input's own noise is 2^-43.4 in x
 /// units: K times 2^-47.4); worst at I near 0, see the module doc. Asserted: 2^-38.5.
 #[test]
 fn encrypted_default() {
@@ -182,9 +182,9 @@ fn encrypted_default() {
     }
 }
 
-/// The even cosine (r = 3) and the arcsine, on 60-bit primes. Measured: r = 3 degree 38, 2^-39.5
-/// against the model and 2^-39.6 against x - round(x); arcsine 3 at log_message_ratio 12, 2^-41.3
-/// and 2^-41.2 (without the arcsine the sine alone is 2^-33.3 away from x - round(x) there).
+/// The even cosine (r = 3) and the arcsine, on 60-bit primes. Measured: r = 3 degree 38, 2^-40.9
+/// against the model and 2^-41.0 against x - round(x); arcsine 3 at log_message_ratio 12, 2^-41.6
+/// and 2^-41.7 (without the arcsine the sine alone is 2^-33.3 away from x - round(x) there).
 /// Asserted: 2^-37.
 #[test]
 fn encrypted_even_and_arcsine() {

@@ -14,7 +14,7 @@ mod ckks_support;
 use rnsfhe::bfv::{BfvContext, BfvParameters};
 use rnsfhe::bgv::{BgvContext, BgvParameters};
 use rnsfhe::circuits::chebyshev_coefficients;
-use rnsfhe::circuits::poly::{depth, evaluate, levels_needed, Polynomial, Target};
+use rnsfhe::circuits::poly::{depth, evaluate, levels_needed, Polynomial, PowerBasis, Target};
 use rnsfhe::ckks::Complex;
 use rnsfhe::eval::{Evaluator, SCALE_TOLERANCE};
 use rnsfhe::hpr::{HprContext, HprParameters, Relinearization};
@@ -182,6 +182,45 @@ fn ckks_sin_degree_63_in_six_levels() {
         1e-6,
     );
     eprintln!("sin degree 63, 6 levels, 2^12 slots: max error {err:e}");
+}
+
+/// The Chebyshev basis T_1..T_15 (`PowerBasis`, T_i = 2 T_a T_b - T_(a-b) with T_(a-b) added
+/// before the product's one rescale) against cos(i acos y) on the decrypted input y, each on the
+/// level ceil(log2 i) below the input's; and the scales where T_(a-b)'s constant
+/// round(scale(T_a T_b) / scale(T_(a-b))) exceeds a word (an input at 2^55: 2^70) refused as
+/// `OutOfRange`.
+#[test]
+fn ckks_chebyshev_basis_against_the_model() {
+    let mut s = setup(12, 8, Security::InsecureResearchOnly, 26, &[]);
+    let n = s.ctx.slots();
+    let xs: Vec<Complex> = (0..n)
+        .map(|i| Complex::from_real(2.0 * i as f64 / (n - 1) as f64 - 1.0))
+        .collect();
+    let x = encrypt(&mut s, &xs);
+    let y: Vec<f64> = s
+        .ctx
+        .decrypt_values(&x, &s.sk)
+        .unwrap()
+        .iter()
+        .map(|v| v.re.clamp(-1.0, 1.0))
+        .collect();
+    let mut basis = PowerBasis::new(&*s.ctx, &x, 15, true, &s.rlk);
+    for i in 1..=15usize {
+        let t = basis.get(i).unwrap();
+        let depth = (usize::BITS - (i - 1).leading_zeros()) as usize;
+        assert_eq!(t.level(), x.level() - depth, "T_{i}");
+        let got = s.ctx.decrypt_values(t, &s.sk).unwrap();
+        let err = worst_error(
+            got.iter()
+                .zip(&y)
+                .map(|(g, v)| (g.re - (i as f64 * v.acos()).cos()).abs()),
+        );
+        assert!(err < 1e-6, "T_{i}: {err:e}");
+    }
+    let raised =
+        Evaluator::mul_const_to_scale(&*s.ctx, &x, Complex::from_real(1.0), 2f64.powi(55)).unwrap();
+    let mut basis = PowerBasis::new(&*s.ctx, &raised, 3, true, &s.rlk);
+    assert!(matches!(basis.get(3), Err(Error::OutOfRange(_))));
 }
 
 /// sigmoid on [-8, 8]: 2 / (b - a) = 1/8 is not an integer, so the change of variable takes one

@@ -384,6 +384,35 @@ impl CkksContext {
         )
     }
 
+    /// Relinearisation and rescale of a 3-part ciphertext (a tensor) in one division
+    /// (`KeySwitcher::switch_rescale`: round((c_i + ModDown_P(U_i)) / q_l) with one rounding, the
+    /// rescale's NTTs saved), at level l - 1 with the scale of [`Self::rescale`]; other ciphertexts
+    /// (2 parts, general-m rings, no special primes) are relinearised and rescaled apart.
+    pub fn relinearize_rescale(
+        &self,
+        mut a: CkksCiphertext,
+        rlk: &RelinKey,
+    ) -> Result<CkksCiphertext> {
+        self.check_ct(&a)?;
+        if a.level > 0 {
+            let fused = rlk.relinearize_rescale(
+                self.key_switcher(),
+                &a.parts,
+                self.fingerprint(),
+                a.key_id,
+            )?;
+            if let Some([c0, c1]) = fused {
+                a.scale = self.rescaled_scale(a.level, a.scale)?;
+                a.level -= 1;
+                a.parts = vec![c0, c1].into();
+                return Ok(a);
+            }
+        }
+        self.relinearize_assign(&mut a, rlk)?;
+        self.rescale_assign(&mut a)?;
+        Ok(a)
+    }
+
     /// a * b relinearised (not rescaled).
     pub fn multiply(
         &self,
@@ -440,23 +469,25 @@ impl CkksContext {
                 "rescale: the ciphertext is at level 0, the modulus chain is exhausted".into(),
             ));
         }
-        let ql = self.ring_at(l)?.moduli()[l].value() as f64;
         // Parts side by side on the threads there are; each step runs limb by limb inside.
         let chain = self.chain();
         let words = a.parts.iter().map(|p| p.residues().len()).sum();
         let parts = parallel::map(a.parts.len(), words, |k| chain.switch_down(&a.parts[k]))?;
-        // A product at Delta_l^2 lands on Delta_{l-1}: the same f64 steps give the same bits; the
-        // level's scale is kept exactly when they differ only by rounding.
-        let scale = a.scale / ql;
+        Ok((parts, self.rescaled_scale(l, a.scale)?))
+    }
+
+    /// The scale after a rescale from level `l` >= 1: scale / q_l, or the chain's scale of level
+    /// l - 1 when they differ only by rounding (a product at Delta_l^2 lands on Delta_{l-1}
+    /// exactly).
+    fn rescaled_scale(&self, l: usize, scale: f64) -> Result<f64> {
+        let ql = self.ring_at(l)?.moduli()[l].value() as f64;
+        let scale = scale / ql;
         let canonical = self.scale_at(l - 1)?;
-        Ok((
-            parts,
-            if same_scale(scale, canonical) {
-                canonical
-            } else {
-                scale
-            },
-        ))
+        Ok(if same_scale(scale, canonical) {
+            canonical
+        } else {
+            scale
+        })
     }
 
     /// The same values at a lower `level`. A ciphertext on the chain (at its level's scale

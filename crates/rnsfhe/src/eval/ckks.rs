@@ -151,6 +151,9 @@ impl Evaluator for CkksContext {
         self.relinearize_assign(&mut a, rlk)?;
         Ok(a)
     }
+    fn relinearize_rescale(&self, a: CkksCiphertext, rlk: &RelinKey) -> Result<CkksCiphertext> {
+        CkksContext::relinearize_rescale(self, a, rlk)
+    }
     fn rescale(&self, a: &CkksCiphertext) -> Result<CkksCiphertext> {
         CkksContext::rescale(self, a)
     }

@@ -173,6 +173,16 @@ pub trait Evaluator {
     ) -> Result<Self::Ciphertext> {
         self.relinearize(&a, rlk)
     }
+    /// [`Self::relinearize_owned`] then [`Self::rescale`] (the default); CKKS divides by P (the
+    /// key switch's ModDown) and by q_l (the rescale) in one step, with one rounding
+    /// (`CkksContext::relinearize_rescale`).
+    fn relinearize_rescale(
+        &self,
+        a: Self::Ciphertext,
+        rlk: &Self::RelinKey,
+    ) -> Result<Self::Ciphertext> {
+        self.rescale(&self.relinearize_owned(a, rlk)?)
+    }
     /// a * b relinearised, not rescaled (Lattigo's `MulRelin`).
     fn mul_relin(
         &self,

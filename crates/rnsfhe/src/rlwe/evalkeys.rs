@@ -127,6 +127,35 @@ impl RelinKey {
             ))),
         }
     }
+
+    /// Relinearisation of 3 ciphertext parts (NTT form, of parameters `fingerprint` and key pair
+    /// `ct_key`, at a level l >= 1) and the rescale by q_l in one division
+    /// (`KeySwitcher::switch_rescale`): the 2 parts at level l - 1, or `None` where the switcher
+    /// does not fuse them (the caller relinearises and rescales apart). Refuses as
+    /// [`Self::relinearize`] does.
+    pub(crate) fn relinearize_rescale(
+        &self,
+        sw: &KeySwitcher,
+        parts: &[Poly],
+        fingerprint: u64,
+        ct_key: Option<KeyId>,
+    ) -> Result<Option<[Poly; 2]>> {
+        owned_by(
+            (self.fingerprint, self.key_id),
+            (fingerprint, ct_key),
+            "relinearisation key",
+        )?;
+        let [c0, c1, c2] = parts else {
+            return Ok(None);
+        };
+        let level = c2.context().moduli().len().wrapping_sub(1);
+        within_key_level(
+            "relinearisation: the relinearisation key",
+            level,
+            self.level(),
+        )?;
+        sw.switch_rescale(c2, &self.key, [c0, c1])
+    }
 }
 
 /// The most Galois keys one call generates (distinct elements other than 1): a bound on a caller's

@@ -66,28 +66,32 @@
 //! Encrypted: worst of 2^11 random slots at N = 2^12 (dense secret, 60-bit primes, fresh input at
 //! 2^60 whose own noise is 2^-43.4 in x units) against x - round(x). Products: non-scalar (fewer
 //! key switches: the giant-step sums are relinearised once per piece, `poly::bsgs`; 14 for the
-//! first row). Each Chebyshev element T_i = 2 T_a T_b - T_(a-b) carries one rescale's rounding:
-//! T_(a-b) is subtracted before its product's rescale (`poly::powers`); bringing it down by a
-//! rescale of its own instead costs 0.6 to 1.8 bits in this column.
+//! first row). Each Chebyshev element T_i = 2 T_a T_b - T_(a-b) carries one rescale's rounding
+//! (T_(a-b) subtracted before its product's rescale, `poly::powers`), and relinearisation and
+//! rescale are one division (`CkksContext::relinearize_rescale`). A row is one key seed: rows move
+//! by up to 1 bit with the noise's realisation. Over 8 key seeds on the n16-h192 chain (EvalMod of
+//! `examples/eval_mod.rs` at N = 2^12 and 2^13, all slots), the median worst error is 2^-42.1 and
+//! 2^-42.0 in x units, against 2^-41.8 and 2^-41.6 with T_(a-b) brought down by a rescale of its
+//! own.
 //!
 //! | K | r | degree | arcsine | log ratio | depth | products | model | encrypted |
 //! |---|---|---|---|---|---|---|---|---|
-//! | 16 | 2 | 60 | 0 | 20 | 8 | 17 | 2^-48.6 | 2^-41.6 |
+//! | 16 | 2 | 60 | 0 | 20 | 8 | 17 | 2^-48.6 | 2^-41.5 |
 //! | 16 | 3 | 30 | 0 | 20 | 8 | 12 | 2^-31.0 | 2^-31.0 |
-//! | 16 | 3 | 38 | 0 | 20 | 9 | 13 | 2^-47.3 | 2^-40.4 |
-//! | 16 | 3 | 62 | 0 | 20 | 9 | 17 | 2^-47.0 | 2^-40.5 |
-//! | 16 | 1 | 88 | 0 | 20 | 8 | 19 | 2^-48.5 | 2^-42.4 |
+//! | 16 | 3 | 38 | 0 | 20 | 9 | 13 | 2^-47.3 | 2^-40.5 |
+//! | 16 | 3 | 62 | 0 | 20 | 9 | 17 | 2^-47.0 | 2^-40.4 |
+//! | 16 | 1 | 88 | 0 | 20 | 8 | 19 | 2^-48.5 | 2^-41.4 |
 //! | 16 | 2 | 60 | 0 | 12 | 8 | 17 | 2^-33.3 | 2^-33.3 |
-//! | 16 | 2 | 60 | 3 | 12 | 10 | 19 | 2^-48.6 | 2^-41.5 |
-//! | 16 | 2 | 60 | 5 | 8 | 11 | 21 | 2^-44.5 | 2^-41.9 |
-//! | 32 | 2 | 88 | 0 | 20 | 9 | 20 | 2^-46.9 | 2^-40.5 |
-//! | 32 | 3 | 56 | 0 | 20 | 9 | 15 | 2^-46.6 | 2^-39.1 |
-//! | 512 | 6 | 94 | 0 | 20 | 13 | 21 | 2^-40.0 | 2^-32.3 |
-//! | 512 | 7 | 60 | 0 | 20 | 13 | 20 | 2^-39.0 | 2^-32.3 |
+//! | 16 | 2 | 60 | 3 | 12 | 10 | 19 | 2^-48.6 | 2^-41.1 |
+//! | 16 | 2 | 60 | 5 | 8 | 11 | 21 | 2^-44.5 | 2^-42.0 |
+//! | 32 | 2 | 88 | 0 | 20 | 9 | 20 | 2^-46.9 | 2^-39.7 |
+//! | 32 | 3 | 56 | 0 | 20 | 9 | 15 | 2^-46.6 | 2^-38.7 |
+//! | 512 | 6 | 94 | 0 | 20 | 13 | 21 | 2^-40.0 | 2^-32.5 |
+//! | 512 | 7 | 60 | 0 | 20 | 13 | 20 | 2^-39.0 | 2^-32.5 |
 //!
 //! K = 16, r = 3, degree 30 is Lattigo's default shape: there it works because Han and Ki place
 //! the nodes near the integers only; a series on the whole interval needs degree 38 (one level
-//! more). The default, r = 2 with degree 60, has the depth of Lattigo's (8) and is 1.2 bits more
+//! more). The default, r = 2 with degree 60, has the depth of Lattigo's (8) and is 1.0 bit more
 //! precise encrypted than r = 3 with degree 38 (9 levels, 4 products fewer).
 //!
 //! # Failure
@@ -457,9 +461,9 @@ impl EvalMod {
         }
         let mut w = poly::evaluate(e, &z, &self.cosine_poly, Target::new(l0, s0), rlk)?;
         for &b in &self.beta {
-            let mut sq = e.mul_relin(&w, &w, rlk)?;
+            let mut sq = e.mul(&w, &w)?;
             e.double_assign(&mut sq)?;
-            w = e.rescale(&sq)?;
+            w = e.relinearize_rescale(sq, rlk)?;
             e.add_const_assign(&mut w, Complex::from_real(-b))?;
         }
         if !self.arcsine.is_empty() {

@@ -119,15 +119,15 @@ impl<E: Evaluator> Bsgs<'_, E> {
         })
     }
 
-    /// A pending piece at its target: relinearised when a tensor, rescaled once, plus c_0.
+    /// A pending piece at its target: relinearised when a tensor, rescaled once (both in one
+    /// step, [`Evaluator::relinearize_rescale`]), plus c_0.
     pub(super) fn finish(&self, p: Pending<E::Scalar, E::Ciphertext>) -> Result<E::Ciphertext> {
         let e = self.e;
-        let acc = if p.tensor {
-            e.relinearize_owned(p.acc, self.rlk)?
+        let mut out = if p.tensor {
+            e.relinearize_rescale(p.acc, self.rlk)?
         } else {
-            p.acc
+            e.rescale(&p.acc)?
         };
-        let mut out = e.rescale(&acc)?;
         if p.c0 != E::Scalar::default() {
             e.add_const_assign(&mut out, p.c0)?;
         }

@@ -91,40 +91,31 @@ impl<'a, E: Evaluator> PowerBasis<'a, E> {
             .ok_or_else(|| Error::Internal(format!("basis element {i} missing")))
     }
 
-    /// B_a B_b (power basis) or 2 T_a T_b - T_(a-b) (Chebyshev), relinearised and rescaled: the
-    /// tensor at the lower operand's level, read from both where they are ([`Evaluator::mul_at`]).
-    /// Chebyshev: the product is doubled and T_(a-b) subtracted before the one rescale, with the
-    /// constant that brings T_(a-b) onto the product's scale ([`Evaluator::mul_const_add`]), so
-    /// that the result carries one rescale's rounding (twice the product's and one more for T_(a-b)
-    /// when T_(a-b) was brought down by a rescale of its own, which also cost a product by a
-    /// constant and the rescale); where that constant does not fit (`OutOfRange`), T_(a-b) is
-    /// brought onto the result by [`Evaluator::lower_onto`] instead.
+    /// B_a B_b (power basis) or 2 T_a T_b - T_(a-b) (Chebyshev), relinearised and rescaled in one
+    /// step ([`Evaluator::relinearize_rescale`]): the tensor at the lower operand's level, read from
+    /// both where they are ([`Evaluator::mul_at`]). Chebyshev: the tensor is doubled and T_(a-b)
+    /// added with the constant -round(scale(T_a T_b) / scale(T_(a-b))) ([`Evaluator::mul_const_add`])
+    /// before that one rescale, so that T_i carries one rounding, not the three of a rescaled
+    /// product doubled and a T_(a-b) brought down by a rescale of its own (whose constant is the
+    /// same, so that both refuse the same scales).
     fn product(&self, a: usize, b: usize) -> Result<E::Ciphertext> {
         let e = self.e;
         let missing = || Error::Internal("basis element missing".into());
         let xa = self.value[a].as_ref().ok_or_else(missing)?;
         let xb = self.value[b].as_ref().ok_or_else(missing)?;
         let level = e.level(xa).min(e.level(xb));
-        let mut prod = e.relinearize_owned(e.mul_at(xa, xb, level)?, self.rlk)?;
+        let mut prod = e.mul_at(xa, xb, level)?;
         if !self.chebyshev {
-            return e.rescale(&prod);
+            return e.relinearize_rescale(prod, self.rlk);
         }
         e.double_assign(&mut prod)?;
         if a == b {
-            let mut out = e.rescale(&prod)?;
+            let mut out = e.relinearize_rescale(prod, self.rlk)?;
             e.add_const_assign(&mut out, e.scalar_from_int(-1))?;
             return Ok(out);
         }
         let low = self.value[a - b].as_ref().ok_or_else(missing)?;
-        match e.mul_const_add(&mut prod, low, e.scalar_from_int(-1)) {
-            Ok(()) => e.rescale(&prod),
-            Err(Error::OutOfRange(_)) => {
-                let mut out = e.rescale(&prod)?;
-                let low = e.lower_onto(low, e.level(&out), e.scale(&out))?;
-                e.sub_assign(&mut out, &low)?;
-                Ok(out)
-            }
-            Err(err) => Err(err),
-        }
+        e.mul_const_add(&mut prod, low, e.scalar_from_int(-1))?;
+        e.relinearize_rescale(prod, self.rlk)
     }
 }

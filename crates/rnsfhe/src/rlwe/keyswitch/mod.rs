@@ -35,6 +35,7 @@ mod key;
 mod keygen;
 mod levels;
 mod moddown;
+mod rescale;
 mod seeded;
 
 pub use decompose::Decomposed;
@@ -61,6 +62,8 @@ pub struct KeySwitcher {
     modup: Vec<Vec<Option<ModUp>>>,
     /// moddown[l] = fastRNSFloor_P(x, Q_l) with rounding (none without special moduli).
     moddown: Vec<Option<FastRnsFloor>>,
+    /// rescale_down[l]: ModDown and the rescale by q_l in one division (`rescale`).
+    rescale_down: Vec<Option<rescale::RescaleDown>>,
     /// Sub-digits per digit (omega digits, else 1).
     subdigits: Vec<usize>,
     /// Per key component: the ring its (k0, k1) are stored over, Q u P without the component's zero
@@ -172,6 +175,9 @@ impl KeySwitcher {
                 None => 1,
             })
             .collect();
+        let rescale_down = (0..k)
+            .map(|l| rescale::RescaleDown::new(&levels, l))
+            .collect::<Result<_>>()?;
         let mut sw = KeySwitcher {
             levels,
             k,
@@ -179,6 +185,7 @@ impl KeySwitcher {
             digits,
             modup,
             moddown,
+            rescale_down,
             subdigits,
             components: Vec::new(),
         };
@@ -311,15 +318,53 @@ impl KeySwitcher {
         form: Representation,
     ) -> Result<(Poly, Poly)> {
         let to_ntt = form == Representation::Ntt;
-        self.check_key(key, self.level_of_input(d)?)?;
-        let src = self.digit_source(d)?;
-        let level = src.level;
         let ctx = self.ring_qp();
         let n = ctx.degree();
         // Words per limb in NTT form: n, or N = N2(2n) for general m (Bajard et al. (SAC 2017)).
         let len = ctx.limb_len(Representation::Ntt);
         // Output straight in NTT form, the limbs of Q_l never leaving it: power-of-two rings only.
         let ntt_out = to_ntt && len == n;
+        let (level, mut u0, mut u1) = self.key_products(d, key, ntt_out)?;
+        let limbs = self.limbs_at(level);
+        if len != n {
+            // General m: the n coefficients of each limb to the front, limb-major.
+            for u in [&mut u0, &mut u1] {
+                for slot in 1..limbs.len() {
+                    u.copy_within(slot * len..slot * len + n, slot * n);
+                }
+            }
+        }
+        let (u0, u1) = (&u0[..limbs.len() * n], &u1[..limbs.len() * n]);
+        let down = |u: &[u64]| {
+            if ntt_out {
+                self.mod_down_ntt(u, level)
+            } else {
+                let mut x = self.mod_down(u, level)?;
+                if to_ntt {
+                    x.to_ntt()?;
+                }
+                Ok(x)
+            }
+        };
+        let words = u0.len() + u1.len();
+        let (d0, d1) = parallel::join(words, || down(u0), || down(u1));
+        Ok((d0?, d1?))
+    }
+
+    /// The key's inner products with the digits of d over Q_l u P (steps 1 and 2 of key
+    /// switching), limb by limb: the level l and the two sums, the limbs of P in coefficient form,
+    /// those of Q_l in NTT form when `ntt_out` (power-of-two rings), else in coefficient form.
+    fn key_products(
+        &self,
+        d: &Poly,
+        key: &KeySwitchKey,
+        ntt_out: bool,
+    ) -> Result<(usize, Buffer, Buffer)> {
+        self.check_key(key, self.level_of_input(d)?)?;
+        let src = self.digit_source(d)?;
+        let level = src.level;
+        let ctx = self.ring_qp();
+        let len = ctx.limb_len(Representation::Ntt);
         // The limbs of Q_l u P, their sums (NTT form), limb by limb: every digit's extension to the
         // limb, in NTT form, then one lazy inner product with each key component, and back to
         // coefficients (general m: the sum of products reduced modulo Phi_m once, Bajard et al. (SAC 2017) section 3).
@@ -350,29 +395,7 @@ impl KeySwitcher {
                 Ok::<(), Error>(())
             },
         )?;
-        if len != n {
-            // General m: the n coefficients of each limb to the front, limb-major.
-            for u in [&mut u0, &mut u1] {
-                for slot in 1..limbs.len() {
-                    u.copy_within(slot * len..slot * len + n, slot * n);
-                }
-            }
-        }
-        let (u0, u1) = (&u0[..limbs.len() * n], &u1[..limbs.len() * n]);
-        let down = |u: &[u64]| {
-            if ntt_out {
-                self.mod_down_ntt(u, level)
-            } else {
-                let mut x = self.mod_down(u, level)?;
-                if to_ntt {
-                    x.to_ntt()?;
-                }
-                Ok(x)
-            }
-        };
-        let words = u0.len() + u1.len();
-        let (d0, d1) = parallel::join(words, || down(u0), || down(u1));
-        Ok((d0?, d1?))
+        Ok((level, u0, u1))
     }
 
     /// The number of special primes |P|.
