@@ -54,7 +54,16 @@ fn product_matches_negacyclic_product() {
         let diff = a.sub(&b).unwrap().to_biguint().unwrap();
         let neg = a.neg().to_biguint().unwrap();
         let scaled = a.mul_scalar(123_456_789).to_biguint().unwrap();
+        // A signed scalar beyond every modulus of the 30-bit rings, either sign.
+        let big = 0x7fff_ffff_ffff_fff1i64;
+        let (up, down) = (
+            a.mul_signed_scalar(big).to_biguint().unwrap(),
+            a.mul_signed_scalar(-big).to_biguint().unwrap(),
+        );
         for j in 0..n {
+            let t = (&av[j] * big as u64) % q;
+            assert_eq!(up[j], t);
+            assert_eq!(down[j], (q - &t) % q);
             assert_eq!(sum[j], (&av[j] + &bv[j]) % q);
             assert_eq!(diff[j], (&av[j] + q - &bv[j]) % q);
             assert_eq!(neg[j], (q - &av[j]) % q);

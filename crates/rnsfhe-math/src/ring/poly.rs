@@ -415,9 +415,36 @@ impl Poly {
 
     /// self * c for an integer scalar c.
     pub fn mul_scalar(&self, c: u64) -> Poly {
-        let mut r = self.clone();
-        r.mul_scalar_assign(c);
-        r
+        self.mul_scalar_from(c, false)
+    }
+
+    /// self * c for a signed integer scalar c, in one pass from self into a pooled buffer: the bits
+    /// of [`Poly::mul_scalar`] of |c| and, for c < 0, [`Poly::neg_assign`].
+    pub fn mul_signed_scalar(&self, c: i64) -> Poly {
+        self.mul_scalar_from(c.unsigned_abs(), c < 0)
+    }
+
+    /// self * c (negated when `neg`), each limb written from self's by the Shoup product with
+    /// c mod q (its negative modulo q when `neg`).
+    fn mul_scalar_from(&self, c: u64, neg: bool) -> Poly {
+        let n = self.limb_len();
+        let mut data = crate::pool::stale(self.data.len());
+        for ((out, src), q) in data
+            .chunks_exact_mut(n)
+            .zip(self.data.chunks_exact(n))
+            .zip(self.ctx.moduli())
+        {
+            let w = q.reduce(c);
+            let w = if neg { q.neg(w) } else { w };
+            vector::mul_shoup_scalar_into(q, src, q.shoup(w), out);
+        }
+        Poly {
+            ctx: Arc::clone(&self.ctx),
+            data,
+            form: self.form,
+            mform: self.mform,
+            product: self.product,
+        }
     }
 
     /// Converts to NTT representation in place (no-op if already there).

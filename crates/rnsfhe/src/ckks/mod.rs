@@ -31,6 +31,7 @@ pub mod fft_stages;
 mod flooded;
 mod lift;
 mod moduli;
+mod multiply;
 mod ops;
 mod params;
 mod rotations;

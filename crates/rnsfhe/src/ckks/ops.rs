@@ -1,5 +1,6 @@
-//! CKKS homomorphic operations (Cheon et al. (SAC 2018) section 3): Add, CMult, Mult (tensor + key switching with
-//! ModUp/ModDown), RS (rescale), level drop (rotations and conjugation: `rotations.rs`).
+//! CKKS homomorphic operations (Cheon et al. (SAC 2018) section 3): Add, CMult, RS (rescale), level
+//! drop (Mult, the tensor and key switching with ModUp/ModDown: `multiply.rs`; rotations and
+//! conjugation: `rotations.rs`).
 //!
 //! Scales (after OpenFHE's FLEXIBLEAUTO, `ckksrns-leveledshe.cpp`
 //! `AdjustLevelsAndDepth` / `EvalMult`): every level l has one scale Delta_l
@@ -21,16 +22,13 @@
 //! q_l instead of Delta, which manual scale choices can meet); the result keeps the first operand's
 //! scale. Larger differences are a `ScaleMismatch` naming both scales in full.
 
-use rnsfhe_math::arith::vector;
 use rnsfhe_math::parallel;
-use std::sync::Arc;
-
-use rnsfhe_math::ring::{Poly, Representation, RingContext};
+use rnsfhe_math::ring::Poly;
 
 use super::scales::same_scale;
 use super::{CkksCiphertext, CkksContext, CkksPlaintext};
 use crate::rlwe::shared_ops::Evaluate;
-use crate::rlwe::{KeyId, RelinKey};
+use crate::rlwe::KeyId;
 use crate::{Error, Result};
 
 crate::rlwe::shared_ops::evaluation_methods!(CkksContext, CkksCiphertext);
@@ -295,146 +293,15 @@ impl CkksContext {
     /// a * c for an integer c (the scale is unchanged, no rescale needed).
     pub fn mul_integer(&self, a: &CkksCiphertext, c: i64) -> Result<CkksCiphertext> {
         self.check_ct(a)?;
-        let mut r = a.clone();
-        for p in r.parts.polys_mut().iter_mut() {
-            p.mul_scalar_assign(c.unsigned_abs());
-            if c < 0 {
-                p.neg_assign();
-            }
-        }
-        Ok(r)
-    }
-
-    /// The tensor (d0, d1, d2) = (a0 b0, a0 b1 + a1 b0, a1 b1): Mult step 1 of Cheon et al. (SAC 2018).
-    pub fn multiply_no_relin(
-        &self,
-        a: &CkksCiphertext,
-        b: &CkksCiphertext,
-    ) -> Result<CkksCiphertext> {
-        if a.level != b.level {
-            self.check_ct(a)?;
-            self.check_ct(b)?;
-            return Err(Error::LevelMismatch {
-                op: "mul".into(),
-                left: a.level,
-                right: b.level,
-                hint: "bring them to one level with drop_to_level".into(),
-            });
-        }
-        self.multiply_no_relin_at(a, b, a.level)
-    }
-
-    /// [`Self::multiply_no_relin`] at `level` for `a` and `b` at `level` or above: the tensor of
-    /// their first `level` + 1 limbs, read in place (the bits of
-    /// [`Self::drop_to_level_keeping_scale`] of both, then the product). Errors:
-    /// `InvalidParameters` when an operand is below `level`.
-    pub(crate) fn multiply_no_relin_at(
-        &self,
-        a: &CkksCiphertext,
-        b: &CkksCiphertext,
-        level: usize,
-    ) -> Result<CkksCiphertext> {
-        self.check_ct(a)?;
-        self.check_ct(b)?;
-        let key_id = KeyId::join(a.key_id, b.key_id)?;
-        if a.level < level || b.level < level {
-            return Err(Error::InvalidParameters(format!(
-                "mul at level {level}: the operands are at levels {} and {}",
-                a.level, b.level
-            )));
-        }
-        if a.parts
-            .iter()
-            .chain(b.parts.iter())
-            .any(Poly::is_unreduced_product)
-        {
-            // General m: the limbs of an unreduced product cannot be read apart (`drop_to` reduces).
-            return self.multiply_no_relin(
-                &self.drop_to_level_keeping_scale(a, level)?,
-                &self.drop_to_level_keeping_scale(b, level)?,
-            );
-        }
-        for c in [a, b] {
-            if c.parts.len() != 2 {
-                return Err(Error::InvalidCiphertext(format!(
-                    "multiplication needs 2-part ciphertexts, got {} parts; relinearize first",
-                    c.parts.len()
-                )));
-            }
-        }
+        let parts: Vec<Poly> = a.parts.iter().map(|p| p.mul_signed_scalar(c)).collect();
         Ok(CkksCiphertext {
-            parts: tensor(self.ring_at(level)?, &a.parts, &b.parts)?.into(),
-            level,
-            scale: a.scale * b.scale,
-            slots: a.slots.max(b.slots),
-            fingerprint: self.fingerprint(),
-            key_id,
+            parts: parts.into(),
+            level: a.level,
+            scale: a.scale,
+            slots: a.slots,
+            fingerprint: a.fingerprint,
+            key_id: a.key_id,
         })
-    }
-
-    /// Relinearisation (Mult steps 2–5: ModUp of d2, product with the evaluation key, ModDown).
-    pub fn relinearize_assign(&self, a: &mut CkksCiphertext, rlk: &RelinKey) -> Result<()> {
-        self.check_ct(a)?;
-        rlk.relinearize(
-            self.key_switcher(),
-            None,
-            a.parts.polys_mut(),
-            self.fingerprint(),
-            a.key_id,
-        )
-    }
-
-    /// Relinearisation and rescale of a 3-part ciphertext (a tensor) in one division
-    /// (`KeySwitcher::switch_rescale`: round((c_i + ModDown_P(U_i)) / q_l) with one rounding, the
-    /// rescale's NTTs saved), at level l - 1 with the scale of [`Self::rescale`]; other ciphertexts
-    /// (2 parts, general-m rings, no special primes) are relinearised and rescaled apart.
-    pub fn relinearize_rescale(
-        &self,
-        mut a: CkksCiphertext,
-        rlk: &RelinKey,
-    ) -> Result<CkksCiphertext> {
-        self.check_ct(&a)?;
-        if a.level > 0 {
-            let fused = rlk.relinearize_rescale(
-                self.key_switcher(),
-                &a.parts,
-                self.fingerprint(),
-                a.key_id,
-            )?;
-            if let Some([c0, c1]) = fused {
-                a.scale = self.rescaled_scale(a.level, a.scale)?;
-                a.level -= 1;
-                a.parts = vec![c0, c1].into();
-                return Ok(a);
-            }
-        }
-        self.relinearize_assign(&mut a, rlk)?;
-        self.rescale_assign(&mut a)?;
-        Ok(a)
-    }
-
-    /// a * b relinearised (not rescaled).
-    pub fn multiply(
-        &self,
-        a: &CkksCiphertext,
-        b: &CkksCiphertext,
-        rlk: &RelinKey,
-    ) -> Result<CkksCiphertext> {
-        let mut r = self.multiply_no_relin(a, b)?;
-        self.relinearize_assign(&mut r, rlk)?;
-        Ok(r)
-    }
-
-    /// a * b relinearised and rescaled (Cheon et al. (SAC 2018) Table 1's Mult&RS).
-    pub fn multiply_rescale(
-        &self,
-        a: &CkksCiphertext,
-        b: &CkksCiphertext,
-        rlk: &RelinKey,
-    ) -> Result<CkksCiphertext> {
-        let mut r = self.multiply(a, b, rlk)?;
-        self.rescale_assign(&mut r)?;
-        Ok(r)
     }
 
     /// RS (Cheon et al. (SAC 2018) section 3): c' = round(c / q_l) at level l - 1, scale / q_l: the modulus
@@ -479,7 +346,7 @@ impl CkksContext {
     /// The scale after a rescale from level `l` >= 1: scale / q_l, or the chain's scale of level
     /// l - 1 when they differ only by rounding (a product at Delta_l^2 lands on Delta_{l-1}
     /// exactly).
-    fn rescaled_scale(&self, l: usize, scale: f64) -> Result<f64> {
+    pub(super) fn rescaled_scale(&self, l: usize, scale: f64) -> Result<f64> {
         let ql = self.ring_at(l)?.moduli()[l].value() as f64;
         let scale = scale / ql;
         let canonical = self.scale_at(l - 1)?;
@@ -541,57 +408,4 @@ impl CkksContext {
             key_id: a.key_id,
         })
     }
-}
-
-/// (a0 b0, a0 b1 + a1 b0, a1 b1) over `ring` from the first limbs of parts at its level or above
-/// (their limbs are those of `drop_to`), limb by limb on the threads there are
-/// (rnsfhe_math::parallel), each product written in place of a copy (the same bits as `Poly::mul`
-/// and `add_assign`) into buffers without a zero fill.
-fn tensor(ring: &Arc<RingContext>, a: &[Poly], b: &[Poly]) -> Result<Vec<Poly>> {
-    let n = ring.limb_len(Representation::Ntt);
-    let len = n * ring.moduli().len();
-    for p in a.iter().chain(b) {
-        let over = p.context().moduli();
-        if p.representation() != Representation::Ntt
-            || p.context().limb_len(Representation::Ntt) != n
-            || over.len() < ring.moduli().len()
-            || over[..ring.moduli().len()] != ring.moduli()[..]
-        {
-            return Err(Error::ContextMismatch(
-                "mul: ciphertext parts over different rings or not in NTT form".into(),
-            ));
-        }
-    }
-    let (a0, a1, b0, b1) = (
-        &a[0].residues()[..len],
-        &a[1].residues()[..len],
-        &b[0].residues()[..len],
-        &b[1].residues()[..len],
-    );
-    let mut d2 = None;
-    let d0 = Poly::from_fill(ring, Representation::Ntt, |o0| {
-        let p = Poly::from_fill(ring, Representation::Ntt, |o2| {
-            parallel::for_each_limb2(parallel::Work::Products(1), o0, o2, n, 0, |i, o0, o2, _| {
-                let (m, r) = (&ring.moduli()[i], i * n..(i + 1) * n);
-                o0.copy_from_slice(&a0[r.clone()]);
-                vector::mul_assign(m, o0, &b0[r.clone()]);
-                o2.copy_from_slice(&a1[r.clone()]);
-                vector::mul_assign(m, o2, &b1[r]);
-                Ok::<(), Error>(())
-            })
-        })?;
-        d2 = Some(p);
-        Ok::<(), Error>(())
-    })?;
-    let d1 = Poly::from_fill(ring, Representation::Ntt, |o1| {
-        parallel::for_each_limb_as(parallel::Work::Products(2), o1, n, |i, o1| {
-            let (m, r) = (&ring.moduli()[i], i * n..(i + 1) * n);
-            o1.copy_from_slice(&a0[r.clone()]);
-            vector::mul_assign(m, o1, &b1[r.clone()]);
-            vector::mul_add_assign(m, o1, &a1[r.clone()], &b0[r]);
-            Ok::<(), Error>(())
-        })
-    })?;
-    let d2 = d2.ok_or_else(|| Error::Internal("tensor: d2 not written".into()))?;
-    Ok(vec![d0, d1, d2])
 }

@@ -237,8 +237,8 @@ impl Evaluator for CkksContext {
             parallel::for_each_limb_as(parallel::Work::Light, out.residues_mut(), n, |j, o| {
                 let q = &ring.moduli()[j];
                 let mut t = Buffer::stale(n);
-                t.copy_from_slice(&src[j * n..(j + 1) * n]);
-                vector::mul_shoup_scalar_assign(q, &mut t, q.shoup(q.reduce(v.unsigned_abs())));
+                let w = q.shoup(q.reduce(v.unsigned_abs()));
+                vector::mul_shoup_scalar_into(q, &src[j * n..(j + 1) * n], w, &mut t);
                 if v < 0 {
                     vector::sub_assign(q, o, &t);
                 } else {
