@@ -31,16 +31,48 @@ pub fn double_assign(q: &Modulus, a: &mut [u64]) {
     #[cfg(target_arch = "x86_64")]
     if avx512f(q) {
         // SAFETY: avx512f was detected; p holds n elements, read and written through p only.
-        unsafe { add_sub_avx512_raw(q.value(), p, p, n, false) };
+        unsafe { add_sub_avx512_raw(q.value(), p, p, p, n, false) };
         return;
     }
     #[cfg(target_arch = "x86_64")]
     // SAFETY: p holds n elements, read and written through p only.
-    if avx2_allowed(q) && unsafe { avx2::add_sub_raw(q, p, p, n, false) } {
+    if avx2_allowed(q) && unsafe { avx2::add_sub_raw(q, p, p, p, n, false) } {
         return;
     }
     let _ = (n, p);
     a.iter_mut().for_each(|x| *x = q.add(*x, *x));
+}
+
+/// `out[i] = a[i] + b[i] mod q`: [`add_assign`] out of place, out written without being read (a
+/// fresh output without its copy of a). Inputs in [0, q), output in [0, q); AVX-512F or AVX2 when present.
+pub fn add_into(q: &Modulus, a: &[u64], b: &[u64], out: &mut [u64]) {
+    add_sub_into(q, a, b, out, false);
+}
+
+/// `out[i] = a[i] - b[i] mod q`: [`sub_assign`] out of place (see [`add_into`]).
+pub fn sub_into(q: &Modulus, a: &[u64], b: &[u64], out: &mut [u64]) {
+    add_sub_into(q, a, b, out, true);
+}
+
+fn add_sub_into(q: &Modulus, a: &[u64], b: &[u64], out: &mut [u64], sub: bool) {
+    debug_assert!(a.len() == out.len() && b.len() == out.len());
+    let n = out.len().min(a.len()).min(b.len());
+    #[cfg(target_arch = "x86_64")]
+    if avx512f(q) {
+        // SAFETY: avx512f was detected; the three slices hold n elements, out apart from a and b.
+        unsafe { add_sub_avx512_raw(q.value(), out.as_mut_ptr(), a.as_ptr(), b.as_ptr(), n, sub) };
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: the three slices hold n elements, out apart from a and b.
+    if avx2_allowed(q)
+        && unsafe { avx2::add_sub_raw(q, out.as_mut_ptr(), a.as_ptr(), b.as_ptr(), n, sub) }
+    {
+        return;
+    }
+    for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+        *o = if sub { q.sub(x, y) } else { q.add(x, y) };
+    }
 }
 
 /// `a[i] = a[i] - b[i] mod q` (inputs in [0, q), output in [0, q)); AVX-512F or AVX2 when present.
@@ -282,15 +314,24 @@ fn sub_once_avx512(q: u64, a: &mut [u64]) {
 #[target_feature(enable = "avx512f")]
 fn add_sub_avx512(q: u64, a: &mut [u64], b: &[u64], sub: bool) {
     let len = a.len().min(b.len());
+    let p = a.as_mut_ptr();
     // SAFETY: both slices hold len elements.
-    unsafe { add_sub_avx512_raw(q, a.as_mut_ptr(), b.as_ptr(), len, sub) }
+    unsafe { add_sub_avx512_raw(q, p, p, b.as_ptr(), len, sub) }
 }
 
-/// s = a + b (or a - b + q), then min(s, s - q) as unsigned: the reduced value (the wrapped one is
-/// huge). Safety: avx512f; n elements readable at b and readable and writable at a (b may be a).
+/// out = a + b (or a - b) mod q: s = a + b (or a - b + q), then min(s, s - q) as unsigned, the
+/// reduced value (the wrapped one is huge). Safety: avx512f; len elements readable at a and b and
+/// writable at out (out may be a, b may be a; out is written at i after a and b are read at i).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-unsafe fn add_sub_avx512_raw(q: u64, a: *mut u64, b: *const u64, len: usize, sub: bool) {
+unsafe fn add_sub_avx512_raw(
+    q: u64,
+    out: *mut u64,
+    a: *const u64,
+    b: *const u64,
+    len: usize,
+    sub: bool,
+) {
     use core::arch::x86_64::*;
     let qv = _mm512_set1_epi64(q as i64);
     let main = len & !7;
@@ -305,7 +346,7 @@ unsafe fn add_sub_avx512_raw(q: u64, a: *mut u64, b: *const u64, len: usize, sub
                 _mm512_add_epi64(x, y)
             };
             let r = _mm512_min_epu64(s, _mm512_sub_epi64(s, qv));
-            _mm512_storeu_si512(a.add(i).cast(), r);
+            _mm512_storeu_si512(out.add(i).cast(), r);
         }
     }
     for i in main..len {
@@ -313,7 +354,7 @@ unsafe fn add_sub_avx512_raw(q: u64, a: *mut u64, b: *const u64, len: usize, sub
         unsafe {
             let (x, y) = (*a.add(i), *b.add(i));
             let s = if sub { x + q - y } else { x + y };
-            *a.add(i) = if s >= q { s - q } else { s };
+            *out.add(i) = if s >= q { s - q } else { s };
         }
     }
 }

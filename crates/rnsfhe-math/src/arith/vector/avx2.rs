@@ -79,23 +79,29 @@ unsafe fn mul_vec<const BIG: bool>(a: __m256i, b: __m256i, c: &Vc) -> __m256i {
     }
 }
 
-/// Runs the product kernel on the common prefix of a and b; false (doing nothing) without avx2.
-pub(super) fn mul(q: &Modulus, a: &mut [u64], b: &[u64]) -> bool {
+/// Runs the product kernel a = x b, x = `src` (or a itself), on the common prefix; false (doing
+/// nothing) without avx2.
+pub(super) fn mul(q: &Modulus, a: &mut [u64], src: Option<&[u64]>, b: &[u64]) -> bool {
     if !supported() {
         return false;
     }
-    let n = a.len().min(b.len());
+    let n = a
+        .len()
+        .min(b.len())
+        .min(src.map_or(usize::MAX, <[u64]>::len));
     let c = Barrett::new(q, false);
-    // SAFETY: avx2 was detected; the kernel touches the first n elements of both slices.
+    let pa = a.as_mut_ptr();
+    let px = src.map_or(pa.cast_const(), <[u64]>::as_ptr);
+    // SAFETY: avx2 was detected; the kernel touches the first n elements of the slices.
     unsafe {
         if c.exact {
-            mul_k::<true>(&c, a.as_mut_ptr(), b.as_ptr(), n & !3)
+            mul_k::<true>(&c, pa, px, b.as_ptr(), n & !3)
         } else {
-            mul_k::<false>(&c, a.as_mut_ptr(), b.as_ptr(), n & !3)
+            mul_k::<false>(&c, pa, px, b.as_ptr(), n & !3)
         }
     }
     for i in n & !3..n {
-        a[i] = q.mul(a[i], b[i]);
+        a[i] = q.mul(src.map_or(a[i], |x| x[i]), b[i]);
     }
     true
 }
@@ -154,6 +160,29 @@ pub(super) fn shoup(
         if let Some(b) = b {
             a[i] = q.add(a[i], b[i]);
         }
+    }
+    true
+}
+
+/// Runs the Shoup kernel as an accumulation, acc = x w + acc, on the common prefix; false without
+/// avx2.
+pub(super) fn shoup_acc(q: &Modulus, acc: &mut [u64], x: &[u64], w: Shoup) -> bool {
+    if !supported() {
+        return false;
+    }
+    let n = acc.len().min(x.len());
+    let (pa, px) = (acc.as_mut_ptr(), x.as_ptr());
+    // SAFETY: avx2 was detected; the kernel touches the first n & !3 elements of acc and x, the
+    // addend acc read at i before i is written.
+    unsafe {
+        if q.bits() > 61 {
+            shoup_k::<true, true>(q.value(), w, pa, px, pa, n & !3)
+        } else {
+            shoup_k::<false, true>(q.value(), w, pa, px, pa, n & !3)
+        }
+    }
+    for i in n & !3..n {
+        acc[i] = q.add(q.mul_shoup(x[i], w), acc[i]);
     }
     true
 }
@@ -297,15 +326,17 @@ unsafe fn sub_mul_shoup_k<const BIG: bool>(
 /// a = a + b mod q (or a - b mod q if `sub`) on the common prefix; false without avx2.
 pub(super) fn add_sub(q: &Modulus, a: &mut [u64], b: &[u64], sub: bool) -> bool {
     let n = a.len().min(b.len());
+    let p = a.as_mut_ptr();
     // SAFETY: both slices hold n elements.
-    unsafe { add_sub_raw(q, a.as_mut_ptr(), b.as_ptr(), n, sub) }
+    unsafe { add_sub_raw(q, p, p, b.as_ptr(), n, sub) }
 }
 
-/// [`add_sub`] on n elements at a (read and written) and b (read; may be a); false without avx2.
-/// Safety: n elements readable and writable at a, readable at b.
+/// out = a + b (or a - b) mod q on n elements; false without avx2. Safety: n elements readable at
+/// a and b and writable at out (out may be a, b may be a: out is written at i after both reads at i).
 pub(super) unsafe fn add_sub_raw(
     q: &Modulus,
-    a: *mut u64,
+    out: *mut u64,
+    a: *const u64,
     b: *const u64,
     n: usize,
     sub: bool,
@@ -313,12 +344,12 @@ pub(super) unsafe fn add_sub_raw(
     if !supported() {
         return false;
     }
-    // SAFETY: avx2 was detected; the caller hands n valid elements at a and b.
+    // SAFETY: avx2 was detected; the caller hands n valid elements at out, a and b.
     unsafe {
-        add_sub_k(q.value(), a, b, n & !3, sub);
+        add_sub_k(q.value(), out, a, b, n & !3, sub);
         for i in n & !3..n {
             let (x, y) = (*a.add(i), *b.add(i));
-            *a.add(i) = if sub { q.sub(x, y) } else { q.add(x, y) };
+            *out.add(i) = if sub { q.sub(x, y) } else { q.add(x, y) };
         }
     }
     true
@@ -442,14 +473,21 @@ unsafe fn lift_k<const BARRETT: bool>(
     }
 }
 
-/// a[i] = a[i] * b[i] mod q for i < n (n % 4 == 0). Safety: avx2, n elements at a and b.
+/// out[i] = a[i] * b[i] mod q for i < n (n % 4 == 0). Safety: avx2, n elements readable at a and b
+/// and writable at out (out may be a).
 #[target_feature(enable = "avx2")]
-unsafe fn mul_k<const BIG: bool>(c: &Barrett, a: *mut u64, b: *const u64, n: usize) {
+unsafe fn mul_k<const BIG: bool>(
+    c: &Barrett,
+    out: *mut u64,
+    a: *const u64,
+    b: *const u64,
+    n: usize,
+) {
     // SAFETY: i + 4 <= n.
     unsafe {
         let v = Vc::new(c);
         for i in (0..n).step_by(4) {
-            store(a, i, mul_vec::<BIG>(load(a, i), load(b, i), &v));
+            store(out, i, mul_vec::<BIG>(load(a, i), load(b, i), &v));
         }
     }
 }
@@ -523,9 +561,10 @@ unsafe fn horner_small_k<const LAST: bool>(sp: &SmallPoint, a: *mut u64, c: *con
     }
 }
 
-/// s = a + b (or a - b + q), then s - q where s >= q: values below 2q < 2^63. Safety: as in `mul_k`.
+/// out = s - q where s >= q, for s = a + b (or a - b + q): values below 2q < 2^63. Safety: as in
+/// `mul_k`.
 #[target_feature(enable = "avx2")]
-unsafe fn add_sub_k(q: u64, a: *mut u64, b: *const u64, n: usize, sub: bool) {
+unsafe fn add_sub_k(q: u64, out: *mut u64, a: *const u64, b: *const u64, n: usize, sub: bool) {
     // SAFETY: i + 4 <= n.
     unsafe {
         let c = Consts::new(q);
@@ -536,7 +575,7 @@ unsafe fn add_sub_k(q: u64, a: *mut u64, b: *const u64, n: usize, sub: bool) {
             } else {
                 _mm256_add_epi64(x, y)
             };
-            store(a, i, sub_if_ge::<false>(s, c.q, c.q_b, &c));
+            store(out, i, sub_if_ge::<false>(s, c.q, c.q_b, &c));
         }
     }
 }
