@@ -9,6 +9,8 @@
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 #[cfg(target_arch = "x86_64")]
+mod avx2_fma;
+#[cfg(target_arch = "x86_64")]
 mod avx512;
 mod backend;
 mod cyclic;

@@ -153,6 +153,24 @@ impl Poly {
         Ok(Poly::from_parts(ctx, data, Representation::Coefficient))
     }
 
+    /// [`Poly::from_signed`] taken to NTT form, limb by limb while the limb is in cache (the same
+    /// bits as `from_signed` then [`Poly::to_ntt`]).
+    pub fn from_signed_ntt(ctx: &Arc<RingContext>, coeffs: &[i64]) -> Result<Self> {
+        if ctx.general().is_some() || coeffs.len() != ctx.degree() {
+            let mut p = Poly::from_signed(ctx, coeffs)?;
+            p.to_ntt()?;
+            return Ok(p);
+        }
+        let (n, moduli, tables) = (ctx.degree(), ctx.moduli(), ctx.ntt_tables());
+        let max_abs = coeffs.iter().fold(0u64, |m, &c| m.max(c.unsigned_abs()));
+        Poly::from_fill(ctx, Representation::Ntt, |data| {
+            crate::parallel::for_each_limb(data, n, |i, limb| {
+                crate::arith::vector::reduce_signed_into(&moduli[i], max_abs, coeffs, limb);
+                tables[i].forward(limb)
+            })
+        })
+    }
+
     /// A polynomial in coefficient form from big-integer coefficients (reduced mod Q); tests and debugging.
     pub fn from_bigint(ctx: &Arc<RingContext>, coeffs: &[BigInt]) -> Result<Self> {
         let n = ctx.degree();

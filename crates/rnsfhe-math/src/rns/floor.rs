@@ -267,8 +267,7 @@ impl FastRnsFloor {
         crate::parallel::for_each_limb(out, n, |j, o| {
             let m = &self.b.moduli()[j];
             if !halved && constant {
-                let c = half(j);
-                o.iter_mut().for_each(|v| *v = m.add(*v, c));
+                vector::add_scalar_assign(m, o, half(j));
             }
             to_t(j, o)?;
             let xb = &xb_t[j * n..(j + 1) * n];
@@ -313,8 +312,7 @@ impl FastRnsFloor {
                 .zip(self.q.moduli())
                 .zip(hq.iter().zip(&self.scaled_inv))
             {
-                let c = m.mul_shoup(h, w);
-                yi.iter_mut().for_each(|v| *v = m.add(*v, c));
+                vector::add_scalar_assign(m, yi, m.mul_shoup(h, w));
             }
         }
         Ok((n, y))
@@ -383,9 +381,7 @@ impl FastRnsFloor {
         if let Some((_, hb)) = &self.half {
             for (j, m) in self.b.moduli().iter().enumerate() {
                 let c = m.mul(hb[j], self.own[j]);
-                out[j * n..(j + 1) * n]
-                    .iter_mut()
-                    .for_each(|v| *v = m.add(*v, c));
+                vector::add_scalar_assign(m, &mut out[j * n..(j + 1) * n], c);
             }
         }
         Ok(())

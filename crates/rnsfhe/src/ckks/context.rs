@@ -180,9 +180,7 @@ impl CkksContext {
         if largest < 2f64.powi(63) {
             // The usual case: i64 coefficients, exact (integer-valued f64 below 2^63).
             let c64: Vec<i64> = coeffs.iter().map(|&c| c as i64).collect();
-            let mut poly = Poly::from_signed(ring, &c64)?;
-            poly.to_ntt()?;
-            return Ok(poly);
+            return Ok(Poly::from_signed_ntt(ring, &c64)?);
         }
         let wide: Vec<i128> = coeffs.iter().map(|&c| c as i128).collect();
         integers_to_ntt(ring, &wide)

@@ -91,8 +91,7 @@ impl PublicKey {
             SecretDistribution::Ternary => ternary(rng, n),
             SecretDistribution::HammingWeight(h) => ternary_hamming(rng, n, h)?,
         };
-        let mut u = Poly::from_signed(ctx, &u)?;
-        u.to_ntt()?;
+        let mut u = Poly::from_signed_ntt(ctx, &u)?;
         if is_montgomery(ctx) {
             // p (plain) * u M reduces to p u: the output is plain, as elsewhere.
             u = u.to_montgomery()?;

@@ -75,6 +75,23 @@ fn add_sub_into(q: &Modulus, a: &[u64], b: &[u64], out: &mut [u64], sub: bool) {
     }
 }
 
+/// `a[i] = a[i] + c mod q` for one constant c (inputs and c in [0, q), output in [0, q)); AVX-512F or
+/// AVX2 when present.
+pub fn add_scalar_assign(q: &Modulus, a: &mut [u64], c: u64) {
+    debug_assert!(c < q.value());
+    #[cfg(target_arch = "x86_64")]
+    if avx512f(q) {
+        // SAFETY: avx512f was detected.
+        unsafe { add_scalar_avx512(q.value(), a, c) };
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if avx2_allowed(q) && avx2::add_scalar(q, a, c) {
+        return;
+    }
+    a.iter_mut().for_each(|x| *x = q.add(*x, c));
+}
+
 /// `a[i] = a[i] - b[i] mod q` (inputs in [0, q), output in [0, q)); AVX-512F or AVX2 when present.
 pub fn sub_assign(q: &Modulus, a: &mut [u64], b: &[u64]) {
     debug_assert_eq!(a.len(), b.len());
@@ -284,6 +301,27 @@ fn lift_fix_avx512(q: u64, c: u64, half: u64, src: &[u64], dst: &mut [u64]) {
             let s = dst[i] + q - c;
             dst[i] = if s >= q { s - q } else { s };
         }
+    }
+}
+
+/// a[i] = a[i] + c mod q: s = a + c, then min(s, s - q) as unsigned.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn add_scalar_avx512(q: u64, a: &mut [u64], c: u64) {
+    use core::arch::x86_64::*;
+    let (qv, cv) = (_mm512_set1_epi64(q as i64), _mm512_set1_epi64(c as i64));
+    let main = a.len() & !7;
+    for i in (0..main).step_by(8) {
+        // SAFETY: i + 8 <= a.len().
+        unsafe {
+            let s = _mm512_add_epi64(_mm512_loadu_si512(a.as_ptr().add(i).cast()), cv);
+            let r = _mm512_min_epu64(s, _mm512_sub_epi64(s, qv));
+            _mm512_storeu_si512(a.as_mut_ptr().add(i).cast(), r);
+        }
+    }
+    for x in &mut a[main..] {
+        let s = *x + c;
+        *x = if s >= q { s - q } else { s };
     }
 }
 

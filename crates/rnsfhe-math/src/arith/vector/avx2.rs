@@ -355,6 +355,20 @@ pub(super) unsafe fn add_sub_raw(
     true
 }
 
+/// a[i] = a[i] + c mod q (a[i], c in [0, q)); false without avx2.
+pub(super) fn add_scalar(q: &Modulus, a: &mut [u64], c: u64) -> bool {
+    if !supported() {
+        return false;
+    }
+    let n = a.len();
+    // SAFETY: avx2 was detected; the kernel touches the first n & !3 elements of a.
+    unsafe { add_scalar_k(q.value(), a.as_mut_ptr(), c, n & !3) };
+    for x in &mut a[n & !3..] {
+        *x = q.add(*x, c);
+    }
+    true
+}
+
 /// a[i] = a[i] - q where a[i] >= q (a[i] < 2q); false without avx2.
 pub(super) fn sub_once(q: &Modulus, a: &mut [u64]) -> bool {
     if !supported() {
@@ -576,6 +590,21 @@ unsafe fn add_sub_k(q: u64, out: *mut u64, a: *const u64, b: *const u64, n: usiz
                 _mm256_add_epi64(x, y)
             };
             store(out, i, sub_if_ge::<false>(s, c.q, c.q_b, &c));
+        }
+    }
+}
+
+/// a[i] = a[i] + c, less q where >= q (values below 2q < 2^63), i < n (n % 4 == 0). Safety: as in
+/// `mul_k`.
+#[target_feature(enable = "avx2")]
+unsafe fn add_scalar_k(q: u64, a: *mut u64, c: u64, n: usize) {
+    // SAFETY: i + 4 <= n.
+    unsafe {
+        let k = Consts::new(q);
+        let cv = bcast(c);
+        for i in (0..n).step_by(4) {
+            let s = _mm256_add_epi64(load(a, i), cv);
+            store(a, i, sub_if_ge::<false>(s, k.q, k.q_b, &k));
         }
     }
 }

@@ -510,8 +510,8 @@ mod additive;
 mod horner;
 mod small_point;
 pub use additive::{
-    add_assign, add_into, double_assign, lift_centered, reduce_into, reduce_signed_into,
-    sub_assign, sub_into,
+    add_assign, add_into, add_scalar_assign, double_assign, lift_centered, reduce_into,
+    reduce_signed_into, sub_assign, sub_into,
 };
 pub use horner::{horner, horner_with};
 
