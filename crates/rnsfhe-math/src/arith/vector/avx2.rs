@@ -79,6 +79,11 @@ unsafe fn mul_vec<const BIG: bool>(a: __m256i, b: __m256i, c: &Vc) -> __m256i {
     }
 }
 
+/// Whether the binary64 product kernels run for q: q < 2^50 and the CPU has fma.
+fn fma_for(q: &Modulus) -> bool {
+    q.bits() <= crate::ntt::AVX2_FMA_MAX_BITS && is_x86_feature_detected!("fma")
+}
+
 /// Runs the product kernel a = x b, x = `src` (or a itself), on the common prefix; false (doing
 /// nothing) without avx2.
 pub(super) fn mul(q: &Modulus, a: &mut [u64], src: Option<&[u64]>, b: &[u64]) -> bool {
@@ -92,9 +97,12 @@ pub(super) fn mul(q: &Modulus, a: &mut [u64], src: Option<&[u64]>, b: &[u64]) ->
     let c = Barrett::new(q, false);
     let pa = a.as_mut_ptr();
     let px = src.map_or(pa.cast_const(), <[u64]>::as_ptr);
-    // SAFETY: avx2 was detected; the kernel touches the first n elements of the slices.
+    // SAFETY: avx2 was detected (and fma for the binary64 kernel, q < 2^50); the kernel touches the
+    // first n elements of the slices.
     unsafe {
-        if c.exact {
+        if fma_for(q) {
+            mul_fma_k::<false>(q.value(), pa, px, b.as_ptr(), n & !3)
+        } else if c.exact {
             mul_k::<true>(&c, pa, px, b.as_ptr(), n & !3)
         } else {
             mul_k::<false>(&c, pa, px, b.as_ptr(), n & !3)
@@ -114,9 +122,12 @@ pub(super) fn mul_add(q: &Modulus, acc: &mut [u64], a: &[u64], b: &[u64]) -> boo
     let n = acc.len().min(a.len()).min(b.len());
     let c = Barrett::new(q, false);
     let (pz, pa, pb) = (acc.as_mut_ptr(), a.as_ptr(), b.as_ptr());
-    // SAFETY: avx2 was detected; the kernel touches the first n elements of the three slices.
+    // SAFETY: avx2 was detected (and fma for the binary64 kernel, q < 2^50); the kernel touches the
+    // first n elements of the three slices.
     unsafe {
-        if c.exact {
+        if fma_for(q) {
+            mul_fma_k::<true>(q.value(), pz, pa, pb, n & !3)
+        } else if c.exact {
             mul_add_k::<true>(&c, pz, pa, pb, n & !3)
         } else {
             mul_add_k::<false>(&c, pz, pa, pb, n & !3)
@@ -503,6 +514,66 @@ unsafe fn mul_k<const BIG: bool>(
         for i in (0..n).step_by(4) {
             store(out, i, mul_vec::<BIG>(load(a, i), load(b, i), &v));
         }
+    }
+}
+
+/// out[i] = a[i] * b[i] (+ out[i] when ADD) mod q for i < n (n % 4 == 0) in binary64, q < 2^50
+/// (`ntt::avx2_fma`'s product): h = fl(ab) and l = ab - h exactly, k = floor(fl(h fl(1/q))) within
+/// 3/8 of ab/q (below q < 2^50, three roundings of 2^-53), r = (h - kq) + l = ab - kq exact in
+/// (-q, 2q), then corrected to [0, q). Safety: avx2 and fma; n elements readable at a, b (and out
+/// when ADD) and writable at out (out may be a).
+#[target_feature(enable = "avx2,fma")]
+unsafe fn mul_fma_k<const ADD: bool>(
+    q: u64,
+    out: *mut u64,
+    a: *const u64,
+    b: *const u64,
+    n: usize,
+) {
+    // SAFETY: i + 4 <= n.
+    unsafe {
+        let qd = _mm256_set1_pd(q as f64);
+        let qinv = _mm256_set1_pd(1.0 / q as f64);
+        let magic = _mm256_set1_pd(4_503_599_627_370_496.0);
+        let magic_bits = _mm256_set1_epi64x(0x4330_0000_0000_0000);
+        for i in (0..n).step_by(4) {
+            let (x, y) = (
+                to_f64(load(a, i), magic, magic_bits),
+                to_f64(load(b, i), magic, magic_bits),
+            );
+            let h = _mm256_mul_pd(x, y);
+            let l = _mm256_fmsub_pd(x, y, h);
+            let k = _mm256_round_pd::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(
+                _mm256_mul_pd(h, qinv),
+            );
+            let r = _mm256_add_pd(_mm256_fnmadd_pd(k, qd, h), l);
+            let mut r = sub_q_if_ge(_mm256_blendv_pd(r, _mm256_add_pd(r, qd), r), qd);
+            if ADD {
+                r = sub_q_if_ge(
+                    _mm256_add_pd(r, to_f64(load(out, i), magic, magic_bits)),
+                    qd,
+                );
+            }
+            let w = _mm256_xor_si256(_mm256_castpd_si256(_mm256_add_pd(r, magic)), magic_bits);
+            store(out, i, w);
+        }
+    }
+}
+
+/// The doubles of 4 words below 2^52 (the 2^52 exponent trick).
+#[inline(always)]
+unsafe fn to_f64(x: __m256i, magic: __m256d, magic_bits: __m256i) -> __m256d {
+    // SAFETY: the caller runs with avx2.
+    unsafe { _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(x, magic_bits)), magic) }
+}
+
+/// x - q where x >= q, for integer-valued doubles (the sign of the difference selects).
+#[inline(always)]
+unsafe fn sub_q_if_ge(x: __m256d, q: __m256d) -> __m256d {
+    // SAFETY: the caller runs with avx2.
+    unsafe {
+        let d = _mm256_sub_pd(x, q);
+        _mm256_blendv_pd(d, x, d)
     }
 }
 
