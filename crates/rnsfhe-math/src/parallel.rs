@@ -238,6 +238,49 @@ where
     }
 }
 
+/// [`for_each_limb`] over several arrays of limbs at once (each limb-major, all with the same limb
+/// count and size n): `f(i, limbs)` with limb i of every array, in the order given; split when the
+/// arrays together hold at least [`min_parallel_words`] words of `work`.
+pub fn for_each_limb_of<F, E>(
+    work: Work,
+    arrays: &mut [&mut [u64]],
+    n: usize,
+    f: F,
+) -> std::result::Result<(), E>
+where
+    F: Fn(usize, &mut [&mut [u64]]) -> std::result::Result<(), E> + Sync + Send,
+    E: Send + From<Error>,
+{
+    let n = n.max(1);
+    let len = arrays.first().map_or(0, |a| a.len());
+    if let Some(a) = arrays.iter().find(|a| a.len() != len) {
+        return Err(E::from(Error::LengthMismatch {
+            what: "limb arrays",
+            expected: len,
+            got: a.len(),
+        }));
+    }
+    let limbs = len / n;
+    let mut groups: Vec<Vec<&mut [u64]>> = (0..limbs)
+        .map(|_| Vec::with_capacity(arrays.len()))
+        .collect();
+    let words = len * arrays.len();
+    for a in arrays.iter_mut() {
+        for (g, limb) in groups.iter_mut().zip(a.chunks_mut(n)) {
+            g.push(limb);
+        }
+    }
+    match pool_for(words, work) {
+        Some(p) if limbs > 1 => p.install(|| {
+            groups
+                .par_iter_mut()
+                .enumerate()
+                .try_for_each(|(i, g)| f(i, g))
+        }),
+        _ => groups.iter_mut().enumerate().try_for_each(|(i, g)| f(i, g)),
+    }
+}
+
 /// `f(0), ..., f(count - 1)` in order, computed in parallel when more than one thread is set and
 /// the calls together touch at least [`min_parallel_words`] words of heavy work (`words`); the
 /// first error is returned.

@@ -24,6 +24,16 @@ fn check(what: &'static str, got: usize, expected: usize) -> Result<()> {
     }
 }
 
+/// What the transformed floor adds to x_B in coefficient form.
+#[derive(Clone, Copy)]
+enum Addend<'a> {
+    /// |B| n residues.
+    Residues(&'a [u64]),
+    /// n words e + offset for small signed e, the same in every modulus of B (each word below every
+    /// modulus).
+    Shared(&'a [u64], u64),
+}
+
 /// fastRNSFloor_q(f x, B) = (f x - FastBconv(|f x|_q, q, B)) |q^-1|_B for x given in q and B:
 /// floor(f x / q) - e with e in [0, k] (Bajard et al. (SAC 2016) Lemma 5 with f = t).
 ///
@@ -149,7 +159,48 @@ impl FastRnsFloor {
         F: Fn(usize, &mut [u64]) -> Result<()> + Sync + Send,
     {
         check("fastRNSFloor addend in B", xb_add.len(), xb_t.len())?;
-        self.transformed(xq, xb_t, Some(xb_add), out, to_t, None)
+        self.transformed(xq, xb_t, Some(Addend::Residues(xb_add)), out, to_t, None)
+    }
+
+    /// [`FastRnsFloor::apply_transformed_plus`] for an addend of small signed integers e, the same in
+    /// every modulus of B (|e\[i]| <= `bound`): the same bits as `apply_transformed_plus` with the
+    /// residues of e, without them. The n words e + bound enter the FastBconv sum as one row shared
+    /// by every modulus of B, and -bound f q^-1 joins the rounding constant (public-key encryption's
+    /// error, drawn once for all the moduli). Errors: e of other than n entries, an entry beyond
+    /// `bound`, or 2 bound not below every modulus of B.
+    pub fn apply_transformed_plus_small<F>(
+        &self,
+        xq: &[u64],
+        xb_t: &[u64],
+        e: &[i64],
+        bound: u64,
+        out: &mut [u64],
+        to_t: F,
+    ) -> Result<()>
+    where
+        F: Fn(usize, &mut [u64]) -> Result<()> + Sync + Send,
+    {
+        let n = self.lengths(xq.len(), xb_t.len(), out.len())?;
+        check("fastRNSFloor small addend", e.len(), n)?;
+        if self.b.moduli().iter().any(|m| bound >= m.value() / 2) {
+            return Err(Error::OutOfRange(format!(
+                "small addend bound {bound} not below half of every modulus of B"
+            )));
+        }
+        // Every word written (e + bound in [0, 2 bound] where |e| <= bound).
+        let mut row = crate::pool::Buffer::stale(n);
+        let mut within = true;
+        for (r, &x) in row.iter_mut().zip(e) {
+            within &= x.unsigned_abs() <= bound;
+            *r = x.wrapping_add(bound as i64) as u64;
+        }
+        if !within {
+            return Err(Error::OutOfRange(format!(
+                "small addend beyond its bound {bound}"
+            )));
+        }
+        let addend = Addend::Shared(&row, bound);
+        self.transformed(xq, xb_t, Some(addend), out, to_t, None)
     }
 
     /// The transformed floor; `gather`: the addend after T and the gather table of
@@ -158,7 +209,7 @@ impl FastRnsFloor {
         &self,
         xq: &[u64],
         xb_t: &[u64],
-        xb_add: Option<&[u64]>,
+        xb_add: Option<Addend<'_>>,
         out: &mut [u64],
         to_t: F,
         gather: Option<(&[u32], Option<&[u64]>)>,
@@ -167,44 +218,68 @@ impl FastRnsFloor {
         F: Fn(usize, &mut [u64]) -> Result<()> + Sync + Send,
     {
         let (n, y) = self.scaled_input(xq, xb_t.len(), out.len())?;
+        // The constant of limb j: the half times f q^-1, less the shared addend's offset times f q^-1.
+        let half = |j: usize| {
+            let m = &self.b.moduli()[j];
+            let h = self
+                .half
+                .as_ref()
+                .map_or(0, |(_, hb)| m.mul(hb[j], self.own[j]));
+            match xb_add {
+                Some(Addend::Shared(_, offset)) => m.sub(h, m.mul(m.reduce(offset), self.own[j])),
+                _ => h,
+            }
+        };
+        // Limb j of the addend (a shared row is every limb).
+        let addend = |j: usize| match xb_add {
+            Some(Addend::Residues(a)) => Some(&a[j * n..(j + 1) * n]),
+            Some(Addend::Shared(row, _)) => Some(row),
+            None => None,
+        };
+        let constant = self.half.is_some() || matches!(xb_add, Some(Addend::Shared(..)));
+        // Before T: the FastBconv part, with x_B's addend times f q^-1 and the half times f q^-1
+        // in the same pass where the kernel takes them.
+        let mut halved = false;
         if self.q.len() == 1 {
-            let q0 = self.q.moduli()[0].value();
             for (j, m) in self.b.moduli().iter().enumerate() {
                 let o = &mut out[j * n..(j + 1) * n];
-                vector::reduce_into(m, q0, &y, o);
-                vector::mul_shoup_scalar_assign(m, o, m.shoup(self.consts[j]));
+                let c = m.shoup(self.consts[j]);
+                match addend(j) {
+                    // y < q0 < 2^64: the kernel reduces any word.
+                    Some(a) => {
+                        vector::mul_shoup2_add(m, (&y, c), (a, m.shoup(self.own[j])), half(j), o)
+                    }
+                    None => vector::mul_shoup2_add(m, (&y, c), (&y, m.shoup(0)), half(j), o),
+                }
             }
+            halved = true;
         } else {
             let q_max = max_modulus(&self.q);
-            blocked_dots(&self.b, &y, n, &self.consts, q_max, Extras::default(), out);
+            let extras = Extras {
+                add: None,
+                own: xb_add.map(|a| match a {
+                    Addend::Residues(r) | Addend::Shared(r, _) => (r, self.own.as_slice()),
+                }),
+            };
+            blocked_dots(&self.b, &y, n, &self.consts, q_max, extras, out);
         }
-        // Limb by limb: T of (the FastBconv part + half f q^-1 in every coefficient), plus
-        // T(x_B) f q^-1.
+        // Limb by limb: the half (where not yet added), T, then T(x_B) f q^-1 added.
         crate::parallel::for_each_limb(out, n, |j, o| {
             let m = &self.b.moduli()[j];
-            // Every use below writes t in full before reading it.
-            let mut t = crate::pool::Buffer::stale(n);
-            if let Some((_, hb)) = &self.half {
-                t.fill(m.mul(hb[j], self.own[j]));
-                vector::add_assign(m, o, &t);
-            }
-            if let Some(a) = xb_add {
-                t.copy_from_slice(&a[j * n..(j + 1) * n]);
-                vector::mul_shoup_scalar_assign(m, &mut t, m.shoup(self.own[j]));
-                vector::add_assign(m, o, &t);
+            if !halved && constant {
+                vector::add_scalar_assign(m, o, half(j));
             }
             to_t(j, o)?;
             let xb = &xb_t[j * n..(j + 1) * n];
+            let w = m.shoup(self.own[j]);
             match gather {
-                None => {
-                    t.copy_from_slice(xb);
-                    vector::mul_shoup_scalar_assign(m, &mut t, m.shoup(self.own[j]));
-                    vector::add_assign(m, o, &t);
-                }
+                None => vector::mul_shoup_scalar_acc(m, o, xb, w),
                 // The sum into t (the same words: the sum of two residues does not depend on
                 // their order), then gathered back into the limb.
                 Some((idx, add)) => {
-                    vector::mul_shoup_scalar_add_into(m, xb, m.shoup(self.own[j]), o, &mut t);
+                    // Every word of t written before it is read.
+                    let mut t = crate::pool::Buffer::stale(n);
+                    vector::mul_shoup_scalar_add_into(m, xb, w, o, &mut t);
                     if let Some(a) = add {
                         vector::add_assign(m, &mut t, &a[j * n..(j + 1) * n]);
                     }
@@ -237,8 +312,7 @@ impl FastRnsFloor {
                 .zip(self.q.moduli())
                 .zip(hq.iter().zip(&self.scaled_inv))
             {
-                let c = m.mul_shoup(h, w);
-                yi.iter_mut().for_each(|v| *v = m.add(*v, c));
+                vector::add_scalar_assign(m, yi, m.mul_shoup(h, w));
             }
         }
         Ok((n, y))
@@ -307,9 +381,7 @@ impl FastRnsFloor {
         if let Some((_, hb)) = &self.half {
             for (j, m) in self.b.moduli().iter().enumerate() {
                 let c = m.mul(hb[j], self.own[j]);
-                out[j * n..(j + 1) * n]
-                    .iter_mut()
-                    .for_each(|v| *v = m.add(*v, c));
+                vector::add_scalar_assign(m, &mut out[j * n..(j + 1) * n], c);
             }
         }
         Ok(())

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use rnsfhe_math::ring::{Poly, Representation, RingContext};
+use rnsfhe_math::ring::{Poly, Representation, RingContext, RingKind};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian, DEFAULT_TAIL};
 
 use super::{CkksCiphertext, CkksEncoder, CkksParameters, CkksPlaintext, Complex};
@@ -174,8 +174,16 @@ impl CkksContext {
         level: usize,
         scale: f64,
     ) -> Result<Poly> {
-        let coeffs = self.encode_integers(values, level, scale)?;
-        integers_to_ntt(ring, &coeffs)
+        let coeffs = self.encoder.encode_rounded(values, scale)?;
+        let largest = coeffs.iter().fold(0f64, |m, c| m.max(c.abs()));
+        self.check_coefficient(largest, level, scale, "encode")?;
+        if largest < 2f64.powi(63) {
+            // The usual case: i64 coefficients, exact (integer-valued f64 below 2^63).
+            let c64: Vec<i64> = coeffs.iter().map(|&c| c as i64).collect();
+            return Ok(Poly::from_signed_ntt(ring, &c64)?);
+        }
+        let wide: Vec<i128> = coeffs.iter().map(|&c| c as i128).collect();
+        integers_to_ntt(ring, &wide)
     }
 
     /// The integers round(scale tau^-1(z)) of an encoding, checked against the bound of `level`
@@ -234,7 +242,7 @@ impl CkksContext {
     /// Decodes a plaintext (its slots, divided by its scale).
     pub fn decode(&self, pt: &CkksPlaintext) -> Result<Vec<Complex>> {
         self.check_plain(pt)?;
-        let coeffs = self.centered_coefficients(&pt.poly, pt.scale)?;
+        let coeffs = self.centered_coefficients(pt.poly.clone(), pt.scale)?;
         self.encoder.decode(&coeffs, pt.scale, pt.slots)
     }
 
@@ -408,15 +416,42 @@ impl CkksContext {
         self.check_ct(ct)?;
         self.check_secret(sk)?;
         KeyId::check(ct.key_id, sk.id(), "secret key")?;
-        let s = sk.ntt_at(self.ring_at(ct.level)?)?;
-        let mut acc = ct.parts[0].clone();
-        let mut power = s.clone();
-        for (i, c) in ct.parts.iter().enumerate().skip(1) {
-            acc.add_assign(&c.mul(&power)?)?;
-            if i + 1 < ct.parts.len() {
-                power.mul_assign(&s)?;
+        let ring = self.ring_at(ct.level)?;
+        let acc = if ct.parts.len() == 2 && ring.kind() == RingKind::PowerOfTwo {
+            // c0 + c1 s limb by limb, in one pass over c1 and s (s borrowed, not copied).
+            let s = sk.ntt_residues_at(ring)?;
+            let (c0, c1) = (ct.parts[0].residues(), ct.parts[1].residues());
+            let n = ring.limb_len(Representation::Ntt);
+            Poly::from_fill(ring, Representation::Ntt, |o| {
+                rnsfhe_math::parallel::for_each_limb_as(
+                    rnsfhe_math::parallel::Work::Products(1),
+                    o,
+                    n,
+                    |i, o| {
+                        let r = i * n..(i + 1) * n;
+                        o.copy_from_slice(&c0[r.clone()]);
+                        rnsfhe_math::arith::vector::mul_add_assign(
+                            &ring.moduli()[i],
+                            o,
+                            &c1[r.clone()],
+                            &s[r],
+                        );
+                        Ok::<(), Error>(())
+                    },
+                )
+            })?
+        } else {
+            let s = sk.ntt_at(ring)?;
+            let mut acc = ct.parts[0].clone();
+            let mut power = s.clone();
+            for (i, c) in ct.parts.iter().enumerate().skip(1) {
+                acc.add_assign(&c.mul(&power)?)?;
+                if i + 1 < ct.parts.len() {
+                    power.mul_assign(&s)?;
+                }
             }
-        }
+            acc
+        };
         Ok(CkksPlaintext {
             poly: acc,
             level: ct.level,
@@ -429,7 +464,9 @@ impl CkksContext {
     /// Decrypts and decodes (raw: see [`Self::decrypt`] for when to use
     /// [`Self::decrypt_values_flooded`] instead).
     pub fn decrypt_values(&self, ct: &CkksCiphertext, sk: &SecretKey) -> Result<Vec<Complex>> {
-        self.decode(&self.decrypt(ct, sk)?)
+        let pt = self.decrypt(ct, sk)?;
+        let coeffs = self.centered_coefficients(pt.poly, pt.scale)?;
+        self.encoder.decode(&coeffs, pt.scale, pt.slots)
     }
 
     pub(crate) fn check_ct(&self, ct: &CkksCiphertext) -> Result<()> {

@@ -52,6 +52,16 @@ impl Evaluate for CkksContext {
         a.key_id = key;
         a.slots = a.slots.max(b.slots);
     }
+    fn with_parts(a: &CkksCiphertext, parts: Vec<Poly>) -> CkksCiphertext {
+        CkksCiphertext {
+            parts: parts.into(),
+            level: a.level,
+            scale: a.scale,
+            slots: a.slots,
+            fingerprint: a.fingerprint,
+            key_id: a.key_id,
+        }
+    }
 }
 
 impl CkksContext {

@@ -52,16 +52,21 @@ impl PublicKey {
         let (c0, c1) = self.products(sw, dist, rng)?;
         let n = ctx.degree();
         let k = sw.ring_q().moduli().len();
+        // e drawn as `gaussian_poly` draws it, its residues formed only on the limbs of P (those of
+        // Q enter ModDown's sum from e itself).
         let mut finish = |mut c: Poly| -> Result<Poly> {
-            let e = gaussian_poly(ctx, g, rng)?;
-            let (e_q, e_p) = e.residues().split_at(k * n);
+            let e = g.sample(rng, n);
             let res = c.residues_mut();
             rnsfhe_math::parallel::for_each_limb(&mut res[k * n..], n, |j, limb| {
+                let m = &ctx.moduli()[k + j];
                 ctx.inverse_limb(k + j, limb, false)?;
-                vector::add_assign(&ctx.moduli()[k + j], limb, &e_p[j * n..(j + 1) * n]);
+                // Every word written before it is read.
+                let mut t = rnsfhe_math::pool::Buffer::stale(n);
+                vector::reduce_signed_into(m, g.bound(), &e, &mut t);
+                vector::add_assign(m, limb, &t);
                 Ok::<(), Error>(())
             })?;
-            sw.mod_down_qp_ntt_plus(c.residues(), e_q)
+            sw.mod_down_qp_ntt_plus(c.residues(), &e, g.bound())
         };
         // e0 is drawn before e1, as in `encrypt_zero`.
         let c0 = finish(c0)?;
@@ -86,15 +91,13 @@ impl PublicKey {
             SecretDistribution::Ternary => ternary(rng, n),
             SecretDistribution::HammingWeight(h) => ternary_hamming(rng, n, h)?,
         };
-        let mut u = Poly::from_signed(ctx, &u)?;
-        u.to_ntt()?;
+        let mut u = Poly::from_signed_ntt(ctx, &u)?;
         if is_montgomery(ctx) {
             // p (plain) * u M reduces to p u: the output is plain, as elsewhere.
             u = u.to_montgomery()?;
         }
-        // The products overwrite u and its one copy (the pointwise product commutes bit for bit).
-        let mut c1 = u.clone();
-        c1.mul_assign(self.parts().1)?;
+        // p1 u into a fresh polynomial, then p0 u over u (the pointwise product commutes bit for bit).
+        let c1 = u.mul(self.parts().1)?;
         u.mul_assign(self.parts().0)?;
         Ok((u, c1))
     }

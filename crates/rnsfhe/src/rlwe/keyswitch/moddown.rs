@@ -158,10 +158,11 @@ impl KeySwitcher {
     }
 
     /// ModDown over Q u P of x + e, in NTT form over Q: `x` holds the limbs of Q in NTT form and those
-    /// of P in coefficient form (e's P part already added), `e_q` the limbs of Q of e in coefficient
-    /// form. The same bits as NTT(ModDown(x + e)) with x in coefficient form (public-key encryption,
-    /// which keeps the product p u in NTT form on Q: no inverse and forward NTT of those limbs).
-    pub(crate) fn mod_down_qp_ntt_plus(&self, x: &[u64], e_q: &[u64]) -> Result<Poly> {
+    /// of P in coefficient form (e's P part already added), `e` the small signed error itself
+    /// (|e\[i]| <= `bound`), whose residues over Q enter the floor without being formed. The same
+    /// bits as NTT(ModDown(x + e)) with x in coefficient form (public-key encryption, which keeps
+    /// the product p u in NTT form on Q: no inverse and forward NTT of those limbs).
+    pub(crate) fn mod_down_qp_ntt_plus(&self, x: &[u64], e: &[i64], bound: u64) -> Result<Poly> {
         let level = self.k - 1;
         let ring = &self.levels.rings()[level];
         let n = ring.degree();
@@ -171,27 +172,27 @@ impl KeySwitcher {
             ));
         }
         let (xq, xp) = x.split_at((level + 1) * n);
-        let mut out = Poly::zero(ring, Representation::Ntt);
-        match &self.moddown[level] {
-            Some(floor) => {
-                floor.apply_transformed_plus(xp, xq, e_q, out.residues_mut(), |j, l| {
+        if let Some(floor) = &self.moddown[level] {
+            // Every word written by the floor.
+            return Ok(Poly::from_fill(ring, Representation::Ntt, |o| {
+                floor.apply_transformed_plus_small(xp, xq, e, bound, o, |j, l| {
                     ring.forward_limb(j, l)
-                })?
-            }
-            None => {
-                let mut e = Poly::from_residues(ring, e_q.to_vec(), Representation::Coefficient)?;
-                e.to_ntt()?;
-                let o = out.residues_mut();
-                o.copy_from_slice(xq);
-                for ((o, e), m) in o
-                    .chunks_exact_mut(n)
-                    .zip(e.residues().chunks_exact(n))
-                    .zip(ring.moduli())
-                {
-                    vector::add_assign(m, o, e);
-                }
-            }
+                })
+            })?);
         }
-        Ok(out)
+        // No special primes: x + NTT(e) on Q.
+        let mut e = Poly::from_signed(ring, e)?;
+        e.to_ntt()?;
+        Poly::from_fill(ring, Representation::Ntt, |o| {
+            for (((o, x), e), m) in o
+                .chunks_exact_mut(n)
+                .zip(xq.chunks_exact(n))
+                .zip(e.residues().chunks_exact(n))
+                .zip(ring.moduli())
+            {
+                vector::add_into(m, x, e, o);
+            }
+            Ok::<(), Error>(())
+        })
     }
 }
