@@ -229,14 +229,14 @@ pub fn lift_centered(from: &Modulus, q: &Modulus, src: &[u64], dst: &mut [u64]) 
     #[cfg(target_arch = "x86_64")]
     if avx512f(q) && from.value() / 2 <= q.value() {
         // SAFETY: avx512f was detected; src < from <= 2q + 1.
-        unsafe { lift_avx512(q.value(), c, half, src, dst) };
+        unsafe { lift_avx512::<true>(q.value(), c, half, src, dst) };
         return;
     }
     reduce_into(q, from.value(), src, dst);
     #[cfg(target_arch = "x86_64")]
     if avx512f(q) {
         // SAFETY: avx512f was detected.
-        unsafe { lift_fix_avx512(q.value(), c, half, src, dst) };
+        unsafe { lift_avx512::<false>(q.value(), c, half, src, dst) };
         return;
     }
     #[cfg(target_arch = "x86_64")]
@@ -276,11 +276,11 @@ fn avx512f(q: &Modulus) -> bool {
     crate::arith::avx512_allowed(q)
 }
 
-/// [`lift_centered`] in one pass for src below 2q: r = min(x, x - q) (unsigned), then r - c mod q
-/// where x > half.
+/// [`lift_centered`] on AVX-512F: r = min(x, x - q) (unsigned) from src below 2q when `FROM_SRC`,
+/// else r = dst (src already reduced into it), then dst = r - c mod q where x > half, else r.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-fn lift_avx512(q: u64, c: u64, half: u64, src: &[u64], dst: &mut [u64]) {
+fn lift_avx512<const FROM_SRC: bool>(q: u64, c: u64, half: u64, src: &[u64], dst: &mut [u64]) {
     use core::arch::x86_64::*;
     let len = src.len().min(dst.len());
     let main = len & !7;
@@ -293,7 +293,11 @@ fn lift_avx512(q: u64, c: u64, half: u64, src: &[u64], dst: &mut [u64]) {
         // SAFETY: i + 8 <= len <= both lengths.
         unsafe {
             let x = _mm512_loadu_si512(src.as_ptr().add(i).cast());
-            let r = _mm512_min_epu64(x, _mm512_sub_epi64(x, qv));
+            let r = if FROM_SRC {
+                _mm512_min_epu64(x, _mm512_sub_epi64(x, qv))
+            } else {
+                _mm512_loadu_si512(dst.as_ptr().add(i).cast())
+            };
             let s = _mm512_add_epi64(_mm512_sub_epi64(r, cv), qv);
             let s = _mm512_min_epu64(s, _mm512_sub_epi64(s, qv));
             let mask = _mm512_cmpgt_epu64_mask(x, hv);
@@ -305,7 +309,11 @@ fn lift_avx512(q: u64, c: u64, half: u64, src: &[u64], dst: &mut [u64]) {
     }
     for i in main..len {
         let x = src[i];
-        let r = if x >= q { x - q } else { x };
+        let r = match (FROM_SRC, x >= q) {
+            (true, true) => x - q,
+            (true, false) => x,
+            (false, _) => dst[i],
+        };
         dst[i] = if x > half {
             let s = r + q - c;
             if s >= q {
@@ -316,40 +324,6 @@ fn lift_avx512(q: u64, c: u64, half: u64, src: &[u64], dst: &mut [u64]) {
         } else {
             r
         };
-    }
-}
-
-/// dst[i] = dst[i] - c mod q where src[i] > half.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-fn lift_fix_avx512(q: u64, c: u64, half: u64, src: &[u64], dst: &mut [u64]) {
-    use core::arch::x86_64::*;
-    let len = src.len().min(dst.len());
-    let main = len & !7;
-    let (qv, cv, hv) = (
-        _mm512_set1_epi64(q as i64),
-        _mm512_set1_epi64(c as i64),
-        _mm512_set1_epi64(half as i64),
-    );
-    for i in (0..main).step_by(8) {
-        // SAFETY: i + 8 <= len <= both lengths.
-        unsafe {
-            let x = _mm512_loadu_si512(src.as_ptr().add(i).cast());
-            let d = _mm512_loadu_si512(dst.as_ptr().add(i).cast());
-            let s = _mm512_add_epi64(_mm512_sub_epi64(d, cv), qv);
-            let r = _mm512_min_epu64(s, _mm512_sub_epi64(s, qv));
-            let mask = _mm512_cmpgt_epu64_mask(x, hv);
-            _mm512_storeu_si512(
-                dst.as_mut_ptr().add(i).cast(),
-                _mm512_mask_mov_epi64(d, mask, r),
-            );
-        }
-    }
-    for i in main..len {
-        if src[i] > half {
-            let s = dst[i] + q - c;
-            dst[i] = if s >= q { s - q } else { s };
-        }
     }
 }
 
