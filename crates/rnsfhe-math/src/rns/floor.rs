@@ -8,11 +8,11 @@ use super::RnsBasis;
 use crate::arith::{vector, Modulus, Shoup};
 use crate::{Error, Result};
 
-fn max_modulus(b: &RnsBasis) -> u64 {
+pub(super) fn max_modulus(b: &RnsBasis) -> u64 {
     b.max_modulus().value()
 }
 
-fn check(what: &'static str, got: usize, expected: usize) -> Result<()> {
+pub(super) fn check(what: &'static str, got: usize, expected: usize) -> Result<()> {
     if got == expected {
         Ok(())
     } else {
@@ -30,13 +30,15 @@ fn check(what: &'static str, got: usize, expected: usize) -> Result<()> {
 /// One dot product: sum_i |x_i f q~_i|_{q_i} (-|q/q_i|_m q^-1) + x_m (f q^-1) modulo each m of B.
 #[derive(Clone, Debug)]
 pub struct FastRnsFloor {
-    q: RnsBasis,
-    b: RnsBasis,
-    scaled_inv: Vec<Shoup>,
-    consts: Vec<u64>,
-    own: Vec<u64>,
+    pub(super) q: RnsBasis,
+    pub(super) b: RnsBasis,
+    pub(super) scaled_inv: Vec<Shoup>,
+    /// -|q/q_i|_m q^-1 at [j k + i] for the j-th modulus m of B.
+    pub(super) consts: Vec<u64>,
+    /// f q^-1 modulo each modulus of B.
+    pub(super) own: Vec<u64>,
     /// floor(q/2) modulo each modulus of q and of B, added first when rounding (see `rounded`).
-    half: Option<(Vec<u64>, Vec<u64>)>,
+    pub(super) half: Option<(Vec<u64>, Vec<u64>)>,
 }
 
 impl FastRnsFloor {
@@ -86,140 +88,9 @@ impl FastRnsFloor {
         })
     }
 
-    /// [`FastRnsFloor::apply`] with x_B and the output in the image of a linear map T per modulus of B
-    /// (the negacyclic NTT; `to_t(j, limb)` applies it modulo the j-th modulus of B):
-    /// T(out) = T(x_B) f q^-1 + T(FastBconv part + half f q^-1). The same bits as
-    /// T(apply(xq, T^-1(x_B))), without T^-1; `xq` in coefficient form, inputs in [0, m).
-    pub fn apply_transformed<F>(
-        &self,
-        xq: &[u64],
-        xb_t: &[u64],
-        out: &mut [u64],
-        to_t: F,
-    ) -> Result<()>
-    where
-        F: Fn(usize, &mut [u64]) -> Result<()> + Sync + Send,
-    {
-        self.transformed(xq, xb_t, None, out, to_t, None)
-    }
-
-    /// [`FastRnsFloor::apply_transformed`] followed, limb by limb while the limb is in cache, by the
-    /// sum with `add` (|B| n residues in the image of T, in [0, m)) and the gather
-    /// out\[i\] <- out\[idx\[i\]\] (a permutation of n entries, the same for every limb): the same bits as
-    /// the three steps one after another (a Galois automorphism in NTT form after a ModDown, without
-    /// a full-size intermediate). Errors: `idx` not of n entries below n, `add` of another length.
-    pub fn apply_transformed_gathered<F>(
-        &self,
-        xq: &[u64],
-        xb_t: &[u64],
-        out: &mut [u64],
-        to_t: F,
-        add: Option<&[u64]>,
-        idx: &[u32],
-    ) -> Result<()>
-    where
-        F: Fn(usize, &mut [u64]) -> Result<()> + Sync + Send,
-    {
-        let n = out.len() / self.b.len().max(1);
-        check("gather table", idx.len(), n)?;
-        if idx.iter().any(|&i| i as usize >= n) {
-            return Err(Error::OutOfRange(
-                "gather table entry beyond the limb".into(),
-            ));
-        }
-        if let Some(a) = add {
-            check("fastRNSFloor addend after T", a.len(), out.len())?;
-        }
-        self.transformed(xq, xb_t, None, out, to_t, Some((idx, add)))
-    }
-
-    /// [`FastRnsFloor::apply_transformed`] for x_B = T^-1(xb_t) + `xb_add` (`xb_add` in coefficient
-    /// form, |B| n residues): T(out) = T(x_B) f q^-1 + T(FastBconv part + (half + xb_add) f q^-1),
-    /// the same bits as T(apply(xq, T^-1(xb_t) + xb_add)). Public-key encryption adds its error e this
-    /// way to a product kept in NTT form, without an inverse and a forward NTT on the limbs of B.
-    pub fn apply_transformed_plus<F>(
-        &self,
-        xq: &[u64],
-        xb_t: &[u64],
-        xb_add: &[u64],
-        out: &mut [u64],
-        to_t: F,
-    ) -> Result<()>
-    where
-        F: Fn(usize, &mut [u64]) -> Result<()> + Sync + Send,
-    {
-        check("fastRNSFloor addend in B", xb_add.len(), xb_t.len())?;
-        self.transformed(xq, xb_t, Some(xb_add), out, to_t, None)
-    }
-
-    /// The transformed floor; `gather`: the addend after T and the gather table of
-    /// [`FastRnsFloor::apply_transformed_gathered`].
-    fn transformed<F>(
-        &self,
-        xq: &[u64],
-        xb_t: &[u64],
-        xb_add: Option<&[u64]>,
-        out: &mut [u64],
-        to_t: F,
-        gather: Option<(&[u32], Option<&[u64]>)>,
-    ) -> Result<()>
-    where
-        F: Fn(usize, &mut [u64]) -> Result<()> + Sync + Send,
-    {
-        let (n, y) = self.scaled_input(xq, xb_t.len(), out.len())?;
-        if self.q.len() == 1 {
-            let q0 = self.q.moduli()[0].value();
-            for (j, m) in self.b.moduli().iter().enumerate() {
-                let o = &mut out[j * n..(j + 1) * n];
-                vector::reduce_into(m, q0, &y, o);
-                vector::mul_shoup_scalar_assign(m, o, m.shoup(self.consts[j]));
-            }
-        } else {
-            let q_max = max_modulus(&self.q);
-            blocked_dots(&self.b, &y, n, &self.consts, q_max, Extras::default(), out);
-        }
-        // Limb by limb: T of (the FastBconv part + half f q^-1 in every coefficient), plus
-        // T(x_B) f q^-1.
-        crate::parallel::for_each_limb(out, n, |j, o| {
-            let m = &self.b.moduli()[j];
-            // Every use below writes t in full before reading it.
-            let mut t = crate::pool::Buffer::stale(n);
-            if let Some((_, hb)) = &self.half {
-                t.fill(m.mul(hb[j], self.own[j]));
-                vector::add_assign(m, o, &t);
-            }
-            if let Some(a) = xb_add {
-                t.copy_from_slice(&a[j * n..(j + 1) * n]);
-                vector::mul_shoup_scalar_assign(m, &mut t, m.shoup(self.own[j]));
-                vector::add_assign(m, o, &t);
-            }
-            to_t(j, o)?;
-            let xb = &xb_t[j * n..(j + 1) * n];
-            match gather {
-                None => {
-                    t.copy_from_slice(xb);
-                    vector::mul_shoup_scalar_assign(m, &mut t, m.shoup(self.own[j]));
-                    vector::add_assign(m, o, &t);
-                }
-                // The sum into t (the same words: the sum of two residues does not depend on
-                // their order), then gathered back into the limb.
-                Some((idx, add)) => {
-                    vector::mul_shoup_scalar_add_into(m, xb, m.shoup(self.own[j]), o, &mut t);
-                    if let Some(a) = add {
-                        vector::add_assign(m, &mut t, &a[j * n..(j + 1) * n]);
-                    }
-                    for (d, &i) in o.iter_mut().zip(idx) {
-                        *d = t[i as usize];
-                    }
-                }
-            }
-            Ok(())
-        })
-    }
-
     /// The checks of both forms and the first step of fastRNSFloor: (n, the scaled residues of x_q,
     /// plus half of q first where the floor rounds).
-    fn scaled_input(
+    pub(super) fn scaled_input(
         &self,
         xq: &[u64],
         xb_len: usize,
@@ -228,24 +99,33 @@ impl FastRnsFloor {
         let n = self.lengths(xq.len(), xb_len, out_len)?;
         // Every word overwritten by the scaled copy of x_q.
         let mut y = crate::pool::Buffer::stale(xq.len());
-        scaled_residues_by(&self.q, &self.scaled_inv, xq, n, &mut y);
-        if let Some((hq, _)) = &self.half {
-            // |(x_i + h_i) w_i|_{q_i} = |x_i w_i + |h_i w_i|_{q_i}|_{q_i}: the half added after the
-            // product, one pass, no copy of x.
-            for ((yi, m), (&h, &w)) in y
-                .chunks_exact_mut(n)
-                .zip(self.q.moduli())
-                .zip(hq.iter().zip(&self.scaled_inv))
-            {
-                let c = m.mul_shoup(h, w);
-                yi.iter_mut().for_each(|v| *v = m.add(*v, c));
-            }
-        }
+        // Threads: one limb per task (the closure cannot fail).
+        let _: Result<()> =
+            crate::parallel::for_each_limb_as(crate::parallel::Work::Light, &mut y, n, |i, yi| {
+                yi.copy_from_slice(&xq[i * n..(i + 1) * n]);
+                self.scale_source_limb(i, yi);
+                Ok(())
+            });
         Ok((n, y))
     }
 
+    /// The first step of fastRNSFloor on limb i of x_q, in place: y_i = |(x_i + h_i) w_i|_{q_i} with
+    /// w_i = |f q~_i|_{q_i} and h the rounding half (0 without rounding), for x_i in [0, q_i). The rows
+    /// that [`FastRnsFloor::apply_transformed_jobs`] takes, for a caller that has limb i in cache
+    /// (after its inverse NTT).
+    pub fn scale_source_limb(&self, i: usize, x: &mut [u64]) {
+        let (m, w) = (&self.q.moduli()[i], self.scaled_inv[i]);
+        vector::mul_shoup_scalar_assign(m, x, w);
+        if let Some((hq, _)) = &self.half {
+            // |(x_i + h_i) w_i|_{q_i} = |x_i w_i + |h_i w_i|_{q_i}|_{q_i}: the half added after the
+            // product, no copy of x.
+            let c = m.mul_shoup(hq[i], w);
+            x.iter_mut().for_each(|v| *v = m.add(*v, c));
+        }
+    }
+
     /// n for inputs of k n and |B| n words and an output of |B| n words (errors naming the input).
-    fn lengths(&self, xq_len: usize, xb_len: usize, out_len: usize) -> Result<usize> {
+    pub(super) fn lengths(&self, xq_len: usize, xb_len: usize, out_len: usize) -> Result<usize> {
         let n = out_len / self.b.len().max(1);
         check("fastRNSFloor output", out_len, n * self.b.len())?;
         check("fastRNSFloor input in q", xq_len, n * self.q.len())?;

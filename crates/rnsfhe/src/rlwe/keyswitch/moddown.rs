@@ -99,64 +99,6 @@ impl KeySwitcher {
         Ok(level)
     }
 
-    /// phi(ModDown(x) + add) in NTT form over Q_l for x over Q_l u P in NTT form (power-of-two
-    /// rings), phi the automorphism of the gather table `idx` (`ntt_automorphism_index`), `add` over
-    /// Q_l in NTT form: the same bits as [`KeySwitcher::mod_down_lazy`] to NTT form, `add_assign`
-    /// and `automorphism`, limb by limb with no full-size intermediate (a hoisted rotation).
-    pub(crate) fn mod_down_gathered(
-        &self,
-        mut x: Poly,
-        add: Option<&Poly>,
-        idx: &[u32],
-    ) -> Result<Poly> {
-        let level = self.lazy_level(&x)?;
-        let ring = &self.levels.rings()[level];
-        let n = ring.degree();
-        if add.is_some_and(|a| {
-            !Arc::ptr_eq(a.context(), ring) || a.representation() != Representation::Ntt
-        }) || ring.kind() != RingKind::PowerOfTwo
-        {
-            return Err(Error::ContextMismatch(
-                "a gathered ModDown adds an NTT-form polynomial over Q_l of a power-of-two ring"
-                    .into(),
-            ));
-        }
-        let qp = Arc::clone(x.context());
-        let data = x.residues_mut();
-        let from = level + 1;
-        parallel::for_each_limb(&mut data[from * n..], n, |s, limb| {
-            qp.inverse_limb(from + s, limb, false)
-        })?;
-        let (xq, xp) = data.split_at(from * n);
-        let add = add.map(Poly::residues);
-        Ok(Poly::from_fill(ring, Representation::Ntt, |out| {
-            match &self.moddown[level] {
-                Some(floor) => floor.apply_transformed_gathered(
-                    xp,
-                    xq,
-                    out,
-                    |j, limb| ring.forward_limb(j, limb),
-                    add,
-                    idx,
-                ),
-                // No special primes: the sum and the gather alone.
-                None => {
-                    let mut t = Buffer::stale(n);
-                    for (j, o) in out.chunks_exact_mut(n).enumerate() {
-                        t.copy_from_slice(&xq[j * n..(j + 1) * n]);
-                        if let Some(a) = add {
-                            vector::add_assign(&ring.moduli()[j], &mut t, &a[j * n..(j + 1) * n]);
-                        }
-                        for (d, &i) in o.iter_mut().zip(idx) {
-                            *d = t[i as usize];
-                        }
-                    }
-                    Ok(())
-                }
-            }
-        })?)
-    }
-
     /// ModDown over Q u P of x + e, in NTT form over Q: `x` holds the limbs of Q in NTT form and those
     /// of P in coefficient form (e's P part already added), `e_q` the limbs of Q of e in coefficient
     /// form. The same bits as NTT(ModDown(x + e)) with x in coefficient form (public-key encryption,

@@ -1,0 +1,211 @@
+//! fastRNSFloor with x_B and the output in the image of a linear map T per modulus of B (the
+//! negacyclic NTT: ModDown of key switching in NTT form, Cheon et al. (SAC 2018) Alg. 2), limb by
+//! limb: each task converts one limb of B, applies T while the limb is in cache and adds the terms
+//! that are already in T's image, so that several polynomials' limbs share one fan-out.
+
+use super::fast::dot_row;
+use super::floor::{check, max_modulus};
+use super::FastRnsFloor;
+use crate::arith::vector;
+use crate::parallel::{self, Work};
+use crate::{Error, Result};
+
+/// One polynomial of [`FastRnsFloor::apply_transformed_jobs`].
+#[derive(Debug)]
+pub struct FloorJob<'a> {
+    /// The scaled residues of x_q: every limb of x_q through [`FastRnsFloor::scale_source_limb`]
+    /// (k n words).
+    pub y: &'a [u64],
+    /// x_B in the image of T (|B| n words, in [0, m)).
+    pub xb_t: &'a [u64],
+    /// An addend of x_B in coefficient form (|B| n words, in [0, m)): the floor of x + a.
+    pub xb_add: Option<&'a [u64]>,
+    /// Added to the output in T's image before the gather (|B| n words, in [0, m)).
+    pub add: Option<&'a [u64]>,
+    /// The output in T's image (|B| n words).
+    pub out: &'a mut [u64],
+}
+
+/// The inputs of a [`FloorJob`], without its output.
+struct Inputs<'a> {
+    y: &'a [u64],
+    xb_t: &'a [u64],
+    xb_add: Option<&'a [u64]>,
+    add: Option<&'a [u64]>,
+}
+
+impl FastRnsFloor {
+    /// [`FastRnsFloor::apply`] with x_B and the output in the image of a linear map T per modulus of B
+    /// (the negacyclic NTT; `to_t(j, limb)` applies it modulo the j-th modulus of B):
+    /// T(out) = T(x_B) f q^-1 + T(FastBconv part + half f q^-1). The same bits as
+    /// T(apply(xq, T^-1(x_B))), without T^-1; `xq` in coefficient form, inputs in [0, m).
+    pub fn apply_transformed<F>(
+        &self,
+        xq: &[u64],
+        xb_t: &[u64],
+        out: &mut [u64],
+        to_t: F,
+    ) -> Result<()>
+    where
+        F: Fn(usize, &mut [u64]) -> Result<()> + Sync + Send,
+    {
+        self.transformed(xq, xb_t, None, out, to_t, None)
+    }
+
+    /// [`FastRnsFloor::apply_transformed`] followed, limb by limb while the limb is in cache, by the
+    /// sum with `add` (|B| n residues in the image of T, in [0, m)) and the gather
+    /// out\[i\] <- out\[idx\[i\]\] (a permutation of n entries, the same for every limb): the same bits as
+    /// the three steps one after another (a Galois automorphism in NTT form after a ModDown, without
+    /// a full-size intermediate). Errors: `idx` not of n entries below n, `add` of another length.
+    pub fn apply_transformed_gathered<F>(
+        &self,
+        xq: &[u64],
+        xb_t: &[u64],
+        out: &mut [u64],
+        to_t: F,
+        add: Option<&[u64]>,
+        idx: &[u32],
+    ) -> Result<()>
+    where
+        F: Fn(usize, &mut [u64]) -> Result<()> + Sync + Send,
+    {
+        self.transformed(xq, xb_t, None, out, to_t, Some((idx, add)))
+    }
+
+    /// [`FastRnsFloor::apply_transformed`] for x_B = T^-1(xb_t) + `xb_add` (`xb_add` in coefficient
+    /// form, |B| n residues): T(out) = T(x_B) f q^-1 + T(FastBconv part + (half + xb_add) f q^-1),
+    /// the same bits as T(apply(xq, T^-1(xb_t) + xb_add)). Public-key encryption adds its error e this
+    /// way to a product kept in NTT form, without an inverse and a forward NTT on the limbs of B.
+    pub fn apply_transformed_plus<F>(
+        &self,
+        xq: &[u64],
+        xb_t: &[u64],
+        xb_add: &[u64],
+        out: &mut [u64],
+        to_t: F,
+    ) -> Result<()>
+    where
+        F: Fn(usize, &mut [u64]) -> Result<()> + Sync + Send,
+    {
+        check("fastRNSFloor addend in B", xb_add.len(), xb_t.len())?;
+        self.transformed(xq, xb_t, Some(xb_add), out, to_t, None)
+    }
+
+    /// The transformed floor of one polynomial: its scaled residues, then one job.
+    fn transformed<F>(
+        &self,
+        xq: &[u64],
+        xb_t: &[u64],
+        xb_add: Option<&[u64]>,
+        out: &mut [u64],
+        to_t: F,
+        gather: Option<(&[u32], Option<&[u64]>)>,
+    ) -> Result<()>
+    where
+        F: Fn(usize, &mut [u64]) -> Result<()> + Sync + Send,
+    {
+        let (_, y) = self.scaled_input(xq, xb_t.len(), out.len())?;
+        let job = FloorJob {
+            y: &y,
+            xb_t,
+            xb_add,
+            add: gather.and_then(|(_, a)| a),
+            out,
+        };
+        self.apply_transformed_jobs(vec![job], to_t, gather.map(|(idx, _)| idx))
+    }
+
+    /// The transformed floor of several polynomials in one fan-out over (polynomial, limb of B): per
+    /// job, T(out) = T(x_B) f q^-1 + T(FastBconv(y) + (half + xb_add) f q^-1) + add, then, with `idx`,
+    /// the gather out\[i\] <- out\[idx\[i\]\] in every limb. Each limb is converted, transformed and
+    /// finished by one task while it is in cache. The same bits as [`FastRnsFloor::apply_transformed`]
+    /// (or `_plus`, `_gathered`) of each job on its own, for any thread count. Errors: lengths that do
+    /// not match the bases, a gather table not of n entries below n.
+    pub fn apply_transformed_jobs<F>(
+        &self,
+        jobs: Vec<FloorJob<'_>>,
+        to_t: F,
+        idx: Option<&[u32]>,
+    ) -> Result<()>
+    where
+        F: Fn(usize, &mut [u64]) -> Result<()> + Sync + Send,
+    {
+        let Some(first) = jobs.first() else {
+            return Ok(());
+        };
+        let n = first.out.len() / self.b.len().max(1);
+        let mut inputs = Vec::with_capacity(jobs.len());
+        let mut outs = Vec::with_capacity(jobs.len());
+        for job in jobs {
+            let len = n * self.b.len();
+            check("fastRNSFloor output", job.out.len(), len)?;
+            check("fastRNSFloor input in q", job.y.len(), n * self.q.len())?;
+            check("fastRNSFloor input in B", job.xb_t.len(), len)?;
+            if let Some(a) = job.xb_add {
+                check("fastRNSFloor addend in B", a.len(), len)?;
+            }
+            if let Some(a) = job.add {
+                check("fastRNSFloor addend after T", a.len(), len)?;
+            }
+            inputs.push(Inputs {
+                y: job.y,
+                xb_t: job.xb_t,
+                xb_add: job.xb_add,
+                add: job.add,
+            });
+            outs.push(job.out);
+        }
+        if let Some(idx) = idx {
+            check("gather table", idx.len(), n)?;
+            if idx.iter().any(|&i| i as usize >= n) {
+                return Err(Error::OutOfRange(
+                    "gather table entry beyond the limb".into(),
+                ));
+            }
+        }
+        let q_max = max_modulus(&self.q);
+        let k = self.q.len();
+        // One task per (job, limb of B): the conversion, T and the sums of the limb; scratch: the
+        // converted limb and, with a gather, the sum that is gathered from.
+        parallel::for_each_limb_of(Work::Heavy, outs, n, 2 * n, |a, j, o, s| {
+            let inp = &inputs[a];
+            let m = &self.b.moduli()[j];
+            let own = self.own[j];
+            let r = j * n..(j + 1) * n;
+            let (t, u) = s.split_at_mut(n);
+            // The FastBconv part with the half and x_B's addend, times f q^-1 (coefficient form).
+            let half = self.half.as_ref().map_or(0, |(_, hb)| m.mul(hb[j], own));
+            dot_row(
+                m,
+                (inp.y, n, 0),
+                &self.consts[j * k..(j + 1) * k],
+                q_max,
+                inp.xb_add.map(|x| (&x[r.clone()], own)),
+                half,
+                t,
+            );
+            to_t(j, t)?;
+            let w = m.shoup(own);
+            match idx {
+                None => {
+                    vector::mul_shoup_scalar_add_into(m, &inp.xb_t[r.clone()], w, t, o);
+                    if let Some(x) = inp.add {
+                        vector::add_assign(m, o, &x[r]);
+                    }
+                }
+                // The sum into u (the same words: the sum of two residues does not depend on
+                // their order), then gathered into the limb.
+                Some(idx) => {
+                    vector::mul_shoup_scalar_add_into(m, &inp.xb_t[r.clone()], w, t, u);
+                    if let Some(x) = inp.add {
+                        vector::add_assign(m, u, &x[r]);
+                    }
+                    for (d, &i) in o.iter_mut().zip(idx) {
+                        *d = u[i as usize];
+                    }
+                }
+            }
+            Ok(())
+        })
+    }
+}
