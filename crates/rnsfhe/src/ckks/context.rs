@@ -408,17 +408,9 @@ impl CkksContext {
         self.check_ct(ct)?;
         self.check_secret(sk)?;
         KeyId::check(ct.key_id, sk.id(), "secret key")?;
-        let s = sk.ntt_at(self.ring_at(ct.level)?)?;
-        let mut acc = ct.parts[0].clone();
-        let mut power = s.clone();
-        for (i, c) in ct.parts.iter().enumerate().skip(1) {
-            acc.add_assign(&c.mul(&power)?)?;
-            if i + 1 < ct.parts.len() {
-                power.mul_assign(&s)?;
-            }
-        }
+        let poly = self.phase(ct, sk)?;
         Ok(CkksPlaintext {
-            poly: acc,
+            poly,
             level: ct.level,
             scale: ct.scale,
             slots: ct.slots,

@@ -29,14 +29,17 @@ impl CkksContext {
         let few = self.ring_at(limbs - 1)?.basis();
         let (n, res, all) = (ring.degree(), x.residues(), ring.basis());
         match small_lift(ring.moduli(), limbs, res, n) {
-            Some(values) => Ok(values
-                .into_iter()
-                .enumerate()
-                .map(|(j, v)| match v {
-                    Some(v) => Ok(v as f64),
-                    None => composed(all, res, n, j),
-                })
-                .collect::<Result<_>>()?),
+            Some(chunks) => {
+                let mut out = Vec::with_capacity(n);
+                for (values, disagree) in chunks {
+                    let at = out.len();
+                    out.extend(values);
+                    for j in disagree {
+                        out[at + j] = composed(all, res, n, at + j)?;
+                    }
+                }
+                Ok(out)
+            }
             None => (0..n).map(|j| lifted(few, all, res, n, j)).collect(),
         }
     }
@@ -79,19 +82,17 @@ fn lifted(few: &RnsBasis, all: &RnsBasis, res: &[u64], n: usize, j: usize) -> Re
     }
 }
 
-/// With one or two primes (product below 2^126): every coefficient's centred lift from them, `None`
-/// where another prime's residue disagrees; `None` overall for more primes or a larger product.
+/// With one or two primes (product below 2^126): every coefficient's centred lift from them as f64,
+/// chunk by chunk of coefficients (side by side on the threads there are), with the indices within
+/// the chunk where another prime's residue disagrees; `None` for more primes or a larger product.
 fn small_lift(
     moduli: &[Modulus],
     limbs: usize,
     res: &[u64],
     n: usize,
-) -> Option<Vec<Option<i128>>> {
-    let mut v: Vec<i128> = match limbs {
-        1 => res[..n]
-            .iter()
-            .map(|&r| i128::from(moduli[0].center(r)))
-            .collect(),
+) -> Option<Vec<(Vec<f64>, Vec<usize>)>> {
+    let lift: Box<dyn Fn(usize) -> i128 + Sync> = match limbs {
+        1 => Box::new(|j| i128::from(moduli[0].center(res[j]))),
         2 => {
             let (q0, q1) = (&moduli[0], &moduli[1]);
             let product = u128::from(q0.value()).checked_mul(u128::from(q1.value()))?;
@@ -102,48 +103,42 @@ fn small_lift(
             let half = product >> 1;
             // x = r_0 + q_0 ((r_1 - r_0) q_0^-1 mod q_1) in [0, q_0 q_1), centred as
             // `RnsBasis::compose_centered` does (x > floor(Q/2) -> x - Q).
-            res[..n]
-                .iter()
-                .zip(&res[n..2 * n])
-                .map(|(&r0, &r1)| {
-                    let d = q1.mul(q1.sub(r1, q1.reduce(r0)), inv);
-                    let x = u128::from(r0) + u128::from(q0.value()) * u128::from(d);
-                    if x > half {
-                        x as i128 - product as i128
-                    } else {
-                        x as i128
-                    }
-                })
-                .collect()
+            Box::new(move |j| {
+                let (r0, r1) = (res[j], res[n + j]);
+                let d = q1.mul(q1.sub(r1, q1.reduce(r0)), inv);
+                let x = u128::from(r0) + u128::from(q0.value()) * u128::from(d);
+                if x > half {
+                    x as i128 - product as i128
+                } else {
+                    x as i128
+                }
+            })
         }
         _ => return None,
     };
-    // The other primes, limb by limb within chunks of coefficients (side by side on the threads
-    // there are): v mod q_i against the residue.
+    // Per chunk: the lifts, then the other primes limb by limb (v mod q_i against the residue),
+    // then the values as f64 (`i128 as f64` rounds to nearest as `BigInt::to_f64` does).
     let chunk = n.div_ceil(CHUNKS).max(1);
     let words = n * moduli.len().saturating_sub(limbs);
-    let agree = parallel::map(n.div_ceil(chunk), words, |c| {
+    parallel::map(n.div_ceil(chunk), words, |c| {
         let range = c * chunk..((c + 1) * chunk).min(n);
+        let v: Vec<i128> = range.clone().map(&lift).collect();
         let mut ok = vec![true; range.len()];
         for (m, limb) in moduli.iter().zip(res.chunks_exact(n)).skip(limbs) {
-            for ((ok, &x), &r) in ok
-                .iter_mut()
-                .zip(&v[range.clone()])
-                .zip(&limb[range.clone()])
-            {
+            for ((ok, &x), &r) in ok.iter_mut().zip(&v).zip(&limb[range.clone()]) {
                 let a = m.reduce_u128(x.unsigned_abs());
                 *ok &= r == if x < 0 { m.neg(a) } else { a };
             }
         }
-        Ok::<_, std::convert::Infallible>(ok)
+        let disagree = ok
+            .iter()
+            .enumerate()
+            .filter(|(_, &ok)| !ok)
+            .map(|(j, _)| j)
+            .collect();
+        Ok::<_, std::convert::Infallible>((v.into_iter().map(|x| x as f64).collect(), disagree))
     })
-    .ok()?;
-    Some(
-        v.drain(..)
-            .zip(agree.into_iter().flatten())
-            .map(|(x, ok)| ok.then_some(x))
-            .collect(),
-    )
+    .ok()
 }
 
 /// Chunks of coefficients whose agreement with the other primes is checked as one task.
@@ -198,12 +193,17 @@ mod tests {
                     res[i * n + j] = r;
                 }
             }
-            let words = small_lift(&moduli, limbs, &res, n).unwrap();
+            let mut words = Vec::new();
+            for (values, disagree) in small_lift(&moduli, limbs, &res, n).unwrap() {
+                let at = words.len();
+                words.extend(values.into_iter().map(Some));
+                disagree.into_iter().for_each(|j| words[at + j] = None);
+            }
             assert_eq!(words.len(), n);
             for (j, w) in words.iter().enumerate() {
                 let want = lifted(&few, &all, &res, n, j).unwrap();
                 let got = match w {
-                    Some(v) => *v as f64,
+                    Some(v) => *v,
                     None => composed(&all, &res, n, j).unwrap(),
                 };
                 assert_eq!(

@@ -33,6 +33,7 @@ mod lift;
 mod moduli;
 mod ops;
 mod params;
+mod phase;
 mod rotations;
 mod scales;
 

@@ -4,7 +4,8 @@
 use std::sync::Arc;
 
 use rnsfhe_math::arith::vector;
-use rnsfhe_math::ring::{Poly, RingKind};
+use rnsfhe_math::parallel;
+use rnsfhe_math::ring::{Poly, Representation, RingKind};
 use rnsfhe_math::sample::{ternary, ternary_hamming, Csprng, DiscreteGaussian};
 
 use super::keys::{gaussian_poly, is_montgomery, uniform_ntt};
@@ -50,22 +51,11 @@ impl PublicKey {
             return Ok((c0, c1));
         }
         let (c0, c1) = self.products(sw, dist, rng)?;
-        let n = ctx.degree();
-        let k = sw.ring_q().moduli().len();
-        let mut finish = |mut c: Poly| -> Result<Poly> {
-            let e = gaussian_poly(ctx, g, rng)?;
-            let (e_q, e_p) = e.residues().split_at(k * n);
-            let res = c.residues_mut();
-            rnsfhe_math::parallel::for_each_limb(&mut res[k * n..], n, |j, limb| {
-                ctx.inverse_limb(k + j, limb, false)?;
-                vector::add_assign(&ctx.moduli()[k + j], limb, &e_p[j * n..(j + 1) * n]);
-                Ok::<(), Error>(())
-            })?;
-            sw.mod_down_qp_ntt_plus(c.residues(), e_q)
-        };
         // e0 is drawn before e1, as in `encrypt_zero`.
-        let c0 = finish(c0)?;
-        Ok((c0, finish(c1)?))
+        let e0 = gaussian_poly(ctx, g, rng)?;
+        let e1 = gaussian_poly(ctx, g, rng)?;
+        let [c0, c1] = sw.mod_down_qp_ntt_plus_pair([c0, c1], [&e0, &e1])?;
+        Ok((c0, c1))
     }
 
     /// (p0 u, p1 u) in NTT form over Q u P for a fresh u of `dist` (u's residues are overwritten).
@@ -92,10 +82,40 @@ impl PublicKey {
             // p (plain) * u M reduces to p u: the output is plain, as elsewhere.
             u = u.to_montgomery()?;
         }
-        // The products overwrite u and its one copy (the pointwise product commutes bit for bit).
-        let mut c1 = u.clone();
-        c1.mul_assign(self.parts().1)?;
-        u.mul_assign(self.parts().0)?;
+        let (p0, p1) = self.parts();
+        if !Arc::ptr_eq(p0.context(), ctx)
+            || !Arc::ptr_eq(p1.context(), ctx)
+            || p0.representation() != Representation::Ntt
+            || p1.representation() != Representation::Ntt
+            || ctx.kind() != RingKind::PowerOfTwo
+            || ctx.reduction().is_some()
+        {
+            // The products overwrite u and its one copy (the pointwise product commutes bit for bit).
+            let mut c1 = u.clone();
+            c1.mul_assign(p1)?;
+            u.mul_assign(p0)?;
+            return Ok((u, c1));
+        }
+        // Both products limb by limb in one fan-out: p1 u into c1, then p0 u over u itself (its
+        // residues are overwritten), the same words as `mul_assign`.
+        let (r0, r1) = (p0.residues(), p1.residues());
+        // Every word of c1 is written by its limb's task.
+        let c1 = Poly::from_fill(ctx, Representation::Ntt, |c1| {
+            parallel::for_each_limb2(
+                parallel::Work::Products(1),
+                u.residues_mut(),
+                c1,
+                n,
+                0,
+                |i, ui, ci, _| {
+                    let (m, r) = (&ctx.moduli()[i], i * n..(i + 1) * n);
+                    ci.copy_from_slice(ui);
+                    vector::mul_assign(m, ci, &r1[r.clone()]);
+                    vector::mul_assign(m, ui, &r0[r]);
+                    Ok::<(), Error>(())
+                },
+            )
+        })?;
         Ok((u, c1))
     }
 }

@@ -99,6 +99,79 @@ impl KeySwitcher {
         Ok(level)
     }
 
+    /// [`KeySwitcher::mod_down_qp_ntt_plus`] of two polynomials at once: x_a (over Q u P, NTT form,
+    /// as `PublicKey::encrypt_zero_ntt`'s products p_a u) plus e_a (coefficient form over Q u P),
+    /// to NTT form over Q. The limbs of P leave the NTT form, take e's limb and ModDown's scaling in
+    /// one task each, then both floors run in one fan-out over (polynomial, limb of Q): the same bits
+    /// as the ModDown of each.
+    pub(crate) fn mod_down_qp_ntt_plus_pair(
+        &self,
+        mut x: [Poly; 2],
+        e: [&Poly; 2],
+    ) -> Result<[Poly; 2]> {
+        let qp = Arc::clone(self.ring_qp());
+        let level = self.k - 1;
+        let ring = &self.levels.rings()[level];
+        let n = ring.degree();
+        let k = self.k;
+        if x.iter().chain(e).any(|p| !Arc::ptr_eq(p.context(), &qp))
+            || x.iter().any(|p| p.representation() != Representation::Ntt)
+            || e.iter()
+                .any(|p| p.representation() != Representation::Coefficient)
+            || ring.kind() != RingKind::PowerOfTwo
+        {
+            return Err(Error::ContextMismatch(
+                "ModDown in NTT form needs a power-of-two ring, products in NTT form and errors \
+                 in coefficient form over Q u P"
+                    .into(),
+            ));
+        }
+        let Some(floor) = &self.moddown[level] else {
+            let [x0, x1] = x;
+            return Ok([
+                self.mod_down_qp_ntt_plus(x0.residues(), &e[0].residues()[..k * n])?,
+                self.mod_down_qp_ntt_plus(x1.residues(), &e[1].residues()[..k * n])?,
+            ]);
+        };
+        let [x0, x1] = &mut x;
+        let p_parts = vec![
+            &mut x0.residues_mut()[k * n..],
+            &mut x1.residues_mut()[k * n..],
+        ];
+        parallel::for_each_limb_of(parallel::Work::Heavy, p_parts, n, 0, |a, j, limb, _| {
+            qp.inverse_limb(k + j, limb, false)?;
+            let ep = &e[a].residues()[(k + j) * n..(k + j + 1) * n];
+            vector::add_assign(&qp.moduli()[k + j], limb, ep);
+            floor.scale_source_limb(j, limb);
+            Ok::<(), Error>(())
+        })?;
+        let mut second = None;
+        let first = Poly::from_fill(ring, Representation::Ntt, |o0| {
+            let p1 = Poly::from_fill(ring, Representation::Ntt, |o1| {
+                let jobs = x
+                    .iter()
+                    .zip(e)
+                    .zip([o0, o1])
+                    .map(|((x, e), out)| {
+                        let (xb_t, y) = x.residues().split_at(k * n);
+                        rnsfhe_math::rns::FloorJob {
+                            y,
+                            xb_t,
+                            xb_add: Some(&e.residues()[..k * n]),
+                            add: None,
+                            out,
+                        }
+                    })
+                    .collect();
+                floor.apply_transformed_jobs(jobs, |j, limb| ring.forward_limb(j, limb), None)
+            })?;
+            second = Some(p1);
+            Ok::<(), Error>(())
+        })?;
+        let second = second.ok_or_else(|| Error::Internal("ModDown: no second part".into()))?;
+        Ok([first, second])
+    }
+
     /// ModDown over Q u P of x + e, in NTT form over Q: `x` holds the limbs of Q in NTT form and those
     /// of P in coefficient form (e's P part already added), `e_q` the limbs of Q of e in coefficient
     /// form. The same bits as NTT(ModDown(x + e)) with x in coefficient form (public-key encryption,

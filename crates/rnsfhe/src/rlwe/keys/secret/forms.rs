@@ -152,6 +152,15 @@ impl SecretKey {
     /// s in NTT form over `ring`, a level of Q (its first moduli, the same NTT tables): the
     /// decryptions at a level of CKKS and BGV and BFV's switched one.
     pub fn ntt_at(&self, ring: &Arc<RingContext>) -> Result<Poly> {
+        let limbs = self.ntt_limbs_at(ring)?;
+        let mut s = Poly::zero(ring, Representation::Ntt);
+        s.residues_mut().copy_from_slice(limbs);
+        Ok(s)
+    }
+
+    /// The residues of [`Self::ntt_at`] (limb-major), borrowed from the key's NTT form over Q
+    /// without a copy.
+    pub(crate) fn ntt_limbs_at(&self, ring: &Arc<RingContext>) -> Result<&[u64]> {
         let own = &self.ring_q;
         let k = ring.moduli().len();
         let len = ring.limb_len(Representation::Ntt);
@@ -163,10 +172,7 @@ impl SecretKey {
                 "the secret key's modulus Q does not start with this ring's moduli".into(),
             ));
         }
-        let mut s = Poly::zero(ring, Representation::Ntt);
-        s.residues_mut()
-            .copy_from_slice(&self.ntt_q().residues()[..k * len]);
-        Ok(s)
+        Ok(&self.ntt_q().residues()[..k * len])
     }
 
     /// s in NTT form over Q u P.
