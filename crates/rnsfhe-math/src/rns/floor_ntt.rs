@@ -26,6 +26,15 @@ pub struct FloorJob<'a> {
     pub out: &'a mut [u64],
 }
 
+/// One limb of B of a polynomial's floor ([`FastRnsFloor::transformed_limb`]): the limbs of x_B in
+/// T's image, of x_B's coefficient-form addend, and of the addend after T (n words each, in [0, m)).
+#[derive(Clone, Copy, Debug)]
+pub struct FloorLimb<'a> {
+    pub xb_t: &'a [u64],
+    pub xb_add: Option<&'a [u64]>,
+    pub add: Option<&'a [u64]>,
+}
+
 /// The inputs of a [`FloorJob`], without its output.
 struct Inputs<'a> {
     y: &'a [u64],
@@ -163,49 +172,86 @@ impl FastRnsFloor {
                 ));
             }
         }
-        let q_max = max_modulus(&self.q);
-        let k = self.q.len();
         // One task per (job, limb of B): the conversion, T and the sums of the limb; scratch: the
         // converted limb and, with a gather, the sum that is gathered from.
         parallel::for_each_limb_of(Work::Heavy, outs, n, 2 * n, |a, j, o, s| {
             let inp = &inputs[a];
-            let m = &self.b.moduli()[j];
-            let own = self.own[j];
             let r = j * n..(j + 1) * n;
-            let (t, u) = s.split_at_mut(n);
-            // The FastBconv part with the half and x_B's addend, times f q^-1 (coefficient form).
-            let half = self.half.as_ref().map_or(0, |(_, hb)| m.mul(hb[j], own));
-            dot_row(
-                m,
-                (inp.y, n, 0),
-                &self.consts[j * k..(j + 1) * k],
-                q_max,
-                inp.xb_add.map(|x| (&x[r.clone()], own)),
-                half,
-                t,
-            );
-            to_t(j, t)?;
-            let w = m.shoup(own);
-            match idx {
-                None => {
-                    vector::mul_shoup_scalar_add_into(m, &inp.xb_t[r.clone()], w, t, o);
-                    if let Some(x) = inp.add {
-                        vector::add_assign(m, o, &x[r]);
-                    }
-                }
-                // The sum into u (the same words: the sum of two residues does not depend on
-                // their order), then gathered into the limb.
-                Some(idx) => {
-                    vector::mul_shoup_scalar_add_into(m, &inp.xb_t[r.clone()], w, t, u);
-                    if let Some(x) = inp.add {
-                        vector::add_assign(m, u, &x[r]);
-                    }
-                    for (d, &i) in o.iter_mut().zip(idx) {
-                        *d = u[i as usize];
-                    }
+            let limb = FloorLimb {
+                xb_t: &inp.xb_t[r.clone()],
+                xb_add: inp.xb_add.map(|x| &x[r.clone()]),
+                add: inp.add.map(|x| &x[r]),
+            };
+            self.transformed_limb(j, inp.y, limb, &to_t, idx, o, s)
+        })
+    }
+
+    /// Limb j of B of [`FastRnsFloor::apply_transformed_jobs`] for one polynomial: its scaled
+    /// residues `y` (k n words), the limb's terms, T, and the gather `idx` (checked by the caller:
+    /// n entries below n), into `out` (n words); `scratch` holds 2 n words. For a task that makes
+    /// x_B's limb itself (a key product) and finishes the floor while it is in cache.
+    #[allow(clippy::too_many_arguments)] // one limb's inputs, its output and its scratch
+    pub fn transformed_limb<F>(
+        &self,
+        j: usize,
+        y: &[u64],
+        limb: FloorLimb<'_>,
+        to_t: &F,
+        idx: Option<&[u32]>,
+        out: &mut [u64],
+        scratch: &mut [u64],
+    ) -> Result<()>
+    where
+        F: Fn(usize, &mut [u64]) -> Result<()>,
+    {
+        let n = out.len();
+        let k = self.q.len();
+        let m = self.b.moduli().get(j).ok_or_else(|| {
+            Error::OutOfRange(format!("limb {j} of a floor to {} moduli", self.b.len()))
+        })?;
+        check("fastRNSFloor scratch", scratch.len().min(2 * n), 2 * n)?;
+        check("fastRNSFloor input in q", y.len(), k * n)?;
+        for (what, len) in [
+            ("fastRNSFloor limb in B", Some(limb.xb_t.len())),
+            ("fastRNSFloor addend in B", limb.xb_add.map(<[u64]>::len)),
+            ("fastRNSFloor addend after T", limb.add.map(<[u64]>::len)),
+        ] {
+            check(what, len.unwrap_or(n), n)?;
+        }
+        let own = self.own[j];
+        let (t, u) = scratch[..2 * n].split_at_mut(n);
+        // The FastBconv part with the half and x_B's addend, times f q^-1 (coefficient form).
+        let half = self.half.as_ref().map_or(0, |(_, hb)| m.mul(hb[j], own));
+        dot_row(
+            m,
+            (y, n, 0),
+            &self.consts[j * k..(j + 1) * k],
+            max_modulus(&self.q),
+            limb.xb_add.map(|x| (x, own)),
+            half,
+            t,
+        );
+        to_t(j, t)?;
+        let w = m.shoup(own);
+        match idx {
+            None => {
+                vector::mul_shoup_scalar_add_into(m, limb.xb_t, w, t, out);
+                if let Some(x) = limb.add {
+                    vector::add_assign(m, out, x);
                 }
             }
-            Ok(())
-        })
+            // The sum into u (the same words: the sum of two residues does not depend on their
+            // order), then gathered into the limb.
+            Some(idx) => {
+                vector::mul_shoup_scalar_add_into(m, limb.xb_t, w, t, u);
+                if let Some(x) = limb.add {
+                    vector::add_assign(m, u, x);
+                }
+                for (d, &i) in out.iter_mut().zip(idx) {
+                    *d = u[i as usize];
+                }
+            }
+        }
+        Ok(())
     }
 }

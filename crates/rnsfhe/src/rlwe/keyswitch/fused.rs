@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::sync::RwLock;
 
 use rnsfhe_math::ring::ntt_automorphism_index;
-use rnsfhe_math::rns::FloorJob;
+use rnsfhe_math::rns::{FloorJob, FloorLimb};
 
 use super::decompose::DigitSource;
 use super::*;
@@ -214,10 +214,11 @@ impl KeySwitcher {
         self.mod_down_pair(src.level, [&u0, &u1], parts.map(Some), None)
     }
 
-    /// [`KeySwitcher::switch_gathered`] from hoisted digits: the gadget product limb by limb, the
-    /// limbs of P out of the NTT form and scaled in the same task, then [`KeySwitcher::mod_down_pair`]
-    /// with c_0 and the gather. The same bits as `gadget_product`, `mod_down_lazy`, the sum and the
-    /// automorphism.
+    /// [`KeySwitcher::switch_gathered`] from hoisted digits: first the limbs of P (the gadget
+    /// product, out of the NTT form, scaled for ModDown), then one task per limb of Q_l that makes
+    /// the limb's gadget product and finishes both floors, c_0 and the gather while it is in cache
+    /// (`FastRnsFloor::transformed_limb`): the key products of Q_l are never stored whole. The same
+    /// bits as `gadget_product`, `mod_down_lazy`, the sum and the automorphism.
     pub(crate) fn rotate_hoisted(
         &self,
         dec: &Decomposed,
@@ -227,31 +228,78 @@ impl KeySwitcher {
     ) -> Result<[Poly; 2]> {
         self.check_gadget(dec, key)?;
         let level = dec.level;
-        let ring = &dec.ring;
-        let n = ring.degree();
-        let scale = self.moddown[level].as_ref();
+        let qp = &dec.ring;
+        let n = qp.degree();
+        let ring = &self.levels.rings()[level];
+        let Some(floor) = &self.moddown[level] else {
+            // No special primes: the key products are the switched values.
+            let [u0, u1] = self.gadget_product(dec, key)?;
+            return self.mod_down_pair(
+                level,
+                [u0.residues(), u1.residues()],
+                [Some(c0), None],
+                Some(idx),
+            );
+        };
+        if !Arc::ptr_eq(c0.context(), ring) || c0.representation() != Representation::Ntt {
+            return Err(Error::ContextMismatch(
+                "a hoisted rotation adds c_0 in NTT form over the ciphertext's level".into(),
+            ));
+        }
+        let specials = dec.used.len() - (level + 1);
         // Every word is written by its limb's inner products.
-        let mut u0 = Buffer::stale(dec.used.len() * n);
-        let mut u1 = Buffer::stale(dec.used.len() * n);
+        let mut y0 = Buffer::stale(specials * n);
+        let mut y1 = Buffer::stale(specials * n);
         parallel::for_each_limb2(
             parallel::Work::Products(dec.rows),
-            &mut u0,
-            &mut u1,
+            &mut y0,
+            &mut y1,
             n,
             0,
-            |slot, out0, out1, _| {
+            |s, out0, out1, _| {
+                let slot = level + 1 + s;
                 self.gadget_product_limb(dec, key, slot, out0, out1)?;
-                if slot > level {
-                    for out in [out0, out1] {
-                        ring.inverse_limb(slot, out, false)?;
-                        if let Some(f) = scale {
-                            f.scale_source_limb(slot - level - 1, out);
-                        }
-                    }
+                for out in [out0, out1] {
+                    qp.inverse_limb(slot, out, false)?;
+                    floor.scale_source_limb(s, out);
                 }
                 Ok::<(), Error>(())
             },
         )?;
-        self.mod_down_pair(level, [&u0, &u1], [Some(c0), None], Some(idx))
+        let to_t = |j: usize, limb: &mut [u64]| ring.forward_limb(j, limb);
+        let c0 = c0.residues();
+        let mut second = None;
+        let first = Poly::from_fill(ring, Representation::Ntt, |o0| {
+            let p1 = Poly::from_fill(ring, Representation::Ntt, |o1| {
+                parallel::for_each_limb2(
+                    parallel::Work::Heavy,
+                    o0,
+                    o1,
+                    n,
+                    4 * n,
+                    |j, out0, out1, s| {
+                        let (u, t) = s.split_at_mut(2 * n);
+                        let (u0, u1) = u.split_at_mut(n);
+                        self.gadget_product_limb(dec, key, j, u0, u1)?;
+                        let r = j * n..(j + 1) * n;
+                        for (y, u, add, out) in
+                            [(&y0, &*u0, Some(&c0[r]), out0), (&y1, &*u1, None, out1)]
+                        {
+                            let limb = FloorLimb {
+                                xb_t: u,
+                                xb_add: None,
+                                add,
+                            };
+                            floor.transformed_limb(j, y, limb, &to_t, Some(idx), out, t)?;
+                        }
+                        Ok::<(), Error>(())
+                    },
+                )
+            })?;
+            second = Some(p1);
+            Ok::<(), Error>(())
+        })?;
+        let second = second.ok_or_else(|| Error::Internal("ModDown: no second part".into()))?;
+        Ok([first, second])
     }
 }
