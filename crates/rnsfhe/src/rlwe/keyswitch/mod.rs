@@ -15,7 +15,9 @@
 //! `moddown`. [`KeySwitcher::switch_to`] runs them limb by limb for one key; hoisted key switching
 //! ([`KeySwitcher::decompose`] once, [`KeySwitcher::gadget_product`] per key,
 //! [`KeySwitcher::mod_down_lazy`] per output or per sum) shares the digits of one polynomial among
-//! many keys, with the same bits per key.
+//! many keys, with the same bits per key. In NTT form on power-of-two rings `fused` runs every
+//! stage as one fan-out over limbs (over both output polynomials' limbs for ModDown), with a
+//! relinearisation's sums and a rotation's c_0 and automorphism folded into the ModDown.
 
 use std::borrow::Cow;
 use std::ops::Range;
