@@ -8,6 +8,9 @@
 SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
+# Disk: a CI machine may have a few GiB free. Incremental compilation keeps a second copy of every test
+# binary's objects, for rebuilds that `make test` does not do; the test profile keeps line tables only.
+export CARGO_INCREMENTAL ?= 0
 
 .PHONY: demo test test-heavy fmt-check lint rustdoc unit backends wheel python notebooks docs fuzz summary bench bench-arith
 
@@ -48,7 +51,10 @@ unit:
 
 # The scheme-level tests (the rnsfhe crate: unit, integration and doc tests) once more under every other
 # backend this CPU has (`unit` ran the fastest one): an AVX-512 IFMA CPU tests four paths, an AVX2 CPU two.
-# The kernel tests (rnsfhe-math) compare every backend bit for bit inside one run already.
+# The kernel tests (rnsfhe-math) compare every backend bit for bit inside one run already. The test
+# executables are the ones `unit` built (.ci/test_binaries.py lists them), run from the crate's folder as
+# cargo runs them; `cargo test -p rnsfhe` would resolve the dependencies' features for one package and
+# build every test binary a second time.
 backends:
 	@mkdir -p target
 	@set -o pipefail; : > target/test-backends.txt; fail=0; all=($$(bash .ci/backends.sh)); \
@@ -56,9 +62,16 @@ backends:
 	  [[ " $${all[*]} " == *" $${b%%:*} "* ]] || \
 	    echo "SKIPPED(no $${b#*:}): scheme tests under RNSFHE_BACKEND=$${b%%:*}" >> $(SKIP_LOG); \
 	done; \
+	bins=($$($(CARGO) test --locked --workspace --no-run --message-format=json 2>/dev/null \
+	  | $(PYTHON) .ci/test_binaries.py crates/rnsfhe)); \
+	[ $${#bins[@]} -gt 0 ] || { echo "no test executables of crates/rnsfhe found"; exit 1; }; \
 	for b in "$${all[@]:0:$${#all[@]}-1}"; do \
-	  echo "=== scheme tests with RNSFHE_BACKEND=$$b"; \
-	  RNSFHE_BACKEND=$$b $(CARGO) test --locked --no-fail-fast -p rnsfhe 2>&1 | tee -a target/test-backends.txt \
+	  echo "=== scheme tests with RNSFHE_BACKEND=$$b ($${#bins[@]} test executables and the doc tests)"; \
+	  for t in "$${bins[@]}"; do \
+	    (cd crates/rnsfhe && RNSFHE_BACKEND=$$b CARGO_MANIFEST_DIR=$(CURDIR)/crates/rnsfhe "$$t") 2>&1 \
+	      | tee -a target/test-backends.txt | grep -E '^test result:|FAILED|panicked' || fail=1; \
+	  done; \
+	  RNSFHE_BACKEND=$$b $(CARGO) test --locked --workspace --doc 2>&1 | tee -a target/test-backends.txt \
 	    | grep -E '^test result:|FAILED|panicked' || fail=1; \
 	done; \
 	awk '/^test result:/ {p += $$4; f += $$6} END {printf "scheme tests under the other backends: %d passed, %d failed\n", p, f}' target/test-backends.txt; \

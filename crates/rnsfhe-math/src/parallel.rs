@@ -238,12 +238,56 @@ where
     }
 }
 
+/// [`for_each_limb`] over several arrays of limbs at once (each limb-major, all with the same limb
+/// count and size n): `f(i, limbs)` with limb i of every array, in the order given; split when the
+/// arrays together hold at least [`min_parallel_words`] words of `work`. One task per limb index
+/// (the arrays' limbs i side by side); [`for_each_array_limb`] makes one task per (array, limb).
+pub fn for_each_limb_of<F, E>(
+    work: Work,
+    arrays: &mut [&mut [u64]],
+    n: usize,
+    f: F,
+) -> std::result::Result<(), E>
+where
+    F: Fn(usize, &mut [&mut [u64]]) -> std::result::Result<(), E> + Sync + Send,
+    E: Send + From<Error>,
+{
+    let n = n.max(1);
+    let len = arrays.first().map_or(0, |a| a.len());
+    if let Some(a) = arrays.iter().find(|a| a.len() != len) {
+        return Err(E::from(Error::LengthMismatch {
+            what: "limb arrays",
+            expected: len,
+            got: a.len(),
+        }));
+    }
+    let limbs = len / n;
+    let mut groups: Vec<Vec<&mut [u64]>> = (0..limbs)
+        .map(|_| Vec::with_capacity(arrays.len()))
+        .collect();
+    let words = len * arrays.len();
+    for a in arrays.iter_mut() {
+        for (g, limb) in groups.iter_mut().zip(a.chunks_mut(n)) {
+            g.push(limb);
+        }
+    }
+    match pool_for(words, work) {
+        Some(p) if limbs > 1 => p.install(|| {
+            groups
+                .par_iter_mut()
+                .enumerate()
+                .try_for_each(|(i, g)| f(i, g))
+        }),
+        _ => groups.iter_mut().enumerate().try_for_each(|(i, g)| f(i, g)),
+    }
+}
+
 /// `f(a, i, limb_i of arrays[a], scratch)` for every limb of every array (each limb-major with limbs
 /// of `n` words): one fan-out over all (array, limb) pairs, so that two polynomials of an odd limb
 /// count keep two threads busy to the end. `scratch` words per task as in [`for_each_limb2`], taken
 /// stale from the buffer pool (the task writes before it reads). Split when the arrays hold at least
 /// [`min_parallel_words`] words of `work`; the first error is returned.
-pub fn for_each_limb_of<F, E>(
+pub fn for_each_array_limb<F, E>(
     work: Work,
     arrays: Vec<&mut [u64]>,
     n: usize,

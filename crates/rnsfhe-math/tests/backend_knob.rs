@@ -159,6 +159,40 @@ fn default_kernels_match_u128(b: Backend) {
                         .all(|(&r, (&s, &t))| u128::from(r) == s * t % big),
                     "mul, {ctx}"
                 );
+                // The out-of-place forms write every word of a garbage output.
+                let mut x = vec![u64::MAX; n];
+                vector::mul_into(&q, &a, &c, &mut x);
+                assert!(
+                    x.iter()
+                        .zip(wide_a.iter().zip(&wide_c))
+                        .all(|(&r, (&s, &t))| u128::from(r) == s * t % big),
+                    "mul_into, {ctx}"
+                );
+                let mut x = vec![u64::MAX; n];
+                vector::add_into(&q, &a, &c, &mut x);
+                assert!(
+                    x.iter()
+                        .zip(wide_a.iter().zip(&wide_c))
+                        .all(|(&r, (&s, &t))| u128::from(r) == (s + t) % big),
+                    "add_into, {ctx}"
+                );
+                let mut x = vec![u64::MAX; n];
+                vector::sub_into(&q, &a, &c, &mut x);
+                assert!(
+                    x.iter()
+                        .zip(wide_a.iter().zip(&wide_c))
+                        .all(|(&r, (&s, &t))| u128::from(r) == (s + big - t) % big),
+                    "sub_into, {ctx}"
+                );
+                let w = q.shoup(a.first().copied().unwrap_or(qv - 1));
+                let mut x = c.clone();
+                vector::mul_shoup_scalar_acc(&q, &mut x, &a, w);
+                assert!(
+                    x.iter()
+                        .zip(wide_a.iter().zip(&wide_c))
+                        .all(|(&r, (&s, &t))| u128::from(r) == (s * u128::from(w.value) + t) % big),
+                    "mul_shoup_scalar_acc, {ctx}"
+                );
                 let mut x = c.clone();
                 vector::mul_add_assign(&q, &mut x, &a, &c);
                 assert!(

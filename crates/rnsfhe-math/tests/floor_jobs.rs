@@ -7,7 +7,7 @@
 use rand::{Rng, SeedableRng};
 use rnsfhe_math::arith::ntt_primes;
 use rnsfhe_math::ntt::NttTable;
-use rnsfhe_math::rns::{FastRnsFloor, FloorJob, RnsBasis};
+use rnsfhe_math::rns::{FastRnsFloor, FloorAddend, FloorJob, RnsBasis};
 
 /// Residues below each modulus, limb-major.
 fn residues(rng: &mut rand::rngs::StdRng, basis: &RnsBasis, n: usize) -> Vec<u64> {
@@ -43,11 +43,35 @@ fn jobs_match_one_floor_at_a_time() {
             FastRnsFloor::new(&q, &b, 1).unwrap(),
             FastRnsFloor::rounded(&q, &b).unwrap(),
         ] {
-            // Two polynomials: x_0 with a coefficient-form addend of x_B, x_1 with an addend after T.
-            let xq: Vec<Vec<u64>> = (0..2).map(|_| residues(&mut rng, &q, n)).collect();
-            let xb_t: Vec<Vec<u64>> = (0..2).map(|_| residues(&mut rng, &b, n)).collect();
+            // Three polynomials: x_0 with a coefficient-form addend of x_B, x_1 with an addend after
+            // T, x_2 with a small signed addend e shared by every modulus of B (entries at its
+            // bound), whose reference is the floor with e's residues.
+            let xq: Vec<Vec<u64>> = (0..3).map(|_| residues(&mut rng, &q, n)).collect();
+            let xb_t: Vec<Vec<u64>> = (0..3).map(|_| residues(&mut rng, &b, n)).collect();
             let xb_add = residues(&mut rng, &b, n);
             let add = residues(&mut rng, &b, n);
+            let bound = 21u64;
+            let e: Vec<i64> = (0..n)
+                .map(|i| match i % 5 {
+                    0 => bound as i64,
+                    1 => -(bound as i64),
+                    _ => rng.random_range(-(bound as i64)..=bound as i64),
+                })
+                .collect();
+            let e_res: Vec<u64> = b
+                .moduli()
+                .iter()
+                .flat_map(|m| e.iter().map(|&v| m.reduce_i64(v)).collect::<Vec<_>>())
+                .collect();
+            let mut row = vec![0u64; n];
+            floor.small_addend_row(&e, bound, &mut row).unwrap();
+            assert!(floor
+                .small_addend_row(&e, bound - 1, &mut row.clone())
+                .is_err());
+            let mut want2 = vec![0u64; kb * n];
+            floor
+                .apply_transformed_plus(&xq[2], &xb_t[2], &e_res, &mut want2, to_t)
+                .unwrap();
             // One floor at a time (the reference: `apply_transformed` is checked against the floor
             // in coefficient form and the NTT in tests/rns.rs), then the addend and the gather.
             let mut want0 = vec![0u64; kb * n];
@@ -84,11 +108,12 @@ fn jobs_match_one_floor_at_a_time() {
                         })
                         .collect();
                     let (mut got0, mut got1) = (vec![0u64; kb * n], vec![0u64; kb * n]);
+                    let mut got2 = vec![0u64; kb * n];
                     let jobs = vec![
                         FloorJob {
                             y: &y[0],
                             xb_t: &xb_t[0],
-                            xb_add: Some(&xb_add),
+                            xb_add: Some(FloorAddend::Residues(&xb_add)),
                             add: None,
                             out: &mut got0,
                         },
@@ -99,18 +124,26 @@ fn jobs_match_one_floor_at_a_time() {
                             add: Some(&add),
                             out: &mut got1,
                         },
+                        FloorJob {
+                            y: &y[2],
+                            xb_t: &xb_t[2],
+                            xb_add: Some(FloorAddend::Shared(&row, bound)),
+                            add: None,
+                            out: &mut got2,
+                        },
                     ];
                     floor
                         .apply_transformed_jobs(jobs, to_t, gathered.then_some(&idx[..]))
                         .unwrap();
-                    let (w0, w1) = if gathered {
-                        (gather(&want0), gather(&want1))
+                    let (w0, w1, w2) = if gathered {
+                        (gather(&want0), gather(&want1), gather(&want2))
                     } else {
-                        (want0.clone(), want1.clone())
+                        (want0.clone(), want1.clone(), want2.clone())
                     };
                     let what = format!("{bits} bits, k = {k}, {threads} threads, {floor:?}");
                     assert_eq!(got0, w0, "first job: {what}, gathered {gathered}");
                     assert_eq!(got1, w1, "second job: {what}, gathered {gathered}");
+                    assert_eq!(got2, w2, "shared row: {what}, gathered {gathered}");
                 }
                 // A job of another length, a gather table with an entry beyond the limb.
                 let y = vec![0u64; k * n];

@@ -462,6 +462,47 @@ fn fast_rns_floor_in_ntt_form_matches_floor_then_ntt() {
                 .apply_transformed_plus(xq, &xb_t, &a[1..], &mut got, |j, limb| tables[j]
                     .forward(limb))
                 .is_err());
+            // A small signed addend e, the same in every modulus of B (an encryption error), with
+            // entries at its bound: the bits of the same sum with e's residues.
+            let bound = 19u64;
+            let e: Vec<i64> = (0..n)
+                .map(|i| match i % 7 {
+                    0 => bound as i64,
+                    1 => -(bound as i64),
+                    _ => rng.random_range(-(bound as i64)..=bound as i64),
+                })
+                .collect();
+            let e_res: Vec<u64> = b
+                .moduli()
+                .iter()
+                .flat_map(|m| e.iter().map(|&v| m.reduce_i64(v)).collect::<Vec<_>>())
+                .collect();
+            floor
+                .apply_transformed_plus(xq, &xb_t, &e_res, &mut want, |j, limb| {
+                    tables[j].forward(limb)
+                })
+                .unwrap();
+            got.fill(u64::MAX);
+            floor
+                .apply_transformed_plus_small(xq, &xb_t, &e, bound, &mut got, |j, limb| {
+                    tables[j].forward(limb)
+                })
+                .unwrap();
+            assert_eq!(got, want, "small addend: {bits} bits, k = {k}, {floor:?}");
+            let small = |e: &[i64], bound: u64, out: &mut [u64]| {
+                floor.apply_transformed_plus_small(xq, &xb_t, e, bound, out, |j, limb| {
+                    tables[j].forward(limb)
+                })
+            };
+            assert!(
+                small(&e, bound - 1, &mut got).is_err(),
+                "an entry beyond the bound"
+            );
+            assert!(small(&e[1..], bound, &mut got).is_err(), "a short addend");
+            assert!(
+                small(&e, 1 << 62, &mut got).is_err(),
+                "a bound beyond the moduli"
+            );
             // Gathered: out[i] = (T(apply(x)) + c)[idx[i]] for a permutation idx and an addend c
             // after T (a hoisted rotation's ModDown, c_0 and automorphism in one pass).
             let mut plain = vec![0u64; kb * n];

@@ -284,10 +284,14 @@ fn add_and_sub_match_scalar() {
                     let (mut s, mut d) = (a.clone(), a.clone());
                     vector::add_assign(&q, &mut s, b);
                     vector::sub_assign(&q, &mut d, b);
+                    let (mut s2, mut d2) = (vec![u64::MAX; a.len()], vec![u64::MAX; a.len()]);
+                    vector::add_into(&q, a, b, &mut s2);
+                    vector::sub_into(&q, a, b, &mut d2);
                     for i in 0..a.len() {
                         assert_eq!(s[i], q.add(a[i], b[i]));
                         assert_eq!(d[i], q.sub(a[i], b[i]));
                     }
+                    assert_eq!((s2, d2), (s, d), "into, q = {}", q.value());
                 }
                 let mut x = a.clone();
                 vector::double_assign(&q, &mut x);

@@ -30,7 +30,7 @@ struct Twiddles {
 
 /// Positions (within a block of 8) of the x-halves in the lanes of stage t = 2 (after `vperm2i128`) and
 /// t = 1 (after `vpunpcklqdq`).
-const X_LANES: [[usize; 4]; 2] = [[0, 1, 4, 5], [0, 4, 2, 6]];
+pub(super) const X_LANES: [[usize; 4]; 2] = [[0, 1, 4, 5], [0, 4, 2, 6]];
 
 impl Twiddles {
     fn new(w: &[Shoup]) -> Self {

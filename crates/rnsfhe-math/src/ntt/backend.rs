@@ -5,7 +5,7 @@ use crate::arith::{Backend, Modulus, Shoup};
 use crate::{Error, Result};
 
 #[cfg(target_arch = "x86_64")]
-use super::{avx2, avx512};
+use super::{avx2, avx2_fma, avx512};
 
 /// The SIMD tables of one transform.
 #[cfg(target_arch = "x86_64")]
@@ -13,6 +13,8 @@ use super::{avx2, avx512};
 enum Simd {
     Avx512(avx512::Tables),
     Avx2(avx2::Tables),
+    /// The AVX2 backend's kernel in binary64 with FMA, for q < 2^50.
+    Avx2Fma(avx2_fma::Tables),
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -21,6 +23,7 @@ impl Simd {
         match self {
             Simd::Avx512(t) => t.forward(a, reduce),
             Simd::Avx2(t) => t.forward(a, reduce),
+            Simd::Avx2Fma(t) => t.forward(a, reduce),
         }
     }
 
@@ -28,6 +31,7 @@ impl Simd {
         match self {
             Simd::Avx512(t) => t.inverse(a),
             Simd::Avx2(t) => t.inverse(a),
+            Simd::Avx2Fma(t) => t.inverse(a),
         }
     }
 }
@@ -69,7 +73,9 @@ impl Transform {
                 let ifma = backend == Backend::Avx512Ifma;
                 avx512::Tables::new(&q, &roots, &inv_roots, n_inv, ifma).map(Simd::Avx512)
             }
-            Backend::Avx2 => avx2::Tables::new(&q, &roots, &inv_roots, n_inv).map(Simd::Avx2),
+            Backend::Avx2 => avx2_fma::Tables::new(&q, &roots, &inv_roots, n_inv)
+                .map(Simd::Avx2Fma)
+                .or_else(|| avx2::Tables::new(&q, &roots, &inv_roots, n_inv).map(Simd::Avx2)),
             _ => None,
         };
         let w1_n_inv = q.shoup(q.mul(inv_roots.get(1).map_or(1, |w| w.value), n_inv.value));

@@ -9,6 +9,8 @@
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 #[cfg(target_arch = "x86_64")]
+mod avx2_fma;
+#[cfg(target_arch = "x86_64")]
 mod avx512;
 mod backend;
 mod cyclic;
@@ -23,6 +25,11 @@ pub use negacyclic::NttTable;
 use crate::arith::WordBarrett;
 use crate::arith::{is_prime, Modulus};
 use crate::{Error, Result};
+
+/// The widest primes of the AVX2 kernels in binary64 with FMA (the NTT's and the pointwise
+/// product's): 50 bits, 4q < 2^52.
+#[cfg(target_arch = "x86_64")]
+pub(crate) const AVX2_FMA_MAX_BITS: u32 = avx2_fma::MAX_BITS;
 
 /// Largest supported transform size, 2^17.
 pub const MAX_NTT_SIZE: usize = 1 << 17;

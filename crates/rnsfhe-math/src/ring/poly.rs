@@ -84,6 +84,23 @@ impl Poly {
         Ok(Poly::from_parts(ctx, data, form))
     }
 
+    /// K polynomials whose residues `fill` writes, every word of each (as [`Poly::from_fill`]; the
+    /// slices in order): outputs computed together, such as the three parts of a tensor product.
+    pub fn from_fill_many<const K: usize, E>(
+        ctx: &Arc<RingContext>,
+        form: Representation,
+        fill: impl FnOnce(&mut [&mut [u64]]) -> std::result::Result<(), E>,
+    ) -> std::result::Result<[Self; K], E> {
+        let len = ctx.limb_len(form) * ctx.moduli().len();
+        let mut data: [Vec<u64>; K] = std::array::from_fn(|_| crate::pool::stale(len));
+        let mut views: Vec<&mut [u64]> = data.iter_mut().map(Vec::as_mut_slice).collect();
+        fill(&mut views)?;
+        Ok(data.map(|d| {
+            debug_assert!(super::check_residues(ctx.moduli(), ctx.limb_len(form), &d).is_ok());
+            Poly::from_parts(ctx, d, form)
+        }))
+    }
+
     pub(super) fn from_parts(ctx: &Arc<RingContext>, data: Vec<u64>, form: Representation) -> Self {
         Poly {
             ctx: Arc::clone(ctx),
@@ -134,6 +151,24 @@ impl Poly {
             crate::arith::vector::reduce_signed_into(q, max_abs, coeffs, limb);
         }
         Ok(Poly::from_parts(ctx, data, Representation::Coefficient))
+    }
+
+    /// [`Poly::from_signed`] taken to NTT form, limb by limb while the limb is in cache (the same
+    /// bits as `from_signed` then [`Poly::to_ntt`]).
+    pub fn from_signed_ntt(ctx: &Arc<RingContext>, coeffs: &[i64]) -> Result<Self> {
+        if ctx.general().is_some() || coeffs.len() != ctx.degree() {
+            let mut p = Poly::from_signed(ctx, coeffs)?;
+            p.to_ntt()?;
+            return Ok(p);
+        }
+        let (n, moduli, tables) = (ctx.degree(), ctx.moduli(), ctx.ntt_tables());
+        let max_abs = coeffs.iter().fold(0u64, |m, &c| m.max(c.unsigned_abs()));
+        Poly::from_fill(ctx, Representation::Ntt, |data| {
+            crate::parallel::for_each_limb(data, n, |i, limb| {
+                crate::arith::vector::reduce_signed_into(&moduli[i], max_abs, coeffs, limb);
+                tables[i].forward(limb)
+            })
+        })
     }
 
     /// A polynomial in coefficient form from big-integer coefficients (reduced mod Q); tests and debugging.
@@ -358,25 +393,65 @@ impl Poly {
         Ok(())
     }
 
-    /// self + other.
+    /// The limb kernel `f(modulus, self_limb, other_limb, out_limb)` into a fresh buffer that `f`
+    /// writes in full (no copy of self, no zero fill), with self's forms.
+    fn zip_into(
+        &self,
+        other: &Poly,
+        f: impl Fn(&crate::arith::Modulus, &[u64], &[u64], &mut [u64]) + Sync + Send,
+    ) -> Poly {
+        let n = self.limb_len();
+        let (moduli, a, b) = (self.ctx.moduli(), &self.data, &other.data);
+        let mut data = crate::pool::stale(a.len());
+        // The kernels cannot fail.
+        let _: Result<()> = crate::parallel::for_each_limb_as(Work::Light, &mut data, n, |i, o| {
+            let r = i * n..(i + 1) * n;
+            f(&moduli[i], &a[r.clone()], &b[r], o);
+            Ok(())
+        });
+        Poly {
+            ctx: Arc::clone(&self.ctx),
+            data,
+            form: self.form,
+            mform: self.mform,
+            product: self.product,
+        }
+    }
+
+    /// self + other (as [`Poly::add_assign`] on a copy, in one pass).
     pub fn add(&self, other: &Poly) -> Result<Poly> {
-        let mut r = self.clone();
-        r.add_assign(other)?;
-        Ok(r)
+        self.check_compatible(other, "add")?;
+        if self.product != other.product {
+            let mut r = self.clone();
+            r.add_assign(other)?;
+            return Ok(r);
+        }
+        Ok(self.zip_into(other, vector::add_into))
     }
 
-    /// self - other.
+    /// self - other (as [`Poly::sub_assign`] on a copy, in one pass).
     pub fn sub(&self, other: &Poly) -> Result<Poly> {
-        let mut r = self.clone();
-        r.sub_assign(other)?;
-        Ok(r)
+        self.check_compatible(other, "sub")?;
+        if self.product != other.product {
+            let mut r = self.clone();
+            r.sub_assign(other)?;
+            return Ok(r);
+        }
+        Ok(self.zip_into(other, vector::sub_into))
     }
 
-    /// self * other in NTT representation.
+    /// self * other in NTT representation (as [`Poly::mul_assign`] on a copy, in one pass on
+    /// power-of-two rings).
     pub fn mul(&self, other: &Poly) -> Result<Poly> {
-        let mut r = self.clone();
-        r.mul_assign(other)?;
-        Ok(r)
+        if self.ctx.general().is_some() {
+            let mut r = self.clone();
+            r.mul_assign(other)?;
+            return Ok(r);
+        }
+        self.ctx.check_same(&other.ctx, "mul")?;
+        self.expect_form(Representation::Ntt, "mul")?;
+        other.expect_form(Representation::Ntt, "mul")?;
+        Ok(self.zip_into(other, vector::mul_into))
     }
 
     /// self = self + self, in place ([`vector::double_assign`]: an aggregation of a share with

@@ -78,8 +78,12 @@ pub(super) fn scaled_residues_by(
     // Threads: one limb per task (the closure cannot fail).
     let _: Result<()> =
         crate::parallel::for_each_limb_as(Work::Light, &mut y[..moduli.len() * n], n, |i, yi| {
-            yi.copy_from_slice(&input[i * n..(i + 1) * n]);
-            crate::arith::vector::mul_shoup_scalar_assign(&moduli[i], yi, consts[i]);
+            crate::arith::vector::mul_shoup_scalar_into(
+                &moduli[i],
+                &input[i * n..(i + 1) * n],
+                consts[i],
+                yi,
+            );
             Ok(())
         });
 }
@@ -92,7 +96,8 @@ pub(super) const BLOCK: usize = 128;
 pub(super) struct Extras<'a> {
     /// n values below 2^62 added to every target.
     pub add: Option<&'a [u64]>,
-    /// (rows, constants): target j also gets rows[j n + b] * constants[j], rows below p_j.
+    /// (rows, constants): target j also gets rows[j n + b] * constants[j], rows below p_j; or, for
+    /// rows of n values, rows[b] * constants[j] (one row shared by every target, below every p_j).
     pub own: Option<(&'a [u64], &'a [u64])>,
 }
 
@@ -192,7 +197,7 @@ pub(super) fn dot_row(
             &mut acc[..bl],
         );
         if constant != 0 {
-            o.iter_mut().for_each(|v| *v = p.add(*v, constant));
+            crate::arith::vector::add_scalar_assign(p, o, constant);
         }
     }
 }
@@ -222,9 +227,10 @@ pub(super) fn blocked_dots(
     let row = |j: usize, start: usize, out: &mut [u64], acc: &mut [u128]| {
         let bl = out.len();
         let add = extras.add.map(|a| &a[start..start + bl]);
-        let own = extras
-            .own
-            .map(|(rows, c)| (&rows[j * n + start..j * n + start + bl], c[j]));
+        let own = extras.own.map(|(rows, c)| {
+            let at = if rows.len() == n { 0 } else { j * n } + start;
+            (&rows[at..at + bl], c[j])
+        });
         kernels[j].block(
             &target.moduli()[j],
             (y, n, start),

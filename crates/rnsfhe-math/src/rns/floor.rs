@@ -99,11 +99,12 @@ impl FastRnsFloor {
         let n = self.lengths(xq.len(), xb_len, out_len)?;
         // Every word overwritten by the scaled copy of x_q.
         let mut y = crate::pool::Buffer::stale(xq.len());
-        // Threads: one limb per task (the closure cannot fail).
+        // Threads: one limb per task (the closure cannot fail); the scaled copy written once.
         let _: Result<()> =
             crate::parallel::for_each_limb_as(crate::parallel::Work::Light, &mut y, n, |i, yi| {
-                yi.copy_from_slice(&xq[i * n..(i + 1) * n]);
-                self.scale_source_limb(i, yi);
+                let (m, w) = (&self.q.moduli()[i], self.scaled_inv[i]);
+                vector::mul_shoup_scalar_into(m, &xq[i * n..(i + 1) * n], w, yi);
+                self.add_source_half(i, yi);
                 Ok(())
             });
         Ok((n, y))
@@ -116,11 +117,15 @@ impl FastRnsFloor {
     pub fn scale_source_limb(&self, i: usize, x: &mut [u64]) {
         let (m, w) = (&self.q.moduli()[i], self.scaled_inv[i]);
         vector::mul_shoup_scalar_assign(m, x, w);
+        self.add_source_half(i, x);
+    }
+
+    /// |h_i w_i|_{q_i} added to limb i of the scaled x_q where the floor rounds:
+    /// |(x_i + h_i) w_i|_{q_i} = |x_i w_i + |h_i w_i|_{q_i}|_{q_i}, the half added after the product.
+    fn add_source_half(&self, i: usize, y: &mut [u64]) {
         if let Some((hq, _)) = &self.half {
-            // |(x_i + h_i) w_i|_{q_i} = |x_i w_i + |h_i w_i|_{q_i}|_{q_i}: the half added after the
-            // product, no copy of x.
-            let c = m.mul_shoup(hq[i], w);
-            x.iter_mut().for_each(|v| *v = m.add(*v, c));
+            let (m, w) = (&self.q.moduli()[i], self.scaled_inv[i]);
+            vector::add_scalar_assign(m, y, m.mul_shoup(hq[i], w));
         }
     }
 
@@ -187,9 +192,7 @@ impl FastRnsFloor {
         if let Some((_, hb)) = &self.half {
             for (j, m) in self.b.moduli().iter().enumerate() {
                 let c = m.mul(hb[j], self.own[j]);
-                out[j * n..(j + 1) * n]
-                    .iter_mut()
-                    .for_each(|v| *v = m.add(*v, c));
+                vector::add_scalar_assign(m, &mut out[j * n..(j + 1) * n], c);
             }
         }
         Ok(())

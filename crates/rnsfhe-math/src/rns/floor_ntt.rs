@@ -10,6 +10,43 @@ use crate::arith::vector;
 use crate::parallel::{self, Work};
 use crate::{Error, Result};
 
+/// What the transformed floor adds to x_B in coefficient form.
+#[derive(Clone, Copy, Debug)]
+pub enum FloorAddend<'a> {
+    /// Residues in B, in [0, m): |B| n words in a [`FloorJob`], the limb's n words in a
+    /// [`FloorLimb`].
+    Residues(&'a [u64]),
+    /// (row, offset): n words e + offset for small signed e, the same in every modulus of B (each
+    /// word below every modulus; [`FastRnsFloor::small_addend_row`] forms it). The row enters the
+    /// FastBconv sum as one row shared by every limb of B, and -offset f q^-1 joins the rounding
+    /// constant: the same bits as the residues of e.
+    Shared(&'a [u64], u64),
+}
+
+impl<'a> FloorAddend<'a> {
+    /// The addend's words for limb j of B, n words a limb.
+    fn limb(self, j: usize, n: usize) -> FloorAddend<'a> {
+        match self {
+            FloorAddend::Residues(a) => FloorAddend::Residues(&a[j * n..(j + 1) * n]),
+            shared => shared,
+        }
+    }
+
+    /// The length the addend must have for `limbs` limbs of n words.
+    fn expected_len(self, limbs: usize, n: usize) -> usize {
+        match self {
+            FloorAddend::Residues(_) => limbs * n,
+            FloorAddend::Shared(..) => n,
+        }
+    }
+
+    fn words(self) -> &'a [u64] {
+        match self {
+            FloorAddend::Residues(a) | FloorAddend::Shared(a, _) => a,
+        }
+    }
+}
+
 /// One polynomial of [`FastRnsFloor::apply_transformed_jobs`].
 #[derive(Debug)]
 pub struct FloorJob<'a> {
@@ -18,8 +55,8 @@ pub struct FloorJob<'a> {
     pub y: &'a [u64],
     /// x_B in the image of T (|B| n words, in [0, m)).
     pub xb_t: &'a [u64],
-    /// An addend of x_B in coefficient form (|B| n words, in [0, m)): the floor of x + a.
-    pub xb_add: Option<&'a [u64]>,
+    /// An addend of x_B in coefficient form: the floor of x + a.
+    pub xb_add: Option<FloorAddend<'a>>,
     /// Added to the output in T's image before the gather (|B| n words, in [0, m)).
     pub add: Option<&'a [u64]>,
     /// The output in T's image (|B| n words).
@@ -31,7 +68,7 @@ pub struct FloorJob<'a> {
 #[derive(Clone, Copy, Debug)]
 pub struct FloorLimb<'a> {
     pub xb_t: &'a [u64],
-    pub xb_add: Option<&'a [u64]>,
+    pub xb_add: Option<FloorAddend<'a>>,
     pub add: Option<&'a [u64]>,
 }
 
@@ -39,7 +76,7 @@ pub struct FloorLimb<'a> {
 struct Inputs<'a> {
     y: &'a [u64],
     xb_t: &'a [u64],
-    xb_add: Option<&'a [u64]>,
+    xb_add: Option<FloorAddend<'a>>,
     add: Option<&'a [u64]>,
 }
 
@@ -97,7 +134,59 @@ impl FastRnsFloor {
         F: Fn(usize, &mut [u64]) -> Result<()> + Sync + Send,
     {
         check("fastRNSFloor addend in B", xb_add.len(), xb_t.len())?;
-        self.transformed(xq, xb_t, Some(xb_add), out, to_t, None)
+        let addend = FloorAddend::Residues(xb_add);
+        self.transformed(xq, xb_t, Some(addend), out, to_t, None)
+    }
+
+    /// [`FastRnsFloor::apply_transformed_plus`] for an addend of small signed integers e, the same in
+    /// every modulus of B (|e\[i]| <= `bound`): the same bits as `apply_transformed_plus` with the
+    /// residues of e, without them. The n words e + bound enter the FastBconv sum as one row shared
+    /// by every modulus of B, and -bound f q^-1 joins the rounding constant (public-key encryption's
+    /// error, drawn once for all the moduli). Errors: e of other than n entries, an entry beyond
+    /// `bound`, or 2 bound not below every modulus of B.
+    pub fn apply_transformed_plus_small<F>(
+        &self,
+        xq: &[u64],
+        xb_t: &[u64],
+        e: &[i64],
+        bound: u64,
+        out: &mut [u64],
+        to_t: F,
+    ) -> Result<()>
+    where
+        F: Fn(usize, &mut [u64]) -> Result<()> + Sync + Send,
+    {
+        let n = self.lengths(xq.len(), xb_t.len(), out.len())?;
+        check("fastRNSFloor small addend", e.len(), n)?;
+        // Every word written by `small_addend_row`.
+        let mut row = crate::pool::Buffer::stale(n);
+        self.small_addend_row(e, bound, &mut row)?;
+        let addend = FloorAddend::Shared(&row, bound);
+        self.transformed(xq, xb_t, Some(addend), out, to_t, None)
+    }
+
+    /// The shared row of [`FloorAddend::Shared`] for small signed e (|e\[i]| <= `bound`): row\[i] =
+    /// e\[i] + bound, in [0, 2 bound]. Errors: `row` not of e's length, an entry beyond `bound`, or
+    /// 2 bound not below every modulus of B.
+    pub fn small_addend_row(&self, e: &[i64], bound: u64, row: &mut [u64]) -> Result<()> {
+        check("fastRNSFloor small addend row", row.len(), e.len())?;
+        if self.b.moduli().iter().any(|m| bound >= m.value() / 2) {
+            return Err(Error::OutOfRange(format!(
+                "small addend bound {bound} not below half of every modulus of B"
+            )));
+        }
+        let mut within = true;
+        for (r, &x) in row.iter_mut().zip(e) {
+            within &= x.unsigned_abs() <= bound;
+            *r = x.wrapping_add(bound as i64) as u64;
+        }
+        if within {
+            Ok(())
+        } else {
+            Err(Error::OutOfRange(format!(
+                "small addend beyond its bound {bound}"
+            )))
+        }
     }
 
     /// The transformed floor of one polynomial: its scaled residues, then one job.
@@ -105,7 +194,7 @@ impl FastRnsFloor {
         &self,
         xq: &[u64],
         xb_t: &[u64],
-        xb_add: Option<&[u64]>,
+        xb_add: Option<FloorAddend<'_>>,
         out: &mut [u64],
         to_t: F,
         gather: Option<(&[u32], Option<&[u64]>)>,
@@ -151,7 +240,8 @@ impl FastRnsFloor {
             check("fastRNSFloor input in q", job.y.len(), n * self.q.len())?;
             check("fastRNSFloor input in B", job.xb_t.len(), len)?;
             if let Some(a) = job.xb_add {
-                check("fastRNSFloor addend in B", a.len(), len)?;
+                let want = a.expected_len(self.b.len(), n);
+                check("fastRNSFloor addend in B", a.words().len(), want)?;
             }
             if let Some(a) = job.add {
                 check("fastRNSFloor addend after T", a.len(), len)?;
@@ -174,12 +264,12 @@ impl FastRnsFloor {
         }
         // One task per (job, limb of B): the conversion, T and the sums of the limb; scratch: the
         // converted limb and, with a gather, the sum that is gathered from.
-        parallel::for_each_limb_of(Work::Heavy, outs, n, 2 * n, |a, j, o, s| {
+        parallel::for_each_array_limb(Work::Heavy, outs, n, 2 * n, |a, j, o, s| {
             let inp = &inputs[a];
             let r = j * n..(j + 1) * n;
             let limb = FloorLimb {
                 xb_t: &inp.xb_t[r.clone()],
-                xb_add: inp.xb_add.map(|x| &x[r.clone()]),
+                xb_add: inp.xb_add.map(|x| x.limb(j, n)),
                 add: inp.add.map(|x| &x[r]),
             };
             self.transformed_limb(j, inp.y, limb, &to_t, idx, o, s)
@@ -213,22 +303,30 @@ impl FastRnsFloor {
         check("fastRNSFloor input in q", y.len(), k * n)?;
         for (what, len) in [
             ("fastRNSFloor limb in B", Some(limb.xb_t.len())),
-            ("fastRNSFloor addend in B", limb.xb_add.map(<[u64]>::len)),
+            (
+                "fastRNSFloor addend in B",
+                limb.xb_add.map(|a| a.words().len()),
+            ),
             ("fastRNSFloor addend after T", limb.add.map(<[u64]>::len)),
         ] {
             check(what, len.unwrap_or(n), n)?;
         }
         let own = self.own[j];
         let (t, u) = scratch[..2 * n].split_at_mut(n);
-        // The FastBconv part with the half and x_B's addend, times f q^-1 (coefficient form).
+        // The FastBconv part with the half and x_B's addend, times f q^-1 (coefficient form); a
+        // shared row's offset times f q^-1 taken off the constant.
         let half = self.half.as_ref().map_or(0, |(_, hb)| m.mul(hb[j], own));
+        let constant = match limb.xb_add {
+            Some(FloorAddend::Shared(_, offset)) => m.sub(half, m.mul(m.reduce(offset), own)),
+            _ => half,
+        };
         dot_row(
             m,
             (y, n, 0),
             &self.consts[j * k..(j + 1) * k],
             max_modulus(&self.q),
-            limb.xb_add.map(|x| (x, own)),
-            half,
+            limb.xb_add.map(|a| (a.words(), own)),
+            constant,
             t,
         );
         to_t(j, t)?;

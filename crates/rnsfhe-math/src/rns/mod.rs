@@ -27,7 +27,7 @@ pub use converter::BaseConverter;
 pub use fast::FastBaseConverter;
 pub use fhbe::FhbeConverter;
 pub use floor::{FastRnsFloor, SmMrqExtension};
-pub use floor_ntt::{FloorJob, FloorLimb};
+pub use floor_ntt::{FloorAddend, FloorJob, FloorLimb};
 pub use hpr::HprBasis;
 pub use hps::HpsConverter;
 pub use scale::ScaleAndRound;

@@ -52,6 +52,14 @@ impl Evaluate for BfvContext {
         a.key_id = key;
         a.noise = crate::rlwe::noise::add(a.noise, b.noise);
     }
+    fn with_parts(a: &BfvCiphertext, parts: Vec<Poly>) -> BfvCiphertext {
+        BfvCiphertext {
+            parts: parts.into(),
+            fingerprint: a.fingerprint,
+            key_id: a.key_id,
+            noise: a.noise,
+        }
+    }
 }
 
 impl BfvContext {

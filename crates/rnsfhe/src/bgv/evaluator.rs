@@ -37,6 +37,18 @@ impl Evaluate for BgvContext {
         a.key_id = key;
         a.noise = crate::rlwe::noise::add(a.noise, b.noise);
     }
+    fn with_parts(a: &BgvCiphertext, parts: Vec<Poly>) -> BgvCiphertext {
+        BgvCiphertext {
+            parts: parts.into(),
+            level: a.level,
+            fingerprint: a.fingerprint,
+            key_id: a.key_id,
+            noise: a.noise,
+        }
+    }
+    fn needs_alignment(&self, a: &BgvCiphertext, b: &BgvCiphertext) -> bool {
+        self.auto_switching() && a.level != b.level
+    }
 }
 
 impl BgvContext {

@@ -174,8 +174,16 @@ impl CkksContext {
         level: usize,
         scale: f64,
     ) -> Result<Poly> {
-        let coeffs = self.encode_integers(values, level, scale)?;
-        integers_to_ntt(ring, &coeffs)
+        let coeffs = self.encoder.encode_rounded(values, scale)?;
+        let largest = coeffs.iter().fold(0f64, |m, c| m.max(c.abs()));
+        self.check_coefficient(largest, level, scale, "encode")?;
+        if largest < 2f64.powi(63) {
+            // The usual case: i64 coefficients, exact (integer-valued f64 below 2^63).
+            let c64: Vec<i64> = coeffs.iter().map(|&c| c as i64).collect();
+            return Ok(Poly::from_signed_ntt(ring, &c64)?);
+        }
+        let wide: Vec<i128> = coeffs.iter().map(|&c| c as i128).collect();
+        integers_to_ntt(ring, &wide)
     }
 
     /// The integers round(scale tau^-1(z)) of an encoding, checked against the bound of `level`
@@ -234,7 +242,7 @@ impl CkksContext {
     /// Decodes a plaintext (its slots, divided by its scale).
     pub fn decode(&self, pt: &CkksPlaintext) -> Result<Vec<Complex>> {
         self.check_plain(pt)?;
-        let coeffs = self.centered_coefficients(&pt.poly, pt.scale)?;
+        let coeffs = self.centered_coefficients(pt.poly.clone(), pt.scale)?;
         self.encoder.decode(&coeffs, pt.scale, pt.slots)
     }
 
@@ -421,7 +429,9 @@ impl CkksContext {
     /// Decrypts and decodes (raw: see [`Self::decrypt`] for when to use
     /// [`Self::decrypt_values_flooded`] instead).
     pub fn decrypt_values(&self, ct: &CkksCiphertext, sk: &SecretKey) -> Result<Vec<Complex>> {
-        self.decode(&self.decrypt(ct, sk)?)
+        let pt = self.decrypt(ct, sk)?;
+        let coeffs = self.centered_coefficients(pt.poly, pt.scale)?;
+        self.encoder.decode(&coeffs, pt.scale, pt.slots)
     }
 
     pub(crate) fn check_ct(&self, ct: &CkksCiphertext) -> Result<()> {

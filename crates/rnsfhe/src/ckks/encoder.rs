@@ -165,31 +165,36 @@ impl CkksEncoder {
     /// or a NaN/infinite value; a scaled coefficient with |c| >= 2^126; input that is not all zero but
     /// whose every coefficient rounds to 0 (the message would be lost: raise the scale).
     pub fn encode(&self, values: &[Complex], scale: f64) -> Result<Vec<i128>> {
+        Ok(self
+            .encode_rounded(values, scale)?
+            .into_iter()
+            .map(|y| y as i128)
+            .collect())
+    }
+
+    /// The coefficients of [`CkksEncoder::encode`] as the integer-valued f64 they are rounded to
+    /// (exact as integers: below 2^MAX_COEFF_LOG2 in magnitude), with its checks and errors.
+    pub(crate) fn encode_rounded(&self, values: &[Complex], scale: f64) -> Result<Vec<f64>> {
         check_scale(scale)?;
         if scale < 1.0 {
             return Err(Error::OutOfRange(format!(
                 "CKKS scale {scale:e} is below 1: values below 1/scale would round to 0; use a scale >= 1"
             )));
         }
-        let real = self.embed_inverse(values)?;
+        let mut coeffs = self.embed_inverse(values)?;
         let limit = 2f64.powi(MAX_COEFF_LOG2);
-        let coeffs = real
-            .iter()
-            .enumerate()
-            .map(|(i, &x)| {
-                let y = (x * scale).round();
-                if y.is_finite() && y.abs() < limit {
-                    Ok(y as i128)
-                } else {
-                    Err(Error::OutOfRange(format!(
-                        "CKKS coefficient {i} = {y:e} after scaling by {scale:e} exceeds 2^{MAX_COEFF_LOG2} \
-                         in magnitude; lower the scale or the values"
-                    )))
-                }
-            })
-            .collect::<Result<Vec<i128>>>()?;
+        for (i, x) in coeffs.iter_mut().enumerate() {
+            let y = (*x * scale).round();
+            if !(y.is_finite() && y.abs() < limit) {
+                return Err(Error::OutOfRange(format!(
+                    "CKKS coefficient {i} = {y:e} after scaling by {scale:e} exceeds 2^{MAX_COEFF_LOG2} \
+                     in magnitude; lower the scale or the values"
+                )));
+            }
+            *x = y;
+        }
         let nonzero = values.iter().any(|z| z.re != 0.0 || z.im != 0.0);
-        if nonzero && coeffs.iter().all(|&c| c == 0) {
+        if nonzero && coeffs.iter().all(|&c| c == 0.0) {
             let largest = values
                 .iter()
                 .map(|z| z.re.abs().max(z.im.abs()))

@@ -65,7 +65,7 @@ impl CkksContext {
         rng: &mut Csprng,
     ) -> Result<Vec<Complex>> {
         let pt = self.flooded_phase(ct, sk, flooding, rng)?;
-        let coeffs = self.centered_coefficients(&pt.poly, pt.scale)?;
+        let coeffs = self.centered_coefficients(pt.poly.clone(), pt.scale)?;
         self.encoder().decode(&coeffs, pt.scale, pt.slots)
     }
 
@@ -93,7 +93,7 @@ impl CkksContext {
         }
         let mut phase = self.decrypt(ct, sk)?.poly;
         phase.sub_assign(&expected.poly)?;
-        let coeffs = self.centered_coefficients(&phase, ct.scale)?;
+        let coeffs = self.centered_coefficients(phase, ct.scale)?;
         let max = coeffs.iter().fold(0f64, |m, c| m.max(c.abs()));
         if max.is_nan() {
             return Err(Error::OutOfRange(

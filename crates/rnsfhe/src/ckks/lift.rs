@@ -10,7 +10,7 @@
 
 use num_bigint::BigInt;
 use num_traits::ToPrimitive;
-use rnsfhe_math::arith::Modulus;
+use rnsfhe_math::arith::{vector, Modulus, Shoup};
 use rnsfhe_math::parallel;
 use rnsfhe_math::ring::Poly;
 use rnsfhe_math::rns::RnsBasis;
@@ -21,24 +21,18 @@ use crate::Result;
 impl CkksContext {
     /// The centred coefficients of an NTT-form polynomial over Q_level as f64, exact for every
     /// coefficient in (-Q_level/2, Q_level/2] (see the module documentation).
-    pub(super) fn centered_coefficients(&self, p: &Poly, scale: f64) -> Result<Vec<f64>> {
-        let ring = p.context();
+    pub(super) fn centered_coefficients(&self, mut x: Poly, scale: f64) -> Result<Vec<f64>> {
+        let ring = x.context().clone();
         let limbs = lift_limbs(ring.moduli(), scale);
-        let mut x = p.clone();
         x.to_coefficient()?;
         let few = self.ring_at(limbs - 1)?.basis();
         let (n, res, all) = (ring.degree(), x.residues(), ring.basis());
         match small_lift(ring.moduli(), limbs, res, n) {
-            Some(chunks) => {
-                let mut out = Vec::with_capacity(n);
-                for (values, disagree) in chunks {
-                    let at = out.len();
-                    out.extend(values);
-                    for j in disagree {
-                        out[at + j] = composed(all, res, n, at + j)?;
-                    }
+            Some((mut values, disagree)) => {
+                for j in disagree {
+                    values[j] = composed(all, res, n, j)?;
                 }
-                Ok(out)
+                Ok(values)
             }
             None => (0..n).map(|j| lifted(few, all, res, n, j)).collect(),
         }
@@ -83,62 +77,106 @@ fn lifted(few: &RnsBasis, all: &RnsBasis, res: &[u64], n: usize, j: usize) -> Re
 }
 
 /// With one or two primes (product below 2^126): every coefficient's centred lift from them as f64,
-/// chunk by chunk of coefficients (side by side on the threads there are), with the indices within
-/// the chunk where another prime's residue disagrees; `None` for more primes or a larger product.
+/// with the coefficients where another prime's residue disagrees (their values unspecified); `None`
+/// for more primes or a larger product.
+///
+/// Two primes: x = r_0 + q_0 d with d = (r_1 - r_0) q_0^-1 mod q_1, x in [0, q_0 q_1), centred as
+/// `RnsBasis::compose_centered` does (x > floor(Q/2) -> x - Q). The check against a prime m needs
+/// no wide arithmetic: x mod m = r_0 + |q_0|_m d mod m, less |Q|_m where x was centred down. One
+/// prime: d = 0, Q = q_0.
 fn small_lift(
     moduli: &[Modulus],
     limbs: usize,
     res: &[u64],
     n: usize,
-) -> Option<Vec<(Vec<f64>, Vec<usize>)>> {
-    let lift: Box<dyn Fn(usize) -> i128 + Sync> = match limbs {
-        1 => Box::new(|j| i128::from(moduli[0].center(res[j]))),
+) -> Option<(Vec<f64>, Vec<usize>)> {
+    let q0 = moduli.first()?;
+    let (q1, product) = match limbs {
+        1 => (None, u128::from(q0.value())),
         2 => {
-            let (q0, q1) = (&moduli[0], &moduli[1]);
+            let q1 = moduli.get(1)?;
             let product = u128::from(q0.value()).checked_mul(u128::from(q1.value()))?;
             if product >= 1 << 126 {
                 return None;
             }
             let inv = q1.inv(q1.reduce(q0.value())).ok()?;
-            let half = product >> 1;
-            // x = r_0 + q_0 ((r_1 - r_0) q_0^-1 mod q_1) in [0, q_0 q_1), centred as
-            // `RnsBasis::compose_centered` does (x > floor(Q/2) -> x - Q).
-            Box::new(move |j| {
-                let (r0, r1) = (res[j], res[n + j]);
-                let d = q1.mul(q1.sub(r1, q1.reduce(r0)), inv);
-                let x = u128::from(r0) + u128::from(q0.value()) * u128::from(d);
-                if x > half {
-                    x as i128 - product as i128
-                } else {
-                    x as i128
-                }
-            })
+            (Some((q1, inv)), product)
         }
         _ => return None,
     };
-    // Per chunk: the lifts, then the other primes limb by limb (v mod q_i against the residue),
-    // then the values as f64 (`i128 as f64` rounds to nearest as `BigInt::to_f64` does).
+    let half = product >> 1;
+    let others = &moduli[limbs..];
+    // |q_0|_m and |Q|_m for the other primes.
+    let consts: Vec<(Shoup, u64)> = others
+        .iter()
+        .map(|m| {
+            (
+                m.shoup(q0.value()),
+                (product % u128::from(m.value())) as u64,
+            )
+        })
+        .collect();
+    // Chunks of coefficients side by side on the threads there are.
     let chunk = n.div_ceil(CHUNKS).max(1);
-    let words = n * moduli.len().saturating_sub(limbs);
-    parallel::map(n.div_ceil(chunk), words, |c| {
+    let words = n * moduli.len();
+    let parts = parallel::map(n.div_ceil(chunk), words, |c| {
         let range = c * chunk..((c + 1) * chunk).min(n);
-        let v: Vec<i128> = range.clone().map(&lift).collect();
-        let mut ok = vec![true; range.len()];
-        for (m, limb) in moduli.iter().zip(res.chunks_exact(n)).skip(limbs) {
-            for ((ok, &x), &r) in ok.iter_mut().zip(&v).zip(&limb[range.clone()]) {
-                let a = m.reduce_u128(x.unsigned_abs());
-                *ok &= r == if x < 0 { m.neg(a) } else { a };
+        let r0 = &res[range.clone()];
+        let mut d = vec![0u64; range.len()];
+        if let Some((q1, inv)) = q1 {
+            // d = r_1 inv + r_0 (-inv) mod q_1 (r_0 < 2^64 reduced by the kernel).
+            let r1 = &res[n + range.start..n + range.end];
+            let (w1, w0) = (q1.shoup(inv), q1.shoup(q1.neg(inv)));
+            vector::mul_shoup2_add(q1, (r1, w1), (r0, w0), 0, &mut d);
+        }
+        let mut values = Vec::with_capacity(range.len());
+        // All ones where x was centred down.
+        let mut down = Vec::with_capacity(range.len());
+        for (&r, &d) in r0.iter().zip(&d) {
+            let x = u128::from(r) + u128::from(q0.value()) * u128::from(d);
+            let centred = x > half;
+            down.push(0u64.wrapping_sub(u64::from(centred)));
+            values.push(if centred {
+                x as i128 - product as i128
+            } else {
+                x as i128
+            } as f64);
+        }
+        // Nonzero where a residue disagrees: the OR of r ^ expected over the other primes.
+        let mut bad = vec![0u64; range.len()];
+        let mut t = vec![0u64; range.len()];
+        for ((m, &(wq0, qm)), limb) in others
+            .iter()
+            .zip(&consts)
+            .zip(res.chunks_exact(n).skip(limbs))
+        {
+            vector::mul_shoup2_add(m, (r0, m.shoup(1)), (&d, wq0), 0, &mut t);
+            let mv = m.value();
+            for (((bad, &t), &down), &r) in
+                bad.iter_mut().zip(&t).zip(&down).zip(&limb[range.clone()])
+            {
+                // t - |Q|_m mod m where centred (t in [0, m)), branch-free.
+                let s = t.wrapping_sub(qm & down);
+                let e = s.min(s.wrapping_add(mv));
+                *bad |= r ^ e;
             }
         }
-        let disagree = ok
+        let disagree: Vec<usize> = bad
             .iter()
             .enumerate()
-            .filter(|(_, &ok)| !ok)
-            .map(|(j, _)| j)
+            .filter(|&(_, &b)| b != 0)
+            .map(|(j, _)| range.start + j)
             .collect();
-        Ok::<_, std::convert::Infallible>((v.into_iter().map(|x| x as f64).collect(), disagree))
+        Ok::<_, std::convert::Infallible>((values, disagree))
     })
-    .ok()
+    .ok()?;
+    let mut values = Vec::with_capacity(n);
+    let mut disagree = Vec::new();
+    for (v, d) in parts {
+        values.extend(v);
+        disagree.extend(d);
+    }
+    Some((values, disagree))
 }
 
 /// Chunks of coefficients whose agreement with the other primes is checked as one task.
@@ -193,19 +231,13 @@ mod tests {
                     res[i * n + j] = r;
                 }
             }
-            let mut words = Vec::new();
-            for (values, disagree) in small_lift(&moduli, limbs, &res, n).unwrap() {
-                let at = words.len();
-                words.extend(values.into_iter().map(Some));
-                disagree.into_iter().for_each(|j| words[at + j] = None);
-            }
+            let (mut words, disagree) = small_lift(&moduli, limbs, &res, n).unwrap();
             assert_eq!(words.len(), n);
-            for (j, w) in words.iter().enumerate() {
+            for j in disagree {
+                words[j] = composed(&all, &res, n, j).unwrap();
+            }
+            for (j, &got) in words.iter().enumerate() {
                 let want = lifted(&few, &all, &res, n, j).unwrap();
-                let got = match w {
-                    Some(v) => *v,
-                    None => composed(&all, &res, n, j).unwrap(),
-                };
                 assert_eq!(
                     got.to_bits(),
                     want.to_bits(),

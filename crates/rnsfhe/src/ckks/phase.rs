@@ -18,7 +18,7 @@ impl CkksContext {
         let ring = self.ring_at(ct.level)?;
         match &ct.parts[..] {
             [c0, c1] if phase_in_one_pass(ring, c0, c1) => {
-                let s = sk.ntt_limbs_at(ring)?;
+                let s = sk.ntt_residues_at(ring)?;
                 let n = ring.degree();
                 let (r0, r1) = (c0.residues(), c1.residues());
                 Ok(Poly::from_fill(ring, Representation::Ntt, |out| {

@@ -152,8 +152,7 @@ impl ModulusChain {
         }
         // Limb by limb, on the threads there are (rnsfhe_math::parallel), in the output limb itself
         // (zero beyond n): (x - t r) q_l^-1 = (t r - x) (-q_l^-1) with r centred, so that delta = -t r.
-        let mut out = Poly::zero(lower, form);
-        parallel::for_each_limb(out.residues_mut(), len, |i, o| {
+        let down_limb = |i: usize, o: &mut [u64]| -> Result<()> {
             let m = &lower.moduli()[i];
             vector::lift_centered(ql, m, &last[..n], &mut o[..n]);
             if let Some(t) = &step.t_mod {
@@ -178,8 +177,37 @@ impl ModulusChain {
                 vector::sub_assign(m, o, x);
                 vector::mul_shoup_scalar_assign(m, o, m.shoup(m.neg(step.inv[i].value)));
             }
-            Ok::<(), Error>(())
-        })?;
+            Ok(())
+        };
+        let fill = |data: &mut [u64]| {
+            parallel::for_each_limb(data, len, |i, o| {
+                let m = &lower.moduli()[i];
+                let x = &src[i * len..(i + 1) * len];
+                let lazy = lower.ntt_tables().get(i).is_some()
+                    && m.value() < 1 << 61
+                    && vector::shoup_backend(m) == Backend::Scalar;
+                if form == Representation::Ntt && len == n && !lazy {
+                    // The lift in a scratch limb, then o = (x - NTT(t r)) q_l^-1 written once.
+                    let mut t = Buffer::stale(n);
+                    vector::lift_centered(ql, m, &last[..n], &mut t);
+                    if let Some(tm) = &step.t_mod {
+                        vector::mul_shoup_scalar_assign(m, &mut t, tm[i]);
+                    }
+                    lower.forward_limb(i, &mut t)?;
+                    vector::sub_mul_shoup(m, x, &t, 0, step.inv[i], o);
+                    return Ok(());
+                }
+                down_limb(i, o)
+            })
+        };
+        // Every word written where limbs hold n values (power-of-two rings); zeros beyond n otherwise.
+        let mut out = if len == n {
+            Poly::from_fill(lower, form, fill)?
+        } else {
+            let mut p = Poly::zero(lower, form);
+            fill(p.residues_mut())?;
+            p
+        };
         keep_form(&mut out, x)?;
         Ok(out)
     }

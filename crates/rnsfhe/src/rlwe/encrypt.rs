@@ -51,10 +51,12 @@ impl PublicKey {
             return Ok((c0, c1));
         }
         let (c0, c1) = self.products(sw, dist, rng)?;
-        // e0 is drawn before e1, as in `encrypt_zero`.
-        let e0 = gaussian_poly(ctx, g, rng)?;
-        let e1 = gaussian_poly(ctx, g, rng)?;
-        let [c0, c1] = sw.mod_down_qp_ntt_plus_pair([c0, c1], [&e0, &e1])?;
+        // e0 is drawn before e1, as in `encrypt_zero`, each as `gaussian_poly` draws it; their
+        // residues are formed only on the limbs of P (those of Q enter ModDown's sum from e itself).
+        let n = ctx.degree();
+        let e0 = g.sample(rng, n);
+        let e1 = g.sample(rng, n);
+        let [c0, c1] = sw.mod_down_qp_ntt_plus_pair([c0, c1], [&e0, &e1], g.bound())?;
         Ok((c0, c1))
     }
 
@@ -76,8 +78,7 @@ impl PublicKey {
             SecretDistribution::Ternary => ternary(rng, n),
             SecretDistribution::HammingWeight(h) => ternary_hamming(rng, n, h)?,
         };
-        let mut u = Poly::from_signed(ctx, &u)?;
-        u.to_ntt()?;
+        let mut u = Poly::from_signed_ntt(ctx, &u)?;
         if is_montgomery(ctx) {
             // p (plain) * u M reduces to p u: the output is plain, as elsewhere.
             u = u.to_montgomery()?;
@@ -90,14 +91,14 @@ impl PublicKey {
             || ctx.kind() != RingKind::PowerOfTwo
             || ctx.reduction().is_some()
         {
-            // The products overwrite u and its one copy (the pointwise product commutes bit for bit).
-            let mut c1 = u.clone();
-            c1.mul_assign(p1)?;
+            // p1 u into a fresh polynomial, then p0 u over u (the pointwise product commutes bit
+            // for bit).
+            let c1 = u.mul(p1)?;
             u.mul_assign(p0)?;
             return Ok((u, c1));
         }
-        // Both products limb by limb in one fan-out: p1 u into c1, then p0 u over u itself (its
-        // residues are overwritten), the same words as `mul_assign`.
+        // Both products limb by limb in one fan-out: p1 u written into c1, then p0 u over u itself
+        // (its residues are overwritten), the same words as `mul` and `mul_assign`.
         let (r0, r1) = (p0.residues(), p1.residues());
         // Every word of c1 is written by its limb's task.
         let c1 = Poly::from_fill(ctx, Representation::Ntt, |c1| {
@@ -109,8 +110,7 @@ impl PublicKey {
                 0,
                 |i, ui, ci, _| {
                     let (m, r) = (&ctx.moduli()[i], i * n..(i + 1) * n);
-                    ci.copy_from_slice(ui);
-                    vector::mul_assign(m, ci, &r1[r.clone()]);
+                    vector::mul_into(m, ui, &r1[r.clone()], ci);
                     vector::mul_assign(m, ui, &r0[r]);
                     Ok::<(), Error>(())
                 },

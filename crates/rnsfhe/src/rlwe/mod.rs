@@ -69,6 +69,23 @@ pub(crate) fn add_parts(a: &mut Vec<Poly>, b: &[Poly], subtract: bool) -> crate:
     Ok(())
 }
 
+/// a + b (or a - b) part by part into new polynomials, for parts lists of any sizes: the parts
+/// [`add_parts`] leaves in a copy of a.
+pub(crate) fn sum_parts(a: &[Poly], b: &[Poly], subtract: bool) -> crate::Result<Vec<Poly>> {
+    let mut out = Vec::with_capacity(a.len().max(b.len()));
+    for i in 0..a.len().max(b.len()) {
+        out.push(match (a.get(i), b.get(i)) {
+            (Some(x), Some(y)) if subtract => x.sub(y)?,
+            (Some(x), Some(y)) => x.add(y)?,
+            (Some(x), None) => x.clone(),
+            (None, Some(y)) if subtract => y.neg(),
+            (None, Some(y)) => y.clone(),
+            (None, None) => break,
+        });
+    }
+    Ok(out)
+}
+
 /// The parts of a ciphertext given from outside (deserialisation, experiments): at least 2, each
 /// over `ring` (`which` names it in the error), put in `form`.
 pub(crate) fn ciphertext_parts(

@@ -5,7 +5,7 @@
 
 use rnsfhe_math::ring::Poly;
 
-use super::{add_parts, KeyId};
+use super::{add_parts, sum_parts, KeyId};
 use crate::Result;
 
 /// What a scheme supplies to the shared evaluation.
@@ -25,8 +25,15 @@ pub(crate) trait Evaluate {
     fn align_sum(&self, _a: &mut Self::Ct, _b: &Self::Ct) -> Result<Option<Self::Ct>> {
         Ok(None)
     }
+    /// Whether [`Evaluate::align_sum`] would change the operands of a sum (then the out-of-place
+    /// sum goes through a copy of `a`). Default: never.
+    fn needs_alignment(&self, _a: &Self::Ct, _b: &Self::Ct) -> bool {
+        false
+    }
     /// The bookkeeping of a = a +- b (key pair, noise, slots, seed).
     fn record_sum(&self, a: &mut Self::Ct, b: &Self::Ct, key: Option<KeyId>);
+    /// A ciphertext with `a`'s bookkeeping and these parts (no seed): the fresh output of a + b.
+    fn with_parts(a: &Self::Ct, parts: Vec<Poly>) -> Self::Ct;
     /// The bookkeeping of a = -a.
     fn record_negate(&self, _a: &mut Self::Ct) {}
 }
@@ -43,6 +50,23 @@ pub(crate) fn add_assign<E: Evaluate>(
     let key = e.check_sum(a, b, if subtract { "sub" } else { "add" })?;
     e.record_sum(a, b, key);
     add_parts(E::parts_mut(a), E::parts(b), subtract)
+}
+
+/// a + b (or a - b) into fresh parts, each written once (no copy of a first): the same ciphertext
+/// as [`add_assign`] on a copy of a.
+pub(crate) fn sum<E: Evaluate>(e: &E, a: &E::Ct, b: &E::Ct, subtract: bool) -> Result<E::Ct>
+where
+    E::Ct: Clone,
+{
+    if e.needs_alignment(a, b) {
+        let mut r = a.clone();
+        add_assign(e, &mut r, b, subtract)?;
+        return Ok(r);
+    }
+    let key = e.check_sum(a, b, if subtract { "sub" } else { "add" })?;
+    let mut r = E::with_parts(a, sum_parts(E::parts(a), E::parts(b), subtract)?);
+    e.record_sum(&mut r, b, key);
+    Ok(r)
 }
 
 /// a = -a.
@@ -89,9 +113,7 @@ macro_rules! evaluation_methods {
 
             /// a + b.
             pub fn add(&self, a: &$ct, b: &$ct) -> $crate::Result<$ct> {
-                let mut r = a.clone();
-                self.add_assign(&mut r, b)?;
-                Ok(r)
+                $crate::rlwe::shared_ops::sum(self, a, b, false)
             }
 
             /// a -= b.
@@ -101,9 +123,7 @@ macro_rules! evaluation_methods {
 
             /// a - b.
             pub fn sub(&self, a: &$ct, b: &$ct) -> $crate::Result<$ct> {
-                let mut r = a.clone();
-                self.sub_assign(&mut r, b)?;
-                Ok(r)
+                $crate::rlwe::shared_ops::sum(self, a, b, true)
             }
 
             /// a = -a.

@@ -31,16 +31,65 @@ pub fn double_assign(q: &Modulus, a: &mut [u64]) {
     #[cfg(target_arch = "x86_64")]
     if avx512f(q) {
         // SAFETY: avx512f was detected; p holds n elements, read and written through p only.
-        unsafe { add_sub_avx512_raw(q.value(), p, p, n, false) };
+        unsafe { add_sub_avx512_raw(q.value(), p, p, p, n, false) };
         return;
     }
     #[cfg(target_arch = "x86_64")]
     // SAFETY: p holds n elements, read and written through p only.
-    if avx2_allowed(q) && unsafe { avx2::add_sub_raw(q, p, p, n, false) } {
+    if avx2_allowed(q) && unsafe { avx2::add_sub_raw(q, p, p, p, n, false) } {
         return;
     }
     let _ = (n, p);
     a.iter_mut().for_each(|x| *x = q.add(*x, *x));
+}
+
+/// `out[i] = a[i] + b[i] mod q`: [`add_assign`] out of place, out written without being read (a
+/// fresh output without its copy of a). Inputs in [0, q), output in [0, q); AVX-512F or AVX2 when present.
+pub fn add_into(q: &Modulus, a: &[u64], b: &[u64], out: &mut [u64]) {
+    add_sub_into(q, a, b, out, false);
+}
+
+/// `out[i] = a[i] - b[i] mod q`: [`sub_assign`] out of place (see [`add_into`]).
+pub fn sub_into(q: &Modulus, a: &[u64], b: &[u64], out: &mut [u64]) {
+    add_sub_into(q, a, b, out, true);
+}
+
+fn add_sub_into(q: &Modulus, a: &[u64], b: &[u64], out: &mut [u64], sub: bool) {
+    debug_assert!(a.len() == out.len() && b.len() == out.len());
+    let n = out.len().min(a.len()).min(b.len());
+    #[cfg(target_arch = "x86_64")]
+    if avx512f(q) {
+        // SAFETY: avx512f was detected; the three slices hold n elements, out apart from a and b.
+        unsafe { add_sub_avx512_raw(q.value(), out.as_mut_ptr(), a.as_ptr(), b.as_ptr(), n, sub) };
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: the three slices hold n elements, out apart from a and b.
+    if avx2_allowed(q)
+        && unsafe { avx2::add_sub_raw(q, out.as_mut_ptr(), a.as_ptr(), b.as_ptr(), n, sub) }
+    {
+        return;
+    }
+    for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+        *o = if sub { q.sub(x, y) } else { q.add(x, y) };
+    }
+}
+
+/// `a[i] = a[i] + c mod q` for one constant c (inputs and c in [0, q), output in [0, q)); AVX-512F or
+/// AVX2 when present.
+pub fn add_scalar_assign(q: &Modulus, a: &mut [u64], c: u64) {
+    debug_assert!(c < q.value());
+    #[cfg(target_arch = "x86_64")]
+    if avx512f(q) {
+        // SAFETY: avx512f was detected.
+        unsafe { add_scalar_avx512(q.value(), a, c) };
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if avx2_allowed(q) && avx2::add_scalar(q, a, c) {
+        return;
+    }
+    a.iter_mut().for_each(|x| *x = q.add(*x, c));
 }
 
 /// `a[i] = a[i] - b[i] mod q` (inputs in [0, q), output in [0, q)); AVX-512F or AVX2 when present.
@@ -177,6 +226,12 @@ pub fn lift_centered(from: &Modulus, q: &Modulus, src: &[u64], dst: &mut [u64]) 
         }
         return;
     }
+    #[cfg(target_arch = "x86_64")]
+    if avx512f(q) && from.value() / 2 <= q.value() {
+        // SAFETY: avx512f was detected; src < from <= 2q + 1.
+        unsafe { lift_avx512(q.value(), c, half, src, dst) };
+        return;
+    }
     reduce_into(q, from.value(), src, dst);
     #[cfg(target_arch = "x86_64")]
     if avx512f(q) {
@@ -221,6 +276,49 @@ fn avx512f(q: &Modulus) -> bool {
     crate::arith::avx512_allowed(q)
 }
 
+/// [`lift_centered`] in one pass for src below 2q: r = min(x, x - q) (unsigned), then r - c mod q
+/// where x > half.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn lift_avx512(q: u64, c: u64, half: u64, src: &[u64], dst: &mut [u64]) {
+    use core::arch::x86_64::*;
+    let len = src.len().min(dst.len());
+    let main = len & !7;
+    let (qv, cv, hv) = (
+        _mm512_set1_epi64(q as i64),
+        _mm512_set1_epi64(c as i64),
+        _mm512_set1_epi64(half as i64),
+    );
+    for i in (0..main).step_by(8) {
+        // SAFETY: i + 8 <= len <= both lengths.
+        unsafe {
+            let x = _mm512_loadu_si512(src.as_ptr().add(i).cast());
+            let r = _mm512_min_epu64(x, _mm512_sub_epi64(x, qv));
+            let s = _mm512_add_epi64(_mm512_sub_epi64(r, cv), qv);
+            let s = _mm512_min_epu64(s, _mm512_sub_epi64(s, qv));
+            let mask = _mm512_cmpgt_epu64_mask(x, hv);
+            _mm512_storeu_si512(
+                dst.as_mut_ptr().add(i).cast(),
+                _mm512_mask_mov_epi64(r, mask, s),
+            );
+        }
+    }
+    for i in main..len {
+        let x = src[i];
+        let r = if x >= q { x - q } else { x };
+        dst[i] = if x > half {
+            let s = r + q - c;
+            if s >= q {
+                s - q
+            } else {
+                s
+            }
+        } else {
+            r
+        };
+    }
+}
+
 /// dst[i] = dst[i] - c mod q where src[i] > half.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
@@ -255,6 +353,27 @@ fn lift_fix_avx512(q: u64, c: u64, half: u64, src: &[u64], dst: &mut [u64]) {
     }
 }
 
+/// a[i] = a[i] + c mod q: s = a + c, then min(s, s - q) as unsigned.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn add_scalar_avx512(q: u64, a: &mut [u64], c: u64) {
+    use core::arch::x86_64::*;
+    let (qv, cv) = (_mm512_set1_epi64(q as i64), _mm512_set1_epi64(c as i64));
+    let main = a.len() & !7;
+    for i in (0..main).step_by(8) {
+        // SAFETY: i + 8 <= a.len().
+        unsafe {
+            let s = _mm512_add_epi64(_mm512_loadu_si512(a.as_ptr().add(i).cast()), cv);
+            let r = _mm512_min_epu64(s, _mm512_sub_epi64(s, qv));
+            _mm512_storeu_si512(a.as_mut_ptr().add(i).cast(), r);
+        }
+    }
+    for x in &mut a[main..] {
+        let s = *x + c;
+        *x = if s >= q { s - q } else { s };
+    }
+}
+
 /// a[i] = min(a[i], a[i] - q) (unsigned): a[i] mod q for a[i] < 2q.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
@@ -282,15 +401,24 @@ fn sub_once_avx512(q: u64, a: &mut [u64]) {
 #[target_feature(enable = "avx512f")]
 fn add_sub_avx512(q: u64, a: &mut [u64], b: &[u64], sub: bool) {
     let len = a.len().min(b.len());
+    let p = a.as_mut_ptr();
     // SAFETY: both slices hold len elements.
-    unsafe { add_sub_avx512_raw(q, a.as_mut_ptr(), b.as_ptr(), len, sub) }
+    unsafe { add_sub_avx512_raw(q, p, p, b.as_ptr(), len, sub) }
 }
 
-/// s = a + b (or a - b + q), then min(s, s - q) as unsigned: the reduced value (the wrapped one is
-/// huge). Safety: avx512f; n elements readable at b and readable and writable at a (b may be a).
+/// out = a + b (or a - b) mod q: s = a + b (or a - b + q), then min(s, s - q) as unsigned, the
+/// reduced value (the wrapped one is huge). Safety: avx512f; len elements readable at a and b and
+/// writable at out (out may be a, b may be a; out is written at i after a and b are read at i).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-unsafe fn add_sub_avx512_raw(q: u64, a: *mut u64, b: *const u64, len: usize, sub: bool) {
+unsafe fn add_sub_avx512_raw(
+    q: u64,
+    out: *mut u64,
+    a: *const u64,
+    b: *const u64,
+    len: usize,
+    sub: bool,
+) {
     use core::arch::x86_64::*;
     let qv = _mm512_set1_epi64(q as i64);
     let main = len & !7;
@@ -305,7 +433,7 @@ unsafe fn add_sub_avx512_raw(q: u64, a: *mut u64, b: *const u64, len: usize, sub
                 _mm512_add_epi64(x, y)
             };
             let r = _mm512_min_epu64(s, _mm512_sub_epi64(s, qv));
-            _mm512_storeu_si512(a.add(i).cast(), r);
+            _mm512_storeu_si512(out.add(i).cast(), r);
         }
     }
     for i in main..len {
@@ -313,7 +441,7 @@ unsafe fn add_sub_avx512_raw(q: u64, a: *mut u64, b: *const u64, len: usize, sub
         unsafe {
             let (x, y) = (*a.add(i), *b.add(i));
             let s = if sub { x + q - y } else { x + y };
-            *a.add(i) = if s >= q { s - q } else { s };
+            *out.add(i) = if s >= q { s - q } else { s };
         }
     }
 }

@@ -79,23 +79,37 @@ unsafe fn mul_vec<const BIG: bool>(a: __m256i, b: __m256i, c: &Vc) -> __m256i {
     }
 }
 
-/// Runs the product kernel on the common prefix of a and b; false (doing nothing) without avx2.
-pub(super) fn mul(q: &Modulus, a: &mut [u64], b: &[u64]) -> bool {
+/// Whether the binary64 product kernels run for q: q < 2^50 and the CPU has fma.
+fn fma_for(q: &Modulus) -> bool {
+    q.bits() <= crate::ntt::AVX2_FMA_MAX_BITS && is_x86_feature_detected!("fma")
+}
+
+/// Runs the product kernel a = x b, x = `src` (or a itself), on the common prefix; false (doing
+/// nothing) without avx2.
+pub(super) fn mul(q: &Modulus, a: &mut [u64], src: Option<&[u64]>, b: &[u64]) -> bool {
     if !supported() {
         return false;
     }
-    let n = a.len().min(b.len());
+    let n = a
+        .len()
+        .min(b.len())
+        .min(src.map_or(usize::MAX, <[u64]>::len));
     let c = Barrett::new(q, false);
-    // SAFETY: avx2 was detected; the kernel touches the first n elements of both slices.
+    let pa = a.as_mut_ptr();
+    let px = src.map_or(pa.cast_const(), <[u64]>::as_ptr);
+    // SAFETY: avx2 was detected (and fma for the binary64 kernel, q < 2^50); the kernel touches the
+    // first n elements of the slices.
     unsafe {
-        if c.exact {
-            mul_k::<true>(&c, a.as_mut_ptr(), b.as_ptr(), n & !3)
+        if fma_for(q) {
+            mul_fma_k::<false>(q.value(), pa, px, b.as_ptr(), n & !3)
+        } else if c.exact {
+            mul_k::<true>(&c, pa, px, b.as_ptr(), n & !3)
         } else {
-            mul_k::<false>(&c, a.as_mut_ptr(), b.as_ptr(), n & !3)
+            mul_k::<false>(&c, pa, px, b.as_ptr(), n & !3)
         }
     }
     for i in n & !3..n {
-        a[i] = q.mul(a[i], b[i]);
+        a[i] = q.mul(src.map_or(a[i], |x| x[i]), b[i]);
     }
     true
 }
@@ -108,9 +122,12 @@ pub(super) fn mul_add(q: &Modulus, acc: &mut [u64], a: &[u64], b: &[u64]) -> boo
     let n = acc.len().min(a.len()).min(b.len());
     let c = Barrett::new(q, false);
     let (pz, pa, pb) = (acc.as_mut_ptr(), a.as_ptr(), b.as_ptr());
-    // SAFETY: avx2 was detected; the kernel touches the first n elements of the three slices.
+    // SAFETY: avx2 was detected (and fma for the binary64 kernel, q < 2^50); the kernel touches the
+    // first n elements of the three slices.
     unsafe {
-        if c.exact {
+        if fma_for(q) {
+            mul_fma_k::<true>(q.value(), pz, pa, pb, n & !3)
+        } else if c.exact {
             mul_add_k::<true>(&c, pz, pa, pb, n & !3)
         } else {
             mul_add_k::<false>(&c, pz, pa, pb, n & !3)
@@ -154,6 +171,29 @@ pub(super) fn shoup(
         if let Some(b) = b {
             a[i] = q.add(a[i], b[i]);
         }
+    }
+    true
+}
+
+/// Runs the Shoup kernel as an accumulation, acc = x w + acc, on the common prefix; false without
+/// avx2.
+pub(super) fn shoup_acc(q: &Modulus, acc: &mut [u64], x: &[u64], w: Shoup) -> bool {
+    if !supported() {
+        return false;
+    }
+    let n = acc.len().min(x.len());
+    let (pa, px) = (acc.as_mut_ptr(), x.as_ptr());
+    // SAFETY: avx2 was detected; the kernel touches the first n & !3 elements of acc and x, the
+    // addend acc read at i before i is written.
+    unsafe {
+        if q.bits() > 61 {
+            shoup_k::<true, true>(q.value(), w, pa, px, pa, n & !3)
+        } else {
+            shoup_k::<false, true>(q.value(), w, pa, px, pa, n & !3)
+        }
+    }
+    for i in n & !3..n {
+        acc[i] = q.add(q.mul_shoup(x[i], w), acc[i]);
     }
     true
 }
@@ -297,15 +337,17 @@ unsafe fn sub_mul_shoup_k<const BIG: bool>(
 /// a = a + b mod q (or a - b mod q if `sub`) on the common prefix; false without avx2.
 pub(super) fn add_sub(q: &Modulus, a: &mut [u64], b: &[u64], sub: bool) -> bool {
     let n = a.len().min(b.len());
+    let p = a.as_mut_ptr();
     // SAFETY: both slices hold n elements.
-    unsafe { add_sub_raw(q, a.as_mut_ptr(), b.as_ptr(), n, sub) }
+    unsafe { add_sub_raw(q, p, p, b.as_ptr(), n, sub) }
 }
 
-/// [`add_sub`] on n elements at a (read and written) and b (read; may be a); false without avx2.
-/// Safety: n elements readable and writable at a, readable at b.
+/// out = a + b (or a - b) mod q on n elements; false without avx2. Safety: n elements readable at
+/// a and b and writable at out (out may be a, b may be a: out is written at i after both reads at i).
 pub(super) unsafe fn add_sub_raw(
     q: &Modulus,
-    a: *mut u64,
+    out: *mut u64,
+    a: *const u64,
     b: *const u64,
     n: usize,
     sub: bool,
@@ -313,13 +355,27 @@ pub(super) unsafe fn add_sub_raw(
     if !supported() {
         return false;
     }
-    // SAFETY: avx2 was detected; the caller hands n valid elements at a and b.
+    // SAFETY: avx2 was detected; the caller hands n valid elements at out, a and b.
     unsafe {
-        add_sub_k(q.value(), a, b, n & !3, sub);
+        add_sub_k(q.value(), out, a, b, n & !3, sub);
         for i in n & !3..n {
             let (x, y) = (*a.add(i), *b.add(i));
-            *a.add(i) = if sub { q.sub(x, y) } else { q.add(x, y) };
+            *out.add(i) = if sub { q.sub(x, y) } else { q.add(x, y) };
         }
+    }
+    true
+}
+
+/// a[i] = a[i] + c mod q (a[i], c in [0, q)); false without avx2.
+pub(super) fn add_scalar(q: &Modulus, a: &mut [u64], c: u64) -> bool {
+    if !supported() {
+        return false;
+    }
+    let n = a.len();
+    // SAFETY: avx2 was detected; the kernel touches the first n & !3 elements of a.
+    unsafe { add_scalar_k(q.value(), a.as_mut_ptr(), c, n & !3) };
+    for x in &mut a[n & !3..] {
+        *x = q.add(*x, c);
     }
     true
 }
@@ -442,15 +498,82 @@ unsafe fn lift_k<const BARRETT: bool>(
     }
 }
 
-/// a[i] = a[i] * b[i] mod q for i < n (n % 4 == 0). Safety: avx2, n elements at a and b.
+/// out[i] = a[i] * b[i] mod q for i < n (n % 4 == 0). Safety: avx2, n elements readable at a and b
+/// and writable at out (out may be a).
 #[target_feature(enable = "avx2")]
-unsafe fn mul_k<const BIG: bool>(c: &Barrett, a: *mut u64, b: *const u64, n: usize) {
+unsafe fn mul_k<const BIG: bool>(
+    c: &Barrett,
+    out: *mut u64,
+    a: *const u64,
+    b: *const u64,
+    n: usize,
+) {
     // SAFETY: i + 4 <= n.
     unsafe {
         let v = Vc::new(c);
         for i in (0..n).step_by(4) {
-            store(a, i, mul_vec::<BIG>(load(a, i), load(b, i), &v));
+            store(out, i, mul_vec::<BIG>(load(a, i), load(b, i), &v));
         }
+    }
+}
+
+/// out[i] = a[i] * b[i] (+ out[i] when ADD) mod q for i < n (n % 4 == 0) in binary64, q < 2^50
+/// (`ntt::avx2_fma`'s product): h = fl(ab) and l = ab - h exactly, k = floor(fl(h fl(1/q))) within
+/// 3/8 of ab/q (below q < 2^50, three roundings of 2^-53), r = (h - kq) + l = ab - kq exact in
+/// (-q, 2q), then corrected to [0, q). Safety: avx2 and fma; n elements readable at a, b (and out
+/// when ADD) and writable at out (out may be a).
+#[target_feature(enable = "avx2,fma")]
+unsafe fn mul_fma_k<const ADD: bool>(
+    q: u64,
+    out: *mut u64,
+    a: *const u64,
+    b: *const u64,
+    n: usize,
+) {
+    // SAFETY: i + 4 <= n.
+    unsafe {
+        let qd = _mm256_set1_pd(q as f64);
+        let qinv = _mm256_set1_pd(1.0 / q as f64);
+        let magic = _mm256_set1_pd(4_503_599_627_370_496.0);
+        let magic_bits = _mm256_set1_epi64x(0x4330_0000_0000_0000);
+        for i in (0..n).step_by(4) {
+            let (x, y) = (
+                to_f64(load(a, i), magic, magic_bits),
+                to_f64(load(b, i), magic, magic_bits),
+            );
+            let h = _mm256_mul_pd(x, y);
+            let l = _mm256_fmsub_pd(x, y, h);
+            let k = _mm256_round_pd::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(
+                _mm256_mul_pd(h, qinv),
+            );
+            let r = _mm256_add_pd(_mm256_fnmadd_pd(k, qd, h), l);
+            let mut r = sub_q_if_ge(_mm256_blendv_pd(r, _mm256_add_pd(r, qd), r), qd);
+            if ADD {
+                r = sub_q_if_ge(
+                    _mm256_add_pd(r, to_f64(load(out, i), magic, magic_bits)),
+                    qd,
+                );
+            }
+            let w = _mm256_xor_si256(_mm256_castpd_si256(_mm256_add_pd(r, magic)), magic_bits);
+            store(out, i, w);
+        }
+    }
+}
+
+/// The doubles of 4 words below 2^52 (the 2^52 exponent trick).
+#[inline(always)]
+unsafe fn to_f64(x: __m256i, magic: __m256d, magic_bits: __m256i) -> __m256d {
+    // SAFETY: the caller runs with avx2.
+    unsafe { _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(x, magic_bits)), magic) }
+}
+
+/// x - q where x >= q, for integer-valued doubles (the sign of the difference selects).
+#[inline(always)]
+unsafe fn sub_q_if_ge(x: __m256d, q: __m256d) -> __m256d {
+    // SAFETY: the caller runs with avx2.
+    unsafe {
+        let d = _mm256_sub_pd(x, q);
+        _mm256_blendv_pd(d, x, d)
     }
 }
 
@@ -523,9 +646,10 @@ unsafe fn horner_small_k<const LAST: bool>(sp: &SmallPoint, a: *mut u64, c: *con
     }
 }
 
-/// s = a + b (or a - b + q), then s - q where s >= q: values below 2q < 2^63. Safety: as in `mul_k`.
+/// out = s - q where s >= q, for s = a + b (or a - b + q): values below 2q < 2^63. Safety: as in
+/// `mul_k`.
 #[target_feature(enable = "avx2")]
-unsafe fn add_sub_k(q: u64, a: *mut u64, b: *const u64, n: usize, sub: bool) {
+unsafe fn add_sub_k(q: u64, out: *mut u64, a: *const u64, b: *const u64, n: usize, sub: bool) {
     // SAFETY: i + 4 <= n.
     unsafe {
         let c = Consts::new(q);
@@ -536,7 +660,22 @@ unsafe fn add_sub_k(q: u64, a: *mut u64, b: *const u64, n: usize, sub: bool) {
             } else {
                 _mm256_add_epi64(x, y)
             };
-            store(a, i, sub_if_ge::<false>(s, c.q, c.q_b, &c));
+            store(out, i, sub_if_ge::<false>(s, c.q, c.q_b, &c));
+        }
+    }
+}
+
+/// a[i] = a[i] + c, less q where >= q (values below 2q < 2^63), i < n (n % 4 == 0). Safety: as in
+/// `mul_k`.
+#[target_feature(enable = "avx2")]
+unsafe fn add_scalar_k(q: u64, a: *mut u64, c: u64, n: usize) {
+    // SAFETY: i + 4 <= n.
+    unsafe {
+        let k = Consts::new(q);
+        let cv = bcast(c);
+        for i in (0..n).step_by(4) {
+            let s = _mm256_add_epi64(load(a, i), cv);
+            store(a, i, sub_if_ge::<false>(s, k.q, k.q_b, &k));
         }
     }
 }

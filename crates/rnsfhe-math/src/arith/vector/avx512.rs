@@ -21,25 +21,30 @@ fn supported(q: &Modulus, ifma: bool) -> bool {
     b.is_available(q)
 }
 
-/// Runs the product kernel on the common prefix of a and b; false (doing nothing) when unsupported.
-pub(super) fn mul(ifma: bool, q: &Modulus, a: &mut [u64], b: &[u64]) -> bool {
+/// Runs the product kernel a = x b, x = `src` (or a itself), on the common prefix; false (doing
+/// nothing) when unsupported.
+pub(super) fn mul(ifma: bool, q: &Modulus, a: &mut [u64], src: Option<&[u64]>, b: &[u64]) -> bool {
     if !supported(q, ifma) {
         return false;
     }
-    let n = a.len().min(b.len());
+    let n = a
+        .len()
+        .min(b.len())
+        .min(src.map_or(usize::MAX, <[u64]>::len));
     let c = Barrett::new(q, ifma);
     let (pa, pb) = (a.as_mut_ptr(), b.as_ptr());
+    let px = src.map_or(pa.cast_const(), <[u64]>::as_ptr);
     if ifma {
-        // SAFETY: avx512f and avx512ifma were detected and q < 2^50 (`supported`); pa and pb hold n
-        // elements each.
-        unsafe { mul_ifma(&c, pa, pa, pb, n) }
+        // SAFETY: avx512f and avx512ifma were detected and q < 2^50 (`supported`); pa, px and pb
+        // hold n elements each.
+        unsafe { mul_ifma(&c, pa, px, pb, n) }
     } else {
-        // SAFETY: avx512f was detected and q < 2^62; pa and pb hold n elements each.
+        // SAFETY: avx512f was detected and q < 2^62; pa, px and pb hold n elements each.
         unsafe {
             if c.exact {
-                mul_f::<true>(&c, pa, pa, pb, n)
+                mul_f::<true>(&c, pa, px, pb, n)
             } else {
-                mul_f::<false>(&c, pa, pa, pb, n)
+                mul_f::<false>(&c, pa, px, pb, n)
             }
         }
     }
@@ -105,6 +110,26 @@ pub(super) fn shoup(
                 None => shoup_f::<false>(q.value(), w.value, w.quotient, pa, px, pb, n),
                 Some(_) => shoup_f::<true>(q.value(), w.value, w.quotient, pa, px, pb, n),
             }
+        }
+    }
+    true
+}
+
+/// Runs the Shoup kernel as an accumulation, acc = x w + acc, on the common prefix; false when
+/// unsupported.
+pub(super) fn shoup_acc(ifma: bool, q: &Modulus, acc: &mut [u64], x: &[u64], w: Shoup) -> bool {
+    if !supported(q, ifma) {
+        return false;
+    }
+    let n = acc.len().min(x.len());
+    let (pa, px) = (acc.as_mut_ptr(), x.as_ptr());
+    // SAFETY: as in `shoup`; the addend is acc itself, read at i before i is written.
+    unsafe {
+        if ifma {
+            let wq = ((u128::from(w.value) << 52) / u128::from(q.value())) as u64;
+            shoup_ifma::<true>(q.value(), w.value, wq, pa, px, pa, n)
+        } else {
+            shoup_f::<true>(q.value(), w.value, w.quotient, pa, px, pa, n)
         }
     }
     true
@@ -433,7 +458,7 @@ unsafe fn mul_add_f<const EXACT: bool>(
 
 /// a[i] = x[i] * w (+ b[i] when ADD) mod q for i < n, x[i], b[i] in [0, q), wq = floor(w 2^52 / q).
 /// Safety: avx512f and avx512ifma, q < 2^50, n elements writable at a, readable at x (which may be
-/// a) and at b when ADD.
+/// a) and at b when ADD (which may be a).
 #[target_feature(enable = "avx512f,avx512ifma")]
 unsafe fn shoup_ifma<const ADD: bool>(
     q: u64,

@@ -51,7 +51,17 @@ pub fn shoup_backend(q: &Modulus) -> Backend {
 pub fn mul_assign(q: &Modulus, a: &mut [u64], b: &[u64]) {
     debug_assert_eq!(a.len(), b.len());
     debug_assert!(below(q, a) && below(q, b));
-    run_mul(mul_backend(q), q, a, b);
+    run_mul(mul_backend(q), q, a, None, b);
+}
+
+/// `out[i] = a[i] * b[i] mod q`: [`mul_assign`] out of place, out written without being read (a fresh
+/// product without a copy of a), with the fastest available backend.
+///
+/// Preconditions (checked by `debug_assert!` only): equal lengths, a and b in [0, q). Output in [0, q).
+pub fn mul_into(q: &Modulus, a: &[u64], b: &[u64], out: &mut [u64]) {
+    debug_assert!(a.len() == out.len() && b.len() == out.len());
+    debug_assert!(below(q, a) && below(q, b));
+    run_mul(mul_backend(q), q, out, Some(a), b);
 }
 
 /// `acc[i] = acc[i] + a[i] * b[i] mod q` for every i, with the fastest available backend.
@@ -113,6 +123,30 @@ pub fn mul_shoup_scalar_add_into(q: &Modulus, src: &[u64], w: Shoup, b: &[u64], 
     run_shoup_add(shoup_backend(q), q, dst, Some(src), w, Some(b));
 }
 
+/// `acc[i] = acc[i] + x[i] * w mod q` for every i, for a constant w with its Shoup quotient: the
+/// product of one vector by a constant added into another in one pass, with the fastest available
+/// backend.
+///
+/// Preconditions (checked by `debug_assert!` only): equal lengths, inputs in [0, q),
+/// `w == q.shoup(w.value)`. Output in [0, q).
+pub fn mul_shoup_scalar_acc(q: &Modulus, acc: &mut [u64], x: &[u64], w: Shoup) {
+    debug_assert_eq!(acc.len(), x.len());
+    debug_assert!(below(q, acc) && below(q, x));
+    debug_assert_eq!(w, q.shoup(w.value));
+    #[cfg(target_arch = "x86_64")]
+    {
+        let backend = shoup_backend(q);
+        if let Some(ifma) = avx512_kind(backend) {
+            if avx512::shoup_acc(ifma, q, acc, x, w) {
+                return;
+            }
+        } else if backend == Backend::Avx2 && avx2::shoup_acc(q, acc, x, w) {
+            return;
+        }
+    }
+    (acc.iter_mut().zip(x)).for_each(|(a, &y)| *a = q.add(q.mul_shoup(y, w), *a));
+}
+
 /// `acc[i] = acc[i] * w + b[i] mod q` for every i, for a constant w with its Shoup quotient: one step
 /// of Horner's rule ([`horner`] for points too large for its small-point step), with the fastest available backend.
 ///
@@ -168,7 +202,7 @@ pub fn sub_mul_shoup(q: &Modulus, x: &[u64], y: &[u64], c: u64, w: Shoup, out: &
 /// [0, q) (checked by `debug_assert!` only, as in [`mul_assign`]). Output in [0, q).
 pub fn mul_assign_with(backend: Backend, q: &Modulus, a: &mut [u64], b: &[u64]) -> Result<()> {
     check(backend, q, a.len(), &[a, b])?;
-    run_mul(backend, q, a, b);
+    run_mul(backend, q, a, None, b);
     Ok(())
 }
 
@@ -403,17 +437,21 @@ fn check(backend: Backend, q: &Modulus, n: usize, slices: &[&[u64]]) -> Result<(
     Ok(())
 }
 
-fn run_mul(backend: Backend, q: &Modulus, a: &mut [u64], b: &[u64]) {
+/// a[i] = x[i] b[i] mod q on `backend`, x = `src` or a itself; the scalar loops are the reference.
+fn run_mul(backend: Backend, q: &Modulus, a: &mut [u64], src: Option<&[u64]>, b: &[u64]) {
     #[cfg(target_arch = "x86_64")]
     if let Some(ifma) = avx512_kind(backend) {
-        if avx512::mul(ifma, q, a, b) {
+        if avx512::mul(ifma, q, a, src, b) {
             return;
         }
-    } else if backend == Backend::Avx2 && avx2::mul(q, a, b) {
+    } else if backend == Backend::Avx2 && avx2::mul(q, a, src, b) {
         return;
     }
     let q = *q;
-    a.iter_mut().zip(b).for_each(|(x, &y)| *x = q.mul(*x, y));
+    match src {
+        None => a.iter_mut().zip(b).for_each(|(x, &y)| *x = q.mul(*x, y)),
+        Some(src) => (a.iter_mut().zip(src).zip(b)).for_each(|((o, &x), &y)| *o = q.mul(x, y)),
+    }
 }
 
 fn run_mul_add(backend: Backend, q: &Modulus, acc: &mut [u64], a: &[u64], b: &[u64]) {
@@ -472,7 +510,8 @@ mod additive;
 mod horner;
 mod small_point;
 pub use additive::{
-    add_assign, double_assign, lift_centered, reduce_into, reduce_signed_into, sub_assign,
+    add_assign, add_into, add_scalar_assign, double_assign, lift_centered, reduce_into,
+    reduce_signed_into, sub_assign, sub_into,
 };
 pub use horner::{horner, horner_with};
 

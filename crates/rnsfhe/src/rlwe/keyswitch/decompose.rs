@@ -211,7 +211,7 @@ impl KeySwitcher {
                 which.push((j, *start));
             }
         }
-        parallel::for_each_limb_of(parallel::Work::Heavy, rows, n, 0, |a, r, row, _| {
+        parallel::for_each_array_limb(parallel::Work::Heavy, rows, n, 0, |a, r, row, _| {
             let (j, start) = which[a];
             let i = start + r;
             row.copy_from_slice(&x[i * n..(i + 1) * n]);
@@ -229,7 +229,7 @@ impl KeySwitcher {
             }
         }
         let k_max = scaled.iter().map(|(_, r)| r.len() / n).max().unwrap_or(1);
-        parallel::for_each_limb_of(
+        parallel::for_each_array_limb(
             parallel::Work::Products(k_max),
             vs,
             CORRECTION_CHUNK,

@@ -152,7 +152,7 @@ impl KeySwitcher {
                     floor.apply_transformed_jobs(jobs, |j, limb| ring.forward_limb(j, limb), idx)
                 }
                 // No special primes: the sum and the gather alone.
-                None => parallel::for_each_limb_of(
+                None => parallel::for_each_array_limb(
                     parallel::Work::Light,
                     vec![o0, o1],
                     n,

@@ -4,6 +4,7 @@
 //! form over Q_l u P by hoisted key switching ([`KeySwitcher::mod_down_lazy`]).
 
 use super::*;
+use rnsfhe_math::rns::{FloorAddend, FloorJob};
 
 impl KeySwitcher {
     /// [`KeySwitcher::mod_down`] with the limbs of Q_l in NTT form (those of P in coefficient form);
@@ -100,48 +101,56 @@ impl KeySwitcher {
     }
 
     /// [`KeySwitcher::mod_down_qp_ntt_plus`] of two polynomials at once: x_a (over Q u P, NTT form,
-    /// as `PublicKey::encrypt_zero_ntt`'s products p_a u) plus e_a (coefficient form over Q u P),
-    /// to NTT form over Q. The limbs of P leave the NTT form, take e's limb and ModDown's scaling in
-    /// one task each, then both floors run in one fan-out over (polynomial, limb of Q): the same bits
-    /// as the ModDown of each.
+    /// as `PublicKey::encrypt_zero_ntt`'s products p_a u) plus the small signed error e_a
+    /// (|e_a\[i]| <= `bound`), to NTT form over Q. The limbs of P leave the NTT form, take e's
+    /// residues and ModDown's scaling in one task each; then both floors run in one fan-out over
+    /// (polynomial, limb of Q), e + bound entering each as one row shared by every limb of Q. The
+    /// same bits as the ModDown of each.
     pub(crate) fn mod_down_qp_ntt_plus_pair(
         &self,
         mut x: [Poly; 2],
-        e: [&Poly; 2],
+        e: [&[i64]; 2],
+        bound: u64,
     ) -> Result<[Poly; 2]> {
         let qp = Arc::clone(self.ring_qp());
         let level = self.k - 1;
         let ring = &self.levels.rings()[level];
         let n = ring.degree();
         let k = self.k;
-        if x.iter().chain(e).any(|p| !Arc::ptr_eq(p.context(), &qp))
-            || x.iter().any(|p| p.representation() != Representation::Ntt)
-            || e.iter()
-                .any(|p| p.representation() != Representation::Coefficient)
+        if x.iter()
+            .any(|p| !Arc::ptr_eq(p.context(), &qp) || p.representation() != Representation::Ntt)
+            || e.iter().any(|e| e.len() != n)
             || ring.kind() != RingKind::PowerOfTwo
         {
             return Err(Error::ContextMismatch(
-                "ModDown in NTT form needs a power-of-two ring, products in NTT form and errors \
-                 in coefficient form over Q u P"
+                "ModDown in NTT form needs a power-of-two ring, products in NTT form over Q u P \
+                 and errors of n coefficients"
                     .into(),
             ));
         }
         let Some(floor) = &self.moddown[level] else {
             let [x0, x1] = x;
             return Ok([
-                self.mod_down_qp_ntt_plus(x0.residues(), &e[0].residues()[..k * n])?,
-                self.mod_down_qp_ntt_plus(x1.residues(), &e[1].residues()[..k * n])?,
+                self.mod_down_qp_ntt_plus(x0.residues(), e[0], bound)?,
+                self.mod_down_qp_ntt_plus(x1.residues(), e[1], bound)?,
             ]);
         };
+        // e_a + bound, checked against the bound (every word written).
+        let mut rows = [Buffer::stale(n), Buffer::stale(n)];
+        for (row, e) in rows.iter_mut().zip(e) {
+            floor.small_addend_row(e, bound, row)?;
+        }
         let [x0, x1] = &mut x;
         let p_parts = vec![
             &mut x0.residues_mut()[k * n..],
             &mut x1.residues_mut()[k * n..],
         ];
-        parallel::for_each_limb_of(parallel::Work::Heavy, p_parts, n, 0, |a, j, limb, _| {
+        // Scratch: e's residues modulo the limb's prime (written before they are read).
+        parallel::for_each_array_limb(parallel::Work::Heavy, p_parts, n, n, |a, j, limb, t| {
+            let m = &qp.moduli()[k + j];
             qp.inverse_limb(k + j, limb, false)?;
-            let ep = &e[a].residues()[(k + j) * n..(k + j + 1) * n];
-            vector::add_assign(&qp.moduli()[k + j], limb, ep);
+            vector::reduce_signed_into(m, bound, e[a], t);
+            vector::add_assign(m, limb, t);
             floor.scale_source_limb(j, limb);
             Ok::<(), Error>(())
         })?;
@@ -150,14 +159,14 @@ impl KeySwitcher {
             let p1 = Poly::from_fill(ring, Representation::Ntt, |o1| {
                 let jobs = x
                     .iter()
-                    .zip(e)
+                    .zip(&rows)
                     .zip([o0, o1])
-                    .map(|((x, e), out)| {
+                    .map(|((x, row), out)| {
                         let (xb_t, y) = x.residues().split_at(k * n);
-                        rnsfhe_math::rns::FloorJob {
+                        FloorJob {
                             y,
                             xb_t,
-                            xb_add: Some(&e.residues()[..k * n]),
+                            xb_add: Some(FloorAddend::Shared(row, bound)),
                             add: None,
                             out,
                         }
@@ -173,10 +182,11 @@ impl KeySwitcher {
     }
 
     /// ModDown over Q u P of x + e, in NTT form over Q: `x` holds the limbs of Q in NTT form and those
-    /// of P in coefficient form (e's P part already added), `e_q` the limbs of Q of e in coefficient
-    /// form. The same bits as NTT(ModDown(x + e)) with x in coefficient form (public-key encryption,
-    /// which keeps the product p u in NTT form on Q: no inverse and forward NTT of those limbs).
-    pub(crate) fn mod_down_qp_ntt_plus(&self, x: &[u64], e_q: &[u64]) -> Result<Poly> {
+    /// of P in coefficient form (e's P part already added), `e` the small signed error itself
+    /// (|e\[i]| <= `bound`), whose residues over Q enter the floor without being formed. The same
+    /// bits as NTT(ModDown(x + e)) with x in coefficient form (public-key encryption, which keeps
+    /// the product p u in NTT form on Q: no inverse and forward NTT of those limbs).
+    pub(crate) fn mod_down_qp_ntt_plus(&self, x: &[u64], e: &[i64], bound: u64) -> Result<Poly> {
         let level = self.k - 1;
         let ring = &self.levels.rings()[level];
         let n = ring.degree();
@@ -186,27 +196,27 @@ impl KeySwitcher {
             ));
         }
         let (xq, xp) = x.split_at((level + 1) * n);
-        let mut out = Poly::zero(ring, Representation::Ntt);
-        match &self.moddown[level] {
-            Some(floor) => {
-                floor.apply_transformed_plus(xp, xq, e_q, out.residues_mut(), |j, l| {
+        if let Some(floor) = &self.moddown[level] {
+            // Every word written by the floor.
+            return Ok(Poly::from_fill(ring, Representation::Ntt, |o| {
+                floor.apply_transformed_plus_small(xp, xq, e, bound, o, |j, l| {
                     ring.forward_limb(j, l)
-                })?
-            }
-            None => {
-                let mut e = Poly::from_residues(ring, e_q.to_vec(), Representation::Coefficient)?;
-                e.to_ntt()?;
-                let o = out.residues_mut();
-                o.copy_from_slice(xq);
-                for ((o, e), m) in o
-                    .chunks_exact_mut(n)
-                    .zip(e.residues().chunks_exact(n))
-                    .zip(ring.moduli())
-                {
-                    vector::add_assign(m, o, e);
-                }
-            }
+                })
+            })?);
         }
-        Ok(out)
+        // No special primes: x + NTT(e) on Q.
+        let mut e = Poly::from_signed(ring, e)?;
+        e.to_ntt()?;
+        Poly::from_fill(ring, Representation::Ntt, |o| {
+            for (((o, x), e), m) in o
+                .chunks_exact_mut(n)
+                .zip(xq.chunks_exact(n))
+                .zip(e.residues().chunks_exact(n))
+                .zip(ring.moduli())
+            {
+                vector::add_into(m, x, e, o);
+            }
+            Ok::<(), Error>(())
+        })
     }
 }

@@ -152,15 +152,16 @@ impl SecretKey {
     /// s in NTT form over `ring`, a level of Q (its first moduli, the same NTT tables): the
     /// decryptions at a level of CKKS and BGV and BFV's switched one.
     pub fn ntt_at(&self, ring: &Arc<RingContext>) -> Result<Poly> {
-        let limbs = self.ntt_limbs_at(ring)?;
-        let mut s = Poly::zero(ring, Representation::Ntt);
-        s.residues_mut().copy_from_slice(limbs);
-        Ok(s)
+        let residues = self.ntt_residues_at(ring)?;
+        Poly::from_fill(ring, Representation::Ntt, |s| {
+            s.copy_from_slice(residues);
+            Ok(())
+        })
     }
 
-    /// The residues of [`Self::ntt_at`] (limb-major), borrowed from the key's NTT form over Q
+    /// The residues of [`Self::ntt_at`] (limb-major, over `ring`'s moduli), borrowed from s over Q
     /// without a copy.
-    pub(crate) fn ntt_limbs_at(&self, ring: &Arc<RingContext>) -> Result<&[u64]> {
+    pub(crate) fn ntt_residues_at(&self, ring: &Arc<RingContext>) -> Result<&[u64]> {
         let own = &self.ring_q;
         let k = ring.moduli().len();
         let len = ring.limb_len(Representation::Ntt);
