@@ -240,7 +240,8 @@ where
 
 /// [`for_each_limb`] over several arrays of limbs at once (each limb-major, all with the same limb
 /// count and size n): `f(i, limbs)` with limb i of every array, in the order given; split when the
-/// arrays together hold at least [`min_parallel_words`] words of `work`.
+/// arrays together hold at least [`min_parallel_words`] words of `work`. One task per limb index
+/// (the arrays' limbs i side by side); [`for_each_array_limb`] makes one task per (array, limb).
 pub fn for_each_limb_of<F, E>(
     work: Work,
     arrays: &mut [&mut [u64]],
@@ -278,6 +279,49 @@ where
                 .try_for_each(|(i, g)| f(i, g))
         }),
         _ => groups.iter_mut().enumerate().try_for_each(|(i, g)| f(i, g)),
+    }
+}
+
+/// `f(a, i, limb_i of arrays[a], scratch)` for every limb of every array (each limb-major with limbs
+/// of `n` words): one fan-out over all (array, limb) pairs, so that two polynomials of an odd limb
+/// count keep two threads busy to the end. `scratch` words per task as in [`for_each_limb2`], taken
+/// stale from the buffer pool (the task writes before it reads). Split when the arrays hold at least
+/// [`min_parallel_words`] words of `work`; the first error is returned.
+pub fn for_each_array_limb<F, E>(
+    work: Work,
+    arrays: Vec<&mut [u64]>,
+    n: usize,
+    scratch: usize,
+    f: F,
+) -> std::result::Result<(), E>
+where
+    F: Fn(usize, usize, &mut [u64], &mut [u64]) -> std::result::Result<(), E> + Sync + Send,
+    E: Send,
+{
+    let n = n.max(1);
+    let words: usize = arrays.iter().map(|a| a.len()).sum();
+    let tasks: Vec<(usize, usize, &mut [u64])> = arrays
+        .into_iter()
+        .enumerate()
+        .flat_map(|(a, data)| {
+            data.chunks_mut(n)
+                .enumerate()
+                .map(move |(i, limb)| (a, i, limb))
+        })
+        .collect();
+    match pool_for(words, work) {
+        Some(p) if tasks.len() > 1 => p.install(|| {
+            tasks.into_par_iter().try_for_each_init(
+                || Buffer::stale(scratch),
+                |s, (a, i, limb)| f(a, i, limb, s),
+            )
+        }),
+        _ => {
+            let mut s = Buffer::stale(scratch);
+            tasks
+                .into_iter()
+                .try_for_each(|(a, i, limb)| f(a, i, limb, &mut s))
+        }
     }
 }
 

@@ -10,7 +10,7 @@ use rnsfhe::rlwe::KeySwitching;
 use rnsfhe_math::sample::Csprng;
 
 /// The bytes of a BFV product, rotation and sum (HPS with one-prime and two-prime digits, BEHZ) and
-/// their decryptions, of a CKKS product, rescale and rotation, and of a BGV product, modulus switch
+/// their decryptions, of a CKKS product, rescale, rotation and hoisted rotations, and of a BGV product, modulus switch
 /// and automorphism over Phi_255, all from fixed seeds.
 fn run() -> Vec<Vec<u8>> {
     let mut out = Vec::new();
@@ -71,6 +71,13 @@ fn run() -> Vec<Vec<u8>> {
         .unwrap();
     let y = ctx.multiply_rescale(&x, &x, &rlk).unwrap();
     let z = ctx.rotate(&y, 5, &gk).unwrap();
+    // Hoisted rotations: the same bits as one rotation at a time, for any thread count.
+    let many = ctx.rotate_many(&y, &[1, 5], &gk).unwrap();
+    assert_eq!(
+        ctx.ciphertext_to_bytes(&many[1]).unwrap(),
+        ctx.ciphertext_to_bytes(&z).unwrap()
+    );
+    out.push(ctx.ciphertext_to_bytes(&many[0]).unwrap());
     for c in [&y, &z] {
         out.push(ctx.ciphertext_to_bytes(c).unwrap());
         // Decoding checks the lifted coefficients against every prime in chunks on the threads.

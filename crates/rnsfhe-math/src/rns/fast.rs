@@ -3,6 +3,7 @@
 use super::converter::{batch_len, BaseConverter};
 use super::dot::{dot_lazy, lazy_chunk};
 use super::RnsBasis;
+use crate::arith::Modulus;
 use crate::parallel::Work;
 use crate::Result;
 
@@ -100,6 +101,107 @@ pub(super) struct Extras<'a> {
     pub own: Option<(&'a [u64], &'a [u64])>,
 }
 
+/// The dot-product kernel chosen for one target modulus (see [`blocked_dots`]).
+struct RowKernel {
+    #[cfg(target_arch = "x86_64")]
+    ifma: Option<crate::arith::lazy::Ifma52>,
+    avx512: bool,
+    avx2: bool,
+}
+
+impl RowKernel {
+    /// The fastest kernel for target p, `terms` products a word of rows below `y_max`, n words a row.
+    fn new(p: &Modulus, y_max: u64, terms: usize, n: usize) -> Self {
+        RowKernel {
+            #[cfg(target_arch = "x86_64")]
+            ifma: n
+                .is_multiple_of(16)
+                .then(|| super::dot_ifma::reducer(y_max, p, terms))
+                .flatten(),
+            avx512: super::dot_avx512::available(y_max, p, terms),
+            avx2: n.is_multiple_of(8) && super::dot_avx2::available(y_max, p, terms),
+        }
+    }
+
+    /// out\[b] = (sum_i y\[i n + start + b] c\[i] + add\[b] + own row\[b] c_own) mod p (acc: scratch
+    /// of out.len()).
+    #[allow(clippy::too_many_arguments)] // a kernel's plain slices and scalars
+    fn block(
+        &self,
+        p: &Modulus,
+        (y, n, start): (&[u64], usize, usize),
+        c: &[u64],
+        y_max: u64,
+        add: Option<&[u64]>,
+        own: Option<(&[u64], u64)>,
+        out: &mut [u64],
+        acc: &mut [u128],
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(red) = &self.ifma {
+            if super::dot_ifma::dot(p, red, y, n, start, c, add, own, out) {
+                return;
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
+        if self.avx512 && super::dot_avx512::dot(p, y, n, start, c, add, own, out) {
+            return;
+        }
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 && super::dot_avx2::dot(p, y, n, start, c, add, own, out) {
+            return;
+        }
+        let chunk = lazy_chunk(y_max, p.value());
+        dot_lazy(p, y, n, start, c, chunk, acc, out);
+        if let Some(a) = add {
+            for (o, &x) in out.iter_mut().zip(a) {
+                *o = p.add(*o, p.reduce(x));
+            }
+        }
+        if let Some((r, cj)) = own {
+            for (o, &x) in out.iter_mut().zip(r) {
+                *o = p.add(*o, p.mul(x, cj));
+            }
+        }
+    }
+}
+
+/// One target row of [`blocked_dots`]: out\[b] = (sum_i y\[i stride + start + b] c\[i] + own
+/// row\[b] c_own + constant) mod p for b < out.len(), block by block (c.len() rows of values below
+/// `y_max`; `own` = (row, c_own) with the row below p; `constant` in [0, p)). The same words as that
+/// row of [`blocked_dots`] plus the constant: for a task that converts one limb and goes on with it
+/// while it is in cache (a base conversion fused with the NTT that follows).
+pub(super) fn dot_row(
+    p: &Modulus,
+    (y, stride, start): (&[u64], usize, usize),
+    c: &[u64],
+    y_max: u64,
+    own: Option<(&[u64], u64)>,
+    constant: u64,
+    out: &mut [u64],
+) {
+    let n = out.len();
+    let kernel = RowKernel::new(p, y_max, c.len() + usize::from(own.is_some()) + 1, n);
+    let mut acc = [0u128; BLOCK];
+    for (b, o) in out.chunks_mut(BLOCK).enumerate() {
+        let (at, bl) = (b * BLOCK, o.len());
+        let own = own.map(|(r, cj)| (&r[at..at + bl], cj));
+        kernel.block(
+            p,
+            (y, stride, start + at),
+            c,
+            y_max,
+            None,
+            own,
+            o,
+            &mut acc[..bl],
+        );
+        if constant != 0 {
+            crate::arith::vector::add_scalar_assign(p, o, constant);
+        }
+    }
+}
+
 /// out_j = sum_i y_i * consts[j k + i] (+ extras) mod p_j for every target p_j (the FastBconv sum),
 /// block by block of coefficients; y holds k rows of n values below `y_max`. Targets that allow it
 /// (odd, below 2^51, with IFMA present) use the AVX-512 IFMA kernel; other targets with the AVX-512
@@ -116,74 +218,29 @@ pub(super) fn blocked_dots(
 ) {
     let k = consts.len() / target.len().max(1);
     let own_max = if extras.own.is_some() { 1 } else { 0 };
-    #[cfg(target_arch = "x86_64")]
-    let ifma: Vec<Option<crate::arith::lazy::Ifma52>> = target
+    let kernels: Vec<RowKernel> = target
         .moduli()
         .iter()
-        .map(|p| {
-            n.is_multiple_of(16)
-                .then(|| super::dot_ifma::reducer(y_max, p, k + own_max + 1))
-                .flatten()
-        })
-        .collect();
-    let avx512: Vec<bool> = target
-        .moduli()
-        .iter()
-        .map(|p| super::dot_avx512::available(y_max, p, k + own_max + 1))
-        .collect();
-    let avx2: Vec<bool> = target
-        .moduli()
-        .iter()
-        .map(|p| n.is_multiple_of(8) && super::dot_avx2::available(y_max, p, k + own_max + 1))
+        .map(|p| RowKernel::new(p, y_max, k + own_max + 1, n))
         .collect();
     // Row j, coefficients start..start + out.len(), into `out` (acc: scratch of out.len()).
     let row = |j: usize, start: usize, out: &mut [u64], acc: &mut [u128]| {
-        let (p, bl) = (&target.moduli()[j], out.len());
+        let bl = out.len();
         let add = extras.add.map(|a| &a[start..start + bl]);
         let own = extras.own.map(|(rows, c)| {
             let at = if rows.len() == n { 0 } else { j * n } + start;
             (&rows[at..at + bl], c[j])
         });
-        #[cfg(target_arch = "x86_64")]
-        if let Some(red) = &ifma[j] {
-            if super::dot_ifma::dot(
-                p,
-                red,
-                y,
-                n,
-                start,
-                &consts[j * k..(j + 1) * k],
-                add,
-                own,
-                out,
-            ) {
-                return;
-            }
-        }
-        #[cfg(target_arch = "x86_64")]
-        if avx512[j]
-            && super::dot_avx512::dot(p, y, n, start, &consts[j * k..(j + 1) * k], add, own, out)
-        {
-            return;
-        }
-        #[cfg(target_arch = "x86_64")]
-        if avx2[j]
-            && super::dot_avx2::dot(p, y, n, start, &consts[j * k..(j + 1) * k], add, own, out)
-        {
-            return;
-        }
-        let chunk = lazy_chunk(y_max, p.value());
-        dot_lazy(p, y, n, start, &consts[j * k..(j + 1) * k], chunk, acc, out);
-        if let Some(a) = add {
-            for (o, &x) in out.iter_mut().zip(a) {
-                *o = p.add(*o, p.reduce(x));
-            }
-        }
-        if let Some((r, c)) = own {
-            for (o, &x) in out.iter_mut().zip(r) {
-                *o = p.add(*o, p.mul(x, c));
-            }
-        }
+        kernels[j].block(
+            &target.moduli()[j],
+            (y, n, start),
+            &consts[j * k..(j + 1) * k],
+            y_max,
+            add,
+            own,
+            out,
+            acc,
+        );
     };
     let work = Work::Products(k);
     if target.len() > 1 && crate::parallel::splits(target.len() * n, work) {

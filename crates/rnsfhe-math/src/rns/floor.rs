@@ -8,11 +8,11 @@ use super::RnsBasis;
 use crate::arith::{vector, Modulus, Shoup};
 use crate::{Error, Result};
 
-fn max_modulus(b: &RnsBasis) -> u64 {
+pub(super) fn max_modulus(b: &RnsBasis) -> u64 {
     b.max_modulus().value()
 }
 
-fn check(what: &'static str, got: usize, expected: usize) -> Result<()> {
+pub(super) fn check(what: &'static str, got: usize, expected: usize) -> Result<()> {
     if got == expected {
         Ok(())
     } else {
@@ -24,29 +24,21 @@ fn check(what: &'static str, got: usize, expected: usize) -> Result<()> {
     }
 }
 
-/// What the transformed floor adds to x_B in coefficient form.
-#[derive(Clone, Copy)]
-enum Addend<'a> {
-    /// |B| n residues.
-    Residues(&'a [u64]),
-    /// n words e + offset for small signed e, the same in every modulus of B (each word below every
-    /// modulus).
-    Shared(&'a [u64], u64),
-}
-
 /// fastRNSFloor_q(f x, B) = (f x - FastBconv(|f x|_q, q, B)) |q^-1|_B for x given in q and B:
 /// floor(f x / q) - e with e in [0, k] (Bajard et al. (SAC 2016) Lemma 5 with f = t).
 ///
 /// One dot product: sum_i |x_i f q~_i|_{q_i} (-|q/q_i|_m q^-1) + x_m (f q^-1) modulo each m of B.
 #[derive(Clone, Debug)]
 pub struct FastRnsFloor {
-    q: RnsBasis,
-    b: RnsBasis,
-    scaled_inv: Vec<Shoup>,
-    consts: Vec<u64>,
-    own: Vec<u64>,
+    pub(super) q: RnsBasis,
+    pub(super) b: RnsBasis,
+    pub(super) scaled_inv: Vec<Shoup>,
+    /// -|q/q_i|_m q^-1 at [j k + i] for the j-th modulus m of B.
+    pub(super) consts: Vec<u64>,
+    /// f q^-1 modulo each modulus of B.
+    pub(super) own: Vec<u64>,
     /// floor(q/2) modulo each modulus of q and of B, added first when rounding (see `rounded`).
-    half: Option<(Vec<u64>, Vec<u64>)>,
+    pub(super) half: Option<(Vec<u64>, Vec<u64>)>,
 }
 
 impl FastRnsFloor {
@@ -96,205 +88,9 @@ impl FastRnsFloor {
         })
     }
 
-    /// [`FastRnsFloor::apply`] with x_B and the output in the image of a linear map T per modulus of B
-    /// (the negacyclic NTT; `to_t(j, limb)` applies it modulo the j-th modulus of B):
-    /// T(out) = T(x_B) f q^-1 + T(FastBconv part + half f q^-1). The same bits as
-    /// T(apply(xq, T^-1(x_B))), without T^-1; `xq` in coefficient form, inputs in [0, m).
-    pub fn apply_transformed<F>(
-        &self,
-        xq: &[u64],
-        xb_t: &[u64],
-        out: &mut [u64],
-        to_t: F,
-    ) -> Result<()>
-    where
-        F: Fn(usize, &mut [u64]) -> Result<()> + Sync + Send,
-    {
-        self.transformed(xq, xb_t, None, out, to_t, None)
-    }
-
-    /// [`FastRnsFloor::apply_transformed`] followed, limb by limb while the limb is in cache, by the
-    /// sum with `add` (|B| n residues in the image of T, in [0, m)) and the gather
-    /// out\[i\] <- out\[idx\[i\]\] (a permutation of n entries, the same for every limb): the same bits as
-    /// the three steps one after another (a Galois automorphism in NTT form after a ModDown, without
-    /// a full-size intermediate). Errors: `idx` not of n entries below n, `add` of another length.
-    pub fn apply_transformed_gathered<F>(
-        &self,
-        xq: &[u64],
-        xb_t: &[u64],
-        out: &mut [u64],
-        to_t: F,
-        add: Option<&[u64]>,
-        idx: &[u32],
-    ) -> Result<()>
-    where
-        F: Fn(usize, &mut [u64]) -> Result<()> + Sync + Send,
-    {
-        let n = out.len() / self.b.len().max(1);
-        check("gather table", idx.len(), n)?;
-        if idx.iter().any(|&i| i as usize >= n) {
-            return Err(Error::OutOfRange(
-                "gather table entry beyond the limb".into(),
-            ));
-        }
-        if let Some(a) = add {
-            check("fastRNSFloor addend after T", a.len(), out.len())?;
-        }
-        self.transformed(xq, xb_t, None, out, to_t, Some((idx, add)))
-    }
-
-    /// [`FastRnsFloor::apply_transformed`] for x_B = T^-1(xb_t) + `xb_add` (`xb_add` in coefficient
-    /// form, |B| n residues): T(out) = T(x_B) f q^-1 + T(FastBconv part + (half + xb_add) f q^-1),
-    /// the same bits as T(apply(xq, T^-1(xb_t) + xb_add)). Public-key encryption adds its error e this
-    /// way to a product kept in NTT form, without an inverse and a forward NTT on the limbs of B.
-    pub fn apply_transformed_plus<F>(
-        &self,
-        xq: &[u64],
-        xb_t: &[u64],
-        xb_add: &[u64],
-        out: &mut [u64],
-        to_t: F,
-    ) -> Result<()>
-    where
-        F: Fn(usize, &mut [u64]) -> Result<()> + Sync + Send,
-    {
-        check("fastRNSFloor addend in B", xb_add.len(), xb_t.len())?;
-        self.transformed(xq, xb_t, Some(Addend::Residues(xb_add)), out, to_t, None)
-    }
-
-    /// [`FastRnsFloor::apply_transformed_plus`] for an addend of small signed integers e, the same in
-    /// every modulus of B (|e\[i]| <= `bound`): the same bits as `apply_transformed_plus` with the
-    /// residues of e, without them. The n words e + bound enter the FastBconv sum as one row shared
-    /// by every modulus of B, and -bound f q^-1 joins the rounding constant (public-key encryption's
-    /// error, drawn once for all the moduli). Errors: e of other than n entries, an entry beyond
-    /// `bound`, or 2 bound not below every modulus of B.
-    pub fn apply_transformed_plus_small<F>(
-        &self,
-        xq: &[u64],
-        xb_t: &[u64],
-        e: &[i64],
-        bound: u64,
-        out: &mut [u64],
-        to_t: F,
-    ) -> Result<()>
-    where
-        F: Fn(usize, &mut [u64]) -> Result<()> + Sync + Send,
-    {
-        let n = self.lengths(xq.len(), xb_t.len(), out.len())?;
-        check("fastRNSFloor small addend", e.len(), n)?;
-        if self.b.moduli().iter().any(|m| bound >= m.value() / 2) {
-            return Err(Error::OutOfRange(format!(
-                "small addend bound {bound} not below half of every modulus of B"
-            )));
-        }
-        // Every word written (e + bound in [0, 2 bound] where |e| <= bound).
-        let mut row = crate::pool::Buffer::stale(n);
-        let mut within = true;
-        for (r, &x) in row.iter_mut().zip(e) {
-            within &= x.unsigned_abs() <= bound;
-            *r = x.wrapping_add(bound as i64) as u64;
-        }
-        if !within {
-            return Err(Error::OutOfRange(format!(
-                "small addend beyond its bound {bound}"
-            )));
-        }
-        let addend = Addend::Shared(&row, bound);
-        self.transformed(xq, xb_t, Some(addend), out, to_t, None)
-    }
-
-    /// The transformed floor; `gather`: the addend after T and the gather table of
-    /// [`FastRnsFloor::apply_transformed_gathered`].
-    fn transformed<F>(
-        &self,
-        xq: &[u64],
-        xb_t: &[u64],
-        xb_add: Option<Addend<'_>>,
-        out: &mut [u64],
-        to_t: F,
-        gather: Option<(&[u32], Option<&[u64]>)>,
-    ) -> Result<()>
-    where
-        F: Fn(usize, &mut [u64]) -> Result<()> + Sync + Send,
-    {
-        let (n, y) = self.scaled_input(xq, xb_t.len(), out.len())?;
-        // The constant of limb j: the half times f q^-1, less the shared addend's offset times f q^-1.
-        let half = |j: usize| {
-            let m = &self.b.moduli()[j];
-            let h = self
-                .half
-                .as_ref()
-                .map_or(0, |(_, hb)| m.mul(hb[j], self.own[j]));
-            match xb_add {
-                Some(Addend::Shared(_, offset)) => m.sub(h, m.mul(m.reduce(offset), self.own[j])),
-                _ => h,
-            }
-        };
-        // Limb j of the addend (a shared row is every limb).
-        let addend = |j: usize| match xb_add {
-            Some(Addend::Residues(a)) => Some(&a[j * n..(j + 1) * n]),
-            Some(Addend::Shared(row, _)) => Some(row),
-            None => None,
-        };
-        let constant = self.half.is_some() || matches!(xb_add, Some(Addend::Shared(..)));
-        // Before T: the FastBconv part, with x_B's addend times f q^-1 and the half times f q^-1
-        // in the same pass where the kernel takes them.
-        let mut halved = false;
-        if self.q.len() == 1 {
-            for (j, m) in self.b.moduli().iter().enumerate() {
-                let o = &mut out[j * n..(j + 1) * n];
-                let c = m.shoup(self.consts[j]);
-                match addend(j) {
-                    // y < q0 < 2^64: the kernel reduces any word.
-                    Some(a) => {
-                        vector::mul_shoup2_add(m, (&y, c), (a, m.shoup(self.own[j])), half(j), o)
-                    }
-                    None => vector::mul_shoup2_add(m, (&y, c), (&y, m.shoup(0)), half(j), o),
-                }
-            }
-            halved = true;
-        } else {
-            let q_max = max_modulus(&self.q);
-            let extras = Extras {
-                add: None,
-                own: xb_add.map(|a| match a {
-                    Addend::Residues(r) | Addend::Shared(r, _) => (r, self.own.as_slice()),
-                }),
-            };
-            blocked_dots(&self.b, &y, n, &self.consts, q_max, extras, out);
-        }
-        // Limb by limb: the half (where not yet added), T, then T(x_B) f q^-1 added.
-        crate::parallel::for_each_limb(out, n, |j, o| {
-            let m = &self.b.moduli()[j];
-            if !halved && constant {
-                vector::add_scalar_assign(m, o, half(j));
-            }
-            to_t(j, o)?;
-            let xb = &xb_t[j * n..(j + 1) * n];
-            let w = m.shoup(self.own[j]);
-            match gather {
-                None => vector::mul_shoup_scalar_acc(m, o, xb, w),
-                // The sum into t (the same words: the sum of two residues does not depend on
-                // their order), then gathered back into the limb.
-                Some((idx, add)) => {
-                    // Every word of t written before it is read.
-                    let mut t = crate::pool::Buffer::stale(n);
-                    vector::mul_shoup_scalar_add_into(m, xb, w, o, &mut t);
-                    if let Some(a) = add {
-                        vector::add_assign(m, &mut t, &a[j * n..(j + 1) * n]);
-                    }
-                    for (d, &i) in o.iter_mut().zip(idx) {
-                        *d = t[i as usize];
-                    }
-                }
-            }
-            Ok(())
-        })
-    }
-
     /// The checks of both forms and the first step of fastRNSFloor: (n, the scaled residues of x_q,
     /// plus half of q first where the floor rounds).
-    fn scaled_input(
+    pub(super) fn scaled_input(
         &self,
         xq: &[u64],
         xb_len: usize,
@@ -303,23 +99,38 @@ impl FastRnsFloor {
         let n = self.lengths(xq.len(), xb_len, out_len)?;
         // Every word overwritten by the scaled copy of x_q.
         let mut y = crate::pool::Buffer::stale(xq.len());
-        scaled_residues_by(&self.q, &self.scaled_inv, xq, n, &mut y);
-        if let Some((hq, _)) = &self.half {
-            // |(x_i + h_i) w_i|_{q_i} = |x_i w_i + |h_i w_i|_{q_i}|_{q_i}: the half added after the
-            // product, one pass, no copy of x.
-            for ((yi, m), (&h, &w)) in y
-                .chunks_exact_mut(n)
-                .zip(self.q.moduli())
-                .zip(hq.iter().zip(&self.scaled_inv))
-            {
-                vector::add_scalar_assign(m, yi, m.mul_shoup(h, w));
-            }
-        }
+        // Threads: one limb per task (the closure cannot fail); the scaled copy written once.
+        let _: Result<()> =
+            crate::parallel::for_each_limb_as(crate::parallel::Work::Light, &mut y, n, |i, yi| {
+                let (m, w) = (&self.q.moduli()[i], self.scaled_inv[i]);
+                vector::mul_shoup_scalar_into(m, &xq[i * n..(i + 1) * n], w, yi);
+                self.add_source_half(i, yi);
+                Ok(())
+            });
         Ok((n, y))
     }
 
+    /// The first step of fastRNSFloor on limb i of x_q, in place: y_i = |(x_i + h_i) w_i|_{q_i} with
+    /// w_i = |f q~_i|_{q_i} and h the rounding half (0 without rounding), for x_i in [0, q_i). The rows
+    /// that [`FastRnsFloor::apply_transformed_jobs`] takes, for a caller that has limb i in cache
+    /// (after its inverse NTT).
+    pub fn scale_source_limb(&self, i: usize, x: &mut [u64]) {
+        let (m, w) = (&self.q.moduli()[i], self.scaled_inv[i]);
+        vector::mul_shoup_scalar_assign(m, x, w);
+        self.add_source_half(i, x);
+    }
+
+    /// |h_i w_i|_{q_i} added to limb i of the scaled x_q where the floor rounds:
+    /// |(x_i + h_i) w_i|_{q_i} = |x_i w_i + |h_i w_i|_{q_i}|_{q_i}, the half added after the product.
+    fn add_source_half(&self, i: usize, y: &mut [u64]) {
+        if let Some((hq, _)) = &self.half {
+            let (m, w) = (&self.q.moduli()[i], self.scaled_inv[i]);
+            vector::add_scalar_assign(m, y, m.mul_shoup(hq[i], w));
+        }
+    }
+
     /// n for inputs of k n and |B| n words and an output of |B| n words (errors naming the input).
-    fn lengths(&self, xq_len: usize, xb_len: usize, out_len: usize) -> Result<usize> {
+    pub(super) fn lengths(&self, xq_len: usize, xb_len: usize, out_len: usize) -> Result<usize> {
         let n = out_len / self.b.len().max(1);
         check("fastRNSFloor output", out_len, n * self.b.len())?;
         check("fastRNSFloor input in q", xq_len, n * self.q.len())?;

@@ -1,7 +1,7 @@
 //! Exact base conversion with a floating-point correction (HPS; ../shared/notes/hps.md).
 
 use super::converter::{batch_len, BaseConverter};
-use super::fast::{blocked_dots, scaled_residues, Extras};
+use super::fast::{blocked_dots, dot_row, scaled_residues, Extras};
 use super::RnsBasis;
 use crate::Result;
 
@@ -51,6 +51,96 @@ impl HpsConverter {
     }
 }
 
+impl HpsConverter {
+    /// The bound on the rows of [`HpsConverter::prepare`].
+    fn y_max(&self) -> u64 {
+        let k = self.source.len() as u64;
+        self.source.max_modulus().value().max(k + 1)
+    }
+
+    /// y_i = |x_i q~_i|_{q_i} in place for limb i of the source (row i of
+    /// [`HpsConverter::prepare`]), for a task that has limb i in cache.
+    pub fn scale_limb(&self, i: usize, x: &mut [u64]) {
+        let (m, w) = (
+            &self.source.moduli()[i],
+            self.source.inv_punctured_products()[i],
+        );
+        crate::arith::vector::mul_shoup_scalar_assign(m, x, w);
+    }
+
+    /// The first step of the conversion of n integers (`input`: k n residues in the source): k + 1
+    /// rows of n words into `y`, y_i = |x_i q~_i|_{q_i} and v = round(sum_i y_i / q_i), whose
+    /// multiple of Q the dot product subtracts through the constant -|Q|_{p_j}. The rows that
+    /// [`HpsConverter::convert_row`] takes, so that a task can convert the limb it works on.
+    pub fn prepare(&self, input: &[u64], y: &mut [u64]) -> Result<()> {
+        let k = self.source.len();
+        let n = input.len() / k.max(1);
+        check_len("HPS input", input.len(), k * n)?;
+        check_len("HPS rows", y.len(), (k + 1) * n)?;
+        let (rows, v_row) = y.split_at_mut(k * n);
+        scaled_residues(&self.source, input, n, rows);
+        let rows: Vec<&[u64]> = rows.chunks_exact(n).collect();
+        self.correction(&rows, v_row);
+        Ok(())
+    }
+
+    /// v\[b] = round(sum_i rows\[i]\[b] / q_i) for the scaled rows y_i (k rows of v.len() words, any
+    /// range of columns): the row k of [`HpsConverter::prepare`].
+    pub fn correction(&self, rows: &[&[u64]], v: &mut [u64]) {
+        let q_max = self.source.max_modulus().value();
+        let mut s = [0f64; 256];
+        for (c, out) in v.chunks_mut(s.len()).enumerate() {
+            let s = &mut s[..out.len()];
+            s.iter_mut().for_each(|x| *x = 0.0);
+            let at = c * 256;
+            for (yi, &inv) in rows.iter().zip(&self.inv_q) {
+                let yi = &yi[at..at + out.len()];
+                if q_max >> 52 == 0 {
+                    for (s, &yv) in s.iter_mut().zip(yi) {
+                        *s += small_to_f64(yv) * inv;
+                    }
+                } else {
+                    for (s, &yv) in s.iter_mut().zip(yi) {
+                        *s += yv as f64 * inv;
+                    }
+                }
+            }
+            for (o, x) in out.iter_mut().zip(s.iter()) {
+                *o = x.round() as u64;
+            }
+        }
+    }
+
+    /// Target limb t of the conversion from the k + 1 rows of [`HpsConverter::prepare`] (n words
+    /// each) into `out` (n words): the same words as row t of [`BaseConverter::convert`].
+    pub fn convert_row(&self, y: &[u64], t: usize, out: &mut [u64]) -> Result<()> {
+        let k = self.source.len();
+        let n = out.len();
+        check_len("HPS rows", y.len(), (k + 1) * n)?;
+        let p = self.target.moduli().get(t).ok_or_else(|| {
+            crate::Error::OutOfRange(format!(
+                "target limb {t} of a conversion to {} limbs",
+                self.target.len()
+            ))
+        })?;
+        let c = &self.punctured_mod_target[t * (k + 1)..(t + 1) * (k + 1)];
+        dot_row(p, (y, n, 0), c, self.y_max(), None, 0, out);
+        Ok(())
+    }
+}
+
+fn check_len(what: &'static str, got: usize, expected: usize) -> Result<()> {
+    if got == expected {
+        Ok(())
+    } else {
+        Err(crate::Error::LengthMismatch {
+            what,
+            expected,
+            got,
+        })
+    }
+}
+
 /// y as f64, exactly for y < 2^52 (the exponent trick, which vectorises without AVX-512DQ).
 #[inline(always)]
 fn small_to_f64(y: u64) -> f64 {
@@ -69,34 +159,15 @@ impl BaseConverter for HpsConverter {
     fn convert(&self, input: &[u64], output: &mut [u64]) -> Result<()> {
         let k = self.source.len();
         let n = batch_len(k, self.target.len(), input, output)?;
-        // Rows 0..k: y_i = |x_i q~_i|_{q_i}; row k: v = round(sum_i y_i / q_i), whose multiple of Q
-        // the dot product subtracts through the constant -|Q|_{p_j}.
-        // Every word is written below (the k rows, then v).
+        // Every word is written by `prepare` (the k rows, then v).
         let mut y = crate::pool::Buffer::stale((k + 1) * n);
-        let (rows, v_row) = y.split_at_mut(k * n);
-        scaled_residues(&self.source, input, n, rows);
-        let q_max = self.source.max_modulus().value();
-        let mut v = vec![0f64; n];
-        for (yi, &inv) in rows.chunks_exact(n).zip(&self.inv_q) {
-            if q_max >> 52 == 0 {
-                for (s, &yv) in v.iter_mut().zip(yi) {
-                    *s += small_to_f64(yv) * inv;
-                }
-            } else {
-                for (s, &yv) in v.iter_mut().zip(yi) {
-                    *s += yv as f64 * inv;
-                }
-            }
-        }
-        for (o, s) in v_row.iter_mut().zip(&v) {
-            *o = s.round() as u64;
-        }
+        self.prepare(input, &mut y)?;
         blocked_dots(
             &self.target,
             &y,
             n,
             &self.punctured_mod_target,
-            q_max.max(k as u64 + 1),
+            self.y_max(),
             Extras::default(),
             output,
         );

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use rnsfhe_math::ring::{Poly, Representation, RingContext, RingKind};
+use rnsfhe_math::ring::{Poly, Representation, RingContext};
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian, DEFAULT_TAIL};
 
 use super::{CkksCiphertext, CkksEncoder, CkksParameters, CkksPlaintext, Complex};
@@ -416,44 +416,9 @@ impl CkksContext {
         self.check_ct(ct)?;
         self.check_secret(sk)?;
         KeyId::check(ct.key_id, sk.id(), "secret key")?;
-        let ring = self.ring_at(ct.level)?;
-        let acc = if ct.parts.len() == 2 && ring.kind() == RingKind::PowerOfTwo {
-            // c0 + c1 s limb by limb, in one pass over c1 and s (s borrowed, not copied).
-            let s = sk.ntt_residues_at(ring)?;
-            let (c0, c1) = (ct.parts[0].residues(), ct.parts[1].residues());
-            let n = ring.limb_len(Representation::Ntt);
-            Poly::from_fill(ring, Representation::Ntt, |o| {
-                rnsfhe_math::parallel::for_each_limb_as(
-                    rnsfhe_math::parallel::Work::Products(1),
-                    o,
-                    n,
-                    |i, o| {
-                        let r = i * n..(i + 1) * n;
-                        o.copy_from_slice(&c0[r.clone()]);
-                        rnsfhe_math::arith::vector::mul_add_assign(
-                            &ring.moduli()[i],
-                            o,
-                            &c1[r.clone()],
-                            &s[r],
-                        );
-                        Ok::<(), Error>(())
-                    },
-                )
-            })?
-        } else {
-            let s = sk.ntt_at(ring)?;
-            let mut acc = ct.parts[0].clone();
-            let mut power = s.clone();
-            for (i, c) in ct.parts.iter().enumerate().skip(1) {
-                acc.add_assign(&c.mul(&power)?)?;
-                if i + 1 < ct.parts.len() {
-                    power.mul_assign(&s)?;
-                }
-            }
-            acc
-        };
+        let poly = self.phase(ct, sk)?;
         Ok(CkksPlaintext {
-            poly: acc,
+            poly,
             level: ct.level,
             scale: ct.scale,
             slots: ct.slots,

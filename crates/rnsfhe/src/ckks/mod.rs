@@ -34,6 +34,7 @@ mod moduli;
 mod multiply;
 mod ops;
 mod params;
+mod phase;
 mod rotations;
 mod scales;
 

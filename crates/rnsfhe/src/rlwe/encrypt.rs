@@ -4,7 +4,8 @@
 use std::sync::Arc;
 
 use rnsfhe_math::arith::vector;
-use rnsfhe_math::ring::{Poly, RingKind};
+use rnsfhe_math::parallel;
+use rnsfhe_math::ring::{Poly, Representation, RingKind};
 use rnsfhe_math::sample::{ternary, ternary_hamming, Csprng, DiscreteGaussian};
 
 use super::keys::{gaussian_poly, is_montgomery, uniform_ntt};
@@ -50,27 +51,13 @@ impl PublicKey {
             return Ok((c0, c1));
         }
         let (c0, c1) = self.products(sw, dist, rng)?;
+        // e0 is drawn before e1, as in `encrypt_zero`, each as `gaussian_poly` draws it; their
+        // residues are formed only on the limbs of P (those of Q enter ModDown's sum from e itself).
         let n = ctx.degree();
-        let k = sw.ring_q().moduli().len();
-        // e drawn as `gaussian_poly` draws it, its residues formed only on the limbs of P (those of
-        // Q enter ModDown's sum from e itself).
-        let mut finish = |mut c: Poly| -> Result<Poly> {
-            let e = g.sample(rng, n);
-            let res = c.residues_mut();
-            rnsfhe_math::parallel::for_each_limb(&mut res[k * n..], n, |j, limb| {
-                let m = &ctx.moduli()[k + j];
-                ctx.inverse_limb(k + j, limb, false)?;
-                // Every word written before it is read.
-                let mut t = rnsfhe_math::pool::Buffer::stale(n);
-                vector::reduce_signed_into(m, g.bound(), &e, &mut t);
-                vector::add_assign(m, limb, &t);
-                Ok::<(), Error>(())
-            })?;
-            sw.mod_down_qp_ntt_plus(c.residues(), &e, g.bound())
-        };
-        // e0 is drawn before e1, as in `encrypt_zero`.
-        let c0 = finish(c0)?;
-        Ok((c0, finish(c1)?))
+        let e0 = g.sample(rng, n);
+        let e1 = g.sample(rng, n);
+        let [c0, c1] = sw.mod_down_qp_ntt_plus_pair([c0, c1], [&e0, &e1], g.bound())?;
+        Ok((c0, c1))
     }
 
     /// (p0 u, p1 u) in NTT form over Q u P for a fresh u of `dist` (u's residues are overwritten).
@@ -96,9 +83,39 @@ impl PublicKey {
             // p (plain) * u M reduces to p u: the output is plain, as elsewhere.
             u = u.to_montgomery()?;
         }
-        // p1 u into a fresh polynomial, then p0 u over u (the pointwise product commutes bit for bit).
-        let c1 = u.mul(self.parts().1)?;
-        u.mul_assign(self.parts().0)?;
+        let (p0, p1) = self.parts();
+        if !Arc::ptr_eq(p0.context(), ctx)
+            || !Arc::ptr_eq(p1.context(), ctx)
+            || p0.representation() != Representation::Ntt
+            || p1.representation() != Representation::Ntt
+            || ctx.kind() != RingKind::PowerOfTwo
+            || ctx.reduction().is_some()
+        {
+            // p1 u into a fresh polynomial, then p0 u over u (the pointwise product commutes bit
+            // for bit).
+            let c1 = u.mul(p1)?;
+            u.mul_assign(p0)?;
+            return Ok((u, c1));
+        }
+        // Both products limb by limb in one fan-out: p1 u written into c1, then p0 u over u itself
+        // (its residues are overwritten), the same words as `mul` and `mul_assign`.
+        let (r0, r1) = (p0.residues(), p1.residues());
+        // Every word of c1 is written by its limb's task.
+        let c1 = Poly::from_fill(ctx, Representation::Ntt, |c1| {
+            parallel::for_each_limb2(
+                parallel::Work::Products(1),
+                u.residues_mut(),
+                c1,
+                n,
+                0,
+                |i, ui, ci, _| {
+                    let (m, r) = (&ctx.moduli()[i], i * n..(i + 1) * n);
+                    vector::mul_into(m, ui, &r1[r.clone()], ci);
+                    vector::mul_assign(m, ui, &r0[r]);
+                    Ok::<(), Error>(())
+                },
+            )
+        })?;
         Ok((u, c1))
     }
 }

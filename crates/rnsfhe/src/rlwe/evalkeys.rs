@@ -116,6 +116,17 @@ impl RelinKey {
                     .pop()
                     .ok_or_else(|| Error::InvalidCiphertext("empty".into()))?;
                 let form = parts[0].representation();
+                if scaled.is_none()
+                    && super::hoisted::hoistable(sw)
+                    && [&parts[0], &parts[1], &c2]
+                        .iter()
+                        .all(|p| p.representation() == Representation::Ntt)
+                {
+                    // The sums folded into the ModDown (the same bits as below).
+                    let [d0, d1] = sw.switch_add(&c2, &self.key, [&parts[0], &parts[1]])?;
+                    *parts = vec![d0, d1];
+                    return Ok(());
+                }
                 let (u0, u1) = switch(sw, scaled, &c2, &self.key, form)?;
                 for (p, u) in parts.iter_mut().zip([u0, u1]) {
                     p.add_assign(&u)?;

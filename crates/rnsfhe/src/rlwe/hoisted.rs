@@ -31,7 +31,7 @@ use std::sync::Arc;
 use rnsfhe_math::arith::{vector, Modulus, Shoup};
 use rnsfhe_math::parallel;
 use rnsfhe_math::pool::Buffer;
-use rnsfhe_math::ring::{ntt_automorphism_index, Poly, Representation, RingContext, RingKind};
+use rnsfhe_math::ring::{Poly, Representation, RingContext, RingKind};
 
 use super::evalkeys::switch;
 use super::{owned_by, Decomposed, GaloisKeys, KeyId, KeySwitcher, ModulusChain};
@@ -100,6 +100,16 @@ pub(crate) fn rotate_one(
         return Ok(parts.to_vec());
     }
     let key = keys.get_at(g, level, None)?;
+    if chain.is_none()
+        && hoistable(sw)
+        && parts
+            .iter()
+            .all(|p| p.representation() == Representation::Ntt)
+    {
+        // c_0 and the automorphism folded into the ModDown (the same bits as below).
+        let idx = sw.gather_table(g)?;
+        return Ok(sw.switch_gathered(&parts[1], key, &parts[0], &idx)?.into());
+    }
     let (u0, u1) = switch(sw, chain, &parts[1], key, parts[0].representation())?;
     rotated(u0, u1, &parts[0], g)
 }
@@ -200,15 +210,16 @@ impl<'a> Hoisted<'a> {
         };
         let key = self.keys.get_at(g, self.level, None)?;
         let form = self.parts[0].representation();
-        let [u0, u1] = self.sw.gadget_product(digits, key)?;
         if form == Representation::Ntt && self.chain.is_none() {
-            // ModDown, c_0 and the automorphism limb by limb (the same bits as below).
-            let idx = ntt_automorphism_index(self.parts[0].context().degree(), g)?;
-            return Ok(vec![
-                self.sw.mod_down_gathered(u0, Some(&self.parts[0]), &idx)?,
-                self.sw.mod_down_gathered(u1, None, &idx)?,
-            ]);
+            // The gadget product, ModDown, c_0 and the automorphism limb by limb (the same bits as
+            // below).
+            let idx = self.sw.gather_table(g)?;
+            return Ok(self
+                .sw
+                .rotate_hoisted(digits, key, &self.parts[0], &idx)?
+                .into());
         }
+        let [u0, u1] = self.sw.gadget_product(digits, key)?;
         let mut u = [
             self.sw.mod_down_lazy(u0, form)?,
             self.sw.mod_down_lazy(u1, form)?,
@@ -317,7 +328,7 @@ impl<'a> Hoisted<'a> {
             }
             let key = self.keys.get_at(g, self.level, None)?;
             self.sw.check_gadget(digits, key)?;
-            prepared.push((Some((key, ntt_automorphism_index(n, g)?)), w));
+            prepared.push((Some((key, self.sw.gather_table(g)?)), w));
         }
         for (_, w) in &prepared {
             check_weight(*w, ring)?;

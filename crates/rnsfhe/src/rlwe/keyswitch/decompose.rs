@@ -32,13 +32,11 @@ pub(super) enum Extension {
     Fast(FastBaseConverter),
 }
 
-impl Extension {
-    pub(super) fn convert(&self, input: &[u64], output: &mut [u64]) -> rnsfhe_math::Result<()> {
-        match self {
-            Extension::Centred(c) => c.convert(input, output),
-            Extension::Fast(c) => c.convert(input, output),
-        }
-    }
+/// A digit's extension, made before the limbs' tasks: the converted limbs (FastBconv), or the k + 1
+/// rows of `HpsConverter::prepare` from which each limb's task converts its own limb.
+pub(super) enum Up {
+    Converted(Buffer),
+    Prepared(Buffer),
 }
 
 /// One row of a limb's digits: key component `part`, digit j, sub-digit b.
@@ -49,18 +47,21 @@ pub(super) struct Row {
     pub(super) b: usize,
 }
 
-/// A polynomial d at level l ready for its digits: its residues in coefficient form, in NTT form
-/// when given so (its own digits' limbs are taken from there), and the ModUp of every digit of
-/// several primes.
+/// A polynomial d at level l ready for its digits: its residues in coefficient form (unless no
+/// digit reads them), in NTT form when given so (its own digits' limbs are taken from there), and
+/// the ModUp of every digit of several primes.
 pub(super) struct DigitSource<'a> {
     pub(super) level: usize,
-    /// Coefficient form, (l + 1) n words.
-    coeffs: Cow<'a, Poly>,
+    /// Coefficient form, (l + 1) n words; `None` when every digit is read from `ntt` and `ups`.
+    coeffs: Option<Cow<'a, Poly>>,
     /// The input's NTT form, when it came so.
     ntt: Option<&'a [u64]>,
-    /// ups[j]: the centred extension of digit j to the limbs of its `ModUp` (digits of several primes only).
-    ups: Vec<Option<Buffer>>,
+    /// ups[j]: the extension of digit j to the limbs of its `ModUp` (digits of several primes only).
+    ups: Vec<Option<Up>>,
 }
+
+/// Words of a column chunk of the HPS correction rows (one task each).
+const CORRECTION_CHUNK: usize = 4096;
 
 /// The digits of one polynomial d at level l, each extended to every limb of Q_l u P and in NTT
 /// form (Lattigo's `DecomposeNTT`): the part of key switching that does not depend on the key, paid
@@ -121,6 +122,28 @@ impl KeySwitcher {
     /// ModUp (exact, centred: [`ModUp`]) of every digit of several primes.
     pub(super) fn digit_source<'a>(&self, d: &'a Poly) -> Result<DigitSource<'a>> {
         let level = self.level_of_input(d)?;
+        let ctx = self.ring_qp();
+        let n = ctx.degree();
+        let centred = |j: usize| match &self.modup[level][j] {
+            Some(ModUp {
+                conv: Extension::Centred(c),
+                ..
+            }) => Some(c),
+            _ => None,
+        };
+        let active: Vec<usize> = (0..self.digits.len())
+            .filter(|&j| self.digits[j].start <= level)
+            .collect();
+        // An NTT-form input whose every digit has an exact ModUp: each digit's limbs leave the NTT
+        // form straight into the conversion's rows, one limb per task, and no coefficient form of
+        // the whole input is made (the digits' own limbs come from the NTT form).
+        if d.representation() == Representation::Ntt
+            && ctx.limb_len(Representation::Ntt) == n
+            && self.layout.omega_bits.is_none()
+            && active.iter().all(|&j| centred(j).is_some())
+        {
+            return self.prepared_source(d, level);
+        }
         let (coeffs, ntt) = if d.representation() == Representation::Coefficient {
             (Cow::Borrowed(d), None)
         } else {
@@ -128,23 +151,108 @@ impl KeySwitcher {
             c.to_coefficient()?;
             (Cow::Owned(c), Some(d.residues()))
         };
-        let n = self.ring_qp().degree();
         let x = coeffs.residues();
         let ups = parallel::map(self.digits.len(), x.len() * self.digits.len(), |j| {
             match (&self.modup[level][j], &self.digits[j]) {
                 (Some(up), r) => {
                     let src = &x[r.start * n..(r.end.min(level + 1)) * n];
-                    // The conversion writes every word.
-                    let mut out = Buffer::stale(up.limbs.len() * n);
-                    up.conv.convert(src, &mut out).map(|()| Some(out))
+                    match &up.conv {
+                        Extension::Centred(c) => {
+                            // `prepare` writes every word.
+                            let mut rows = Buffer::stale(src.len() + n);
+                            c.prepare(src, &mut rows).map(|()| Some(Up::Prepared(rows)))
+                        }
+                        Extension::Fast(c) => {
+                            // The conversion writes every word.
+                            let mut out = Buffer::stale(up.limbs.len() * n);
+                            c.convert(src, &mut out).map(|()| Some(Up::Converted(out)))
+                        }
+                    }
                 }
                 (None, _) => Ok(None),
             }
         })?;
         Ok(DigitSource {
             level,
-            coeffs,
+            coeffs: Some(coeffs),
             ntt,
+            ups,
+        })
+    }
+
+    /// [`KeySwitcher::digit_source`] of an NTT-form input whose every digit has an exact ModUp:
+    /// per limb of d (one task each) the inverse NTT into the row of its digit and the row's scaling
+    /// (`HpsConverter::scale_limb`), then the correction rows by column chunks; the same rows as
+    /// `HpsConverter::prepare` of the coefficient form.
+    fn prepared_source<'a>(&self, d: &'a Poly, level: usize) -> Result<DigitSource<'a>> {
+        let n = self.ring_qp().degree();
+        let ring = d.context();
+        let x = d.residues();
+        let mut bufs: Vec<Option<(usize, usize, Buffer)>> = (0..self.digits.len())
+            .map(|j| {
+                let r = &self.digits[j];
+                let own = r.end.min(level + 1).saturating_sub(r.start);
+                // Every row is written below: the own limbs, then the correction.
+                (own > 0).then(|| (r.start, own, Buffer::stale((own + 1) * n)))
+            })
+            .collect();
+        let conv = |j: usize| match &self.modup[level][j] {
+            Some(ModUp {
+                conv: Extension::Centred(c),
+                ..
+            }) => Ok(c),
+            _ => Err(Error::Internal(format!("digit {j} has no exact ModUp"))),
+        };
+        let mut rows = Vec::new();
+        let mut which = Vec::new();
+        for (j, b) in bufs.iter_mut().enumerate() {
+            if let Some((start, own, buf)) = b {
+                rows.push(&mut buf[..*own * n]);
+                which.push((j, *start));
+            }
+        }
+        parallel::for_each_array_limb(parallel::Work::Heavy, rows, n, 0, |a, r, row, _| {
+            let (j, start) = which[a];
+            let i = start + r;
+            row.copy_from_slice(&x[i * n..(i + 1) * n]);
+            ring.inverse_limb(i, row, false)?;
+            conv(j)?.scale_limb(r, row);
+            Ok::<(), Error>(())
+        })?;
+        let mut scaled = Vec::new();
+        let mut vs = Vec::new();
+        for (j, b) in bufs.iter_mut().enumerate() {
+            if let Some((_, own, buf)) = b {
+                let (r, v) = buf.split_at_mut(*own * n);
+                scaled.push((j, &*r));
+                vs.push(v);
+            }
+        }
+        let k_max = scaled.iter().map(|(_, r)| r.len() / n).max().unwrap_or(1);
+        parallel::for_each_array_limb(
+            parallel::Work::Products(k_max),
+            vs,
+            CORRECTION_CHUNK,
+            0,
+            |a, c, v, _| {
+                let (j, r) = scaled[a];
+                let at = c * CORRECTION_CHUNK;
+                let rows: Vec<&[u64]> = r
+                    .chunks_exact(n)
+                    .map(|row| &row[at..at + v.len()])
+                    .collect();
+                conv(j)?.correction(&rows, v);
+                Ok::<(), Error>(())
+            },
+        )?;
+        let ups = bufs
+            .into_iter()
+            .map(|b| b.map(|(_, _, buf)| Up::Prepared(buf)))
+            .collect();
+        Ok(DigitSource {
+            level,
+            coeffs: None,
+            ntt: Some(x),
             ups,
         })
     }
@@ -244,26 +352,41 @@ impl KeySwitcher {
         let n = ctx.degree();
         let m = &ctx.moduli()[i];
         let dig = &self.digits[j];
-        let dres = src.coeffs.residues();
-        let own = &dres[dig.start * n..(dig.start + 1) * n];
+        let coeffs = || {
+            src.coeffs.as_ref().map(|c| c.residues()).ok_or_else(|| {
+                Error::Internal(format!(
+                    "key switching: digit {j} needs the coefficient form"
+                ))
+            })
+        };
         if let Some(w) = self.layout.omega_bits {
+            let own = &coeffs()?[dig.start * n..(dig.start + 1) * n];
             let mask = (1u64 << w) - 1;
             for (o, &x) in tmp.iter_mut().zip(own) {
                 *o = m.reduce((x >> (w * b as u32)) & mask);
             }
         } else if dig.contains(&i) {
-            tmp.copy_from_slice(&dres[i * n..(i + 1) * n]);
+            tmp.copy_from_slice(&coeffs()?[i * n..(i + 1) * n]);
         } else if let (Some(out), Some(mu)) = (&src.ups[j], &self.modup[src.level][j]) {
             let t = mu.limbs.iter().position(|&l| l == i).ok_or_else(|| {
                 Error::Internal(format!(
                     "key switching: limb {i} missing from the ModUp target of digit {j}"
                 ))
             })?;
-            tmp.copy_from_slice(&out[t * n..(t + 1) * n]);
+            match (out, &mu.conv) {
+                (Up::Prepared(rows), Extension::Centred(c)) => c.convert_row(rows, t, tmp)?,
+                (Up::Converted(out), _) => tmp.copy_from_slice(&out[t * n..(t + 1) * n]),
+                (Up::Prepared(_), Extension::Fast(_)) => {
+                    return Err(Error::Internal(format!(
+                        "key switching: digit {j} prepared for another extension"
+                    )))
+                }
+            }
         } else {
             // The centred digit in (-q_j/2, q_j/2]: a digit in [0, q_j) has mean q_j/2, whose
             // all-ones pattern times the key's error is sqrt(n) times larger in the canonical
             // embedding than a centred digit's.
+            let own = &coeffs()?[dig.start * n..(dig.start + 1) * n];
             vector::lift_centered(&ctx.moduli()[dig.start], m, own, tmp);
         }
         Ok(())

@@ -15,7 +15,9 @@
 //! `moddown`. [`KeySwitcher::switch_to`] runs them limb by limb for one key; hoisted key switching
 //! ([`KeySwitcher::decompose`] once, [`KeySwitcher::gadget_product`] per key,
 //! [`KeySwitcher::mod_down_lazy`] per output or per sum) shares the digits of one polynomial among
-//! many keys, with the same bits per key.
+//! many keys, with the same bits per key. In NTT form on power-of-two rings `fused` runs every
+//! stage as one fan-out over limbs (over both output polynomials' limbs for ModDown), with a
+//! relinearisation's sums and a rotation's c_0 and automorphism folded into the ModDown.
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -30,6 +32,7 @@ use rnsfhe_math::rns::{BaseConverter, FastBaseConverter, FastRnsFloor, HpsConver
 use rnsfhe_math::sample::{Csprng, DiscreteGaussian};
 
 mod decompose;
+mod fused;
 mod gadget;
 mod key;
 mod keygen;
@@ -69,6 +72,8 @@ pub struct KeySwitcher {
     /// Per key component: the ring its (k0, k1) are stored over, Q u P without the component's zero
     /// limbs (Bajard et al. (SAC 2016) section 4.6: a truncated row is zero on I_j), and each limb's slot in it.
     components: Vec<(Arc<RingContext>, Vec<Option<usize>>)>,
+    /// The NTT-form gather tables of the Galois elements rotated by so far (`fused::GatherTables`).
+    gathers: fused::GatherTables,
 }
 
 /// Truncated key columns are for power-of-two rings only.
@@ -188,6 +193,7 @@ impl KeySwitcher {
             rescale_down,
             subdigits,
             components: Vec::new(),
+            gathers: fused::GatherTables::default(),
         };
         for (j, &count) in sw.subdigits.iter().enumerate() {
             let zero = sw.truncated(j);
@@ -318,84 +324,33 @@ impl KeySwitcher {
         form: Representation,
     ) -> Result<(Poly, Poly)> {
         let to_ntt = form == Representation::Ntt;
-        let ctx = self.ring_qp();
-        let n = ctx.degree();
-        // Words per limb in NTT form: n, or N = N2(2n) for general m (Bajard et al. (SAC 2017)).
-        let len = ctx.limb_len(Representation::Ntt);
-        // Output straight in NTT form, the limbs of Q_l never leaving it: power-of-two rings only.
-        let ntt_out = to_ntt && len == n;
-        let (level, mut u0, mut u1) = self.key_products(d, key, ntt_out)?;
-        let limbs = self.limbs_at(level);
-        if len != n {
-            // General m: the n coefficients of each limb to the front, limb-major.
-            for u in [&mut u0, &mut u1] {
-                for slot in 1..limbs.len() {
-                    u.copy_within(slot * len..slot * len + n, slot * n);
-                }
-            }
-        }
-        let (u0, u1) = (&u0[..limbs.len() * n], &u1[..limbs.len() * n]);
-        let down = |u: &[u64]| {
-            if ntt_out {
-                self.mod_down_ntt(u, level)
-            } else {
-                let mut x = self.mod_down(u, level)?;
-                if to_ntt {
-                    x.to_ntt()?;
-                }
-                Ok(x)
-            }
-        };
-        let words = u0.len() + u1.len();
-        let (d0, d1) = parallel::join(words, || down(u0), || down(u1));
-        Ok((d0?, d1?))
-    }
-
-    /// The key's inner products with the digits of d over Q_l u P (steps 1 and 2 of key
-    /// switching), limb by limb: the level l and the two sums, the limbs of P in coefficient form,
-    /// those of Q_l in NTT form when `ntt_out` (power-of-two rings), else in coefficient form.
-    fn key_products(
-        &self,
-        d: &Poly,
-        key: &KeySwitchKey,
-        ntt_out: bool,
-    ) -> Result<(usize, Buffer, Buffer)> {
         self.check_key(key, self.level_of_input(d)?)?;
         let src = self.digit_source(d)?;
         let level = src.level;
         let ctx = self.ring_qp();
-        let len = ctx.limb_len(Representation::Ntt);
+        let n = ctx.degree();
+        // Output straight in NTT form, the limbs of Q_l never leaving it: power-of-two rings only.
+        let ntt_out = to_ntt && ctx.limb_len(Representation::Ntt) == n;
         // The limbs of Q_l u P, their sums (NTT form), limb by limb: every digit's extension to the
         // limb, in NTT form, then one lazy inner product with each key component, and back to
         // coefficients (general m: the sum of products reduced modulo Phi_m once, Bajard et al. (SAC 2017) section 3).
-        let limbs = self.limbs_at(level);
-        // Every word is written by the limb's inner product below.
-        let mut u0 = Buffer::stale(limbs.len() * len);
-        let mut u1 = Buffer::stale(limbs.len() * len);
-        // One task per limb (threads across limbs; see rnsfhe_math::parallel), each with a scratch for
-        // the digits' extensions to its limb.
-        let ext_len = key.k0.len() * len;
-        parallel::for_each_limb2(
-            parallel::Work::Heavy,
-            &mut u0,
-            &mut u1,
-            len,
-            ext_len,
-            |slot, out0, out1, ext| {
-                let i = limbs[slot];
-                let rows = self.rows_at(level, i);
-                self.extend_limb(&src, i, &rows, ext)?;
-                self.gadget_limb(key, i, &rows, ext, out0, out1)?;
-                for out in [out0, out1] {
-                    // NTT form out (power-of-two): the limbs of Q_l stay in it for ModDown.
-                    if !(ntt_out && i < self.k) {
-                        ctx.inverse_limb(i, out, true)?;
-                    }
-                }
-                Ok::<(), Error>(())
-            },
-        )?;
-        Ok((level, u0, u1))
+        let (u0, u1) = self.key_products(&src, key, ntt_out, ntt_out)?;
+        if ntt_out {
+            let [d0, d1] = self.mod_down_pair(level, [&u0, &u1], [None, None], None)?;
+            return Ok((d0, d1));
+        }
+        let limbs = self.limbs_at(level).len();
+        let (u0, u1) = (&u0[..limbs * n], &u1[..limbs * n]);
+        let down = |u: &[u64]| {
+            let mut x = self.mod_down(u, level)?;
+            if to_ntt {
+                x.to_ntt()?;
+            }
+            Ok::<Poly, Error>(x)
+        };
+        let words = u0.len() + u1.len();
+        let (d0, d1) = parallel::join(words, || down(u0), || down(u1));
+        Ok((d0?, d1?))
     }
 
     /// The number of special primes |P|.

@@ -4,6 +4,7 @@
 //! form over Q_l u P by hoisted key switching ([`KeySwitcher::mod_down_lazy`]).
 
 use super::*;
+use rnsfhe_math::rns::{FloorAddend, FloorJob};
 
 impl KeySwitcher {
     /// [`KeySwitcher::mod_down`] with the limbs of Q_l in NTT form (those of P in coefficient form);
@@ -99,62 +100,85 @@ impl KeySwitcher {
         Ok(level)
     }
 
-    /// phi(ModDown(x) + add) in NTT form over Q_l for x over Q_l u P in NTT form (power-of-two
-    /// rings), phi the automorphism of the gather table `idx` (`ntt_automorphism_index`), `add` over
-    /// Q_l in NTT form: the same bits as [`KeySwitcher::mod_down_lazy`] to NTT form, `add_assign`
-    /// and `automorphism`, limb by limb with no full-size intermediate (a hoisted rotation).
-    pub(crate) fn mod_down_gathered(
+    /// [`KeySwitcher::mod_down_qp_ntt_plus`] of two polynomials at once: x_a (over Q u P, NTT form,
+    /// as `PublicKey::encrypt_zero_ntt`'s products p_a u) plus the small signed error e_a
+    /// (|e_a\[i]| <= `bound`), to NTT form over Q. The limbs of P leave the NTT form, take e's
+    /// residues and ModDown's scaling in one task each; then both floors run in one fan-out over
+    /// (polynomial, limb of Q), e + bound entering each as one row shared by every limb of Q. The
+    /// same bits as the ModDown of each.
+    pub(crate) fn mod_down_qp_ntt_plus_pair(
         &self,
-        mut x: Poly,
-        add: Option<&Poly>,
-        idx: &[u32],
-    ) -> Result<Poly> {
-        let level = self.lazy_level(&x)?;
+        mut x: [Poly; 2],
+        e: [&[i64]; 2],
+        bound: u64,
+    ) -> Result<[Poly; 2]> {
+        let qp = Arc::clone(self.ring_qp());
+        let level = self.k - 1;
         let ring = &self.levels.rings()[level];
         let n = ring.degree();
-        if add.is_some_and(|a| {
-            !Arc::ptr_eq(a.context(), ring) || a.representation() != Representation::Ntt
-        }) || ring.kind() != RingKind::PowerOfTwo
+        let k = self.k;
+        if x.iter()
+            .any(|p| !Arc::ptr_eq(p.context(), &qp) || p.representation() != Representation::Ntt)
+            || e.iter().any(|e| e.len() != n)
+            || ring.kind() != RingKind::PowerOfTwo
         {
             return Err(Error::ContextMismatch(
-                "a gathered ModDown adds an NTT-form polynomial over Q_l of a power-of-two ring"
+                "ModDown in NTT form needs a power-of-two ring, products in NTT form over Q u P \
+                 and errors of n coefficients"
                     .into(),
             ));
         }
-        let qp = Arc::clone(x.context());
-        let data = x.residues_mut();
-        let from = level + 1;
-        parallel::for_each_limb(&mut data[from * n..], n, |s, limb| {
-            qp.inverse_limb(from + s, limb, false)
+        let Some(floor) = &self.moddown[level] else {
+            let [x0, x1] = x;
+            return Ok([
+                self.mod_down_qp_ntt_plus(x0.residues(), e[0], bound)?,
+                self.mod_down_qp_ntt_plus(x1.residues(), e[1], bound)?,
+            ]);
+        };
+        // e_a + bound, checked against the bound (every word written).
+        let mut rows = [Buffer::stale(n), Buffer::stale(n)];
+        for (row, e) in rows.iter_mut().zip(e) {
+            floor.small_addend_row(e, bound, row)?;
+        }
+        let [x0, x1] = &mut x;
+        let p_parts = vec![
+            &mut x0.residues_mut()[k * n..],
+            &mut x1.residues_mut()[k * n..],
+        ];
+        // Scratch: e's residues modulo the limb's prime (written before they are read).
+        parallel::for_each_array_limb(parallel::Work::Heavy, p_parts, n, n, |a, j, limb, t| {
+            let m = &qp.moduli()[k + j];
+            qp.inverse_limb(k + j, limb, false)?;
+            vector::reduce_signed_into(m, bound, e[a], t);
+            vector::add_assign(m, limb, t);
+            floor.scale_source_limb(j, limb);
+            Ok::<(), Error>(())
         })?;
-        let (xq, xp) = data.split_at(from * n);
-        let add = add.map(Poly::residues);
-        Ok(Poly::from_fill(ring, Representation::Ntt, |out| {
-            match &self.moddown[level] {
-                Some(floor) => floor.apply_transformed_gathered(
-                    xp,
-                    xq,
-                    out,
-                    |j, limb| ring.forward_limb(j, limb),
-                    add,
-                    idx,
-                ),
-                // No special primes: the sum and the gather alone.
-                None => {
-                    let mut t = Buffer::stale(n);
-                    for (j, o) in out.chunks_exact_mut(n).enumerate() {
-                        t.copy_from_slice(&xq[j * n..(j + 1) * n]);
-                        if let Some(a) = add {
-                            vector::add_assign(&ring.moduli()[j], &mut t, &a[j * n..(j + 1) * n]);
+        let mut second = None;
+        let first = Poly::from_fill(ring, Representation::Ntt, |o0| {
+            let p1 = Poly::from_fill(ring, Representation::Ntt, |o1| {
+                let jobs = x
+                    .iter()
+                    .zip(&rows)
+                    .zip([o0, o1])
+                    .map(|((x, row), out)| {
+                        let (xb_t, y) = x.residues().split_at(k * n);
+                        FloorJob {
+                            y,
+                            xb_t,
+                            xb_add: Some(FloorAddend::Shared(row, bound)),
+                            add: None,
+                            out,
                         }
-                        for (d, &i) in o.iter_mut().zip(idx) {
-                            *d = t[i as usize];
-                        }
-                    }
-                    Ok(())
-                }
-            }
-        })?)
+                    })
+                    .collect();
+                floor.apply_transformed_jobs(jobs, |j, limb| ring.forward_limb(j, limb), None)
+            })?;
+            second = Some(p1);
+            Ok::<(), Error>(())
+        })?;
+        let second = second.ok_or_else(|| Error::Internal("ModDown: no second part".into()))?;
+        Ok([first, second])
     }
 
     /// ModDown over Q u P of x + e, in NTT form over Q: `x` holds the limbs of Q in NTT form and those

@@ -92,7 +92,9 @@ impl KeySwitcher {
         if !(plain(d) && plain(c[0]) && plain(c[1])) {
             return Ok(None);
         }
-        let (_, mut u0, mut u1) = self.key_products(d, key, true)?;
+        self.check_key(key, level)?;
+        // The limbs of P in coefficient form, unscaled: the division below converts them with q_l.
+        let (mut u0, mut u1) = self.key_products(&self.digit_source(d)?, key, true, false)?;
         let lower = &self.levels.rings()[level - 1];
         let qp = self.ring_qp();
         let n = ring.degree();
