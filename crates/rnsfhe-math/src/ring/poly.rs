@@ -45,13 +45,7 @@ pub struct Poly {
 
 impl Clone for Poly {
     fn clone(&self) -> Self {
-        Poly {
-            ctx: Arc::clone(&self.ctx),
-            data: crate::pool::copied(&self.data),
-            form: self.form,
-            mform: self.mform,
-            product: self.product,
-        }
+        self.with_data(crate::pool::copied(&self.data))
     }
 }
 
@@ -89,16 +83,26 @@ impl Poly {
     pub fn from_fill_many<const K: usize, E>(
         ctx: &Arc<RingContext>,
         form: Representation,
-        fill: impl FnOnce(&mut [&mut [u64]]) -> std::result::Result<(), E>,
+        fill: impl FnOnce(&mut [&mut [u64]; K]) -> std::result::Result<(), E>,
     ) -> std::result::Result<[Self; K], E> {
         let len = ctx.limb_len(form) * ctx.moduli().len();
         let mut data: [Vec<u64>; K] = std::array::from_fn(|_| crate::pool::stale(len));
-        let mut views: Vec<&mut [u64]> = data.iter_mut().map(Vec::as_mut_slice).collect();
-        fill(&mut views)?;
+        fill(&mut data.each_mut().map(Vec::as_mut_slice))?;
         Ok(data.map(|d| {
             debug_assert!(super::check_residues(ctx.moduli(), ctx.limb_len(form), &d).is_ok());
             Poly::from_parts(ctx, d, form)
         }))
+    }
+
+    /// A polynomial of this one's ring, representation and forms with residues `data`.
+    fn with_data(&self, data: Vec<u64>) -> Self {
+        Poly {
+            ctx: Arc::clone(&self.ctx),
+            data,
+            form: self.form,
+            mform: self.mform,
+            product: self.product,
+        }
     }
 
     pub(super) fn from_parts(ctx: &Arc<RingContext>, data: Vec<u64>, form: Representation) -> Self {
@@ -409,13 +413,7 @@ impl Poly {
             f(&moduli[i], &a[r.clone()], &b[r], o);
             Ok(())
         });
-        Poly {
-            ctx: Arc::clone(&self.ctx),
-            data,
-            form: self.form,
-            mform: self.mform,
-            product: self.product,
-        }
+        self.with_data(data)
     }
 
     /// self + other (as [`Poly::add_assign`] on a copy, in one pass).
@@ -513,13 +511,7 @@ impl Poly {
             let w = if neg { q.neg(w) } else { w };
             vector::mul_shoup_scalar_into(q, src, q.shoup(w), out);
         }
-        Poly {
-            ctx: Arc::clone(&self.ctx),
-            data,
-            form: self.form,
-            mform: self.mform,
-            product: self.product,
-        }
+        self.with_data(data)
     }
 
     /// Converts to NTT representation in place (no-op if already there).

@@ -131,9 +131,8 @@ impl KeySwitcher {
         }
         let adds = adds.map(|a| a.map(Poly::residues));
         let q_len = (level + 1) * n;
-        let mut second = None;
-        let first = Poly::from_fill(ring, Representation::Ntt, |o0| {
-            let p1 = Poly::from_fill(ring, Representation::Ntt, |o1| match &self.moddown[level] {
+        Poly::from_fill_many::<2, Error>(ring, Representation::Ntt, |[o0, o1]| {
+            match &self.moddown[level] {
                 Some(floor) => {
                     let jobs = u
                         .iter()
@@ -150,7 +149,11 @@ impl KeySwitcher {
                             }
                         })
                         .collect();
-                    floor.apply_transformed_jobs(jobs, |j, limb| ring.forward_limb(j, limb), idx)
+                    Ok(floor.apply_transformed_jobs(
+                        jobs,
+                        |j, limb| ring.forward_limb(j, limb),
+                        idx,
+                    )?)
                 }
                 // No special primes: the sum and the gather alone.
                 None => parallel::for_each_array_limb(
@@ -173,12 +176,8 @@ impl KeySwitcher {
                         Ok(())
                     },
                 ),
-            })?;
-            second = Some(p1);
-            Ok::<(), Error>(())
-        })?;
-        let second = second.ok_or_else(|| Error::Internal("ModDown: no second part".into()))?;
-        Ok([first, second])
+            }
+        })
     }
 
     /// (phi(c_0 + u_0), phi(u_1)) in NTT form for (u_0, u_1) the key switch of d by `key`, phi the
@@ -269,38 +268,31 @@ impl KeySwitcher {
         )?;
         let to_t = |j: usize, limb: &mut [u64]| ring.forward_limb(j, limb);
         let c0 = c0.residues();
-        let mut second = None;
-        let first = Poly::from_fill(ring, Representation::Ntt, |o0| {
-            let p1 = Poly::from_fill(ring, Representation::Ntt, |o1| {
-                parallel::for_each_limb2(
-                    parallel::Work::Heavy,
-                    o0,
-                    o1,
-                    n,
-                    4 * n,
-                    |j, out0, out1, s| {
-                        let (u, t) = s.split_at_mut(2 * n);
-                        let (u0, u1) = u.split_at_mut(n);
-                        self.gadget_product_limb(dec, key, j, u0, u1)?;
-                        let r = j * n..(j + 1) * n;
-                        for (y, u, add, out) in
-                            [(&y0, &*u0, Some(&c0[r]), out0), (&y1, &*u1, None, out1)]
-                        {
-                            let limb = FloorLimb {
-                                xb_t: u,
-                                xb_add: None,
-                                add,
-                            };
-                            floor.transformed_limb(j, y, limb, &to_t, Some(idx), out, t)?;
-                        }
-                        Ok::<(), Error>(())
-                    },
-                )
-            })?;
-            second = Some(p1);
-            Ok::<(), Error>(())
-        })?;
-        let second = second.ok_or_else(|| Error::Internal("ModDown: no second part".into()))?;
-        Ok([first, second])
+        Poly::from_fill_many::<2, Error>(ring, Representation::Ntt, |[o0, o1]| {
+            parallel::for_each_limb2(
+                parallel::Work::Heavy,
+                o0,
+                o1,
+                n,
+                4 * n,
+                |j, out0, out1, s| {
+                    let (u, t) = s.split_at_mut(2 * n);
+                    let (u0, u1) = u.split_at_mut(n);
+                    self.gadget_product_limb(dec, key, j, u0, u1)?;
+                    let r = j * n..(j + 1) * n;
+                    for (y, u, add, out) in
+                        [(&y0, &*u0, Some(&c0[r]), out0), (&y1, &*u1, None, out1)]
+                    {
+                        let limb = FloorLimb {
+                            xb_t: u,
+                            xb_add: None,
+                            add,
+                        };
+                        floor.transformed_limb(j, y, limb, &to_t, Some(idx), out, t)?;
+                    }
+                    Ok::<(), Error>(())
+                },
+            )
+        })
     }
 }

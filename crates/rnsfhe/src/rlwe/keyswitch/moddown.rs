@@ -154,31 +154,24 @@ impl KeySwitcher {
             floor.scale_source_limb(j, limb);
             Ok::<(), Error>(())
         })?;
-        let mut second = None;
-        let first = Poly::from_fill(ring, Representation::Ntt, |o0| {
-            let p1 = Poly::from_fill(ring, Representation::Ntt, |o1| {
-                let jobs = x
-                    .iter()
-                    .zip(&rows)
-                    .zip([o0, o1])
-                    .map(|((x, row), out)| {
-                        let (xb_t, y) = x.residues().split_at(k * n);
-                        FloorJob {
-                            y,
-                            xb_t,
-                            xb_add: Some(FloorAddend::Shared(row, bound)),
-                            add: None,
-                            out,
-                        }
-                    })
-                    .collect();
-                floor.apply_transformed_jobs(jobs, |j, limb| ring.forward_limb(j, limb), None)
-            })?;
-            second = Some(p1);
-            Ok::<(), Error>(())
-        })?;
-        let second = second.ok_or_else(|| Error::Internal("ModDown: no second part".into()))?;
-        Ok([first, second])
+        Poly::from_fill_many::<2, Error>(ring, Representation::Ntt, |[o0, o1]| {
+            let jobs = x
+                .iter()
+                .zip(&rows)
+                .zip([o0, o1])
+                .map(|((x, row), out)| {
+                    let (xb_t, y) = x.residues().split_at(k * n);
+                    FloorJob {
+                        y,
+                        xb_t,
+                        xb_add: Some(FloorAddend::Shared(row, bound)),
+                        add: None,
+                        out,
+                    }
+                })
+                .collect();
+            Ok(floor.apply_transformed_jobs(jobs, |j, limb| ring.forward_limb(j, limb), None)?)
+        })
     }
 
     /// ModDown over Q u P of x + e, in NTT form over Q: `x` holds the limbs of Q in NTT form and those
