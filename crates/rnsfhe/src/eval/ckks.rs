@@ -298,11 +298,8 @@ mod tests {
     use crate::params::Security;
     use rnsfhe_math::sample::Csprng;
 
-    /// `mul_const_add` (limb by limb, `a` above acc's level) gives the bits of the trait's default
-    /// (`drop_level`, `mul_const_to_scale`, `add_assign`) for positive, negative and complex
-    /// constants (the last through the default itself), on 2- and 3-part accumulators.
-    #[test]
-    fn mul_const_add_is_the_default_bit_for_bit() {
+    /// A toy context (N = 2^10, 4 levels, 2^40 scale), its public key and the generator after keygen.
+    fn toy(seed: u8) -> (std::sync::Arc<CkksContext>, crate::rlwe::PublicKey, Csprng) {
         let p = CkksParameters::builder()
             .degree(1 << 10)
             .levels(4)
@@ -310,10 +307,19 @@ mod tests {
             .security(Security::InsecureResearchOnly)
             .build()
             .unwrap();
-        let owner = CkksContext::new(p).unwrap();
-        let ctx: &CkksContext = &owner;
-        let mut rng = Csprng::from_seed([4; 32]);
+        let ctx = CkksContext::new(p).unwrap();
+        let mut rng = Csprng::from_seed([seed; 32]);
         let (_, pk) = ctx.keygen(&mut rng).unwrap();
+        (ctx, pk, rng)
+    }
+
+    /// `mul_const_add` (limb by limb, `a` above acc's level) gives the bits of the trait's default
+    /// (`drop_level`, `mul_const_to_scale`, `add_assign`) for positive, negative and complex
+    /// constants (the last through the default itself), on 2- and 3-part accumulators.
+    #[test]
+    fn mul_const_add_is_the_default_bit_for_bit() {
+        let (owner, pk, mut rng) = toy(4);
+        let ctx: &CkksContext = &owner;
         let enc = |v: f64, rng: &mut Csprng| {
             ctx.encrypt(&ctx.encode_real(&[v, -v]).unwrap(), &pk, rng)
                 .unwrap()
@@ -353,17 +359,8 @@ mod tests {
     /// a copy; `add_const`), for operands at and above the level, and refuse an operand below it.
     #[test]
     fn in_place_forms_are_the_defaults_bit_for_bit() {
-        let p = CkksParameters::builder()
-            .degree(1 << 10)
-            .levels(4)
-            .scale_bits(40)
-            .security(Security::InsecureResearchOnly)
-            .build()
-            .unwrap();
-        let owner = CkksContext::new(p).unwrap();
+        let (owner, pk, mut rng) = toy(5);
         let ctx: &CkksContext = &owner;
-        let mut rng = Csprng::from_seed([5; 32]);
-        let (_, pk) = ctx.keygen(&mut rng).unwrap();
         let enc = |v: f64, rng: &mut Csprng| {
             ctx.encrypt(&ctx.encode_real(&[v, -v]).unwrap(), &pk, rng)
                 .unwrap()
