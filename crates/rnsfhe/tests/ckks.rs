@@ -484,7 +484,8 @@ fn default_layout_fits_the_security_bound() {
 /// scale; the values of the 3-part tensor (decrypted with s^2, no key switch and no rounding:
 /// what both forms approximate) within 2^-25 for both (a rescale's rounding is about 2^-27.5
 /// here); the plaintext product within the fresh noise. Without
-/// special primes, and for a 2-part ciphertext, it is the two steps bit for bit.
+/// special primes, and for a 2-part ciphertext, it is the two steps bit for bit. `multiply_rescale`
+/// is the fused form bit for bit.
 #[test]
 fn relinearize_rescale_is_the_two_steps_in_one_rounding() {
     let mut rng = Csprng::from_seed([31; 32]);
@@ -519,6 +520,10 @@ fn relinearize_rescale_is_the_two_steps_in_one_rounding() {
             let exact = dec(&t);
             assert_eq!((fused.level(), fused.scale()), (two.level(), two.scale()));
             assert_eq!(fused.parts().len(), 2);
+            let product = ctx.multiply_rescale(&cx, &cy, &rlk).unwrap();
+            for (a, b) in product.parts().iter().zip(fused.parts()) {
+                assert_eq!(a.residues(), b.residues(), "multiply_rescale");
+            }
             let (f, w) = (max_err(&dec(&fused), &exact), max_err(&dec(&two), &exact));
             let what = format!("{special:?}, level {}", cx.level());
             if !special.is_empty() {

@@ -133,16 +133,16 @@ impl CkksContext {
         Ok(r)
     }
 
-    /// a * b relinearised and rescaled (Cheon et al. (SAC 2018) Table 1's Mult&RS).
+    /// a * b relinearised and rescaled (Cheon et al. (SAC 2018) Table 1's Mult&RS), the
+    /// relinearisation and the rescale in one division ([`Self::relinearize_rescale`]: one rounding
+    /// where [`Self::multiply`] then [`Self::rescale`] round twice, and the rescale's NTTs saved).
     pub fn multiply_rescale(
         &self,
         a: &CkksCiphertext,
         b: &CkksCiphertext,
         rlk: &RelinKey,
     ) -> Result<CkksCiphertext> {
-        let mut r = self.multiply(a, b, rlk)?;
-        self.rescale_assign(&mut r)?;
-        Ok(r)
+        self.relinearize_rescale(self.multiply_no_relin(a, b)?, rlk)
     }
 }
 
