@@ -244,7 +244,17 @@ fn scale_and_round_to_extension_matches_bigint() {
         let n = xs.len();
         let sr = ScaleAndRound::to_extension(&q, &p, t).unwrap();
         let mut out = vec![0u64; kp * n];
-        sr.apply(&encode(&s, &xs), &mut out).unwrap();
+        let input = encode(&s, &xs);
+        sr.apply(&input, &mut out).unwrap();
+        // The residues of Q and of P apart: the same words (into a buffer of other words); a
+        // missing or short part is refused.
+        let (xq, xp) = input.split_at(k * n);
+        let mut split = vec![u64::MAX; kp * n];
+        sr.apply_split(xq, Some(xp), &mut split).unwrap();
+        assert_eq!(split, out, "{bits} bits: apply_split");
+        assert!(sr.apply_split(xq, None, &mut split).is_err());
+        assert!(sr.apply_split(&xq[1..], Some(xp), &mut split).is_err());
+        assert!(sr.apply_split(xq, Some(&xp[1..]), &mut split).is_err());
         let tb = BigInt::from(t);
         for (j, x) in xs.iter().enumerate() {
             let want = round_div(&(x * &tb), &qb);

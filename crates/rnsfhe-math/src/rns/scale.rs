@@ -213,21 +213,36 @@ impl ScaleAndRound {
     /// Scales n coefficients: `input` holds k n residues (or (k + |P|) n for an extension), `output`
     /// |P| n (or n residues modulo t), limb-major. Inputs in [0, modulus); outputs likewise.
     pub fn apply(&self, input: &[u64], output: &mut [u64]) -> Result<()> {
-        let k = self.q.len();
-        let in_limbs = k + if self.extension { self.out.len() } else { 0 };
         let n = output.len() / self.out.len();
-        if n == 0 || output.len() != n * self.out.len() || input.len() != n * in_limbs {
+        let (xq, xp) = input.split_at((self.q.len() * n).min(input.len()));
+        // Words past Q's without an extension are refused as a length mismatch.
+        self.apply_split(xq, (self.extension || !xp.is_empty()).then_some(xp), output)
+    }
+
+    /// [`Self::apply`] with the residues of Q and those of P (an extension's, `None` otherwise) in
+    /// two slices: the same words, without joining them first. Every word of `output` is written.
+    pub fn apply_split(&self, xq: &[u64], xp: Option<&[u64]>, output: &mut [u64]) -> Result<()> {
+        let k = self.q.len();
+        let n = output.len() / self.out.len();
+        let p_len = if self.extension {
+            n * self.out.len()
+        } else {
+            0
+        };
+        if n == 0
+            || output.len() != n * self.out.len()
+            || xq.len() != n * k
+            || xp.map_or(0, <[u64]>::len) != p_len
+            || xp.is_some() != self.extension
+        {
             return Err(Error::LengthMismatch {
                 what: "scale-and-round input (residues of Q, then P)",
-                expected: n * in_limbs,
-                got: input.len(),
+                expected: n * k + p_len,
+                got: xq.len() + xp.map_or(0, <[u64]>::len),
             });
         }
-        let xq = &input[..k * n];
         let q_max = self.q.max_modulus().value();
-        let own = self
-            .extension
-            .then(|| (&input[k * n..], self.own.as_slice()));
+        let own = xp.map(|xp| (xp, self.own.as_slice()));
         #[cfg(target_arch = "x86_64")]
         if n.is_multiple_of(16) && super::dot_ifma::available(q_max, self.out.moduli(), k + 2) {
             let mut rounded = crate::pool::Buffer::zeroed(n);

@@ -53,21 +53,24 @@ impl HpsTool {
 
     /// Step 1: the centred representative of c in P.
     pub fn extend(&self, c: &Poly) -> Result<Poly> {
-        let mut out = Poly::zero(&self.ring_p, Representation::Coefficient);
-        self.up.convert(c.residues(), out.residues_mut())?;
-        Ok(out)
+        // Every word is written by the conversion.
+        Ok(Poly::from_fill(
+            &self.ring_p,
+            Representation::Coefficient,
+            |out| self.up.convert(c.residues(), out),
+        )?)
     }
 
     /// Steps 3 + 4: round(t x / Q) for x given in Q and P, returned in Q.
     pub fn scale_down(&self, xq: &Poly, xp: &Poly, ring_q: &Arc<RingContext>) -> Result<Poly> {
-        let kq = xq.residues().len();
-        let mut input = Buffer::zeroed(kq + xp.residues().len());
-        input[..kq].copy_from_slice(xq.residues());
-        input[kq..].copy_from_slice(xp.residues());
-        let mut in_p = Buffer::zeroed(xp.residues().len());
-        self.scale.apply(&input, &mut in_p)?;
-        let mut out = Poly::zero(ring_q, Representation::Coefficient);
-        self.down.convert(&in_p, out.residues_mut())?;
-        Ok(out)
+        // Every word of in_p and of the output is written by the scaling and the conversion.
+        let mut in_p = Buffer::stale(xp.residues().len());
+        self.scale
+            .apply_split(xq.residues(), Some(xp.residues()), &mut in_p)?;
+        Ok(Poly::from_fill(
+            ring_q,
+            Representation::Coefficient,
+            |out| self.down.convert(&in_p, out),
+        )?)
     }
 }
