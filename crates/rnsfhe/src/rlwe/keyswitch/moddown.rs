@@ -48,12 +48,16 @@ impl KeySwitcher {
         let ring = &self.levels.rings()[level];
         let n = ring.degree();
         let (xq, xp) = x.split_at((level + 1) * n);
-        let mut out = Poly::zero(ring, Representation::Coefficient);
-        match &self.moddown[level] {
-            Some(floor) => floor.apply(xp, xq, out.residues_mut())?,
-            None => out.residues_mut().copy_from_slice(xq),
-        }
-        Ok(out)
+        // Every word is written by the floor (or the copy).
+        Ok(Poly::from_fill(ring, Representation::Coefficient, |out| {
+            match &self.moddown[level] {
+                Some(floor) => floor.apply(xp, xq, out),
+                None => {
+                    out.copy_from_slice(xq);
+                    Ok(())
+                }
+            }
+        })?)
     }
 
     /// ModDown of x over Q_l u P ([`Levels::ring_qp_at`], NTT form, such as the sums of
