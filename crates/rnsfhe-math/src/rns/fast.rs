@@ -287,7 +287,8 @@ impl BaseConverter for FastBaseConverter {
     fn convert(&self, input: &[u64], output: &mut [u64]) -> Result<()> {
         let k = self.source.len();
         let n = batch_len(k, self.target.len(), input, output)?;
-        let mut y = crate::pool::Buffer::zeroed(k * n);
+        // Every word is written by the scaled residues.
+        let mut y = crate::pool::Buffer::stale(k * n);
         scaled_residues_by(&self.source, &self.scaled_inv, input, n, &mut y);
         let q_max = self.source.max_modulus().value();
         blocked_dots(

@@ -186,7 +186,8 @@ impl BaseConverter for FhbeConverter {
     fn convert(&self, input: &[u64], output: &mut [u64]) -> Result<()> {
         let k = self.source.len();
         let n = batch_len(k, self.target.len(), input, output)?;
-        let mut y = crate::pool::Buffer::zeroed(k * n);
+        // Every word is written by the scaled residues.
+        let mut y = crate::pool::Buffer::stale(k * n);
         scaled_residues(&self.source, input, n, &mut y);
         // Lines 4–7 block by block (the rows of y being summed stay in cache), then lines 8–12 as one
         // dot product of r * L rows per target.

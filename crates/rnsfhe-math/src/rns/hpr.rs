@@ -240,7 +240,8 @@ impl HprBasis {
                 got: out.len(),
             });
         }
-        let mut y = crate::pool::Buffer::zeroed(k * n);
+        // Every word is written by the scaled residues.
+        let mut y = crate::pool::Buffer::stale(k * n);
         scaled_residues(&self.p, digit_p, n, &mut y);
         for ((row, pj), o) in y
             .chunks_exact(n)

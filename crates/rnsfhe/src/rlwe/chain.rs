@@ -142,7 +142,7 @@ impl ModulusChain {
         let ql = &ring.moduli()[l];
         // r = [x t^-1]_{q_l} in coefficient form (the first n words of `last`).
         let src = x.residues();
-        let mut last = Buffer::zeroed(len);
+        let mut last = Buffer::stale(len);
         last.copy_from_slice(&src[l * len..]);
         if form == Representation::Ntt {
             ring.inverse_limb(l, &mut last, false)?;

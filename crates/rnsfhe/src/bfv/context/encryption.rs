@@ -159,14 +159,17 @@ impl BfvContext {
             .ring_at(sw.level)
             .ok_or_else(|| Error::Internal("switched decryption level beyond the chain".into()))?;
         let n = self.params.degree;
-        let mut x = Poly::zero(ring, Representation::Coefficient);
-        sw.switch(ct.parts[1].residues(), n, x.residues_mut())?;
+        // Every word is written by the switch (a floor over the dropped primes).
+        let switched = |c: &Poly| {
+            Poly::from_fill(ring, Representation::Coefficient, |out| {
+                sw.switch(c.residues(), n, out)
+            })
+        };
+        let mut x = switched(&ct.parts[1])?;
         x.to_ntt()?;
         x.mul_assign(&sk.ntt_at(ring)?)?;
         x.to_coefficient()?;
-        let mut c0 = Poly::zero(ring, Representation::Coefficient);
-        sw.switch(ct.parts[0].residues(), n, c0.residues_mut())?;
-        x.add_assign(&c0)?;
+        x.add_assign(&switched(&ct.parts[0])?)?;
         Ok(x)
     }
 
