@@ -156,38 +156,36 @@ fn inner_sum(rows: &[(&[Poly; 2], &Diagonal)]) -> Result<[Poly; 2]> {
     }
     let n = ring.degree();
     let compact = rows.iter().filter(|(_, p)| p.is_compact()).count();
-    let [mut o0, mut o1] = [
-        Poly::zero(&ring, Representation::Ntt),
-        Poly::zero(&ring, Representation::Ntt),
-    ];
-    parallel::for_each_limb2(
-        parallel::Work::Products(rows.len()),
-        o0.residues_mut(),
-        o1.residues_mut(),
-        n,
-        compact * n,
-        |limb, d0, d1, scratch| {
-            let r = limb * n..(limb + 1) * n;
-            let mut bufs = scratch.chunks_exact_mut(n.max(1));
-            let b: Vec<&[u64]> = rows
-                .iter()
-                .map(|(_, p)| {
-                    let buf = match p.is_compact() {
-                        true => bufs.next().unwrap_or_default(),
-                        false => &mut [],
-                    };
-                    p.limb(limb, buf)
-                })
-                .collect::<Result<_>>()?;
-            for (c, dst) in [d0, d1].into_iter().enumerate() {
-                let a: Vec<&[u64]> = rows
+    // Every word of both outputs is written by its limb's inner product.
+    Poly::from_fill_many::<2, Error>(&ring, Representation::Ntt, |[o0, o1]| {
+        parallel::for_each_limb2(
+            parallel::Work::Products(rows.len()),
+            o0,
+            o1,
+            n,
+            compact * n,
+            |limb, d0, d1, scratch| {
+                let r = limb * n..(limb + 1) * n;
+                let mut bufs = scratch.chunks_exact_mut(n.max(1));
+                let b: Vec<&[u64]> = rows
                     .iter()
-                    .map(|(x, _)| &x[c].residues()[r.clone()])
-                    .collect();
-                vector::inner_product(&ring.moduli()[limb], &a, &b, dst);
-            }
-            Ok::<(), Error>(())
-        },
-    )?;
-    Ok([o0, o1])
+                    .map(|(_, p)| {
+                        let buf = match p.is_compact() {
+                            true => bufs.next().unwrap_or_default(),
+                            false => &mut [],
+                        };
+                        p.limb(limb, buf)
+                    })
+                    .collect::<Result<_>>()?;
+                for (c, dst) in [d0, d1].into_iter().enumerate() {
+                    let a: Vec<&[u64]> = rows
+                        .iter()
+                        .map(|(x, _)| &x[c].residues()[r.clone()])
+                        .collect();
+                    vector::inner_product(&ring.moduli()[limb], &a, &b, dst);
+                }
+                Ok::<(), Error>(())
+            },
+        )
+    })
 }

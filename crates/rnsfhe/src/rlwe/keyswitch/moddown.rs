@@ -49,15 +49,17 @@ impl KeySwitcher {
         let n = ring.degree();
         let (xq, xp) = x.split_at((level + 1) * n);
         // Every word is written by the floor (or the copy).
-        Ok(Poly::from_fill(ring, Representation::Coefficient, |out| {
-            match &self.moddown[level] {
+        Ok(Poly::from_fill(
+            ring,
+            Representation::Coefficient,
+            |out| match &self.moddown[level] {
                 Some(floor) => floor.apply(xp, xq, out),
                 None => {
                     out.copy_from_slice(xq);
                     Ok(())
                 }
-            }
-        })?)
+            },
+        )?)
     }
 
     /// ModDown of x over Q_l u P ([`Levels::ring_qp_at`], NTT form, such as the sums of
