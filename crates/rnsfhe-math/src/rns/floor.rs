@@ -257,10 +257,11 @@ impl SmMrqExtension {
         let n = out.len() / self.b_sk.len().max(1);
         check("SmMRq output", out.len(), n * self.b_sk.len())?;
         check("SmMRq input", c.len(), n * k)?;
-        let mut y = crate::pool::Buffer::zeroed((k + 2) * n);
+        // Every word of y (the rows, r and the ones) and of c_mt is written below.
+        let mut y = crate::pool::Buffer::stale((k + 2) * n);
         let (rows, extra) = y.split_at_mut(k * n);
         scaled_residues_by(&self.q, &self.scaled_inv, c, n, rows);
-        let mut c_mt = crate::pool::Buffer::zeroed(n);
+        let mut c_mt = crate::pool::Buffer::stale(n);
         let q_max = max_modulus(&self.q);
         blocked_dots(
             &self.m_tilde,

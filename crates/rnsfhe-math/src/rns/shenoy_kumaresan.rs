@@ -100,11 +100,12 @@ impl BaseConverter for SkConverter {
     fn convert(&self, input: &[u64], output: &mut [u64]) -> Result<()> {
         let (l, kq) = (self.b.len(), self.target.len());
         let n = batch_len(l + 1, kq, input, output)?;
-        let mut y = crate::pool::Buffer::zeroed((l + 2) * n);
+        // Every word of y (the rows, alpha and the ones) and of fb is written below.
+        let mut y = crate::pool::Buffer::stale((l + 2) * n);
         let (rows, extra) = y.split_at_mut(l * n);
         scaled_residues(&self.b, &input[..l * n], n, rows);
         let b_max = self.b.max_modulus().value();
-        let mut fb = crate::pool::Buffer::zeroed(n);
+        let mut fb = crate::pool::Buffer::stale(n);
         blocked_dots(
             &self.sk,
             rows,

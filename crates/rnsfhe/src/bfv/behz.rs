@@ -132,21 +132,27 @@ impl BehzTool {
 
     /// S0 + S1: c (coefficient form over q) to c' = c mod q in B_sk with ||c'|| <= q/2 (1 + rho).
     pub fn extend(&self, c: &Poly) -> Result<Poly> {
-        let mut out = Poly::zero(&self.ring_bsk, Representation::Coefficient);
-        match &self.extend {
-            Extension::SmMrq(e) => e.apply(c.residues(), out.residues_mut())?,
-            Extension::Plain(f) => f.convert(c.residues(), out.residues_mut())?,
-        }
-        Ok(out)
+        // Every word is written by the extension.
+        Ok(Poly::from_fill(
+            &self.ring_bsk,
+            Representation::Coefficient,
+            |out| match &self.extend {
+                Extension::SmMrq(e) => e.apply(c.residues(), out),
+                Extension::Plain(f) => f.convert(c.residues(), out),
+            },
+        )?)
     }
 
     /// S3 + S4: from x (coefficient form) in q and B_sk to floor(t x / q) - b in q, b in [0, k]
     /// (fastRNSFloor, then FastBconvSK).
     pub fn scale_down(&self, xq: &Poly, xb: &Poly, ring_q: &Arc<RingContext>) -> Result<Poly> {
-        let mut floor = Buffer::zeroed(xb.residues().len());
+        // Every word of the floor and of the output is written by S3 and S4.
+        let mut floor = Buffer::stale(xb.residues().len());
         self.s3.apply(xq.residues(), xb.residues(), &mut floor)?;
-        let mut out = Poly::zero(ring_q, Representation::Coefficient);
-        self.s4.convert(&floor, out.residues_mut())?;
-        Ok(out)
+        Ok(Poly::from_fill(
+            ring_q,
+            Representation::Coefficient,
+            |out| self.s4.convert(&floor, out),
+        )?)
     }
 }

@@ -156,36 +156,32 @@ fn inner_sum(rows: &[(&[Poly; 2], &Diagonal)]) -> Result<[Poly; 2]> {
     }
     let n = ring.degree();
     let compact = rows.iter().filter(|(_, p)| p.is_compact()).count();
-    // Every word of both outputs is written by its limb's inner product.
+    // One limb of both sums: the diagonals' limb (compact ones lifted into the scratch), then
+    // each part's inner product, which writes every word of its limb.
+    let limb_sums = |limb: usize, d0: &mut [u64], d1: &mut [u64], scratch: &mut [u64]| {
+        let r = limb * n..(limb + 1) * n;
+        let mut bufs = scratch.chunks_exact_mut(n.max(1));
+        let b: Vec<&[u64]> = rows
+            .iter()
+            .map(|(_, p)| {
+                let buf = match p.is_compact() {
+                    true => bufs.next().unwrap_or_default(),
+                    false => &mut [],
+                };
+                p.limb(limb, buf)
+            })
+            .collect::<Result<_>>()?;
+        for (c, dst) in [d0, d1].into_iter().enumerate() {
+            let a: Vec<&[u64]> = rows
+                .iter()
+                .map(|(x, _)| &x[c].residues()[r.clone()])
+                .collect();
+            vector::inner_product(&ring.moduli()[limb], &a, &b, dst);
+        }
+        Ok::<(), Error>(())
+    };
+    let work = parallel::Work::Products(rows.len());
     Poly::from_fill_many::<2, Error>(&ring, Representation::Ntt, |[o0, o1]| {
-        parallel::for_each_limb2(
-            parallel::Work::Products(rows.len()),
-            o0,
-            o1,
-            n,
-            compact * n,
-            |limb, d0, d1, scratch| {
-                let r = limb * n..(limb + 1) * n;
-                let mut bufs = scratch.chunks_exact_mut(n.max(1));
-                let b: Vec<&[u64]> = rows
-                    .iter()
-                    .map(|(_, p)| {
-                        let buf = match p.is_compact() {
-                            true => bufs.next().unwrap_or_default(),
-                            false => &mut [],
-                        };
-                        p.limb(limb, buf)
-                    })
-                    .collect::<Result<_>>()?;
-                for (c, dst) in [d0, d1].into_iter().enumerate() {
-                    let a: Vec<&[u64]> = rows
-                        .iter()
-                        .map(|(x, _)| &x[c].residues()[r.clone()])
-                        .collect();
-                    vector::inner_product(&ring.moduli()[limb], &a, &b, dst);
-                }
-                Ok::<(), Error>(())
-            },
-        )
+        parallel::for_each_limb2(work, o0, o1, n, compact * n, limb_sums)
     })
 }
